@@ -1,0 +1,11 @@
+import type { Migration } from 'kysely';
+import * as initial from './2026-11-22T1000-initial';
+
+/**
+ * The migrations, in order. Listed statically (rather than read from the folder at
+ * run time) so the bundled server carries them and vitest needs no loader tricks.
+ * Forward-only: never edit or remove an entry, add a new file.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T1000-initial': initial,
+};

@@ -1,0 +1,17 @@
+// Bundles the server and the operator CLI into dist/server with esbuild.
+// better-sqlite3 stays external (native addon); CommonJS dependencies need `require`.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli/bin.ts' },
+  outdir: 'dist/server',
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  bundle: true,
+  sourcemap: true,
+  external: ['better-sqlite3', '@node-rs/argon2'],
+  banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.log('server built: dist/server/main.js, dist/server/cli.js');

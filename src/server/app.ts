@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context as HonoContext } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { trpcServer } from '@hono/trpc-server';
+import type { AppDeps, Context, RequestMeta } from './context';
+import { bearerToken } from './context';
+import { mountRest } from './http/rest';
+import { appRouter } from './router';
+
+export const TRPC_PATH = '/trpc';
+export const WS_PATH = '/live';
+
+type Env = { Variables: { requestId: string } };
+
+export function requestMeta(c: HonoContext, trustProxy: boolean): RequestMeta {
+  let ip = 'unknown';
+  try {
+    ip = getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // Not served by node (app.request in tests): no socket to read.
+  }
+  if (trustProxy) ip = c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || ip;
+  return { ip, userAgent: c.req.header('user-agent') ?? '', requestId: c.get('requestId') ?? randomUUID() };
+}
+
+/** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
+export function createApp(deps: AppDeps, state: { ready: boolean }) {
+  const app = new Hono<Env>();
+  const makeContext = (c: HonoContext): Context => ({
+    ...deps,
+    req: requestMeta(c, deps.config.trustProxy),
+    token: bearerToken(c.req.header('authorization')),
+  });
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const id = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    c.set('requestId', id);
+    c.header('x-request-id', id);
+    const start = performance.now();
+    await next();
+    if (c.req.path !== '/healthz') {
+      deps.log.info('request', { request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 });
+    }
+  });
+
+  app.get('/healthz', (c) => (state.ready ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+
+  const apiLimit = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: (c) => c.json({ success: false, message: 'Request body is too large (64 KiB at most).' }, 413),
+  });
+  app.use(`${TRPC_PATH}/*`, apiLimit);
+  app.use('/api/*', apiLimit);
+  app.use('/public_api/*', apiLimit);
+
+  app.use(
+    `${TRPC_PATH}/*`,
+    trpcServer({ router: appRouter, endpoint: TRPC_PATH, createContext: (_opts, c) => makeContext(c as HonoContext) }),
+  );
+  mountRest(app, makeContext);
+
+  const root = deps.config.clientDir;
+  const indexFile = path.join(root, 'index.html');
+  let indexHtml: string | undefined;
+  // Hashed bundles never change under their name: cache them for a year.
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable');
+  });
+  app.use('*', serveStatic({ root }));
+  app.get('*', (c) => {
+    if (path.extname(c.req.path) || c.req.path.startsWith(TRPC_PATH) || c.req.path === WS_PATH) return c.text('Not found', 404);
+    indexHtml ??= fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : undefined;
+    if (!indexHtml) return c.text('The web client is not built. Run `npm run build` first.', 503);
+    c.header('cache-control', 'no-cache');
+    return c.html(indexHtml);
+  });
+  app.notFound((c) => c.text('Not found', 404));
+  return app;
+}

@@ -1,0 +1,147 @@
+import { SqliteError } from 'better-sqlite3';
+import type { Context } from '../context';
+import type { DB } from '../db/open';
+import type { User } from '../db/schema';
+import { fail, MESSAGES } from '../errors';
+import { enqueueMail } from '../mail/outbox';
+import { passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
+import { hashPassword, verifyPassword } from './passwords';
+import {
+  consumeEmailToken,
+  findUsableEmailToken,
+  findUserByEmail,
+  findUserById,
+  insertEmailToken,
+  insertUser,
+  revokeUserSessions,
+  updateUser,
+  usernameOrEmailTaken,
+  voidEmailTokens,
+} from './queries';
+import { hashToken, newToken } from './tokens';
+
+const VERIFY_TTL_MS = 7 * 86_400_000;
+const RESET_TTL_MS = 60 * 60_000;
+export const RECOVER_MESSAGE = 'If an account exists for that email, we have sent a link to reset its password.';
+
+/** Creates a verification token and queues its mail, in the caller's transaction. */
+async function sendVerification(trx: DB, ctx: Pick<Context, 'config'>, user: { id: number; email: string; username: string }) {
+  const token = newToken();
+  await insertEmailToken(trx, { user_id: user.id, kind: 'verify', token_hash: hashToken(token), expires_at: Date.now() + VERIFY_TTL_MS });
+  await enqueueMail(trx, verificationMail(user.email, user.username, `${ctx.config.publicUrl}/verify?h=${token}`));
+}
+
+export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
+  if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  const taken = await usernameOrEmailTaken(ctx.db, input.username, input.email);
+  if (taken.username) fail('CONFLICT', 'This username is already taken.');
+  if (taken.email) fail('CONFLICT', 'An account with this email already exists.');
+
+  const password_hash = await hashPassword(input.password);
+  let userId: number;
+  try {
+    userId = await ctx.db.transaction().execute(async (trx) => {
+      const id = await insertUser(trx, {
+        username: input.username,
+        email: input.email,
+        password_hash,
+        referrer: input.referrer?.trim() || null,
+        room_id: newToken(16),
+        qr_key: newToken(16),
+      });
+      await sendVerification(trx, ctx, { id, email: input.email, username: input.username });
+      return id;
+    });
+  } catch (err) {
+    // Two registrations racing for one name: the unique index decides.
+    if (err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE') fail('CONFLICT', 'This username or email is already taken.');
+    throw err;
+  }
+  void ctx.mail.kick();
+  ctx.log.info('user registered', { user_id: userId, request_id: ctx.req.requestId });
+  return { success: true as const, message: 'Registration successful! Please confirm your email through the link we sent you.' };
+}
+
+export async function verifyEmail(ctx: Context, hash: string) {
+  if (!ctx.limiter.hit('verifyPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  const ok = await ctx.db.transaction().execute(async (trx) => {
+    const token = await findUsableEmailToken(trx, 'verify', hashToken(hash), Date.now());
+    if (!token || !(await consumeEmailToken(trx, token.id))) return false;
+    await updateUser(trx, token.user_id, { verified_at: Date.now() });
+    return true;
+  });
+  if (!ok) fail('BAD_REQUEST', 'This verification link is invalid, expired or has already been used.');
+  return { success: true as const, message: 'Successfully verified!' };
+}
+
+export async function resendVerification(ctx: Context, user: User) {
+  if (user.verified_at !== null) fail('BAD_REQUEST', 'Your email address is already verified.');
+  if (!ctx.limiter.hit('resendPerAccount', user.id)) fail('TOO_MANY_REQUESTS', 'Too many verification emails. Please wait an hour and try again.');
+  await ctx.db.transaction().execute(async (trx) => {
+    await voidEmailTokens(trx, user.id, 'verify');
+    await sendVerification(trx, ctx, user);
+  });
+  void ctx.mail.kick();
+  return { success: true as const, message: `We sent a new verification email to ${user.email}.` };
+}
+
+export async function recover(ctx: Context, email: string) {
+  // Same answer, same work on the request path, whether or not the account exists.
+  if (!ctx.limiter.hit('recoverPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  const user = await findUserByEmail(ctx.db, email);
+  if (user && user.disabled_at === null && ctx.limiter.hit('recoverPerAccount', user.id)) {
+    const token = newToken();
+    await ctx.db.transaction().execute(async (trx) => {
+      await voidEmailTokens(trx, user.id, 'reset');
+      await insertEmailToken(trx, { user_id: user.id, kind: 'reset', token_hash: hashToken(token), expires_at: Date.now() + RESET_TTL_MS });
+      await enqueueMail(trx, resetMail(user.email, user.username, `${ctx.config.publicUrl}/reset?token=${token}`));
+    });
+    void ctx.mail.kick();
+  }
+  return { success: true as const, message: RECOVER_MESSAGE };
+}
+
+const BAD_RESET = 'This password reset link is invalid or has expired. Please request a new one.';
+
+export async function checkResetToken(ctx: Context, token: string) {
+  if (!ctx.limiter.hit('verifyPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  const row = await findUsableEmailToken(ctx.db, 'reset', hashToken(token), Date.now());
+  if (!row) fail('BAD_REQUEST', BAD_RESET);
+  return { success: true as const };
+}
+
+export async function resetPassword(ctx: Context, input: { token: string; password: string }) {
+  if (!ctx.limiter.hit('verifyPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  const row = await findUsableEmailToken(ctx.db, 'reset', hashToken(input.token), Date.now());
+  if (!row) fail('BAD_REQUEST', BAD_RESET);
+  const password_hash = await hashPassword(input.password);
+  const done = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await consumeEmailToken(trx, row.id))) return false;
+    const user = await findUserById(trx, row.user_id);
+    // Following the mailed link proves the address, so it counts as verified too.
+    await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
+    await revokeUserSessions(trx, row.user_id);
+    return true;
+  });
+  if (!done) fail('BAD_REQUEST', BAD_RESET);
+  ctx.log.info('password reset', { user_id: row.user_id, request_id: ctx.req.requestId });
+  return { success: true as const, message: 'Your password has been changed. You can now log in.' };
+}
+
+export async function changePassword(ctx: Context, user: User, sessionId: number, input: { current_password: string; new_password: string }) {
+  if (ctx.limiter.blocked('loginFailuresPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  if (!(await verifyPassword(user.password_hash, input.current_password))) {
+    ctx.limiter.hit('loginFailuresPerAccount', user.id);
+    fail('BAD_REQUEST', 'Your current password is incorrect.');
+  }
+  const password_hash = await hashPassword(input.new_password);
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, { password_hash });
+    await revokeUserSessions(trx, user.id, sessionId);
+    await voidEmailTokens(trx, user.id, 'reset');
+    await enqueueMail(trx, passwordChangedMail(user.email, user.username));
+  });
+  void ctx.mail.kick();
+  ctx.log.info('password changed', { user_id: user.id, request_id: ctx.req.requestId });
+  return { success: true as const, message: 'Your password has been changed. Your other sessions were signed out.' };
+}

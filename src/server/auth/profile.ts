@@ -1,0 +1,33 @@
+import type { CommonInfo } from '../../shared/schemas/auth';
+import { toUsdNumber } from '../../shared/money';
+import { accountBalance, userAccount } from '../billing/ledger';
+import type { Context } from '../context';
+import type { User } from '../db/schema';
+import { isMaintenance } from '../operator/settings';
+import { recordVisit } from './queries';
+
+export async function commonInfo(ctx: Pick<Context, 'db' | 'config'>, user: User): Promise<CommonInfo> {
+  const [balance, maintenance] = await Promise.all([accountBalance(ctx.db, userAccount(user.id)), isMaintenance(ctx.db)]);
+  return {
+    success: true,
+    maintenance,
+    info: {
+      user_id: user.id,
+      username: user.username,
+      balance: toUsdNumber(balance),
+      email: user.email,
+      verified: user.verified_at !== null,
+      created_at: new Date(user.created_at).toISOString(),
+      stripe_public_key: ctx.config.stripePublicKey,
+      room_id: user.room_id,
+      // No mobile companion app exists yet to scan a login QR; see docs/decisions.md.
+      qr_url: '',
+      alert: user.verified_at === null ? { bg: 'warning', text: 'Please verify your email address.', link: '/dashboard/settings' } : null,
+    },
+  };
+}
+
+export async function visited(ctx: Pick<Context, 'db'>, user: User, fullPath: string) {
+  await recordVisit(ctx.db, user.id, fullPath);
+  return { success: true as const };
+}

@@ -1,0 +1,66 @@
+import type { Context } from '../context';
+import type { User } from '../db/schema';
+import { fail, MESSAGES } from '../errors';
+import { updateUser } from './queries';
+import { matchTotpStep, newTotpSecret } from './totp';
+
+const MAX_WRONG_CODES = 5;
+const LOCK_MS = 15 * 60_000;
+
+type Ctx = Pick<Context, 'db' | 'limiter' | 'req' | 'log'>;
+
+/**
+ * Accepts a TOTP code for the user or throws a message to show. Wrong codes count on
+ * the user row; five in a row lock 2FA attempts for 15 minutes, surviving restarts.
+ * A code's time step must be newer than the last one used, so no code works twice.
+ */
+export async function checkTfaCode(ctx: Ctx, user: User, code: string): Promise<void> {
+  const now = Date.now();
+  if (user.tfa_locked_until > now) {
+    const minutes = Math.ceil((user.tfa_locked_until - now) / 60_000);
+    fail('TOO_MANY_REQUESTS', `Too many wrong 2FA codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  }
+  if (!ctx.limiter.hit('tfaPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  if (!user.tfa_secret) fail('BAD_REQUEST', 'Two-factor authentication is not set up.');
+
+  const step = matchTotpStep(user.tfa_secret, code, now);
+  if (step !== null && step > user.tfa_last_step) {
+    await updateUser(ctx.db, user.id, { tfa_last_step: step, tfa_failures: 0 });
+    user.tfa_last_step = step;
+    user.tfa_failures = 0;
+    return;
+  }
+  const failures = user.tfa_failures + 1;
+  const locked = failures >= MAX_WRONG_CODES;
+  await updateUser(ctx.db, user.id, locked ? { tfa_failures: 0, tfa_locked_until: now + LOCK_MS } : { tfa_failures: failures });
+  if (locked) ctx.log.warn('2fa locked after wrong codes', { user_id: user.id, request_id: ctx.req.requestId });
+  if (step !== null) fail('BAD_REQUEST', 'This 2FA code was already used. Please wait for the next code.');
+  fail('BAD_REQUEST', 'Invalid 2FA code.');
+}
+
+/** `get_tfa`: the secret is created on the first request and shown only while 2FA is off. */
+export async function getTfa(ctx: Pick<Context, 'db'>, user: User) {
+  let secret = user.tfa_secret;
+  if (!secret) {
+    secret = newTotpSecret();
+    await updateUser(ctx.db, user.id, { tfa_secret: secret });
+  }
+  const enabled = user.tfa_enabled === 1;
+  return { enabled, secret: enabled ? '' : secret };
+}
+
+export async function updateTfa(ctx: Ctx, user: User, input: { enable: boolean; code: string }) {
+  const enabled = user.tfa_enabled === 1;
+  if (input.enable && enabled) fail('BAD_REQUEST', 'Two-factor authentication is already enabled.');
+  if (!input.enable && !enabled) fail('BAD_REQUEST', 'Two-factor authentication is not enabled.');
+  await checkTfaCode(ctx, user, input.code);
+  if (input.enable) {
+    await updateUser(ctx.db, user.id, { tfa_enabled: 1 });
+    ctx.log.info('2fa enabled', { user_id: user.id });
+    return { success: true as const, message: 'Two-factor authentication is now enabled.' };
+  }
+  // A fresh secret next time: a disabled secret may have leaked.
+  await updateUser(ctx.db, user.id, { tfa_enabled: 0, tfa_secret: null });
+  ctx.log.info('2fa disabled', { user_id: user.id });
+  return { success: true as const, message: 'Two-factor authentication is now disabled.' };
+}

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { formatUsdExact, parseUsd, toUsdNumber } from '../../shared/money';
+import { findUserByLogin } from '../auth/queries';
+import type { CliCommand } from '../cli/types';
+import { parseFlags, UsageError } from '../cli/types';
+import { insertEvent } from '../events/queries';
+import { logOperatorAction } from '../operator/settings';
+import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
+
+export const billingCommands: Record<string, CliCommand> = {
+  'billing adjust': {
+    usage: 'billing adjust <username|email> <+/-usd> --reason <text> [--key <idempotency key>]',
+    summary: "credit (+) or debit (-) a user's balance as a ledger transfer",
+    async run(db, args, io) {
+      const { positional, flags } = parseFlags(args, ['reason', 'key']);
+      if (positional.length !== 2) throw new UsageError('billing adjust takes a user and an amount');
+      if (!flags.reason?.trim()) throw new UsageError('--reason is required (it is shown to the user)');
+      let amount: number;
+      try {
+        amount = parseUsd(positional[1]);
+      } catch (err) {
+        throw new UsageError((err as Error).message);
+      }
+      if (amount === 0) throw new UsageError('amount must not be zero');
+      const user = await findUserByLogin(db, positional[0]);
+      if (!user) throw new UsageError(`no user "${positional[0]}"`);
+      const key = flags.key ?? `operator-adjust:${randomUUID()}`;
+      const credit = amount > 0;
+      try {
+        const posted = await db.transaction().execute(async (trx) => {
+          const done = await postTransfer(trx, {
+            idempotencyKey: key,
+            debit: credit ? PLATFORM.adjustments : userAccount(user.id),
+            credit: credit ? userAccount(user.id) : PLATFORM.adjustments,
+            amount: Math.abs(amount),
+            kind: 'adjustment',
+            description: flags.reason.trim(),
+            debitMustStayNonNegative: !credit,
+          });
+          if (!done) return false;
+          const balance = await accountBalance(trx, userAccount(user.id));
+          await insertEvent(trx, user.id, 'update_balance', { balance: toUsdNumber(balance) });
+          await logOperatorAction(trx, 'billing adjust', { user_id: user.id, amount, key });
+          return true;
+        });
+        const balance = await accountBalance(db, userAccount(user.id));
+        io.out(posted ? `${user.username}: ${credit ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(balance)}` : `already applied (key ${key}); balance $${formatUsdExact(balance)}`);
+      } catch (err) {
+        if (err instanceof InsufficientFunds) throw new UsageError(`${user.username}'s balance is lower than the debit`);
+        throw err;
+      }
+    },
+  },
+};

@@ -1,0 +1,10 @@
+import { ConfigError } from '../config';
+import { runCli } from './main';
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(err instanceof ConfigError ? `${err.message}\n` : `error: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,56 @@
+import { userCommands } from '../auth/cli';
+import { billingCommands } from '../billing/cli';
+import { loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from '../db/open';
+import { operatorCommands } from '../operator/cli';
+import type { CliCommand, CliIo } from './types';
+import { UsageError } from './types';
+
+/**
+ * The operator's command line. It opens the same DATA_DIR as the server (SQLite in
+ * WAL mode lets both work at once); what it changes reaches the running server
+ * through the database, live events included.
+ */
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands };
+
+function help(io: CliIo) {
+  io.out('usage: npm run nodekeep -- <command>\n');
+  for (const c of Object.values(commands)) io.out(`  ${c.usage.padEnd(72)} ${c.summary}`);
+}
+
+/** Finds the longest command name that prefixes the arguments ("users show" before "users"). */
+function pick(argv: string[]): [CliCommand, string[]] | null {
+  for (let n = Math.min(2, argv.length); n >= 1; n--) {
+    const cmd = commands[argv.slice(0, n).join(' ')];
+    if (cmd) return [cmd, argv.slice(n)];
+  }
+  return null;
+}
+
+export async function runCli(argv: string[], env = process.env, io: CliIo = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
+  if (!argv.length || argv[0] === 'help' || argv[0] === '--help') {
+    help(io);
+    return argv.length ? 0 : 2;
+  }
+  const found = pick(argv);
+  if (!found) {
+    process.stderr.write(`unknown command: ${argv.join(' ')}\n`);
+    help(io);
+    return 2;
+  }
+  const config = loadConfig(env);
+  const db = openDatabase(config.dbFile);
+  try {
+    await migrateToLatest(db);
+    await found[0].run(db, found[1], io);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\nusage: npm run nodekeep -- ${found[0].usage}\n`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await db.destroy();
+  }
+}

@@ -1,0 +1,29 @@
+import type { DB } from '../db/open';
+
+export type CliIo = { out: (line: string) => void };
+export type CliCommand = {
+  /** e.g. "maintenance on|off" */
+  usage: string;
+  summary: string;
+  run(db: DB, args: string[], io: CliIo): Promise<void>;
+};
+
+/** A mistake in the operator's command line: shown with the usage, exit code 2. */
+export class UsageError extends Error {}
+
+/** `--name value` options after the positional arguments. */
+export function parseFlags(args: string[], known: string[]): { positional: string[]; flags: Record<string, string> } {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a.startsWith('--')) {
+      const name = a.slice(2);
+      if (!known.includes(name)) throw new UsageError(`unknown option --${name}`);
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`option --${name} needs a value`);
+      flags[name] = value;
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}

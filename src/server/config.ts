@@ -1,0 +1,95 @@
+import path from 'node:path';
+import * as v from 'valibot';
+
+/**
+ * Configuration comes only from the environment (README "Configuration" table).
+ * Every value is checked here once, at start-up; a bad one stops the process with
+ * a message that names the variable.
+ */
+const port = v.pipe(
+  v.string(),
+  v.regex(/^\d+$/, 'must be a whole number'),
+  v.transform(Number),
+  v.number(),
+  v.minValue(0, 'must be 0-65535'),
+  v.maxValue(65535, 'must be 0-65535'),
+);
+
+const httpUrl = v.pipe(
+  v.string(),
+  v.url('must be a URL such as http://127.0.0.1:8080'),
+  v.check((s) => /^https?:\/\//.test(s), 'must start with http:// or https://'),
+);
+
+const smtpUrl = v.pipe(
+  v.string(),
+  v.url('must be a URL such as smtp://user:pass@127.0.0.1:2525'),
+  v.check((s) => /^smtps?:\/\//.test(s), 'must start with smtp:// or smtps://'),
+);
+
+const bool = v.pipe(
+  v.picklist(['0', '1', 'true', 'false', 'yes', 'no'], 'must be true or false'),
+  v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
+);
+
+const EnvSchema = v.object({
+  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+  PORT: v.optional(port, '8080'),
+  DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
+  PUBLIC_URL: v.optional(httpUrl),
+  SMTP_URL: v.optional(smtpUrl),
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@nodekeep.local'),
+  LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
+  STRIPE_PUBLIC_KEY: v.optional(v.string(), ''),
+  TRUST_PROXY: v.optional(bool, 'false'),
+  SESSION_TTL_DAYS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
+    '30',
+  ),
+});
+
+export type Config = {
+  host: string;
+  port: number;
+  dataDir: string;
+  dbFile: string;
+  publicUrl: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  stripePublicKey: string;
+  trustProxy: boolean;
+  sessionTtlMs: number;
+  /** Where the built client lives; tests and the bundle point it at dist/client. */
+  clientDir: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  // Empty strings count as unset, as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== ''));
+  const parsed = v.safeParse(EnvSchema, present);
+  if (!parsed.success) {
+    const lines = parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message} (got ${JSON.stringify(i.input)})`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.output;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const shownHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    dataDir,
+    dbFile: path.join(dataDir, 'nodekeep.sqlite'),
+    publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    stripePublicKey: e.STRIPE_PUBLIC_KEY,
+    trustProxy: e.TRUST_PROXY,
+    sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
+    clientDir: path.resolve('dist/client'),
+    ...overrides,
+  };
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { migrations } from '../../../migrations/index';
+import type { Database } from './schema';
+
+export type DB = Kysely<Database>;
+
+class StaticMigrationProvider implements MigrationProvider {
+  constructor(private readonly all: Record<string, Migration>) {}
+  async getMigrations() {
+    return this.all;
+  }
+}
+
+/**
+ * Opens (creating if needed) the database file in WAL mode. The CLI and the server
+ * share the file, so writers wait for each other (busy_timeout) instead of failing.
+ */
+export function openDatabase(file: string): DB {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+/** Runs every pending migration; throws with the failing migration's name. */
+export async function migrateToLatest(db: DB): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(migrations) });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  const failed = results.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const name = failed?.migrationName ?? 'unknown';
+    throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

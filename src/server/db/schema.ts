@@ -1,0 +1,115 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+// Hand-written to match migrations/. Times are epoch milliseconds; money is
+// integer micro-dollars.
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  username_key: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  verified_at: number | null;
+  referrer: string | null;
+  room_id: string;
+  qr_key: string;
+  tfa_secret: string | null;
+  tfa_enabled: Generated<number>;
+  tfa_last_step: Generated<number>;
+  tfa_failures: Generated<number>;
+  tfa_locked_until: Generated<number>;
+  disabled_at: number | null;
+  created_at: number;
+}
+export type User = Selectable<UsersTable>;
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+  ip: string;
+  user_agent: string;
+  revoked_at: number | null;
+}
+export type Session = Selectable<SessionsTable>;
+
+export type EmailTokenKind = 'verify' | 'reset';
+export interface EmailTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: EmailTokenKind;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export type MailStatus = 'pending' | 'sent' | 'logged' | 'failed';
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_addr: string;
+  subject: string;
+  text: string;
+  status: MailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  sent_at: number | null;
+}
+export type OutboxMail = Selectable<MailOutboxTable>;
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  type: string;
+  payload: string;
+  created_at: number;
+}
+
+export interface LedgerTransfersTable {
+  id: Generated<number>;
+  idempotency_key: string;
+  debit_account: string;
+  credit_account: string;
+  amount: number;
+  kind: string;
+  description: string;
+  created_at: number;
+}
+export type NewLedgerTransfer = Insertable<LedgerTransfersTable>;
+
+export interface PageVisitsTable {
+  id: Generated<number>;
+  user_id: number;
+  path: string;
+  at: number;
+}
+
+export interface OperatorLogTable {
+  id: Generated<number>;
+  action: string;
+  detail: string;
+  at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
+  mail_outbox: MailOutboxTable;
+  settings: SettingsTable;
+  events: EventsTable;
+  ledger_transfers: LedgerTransfersTable;
+  page_visits: PageVisitsTable;
+  operator_log: OperatorLogTable;
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { LiveEventName, LiveEventPayload } from '../../shared/events';
+import type { Database } from '../db/schema';
+
+/**
+ * Writes a live event in the caller's transaction. It is delivered only after the
+ * transaction commits (the hub reads committed rows), so no client hears of a change
+ * that was rolled back. `userId` null means every connected user.
+ */
+export async function insertEvent<N extends LiveEventName>(
+  db: Kysely<Database>,
+  userId: number | null,
+  type: N,
+  payload: LiveEventPayload<N>,
+): Promise<number> {
+  const row = await db
+    .insertInto('events')
+    .values({ user_id: userId, type, payload: JSON.stringify(payload), created_at: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function eventsAfter(db: Kysely<Database>, afterId: number, limit = 500) {
+  return db.selectFrom('events').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
+
+export function eventsForUserAfter(db: Kysely<Database>, userId: number, afterId: number, limit = 500) {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('id', '>', afterId)
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function lastEventId(db: Kysely<Database>): Promise<number> {
+  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Events are hints for live clients; a week of them is plenty for replay. */
+export function pruneEvents(db: Kysely<Database>, olderThan: number) {
+  return db.deleteFrom('events').where('created_at', '<', olderThan).execute();
+}

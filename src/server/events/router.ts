@@ -1,0 +1,55 @@
+import { tracked } from '@trpc/server';
+import type { LiveEvent } from '../../shared/events';
+import { liveSubscriptionInput } from '../../shared/events';
+import { authedProcedure, router } from '../trpc';
+import type { HubEvent } from './hub';
+import { toLiveEvent } from './hub';
+import { eventsForUserAfter, lastEventId } from './queries';
+
+/** Sent first on every (re)subscription so the client always holds a position to resume from. */
+export type SyncFrame = { type: 'sync'; payload: Record<string, never> };
+
+export const eventsRouter = router({
+  /**
+   * The user's live events. Subscribes to the hub first, then replays what was
+   * missed since `lastEventId` (a reconnect), then streams; ids are the events
+   * table's, so replay also works across a server restart.
+   */
+  live: authedProcedure
+    .meta({ allowInMaintenance: true })
+    .input(liveSubscriptionInput)
+    .subscription(async function* ({ ctx, input, signal }) {
+      const userId = ctx.user.id;
+      const pending: HubEvent[] = [];
+      let wake: (() => void) | undefined;
+      const unsubscribe = ctx.hub.subscribe(userId, (e) => {
+        pending.push(e);
+        wake?.();
+      });
+      const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      try {
+        let last = Number(input?.lastEventId ?? NaN);
+        if (Number.isSafeInteger(last) && last >= 0) {
+          for (const row of await eventsForUserAfter(ctx.db, userId, last)) {
+            last = row.id;
+            yield tracked(String(row.id), toLiveEvent(row.type, row.payload) as LiveEvent | SyncFrame);
+          }
+        } else {
+          last = await lastEventId(ctx.db);
+          yield tracked(String(last), { type: 'sync', payload: {} } as LiveEvent | SyncFrame);
+        }
+        while (!signal?.aborted) {
+          while (pending.length) {
+            const e = pending.shift()!;
+            if (e.id <= last) continue; // already replayed
+            last = e.id;
+            yield tracked(String(e.id), e.event as LiveEvent | SyncFrame);
+          }
+          await Promise.race([new Promise<void>((r) => (wake = r)), stopped]);
+          wake = undefined;
+        }
+      } finally {
+        unsubscribe();
+      }
+    }),
+});

@@ -1,0 +1,26 @@
+import type { MailMessage } from './outbox';
+
+// Plain text on purpose: every client renders it and links stay copyable.
+export function verificationMail(to: string, username: string, link: string): MailMessage {
+  return {
+    to,
+    subject: 'Confirm your Nodekeep email address',
+    text: `Hello ${username},\n\nPlease confirm your email address by opening this link:\n\n${link}\n\nIf you did not create a Nodekeep account, you can ignore this mail.\n`,
+  };
+}
+
+export function resetMail(to: string, username: string, link: string): MailMessage {
+  return {
+    to,
+    subject: 'Reset your Nodekeep password',
+    text: `Hello ${username},\n\nSomebody asked to reset the password of your Nodekeep account. To choose a new password, open this link within one hour:\n\n${link}\n\nIf it was not you, ignore this mail: your password stays as it is.\n`,
+  };
+}
+
+export function passwordChangedMail(to: string, username: string): MailMessage {
+  return {
+    to,
+    subject: 'Your Nodekeep password was changed',
+    text: `Hello ${username},\n\nThe password of your Nodekeep account was just changed and your other sessions were signed out.\nIf this was not you, reset your password at once and contact support.\n`,
+  };
+}

@@ -1,0 +1,8 @@
+import { statusOutput } from '../../shared/schemas/auth';
+import { publicProcedure, router } from '../trpc';
+import { isMaintenance } from './settings';
+
+export const systemRouter = router({
+  /** Lets a visitor's browser know about maintenance before anyone logs in. */
+  status: publicProcedure.output(statusOutput).query(async ({ ctx }) => ({ success: true as const, maintenance: await isMaintenance(ctx.db) })),
+});

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+// Operator switches that the server and the CLI share through the database.
+export async function getSetting(db: Kysely<Database>, key: string): Promise<string | null> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value ?? null;
+}
+
+export async function setSetting(db: Kysely<Database>, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value, updated_at: Date.now() })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value, updated_at: Date.now() }))
+    .execute();
+}
+
+export async function isMaintenance(db: Kysely<Database>): Promise<boolean> {
+  return (await getSetting(db, 'maintenance')) === 'on';
+}
+
+export async function logOperatorAction(db: Kysely<Database>, action: string, detail: Record<string, unknown>) {
+  await db.insertInto('operator_log').values({ action, detail: JSON.stringify(detail), at: Date.now() }).execute();
+}

@@ -1,0 +1,13 @@
+import { authRouter } from './auth/router';
+import { eventsRouter } from './events/router';
+import { systemRouter } from './operator/router';
+import { createCallerFactory, router } from './trpc';
+
+export const appRouter = router({
+  auth: authRouter,
+  system: systemRouter,
+  events: eventsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);

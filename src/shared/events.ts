@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * The live events of the spec (platform-and-account.md section 4), with their payloads.
+ * One map: the server publishes only these names and the client switches on them.
+ */
+export const liveEventPayloads = {
+  restarted: z.object({}),
+  new_notification: z.object({ message: z.string(), icon: z.string().optional(), link: z.string().optional() }),
+  update_balance: z.object({ balance: z.number() }),
+  update_stats: z.object({}),
+  refresh_notifications: z.object({}),
+  refresh_queue: z.object({}),
+  refresh_masternodes: z.object({}),
+  refresh_masternode: z.object({ mn_id: z.string() }),
+  refresh_transactions: z.object({}),
+  server_created: z.object({ server_id: z.string() }),
+  started: z.object({ mn_id: z.string() }),
+} as const;
+
+export type LiveEventName = keyof typeof liveEventPayloads;
+export const liveEventNames = Object.keys(liveEventPayloads) as LiveEventName[];
+
+export type LiveEventPayload<N extends LiveEventName> = z.infer<(typeof liveEventPayloads)[N]>;
+
+/** What a subscriber receives: a discriminated union over the map. */
+export type LiveEvent = { [N in LiveEventName]: { type: N; payload: LiveEventPayload<N> } }[LiveEventName];
+
+export const liveSubscriptionInput = z
+  .object({ lastEventId: z.string().max(64).nullish() })
+  .strict()
+  .optional();

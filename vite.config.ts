@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The client lives in src/client; the server serves the build from dist/client.
+// In `npm run dev:client` the API, tRPC and the live-event websocket go to the server.
+const api = process.env.NODEKEEP_API ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root: 'src/client',
+  plugins: [react()],
+  build: { outDir: '../../dist/client', emptyOutDir: true, sourcemap: true },
+  server: {
+    proxy: {
+      '/trpc': api,
+      '/api': api,
+      '/public_api': api,
+      '/healthz': api,
+      '/live': { target: api.replace(/^http/, 'ws'), ws: true },
+    },
+  },
+});
