@@ -14,13 +14,13 @@ export function assertMicros(n: number): Micros {
   return n;
 }
 
-/** Parse a decimal USD string ("12.5", "0.063") into micro-dollars, exactly. */
+/** Parse a decimal USD string ("12.5", "+0.063", "-3") into micro-dollars, exactly. */
 export function parseUsd(text: string): Micros {
-  const m = /^(-)?(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  const m = /^([+-])?(\d{1,9})(?:\.(\d{1,6}))?$/.exec(text.trim());
   if (!m) throw new RangeError(`not a USD amount with at most 6 decimals: ${JSON.stringify(text)}`);
   const [, sign, whole, frac = ''] = m;
   const micros = Number(whole) * MICROS_PER_USD + Number(frac.padEnd(6, '0'));
-  return sign ? -micros : micros;
+  return sign === '-' ? -micros : micros;
 }
 
 /** Exact decimal text of an amount, trimmed to at least two decimals. */

@@ -1,0 +1,62 @@
+// Everything the client keeps in localStorage, under the names the spec uses.
+const TOKEN_KEY = 'auth_token';
+const QR_KEY = 'qr_key';
+const REFERRER_KEY = 'referrer';
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled (private mode, policy): behave as a fresh visitor
+  }
+}
+
+function write(key: string, value: string | null) {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Same as above: nothing to keep, the session simply will not survive a reload.
+  }
+}
+
+const listeners = new Set<() => void>();
+let token = read(TOKEN_KEY);
+
+function emit() {
+  for (const fn of listeners) fn();
+}
+
+// Another tab logging in or out changes this tab's session too.
+window.addEventListener('storage', (e) => {
+  if (e.key !== TOKEN_KEY && e.key !== null) return;
+  token = read(TOKEN_KEY);
+  emit();
+});
+
+export const tokenStore = {
+  get: (): string | null => token,
+  subscribe(fn: () => void): () => void {
+    listeners.add(fn);
+    return () => listeners.delete(fn);
+  },
+  set(next: string, qrKey?: string) {
+    write(TOKEN_KEY, next);
+    if (qrKey) write(QR_KEY, qrKey);
+    token = next;
+    emit();
+  },
+  clear() {
+    if (token === null && read(TOKEN_KEY) === null) return;
+    write(TOKEN_KEY, null);
+    write(QR_KEY, null);
+    token = null;
+    emit();
+  },
+};
+
+/** The referral code from a /ref/{code} visit, sent along when the visitor registers. */
+export const referralStore = {
+  get: (): string | null => read(REFERRER_KEY),
+  set: (code: string) => write(REFERRER_KEY, code.slice(0, 64)),
+};

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/server/cli/main';
+import { liveClient } from './support/live';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
+
+async function server(opts: { dataDir?: string; port?: number } = {}) {
+  const s = await startTestServer({}, opts);
+  cleanup.push(() => stopTestServer(s));
+  return s;
+}
+
+async function userToken(s: TestServer, name: string) {
+  const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+  await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'live-pass-1' });
+  return (await post('/public_api/login', { username: name, password: 'live-pass-1' })).auth_token as string;
+}
+
+const quiet = { out: () => {} };
+
+describe('live events over websockets', () => {
+  it("deliver update_balance from the operator CLI to its owner only", async () => {
+    const s = await server();
+    const alice = liveClient(s.url, await userToken(s, 'alice'));
+    const bob = liveClient(s.url, await userToken(s, 'bob'));
+    cleanup.push(alice.close, bob.close);
+    await expect.poll(() => alice.types()).toEqual(['sync']);
+    await expect.poll(() => bob.types()).toEqual(['sync']);
+
+    // Another process writes the ledger; the server finds the event and pushes it.
+    expect(await runCli(['billing', 'adjust', 'alice', '+12.50', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
+    await expect.poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 12.5 });
+    await new Promise((r) => setTimeout(r, 700)); // past one poll of the hub
+    expect(bob.types()).toEqual(['sync']);
+
+    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${(await fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: 'alice', password: 'live-pass-1' }) }).then((r) => r.json())).auth_token}` } }).then((r) => r.json());
+    expect(info.info.balance).toBe(12.5);
+  });
+
+  it('refuse a connection without a valid token', async () => {
+    const s = await server();
+    const anon = liveClient(s.url, null);
+    const fake = liveClient(s.url, 'not-a-token');
+    cleanup.push(anon.close, fake.close);
+    await expect.poll(() => anon.errors.length).toBeGreaterThan(0);
+    await expect.poll(() => fake.errors.length).toBeGreaterThan(0);
+    expect(String((anon.errors[0] as Error).message)).toMatch(/log in/);
+    expect(anon.received).toEqual([]);
+  });
+
+  it('resume after a server restart and replay `restarted` plus what was missed', async () => {
+    const dataDir = tempDataDir();
+    const first = await startTestServer({}, { dataDir });
+    const port = first.port;
+    const token = await userToken(first, 'carol');
+    const carol = liveClient(first.url, token);
+    cleanup.push(carol.close);
+    await expect.poll(() => carol.types()).toEqual(['sync']);
+
+    await first.close(); // keeps the data folder
+    // While the server is down, the operator credits carol.
+    expect(await runCli(['billing', 'adjust', 'carol', '+1', '--reason', 'sorry for the downtime'], { DATA_DIR: dataDir }, quiet)).toBe(0);
+    await server({ dataDir, port });
+
+    await expect.poll(() => carol.types(), { timeout: 10_000 }).toEqual(['sync', 'update_balance', 'restarted']);
+    expect(carol.received[1].payload).toEqual({ balance: 1 });
+    // Ids only grow, so the client resumes exactly after what it has.
+    const ids = carol.received.map((e) => Number(e.id));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+});

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/server/config';
+
+describe('configuration from the environment', () => {
+  it('has working defaults', () => {
+    const c = loadConfig({});
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.port).toBe(8080);
+    expect(c.dataDir).toBe(path.resolve('./data'));
+    expect(c.publicUrl).toBe('http://127.0.0.1:8080');
+    expect(c.smtpUrl).toBeNull();
+  });
+
+  it('builds PUBLIC_URL from HOST and PORT, and takes an explicit one without trailing slash', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
+    expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
+    expect(loadConfig({ PUBLIC_URL: 'https://nodes.example.com/' }).publicUrl).toBe('https://nodes.example.com');
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'ftp://x.example'],
+    ['SMTP_URL', 'http://127.0.0.1:25'],
+    ['LOG_LEVEL', 'loud'],
+    ['TRUST_PROXY', 'maybe'],
+    ['SESSION_TTL_DAYS', '0'],
+  ])('refuses %s=%s with a message naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', SMTP_URL: '' }).port).toBe(8080);
+  });
+});
