@@ -60,6 +60,7 @@ export const publicProcedure = t.procedure.use(logged);
 export const authedProcedure = publicProcedure.use(async ({ ctx, meta, next }) => {
   const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
-  if (!meta?.allowInMaintenance && (await isMaintenance(ctx.db))) fail('SERVICE_UNAVAILABLE', MESSAGES.maintenance);
-  return next({ ctx: { ...ctx, user: found.user, session: found.session } });
+  const maintenance = await isMaintenance(ctx.db);
+  if (maintenance && !meta?.allowInMaintenance) fail('SERVICE_UNAVAILABLE', MESSAGES.maintenance);
+  return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });

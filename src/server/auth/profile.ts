@@ -3,11 +3,11 @@ import { toUsdNumber } from '../../shared/money';
 import { accountBalance, userAccount } from '../billing/ledger';
 import type { Context } from '../context';
 import type { User } from '../db/schema';
-import { isMaintenance } from '../operator/settings';
 import { recordVisit } from './queries';
 
-export async function commonInfo(ctx: Pick<Context, 'db' | 'config'>, user: User): Promise<CommonInfo> {
-  const [balance, maintenance] = await Promise.all([accountBalance(ctx.db, userAccount(user.id)), isMaintenance(ctx.db)]);
+export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean }, user: User): Promise<CommonInfo> {
+  const balance = await accountBalance(ctx.db, userAccount(user.id));
+  const { maintenance } = ctx;
   return {
     success: true,
     maintenance,

@@ -61,14 +61,23 @@ export function insertSession(db: Q, s: { user_id: number; token_hash: string; i
   return db.insertInto('sessions').values({ ...s, created_at: now, last_used_at: now }).execute();
 }
 
-export function findLiveSession(db: Q, tokenHash: string, now: number) {
-  return db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('token_hash', '=', tokenHash)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
+/** The live session for a token hash together with its user's row, in one query. */
+export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: number) {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select(['s.id as session_id', 's.created_at as session_created_at', 's.last_used_at', 's.expires_at', 's.ip', 's.user_agent', 's.token_hash', 's.revoked_at'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_id, session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at, ...user } = row;
+  return {
+    user,
+    session: { id: session_id, user_id: user.id, created_at: session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at },
+  };
 }
 
 export function touchSession(db: Q, id: number, now: number, expiresAt: number) {

@@ -1,7 +1,7 @@
 import type { Context } from '../context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
-import { findLiveSession, findUserById, insertSession, touchSession } from './queries';
+import { findLiveSessionWithUser, insertSession, touchSession } from './queries';
 import { hashToken, newToken } from './tokens';
 
 // Writing last-use on every request would make every read a write; once a minute is
@@ -24,10 +24,9 @@ export async function createSession(db: DB, ctx: Pick<Context, 'config' | 'req'>
 export async function resolveSession(ctx: Pick<Context, 'db' | 'config'>, token: string): Promise<{ session: Session; user: User } | null> {
   if (token.length > 200) return null;
   const now = Date.now();
-  const session = await findLiveSession(ctx.db, hashToken(token), now);
-  if (!session) return null;
-  const user = await findUserById(ctx.db, session.user_id);
-  if (!user || user.disabled_at !== null) return null;
+  const found = await findLiveSessionWithUser(ctx.db, hashToken(token), now);
+  if (!found || found.user.disabled_at !== null) return null;
+  const { session } = found;
   if (now - session.last_used_at > TOUCH_EVERY_MS) await touchSession(ctx.db, session.id, now, now + ctx.config.sessionTtlMs);
-  return { session, user };
+  return found;
 }
