@@ -1,5 +1,5 @@
 import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Profile } from '../shared/schemas/auth';
 import { isServerFault, isUnauthorized } from './errors';
 import { tokenStore } from './storage';
@@ -66,15 +66,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const logout = useMutation(trpc.auth.logout.mutationOptions());
 
   // Once the app has rendered, a later failed refetch must not swap it for the error page.
-  const started = useRef(false);
+  const [started, setStarted] = useState(false);
   let startup: Session['startup'] = 'ready';
-  if (!started.current) {
+  if (!started) {
     const infoFailed = token !== null && info.isError && isServerFault(info.error);
     if ((status.isError && !status.data) || infoFailed) startup = 'failed';
     else if (status.isPending || (token !== null && info.isPending)) startup = 'loading';
   }
   useEffect(() => {
-    if (startup === 'ready') started.current = true;
+    if (startup === 'ready') setStarted(true);
   }, [startup]);
 
   const user = token !== null && !isUnauthorized(info.error) ? (info.data?.info ?? null) : null;

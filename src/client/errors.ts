@@ -35,7 +35,8 @@ export function errorMessage(err: unknown): string {
 
 /** Per-field messages from the server's zod validation, first message per field. */
 export function serverFieldErrors(err: unknown): Record<string, string> {
-  const fields = asAppError(err)?.data?.fieldErrors ?? {};
+  // zod's flatten() is typed loosely on the server ({}); its runtime shape is this.
+  const fields: Record<string, string[] | undefined> = asAppError(err)?.data?.fieldErrors ?? {};
   const out: Record<string, string> = {};
   for (const [name, messages] of Object.entries(fields)) if (messages?.[0]) out[name] = messages[0];
   return out;

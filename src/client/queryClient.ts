@@ -9,11 +9,17 @@ import { tokenStore } from './storage';
  * - SERVICE_UNAVAILABLE: maintenance began, so ask `system.status` again and let the
  *   app switch to the maintenance screen.
  */
+/** tRPC query keys start with the procedure path: [['system', 'status'], {...}]. */
+function isStatusQuery(key: readonly unknown[]): boolean {
+  const path = key[0];
+  return Array.isArray(path) && path[0] === 'system' && path[1] === 'status';
+}
+
 export function createQueryClient(): QueryClient {
   const onError = (err: unknown) => {
     const code = errorCode(err);
     if (code === 'UNAUTHORIZED' && tokenStore.get() !== null) tokenStore.clear();
-    if (code === 'SERVICE_UNAVAILABLE') void client.invalidateQueries({ queryKey: [['system', 'status']] });
+    if (code === 'SERVICE_UNAVAILABLE') void client.invalidateQueries({ predicate: (q) => isStatusQuery(q.queryKey) });
   };
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),
@@ -29,7 +35,7 @@ export function createQueryClient(): QueryClient {
 
   // A new token means a new user (or none): drop everything but the maintenance flag.
   tokenStore.subscribe(() => {
-    client.removeQueries({ predicate: (q) => JSON.stringify(q.queryKey[0]) !== '["system","status"]' });
+    client.removeQueries({ predicate: (q) => !isStatusQuery(q.queryKey) });
   });
   return client;
 }

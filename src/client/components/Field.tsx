@@ -1,0 +1,97 @@
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
+
+type FieldProps = InputProps & {
+  label: string;
+  value: string;
+  onValueChange: (value: string) => void;
+  error?: string;
+  hint?: ReactNode;
+};
+
+/** A labelled input with its hint and error tied to it for screen readers. */
+export function TextField({ label, value, onValueChange, error, hint, type = 'text', ...rest }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={type}
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        {...rest}
+      />
+      <FieldNote id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A password input with a show/hide toggle. */
+export function PasswordField({ label, value, onValueChange, error, hint, ...rest }: Omit<FieldProps, 'type'>) {
+  const id = useId();
+  const [shown, setShown] = useState(false);
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <div className="password-input">
+        <input
+          id={id}
+          type={shown ? 'text' : 'password'}
+          value={value}
+          onChange={(e) => onValueChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error || hint ? `${id}-note` : undefined}
+          {...rest}
+        />
+        <button
+          type="button"
+          className="password-toggle"
+          onClick={() => setShown((s) => !s)}
+          aria-pressed={shown}
+          aria-controls={id}
+        >
+          {shown ? 'Hide' : 'Show'}
+          <span className="sr-only"> password</span>
+        </button>
+      </div>
+      <FieldNote id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A six-digit authenticator code. */
+export function CodeField(props: Omit<FieldProps, 'type' | 'inputMode'>) {
+  return (
+    <TextField
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]*"
+      maxLength={6}
+      placeholder="123456"
+      {...props}
+      onValueChange={(v) => props.onValueChange(v.replace(/\D/g, ''))}
+    />
+  );
+}
+
+function FieldNote({ id, error, hint }: { id: string; error?: string; hint?: ReactNode }) {
+  if (error) {
+    return (
+      <p id={id} className="field-error">
+        {error}
+      </p>
+    );
+  }
+  if (hint) {
+    return (
+      <p id={id} className="field-hint">
+        {hint}
+      </p>
+    );
+  }
+  return null;
+}

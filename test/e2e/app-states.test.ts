@@ -1,0 +1,220 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { findUserByLogin } from '../../src/server/auth/queries';
+import { runCli } from '../../src/server/cli/main';
+import { insertEvent } from '../../src/server/events/queries';
+import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { linkIn, startSmtp } from '../support/smtp';
+import { fitsViewport, launchChromium, pathOf, screenshot } from './browser';
+
+// The client's other states and pages: small routes, password reset, the error app,
+// the maintenance app, live notifications, small screens and a server restart.
+// Run `npm run build:client` first.
+
+let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let server: TestServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startTestServer({ SMTP_URL: smtp.url });
+  browser = await launchChromium();
+});
+
+// Uncaught exceptions in the page fail the test that caused them.
+const pageErrors: string[] = [];
+afterEach(() => {
+  expect(pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stopTestServer(server);
+  await smtp?.close();
+});
+
+const quiet = { out: () => {} };
+
+async function newPage(width = 1280): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 860 } });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  return page;
+}
+
+async function at(page: Page, expected: string) {
+  await page.waitForURL((url) => url.pathname + url.search === expected);
+  expect(pathOf(page)).toBe(expected);
+}
+
+async function registerUser(prefix: string) {
+  const username = `${prefix}_${Date.now().toString(36)}`;
+  const password = 'states-secret-1';
+  const res = await fetch(`${server.url}/public_api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, email: `${username}@example.test`, password }),
+  });
+  expect(res.status).toBe(200);
+  return { username, password };
+}
+
+/** Logs in through the form and waits until the live subscription has its first frame. */
+async function logIn(page: Page, user: { username: string; password: string }) {
+  const subscribed = page
+    .waitForEvent('websocket')
+    .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
+  await page.goto('/login');
+  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await at(page, '/dashboard');
+  await subscribed;
+}
+
+describe('client states', () => {
+  it('follows the small routes: /ref, /verify and /reset without their query', async () => {
+    const page = await newPage();
+    await page.goto('/ref/friend42');
+    await at(page, '/');
+    expect(await page.evaluate(() => localStorage.getItem('referrer'))).toBe('friend42');
+    await page.goto('/verify');
+    await at(page, '/');
+    await page.goto('/reset');
+    await at(page, '/dashboard');
+    await page.goto('/reset?token=not-a-real-token');
+    await at(page, '/dashboard');
+    await page.goto('/register?username=alice&email=alice%40example.test');
+    expect(await page.getByLabel('Username', { exact: true }).inputValue()).toBe('alice');
+    expect(await page.getByLabel('Email', { exact: true }).inputValue()).toBe('alice@example.test');
+    await page.context().close();
+  });
+
+  it('resets a forgotten password through the mailed link', async () => {
+    const user = await registerUser('reset');
+    const email = `${user.username}@example.test`;
+    const page = await newPage();
+    await page.goto('/login');
+    await page.getByRole('link', { name: /Lost password/ }).click();
+    await at(page, '/recover');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByText(/If an account exists for that email/).waitFor();
+
+    const mail = await smtp.waitFor(email, /reset/i);
+    await page.goto(linkIn(mail.text, '/reset?token='));
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-pass');
+    await page.getByLabel('Confirm new password', { exact: true }).fill('brand-new-pasS');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByText('Passwords do not match').waitFor();
+    await page.getByLabel('Confirm new password', { exact: true }).fill('brand-new-pass');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await at(page, '/login');
+
+    await page.getByLabel('Username or email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('brand-new-pass');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await at(page, '/dashboard');
+    await page.context().close();
+  });
+
+  it('shows the error app when the start-up call cannot reach the server', async () => {
+    const page = await newPage();
+    await page.route('**/trpc/**', (route) => route.abort('connectionrefused'));
+    await page.goto('/');
+    await page.getByText('Oops! Looks like there is a problem on our side. Please try again in a little while').waitFor();
+    await screenshot(page, 'error-app');
+
+    await page.unroute('**/trpc/**');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('heading', { name: /Masternode hosting/ }).waitFor();
+    await page.context().close();
+  });
+
+  it('switches open pages into and out of the maintenance app', async () => {
+    const user = await registerUser('maint');
+    const page = await newPage();
+    await logIn(page, user);
+
+    // The CLI's switch broadcasts `restarted`: the open page reloads into maintenance.
+    expect(await runCli(['maintenance', 'on'], { DATA_DIR: server.dataDir }, quiet)).toBe(0);
+    await at(page, '/maintenance');
+    await page.getByText("We're just tuning up a few things.").waitFor();
+    await screenshot(page, 'maintenance');
+
+    // A visitor sees only /login and /maintenance.
+    const guest = await newPage();
+    await guest.goto('/pricing');
+    await at(guest, '/maintenance');
+    await guest.goto('/login');
+    await guest.getByLabel('Username or email', { exact: true }).waitFor();
+
+    expect(await runCli(['maintenance', 'off'], { DATA_DIR: server.dataDir }, quiet)).toBe(0);
+    await page.getByText('No maintenance right now').waitFor();
+    await page.goto('/dashboard/settings');
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
+    await page.context().close();
+    await guest.context().close();
+  });
+
+  it('shows a live notification as a toast and in the navbar list', async () => {
+    const user = await registerUser('note');
+    const page = await newPage();
+    await logIn(page, user);
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
+
+    const row = await findUserByLogin(server.deps.db, user.username);
+    await insertEvent(server.deps.db, row!.id, 'new_notification', { message: 'Your node dash-1 is running' });
+    await server.deps.hub.poke();
+
+    await page.getByRole('status').filter({ hasText: 'Your node dash-1 is running' }).waitFor();
+    await page.getByRole('button', { name: 'Notifications (1)' }).click();
+    const list = page.getByRole('region', { name: 'Notification list' });
+    await list.getByText('Your node dash-1 is running').waitFor();
+    await list.getByRole('button', { name: 'Clear' }).click();
+    await list.getByText("You don't have any notifications :(").waitFor();
+    await page.context().close();
+  });
+
+  it('fits a 375 px wide screen', async () => {
+    const page = await newPage(375);
+    for (const path of ['/', '/pricing', '/faq', '/login', '/register', '/dashboard', '/404']) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect(await fitsViewport(page), path).toBe(true);
+    }
+    await screenshot(page, 'mobile-404');
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await screenshot(page, 'mobile-landing');
+
+    const user = await registerUser('small');
+    await logIn(page, user);
+    await page.goto('/dashboard/settings');
+    await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
+    expect(await fitsViewport(page)).toBe(true);
+    await screenshot(page, 'mobile-settings');
+    await page.context().close();
+  });
+
+  it('reconnects after a server restart and reloads the page', { timeout: 60_000 }, async () => {
+    const user = await registerUser('restart');
+    const page = await newPage();
+    await logIn(page, user);
+    await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'before restart'));
+
+    // Same data and port: the websocket link reconnects on its own, replays from its
+    // last event id, gets the new boot's `restarted` and reloads the page.
+    const reloaded = page.waitForEvent('load', { timeout: 45_000 });
+    const { dataDir, port } = server;
+    await stopTestServer(server, { keepData: true });
+    server = await startTestServer({ SMTP_URL: smtp.url }, { dataDir, port });
+    await reloaded;
+
+    await page.getByTestId('topbar-balance').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBeUndefined();
+    expect(pathOf(page)).toBe('/dashboard');
+    await page.context().close();
+  });
+});

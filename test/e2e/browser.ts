@@ -1,0 +1,92 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+
+/** Debian's chromium; a browser is never downloaded. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+const SHOTS = path.resolve('test-results', 'screenshots');
+
+/** Saves test-results/screenshots/<name>.png; the whole page unless a dialog is open over the viewport. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: opts.fullPage ?? true });
+}
+
+/** True when the page is no wider than the viewport (nothing forces sideways scrolling). */
+export function fitsViewport(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/** A URL path with its query, as the address bar shows it. */
+export function pathOf(page: Page): string {
+  const u = new URL(page.url());
+  return u.pathname + u.search;
+}
+
+const PERIOD_MS = 30_000;
+const stepAt = (ms: number) => Math.floor(ms / PERIOD_MS);
+
+/**
+ * Authenticator codes as the user's phone would give them. The server accepts one
+ * step of drift either way and refuses a step at or before the last one it took (no
+ * replays), so every code here comes from a step newer than the last one handed out.
+ * When both the current and the next step are used up, the only way forward is the
+ * clock: it waits for the next period to begin.
+ */
+export class Authenticator {
+  private lastStep = -1;
+  private readonly totp: TOTP;
+
+  constructor(secret: string) {
+    this.totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  }
+
+  /** The current step's code, or the next step's if the current one was used. */
+  code(): Promise<string> {
+    return this.take(0);
+  }
+
+  /** The next step's code (one step of drift ahead, still accepted). */
+  nextStepCode(): Promise<string> {
+    return this.take(1);
+  }
+
+  private async take(ahead: 0 | 1): Promise<string> {
+    for (;;) {
+      const now = Date.now();
+      const current = stepAt(now);
+      const step = [current + ahead, current + 1].find((s) => s > this.lastStep);
+      if (step !== undefined) {
+        this.lastStep = step;
+        return this.totp.generate({ timestamp: step * PERIOD_MS });
+      }
+      await new Promise((resolve) => setTimeout(resolve, (current + 1) * PERIOD_MS - now + 50));
+    }
+  }
+
+  /** A six-digit code that no step near now accepts. */
+  wrongCode(): string {
+    const now = Date.now();
+    const near = new Set([-2, -1, 0, 1, 2].map((d) => this.totp.generate({ timestamp: now + d * PERIOD_MS })));
+    for (let n = 0; ; n++) {
+      const code = String(n).padStart(6, '0');
+      if (!near.has(code)) return code;
+    }
+  }
+}
