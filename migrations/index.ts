@@ -1,5 +1,6 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T1000-initial';
+import * as coins from './2026-11-22T1400-coins';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -8,4 +9,5 @@ import * as initial from './2026-11-22T1000-initial';
  */
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
+  '2026-11-22T1400-coins': coins,
 };

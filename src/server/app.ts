@@ -9,6 +9,7 @@ import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps, Context, RequestMeta } from './context';
 import { bearerToken } from './context';
 import { mountRest } from './http/rest';
+import type { ResponseCache } from './http/response-cache';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -28,7 +29,9 @@ export function requestMeta(c: HonoContext, trustProxy: boolean): RequestMeta {
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
-export function createApp(deps: AppDeps, state: { ready: boolean }) {
+export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string };
+
+export function createApp(deps: AppDeps, { state, cache, logosDir }: AppOptions) {
   const app = new Hono<Env>();
   const makeContext = (c: HonoContext): Context => ({
     ...deps,
@@ -65,7 +68,14 @@ export function createApp(deps: AppDeps, state: { ready: boolean }) {
     `${TRPC_PATH}/*`,
     trpcServer({ router: appRouter, endpoint: TRPC_PATH, createContext: (_opts, c) => makeContext(c as HonoContext) }),
   );
-  mountRest(app, makeContext);
+  mountRest(app, makeContext, cache);
+
+  // Coin logos: one local file per coin (catalog/logos), unless COIN_LOGO_URL points elsewhere.
+  app.use('/logos/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('cache-control', 'public, max-age=86400');
+  });
+  app.use('/logos/*', serveStatic({ root: logosDir, rewriteRequestPath: (p) => p.replace(/^\/logos/, '') }));
 
   const root = deps.config.clientDir;
   const indexFile = path.join(root, 'index.html');

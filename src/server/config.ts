@@ -42,6 +42,17 @@ const EnvSchema = v.object({
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
   STRIPE_PUBLIC_KEY: v.optional(v.string(), ''),
   TRUST_PROXY: v.optional(bool, 'false'),
+  MARKET_PROVIDER: v.optional(v.picklist(['demo', 'coingecko'], 'must be demo or coingecko'), 'demo'),
+  MARKET_API_URL: v.optional(httpUrl, 'https://api.coingecko.com/api/v3'),
+  MARKET_API_KEY: v.optional(v.string(), ''),
+  MARKET_REFRESH_MINUTES: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(5, 'must be 5-15'), v.maxValue(15, 'must be 5-15')),
+    '10',
+  ),
+  COIN_LOGO_URL: v.optional(
+    v.pipe(v.string(), v.check((s) => s.startsWith('/') || /^https?:\/\//.test(s), 'must be a path such as /logos or an http(s) URL')),
+    '/logos',
+  ),
   SESSION_TTL_DAYS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
     '30',
@@ -60,6 +71,12 @@ export type Config = {
   stripePublicKey: string;
   trustProxy: boolean;
   sessionTtlMs: number;
+  marketProvider: 'demo' | 'coingecko';
+  marketApiUrl: string;
+  marketApiKey: string;
+  marketRefreshMinutes: number;
+  /** Base path or URL of coin logos: `${coinLogoUrl}/${coinId}.svg`. */
+  coinLogoUrl: string;
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -89,6 +106,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripePublicKey: e.STRIPE_PUBLIC_KEY,
     trustProxy: e.TRUST_PROXY,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
+    marketProvider: e.MARKET_PROVIDER,
+    marketApiUrl: e.MARKET_API_URL,
+    marketApiKey: e.MARKET_API_KEY,
+    marketRefreshMinutes: e.MARKET_REFRESH_MINUTES,
+    coinLogoUrl: e.COIN_LOGO_URL.replace(/\/+$/, ''),
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

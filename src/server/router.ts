@@ -1,10 +1,12 @@
 import { authRouter } from './auth/router';
+import { coinsRouter } from './coins/router';
 import { eventsRouter } from './events/router';
 import { systemRouter } from './operator/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
   auth: authRouter,
+  coins: coinsRouter,
   system: systemRouter,
   events: eventsRouter,
 });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
@@ -6,14 +7,25 @@ import { WebSocketServer } from 'ws';
 import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
 import type { AppDeps, Context } from './context';
-import { openDatabase, migrateToLatest } from './db/open';
+import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
 import { logMailer, smtpMailer } from './mail/mailer';
+import { bundledCatalogPath, importCatalog } from './coins/import';
+import { ResponseCache } from './http/response-cache';
+import { coinGeckoProvider } from './market/coingecko';
+import { demoBasesFromCatalog, demoProvider } from './market/demo';
+import type { MarketDataProvider } from './market/provider';
+import { MarketRefresher } from './market/refresher';
 import { appRouter } from './router';
+
+function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
+  if (config.marketProvider === 'coingecko') return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
+  return demoProvider(() => demoBasesFromCatalog(db));
+}
 
 export type RunningServer = {
   url: string;
@@ -38,8 +50,19 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const mail = new MailDispatcher(db, mailer, log);
   mail.start();
 
+  const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');
+  if (catalog.added.length) log.info('catalog coins added', { coins: catalog.added.length });
+
   const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail };
-  const app = createApp(deps, state);
+  const cache = new ResponseCache();
+  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
+  market.onRefreshed = () => {
+    cache.clear();
+    // Open coin lists and top bars refetch.
+    void insertEvent(db, null, 'update_stats', {}).then(() => hub.poke());
+  };
+  market.start();
+  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos') });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s as Server));
@@ -83,6 +106,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       for (const ws of wss.clients) ws.terminate();
       wss.close();
       hub.stop();
+      await market.stop();
       await mail.stop();
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,37 @@
+/**
+ * Number formatting of the spec (platform-and-account.md section 9), shared by the
+ * server (display objects) and the client (what people read):
+ * - US grouping ("1,234,567");
+ * - fractional values, and whole values below 1000, get two decimals ("12.00", "1,234.50");
+ * - prices get two decimals, six below 0.01;
+ * - balances and fees as money: two decimals.
+ */
+const us = (min: number, max: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+const fmt2 = us(2, 2);
+const fmt0 = us(0, 0);
+const fmt6 = us(6, 6);
+const fmt3 = us(3, 3);
+
+export function formatNumber(n: number): string {
+  if (!Number.isFinite(n)) return '--';
+  return Number.isInteger(n) && Math.abs(n) >= 1000 ? fmt0.format(n) : fmt2.format(n);
+}
+
+export function formatPrice(n: number): string {
+  if (!Number.isFinite(n)) return '--';
+  return n !== 0 && Math.abs(n) < 0.01 ? fmt6.format(n) : fmt2.format(n);
+}
+
 /** Balance as shown in the top bar and settings: US grouping, two decimals. */
 export function formatBalance(usd: number): string {
-  return usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return fmt2.format(usd);
+}
+
+/** Hosting prices per day are shown to three decimals ($0.063). */
+export function formatDailyPrice(usd: number): string {
+  return fmt3.format(usd);
+}
+
+export function formatPercent(n: number): string {
+  return Number.isFinite(n) ? `${fmt2.format(n)}%` : '--';
 }

@@ -102,7 +102,71 @@ export interface OperatorLogTable {
   at: number;
 }
 
+export interface CoinsTable {
+  id: string;
+  position: number;
+  label: string;
+  ticker: string;
+  family: string;
+  /** Decimal text in coin units. */
+  collateral: string;
+  dedicated_price: number;
+  cloud_price: number;
+  campaign: number;
+  campaign_dedicated_price: number;
+  campaign_cloud_price: number;
+  cloud: number;
+  maintenance: number;
+  delisted: number;
+  kyd: number;
+  dip003: number;
+  dip003_restrict: number;
+  monero: number;
+  validator_evm: number;
+  market_id: string | null;
+  /** JSON: CoinDetails (src/server/coins/catalog-file.ts). */
+  details: string;
+  updated_at: number;
+}
+export type CoinRecord = Selectable<CoinsTable>;
+
+export interface MarketQuotesTable {
+  coin_id: string;
+  provider: string;
+  price_usd: number;
+  volume_24h_usd: number;
+  market_cap_usd: number;
+  change_24h_pct: number | null;
+  /** JSON: ExchangeTicker[] */
+  exchanges: Generated<string>;
+  updated_at: number;
+}
+export type MarketQuote = Selectable<MarketQuotesTable>;
+
+export interface MarketHistoryTable {
+  coin_id: string;
+  at: number;
+  price_usd: number;
+  volume_24h_usd: number;
+  market_cap_usd: number;
+}
+
+export interface MasternodesTable {
+  id: Generated<number>;
+  mn_id: string;
+  user_id: number;
+  coin_id: string;
+  package: 'dedicated' | 'cloud';
+  status: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+
 export interface Database {
+  coins: CoinsTable;
+  market_quotes: MarketQuotesTable;
+  market_history: MarketHistoryTable;
+  masternodes: MasternodesTable;
   users: UsersTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;

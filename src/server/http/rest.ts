@@ -4,6 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from '../context';
 import { MESSAGES } from '../errors';
+import type { ResponseCache } from './response-cache';
 import { createCaller } from '../router';
 import { describeZodError } from '../trpc';
 
@@ -14,7 +15,13 @@ type Caller = ReturnType<typeof createCaller>;
  * procedure the browser uses, so validation, rules and errors are identical. The
  * input is whatever the client sent: the procedure's zod schema is the one check.
  */
-type RestRoute = { method: 'GET' | 'POST'; path: string; call: (c: Caller, input: any) => Promise<unknown> };
+type RestRoute = {
+  method: 'GET' | 'POST';
+  path: string;
+  call: (c: Caller, input: any) => Promise<unknown>;
+  /** Public, user-independent GETs only: successful bodies are reused this long. */
+  cacheMs?: number;
+};
 
 export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/public_api/login', call: (c, i) => c.auth.login(i) },
@@ -24,6 +31,11 @@ export const restRoutes: RestRoute[] = [
   { method: 'POST', path: '/public_api/check_reset_token', call: (c, i) => c.auth.check_reset_token(i) },
   { method: 'POST', path: '/public_api/verify', call: (c, i) => c.auth.verify(i) },
   { method: 'GET', path: '/public_api/status', call: (c) => c.system.status() },
+  { method: 'GET', path: '/public_api/get_coins', call: (c) => c.coins.get_coins(), cacheMs: 1000 },
+  { method: 'GET', path: '/public_api/get_coin', call: (c, i) => c.coins.get_coin(i), cacheMs: 1000 },
+  { method: 'GET', path: '/public_api/get_stats', call: (c) => c.coins.get_stats(), cacheMs: 1000 },
+  { method: 'GET', path: '/public_api/get_detailed', call: (c) => c.coins.get_detailed(), cacheMs: 1000 },
+  { method: 'GET', path: '/api/get_deploy_info', call: (c, i) => c.coins.get_deploy_info(i) },
   { method: 'GET', path: '/api/get_common_info', call: (c) => c.auth.get_common_info() },
   { method: 'GET', path: '/api/get_tfa', call: (c) => c.auth.get_tfa() },
   { method: 'POST', path: '/api/logout', call: (c, i) => c.auth.logout(i) },
@@ -50,13 +62,18 @@ async function readInput(c: HonoContext, method: 'GET' | 'POST'): Promise<unknow
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Env: the adapters read no variables
-export function mountRest(app: Hono<any>, makeContext: (c: HonoContext) => Context) {
+export function mountRest(app: Hono<any>, makeContext: (c: HonoContext) => Context, cache: ResponseCache) {
   for (const route of restRoutes) {
     app.on(route.method, route.path, async (c) => {
+      const cacheKey = route.cacheMs ? c.req.url.slice(c.req.url.indexOf(route.path)) : '';
+      const hit = cacheKey ? cache.get(cacheKey) : undefined;
+      if (hit) return c.body(hit, 200, { 'content-type': 'application/json' });
       const ctx = makeContext(c);
       try {
         const input = await readInput(c, route.method);
-        return c.json(await route.call(createCaller(ctx), input));
+        const body = JSON.stringify(await route.call(createCaller(ctx), input));
+        if (cacheKey) cache.set(cacheKey, body, route.cacheMs!);
+        return c.body(body, 200, { 'content-type': 'application/json' });
       } catch (err) {
         if (err instanceof BadBody) return c.json({ success: false, message: err.message }, 400);
         if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') {

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DB } from '../db/open';
+import { parseCatalog } from './catalog-file';
+import { insertCoinIfNew, maxPosition, upsertCoin } from './queries';
+
+/** The catalog shipped with the platform; found from the source tree and from the bundle. */
+export function bundledCatalogPath(): string {
+  const candidates = [path.resolve('catalog/coins.json'), fileURLToPath(new URL('../../catalog/coins.json', import.meta.url)), fileURLToPath(new URL('../../../catalog/coins.json', import.meta.url))];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`catalog/coins.json not found (looked in ${candidates.join(', ')})`);
+  return found;
+}
+
+export type ImportResult = { added: string[]; updated: string[]; kept: string[] };
+
+/**
+ * Imports a catalog file in one transaction. `replace`: every coin in the file is
+ * written as the file says (the operator's `catalog import`). `seed`: only coins the
+ * database lacks are added, so the operator's CLI changes survive a restart.
+ */
+export async function importCatalog(db: DB, file: string, mode: 'replace' | 'seed'): Promise<ImportResult> {
+  const coins = parseCatalog(fs.readFileSync(file, 'utf8'), path.basename(file));
+  return db.transaction().execute(async (trx) => {
+    const existing = new Set((await trx.selectFrom('coins').select('id').execute()).map((r) => r.id));
+    const result: ImportResult = { added: [], updated: [], kept: [] };
+    let next = (await maxPosition(trx)) + 1;
+    for (const c of coins) {
+      if (!existing.has(c.id)) {
+        await insertCoinIfNew(trx, c, next++);
+        result.added.push(c.id);
+      } else if (mode === 'replace') {
+        const pos = (await trx.selectFrom('coins').select('position').where('id', '=', c.id).executeTakeFirstOrThrow()).position;
+        await upsertCoin(trx, c, pos);
+        result.updated.push(c.id);
+      } else result.kept.push(c.id);
+    }
+    return result;
+  });
+}
