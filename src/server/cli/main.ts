@@ -1,5 +1,7 @@
 import { userCommands } from '../auth/cli';
 import { billingCommands } from '../billing/cli';
+import { catalogCommands } from '../coins/cli';
+import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/open';
 import { operatorCommands } from '../operator/cli';
@@ -11,7 +13,7 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands };
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...catalogCommands };
 
 function help(io: CliIo) {
   io.out('usage: npm run nodekeep -- <command>\n');
@@ -42,6 +44,8 @@ export async function runCli(argv: string[], env = process.env, io: CliIo = { ou
   const db = openDatabase(config.dbFile);
   try {
     await migrateToLatest(db);
+    // The same starting catalog the server seeds, so the CLI works before the first start.
+    await importCatalog(db, bundledCatalogPath(), 'seed');
     await found[0].run(db, found[1], io);
     return 0;
   } catch (err) {
