@@ -1,4 +1,6 @@
 import { benchCommonInfo } from './common-info';
+import { benchGetCoins } from './get-coins';
 
 // `npm run bench`: every benchmark in turn; results go to docs/benchmarks.md.
 await benchCommonInfo();
+await benchGetCoins();
