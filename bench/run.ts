@@ -1,6 +1,8 @@
 import { benchCommonInfo } from './common-info';
+import { benchCoinListRender } from './coin-list-render';
 import { benchGetCoins } from './get-coins';
 
 // `npm run bench`: every benchmark in turn; results go to docs/benchmarks.md.
 await benchCommonInfo();
 await benchGetCoins();
+await benchCoinListRender();

@@ -43,7 +43,7 @@ describe('GET /public_api/get_coins', () => {
     expect(body.order).not.toContain('pac'); // delisted, nothing hosted
     expect(body.order).toHaveLength(34);
     const dash = body.data.dash;
-    expect(Object.keys(dash).sort()).toEqual(['collateral', 'delisted', 'host_price', 'hosted_mns', 'id', 'label', 'maintenance', 'masternode_value', 'price_change', 'revenue_mo', 'roi', 'ticker'].sort());
+    expect(Object.keys(dash).sort()).toEqual(['collateral', 'delisted', 'host_price', 'hosted_mns', 'id', 'label', 'logo', 'maintenance', 'masternode_value', 'price_change', 'revenue_mo', 'roi', 'ticker'].sort());
     expect(dash.collateral).toEqual({ value: 1000, round: 2, prefix: '', suffix: ' DASH', format: 'number', color: '', mustsee: false });
     expect(dash.roi.value).toBeCloseTo(roiPercent({ block_time_s: 150, block_reward: 1.7, node_share: 0.6, network_nodes: 3000 }, 1000)!, 10);
     // dash runs a campaign: its cheapest plan is the campaign cloud price.

@@ -43,6 +43,7 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
       id: c.id,
       label: c.label,
       ticker: c.ticker,
+      logo: `${ctx.config.coinLogoUrl}/${c.id}.svg`,
       collateral: asNumber(f.collateral, { suffix: ` ${c.ticker}` }),
       masternode_value: asUsd(f.nodeValue),
       roi: asPercent(f.roi, { mustsee: true }),

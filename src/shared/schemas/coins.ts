@@ -25,6 +25,8 @@ export const coinRow = z.object({
   id: z.string(),
   label: z.string(),
   ticker: z.string(),
+  /** Logo URL (COIN_LOGO_URL base). */
+  logo: z.string(),
   collateral: displayValue,
   masternode_value: displayValue,
   roi: displayValue,
