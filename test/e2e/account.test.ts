@@ -161,7 +161,7 @@ describe('account flow in the browser', () => {
     await codeField.fill(await phone.code());
     await page.getByRole('button', { name: 'Verify code' }).click();
     await at(page, '/dashboard');
-    await page.getByText('No coins are listed yet.').waitFor();
+    await page.getByRole('table', { name: 'Coins', exact: true }).locator('tbody tr[data-coin]').first().waitFor();
 
     // Guest-only pages send a logged-in user to the dashboard.
     await page.goto('/login');

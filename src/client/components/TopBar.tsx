@@ -3,32 +3,17 @@ import { formatBalance } from '../../shared/format';
 import { useSession } from '../auth';
 import { Logo } from './Logo';
 import { NotificationsMenu } from './NotificationsMenu';
+import { PlatformStats } from './PlatformStats';
 import { UserMenu } from './UserMenu';
 
-/**
- * The dashboard's dark top bar. Platform totals (hosted nodes, total value, listed
- * projects) come from the coin catalog of the next issue; until then they read "—".
- */
+/** The dashboard's dark top bar: platform totals, then the balance and menus or login links. */
 export function TopBar() {
   const { user } = useSession();
   return (
     <header className="topbar">
       <div className="container topbar-inner">
         <Logo to="/dashboard" />
-        <dl className="platform-stats" aria-label="Platform totals">
-          <div>
-            <dt>Hosted nodes</dt>
-            <dd>—</dd>
-          </div>
-          <div>
-            <dt>Total value</dt>
-            <dd>—</dd>
-          </div>
-          <div>
-            <dt>Listed projects</dt>
-            <dd>—</dd>
-          </div>
-        </dl>
+        <PlatformStats />
         <div className="topbar-actions">
           {user ? (
             <>

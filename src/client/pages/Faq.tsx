@@ -1,30 +1,30 @@
 import { useId, useState } from 'react';
+import { searchFaq, type FaqItem } from '../faq';
 import { SUPPORT_EMAIL } from '../site';
 
-const QUESTIONS: { q: string; a: string }[] = [
-  {
-    q: 'How am I charged for hosting?',
-    a: 'Every node is charged once a day from your prepaid account balance. Keep the balance funded to keep your nodes running.',
-  },
-  { q: 'How is the monthly fee calculated?', a: 'The monthly fee is 30 × the daily price of the node’s plan.' },
-  { q: 'Can I get a refund?', a: 'No. Deposits and hosting fees are not refunded, and crypto deposits are non-refundable.' },
-  {
-    q: 'What is the minimum deposit?',
-    a: 'The minimum is $5 for a card payment and $0.01 for a crypto deposit. A crypto deposit is credited once it has enough confirmations.',
-  },
-  { q: 'Do you hold my collateral?', a: 'No. Collateral stays in your own wallet; deposits only cover hosting fees.' },
-  {
-    q: 'How long does a deploy take?',
-    a: 'A node is usually set up within minutes of pasting the collateral transaction ID; the deploy page shows each step as it happens. Coins whose wallet must sync a long chain first can take longer.',
-  },
-  { q: 'When is support available?', a: 'Our support team answers every day from 7:00 to 21:00 UTC. Messages sent outside those hours are answered the next morning.' },
-];
-
+/**
+ * /faq: a searchable accordion. Without a search every answer starts closed; while
+ * searching, the matches start open (the answer is usually what matched). `toggled`
+ * holds the items the reader flipped from that starting state, and a new search text
+ * starts over.
+ */
 export function Faq() {
   const [query, setQuery] = useState('');
+  const [toggled, setToggled] = useState<ReadonlySet<string>>(new Set());
   const searchId = useId();
-  const needle = query.trim().toLowerCase();
-  const shown = QUESTIONS.filter((item) => !needle || `${item.q} ${item.a}`.toLowerCase().includes(needle));
+  const searching = query.trim() !== '';
+  const topics = searchFaq(query);
+
+  const onSearch = (text: string) => {
+    setQuery(text);
+    setToggled(new Set());
+  };
+  const toggle = (id: string) =>
+    setToggled((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
 
   return (
     <div className="container page narrow">
@@ -33,22 +33,42 @@ export function Faq() {
       </header>
       <div className="field">
         <label htmlFor={searchId}>Search the FAQ</label>
-        <input id={searchId} type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="e.g. refund" />
+        <input id={searchId} type="search" value={query} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. refund" />
       </div>
-      {shown.length === 0 ? (
-        <p className="muted">
-          No question matches “{query}”. <a href={`mailto:${SUPPORT_EMAIL}`}>Ask us directly</a>.
+      {topics.length === 0 ? (
+        <p className="muted" role="status">
+          No questions match “{query.trim()}”. <a href={`mailto:${SUPPORT_EMAIL}`}>Ask us directly</a>.
         </p>
       ) : (
-        <div className="accordion">
-          {shown.map((item) => (
-            <details key={item.q} className="accordion-item" open={needle.length > 0 || undefined}>
-              <summary>{item.q}</summary>
-              <p>{item.a}</p>
-            </details>
-          ))}
-        </div>
+        topics.map((topic) => (
+          <section key={topic.title} className="faq-topic" aria-label={topic.title}>
+            <h2>{topic.title}</h2>
+            <div className="accordion">
+              {topic.items.map((item) => (
+                <FaqEntry key={item.id} item={item} open={searching !== toggled.has(item.id)} onToggle={() => toggle(item.id)} />
+              ))}
+            </div>
+          </section>
+        ))
       )}
+    </div>
+  );
+}
+
+function FaqEntry({ item, open, onToggle }: { item: FaqItem; open: boolean; onToggle: () => void }) {
+  const panelId = `faq-${item.id}`;
+  return (
+    <div className={`accordion-item${open ? ' is-open' : ''}`} data-faq={item.id}>
+      <h3 className="accordion-heading">
+        <button type="button" className="accordion-button" aria-expanded={open} aria-controls={panelId} onClick={onToggle}>
+          {item.q}
+        </button>
+      </h3>
+      <div id={panelId} className="accordion-panel" hidden={!open}>
+        {item.a.map((p, i) => (
+          <p key={i}>{p}</p>
+        ))}
+      </div>
     </div>
   );
 }
