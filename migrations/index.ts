@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T1000-initial';
 import * as coins from './2026-11-22T1400-coins';
+import * as fleet from './2026-11-22T1500-fleet';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -10,4 +11,5 @@ import * as coins from './2026-11-22T1400-coins';
 export const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
   '2026-11-22T1400-coins': coins,
+  '2026-11-22T1500-fleet': fleet,
 };

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Registry } from 'prom-client';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -29,9 +30,9 @@ export function requestMeta(c: HonoContext, trustProxy: boolean): RequestMeta {
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
-export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string };
+export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry };
 
-export function createApp(deps: AppDeps, { state, cache, logosDir }: AppOptions) {
+export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: AppOptions) {
   const app = new Hono<Env>();
   const makeContext = (c: HonoContext): Context => ({
     ...deps,
@@ -52,6 +53,17 @@ export function createApp(deps: AppDeps, { state, cache, logosDir }: AppOptions)
   });
 
   app.get('/healthz', (c) => (state.ready ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+
+  // Prometheus metrics for the operator, behind OPERATOR_TOKEN (unset: disabled).
+  app.get('/metrics', async (c) => {
+    const token = deps.config.operatorToken;
+    if (!token || !metrics) return c.text('metrics are disabled: set OPERATOR_TOKEN', 404);
+    const given = bearerToken(c.req.header('authorization')) ?? '';
+    const a = Buffer.from(given);
+    const b = Buffer.from(token);
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return c.text('operator token required', 401);
+    return c.text(await metrics.metrics(), 200, { 'content-type': metrics.contentType });
+  });
 
   const limitBody = bodyLimit({
     maxSize: 64 * 1024,

@@ -53,6 +53,17 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.check((s) => s.startsWith('/') || /^https?:\/\//.test(s), 'must be a path such as /logos or an http(s) URL')),
     '/logos',
   ),
+  DAEMON_PROFILES_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  MONITOR_NODE_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '60',
+  ),
+  MONITOR_NETWORK_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '900',
+  ),
+  MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
+  OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   SESSION_TTL_DAYS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
     '30',
@@ -77,6 +88,13 @@ export type Config = {
   marketRefreshMinutes: number;
   /** Base path or URL of coin logos: `${coinLogoUrl}/${coinId}.svg`. */
   coinLogoUrl: string;
+  /** catalog/daemons.json unless DAEMON_PROFILES_FILE names another. */
+  daemonProfilesFile: string | null;
+  monitorNodeMs: number;
+  monitorNetworkMs: number;
+  monitorConcurrency: number;
+  /** Bearer token for /metrics; empty disables it. */
+  operatorToken: string;
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -111,6 +129,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     marketApiKey: e.MARKET_API_KEY,
     marketRefreshMinutes: e.MARKET_REFRESH_MINUTES,
     coinLogoUrl: e.COIN_LOGO_URL.replace(/\/+$/, ''),
+    daemonProfilesFile: e.DAEMON_PROFILES_FILE ? path.resolve(e.DAEMON_PROFILES_FILE) : null,
+    monitorNodeMs: e.MONITOR_NODE_SECONDS * 1000,
+    monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
+    monitorConcurrency: e.MONITOR_CONCURRENCY,
+    operatorToken: e.OPERATOR_TOKEN ?? '',
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

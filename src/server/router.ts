@@ -1,12 +1,14 @@
 import { authRouter } from './auth/router';
 import { coinsRouter } from './coins/router';
 import { eventsRouter } from './events/router';
+import { nodesRouter } from './nodes/router';
 import { systemRouter } from './operator/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
   auth: authRouter,
   coins: coinsRouter,
+  nodes: nodesRouter,
   system: systemRouter,
   events: eventsRouter,
 });

@@ -20,6 +20,9 @@ import { coinGeckoProvider } from './market/coingecko';
 import { demoBasesFromCatalog, demoProvider } from './market/demo';
 import type { MarketDataProvider } from './market/provider';
 import { MarketRefresher } from './market/refresher';
+import { dockerEngine } from './fleet/engines/docker';
+import { loadProfiles } from './fleet/profiles';
+import { Fleet } from './fleet/runtime';
 import { appRouter } from './router';
 
 function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
@@ -31,6 +34,7 @@ export type RunningServer = {
   url: string;
   port: number;
   deps: AppDeps;
+  fleet: Fleet;
   close(): Promise<void>;
 };
 
@@ -62,7 +66,17 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     void insertEvent(db, null, 'update_stats', {}).then(() => hub.poke());
   };
   market.start();
-  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos') });
+
+  const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
+  const fleet = new Fleet(db, hub, log, {
+    dataDir: config.dataDir,
+    profiles,
+    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
+    dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l }),
+  });
+  await fleet.start();
+
+  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s as Server));
@@ -107,6 +121,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       wss.close();
       hub.stop();
       await market.stop();
+      await fleet.stop();
       await mail.stop();
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -114,5 +129,5 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       log.info('nodekeep stopped');
     })());
 
-  return { url, port, deps, close };
+  return { url, port, deps, fleet, close };
 }

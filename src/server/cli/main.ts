@@ -1,6 +1,7 @@
 import { userCommands } from '../auth/cli';
 import { billingCommands } from '../billing/cli';
 import { catalogCommands } from '../coins/cli';
+import { fleetCommands } from '../fleet/cli';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/open';
@@ -13,7 +14,7 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...catalogCommands };
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...catalogCommands, ...fleetCommands };
 
 function help(io: CliIo) {
   io.out('usage: npm run nodekeep -- <command>\n');
@@ -46,7 +47,7 @@ export async function runCli(argv: string[], env = process.env, io: CliIo = { ou
     await migrateToLatest(db);
     // The same starting catalog the server seeds, so the CLI works before the first start.
     await importCatalog(db, bundledCatalogPath(), 'seed');
-    await found[0].run(db, found[1], io);
+    await found[0].run(db, found[1], io, config);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

@@ -1,3 +1,4 @@
+import type { Config } from '../config';
 import type { DB } from '../db/open';
 
 export type CliIo = { out: (line: string) => void };
@@ -5,7 +6,7 @@ export type CliCommand = {
   /** e.g. "maintenance on|off" */
   usage: string;
   summary: string;
-  run(db: DB, args: string[], io: CliIo): Promise<void>;
+  run(db: DB, args: string[], io: CliIo, config: Config): Promise<void>;
 };
 
 /** A mistake in the operator's command line: shown with the usage, exit code 2. */

@@ -52,6 +52,8 @@ const CoinEntry = v.strictObject({
   }),
   sources: v.pipe(v.array(nonEmpty), v.minLength(1, 'must name at least one source')),
   source_note: v.string(),
+  /** A profile of catalog/daemons.json; without it the family's simulator profile. */
+  daemon: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'must be a daemon profile id'))),
 });
 type CoinEntry = v.InferOutput<typeof CoinEntry>;
 
@@ -62,7 +64,7 @@ const CatalogFile = v.strictObject({
 });
 
 /** What the platform keeps of a coin beyond its columns (the `details` JSON). */
-export type CoinDetails = Pick<CoinEntry, 'alerts' | 'links' | 'specifications' | 'sources' | 'source_note'> & {
+export type CoinDetails = Pick<CoinEntry, 'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon'> & {
   reward: { block_time_s: number; block_reward: number; node_share: number; network_nodes: number };
   demo_market: { price: number; volume_24h: number; market_cap: number; change_24h_pct: number };
 };
@@ -152,6 +154,7 @@ function toCatalogCoin(c: CoinEntry): CatalogCoin {
       specifications: c.specifications,
       sources: c.sources,
       source_note: c.source_note,
+      daemon: c.daemon,
       reward: {
         block_time_s: c.reward.block_time_s,
         block_reward: Number(c.reward.block_reward),

@@ -5,11 +5,11 @@ import type { DB } from '../db/open';
 import { parseCatalog } from './catalog-file';
 import { insertCoinIfNew, maxPosition, upsertCoin } from './queries';
 
-/** The catalog shipped with the platform; found from the source tree and from the bundle. */
-export function bundledCatalogPath(): string {
-  const candidates = [path.resolve('catalog/coins.json'), fileURLToPath(new URL('../../catalog/coins.json', import.meta.url)), fileURLToPath(new URL('../../../catalog/coins.json', import.meta.url))];
+/** A file of the catalog shipped with the platform; found from the source tree and from the bundle. */
+export function bundledCatalogPath(file = 'coins.json'): string {
+  const candidates = [path.resolve('catalog', file), fileURLToPath(new URL(`../../catalog/${file}`, import.meta.url)), fileURLToPath(new URL(`../../../catalog/${file}`, import.meta.url))];
   const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error(`catalog/coins.json not found (looked in ${candidates.join(', ')})`);
+  if (!found) throw new Error(`catalog/${file} not found (looked in ${candidates.join(', ')})`);
   return found;
 }
 

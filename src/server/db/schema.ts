@@ -160,13 +160,60 @@ export interface MasternodesTable {
   status: string;
   created_at: number;
   deleted_at: number | null;
+  alias: Generated<string | null>;
+  host_id: Generated<number | null>;
+  daemon_profile: Generated<string | null>;
+  /** JSON: { [name]: port } */
+  ports: Generated<string>;
+  rpc_user: Generated<string | null>;
+  rpc_password: Generated<string | null>;
+  server_ip: Generated<string | null>;
+  server_ip6: Generated<string | null>;
+  status_on_network: Generated<string | null>;
+  status_text: Generated<string | null>;
+  /** JSON: { version, protocol_version, blocks, connections } */
+  wallet_info: Generated<string | null>;
+  blocks: Generated<number | null>;
+  active_since: Generated<number | null>;
+  last_paid: Generated<number | null>;
+  last_paid_height: Generated<number | null>;
+  reward_freq_s: Generated<number | null>;
+  last_checked_at: Generated<number | null>;
+  last_network_check_at: Generated<number | null>;
+  engine_restarts: Generated<number>;
+  last_error: Generated<string | null>;
+  /** Micro-dollars per day at creation. */
+  hosting_price: Generated<number>;
+  payee: Generated<string | null>;
+  output_text: Generated<string | null>;
+  provisioned_at: Generated<number | null>;
+  destroyed_at: Generated<number | null>;
+  restart_requested_at: Generated<number | null>;
+  restarted_at: Generated<number | null>;
 }
+export type Masternode = Selectable<MasternodesTable>;
+
+export interface HostsTable {
+  id: Generated<number>;
+  name: string;
+  engine: 'local' | 'docker';
+  url: string | null;
+  ipv4: string;
+  ipv6: string | null;
+  dedicated_slots: number;
+  cloud_slots: number;
+  state: 'active' | 'draining' | 'gone';
+  last_error: string | null;
+  created_at: number;
+}
+export type Host = Selectable<HostsTable>;
 
 export interface Database {
   coins: CoinsTable;
   market_quotes: MarketQuotesTable;
   market_history: MarketHistoryTable;
   masternodes: MasternodesTable;
+  hosts: HostsTable;
   users: UsersTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;

@@ -1,0 +1,61 @@
+/**
+ * How the fleet runs a coin daemon, whatever runs it: child processes on this machine
+ * (`local`) or containers on any Docker Engine API (`docker`: Docker or Podman hosts).
+ * The fleet service only speaks this interface.
+ */
+
+/** What to run for one node. Built by the fleet from the catalog's daemon profile. */
+export type DaemonSpec = {
+  /** The node's stable id (masternodes.mn_id): names the process/container and its data. */
+  nodeId: string;
+  /** Owner's user id, for container labels and logs. */
+  ownerId: number;
+  coinId: string;
+  plan: 'dedicated' | 'cloud';
+  /** Executable (local engine) or image (docker engine). */
+  program: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Ports the daemon listens on inside its process/container, by name ("rpc", "p2p"). */
+  ports: Record<string, number>;
+  /** Which of `ports` answers the platform's RPC calls. */
+  rpcPort: string;
+  /** Folder (local) or volume mount point (docker) for the chain data. */
+  dataDir: string;
+  /** Resource limits by plan (docker engine; the local engine only records them). */
+  limits: { memoryBytes: number; cpus: number };
+  /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
+  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean };
+};
+
+export type EngineState = {
+  /** created: exists, not started; running; restarting: crashed and being brought back; exited: stopped or crashed for good; missing: the engine has no such node. */
+  state: 'created' | 'running' | 'restarting' | 'exited' | 'missing';
+  /** How many times the engine restarted it after a crash. */
+  restarts: number;
+  startedAt: number | null;
+  exitCode: number | null;
+  error: string | null;
+};
+
+/** Where the platform reaches the node's daemon RPC. */
+export type RpcEndpoint = { host: string; port: number; /** Path prefix, e.g. a simulated node's `/n/<id>`. */ path?: string };
+
+export interface NodeEngine {
+  readonly kind: 'local' | 'docker';
+  /** Creates the node (process slot or container) without starting it; idempotent per nodeId. */
+  create(spec: DaemonSpec): Promise<void>;
+  start(nodeId: string): Promise<void>;
+  /** Stops gracefully (SIGTERM, then SIGKILL after `timeoutS`). */
+  stop(nodeId: string, timeoutS?: number): Promise<void>;
+  /** Stops and removes the node; its data folder/volume is removed too. Idempotent. */
+  destroy(nodeId: string): Promise<void>;
+  inspect(nodeId: string): Promise<EngineState>;
+  /** The last `tail` lines of the daemon's output. */
+  logs(nodeId: string, tail?: number): Promise<string>;
+  rpcEndpoint(nodeId: string): Promise<RpcEndpoint>;
+  /** Node ids this engine runs that the platform created (labels / pid files). */
+  list(): Promise<string[]>;
+  /** Releases connections/timers; local engine stops its children. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,363 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import type { Logger } from '../../log';
+import type { DaemonSpec, EngineState, NodeEngine } from '../engine';
+
+export type DockerEngineOptions = {
+  /** `unix:///path/to/docker.sock`, or `tcp://host:port` (plain HTTP; put TLS in front of a remote host). */
+  url: string;
+  /** This platform host's id: containers carry it, and `list()` sees only its own. */
+  hostId: string;
+  /** Where published daemon ports bind on the docker host. */
+  bindAddress?: string;
+  log: Logger;
+};
+
+/** A failure the fleet can show as is; `code` is stable for logs and decisions. */
+export class DockerEngineError extends Error {
+  constructor(
+    readonly code: 'unreachable' | 'missing' | 'image_missing' | 'conflict' | 'invalid' | 'api',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DockerEngineError';
+  }
+}
+
+const API_VERSION = 'v1.41'; // Podman 4 speaks 1.41; Docker 20.10+ accepts it.
+const LABEL = {
+  managed: 'nodekeep.managed',
+  node: 'nodekeep.node',
+  owner: 'nodekeep.owner',
+  coin: 'nodekeep.coin',
+  plan: 'nodekeep.plan',
+  host: 'nodekeep.host',
+  /** The container port that answers RPC: rpcEndpoint() only gets the node id. */
+  rpcPort: 'nodekeep.rpc-port',
+} as const;
+const NODE_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,100}$/;
+/** Docker's "never" timestamp. */
+const ZERO_TIME = /^0001-01-01/;
+/** Socket-level failures: the host is not there, as opposed to the host saying no. */
+const UNREACHABLE = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+
+/** dockerode hands these to docker-modem, whose types have them; dockerode's omit them. */
+type ModemOptions = Docker.DockerOptions & { agent: http.Agent; connectionTimeout: number };
+
+export const containerName = (nodeId: string) => `nodekeep-${nodeId}`;
+export const volumeName = (nodeId: string) => `nodekeep-${nodeId}-data`;
+
+// --- docker-modem errors: an Error with the HTTP status and the daemon's JSON body, or a socket error code.
+
+function statusOf(err: unknown): number | null {
+  return err instanceof Error && 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : null;
+}
+
+function socketCode(err: unknown): string | null {
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' && UNREACHABLE.has(err.code) ? err.code : null;
+}
+
+/** The daemon's own words ("No such image: x"), not docker-modem's "(HTTP code 404) ..." wrapper. */
+function daemonMessage(err: unknown): string {
+  if (err instanceof Error && 'json' in err) {
+    const body = err.json;
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message.trim();
+    if (typeof body === 'string' && body.trim()) return body.trim();
+  }
+  return err instanceof Error ? err.message.trim() : String(err);
+}
+
+function toConnection(url: string): { socketPath: string } | { host: string; port: number } {
+  const u = new URL(url);
+  if (u.protocol === 'unix:') return { socketPath: u.pathname };
+  if (u.protocol === 'tcp:' || u.protocol === 'http:') return { host: u.hostname, port: Number(u.port || 2375) };
+  throw new DockerEngineError('invalid', `docker host url ${url} is not unix:///path.sock or tcp://host:port`);
+}
+
+/**
+ * Splits Docker's multiplexed log stream (8-byte headers: stream, 0, 0, 0, length) into text.
+ * Containers with a TTY, and some Podman versions, send the raw bytes instead: anything that
+ * does not parse as frames from start to end is taken as raw text.
+ */
+export function demuxLogs(buf: Buffer): string {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at + 8 <= buf.length) {
+    const stream = buf[at];
+    if (stream > 2 || buf[at + 1] !== 0 || buf[at + 2] !== 0 || buf[at + 3] !== 0) return buf.toString('utf8');
+    const len = buf.readUInt32BE(at + 4);
+    if (at + 8 + len > buf.length) return buf.toString('utf8');
+    parts.push(buf.subarray(at + 8, at + 8 + len));
+    at += 8 + len;
+  }
+  if (at !== buf.length) return buf.toString('utf8');
+  return Buffer.concat(parts).toString('utf8');
+}
+
+function lastLines(text: string, n: number): string {
+  if (n <= 0) return '';
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.slice(-n).join('\n');
+}
+
+function toState(info: Docker.ContainerInspectInfo): EngineState {
+  const s = info.State;
+  const startedAt = s.StartedAt && !ZERO_TIME.test(s.StartedAt) ? Date.parse(s.StartedAt) : null;
+  const error = s.Error ? s.Error : s.OOMKilled ? 'killed: out of memory' : null;
+  const base = { restarts: info.RestartCount ?? 0, startedAt: Number.isFinite(startedAt) ? startedAt : null, error };
+  if (s.Restarting || s.Status === 'restarting') return { ...base, state: 'restarting', exitCode: s.ExitCode };
+  // Paused is not a state the platform uses; the process still exists, so it is not "exited".
+  if (s.Running || s.Status === 'running' || s.Status === 'paused') return { ...base, state: 'running', exitCode: null };
+  // Podman says "configured" for a container that never ran; compat layers usually say "created".
+  if (s.Status === 'created' || s.Status === 'configured') return { ...base, state: 'created', startedAt: null, exitCode: null };
+  return { ...base, state: 'exited', exitCode: s.ExitCode };
+}
+
+/**
+ * Coin daemons as containers on a Docker Engine API: Docker, or Podman's compatible
+ * service. Everything the engine needs to know about a node lives on the docker host
+ * (labels, volume, restart policy), so a platform restart loses nothing and two
+ * platform hosts can share one docker host (the host label keeps their lists apart).
+ *
+ * Crashes are restarted by the runtime's restart policy, not by us: it keeps working
+ * while the platform is down. Published ports are chosen by the runtime, so
+ * `rpcEndpoint()` asks every time (Docker may pick another after a restart).
+ */
+export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
+  const url = opts.url;
+  const bindAddress = opts.bindAddress ?? '127.0.0.1';
+  const log = opts.log.child({ engine: 'docker', docker_host: url });
+  // A connection per request: with kept-alive sockets, Podman 4.3 now and then answered a
+  // request with "socket hang up" (a reused connection it had dropped); a fresh unix-socket
+  // connection costs next to nothing. Our own agent, so close() can cut requests in flight.
+  const agent = new http.Agent({ keepAlive: false, maxSockets: 16 });
+  const modem: ModemOptions = { ...toConnection(url), version: API_VERSION, agent, connectionTimeout: 5_000 };
+  const docker = new Docker(modem);
+  let closed = false;
+
+  const fail = (what: string, err: unknown): DockerEngineError => {
+    if (err instanceof DockerEngineError) return err;
+    if (socketCode(err)) return new DockerEngineError('unreachable', `docker host ${url} unreachable: ${daemonMessage(err)}`);
+    const status = statusOf(err);
+    return new DockerEngineError('api', `docker host ${url} refused to ${what}${status ? ` (HTTP ${status})` : ''}: ${daemonMessage(err)}`);
+  };
+  const missing = (nodeId: string) => new DockerEngineError('missing', `node ${nodeId} has no container on docker host ${url}`);
+
+  function container(nodeId: string): Docker.Container {
+    if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
+    if (!NODE_ID.test(nodeId)) throw new DockerEngineError('invalid', `node id ${JSON.stringify(nodeId)} cannot name a container`);
+    return docker.getContainer(containerName(nodeId));
+  }
+
+  /** The container's inspect data, or null when there is none. */
+  async function find(nodeId: string): Promise<Docker.ContainerInspectInfo | null> {
+    try {
+      return await container(nodeId).inspect();
+    } catch (err) {
+      if (statusOf(err) === 404) return null;
+      throw fail(`inspect ${containerName(nodeId)}`, err);
+    }
+  }
+
+  async function inspectOrThrow(nodeId: string): Promise<Docker.ContainerInspectInfo> {
+    const info = await find(nodeId);
+    if (!info) throw missing(nodeId);
+    return info;
+  }
+
+  /** Creates the data volume unless it exists; true when this call created it. */
+  async function ensureVolume(spec: DaemonSpec): Promise<boolean> {
+    const name = volumeName(spec.nodeId);
+    try {
+      await docker.getVolume(name).inspect();
+      return false;
+    } catch (err) {
+      if (statusOf(err) !== 404) throw fail(`inspect volume ${name}`, err);
+    }
+    try {
+      await docker.createVolume({ Name: name, Labels: { [LABEL.managed]: 'true', [LABEL.node]: spec.nodeId, [LABEL.host]: opts.hostId } });
+      return true;
+    } catch (err) {
+      throw fail(`create volume ${name}`, err);
+    }
+  }
+
+  async function removeVolume(nodeId: string): Promise<void> {
+    try {
+      await docker.getVolume(volumeName(nodeId)).remove();
+    } catch (err) {
+      if (statusOf(err) !== 404) throw fail(`remove volume ${volumeName(nodeId)}`, err);
+    }
+  }
+
+  function createOptions(spec: DaemonSpec): Docker.ContainerCreateOptions {
+    if (spec.simulated) throw new DockerEngineError('invalid', `node ${spec.nodeId} is simulated; only the local engine serves simulated nodes`);
+    const rpc = spec.ports[spec.rpcPort];
+    if (rpc === undefined) throw new DockerEngineError('invalid', `node ${spec.nodeId}: rpc port "${spec.rpcPort}" is not among its ports`);
+    const exposed: Record<string, object> = {};
+    const bindings: Record<string, Array<{ HostIp: string; HostPort: string }>> = {};
+    for (const port of Object.values(spec.ports)) {
+      exposed[`${port}/tcp`] = {};
+      // An empty HostPort lets the runtime pick a free one; rpcEndpoint() reads it back.
+      bindings[`${port}/tcp`] = [{ HostIp: bindAddress, HostPort: '' }];
+    }
+    const memory = spec.limits.memoryBytes > 0 ? spec.limits.memoryBytes : undefined;
+    return {
+      name: containerName(spec.nodeId),
+      Image: spec.program,
+      Cmd: spec.args,
+      Env: Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${v}`),
+      Labels: {
+        [LABEL.managed]: 'true',
+        [LABEL.node]: spec.nodeId,
+        [LABEL.owner]: String(spec.ownerId),
+        [LABEL.coin]: spec.coinId,
+        [LABEL.plan]: spec.plan,
+        [LABEL.host]: opts.hostId,
+        [LABEL.rpcPort]: String(rpc),
+      },
+      ExposedPorts: exposed,
+      Tty: false,
+      HostConfig: {
+        // A daemon as PID 1 gets no default signal handlers: without an init, SIGTERM is
+        // ignored and every stop waits for the timeout, then SIGKILLs the chain state.
+        Init: true,
+        RestartPolicy: { Name: 'on-failure', MaximumRetryCount: 10 },
+        Memory: memory,
+        // Same as Memory: no swap on top of the plan's memory.
+        MemorySwap: memory,
+        NanoCpus: spec.limits.cpus > 0 ? Math.round(spec.limits.cpus * 1e9) : undefined,
+        Mounts: [{ Type: 'volume', Source: volumeName(spec.nodeId), Target: spec.dataDir }],
+        PortBindings: bindings,
+      },
+    };
+  }
+
+  return {
+    kind: 'docker',
+
+    async create(spec) {
+      const t0 = Date.now();
+      const name = containerName(spec.nodeId);
+      const existing = await find(spec.nodeId);
+      if (existing) {
+        if (existing.Config.Labels?.[LABEL.managed] !== 'true') throw new DockerEngineError('conflict', `container ${name} on docker host ${url} was not created by Nodekeep`);
+        return;
+      }
+      const options = createOptions(spec);
+      const madeVolume = await ensureVolume(spec);
+      try {
+        await docker.createContainer(options);
+      } catch (err) {
+        // Another create for this node won the race: same outcome.
+        if (statusOf(err) === 409) return;
+        if (madeVolume) await removeVolume(spec.nodeId).catch(() => {});
+        if (statusOf(err) === 404) throw new DockerEngineError('image_missing', `image ${spec.program} not found on docker host ${url}`);
+        throw fail(`create container ${name}`, err);
+      }
+      log.info('container created', { node: spec.nodeId, image: spec.program, ms: Date.now() - t0 });
+    },
+
+    async start(nodeId) {
+      try {
+        await container(nodeId).start();
+      } catch (err) {
+        const status = statusOf(err);
+        if (status === 304) return; // already running
+        if (status === 404) throw missing(nodeId);
+        throw fail(`start ${containerName(nodeId)}`, err);
+      }
+      log.info('container started', { node: nodeId });
+    },
+
+    async stop(nodeId, timeoutS = 20) {
+      try {
+        await container(nodeId).stop({ t: timeoutS });
+      } catch (err) {
+        const status = statusOf(err);
+        if (status === 304) return; // already stopped
+        if (status === 404) throw missing(nodeId);
+        throw fail(`stop ${containerName(nodeId)}`, err);
+      }
+      log.info('container stopped', { node: nodeId });
+    },
+
+    async destroy(nodeId) {
+      try {
+        // The chain data goes with it, so there is nothing to stop gracefully for.
+        await container(nodeId).remove({ force: true });
+        log.info('container removed', { node: nodeId });
+      } catch (err) {
+        if (statusOf(err) !== 404) throw fail(`remove ${containerName(nodeId)}`, err);
+      }
+      await removeVolume(nodeId);
+    },
+
+    async inspect(nodeId) {
+      const info = await find(nodeId);
+      if (!info) return { state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null };
+      return toState(info);
+    },
+
+    async logs(nodeId, tail = 100) {
+      tail = Math.max(0, Math.floor(tail));
+      const c = container(nodeId);
+      // A stream rather than dockerode's buffered logs(): that one JSON-parses the body when it can.
+      const body = await new Promise<unknown>((resolve, reject) => {
+        docker.modem.dial(
+          {
+            path: `/containers/${encodeURIComponent(c.id)}/logs?`,
+            method: 'GET',
+            options: { stdout: true, stderr: true, follow: false, tail },
+            isStream: true,
+            statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+          },
+          (err, res) => (err ? reject(err) : resolve(res)),
+        );
+      }).catch((err: unknown) => {
+        if (statusOf(err) === 404) throw missing(nodeId);
+        throw fail(`read logs of ${containerName(nodeId)}`, err);
+      });
+      if (!(body instanceof Readable)) throw new DockerEngineError('api', `docker host ${url} sent no log stream for ${containerName(nodeId)}`);
+      const chunks: Buffer[] = [];
+      try {
+        for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+      } catch (err) {
+        throw fail(`read logs of ${containerName(nodeId)}`, err);
+      }
+      return lastLines(demuxLogs(Buffer.concat(chunks)), tail);
+    },
+
+    async rpcEndpoint(nodeId) {
+      const info = await inspectOrThrow(nodeId);
+      const port = info.Config.Labels?.[LABEL.rpcPort];
+      const binding = port ? info.NetworkSettings?.Ports?.[`${port}/tcp`]?.find((b) => b.HostPort) : undefined;
+      if (!binding) throw new DockerEngineError('invalid', `node ${nodeId} has no published rpc port on docker host ${url} (is it running?)`);
+      return { host: endpointHost(binding.HostIp), port: Number(binding.HostPort) };
+    },
+
+    async list() {
+      if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
+      try {
+        const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.managed}=true`, `${LABEL.host}=${opts.hostId}`] } });
+        return found.map((c) => c.Labels[LABEL.node]).filter((id): id is string => Boolean(id));
+      } catch (err) {
+        throw fail('list containers', err);
+      }
+    },
+
+    async close() {
+      closed = true;
+      agent.destroy();
+    },
+  };
+
+  /** The address the platform dials: the binding's own, unless it is a wildcard. */
+  function endpointHost(hostIp: string): string {
+    if (hostIp && hostIp !== '0.0.0.0' && hostIp !== '::') return hostIp;
+    const conn = toConnection(url);
+    return 'host' in conn ? conn.host : '127.0.0.1';
+  }
+}

@@ -1,0 +1,354 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../../log';
+import type { DaemonSpec, EngineState, NodeEngine, RpcEndpoint } from '../engine';
+
+/** Spec.program value for nodes served by the shared coin-daemon simulator process. */
+export const SIMULATOR_PROGRAM = 'simulator';
+const SIM_ID = '_simulator';
+
+type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped' };
+type Proc = {
+  pid: number;
+  startedAt: number;
+  /** Our own child (exit event) or a process adopted from an earlier run of the platform (polled). */
+  adopted: boolean;
+  exited: Promise<void>;
+};
+
+export type LocalEngineOptions = {
+  /** Folder for node records, pid files and logs (DATA_DIR/fleet/local). */
+  dir: string;
+  log: Logger;
+  /** How the simulator is started: [program, ...args] before `--state <file> --port <n>`. */
+  simulatorCommand: string[];
+  /** First restart delay; doubles per crash up to 30 s, reset after a minute of running. */
+  backoffMs?: number;
+};
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when `pid` is still the process we started for `marker` (pids get reused). */
+function isOurs(pid: number, marker: string): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Daemons as supervised child processes on this machine. Each node has a folder with
+ * its record (spec and desired state), pid file and log. Children run in their own
+ * process group, so a platform crash leaves them running and the next start adopts
+ * them (by pid file, checked against /proc) instead of starting duplicates; a clean
+ * shutdown stops them and the next start starts them again. A crash is restarted with
+ * exponential backoff.
+ *
+ * Nodes whose program is `simulator` are served by one shared COIN-DAEMON SIMULATOR
+ * process (itself supervised like any daemon) and registered with it over HTTP.
+ */
+export class LocalEngine implements NodeEngine {
+  readonly kind = 'local' as const;
+  private procs = new Map<string, Proc>();
+  private restarts = new Map<string, number>();
+  private lastError = new Map<string, string>();
+  private timers = new Map<string, NodeJS.Timeout>();
+  private pollers = new Map<string, NodeJS.Timeout>();
+  private closing = false;
+
+  constructor(private readonly opts: LocalEngineOptions) {
+    fs.mkdirSync(opts.dir, { recursive: true });
+  }
+
+  private nodeDir(id: string) {
+    return path.join(this.opts.dir, id);
+  }
+
+  private readRecord(id: string): Record_ | null {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.nodeDir(id), 'node.json'), 'utf8')) as Record_;
+    } catch {
+      return null;
+    }
+  }
+
+  private writeRecord(id: string, rec: Record_) {
+    fs.mkdirSync(this.nodeDir(id), { recursive: true });
+    const file = path.join(this.nodeDir(id), 'node.json');
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rec, null, 1));
+    fs.renameSync(`${file}.tmp`, file);
+  }
+
+  private record(id: string): Record_ {
+    const rec = this.readRecord(id);
+    if (!rec) throw new Error(`local engine has no node ${id}`);
+    return rec;
+  }
+
+  // --- the shared simulator ---------------------------------------------------------
+
+  private simSpec(): DaemonSpec {
+    const dir = this.nodeDir(SIM_ID);
+    const [program, ...pre] = this.opts.simulatorCommand;
+    const portFile = path.join(dir, 'port');
+    const lastPort = fs.existsSync(portFile) ? fs.readFileSync(portFile, 'utf8').trim() : '0';
+    return {
+      nodeId: SIM_ID,
+      ownerId: 0,
+      coinId: 'simulator',
+      plan: 'cloud',
+      program,
+      args: [...pre, '--state', path.join(dir, 'state.json'), '--port', lastPort],
+      ports: { rpc: Number(lastPort) },
+      rpcPort: 'rpc',
+      dataDir: dir,
+      limits: { memoryBytes: 0, cpus: 0 },
+    };
+  }
+
+  /** Starts the simulator process if it is not running, and returns its port. */
+  private async simulatorPort(): Promise<number> {
+    if (!this.readRecord(SIM_ID)) this.writeRecord(SIM_ID, { spec: this.simSpec(), desired: 'running' });
+    const portFile = path.join(this.nodeDir(SIM_ID), 'port');
+    if (!this.procs.has(SIM_ID)) {
+      this.writeRecord(SIM_ID, { spec: this.simSpec(), desired: 'running' });
+      await this.launch(SIM_ID);
+    }
+    for (let i = 0; i < 200; i++) {
+      if (fs.existsSync(portFile)) {
+        const port = Number(fs.readFileSync(portFile, 'utf8'));
+        if (port > 0) return port;
+      }
+      await sleep(25);
+    }
+    throw new Error(`the coin-daemon simulator did not start; see ${path.join(this.nodeDir(SIM_ID), 'daemon.log')}`);
+  }
+
+  private async simAdmin(method: string, p: string, body?: unknown): Promise<void> {
+    const port = await this.simulatorPort();
+    const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`simulator refused ${method} ${p}: ${await res.text()}`);
+  }
+
+  // --- processes ------------------------------------------------------------------------
+
+  private async launch(id: string): Promise<void> {
+    const { spec } = this.record(id);
+    const dir = this.nodeDir(id);
+    // A stale port file would point the nodes at a dead simulator until the new one writes its own.
+    if (id === SIM_ID) fs.rmSync(path.join(dir, 'port'), { force: true });
+    fs.mkdirSync(spec.dataDir, { recursive: true });
+    const out = fs.openSync(path.join(dir, 'daemon.log'), 'a');
+    let child;
+    try {
+      child = spawn(spec.program, spec.args, { cwd: dir, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out], detached: true });
+    } finally {
+      fs.closeSync(out);
+    }
+    const pid = child.pid;
+    if (pid === undefined) {
+      const err = await new Promise<Error>((r) => child.once('error', r));
+      throw new Error(`cannot start ${spec.program} for ${id}: ${err.message}`);
+    }
+    child.on('error', (err) => this.lastError.set(id, err.message));
+    child.unref();
+    fs.writeFileSync(path.join(dir, 'pid'), String(pid));
+    const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
+      this.onExit(id, pid, code, signal);
+      resolve();
+    }));
+    this.procs.set(id, { pid, startedAt: Date.now(), adopted: false, exited });
+    if (id === SIM_ID) this.watchSimulatorPort(pid);
+    this.opts.log.info('local engine started daemon', { node: id, pid, program: path.basename(spec.program) });
+  }
+
+  /** The simulator prints its port once listening; keep it in a file the engine (and its next run) reads. */
+  private watchSimulatorPort(pid: number) {
+    const logFile = path.join(this.nodeDir(SIM_ID), 'daemon.log');
+    const start = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
+    const poll = setInterval(() => {
+      if (!this.procs.has(SIM_ID) || this.procs.get(SIM_ID)!.pid !== pid) return clearInterval(poll);
+      const text = fs.readFileSync(logFile, 'utf8').slice(start);
+      const m = /"listening":(\d+)/.exec(text);
+      if (m) {
+        fs.writeFileSync(path.join(this.nodeDir(SIM_ID), 'port'), m[1]);
+        clearInterval(poll);
+      }
+    }, 20);
+    poll.unref();
+  }
+
+  private adopt(id: string, pid: number) {
+    let resolve!: () => void;
+    const exited = new Promise<void>((r) => (resolve = r));
+    const poller = setInterval(() => {
+      if (alive(pid)) return;
+      clearInterval(poller);
+      this.pollers.delete(id);
+      this.onExit(id, pid, null, null);
+      resolve();
+    }, 500);
+    poller.unref();
+    this.pollers.set(id, poller);
+    this.procs.set(id, { pid, startedAt: Date.now(), adopted: true, exited });
+    this.opts.log.info('local engine adopted running daemon', { node: id, pid });
+  }
+
+  private onExit(id: string, pid: number, code: number | null, signal: NodeJS.Signals | null) {
+    const proc = this.procs.get(id);
+    if (!proc || proc.pid !== pid) return;
+    this.procs.delete(id);
+    const rec = this.readRecord(id);
+    if (this.closing || !rec || rec.desired !== 'running') return;
+    // Unexpected exit: restart with backoff; a minute of good running resets the count.
+    const ranMs = Date.now() - proc.startedAt;
+    const n = ranMs > 60_000 ? 0 : (this.restarts.get(id) ?? 0);
+    this.restarts.set(id, n + 1);
+    const delay = Math.min(30_000, (this.opts.backoffMs ?? 500) * 2 ** Math.min(n, 6));
+    this.lastError.set(id, `exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
+    this.opts.log.warn('daemon exited unexpectedly; restarting', { node: id, pid, exit_status: code, signal, restart: n + 1, delay_ms: delay });
+    const t = setTimeout(() => {
+      this.timers.delete(id);
+      if (this.closing || this.readRecord(id)?.desired !== 'running' || this.procs.has(id)) return;
+      this.launch(id).catch((err) => {
+        this.lastError.set(id, (err as Error).message);
+        this.opts.log.error('daemon restart failed', { node: id, error: (err as Error).message });
+      });
+    }, delay);
+    t.unref();
+    this.timers.set(id, t);
+  }
+
+  private async kill(id: string, timeoutS: number) {
+    const proc = this.procs.get(id);
+    if (!proc) return;
+    try {
+      process.kill(-proc.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    const done = await Promise.race([proc.exited.then(() => true), sleep(timeoutS * 1000).then(() => false)]);
+    if (!done) {
+      try {
+        process.kill(-proc.pid, 'SIGKILL');
+      } catch {
+        // Gone meanwhile.
+      }
+      await proc.exited;
+    }
+  }
+
+  // --- NodeEngine -------------------------------------------------------------------------
+
+  /** Adopts daemons left running by an earlier run and starts those that should run. */
+  async resume(): Promise<{ adopted: string[]; started: string[] }> {
+    const result = { adopted: [] as string[], started: [] as string[] };
+    const ids = fs.readdirSync(this.opts.dir).filter((d) => this.readRecord(d));
+    // The simulator first: the nodes it serves need it.
+    for (const id of [...ids.filter((i) => i === SIM_ID), ...ids.filter((i) => i !== SIM_ID)]) {
+      const rec = this.readRecord(id)!;
+      if (rec.spec.program === SIMULATOR_PROGRAM || rec.desired !== 'running' || this.procs.has(id)) continue;
+      const pidFile = path.join(this.nodeDir(id), 'pid');
+      const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+      if (pid > 0 && alive(pid) && isOurs(pid, rec.spec.args.join('\0') || rec.spec.program)) {
+        this.adopt(id, pid);
+        result.adopted.push(id);
+      } else {
+        await this.launch(id);
+        result.started.push(id);
+      }
+    }
+    return result;
+  }
+
+  async create(spec: DaemonSpec): Promise<void> {
+    if (this.readRecord(spec.nodeId)) return;
+    this.writeRecord(spec.nodeId, { spec, desired: 'stopped' });
+  }
+
+  async start(nodeId: string): Promise<void> {
+    const rec = this.record(nodeId);
+    this.writeRecord(nodeId, { ...rec, desired: 'running' });
+    if (rec.spec.program === SIMULATOR_PROGRAM) {
+      if (!rec.spec.simulated) throw new Error(`node ${nodeId} runs on the simulator but has no simulation settings`);
+      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...rec.spec.simulated });
+      return;
+    }
+    if (!this.procs.has(nodeId)) await this.launch(nodeId);
+  }
+
+  async stop(nodeId: string, timeoutS = 20): Promise<void> {
+    const rec = this.record(nodeId);
+    this.writeRecord(nodeId, { ...rec, desired: 'stopped' });
+    clearTimeout(this.timers.get(nodeId));
+    if (rec.spec.program === SIMULATOR_PROGRAM) return this.simAdmin('DELETE', `/nodes/${encodeURIComponent(nodeId)}`);
+    await this.kill(nodeId, timeoutS);
+  }
+
+  async destroy(nodeId: string): Promise<void> {
+    const rec = this.readRecord(nodeId);
+    if (!rec) return;
+    await this.stop(nodeId, 10);
+    fs.rmSync(rec.spec.dataDir, { recursive: true, force: true });
+    fs.rmSync(this.nodeDir(nodeId), { recursive: true, force: true });
+    this.restarts.delete(nodeId);
+    this.lastError.delete(nodeId);
+  }
+
+  async inspect(nodeId: string): Promise<EngineState> {
+    const rec = this.readRecord(nodeId);
+    if (!rec) return { state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null };
+    const sim = rec.spec.program === SIMULATOR_PROGRAM;
+    const proc = this.procs.get(sim ? SIM_ID : nodeId);
+    const restarts = this.restarts.get(sim ? SIM_ID : nodeId) ?? 0;
+    const error = this.lastError.get(sim ? SIM_ID : nodeId) ?? null;
+    if (rec.desired !== 'running') return { state: 'created', restarts, startedAt: null, exitCode: null, error };
+    if (proc) return { state: 'running', restarts, startedAt: proc.startedAt, exitCode: null, error: null };
+    return { state: this.timers.has(sim ? SIM_ID : nodeId) ? 'restarting' : 'exited', restarts, startedAt: null, exitCode: null, error };
+  }
+
+  async logs(nodeId: string, tail = 100): Promise<string> {
+    const rec = this.record(nodeId);
+    const file = path.join(this.nodeDir(rec.spec.program === SIMULATOR_PROGRAM ? SIM_ID : nodeId), 'daemon.log');
+    if (!fs.existsSync(file)) return '';
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    if (lines[lines.length - 1] === '') lines.pop();
+    return lines.slice(-tail).join('\n');
+  }
+
+  async rpcEndpoint(nodeId: string): Promise<RpcEndpoint> {
+    const { spec } = this.record(nodeId);
+    if (spec.program === SIMULATOR_PROGRAM) return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/n/${encodeURIComponent(nodeId)}` };
+    return { host: '127.0.0.1', port: spec.ports[spec.rpcPort] };
+  }
+
+  async list(): Promise<string[]> {
+    return fs.readdirSync(this.opts.dir).filter((d) => d !== SIM_ID && this.readRecord(d));
+  }
+
+  /** Stops every daemon (they start again at the next `resume`). */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const p of this.pollers.values()) clearInterval(p);
+    await Promise.all([...this.procs.keys()].map((id) => this.kill(id, 20)));
+  }
+
+  /** For tests and the operator: the pid serving a node (the simulator's for simulated nodes). */
+  pidOf(nodeId: string): number | null {
+    const rec = this.readRecord(nodeId);
+    if (!rec) return null;
+    return this.procs.get(rec.spec.program === SIMULATOR_PROGRAM ? SIM_ID : nodeId)?.pid ?? null;
+  }
+}

@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import type { Host } from '../../db/schema';
+import type { Logger } from '../../log';
+import type { NodeEngine } from '../engine';
+import { LocalEngine } from './local';
+
+/** How to start the coin-daemon simulator: the bundle's script, or the source under tsx. */
+export function simulatorCommand(): string[] {
+  const bundled = fileURLToPath(new URL('./simulator.js', import.meta.url));
+  if (fs.existsSync(bundled)) return [process.execPath, bundled];
+  const source = fileURLToPath(new URL('../simulator/main.ts', import.meta.url));
+  // Resolved here: the child runs in the node's folder, where a bare "tsx" is not found.
+  return [process.execPath, '--import', import.meta.resolve('tsx'), source];
+}
+
+export type DockerEngineFactory = (host: Host, log: Logger) => NodeEngine;
+
+/**
+ * One engine per host: the local engine for this machine, a Docker Engine API client
+ * per remote host. Engines are made on first use and closed together.
+ */
+export class EngineRegistry {
+  private engines = new Map<number, NodeEngine>();
+  readonly local: LocalEngine;
+
+  constructor(
+    dataDir: string,
+    private readonly log: Logger,
+    private readonly dockerFactory?: DockerEngineFactory,
+  ) {
+    this.local = new LocalEngine({ dir: path.join(dataDir, 'fleet', 'local'), log, simulatorCommand: simulatorCommand() });
+  }
+
+  for(host: Host): NodeEngine {
+    if (host.engine === 'local') return this.local;
+    let e = this.engines.get(host.id);
+    if (!e) {
+      if (!this.dockerFactory) throw new Error(`no docker engine support in this process for host ${host.name}`);
+      e = this.dockerFactory(host, this.log);
+      this.engines.set(host.id, e);
+    }
+    return e;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.local.close(), ...[...this.engines.values()].map((e) => e.close())]);
+  }
+}

@@ -1,0 +1,181 @@
+import { splitNetworkStatus } from '../../shared/node-status';
+import { coinDetails, findCoin } from '../coins/queries';
+import type { DB } from '../db/open';
+import type { Host, Masternode } from '../db/schema';
+import { insertEvent } from '../events/queries';
+import type { EventHub } from '../events/hub';
+import type { Logger } from '../log';
+import { DaemonError } from './daemons/http';
+import type { Observation } from './daemons/observation';
+import type { EngineRegistry } from './engines/registry';
+import type { FleetMetrics } from './metrics';
+import { observe } from './observe';
+import type { DaemonProfile } from './profiles';
+import { findNode, listHosts, updateNode } from './queries';
+import { nodeStatusFrom } from './status-map';
+
+export type MonitorOptions = {
+  /** Node status every this often (spec: 60 s), network status every `networkMs` (15 min). */
+  nodeMs: number;
+  networkMs: number;
+  /** Checks in flight at once: one slow daemon only holds one slot. */
+  concurrency: number;
+  daemonTimeoutMs: number;
+};
+
+type Slot = { mnId: string; nextNode: number; nextNetwork: number };
+
+/**
+ * Watches every live node: engine state and daemon RPC every `nodeMs` (jittered so
+ * checks spread over the interval), network status every `networkMs`. Writes what
+ * changed and tells the owner (refresh_masternode, refresh_masternodes, started).
+ * A garbage or slow reply makes the node "unknown"; it never stops the loop.
+ */
+export class Monitor {
+  private slots = new Map<string, Slot>();
+  private inFlight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private hosts = new Map<number, Host>();
+  private cycleStart = Date.now();
+  private checkedThisCycle = new Set<string>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly engines: EngineRegistry,
+    private readonly profiles: Record<string, DaemonProfile>,
+    private readonly hub: EventHub,
+    private readonly metrics: FleetMetrics,
+    private readonly log: Logger,
+    private readonly opts: MonitorOptions,
+  ) {}
+
+  start(nodes: Masternode[]) {
+    for (const n of nodes) this.track(n.mn_id, true);
+    this.timer = setInterval(() => void this.tick(), 200);
+    this.timer.unref();
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  /** Starts watching a node; `soon` checks it within a second instead of at a random point of the interval. */
+  track(mnId: string, spread = false) {
+    const now = Date.now();
+    const first = spread ? now + Math.random() * Math.min(this.opts.nodeMs, 10_000) : now + 500;
+    this.slots.set(mnId, { mnId, nextNode: first, nextNetwork: first });
+  }
+
+  untrack(mnId: string) {
+    this.slots.delete(mnId);
+  }
+
+  get tracked(): number {
+    return this.slots.size;
+  }
+
+  private async refreshHosts() {
+    this.hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
+  }
+
+  private async tick() {
+    const now = Date.now();
+    if (this.hosts.size === 0 || now % 5000 < 200) await this.refreshHosts().catch(() => {});
+    for (const slot of this.slots.values()) {
+      if (this.inFlight >= this.opts.concurrency) break;
+      if (slot.nextNode > now) continue;
+      const withNetwork = slot.nextNetwork <= now;
+      // Jitter of ±10 % keeps thousands of nodes from being checked in lock step.
+      slot.nextNode = now + this.opts.nodeMs * (0.9 + Math.random() * 0.2);
+      if (withNetwork) slot.nextNetwork = now + this.opts.networkMs * (0.9 + Math.random() * 0.2);
+      this.inFlight++;
+      void this.check(slot.mnId, withNetwork).finally(() => {
+        this.inFlight--;
+        this.checkedThisCycle.add(slot.mnId);
+        if (this.checkedThisCycle.size >= this.slots.size) {
+          this.metrics.cycleSeconds.set((Date.now() - this.cycleStart) / 1000);
+          this.cycleStart = Date.now();
+          this.checkedThisCycle.clear();
+        }
+      });
+    }
+  }
+
+  /** Checks one node now (also used by tests and after a restart). */
+  async check(mnId: string, withNetwork = true): Promise<void> {
+    const stopTimer = this.metrics.checkSeconds.startTimer();
+    try {
+      const node = await findNode(this.db, mnId);
+      if (!node) return this.untrack(mnId);
+      if (!node.provisioned_at || node.host_id === null) return;
+      const host = this.hosts.get(node.host_id) ?? (await this.refreshHosts(), this.hosts.get(node.host_id));
+      const profile = this.profiles[node.daemon_profile ?? ''];
+      if (!host || !profile) return;
+      await this.checkNode(node, host, profile, withNetwork);
+    } catch (err) {
+      this.log.error('monitor check failed', { node: mnId, err });
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private async checkNode(node: Masternode, host: Host, profile: DaemonProfile, withNetwork: boolean) {
+    const now = Date.now();
+    const engine = this.engines.for(host);
+    let engineState;
+    try {
+      engineState = await engine.inspect(node.mn_id);
+    } catch (err) {
+      this.metrics.engineErrors.inc({ host: host.name, op: 'inspect' });
+      engineState = { state: 'missing' as const, restarts: node.engine_restarts, startedAt: null, exitCode: null, error: (err as Error).message };
+      if (host.state !== 'gone') this.log.warn('host unreachable', { host: host.name, node: node.mn_id, error: (err as Error).message });
+    }
+    let obs: Observation | null = null;
+    let error: Error | null = null;
+    if (engineState.state === 'running') {
+      try {
+        obs = await observe(node, profile, await engine.rpcEndpoint(node.mn_id), this.opts.daemonTimeoutMs);
+      } catch (err) {
+        error = err as Error;
+        this.metrics.daemonErrors.inc({ kind: err instanceof DaemonError ? err.kind : 'other' });
+      }
+    }
+    const net = withNetwork && obs ? splitNetworkStatus(obs.networkStatus) : { status_on_network: node.status_on_network, status_text: node.status_text };
+    const { status, problem } = nodeStatusFrom({ engine: engineState, obs, error, networkStatus: net.status_on_network, now });
+
+    const patch: Parameters<typeof updateNode>[2] = { status, last_checked_at: now, last_error: problem, engine_restarts: engineState.restarts };
+    if (obs) {
+      patch.blocks = obs.blocks;
+      patch.wallet_info = obs.wallet ? JSON.stringify({ ...obs.wallet, blocks: obs.blocks }) : null;
+    }
+    if (withNetwork && obs) {
+      patch.status_on_network = net.status_on_network;
+      patch.status_text = net.status_text;
+      patch.last_network_check_at = now;
+      if (obs.rewardFrequencyS !== null) patch.reward_freq_s = Math.max(1, Math.round(obs.rewardFrequencyS));
+      if (obs.lastPaidHeight !== null && obs.blocks !== null) {
+        const coin = await findCoin(this.db, node.coin_id);
+        const scale = profile.run === 'simulator' ? profile.time_scale : 1;
+        const blockS = (coin ? coinDetails(coin).reward.block_time_s : 60) / scale;
+        patch.last_paid_height = obs.lastPaidHeight;
+        patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
+      }
+    }
+    if (status === 'running' && node.status !== 'running') patch.active_since = now;
+    if (status !== 'running') patch.active_since = null;
+
+    const visibleChange = status !== node.status || (patch.status_on_network !== undefined && patch.status_on_network !== node.status_on_network) || (problem ?? null) !== node.last_error;
+    await this.db.transaction().execute(async (trx) => {
+      await updateNode(trx, node.id, patch);
+      if (visibleChange) {
+        await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
+        await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+        if (status === 'running' && node.status !== 'running') await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
+      }
+    });
+    if (visibleChange) {
+      void this.hub.poke();
+      this.log.info('node status', { node: node.mn_id, from: node.status, to: status, network: patch.status_on_network ?? node.status_on_network, problem });
+    }
+  }
+}

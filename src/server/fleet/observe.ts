@@ -1,0 +1,25 @@
+import type { Masternode } from '../db/schema';
+import { observeBeacon } from './daemons/beacon';
+import { observeBitcoin } from './daemons/bitcoin';
+import { observeMonero } from './daemons/monero';
+import type { Observation } from './daemons/observation';
+import type { RpcEndpoint } from './engine';
+import type { DaemonProfile } from './profiles';
+
+export const DAEMON_TIMEOUT_MS = 5_000;
+
+/** One look at a node's daemon through its family's RPC. */
+export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, timeoutMs = DAEMON_TIMEOUT_MS): Promise<Observation> {
+  const simulated = profile.run === 'simulator';
+  const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+  switch (profile.rpc) {
+    case 'bitcoin':
+      return observeBitcoin({ endpoint, auth, timeoutMs }, profile.flavour ?? 'classic', simulated);
+    case 'dash':
+      return observeBitcoin({ endpoint, auth, timeoutMs }, 'dash', simulated);
+    case 'monero':
+      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none');
+    case 'evm':
+      return observeBeacon(endpoint, timeoutMs, null);
+  }
+}

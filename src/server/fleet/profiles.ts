@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import * as v from 'valibot';
+import type { Family } from '../coins/catalog-file';
+
+/**
+ * Daemon profiles (catalog/daemons.json): how a kind of coin daemon runs — simulator,
+ * or a real binary/image with its arguments, config file, ports and RPC family.
+ */
+const Port = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,15}$/));
+const Simulated = v.strictObject({
+  run: v.literal('simulator'),
+  rpc: v.picklist(['bitcoin', 'dash', 'monero', 'evm']),
+  flavour: v.optional(v.picklist(['dash', 'classic', 'none'])),
+  sync_seconds: v.pipe(v.number(), v.minValue(0)),
+  /** Simulated chains run this many times faster than the coin's real block time (demos, tests). */
+  time_scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(10_000)), 1),
+});
+const Binary = v.strictObject({
+  run: v.literal('binary'),
+  program: v.pipe(v.string(), v.minLength(1)),
+  image: v.optional(v.string()),
+  rpc: v.picklist(['bitcoin', 'monero']),
+  flavour: v.picklist(['dash', 'classic', 'none']),
+  ports: v.pipe(v.array(Port), v.minLength(1)),
+  rpc_port: v.optional(Port),
+  args: v.array(v.string()),
+  config_file: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]+$/))),
+  config: v.optional(v.string()),
+});
+const Profile = v.variant('run', [Simulated, Binary]);
+const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v.string()), profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile) });
+
+export type DaemonProfile = v.InferOutput<typeof Profile>;
+export type SimulatedProfile = v.InferOutput<typeof Simulated>;
+export type BinaryProfile = v.InferOutput<typeof Binary>;
+
+/** The simulator profile a coin of each family gets when its catalog entry names none. */
+export const FAMILY_PROFILES: Record<Family, string> = {
+  dip003: 'simulator-dash',
+  dip003_restrict: 'simulator-dash',
+  smartnode: 'simulator-dash',
+  classic: 'simulator-classic',
+  zen: 'simulator-classic',
+  nrg: 'simulator-classic',
+  playa3ull: 'simulator-classic',
+  satori: 'simulator-classic',
+  sin: 'simulator-classic',
+  defi: 'simulator-classic',
+  monero: 'simulator-monero',
+  evm: 'simulator-evm',
+};
+
+export function loadProfiles(file: string): Record<string, DaemonProfile> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${path.basename(file)}: ${(err as Error).message}`);
+  }
+  const r = v.safeParse(ProfilesFile, raw);
+  if (!r.success) throw new Error(r.issues.map((i) => `${path.basename(file)}.${v.getDotPath(i) ?? ''}: ${i.message}`).join('\n'));
+  for (const f of Object.values(FAMILY_PROFILES)) if (!r.output.profiles[f]) throw new Error(`${path.basename(file)}: profile ${f} is missing`);
+  return r.output.profiles;
+}
+
+/** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password} in a profile's argument or config text. */
+export function fill(text: string, values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string }): string {
+  return text.replace(/\{(data|rpc_user|rpc_password|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
+    if (key === 'data') return values.data;
+    if (key === 'rpc_user') return values.rpcUser;
+    if (key === 'rpc_password') return values.rpcPassword;
+    const p = port ? values.ports[port] : undefined;
+    if (p === undefined) throw new Error(`profile uses ${m} but assigns no such port`);
+    return String(p);
+  });
+}

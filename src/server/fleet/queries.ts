@@ -1,0 +1,78 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Database, HostsTable, MasternodesTable } from '../db/schema';
+
+type Q = Kysely<Database>;
+
+// Hosts
+export function listHosts(db: Q) {
+  return db.selectFrom('hosts').selectAll().orderBy('id').execute();
+}
+
+export function findHost(db: Q, name: string) {
+  return db.selectFrom('hosts').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export function insertHost(db: Q, h: Omit<Insertable<HostsTable>, 'created_at'>) {
+  return db.insertInto('hosts').values({ ...h, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+}
+
+export function updateHost(db: Q, id: number, patch: Updateable<HostsTable>) {
+  return db.updateTable('hosts').set(patch).where('id', '=', id).execute();
+}
+
+export function deleteHost(db: Q, id: number) {
+  return db.deleteFrom('hosts').where('id', '=', id).execute();
+}
+
+/** Live nodes per host and plan. */
+export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number; cloud: number }>> {
+  const rows = await db
+    .selectFrom('masternodes')
+    .select(['host_id', 'package', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deleted_at', 'is', null)
+    .where('host_id', 'is not', null)
+    .groupBy(['host_id', 'package'])
+    .execute();
+  const usage = new Map<number, { dedicated: number; cloud: number }>();
+  for (const r of rows) {
+    const u = usage.get(r.host_id!) ?? { dedicated: 0, cloud: 0 };
+    u[r.package] = Number(r.n);
+    usage.set(r.host_id!, u);
+  }
+  return usage;
+}
+
+// Nodes
+export function insertNode(db: Q, n: Insertable<MasternodesTable>) {
+  return db.insertInto('masternodes').values(n).returning('id').executeTakeFirstOrThrow();
+}
+
+export function findNode(db: Q, mnId: string) {
+  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+/** A user's live node by its id; another user's id is "not found" (no hint that it exists). */
+export function findUserNode(db: Q, userId: number, mnId: string) {
+  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function listUserNodes(db: Q, userId: number) {
+  return db.selectFrom('masternodes').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at', 'desc').execute();
+}
+
+export function listLiveNodes(db: Q) {
+  return db.selectFrom('masternodes').selectAll().where('deleted_at', 'is', null).execute();
+}
+
+export function updateNode(db: Q, id: number, patch: Updateable<MasternodesTable>) {
+  return db.updateTable('masternodes').set(patch).where('id', '=', id).execute();
+}
+
+export async function nodesByStatus(db: Q) {
+  return db
+    .selectFrom('masternodes')
+    .select(['status', 'coin_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deleted_at', 'is', null)
+    .groupBy(['status', 'coin_id'])
+    .execute();
+}

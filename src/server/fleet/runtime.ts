@@ -1,0 +1,176 @@
+import os from 'node:os';
+import path from 'node:path';
+import { findCoin } from '../coins/queries';
+import type { DB } from '../db/open';
+import type { Host, Masternode } from '../db/schema';
+import { insertEvent } from '../events/queries';
+import type { EventHub } from '../events/hub';
+import type { Logger } from '../log';
+import { logOperatorAction } from '../operator/settings';
+import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
+import { fleetMetrics } from './metrics';
+import { Monitor, type MonitorOptions } from './monitor';
+import type { DaemonProfile } from './profiles';
+import { insertHost, listHosts, listLiveNodes, nodesByStatus, updateNode } from './queries';
+import { buildSpec } from './spec';
+
+/** The first IPv4/IPv6 address of this machine that others can reach, for the local host's `server_ip`. */
+function localAddresses(): { ipv4: string; ipv6: string | null } {
+  const all = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal);
+  return { ipv4: all.find((a) => a!.family === 'IPv4')?.address ?? '127.0.0.1', ipv6: all.find((a) => a!.family === 'IPv6' && !a!.address.startsWith('fe80'))?.address ?? null };
+}
+
+export type FleetOptions = { dataDir: string; profiles: Record<string, DaemonProfile>; monitor: MonitorOptions; dockerFactory?: DockerEngineFactory; reconcileMs?: number };
+
+/**
+ * The fleet inside the server: a control loop that makes the engines match the
+ * masternodes table (start what was requested, destroy what was deleted, restart on
+ * request), and the monitor that reads every node's status.
+ */
+export class Fleet {
+  readonly engines: EngineRegistry;
+  readonly metrics = fleetMetrics();
+  readonly monitor: Monitor;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: DB,
+    private readonly hub: EventHub,
+    private readonly log: Logger,
+    private readonly opts: FleetOptions,
+  ) {
+    this.engines = new EngineRegistry(opts.dataDir, log, opts.dockerFactory);
+    this.monitor = new Monitor(db, this.engines, opts.profiles, hub, this.metrics, log, opts.monitor);
+  }
+
+  get profiles() {
+    return this.opts.profiles;
+  }
+
+  async start(): Promise<void> {
+    if ((await listHosts(this.db)).length === 0) {
+      const addr = localAddresses();
+      await insertHost(this.db, { name: 'local', engine: 'local', url: null, ipv4: addr.ipv4, ipv6: addr.ipv6, dedicated_slots: 100, cloud_slots: 1000, state: 'active', last_error: null });
+      this.log.info('fleet: local host added', { ipv4: addr.ipv4 });
+    }
+    const resumed = await this.engines.local.resume();
+    if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
+    this.monitor.start(await listLiveNodes(this.db));
+    this.timer = setInterval(() => void this.reconcile(), this.opts.reconcileMs ?? 1000);
+    this.timer.unref();
+    await this.reconcile();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.monitor.stop();
+    await this.running;
+    await this.engines.close();
+  }
+
+  /** One pass of the control loop; concurrent calls share it and one more pass follows. */
+  reconcile(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass()
+      .catch((err) => this.log.error('fleet reconcile failed', { err }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.reconcile();
+        }
+      });
+    return this.running;
+  }
+
+  private async pass() {
+    const hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
+    const todo = await this.db
+      .selectFrom('masternodes')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('deleted_at', 'is', null), eb('provisioned_at', 'is', null), eb('status', '=', 'deploying')]),
+          eb.and([eb('deleted_at', 'is not', null), eb('destroyed_at', 'is', null)]),
+          eb.and([eb('deleted_at', 'is', null), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
+        ]),
+      )
+      .limit(200)
+      .execute();
+    await Promise.all(todo.map((n) => this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id))));
+    await this.updateGauges();
+  }
+
+  private async reconcileNode(node: Masternode, host: Host | undefined) {
+    if (!host) {
+      await updateNode(this.db, node.id, { status: 'error', last_error: 'Its host was removed from the fleet.', provisioned_at: node.provisioned_at ?? Date.now(), destroyed_at: node.deleted_at ? Date.now() : null });
+      return;
+    }
+    const engine = this.engines.for(host);
+    try {
+      if (node.deleted_at !== null) {
+        await engine.destroy(node.mn_id);
+        await updateNode(this.db, node.id, { destroyed_at: Date.now() });
+        this.monitor.untrack(node.mn_id);
+        this.log.info('node destroyed', { node: node.mn_id, host: host.name });
+      } else if (node.provisioned_at === null) {
+        await this.provision(node, host);
+      } else {
+        await engine.stop(node.mn_id);
+        await engine.start(node.mn_id);
+        await updateNode(this.db, node.id, { restarted_at: Date.now() });
+        this.monitor.track(node.mn_id);
+        this.log.info('node restarted', { node: node.mn_id, host: host.name });
+      }
+    } catch (err) {
+      const message = (err as Error).message;
+      this.metrics.engineErrors.inc({ host: host.name, op: node.deleted_at ? 'destroy' : node.provisioned_at ? 'restart' : 'create' });
+      this.log.error('fleet engine operation failed', { node: node.mn_id, host: host.name, error: message });
+      await this.db.transaction().execute(async (trx) => {
+        await updateNode(trx, node.id, {
+          last_error: message,
+          ...(node.provisioned_at === null && node.deleted_at === null ? { status: 'error', provisioned_at: Date.now() } : {}),
+          ...(node.deleted_at !== null ? { destroyed_at: Date.now() } : {}),
+          ...(node.restart_requested_at ? { restarted_at: Date.now() } : {}),
+        });
+        await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, error: message });
+        await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+      });
+      void this.hub.poke();
+    }
+  }
+
+  private async provision(node: Masternode, host: Host) {
+    const coin = await findCoin(this.db, node.coin_id);
+    const profile = this.opts.profiles[node.daemon_profile ?? ''];
+    if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
+    const engine = this.engines.for(host);
+    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'));
+    await engine.create(spec);
+    await engine.start(node.mn_id);
+    await this.db.transaction().execute(async (trx) => {
+      await updateNode(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null });
+      await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
+      await insertEvent(trx, node.user_id, 'refresh_queue', {});
+      await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+    });
+    void this.hub.poke();
+    this.monitor.track(node.mn_id);
+    this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });
+  }
+
+  private async updateGauges() {
+    const rows = await nodesByStatus(this.db);
+    // Reset and refill without an await in between, so a scrape never sees the gauge empty.
+    this.metrics.nodes.reset();
+    for (const r of rows) this.metrics.nodes.set({ status: r.status, coin: r.coin_id }, Number(r.n));
+  }
+}

@@ -1,0 +1,114 @@
+import type { SimChains, SimNode } from './chain';
+
+/**
+ * COIN-DAEMON SIMULATOR: the subset of each family's real RPC that the platform calls.
+ * Answers have the real daemons' shapes (Bitcoin/Dash JSON-RPC 1.0, Monero /json_rpc,
+ * the Ethereum beacon-node REST API), with "Simulator" in every version string.
+ */
+export type RpcReply = { status: number; body: unknown };
+
+const VERSION = 'Nodekeep-Simulator/1.0';
+const ok = (body: unknown): RpcReply => ({ status: 200, body });
+
+type JsonRpcCall = { id?: unknown; method?: unknown; params?: unknown };
+
+function jsonRpc(call: JsonRpcCall, result: (method: string, params: unknown[]) => unknown): RpcReply {
+  const id = call.id ?? null;
+  if (typeof call.method !== 'string') return { status: 400, body: { result: null, error: { code: -32600, message: 'Invalid Request' }, id } };
+  const params = Array.isArray(call.params) ? call.params : [];
+  const value = result(call.method, params);
+  if (value === undefined) return { status: 404, body: { result: null, error: { code: -32601, message: 'Method not found' }, id } };
+  return ok({ result: value, error: null, id });
+}
+
+function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcReply {
+  const height = chains.height(node);
+  const tip = chains.tip(node.coin);
+  const dash = node.rpc === 'dash';
+  return jsonRpc(call, (method, params) => {
+    switch (method) {
+      case 'getblockcount':
+        return height;
+      case 'getblockchaininfo':
+        return { chain: 'main', blocks: height, headers: tip, verificationprogress: tip ? height / tip : 1, initialblockdownload: height < tip };
+      case 'getnetworkinfo':
+        return { version: 190_100, subversion: `/${VERSION}/`, protocolversion: 70_230, connections: 8 + (node.nodeId.length % 5) };
+      case 'masternode': {
+        if (params[0] === 'status') {
+          const net = chains.networkStatus(node);
+          if (dash) {
+            const ready = net === 'ENABLED' || net === 'PRE_ENABLED';
+            return { outpoint: `${node.proTxHash}-1`, service: '127.0.0.1:9999', proTxHash: node.proTxHash, state: ready ? 'READY' : net === 'WAITING_FOR_PROTX' ? 'WAITING_FOR_PROTX' : net, status: ready ? 'Ready' : net === 'WAITING_FOR_PROTX' ? 'Waiting for ProTx to appear on-chain' : net };
+          }
+          // Classic daemons answer with a sentence; its fourth word is the status.
+          return { status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
+        }
+        if (params[0] === 'count') return { total: Object.values(chains.state.nodes).filter((n) => n.coin === node.coin).length, enabled: chains.enabled(node.coin).length };
+        return undefined;
+      }
+      case 'protx': {
+        if (!dash) return undefined;
+        if (params[0] === 'list') return chains.enabled(node.coin).map((n) => n.proTxHash);
+        if (params[0] === 'info') {
+          const target = Object.values(chains.state.nodes).find((n) => n.proTxHash === params[1]);
+          if (!target) return undefined;
+          return { proTxHash: target.proTxHash, state: { registeredHeight: target.registeredAt ? 1 : -1, lastPaidHeight: chains.lastPaid(target) ?? 0, PoSePenalty: 0, PoSeBanHeight: target.forcedStatus === 'POSE_BANNED' ? tip : -1, service: '127.0.0.1:9999' } };
+        }
+        return undefined;
+      }
+      case 'bls':
+        return dash && params[0] === 'generate' ? { secret: node.blsSecret, public: node.blsPublic } : undefined;
+      case 'getrewardinfo':
+        // Not a real call: the simulator's own way to tell the monitor about payments.
+        return { last_paid_height: chains.lastPaid(node), reward_frequency_s: chains.rewardFrequencyS(node.coin), tip };
+      default:
+        return undefined;
+    }
+  });
+}
+
+function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcReply {
+  const height = chains.height(node);
+  const tip = chains.tip(node.coin);
+  const pubkey = node.proTxHash;
+  return jsonRpc(call, (method) => {
+    switch (method) {
+      case 'get_info':
+        return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
+      case 'get_service_node_key':
+        return { status: 'OK', service_node_pubkey: pubkey };
+      case 'get_service_nodes': {
+        const net = chains.networkStatus(node);
+        return {
+          status: 'OK',
+          service_node_states: node.registeredAt === null ? [] : [{ service_node_pubkey: pubkey, active: net === 'ENABLED' || net === 'PRE_ENABLED', funded: true, registration_height: 1, last_reward_block_height: chains.lastPaid(node) ?? 0 }],
+        };
+      }
+      default:
+        return undefined;
+    }
+  });
+}
+
+function beacon(chains: SimChains, node: SimNode, path: string): RpcReply {
+  const height = chains.height(node);
+  const tip = chains.tip(node.coin);
+  if (path === '/eth/v1/node/version') return ok({ data: { version: `${VERSION}/beacon` } });
+  if (path === '/eth/v1/node/syncing') return ok({ data: { head_slot: String(height), sync_distance: String(tip - height), is_syncing: height < tip, is_optimistic: false } });
+  if (path === '/eth/v1/node/peer_count') return ok({ data: { connected: '64', connecting: '0', disconnected: '3', disconnecting: '0' } });
+  const m = /^\/eth\/v1\/beacon\/states\/head\/validators\/(0x[0-9a-f]+)$/.exec(path);
+  if (m) {
+    if (m[1] !== `0x${node.blsPublic}` || node.registeredAt === null) return { status: 404, body: { code: 404, message: 'Validator not found' } };
+    return ok({ data: { index: '1', balance: '32000000000', status: chains.networkStatus(node).toLowerCase(), validator: { pubkey: m[1] } } });
+  }
+  return { status: 404, body: { code: 404, message: `Route ${path} not found` } };
+}
+
+/** Dispatches one request for a node, by its RPC family. */
+export function answer(chains: SimChains, node: SimNode, method: string, path: string, body: unknown): RpcReply {
+  if (node.rpc === 'evm') return method === 'GET' ? beacon(chains, node, path) : { status: 405, body: { message: 'GET only' } };
+  if (method !== 'POST') return { status: 405, body: { error: 'JSON-RPC wants POST' } };
+  const call = (typeof body === 'object' && body !== null ? body : {}) as JsonRpcCall;
+  if (node.rpc === 'monero') return path === '/json_rpc' ? moneroLike(chains, node, call) : { status: 404, body: { error: 'not found' } };
+  return bitcoinLike(chains, node, call);
+}

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import * as v from 'valibot';
+import { SimChains, type SimState } from './chain';
+import { answer } from './rpc';
+
+const NodeConfig = v.strictObject({
+  nodeId: v.pipe(v.string(), v.regex(/^[\w.-]{1,64}$/)),
+  coin: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/)),
+  rpc: v.picklist(['bitcoin', 'dash', 'monero', 'evm']),
+  blockTimeS: v.pipe(v.number(), v.minValue(0.05), v.maxValue(86_400)),
+  syncSeconds: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400)),
+  registered: v.optional(v.boolean()),
+});
+const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
+
+export type SimulatorServer = { port: number; chains: SimChains; close(): Promise<void> };
+
+/**
+ * COIN-DAEMON SIMULATOR, HTTP side. One process serves many simulated nodes:
+ *   /n/<nodeId>/...            the node's RPC (family-specific, see rpc.ts)
+ *   /admin/nodes               POST add (idempotent)      GET list
+ *   /admin/nodes/<id>          DELETE remove
+ *   /admin/nodes/<id>/register POST: the node is registered on its network
+ *   /admin/nodes/<id>/force    POST {status}: force a network status (null clears)
+ *   /admin/health              GET
+ * State is saved to `stateFile` after each change, so a restarted simulator brings its
+ * nodes back.
+ */
+export async function startSimulator(opts: { host?: string; port?: number; stateFile: string; log?: (line: string) => void }): Promise<SimulatorServer> {
+  const log = opts.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  let state: SimState | null = null;
+  try {
+    state = JSON.parse(fs.readFileSync(opts.stateFile, 'utf8')) as SimState;
+  } catch {
+    // First start, or an unreadable file: a fresh simulated world.
+  }
+  const chains = state ? new SimChains(state) : SimChains.fresh();
+
+  const save = () => {
+    fs.mkdirSync(path.dirname(opts.stateFile), { recursive: true });
+    const tmp = `${opts.stateFile}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(chains.state));
+    fs.renameSync(tmp, opts.stateFile);
+  };
+  save();
+
+  const send = (res: http.ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  function admin(method: string, parts: string[], body: unknown, res: http.ServerResponse) {
+    if (parts[0] === 'health') return send(res, 200, { ok: true, simulator: true, nodes: Object.keys(chains.state.nodes).length });
+    if (parts[0] !== 'nodes') return send(res, 404, { error: 'unknown admin path' });
+    const [, id, action] = parts;
+    if (!id) {
+      if (method === 'GET') return send(res, 200, { nodes: Object.keys(chains.state.nodes) });
+      if (method !== 'POST') return send(res, 405, { error: 'POST or GET' });
+      const cfg = v.safeParse(NodeConfig, body);
+      if (!cfg.success) return send(res, 400, { error: cfg.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
+      chains.add(cfg.output);
+      save();
+      log(JSON.stringify({ simulator: true, msg: 'node added', node: cfg.output.nodeId, coin: cfg.output.coin }));
+      return send(res, 200, { ok: true });
+    }
+    const node = chains.get(id);
+    if (!node) return send(res, 404, { error: `no simulated node ${id}` });
+    if (!action && method === 'DELETE') {
+      chains.remove(id);
+      save();
+      log(JSON.stringify({ simulator: true, msg: 'node removed', node: id }));
+      return send(res, 200, { ok: true });
+    }
+    if (action === 'register' && method === 'POST') {
+      node.registeredAt ??= Date.now();
+      save();
+      return send(res, 200, { ok: true });
+    }
+    if (action === 'force' && method === 'POST') {
+      const f = v.safeParse(Force, body);
+      if (!f.success) return send(res, 400, { error: 'body must be {"status": "UPPER_CASE" | null}' });
+      node.forcedStatus = f.output.status;
+      save();
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { error: 'unknown admin call' });
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > 64 * 1024) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      let body: unknown = undefined;
+      if (chunks.length) {
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return send(res, 400, { result: null, error: { code: -32700, message: 'Parse error' }, id: null });
+        }
+      }
+      const url = new URL(req.url ?? '/', 'http://sim');
+      const parts = url.pathname.split('/').filter(Boolean);
+      if (parts[0] === 'admin') return admin(req.method ?? 'GET', parts.slice(1), body, res);
+      if (parts[0] === 'n' && parts[1]) {
+        const node = chains.get(decodeURIComponent(parts[1]));
+        if (!node) return send(res, 404, { error: `no simulated node ${parts[1]}` });
+        const reply = answer(chains, node, req.method ?? 'GET', `/${parts.slice(2).join('/')}`, body);
+        return send(res, reply.status, reply.body);
+      }
+      send(res, 404, { error: 'not found' });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    chains,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}

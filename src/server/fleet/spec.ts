@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { CoinRecord, Host, Masternode } from '../db/schema';
+import { coinDetails } from '../coins/queries';
+import type { DaemonSpec } from './engine';
+import { SIMULATOR_PROGRAM } from './engines/local';
+import { fill, type DaemonProfile } from './profiles';
+
+export const PLAN_LIMITS = {
+  dedicated: { memoryBytes: 2 * 1024 ** 3, cpus: 1 },
+  cloud: { memoryBytes: 512 * 1024 ** 2, cpus: 0.5 },
+} as const;
+
+/** A port nothing listens on right now (the kernel's pick), on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Container-side ports are fixed per profile (nothing else runs in the container). */
+const CONTAINER_PORT_BASE = 20_000;
+
+/**
+ * The engine's instructions for one node: which program or image, with which
+ * arguments, ports and data folder. Real daemons get their config file written here.
+ */
+export async function buildSpec(node: Masternode, coin: CoinRecord, profile: DaemonProfile, host: Host, fleetDataDir: string): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
+  const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
+  if (profile.run === 'simulator') {
+    const reward = coinDetails(coin).reward;
+    return {
+      ports: {},
+      spec: {
+        ...base,
+        program: SIMULATOR_PROGRAM,
+        args: [],
+        ports: {},
+        rpcPort: 'rpc',
+        dataDir: path.join(fleetDataDir, 'data', node.mn_id),
+        simulated: { rpc: profile.rpc, blockTimeS: reward.block_time_s / profile.time_scale, syncSeconds: profile.sync_seconds },
+      },
+    };
+  }
+  const docker = host.engine === 'docker';
+  const ports: Record<string, number> = {};
+  for (const [i, name] of profile.ports.entries()) ports[name] = docker ? CONTAINER_PORT_BASE + i : await freePort();
+  const dataDir = docker ? '/data' : path.join(fleetDataDir, 'data', node.mn_id);
+  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '' };
+  let args = profile.args.map((a) => fill(a, values));
+  if (profile.config && profile.config_file) {
+    const text = fill(profile.config, values);
+    if (docker) {
+      // No file to write into a container before it starts: the same settings as
+      // command-line options (network sections apply as the daemon runs one network).
+      const options = text.split('\n').filter((l) => l && !l.startsWith('[') && !l.startsWith('#')).map((l) => `-${l}`);
+      args = [...args.filter((a) => !a.startsWith('-conf=')), ...options];
+    } else {
+      fs.mkdirSync(dataDir, { recursive: true });
+      fs.writeFileSync(path.join(dataDir, profile.config_file), text, { mode: 0o600 });
+    }
+  }
+  return {
+    ports,
+    spec: { ...base, program: docker ? profile.image! : profile.program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir },
+  };
+}

@@ -1,0 +1,123 @@
+import { roiPercent, income } from '../../shared/roi';
+import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
+import { coinDetails, listCoins } from '../coins/queries';
+import type { Context } from '../context';
+import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
+import { fail } from '../errors';
+import { findUserNode, listUserNodes } from '../fleet/queries';
+import { allQuotes, findQuote } from '../market/queries';
+
+type Ctx = Pick<Context, 'db'>;
+
+/** A node finished deploying within this time stays in the queue as "done" (a link to its config). */
+const DONE_IN_QUEUE_MS = 60 * 60_000;
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function economics(coin: CoinRecord, quote: MarketQuote | undefined) {
+  const collateral = Number(coin.collateral);
+  const roi = roiPercent(coinDetails(coin).reward, collateral);
+  const price = quote?.price_usd;
+  return {
+    collateral,
+    roi,
+    worth: price === undefined ? ('--' as const) : collateral * price,
+    revenue: price === undefined || roi === null ? ('--' as const) : income(collateral, price, roi).monthly,
+  };
+}
+
+function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined): MasternodeListItem {
+  const e = economics(coin, quote);
+  return {
+    mn_id: n.mn_id,
+    alias: n.alias,
+    currency: coin.id,
+    currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
+    status: n.status,
+    status_on_network: n.status_on_network,
+    last_paid: iso(n.last_paid),
+    worth: e.worth,
+    revenue: e.revenue,
+    create_date: new Date(n.created_at).toISOString(),
+    output_text: n.output_text ?? '',
+    payee: n.payee ?? '',
+    front_options: { validator_evm: coin.validator_evm === 1 },
+    dip003: coin.dip003 === 1,
+    dip003_restrict: coin.dip003_restrict === 1,
+    monero: coin.monero === 1,
+  };
+}
+
+function queueItem(n: Masternode, coin: CoinRecord, now: number): QueueItem | null {
+  let status: QueueItem['status'];
+  if (n.status === 'deploying') status = n.provisioned_at === null ? (n.host_id === null ? 'assigning' : 'pending') : 'pending';
+  else if (n.status === 'error' && n.active_since === null && now - n.created_at < DONE_IN_QUEUE_MS && n.last_checked_at === null) status = 'failed';
+  else if (now - n.created_at < DONE_IN_QUEUE_MS) status = 'done';
+  else return null;
+  return {
+    name: n.alias ?? n.mn_id,
+    currency: coin.id,
+    status,
+    activated: n.provisioned_at !== null,
+    link: `/dashboard/masternode/${n.mn_id}?tab=config`,
+    mn_id: n.mn_id,
+    currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
+  };
+}
+
+export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMasternodesOutput> {
+  const [nodes, coins, quotes] = await Promise.all([listUserNodes(ctx.db, userId), listCoins(ctx.db), allQuotes(ctx.db)]);
+  const coinOf = new Map(coins.map((c) => [c.id, c]));
+  const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
+  const now = Date.now();
+  const out: GetMasternodesOutput = { masternodes: [], queue: [], total_worth: 0, monthly_cost: 0 };
+  let dailyMicros = 0;
+  for (const n of nodes) {
+    const coin = coinOf.get(n.coin_id);
+    if (!coin) continue;
+    const q = queueItem(n, coin, now);
+    if (q) out.queue.push(q);
+    dailyMicros += n.hosting_price;
+    if (n.status === 'deploying') continue; // shown in the queue only
+    const item = listItem(n, coin, quoteOf.get(coin.id));
+    out.masternodes.push(item);
+    if (typeof item.worth === 'number') out.total_worth += item.worth;
+  }
+  out.total_worth = Math.round(out.total_worth * 100) / 100;
+  // Exact integer micro-dollars until the one conversion for display.
+  out.monthly_cost = (dailyMicros * 30) / 1_000_000;
+  return out;
+}
+
+export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
+  const n = await findUserNode(ctx.db, userId, mnId);
+  if (!n) fail('NOT_FOUND', 'Masternode not found.');
+  const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
+  if (!coin) fail('NOT_FOUND', 'Masternode not found.');
+  const quote = await findQuote(ctx.db, coin.id);
+  const e = economics(coin, quote);
+  const wallet = n.wallet_info ? (JSON.parse(n.wallet_info) as MasternodeDetail['wallet_info']) : null;
+  const zen = coin.family === 'zen';
+  return {
+    success: true,
+    data: {
+      ...listItem(n, coin, quote),
+      status_text: n.status_text,
+      collateral: e.collateral,
+      roi: e.roi,
+      hosting_price: n.hosting_price / 1_000_000,
+      package: n.package,
+      start_cmd: '',
+      server_ip: n.server_ip,
+      server_ip6: n.server_ip6,
+      active_time: n.active_since === null ? null : Math.floor((Date.now() - n.active_since) / 1000),
+      reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
+      zen: zen ? { ip4: n.server_ip, ip6: n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
+      wallet_info: wallet,
+      activity: null,
+      file_name: `${coin.id}.conf`,
+      folder_name: `.${coin.id}`,
+      problem: n.last_error,
+    },
+  };
+}

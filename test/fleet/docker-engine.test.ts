@@ -1,0 +1,347 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Docker from 'dockerode';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DaemonSpec, NodeEngine } from '../../src/server/fleet/engine';
+import { containerName, demuxLogs, dockerEngine, volumeName } from '../../src/server/fleet/engines/docker';
+import { memoryLogger } from '../../src/server/log';
+import { BUSYBOX_ENTRYPOINT, BUSYBOX_IMAGE, busyboxRootfs } from '../support/images/busybox';
+import { LITECOIND_ENTRYPOINT, LITECOIND_IMAGE, litecoindRootfs } from '../support/images/litecoind';
+import { startPodman, type Podman } from '../support/podman';
+
+// One private Podman for the file; every test removes its own containers and volumes.
+const started = await startPodman();
+const skip = 'skip' in started ? started.skip : null;
+if (skip) console.warn(`docker engine tests skipped: ${skip}`);
+/** The running Podman; only called inside the tests, which are skipped without one. */
+function pm(): Podman {
+  if ('skip' in started) throw new Error(started.skip);
+  return started;
+}
+
+const HOST_ID = 'test-host';
+const log = memoryLogger();
+let engine: NodeEngine;
+let docker: Docker;
+const made: string[] = [];
+
+function nodeId(prefix: string) {
+  return `${prefix}-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+function busyboxSpec(id: string, args: string[] = ['/data', '8080']): DaemonSpec {
+  return {
+    nodeId: id,
+    ownerId: 42,
+    coinId: 'testcoin',
+    plan: 'cloud',
+    program: BUSYBOX_IMAGE,
+    args,
+    ports: { rpc: 8080 },
+    rpcPort: 'rpc',
+    dataDir: '/data',
+    limits: { memoryBytes: 64 * 1024 * 1024, cpus: 0.5 },
+  };
+}
+
+/** Creates through the engine and remembers the node for cleanup. */
+async function create(spec: DaemonSpec) {
+  made.push(spec.nodeId);
+  await engine.create(spec);
+}
+
+async function fetchText(url: string, init?: RequestInit): Promise<string | null> {
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(2_000) });
+    return res.ok ? await res.text() : null;
+  } catch {
+    return null;
+  }
+}
+
+async function volumeExists(name: string): Promise<boolean> {
+  try {
+    await docker.getVolume(name).inspect();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  beforeAll(async () => {
+    engine = dockerEngine({ url: pm().socketUrl, hostId: HOST_ID, log });
+    docker = new Docker({ socketPath: pm().socketPath });
+    // Inside the instance's folder, which its stop() (or the next run's reaper) removes.
+    const dir = fs.mkdtempSync(path.join(pm().dir, 'rootfs-'));
+    await pm().buildImage(BUSYBOX_IMAGE, busyboxRootfs(dir), { entrypoint: BUSYBOX_ENTRYPOINT });
+  });
+
+  afterEach(async () => {
+    // Even when a test failed half-way: nothing of it may outlive it.
+    for (const id of made.splice(0)) await engine.destroy(id).catch((err) => console.warn(`cleanup of ${id}: ${(err as Error).message}`));
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('creates, starts, serves, logs, stops, restarts and destroys a daemon container', async () => {
+    const id = nodeId('life');
+    const spec = busyboxSpec(id);
+    const t0 = performance.now();
+    await create(spec);
+    expect((await engine.inspect(id)).state).toBe('created');
+
+    // What the runtime was told, as dockerode sees it.
+    const info = await docker.getContainer(containerName(id)).inspect();
+    expect(info.Config.Labels).toMatchObject({
+      'nodekeep.node': id,
+      'nodekeep.owner': '42',
+      'nodekeep.coin': 'testcoin',
+      'nodekeep.plan': 'cloud',
+      'nodekeep.host': HOST_ID,
+      'nodekeep.managed': 'true',
+    });
+    expect(info.HostConfig.Init).toBe(true);
+    expect(info.HostConfig.RestartPolicy).toMatchObject({ Name: 'on-failure', MaximumRetryCount: 10 });
+    expect(info.HostConfig.Memory).toBe(64 * 1024 * 1024);
+    expect(info.HostConfig.NanoCpus).toBe(500_000_000);
+    expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'volume', Name: volumeName(id), Destination: '/data' })]);
+
+    await engine.start(id);
+    console.info(`create+start: ${Math.round(performance.now() - t0)} ms`);
+    const running = await engine.inspect(id);
+    expect(running).toMatchObject({ state: 'running', restarts: 0, exitCode: null, error: null });
+    expect(running.startedAt).toBeGreaterThan(Date.now() - 60_000);
+
+    // The daemon's port, published on loopback by the runtime's choice.
+    const ep = await engine.rpcEndpoint(id);
+    expect(ep.host).toBe('127.0.0.1');
+    expect(ep.port).toBeGreaterThan(0);
+    await expect.poll(() => fetchText(`http://${ep.host}:${ep.port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    // stdout and stderr reach the log through separate pipes: wait for both.
+    await expect.poll(() => engine.logs(id), { timeout: 10_000 }).toMatch(/nk-daemon: stderr works[^]*nk-daemon: serving \/data|nk-daemon: serving \/data[^]*nk-daemon: stderr works/);
+    const logs = await engine.logs(id);
+    expect(logs).toMatch(/nk-daemon: boot 1 on port 8080/);
+    expect(logs).not.toMatch(/[\x00-\x08]/);
+    expect((await engine.logs(id, 1)).split('\n')).toHaveLength(1);
+
+    await engine.stop(id, 10);
+    const stopped = await engine.inspect(id);
+    expect(stopped.state).toBe('exited');
+    expect(stopped.restarts).toBe(0); // a stop is not a crash: the restart policy leaves it alone
+    await engine.stop(id, 10); // stopping a stopped node is fine
+
+    await engine.start(id);
+    expect((await engine.inspect(id)).state).toBe('running');
+    const again = await engine.rpcEndpoint(id);
+    // The volume outlived the stop: the daemon counts its boots in it.
+    await expect.poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 }).toBe('boot\nboot\n');
+    await engine.start(id); // starting a running node is fine
+
+    await engine.destroy(id);
+    expect(await engine.inspect(id)).toEqual({ state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null });
+    expect(await volumeExists(volumeName(id))).toBe(false);
+    await engine.destroy(id); // and again: nothing to do, no error
+  });
+
+  it('lets the restart policy bring a crashing daemon back, counting restarts', async () => {
+    const id = nodeId('crash');
+    await create(busyboxSpec(id, ['/data', '8080', '1']));
+    await engine.start(id);
+
+    // Between crashes the restarted daemon is up and serving, from the same volume.
+    const servedAfterRestart = new Set<number>();
+    let state = await engine.inspect(id);
+    const deadline = Date.now() + 25_000;
+    while ((state.restarts < 3 || servedAfterRestart.size === 0) && Date.now() < deadline) {
+      if (state.state === 'running' && state.restarts > 0) {
+        const ep = await engine.rpcEndpoint(id).catch(() => null);
+        if (ep && (await fetchText(`http://${ep.host}:${ep.port}/index.html`))) servedAfterRestart.add(state.restarts);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+      state = await engine.inspect(id);
+    }
+    expect(state.restarts).toBeGreaterThanOrEqual(3);
+    expect(servedAfterRestart.size).toBeGreaterThan(0);
+    expect(['running', 'restarting', 'exited']).toContain(state.state);
+
+    await expect.poll(async () => (await engine.logs(id, 1000)).match(/nk-daemon: crashing/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(await engine.logs(id, 1000)).toMatch(/nk-daemon: boot 3 on port 8080/);
+
+    // A stop ends the cycle: no restart follows.
+    await engine.stop(id, 10);
+    const stopped = await engine.inspect(id);
+    expect(stopped.state).toBe('exited');
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await engine.inspect(id)).state).toBe('exited');
+  }, 60_000);
+
+  it('runs a real litecoind in regtest and answers JSON-RPC on the published port', async () => {
+    const dir = fs.mkdtempSync(path.join(pm().dir, 'rootfs-'));
+    const tBuild = performance.now();
+    await pm().buildImage(LITECOIND_IMAGE, litecoindRootfs(dir), { entrypoint: LITECOIND_ENTRYPOINT });
+    console.info(`litecoind image built in ${Math.round(performance.now() - tBuild)} ms`);
+
+    const id = nodeId('ltc');
+    const password = crypto.randomBytes(12).toString('hex');
+    // What a regtest litecoin.conf would say, as arguments: they apply whatever the network
+    // (a config file would need them under [regtest]). mweb's deployment pushed out of reach,
+    // or mining stops at height 431.
+    const args = [
+      '-regtest',
+      '-datadir=/data',
+      '-printtoconsole',
+      '-server',
+      '-rpcuser=nodekeep',
+      `-rpcpassword=${password}`,
+      '-rpcbind=0.0.0.0',
+      '-rpcallowip=0.0.0.0/0',
+      '-rpcport=19443',
+      '-port=19444',
+      '-listenonion=0',
+      '-fallbackfee=0.0001',
+      '-vbparams=mweb:4000000000:9223372036854775807',
+    ];
+    await create({
+      ...busyboxSpec(id),
+      coinId: 'litecoin',
+      plan: 'dedicated',
+      program: LITECOIND_IMAGE,
+      args,
+      ports: { rpc: 19443, p2p: 19444 },
+      limits: { memoryBytes: 512 * 1024 * 1024, cpus: 1 },
+    });
+    const tStart = performance.now();
+    await engine.start(id);
+    const ep = await engine.rpcEndpoint(id);
+    const auth = `Basic ${Buffer.from(`nodekeep:${password}`).toString('base64')}`;
+    const rpc = async (method: string, params: unknown[] = []) => {
+      const res = await fetch(`http://${ep.host}:${ep.port}/`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '1.0', id: method, method, params }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const body = (await res.json()) as { result: unknown; error: { message: string } | null };
+      if (body.error) throw new Error(`${method}: ${body.error.message}`);
+      return body.result;
+    };
+
+    // Until it has loaded its chain it answers -28 "Loading…", or nothing at all.
+    await expect.poll(() => rpc('getblockchaininfo').catch(() => null), { timeout: 30_000, interval: 200 }).toMatchObject({ chain: 'regtest', blocks: 0 });
+    console.info(`litecoind: start to first RPC answer ${Math.round(performance.now() - tStart)} ms`);
+    expect(await rpc('getnetworkinfo')).toMatchObject({ subversion: expect.stringMatching(/LitecoinCore:0\.21/) });
+    expect(await rpc('getblockcount')).toBe(0);
+    await rpc('createwallet', ['miner']);
+    const address = await rpc('getnewaddress');
+    const hashes = await rpc('generatetoaddress', [5, address]);
+    expect(hashes).toHaveLength(5);
+    expect(await rpc('getblockcount')).toBe(5);
+    // conmon writes the log file a moment after the daemon prints.
+    await expect.poll(() => engine.logs(id, 500), { timeout: 10_000 }).toMatch(/UpdateTip: new best=[0-9a-f]{64} height=5/);
+
+    await engine.stop(id, 30);
+    const stopped = await engine.inspect(id);
+    expect(stopped.state).toBe('exited');
+    expect(stopped.exitCode).toBe(0); // SIGTERM reached litecoind, which shut down cleanly
+    await expect.poll(() => engine.logs(id, 50), { timeout: 10_000 }).toMatch(/Shutdown: done/);
+
+    await engine.destroy(id);
+    expect((await engine.inspect(id)).state).toBe('missing');
+    expect(await volumeExists(volumeName(id))).toBe(false);
+  }, 90_000);
+
+  it("lists only this platform host's containers and explains what it cannot do", async () => {
+    const ours = nodeId('ours');
+    await create(busyboxSpec(ours));
+    const before = await docker.getContainer(containerName(ours)).inspect();
+    await engine.create(busyboxSpec(ours)); // idempotent: the container is kept
+    expect((await docker.getContainer(containerName(ours)).inspect()).Id).toBe(before.Id);
+
+    // Another platform host sharing this docker host, and a container nobody here made.
+    const otherEngine = dockerEngine({ url: pm().socketUrl, hostId: 'other-host', log });
+    const theirs = nodeId('theirs');
+    await otherEngine.create(busyboxSpec(theirs));
+    const foreign = await docker.createContainer({ name: `foreign-${crypto.randomBytes(4).toString('hex')}`, Image: BUSYBOX_IMAGE, Cmd: ['/data', '8080'] });
+    try {
+      const listed = await engine.list();
+      expect(listed).toContain(ours);
+      expect(listed).not.toContain(theirs);
+      expect(await otherEngine.list()).toEqual([theirs]);
+      expect(listed.every((n) => !n.startsWith('foreign'))).toBe(true);
+    } finally {
+      await foreign.remove({ force: true });
+      await otherEngine.destroy(theirs);
+      await otherEngine.close();
+    }
+
+    // A container that merely has our naming is not ours to adopt.
+    const squatter = nodeId('squat');
+    const squat = await docker.createContainer({ name: containerName(squatter), Image: BUSYBOX_IMAGE, Cmd: ['/data', '8080'] });
+    try {
+      await expect(engine.create(busyboxSpec(squatter))).rejects.toThrow(/was not created by Nodekeep/);
+    } finally {
+      await squat.remove({ force: true });
+    }
+
+    const unknown = nodeId('unknown');
+    expect((await engine.inspect(unknown)).state).toBe('missing');
+    await expect(engine.logs(unknown)).rejects.toThrow(`node ${unknown} has no container on docker host ${pm().socketUrl}`);
+    await expect(engine.start(unknown)).rejects.toThrow(`node ${unknown} has no container on docker host ${pm().socketUrl}`);
+    await expect(engine.rpcEndpoint(unknown)).rejects.toThrow(/has no container/);
+    await engine.destroy(unknown);
+
+    const noImage = nodeId('noimage');
+    await expect(engine.create({ ...busyboxSpec(noImage), program: 'localhost/nodekeep-test/absent:1' })).rejects.toThrow(
+      `image localhost/nodekeep-test/absent:1 not found on docker host ${pm().socketUrl}`,
+    );
+    expect(await volumeExists(volumeName(noImage))).toBe(false); // no half-made node left behind
+
+    expect(() => dockerEngine({ url: 'ftp://example', hostId: HOST_ID, log })).toThrow(/is not unix:\/\/\/path.sock or tcp:\/\/host:port/);
+    const gone = dockerEngine({ url: `unix://${pm().dir}/no-such.sock`, hostId: HOST_ID, log });
+    await expect(gone.list()).rejects.toThrow(`docker host unix://${pm().dir}/no-such.sock unreachable: connect ENOENT`);
+    await expect(gone.inspect('x')).rejects.toThrow(/unreachable/);
+    await gone.close();
+  });
+
+  it('stops a daemon promptly: the init passes SIGTERM on', async () => {
+    const id = nodeId('stop');
+    await create(busyboxSpec(id));
+    await engine.start(id);
+    await expect.poll(async () => (await engine.inspect(id)).state).toBe('running');
+    const ep = await engine.rpcEndpoint(id);
+    await expect.poll(() => fetchText(`http://${ep.host}:${ep.port}/index.html`), { timeout: 10_000 }).toBeTruthy();
+    // A long timeout: without an init, httpd as PID 1 ignores SIGTERM and this would wait it out.
+    const t0 = performance.now();
+    await engine.stop(id, 25);
+    console.info(`stop with a 25 s timeout took ${Math.round(performance.now() - t0)} ms`);
+    const state = await engine.inspect(id);
+    expect(state.state).toBe('exited');
+    expect(state.exitCode).not.toBe(137); // ended by SIGTERM, not killed at the timeout
+  });
+});
+
+afterAll(async () => {
+  if (!skip) await pm().stop();
+});
+
+describe('docker log streams', () => {
+  const frame = (stream: number, text: string) => {
+    const body = Buffer.from(text);
+    const header = Buffer.alloc(8);
+    header[0] = stream;
+    header.writeUInt32BE(body.length, 4);
+    return Buffer.concat([header, body]);
+  };
+
+  it('demultiplexes stdout and stderr frames, and passes a raw (TTY) stream through', () => {
+    expect(demuxLogs(Buffer.concat([frame(1, 'out 1\n'), frame(2, 'err 1\n'), frame(1, 'out 2\n')]))).toBe('out 1\nerr 1\nout 2\n');
+    expect(demuxLogs(Buffer.from('plain text\nfrom a tty\n'))).toBe('plain text\nfrom a tty\n');
+    expect(demuxLogs(Buffer.alloc(0))).toBe('');
+    // A truncated frame is not a frame stream: shown raw rather than dropped.
+    expect(demuxLogs(frame(1, 'cut short').subarray(0, 12))).toContain('cut');
+  });
+});

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/server/cli/main';
+import { liveClient } from '../support/live';
+import { pidsMatching, waitFor } from '../support/daemons';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+
+// Fast clocks for the test: checks every half second, simulated nodes sync in a second.
+const dataDir = tempDataDir('nodekeep-fleet-');
+const profilesFile = path.join(dataDir, 'daemons.json');
+const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
+for (const p of Object.values<any>(shipped.profiles)) {
+  if (p.run !== 'simulator') continue;
+  p.sync_seconds = 1;
+  p.time_scale = 300; // Dash's 150 s blocks every half second
+}
+fs.writeFileSync(profilesFile, JSON.stringify(shipped));
+const TOKEN = 'operator-token-for-tests-123';
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, OPERATOR_TOKEN: TOKEN };
+
+let s: TestServer;
+let port: number;
+const tokens: Record<string, string> = {};
+const clients: ReturnType<typeof liveClient>[] = [];
+
+const cli = async (...args: string[]) => {
+  const lines: string[] = [];
+  const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
+  return { code, out: lines.join('\n') };
+};
+const api = (p: string, user: string) => fetch(s.url + p, { headers: { authorization: `Bearer ${tokens[user]}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const node = async (user: string, id: string) => (await api(`/api/get_masternode?masternode=${id}`, user)).body.data;
+const simAdmin = (p: string, body?: unknown) => {
+  const simPort = fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
+  return fetch(`http://127.0.0.1:${simPort}/admin${p}`, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
+};
+
+beforeAll(async () => {
+  s = await startTestServer(env, { dataDir });
+  port = s.port;
+  for (const u of ['owner', 'other']) {
+    const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    await post('/public_api/register', { username: u, email: `${u}@example.test`, password: 'fleet-pass-1' });
+    tokens[u] = (await post('/public_api/login', { username: u, password: 'fleet-pass-1' })).auth_token;
+  }
+});
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  await stopTestServer(s);
+  expect(pidsMatching(dataDir)).toEqual([]);
+});
+
+let dashId = '';
+
+describe('the fleet in the running platform', () => {
+  it('starts a requested node on the simulator, tells only its owner, and follows its status', async () => {
+    const owner = liveClient(s.url, tokens.owner);
+    const other = liveClient(s.url, tokens.other);
+    clients.push(owner, other);
+    await waitFor(async () => owner.types().includes('sync') && other.types().includes('sync'), 5000, 'live clients');
+
+    const created = await cli('fleet', 'create', 'dash', '--user', 'owner', '--plan', 'cloud');
+    expect(created.code).toBe(0);
+    dashId = /node (\S+) requested/.exec(created.out)![1];
+
+    const serverCreated = await waitFor(async () => owner.received.find((e) => e.type === 'server_created'), 10_000, 'server_created');
+    expect(serverCreated.payload).toEqual({ server_id: dashId });
+    const synced = await waitFor(async () => {
+      const n = await node('owner', dashId);
+      return n?.status === 'start required' && n;
+    }, 15_000, 'start required');
+    expect(synced).toMatchObject({ currency: 'dash', package: 'cloud', status_on_network: 'WAITING_FOR_PROTX', hosting_price: 0.045, server_ip: expect.any(String) });
+    expect(synced.wallet_info).toMatchObject({ version: expect.stringMatching(/Simulator/), protocol_version: '70230', connections: expect.any(Number) });
+    expect(synced.wallet_info.blocks).toBeGreaterThan(0);
+    expect(owner.types()).toContain('refresh_masternode');
+    // Nothing of it reaches the other user.
+    expect(other.types().filter((t) => t !== 'update_stats' && t !== 'sync')).toEqual([]);
+  });
+
+  it('runs once registered on its network, with last reward and reward frequency', async () => {
+    await simAdmin(`/nodes/${dashId}/register`);
+    const running = await waitFor(async () => {
+      const n = await node('owner', dashId);
+      return n?.status === 'running' && n.last_paid && n;
+    }, 60_000, 'running');
+    expect(running.status_on_network).toBe('ENABLED');
+    expect(running.active_time).toBeGreaterThanOrEqual(0);
+    expect(running.reward_freq).not.toBeNull();
+    const owner = clients[0];
+    await waitFor(async () => owner.received.find((e) => e.type === 'started'), 5000, 'started');
+  }, 90_000);
+
+  it('answers get_masternodes to the owner and not found to anyone else', async () => {
+    const list = await api('/api/get_masternodes', 'owner');
+    expect(list.status).toBe(200);
+    expect(list.body.masternodes.map((m: any) => m.mn_id)).toEqual([dashId]);
+    expect(list.body.monthly_cost).toBeCloseTo(30 * 0.045, 10);
+    expect(list.body.total_worth).toBeGreaterThan(0);
+    expect(list.body.queue[0]).toMatchObject({ mn_id: dashId, status: 'done', link: `/dashboard/masternode/${dashId}?tab=config` });
+    expect((await api('/api/get_masternodes', 'other')).body).toEqual({ masternodes: [], queue: [], total_worth: 0, monthly_cost: 0 });
+    expect(await api(`/api/get_masternode?masternode=${dashId}`, 'other')).toEqual({ status: 404, body: { success: false, message: 'Masternode not found.' } });
+    expect((await api('/api/get_masternode', 'owner')).status).toBe(400);
+  });
+
+  it('refuses a node when no host has capacity, with a clear message', async () => {
+    expect((await cli('hosts', 'set', 'local', '--dedicated', '1')).code).toBe(0);
+    expect((await cli('fleet', 'create', 'pivx', '--user', 'owner', '--plan', 'dedicated')).code).toBe(0);
+    const full = await cli('fleet', 'create', 'pivx', '--user', 'other', '--plan', 'dedicated');
+    expect(full.code).toBe(2);
+    expect((await cli('fleet', 'status')).out).toMatch(/local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/);
+    expect((await cli('fleet', 'create', 'bitg', '--user', 'owner', '--plan', 'cloud')).code).toBe(2); // maintenance
+    expect((await cli('fleet', 'create', 'eth', '--user', 'owner', '--plan', 'cloud')).code).toBe(2); // no cloud plan
+  });
+
+  it('marks nodes on a host that is gone as error', async () => {
+    const host = await s.deps.db.insertInto('hosts').values({ name: 'gone', engine: 'docker', url: 'unix:///nonexistent/docker.sock', ipv4: '192.0.2.50', ipv6: null, dedicated_slots: 5, cloud_slots: 5, state: 'active', last_error: null, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+    const user = await s.deps.db.selectFrom('users').select('id').where('username', '=', 'owner').executeTakeFirstOrThrow();
+    await s.deps.db.insertInto('masternodes').values({ mn_id: 'ltc-ghost', user_id: user.id, coin_id: 'dash', package: 'dedicated', status: 'running', created_at: Date.now(), deleted_at: null, host_id: host.id, daemon_profile: 'litecoind-regtest', provisioned_at: Date.now() }).execute();
+    s.fleet.monitor.track('ltc-ghost');
+    const ghost = await waitFor(async () => {
+      const n = await node('owner', 'ltc-ghost');
+      return n?.status === 'error' && n;
+    }, 10_000, 'error status');
+    expect(ghost.problem).toMatch(/gone/);
+    expect(s.logLines.some((l) => l.includes('host unreachable') && l.includes('"host":"gone"'))).toBe(true);
+    await s.deps.db.updateTable('masternodes').set({ deleted_at: Date.now(), destroyed_at: Date.now() }).where('mn_id', '=', 'ltc-ghost').execute();
+    s.fleet.monitor.untrack('ltc-ghost');
+  });
+
+  it('serves metrics to the operator only', async () => {
+    expect((await fetch(`${s.url}/metrics`)).status).toBe(401);
+    // Gauges follow the control loop's passes (every second).
+    const text = await waitFor(async () => {
+      const res = await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.status).toBe(200);
+      const t = await res.text();
+      // The gauges lag the table by up to one pass (the ghost node above was counted while it lived).
+      return /coin="pivx"/.test(t) && /nodekeep_nodes\{status="running",coin="dash"\} 1\n/.test(t) && t;
+    }, 5000, 'the gauges to match the table');
+    expect(text, text).toMatch(/nodekeep_nodes\{status="running",coin="dash"\} 1/);
+    expect(text).toMatch(/nodekeep_nodes\{status="\w[\w ]*",coin="pivx"\} 1/);
+    expect(text).toMatch(/nodekeep_monitor_check_seconds_count \d+/);
+  });
+
+  it('survives a platform restart without duplicate daemons', async () => {
+    const simDir = path.join(dataDir, 'fleet', 'local', '_simulator');
+    expect(pidsMatching(simDir)).toHaveLength(1);
+    await s.close(); // clean shutdown stops the simulator
+    expect(pidsMatching(simDir)).toEqual([]);
+    s = await startTestServer(env, { dataDir, port });
+    await waitFor(async () => pidsMatching(simDir).length === 1, 10_000, 'simulator back');
+    const again = await waitFor(async () => {
+      const n = await node('owner', dashId);
+      return n?.status === 'running' && n;
+    }, 20_000, 'running after restart');
+    expect(again.status_on_network).toBe('ENABLED');
+    expect(pidsMatching(simDir)).toHaveLength(1);
+  }, 60_000);
+
+  it('restarts and destroys a node on the operator’s word', async () => {
+    expect((await cli('fleet', 'restart', dashId)).code).toBe(0);
+    await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('restarted_at').where('mn_id', '=', dashId).executeTakeFirst())?.restarted_at, 10_000, 'restart');
+    const logs = await cli('fleet', 'logs', dashId, '--tail', '5');
+    expect(logs.out).toMatch(/simulator/i);
+    expect((await cli('fleet', 'destroy', dashId)).code).toBe(0);
+    await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('destroyed_at').where('mn_id', '=', dashId).executeTakeFirst())?.destroyed_at, 10_000, 'destroy');
+    expect((await api('/api/get_masternodes', 'owner')).body.masternodes.map((m: any) => m.mn_id)).not.toContain(dashId);
+    expect((await cli('fleet', 'destroy', 'nope')).code).toBe(2);
+  });
+});
