@@ -11,8 +11,11 @@ export class DaemonError extends Error {
   }
 }
 
-// One keep-alive pool for every daemon call: the monitor polls thousands of nodes.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+// Keep-alive for the simulator, which serves thousands of nodes on one port. Real
+// daemons get a connection per call: bitcoind-family daemons wait for idle keep-alive
+// connections to close before they shut down, so a kept socket delays every stop.
+const simulatorAgent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const oneShot = new http.Agent({ keepAlive: false });
 
 export type Auth = { user: string; password: string };
 
@@ -26,6 +29,7 @@ export function daemonRequest(ep: RpcEndpoint, opts: { method: 'GET' | 'POST'; p
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     if (opts.auth) headers.authorization = `Basic ${Buffer.from(`${opts.auth.user}:${opts.auth.password}`).toString('base64')}`;
+    const agent = ep.path ? simulatorAgent : oneShot;
     const req = http.request({ host: ep.host, port: ep.port, path: `${ep.path ?? ''}${opts.path}`, method: opts.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

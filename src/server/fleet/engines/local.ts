@@ -30,7 +30,12 @@ export type LocalEngineOptions = {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  // A zombie (exited, not yet reaped) answers kill(0) but is gone.
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -230,23 +235,35 @@ export class LocalEngine implements NodeEngine {
     this.timers.set(id, t);
   }
 
+  /**
+   * SIGTERM to the daemon's process group, SIGKILL after `timeoutS`. Waits by polling the
+   * pid: our children are unref'd (they must not keep the platform alive), so their exit
+   * event alone would not keep this wait alive either.
+   */
   private async kill(id: string, timeoutS: number) {
     const proc = this.procs.get(id);
     if (!proc) return;
-    try {
-      process.kill(-proc.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-    const done = await Promise.race([proc.exited.then(() => true), sleep(timeoutS * 1000).then(() => false)]);
-    if (!done) {
+    const signal = (sig: NodeJS.Signals) => {
       try {
-        process.kill(-proc.pid, 'SIGKILL');
+        process.kill(-proc.pid, sig);
       } catch {
-        // Gone meanwhile.
+        // Already gone.
       }
-      await proc.exited;
+    };
+    const gone = async (ms: number) => {
+      for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (!alive(proc.pid)) return true;
+      return !alive(proc.pid);
+    };
+    signal('SIGTERM');
+    if (!(await gone(timeoutS * 1000))) {
+      this.opts.log.warn('daemon ignored SIGTERM; killing it', { node: id, pid: proc.pid, timeout_s: timeoutS });
+      signal('SIGKILL');
+      await gone(5000);
     }
+    // The exit handler may not have run yet; make the bookkeeping match.
+    if (this.procs.get(id)?.pid === proc.pid) this.procs.delete(id);
+    clearInterval(this.pollers.get(id));
+    this.pollers.delete(id);
   }
 
   // --- NodeEngine -------------------------------------------------------------------------
