@@ -119,7 +119,7 @@ async function density(n = 1000) {
       `| all ${n} started on the simulator (control loop) | ${(startedMs / 1000).toFixed(1)} s after the first request |`,
       `| node checks (engine inspect + RPC + SQLite write) | ${perMinute.toFixed(0)} per minute (${(checks / wallS).toFixed(0)}/s over ${wallS.toFixed(0)} s) |`,
       `| platform CPU while checking | ${((cpuS / wallS) * 100).toFixed(0)} % of one core → ${perMinutePerCore.toFixed(0)} checks per minute per core of the platform |`,
-      `| monitor cycle (all ${n} nodes once) | ${(await s.fleet.metrics.cycleSeconds.get()).values[0]?.value.toFixed(2)} s |`,
+      `| monitor pass over all ${n} nodes (nodekeep_monitor_cycle_seconds) | ${(await s.fleet.metrics.cycleSeconds.get()).values[0]?.value.toFixed(2)} s (nodes are due every second; a pass cannot be shorter) |`,
       `| simulator memory (RSS, one process for all nodes) | ${(simRss / 1024).toFixed(0)} MiB → ${(simRss / n).toFixed(1)} KiB per node |`,
       `| platform heap growth | ${(heapPerNode / 1024).toFixed(1)} KiB per node |`,
     ];

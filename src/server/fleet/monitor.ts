@@ -36,8 +36,9 @@ export class Monitor {
   private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private hosts = new Map<number, Host>();
+  /** Nodes still to be checked in the current pass over all of them, and when it began. */
+  private cycle = new Set<string>();
   private cycleStart = Date.now();
-  private checkedThisCycle = new Set<string>();
 
   constructor(
     private readonly db: DB,
@@ -68,6 +69,7 @@ export class Monitor {
 
   untrack(mnId: string) {
     this.slots.delete(mnId);
+    this.cycle.delete(mnId);
   }
 
   get tracked(): number {
@@ -81,6 +83,15 @@ export class Monitor {
   private async tick() {
     const now = Date.now();
     if (this.hosts.size === 0 || now % 5000 < 200) await this.refreshHosts().catch(() => {});
+    this.pump();
+  }
+
+  /**
+   * Starts due checks while slots are free. Called by the timer and whenever a check
+   * ends, so throughput is bounded by the daemons and the concurrency, not the tick.
+   */
+  private pump() {
+    const now = Date.now();
     for (const slot of this.slots.values()) {
       if (this.inFlight >= this.opts.concurrency) break;
       if (slot.nextNode > now) continue;
@@ -91,14 +102,19 @@ export class Monitor {
       this.inFlight++;
       void this.check(slot.mnId, withNetwork).finally(() => {
         this.inFlight--;
-        this.checkedThisCycle.add(slot.mnId);
-        if (this.checkedThisCycle.size >= this.slots.size) {
-          this.metrics.cycleSeconds.set((Date.now() - this.cycleStart) / 1000);
-          this.cycleStart = Date.now();
-          this.checkedThisCycle.clear();
-        }
+        this.endOfCheck(slot.mnId);
+        this.pump();
       });
     }
+  }
+
+  /** Keeps the "one pass over every node" gauge. */
+  private endOfCheck(mnId: string) {
+    this.cycle.delete(mnId);
+    if (this.cycle.size > 0) return;
+    if (this.slots.size > 0) this.metrics.cycleSeconds.set((Date.now() - this.cycleStart) / 1000);
+    this.cycleStart = Date.now();
+    this.cycle = new Set(this.slots.keys());
   }
 
   /** Checks one node now (also used by tests and after a restart). */
