@@ -56,7 +56,8 @@ describe('coin-daemon simulator', () => {
 
   it('pays enabled nodes of a coin in turn', async () => {
     for (const id of ['p1', 'p2', 'p3']) await admin('POST', '/nodes', { nodeId: id, coin: 'pivx', rpc: 'bitcoin', blockTimeS: 0.05, syncSeconds: 0, registered: true });
-    await new Promise((r) => setTimeout(r, 200));
+    // Past the two pre-enabled blocks of the last one, and a full round of payments (3 blocks), with room for a slow machine.
+    await new Promise((r) => setTimeout(r, 800));
     const seen = await Promise.all(['p1', 'p2', 'p3'].map((id) => observeBitcoin({ endpoint: ep(id), timeoutMs: 2000 }, 'classic', true)));
     for (const o of seen) {
       expect(o.networkStatus).toBe('Masternode successfully started ENABLED');
