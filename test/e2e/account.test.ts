@@ -1,48 +1,31 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { linkIn, startSmtp } from '../support/smtp';
-import { Authenticator, launchChromium, pathOf, screenshot } from './browser';
+import { at, Authenticator, browserSession, screenshot } from './browser';
 
 // The account flow of the foundation issue, in a real browser against the real server
 // (built client in dist/client, SQLite, SMTP on loopback). Run `npm run build:client` first.
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let server: TestServer;
-let browser: Browser;
+const session = browserSession(() => server.url);
+const { newPage } = session;
 
 beforeAll(async () => {
   smtp = await startSmtp();
   server = await startTestServer({ SMTP_URL: smtp.url });
-  browser = await launchChromium();
+  await session.launch();
 });
 
-// Uncaught exceptions in the page fail the test that caused them.
-const pageErrors: string[] = [];
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(session.assertNoPageErrors);
 
 afterAll(async () => {
-  await browser?.close();
+  await session.close();
   await stopTestServer(server);
   await smtp?.close();
 });
-
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 860 } });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  return { context, page };
-}
-
-/** Waits until the address bar shows exactly this path and query. */
-async function at(page: Page, expected: string) {
-  await page.waitForURL((url) => url.pathname + url.search === expected);
-  expect(pathOf(page)).toBe(expected);
-}
 
 async function submitLogin(page: Page, username: string, password: string) {
   await page.getByLabel('Username or email', { exact: true }).fill(username);
@@ -60,7 +43,7 @@ const alertText = (page: Page) => page.getByRole('alert').first().textContent();
 
 describe('account flow in the browser', () => {
   it('registers, verifies, logs in, sets up 2FA, changes the password, and guards routes', { timeout: 180_000 }, async () => {
-    const { context, page } = await newPage();
+    const page = await newPage();
     const suffix = Date.now().toString(36);
     const username = `e2e_${suffix}`;
     const email = `${username}@example.test`;
@@ -174,7 +157,7 @@ describe('account flow in the browser', () => {
     await page.getByRole('link', { name: 'Go to Dashboard' }).waitFor();
     await screenshot(page, '404');
 
-    await context.close();
+    await page.context().close();
   });
 
   it('shows a balance credited by the operator at once, without a reload', { timeout: 60_000 }, async () => {
@@ -187,7 +170,7 @@ describe('account flow in the browser', () => {
     });
     expect(res.status).toBe(200);
 
-    const { context, page } = await newPage();
+    const page = await newPage();
     // The live subscription is up once the server's first frame (sync) has arrived.
     const subscribed = page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
     await page.goto('/login');
@@ -204,6 +187,6 @@ describe('account flow in the browser', () => {
 
     await balance.filter({ hasText: '$12.50' }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('same page');
-    await context.close();
+    await page.context().close();
   });
 });

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { runCli } from '../../src/server/cli/main';
 import { insertEvent } from '../../src/server/events/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { linkIn, startSmtp } from '../support/smtp';
-import { fitsViewport, launchChromium, pathOf, screenshot } from './browser';
+import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
 
 // The client's other states and pages: small routes, password reset, the error app,
 // the maintenance app, live notifications, small screens and a server restart.
@@ -13,40 +13,25 @@ import { fitsViewport, launchChromium, pathOf, screenshot } from './browser';
 
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 let server: TestServer;
-let browser: Browser;
+// Asks for the url at every page: the restart test replaces the server.
+const session = browserSession(() => server.url);
+const { newPage } = session;
 
 beforeAll(async () => {
   smtp = await startSmtp();
   server = await startTestServer({ SMTP_URL: smtp.url });
-  browser = await launchChromium();
+  await session.launch();
 });
 
-// Uncaught exceptions in the page fail the test that caused them.
-const pageErrors: string[] = [];
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(session.assertNoPageErrors);
 
 afterAll(async () => {
-  await browser?.close();
+  await session.close();
   await stopTestServer(server);
   await smtp?.close();
 });
 
 const quiet = { out: () => {} };
-
-async function newPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 860 } });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  return page;
-}
-
-async function at(page: Page, expected: string) {
-  await page.waitForURL((url) => url.pathname + url.search === expected);
-  expect(pathOf(page)).toBe(expected);
-}
 
 async function registerUser(prefix: string) {
   const username = `${prefix}_${Date.now().toString(36)}`;

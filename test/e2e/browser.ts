@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
+import { expect } from 'vitest';
 
 /** Debian's chromium; a browser is never downloaded. */
 export function launchChromium(): Promise<Browser> {
@@ -37,6 +38,42 @@ export function fitsViewport(page: Page): Promise<boolean> {
 export function pathOf(page: Page): string {
   const u = new URL(page.url());
   return u.pathname + u.search;
+}
+
+/** Waits until the address bar shows exactly this path and query. */
+export async function at(page: Page, expected: string) {
+  await page.waitForURL((url) => url.pathname + url.search === expected);
+  expect(pathOf(page)).toBe(expected);
+}
+
+/**
+ * One test file's browser: `launch` and `close` it in the file's hooks, run
+ * `assertNoPageErrors` after each test. `serverUrl` is asked at every `newPage`, so a
+ * file may restart its server.
+ */
+export function browserSession(serverUrl: () => string) {
+  let browser: Browser | undefined;
+  const pageErrors: string[] = [];
+  return {
+    async launch() {
+      browser = await launchChromium();
+    },
+    async close() {
+      await browser?.close();
+    },
+    /** A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it are kept. */
+    async newPage(width = 1280): Promise<Page> {
+      const context = await browser!.newContext({ baseURL: serverUrl(), viewport: { width, height: 860 } });
+      context.setDefaultTimeout(15_000);
+      const page = await context.newPage();
+      page.on('pageerror', (err) => pageErrors.push(err.message));
+      return page;
+    },
+    /** Uncaught exceptions in the page fail the test that caused them. */
+    assertNoPageErrors() {
+      expect(pageErrors.splice(0)).toEqual([]);
+    },
+  };
 }
 
 const PERIOD_MS = 30_000;

@@ -1,18 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { formatBalance, formatDailyPrice, formatNumber, formatPercent, formatPrice } from '../../src/shared/format';
 import { income } from '../../src/shared/roi';
 import type { CoinDetail, GetCoinsOutput } from '../../src/shared/schemas/coins';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { fitsViewport, launchChromium, pathOf, screenshot } from './browser';
+import { at, browserSession, fitsViewport, screenshot } from './browser';
 
 // The coin catalog's pages: the coin list, the top bar totals, view_coin, pricing and
 // the FAQ, against the real catalog (36 coins: pac and bwk delisted, bitg in
 // maintenance) and the offline demo market data. Run `npm run build:client` first.
 
 let server: TestServer;
-let browser: Browser;
+const session = browserSession(() => server.url);
+const { newPage } = session;
 
 type Detailed = { data: { id: string; dedicated_price_usd: number; cloud_price_usd: number | null; delisted: boolean }[] };
 
@@ -41,33 +42,16 @@ async function waitForMarketData() {
 beforeAll(async () => {
   // The longest refresh interval: fewer refreshes moving prices while a test compares them.
   server = await startTestServer({ MARKET_REFRESH_MINUTES: '15' });
-  browser = await launchChromium();
+  await session.launch();
   await waitForMarketData();
 });
 
-// Uncaught exceptions in the page fail the test that caused them.
-const pageErrors: string[] = [];
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(session.assertNoPageErrors);
 
 afterAll(async () => {
-  await browser?.close();
+  await session.close();
   await stopTestServer(server);
 });
-
-async function newPage(width = 1280): Promise<Page> {
-  const context = await browser.newContext({ baseURL: server.url, viewport: { width, height: 860 } });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  return page;
-}
-
-async function at(page: Page, expected: string) {
-  await page.waitForURL((url) => url.pathname + url.search === expected);
-  expect(pathOf(page)).toBe(expected);
-}
 
 const coinTable = (page: Page) => page.getByRole('table', { name: 'Coins', exact: true });
 const delistedTable = (page: Page) => page.getByRole('table', { name: 'Delisted coins', exact: true });

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { errorMessage } from '../errors';
 
 type Kind = 'error' | 'success' | 'info' | 'warning';
 
@@ -8,6 +9,16 @@ export function Alert({ kind, children }: { kind: Kind; children: ReactNode }) {
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       {children}
     </div>
+  );
+}
+
+/** How a form's mutation ended: its error, or the server's success message (one of them at most). */
+export function MutationAlerts({ mutation }: { mutation: { isError: boolean; error: unknown; isSuccess: boolean; data?: { message: string } } }) {
+  return (
+    <>
+      {mutation.isError && <Alert kind="error">{errorMessage(mutation.error)}</Alert>}
+      {mutation.isSuccess && <Alert kind="success">{mutation.data?.message}</Alert>}
+    </>
   );
 }
 

@@ -2,10 +2,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { recoverInput } from '../../shared/schemas/auth';
-import { Alert } from '../components/Alert';
+import { MutationAlerts } from '../components/Alert';
 import { TextField } from '../components/Field';
 import { AuthCard } from '../components/SiteLayout';
-import { errorMessage } from '../errors';
 import { check, withLabel, type FieldErrors } from '../forms';
 import { useTRPC } from '../trpc';
 
@@ -25,8 +24,7 @@ export function Recover() {
 
   return (
     <AuthCard title="Reset your password" subtitle="Enter the email of your account and we will send you a link to choose a new password.">
-      {recover.isError && <Alert kind="error">{errorMessage(recover.error)}</Alert>}
-      {recover.isSuccess && <Alert kind="success">{recover.data.message}</Alert>}
+      <MutationAlerts mutation={recover} />
       <form onSubmit={submit} noValidate>
         <TextField label="Email" type="email" value={email} onValueChange={setEmail} error={withLabel('Email', errors.email)} autoComplete="email" autoFocus />
         <button type="submit" className="btn btn-primary btn-block" disabled={recover.isPending}>

@@ -2,11 +2,10 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { resetForm } from '../../shared/schemas/auth';
-import { Alert } from '../components/Alert';
+import { MutationAlerts } from '../components/Alert';
 import { PasswordField } from '../components/Field';
 import { AuthCard } from '../components/SiteLayout';
 import { PageLoading } from '../components/Spinner';
-import { errorMessage } from '../errors';
 import { check, withLabel, type FieldErrors } from '../forms';
 import { useTRPC } from '../trpc';
 
@@ -58,8 +57,7 @@ function ResetWithToken({ token }: { token: string }) {
 
   return (
     <AuthCard title="Choose a new password">
-      {reset.isError && <Alert kind="error">{errorMessage(reset.error)}</Alert>}
-      {reset.isSuccess && <Alert kind="success">{reset.data.message}</Alert>}
+      <MutationAlerts mutation={reset} />
       <form onSubmit={submit} noValidate>
         <PasswordField
           label="New password"

@@ -3,11 +3,11 @@ import { useState, type FormEvent } from 'react';
 import { formatBalance } from '../../shared/format';
 import { changePasswordForm } from '../../shared/schemas/auth';
 import { useUser } from '../auth';
-import { Alert } from '../components/Alert';
+import { MutationAlerts } from '../components/Alert';
 import { PageHeader } from '../components/DashboardShell';
 import { PasswordField } from '../components/Field';
 import { TwoFactorSection } from '../components/TwoFactorSection';
-import { errorMessage, serverFieldErrors } from '../errors';
+import { serverFieldErrors } from '../errors';
 import { check, withLabel, type FieldErrors } from '../forms';
 import { useTRPC } from '../trpc';
 
@@ -54,8 +54,7 @@ function AccountSection() {
           <dd>${formatBalance(user.balance)}</dd>
         </div>
       </dl>
-      {resend.isSuccess && <Alert kind="success">{resend.data.message}</Alert>}
-      {resend.isError && <Alert kind="error">{errorMessage(resend.error)}</Alert>}
+      <MutationAlerts mutation={resend} />
     </section>
   );
 }
@@ -88,8 +87,7 @@ function ChangePasswordSection() {
   return (
     <section className="card settings-section" aria-labelledby="password-heading">
       <h2 id="password-heading">Change password</h2>
-      {change.isSuccess && <Alert kind="success">{change.data.message}</Alert>}
-      {change.isError && <Alert kind="error">{errorMessage(change.error)}</Alert>}
+      <MutationAlerts mutation={change} />
       <form onSubmit={submit} noValidate className="form-narrow">
         <PasswordField
           label="Current password"
