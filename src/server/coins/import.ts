@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DB } from '../db/open';
 import { parseCatalog } from './catalog-file';
-import { insertCoinIfNew, maxPosition, upsertCoin } from './queries';
+import { findCoin, insertCoinIfNew, listCoins, maxPosition, upsertCoin } from './queries';
 
 /** A file of the catalog shipped with the platform; found from the source tree and from the bundle. */
 export function bundledCatalogPath(file = 'coins.json'): string {
@@ -23,7 +23,7 @@ export type ImportResult = { added: string[]; updated: string[]; kept: string[] 
 export async function importCatalog(db: DB, file: string, mode: 'replace' | 'seed'): Promise<ImportResult> {
   const coins = parseCatalog(fs.readFileSync(file, 'utf8'), path.basename(file));
   return db.transaction().execute(async (trx) => {
-    const existing = new Set((await trx.selectFrom('coins').select('id').execute()).map((r) => r.id));
+    const existing = new Set((await listCoins(trx)).map((r) => r.id));
     const result: ImportResult = { added: [], updated: [], kept: [] };
     let next = (await maxPosition(trx)) + 1;
     for (const c of coins) {
@@ -31,8 +31,7 @@ export async function importCatalog(db: DB, file: string, mode: 'replace' | 'see
         await insertCoinIfNew(trx, c, next++);
         result.added.push(c.id);
       } else if (mode === 'replace') {
-        const pos = (await trx.selectFrom('coins').select('position').where('id', '=', c.id).executeTakeFirstOrThrow()).position;
-        await upsertCoin(trx, c, pos);
+        await upsertCoin(trx, c, (await findCoin(trx, c.id))!.position);
         result.updated.push(c.id);
       } else result.kept.push(c.id);
     }

@@ -10,7 +10,7 @@ import { dockerEngine } from './engines/docker';
 import { LocalEngine } from './engines/local';
 import { simulatorCommand } from './engines/registry';
 import { loadProfiles } from './profiles';
-import { deleteHost, findHost, findNode, hostUsage, insertHost, listHosts, nodesByStatus, updateHost } from './queries';
+import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, nodesByStatus, updateHost } from './queries';
 import { requestDestroy, requestNode, requestRestart } from './service';
 import path from 'node:path';
 
@@ -104,7 +104,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (host.engine === 'local') throw new UsageError('the local host cannot be removed; drain it instead');
       const used = (await hostUsage(db)).get(host.id);
       if (used && used.dedicated + used.cloud > 0) throw new UsageError(`host ${host.name} still runs ${used.dedicated + used.cloud} nodes; drain it and move or destroy them first`);
-      await db.updateTable('masternodes').set({ host_id: null }).where('host_id', '=', host.id).execute();
+      await detachNodesFromHost(db, host.id);
       await deleteHost(db, host.id);
       await logOperatorAction(db, 'hosts remove', { name: host.name });
       io.out(`host ${host.name} removed`);

@@ -47,6 +47,32 @@ export function insertNode(db: Q, n: Insertable<MasternodesTable>) {
   return db.insertInto('masternodes').values(n).returning('id').executeTakeFirstOrThrow();
 }
 
+/** Any node by id, deleted or not. */
+export function findNodeAnyState(db: Q, mnId: string) {
+  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
+}
+
+/** Rows the control loop must act on: requested and not started, deleted and not destroyed, restart asked for. */
+export function nodesNeedingWork(db: Q, limit = 200) {
+  return db
+    .selectFrom('masternodes')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('deleted_at', 'is', null), eb('provisioned_at', 'is', null), eb('status', '=', 'deploying')]),
+        eb.and([eb('deleted_at', 'is not', null), eb('destroyed_at', 'is', null)]),
+        eb.and([eb('deleted_at', 'is', null), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
+      ]),
+    )
+    .limit(limit)
+    .execute();
+}
+
+/** Nodes of a removed host keep their rows (history) but lose the host. */
+export function detachNodesFromHost(db: Q, hostId: number) {
+  return db.updateTable('masternodes').set({ host_id: null }).where('host_id', '=', hostId).execute();
+}
+
 export function findNode(db: Q, mnId: string) {
   return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).where('deleted_at', 'is', null).executeTakeFirst();
 }

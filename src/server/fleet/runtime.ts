@@ -11,7 +11,7 @@ import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { insertHost, listHosts, listLiveNodes, nodesByStatus, updateNode } from './queries';
+import { insertHost, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateNode } from './queries';
 import { buildSpec } from './spec';
 
 /** The first IPv4/IPv6 address of this machine that others can reach, for the local host's `server_ip`. */
@@ -93,18 +93,7 @@ export class Fleet {
 
   private async pass() {
     const hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
-    const todo = await this.db
-      .selectFrom('masternodes')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('deleted_at', 'is', null), eb('provisioned_at', 'is', null), eb('status', '=', 'deploying')]),
-          eb.and([eb('deleted_at', 'is not', null), eb('destroyed_at', 'is', null)]),
-          eb.and([eb('deleted_at', 'is', null), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
-        ]),
-      )
-      .limit(200)
-      .execute();
+    const todo = await nodesNeedingWork(this.db);
     await Promise.all(todo.map((n) => this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id))));
     await this.updateGauges();
   }

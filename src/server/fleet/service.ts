@@ -9,7 +9,7 @@ import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
 import { pickHost } from './placement';
 import { FAMILY_PROFILES, type DaemonProfile } from './profiles';
-import { hostUsage, insertNode, listHosts, updateNode } from './queries';
+import { findNodeAnyState, hostUsage, insertNode, listHosts, updateNode } from './queries';
 
 export const FLEET_FULL = 'No server capacity is free for this plan right now. Please try again later or contact support.';
 
@@ -61,7 +61,7 @@ export async function requestNode(
     });
     await insertEvent(trx, input.userId, 'refresh_queue', {});
     await insertEvent(trx, input.userId, 'refresh_masternodes', {});
-    return (await trx.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow()) as Masternode;
+    return findNodeAnyState(trx, mnId);
   });
   if (!node) {
     deps.log.warn('fleet full: no host can take the node', { coin: input.coinId, plan: input.plan, profile: profileId });
