@@ -1,24 +1,96 @@
-import { Link, useParams } from 'wouter';
-import { PageHeader } from '../components/DashboardShell';
-import { EmptyState } from '../components/EmptyState';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Redirect, useParams, useSearchParams } from 'wouter';
+import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { DeleteNodeDialog } from '../components/node/DeleteNodeDialog';
+import { NodeConfig } from '../components/node/NodeConfig';
+import { NodeDetails } from '../components/node/NodeDetails';
+import { NodeHeader } from '../components/node/NodeHeader';
+import { HostingCard, ImportantNotes, WalletCard } from '../components/node/NodeSideCards';
+import { NodeTabs, panelId, tabId, type NodeTab } from '../components/node/NodeTabs';
+import { OverviewCards } from '../components/node/OverviewCards';
+import { ProposalsNotice } from '../components/node/ProposalsNotice';
+import { PageLoading } from '../components/Spinner';
+import { errorCode } from '../errors';
+import { nodeName } from '../portfolio';
+import { pageTitle } from '../site';
+import { useTRPC } from '../trpc';
 
+/**
+ * /dashboard/masternode/:mn (deployment-and-nodes.md section 2). Query `tab`:
+ * overview (default), config, proposals, delete (the dialog over the overview). A
+ * refresh_masternode event refetches in the background (live.tsx) without a spinner;
+ * a node that cannot be loaded, or is gone on a refetch, sends the user to /dashboard.
+ */
 export function Masternode() {
   const { mn } = useParams<{ mn: string }>();
+  return <NodePage key={mn} mn={mn} />;
+}
+
+function readTab(value: string | null): NodeTab {
+  return value === 'config' || value === 'proposals' ? value : 'overview';
+}
+
+function NodePage({ mn }: { mn: string }) {
+  const trpc = useTRPC();
+  const node = useQuery(trpc.nodes.get_masternode.queryOptions({ masternode: mn }));
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const [deleting, setDeleting] = useState(tabParam === 'delete');
+  useEffect(() => {
+    if (tabParam === 'delete') setDeleting(true);
+  }, [tabParam]);
+
+  const code = errorCode(node.error);
+  // The node is gone (deleted, another user's, not an id): nothing to show here.
+  const gone = code === 'NOT_FOUND' || code === 'BAD_REQUEST' || code === 'FORBIDDEN';
+  if (!node.data || gone) {
+    if (node.isPending) return <PageLoading label="Loading node…" />;
+    return <Redirect to="/dashboard" replace />;
+  }
+
+  const tab = readTab(tabParam);
+  const setTab = (t: NodeTab) => setParams(t === 'overview' ? {} : { tab: t });
+  const closeDelete = () => {
+    setDeleting(false);
+    if (tabParam === 'delete') setParams({}, { replace: true });
+  };
+  const data = node.data.data;
+  return (
+    <div className="node-page">
+      <NodeTitle node={data} />
+      <NodeHeader node={data} />
+      <NodeTabs tab={tab} onTab={setTab} onDelete={() => setDeleting(true)} />
+      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="node-panel">
+        {tab === 'overview' && <Overview node={data} />}
+        {tab === 'config' && <NodeConfig node={data} />}
+        {tab === 'proposals' && <ProposalsNotice />}
+      </div>
+      {deleting && <DeleteNodeDialog name={nodeName(data)} onClose={closeDelete} />}
+    </div>
+  );
+}
+
+function NodeTitle({ node }: { node: MasternodeDetail }) {
+  const name = nodeName(node);
+  useEffect(() => {
+    document.title = pageTitle(`${name} (${node.currency_data.ticker})`);
+  }, [name, node.currency_data.ticker]);
+  return null;
+}
+
+function Overview({ node }: { node: MasternodeDetail }) {
   return (
     <>
-      <PageHeader title="Masternode" />
-      <section className="card">
-        <EmptyState
-          title="Node not found"
-          action={
-            <Link href="/dashboard/portfolio" className="btn btn-primary">
-              Back to portfolio
-            </Link>
-          }
-        >
-          There is no node <code>{mn}</code> in your account.
-        </EmptyState>
-      </section>
+      <OverviewCards node={node} />
+      <div className="node-grid">
+        <NodeDetails node={node} />
+        <div className="node-side">
+          <HostingCard node={node} />
+          {node.wallet_info && <WalletCard wallet={node.wallet_info} />}
+        </div>
+      </div>
+      <ImportantNotes />
     </>
   );
 }
