@@ -7,7 +7,7 @@ import { fail } from '../errors';
 import { findUserNode, listUserNodes } from '../fleet/queries';
 import { allQuotes, findQuote } from '../market/queries';
 
-type Ctx = Pick<Context, 'db'>;
+type Ctx = Pick<Context, 'db' | 'config'>;
 
 /** A node finished deploying within this time stays in the queue as "done" (a link to its config). */
 const DONE_IN_QUEUE_MS = 60 * 60_000;
@@ -26,15 +26,17 @@ function economics(coin: CoinRecord, quote: MarketQuote | undefined) {
   };
 }
 
-function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined): MasternodeListItem {
+function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined, logoBase: string): MasternodeListItem {
   const e = economics(coin, quote);
   return {
     mn_id: n.mn_id,
     alias: n.alias,
     currency: coin.id,
     currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
+    logo: `${logoBase}/${coin.id}.svg`,
     status: n.status,
     status_on_network: n.status_on_network,
+    active_time: n.active_since === null ? null : Math.floor((Date.now() - n.active_since) / 1000),
     last_paid: iso(n.last_paid),
     worth: e.worth,
     revenue: e.revenue,
@@ -79,7 +81,7 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
     if (q) out.queue.push(q);
     dailyMicros += n.hosting_price;
     if (n.status === 'deploying') continue; // shown in the queue only
-    const item = listItem(n, coin, quoteOf.get(coin.id));
+    const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl);
     out.masternodes.push(item);
     if (typeof item.worth === 'number') out.total_worth += item.worth;
   }
@@ -101,7 +103,7 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
   return {
     success: true,
     data: {
-      ...listItem(n, coin, quote),
+      ...listItem(n, coin, quote, ctx.config.coinLogoUrl),
       status_text: n.status_text,
       collateral: e.collateral,
       roi: e.roi,
@@ -110,7 +112,6 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       start_cmd: '',
       server_ip: n.server_ip,
       server_ip6: n.server_ip6,
-      active_time: n.active_since === null ? null : Math.floor((Date.now() - n.active_since) / 1000),
       reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
       zen: zen ? { ip4: n.server_ip, ip6: n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
       wallet_info: wallet,

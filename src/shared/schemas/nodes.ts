@@ -11,8 +11,12 @@ export const masternodeListItem = z.object({
   alias: z.string().nullable(),
   currency: z.string(),
   currency_data: currencyData,
+  /** Logo URL of the coin (COIN_LOGO_URL base). */
+  logo: z.string(),
   status: z.string(),
   status_on_network: z.string().nullable(),
+  /** Seconds the node has been running, or null. */
+  active_time: z.number().nullable(),
   /** ISO time of the last reward, or null. */
   last_paid: z.string().nullable(),
   /** USD: collateral × price, '--' without a price. */
@@ -61,8 +65,6 @@ export const masternodeDetail = masternodeListItem.extend({
   start_cmd: z.string(),
   server_ip: z.string().nullable(),
   server_ip6: z.string().nullable(),
-  /** Seconds the node has been running, or null. */
-  active_time: z.number().nullable(),
   /** Hours between rewards, or null. */
   reward_freq: z.number().nullable(),
   zen: z.object({ ip4: z.string().nullable(), ip6: z.string().nullable(), id: z.string(), fqdn: z.string() }).nullable(),

@@ -12,7 +12,7 @@ export function NodeHeader({ node }: { node: MasternodeDetail }) {
   return (
     <>
       <div className="node-header">
-        <CoinLogo id={node.currency} ticker={node.currency_data.ticker} size={48} />
+        <CoinLogo id={node.currency} ticker={node.currency_data.ticker} src={node.logo} size={48} />
         <div className="node-header-text">
           <h1>{nodeName(node)}</h1>
           <p className="muted">{node.currency_data.ticker} Masternode</p>

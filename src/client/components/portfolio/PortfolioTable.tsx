@@ -36,10 +36,10 @@ export function PortfolioTable({ rows }: { rows: PortfolioRow[] }) {
   );
 }
 
-function CoinCell({ id, label, ticker }: { id: string; label: string; ticker: string }) {
+function CoinCell({ id, label, ticker, logo }: { id: string; label: string; ticker: string; logo?: string }) {
   return (
     <span className="coin-cell">
-      <CoinLogo id={id} ticker={ticker} />
+      <CoinLogo id={id} ticker={ticker} src={logo} />
       <span className="coin-name">
         <span className="coin-label">{label}</span>
         <span className="coin-ticker">{ticker}</span>
@@ -54,7 +54,7 @@ function NodeRow({ node }: { node: MasternodeListItem }) {
   return (
     <tr data-mn={node.mn_id}>
       <td>
-        <CoinCell id={node.currency} label={c.label} ticker={c.ticker} />
+        <CoinCell id={node.currency} label={c.label} ticker={c.ticker} logo={node.logo} />
       </td>
       <td className="mn-id">
         <Link href={nodeHref(node.mn_id)}>{name}</Link>
