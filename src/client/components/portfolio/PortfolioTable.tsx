@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { formatBalance } from '../../../shared/format';
 import type { MasternodeListItem, QueueItem } from '../../../shared/schemas/nodes';
 import { MISSING } from '../../display';
-import { relativeTime, utcDate, utcDateTime } from '../../nodeTime';
+import { humanDuration, relativeTime, utcDate, utcDateTime } from '../../nodeTime';
 import { nodeName, type PortfolioRow } from '../../portfolio';
 import { CoinLogo } from '../CoinLogo';
 import { TrashIcon } from '../Icons';
@@ -20,6 +20,7 @@ export function PortfolioTable({ rows }: { rows: PortfolioRow[] }) {
             <th scope="col">Coin</th>
             <th scope="col">ID</th>
             <th scope="col">Status</th>
+            <th scope="col">Active time</th>
             <th scope="col">Last reward</th>
             <th scope="col" className="num">
               Worth
@@ -63,6 +64,7 @@ function NodeRow({ node }: { node: MasternodeListItem }) {
       <td>
         <NodeStatusBadge status={node.status} />
       </td>
+      <td data-col="active_time">{node.active_time === null ? MISSING : humanDuration(node.active_time)}</td>
       <td data-col="last_reward">
         {node.last_paid ? (
           <time dateTime={node.last_paid} title={utcDateTime(node.last_paid)}>
@@ -106,6 +108,7 @@ function QueueRow({ item }: { item: QueueItem }) {
           Deploying...
         </span>
       </td>
+      <td>{MISSING}</td>
       <td>{MISSING}</td>
       <td className="num">{MISSING}</td>
       <td>{MISSING}</td>
