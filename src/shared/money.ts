@@ -37,3 +37,8 @@ export function toUsdNumber(micros: Micros): number {
   const cents = Math.sign(micros) * Math.round(Math.abs(micros) / 10_000);
   return cents / 100;
 }
+
+/** Dollars with micro-dollar precision kept, for prices such as $0.063/day that must not round to cents. */
+export function microsToUsd(micros: Micros): number {
+  return micros / MICROS_PER_USD;
+}

@@ -1,4 +1,4 @@
-import type { Micros } from '../../shared/money';
+import { microsToUsd, type Micros } from '../../shared/money';
 import type { CoinRecord } from '../db/schema';
 
 /** The daily prices a customer pays now: campaign prices while a campaign runs. */
@@ -13,11 +13,7 @@ export function currentPrices(c: CoinRecord): { dedicated: Micros; cloud: Micros
 /** `host_price` of the coin list: the cheapest plan available, USD per day. */
 export function hostPriceUsd(c: CoinRecord): number {
   const p = currentPrices(c);
-  return toUsdNumber6(p.cloud === null ? p.dedicated : Math.min(p.dedicated, p.cloud));
+  return microsToUsd(p.cloud === null ? p.dedicated : Math.min(p.dedicated, p.cloud));
 }
 
-/** Dollars with the micro-dollar precision kept (prices like $0.063 must not round to cents). */
-export function toUsdNumber6(micros: Micros): number {
-  return micros / 1_000_000;
-}
 

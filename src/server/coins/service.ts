@@ -7,7 +7,8 @@ import { fail } from '../errors';
 import { allQuotes, findQuote, lastHistory } from '../market/queries';
 import type { ExchangeTicker } from '../market/provider';
 import { asChange, asNumber, asPercent, asUsd } from './display';
-import { currentPrices, hostPriceUsd, toUsdNumber6 } from './prices';
+import { microsToUsd } from '../../shared/money';
+import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
 
 type Ctx = Pick<Context, 'db' | 'config'>;
@@ -131,8 +132,8 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
         stat('Monthly income per node', 'revenue_mo', f.income?.monthly ?? null, 'usd', { prefix: '$' }),
         stat('Nodes on the network', 'network_nodes', f.details.reward.network_nodes, 'number', { round: 0 }),
         stat('Hosted with us', 'hosted_mns', hosted.get(c.id) ?? 0, 'number', { round: 0 }),
-        stat('Dedicated plan', 'dedicated_price', toUsdNumber6(prices.dedicated), 'usd', { prefix: '$', suffix: '/day', round: 3 }),
-        stat('Cloud plan', 'cloud_price', prices.cloud === null ? 'not offered' : toUsdNumber6(prices.cloud), prices.cloud === null ? 'text' : 'usd', prices.cloud === null ? {} : { prefix: '$', suffix: '/day', round: 3 }),
+        stat('Dedicated plan', 'dedicated_price', microsToUsd(prices.dedicated), 'usd', { prefix: '$', suffix: '/day', round: 3 }),
+        stat('Cloud plan', 'cloud_price', prices.cloud === null ? 'not offered' : microsToUsd(prices.cloud), prices.cloud === null ? 'text' : 'usd', prices.cloud === null ? {} : { prefix: '$', suffix: '/day', round: 3 }),
       ],
       exchanges: exchanges.map((t) => ({
         exchange: { name: t.exchange },
@@ -154,8 +155,8 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       market_data: quote
         ? { price: quote.price_usd, total_volume_text: money(quote.volume_24h_usd), market_cap: quote.market_cap_usd, market_cap_text: money(quote.market_cap_usd), price_change: quote.change_24h_pct ?? 0 }
         : null,
-      dedicated_price: toUsdNumber6(prices.dedicated),
-      cloud_price: prices.cloud === null ? 0 : toUsdNumber6(prices.cloud),
+      dedicated_price: microsToUsd(prices.dedicated),
+      cloud_price: prices.cloud === null ? 0 : microsToUsd(prices.cloud),
       market_provider: quote?.provider ?? 'none',
     },
   };
@@ -185,8 +186,8 @@ export async function getDetailed(ctx: Ctx) {
         income_usd: f.income,
         network_nodes: f.details.reward.network_nodes,
         hosted_mns: hosted.get(c.id) ?? 0,
-        dedicated_price_usd: toUsdNumber6(p.dedicated),
-        cloud_price_usd: p.cloud === null ? null : toUsdNumber6(p.cloud),
+        dedicated_price_usd: microsToUsd(p.dedicated),
+        cloud_price_usd: p.cloud === null ? null : microsToUsd(p.cloud),
         delisted: c.delisted === 1,
         maintenance: c.maintenance === 1,
         market_updated_at: q ? new Date(q.updated_at).toISOString() : null,
@@ -205,11 +206,11 @@ export async function getDeployInfo(ctx: Ctx, id: string) {
       ticker: c.ticker,
       label: c.label,
       collateral: Number(c.collateral),
-      dedicated_price: toUsdNumber6(c.dedicated_price),
-      cloud_price: toUsdNumber6(c.cloud_price),
+      dedicated_price: microsToUsd(c.dedicated_price),
+      cloud_price: microsToUsd(c.cloud_price),
       cloud: c.cloud === 1,
       campaign: c.campaign === 1,
-      campaign_prices: { dedicated_price: toUsdNumber6(c.campaign_dedicated_price), cloud_price: toUsdNumber6(c.campaign_cloud_price) },
+      campaign_prices: { dedicated_price: microsToUsd(c.campaign_dedicated_price), cloud_price: microsToUsd(c.campaign_cloud_price) },
       maintenance: c.maintenance === 1,
       monero: c.monero === 1,
       dip003: c.dip003 === 1,

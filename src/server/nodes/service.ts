@@ -1,3 +1,4 @@
+import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
 import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 import { coinDetails, listCoins } from '../coins/queries';
@@ -87,7 +88,7 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
   }
   out.total_worth = Math.round(out.total_worth * 100) / 100;
   // Exact integer micro-dollars until the one conversion for display.
-  out.monthly_cost = (dailyMicros * 30) / 1_000_000;
+  out.monthly_cost = microsToUsd(dailyMicros * 30);
   return out;
 }
 
@@ -107,7 +108,7 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       status_text: n.status_text,
       collateral: e.collateral,
       roi: e.roi,
-      hosting_price: n.hosting_price / 1_000_000,
+      hosting_price: microsToUsd(n.hosting_price),
       package: n.package,
       start_cmd: '',
       server_ip: n.server_ip,
