@@ -1,8 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+// The test tiers, from fastest to slowest. `npm test` runs them all; `npm run test:fast`
+// runs unit and procedure alone (no build, no sockets of their own). A file belongs to
+// one tier; a new file under test/ lands in `http` unless its path names another tier.
+const tiers = {
+  /** Pure code: no database, no sockets, no child processes. */
+  unit: ['test/unit/**/*.test.ts', 'src/**/*.test.ts', 'test/fleet/placement.test.ts', 'test/fleet/status-map.test.ts'],
+  /** Procedures through `createCaller` and queries on a real SQLite file; no HTTP. */
+  procedure: ['test/procedure/**/*.test.ts', 'test/auth.test.ts', 'test/catalog.test.ts', 'test/migrations.test.ts'],
+  /** Chromium against the built client (`npm run build` first). */
+  browser: ['test/e2e/**/*.test.ts'],
+  /** Real coin daemons (litecoind, monerod) and a private Podman. */
+  peers: ['test/peers/**/*.test.ts', 'test/fleet/local-engine.test.ts', 'test/fleet/fleet-real-daemons.test.ts', 'test/fleet/docker-engine.test.ts'],
+};
+/** Real HTTP, websockets, SMTP, CLI and server processes on loopback: everything else. */
+const http = { include: ['test/**/*.test.ts'], exclude: [...tiers.unit, ...tiers.procedure, ...tiers.browser, ...tiers.peers] };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -10,5 +25,17 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     server: { deps: { inline: ['kysely'] } },
+    // Fails a test that opens a connection anywhere but loopback or a unix socket.
+    setupFiles: ['test/support/network-guard.ts'],
+    projects: [
+      // Tiers run one group after another (cheapest first), so Chromium and the real
+      // daemons never compete with each other for the two cores.
+      { extends: true, test: { name: 'unit', include: tiers.unit, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'procedure', include: tiers.procedure, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'http', ...http, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } } },
+      // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
+      { extends: true, test: { name: 'peers', include: tiers.peers, testTimeout: 240_000, hookTimeout: 120_000, sequence: { groupOrder: 3 } } },
+    ],
   },
 });
