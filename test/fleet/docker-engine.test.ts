@@ -2,13 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Docker from 'dockerode';
+import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonSpec, NodeEngine } from '../../src/server/fleet/engine';
-import { containerName, demuxLogs, dockerEngine, volumeName } from '../../src/server/fleet/engines/docker';
+import { containerName, dockerEngine, volumeName } from '../../src/server/fleet/engines/docker';
 import { memoryLogger } from '../../src/server/log';
 import { BUSYBOX_ENTRYPOINT, BUSYBOX_IMAGE, busyboxRootfs } from '../support/images/busybox';
 import { LITECOIND_ENTRYPOINT, LITECOIND_IMAGE, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';
+import { ensureWallet, mineTo, rpc, waitFor } from '../support/daemons';
 
 // One private Podman for the file; every test removes its own containers and volumes.
 const started = await startPodman();
@@ -171,11 +173,17 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     await expect.poll(async () => (await engine.logs(id, 1000)).match(/nk-daemon: crashing/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
     expect(await engine.logs(id, 1000)).toMatch(/nk-daemon: boot 3 on port 8080/);
 
-    // A stop ends the cycle: no restart follows.
+    // A stop ends the cycle. Podman settles every exit with one event: `restart` when the
+    // policy brings the container back, `cleanup` when it stays down. Wait for the verdict
+    // on the stop's exit (the last `died` once stop has returned) rather than for time.
     await engine.stop(id, 10);
-    const stopped = await engine.inspect(id);
-    expect(stopped.state).toBe('exited');
-    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await engine.inspect(id)).state).toBe('exited');
+    const events = async () => (await pm().cli(['events', '--stream=false', '--filter', `container=${containerName(id)}`, '--format', '{{.Status}}'])).trim().split('\n');
+    const stopDied = (await events()).lastIndexOf('died');
+    expect(stopDied).toBeGreaterThan(0);
+    const verdict = await waitFor(async () => (await events()).slice(stopDied + 1).find((e) => e === 'restart' || e === 'cleanup'), 30_000, "podman's verdict on the stopped container");
+    expect(verdict).toBe('cleanup');
+    expect((await events()).slice(stopDied + 1)).not.toContain('start');
     expect((await engine.inspect(id)).state).toBe('exited');
   }, 60_000);
 
@@ -217,29 +225,17 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const tStart = performance.now();
     await engine.start(id);
     const ep = await engine.rpcEndpoint(id);
-    const auth = `Basic ${Buffer.from(`nodekeep:${password}`).toString('base64')}`;
-    const rpc = async (method: string, params: unknown[] = []) => {
-      const res = await fetch(`http://${ep.host}:${ep.port}/`, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '1.0', id: method, method, params }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const body = (await res.json()) as { result: unknown; error: { message: string } | null };
-      if (body.error) throw new Error(`${method}: ${body.error.message}`);
-      return body.result;
-    };
+    const target = { endpoint: ep, auth: { user: 'nodekeep', password } };
 
-    // Until it has loaded its chain it answers -28 "Loading…", or nothing at all.
-    await expect.poll(() => rpc('getblockchaininfo').catch(() => null), { timeout: 30_000, interval: 200 }).toMatchObject({ chain: 'regtest', blocks: 0 });
+    // Until it has loaded its chain it answers -28 "Loading…", or nothing at all: retried
+    // within the budget, and a failure names the daemon's last answer.
+    expect(await rpc(target, 'getblockchaininfo', [], v.looseObject({ chain: v.string(), blocks: v.number() }))).toMatchObject({ chain: 'regtest', blocks: 0 });
     console.info(`litecoind: start to first RPC answer ${Math.round(performance.now() - tStart)} ms`);
-    expect(await rpc('getnetworkinfo')).toMatchObject({ subversion: expect.stringMatching(/LitecoinCore:0\.21/) });
-    expect(await rpc('getblockcount')).toBe(0);
-    await rpc('createwallet', ['miner']);
-    const address = await rpc('getnewaddress');
-    const hashes = await rpc('generatetoaddress', [5, address]);
-    expect(hashes).toHaveLength(5);
-    expect(await rpc('getblockcount')).toBe(5);
+    expect(await rpc(target, 'getnetworkinfo', [], v.looseObject({ subversion: v.string() }))).toMatchObject({ subversion: expect.stringMatching(/LitecoinCore:0\.21/) });
+    expect(await rpc(target, 'getblockcount', [], v.number())).toBe(0);
+    await ensureWallet(target, 'miner');
+    expect(await mineTo(target, 5)).toBe(5);
+    expect(await rpc(target, 'getblockcount', [], v.number())).toBe(5);
     // conmon writes the log file a moment after the daemon prints.
     await expect.poll(() => engine.logs(id, 500), { timeout: 10_000 }).toMatch(/UpdateTip: new best=[0-9a-f]{64} height=5/);
 
@@ -326,22 +322,4 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
 
 afterAll(async () => {
   if (!skip) await pm().stop();
-});
-
-describe('docker log streams', () => {
-  const frame = (stream: number, text: string) => {
-    const body = Buffer.from(text);
-    const header = Buffer.alloc(8);
-    header[0] = stream;
-    header.writeUInt32BE(body.length, 4);
-    return Buffer.concat([header, body]);
-  };
-
-  it('demultiplexes stdout and stderr frames, and passes a raw (TTY) stream through', () => {
-    expect(demuxLogs(Buffer.concat([frame(1, 'out 1\n'), frame(2, 'err 1\n'), frame(1, 'out 2\n')]))).toBe('out 1\nerr 1\nout 2\n');
-    expect(demuxLogs(Buffer.from('plain text\nfrom a tty\n'))).toBe('plain text\nfrom a tty\n');
-    expect(demuxLogs(Buffer.alloc(0))).toBe('');
-    // A truncated frame is not a frame stream: shown raw rather than dropped.
-    expect(demuxLogs(frame(1, 'cut short').subarray(0, 12))).toContain('cut');
-  });
 });

@@ -3,8 +3,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { bitcoinCall } from '../../src/server/fleet/daemons/bitcoin';
-import { haveBinary, pidsMatching, waitFor } from '../support/daemons';
+import { DAEMON_BUDGET_MS, ensureWallet, haveBinary, mineTo, pidsMatching, rpc, waitFor } from '../support/daemons';
 import { LITECOIND_ENTRYPOINT, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -51,15 +50,18 @@ afterAll(async () => {
   expect(pidsMatching(dataDir)).toEqual([]);
 }, 60_000);
 
-/** Mines `n` regtest blocks on a litecoind node through its own RPC (credentials from the node's row). */
+/**
+ * Mines `n` regtest blocks on a litecoind node through its own RPC (credentials from the
+ * node's row). Every call retries within the budget and fails with the daemon's own last
+ * error: a createwallet that timed out must not surface later as "No wallet is loaded".
+ */
 async function mine(mnId: string, n: number) {
   const row = await nodeRow(mnId);
-  const host = (await s.deps.db.selectFrom('hosts').selectAll().where('id', '=', row.host_id!).executeTakeFirstOrThrow());
-  const rpc = { endpoint: await s.fleet.engines.for(host).rpcEndpoint(mnId), auth: { user: row.rpc_user!, password: row.rpc_password! }, timeoutMs: 5000 };
-  await waitFor(async () => bitcoinCall(rpc, 'getblockcount', [], v.number()).then(() => true), 30_000, 'litecoind RPC');
-  await bitcoinCall(rpc, 'createwallet', ['w'], v.unknown()).catch(() => {});
-  const addr = await bitcoinCall(rpc, 'getnewaddress', [], v.string());
-  await bitcoinCall(rpc, 'generatetoaddress', [n, addr], v.array(v.string()));
+  const host = await s.deps.db.selectFrom('hosts').selectAll().where('id', '=', row.host_id!).executeTakeFirstOrThrow();
+  const target = async () => ({ endpoint: await s.fleet.engines.for(host).rpcEndpoint(mnId), auth: { user: row.rpc_user!, password: row.rpc_password! } });
+  const start = await rpc(target, 'getblockcount', [], v.number());
+  await ensureWallet(target, 'w');
+  expect(await mineTo(target, start + n)).toBe(start + n);
 }
 
 describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a litecoind node through the fleet', () => {
@@ -68,13 +70,13 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a litecoind node th
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
     // Fresh regtest chains are in initial block download until a block arrives.
-    const syncing = await waitFor(async () => ((await node(id))?.status === 'syncing' ? node(id) : null), 30_000, 'syncing');
+    const syncing = await waitFor(async () => ((await node(id))?.status === 'syncing' ? node(id) : null), DAEMON_BUDGET_MS, 'syncing');
     expect(syncing.wallet_info).toMatchObject({ version: expect.stringMatching(/LitecoinCore:0\.21/), blocks: 0, connections: 0 });
     await mine(id, 3);
-    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), 30_000, 'running');
+    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), DAEMON_BUDGET_MS, 'running');
     expect(running.wallet_info.blocks).toBe(3);
     expect(running.status_on_network).toBeNull(); // a plain daemon has no masternode list
-  }, 90_000);
+  });
 });
 
 describe.skipIf(!haveBinary('/usr/bin/monerod'))('a monerod node through the fleet', () => {
@@ -85,10 +87,10 @@ describe.skipIf(!haveBinary('/usr/bin/monerod'))('a monerod node through the fle
     const n = await waitFor(async () => {
       const d = await node(id);
       return d?.wallet_info && d.status !== 'deploying' && d;
-    }, 60_000, 'monerod answers');
+    }, DAEMON_BUDGET_MS, 'monerod answers');
     expect(n.wallet_info).toMatchObject({ version: expect.stringMatching(/^0\.18/), blocks: expect.any(Number) });
     expect(['running', 'syncing']).toContain(n.status);
-  }, 90_000);
+  });
 });
 
 describe('a litecoind container on a Podman host through the fleet', () => {
@@ -106,20 +108,20 @@ describe('a litecoind container on a Podman host through the fleet', () => {
     const created = await cli('fleet', 'create', 'ltc', '--user', 'miner', '--plan', 'dedicated');
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
-    await waitFor(async () => (await nodeRow(id)).provisioned_at, 30_000, 'provisioned');
+    await waitFor(async () => (await nodeRow(id)).provisioned_at, DAEMON_BUDGET_MS, 'provisioned');
     expect((await nodeRow(id)).last_error).toBeNull();
     try {
       await mine(id, 2);
     } catch (err) {
       throw new Error(`${(err as Error).message}\n--- container log ---\n${(await cli('fleet', 'logs', id, '--tail', '30')).out}`);
     }
-    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), 30_000, 'running in the container');
+    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), DAEMON_BUDGET_MS, 'running in the container');
     expect(running).toMatchObject({ server_ip: '192.0.2.10', wallet_info: { blocks: 2 } });
     const containers = await podman.cli(['ps', '--format', '{{.Names}} {{.Labels}}']);
     expect(containers).toMatch(new RegExp(`nodekeep-${id}`));
     // Destroyed through the fleet: the container goes.
     expect((await cli('fleet', 'destroy', id)).code).toBe(0);
-    await waitFor(async () => (await nodeRow(id)).destroyed_at, 30_000, 'destroyed');
+    await waitFor(async () => (await nodeRow(id)).destroyed_at, DAEMON_BUDGET_MS, 'destroyed');
     expect(await podman.cli(['ps', '-a', '--format', '{{.Names}}'])).not.toMatch(id);
-  }, 120_000);
+  }, 360_000);
 });

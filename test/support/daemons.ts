@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import * as v from 'valibot';
 import { bundledCatalogPath } from '../../src/server/coins/import';
-import type { DaemonSpec } from '../../src/server/fleet/engine';
+import { bitcoinCall } from '../../src/server/fleet/daemons/bitcoin';
+import { DaemonError, type Auth } from '../../src/server/fleet/daemons/http';
+import type { DaemonSpec, RpcEndpoint } from '../../src/server/fleet/engine';
 import { fill, loadProfiles, type BinaryProfile } from '../../src/server/fleet/profiles';
 import { freePort } from '../../src/server/fleet/spec';
 
@@ -36,20 +39,119 @@ export async function realDaemonSpec(profileId: 'litecoind-regtest' | 'monerod-r
   };
 }
 
-/** Polls `fn` until it returns a truthy value or the time is up. */
+/**
+ * How long a real daemon may take for anything (start, answer, create a wallet) on a
+ * loaded two-core machine. Generous on purpose: a healthy run takes a fraction of it,
+ * and a failure still reports the daemon's own last answer.
+ */
+export const DAEMON_BUDGET_MS = 60_000;
+/** One RPC attempt's deadline within the budget (litecoind's createwallet fills a 1,000-key pool). */
+const ATTEMPT_MS = 20_000;
+
+/**
+ * Polls `fn` until it returns a truthy value or the time is up; the error says what was
+ * awaited, for how long, and the last error `fn` threw (or that it kept answering no).
+ */
 export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const start = Date.now();
   let last: unknown;
+  let attempts = 0;
   for (;;) {
+    attempts += 1;
     try {
       const v = await fn();
       if (v) return v;
+      last = undefined; // the latest answer was a plain "not yet"
     } catch (err) {
       last = err;
     }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() - start > timeoutMs) {
+      const why = last ? `; last error: ${(last as Error).message}` : '; it never became true';
+      throw new Error(`timed out after ${Date.now() - start} ms (${attempts} attempts) waiting for ${what}${why}`, { cause: last });
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A daemon that is starting, busy or slow: worth another try. Anything else is a real answer. */
+export function isTransient(err: unknown): boolean {
+  if (!(err instanceof DaemonError)) return false;
+  if (err.kind === 'timeout' || err.kind === 'unreachable') return true;
+  // -28: "Loading block index…", "Verifying blocks…", "Rescanning…" while the daemon warms up.
+  return err.kind === 'rpc-error' && /\(-28\)/.test(err.message);
+}
+
+/**
+ * Runs `attempt` (given its own deadline) until it succeeds or `budgetMs` is spent,
+ * retrying only transient failures. It never hides an error: a permanent one is thrown
+ * at once, and when the budget runs out the last one is thrown with the count of tries.
+ */
+export async function withinBudget<T>(what: string, attempt: (deadlineMs: number) => Promise<T>, opts: { budgetMs?: number; retryIf?: (err: unknown) => boolean } = {}): Promise<T> {
+  const budget = opts.budgetMs ?? DAEMON_BUDGET_MS;
+  const retryIf = opts.retryIf ?? isTransient;
+  const start = Date.now();
+  for (let tries = 1; ; tries++) {
+    const left = budget - (Date.now() - start);
+    try {
+      return await attempt(Math.max(1_000, Math.min(ATTEMPT_MS, left)));
+    } catch (err) {
+      const spent = Date.now() - start;
+      if (!retryIf(err)) throw new Error(`${what} failed: ${(err as Error).message}`, { cause: err });
+      if (spent >= budget) throw new Error(`${what} still failing after ${spent} ms and ${tries} tries; last error: ${(err as Error).message}`, { cause: err });
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Where a bitcoin-family daemon answers; a function when the endpoint may move (a restart). */
+export type RpcTarget = { endpoint: RpcEndpoint; auth?: Auth } | (() => Promise<{ endpoint: RpcEndpoint; auth?: Auth }>);
+
+/** One JSON-RPC call, retried within the budget while the daemon is starting or slow. */
+export function rpc<T>(target: RpcTarget, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, budgetMs = DAEMON_BUDGET_MS): Promise<T> {
+  return withinBudget(
+    `${method} ${JSON.stringify(params)}`,
+    async (timeoutMs) => bitcoinCall({ ...(typeof target === 'function' ? await target() : target), timeoutMs }, method, params, schema),
+    { budgetMs },
+  );
+}
+
+/**
+ * A loaded wallet named `name`, however earlier tries ended. createwallet is not
+ * idempotent: a try that timed out here may still finish in the daemon, and the next
+ * one is then told the wallet exists. So each try first asks which wallets are loaded.
+ */
+export async function ensureWallet(target: RpcTarget, name: string): Promise<void> {
+  await withinBudget(`createwallet ${name}`, async (timeoutMs) => {
+    const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
+    if ((await bitcoinCall(t, 'listwallets', [], v.array(v.string()))).includes(name)) return;
+    try {
+      await bitcoinCall(t, 'createwallet', [name], v.unknown());
+    } catch (err) {
+      // -4 "Database already exists": made by a try that timed out here, not loaded now.
+      if (err instanceof DaemonError && /already exists/i.test(err.message)) await bitcoinCall(t, 'loadwallet', [name], v.unknown());
+      else throw err;
+    }
+  });
+}
+
+const Height = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/**
+ * Mines regtest blocks one at a time until the chain is `height` blocks high, and
+ * answers the height. generatetoaddress is not idempotent either: after a failed try
+ * the height is read again before mining on, so only a try that timed out here and
+ * still finished in the daemon could add a block too many (the caller's check shows it).
+ */
+export async function mineTo(target: RpcTarget, height: number): Promise<number> {
+  const address = await rpc(target, 'getnewaddress', [], v.string());
+  return withinBudget(`mining to height ${height}`, async (timeoutMs) => {
+    const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
+    for (;;) {
+      const now = await bitcoinCall(t, 'getblockcount', [], Height);
+      if (now >= height) return now;
+      await bitcoinCall(t, 'generatetoaddress', [1, address], v.array(v.string()));
+    }
+  });
 }
 
 /** Pids of processes whose command line contains `marker` (to prove nothing is left running). */

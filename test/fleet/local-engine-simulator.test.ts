@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
+import { LocalEngine, SIMULATOR_PROGRAM } from '../../src/server/fleet/engines/local';
+import { simulatorCommand } from '../../src/server/fleet/engines/registry';
+import { memoryLogger } from '../../src/server/log';
+import { pidsMatching, waitFor } from '../support/daemons';
+import { tempDataDir } from '../support/server';
+
+// The local engine with our own coin-daemon simulator (a child process on loopback);
+// the same engine with real daemons is in local-engine.test.ts (the peers tier).
+const root = tempDataDir('nodekeep-engine-sim-');
+const engines: LocalEngine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.close();
+});
+afterAll(() => {
+  // Nothing this file started may outlive it.
+  expect(pidsMatching(root)).toEqual([]);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function engine(dir: string) {
+  const e = new LocalEngine({ dir, log: memoryLogger(), simulatorCommand: simulatorCommand(), backoffMs: 200 });
+  engines.push(e);
+  return e;
+}
+
+const simSpec = (nodeId: string) => ({
+  nodeId,
+  ownerId: 1,
+  coinId: 'dash',
+  plan: 'cloud' as const,
+  program: SIMULATOR_PROGRAM,
+  args: [],
+  ports: {},
+  rpcPort: 'rpc',
+  dataDir: path.join(root, 'simdata', nodeId),
+  limits: { memoryBytes: 0, cpus: 0 },
+  simulated: { rpc: 'dash' as const, blockTimeS: 1, syncSeconds: 0 },
+});
+
+describe('local engine with the coin-daemon simulator', () => {
+  it('serves many nodes from one simulator process, restarts it after a crash, and stops it on close', async () => {
+    const e = engine(path.join(root, 'sim'));
+    for (const id of ['s1', 's2', 's3']) {
+      await e.create(simSpec(id));
+      await e.start(id);
+    }
+    const pid = e.pidOf('s1')!;
+    expect(e.pidOf('s2')).toBe(pid);
+    const rpc = async (id: string) => observeBitcoin({ endpoint: await e.rpcEndpoint(id), timeoutMs: 10_000 }, 'dash', true);
+    expect((await rpc('s2')).networkStatus).toBe('WAITING_FOR_PROTX');
+
+    process.kill(pid, 'SIGKILL');
+    await waitFor(async () => (await e.inspect('s1')).state === 'restarting' || e.pidOf('s1') !== pid, 20_000, 'the crash to be noticed');
+    await waitFor(async () => e.pidOf('s1') !== null && e.pidOf('s1') !== pid && (await rpc('s1')), 30_000, 'the simulator to come back');
+    expect((await e.inspect('s3')).restarts).toBeGreaterThanOrEqual(1);
+    expect((await rpc('s3')).blocks).toBeGreaterThan(0); // its nodes came back with it
+
+    await e.destroy('s2');
+    expect((await e.inspect('s2')).state).toBe('missing');
+    expect(await e.list()).toEqual(['s1', 's3']);
+    const last = e.pidOf('s1')!;
+    await e.close();
+    engines.splice(engines.indexOf(e), 1);
+    expect(pidsMatching(path.join(root, 'sim'))).toEqual([]);
+    expect(last).toBeGreaterThan(0);
+  });
+});
