@@ -46,7 +46,10 @@ export async function realDaemonSpec(profileId: 'litecoind-regtest' | 'monerod-r
  */
 export const DAEMON_BUDGET_MS = 60_000;
 /** One RPC attempt's deadline within the budget (litecoind's createwallet fills a 1,000-key pool). */
-const ATTEMPT_MS = 20_000;
+export const ATTEMPT_MS = 20_000;
+
+/** How long to keep trying in all, and how long one try may take. */
+export type Budget = { budgetMs?: number; attemptMs?: number };
 
 /**
  * Polls `fn` until it returns a truthy value or the time is up; the error says what was
@@ -86,14 +89,15 @@ export function isTransient(err: unknown): boolean {
  * retrying only transient failures. It never hides an error: a permanent one is thrown
  * at once, and when the budget runs out the last one is thrown with the count of tries.
  */
-export async function withinBudget<T>(what: string, attempt: (deadlineMs: number) => Promise<T>, opts: { budgetMs?: number; retryIf?: (err: unknown) => boolean } = {}): Promise<T> {
+export async function withinBudget<T>(what: string, attempt: (deadlineMs: number) => Promise<T>, opts: Budget & { retryIf?: (err: unknown) => boolean } = {}): Promise<T> {
   const budget = opts.budgetMs ?? DAEMON_BUDGET_MS;
+  const attemptMs = opts.attemptMs ?? ATTEMPT_MS;
   const retryIf = opts.retryIf ?? isTransient;
   const start = Date.now();
   for (let tries = 1; ; tries++) {
     const left = budget - (Date.now() - start);
     try {
-      return await attempt(Math.max(1_000, Math.min(ATTEMPT_MS, left)));
+      return await attempt(Math.max(Math.min(1_000, attemptMs), Math.min(attemptMs, left)));
     } catch (err) {
       const spent = Date.now() - start;
       if (!retryIf(err)) throw new Error(`${what} failed: ${(err as Error).message}`, { cause: err });
@@ -107,11 +111,11 @@ export async function withinBudget<T>(what: string, attempt: (deadlineMs: number
 export type RpcTarget = { endpoint: RpcEndpoint; auth?: Auth } | (() => Promise<{ endpoint: RpcEndpoint; auth?: Auth }>);
 
 /** One JSON-RPC call, retried within the budget while the daemon is starting or slow. */
-export function rpc<T>(target: RpcTarget, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, budgetMs = DAEMON_BUDGET_MS): Promise<T> {
+export function rpc<T>(target: RpcTarget, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, budget: Budget = {}): Promise<T> {
   return withinBudget(
     `${method} ${JSON.stringify(params)}`,
     async (timeoutMs) => bitcoinCall({ ...(typeof target === 'function' ? await target() : target), timeoutMs }, method, params, schema),
-    { budgetMs },
+    budget,
   );
 }
 
@@ -120,7 +124,7 @@ export function rpc<T>(target: RpcTarget, method: string, params: unknown[], sch
  * idempotent: a try that timed out here may still finish in the daemon, and the next
  * one is then told the wallet exists. So each try first asks which wallets are loaded.
  */
-export async function ensureWallet(target: RpcTarget, name: string): Promise<void> {
+export async function ensureWallet(target: RpcTarget, name: string, budget: Budget = {}): Promise<void> {
   await withinBudget(`createwallet ${name}`, async (timeoutMs) => {
     const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
     if ((await bitcoinCall(t, 'listwallets', [], v.array(v.string()))).includes(name)) return;
@@ -131,7 +135,9 @@ export async function ensureWallet(target: RpcTarget, name: string): Promise<voi
       if (err instanceof DaemonError && /already exists/i.test(err.message)) await bitcoinCall(t, 'loadwallet', [name], v.unknown());
       else throw err;
     }
-  });
+    // "already being loaded" / "already loaded": the timed-out try is still at work; the
+    // next try's listwallets sees its wallet once it is done.
+  }, { ...budget, retryIf: (err) => isTransient(err) || (err instanceof DaemonError && /already (being )?load/i.test(err.message)) });
 }
 
 const Height = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -142,8 +148,8 @@ const Height = v.pipe(v.number(), v.integer(), v.minValue(0));
  * the height is read again before mining on, so only a try that timed out here and
  * still finished in the daemon could add a block too many (the caller's check shows it).
  */
-export async function mineTo(target: RpcTarget, height: number): Promise<number> {
-  const address = await rpc(target, 'getnewaddress', [], v.string());
+export async function mineTo(target: RpcTarget, height: number, budget: Budget = {}): Promise<number> {
+  const address = await rpc(target, 'getnewaddress', [], v.string(), budget);
   return withinBudget(`mining to height ${height}`, async (timeoutMs) => {
     const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
     for (;;) {
@@ -151,7 +157,7 @@ export async function mineTo(target: RpcTarget, height: number): Promise<number>
       if (now >= height) return now;
       await bitcoinCall(t, 'generatetoaddress', [1, address], v.array(v.string()));
     }
-  });
+  }, budget);
 }
 
 /** Pids of processes whose command line contains `marker` (to prove nothing is left running). */
