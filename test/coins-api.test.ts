@@ -3,6 +3,8 @@ import { runCli } from '../src/server/cli/main';
 import { income, roiPercent } from '../src/shared/roi';
 import { snapshot } from './support/db-snapshot';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
+import { waitFor } from './support/wait';
+import { freshUser } from './support/users';
 
 let s: TestServer;
 let token: string;
@@ -12,15 +14,19 @@ const get = (path: string, auth?: string) =>
   fetch(s.url + path, { headers: auth ? { authorization: `Bearer ${auth}` } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
 const quiet = { out: () => {} };
 const cli = (...args: string[]) => runCli(args, { DATA_DIR: s.dataDir }, quiet);
-/** Public coin calls are cached for a second; wait it out after a change. */
-const pastCache = () => new Promise((r) => setTimeout(r, 1100));
+/**
+ * Public coin calls are cached for a second: after a change, get_coins is asked until
+ * its answer shows the change (a positive signal, not a sleep), and that answer is returned.
+ */
+const coinsShowing = (what: string, shows: (body: any) => boolean) =>
+  waitFor(async () => {
+    const { body } = await get('/public_api/get_coins');
+    return shows(body) && body;
+  }, 10_000, what);
 
 beforeAll(async () => {
   s = await startTestServer();
-  const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
-  await post('/public_api/register', { username: 'coiner', email: 'coiner@example.test', password: 'coin-pass-1' });
-  token = (await post('/public_api/login', { username: 'coiner', password: 'coin-pass-1' })).auth_token;
-  userId = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'coiner').executeTakeFirstOrThrow()).id;
+  ({ token, id: userId } = await freshUser(s.deps, { prefix: 'coiner' }));
   // The demo market data is refreshed right after start.
   for (let i = 0; i < 100 && typeof (await get('/public_api/get_coins')).body.data?.dash?.masternode_value.value !== 'number'; i++) await new Promise((r) => setTimeout(r, 100));
 });
@@ -55,13 +61,11 @@ describe('GET /public_api/get_coins', () => {
   it('puts coins with hosted nodes first and shows a delisted coin while it has nodes', async () => {
     await host('firo', 3);
     await host('pac', 1);
-    await pastCache();
-    const { body } = await get('/public_api/get_coins');
+    const body = await coinsShowing('pac listed', (b) => b.order.includes('pac'));
     expect(body.order.slice(0, 2)).toEqual(['firo', 'pac']);
     expect(body.data.pac).toMatchObject({ delisted: true, hosted_mns: { value: 1 } });
     await s.deps.db.updateTable('masternodes').set({ deleted_at: Date.now() }).where('coin_id', '=', 'pac').execute();
-    await pastCache();
-    expect((await get('/public_api/get_coins')).body.order).not.toContain('pac');
+    expect((await coinsShowing('pac gone', (b) => !b.order.includes('pac'))).order).not.toContain('pac');
   });
 });
 
@@ -131,21 +135,18 @@ describe('operator catalog commands', () => {
   it('change prices, campaign, maintenance and delisting, visible on the site after the cache', async () => {
     expect(await cli('catalog', 'set-price', 'firo', '--dedicated', '0.2', '--cloud', '0.05')).toBe(0);
     expect(await cli('catalog', 'maintenance', 'firo', 'on')).toBe(0);
-    await pastCache();
-    let firo = (await get('/public_api/get_coins')).body.data.firo;
+    let firo = (await coinsShowing('firo in maintenance', (b) => b.data.firo.maintenance === true)).data.firo;
     expect(firo).toMatchObject({ host_price: 0.05, maintenance: true });
     expect(await cli('catalog', 'campaign', 'firo', 'on')).toBe(0);
     expect(await cli('catalog', 'maintenance', 'firo', 'off')).toBe(0);
-    await pastCache();
-    firo = (await get('/public_api/get_coins')).body.data.firo;
+    firo = (await coinsShowing('firo out of maintenance', (b) => b.data.firo.maintenance === false)).data.firo;
     expect(firo.maintenance).toBe(false);
     const info = (await get('/api/get_deploy_info?coin=firo', token)).body.data;
     expect(info).toMatchObject({ dedicated_price: 0.2, cloud_price: 0.05, campaign: true });
     expect(firo.host_price).toBe(Math.min(info.campaign_prices.dedicated_price, info.campaign_prices.cloud_price));
 
     expect(await cli('catalog', 'delist', 'xsn')).toBe(0);
-    await pastCache();
-    expect((await get('/public_api/get_coins')).body.order).not.toContain('xsn');
+    expect((await coinsShowing('xsn delisted', (b) => !b.order.includes('xsn'))).order).not.toContain('xsn');
     const actions = (await s.deps.db.selectFrom('operator_log').select('action').execute()).map((r) => r.action);
     expect(actions).toEqual(['catalog set-price', 'catalog maintenance', 'catalog campaign', 'catalog maintenance', 'catalog delist']);
   });

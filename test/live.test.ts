@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/server/cli/main';
 import { liveClient } from './support/live';
-import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
+import { startTestServer, stopTestServer, tempDataDir } from './support/server';
+import { freshUser } from './support/users';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -14,31 +15,30 @@ async function server(opts: { dataDir?: string; port?: number } = {}) {
   return s;
 }
 
-async function userToken(s: TestServer, name: string) {
-  const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
-  await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'live-pass-1' });
-  return (await post('/public_api/login', { username: name, password: 'live-pass-1' })).auth_token as string;
-}
-
 const quiet = { out: () => {} };
 
 describe('live events over websockets', () => {
   it("deliver update_balance from the operator CLI to its owner only", async () => {
     const s = await server();
-    const alice = liveClient(s.url, await userToken(s, 'alice'));
-    const bob = liveClient(s.url, await userToken(s, 'bob'));
+    const [aliceUser, bobUser] = [await freshUser(s.deps, { prefix: 'alice' }), await freshUser(s.deps, { prefix: 'bob' })];
+    const alice = liveClient(s.url, aliceUser.token);
+    const bob = liveClient(s.url, bobUser.token);
     cleanup.push(alice.close, bob.close);
     const own = (c: typeof alice) => c.types().filter((t) => t !== 'update_stats');
     await expect.poll(() => own(alice)).toEqual(['sync']);
     await expect.poll(() => own(bob)).toEqual(['sync']);
 
     // Another process writes the ledger; the server finds the event and pushes it.
-    expect(await runCli(['billing', 'adjust', 'alice', '+12.50', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
+    expect(await runCli(['billing', 'adjust', aliceUser.username, '+12.50', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
     await expect.poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 12.5 });
-    await new Promise((r) => setTimeout(r, 700)); // past one poll of the hub
-    expect(own(bob)).toEqual(['sync']);
+    // Bob's own credit comes after alice's: events reach a client in order, so once it is
+    // there, alice's would have been too had it leaked (no waiting for an absence).
+    expect(await runCli(['billing', 'adjust', bobUser.username, '+1', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
+    await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 1 });
+    expect(own(bob)).toEqual(['sync', 'update_balance']);
 
-    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${(await fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: 'alice', password: 'live-pass-1' }) }).then((r) => r.json())).auth_token}` } }).then((r) => r.json());
+    const relogin = await fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) }).then((r) => r.json());
+    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${relogin.auth_token}` } }).then((r) => r.json());
     expect(info.info.balance).toBe(12.5);
   });
 
@@ -57,14 +57,14 @@ describe('live events over websockets', () => {
     const dataDir = tempDataDir();
     const first = await startTestServer({}, { dataDir });
     const port = first.port;
-    const token = await userToken(first, 'carol');
-    const carol = liveClient(first.url, token);
+    const carolUser = await freshUser(first.deps, { prefix: 'carol' });
+    const carol = liveClient(first.url, carolUser.token);
     cleanup.push(carol.close);
     await expect.poll(() => carol.types()).toEqual(['sync']);
 
     await first.close(); // keeps the data folder
     // While the server is down, the operator credits carol.
-    expect(await runCli(['billing', 'adjust', 'carol', '+1', '--reason', 'sorry for the downtime'], { DATA_DIR: dataDir }, quiet)).toBe(0);
+    expect(await runCli(['billing', 'adjust', carolUser.username, '+1', '--reason', 'sorry for the downtime'], { DATA_DIR: dataDir }, quiet)).toBe(0);
     await server({ dataDir, port });
 
     // (update_stats broadcasts from the market refresh may come in between.)

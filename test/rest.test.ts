@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/server/auth/totp';
 import { snapshot } from './support/db-snapshot';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
+import { freshUser, type FreshUser } from './support/users';
 
 let s: TestServer;
 let token: string;
 let secret: string;
-const user = { username: 'rest_user', email: 'rest@example.test', password: 'rest-password-1' };
+let user: FreshUser;
 
 async function call(method: string, path: string, body?: unknown, opts: { token?: string; raw?: string; headers?: Record<string, string> } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
@@ -24,8 +25,8 @@ async function call(method: string, path: string, body?: unknown, opts: { token?
 
 beforeAll(async () => {
   s = await startTestServer();
-  expect((await call('POST', '/public_api/register', user)).status).toBe(200);
-  token = (await call('POST', '/public_api/login', { username: user.username, password: user.password })).body.auth_token;
+  user = await freshUser(s.deps, { prefix: 'rest' });
+  token = user.token;
   secret = (await call('GET', '/api/get_tfa', undefined, { token })).body.secret;
 });
 afterAll(() => stopTestServer(s));

@@ -5,6 +5,7 @@ import { bundledCatalogPath } from '../../src/server/coins/import';
 import { bitcoinCall } from '../../src/server/fleet/daemons/bitcoin';
 import { DaemonError, type Auth } from '../../src/server/fleet/daemons/http';
 import type { DaemonSpec, RpcEndpoint } from '../../src/server/fleet/engine';
+export { waitFor } from './wait';
 import { fill, loadProfiles, type BinaryProfile } from '../../src/server/fleet/profiles';
 import { freePort } from '../../src/server/fleet/spec';
 
@@ -50,31 +51,6 @@ export const ATTEMPT_MS = 20_000;
 
 /** How long to keep trying in all, and how long one try may take. */
 export type Budget = { budgetMs?: number; attemptMs?: number };
-
-/**
- * Polls `fn` until it returns a truthy value or the time is up; the error says what was
- * awaited, for how long, and the last error `fn` threw (or that it kept answering no).
- */
-export async function waitFor<T>(fn: () => Promise<T | null | undefined | false>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
-  const start = Date.now();
-  let last: unknown;
-  let attempts = 0;
-  for (;;) {
-    attempts += 1;
-    try {
-      const v = await fn();
-      if (v) return v;
-      last = undefined; // the latest answer was a plain "not yet"
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() - start > timeoutMs) {
-      const why = last ? `; last error: ${(last as Error).message}` : '; it never became true';
-      throw new Error(`timed out after ${Date.now() - start} ms (${attempts} attempts) waiting for ${what}${why}`, { cause: last });
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A daemon that is starting, busy or slow: worth another try. Anything else is a real answer. */
 export function isTransient(err: unknown): boolean {
