@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/server/cli/main';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
+import { freshUser, type FreshUser } from './support/users';
 
 let s: TestServer;
+let dora: FreshUser;
+let eve: FreshUser;
 beforeAll(async () => {
   s = await startTestServer();
-  for (const name of ['dora', 'eve']) {
-    await fetch(`${s.url}/public_api/register`, { method: 'POST', body: JSON.stringify({ username: name, email: `${name}@example.test`, password: 'cli-pass-1' }) });
-  }
+  // Registered, not verified, not logged in: as a new sign-up looks to the operator.
+  dora = await freshUser(s.deps, { prefix: 'dora', verified: false, login: false });
+  eve = await freshUser(s.deps, { prefix: 'eve', verified: false, login: false });
 });
 afterAll(() => stopTestServer(s));
 
@@ -18,12 +21,13 @@ async function cli(...args: string[]) {
   return { code, out: lines.join('\n') };
 }
 
-const login = (username: string) =>
-  fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username, password: 'cli-pass-1' }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const login = (u: FreshUser) =>
+  fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: u.username, password: u.password }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('operator CLI on a running server', () => {
   it('switches maintenance on and off, and the server follows at once', async () => {
-    const token = (await login('dora')).body.auth_token;
+    const token = (await login(dora)).body.auth_token;
     expect(await cli('maintenance', 'on')).toEqual({ code: 0, out: 'maintenance is now on' });
     const tfa = await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } });
     expect(tfa.status).toBe(503);
@@ -39,28 +43,28 @@ describe('operator CLI on a running server', () => {
   it('lists and shows users', async () => {
     const list = await cli('users', 'list');
     expect(list.code).toBe(0);
-    expect(list.out).toMatch(/dora\tdora@example.test\tno\toff\tactive/);
-    expect(list.out).toMatch(/eve\t/);
-    const show = await cli('users', 'show', 'EVE@example.test');
-    expect(show.out).toMatch(/username: +eve/);
+    expect(list.out).toMatch(new RegExp(`${escape(dora.username)}\t${escape(dora.email)}\tno\toff\tactive`));
+    expect(list.out).toMatch(new RegExp(`${escape(eve.username)}\t`));
+    const show = await cli('users', 'show', eve.email.toUpperCase());
+    expect(show.out).toMatch(new RegExp(`username: +${escape(eve.username)}`));
     expect(show.out).toMatch(/not verified/);
   });
 
   it('disables a user: sessions end and login is refused', async () => {
-    const token = (await login('eve')).body.auth_token;
-    expect((await cli('users', 'disable', 'eve')).out).toBe('eve is disabled and signed out');
+    const token = (await login(eve)).body.auth_token;
+    expect((await cli('users', 'disable', eve.username)).out).toBe(`${eve.username} is disabled and signed out`);
     expect((await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
-    const again = await login('eve');
+    const again = await login(eve);
     expect(again.status).toBe(403);
     expect(again.body.message).toMatch(/disabled/);
-    expect((await cli('users', 'disable', 'eve')).out).toBe('eve is already disabled');
+    expect((await cli('users', 'disable', eve.username)).out).toBe(`${eve.username} is already disabled`);
   });
 
   it('billing adjust is idempotent by key and never takes a balance below zero', async () => {
-    expect((await cli('billing', 'adjust', 'dora', '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toBe('dora: credited $5.00, balance $5.00');
-    expect((await cli('billing', 'adjust', 'dora', '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toMatch(/already applied.*balance \$5.00/);
-    expect((await cli('billing', 'adjust', 'dora', '-7', '--reason', 'oops')).code).toBe(2);
-    expect((await cli('billing', 'adjust', 'dora', '-0.063', '--reason', 'one day')).out).toBe('dora: debited $0.063, balance $4.937');
+    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toBe(`${dora.username}: credited $5.00, balance $5.00`);
+    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toMatch(/already applied.*balance \$5.00/);
+    expect((await cli('billing', 'adjust', dora.username, '-7', '--reason', 'oops')).code).toBe(2);
+    expect((await cli('billing', 'adjust', dora.username, '-0.063', '--reason', 'one day')).out).toBe(`${dora.username}: debited $0.063, balance $4.937`);
     const transfers = await s.deps.db.selectFrom('ledger_transfers').selectAll().execute();
     expect(transfers.map((t) => t.amount)).toEqual([5_000_000, 63_000]);
   });
@@ -70,9 +74,9 @@ describe('operator CLI on a running server', () => {
     expect((await cli('maintenance', 'maybe')).code).toBe(2);
     expect((await cli('users', 'show')).code).toBe(2);
     expect((await cli('users', 'disable', 'nobody')).code).toBe(2);
-    expect((await cli('billing', 'adjust', 'dora', 'ten', '--reason', 'x')).code).toBe(2);
-    expect((await cli('billing', 'adjust', 'dora', '+1')).code).toBe(2);
-    expect((await cli('billing', 'adjust', 'dora', '+1', '--reason', 'x', '--bogus', 'y')).code).toBe(2);
+    expect((await cli('billing', 'adjust', dora.username, 'ten', '--reason', 'x')).code).toBe(2);
+    expect((await cli('billing', 'adjust', dora.username, '+1')).code).toBe(2);
+    expect((await cli('billing', 'adjust', dora.username, '+1', '--reason', 'x', '--bogus', 'y')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
     const after = await s.deps.db.selectFrom('operator_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);

@@ -5,6 +5,7 @@ import { runCli } from '../../src/server/cli/main';
 import { liveClient } from '../support/live';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser, type FreshUser } from '../support/users';
 
 // Fast clocks for the test: checks every half second, simulated nodes sync in a second.
 const dataDir = tempDataDir('nodekeep-fleet-');
@@ -21,7 +22,7 @@ const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMO
 
 let s: TestServer;
 let port: number;
-const tokens: Record<string, string> = {};
+const users = {} as Record<'owner' | 'other', FreshUser>;
 const clients: ReturnType<typeof liveClient>[] = [];
 
 const cli = async (...args: string[]) => {
@@ -29,8 +30,8 @@ const cli = async (...args: string[]) => {
   const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
   return { code, out: lines.join('\n') };
 };
-const api = (p: string, user: string) => fetch(s.url + p, { headers: { authorization: `Bearer ${tokens[user]}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
-const node = async (user: string, id: string) => (await api(`/api/get_masternode?masternode=${id}`, user)).body.data;
+const api = (p: string, user: 'owner' | 'other') => fetch(s.url + p, { headers: { authorization: `Bearer ${users[user].token}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const node = async (user: 'owner' | 'other', id: string) => (await api(`/api/get_masternode?masternode=${id}`, user)).body.data;
 const simAdmin = (p: string, body?: unknown) => {
   const simPort = fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
   return fetch(`http://127.0.0.1:${simPort}/admin${p}`, { method: 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
@@ -39,11 +40,7 @@ const simAdmin = (p: string, body?: unknown) => {
 beforeAll(async () => {
   s = await startTestServer(env, { dataDir });
   port = s.port;
-  for (const u of ['owner', 'other']) {
-    const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
-    await post('/public_api/register', { username: u, email: `${u}@example.test`, password: 'fleet-pass-1' });
-    tokens[u] = (await post('/public_api/login', { username: u, password: 'fleet-pass-1' })).auth_token;
-  }
+  for (const u of ['owner', 'other'] as const) users[u] = await freshUser(s.deps, { prefix: u });
 });
 afterAll(async () => {
   for (const c of clients) await c.close();
@@ -55,12 +52,12 @@ let dashId = '';
 
 describe('the fleet in the running platform', () => {
   it('starts a requested node on the simulator, tells only its owner, and follows its status', async () => {
-    const owner = liveClient(s.url, tokens.owner);
-    const other = liveClient(s.url, tokens.other);
+    const owner = liveClient(s.url, users.owner.token);
+    const other = liveClient(s.url, users.other.token);
     clients.push(owner, other);
     await waitFor(async () => owner.types().includes('sync') && other.types().includes('sync'), 5000, 'live clients');
 
-    const created = await cli('fleet', 'create', 'dash', '--user', 'owner', '--plan', 'cloud');
+    const created = await cli('fleet', 'create', 'dash', '--user', users.owner.username, '--plan', 'cloud');
     expect(created.code).toBe(0);
     dashId = /node (\S+) requested/.exec(created.out)![1];
 
@@ -105,18 +102,17 @@ describe('the fleet in the running platform', () => {
 
   it('refuses a node when no host has capacity, with a clear message', async () => {
     expect((await cli('hosts', 'set', 'local', '--dedicated', '1')).code).toBe(0);
-    expect((await cli('fleet', 'create', 'pivx', '--user', 'owner', '--plan', 'dedicated')).code).toBe(0);
-    const full = await cli('fleet', 'create', 'pivx', '--user', 'other', '--plan', 'dedicated');
+    expect((await cli('fleet', 'create', 'pivx', '--user', users.owner.username, '--plan', 'dedicated')).code).toBe(0);
+    const full = await cli('fleet', 'create', 'pivx', '--user', users.other.username, '--plan', 'dedicated');
     expect(full.code).toBe(2);
     expect((await cli('fleet', 'status')).out).toMatch(/local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/);
-    expect((await cli('fleet', 'create', 'bitg', '--user', 'owner', '--plan', 'cloud')).code).toBe(2); // maintenance
-    expect((await cli('fleet', 'create', 'eth', '--user', 'owner', '--plan', 'cloud')).code).toBe(2); // no cloud plan
+    expect((await cli('fleet', 'create', 'bitg', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // maintenance
+    expect((await cli('fleet', 'create', 'eth', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // no cloud plan
   });
 
   it('marks nodes on a host that is gone as error', async () => {
     const host = await s.deps.db.insertInto('hosts').values({ name: 'gone', engine: 'docker', url: 'unix:///nonexistent/docker.sock', ipv4: '192.0.2.50', ipv6: null, dedicated_slots: 5, cloud_slots: 5, state: 'active', last_error: null, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
-    const user = await s.deps.db.selectFrom('users').select('id').where('username', '=', 'owner').executeTakeFirstOrThrow();
-    await s.deps.db.insertInto('masternodes').values({ mn_id: 'ltc-ghost', user_id: user.id, coin_id: 'dash', package: 'dedicated', status: 'running', created_at: Date.now(), deleted_at: null, host_id: host.id, daemon_profile: 'litecoind-regtest', provisioned_at: Date.now() }).execute();
+    await s.deps.db.insertInto('masternodes').values({ mn_id: 'ltc-ghost', user_id: users.owner.id, coin_id: 'dash', package: 'dedicated', status: 'running', created_at: Date.now(), deleted_at: null, host_id: host.id, daemon_profile: 'litecoind-regtest', provisioned_at: Date.now() }).execute();
     s.fleet.monitor.track('ltc-ghost');
     const ghost = await waitFor(async () => {
       const n = await node('owner', 'ltc-ghost');

@@ -7,6 +7,7 @@ import { DAEMON_BUDGET_MS, ensureWallet, haveBinary, mineTo, pidsMatching, rpc, 
 import { LITECOIND_ENTRYPOINT, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser, type FreshUser } from '../support/users';
 
 // Nodes of real daemons placed and started through the fleet, as a customer's would be:
 // litecoind and monerod as local processes, litecoind in a Podman container.
@@ -27,22 +28,20 @@ fs.writeFileSync(
 );
 
 let s: TestServer;
-let token = '';
+let miner: FreshUser;
 let podman: Podman | { skip: string } = { skip: 'not started' };
 const cli = async (...args: string[]) => {
   const lines: string[] = [];
   const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
   return { code, out: lines.join('\n') };
 };
-const node = (id: string) => fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json()).then((b) => b.data);
+const node = (id: string) => fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${miner.token}` } }).then((r) => r.json()).then((b) => b.data);
 const nodeRow = (id: string) => s.deps.db.selectFrom('masternodes').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   expect((await cli('catalog', 'import', catalogFile)).code).toBe(0);
   s = await startTestServer(env, { dataDir });
-  const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
-  await post('/public_api/register', { username: 'miner', email: 'miner@example.test', password: 'miner-pass-1' });
-  token = (await post('/public_api/login', { username: 'miner', password: 'miner-pass-1' })).auth_token;
+  miner = await freshUser(s.deps, { prefix: 'miner' });
 }, 60_000);
 afterAll(async () => {
   await stopTestServer(s);
@@ -66,7 +65,7 @@ async function mine(mnId: string, n: number) {
 
 describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a litecoind node through the fleet', () => {
   it('starts for real and shows its true wallet info', async () => {
-    const created = await cli('fleet', 'create', 'ltc', '--user', 'miner', '--plan', 'dedicated');
+    const created = await cli('fleet', 'create', 'ltc', '--user', miner.username, '--plan', 'dedicated');
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
     // Fresh regtest chains are in initial block download until a block arrives.
@@ -81,7 +80,7 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a litecoind node th
 
 describe.skipIf(!haveBinary('/usr/bin/monerod'))('a monerod node through the fleet', () => {
   it('starts for real and shows its true wallet info', async () => {
-    const created = await cli('fleet', 'create', 'xmr', '--user', 'miner', '--plan', 'dedicated');
+    const created = await cli('fleet', 'create', 'xmr', '--user', miner.username, '--plan', 'dedicated');
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
     const n = await waitFor(async () => {
@@ -105,7 +104,7 @@ describe('a litecoind container on a Podman host through the fleet', () => {
     expect((await cli('hosts', 'add', 'podman1', '--engine', 'docker', '--url', podman.socketUrl, '--ipv4', '192.0.2.10', '--dedicated', '2')).code).toBe(0);
     // Keep the local machine out of it, so placement must pick the Podman host.
     expect((await cli('hosts', 'drain', 'local')).code).toBe(0);
-    const created = await cli('fleet', 'create', 'ltc', '--user', 'miner', '--plan', 'dedicated');
+    const created = await cli('fleet', 'create', 'ltc', '--user', miner.username, '--plan', 'dedicated');
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
     await waitFor(async () => (await nodeRow(id)).provisioned_at, DAEMON_BUDGET_MS, 'provisioned');
