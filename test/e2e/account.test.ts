@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
 import { at, Authenticator, browserSession, screenshot } from './browser';
 
@@ -161,14 +162,7 @@ describe('account flow in the browser', () => {
   });
 
   it('shows a balance credited by the operator at once, without a reload', { timeout: 60_000 }, async () => {
-    const username = `e2e_bal_${Date.now().toString(36)}`;
-    const password = 'balance-secret-1';
-    const res = await fetch(`${server.url}/public_api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, email: `${username}@example.test`, password }),
-    });
-    expect(res.status).toBe(200);
+    const { username, password } = await freshUser(server.deps, { prefix: 'e2e_bal_', verified: false, login: false });
 
     const page = await newPage();
     // The live subscription is up once the server's first frame (sync) has arrived.

@@ -4,6 +4,7 @@ import { findUserByLogin } from '../../src/server/auth/queries';
 import { runCli } from '../../src/server/cli/main';
 import { insertEvent } from '../../src/server/events/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
 import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
 
@@ -33,16 +34,10 @@ afterAll(async () => {
 
 const quiet = { out: () => {} };
 
+/** A just-registered user (not verified, not logged in), who then logs in through the page. */
 async function registerUser(prefix: string) {
-  const username = `${prefix}_${Date.now().toString(36)}`;
-  const password = 'states-secret-1';
-  const res = await fetch(`${server.url}/public_api/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, email: `${username}@example.test`, password }),
-  });
-  expect(res.status).toBe(200);
-  return { username, password };
+  const { username, email, password } = await freshUser(server.deps, { prefix, verified: false, login: false });
+  return { username, email, password };
 }
 
 /** Logs in through the form and waits until the live subscription has its first frame. */
@@ -78,7 +73,7 @@ describe('client states', () => {
 
   it('resets a forgotten password through the mailed link', async () => {
     const user = await registerUser('reset');
-    const email = `${user.username}@example.test`;
+    const email = user.email;
     const page = await newPage();
     await page.goto('/login');
     await page.getByRole('link', { name: /Lost password/ }).click();

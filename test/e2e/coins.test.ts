@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { findUserByLogin } from '../../src/server/auth/queries';
 import { formatBalance, formatDailyPrice, formatNumber, formatPercent, formatPrice } from '../../src/shared/format';
 import { income } from '../../src/shared/roi';
 import type { CoinDetail, GetCoinsOutput } from '../../src/shared/schemas/coins';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
 
 // The coin catalog's pages: the coin list, the top bar totals, view_coin, pricing and
@@ -152,15 +152,7 @@ describe('coin list', () => {
   });
 
   it('shows a delisted coin in its own section while it has hosted nodes', async () => {
-    const username = `e2e_coins_${Date.now().toString(36)}`;
-    const res = await fetch(`${server.url}/public_api/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, email: `${username}@example.test`, password: 'coins-secret-1' }),
-    });
-    expect(res.status).toBe(200);
-    const user = await findUserByLogin(server.deps.db, username);
-    expect(user).toBeTruthy();
+    const user = await freshUser(server.deps, { prefix: 'e2e_coins_', verified: false, login: false });
 
     const page = await newPage();
     await page.goto('/dashboard');
@@ -169,7 +161,7 @@ describe('coin list', () => {
 
     await server.deps.db
       .insertInto('masternodes')
-      .values({ mn_id: 'e2e-1', user_id: user!.id, coin_id: 'pac', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
+      .values({ mn_id: 'e2e-1', user_id: user.id, coin_id: 'pac', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
       .execute();
     // The public REST answer may be cached for 1 s; the page asks again on reload.
     await sleep(1100);

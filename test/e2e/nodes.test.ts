@@ -6,6 +6,7 @@ import { runCli } from '../../src/server/cli/main';
 import { formatBalance } from '../../src/shared/format';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
 
 // The portfolio and node pages against a running fleet: simulated daemons with fast
@@ -27,15 +28,8 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const { newPage } = session;
 
-const suffix = Date.now().toString(36);
-const owner = { username: `owner_${suffix}`, password: 'nodes-secret-1', token: '' };
-const other = { username: `other_${suffix}`, password: 'nodes-secret-2', token: '' };
-
-async function post<T>(p: string, body: unknown): Promise<T> {
-  const res = await fetch(server.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  expect(res.status, p).toBe(200);
-  return (await res.json()) as T;
-}
+const owner = { username: '', password: '', token: '' };
+const other = { username: '', password: '', token: '' };
 
 async function api<T>(p: string, token: string): Promise<T> {
   const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${token}` } });
@@ -81,10 +75,9 @@ const detailRow = (page: Page, label: string) => page.getByRole('row', { name: n
 
 beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
-  for (const u of [owner, other]) {
-    await post('/public_api/register', { username: u.username, email: `${u.username}@example.test`, password: u.password });
-    u.token = (await post<{ auth_token: string }>('/public_api/login', { username: u.username, password: u.password })).auth_token;
-  }
+  // Registered and logged in, not verified (as the pages under test first meet them).
+  Object.assign(owner, await freshUser(server.deps, { prefix: 'owner_', verified: false }));
+  Object.assign(other, await freshUser(server.deps, { prefix: 'other_', verified: false }));
   await session.launch();
 });
 
