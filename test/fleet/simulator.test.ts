@@ -6,6 +6,7 @@ import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { observeMonero } from '../../src/server/fleet/daemons/monero';
 import { startSimulator, type SimulatorServer } from '../../src/server/fleet/simulator/server';
 import { tempDataDir } from '../support/server';
+import { waitFor } from '../support/wait';
 
 let sim: SimulatorServer;
 const dir = tempDataDir();
@@ -28,12 +29,18 @@ describe('coin-daemon simulator', () => {
     const rpc = { endpoint: ep('d1'), timeoutMs: 2000 };
     const first = await observeBitcoin(rpc, 'dash', true);
     expect(first.wallet?.version).toMatch(/Simulator/);
-    await new Promise((r) => setTimeout(r, 400));
-    const synced = await observeBitcoin(rpc, 'dash', true);
+    // Each state is awaited by asking the node until it says so (a loaded machine may be slow).
+    const synced = await waitFor(async () => {
+      const o = await observeBitcoin(rpc, 'dash', true);
+      return o.synced && o;
+    }, 10_000, 'the node to sync');
     expect(synced).toMatchObject({ synced: true, startRequired: true, networkStatus: 'WAITING_FOR_PROTX' });
     await admin('POST', '/nodes/d1/register');
-    await new Promise((r) => setTimeout(r, 300)); // two blocks pre-enabled
-    const enabled = await observeBitcoin(rpc, 'dash', true);
+    // Two blocks pre-enabled, then enabled and paid.
+    const enabled = await waitFor(async () => {
+      const o = await observeBitcoin(rpc, 'dash', true);
+      return o.networkStatus === 'ENABLED' && o.lastPaidHeight !== null && o;
+    }, 10_000, 'the node to be enabled and paid');
     expect(enabled).toMatchObject({ startRequired: false, networkStatus: 'ENABLED' });
     expect(enabled.lastPaidHeight).toBeGreaterThan(0);
     expect(enabled.rewardFrequencyS).toBeCloseTo(0.1, 5); // one enabled node: paid every block
@@ -56,9 +63,12 @@ describe('coin-daemon simulator', () => {
 
   it('pays enabled nodes of a coin in turn', async () => {
     for (const id of ['p1', 'p2', 'p3']) await admin('POST', '/nodes', { nodeId: id, coin: 'pivx', rpc: 'bitcoin', blockTimeS: 0.05, syncSeconds: 0, registered: true });
-    // Past the two pre-enabled blocks of the last one, and a full round of payments (3 blocks), with room for a slow machine.
-    await new Promise((r) => setTimeout(r, 800));
-    const seen = await Promise.all(['p1', 'p2', 'p3'].map((id) => observeBitcoin({ endpoint: ep(id), timeoutMs: 2000 }, 'classic', true)));
+    // Past the two pre-enabled blocks of the last one, and a full round of payments (3 blocks):
+    // asked until every node has been paid.
+    const seen = await waitFor(async () => {
+      const all = await Promise.all(['p1', 'p2', 'p3'].map((id) => observeBitcoin({ endpoint: ep(id), timeoutMs: 2000 }, 'classic', true)));
+      return all.every((o) => o.networkStatus === 'Masternode successfully started ENABLED' && o.lastPaidHeight !== null) && all;
+    }, 10_000, 'every node enabled and paid');
     for (const o of seen) {
       expect(o.networkStatus).toBe('Masternode successfully started ENABLED');
       expect(o.rewardFrequencyS).toBeCloseTo(0.15, 5);
