@@ -4,6 +4,7 @@ import { formatBalance, formatDailyPrice, formatNumber, formatPercent, formatPri
 import { income } from '../../src/shared/roi';
 import type { CoinDetail, GetCoinsOutput } from '../../src/shared/schemas/coins';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { waitFor } from '../support/wait';
 import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
 
@@ -163,11 +164,13 @@ describe('coin list', () => {
       .insertInto('masternodes')
       .values({ mn_id: 'e2e-1', user_id: user.id, coin_id: 'pac', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
       .execute();
-    // The public REST answer may be cached for 1 s; the page asks again on reload.
-    await sleep(1100);
-    await page.reload();
+    // Public answers may be cached for a second: reload until the page shows the node's coin.
     const delisted = delistedTable(page);
-    await rowsOf(delisted).first().waitFor();
+    await waitFor(async () => {
+      await page.reload();
+      await rowsOf(coinTable(page)).first().waitFor();
+      return (await rowsOf(delisted).count()) > 0;
+    }, 15_000, 'the delisted section');
     await page.getByRole('heading', { name: 'Delisted', exact: true }).waitFor();
     expect(await idsOf(delisted)).toEqual(['pac']);
     expect(await coinTable(page).locator('tr[data-coin="pac"]').count()).toBe(0);
@@ -176,11 +179,14 @@ describe('coin list', () => {
     await expect.poll(() => page.getByTestId('stat-hosted-nodes').textContent()).toBe('1');
     await screenshot(page, 'dashboard-delisted');
 
-    // Once its last node is deleted, the coin leaves the list.
+    // Once its last node is deleted, the coin leaves the list (again past any cached answer:
+    // reloaded until the page, fully drawn, has no delisted section).
     await server.deps.db.updateTable('masternodes').set({ deleted_at: Date.now() }).where('mn_id', '=', 'e2e-1').execute();
-    await page.reload();
-    await rowsOf(coinTable(page)).first().waitFor();
-    expect(await delistedTable(page).count()).toBe(0);
+    await waitFor(async () => {
+      await page.reload();
+      await rowsOf(coinTable(page)).first().waitFor();
+      return (await delistedTable(page).count()) === 0;
+    }, 15_000, 'the delisted section to go');
     await page.context().close();
   });
 });
