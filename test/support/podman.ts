@@ -146,7 +146,9 @@ async function reapStale(): Promise<void> {
     } catch {
       continue; // being set up right now, or not ours
     }
-    if (owner > 0 && alive(owner)) continue;
+    // An empty or partial file is another run writing it this instant (several checkouts
+    // may run at once): never reap on that, only on an owner that is known and dead.
+    if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) continue;
     console.warn(`removing podman test instance ${dir} left by a dead run (pid ${owner})`);
     // The dead run's service first; its containers go with the reset.
     for (const pid of processesUsing(dir).filter((p) => commandLine(p).includes('system\0service'))) {
@@ -199,7 +201,9 @@ export async function startPodman(): Promise<Podman | { skip: string }> {
   await reapStale();
   // Short path: a unix socket path must stay under 108 bytes.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), PREFIX));
-  fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
+  // Written whole under a temporary name, then renamed: a concurrent reaper never reads half of it.
+  fs.writeFileSync(path.join(dir, 'owner.pid.tmp'), String(process.pid));
+  fs.renameSync(path.join(dir, 'owner.pid.tmp'), path.join(dir, 'owner.pid'));
   for (const [name, text] of Object.entries(configFiles(dir))) fs.writeFileSync(path.join(dir, name), text);
   const env = podmanEnv(dir);
   const socketPath = path.join(dir, 'podman.sock');

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -104,13 +105,15 @@ describe('outbound guard', () => {
       expect(await read(net.connect({ host: '::1', port: (v6.address() as net.AddressInfo).port }))).toBe('v6');
       await new Promise((r) => v6.close(r));
     }
-    const sockPath = path.join(os.tmpdir(), `nk-guard-${process.pid}.sock`);
+    const sockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-guard-'));
+    const sockPath = path.join(sockDir, 'guard.sock');
     const unix = net.createServer((s) => s.end('unix'));
     await new Promise<void>((r) => unix.listen(sockPath, r));
     try {
       expect(await read(net.connect(sockPath))).toBe('unix');
     } finally {
       await new Promise((r) => unix.close(r));
+      fs.rmSync(sockDir, { recursive: true, force: true });
     }
     expect(takeRefusals()).toEqual([]);
   });
