@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { assertNoRefusals, isLoopback, OutboundRefused, takeRefusals } from '../support/outbound';
+import { assertNoRefusals, isLoopback, OutboundRefused, takeRefusals } from './support/outbound';
 
-// The guard installed by test/support/network-guard.ts (every file's setup). The refused
+// The guard installed by test/support/network-guard.ts (every file's setup; see vitest.config.ts). The refused
 // target is 192.0.2.1 (TEST-NET-1, RFC 5737): even if the guard failed, nothing there answers.
 // Every test here takes the refusals it caused, so the setup file's afterEach passes.
 afterEach(() => {
