@@ -30,8 +30,9 @@ export default defineConfig({
     projects: [
       // Tiers run one group after another (cheapest first), so Chromium and the real
       // daemons never compete with each other for the two cores.
-      { extends: true, test: { name: 'unit', include: tiers.unit, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'procedure', include: tiers.procedure, sequence: { groupOrder: 0 } } },
+      // The fast tiers may not open even a loopback socket (the guard refuses it).
+      { extends: true, test: { name: 'unit', include: tiers.unit, env: { NODEKEEP_TEST_NO_SOCKETS: '1' }, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'procedure', include: tiers.procedure, env: { NODEKEEP_TEST_NO_SOCKETS: '1' }, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'http', ...http, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } } },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.

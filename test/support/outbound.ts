@@ -83,16 +83,23 @@ function connectTarget(args: unknown[]): { path: string } | { host: string; port
 
 let installed = false;
 
-/** Patches the process once; later calls do nothing. */
-export function installOutboundGuard() {
+/**
+ * Patches the process once; later calls do nothing. `local: false` (the unit and
+ * procedure tiers) refuses loopback and unix sockets too: those tiers open no sockets.
+ */
+export function installOutboundGuard(opts: { local?: boolean } = {}) {
   if (installed) return;
   installed = true;
+  const local = opts.local ?? true;
+  const tierNote = '; the unit and procedure tiers open no sockets: a test that needs one belongs in the http tier (vitest.config.ts)';
 
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
     const target = connectTarget(args);
-    if ('host' in target && !isLoopback(target.host)) {
-      const err = refuse(`tcp ${target.host}:${String(target.port)}`);
+    const what = 'host' in target ? `tcp ${target.host}:${String(target.port)}` : `unix ${target.path}`;
+    const allowed = local && ('path' in target || isLoopback(target.host));
+    if (!allowed) {
+      const err = refuse(local ? what : what + tierNote);
       // Reported the way Node reports a failed connect (an 'error' event), so callers
       // fail as they would on a refused connection; no handle was ever made.
       process.nextTick(() => this.destroy(err));
