@@ -77,6 +77,31 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('local engine with a
   });
 });
 
+describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a createwallet slower than its deadline (as on a loaded machine)', () => {
+  it('is retried until the wallet is loaded, and mining then works', async () => {
+    const e = engine(path.join(root, 'ltc-slow'));
+    const { spec, auth } = await realDaemonSpec('litecoind-regtest', 'ltc2', path.join(root, 'ltcdata'));
+    await e.create(spec);
+    await e.start('ltc2');
+    let tries = 0;
+    const target = async () => {
+      tries += 1;
+      return { endpoint: await e.rpcEndpoint('ltc2'), auth };
+    };
+    await rpc(target, 'getblockcount', [], BlockCount);
+    // Filling the key pool takes litecoind far longer than 100 ms: the first try times out
+    // here while the daemon goes on. Before, this surfaced later as "No wallet is loaded".
+    tries = 0;
+    await ensureWallet(target, 'miner', { attemptMs: 100 });
+    expect(tries).toBeGreaterThan(1);
+    expect(await rpc(target, 'listwallets', [], v.array(v.string()))).toEqual(['miner']);
+    expect(await mineTo(target, 2)).toBe(2);
+    await e.close();
+    engines.splice(engines.indexOf(e), 1);
+    expect(pidsMatching(path.join(root, 'ltcdata', 'ltc2'))).toEqual([]);
+  });
+});
+
 describe.skipIf(!haveBinary('/usr/bin/monerod'))('local engine with a real monerod (regtest)', () => {
   it('starts it, reads get_info, and stops it', async () => {
     const e = engine(path.join(root, 'xmr'));
