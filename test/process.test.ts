@@ -54,7 +54,9 @@ describe('the server process', () => {
   });
 
   it('refuses to start on an invalid variable, naming it', async () => {
-    const p = run({ PORT: 'eighty', DATA_DIR: tempDataDir() });
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const p = run({ PORT: 'eighty', DATA_DIR: dataDir });
     expect(await p.exited).toBe(2);
     expect(p.output()).toMatch(/PORT: must be a whole number/);
   });
