@@ -6,7 +6,7 @@ let s: TestServer;
 beforeAll(async () => {
   s = await startTestServer();
   for (const name of ['dora', 'eve']) {
-    await fetch(`${s.url}/public_api/register`, { method: 'POST', body: JSON.stringify({ username: name, email: `${name}@example.test`, password: 'cli-pass-1' }) });
+    await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: name, email: `${name}@example.test`, password: 'cli-pass-1' }) });
   }
 });
 afterAll(() => stopTestServer(s));
@@ -19,7 +19,7 @@ async function cli(...args: string[]) {
 }
 
 const login = (username: string) =>
-  fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username, password: 'cli-pass-1' }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'cli-pass-1' }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 describe('operator CLI on a running server', () => {
   it('switches maintenance on and off, and the server follows at once', async () => {

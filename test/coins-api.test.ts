@@ -17,7 +17,7 @@ const pastCache = () => new Promise((r) => setTimeout(r, 1100));
 
 beforeAll(async () => {
   s = await startTestServer();
-  const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+  const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
   await post('/public_api/register', { username: 'coiner', email: 'coiner@example.test', password: 'coin-pass-1' });
   token = (await post('/public_api/login', { username: 'coiner', password: 'coin-pass-1' })).auth_token;
   userId = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'coiner').executeTakeFirstOrThrow()).id;

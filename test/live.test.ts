@@ -38,7 +38,7 @@ describe('live events over websockets', () => {
     await new Promise((r) => setTimeout(r, 700)); // past one poll of the hub
     expect(own(bob)).toEqual(['sync']);
 
-    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${(await fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: 'alice', password: 'live-pass-1' }) }).then((r) => r.json())).auth_token}` } }).then((r) => r.json());
+    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${(await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'alice', password: 'live-pass-1' }) }).then((r) => r.json())).auth_token}` } }).then((r) => r.json());
     expect(info.info.balance).toBe(12.5);
   });
 

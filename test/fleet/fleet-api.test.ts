@@ -40,7 +40,7 @@ beforeAll(async () => {
   s = await startTestServer(env, { dataDir });
   port = s.port;
   for (const u of ['owner', 'other']) {
-    const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     await post('/public_api/register', { username: u, email: `${u}@example.test`, password: 'fleet-pass-1' });
     tokens[u] = (await post('/public_api/login', { username: u, password: 'fleet-pass-1' })).auth_token;
   }

@@ -41,7 +41,7 @@ const nodeRow = (id: string) => s.deps.db.selectFrom('masternodes').selectAll().
 beforeAll(async () => {
   expect((await cli('catalog', 'import', catalogFile)).code).toBe(0);
   s = await startTestServer(env, { dataDir });
-  const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+  const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
   await post('/public_api/register', { username: 'miner', email: 'miner@example.test', password: 'miner-pass-1' });
   token = (await post('/public_api/login', { username: 'miner', password: 'miner-pass-1' })).auth_token;
 }, 60_000);
