@@ -14,7 +14,7 @@ const AUTH_SHORT = { public: 'public', session: 'session', 'session-or-key': 'se
 /** The generated route table of docs/api.md (scripts/api-docs.ts writes it). */
 export function routeTableMarkdown(routes: RestRoute[]): string {
   const row = (r: RestRoute) =>
-    `| \`${r.method} ${r.path}\` | \`${r.procedure}\` | ${AUTH_SHORT[r.auth]} | ${inputSummary(r).replace(/\|/g, '\\|')} | ${r.summary.replace(/\|/g, '\\|')}${r.cacheMs ? ` (cached ${r.cacheMs / 1000} s)` : ''} |`;
+    `| \`${r.method} ${r.path}\` | \`${r.procedure}\` | ${AUTH_SHORT[r.auth]} | ${inputSummary(r) === '–' ? '–' : `\`${inputSummary(r)}\``} | ${r.summary.replace(/\|/g, '\\|')}${r.cacheMs ? ` (cached ${r.cacheMs / 1000} s)` : ''} |`;
   const table = (title: string, list: RestRoute[]) =>
     [`### ${title}`, '', '| Method and path | tRPC | Auth | Input | Answer |', '|---|---|---|---|---|', ...list.map(row), ''].join('\n');
   return [

@@ -30,10 +30,8 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 async function readInput(c: HonoContext, route: RestRoute): Promise<unknown> {
-  if (route.method === 'GET') {
-    const q = c.req.query();
-    return Object.keys(q).length ? q : undefined;
-  }
+  // A query string is always an object, empty when nothing was sent, so defaults apply.
+  if (route.method === 'GET') return c.req.query();
   // A cross-site form can post text/plain (or urlencoded) without a preflight: only a
   // JSON body is read, so such a post is refused before anything runs.
   const type = c.req.header('content-type');
