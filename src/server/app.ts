@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -13,8 +13,9 @@ import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
 import { openApiDocument } from './http/openapi';
 import { mountApiFallback, mountRest } from './http/rest';
 import type { ResponseCache } from './http/response-cache';
+import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
-import { batchLimit, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
+import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -28,12 +29,6 @@ function remoteAddress(c: HonoContext): string | undefined {
   } catch {
     return undefined; // Not served by node (app.request in tests): no socket to read.
   }
-}
-
-/** Equal-length digests, so the comparison says nothing about the token's length. */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
@@ -80,6 +75,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
+  app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());
   app.use(`${TRPC_PATH}/*`, trpcPublicCache(TRPC_PATH, appRouter, cache, makeContext));
   app.use(
     `${TRPC_PATH}/*`,

@@ -2,6 +2,7 @@ import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context } from '../context';
 import { cachedAnswer } from './public-cache';
+import { isJsonContentType } from './rest';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes } from './routes';
 
@@ -76,5 +77,16 @@ export function trpcPublicCache(base: string, router: AnyTRPCRouter, cache: Resp
     } catch {
       return next();
     }
+  };
+}
+
+/**
+ * tRPC mutations take JSON only. tRPC itself also reads form data and octet streams,
+ * which a cross-site form can send without a preflight; nothing here uses them.
+ */
+export function jsonMutationsOnly(): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method !== 'POST' || isJsonContentType(c.req.header('content-type'))) return next();
+    return c.json({ success: false, message: 'Send the body as JSON with the header Content-Type: application/json.' }, 415);
   };
 }
