@@ -65,6 +65,7 @@ export function apiDocsHtml(routes: RestRoute[]): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Nodekeep API</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/api/docs.css">
 </head>
 <body>
