@@ -3,7 +3,7 @@ import type { AnyTRPCRouter } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from '../context';
-import { AppError, ERROR_STATUS, MESSAGES, type ErrorCode } from '../errors';
+import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../errors';
 import { describeZodError } from '../trpc';
 import { cachedAnswer } from './public-cache';
 import type { ResponseCache } from './response-cache';
@@ -15,14 +15,7 @@ import { procedureCaller, restRoutes, type RestRoute } from './routes';
  * rules and errors are identical. The input is whatever the client sent: GET query
  * strings go to the procedure's schema, which coerces numbers, booleans and pages.
  */
-class BadRequest extends Error {
-  constructor(
-    readonly status: 400 | 415,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export const JSON_ONLY = 'Send the body as JSON with the header Content-Type: application/json.';
 
 /** application/json, with or without parameters (charset). */
 export function isJsonContentType(header: string | undefined): boolean {
@@ -37,19 +30,18 @@ async function readInput(c: HonoContext, route: RestRoute): Promise<unknown> {
   const type = c.req.header('content-type');
   const text = await c.req.text();
   if (type !== undefined || text.length) {
-    if (!isJsonContentType(type)) throw new BadRequest(415, 'Send the body as JSON with the header Content-Type: application/json.');
+    if (!isJsonContentType(type)) fail('UNSUPPORTED_MEDIA_TYPE', JSON_ONLY);
   }
   if (!text.trim()) return undefined;
   try {
     return JSON.parse(text);
   } catch {
-    throw new BadRequest(400, 'Malformed JSON body.');
+    fail('BAD_REQUEST', 'Malformed JSON body.');
   }
 }
 
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
 export function restError(err: unknown): { status: number; message: string } | null {
-  if (err instanceof BadRequest) return { status: err.status, message: err.message };
   if (err instanceof AppError) return { status: err.status, message: err.message };
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
     const message = err.cause instanceof ZodError ? describeZodError(err.cause) : err.message;

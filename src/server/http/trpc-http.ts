@@ -1,8 +1,9 @@
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context } from '../context';
+import { ERROR_STATUS } from '../errors';
 import { cachedAnswer } from './public-cache';
-import { isJsonContentType } from './rest';
+import { isJsonContentType, JSON_ONLY } from './rest';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes } from './routes';
 
@@ -14,7 +15,7 @@ import { procedureCaller, restRoutes } from './routes';
 export const MAX_BATCH_CALLS = 20;
 export const MAX_BATCH_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-const tooLarge = (c: HonoContext, message: string, status: 400 | 413) => c.json({ success: false, message }, status);
+const refuse = (c: HonoContext, code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE', message: string) => c.json({ success: false, message }, ERROR_STATUS[code]);
 
 /** The procedure paths of a tRPC request: /trpc/a.b,c.d?batch=1 → [a.b, c.d]. */
 function callPaths(c: HonoContext, base: string): string[] {
@@ -30,14 +31,14 @@ export function batchLimit(base: string): MiddlewareHandler {
   return async (c, next) => {
     const paths = callPaths(c, base);
     if (paths.length > MAX_BATCH_CALLS) {
-      return tooLarge(c, `A batch may hold at most ${MAX_BATCH_CALLS} calls; this one holds ${paths.length}. Split it.`, 400);
+      return refuse(c, 'BAD_REQUEST', `A batch may hold at most ${MAX_BATCH_CALLS} calls; this one holds ${paths.length}. Split it.`);
     }
     await next();
     if (paths.length < 2 || !c.res.body) return;
     const text = await c.res.text();
     if (Buffer.byteLength(text) > MAX_BATCH_RESPONSE_BYTES) {
       c.res = undefined;
-      c.res = tooLarge(c, 'The answer to this batch is too large. Ask for fewer calls at once.', 413);
+      c.res = refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
       return;
     }
     c.res = new Response(text, c.res);
@@ -87,6 +88,6 @@ export function trpcPublicCache(base: string, router: AnyTRPCRouter, cache: Resp
 export function jsonMutationsOnly(): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method !== 'POST' || isJsonContentType(c.req.header('content-type'))) return next();
-    return c.json({ success: false, message: 'Send the body as JSON with the header Content-Type: application/json.' }, 415);
+    return c.json({ success: false, message: JSON_ONLY }, ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE);
   };
 }
