@@ -1,10 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { Hono } from 'hono';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '../src/server/apikeys/keys';
 import { loadConfig } from '../src/server/config';
 import { clientIp } from '../src/server/context';
 import { sameSecret } from '../src/server/http/same-secret';
+import type { AppRouter } from '../src/server/router';
 import { batchLimit, MAX_BATCH_CALLS, MAX_BATCH_RESPONSE_BYTES } from '../src/server/http/trpc-http';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
 
@@ -249,5 +253,38 @@ describe('X-Forwarded-For behind trusted proxies (finding 8)', () => {
     expect(loadConfig({}).trustProxy).toBe(0);
     expect(() => loadConfig({ TRUST_PROXY: '11' })).toThrow(/TRUST_PROXY/);
     expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+});
+
+describe('websocket connections read the client address as HTTP does (one context builder)', () => {
+  it('under TRUST_PROXY=1 an API key limited to the proxied address works over the websocket, and not from the client-written one', async () => {
+    const s = await startTestServer({ TRUST_PROXY: '1' });
+    try {
+      await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'wsproxied', email: 'wsp@example.test', password: 'ws-pass-123' }) });
+      const id = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'wsproxied').executeTakeFirstOrThrow()).id;
+      const { key } = await createApiKey(s.deps.db, id, { name: 'ws', allowed: '203.0.113.7' });
+      const ask = async (forwardedFor: string) => {
+        // The proxy's header on the upgrade request, as a real proxy would send it.
+        class ProxiedSocket extends WebSocket {
+          constructor(url: string, protocols?: string | string[]) {
+            super(url, protocols, { headers: { 'x-forwarded-for': forwardedFor } });
+          }
+        }
+        const ws = createWSClient({ url: `${s.url.replace(/^http/, 'ws')}/live`, WebSocket: ProxiedSocket as unknown as typeof globalThis.WebSocket, connectionParams: () => ({ token: key }) });
+        const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
+        try {
+          return await client.auth.get_common_info.query().then(
+            (r) => r.info.username,
+            (e: Error) => `error: ${e.message}`,
+          );
+        } finally {
+          await ws.close();
+        }
+      };
+      expect(await ask('6.6.6.6, 203.0.113.7')).toBe('wsproxied');
+      expect(await ask('203.0.113.7, 6.6.6.6')).toMatch(/^error: .*may not be used from your address \(6\.6\.6\.6\)/);
+    } finally {
+      await stopTestServer(s);
+    }
   });
 });
