@@ -12,16 +12,21 @@ export const coinsRouter = router({
         summary: '`{order, data, market_provider, market_updated_at}`: `order` = coin ids (hosted nodes first), `data` = rows keyed by id',
       },
     })
-    .output(getCoinsOutput).query(({ ctx }) => getCoins(ctx)),
+    .output(getCoinsOutput)
+    .query(({ ctx }) => getCoins(ctx)),
   get_coin: publicProcedure
     .meta({ rest: { method: 'GET', path: '/public_api/get_coin', cacheMs: 1000, summary: '`{success, data}`: the coin detail; 404 for an unknown coin' } })
-    .input(coinQuery).output(getCoinOutput).query(({ ctx, input }) => getCoin(ctx, input.coin)),
+    .input(coinQuery)
+    .output(getCoinOutput)
+    .query(({ ctx, input }) => getCoin(ctx, input.coin)),
   get_stats: publicProcedure
     .meta({ rest: { method: 'GET', path: '/public_api/get_stats', cacheMs: 1000, summary: '`{success, data: {total_mns, total_mn_value, supported_mns}}`' } })
-    .output(statsOutput).query(({ ctx }) => getStats(ctx)),
+    .output(statsOutput)
+    .query(({ ctx }) => getStats(ctx)),
   get_detailed: publicProcedure
     .meta({ rest: { method: 'GET', path: '/public_api/get_detailed', cacheMs: 1000, summary: '`{success, market_provider, data: [...]}`: the full market table' } })
-    .output(detailedOutput).query(({ ctx }) => getDetailed(ctx)),
+    .output(detailedOutput)
+    .query(({ ctx }) => getDetailed(ctx)),
   get_deploy_info: scriptProcedure
     .meta({
       rest: {
@@ -31,5 +36,7 @@ export const coinsRouter = router({
           '`{success, data{id, ticker, label, collateral, dedicated_price, cloud_price, cloud, campaign, campaign_prices{dedicated_price, cloud_price}, maintenance, monero, dip003, dip003_restrict, front_options{validator_evm}}}`; 404 for unknown or delisted coins',
       },
     })
-    .input(coinQuery).output(deployInfoOutput).query(({ ctx, input }) => getDeployInfo(ctx, input.coin)),
+    .input(coinQuery)
+    .output(deployInfoOutput)
+    .query(({ ctx, input }) => getDeployInfo(ctx, input.coin)),
 });
