@@ -36,6 +36,18 @@ describe('operator CLI on a running server', () => {
     expect(log.map((l) => l.action)).toEqual(['maintenance', 'maintenance']);
   });
 
+  it("prints a service's domain error as the operator's message, without tRPC", async () => {
+    const stderr: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      expect((await cli('fleet', 'create', 'nosuchcoin', '--user', 'dora', '--plan', 'cloud')).code).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(stderr.join('')).toMatch(/error: Unknown coin "nosuchcoin"\./);
+  });
+
   it('lists and shows users', async () => {
     const list = await cli('users', 'list');
     expect(list.code).toBe(0);
