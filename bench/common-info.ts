@@ -11,7 +11,7 @@ export async function benchCommonInfo() {
   const s = await startTestServer({ LOG_LEVEL: 'warn' });
   const bare = await bareRoute({ success: true, info: { username: 'bench' } });
   try {
-    const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
     await post('/public_api/register', { username: 'bench', email: 'bench@example.test', password: 'bench-pass-1' });
     const { auth_token } = await post('/public_api/login', { username: 'bench', password: 'bench-pass-1' });
     const headers = { authorization: `Bearer ${auth_token}` };

@@ -88,7 +88,7 @@ async function density(n = 1000) {
   // Checks as fast as the monitor can go: every node due every second, 64 in flight.
   const s = await startTestServer({ LOG_LEVEL: 'error', DAEMON_PROFILES_FILE: profiles, MONITOR_NODE_SECONDS: '1', MONITOR_NETWORK_SECONDS: '1', MONITOR_CONCURRENCY: '64' }, { dataDir });
   try {
-    await fetch(`${s.url}/public_api/register`, { method: 'POST', body: JSON.stringify({ username: 'density', email: 'density@example.test', password: 'density-1' }) });
+    await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'density', email: 'density@example.test', password: 'density-1' }) });
     const user = (await findUserByLogin(s.deps.db, 'density'))!;
     await s.deps.db.updateTable('hosts').set({ cloud_slots: n + 10, dedicated_slots: n + 10 }).execute();
     (globalThis as { gc?: () => void }).gc?.();

@@ -22,7 +22,7 @@ async function cli(...args: string[]) {
 }
 
 const login = (u: FreshUser) =>
-  fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: u.username, password: u.password }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: u.username, password: u.password }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('operator CLI on a running server', () => {
@@ -38,6 +38,18 @@ describe('operator CLI on a running server', () => {
     expect((await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     const log = await s.deps.db.selectFrom('operator_log').selectAll().execute();
     expect(log.map((l) => l.action)).toEqual(['maintenance', 'maintenance']);
+  });
+
+  it("prints a service's domain error as the operator's message, without tRPC", async () => {
+    const stderr: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      expect((await cli('fleet', 'create', 'nosuchcoin', '--user', 'dora', '--plan', 'cloud')).code).toBe(2);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(stderr.join('')).toMatch(/error: Unknown coin "nosuchcoin"\./);
   });
 
   it('lists and shows users', async () => {

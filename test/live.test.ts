@@ -37,7 +37,7 @@ describe('live events over websockets', () => {
     await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 1 });
     expect(own(bob)).toEqual(['sync', 'update_balance']);
 
-    const relogin = await fetch(`${s.url}/public_api/login`, { method: 'POST', body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) }).then((r) => r.json());
+    const relogin = await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) }).then((r) => r.json());
     const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${relogin.auth_token}` } }).then((r) => r.json());
     expect(info.info.balance).toBe(12.5);
   });

@@ -1,3 +1,5 @@
+// First: it configures zod before any schema module is evaluated.
+import './zod-config';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -33,6 +33,8 @@ export function createTrpcClient(token: string | null): { client: TrpcClient; cl
         true: wsLink({ client: ws }),
         false: httpBatchLink({
           url: '/trpc',
+          // The server refuses batches of more than 20 calls (MAX_BATCH_CALLS).
+          maxItems: 20,
           headers: () => (token ? { Authorization: `Bearer ${token}` } : {}),
         }),
       }),

@@ -1,16 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Registry } from 'prom-client';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
-import type { AppDeps, Context, RequestMeta } from './context';
-import { bearerToken } from './context';
-import { mountRest } from './http/rest';
+import type { AppDeps, Context } from './context';
+import { bearerToken, createContext } from './context';
+import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
+import { openApiDocument } from './http/openapi';
+import { mountApiFallback, mountRest } from './http/rest';
 import type { ResponseCache } from './http/response-cache';
+import { sameSecret } from './http/same-secret';
+import { securityHeaders } from './http/security-headers';
+import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -18,15 +23,12 @@ export const WS_PATH = '/live';
 
 type Env = { Variables: { requestId: string } };
 
-export function requestMeta(c: HonoContext, trustProxy: boolean): RequestMeta {
-  let ip = 'unknown';
+function remoteAddress(c: HonoContext): string | undefined {
   try {
-    ip = getConnInfo(c).remote.address ?? 'unknown';
+    return getConnInfo(c).remote.address;
   } catch {
-    // Not served by node (app.request in tests): no socket to read.
+    return undefined; // Not served by node (app.request in tests): no socket to read.
   }
-  if (trustProxy) ip = c.req.header('x-forwarded-for')?.split(',')[0]?.trim() || ip;
-  return { ip, userAgent: c.req.header('user-agent') ?? '', requestId: c.get('requestId') ?? randomUUID() };
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
@@ -34,11 +36,8 @@ export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logo
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: AppOptions) {
   const app = new Hono<Env>();
-  const makeContext = (c: HonoContext): Context => ({
-    ...deps,
-    req: requestMeta(c, deps.config.trustProxy),
-    token: bearerToken(c.req.header('authorization')),
-  });
+  const makeContext = (c: HonoContext): Context =>
+    createContext(deps, { remoteAddress: remoteAddress(c), header: (name) => c.req.header(name), requestId: c.get('requestId') });
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -52,16 +51,15 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
     }
   });
 
+  app.use('*', securityHeaders(deps.config));
+
   app.get('/healthz', (c) => (state.ready ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
 
   // Prometheus metrics for the operator, behind OPERATOR_TOKEN (unset: disabled).
   app.get('/metrics', async (c) => {
     const token = deps.config.operatorToken;
     if (!token || !metrics) return c.text('metrics are disabled: set OPERATOR_TOKEN', 404);
-    const given = bearerToken(c.req.header('authorization')) ?? '';
-    const a = Buffer.from(given);
-    const b = Buffer.from(token);
-    if (a.length !== b.length || !timingSafeEqual(a, b)) return c.text('operator token required', 401);
+    if (!sameSecret(bearerToken(c.req.header('authorization')) ?? '', token)) return c.text('operator token required', 401);
     return c.text(await metrics.metrics(), 200, { 'content-type': metrics.contentType });
   });
 
@@ -76,11 +74,22 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   app.use('/api/*', apiLimit);
   app.use('/public_api/*', apiLimit);
 
+  app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
+  app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());
+  app.use(`${TRPC_PATH}/*`, trpcPublicCache(TRPC_PATH, appRouter, cache, makeContext));
   app.use(
     `${TRPC_PATH}/*`,
-    trpcServer({ router: appRouter, endpoint: TRPC_PATH, createContext: (_opts, c) => makeContext(c as HonoContext) }),
+    trpcServer({ router: appRouter, endpoint: TRPC_PATH, maxBatchSize: MAX_BATCH_CALLS, createContext: (_opts, c) => makeContext(c as HonoContext) }),
   );
-  mountRest(app, makeContext, cache);
+
+  const routes = mountRest(app, appRouter, makeContext, cache);
+  // For script authors: the same declarations, as OpenAPI 3.1 and as a page.
+  let openapi: string | undefined;
+  let docsPage: string | undefined;
+  app.get('/api/openapi.json', (c) => c.body((openapi ??= JSON.stringify(openApiDocument(routes, deps.config.publicUrl))), 200, { 'content-type': 'application/json' }));
+  app.get('/api/docs', (c) => c.html((docsPage ??= apiDocsHtml(routes))));
+  app.get('/api/docs.css', (c) => c.body(API_DOCS_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
+  mountApiFallback(app, routes);
 
   // Coin logos: one local file per coin (catalog/logos), unless COIN_LOGO_URL points elsewhere.
   app.use('/logos/*', async (c, next) => {

@@ -32,6 +32,14 @@ const bool = v.pipe(
   v.transform((s) => s === '1' || s === 'true' || s === 'yes'),
 );
 
+/** false (0 hops), true (1 hop: one proxy in front) or the number of proxies in front, 0-10. */
+const trustProxy = v.pipe(
+  v.string(),
+  v.check((s) => /^(true|false|yes|no|\d{1,2})$/.test(s), 'must be true, false or a number of proxies (0-10)'),
+  v.transform((s) => (s === 'true' || s === 'yes' ? 1 : s === 'false' || s === 'no' ? 0 : Number(s))),
+  v.maxValue(10, 'must be true, false or a number of proxies (0-10)'),
+);
+
 const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: v.optional(port, '8080'),
@@ -41,7 +49,7 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@nodekeep.local'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
   STRIPE_PUBLIC_KEY: v.optional(v.string(), ''),
-  TRUST_PROXY: v.optional(bool, 'false'),
+  TRUST_PROXY: v.optional(trustProxy, 'false'),
   MARKET_PROVIDER: v.optional(v.picklist(['demo', 'coingecko'], 'must be demo or coingecko'), 'demo'),
   MARKET_API_URL: v.optional(httpUrl, 'https://api.coingecko.com/api/v3'),
   MARKET_API_KEY: v.optional(v.string(), ''),
@@ -80,7 +88,8 @@ export type Config = {
   mailFrom: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   stripePublicKey: string;
-  trustProxy: boolean;
+  /** How many proxies of ours stand in front and append to X-Forwarded-For; 0 = none. */
+  trustProxy: number;
   sessionTtlMs: number;
   marketProvider: 'demo' | 'coingecko';
   marketApiUrl: string;

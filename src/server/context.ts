@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { DB } from './db/open';
 import type { EventHub } from './events/hub';
@@ -23,4 +24,52 @@ export type Context = AppDeps & { req: RequestMeta; token: string | null };
 export function bearerToken(header: string | null | undefined): string | null {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return m ? m[1] : null;
+}
+
+/**
+ * The client's address. Without trusted proxies it is the socket's peer. Behind
+ * `trustedHops` proxies that each append the address they received from to
+ * X-Forwarded-For, the client is the entry the outermost trusted proxy added: counted
+ * from the right, past the addresses our own proxies added. Entries further left
+ * were written by the client and prove nothing. A header shorter than the hop count
+ * (a proxy not set up as configured) gives its leftmost entry, the farthest any
+ * trusted proxy saw.
+ */
+export function clientIp(remoteAddress: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+  const socket = normalizeIp(remoteAddress ?? '') || 'unknown';
+  if (trustedHops <= 0 || !forwardedFor) return socket;
+  const chain = forwardedFor
+    .split(',')
+    .map((s) => normalizeIp(s.trim()))
+    .filter(Boolean);
+  if (!chain.length) return socket;
+  return chain[Math.max(0, chain.length - trustedHops)];
+}
+
+/** "::ffff:10.0.0.1" and "10.0.0.1" are one client. */
+export function normalizeIp(ip: string): string {
+  const v = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  return v.length > 64 ? v.slice(0, 64) : v;
+}
+
+/** What a transport knows about a caller: HTTP, REST and websockets all give this. */
+export type Caller = {
+  remoteAddress: string | undefined;
+  header(name: string): string | undefined;
+  /** The bearer token; null reads it from the Authorization header. */
+  token?: string | null;
+  requestId?: string;
+};
+
+/** The one context builder, for the tRPC HTTP handler, the REST adapter and websockets. */
+export function createContext(deps: AppDeps, caller: Caller): Context {
+  return {
+    ...deps,
+    req: {
+      ip: clientIp(caller.remoteAddress, caller.header('x-forwarded-for'), deps.config.trustProxy),
+      userAgent: caller.header('user-agent') ?? '',
+      requestId: caller.requestId ?? randomUUID(),
+    },
+    token: caller.token !== undefined ? caller.token || null : bearerToken(caller.header('authorization')),
+  };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -6,7 +7,7 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
-import type { AppDeps, Context } from './context';
+import { createContext, type AppDeps, type Context } from './context';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
@@ -90,13 +91,16 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     wss,
     router: appRouter,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    // The same builder as HTTP: the upgrade request's headers (X-Forwarded-For under
+    // TRUST_PROXY) and the token from connectionParams.
     createContext: ({ req, info }): Context => {
       const token = info.connectionParams?.token;
-      return {
-        ...deps,
-        req: { ip: req.socket.remoteAddress ?? 'unknown', userAgent: req.headers['user-agent'] ?? '', requestId: `ws-${Math.random().toString(36).slice(2, 10)}` },
-        token: typeof token === 'string' && token ? token : null,
-      };
+      return createContext(deps, {
+        remoteAddress: req.socket.remoteAddress,
+        header: (name) => [req.headers[name]].flat()[0],
+        token: typeof token === 'string' ? token : null,
+        requestId: `ws-${randomUUID()}`,
+      });
     },
   });
   server.on('upgrade', (req, socket, head) => {

@@ -1,15 +1,35 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
+import { looksLikeApiKey, resolveApiKey } from './apikeys/keys';
 import { resolveSession } from './auth/sessions';
 import type { Context } from './context';
-import { fail, MESSAGES } from './errors';
+import type { Session, User } from './db/schema';
+import { AppError, fail, MESSAGES } from './errors';
 import { isMaintenance } from './operator/settings';
+
+/**
+ * How a procedure is reached over REST, declared once on the procedure. The REST
+ * adapter, the OpenAPI document, /api/docs and docs/api.md are all read from it.
+ */
+export type RestMeta = {
+  method: 'GET' | 'POST';
+  /** The spec's path, e.g. /public_api/get_coins. */
+  path: string;
+  /** What the call answers, for the docs (one line, markdown). */
+  summary: string;
+  /**
+   * Public, user-independent queries only: the serialized answer is reused this long,
+   * keyed on the procedure and its parsed input (http/public-cache.ts).
+   */
+  cacheMs?: number;
+};
 
 export type Meta = {
   /** Private calls answer a maintenance error while maintenance is on, except these. */
   allowInMaintenance?: boolean;
   /** Name used in logs and by the REST adapters. */
   name?: string;
+  rest?: RestMeta;
 };
 
 /** "username: must be at least 3 characters" from zod 4's issues. */
@@ -45,22 +65,79 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Logs unexpected errors in full; the client only sees the generic message. */
-const logged = t.middleware(async ({ ctx, path, type, next }) => {
+/**
+ * The tRPC transport's side of domain errors: an AppError becomes the TRPCError of
+ * the same code (errors.ts keeps the codes tRPC's, so the status is the table's).
+ * Unexpected errors are logged in full; the client only sees the generic message.
+ */
+const transport = t.middleware(async ({ ctx, path, type, next }) => {
   const result = await next();
-  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
-    ctx.log.error('procedure failed', { request_id: ctx.req.requestId, path, type, err: result.error.cause ?? result.error });
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof AppError) throw new TRPCError({ code: cause.code, message: cause.message, cause });
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      ctx.log.error('procedure failed', { request_id: ctx.req.requestId, path, type, err: cause ?? result.error });
+    }
   }
   return result;
 });
 
-export const publicProcedure = t.procedure.use(logged);
+export const publicProcedure = t.procedure.use(transport);
 
-/** After this, `ctx.user` and `ctx.session` are there. */
-export const authedProcedure = publicProcedure.use(async ({ ctx, meta, next }) => {
+async function checkMaintenance(ctx: Context, allowInMaintenance: boolean | undefined): Promise<boolean> {
+  const maintenance = await isMaintenance(ctx.db);
+  if (maintenance && !allowInMaintenance) fail('SERVICE_UNAVAILABLE', MESSAGES.maintenance);
+  return maintenance;
+}
+
+/** A logged-in browser session. After this, `ctx.user` and `ctx.session` are there. */
+export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
+  if (ctx.token && looksLikeApiKey(ctx.token)) fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
   const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
-  const maintenance = await isMaintenance(ctx.db);
-  if (maintenance && !meta?.allowInMaintenance) fail('SERVICE_UNAVAILABLE', MESSAGES.maintenance);
+  const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });
+
+/**
+ * A session or an API key (checked against its IP allow list): the calls a script may
+ * make (docs/decisions.md "API keys"). After this, `ctx.user` is there and
+ * `ctx.session` is the session, or null for a key.
+ */
+export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, next }) => {
+  let found: { user: User; session: Session | null } | null = null;
+  if (ctx.token && looksLikeApiKey(ctx.token)) {
+    const key = await resolveApiKey(ctx, ctx.token);
+    if (key) found = { user: key.user, session: null };
+  } else if (ctx.token) {
+    found = await resolveSession(ctx, ctx.token);
+  }
+  if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
+  const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
+  return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
+});
+
+/** Session only: account security and everything a browser alone does. */
+export const authedProcedure = publicProcedure.use(sessionAuth);
+
+/** Session or API key: the /api calls scripts make. */
+export const scriptProcedure = publicProcedure.use(sessionOrKeyAuth);
+
+/**
+ * Operators only (a role on the user, session only). Anyone else gets NOT_FOUND, the
+ * answer an unknown call gets, so the console's calls do not announce themselves.
+ */
+export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
+  return next({ ctx: { ...ctx, user: { ...ctx.user, role: 'operator' as const } } });
+});
+
+/** How a procedure authenticates, read from its middlewares (for the REST docs). */
+export type AuthKind = 'public' | 'session' | 'session-or-key';
+export function authKind(middlewares: readonly unknown[]): AuthKind {
+  const fns = middlewares as unknown[];
+  const has = (m: { _middlewares: unknown[] }) => m._middlewares.some((f) => fns.includes(f));
+  if (has(sessionOrKeyAuth)) return 'session-or-key';
+  if (has(sessionAuth)) return 'session';
+  return 'public';
+}

@@ -4,6 +4,7 @@ import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../fleet/cli';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
+import { AppError } from '../errors';
 import { migrateToLatest, openDatabase } from '../db/open';
 import { operatorCommands } from '../operator/cli';
 import type { CliCommand, CliIo } from './types';
@@ -53,6 +54,11 @@ export async function runCli(argv: string[], env = process.env, io: CliIo = { ou
     if (err instanceof UsageError) {
       process.stderr.write(`error: ${err.message}\nusage: npm run nodekeep -- ${found[0].usage}\n`);
       return 2;
+    }
+    // A rule a service refused (a domain error): the operator reads its message, no stack.
+    if (err instanceof AppError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
     }
     throw err;
   } finally {

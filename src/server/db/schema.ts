@@ -20,8 +20,26 @@ export interface UsersTable {
   tfa_locked_until: Generated<number>;
   disabled_at: number | null;
   created_at: number;
+  role: Generated<UserRole>;
 }
 export type User = Selectable<UsersTable>;
+/** Operators may call operator procedures; nothing in the product shows the role. */
+export type UserRole = 'customer' | 'operator';
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** Public handle of the key (the spec's auth_key in lists); not a secret. */
+  key_prefix: string;
+  /** sha256 of the whole key; the key itself is shown once and never stored. */
+  key_hash: string;
+  /** Comma-separated IP addresses the key may be used from; empty = any. */
+  allowed: Generated<string>;
+  created_at: number;
+  last_used_at: number | null;
+}
+export type ApiKey = Selectable<ApiKeysTable>;
 
 export interface SessionsTable {
   id: Generated<number>;
@@ -223,4 +241,5 @@ export interface Database {
   ledger_transfers: LedgerTransfersTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
+  api_keys: ApiKeysTable;
 }

@@ -3,7 +3,7 @@ import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
-import { TRPCError } from '@trpc/server';
+import { AppError } from '../errors';
 import { createLogger } from '../log';
 import { logOperatorAction } from '../operator/settings';
 import { dockerEngine } from './engines/docker';
@@ -139,7 +139,7 @@ export const fleetCommands: Record<string, CliCommand> = {
         await logOperatorAction(db, 'fleet create', { node: node.mn_id, user_id: user.id });
         io.out(`node ${node.mn_id} requested on host #${node.host_id}; the running server starts it`);
       } catch (err) {
-        if (err instanceof TRPCError) throw new UsageError(err.message);
+        if (err instanceof AppError) throw new UsageError(err.message);
         throw err;
       }
     },

@@ -4,5 +4,8 @@ import { isMaintenance } from './settings';
 
 export const systemRouter = router({
   /** Lets a visitor's browser know about maintenance before anyone logs in. */
-  status: publicProcedure.output(statusOutput).query(async ({ ctx }) => ({ success: true as const, maintenance: await isMaintenance(ctx.db) })),
+  status: publicProcedure
+    .meta({ rest: { method: 'GET', path: '/public_api/status', summary: '`{success, maintenance}`' } })
+    .output(statusOutput)
+    .query(async ({ ctx }) => ({ success: true as const, maintenance: await isMaintenance(ctx.db) })),
 });

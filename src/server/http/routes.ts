@@ -1,0 +1,52 @@
+import type { AnyTRPCRouter } from '@trpc/server';
+import type { ZodType } from 'zod';
+import type { Context } from '../context';
+import { authKind, createCallerFactory, type AuthKind, type Meta, type RestMeta } from '../trpc';
+
+/** One REST route as its procedure declares it (`meta.rest`), with what the docs need. */
+export type RestRoute = RestMeta & {
+  /** The tRPC path, e.g. coins.get_coin. */
+  procedure: string;
+  type: 'query' | 'mutation';
+  auth: AuthKind;
+  input: ZodType | undefined;
+  output: ZodType | undefined;
+};
+
+type ProcedureDef = { type: string; meta?: Meta; inputs: unknown[]; output?: unknown; middlewares: unknown[] };
+
+/** Every procedure of `router` that declares a REST route, in declaration order. */
+export function restRoutes(router: AnyTRPCRouter): RestRoute[] {
+  const procedures = router._def.procedures as Record<string, { _def: ProcedureDef }>;
+  const routes: RestRoute[] = [];
+  for (const [name, p] of Object.entries(procedures)) {
+    const def = p._def;
+    if (!def.meta?.rest) continue;
+    if (def.type !== 'query' && def.type !== 'mutation') throw new Error(`${name}: only queries and mutations have REST routes`);
+    if (def.meta.rest.cacheMs && (def.type !== 'query' || authKind(def.middlewares) !== 'public')) throw new Error(`${name}: only public queries may be cached`);
+    routes.push({
+      ...def.meta.rest,
+      procedure: name,
+      type: def.type,
+      auth: authKind(def.middlewares),
+      input: def.inputs[0] as ZodType | undefined,
+      output: def.output as ZodType | undefined,
+    });
+  }
+  const seen = new Set<string>();
+  for (const r of routes) {
+    if (seen.has(r.path)) throw new Error(`two procedures declare REST path ${r.path}`);
+    seen.add(r.path);
+  }
+  return routes;
+}
+
+/** Calls a procedure by its tRPC path through a server-side caller (same middlewares as HTTP). */
+export function procedureCaller(router: AnyTRPCRouter) {
+  const factory = createCallerFactory(router);
+  return (ctx: Context, procedure: string, input: unknown): Promise<unknown> => {
+    let fn: any = factory(ctx);
+    for (const part of procedure.split('.')) fn = fn[part];
+    return fn(input);
+  };
+}
