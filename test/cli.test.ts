@@ -45,7 +45,7 @@ describe('operator CLI on a running server', () => {
     const write = process.stderr.write.bind(process.stderr);
     process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
     try {
-      expect((await cli('fleet', 'create', 'nosuchcoin', '--user', 'dora', '--plan', 'cloud')).code).toBe(2);
+      expect((await cli('fleet', 'create', 'nosuchcoin', '--user', dora.username, '--plan', 'cloud')).code).toBe(2);
     } finally {
       process.stderr.write = write;
     }
