@@ -13,11 +13,11 @@ import {
   findUserById,
   insertEmailToken,
   insertUser,
-  revokeUserSessions,
   updateUser,
   usernameOrEmailTaken,
   voidEmailTokens,
 } from './queries';
+import { endSessions } from './sessions';
 import { hashToken, newToken } from './tokens';
 
 const VERIFY_TTL_MS = 7 * 86_400_000;
@@ -120,28 +120,30 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     const user = await findUserById(trx, row.user_id);
     // Following the mailed link proves the address, so it counts as verified too.
     await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
-    await revokeUserSessions(trx, row.user_id);
+    await endSessions(trx, row.user_id, {});
     return true;
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
+  void ctx.hub.poke();
   ctx.log.info('password reset', { user_id: row.user_id, request_id: ctx.req.requestId });
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }
 
 export async function changePassword(ctx: Context, user: User, sessionId: number, input: { current_password: string; new_password: string }) {
-  if (ctx.limiter.blocked('loginFailuresPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
-  if (!(await verifyPassword(user.password_hash, input.current_password))) {
-    ctx.limiter.hit('loginFailuresPerAccount', user.id);
-    fail('BAD_REQUEST', 'Your current password is incorrect.');
-  }
+  // Taken before the check, handed back when it was right (as for login): a session
+  // thief cannot use this form to guess faster than the limit, however many at once.
+  if (!ctx.limiter.hit('changePasswordPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  if (!(await verifyPassword(user.password_hash, input.current_password))) fail('BAD_REQUEST', 'Your current password is incorrect.');
+  ctx.limiter.refund('changePasswordPerAccount', user.id);
   const password_hash = await hashPassword(input.new_password);
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { password_hash });
-    await revokeUserSessions(trx, user.id, sessionId);
+    await endSessions(trx, user.id, { keep: sessionId });
     await voidEmailTokens(trx, user.id, 'reset');
     await enqueueMail(trx, passwordChangedMail(user.email, user.username));
   });
   void ctx.mail.kick();
+  void ctx.hub.poke();
   ctx.log.info('password changed', { user_id: user.id, request_id: ctx.req.requestId });
   return { success: true as const, message: 'Your password has been changed. Your other sessions were signed out.' };
 }

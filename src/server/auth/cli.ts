@@ -1,7 +1,8 @@
 import type { CliCommand } from '../cli/types';
 import { UsageError } from '../cli/types';
 import { logOperatorAction } from '../operator/settings';
-import { findUserByLogin, listUserSessions, listUsers, revokeUserSessions, updateUser } from './queries';
+import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
+import { endSessions } from './sessions';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -49,7 +50,7 @@ export const userCommands: Record<string, CliCommand> = {
       if (u.disabled_at) return io.out(`${u.username} is already disabled`);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, u.id, { disabled_at: Date.now() });
-        await revokeUserSessions(trx, u.id);
+        await endSessions(trx, u.id, {});
         await logOperatorAction(trx, 'users disable', { user_id: u.id });
       });
       io.out(`${u.username} is disabled and signed out`);

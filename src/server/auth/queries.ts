@@ -84,15 +84,62 @@ export function touchSession(db: Q, id: number, now: number, expiresAt: number) 
   return db.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }
 
-export function revokeSession(db: Q, id: number) {
-  return db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+/** Revokes one session; the ids actually revoked (none if it already was). */
+export async function revokeSession(db: Q, id: number): Promise<number[]> {
+  const rows = await db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
+  return rows.map((r) => r.id);
 }
 
-/** Revokes every live session of the user except `keepId` (if given). */
-export function revokeUserSessions(db: Q, userId: number, keepId?: number) {
+/** Revokes every live session of the user except `keepId` (if given); the ids revoked. */
+export async function revokeUserSessions(db: Q, userId: number, keepId?: number): Promise<number[]> {
   let q = db.updateTable('sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (keepId !== undefined) q = q.where('id', '!=', keepId);
-  return q.execute();
+  const rows = await q.returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Revokes the user's live sessions beyond the newest `keep`; the ids revoked. */
+export async function revokeSessionsBeyond(db: Q, userId: number, keep: number, now: number): Promise<number[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('id', 'not in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('id', 'desc')
+        .limit(keep),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** True while the session is neither revoked nor expired and its user is enabled. */
+export async function isSessionLive(db: Q, sessionId: number, now: number): Promise<{ expires_at: number } | undefined> {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('s.expires_at')
+    .where('s.id', '=', sessionId)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('u.disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** For the pruning job: sessions that ended (revoked or expired) before `endedBefore`. */
+export function pruneSessions(db: Q, endedBefore: number) {
+  return db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('revoked_at', '<', endedBefore), eb('expires_at', '<', endedBefore)]))
+    .executeTakeFirst();
 }
 
 export function listUserSessions(db: Q, userId: number) {
@@ -126,6 +173,19 @@ export function voidEmailTokens(db: Q, userId: number, kind: EmailTokenKind) {
   return db.updateTable('email_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
 }
 
-export function recordVisit(db: Q, userId: number, path: string) {
-  return db.insertInto('page_visits').values({ user_id: userId, path, at: Date.now() }).execute();
+/** Records a visit and keeps only the user's newest `keep` visits, in one transaction. */
+export async function recordVisit(db: Q, userId: number, path: string, keep: number) {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('page_visits').values({ user_id: userId, path, at: Date.now() }).execute();
+    await trx
+      .deleteFrom('page_visits')
+      .where('user_id', '=', userId)
+      .where('id', 'not in', (eb) => eb.selectFrom('page_visits').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(keep))
+      .execute();
+  });
+}
+
+/** For the pruning job: visits older than `before`. */
+export function pruneVisits(db: Q, before: number) {
+  return db.deleteFrom('page_visits').where('at', '<', before).executeTakeFirst();
 }
