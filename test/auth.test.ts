@@ -83,12 +83,14 @@ describe('login and sessions', () => {
     expect(unknown.message).toBe(wrong.message);
   });
 
-  it('locks an account after ten wrong passwords, even with the right one', async () => {
+  it('after twenty wrong passwords a stranger is refused even the right one; the owner's device is not', async () => {
     const u = newUserInput();
     await d.caller().auth.register(u);
-    for (let i = 0; i < 10; i++) await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: u.username, password: 'wrong-pass' }));
+    const device = (await d.caller().auth.login({ username: u.username, password: u.password })).device_token!;
+    for (let i = 0; i < 20; i++) expect((await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: u.username, password: 'wrong-pass' }))).code).toBe('UNAUTHORIZED');
     const locked = await rejection(d.caller(null, '10.1.1.1').auth.login({ username: u.username, password: u.password }));
     expect(locked.code).toBe('TOO_MANY_REQUESTS');
+    expect((await d.caller(null, '10.1.1.2').auth.login({ username: u.username, password: u.password, device })).tfa_authenticated).toBe(true);
   });
 
   it('limits login attempts per IP', async () => {

@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, EmailTokenKind, UsersTable } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -188,4 +188,41 @@ export async function recordVisit(db: Q, userId: number, path: string, keep: num
 /** For the pruning job: visits older than `before`. */
 export function pruneVisits(db: Q, before: number) {
   return db.deleteFrom('page_visits').where('at', '<', before).executeTakeFirst();
+}
+
+// Two-factor codes: conditional updates, so parallel requests never act on a stale row.
+
+/** Marks a code's time step used, if it is newer than the last one and 2FA is not locked. */
+export async function claimTfaStep(db: Q, userId: number, step: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ tfa_last_step: step, tfa_failures: 0 })
+    .where('id', '=', userId)
+    .where('tfa_last_step', '<', step)
+    .where('tfa_locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts one wrong code in SQL; the `max`-th locks 2FA until `now + lockMs`. Returns
+ * 'counted', 'locked' (this one locked it) or 'already-locked' (nothing counted).
+ */
+export async function countTfaFailure(db: Q, userId: number, max: number, now: number, lockMs: number): Promise<'counted' | 'locked' | 'already-locked'> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => ({
+      tfa_failures: sql<number>`case when ${eb.ref('tfa_failures')} + 1 >= ${max} then 0 else ${eb.ref('tfa_failures')} + 1 end`,
+      tfa_locked_until: sql<number>`case when ${eb.ref('tfa_failures')} + 1 >= ${max} then ${now + lockMs} else ${eb.ref('tfa_locked_until')} end`,
+    }))
+    .where('id', '=', userId)
+    .where('tfa_locked_until', '<=', now)
+    .returning('tfa_locked_until')
+    .executeTakeFirst();
+  if (!row) return 'already-locked';
+  return row.tfa_locked_until > now ? 'locked' : 'counted';
+}
+
+export function tfaState(db: Q, userId: number) {
+  return db.selectFrom('users').select(['tfa_last_step', 'tfa_locked_until']).where('id', '=', userId).executeTakeFirstOrThrow();
 }
