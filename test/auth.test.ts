@@ -83,7 +83,7 @@ describe('login and sessions', () => {
     expect(unknown.message).toBe(wrong.message);
   });
 
-  it('after twenty wrong passwords a stranger is refused even the right one; the owner's device is not', async () => {
+  it("after twenty wrong passwords a stranger is refused even the right one; the owner's device is not", async () => {
     const u = newUserInput();
     await d.caller().auth.register(u);
     const device = (await d.caller().auth.login({ username: u.username, password: u.password })).device_token!;
