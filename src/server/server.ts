@@ -10,6 +10,7 @@ import type { AppDeps, Context } from './context';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
+import { socketGate, upgradeClientIp } from './events/ws-limits';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -99,8 +100,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       };
     },
   });
+  const gate = socketGate((req) => upgradeClientIp(req, config.trustProxy));
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== WS_PATH) return socket.destroy();
+    if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
