@@ -7,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
 import type { AppDeps, Context } from './context';
+import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
@@ -45,6 +46,18 @@ export type RunningServer = {
  */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const state = { ready: false };
+  // Before anything is written: one server per data folder (limits, node starts and
+  // the simulator all assume it).
+  const dataLock = lockDataDir(config.dataDir);
+  try {
+    return await startLocked(config, log, state, dataLock);
+  } catch (err) {
+    dataLock.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }): Promise<RunningServer> {
   const db = openDatabase(config.dbFile);
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { migrations: applied });
@@ -131,6 +144,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
+      dataLock.release();
       log.info('nodekeep stopped');
     })());
 
