@@ -36,13 +36,24 @@ describe('register and verify', () => {
     expect((await rejection(d.caller().auth.verify({ hash: token }))).code).toBe('BAD_REQUEST');
   });
 
-  it('refuses a taken username or email, ignoring case', async () => {
+  it('refuses a taken username, ignoring case', async () => {
     const u = newUserInput();
     await d.caller().auth.register(u);
     const byName = await rejection(d.caller().auth.register({ ...newUserInput(), username: u.username.toUpperCase() }));
     expect(byName).toMatchObject({ code: 'CONFLICT', message: 'This username is already taken.' });
-    const byMail = await rejection(d.caller().auth.register({ ...newUserInput(), email: u.email.toUpperCase() }));
-    expect(byMail).toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists.' });
+  });
+
+  it('answers a taken email as a new account, creates nothing, and mails the owner instead', async () => {
+    const owner = newUserInput();
+    const fresh = await d.caller().auth.register(owner);
+    const other = newUserInput();
+    const again = await d.caller().auth.register({ ...other, email: owner.email.toUpperCase() });
+    expect(again).toEqual(fresh);
+    expect(await findUserByLogin(d.db, other.username)).toBeUndefined();
+    const mails = await d.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', owner.email).orderBy('id').execute();
+    expect(mails.map((m) => m.subject)).toEqual(['Confirm your Nodekeep email address', 'Someone tried to register with your email at Nodekeep']);
+    expect(mails[1].text).toContain(owner.username);
+    expect(mails[1].text).not.toMatch(/verify\?h=/);
   });
 
   it('resends verification only for unverified accounts, rate limited, voiding the old link', async () => {

@@ -4,7 +4,7 @@ import type { DB } from '../db/open';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
 import { enqueueMail } from '../mail/outbox';
-import { passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
+import { accountExistsMail, passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
 import { hashPassword, verifyPassword } from './passwords';
 import {
   consumeEmailToken,
@@ -31,13 +31,22 @@ async function sendVerification(trx: DB, ctx: Pick<Context, 'config'>, user: { i
   await enqueueMail(trx, verificationMail(user.email, user.username, `${ctx.config.publicUrl}/verify?h=${token}`));
 }
 
+const REGISTERED = 'Registration successful! Please confirm your email through the link we sent you.';
+const NAME_TAKEN = 'This username is already taken.';
+
+/**
+ * A taken username may be said (names are public on referral links anyway); a taken
+ * email may not: the answer is the one a new account gets, and the address's owner
+ * gets a mail instead, so only the mailbox's owner learns the account exists.
+ */
 export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
   if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
   const taken = await usernameOrEmailTaken(ctx.db, input.username, input.email);
-  if (taken.username) fail('CONFLICT', 'This username is already taken.');
-  if (taken.email) fail('CONFLICT', 'An account with this email already exists.');
+  if (taken.username) fail('CONFLICT', NAME_TAKEN);
 
+  // Hashed either way, so both answers take as long.
   const password_hash = await hashPassword(input.password);
+  if (taken.email) return tellOwner(ctx, input.email);
   let userId: number;
   try {
     userId = await ctx.db.transaction().execute(async (trx) => {
@@ -53,13 +62,24 @@ export async function register(ctx: Context, input: { username: string; email: s
       return id;
     });
   } catch (err) {
-    // Two registrations racing for one name: the unique index decides.
-    if (err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE') fail('CONFLICT', 'This username or email is already taken.');
-    throw err;
+    // Two registrations racing for one name or address: the unique index decides.
+    if (!(err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw err;
+    if ((await usernameOrEmailTaken(ctx.db, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
+    return tellOwner(ctx, input.email);
   }
   void ctx.mail.kick();
   ctx.log.info('user registered', { user_id: userId, request_id: ctx.req.requestId });
-  return { success: true as const, message: 'Registration successful! Please confirm your email through the link we sent you.' };
+  return { success: true as const, message: REGISTERED };
+}
+
+async function tellOwner(ctx: Context, email: string) {
+  const owner = await findUserByEmail(ctx.db, email);
+  if (owner && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id)) {
+    const base = ctx.config.publicUrl;
+    await enqueueMail(ctx.db, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
+    void ctx.mail.kick();
+  }
+  return { success: true as const, message: REGISTERED };
 }
 
 export async function verifyEmail(ctx: Context, hash: string) {
