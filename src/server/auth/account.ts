@@ -14,6 +14,7 @@ import {
   insertEmailToken,
   insertUser,
   updateUser,
+  userKey,
   usernameOrEmailTaken,
   voidEmailTokens,
 } from './queries';
@@ -108,8 +109,10 @@ export async function resendVerification(ctx: Context, user: User) {
 export async function recover(ctx: Context, email: string) {
   // Same answer, same work on the request path, whether or not the account exists.
   if (!ctx.limiter.hit('recoverPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  // Taken by address before the lookup, known or not, so it says nothing either way.
+  const allowed = ctx.limiter.hit('recoverPerAccount', userKey(email));
   const user = await findUserByEmail(ctx.db, email);
-  if (user && user.disabled_at === null && ctx.limiter.hit('recoverPerAccount', user.id)) {
+  if (user && user.disabled_at === null && allowed) {
     const token = newToken();
     await ctx.db.transaction().execute(async (trx) => {
       await voidEmailTokens(trx, user.id, 'reset');
