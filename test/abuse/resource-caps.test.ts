@@ -77,9 +77,11 @@ describe('resource caps', () => {
 
   it('one address holds at most a bounded number of sockets, signed in or not', async () => {
     const ip = loopback(nextIp++);
+    const sockets: WebSocket[] = [];
     const results = await Promise.all(
       Array.from({ length: MAX_SOCKETS_PER_IP + 10 }, () => {
         const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { localAddress: ip });
+        sockets.push(ws);
         closers.push(() => ws.terminate());
         return new Promise<number>((resolve) => {
           ws.once('open', () => resolve(101));
@@ -93,6 +95,15 @@ describe('resource caps', () => {
     const other = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { localAddress: loopback(nextIp++) });
     closers.push(() => other.terminate());
     await new Promise((resolve, reject) => (other.once('open', resolve), other.once('error', reject)));
+    // Closed sockets give their slots back.
+    for (const ws of sockets) ws.terminate();
+    await expect
+      .poll(async () => {
+        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { localAddress: ip });
+        closers.push(() => ws.terminate());
+        return new Promise<boolean>((resolve) => (ws.once('open', () => resolve(true)), ws.once('unexpected-response', () => resolve(false))));
+      })
+      .toBe(true);
   });
 
   it('page visits are rate limited per user', async () => {
