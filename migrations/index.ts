@@ -3,6 +3,7 @@ import * as initial from './2026-11-22T1000-initial';
 import * as coins from './2026-11-22T1400-coins';
 import * as fleet from './2026-11-22T1500-fleet';
 import * as rolesApiKeys from './2026-11-23T1000-roles-apikeys';
+import * as abuse from './2026-11-23T1100-abuse';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1400-coins': coins,
   '2026-11-22T1500-fleet': fleet,
   '2026-11-23T1000-roles-apikeys': rolesApiKeys,
+  '2026-11-23T1100-abuse': abuse,
 };

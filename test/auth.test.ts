@@ -36,13 +36,24 @@ describe('register and verify', () => {
     expect((await rejection(d.caller().auth.verify({ hash: token }))).code).toBe('BAD_REQUEST');
   });
 
-  it('refuses a taken username or email, ignoring case', async () => {
+  it('refuses a taken username, ignoring case', async () => {
     const u = newUserInput();
     await d.caller().auth.register(u);
     const byName = await rejection(d.caller().auth.register({ ...newUserInput(), username: u.username.toUpperCase() }));
     expect(byName).toMatchObject({ code: 'CONFLICT', message: 'This username is already taken.' });
-    const byMail = await rejection(d.caller().auth.register({ ...newUserInput(), email: u.email.toUpperCase() }));
-    expect(byMail).toMatchObject({ code: 'CONFLICT', message: 'An account with this email already exists.' });
+  });
+
+  it('answers a taken email as a new account, creates nothing, and mails the owner instead', async () => {
+    const owner = newUserInput();
+    const fresh = await d.caller().auth.register(owner);
+    const other = newUserInput();
+    const again = await d.caller().auth.register({ ...other, email: owner.email.toUpperCase() });
+    expect(again).toEqual(fresh);
+    expect(await findUserByLogin(d.db, other.username)).toBeUndefined();
+    const mails = await d.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', owner.email).orderBy('id').execute();
+    expect(mails.map((m) => m.subject)).toEqual(['Confirm your Nodekeep email address', 'Someone tried to register with your email at Nodekeep']);
+    expect(mails[1].text).toContain(owner.username);
+    expect(mails[1].text).not.toMatch(/verify\?h=/);
   });
 
   it('resends verification only for unverified accounts, rate limited, voiding the old link', async () => {
@@ -83,12 +94,14 @@ describe('login and sessions', () => {
     expect(unknown.message).toBe(wrong.message);
   });
 
-  it('locks an account after ten wrong passwords, even with the right one', async () => {
+  it("after twenty wrong passwords a stranger is refused even the right one; the owner's device is not", async () => {
     const u = newUserInput();
     await d.caller().auth.register(u);
-    for (let i = 0; i < 10; i++) await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: u.username, password: 'wrong-pass' }));
+    const device = (await d.caller().auth.login({ username: u.username, password: u.password })).device_token!;
+    for (let i = 0; i < 20; i++) expect((await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: u.username, password: 'wrong-pass' }))).code).toBe('UNAUTHORIZED');
     const locked = await rejection(d.caller(null, '10.1.1.1').auth.login({ username: u.username, password: u.password }));
     expect(locked.code).toBe('TOO_MANY_REQUESTS');
+    expect((await d.caller(null, '10.1.1.2').auth.login({ username: u.username, password: u.password, device })).tfa_authenticated).toBe(true);
   });
 
   it('limits login attempts per IP', async () => {

@@ -53,6 +53,42 @@ describe('the server process', () => {
     }
   });
 
+  it('a second server on the same data folder refuses to start; a crashed one leaves no stale lock', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const first = run({ DATA_DIR: dataDir, PORT: '0' });
+    const cleanup = killOnFail(first.child);
+    try {
+      await expect.poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1], { timeout: 15_000 }).toBeTruthy();
+      const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())![1];
+      const second = run({ DATA_DIR: dataDir, PORT: '0' });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(`Another Nodekeep server (pid ${first.child.pid}) is already running on the data folder ${dataDir}`);
+      expect(second.output()).not.toMatch(/running at/);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      // The operator CLI works beside the running server.
+      const cli = spawn(process.execPath, ['dist/server/cli.js', 'users', 'list'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } });
+      let out = '';
+      cli.stdout.on('data', (d) => (out += d));
+      expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);
+      expect(out).toMatch(/no users yet/);
+      // A crash frees the folder: the kernel drops the lock with the process.
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const third = run({ DATA_DIR: dataDir, PORT: '0' });
+      const cleanupThird = killOnFail(third.child);
+      try {
+        await expect.poll(() => /running at/.test(third.output()), { timeout: 15_000 }).toBe(true);
+        third.child.kill('SIGTERM');
+        expect(await third.exited).toBe(0);
+      } finally {
+        cleanupThird();
+      }
+    } finally {
+      cleanup();
+    }
+  });
+
   it('refuses to start on an invalid variable, naming it', async () => {
     const dataDir = tempDataDir();
     dirs.push(dataDir);

@@ -39,7 +39,7 @@ describe('REST adapters at the spec paths', () => {
   it('login answers the spec fields, get_common_info the profile', async () => {
     const login = await call('POST', '/public_api/login', { username: user.email, password: user.password });
     expect(login.status).toBe(200);
-    expect(Object.keys(login.body).sort()).toEqual(['auth_token', 'message', 'qr_key', 'success', 'tfa_authenticated']);
+    expect(Object.keys(login.body).sort()).toEqual(['auth_token', 'device_token', 'message', 'qr_key', 'success', 'tfa_authenticated']);
     const info = await call('GET', '/api/get_common_info', undefined, { token: login.body.auth_token });
     expect(info.status).toBe(200);
     expect(Object.keys(info.body.info).sort()).toEqual(

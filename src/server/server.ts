@@ -7,10 +7,12 @@ import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
 import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
-import { createContext, type AppDeps, type Context } from './context';
+import { clientIp, createContext, type AppDeps, type Context } from './context';
+import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
+import { socketGate } from './events/ws-limits';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -45,6 +47,18 @@ export type RunningServer = {
  */
 export async function startServer(config: Config, log: Logger = createLogger(config.logLevel)): Promise<RunningServer> {
   const state = { ready: false };
+  // Before anything is written: one server per data folder (limits, node starts and
+  // the simulator all assume it).
+  const dataLock = lockDataDir(config.dataDir);
+  try {
+    return await startLocked(config, log, state, dataLock);
+  } catch (err) {
+    dataLock.release();
+    throw err;
+  }
+}
+
+async function startLocked(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }): Promise<RunningServer> {
   const db = openDatabase(config.dbFile);
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { migrations: applied });
@@ -103,8 +117,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       });
     },
   });
+  const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== WS_PATH) return socket.destroy();
+    if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
@@ -132,6 +148,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       server.closeAllConnections?.();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await db.destroy();
+      dataLock.release();
       log.info('nodekeep stopped');
     })());
 

@@ -14,4 +14,26 @@ describe('rate limiter', () => {
     expect(rl.blocked('recoverPerAccount', 7)).toBe(false);
     expect(rl.hit('recoverPerAccount', 7)).toBe(true);
   });
+
+  it('slides: a burst at the end of one window is still counted at the start of the next', () => {
+    let now = 0;
+    const rl = new RateLimiter(() => now);
+    const { max, windowMs } = limits.loginPerAccount;
+    now = windowMs - 1000;
+    for (let i = 0; i < max; i++) expect(rl.hit('loginPerAccount', 'id:1')).toBe(true);
+    now = windowMs + 1000; // a fixed window would have started afresh here
+    expect(rl.hit('loginPerAccount', 'id:1')).toBe(false);
+    now = 2 * windowMs - 1000;
+    expect(rl.hit('loginPerAccount', 'id:1')).toBe(true);
+  });
+
+  it('a refunded slot can be taken again; refused hits take nothing', () => {
+    const rl = new RateLimiter(() => 0);
+    const { max } = limits.loginPerDevice;
+    for (let i = 0; i < max; i++) rl.hit('loginPerDevice', 'd');
+    expect(rl.hit('loginPerDevice', 'd')).toBe(false);
+    rl.refund('loginPerDevice', 'd');
+    expect(rl.hit('loginPerDevice', 'd')).toBe(true);
+    expect(rl.hit('loginPerDevice', 'd')).toBe(false);
+  });
 });

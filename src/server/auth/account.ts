@@ -4,7 +4,7 @@ import type { DB } from '../db/open';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
 import { enqueueMail } from '../mail/outbox';
-import { passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
+import { accountExistsMail, passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
 import { hashPassword, verifyPassword } from './passwords';
 import {
   consumeEmailToken,
@@ -13,11 +13,12 @@ import {
   findUserById,
   insertEmailToken,
   insertUser,
-  revokeUserSessions,
   updateUser,
+  userKey,
   usernameOrEmailTaken,
   voidEmailTokens,
 } from './queries';
+import { endSessions } from './sessions';
 import { hashToken, newToken } from './tokens';
 
 const VERIFY_TTL_MS = 7 * 86_400_000;
@@ -31,13 +32,22 @@ async function sendVerification(trx: DB, ctx: Pick<Context, 'config'>, user: { i
   await enqueueMail(trx, verificationMail(user.email, user.username, `${ctx.config.publicUrl}/verify?h=${token}`));
 }
 
+const REGISTERED = 'Registration successful! Please confirm your email through the link we sent you.';
+const NAME_TAKEN = 'This username is already taken.';
+
+/**
+ * A taken username may be said (names are public on referral links anyway); a taken
+ * email may not: the answer is the one a new account gets, and the address's owner
+ * gets a mail instead, so only the mailbox's owner learns the account exists.
+ */
 export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
   if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
   const taken = await usernameOrEmailTaken(ctx.db, input.username, input.email);
-  if (taken.username) fail('CONFLICT', 'This username is already taken.');
-  if (taken.email) fail('CONFLICT', 'An account with this email already exists.');
+  if (taken.username) fail('CONFLICT', NAME_TAKEN);
 
+  // Hashed either way, so both answers take as long.
   const password_hash = await hashPassword(input.password);
+  if (taken.email) return tellOwner(ctx, input.email);
   let userId: number;
   try {
     userId = await ctx.db.transaction().execute(async (trx) => {
@@ -53,13 +63,24 @@ export async function register(ctx: Context, input: { username: string; email: s
       return id;
     });
   } catch (err) {
-    // Two registrations racing for one name: the unique index decides.
-    if (err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE') fail('CONFLICT', 'This username or email is already taken.');
-    throw err;
+    // Two registrations racing for one name or address: the unique index decides.
+    if (!(err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw err;
+    if ((await usernameOrEmailTaken(ctx.db, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
+    return tellOwner(ctx, input.email);
   }
   void ctx.mail.kick();
   ctx.log.info('user registered', { user_id: userId, request_id: ctx.req.requestId });
-  return { success: true as const, message: 'Registration successful! Please confirm your email through the link we sent you.' };
+  return { success: true as const, message: REGISTERED };
+}
+
+async function tellOwner(ctx: Context, email: string) {
+  const owner = await findUserByEmail(ctx.db, email);
+  if (owner && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id)) {
+    const base = ctx.config.publicUrl;
+    await enqueueMail(ctx.db, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
+    void ctx.mail.kick();
+  }
+  return { success: true as const, message: REGISTERED };
 }
 
 export async function verifyEmail(ctx: Context, hash: string) {
@@ -88,8 +109,10 @@ export async function resendVerification(ctx: Context, user: User) {
 export async function recover(ctx: Context, email: string) {
   // Same answer, same work on the request path, whether or not the account exists.
   if (!ctx.limiter.hit('recoverPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  // Taken by address before the lookup, known or not, so it says nothing either way.
+  const allowed = ctx.limiter.hit('recoverPerAccount', userKey(email));
   const user = await findUserByEmail(ctx.db, email);
-  if (user && user.disabled_at === null && ctx.limiter.hit('recoverPerAccount', user.id)) {
+  if (user && user.disabled_at === null && allowed) {
     const token = newToken();
     await ctx.db.transaction().execute(async (trx) => {
       await voidEmailTokens(trx, user.id, 'reset');
@@ -120,28 +143,30 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     const user = await findUserById(trx, row.user_id);
     // Following the mailed link proves the address, so it counts as verified too.
     await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
-    await revokeUserSessions(trx, row.user_id);
+    await endSessions(trx, row.user_id, {});
     return true;
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
+  void ctx.hub.poke();
   ctx.log.info('password reset', { user_id: row.user_id, request_id: ctx.req.requestId });
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }
 
 export async function changePassword(ctx: Context, user: User, sessionId: number, input: { current_password: string; new_password: string }) {
-  if (ctx.limiter.blocked('loginFailuresPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
-  if (!(await verifyPassword(user.password_hash, input.current_password))) {
-    ctx.limiter.hit('loginFailuresPerAccount', user.id);
-    fail('BAD_REQUEST', 'Your current password is incorrect.');
-  }
+  // Taken before the check, handed back when it was right (as for login): a session
+  // thief cannot use this form to guess faster than the limit, however many at once.
+  if (!ctx.limiter.hit('changePasswordPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  if (!(await verifyPassword(user.password_hash, input.current_password))) fail('BAD_REQUEST', 'Your current password is incorrect.');
+  ctx.limiter.refund('changePasswordPerAccount', user.id);
   const password_hash = await hashPassword(input.new_password);
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { password_hash });
-    await revokeUserSessions(trx, user.id, sessionId);
+    await endSessions(trx, user.id, { keep: sessionId });
     await voidEmailTokens(trx, user.id, 'reset');
     await enqueueMail(trx, passwordChangedMail(user.email, user.username));
   });
   void ctx.mail.kick();
+  void ctx.hub.poke();
   ctx.log.info('password changed', { user_id: user.id, request_id: ctx.req.requestId });
   return { success: true as const, message: 'Your password has been changed. Your other sessions were signed out.' };
 }

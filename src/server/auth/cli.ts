@@ -1,7 +1,9 @@
 import type { CliCommand } from '../cli/types';
+import { terminalField as f } from '../cli/terminal';
 import { UsageError } from '../cli/types';
 import { logOperatorAction } from '../operator/settings';
-import { findUserByLogin, listUserSessions, listUsers, revokeUserSessions, updateUser } from './queries';
+import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
+import { endSessions } from './sessions';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -14,7 +16,7 @@ export const userCommands: Record<string, CliCommand> = {
       if (!users.length) return io.out('no users yet');
       io.out(['id', 'username', 'email', 'verified', '2fa', 'state', 'created'].join('\t'));
       for (const u of users) {
-        io.out([u.id, u.username, u.email, u.verified_at ? 'yes' : 'no', u.tfa_enabled ? 'on' : 'off', u.disabled_at ? 'disabled' : 'active', iso(u.created_at)].join('\t'));
+        io.out([u.id, f(u.username), f(u.email), u.verified_at ? 'yes' : 'no', u.tfa_enabled ? 'on' : 'off', u.disabled_at ? 'disabled' : 'active', iso(u.created_at)].join('\t'));
       }
     },
   },
@@ -24,18 +26,18 @@ export const userCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       if (args.length !== 1) throw new UsageError('users show takes one username or email');
       const u = await findUserByLogin(db, args[0]);
-      if (!u) throw new UsageError(`no user "${args[0]}"`);
+      if (!u) throw new UsageError(`no user "${f(args[0])}"`);
       io.out(`id:        ${u.id}`);
-      io.out(`username:  ${u.username}`);
-      io.out(`email:     ${u.email} (${u.verified_at ? `verified ${iso(u.verified_at)}` : 'not verified'})`);
+      io.out(`username:  ${f(u.username)}`);
+      io.out(`email:     ${f(u.email)} (${u.verified_at ? `verified ${iso(u.verified_at)}` : 'not verified'})`);
       io.out(`2fa:       ${u.tfa_enabled ? 'on' : 'off'}`);
       io.out(`state:     ${u.disabled_at ? `disabled ${iso(u.disabled_at)}` : 'active'}`);
-      io.out(`referrer:  ${u.referrer ?? '-'}`);
+      io.out(`referrer:  ${u.referrer === null ? '-' : f(u.referrer)}`);
       io.out(`created:   ${iso(u.created_at)}`);
       const sessions = await listUserSessions(db, u.id);
       io.out(`sessions:  ${sessions.filter((s) => !s.revoked_at && s.expires_at > Date.now()).length} live of ${sessions.length}`);
       for (const s of sessions.slice(-10)) {
-        io.out(`  #${s.id} ${s.revoked_at ? 'revoked' : s.expires_at > Date.now() ? 'live' : 'expired'} created ${iso(s.created_at)} last used ${iso(s.last_used_at)} ip ${s.ip} ua ${JSON.stringify(s.user_agent.slice(0, 60))}`);
+        io.out(`  #${s.id} ${s.revoked_at ? 'revoked' : s.expires_at > Date.now() ? 'live' : 'expired'} created ${iso(s.created_at)} last used ${iso(s.last_used_at)} ip ${f(s.ip)} ua ${f(JSON.stringify(s.user_agent.slice(0, 60)))}`);
       }
     },
   },
@@ -45,14 +47,14 @@ export const userCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       if (args.length !== 1) throw new UsageError('users disable takes one username or email');
       const u = await findUserByLogin(db, args[0]);
-      if (!u) throw new UsageError(`no user "${args[0]}"`);
-      if (u.disabled_at) return io.out(`${u.username} is already disabled`);
+      if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+      if (u.disabled_at) return io.out(`${f(u.username)} is already disabled`);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, u.id, { disabled_at: Date.now() });
-        await revokeUserSessions(trx, u.id);
+        await endSessions(trx, u.id, {});
         await logOperatorAction(trx, 'users disable', { user_id: u.id });
       });
-      io.out(`${u.username} is disabled and signed out`);
+      io.out(`${f(u.username)} is disabled and signed out`);
     },
   },
 };

@@ -3,7 +3,11 @@ import { toUsdNumber } from '../../shared/money';
 import { accountBalance, userAccount } from '../billing/ledger';
 import type { Context } from '../context';
 import type { User } from '../db/schema';
+import { fail, MESSAGES } from '../errors';
 import { recordVisit } from './queries';
+
+/** Page visits kept per user: enough for "recently viewed", bounded whatever a script sends. */
+export const MAX_VISITS_PER_USER = 200;
 
 export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean }, user: User): Promise<CommonInfo> {
   const balance = await accountBalance(ctx.db, userAccount(user.id));
@@ -27,7 +31,8 @@ export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { mainten
   };
 }
 
-export async function visited(ctx: Pick<Context, 'db'>, user: User, fullPath: string) {
-  await recordVisit(ctx.db, user.id, fullPath);
+export async function visited(ctx: Pick<Context, 'db' | 'limiter'>, user: User, fullPath: string) {
+  if (!ctx.limiter.hit('visitedPerUser', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  await recordVisit(ctx.db, user.id, fullPath, MAX_VISITS_PER_USER);
   return { success: true as const };
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, EmailTokenKind, UsersTable } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -84,15 +84,62 @@ export function touchSession(db: Q, id: number, now: number, expiresAt: number) 
   return db.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }
 
-export function revokeSession(db: Q, id: number) {
-  return db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+/** Revokes one session; the ids actually revoked (none if it already was). */
+export async function revokeSession(db: Q, id: number): Promise<number[]> {
+  const rows = await db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
+  return rows.map((r) => r.id);
 }
 
-/** Revokes every live session of the user except `keepId` (if given). */
-export function revokeUserSessions(db: Q, userId: number, keepId?: number) {
+/** Revokes every live session of the user except `keepId` (if given); the ids revoked. */
+export async function revokeUserSessions(db: Q, userId: number, keepId?: number): Promise<number[]> {
   let q = db.updateTable('sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
   if (keepId !== undefined) q = q.where('id', '!=', keepId);
-  return q.execute();
+  const rows = await q.returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Revokes the user's live sessions beyond the newest `keep`; the ids revoked. */
+export async function revokeSessionsBeyond(db: Q, userId: number, keep: number, now: number): Promise<number[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .where('id', 'not in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('id', 'desc')
+        .limit(keep),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** True while the session is neither revoked nor expired and its user is enabled. */
+export async function isSessionLive(db: Q, sessionId: number, now: number): Promise<{ expires_at: number } | undefined> {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select('s.expires_at')
+    .where('s.id', '=', sessionId)
+    .where('s.revoked_at', 'is', null)
+    .where('s.expires_at', '>', now)
+    .where('u.disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** For the pruning job: sessions that ended (revoked or expired) before `endedBefore`. */
+export function pruneSessions(db: Q, endedBefore: number) {
+  return db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('revoked_at', '<', endedBefore), eb('expires_at', '<', endedBefore)]))
+    .executeTakeFirst();
 }
 
 export function listUserSessions(db: Q, userId: number) {
@@ -126,6 +173,56 @@ export function voidEmailTokens(db: Q, userId: number, kind: EmailTokenKind) {
   return db.updateTable('email_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
 }
 
-export function recordVisit(db: Q, userId: number, path: string) {
-  return db.insertInto('page_visits').values({ user_id: userId, path, at: Date.now() }).execute();
+/** Records a visit and keeps only the user's newest `keep` visits, in one transaction. */
+export async function recordVisit(db: Q, userId: number, path: string, keep: number) {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('page_visits').values({ user_id: userId, path, at: Date.now() }).execute();
+    await trx
+      .deleteFrom('page_visits')
+      .where('user_id', '=', userId)
+      .where('id', 'not in', (eb) => eb.selectFrom('page_visits').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(keep))
+      .execute();
+  });
+}
+
+/** For the pruning job: visits older than `before`. */
+export function pruneVisits(db: Q, before: number) {
+  return db.deleteFrom('page_visits').where('at', '<', before).executeTakeFirst();
+}
+
+// Two-factor codes: conditional updates, so parallel requests never act on a stale row.
+
+/** Marks a code's time step used, if it is newer than the last one and 2FA is not locked. */
+export async function claimTfaStep(db: Q, userId: number, step: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('users')
+    .set({ tfa_last_step: step, tfa_failures: 0 })
+    .where('id', '=', userId)
+    .where('tfa_last_step', '<', step)
+    .where('tfa_locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/**
+ * Counts one wrong code in SQL; the `max`-th locks 2FA until `now + lockMs`. Returns
+ * 'counted', 'locked' (this one locked it) or 'already-locked' (nothing counted).
+ */
+export async function countTfaFailure(db: Q, userId: number, max: number, now: number, lockMs: number): Promise<'counted' | 'locked' | 'already-locked'> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => ({
+      tfa_failures: sql<number>`case when ${eb.ref('tfa_failures')} + 1 >= ${max} then 0 else ${eb.ref('tfa_failures')} + 1 end`,
+      tfa_locked_until: sql<number>`case when ${eb.ref('tfa_failures')} + 1 >= ${max} then ${now + lockMs} else ${eb.ref('tfa_locked_until')} end`,
+    }))
+    .where('id', '=', userId)
+    .where('tfa_locked_until', '<=', now)
+    .returning('tfa_locked_until')
+    .executeTakeFirst();
+  if (!row) return 'already-locked';
+  return row.tfa_locked_until > now ? 'locked' : 'counted';
+}
+
+export function tfaState(db: Q, userId: number) {
+  return db.selectFrom('users').select(['tfa_last_step', 'tfa_locked_until']).where('id', '=', userId).executeTakeFirstOrThrow();
 }

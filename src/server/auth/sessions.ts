@@ -1,23 +1,41 @@
 import type { Context } from '../context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
-import { findLiveSessionWithUser, insertSession, touchSession } from './queries';
+import { insertSessionsEnded } from '../events/queries';
+import { findLiveSessionWithUser, insertSession, isSessionLive, revokeSession, revokeSessionsBeyond, revokeUserSessions, touchSession } from './queries';
 import { hashToken, newToken } from './tokens';
 
 // Writing last-use on every request would make every read a write; once a minute is
 // precise enough for "last seen" and keeps the sliding expiry.
 const TOUCH_EVERY_MS = 60_000;
 
-export async function createSession(db: DB, ctx: Pick<Context, 'config' | 'req'>, userId: number): Promise<string> {
+/** Live sessions one account may hold; a new login signs out the oldest beyond this. */
+export const MAX_SESSIONS_PER_USER = 20;
+
+export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req'>, userId: number): Promise<string> {
   const token = newToken();
-  await insertSession(db, {
-    user_id: userId,
-    token_hash: hashToken(token),
-    ip: ctx.req.ip,
-    user_agent: ctx.req.userAgent.slice(0, 512),
-    expires_at: Date.now() + ctx.config.sessionTtlMs,
+  const now = Date.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertSession(trx, {
+      user_id: userId,
+      token_hash: hashToken(token),
+      ip: ctx.req.ip,
+      user_agent: ctx.req.userAgent.slice(0, 512),
+      expires_at: now + ctx.config.sessionTtlMs,
+    });
+    await insertSessionsEnded(trx, userId, await revokeSessionsBeyond(trx, userId, MAX_SESSIONS_PER_USER, now));
   });
   return token;
+}
+
+/**
+ * Ends sessions and tells their live subscriptions, in the caller's transaction:
+ * one session (`only`), or all of the user's but `keep`.
+ */
+export async function endSessions(trx: DB, userId: number, which: { only: number } | { keep?: number }): Promise<number[]> {
+  const ids = 'only' in which ? await revokeSession(trx, which.only) : await revokeUserSessions(trx, userId, which.keep);
+  await insertSessionsEnded(trx, userId, ids);
+  return ids;
 }
 
 /** The live session and its (enabled) user for a bearer token, or null. */
@@ -29,4 +47,9 @@ export async function resolveSession(ctx: Pick<Context, 'db' | 'config'>, token:
   const { session } = found;
   if (now - session.last_used_at > TOUCH_EVERY_MS) await touchSession(ctx.db, session.id, now, now + ctx.config.sessionTtlMs);
   return found;
+}
+
+/** When a live session expires (it slides with use), or null once it has ended. */
+export async function liveSessionExpiry(db: DB, sessionId: number): Promise<number | null> {
+  return (await isSessionLive(db, sessionId, Date.now()))?.expires_at ?? null;
 }

@@ -1,7 +1,7 @@
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
-import { updateUser } from './queries';
+import { claimTfaStep, countTfaFailure, tfaState, updateUser } from './queries';
 import { matchTotpStep, newTotpSecret } from './totp';
 
 const MAX_WRONG_CODES = 5;
@@ -9,32 +9,41 @@ const LOCK_MS = 15 * 60_000;
 
 type Ctx = Pick<Context, 'db' | 'limiter' | 'req' | 'log'>;
 
+function lockedOut(lockedUntil: number, now: number): never {
+  const minutes = Math.ceil((lockedUntil - now) / 60_000);
+  fail('TOO_MANY_REQUESTS', `Too many wrong 2FA codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+}
+
 /**
  * Accepts a TOTP code for the user or throws a message to show. Wrong codes count on
- * the user row; five in a row lock 2FA attempts for 15 minutes, surviving restarts.
- * A code's time step must be newer than the last one used, so no code works twice.
+ * the user row; five lock 2FA attempts for 15 minutes, surviving restarts. A code's
+ * time step must be newer than the last one used, so no code works twice. Both are
+ * decided by conditional updates, never by the row this request read earlier: the
+ * login path reads it before the slow password check, and parallel requests would
+ * all see it unlocked and unused.
  */
 export async function checkTfaCode(ctx: Ctx, user: User, code: string): Promise<void> {
   const now = Date.now();
-  if (user.tfa_locked_until > now) {
-    const minutes = Math.ceil((user.tfa_locked_until - now) / 60_000);
-    fail('TOO_MANY_REQUESTS', `Too many wrong 2FA codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
-  }
+  if (user.tfa_locked_until > now) lockedOut(user.tfa_locked_until, now);
   if (!ctx.limiter.hit('tfaPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
   if (!user.tfa_secret) fail('BAD_REQUEST', 'Two-factor authentication is not set up.');
 
   const step = matchTotpStep(user.tfa_secret, code, now);
-  if (step !== null && step > user.tfa_last_step) {
-    await updateUser(ctx.db, user.id, { tfa_last_step: step, tfa_failures: 0 });
-    user.tfa_last_step = step;
-    user.tfa_failures = 0;
-    return;
+  if (step !== null) {
+    if (await claimTfaStep(ctx.db, user.id, step, now)) {
+      user.tfa_last_step = step;
+      user.tfa_failures = 0;
+      return;
+    }
+    // A right code that lost: to the lock, or to a request that used it first. A
+    // replay is no guess, so it does not count towards the lock.
+    const state = await tfaState(ctx.db, user.id);
+    if (state.tfa_locked_until > now) lockedOut(state.tfa_locked_until, now);
+    fail('BAD_REQUEST', 'This 2FA code was already used. Please wait for the next code.');
   }
-  const failures = user.tfa_failures + 1;
-  const locked = failures >= MAX_WRONG_CODES;
-  await updateUser(ctx.db, user.id, locked ? { tfa_failures: 0, tfa_locked_until: now + LOCK_MS } : { tfa_failures: failures });
-  if (locked) ctx.log.warn('2fa locked after wrong codes', { user_id: user.id, request_id: ctx.req.requestId });
-  if (step !== null) fail('BAD_REQUEST', 'This 2FA code was already used. Please wait for the next code.');
+  const counted = await countTfaFailure(ctx.db, user.id, MAX_WRONG_CODES, now, LOCK_MS);
+  if (counted === 'already-locked') lockedOut((await tfaState(ctx.db, user.id)).tfa_locked_until, now);
+  if (counted === 'locked') ctx.log.warn('2fa locked after wrong codes', { user_id: user.id, request_id: ctx.req.requestId });
   fail('BAD_REQUEST', 'Invalid 2FA code.');
 }
 

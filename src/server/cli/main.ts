@@ -7,6 +7,7 @@ import { loadConfig } from '../config';
 import { AppError } from '../errors';
 import { migrateToLatest, openDatabase } from '../db/open';
 import { operatorCommands } from '../operator/cli';
+import { terminalLine } from './terminal';
 import type { CliCommand, CliIo } from './types';
 import { UsageError } from './types';
 
@@ -31,14 +32,16 @@ function pick(argv: string[]): [CliCommand, string[]] | null {
   return null;
 }
 
-export async function runCli(argv: string[], env = process.env, io: CliIo = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
+export async function runCli(argv: string[], env = process.env, rawIo: CliIo = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
+  // Every line any command prints passes here: no terminal control reaches the operator.
+  const io: CliIo = { out: (l) => rawIo.out(terminalLine(l)) };
   if (!argv.length || argv[0] === 'help' || argv[0] === '--help') {
     help(io);
     return argv.length ? 0 : 2;
   }
   const found = pick(argv);
   if (!found) {
-    process.stderr.write(`unknown command: ${argv.join(' ')}\n`);
+    process.stderr.write(terminalLine(`unknown command: ${argv.join(' ')}\n`));
     help(io);
     return 2;
   }
@@ -52,7 +55,7 @@ export async function runCli(argv: string[], env = process.env, io: CliIo = { ou
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`error: ${err.message}\nusage: npm run nodekeep -- ${found[0].usage}\n`);
+      process.stderr.write(terminalLine(`error: ${err.message}\nusage: npm run nodekeep -- ${found[0].usage}\n`));
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../../migrations/index';
+import { secureDataDir, secureFile } from './data-dir';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -19,7 +20,10 @@ class StaticMigrationProvider implements MigrationProvider {
  * share the file, so writers wait for each other (busy_timeout) instead of failing.
  */
 export function openDatabase(file: string): DB {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  secureDataDir(path.dirname(file));
+  // Owner-only; SQLite gives its -wal and -shm files the main file's permissions.
+  secureFile(file);
+  for (const side of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(side)) secureFile(side);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

@@ -45,3 +45,19 @@ export async function lastEventId(db: Kysely<Database>): Promise<number> {
 export function pruneEvents(db: Kysely<Database>, olderThan: number) {
   return db.deleteFrom('events').where('created_at', '<', olderThan).execute();
 }
+
+/**
+ * The internal event that tells open live subscriptions their session ended (logout,
+ * password change or reset, a disabled account, the per-user cap). It is never
+ * forwarded to clients: it is not in the shared event map. Written in the revoking
+ * transaction, so it reaches subscriptions of this process and of the server when
+ * the operator CLI (another process) revokes, in order before any later event.
+ */
+export const SESSIONS_ENDED = 'sessions_ended';
+export type SessionsEndedPayload = { session_ids: number[] };
+
+export async function insertSessionsEnded(db: Kysely<Database>, userId: number, sessionIds: number[]): Promise<void> {
+  if (!sessionIds.length) return;
+  const payload: SessionsEndedPayload = { session_ids: sessionIds };
+  await db.insertInto('events').values({ user_id: userId, type: SESSIONS_ENDED, payload: JSON.stringify(payload), created_at: Date.now() }).execute();
+}

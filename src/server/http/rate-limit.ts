@@ -1,52 +1,81 @@
 /**
- * Fixed-window counters kept in memory. Losing them on restart is acceptable: they
- * slow down guessing; the durable 2FA lock lives on the user row.
+ * Sliding-window counters kept in memory. A slot is taken (`hit`) before the work it
+ * guards and, for limits on failures, handed back (`refund`) when the work turns out
+ * not to count, so parallel requests can never all pass a check made before any of
+ * them was counted. One server holds a data folder at a time (db/lock.ts), so these
+ * counters are the only ones; losing them on restart is accepted (docs/decisions.md).
+ * The durable 2FA lock lives on the user row.
  */
 export type LimitRule = { max: number; windowMs: number };
 
+const MINUTE = 60_000;
+
 export const limits = {
-  loginPerIp: { max: 30, windowMs: 15 * 60_000 },
-  loginFailuresPerAccount: { max: 10, windowMs: 15 * 60_000 },
-  registerPerIp: { max: 20, windowMs: 60 * 60_000 },
-  recoverPerIp: { max: 10, windowMs: 60 * 60_000 },
-  recoverPerAccount: { max: 3, windowMs: 60 * 60_000 },
-  verifyPerIp: { max: 30, windowMs: 15 * 60_000 },
-  tfaPerIp: { max: 30, windowMs: 15 * 60_000 },
-  resendPerAccount: { max: 3, windowMs: 60 * 60_000 },
+  loginPerIp: { max: 30, windowMs: 15 * MINUTE },
+  /** Password checks for one account (or one unknown name) by anyone without a known device. */
+  loginPerAccount: { max: 20, windowMs: 15 * MINUTE },
+  /** Password checks from one device that logged in to the account before. */
+  loginPerDevice: { max: 10, windowMs: 15 * MINUTE },
+  changePasswordPerAccount: { max: 10, windowMs: 15 * MINUTE },
+  registerPerIp: { max: 20, windowMs: 60 * MINUTE },
+  /** "Someone tried to register with your email" notices to one owner. */
+  registerNoticePerAccount: { max: 3, windowMs: 60 * MINUTE },
+  recoverPerIp: { max: 10, windowMs: 60 * MINUTE },
+  recoverPerAccount: { max: 3, windowMs: 60 * MINUTE },
+  verifyPerIp: { max: 30, windowMs: 15 * MINUTE },
+  tfaPerIp: { max: 30, windowMs: 15 * MINUTE },
+  resendPerAccount: { max: 3, windowMs: 60 * MINUTE },
+  /** Page-visit reports: a person clicks far less often than this. */
+  visitedPerUser: { max: 60, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof limits;
 
 export class RateLimiter {
-  private windows = new Map<string, { start: number; count: number }>();
+  /** The times of the slots taken in the current window, oldest first; never more than `max`. */
+  private windows = new Map<string, number[]>();
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** Counts one hit; false once the key has used up its window. */
+  /** Takes one slot; false (and nothing taken) once the key has used up its window. */
   hit(name: LimitName, key: string | number): boolean {
     const rule = limits[name];
     const id = `${name}:${key}`;
     const t = this.now();
-    let w = this.windows.get(id);
-    if (!w || t - w.start >= rule.windowMs) {
-      w = { start: t, count: 0 };
-      this.windows.set(id, w);
-    }
-    w.count += 1;
+    const taken = this.live(id, rule, t);
+    if (taken.length >= rule.max) return false;
+    taken.push(t);
+    this.windows.set(id, taken);
     if (this.windows.size > 50_000) this.sweep(t);
-    return w.count <= rule.max;
+    return true;
   }
 
-  /** True while the key is over its limit, without counting a hit. */
+  /** Hands back the newest slot of the key (the work it guarded did not count). */
+  refund(name: LimitName, key: string | number): void {
+    const id = `${name}:${key}`;
+    const taken = this.windows.get(id);
+    taken?.pop();
+    if (taken && !taken.length) this.windows.delete(id);
+  }
+
+  /** True while the key has no slot left, without taking one. */
   blocked(name: LimitName, key: string | number): boolean {
-    const w = this.windows.get(`${name}:${key}`);
-    return !!w && this.now() - w.start < limits[name].windowMs && w.count >= limits[name].max;
+    const rule = limits[name];
+    return this.live(`${name}:${key}`, rule, this.now()).length >= rule.max;
   }
 
   reset(name: LimitName, key: string | number): void {
     this.windows.delete(`${name}:${key}`);
   }
 
+  private live(id: string, rule: LimitRule, t: number): number[] {
+    const taken = this.windows.get(id) ?? [];
+    let expired = 0;
+    while (expired < taken.length && t - taken[expired] >= rule.windowMs) expired++;
+    if (expired) taken.splice(0, expired);
+    return taken;
+  }
+
   private sweep(t: number) {
-    for (const [id, w] of this.windows) if (t - w.start > 60 * 60_000) this.windows.delete(id);
+    for (const [id, taken] of this.windows) if (!taken.length || t - taken[taken.length - 1] > 60 * MINUTE) this.windows.delete(id);
   }
 }

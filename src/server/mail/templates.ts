@@ -24,3 +24,11 @@ export function passwordChangedMail(to: string, username: string): MailMessage {
     text: `Hello ${username},\n\nThe password of your Nodekeep account was just changed and your other sessions were signed out.\nIf this was not you, reset your password at once and contact support.\n`,
   };
 }
+
+export function accountExistsMail(to: string, username: string, loginLink: string, recoverLink: string): MailMessage {
+  return {
+    to,
+    subject: 'Someone tried to register with your email at Nodekeep',
+    text: `Hello ${username},\n\nSomebody just tried to create a new Nodekeep account with this email address, which already belongs to your account "${username}". No new account was made.\n\nIf it was you, log in here:\n\n${loginLink}\n\nIf you forgot your password, you can choose a new one here:\n\n${recoverLink}\n\nIf it was not you, you can ignore this mail.\n`,
+  };
+}

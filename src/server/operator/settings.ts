@@ -22,3 +22,9 @@ export async function isMaintenance(db: Kysely<Database>): Promise<boolean> {
 export async function logOperatorAction(db: Kysely<Database>, action: string, detail: Record<string, unknown>) {
   await db.insertInto('operator_log').values({ action, detail: JSON.stringify(detail), at: Date.now() }).execute();
 }
+
+/** A value made once and then shared by every process on the data folder (first writer wins). */
+export async function ensureSetting(db: Kysely<Database>, key: string, make: () => string): Promise<string> {
+  await db.insertInto('settings').values({ key, value: make(), updated_at: Date.now() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  return (await getSetting(db, key))!;
+}

@@ -29,6 +29,8 @@ export const loginInput = z
     username: z.string().trim().min(1, 'is required').max(254, 'is too long'),
     password: z.string().min(1, 'is required').max(128, 'is too long'),
     tfa: tfaCode.optional(),
+    /** The `device_token` of this device's last login, if it kept one: its own attempt allowance. */
+    device: z.string().max(200, 'is too long').optional(),
   })
   .strict();
 export type LoginInput = z.input<typeof loginInput>;
@@ -39,6 +41,8 @@ export const loginOutput = z.object({
   tfa_authenticated: z.boolean(),
   auth_token: z.string().optional(),
   qr_key: z.string().optional(),
+  /** Keep it and send it back as `device` on the next login from this device. */
+  device_token: z.string().optional(),
 });
 export type LoginOutput = z.infer<typeof loginOutput>;
 

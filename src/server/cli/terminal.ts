@@ -1,0 +1,22 @@
+// Text that users typed (names, referrers, user agents, node labels) reaches the
+// operator's terminal through the CLI. Control characters in it could move the
+// cursor, rewrite earlier lines, set the window title or, on some terminals, send
+// keystrokes back; bidi overrides could make a line read differently than it is.
+// They are shown as visible escapes instead.
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const LINE_BREAKS = /[\t\n\u2028\u2029]/g;
+
+const visible = (c: string) => {
+  const code = c.codePointAt(0)!;
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+};
+
+/** A whole output line: our own tabs and line breaks stay, every other control is escaped. */
+export function terminalLine(s: string): string {
+  return s.replace(CONTROLS, visible);
+}
+
+/** One user-supplied value inside a line: tabs and line breaks are escaped too, so it cannot fake columns or lines. */
+export function terminalField(s: string | null | undefined): string {
+  return terminalLine(String(s ?? '')).replace(LINE_BREAKS, visible);
+}
