@@ -1,4 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 import { looksLikeApiKey, resolveApiKey } from './apikeys/keys';
 import { resolveSession } from './auth/sessions';
@@ -49,13 +50,17 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error }) {
       const zod = error.cause instanceof ZodError ? error.cause : null;
-      const message = zod ? describeZodError(zod) : error.code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.internal : shape.message;
+      // A domain error raised while a subscription streams never passes the transport
+      // middleware (it runs after the procedure returned): map it here too.
+      const app = error.cause instanceof AppError ? error.cause : null;
+      const message = zod ? describeZodError(zod) : app ? app.message : error.code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.internal : shape.message;
       return {
         ...shape,
+        code: app ? TRPC_ERROR_CODES_BY_KEY[app.code] : shape.code,
         message,
         data: {
-          code: shape.data.code,
-          httpStatus: shape.data.httpStatus,
+          code: app ? app.code : shape.data.code,
+          httpStatus: app ? app.status : shape.data.httpStatus,
           fieldErrors: zod ? zod.flatten().fieldErrors : undefined,
         },
       };
