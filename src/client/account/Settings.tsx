@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { formatBalance } from '../../shared/format';
 import { changePasswordForm } from '../../shared/schemas/auth';
@@ -9,7 +8,7 @@ import { PasswordField } from '../ui/Field';
 import { TwoFactorSection } from './TwoFactorSection';
 import { serverFieldErrors } from '../app/errors';
 import { check, withLabel, type FieldErrors } from '../ui/forms';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './account.css';
 
 export function Settings() {
@@ -24,9 +23,8 @@ export function Settings() {
 }
 
 function AccountSection() {
-  const trpc = useTRPC();
   const user = useUser();
-  const resend = useMutation(trpc.auth.resend_verification_email.mutationOptions());
+  const resend = trpc.auth.resend_verification_email.useMutation();
 
   return (
     <section className="card settings-section" aria-labelledby="account-heading">
@@ -61,8 +59,7 @@ function AccountSection() {
 }
 
 function ChangePasswordSection() {
-  const trpc = useTRPC();
-  const change = useMutation(trpc.auth.change_password.mutationOptions());
+  const change = trpc.auth.change_password.useMutation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent } from 'react';
 import { updateTfaInput } from '../../shared/schemas/auth';
@@ -6,7 +5,7 @@ import { totpUri } from '../../shared/totp-uri';
 import { useUser } from '../auth/auth';
 import { errorMessage } from '../app/errors';
 import { check, withLabel } from '../ui/forms';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { CodeField } from '../ui/Field';
 import { Modal } from '../ui/Modal';
@@ -17,8 +16,7 @@ type Dialog = { kind: 'enable' } | { kind: 'disable' } | { kind: 'done'; message
 
 /** Settings' two-factor part: activate with a QR code and a code, disable with a code. */
 export function TwoFactorSection() {
-  const trpc = useTRPC();
-  const tfa = useQuery(trpc.auth.get_tfa.queryOptions());
+  const tfa = trpc.auth.get_tfa.useQuery();
   const [dialog, setDialog] = useState<Dialog>(null);
 
   return (
@@ -71,9 +69,8 @@ export function TwoFactorSection() {
 type TfaDialogProps = { enable: boolean; secret?: string; onClose: () => void; onDone: (message: string) => void };
 
 function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const update = useMutation(trpc.auth.update_tfa.mutationOptions());
+  const utils = trpc.useUtils();
+  const update = trpc.auth.update_tfa.useMutation();
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
 
@@ -85,7 +82,7 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
     if (!checked.ok) return;
     try {
       const res = await update.mutateAsync(checked.data);
-      await queryClient.invalidateQueries({ queryKey: trpc.auth.get_tfa.queryKey() });
+      await utils.auth.get_tfa.invalidate();
       onDone(res.message);
     } catch {
       setCode('');

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../auth/auth';
@@ -7,7 +6,7 @@ import { PageLoading } from '../ui/Spinner';
 import { LiveEvents } from './live';
 import { ErrorApp } from './ErrorApp';
 import { AppRoutes, MaintenanceRoutes } from './routes';
-import { useTRPC } from './trpc';
+import { trpc } from './trpc';
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */
 export function App() {
@@ -32,10 +31,9 @@ export function App() {
 
 /** Tells the server about each page a logged-in user opens (`auth.visited`). */
 function VisitReporter() {
-  const trpc = useTRPC();
   const [location] = useLocation();
   const search = useSearch();
-  const { mutate } = useMutation(trpc.auth.visited.mutationOptions());
+  const { mutate } = trpc.auth.visited.useMutation();
   const fullPath = location + (search ? `?${search}` : '');
   useEffect(() => {
     mutate({ fullPath });

@@ -1,15 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useSession } from '../auth/auth';
-import { useTRPC } from './trpc';
+import { trpc } from './trpc';
 
 const RECHECK_MS = 30_000;
 
 /** /maintenance. While maintenance is on it asks the server now and then and leaves by itself when it ends. */
 export function Maintenance() {
-  const trpc = useTRPC();
   const { maintenance } = useSession();
-  useQuery(trpc.system.status.queryOptions(undefined, { refetchInterval: maintenance ? RECHECK_MS : false }));
+  trpc.system.status.useQuery(undefined, { refetchInterval: maintenance ? RECHECK_MS : false });
 
   if (!maintenance) {
     return (

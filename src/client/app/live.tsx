@@ -1,9 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useSubscription } from '@trpc/tanstack-react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { useNotifications } from '../dashboard/notifications';
-import { useTRPC } from './trpc';
+import { trpc } from './trpc';
 
 /**
  * The logged-in user's live events: one subscription, mounted once per token. The
@@ -11,8 +9,7 @@ import { useTRPC } from './trpc';
  * wsLink resubscribes with `lastEventId` and the server replays what was missed.
  */
 export function LiveEvents() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const utils = trpc.useUtils();
   const toasts = useToasts();
   const notifications = useNotifications();
 
@@ -26,8 +23,7 @@ export function LiveEvents() {
         return;
       case 'update_balance': {
         // Show the new balance at once, without a round trip.
-        const key = trpc.auth.get_common_info.queryKey();
-        queryClient.setQueryData(key, (old) => (old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old));
+        utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old));
         return;
       }
       case 'new_notification':
@@ -42,7 +38,7 @@ export function LiveEvents() {
       case 'refresh_transactions':
         // Hints to refetch. The lists behind most of them arrive with later issues;
         // invalidating everything active is cheap and always correct.
-        void queryClient.invalidateQueries();
+        void utils.invalidate();
         return;
       case 'server_created':
       case 'started':
@@ -50,10 +46,8 @@ export function LiveEvents() {
     }
   }
 
-  useSubscription(
-    trpc.events.live.subscriptionOptions(undefined, {
-      onData: (tracked) => handle(tracked.data),
-    }),
-  );
+  trpc.events.live.useSubscription(undefined, {
+    onData: (tracked) => handle(tracked.data),
+  });
   return null;
 }

@@ -1,8 +1,12 @@
 import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
-import { createTRPCContext } from '@trpc/tanstack-react-query';
+import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../../server/router';
 
-export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+/**
+ * The typed hooks: `trpc.coins.get_coins.useQuery()`, `trpc.auth.login.useMutation()`,
+ * `trpc.useUtils()` for the cache. `trpc.Provider` (in auth.tsx) gives them the client.
+ */
+export const trpc = createTRPCReact<AppRouter>();
 
 export type TrpcClient = TRPCClient<AppRouter>;
 

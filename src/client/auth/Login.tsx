@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { loginInput } from '../../shared/schemas/auth';
@@ -9,14 +8,13 @@ import { AuthCard } from '../site/SiteLayout';
 import { errorMessage } from '../app/errors';
 import { check, withLabel, type FieldErrors } from '../ui/forms';
 import { safeRedirect } from '../site/site';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './auth.css';
 
 /** The spec's pause between "logged in" and the redirect, so the success is seen. */
 const REDIRECT_DELAY_MS = 200;
 
 export function Login() {
-  const trpc = useTRPC();
   const { signIn } = useSession();
   const [, navigate] = useLocation();
   const [params] = useSearchParams();
@@ -32,7 +30,7 @@ export function Login() {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const login = useMutation(trpc.auth.login.mutationOptions());
+  const login = trpc.auth.login.useMutation();
   const busy = login.isPending || done !== null;
 
   // The token is stored as the page leaves: stored earlier, the guest-only guard of

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { recoverInput } from '../../shared/schemas/auth';
@@ -6,14 +5,13 @@ import { MutationAlerts } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { AuthCard } from '../site/SiteLayout';
 import { check, withLabel, type FieldErrors } from '../ui/forms';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './auth.css';
 
 export function Recover() {
-  const trpc = useTRPC();
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const recover = useMutation(trpc.auth.recover.mutationOptions());
+  const recover = trpc.auth.recover.useMutation();
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { registerForm } from '../../shared/schemas/auth';
@@ -8,11 +7,10 @@ import { AuthCard } from '../site/SiteLayout';
 import { errorMessage, serverFieldErrors } from '../app/errors';
 import { check, withLabel, type FieldErrors } from '../ui/forms';
 import { referralStore } from '../app/storage';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './auth.css';
 
 export function Register() {
-  const trpc = useTRPC();
   const [params] = useSearchParams();
   const [username, setUsername] = useState(() => params.get('username') ?? '');
   const [email, setEmail] = useState(() => params.get('email') ?? '');
@@ -21,7 +19,7 @@ export function Register() {
   // From an earlier /ref/{code} visit; sent as the hidden referrer field.
   const [referrer] = useState(() => referralStore.get() ?? '');
   const [errors, setErrors] = useState<FieldErrors>({});
-  const register = useMutation(trpc.auth.register.mutationOptions());
+  const register = trpc.auth.register.useMutation();
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { resetForm } from '../../shared/schemas/auth';
@@ -7,7 +6,7 @@ import { PasswordField } from '../ui/Field';
 import { AuthCard } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { check, withLabel, type FieldErrors } from '../ui/forms';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './auth.css';
 
 const REDIRECT_DELAY_MS = 200;
@@ -20,10 +19,9 @@ export function Reset() {
 }
 
 function ResetWithToken({ token }: { token: string }) {
-  const trpc = useTRPC();
   const [, navigate] = useLocation();
-  const checkToken = useMutation(trpc.auth.check_reset_token.mutationOptions());
-  const reset = useMutation(trpc.auth.reset.mutationOptions());
+  const checkToken = trpc.auth.check_reset_token.useMutation();
+  const reset = trpc.auth.reset.useMutation();
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [errors, setErrors] = useState<FieldErrors>({});

@@ -1,11 +1,10 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, Redirect, useLocation, useSearchParams } from 'wouter';
 import { Alert } from '../ui/Alert';
 import { AuthCard } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { errorMessage } from '../app/errors';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './auth.css';
 
 const HOME_AFTER_MS = 5_000;
@@ -18,9 +17,8 @@ export function Verify() {
 }
 
 function VerifyHash({ hash }: { hash: string }) {
-  const trpc = useTRPC();
   const [, navigate] = useLocation();
-  const verify = useMutation(trpc.auth.verify.mutationOptions());
+  const verify = trpc.auth.verify.useMutation();
 
   // The link works once: guard against the second effect run of development mode.
   const sent = useRef(false);

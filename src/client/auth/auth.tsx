@@ -1,9 +1,9 @@
-import { useMutation, useQuery, type QueryClient } from '@tanstack/react-query';
+import { type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Profile } from '../../shared/schemas/auth';
 import { isServerFault, isUnauthorized } from '../app/errors';
 import { tokenStore } from '../app/storage';
-import { createTrpcClient, TRPCProvider, useTRPC } from '../app/trpc';
+import { createTrpcClient, trpc } from '../app/trpc';
 
 export function useToken(): string | null {
   return useSyncExternalStore(tokenStore.subscribe, tokenStore.get);
@@ -18,9 +18,9 @@ export function ApiProvider({ queryClient, children }: { queryClient: QueryClien
   const api = useMemo(() => createTrpcClient(token), [token]);
   useEffect(() => () => api.close(), [api]);
   return (
-    <TRPCProvider trpcClient={api.client} queryClient={queryClient}>
+    <trpc.Provider client={api.client} queryClient={queryClient}>
       {children}
-    </TRPCProvider>
+    </trpc.Provider>
   );
 }
 
@@ -59,11 +59,10 @@ export function useUser(): Profile {
  * the token changes, so one user's data never shows for another.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const trpc = useTRPC();
   const token = useToken();
-  const status = useQuery(trpc.system.status.queryOptions(undefined, { staleTime: 60_000 }));
-  const info = useQuery(trpc.auth.get_common_info.queryOptions(undefined, { enabled: token !== null }));
-  const logout = useMutation(trpc.auth.logout.mutationOptions());
+  const status = trpc.system.status.useQuery(undefined, { staleTime: 60_000 });
+  const info = trpc.auth.get_common_info.useQuery(undefined, { enabled: token !== null });
+  const logout = trpc.auth.logout.useMutation();
 
   // Once the app has rendered, a later failed refetch must not swap it for the error page.
   const [started, setStarted] = useState(false);

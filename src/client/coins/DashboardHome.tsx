@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import type { CoinRow } from '../../shared/schemas/coins';
@@ -11,7 +10,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { PageLoading } from '../ui/Spinner';
 import { DEFAULT_SORT, matchesSearch, nextSort, PAGE_SIZE, sortCoins, type Sort, type SortKey } from './coinList';
 import { errorMessage } from '../app/errors';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import { useNearBottom } from '../ui/useNearBottom';
 import './coins.css';
 
@@ -21,8 +20,7 @@ import './coins.css';
  * hosted nodes in their own section below.
  */
 export function DashboardHome() {
-  const trpc = useTRPC();
-  const coins = useQuery(trpc.coins.get_coins.queryOptions());
+  const coins = trpc.coins.get_coins.useQuery();
   const [query, setQuery] = useState('');
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
   const [visible, setVisible] = useState(PAGE_SIZE);

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Redirect, useSearchParams } from 'wouter';
 import type { CoinDetail } from '../../shared/schemas/coins';
@@ -15,7 +14,7 @@ import { StatTable } from './StatTable';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode, errorMessage } from '../app/errors';
 import { pageTitle } from '../site/site';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './coins.css';
 
 /**
@@ -31,8 +30,7 @@ export function ViewCoin() {
 }
 
 function CoinPage({ id }: { id: string }) {
-  const trpc = useTRPC();
-  const coin = useQuery(trpc.coins.get_coin.queryOptions({ coin: id }));
+  const coin = trpc.coins.get_coin.useQuery({ coin: id });
   // Data first: a failed background refetch keeps showing the coin.
   if (!coin.data) {
     if (coin.isPending) return <PageLoading label="Loading coin…" />;

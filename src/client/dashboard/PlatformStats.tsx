@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { formatNumber } from '../../shared/format';
 import { formatCount } from '../ui/display';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 
 const PLACEHOLDER = '—';
 
@@ -11,8 +10,7 @@ const PLACEHOLDER = '—';
  * totals without a reload.
  */
 export function PlatformStats() {
-  const trpc = useTRPC();
-  const stats = useQuery(trpc.coins.get_stats.queryOptions());
+  const stats = trpc.coins.get_stats.useQuery();
   const d = stats.data?.data;
   return (
     <dl className="platform-stats" aria-label="Platform totals">

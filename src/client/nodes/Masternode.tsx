@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Redirect, useParams, useSearchParams } from 'wouter';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
@@ -14,7 +13,7 @@ import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from '../portfolio/portfolio';
 import { pageTitle } from '../site/site';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './nodes.css';
 
 /**
@@ -33,8 +32,7 @@ function readTab(value: string | null): NodeTab {
 }
 
 function NodePage({ mn }: { mn: string }) {
-  const trpc = useTRPC();
-  const node = useQuery(trpc.nodes.get_masternode.queryOptions({ masternode: mn }));
+  const node = trpc.nodes.get_masternode.useQuery({ masternode: mn });
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const [deleting, setDeleting] = useState(tabParam === 'delete');

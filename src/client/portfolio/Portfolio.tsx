@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { Alert } from '../ui/Alert';
@@ -12,7 +11,7 @@ import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { errorMessage } from '../app/errors';
 import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from './portfolio';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './portfolio.css';
 
 type View = 'list' | 'export';
@@ -23,8 +22,7 @@ type View = 'list' | 'export';
  * refresh_masternodes or refresh_queue event refetches in the background (live.tsx).
  */
 export function Portfolio() {
-  const trpc = useTRPC();
-  const nodes = useQuery(trpc.nodes.get_masternodes.queryOptions());
+  const nodes = trpc.nodes.get_masternodes.useQuery();
   const [query, setQuery] = useState('');
   const [view, setView] = useState<View>('list');
   const data = nodes.data;

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { formatDailyPrice } from '../../shared/format';
@@ -10,7 +9,7 @@ import { formatUsd2 } from '../ui/display';
 import { errorMessage } from '../app/errors';
 import { planFloors, type PlanFloor, type PriceRow } from './pricing';
 import { SUPPORT_EMAIL } from './site';
-import { useTRPC } from '../app/trpc';
+import { trpc } from '../app/trpc';
 import './site.css';
 
 /** The two plans (deployment-and-nodes.md section 1); their prices come from the coins. */
@@ -23,10 +22,9 @@ const NONE = '—';
 const daily = (usd: number) => `$${formatDailyPrice(usd)}`;
 
 export function Pricing() {
-  const trpc = useTRPC();
-  const detailed = useQuery(trpc.coins.get_detailed.queryOptions());
+  const detailed = trpc.coins.get_detailed.useQuery();
   // Only for the logos (COIN_LOGO_URL); the list's query, usually cached already.
-  const coins = useQuery(trpc.coins.get_coins.queryOptions());
+  const coins = trpc.coins.get_coins.useQuery();
   const logos = coins.data?.data;
   const rows: PriceRow[] = useMemo(() => (detailed.data?.data ?? []).filter((r) => !r.delisted), [detailed.data]);
   const floors = useMemo(() => planFloors(rows), [rows]);
