@@ -1,12 +1,12 @@
 import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { updateTfaInput } from '../../shared/schemas/auth';
 import { totpUri } from '../../shared/totp-uri';
 import { useUser } from '../auth/auth';
 import { errorMessage } from '../app/errors';
-import { check, withLabel } from '../ui/forms';
+import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { CodeField } from '../ui/Field';
 import { Modal } from '../ui/Modal';
 import { PageLoading } from '../ui/Spinner';
@@ -71,23 +71,19 @@ type TfaDialogProps = { enable: boolean; secret?: string; onClose: () => void; o
 function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
   const utils = trpc.useUtils();
   const update = trpc.auth.update_tfa.useMutation();
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | undefined>();
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (update.isPending) return;
-    const checked = check(updateTfaInput, { enable, code });
-    setCodeError(checked.ok ? undefined : withLabel('2FA code', checked.errors.code));
-    if (!checked.ok) return;
-    try {
-      const res = await update.mutateAsync(checked.data);
+  const form = useForm({
+    schema: updateTfaInput,
+    initial: { code: '' },
+    toInput: ({ code }) => ({ enable, code }),
+    submit: (data) => update.mutateAsync(data),
+    // The success shows in its own dialog.
+    successMessage: () => null,
+    onSuccess: async (res) => {
       await utils.auth.get_tfa.invalidate();
       onDone(res.message);
-    } catch {
-      setCode('');
-    }
-  }
+    },
+    onError: (_err, f) => f.setValues({ code: '' }),
+  });
 
   const formId = enable ? 'tfa-enable-form' : 'tfa-disable-form';
   return (
@@ -99,16 +95,16 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form={formId} className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`} disabled={update.isPending}>
-            {update.isPending ? 'Checking…' : enable ? 'Activate' : 'Disable'}
+          <button type="submit" form={formId} className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`} disabled={form.pending}>
+            {form.pending ? 'Checking…' : enable ? 'Activate' : 'Disable'}
           </button>
         </>
       }
     >
-      {update.isError && <Alert kind="error">{errorMessage(update.error)}</Alert>}
+      <FormAlerts form={form} />
       {enable && secret ? <SecretQr secret={secret} /> : <p>Enter the current code from your authenticator app to turn two-factor authentication off.</p>}
-      <form id={formId} onSubmit={submit} noValidate>
-        <CodeField label="2FA code" value={code} onValueChange={setCode} error={codeError} autoFocus />
+      <form id={formId} onSubmit={form.onSubmit} noValidate>
+        <CodeField {...form.field('code', '2FA code')} autoFocus />
       </form>
     </Modal>
   );
