@@ -3,6 +3,7 @@ import { changePasswordForm } from '../../shared/schemas/auth';
 import { useUser } from '../auth/auth';
 import { FormAlerts, MutationAlerts } from '../ui/Alert';
 import { PageHeader } from '../dashboard/DashboardShell';
+import { DetailsCard } from '../ui/DetailsCard';
 import { PasswordField } from '../ui/Field';
 import { TwoFactorSection } from './TwoFactorSection';
 import { useForm } from '../ui/useForm';
@@ -25,34 +26,32 @@ function AccountSection() {
   const resend = trpc.auth.resend_verification_email.useMutation();
 
   return (
-    <section className="card settings-section" aria-labelledby="account-heading">
-      <h2 id="account-heading">Account</h2>
-      <dl className="details">
-        <div>
-          <dt>Username</dt>
-          <dd>{user.username}</dd>
-        </div>
-        <div>
-          <dt>Email</dt>
-          <dd>
-            <span>{user.email}</span>
-            {!user.verified && (
-              <>
-                <span className="flag flag-warning">Not verified!</span>
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => resend.mutate(undefined)} disabled={resend.isPending}>
-                  {resend.isPending ? 'Sending…' : 'Resend Email'}
-                </button>
-              </>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>Balance</dt>
-          <dd>${formatBalance(user.balance)}</dd>
-        </div>
-      </dl>
-      <MutationAlerts mutation={resend} />
-    </section>
+    <DetailsCard
+      title="Account"
+      className="settings-section"
+      rows={[
+        { label: 'Username', value: user.username },
+        {
+          label: 'Email',
+          value: (
+            <span className="details-value">
+              <span>{user.email}</span>
+              {!user.verified && (
+                <>
+                  <span className="flag flag-warning">Not verified!</span>
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => resend.mutate(undefined)} disabled={resend.isPending}>
+                    {resend.isPending ? 'Sending…' : 'Resend Email'}
+                  </button>
+                </>
+              )}
+            </span>
+          ),
+        },
+        { label: 'Balance', value: `$${formatBalance(user.balance)}` },
+      ]}
+    >
+      {(resend.isError || resend.isSuccess) && <MutationAlerts mutation={resend} />}
+    </DetailsCard>
   );
 }
 

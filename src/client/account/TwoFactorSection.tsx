@@ -3,13 +3,13 @@ import { useEffect, useState } from 'react';
 import { updateTfaInput } from '../../shared/schemas/auth';
 import { totpUri } from '../../shared/totp-uri';
 import { useUser } from '../auth/auth';
-import { errorMessage } from '../app/errors';
 import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
 import { Alert, FormAlerts } from '../ui/Alert';
 import { CodeField } from '../ui/Field';
 import { Modal } from '../ui/Modal';
 import { PageLoading } from '../ui/Spinner';
+import { QueryState } from '../ui/QueryState';
 import './account.css';
 
 type Dialog = { kind: 'enable' } | { kind: 'disable' } | { kind: 'done'; message: string } | null;
@@ -22,29 +22,29 @@ export function TwoFactorSection() {
   return (
     <section className="card settings-section" aria-labelledby="tfa-heading">
       <h2 id="tfa-heading">Two-factor authentication</h2>
-      {tfa.isPending ? (
-        <PageLoading />
-      ) : tfa.isError ? (
-        <Alert kind="error">{errorMessage(tfa.error)}</Alert>
-      ) : tfa.data.enabled ? (
-        <div className="tfa-row">
-          <p>
-            <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at every login.
-          </p>
-          <button type="button" className="btn btn-danger" onClick={() => setDialog({ kind: 'disable' })}>
-            Disable
-          </button>
-        </div>
-      ) : (
-        <div className="tfa-row">
-          <p>
-            <span className="flag">Disabled</span> Protect your account with a code from an authenticator app.
-          </p>
-          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'enable' })}>
-            Activate
-          </button>
-        </div>
-      )}
+      <QueryState query={tfa} what="Two-factor settings">
+        {(data) =>
+          data.enabled ? (
+            <div className="tfa-row">
+              <p>
+                <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at every login.
+              </p>
+              <button type="button" className="btn btn-danger" onClick={() => setDialog({ kind: 'disable' })}>
+                Disable
+              </button>
+            </div>
+          ) : (
+            <div className="tfa-row">
+              <p>
+                <span className="flag">Disabled</span> Protect your account with a code from an authenticator app.
+              </p>
+              <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'enable' })}>
+                Activate
+              </button>
+            </div>
+          )
+        }
+      </QueryState>
       {dialog?.kind === 'enable' && tfa.data && (
         <TfaDialog enable secret={tfa.data.secret} onClose={() => setDialog(null)} onDone={(message) => setDialog({ kind: 'done', message })} />
       )}

@@ -1,15 +1,13 @@
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { formatDailyPrice } from '../../shared/format';
-import { Alert } from '../ui/Alert';
 import { CoinLogo } from '../coins/CoinLogo';
-import { PageLoading } from '../ui/Spinner';
 import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
 import { formatUsd2 } from '../ui/display';
-import { errorMessage } from '../app/errors';
 import { planFloors, type PlanFloor, type PriceRow } from './pricing';
 import { SUPPORT_EMAIL } from './site';
 import { trpc } from '../app/trpc';
+import { QueryState } from '../ui/QueryState';
 import './site.css';
 
 /** The two plans (deployment-and-nodes.md section 1); their prices come from the coins. */
@@ -40,15 +38,9 @@ export function Pricing() {
           <PlanCard key={p.key} id={p.key} name={p.name} points={p.points} featured={p.featured} floor={detailed.data ? floors[p.key] : undefined} />
         ))}
       </div>
-      {detailed.isError && (
-        <Alert kind="error">
-          Prices could not be loaded: {errorMessage(detailed.error)}{' '}
-          <button type="button" className="btn-link" onClick={() => void detailed.refetch()}>
-            Try again
-          </button>
-        </Alert>
-      )}
-      {detailed.isPending ? <PageLoading label="Loading prices…" /> : detailed.data && <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
+      <QueryState query={detailed} what="Prices" loadingLabel="Loading prices…">
+        {() => <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
+      </QueryState>
       <section className="card bulk">
         <h2>Running more than 20 nodes?</h2>
         <p>
