@@ -1,0 +1,36 @@
+// First: it configures zod before any schema module is evaluated.
+import './zod-config';
+// The global styles come first so each feature's own stylesheet, imported with its pages, follows them.
+import './base.css';
+import '../ui/ui.css';
+import './app.css';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { ApiProvider, SessionProvider } from '../auth/auth';
+import { ToastProvider } from '../ui/Toasts';
+import { NotificationsProvider } from '../dashboard/notifications';
+import { createQueryClient } from './queryClient';
+import { ErrorBoundary } from './ErrorBoundary';
+
+const queryClient = createQueryClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <ApiProvider queryClient={queryClient}>
+        <SessionProvider>
+          <ToastProvider>
+            <NotificationsProvider>
+              {/* Last resort for the frame itself (top bar, menus); pages have their own. */}
+              <ErrorBoundary home="/">
+                <App />
+              </ErrorBoundary>
+            </NotificationsProvider>
+          </ToastProvider>
+        </SessionProvider>
+      </ApiProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

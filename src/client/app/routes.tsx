@@ -1,0 +1,153 @@
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch, useSearchParams } from 'wouter';
+import { useSession } from '../auth/auth';
+import { DashboardShell } from '../dashboard/DashboardShell';
+import { SiteLayout } from '../site/SiteLayout';
+import { PageLoading } from '../ui/Spinner';
+import { pageTitle, safeRedirect } from '../site/site';
+import { lazyPage } from './lazyPage';
+import { ErrorBoundary } from './ErrorBoundary';
+
+// Each page is its own chunk, fetched on first visit (the visitor's first load stays small).
+const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');
+const ApiKeys = lazyPage(() => import('../account/ApiKeys'), 'ApiKeys');
+const Billing = lazyPage(() => import('../account/Billing'), 'Billing');
+const DashboardHome = lazyPage(() => import('../coins/DashboardHome'), 'DashboardHome');
+const Deploy = lazyPage(() => import('../nodes/Deploy'), 'Deploy');
+const Faq = lazyPage(() => import('../site/Faq'), 'Faq');
+const Landing = lazyPage(() => import('../site/Landing'), 'Landing');
+const Login = lazyPage(() => import('../auth/Login'), 'Login');
+const Maintenance = lazyPage(() => import('./Maintenance'), 'Maintenance');
+const Masternode = lazyPage(() => import('../nodes/Masternode'), 'Masternode');
+const NotFound = lazyPage(() => import('./NotFound'), 'NotFound');
+const NotificationSettings = lazyPage(() => import('../account/NotificationSettings'), 'NotificationSettings');
+const Portfolio = lazyPage(() => import('../portfolio/Portfolio'), 'Portfolio');
+const Pricing = lazyPage(() => import('../site/Pricing'), 'Pricing');
+const Recover = lazyPage(() => import('../auth/Recover'), 'Recover');
+const Referral = lazyPage(() => import('../site/Referral'), 'Referral');
+const Register = lazyPage(() => import('../auth/Register'), 'Register');
+const Reset = lazyPage(() => import('../auth/Reset'), 'Reset');
+const Settings = lazyPage(() => import('../account/Settings'), 'Settings');
+const Staking = lazyPage(() => import('../nodes/Staking'), 'Staking');
+const Verify = lazyPage(() => import('../auth/Verify'), 'Verify');
+const ViewCoin = lazyPage(() => import('../coins/ViewCoin'), 'ViewCoin');
+
+/** public: anyone; guest: logged-in users go to /dashboard; user: visitors go to /login. */
+type Access = 'public' | 'guest' | 'user';
+/** site: marketing header and footer; dashboard: top bar; account: top bar and the settings side menu. */
+type Layout = 'site' | 'dashboard' | 'account';
+
+type RouteDef = { path: string; page: ComponentType; access: Access; layout: Layout; title?: string };
+
+// Access as in platform-and-account.md section 2.
+export const ROUTES: RouteDef[] = [
+  { path: '/', page: Landing, access: 'public', layout: 'site' },
+  { path: '/pricing', page: Pricing, access: 'public', layout: 'site', title: 'Pricing' },
+  { path: '/faq', page: Faq, access: 'public', layout: 'site', title: 'FAQ' },
+  { path: '/verify', page: Verify, access: 'public', layout: 'site', title: 'Verify email' },
+  { path: '/maintenance', page: Maintenance, access: 'public', layout: 'site', title: 'Maintenance' },
+  { path: '/ref/:ref', page: Referral, access: 'public', layout: 'site' },
+  { path: '/404', page: NotFound, access: 'public', layout: 'site', title: 'Page not found' },
+
+  { path: '/login', page: Login, access: 'guest', layout: 'site', title: 'Login' },
+  { path: '/register', page: Register, access: 'guest', layout: 'site', title: 'Register' },
+  { path: '/recover', page: Recover, access: 'guest', layout: 'site', title: 'Lost password' },
+  { path: '/reset', page: Reset, access: 'guest', layout: 'site', title: 'Reset password' },
+
+  { path: '/dashboard', page: DashboardHome, access: 'public', layout: 'dashboard', title: 'Coins' },
+  { path: '/dashboard/view_coin', page: ViewCoin, access: 'public', layout: 'dashboard', title: 'Coin' },
+  { path: '/dashboard/portfolio', page: Portfolio, access: 'user', layout: 'dashboard', title: 'Portfolio' },
+  { path: '/dashboard/deploy', page: Deploy, access: 'user', layout: 'dashboard', title: 'Deploy' },
+  { path: '/dashboard/masternode/:mn', page: Masternode, access: 'user', layout: 'dashboard', title: 'Masternode' },
+  { path: '/dashboard/staking', page: Staking, access: 'user', layout: 'dashboard', title: 'Staking' },
+  { path: '/dashboard/affiliate', page: Affiliate, access: 'user', layout: 'dashboard', title: 'Affiliate' },
+  { path: '/dashboard/settings', page: Settings, access: 'user', layout: 'account', title: 'Settings' },
+  { path: '/dashboard/billing', page: Billing, access: 'user', layout: 'account', title: 'Billing' },
+  { path: '/dashboard/notifications', page: NotificationSettings, access: 'user', layout: 'account', title: 'Notifications' },
+  { path: '/dashboard/api', page: ApiKeys, access: 'user', layout: 'account', title: 'API' },
+];
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      {ROUTES.map((r) => (
+        <Route key={r.path} path={r.path}>
+          <Screen def={r} />
+        </Route>
+      ))}
+      <Route>
+        <Redirect to="/404" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+/** During maintenance only /login and /maintenance exist; everything else shows /maintenance. */
+export function MaintenanceRoutes() {
+  const login = ROUTES.find((r) => r.path === '/login')!;
+  const maintenance = ROUTES.find((r) => r.path === '/maintenance')!;
+  return (
+    <Switch>
+      <Route path="/login">
+        <Screen def={login} minimal />
+      </Route>
+      <Route path="/maintenance">
+        <Screen def={maintenance} minimal />
+      </Route>
+      <Route>
+        <Redirect to="/maintenance" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+/** One route's page: its title, its access guard and its layout. */
+function Screen({ def, minimal = false }: { def: RouteDef; minimal?: boolean }) {
+  useEffect(() => {
+    document.title = pageTitle(def.title);
+  }, [def.title]);
+  const Page = def.page;
+  const [location] = useLocation();
+  // Inside the layout, so the header and menus stay while a page loads or fails.
+  const guarded = (
+    <ErrorBoundary key={location} home={def.layout === 'site' ? '/' : '/dashboard'}>
+      <Guard access={def.access}>
+        <Suspense fallback={<PageLoading />}>
+          <Page />
+        </Suspense>
+      </Guard>
+    </ErrorBoundary>
+  );
+  if (def.layout === 'site') return <SiteLayout minimal={minimal}>{guarded}</SiteLayout>;
+  return <DashboardShell settingsMenu={def.layout === 'account'}>{guarded}</DashboardShell>;
+}
+
+function Guard({ access, children }: { access: Access; children: ReactNode }) {
+  if (access === 'user') return <RequireUser>{children}</RequireUser>;
+  if (access === 'guest') return <GuestOnly>{children}</GuestOnly>;
+  return children;
+}
+
+function RequireUser({ children }: { children: ReactNode }) {
+  const { user, checking } = useSession();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (checking) return <PageLoading />;
+  if (!user) {
+    const wanted = location + (search ? `?${search}` : '');
+    return <Redirect to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
+  }
+  return children;
+}
+
+/**
+ * Login, register, recover and reset are for visitors. A logged-in user goes to
+ * /dashboard, or to the page /login was asked to return to.
+ */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { user, checking } = useSession();
+  const [params] = useSearchParams();
+  if (checking) return <PageLoading />;
+  if (user) return <Redirect to={safeRedirect(params.get('redirect')) ?? '/dashboard'} replace />;
+  return children;
+}

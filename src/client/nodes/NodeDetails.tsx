@@ -1,0 +1,65 @@
+import type { ReactNode } from 'react';
+import { formatNumber } from '../../shared/format';
+import { HIDDEN_NETWORK_STATUS_COINS, REMOVED_HINT } from '../../shared/node-status';
+import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { DetailsCard } from '../ui/DetailsCard';
+import { MISSING } from '../ui/display';
+import { humanDuration, relativeTime, utcDateTime } from './nodeTime';
+import { NetworkStatusBadge, NodeStatusBadge } from './StatusBadges';
+
+/** A label-value row of a details table written by hand (the configuration tab); the label is the row header, so tests and screen readers can find it. */
+export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      <td>{children}</td>
+    </tr>
+  );
+}
+
+/** The node's details: statuses, id, addresses, activity times. */
+export function NodeDetails({ node }: { node: MasternodeDetail }) {
+  const showNetwork = !HIDDEN_NETWORK_STATUS_COINS.has(node.currency);
+  const fullText = node.status_text && node.status_text !== node.status_on_network ? node.status_text : null;
+  return (
+    <DetailsCard
+      title="Details"
+      rows={[
+        {
+          label: 'Masternode status',
+          value: (
+            <>
+              <NodeStatusBadge status={node.status} />
+              {node.status === 'removed' && <p className="status-note text-red">{REMOVED_HINT}</p>}
+              {node.problem && <p className="status-note muted">{node.problem}</p>}
+            </>
+          ),
+        },
+        showNetwork && {
+          label: 'Network status',
+          value: (
+            <>
+              <NetworkStatusBadge status={node.status_on_network} />
+              {fullText && <p className="status-note muted">{fullText}</p>}
+            </>
+          ),
+        },
+        { label: 'ID', value: <code>{node.mn_id}</code> },
+        { label: 'IP', value: node.server_ip ?? MISSING },
+        node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
+        { label: 'Active time', value: node.active_time === null ? MISSING : humanDuration(node.active_time) },
+        { label: 'Reward frequency', value: node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours` },
+        {
+          label: 'Last reward',
+          value: node.last_paid ? (
+            <time dateTime={node.last_paid} title={utcDateTime(node.last_paid)}>
+              {relativeTime(node.last_paid)}
+            </time>
+          ) : (
+            MISSING
+          ),
+        },
+      ]}
+    />
+  );
+}
