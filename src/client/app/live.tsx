@@ -3,6 +3,8 @@ import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { useNotifications } from '../dashboard/notifications';
 import { queriesFor, queryKeyOf } from './liveQueries';
+import { errorCode } from './errors';
+import { tokenStore } from './storage';
 import { trpc } from './trpc';
 
 /**
@@ -41,6 +43,11 @@ export function LiveEvents() {
 
   trpc.events.live.useSubscription(undefined, {
     onData: (tracked) => handle(tracked.data),
+    // The server ends the stream when this session ends (logout elsewhere, password
+    // change, account disabled): the token is dead, so forget it like any 401.
+    onError: (err) => {
+      if (errorCode(err) === 'UNAUTHORIZED') tokenStore.clear();
+    },
   });
   return null;
 }

@@ -2,6 +2,7 @@
 const TOKEN_KEY = 'auth_token';
 const QR_KEY = 'qr_key';
 const REFERRER_KEY = 'referrer';
+const DEVICE_KEY = 'device_token';
 
 function read(key: string): string | null {
   try {
@@ -59,4 +60,14 @@ export const tokenStore = {
 export const referralStore = {
   get: (): string | null => read(REFERRER_KEY),
   set: (code: string) => write(REFERRER_KEY, code.slice(0, 64)),
+};
+
+/**
+ * The signed token the server hands a browser at each login. Sent with the next login,
+ * it keeps this device's own allowance of password attempts when strangers exhaust the
+ * account's (docs/decisions.md "Safe under abuse"). Kept across logouts on purpose.
+ */
+export const deviceStore = {
+  get: (): string | null => read(DEVICE_KEY),
+  set: (value: string) => write(DEVICE_KEY, value),
 };

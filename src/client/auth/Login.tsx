@@ -7,6 +7,7 @@ import { CodeField, PasswordField, TextField } from '../ui/Field';
 import { AuthCard } from '../site/SiteLayout';
 import { useForm } from '../ui/useForm';
 import { safeRedirect } from '../site/site';
+import { deviceStore } from '../app/storage';
 import { trpc } from '../app/trpc';
 import './auth.css';
 
@@ -28,11 +29,15 @@ export function Login() {
   const form = useForm({
     schema: loginInput,
     initial: { username: '', password: '', tfa: '' },
-    toInput: ({ username, password, tfa }) => (step === 'tfa' ? { username, password, tfa } : { username, password }),
+    toInput: ({ username, password, tfa }) => {
+      const device = deviceStore.get() ?? undefined;
+      return step === 'tfa' ? { username, password, tfa, device } : { username, password, device };
+    },
     submit: (data) => login.mutateAsync(data),
     // The password step of a 2FA account answers without a token: no success yet.
     successMessage: (res) => (res.tfa_authenticated && res.auth_token ? res.message : null),
     onSuccess: (res) => {
+      if (res.device_token) deviceStore.set(res.device_token);
       if (!res.tfa_authenticated || !res.auth_token) return setStep('tfa');
       finish(res.auth_token, res.qr_key);
     },
