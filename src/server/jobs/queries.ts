@@ -1,9 +1,11 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { QueuedJobName, QueuedJobPayload } from '../../shared/jobs';
 import type { Database } from '../db/schema';
 
 type Q = Kysely<Database>;
 const LIVE = ['queued', 'running'] as const;
+// Written out (not bound): SQLite matches an upsert target to a partial index by its text.
+const LIVE_INDEX = sql<boolean>`state in ('queued', 'running')`;
 
 export type EnqueueOptions = {
   /** Single flight: while a job with this key is queued or running, another is not added. Default: a fresh key. */
@@ -27,7 +29,7 @@ export async function insertJob(db: Q, name: string, payload: string, opts: Enqu
   const res = await db
     .insertInto('jobs')
     .values({ name, key: opts.key ?? `${name}:${crypto.randomUUID()}`, payload, state: 'queued', run_at: opts.runAt ?? now, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('key').where('state', 'in', LIVE).doNothing())
+    .onConflict((oc) => oc.column('key').where(LIVE_INDEX).doNothing())
     .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
 }

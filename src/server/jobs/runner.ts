@@ -176,10 +176,11 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       const delay = backoffMs(row.attempts, spec.backoffMs);
       await retryJob(this.db, claim, Date.now() + delay, error).catch((e) => this.log.error('job runner: recording a retry failed', { ...fields, error: errorText(e) }));
       this.log.warn('job failed; will retry', { ...fields, error, retry_in_ms: delay });
+      // A timer may fire a millisecond early by the wall clock; look just after the row is due.
       const t = setTimeout(() => {
         this.retryTimers.delete(t);
         void this.poke();
-      }, delay);
+      }, delay + 5);
       t.unref();
       this.retryTimers.add(t);
     }
