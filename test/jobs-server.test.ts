@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('the server on its job runner', () => {
   it('prunes at start', async () => {
-    await expect.poll(async () => (await s.deps.db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/today']);
+    await expect.poll(async () => (await s.deps.db.selectFrom('page_visits').select('path').execute()).map((r) => r.path), { timeout: 5000 }).toEqual(['/today']);
   });
 
   it('sends mail that another process queued', async () => {
