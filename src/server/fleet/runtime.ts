@@ -29,7 +29,7 @@ export type FleetOptions = {
   jobs: JobRunner;
   dockerFactory?: DockerEngineFactory;
   reconcileMs?: number;
-  /** One pass may create containers (image pulls); it is aborted after this long. */
+  /** One pass may create containers (image pulls); the runner gives up on it after this long. */
   reconcileDeadlineMs?: number;
 };
 
@@ -45,6 +45,11 @@ export class Fleet {
   readonly metrics = fleetMetrics();
   readonly monitor: Monitor;
   private stopped = false;
+  /**
+   * Nodes an engine call is under way for. Engine calls cannot be aborted: a pass given
+   * up on at its deadline may still be working, and the next pass must not touch its nodes.
+   */
+  private inProgress = new Set<string>();
 
   constructor(
     private readonly db: DB,
@@ -69,7 +74,7 @@ export class Fleet {
     const resumed = await this.engines.local.resume();
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));
-    this.opts.jobs.every('fleet.reconcile', { everyMs: this.opts.reconcileMs ?? 1000, deadlineMs: this.opts.reconcileDeadlineMs ?? 10 * 60_000, run: () => this.pass() });
+    this.opts.jobs.every('fleet.reconcile', { everyMs: this.opts.reconcileMs ?? 1000, deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000, run: () => this.pass() });
     await this.reconcile();
   }
 
@@ -88,8 +93,17 @@ export class Fleet {
 
   private async pass() {
     const hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
-    const todo = await nodesNeedingWork(this.db);
-    await Promise.all(todo.map((n) => this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id))));
+    const todo = (await nodesNeedingWork(this.db)).filter((n) => !this.inProgress.has(n.mn_id));
+    await Promise.all(
+      todo.map(async (n) => {
+        this.inProgress.add(n.mn_id);
+        try {
+          await this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id));
+        } finally {
+          this.inProgress.delete(n.mn_id);
+        }
+      }),
+    );
     await this.updateGauges();
   }
 
