@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
@@ -183,6 +185,25 @@ describe('queued jobs', () => {
     await expect.poll(() => runs.length, { timeout: 5000 }).toBe(1);
     expect(runs[0].attempt).toBe(2);
     expect(runs[0].at).toBeGreaterThanOrEqual(leaseUntil);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+  });
+
+  it('run again, after its lease, a job claimed by a process that was killed', async () => {
+    await insertJob(other, 'test.work', JSON.stringify({ n: 8 }), { key: 'killed' });
+    const started = Date.now();
+    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/job-process.ts', 'claim-and-crash', file, 'test.work', '1500'], { timeout: 60_000 }).catch((e) => e);
+    expect(child.signal).toBe('SIGKILL');
+    expect(child.stdout).toBe('claimed 1\n');
+    const [claimed] = await findJobs(db, 'test.work');
+    expect(claimed).toMatchObject({ state: 'running', attempts: 1, owner: expect.stringMatching(/^pid-/) });
+    const r = runner({ pollMs: 50 });
+    const runs: { attempt: number; at: number }[] = [];
+    r.handle('test.work', { deadlineMs: 1000, maxAttempts: 3, backoffMs: 10, run: async (_p, ctx) => void runs.push({ attempt: ctx.attempt, at: Date.now() }) });
+    r.start();
+    await expect.poll(() => runs.length, { timeout: 10_000 }).toBe(1);
+    expect(runs[0]).toMatchObject({ attempt: 2 });
+    expect(runs[0].at).toBeGreaterThanOrEqual(claimed.run_at);
+    expect(claimed.run_at).toBeGreaterThanOrEqual(started + 1500);
     await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
   });
 
