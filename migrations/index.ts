@@ -4,6 +4,7 @@ import * as coins from './2026-11-22T1400-coins';
 import * as fleet from './2026-11-22T1500-fleet';
 import * as rolesApiKeys from './2026-11-23T1000-roles-apikeys';
 import * as abuse from './2026-11-23T1100-abuse';
+import * as jobs from './2026-11-23T1200-jobs';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1500-fleet': fleet,
   '2026-11-23T1000-roles-apikeys': rolesApiKeys,
   '2026-11-23T1100-abuse': abuse,
+  '2026-11-23T1200-jobs': jobs,
 };

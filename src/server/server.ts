@@ -13,6 +13,8 @@ import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { socketGate } from './events/ws-limits';
+import { schedulePruning } from './housekeeping/prune';
+import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -63,11 +65,14 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { migrations: applied });
 
+  // All background work runs on this one runner (src/server/jobs); it starts below,
+  // once every job is registered, and stops first on close.
+  const jobs = new JobRunner(db, log);
   const hub = new EventHub(db, log);
-  await hub.start();
+  await hub.start(jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(log);
-  const mail = new MailDispatcher(db, mailer, log);
-  mail.start();
+  const mail = new MailDispatcher(db, mailer, log, jobs);
+  schedulePruning(jobs, db, log);
 
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');
   if (catalog.added.length) log.info('catalog coins added', { coins: catalog.added.length });
@@ -80,18 +85,20 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
     // Open coin lists and top bars refetch.
     void insertEvent(db, null, 'update_stats', {}).then(() => hub.poke());
   };
-  market.start();
+  market.schedule(jobs);
 
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
     profiles,
     monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
+    jobs,
     // A remote host publishes ports on its own address (loopback there is out of our reach);
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
   await fleet.start();
+  jobs.start();
 
   const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry });
 
@@ -141,8 +148,9 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
       wsHandler.broadcastReconnectNotification();
       for (const ws of wss.clients) ws.terminate();
       wss.close();
+      // Running jobs get up to their deadline, then are aborted.
+      await jobs.stop();
       hub.stop();
-      await market.stop();
       await fleet.stop();
       await mail.stop();
       server.closeAllConnections?.();

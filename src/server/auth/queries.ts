@@ -134,14 +134,6 @@ export async function isSessionLive(db: Q, sessionId: number, now: number): Prom
     .executeTakeFirst();
 }
 
-/** For the pruning job: sessions that ended (revoked or expired) before `endedBefore`. */
-export function pruneSessions(db: Q, endedBefore: number) {
-  return db
-    .deleteFrom('sessions')
-    .where((eb) => eb.or([eb('revoked_at', '<', endedBefore), eb('expires_at', '<', endedBefore)]))
-    .executeTakeFirst();
-}
-
 export function listUserSessions(db: Q, userId: number) {
   return db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
@@ -185,11 +177,6 @@ export async function recordVisit(db: Q, userId: number, path: string, keep: num
   });
 }
 
-/** For the pruning job: visits older than `before`. */
-export function pruneVisits(db: Q, before: number) {
-  return db.deleteFrom('page_visits').where('at', '<', before).executeTakeFirst();
-}
-
 // Two-factor codes: conditional updates, so parallel requests never act on a stale row.
 
 /** Marks a code's time step used, if it is newer than the last one and 2FA is not locked. */
@@ -225,4 +212,32 @@ export async function countTfaFailure(db: Q, userId: number, max: number, now: n
 
 export function tfaState(db: Q, userId: number) {
   return db.selectFrom('users').select(['tfa_last_step', 'tfa_locked_until']).where('id', '=', userId).executeTakeFirstOrThrow();
+}
+
+// Pruning (the housekeeping job), in batches so no delete holds the writer long.
+/**
+ * Sessions that can no longer sign anyone in: expired, or revoked (logout, password
+ * change), before `endedBefore`. Deletes up to `limit`; returns how many.
+ */
+export async function pruneEndedSessions(db: Q, endedBefore: number, limit: number): Promise<number> {
+  const res = await db
+    .deleteFrom('sessions')
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('sessions')
+        .select('id')
+        .where((w) => w.or([w('expires_at', '<', endedBefore), w('revoked_at', '<', endedBefore)]))
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** Page visits before `before`; up to `limit`. */
+export async function prunePageVisits(db: Q, before: number, limit: number): Promise<number> {
+  const res = await db
+    .deleteFrom('page_visits')
+    .where('id', 'in', (eb) => eb.selectFrom('page_visits').select('id').where('at', '<', before).orderBy('id').limit(limit))
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

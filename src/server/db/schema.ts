@@ -226,6 +226,25 @@ export interface HostsTable {
 }
 export type Host = Selectable<HostsTable>;
 
+export type JobState = 'queued' | 'running' | 'failed';
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  /** Single flight: at most one queued or running row per key. */
+  key: string;
+  /** JSON, checked against the job's schema in src/shared/jobs.ts. */
+  payload: string;
+  state: JobState;
+  attempts: Generated<number>;
+  /** Queued: when it is due. Running: when its lease ends (its owner is presumed dead). */
+  run_at: number;
+  owner: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export type JobRow = Selectable<JobsTable>;
+
 export interface Database {
   coins: CoinsTable;
   market_quotes: MarketQuotesTable;
@@ -242,4 +261,5 @@ export interface Database {
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;
+  jobs: JobsTable;
 }

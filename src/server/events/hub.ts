@@ -1,7 +1,8 @@
 import type { LiveEvent } from '../../shared/events';
 import type { DB } from '../db/open';
+import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
-import { eventsAfter, lastEventId, pruneEvents } from './queries';
+import { eventsAfter, lastEventId } from './queries';
 
 export type HubEvent = { id: number; userId: number | null; event: LiveEvent };
 type Listener = (e: HubEvent) => void;
@@ -9,14 +10,16 @@ type Listener = (e: HubEvent) => void;
 /**
  * Fans committed rows of the `events` table out to connected subscribers. It polls
  * the table (so events written by the operator CLI, another process, arrive too) and
- * can be poked right after an in-process commit for immediate delivery.
+ * can be poked right after an in-process commit for immediate delivery. The poll is
+ * the recurring job `events.poll` (a read; no write while idle); its pruning is the
+ * `prune` job's.
  */
 export class EventHub {
   private cursor = 0;
   private listeners = new Set<{ userId: number; fn: Listener }>();
-  private timer: NodeJS.Timeout | undefined;
-  private draining: Promise<void> | undefined;
-  private again = false;
+  private jobs: JobRunner | undefined;
+  /** Without a runner (procedure tests), drains run one after another. */
+  private inline: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: DB,
@@ -24,15 +27,14 @@ export class EventHub {
     private readonly pollMs = 500,
   ) {}
 
-  async start(): Promise<void> {
+  async start(jobs?: JobRunner): Promise<void> {
     this.cursor = await lastEventId(this.db);
-    await pruneEvents(this.db, Date.now() - 7 * 86_400_000);
-    this.timer = setInterval(() => this.poke(), this.pollMs);
-    this.timer.unref();
+    this.jobs = jobs;
+    jobs?.every('events.poll', { everyMs: this.pollMs, deadlineMs: 10_000, run: () => this.drain() });
   }
 
+  /** The poll stops with the runner. */
   stop(): void {
-    clearInterval(this.timer);
     this.listeners.clear();
   }
 
@@ -46,20 +48,10 @@ export class EventHub {
     return this.listeners.size;
   }
 
-  /** Deliver whatever has been committed since the last look. */
+  /** Deliver whatever has been committed since the last look (single flight: the runner's). */
   poke(): Promise<void> {
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.again) {
-        this.again = false;
-        void this.poke();
-      }
-    });
-    return this.draining;
+    if (this.jobs) return this.jobs.trigger('events.poll');
+    return (this.inline = this.inline.then(() => this.drain()));
   }
 
   private async drain(): Promise<void> {

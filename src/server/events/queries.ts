@@ -41,9 +41,13 @@ export async function lastEventId(db: Kysely<Database>): Promise<number> {
   return Number(row?.id ?? 0);
 }
 
-/** Events are hints for live clients; a week of them is plenty for replay. */
-export function pruneEvents(db: Kysely<Database>, olderThan: number) {
-  return db.deleteFrom('events').where('created_at', '<', olderThan).execute();
+/** Deletes up to `limit` events older than `olderThan`; returns how many (the caller repeats, keeping each write short). */
+export async function pruneEvents(db: Kysely<Database>, olderThan: number, limit: number): Promise<number> {
+  const res = await db
+    .deleteFrom('events')
+    .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('created_at', '<', olderThan).orderBy('id').limit(limit))
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }
 
 /**

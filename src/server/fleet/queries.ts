@@ -102,3 +102,17 @@ export async function nodesByStatus(db: Q) {
     .groupBy(['status', 'coin_id'])
     .execute();
 }
+
+/**
+ * A finished build-queue item: a node the owner deleted and the control loop destroyed.
+ * Nothing shows it any more (lists and the queue read live nodes only); deletes up to `limit`.
+ */
+export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit: number): Promise<number> {
+  const res = await db
+    .deleteFrom('masternodes')
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('masternodes').select('id').where('deleted_at', 'is not', null).where('destroyed_at', 'is not', null).where('destroyed_at', '<', destroyedBefore).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

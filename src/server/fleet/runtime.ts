@@ -5,6 +5,7 @@ import type { DB } from '../db/open';
 import type { Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
+import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
 import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
@@ -20,21 +21,35 @@ function localAddresses(): { ipv4: string; ipv6: string | null } {
   return { ipv4: all.find((a) => a!.family === 'IPv4')?.address ?? '127.0.0.1', ipv6: all.find((a) => a!.family === 'IPv6' && !a!.address.startsWith('fe80'))?.address ?? null };
 }
 
-export type FleetOptions = { dataDir: string; profiles: Record<string, DaemonProfile>; monitor: MonitorOptions; dockerFactory?: DockerEngineFactory; reconcileMs?: number };
+export type FleetOptions = {
+  dataDir: string;
+  profiles: Record<string, DaemonProfile>;
+  monitor: MonitorOptions;
+  /** Runs the control loop (the recurring job `fleet.reconcile`). */
+  jobs: JobRunner;
+  dockerFactory?: DockerEngineFactory;
+  reconcileMs?: number;
+  /** One pass may create containers (image pulls); the runner gives up on it after this long. */
+  reconcileDeadlineMs?: number;
+};
 
 /**
  * The fleet inside the server: a control loop that makes the engines match the
  * masternodes table (start what was requested, destroy what was deleted, restart on
- * request), and the monitor that reads every node's status.
+ * request), and the monitor that reads every node's status. The loop is a recurring
+ * job every second: a read while there is nothing to do, so rows the CLI writes are
+ * acted on within a second at no cost when idle.
  */
 export class Fleet {
   readonly engines: EngineRegistry;
   readonly metrics = fleetMetrics();
   readonly monitor: Monitor;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
   private stopped = false;
+  /**
+   * Nodes an engine call is under way for. Engine calls cannot be aborted: a pass given
+   * up on at its deadline may still be working, and the next pass must not touch its nodes.
+   */
+  private inProgress = new Set<string>();
 
   constructor(
     private readonly db: DB,
@@ -59,42 +74,36 @@ export class Fleet {
     const resumed = await this.engines.local.resume();
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));
-    this.timer = setInterval(() => void this.reconcile(), this.opts.reconcileMs ?? 1000);
-    this.timer.unref();
+    this.opts.jobs.every('fleet.reconcile', { everyMs: this.opts.reconcileMs ?? 1000, deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000, run: () => this.pass() });
     await this.reconcile();
   }
 
+  /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     this.monitor.stop();
-    await this.running;
     await this.engines.close();
   }
 
-  /** One pass of the control loop; concurrent calls share it and one more pass follows. */
+  /** One pass of the control loop now, or one more after the current one (single flight). */
   reconcile(): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.pass()
-      .catch((err) => this.log.error('fleet reconcile failed', { err }))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          void this.reconcile();
-        }
-      });
-    return this.running;
+    return this.opts.jobs.trigger('fleet.reconcile');
   }
 
   private async pass() {
     const hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
-    const todo = await nodesNeedingWork(this.db);
-    await Promise.all(todo.map((n) => this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id))));
+    const todo = (await nodesNeedingWork(this.db)).filter((n) => !this.inProgress.has(n.mn_id));
+    await Promise.all(
+      todo.map(async (n) => {
+        this.inProgress.add(n.mn_id);
+        try {
+          await this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id));
+        } finally {
+          this.inProgress.delete(n.mn_id);
+        }
+      }),
+    );
     await this.updateGauges();
   }
 

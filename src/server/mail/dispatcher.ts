@@ -1,63 +1,51 @@
 import type { DB } from '../db/open';
+import { errorText } from '../jobs/attempt';
+import type { JobContext, JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import type { Mailer } from './mailer';
-import { dueMails, markMail } from './outbox';
+import { findMail, markMail } from './outbox';
 
-const MAX_ATTEMPTS = 8;
+export type MailJobOptions = { deadlineMs: number; maxAttempts: number; backoffMs: number };
+/** 8 attempts, 10 s apart and doubling (~21 min to the last); each bounded by a minute. */
+export const MAIL_JOB: MailJobOptions = { deadlineMs: 60_000, maxAttempts: 8, backoffMs: 10_000 };
 
-/** Sends queued mail after commit, retrying with exponential backoff (10 s, 20 s, ... ~21 min). */
+/**
+ * Sends queued mail as `mail.send` jobs: the runner brings retries with backoff and a
+ * deadline per attempt; this records each outcome on the mail's outbox row.
+ */
 export class MailDispatcher {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-
   constructor(
     private readonly db: DB,
     private readonly mailer: Mailer,
     private readonly log: Logger,
-    private readonly pollMs = 1000,
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.kick(), this.pollMs);
-    this.timer.unref();
-    void this.kick();
+    private readonly jobs: JobRunner,
+    opts: MailJobOptions = MAIL_JOB,
+  ) {
+    jobs.handle('mail.send', { ...opts, run: (p, ctx) => this.send(p.mail_id, ctx) });
   }
 
+  /** Look for due mail now (after a commit that queued some). */
+  kick(): Promise<void> {
+    return this.jobs.poke();
+  }
+
+  /** Call after the runner stopped. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
     this.mailer.close();
   }
 
-  /** Send what is due now; concurrent kicks share one run. */
-  kick(): Promise<void> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async run(): Promise<void> {
+  private async send(id: number, ctx: JobContext): Promise<void> {
+    const mail = await findMail(this.db, id);
+    if (!mail || mail.status !== 'pending') return;
     try {
-      for (const mail of await dueMails(this.db, Date.now())) {
-        const attempts = mail.attempts + 1;
-        try {
-          await this.mailer.send({ to: mail.to_addr, subject: mail.subject, text: mail.text });
-          const status = this.mailer.kind === 'smtp' ? 'sent' : 'logged';
-          await markMail(this.db, mail.id, { status, attempts, sent_at: Date.now(), last_error: null });
-          this.log.info('mail sent', { mail_id: mail.id, via: this.mailer.kind });
-        } catch (err) {
-          const failed = attempts >= MAX_ATTEMPTS;
-          const next = Date.now() + 10_000 * 2 ** (attempts - 1);
-          await markMail(this.db, mail.id, {
-            status: failed ? 'failed' : 'pending',
-            attempts,
-            next_attempt_at: next,
-            last_error: err instanceof Error ? err.message : String(err),
-          });
-          this.log.warn('mail send failed', { mail_id: mail.id, attempts, gave_up: failed, error: String(err) });
-        }
-      }
+      await this.mailer.send({ to: mail.to_addr, subject: mail.subject, text: mail.text }, ctx.signal);
     } catch (err) {
-      this.log.error('mail dispatcher failed', { err });
+      const last = ctx.attempt >= ctx.maxAttempts;
+      await markMail(this.db, id, { status: last ? 'failed' : 'pending', attempts: ctx.attempt, next_attempt_at: last ? Date.now() : ctx.retryAt(), last_error: errorText(err) });
+      this.log.warn('mail send failed', { mail_id: id, attempts: ctx.attempt, gave_up: last, error: errorText(err) });
+      throw err;
     }
+    await markMail(this.db, id, { status: this.mailer.kind === 'smtp' ? 'sent' : 'logged', attempts: ctx.attempt, sent_at: Date.now(), last_error: null });
+    this.log.info('mail sent', { mail_id: id, via: this.mailer.kind });
   }
 }

@@ -5,16 +5,35 @@ import type { MailMessage } from './outbox';
 /** The one thing the platform asks of a mail system. */
 export interface Mailer {
   readonly kind: 'smtp' | 'log';
-  send(mail: MailMessage): Promise<void>;
+  /** Rejects when `signal` aborts (the attempt's deadline), even if the server never answers. */
+  send(mail: MailMessage, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
-export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+/** How long an SMTP server may keep us waiting, per phase (nodemailer's defaults wait minutes). */
+export type SmtpTimeouts = { connectionMs: number; greetingMs: number; socketMs: number };
+export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 };
+
+export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Mailer {
+  // One connection per mail (no pool): a server that hangs holds only the mail it hangs on.
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeouts.connectionMs,
+    greetingTimeout: timeouts.greetingMs,
+    socketTimeout: timeouts.socketMs,
+  });
   return {
     kind: 'smtp',
-    async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    async send(mail, signal) {
+      signal?.throwIfAborted();
+      const sent = transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      if (!signal) return void (await sent);
+      sent.catch(() => {}); // given up on below; its socket times out on its own
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener('abort', onAbort, { once: true });
+        sent.then(() => resolve(), reject).finally(() => signal.removeEventListener('abort', onAbort));
+      });
     },
     close: () => transport.close(),
   };

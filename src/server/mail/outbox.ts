@@ -1,26 +1,25 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { enqueueJob } from '../jobs/queries';
 
 export type MailMessage = { to: string; subject: string; text: string };
 
-/** Queues a mail in the caller's transaction; the dispatcher sends it after commit. */
+/**
+ * Queues a mail in the caller's transaction, with the job that sends it after commit
+ * (a `mail.send` job per mail, so a mail the server hangs on holds up no other).
+ */
 export async function enqueueMail(db: Kysely<Database>, mail: MailMessage): Promise<void> {
   const now = Date.now();
-  await db
+  const { id } = await db
     .insertInto('mail_outbox')
     .values({ to_addr: mail.to, subject: mail.subject, text: mail.text, status: 'pending', next_attempt_at: now, created_at: now })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await enqueueJob(db, 'mail.send', { mail_id: id }, { key: `mail:${id}` });
 }
 
-export function dueMails(db: Kysely<Database>, now: number, limit = 20) {
-  return db
-    .selectFrom('mail_outbox')
-    .selectAll()
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+export function findMail(db: Kysely<Database>, id: number) {
+  return db.selectFrom('mail_outbox').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function markMail(

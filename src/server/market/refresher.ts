@@ -1,6 +1,6 @@
-import { Cron } from 'croner';
 import { listCoins } from '../coins/queries';
 import type { DB } from '../db/open';
+import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { getSetting, setSetting } from '../operator/settings';
 import { addHistory, historyCounts, saveExchanges, upsertQuote } from './queries';
@@ -20,14 +20,12 @@ export async function readMarketStatus(db: DB): Promise<MarketStatus | null> {
 
 
 /**
- * Keeps market data fresh: every `intervalMinutes` (croner schedule) plus up to a
- * minute of jitter, so many installs do not hit the price API in the same second.
- * A failed refresh keeps the last good data and records the error for the operator.
+ * Keeps market data fresh: the recurring job `market.refresh` runs at start and every
+ * `intervalMinutes` (cron) plus up to a minute of jitter, so many installs do not hit
+ * the price API in the same second. A failed refresh keeps the last good data and
+ * records the error for the operator; the next cycle is its retry.
  */
 export class MarketRefresher {
-  private job: Cron | undefined;
-  private jitterTimer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
   private cursor = 0;
   private pausedUntil = 0;
   /** Called after every successful refresh (e.g. to tell browsers the numbers moved). */
@@ -42,27 +40,13 @@ export class MarketRefresher {
     private readonly detailCallsPerCycle = 6,
   ) {}
 
-  start(): void {
-    void this.refresh();
-    this.job = new Cron(`*/${this.intervalMinutes} * * * *`, { protect: true, unref: true }, () => {
-      this.jitterTimer = setTimeout(() => void this.refresh(), Math.random() * 60_000);
-      this.jitterTimer.unref();
-    });
+  /** Registers the recurring job; the runner gives it single flight and a deadline. */
+  schedule(jobs: JobRunner): void {
+    jobs.every('market.refresh', { cron: `*/${this.intervalMinutes} * * * *`, jitterMs: 60_000, atStart: true, deadlineMs: 5 * 60_000, run: (signal) => this.refresh(signal) });
   }
 
-  async stop(): Promise<void> {
-    this.job?.stop();
-    clearTimeout(this.jitterTimer);
-    await this.running;
-  }
-
-  /** One refresh now; concurrent calls share it. */
-  refresh(): Promise<void> {
-    this.running ??= this.run().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async run(): Promise<void> {
+  /** One refresh now. An aborted refresh (its deadline) stops between provider calls. */
+  async refresh(signal?: AbortSignal): Promise<void> {
     if (Date.now() < this.pausedUntil) return;
     const started = Date.now();
     try {
@@ -71,6 +55,7 @@ export class MarketRefresher {
       const byMarket = new Map<string, string[]>();
       for (const c of coins) byMarket.set(c.market_id!, [...(byMarket.get(c.market_id!) ?? []), c.id]);
       const quotes = await this.provider.quotes([...byMarket.keys()]);
+      signal?.throwIfAborted();
       const at = Date.now();
       await this.db.transaction().execute(async (trx) => {
         for (const q of quotes) {
@@ -80,7 +65,7 @@ export class MarketRefresher {
           }
         }
       });
-      await this.refreshDetails(coins.map((c) => ({ id: c.id, market_id: c.market_id! })).filter((c) => quotes.some((q) => q.market_id === c.market_id)));
+      await this.refreshDetails(coins.map((c) => ({ id: c.id, market_id: c.market_id! })).filter((c) => quotes.some((q) => q.market_id === c.market_id)), signal);
       await this.recordStatus({ last_success_at: Date.now(), last_error: null, last_error_at: null });
       this.log.info('market data refreshed', { provider: this.provider.name, quotes: quotes.length, ms: Date.now() - started });
       this.onRefreshed();
@@ -93,16 +78,18 @@ export class MarketRefresher {
   }
 
   /** Exchanges for a few coins per cycle (round robin), and history for coins that have too little. */
-  private async refreshDetails(coins: { id: string; market_id: string }[]) {
+  private async refreshDetails(coins: { id: string; market_id: string }[], signal?: AbortSignal) {
     if (!coins.length) return;
     const counts = await historyCounts(this.db);
     let calls = 0;
     for (const c of coins.filter((c) => (counts.get(c.id) ?? 0) < 60)) {
       if (calls++ >= this.detailCallsPerCycle) return;
+      signal?.throwIfAborted();
       const points = await this.provider.history(c.market_id, 1);
       await addHistory(this.db, c.id, points);
     }
     for (let i = 0; i < Math.min(coins.length, this.detailCallsPerCycle - calls); i++) {
+      signal?.throwIfAborted();
       const c = coins[this.cursor++ % coins.length];
       await saveExchanges(this.db, c.id, await this.provider.tickers(c.market_id));
     }

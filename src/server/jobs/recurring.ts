@@ -1,0 +1,95 @@
+import { Cron } from 'croner';
+import type { Logger } from '../log';
+import { errorText, runWithDeadline } from './attempt';
+
+export type RecurringSpec = {
+  /** Run every this many ms (the next tick is skipped while a run is still going). */
+  everyMs?: number;
+  /** Or on a cron pattern (croner; six fields allow seconds). */
+  cron?: string;
+  /** With `cron`: start each run after a random delay up to this long (spreads installs). */
+  jitterMs?: number;
+  /** Also run once when the runner starts. */
+  atStart?: boolean;
+  deadlineMs: number;
+  run(signal: AbortSignal): Promise<void>;
+};
+
+/**
+ * One recurring job inside this process: no row, no write while idle. Single flight:
+ * a trigger during a run asks for one more run after it (however many triggers came);
+ * a periodic tick during a run is dropped. A failed run is logged; the next tick is its retry.
+ */
+export class Recurring {
+  private running: Promise<void> | undefined;
+  private again: { promise: Promise<void>; resolve: () => void } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private jitter: NodeJS.Timeout | undefined;
+  private cron: Cron | undefined;
+  private stopped = false;
+
+  constructor(
+    readonly name: string,
+    private readonly spec: RecurringSpec,
+    private readonly log: Logger,
+  ) {
+    if (!spec.everyMs === !spec.cron) throw new Error(`job ${name}: give everyMs or cron`);
+    if (spec.cron) new Cron(spec.cron, { paused: true }).stop(); // a bad pattern fails at registration
+  }
+
+  start(): void {
+    if (this.spec.everyMs) {
+      this.timer = setInterval(() => void this.tick(), this.spec.everyMs);
+      this.timer.unref();
+    } else {
+      this.cron = new Cron(this.spec.cron!, { unref: true }, () => {
+        if (!this.spec.jitterMs) return void this.tick();
+        clearTimeout(this.jitter);
+        this.jitter = setTimeout(() => void this.tick(), Math.random() * this.spec.jitterMs);
+        this.jitter.unref();
+      });
+    }
+    if (this.spec.atStart) void this.trigger();
+  }
+
+  /** Run now, or once more after the current run; resolves when that run is over. */
+  trigger(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (!this.running) return this.begin();
+    if (!this.again) {
+      let resolve!: () => void;
+      this.again = { promise: new Promise<void>((r) => (resolve = r)), resolve };
+    }
+    return this.again.promise;
+  }
+
+  /** Stops the schedule; resolves when the current run is over (bounded by its deadline). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    clearTimeout(this.jitter);
+    this.cron?.stop();
+    await this.running;
+    this.again?.resolve();
+  }
+
+  private tick(): void {
+    if (!this.running && !this.stopped) void this.begin();
+  }
+
+  private begin(): Promise<void> {
+    const run = runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal))
+      .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
+      .finally(() => {
+        this.running = undefined;
+        const waiting = this.again;
+        this.again = undefined;
+        if (waiting) {
+          if (this.stopped) waiting.resolve();
+          else void this.begin().then(waiting.resolve);
+        }
+      });
+    this.running = run;
+    return run;
+  }
+}

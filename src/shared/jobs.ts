@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/**
+ * Background work, by name. Two kinds, one map:
+ *
+ * - Queued jobs are rows of the `jobs` table: they survive a restart and may be written
+ *   by another process (the operator CLI). Each name has its payload schema; the runner
+ *   checks a payload against it before the handler sees it.
+ * - Recurring jobs run inside the server on an in-memory schedule (an interval or a cron
+ *   pattern) with single flight and a deadline, and write no row while idle.
+ */
+export const queuedJobPayloads = {
+  /** Send one mail of `mail_outbox` (its row holds the text and the outcome). */
+  'mail.send': z.object({ mail_id: z.number().int().positive() }),
+} as const;
+
+export const recurringJobNames = [
+  /** Deliver committed `events` rows to live subscribers. */
+  'events.poll',
+  /** Make the engines match the masternodes table. */
+  'fleet.reconcile',
+  /** Fetch prices, exchanges and history. */
+  'market.refresh',
+  /** Delete what has outlived its use (events, visits, sessions, finished nodes, failed jobs). */
+  'prune',
+] as const;
+
+export type QueuedJobName = keyof typeof queuedJobPayloads;
+export type QueuedJobPayload<N extends QueuedJobName> = z.infer<(typeof queuedJobPayloads)[N]>;
+export type RecurringJobName = (typeof recurringJobNames)[number];

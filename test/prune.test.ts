@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundledCatalogPath, importCatalog } from '../src/server/coins/import';
+import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
+import { pruneAll, RETENTION } from '../src/server/housekeeping/prune';
+import { insertJob } from '../src/server/jobs/queries';
+import { tempDataDir } from './support/server';
+
+const DAY = 86_400_000;
+const now = Date.UTC(2026, 10, 23, 12);
+const dir = tempDataDir();
+let db: DB;
+let userId: number;
+
+beforeAll(async () => {
+  db = openDatabase(path.join(dir, 'prune.sqlite'));
+  await migrateToLatest(db);
+  await importCatalog(db, bundledCatalogPath(), 'seed');
+  ({ id: userId } = await db
+    .insertInto('users')
+    .values({ username: 'p', username_key: 'p', email: 'p@example.test', email_key: 'p@example.test', password_hash: 'x', room_id: 'r', qr_key: 'q', verified_at: null, referrer: null, tfa_secret: null, disabled_at: null, created_at: now - 90 * DAY })
+    .returning('id')
+    .executeTakeFirstOrThrow());
+});
+afterAll(async () => {
+  await db.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const ago = (ms: number) => now - ms;
+const justOver = (keep: number) => ago(keep + 60_000);
+const justUnder = (keep: number) => ago(keep - 60_000);
+
+async function session(name: string, expires_at: number, revoked_at: number | null) {
+  await db.insertInto('sessions').values({ user_id: userId, token_hash: name, created_at: ago(60 * DAY), last_used_at: ago(60 * DAY), expires_at, ip: '127.0.0.1', user_agent: 't', revoked_at }).execute();
+}
+
+async function node(mn_id: string, deleted_at: number | null, destroyed_at: number | null) {
+  await db.insertInto('masternodes').values({ mn_id, user_id: userId, coin_id: 'dash', package: 'cloud', status: 'running', created_at: ago(60 * DAY), deleted_at, destroyed_at }).execute();
+}
+
+describe('pruning', () => {
+  it('deletes only what has outlived its use, in batches', async () => {
+    // 4,500 old events (more than two batches) and a few recent ones.
+    const old = Array.from({ length: 4500 }, () => ({ user_id: null, type: 'update_stats', payload: '{}', created_at: justOver(RETENTION.eventsMs) }));
+    for (let i = 0; i < old.length; i += 500) await db.insertInto('events').values(old.slice(i, i + 500)).execute();
+    await db.insertInto('events').values([{ user_id: null, type: 'update_stats', payload: '{}', created_at: justUnder(RETENTION.eventsMs) }]).execute();
+
+    await db.insertInto('page_visits').values([
+      { user_id: userId, path: '/old', at: justOver(RETENTION.pageVisitsMs) },
+      { user_id: userId, path: '/recent', at: justUnder(RETENTION.pageVisitsMs) },
+    ]).execute();
+
+    await session('expired-long-ago', justOver(RETENTION.endedSessionsMs), null);
+    await session('revoked-long-ago', now + 20 * DAY, justOver(RETENTION.endedSessionsMs));
+    await session('expired-recently', justUnder(RETENTION.endedSessionsMs), null);
+    await session('revoked-recently', now + 20 * DAY, justUnder(RETENTION.endedSessionsMs));
+    await session('live', now + 20 * DAY, null);
+
+    await node('destroyed-long-ago', ago(30 * DAY), justOver(RETENTION.destroyedNodesMs));
+    await node('destroyed-recently', ago(30 * DAY), justUnder(RETENTION.destroyedNodesMs));
+    await node('deleted-not-yet-destroyed', ago(30 * DAY), null);
+    await node('live-and-old', null, null);
+
+    await insertJob(db, 'mail.send', '{"mail_id":1}', { key: 'failed-long-ago' });
+    await insertJob(db, 'mail.send', '{"mail_id":2}', { key: 'failed-recently' });
+    await insertJob(db, 'mail.send', '{"mail_id":3}', { key: 'queued-old', runAt: ago(60 * DAY) });
+    await db.updateTable('jobs').set({ state: 'failed', updated_at: justOver(RETENTION.failedJobsMs) }).where('key', '=', 'failed-long-ago').execute();
+    await db.updateTable('jobs').set({ state: 'failed', updated_at: justUnder(RETENTION.failedJobsMs) }).where('key', '=', 'failed-recently').execute();
+
+    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, masternodes: 1, jobs: 1 });
+
+    expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
+    expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
+    expect((await db.selectFrom('sessions').select('token_hash').orderBy('id').execute()).map((r) => r.token_hash)).toEqual(['expired-recently', 'revoked-recently', 'live']);
+    expect((await db.selectFrom('masternodes').select('mn_id').orderBy('id').execute()).map((r) => r.mn_id)).toEqual(['destroyed-recently', 'deleted-not-yet-destroyed', 'live-and-old']);
+    expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
+
+    // A second run finds nothing more.
+    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, masternodes: 0, jobs: 0 });
+  });
+});
