@@ -1,5 +1,5 @@
 import { startTestServer, stopTestServer } from '../test/support/server';
-import { bareRoute, load, row, TABLE_HEAD } from './serve';
+import { bareRoute, load, loadGenerator, row, TABLE_HEAD } from './serve';
 import { machine, writeSection } from './report';
 
 /**
@@ -25,7 +25,7 @@ export async function benchCommonInfo() {
       `## GET /api/get_common_info vs a bare Hono route
 
 ${new Date().toISOString().slice(0, 10)} on ${machine()}.
-50 concurrent keep-alive connections from a worker thread, 1 s warm-up, 5 s measured; request logging at warn (on, as in production, but below the level that prints).
+50 concurrent keep-alive connections from ${loadGenerator}, 1 s warm-up, 5 s measured; request logging at warn (on, as in production, but below the level that prints).
 
 ${TABLE_HEAD}
 ${row('bare Hono route (constant JSON)', bareResult)}

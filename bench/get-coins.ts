@@ -1,5 +1,5 @@
 import { startTestServer, stopTestServer } from '../test/support/server';
-import { bareRoute, load, row, TABLE_HEAD } from './serve';
+import { bareRoute, load, loadGenerator, row, TABLE_HEAD } from './serve';
 import { machine, writeSection } from './report';
 
 /**
@@ -30,7 +30,7 @@ export async function benchGetCoins() {
       `## GET /public_api/get_coins vs a bare Hono route
 
 ${new Date().toISOString().slice(0, 10)} on ${machine()}.
-50 concurrent keep-alive connections from a worker thread, 1 s warm-up, 5 s measured. The bare route serves the same ${(JSON.stringify(body).length / 1024).toFixed(1)} KiB JSON body. get_coins goes through the full app (request id, access log at warn, REST adapter) and its 1-second response cache (the procedure itself computes the list from SQLite about once a second under this load).
+50 concurrent keep-alive connections from ${loadGenerator}, 1 s warm-up, 5 s measured. The bare route serves the same ${(JSON.stringify(body).length / 1024).toFixed(1)} KiB JSON body. get_coins goes through the full app (request id, access log at warn, REST adapter) and its 1-second response cache (the procedure itself computes the list from SQLite about once a second under this load).
 
 ${TABLE_HEAD}
 ${row('bare Hono route (same JSON bytes)', bareResult)}

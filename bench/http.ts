@@ -1,9 +1,54 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
 export type LoadResult = { rps: number; p50: number; p99: number; count: number; errors: number };
+type LoadOptions = { headers?: Record<string, string>; concurrency?: number; durationMs?: number; warmupMs?: number };
 
-/** Drives GET `url` with `concurrency` requests in flight from a worker thread. */
-export function load(url: string, opts: { headers?: Record<string, string>; concurrency?: number; durationMs?: number; warmupMs?: number } = {}): Promise<LoadResult> {
+const WRK = '/usr/bin/wrk';
+
+/** Which load generator `load()` uses: Debian's wrk when installed, else a Node worker thread. */
+export const loadGenerator = existsSync(WRK) ? 'wrk (one thread, a separate process)' : 'a Node worker thread';
+
+/**
+ * Drives GET `url` with `concurrency` requests in flight. wrk is preferred: a Node load
+ * generator saturates before the server does, so the ratios would measure it instead.
+ */
+export function load(url: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  return existsSync(WRK) ? loadWithWrk(url, opts) : loadWithWorker(url, opts);
+}
+
+const run = promisify(execFile);
+
+/** "1.06ms", "850.00us", "1.20s" → milliseconds. */
+function ms(text: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(text);
+  if (!m) return NaN;
+  const v = Number(m[1]);
+  return m[2] === 'us' ? v / 1000 : m[2] === 's' ? v * 1000 : v;
+}
+
+async function loadWithWrk(url: string, opts: LoadOptions): Promise<LoadResult> {
+  const headerArgs = Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+  const base = ['-t1', `-c${opts.concurrency ?? 50}`, '--latency', ...headerArgs];
+  const warmup = Math.max(1, Math.round((opts.warmupMs ?? 1000) / 1000));
+  await run(WRK, [...base, `-d${warmup}s`, url]);
+  const { stdout } = await run(WRK, [...base, `-d${Math.max(1, Math.round((opts.durationMs ?? 5000) / 1000))}s`, url]);
+  const count = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
+  const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
+    p50: ms(/^\s+50%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
+    p99: ms(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
+    count,
+    errors,
+  };
+}
+
+function loadWithWorker(url: string, opts: LoadOptions): Promise<LoadResult> {
   const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
     workerData: { url, headers: opts.headers ?? {}, concurrency: opts.concurrency ?? 50, durationMs: opts.durationMs ?? 5000, warmupMs: opts.warmupMs ?? 1000 },
   });

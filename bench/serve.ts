@@ -16,4 +16,4 @@ export async function bareRoute(body: unknown) {
 export const row = (name: string, r: LoadResult) => `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.count} |`;
 export const TABLE_HEAD = '| route | requests/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|';
 
-export { load };
+export { load, loadGenerator };
