@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { load, type LoadResult } from './http';
+import { load, loadGenerator, type LoadResult } from './http';
 
 /** A bare Hono route in this process, serving `body` as JSON: the yardstick for our routes. */
 export async function bareRoute(body: unknown) {
