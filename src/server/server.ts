@@ -12,7 +12,7 @@ import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
-import { socketGate } from './events/ws-limits';
+import { liveEncoder, socketGate } from './events/ws-limits';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -105,6 +105,7 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
     wss,
     router: appRouter,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    experimental_encoder: liveEncoder,
     // The same builder as HTTP: the upgrade request's headers (X-Forwarded-For under
     // TRUST_PROXY) and the token from connectionParams.
     createContext: ({ req, info }): Context => {
