@@ -12,7 +12,7 @@ import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
-import { liveEncoder, socketGate } from './events/ws-limits';
+import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -122,7 +122,10 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== WS_PATH) return socket.destroy();
     if (!gate.admit(req, socket)) return;
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      frameBudget(ws);
+      wss.emit('connection', ws, req);
+    });
   });
 
   // Clients that reconnect after this boot replay this and reload to the new build.

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Encoder } from '@trpc/server/adapters/ws';
+import type { WebSocket } from 'ws';
 
 /** Open websockets one address may hold, and the process in all; beyond them an upgrade gets 429. */
 export const MAX_SOCKETS_PER_IP = 20;
@@ -69,3 +70,33 @@ export const liveEncoder: Encoder = {
     return msg;
   },
 };
+
+/**
+ * What one socket may send in ten seconds. The browser sends a few small frames (its
+ * parameters, a subscription, keep-alive answers); bytes count too, as one frame may
+ * carry up to 50 messages.
+ */
+export const LIVE_BUDGET = { frames: 60, bytes: 16 * 1024, windowMs: 10_000 };
+
+/**
+ * Cuts off a socket that sends more than its budget. Each subscription message costs
+ * a session lookup even when refused, and frames cost the sender nothing: ten sockets
+ * sending 100,000 of them held the event loop for 14 s. Attached before the tRPC
+ * handler; once over budget the socket's frames, even those already received, reach
+ * no one.
+ */
+export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
+  let windowStart = Date.now();
+  let frames = 0;
+  let bytes = 0;
+  ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+    const t = Date.now();
+    if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
+    frames += 1;
+    bytes += Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+    if (frames > budget.frames || bytes > budget.bytes) {
+      ws.removeAllListeners('message');
+      ws.terminate();
+    }
+  });
+}
