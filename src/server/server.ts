@@ -13,6 +13,7 @@ import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
+import { capConnectionsPerAddress } from './http/conn-limit';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
@@ -99,6 +100,7 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s as Server));
     s.once('error', reject);
   });
+  if (!config.trustProxy) capConnectionsPerAddress(server);
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const wsHandler = applyWSSHandler({
