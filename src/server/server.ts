@@ -117,6 +117,7 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
         header: (name) => [req.headers[name]].flat()[0],
         token: typeof token === 'string' ? token : null,
         requestId: `ws-${randomUUID()}`,
+        live: true,
       });
     },
   });

@@ -47,26 +47,18 @@ export function socketGate(ipOf: (req: IncomingMessage) => string, limits = { pe
  * refusals past those are cheap, so this only bounds the work one frame can ask for.
  */
 export const MAX_MESSAGES_PER_FRAME = 50;
-export const LIVE_ONLY = 'The live connection serves subscriptions only; send queries and mutations over HTTP.';
-const LIVE_METHODS = new Set(['connectionParams', 'subscription', 'subscription.stop']);
 
 /**
- * The live socket's wire decoder (JSON, as tRPC's own). It refuses, before anything
- * runs, frames of more than a few messages and every query or mutation: over HTTP
- * those meet the batch cap and the public cache; here nothing would bound them.
- * tRPC answers a refused frame with a PARSE_ERROR carrying this message.
+ * The live socket's wire decoder (JSON, as tRPC's own) that refuses, before anything
+ * runs, a frame of more than MAX_MESSAGES_PER_FRAME messages. tRPC answers a refused
+ * frame with a PARSE_ERROR carrying this message.
  */
 export const liveEncoder: Encoder = {
   encode: (data) => JSON.stringify(data),
   decode(data) {
     if (typeof data !== 'string') throw new Error('The live connection takes JSON text frames.');
     const msg: unknown = JSON.parse(data);
-    const list = Array.isArray(msg) ? msg : [msg];
-    if (list.length > MAX_MESSAGES_PER_FRAME) throw new Error(`A frame may hold at most ${MAX_MESSAGES_PER_FRAME} messages.`);
-    for (const m of list) {
-      const method = m !== null && typeof m === 'object' ? (m as { method?: unknown }).method : undefined;
-      if (typeof method !== 'string' || !LIVE_METHODS.has(method)) throw new Error(LIVE_ONLY);
-    }
+    if (Array.isArray(msg) && msg.length > MAX_MESSAGES_PER_FRAME) throw new Error(`A frame may hold at most ${MAX_MESSAGES_PER_FRAME} messages.`);
     return msg;
   },
 };
