@@ -4,9 +4,9 @@ import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import { Hono } from 'hono';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '../src/server/apikeys/keys';
 import { loadConfig } from '../src/server/config';
 import { clientIp } from '../src/server/context';
+import { MAX_SOCKETS_PER_IP } from '../src/server/events/ws-limits';
 import { sameSecret } from '../src/server/http/same-secret';
 import type { AppRouter } from '../src/server/router';
 import { batchLimit, MAX_BATCH_CALLS, MAX_BATCH_RESPONSE_BYTES } from '../src/server/http/trpc-http';
@@ -257,33 +257,41 @@ describe('X-Forwarded-For behind trusted proxies (finding 8)', () => {
 });
 
 describe('websocket connections read the client address as HTTP does (one context builder)', () => {
-  it('under TRUST_PROXY=1 an API key limited to the proxied address works over the websocket, and not from the client-written one', async () => {
+  // The socket serves subscriptions only (a query there is refused before any work,
+  // test/attack/live-socket.test.ts), so the address it reads shows in its per-address
+  // cap, which uses the same clientIp as every context.
+  it('under TRUST_PROXY=1 the upgrade counts the address the proxy added, not the client-written one', async () => {
     const s = await startTestServer({ TRUST_PROXY: '1' });
+    const sockets: WebSocket[] = [];
+    const open = (forwardedFor: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { headers: { 'x-forwarded-for': forwardedFor } });
+        sockets.push(ws);
+        ws.once('open', () => resolve(101));
+        ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.once('error', () => resolve(-1));
+      });
     try {
-      await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'wsproxied', email: 'wsp@example.test', password: 'ws-pass-123' }) });
-      const id = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'wsproxied').executeTakeFirstOrThrow()).id;
-      const { key } = await createApiKey(s.deps.db, id, { name: 'ws', allowed: '203.0.113.7' });
-      const ask = async (forwardedFor: string) => {
-        // The proxy's header on the upgrade request, as a real proxy would send it.
-        class ProxiedSocket extends WebSocket {
-          constructor(url: string, protocols?: string | string[]) {
-            super(url, protocols, { headers: { 'x-forwarded-for': forwardedFor } });
-          }
-        }
-        const ws = createWSClient({ url: `${s.url.replace(/^http/, 'ws')}/live`, WebSocket: ProxiedSocket as unknown as typeof globalThis.WebSocket, connectionParams: () => ({ token: key }) });
-        const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
-        try {
-          return await client.auth.get_common_info.query().then(
-            (r) => r.info.username,
-            (e: Error) => `error: ${e.message}`,
-          );
-        } finally {
-          await ws.close();
-        }
-      };
-      expect(await ask('6.6.6.6, 203.0.113.7')).toBe('wsproxied');
-      expect(await ask('203.0.113.7, 6.6.6.6')).toMatch(/^error: .*may not be used from your address \(6\.6\.6\.6\)/);
+      // One client behind the proxy, writing a different address of its own each time.
+      const first = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_IP }, (_, i) => open(`10.0.${i}.1, 203.0.113.7`)));
+      expect(first.every((status) => status === 101)).toBe(true);
+      expect(await open('10.9.9.9, 203.0.113.7')).toBe(429);
+      // A client that writes 203.0.113.7 itself is another client (the proxy added 6.6.6.6).
+      expect(await open('203.0.113.7, 6.6.6.6')).toBe(101);
     } finally {
+      for (const ws of sockets) ws.terminate();
+      await stopTestServer(s);
+    }
+  });
+
+  it('a query over the websocket gets a clear error with its id, not an answer and not silence', async () => {
+    const s = await startTestServer();
+    const ws = createWSClient({ url: `${s.url.replace(/^http/, 'ws')}/live`, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+    const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
+    try {
+      await expect(client.coins.get_coins.query()).rejects.toThrow(/subscriptions only/);
+    } finally {
+      await ws.close();
       await stopTestServer(s);
     }
   });

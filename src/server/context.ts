@@ -17,7 +17,8 @@ export type AppDeps = {
 };
 
 /** Who is calling, from HTTP or a websocket connection alike. */
-export type RequestMeta = { ip: string; userAgent: string; requestId: string };
+/** `live`: a message on the live websocket, which serves subscriptions only. */
+export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean };
 
 export type Context = AppDeps & { req: RequestMeta; token: string | null };
 
@@ -59,6 +60,8 @@ export type Caller = {
   /** The bearer token; null reads it from the Authorization header. */
   token?: string | null;
   requestId?: string;
+  /** The live websocket (subscriptions only). */
+  live?: boolean;
 };
 
 /** The one context builder, for the tRPC HTTP handler, the REST adapter and websockets. */
@@ -69,6 +72,7 @@ export function createContext(deps: AppDeps, caller: Caller): Context {
       ip: clientIp(caller.remoteAddress, caller.header('x-forwarded-for'), deps.config.trustProxy),
       userAgent: caller.header('user-agent') ?? '',
       requestId: caller.requestId ?? randomUUID(),
+      ...(caller.live ? { live: true } : {}),
     },
     token: caller.token !== undefined ? caller.token || null : bearerToken(caller.header('authorization')),
   };

@@ -12,8 +12,9 @@ import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
-import { socketGate } from './events/ws-limits';
+import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
+import { capConnectionsPerAddress } from './http/conn-limit';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
@@ -106,12 +107,14 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s as Server));
     s.once('error', reject);
   });
+  if (!config.trustProxy) capConnectionsPerAddress(server);
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const wsHandler = applyWSSHandler({
     wss,
     router: appRouter,
     keepAlive: { enabled: true, pingMs: 30_000, pongWaitMs: 5_000 },
+    experimental_encoder: liveEncoder,
     // The same builder as HTTP: the upgrade request's headers (X-Forwarded-For under
     // TRUST_PROXY) and the token from connectionParams.
     createContext: ({ req, info }): Context => {
@@ -121,6 +124,7 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
         header: (name) => [req.headers[name]].flat()[0],
         token: typeof token === 'string' ? token : null,
         requestId: `ws-${randomUUID()}`,
+        live: true,
       });
     },
   });
@@ -128,7 +132,10 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== WS_PATH) return socket.destroy();
     if (!gate.admit(req, socket)) return;
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      frameBudget(ws);
+      wss.emit('connection', ws, req);
+    });
   });
 
   // Clients that reconnect after this boot replay this and reload to the new build.

@@ -76,6 +76,9 @@ export const createCallerFactory = t.createCallerFactory;
  * Unexpected errors are logged in full; the client only sees the generic message.
  */
 const transport = t.middleware(async ({ ctx, path, type, next }) => {
+  // Over HTTP these meet the batch cap and the public cache; on the socket nothing
+  // would bound them (docs/decisions.md, "Attack on a running build").
+  if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
@@ -86,6 +89,8 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   }
   return result;
 });
+
+export const LIVE_ONLY = 'The live connection serves subscriptions only; send queries and mutations over HTTP.';
 
 export const publicProcedure = t.procedure.use(transport);
 

@@ -18,11 +18,10 @@ export async function login(ctx: Context, input: { username: string; password: s
   const user = await findUserByLogin(ctx.db, input.username);
   // The slot is taken before the password is checked, so a burst cannot outrun the
   // count. A device that logged in before draws on its own allowance; everyone else
-  // shares the account's, and an unknown name gets one exactly like an account's.
+  // shares the one of the name as typed, whether or not it is an account's: a counter
+  // shared by an account's username and email would tell which email is whose.
   const device = user ? await knownDevice(ctx.db, user.id, input.device) : null;
-  const [bucket, key]: [LimitName, string] = device
-    ? ['loginPerDevice', `${user!.id}:${device}`]
-    : ['loginPerAccount', user ? `id:${user.id}` : `name:${userKey(input.username)}`];
+  const [bucket, key]: [LimitName, string] = device ? ['loginPerDevice', `${user!.id}:${device}`] : ['loginPerAccount', `name:${userKey(input.username)}`];
   if (!limiter.hit(bucket, key)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
 
   if (!user) {

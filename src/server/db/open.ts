@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import { secureDataDir, secureFile } from './data-dir';
+import { FifoSqliteDialect } from './fifo-driver';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
@@ -29,7 +30,7 @@ export function openDatabase(file: string): DB {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
 }
 
 /**

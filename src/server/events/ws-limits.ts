@@ -1,5 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Encoder } from '@trpc/server/adapters/ws';
+import type { WebSocket } from 'ws';
 
 /** Open websockets one address may hold, and the process in all; beyond them an upgrade gets 429. */
 export const MAX_SOCKETS_PER_IP = 20;
@@ -37,4 +39,56 @@ export function socketGate(ipOf: (req: IncomingMessage) => string, limits = { pe
       return true;
     },
   };
+}
+
+/**
+ * Messages one websocket frame may carry. The client sends what it has queued in one
+ * frame: a tab holds one subscription, and a socket at most a few (live-limits.ts);
+ * refusals past those are cheap, so this only bounds the work one frame can ask for.
+ */
+export const MAX_MESSAGES_PER_FRAME = 50;
+
+/**
+ * The live socket's wire decoder (JSON, as tRPC's own) that refuses, before anything
+ * runs, a frame of more than MAX_MESSAGES_PER_FRAME messages. tRPC answers a refused
+ * frame with a PARSE_ERROR carrying this message.
+ */
+export const liveEncoder: Encoder = {
+  encode: (data) => JSON.stringify(data),
+  decode(data) {
+    if (typeof data !== 'string') throw new Error('The live connection takes JSON text frames.');
+    const msg: unknown = JSON.parse(data);
+    if (Array.isArray(msg) && msg.length > MAX_MESSAGES_PER_FRAME) throw new Error(`A frame may hold at most ${MAX_MESSAGES_PER_FRAME} messages.`);
+    return msg;
+  },
+};
+
+/**
+ * What one socket may send in ten seconds. The browser sends a few small frames (its
+ * parameters, a subscription, keep-alive answers); bytes count too, as one frame may
+ * carry up to 50 messages.
+ */
+export const LIVE_BUDGET = { frames: 60, bytes: 16 * 1024, windowMs: 10_000 };
+
+/**
+ * Cuts off a socket that sends more than its budget. Each subscription message costs
+ * a session lookup even when refused, and frames cost the sender nothing: ten sockets
+ * sending 100,000 of them held the event loop for 14 s. Attached before the tRPC
+ * handler; once over budget the socket's frames, even those already received, reach
+ * no one.
+ */
+export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
+  let windowStart = Date.now();
+  let frames = 0;
+  let bytes = 0;
+  ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+    const t = Date.now();
+    if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
+    frames += 1;
+    bytes += Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data.byteLength;
+    if (frames > budget.frames || bytes > budget.bytes) {
+      ws.removeAllListeners('message');
+      ws.terminate();
+    }
+  });
 }

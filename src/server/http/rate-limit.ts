@@ -12,8 +12,11 @@ const MINUTE = 60_000;
 
 export const limits = {
   loginPerIp: { max: 30, windowMs: 15 * MINUTE },
-  /** Password checks for one account (or one unknown name) by anyone without a known device. */
-  loginPerAccount: { max: 20, windowMs: 15 * MINUTE },
+  /**
+   * Password checks for one login name as typed (a username or an email, known or
+   * not) by anyone without a known device: an account has two names, so 20 for it.
+   */
+  loginPerAccount: { max: 10, windowMs: 15 * MINUTE },
   /** Password checks from one device that logged in to the account before. */
   loginPerDevice: { max: 10, windowMs: 15 * MINUTE },
   changePasswordPerAccount: { max: 10, windowMs: 15 * MINUTE },

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { loopback, requestFrom } from '../support/from-ip';
+import { liveClient } from '../support/live';
+import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+
+// The live websocket took any tRPC message, in frames holding any number of them: one
+// 64 KiB frame of 800 `coins.get_coins` queries held the event loop for 2 s and sent
+// back 23 MB, past the HTTP batch cap and the public cache. The socket serves live
+// subscriptions only, a few to a frame.
+let s: TestServer;
+beforeAll(async () => (s = await startTestServer()));
+afterAll(() => stopTestServer(s));
+
+type Frame = { id: number | string | null; result?: { type: string; data?: unknown }; error?: { message: string } };
+
+/** A raw socket from `ip` that sends `frames` after connectionParams and collects what comes back for `ms`. */
+async function rawSocket(ip: string, frames: unknown[], ms = 1500, token?: string) {
+  const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live?connectionParams=1`, { localAddress: ip });
+  const got: Frame[] = [];
+  let bytes = 0;
+  ws.on('message', (d: Buffer) => {
+    bytes += d.length;
+    const text = d.toString();
+    if (text !== 'PING') got.push(...[JSON.parse(text)].flat());
+  });
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  ws.send(JSON.stringify({ method: 'connectionParams', data: token ? { token } : {} }));
+  for (const f of frames) if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(f));
+  await new Promise((r) => setTimeout(r, ms));
+  ws.terminate();
+  return { got, bytes };
+}
+
+async function newSession(prefix: string): Promise<string> {
+  const name = `${prefix}${Date.now().toString(36)}`;
+  const reg = await requestFrom(loopback(4), `${s.url}/public_api/register`, { body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' } });
+  expect(reg.status).toBe(200);
+  const login = await requestFrom(loopback(5), `${s.url}/public_api/login`, { body: { username: name, password: 'owner-pass-1' } });
+  return login.body.auth_token;
+}
+
+const query = (id: number, path = 'coins.get_coins') => ({ id, method: 'query', params: { path } });
+
+describe('the live websocket under abuse', () => {
+  it('answers no query or mutation: those go over HTTP, where the batch cap and the cache hold', async () => {
+    const { got } = await rawSocket(loopback(1), [query(1), { id: 2, method: 'mutation', params: { path: 'auth.logout', input: {} } }]);
+    expect(got.some((f) => f.result?.type === 'data')).toBe(false);
+    expect(got.map((f) => [f.id, f.error?.message])).toEqual([
+      [1, expect.stringMatching(/subscriptions only/)],
+      [2, expect.stringMatching(/subscriptions only/)],
+    ]);
+  });
+
+  it('refuses a frame of more than 50 calls without running any of them', async () => {
+    const { got } = await rawSocket(loopback(2), [Array.from({ length: 60 }, (_, i) => query(i + 1))]);
+    expect(got).toHaveLength(1);
+    expect(got[0].error?.message).toMatch(/at most 50 messages/);
+  });
+
+  it('cuts off a 64 KiB frame of 800 calls: nothing runs, nothing comes back, others are not held up', async () => {
+    const [{ got, bytes }, health] = await Promise.all([
+      rawSocket(loopback(2), [Array.from({ length: 800 }, (_, i) => query(i + 1))]),
+      new Promise((r) => setTimeout(r, 100)).then(async () => {
+        const t = performance.now();
+        await requestFrom(loopback(3), `${s.url}/healthz`);
+        return performance.now() - t;
+      }),
+    ]);
+    expect(got.some((f) => f.result?.type === 'data')).toBe(false);
+    expect(bytes).toBeLessThan(2000);
+    expect(health).toBeLessThan(250);
+  });
+
+  it('closes a socket that floods frames, so ten of them cannot stall the server', async () => {
+    // Each refused subscription still costs a session lookup: 10 sockets x 200 frames
+    // x 50 subscriptions held /healthz for 14 s before sockets had a frame budget.
+    const token = await newSession('flood');
+    const subscribe = (f: number) => Array.from({ length: 50 }, (_, i) => ({ id: f * 50 + i + 1, method: 'subscription', params: { path: 'events.live', input: {} } }));
+    const frames = Array.from({ length: 200 }, (_, f) => subscribe(f));
+    const flood = (i: number) => rawSocket(loopback(10 + i), frames, 3000, token);
+    const health = async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      const t = performance.now();
+      const r = await requestFrom(loopback(30), `${s.url}/healthz`);
+      expect(r.status).toBe(200);
+      return performance.now() - t;
+    };
+    const [answers, waited] = await Promise.all([Promise.all(Array.from({ length: 10 }, (_, i) => flood(i))), health()]);
+    // Each socket is cut off after its budget: a few frames' worth of answers, not 10,000.
+    for (const a of answers) expect(a.got.length).toBeLessThan(400);
+    expect(waited).toBeLessThan(1000);
+  });
+
+  it('still serves the browser its live events', async () => {
+    const live = liveClient(s.url, await newSession('live'));
+    try {
+      await expect.poll(() => live.types(), { timeout: 5000 }).toContain('sync');
+      expect(live.errors).toEqual([]);
+    } finally {
+      await live.close();
+    }
+  });
+});
