@@ -62,13 +62,27 @@ export async function startServer(config: Config, log: Logger = createLogger(con
 }
 
 async function startLocked(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }): Promise<RunningServer> {
+  // What has started so far, undone in reverse if a later step fails (a port in use):
+  // the lock is released then, so nothing of this start may keep running.
+  const undo: Array<() => unknown> = [];
+  try {
+    return await startParts(config, log, state, dataLock, undo);
+  } catch (err) {
+    for (const step of undo.reverse()) await Promise.resolve(step()).catch(() => {});
+    throw err;
+  }
+}
+
+async function startParts(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }, undo: Array<() => unknown>): Promise<RunningServer> {
   const db = openDatabase(config.dbFile);
+  undo.push(() => db.destroy());
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { migrations: applied });
 
   // All background work runs on this one runner (src/server/jobs); it starts below,
   // once every job is registered, and stops first on close.
   const jobs = new JobRunner(db, log);
+  undo.push(() => jobs.stop(0));
   const hub = new EventHub(db, log);
   await hub.start(jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(log);
@@ -84,7 +98,9 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   market.onRefreshed = () => {
     cache.clear();
     // Open coin lists and top bars refetch.
-    void insertEvent(db, null, 'update_stats', {}).then(() => hub.poke());
+    insertEvent(db, null, 'update_stats', {})
+      .then(() => hub.poke())
+      .catch((err) => log.warn('update_stats event not written', { err }));
   };
   market.schedule(jobs);
 
@@ -98,6 +114,7 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
+  undo.push(() => fleet.stop());
   await fleet.start();
   jobs.start();
 
@@ -130,7 +147,9 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   });
   const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));
   server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname !== WS_PATH) return socket.destroy();
+    // Compared as text: `new URL` throws on a hostile request target, and a throw here
+    // would escape the 'upgrade' listener and end the process.
+    if ((req.url ?? '').split('?')[0] !== WS_PATH) return socket.destroy();
     if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       frameBudget(ws);
@@ -160,8 +179,10 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
       hub.stop();
       await fleet.stop();
       await mail.stop();
+      // Stop accepting first, then drop what is still open (idle keep-alives).
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closed;
       await db.destroy();
       dataLock.release();
       log.info('nodekeep stopped');

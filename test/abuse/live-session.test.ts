@@ -39,7 +39,23 @@ async function ended(c: ReturnType<typeof liveClient>) {
   await expect.poll(() => c.errors.map((e) => String((e as Error).message)), { timeout: 5000 }).toContainEqual(expect.stringMatching(/session has ended/));
 }
 const balanceEvents = (c: ReturnType<typeof liveClient>) => c.received.filter((e) => e.type === 'update_balance').length;
-const pastAPoll = () => new Promise((r) => setTimeout(r, 800));
+/**
+ * Credits `name`, then a witness user whose live stream stays open. The hub delivers in
+ * id order, so once the witness has its credit, `name`'s earlier one would have reached
+ * an ended stream too, had it still been fed: no sleeping to prove an absence.
+ */
+let witness: { name: string; seen: () => number } | undefined;
+async function creditPastWitness(name: string) {
+  if (!witness) {
+    await account('live_witness');
+    const w = await subscribed(await session('live_witness'));
+    witness = { name: 'live_witness', seen: () => balanceEvents(w) };
+  }
+  const before = witness.seen();
+  await credit(name);
+  await credit(witness.name);
+  await expect.poll(() => witness!.seen(), { timeout: 5000 }).toBe(before + 1);
+}
 
 describe('live events end with their session', () => {
   it('after logout', async () => {
@@ -50,8 +66,7 @@ describe('live events end with their session', () => {
     expect((await post('/api/logout', {}, token)).status).toBe(200);
     await ended(c);
     expect(s.deps.hub.subscriberCount).toBe(before - 1);
-    await credit('live_logout');
-    await pastAPoll();
+    await creditPastWitness('live_logout');
     expect(balanceEvents(c)).toBe(0);
   });
 
@@ -79,8 +94,7 @@ describe('live events end with their session', () => {
     const token = /reset\?token=(\S+)/.exec(mail.text)![1];
     expect((await post('/public_api/reset', { token, password: 'live-pass-3' })).status).toBe(200);
     await ended(c);
-    await credit('live_reset');
-    await pastAPoll();
+    await creditPastWitness('live_reset');
     expect(balanceEvents(c)).toBe(0);
   });
 
@@ -89,8 +103,7 @@ describe('live events end with their session', () => {
     const c = await subscribed(await session('live_disable'));
     expect(await runCli(['users', 'disable', 'live_disable'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
     await ended(c);
-    await credit('live_disable');
-    await pastAPoll();
+    await creditPastWitness('live_disable');
     expect(balanceEvents(c)).toBe(0);
   });
 

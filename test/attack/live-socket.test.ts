@@ -89,7 +89,9 @@ describe('the live websocket under abuse', () => {
     const [answers, waited] = await Promise.all([Promise.all(Array.from({ length: 10 }, (_, i) => flood(i))), health()]);
     // Each socket is cut off after its budget: a few frames' worth of answers, not 10,000.
     for (const a of answers) expect(a.got.length).toBeLessThan(400);
-    expect(waited).toBeLessThan(1000);
+    // Before the fix /healthz waited 13.9 s behind this flood; the bound is loose so a
+    // loaded two-core machine does not fail it, yet far below the stall it guards against.
+    expect(waited).toBeLessThan(5000);
   });
 
   it('still serves the browser its live events', async () => {

@@ -16,8 +16,11 @@ import { findApiKeyByHash, insertApiKey, touchApiKey } from './queries';
 export const API_KEY_PREFIX = 'nk_';
 const TOUCH_EVERY_MS = 60_000;
 
+/** The whole shape, not only the prefix: one session token in 64³ starts with "nk_" too. */
+const API_KEY_SHAPE = /^nk_[\w-]{8}_[\w-]{43}$/;
+
 export function looksLikeApiKey(token: string): boolean {
-  return token.startsWith(API_KEY_PREFIX);
+  return API_KEY_SHAPE.test(token);
 }
 
 /** Splits "1.2.3.4, 5.6.7.8" into addresses; an empty list means any address. */

@@ -77,7 +77,8 @@ async function tellOwner(ctx: Context, email: string) {
   const owner = await findUserByEmail(ctx.db, email);
   if (owner && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id)) {
     const base = ctx.config.publicUrl;
-    await enqueueMail(ctx.db, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
+    // A mail is a row and its job: one transaction, so neither exists without the other.
+    await ctx.db.transaction().execute((trx) => enqueueMail(trx, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`)));
     void ctx.mail.kick();
   }
   return { success: true as const, message: REGISTERED };

@@ -64,7 +64,9 @@ export class SessionGuard {
     if (expiry === null) return this.end();
     this.expiresAt = expiry;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.recheck(), Math.min(MAX_TIMER_MS, Math.max(0, expiry - Date.now()) + 1000));
+    // A failed look (the database busy or closing) ends the stream: the client reconnects
+    // and is checked afresh, rather than an unhandled rejection ending the process.
+    this.timer = setTimeout(() => this.recheck().catch(() => this.end()), Math.min(MAX_TIMER_MS, Math.max(0, expiry - Date.now()) + 1000));
     this.timer.unref();
   }
 

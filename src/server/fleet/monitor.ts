@@ -34,6 +34,8 @@ type Slot = { mnId: string; nextNode: number; nextNetwork: number };
 export class Monitor {
   private slots = new Map<string, Slot>();
   private inFlight = 0;
+  private stopped = false;
+  private checks = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private hosts = new Map<number, Host>();
   /** Nodes still to be checked in the current pass over all of them, and when it began. */
@@ -56,8 +58,11 @@ export class Monitor {
     this.timer.unref();
   }
 
-  stop() {
+  /** No new checks; resolves when the checks in flight are over (each bounded by the daemon timeout). */
+  async stop() {
+    this.stopped = true;
     clearInterval(this.timer);
+    await Promise.allSettled([...this.checks]);
   }
 
   /** Starts watching a node; `soon` checks it within a second instead of at a random point of the interval. */
@@ -91,6 +96,7 @@ export class Monitor {
    * ends, so throughput is bounded by the daemons and the concurrency, not the tick.
    */
   private pump() {
+    if (this.stopped) return;
     const now = Date.now();
     for (const slot of this.slots.values()) {
       if (this.inFlight >= this.opts.concurrency) break;
@@ -100,11 +106,13 @@ export class Monitor {
       slot.nextNode = now + this.opts.nodeMs * (0.9 + Math.random() * 0.2);
       if (withNetwork) slot.nextNetwork = now + this.opts.networkMs * (0.9 + Math.random() * 0.2);
       this.inFlight++;
-      void this.check(slot.mnId, withNetwork).finally(() => {
+      const p: Promise<void> = this.check(slot.mnId, withNetwork).finally(() => {
         this.inFlight--;
+        this.checks.delete(p);
         this.endOfCheck(slot.mnId);
         this.pump();
       });
+      this.checks.add(p);
     }
   }
 

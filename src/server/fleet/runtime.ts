@@ -81,7 +81,7 @@ export class Fleet {
   /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.monitor.stop();
+    await this.monitor.stop();
     await this.engines.close();
   }
 

@@ -25,9 +25,6 @@ export async function cachedAnswer(
   call: () => Promise<unknown>,
 ): Promise<string> {
   const key = route.cacheMs ? publicCacheKey(route, rawInput) : null;
-  const hit = key ? cache.get(key) : undefined;
-  if (hit !== undefined) return hit;
-  const body = JSON.stringify(await call());
-  if (key) cache.set(key, body, route.cacheMs!);
-  return body;
+  if (!key) return JSON.stringify(await call());
+  return cache.getOrCompute(key, route.cacheMs!, async () => JSON.stringify(await call()));
 }

@@ -5,6 +5,7 @@
  */
 export class ResponseCache {
   private entries = new Map<string, { body: string; expires: number }>();
+  private pending = new Map<string, Promise<string>>();
   constructor(private readonly maxEntries = 1000) {}
 
   get(key: string, now = Date.now()): string | undefined {
@@ -20,6 +21,26 @@ export class ResponseCache {
   set(key: string, body: string, ttlMs: number, now = Date.now()): void {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(key, { body, expires: now + ttlMs });
+  }
+
+  /**
+   * The entry, or one computation shared by every caller that misses at once: after a
+   * market refresh clears the cache, a burst computes the coin list once, not per request.
+   */
+  getOrCompute(key: string, ttlMs: number, compute: () => Promise<string>): Promise<string> {
+    const hit = this.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = compute()
+        .then((body) => {
+          this.set(key, body, ttlMs);
+          return body;
+        })
+        .finally(() => this.pending.delete(key));
+      this.pending.set(key, pending);
+    }
+    return pending;
   }
 
   clear(): void {

@@ -9,16 +9,27 @@ export class DeadlineError extends Error {
 }
 
 /**
- * Runs one attempt with an AbortSignal that fires at the deadline. A handler that
- * ignores the signal is given up on `ABORT_GRACE_MS` later: the attempt counts as
- * failed and its slot is free, so one hung call cannot hold a runner (or shutdown).
+ * Runs one attempt with an AbortSignal that fires at the deadline, or earlier when
+ * `stop` fires (shutdown). A handler that ignores the signal is given up on
+ * `ABORT_GRACE_MS` later: the attempt counts as failed and its slot is free, so one
+ * hung call cannot hold a runner (or shutdown).
  */
-export async function runWithDeadline(deadlineMs: number, fn: (signal: AbortSignal) => Promise<void>): Promise<void> {
+export async function runWithDeadline(deadlineMs: number, fn: (signal: AbortSignal) => Promise<void>, stop?: AbortSignal): Promise<void> {
   const ac = new AbortController();
   const timers: NodeJS.Timeout[] = [];
+  let onStop: (() => void) | undefined;
   const givenUp = new Promise<never>((_, reject) => {
-    timers.push(setTimeout(() => ac.abort(new DeadlineError(deadlineMs)), deadlineMs));
-    timers.push(setTimeout(() => reject(new DeadlineError(deadlineMs)), deadlineMs + ABORT_GRACE_MS));
+    const abortThenGiveUp = (reason: unknown) => {
+      if (ac.signal.aborted) return;
+      ac.abort(reason);
+      timers.push(setTimeout(() => reject(reason), ABORT_GRACE_MS));
+    };
+    timers.push(setTimeout(() => abortThenGiveUp(new DeadlineError(deadlineMs)), deadlineMs));
+    if (stop) {
+      onStop = () => abortThenGiveUp(stop.reason ?? new Error('shutting down'));
+      if (stop.aborted) onStop();
+      else stop.addEventListener('abort', onStop, { once: true });
+    }
   });
   givenUp.catch(() => {});
   try {
@@ -27,6 +38,7 @@ export async function runWithDeadline(deadlineMs: number, fn: (signal: AbortSign
     if (ac.signal.aborted) throw ac.signal.reason;
   } finally {
     for (const t of timers) clearTimeout(t);
+    if (stop && onStop) stop.removeEventListener('abort', onStop);
   }
 }
 

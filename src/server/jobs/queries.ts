@@ -37,7 +37,8 @@ export async function insertJob(db: Q, name: string, payload: string, opts: Enqu
 /** Ids of jobs that may be claimed now: due queued jobs, and running jobs whose lease ran out. A read: costs no write while idle. */
 export async function claimableJobs(db: Q, names: string[], now: number, limit: number) {
   if (!names.length || limit <= 0) return [];
-  return db.selectFrom('jobs').select(['id', 'name']).where('state', 'in', LIVE).where('run_at', '<=', now).where('name', 'in', names).orderBy('run_at').limit(limit).execute();
+  // The condition written as the partial index's own (not bound parameters), so SQLite uses jobs_due.
+  return db.selectFrom('jobs').select(['id', 'name']).where(LIVE_INDEX).where('run_at', '<=', now).where('name', 'in', names).orderBy('run_at').limit(limit).execute();
 }
 
 /**

@@ -32,6 +32,8 @@ export class Recurring {
     readonly name: string,
     private readonly spec: RecurringSpec,
     private readonly log: Logger,
+    /** Fires at shutdown: a running attempt is aborted then, not at its deadline. */
+    private readonly shutdown?: AbortSignal,
   ) {
     if (!spec.everyMs === !spec.cron) throw new Error(`job ${name}: give everyMs or cron`);
     if (spec.cron) new Cron(spec.cron, { paused: true }).stop(); // a bad pattern fails at registration
@@ -78,7 +80,7 @@ export class Recurring {
   }
 
   private begin(): Promise<void> {
-    const run = runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal))
+    const run = runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown)
       .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
       .finally(() => {
         this.running = undefined;

@@ -52,6 +52,8 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   private lookAgain = false;
   private started = false;
   private stopped = false;
+  /** Aborts running attempts when a shutdown's grace period is over. */
+  private readonly shutdown = new AbortController();
   private readonly pollMs: number;
   private readonly concurrency: number;
 
@@ -73,7 +75,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   /** Registers a recurring job; it starts with the runner. */
   every(name: R, spec: RecurringSpec): void {
     if (this.recurring.has(name)) throw new Error(`job ${name} is already scheduled`);
-    const job = new Recurring(name, spec, this.log);
+    const job = new Recurring(name, spec, this.log, this.shutdown.signal);
     this.recurring.set(name, job);
     if (this.started && !this.stopped) job.start();
   }
@@ -129,15 +131,22 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   }
 
   /**
-   * No new work; waits for running jobs, each up to its deadline (then it is aborted,
-   * and given up on a moment later). A queued job given up on runs again after its lease.
+   * No new work; running jobs get `graceMs` to finish, then are aborted (and given up
+   * on a moment later), so a SIGTERM never waits out a five-minute deadline. A queued
+   * job cut short runs again after its lease.
    */
-  async stop(): Promise<void> {
+  async stop(graceMs = 5000): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     for (const t of this.retryTimers) clearTimeout(t);
     await this.looking;
-    await Promise.all([...[...this.recurring.values()].map((j) => j.stop()), ...this.inFlight]);
+    const all = Promise.all([...[...this.recurring.values()].map((j) => j.stop()), ...this.inFlight]);
+    let grace: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => (grace = setTimeout(resolve, graceMs)));
+    await Promise.race([all, timedOut]);
+    clearTimeout(grace);
+    this.shutdown.abort(new Error('the server is shutting down'));
+    await all;
   }
 
   private async look(): Promise<void> {
@@ -164,8 +173,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       const parsed = this.schemas[row.name].safeParse(parseJson(row.payload));
       if (!parsed.success) throw new GiveUp(`bad payload: ${parsed.error.message}`);
       const retryAt = () => Date.now() + backoffMs(row.attempts, spec.backoffMs);
-      await runWithDeadline(spec.deadlineMs, (signal) => spec.run(parsed.data, { signal, attempt: row.attempts, maxAttempts: spec.maxAttempts, retryAt }));
-      await finishJob(this.db, claim);
+      await runWithDeadline(spec.deadlineMs, (signal) => spec.run(parsed.data, { signal, attempt: row.attempts, maxAttempts: spec.maxAttempts, retryAt }), this.shutdown.signal);
     } catch (err) {
       const error = errorText(err);
       if (err instanceof GiveUp || row.attempts >= spec.maxAttempts) {
@@ -183,7 +191,10 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       }, delay + 5);
       t.unref();
       this.retryTimers.add(t);
+      return;
     }
+    // Outside the try: a failure to record a success must not run the job again (a mail twice).
+    await finishJob(this.db, claim).catch((e) => this.log.error('job runner: recording a success failed', { ...fields, error: errorText(e) }));
   }
 }
 
