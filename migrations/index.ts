@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as initial from './2026-11-22T1000-initial';
 import * as coins from './2026-11-22T1400-coins';
 import * as fleet from './2026-11-22T1500-fleet';
+import * as newuser from './2026-11-23T1300-newuser';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T1000-initial': initial,
   '2026-11-22T1400-coins': coins,
   '2026-11-22T1500-fleet': fleet,
+  '2026-11-23T1300-newuser': newuser,
 };

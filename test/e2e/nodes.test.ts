@@ -21,7 +21,7 @@ for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?
   p.time_scale = 300;
 }
 fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile };
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
 
 let server: TestServer;
 const session = browserSession(() => server.url);

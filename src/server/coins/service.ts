@@ -10,6 +10,10 @@ import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
+import { chainObservation } from '../fleet/queries';
+
+/** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
+const CHAIN_FRESH_MS = 15 * 60_000;
 
 type Ctx = Pick<Context, 'db' | 'config'>;
 
@@ -87,7 +91,12 @@ const money = (n: number) => `$${formatNumber(n)}`;
 
 export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; data: CoinDetail }> {
   const c = await requireCoin(ctx, id);
-  const [quote, history, hosted] = await Promise.all([findQuote(ctx.db, c.id), lastHistory(ctx.db, c.id, 60), hostedCounts(ctx.db)]);
+  const [quote, history, hosted, chain] = await Promise.all([
+    findQuote(ctx.db, c.id),
+    lastHistory(ctx.db, c.id, 60),
+    hostedCounts(ctx.db),
+    chainObservation(ctx.db, c.id, Date.now() - CHAIN_FRESH_MS),
+  ]);
   const f = figures(c, quote);
   const prices = currentPrices(c);
   const exchanges = quote ? (JSON.parse(quote.exchanges) as ExchangeTicker[]) : [];
@@ -149,9 +158,10 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
         { name: 'Market cap', labels, values: history.map((h) => h.market_cap_usd) },
         { name: 'Volume', labels, values: history.map((h) => h.volume_24h_usd) },
       ],
-      // Chain data comes from the fleet's own nodes once it runs them.
-      wallet: null,
-      latest_block: null,
+      // Chain data from the fleet's own nodes of this coin (what the monitor last saw).
+      wallet: chain?.wallet ?? null,
+      latest_block: chain?.latestBlock ?? null,
+      chain_simulated: chain?.simulated ?? false,
       market_data: quote
         ? { price: quote.price_usd, total_volume_text: money(quote.volume_24h_usd), market_cap: quote.market_cap_usd, market_cap_text: money(quote.market_cap_usd), price_change: quote.change_24h_pct ?? 0 }
         : null,

@@ -3,6 +3,14 @@ import { publicProcedure, router } from '../trpc';
 import { isMaintenance } from './settings';
 
 export const systemRouter = router({
-  /** Lets a visitor's browser know about maintenance before anyone logs in. */
-  status: publicProcedure.output(statusOutput).query(async ({ ctx }) => ({ success: true as const, maintenance: await isMaintenance(ctx.db) })),
+  /**
+   * Lets a visitor's browser know about maintenance before anyone logs in (open tabs ask
+   * again now and then, so they switch to and from the maintenance app), and where
+   * customers get help.
+   */
+  status: publicProcedure.output(statusOutput).query(async ({ ctx }) => ({
+    success: true as const,
+    maintenance: await isMaintenance(ctx.db),
+    support: { email: ctx.config.supportEmail, community: ctx.config.communityLinks },
+  })),
 });

@@ -94,6 +94,8 @@ export const coinDetail = z.object({
   charts: z.array(chart),
   wallet: z.object({ version: z.string(), protocol_version: z.string(), connections: z.number().nullable() }).nullable(),
   latest_block: z.number().nullable(),
+  /** True when `wallet` and `latest_block` come from simulated nodes (demo): clients mark them "Simulated". */
+  chain_simulated: z.boolean(),
   market_data: z
     .object({
       price: z.number(),
