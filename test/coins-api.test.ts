@@ -111,6 +111,12 @@ describe('stats, detailed and deploy info', () => {
     const eth = body.data.find((r: any) => r.id === 'eth');
     expect(eth).toMatchObject({ dedicated_price_usd: 0.33, cloud_price_usd: null, collateral: 32 });
     expect(eth.income_usd.yearly).toBeCloseTo(income(32, eth.price_usd, eth.roi_pct).yearly, 8);
+    // A campaign is told as one: the price paid now and the regular one it replaces.
+    const campaigns = body.data.filter((r: any) => r.campaign);
+    expect(campaigns.length).toBeGreaterThan(0);
+    for (const r of campaigns) expect(r.dedicated_price_usd).toBeLessThan(r.regular_dedicated_price_usd);
+    const plain = body.data.find((r: any) => !r.campaign && r.id !== 'eth');
+    expect(plain.dedicated_price_usd).toBe(plain.regular_dedicated_price_usd);
   });
 
   it('get_deploy_info needs login and answers the deploy-info coin', async () => {

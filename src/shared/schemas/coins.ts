@@ -135,8 +135,13 @@ export const detailedRow = z.object({
   income_usd: z.object({ yearly: z.number(), monthly: z.number(), weekly: z.number(), daily: z.number() }).nullable(),
   network_nodes: z.number().int(),
   hosted_mns: z.number().int(),
+  /** What a customer pays now per day (the campaign price while a campaign runs). */
   dedicated_price_usd: z.number(),
   cloud_price_usd: z.number().nullable(),
+  /** A price campaign runs: the regular prices below are what the plan costs without it. */
+  campaign: z.boolean(),
+  regular_dedicated_price_usd: z.number(),
+  regular_cloud_price_usd: z.number().nullable(),
   delisted: z.boolean(),
   maintenance: z.boolean(),
   market_updated_at: z.string().nullable(),
