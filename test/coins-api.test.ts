@@ -80,6 +80,16 @@ describe('GET /public_api/get_coin', () => {
     expect(d.statistics.find((x: any) => x.variable === 'revenue_mo').value).toBeCloseTo(income(1000, d.market_data.price, d.roi).monthly, 8);
   });
 
+  it('names each figure once in the specification and statistics tables', async () => {
+    for (const r of (await get('/public_api/get_detailed')).body.data) {
+      const d = (await get(`/public_api/get_coin?coin=${r.id}`)).body.data;
+      for (const table of [d.specifications, d.statistics]) {
+        const labels = table.map((x: any) => x.label.toLowerCase());
+        expect(labels, r.id).toEqual([...new Set(labels)]);
+      }
+    }
+  });
+
   it('answers 404 for an unknown coin and 400 for a bad query', async () => {
     expect(await get('/public_api/get_coin?coin=doesnotexist')).toEqual({ status: 404, body: { success: false, message: 'Unknown coin "doesnotexist".' } });
     expect((await get('/public_api/get_coin')).status).toBe(400);

@@ -126,14 +126,7 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       logo: `${ctx.config.coinLogoUrl}/${c.id}.svg`,
       alerts: f.details.alerts,
       links: f.details.links,
-      specifications: [
-        stat('Ticker', 'ticker', c.ticker, 'text'),
-        stat('Collateral', 'collateral', f.collateral, 'number', { suffix: ` ${c.ticker}` }),
-        stat('Block time', 'block_time', f.details.reward.block_time_s, 'number', { suffix: ' s', round: 0 }),
-        stat('Block reward', 'block_reward', f.details.reward.block_reward, 'number', { suffix: ` ${c.ticker}` }),
-        stat('Node share of reward', 'node_share', f.details.reward.node_share * 100, 'percent', { suffix: '%' }),
-        ...f.details.specifications.map((s, i) => stat(s.label, `spec_${i}`, s.value, 'text')),
-      ],
+      specifications: specificationRows(c, f.details, stat),
       statistics: [
         stat('Price', 'price', f.price, 'price', { prefix: '$' }),
         stat('Node value', 'masternode_value', f.nodeValue, 'usd', { prefix: '$' }),
@@ -170,6 +163,22 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       market_provider: quote?.provider ?? 'none',
     },
   };
+}
+
+/**
+ * The figures the ROI is computed from, then the catalog's own rows. A catalog row that
+ * names one of the computed figures (e.g. "Block time") is left out: one label, one row.
+ */
+function specificationRows(c: CoinRecord, d: ReturnType<typeof coinDetails>, stat: (label: string, variable: string, value: number | string | null, format: CoinDetail['statistics'][number]['format'], extra?: { prefix?: string; suffix?: string; round?: number }) => CoinDetail['statistics'][number]) {
+  const computed = [
+    stat('Ticker', 'ticker', c.ticker, 'text'),
+    stat('Collateral', 'collateral', Number(c.collateral), 'number', { suffix: ` ${c.ticker}` }),
+    stat('Block time', 'block_time', d.reward.block_time_s, 'number', { suffix: ' s', round: 0 }),
+    stat('Block reward', 'block_reward', d.reward.block_reward, 'number', { suffix: ` ${c.ticker}` }),
+    stat('Node share of reward', 'node_share', d.reward.node_share * 100, 'percent', { suffix: '%' }),
+  ];
+  const taken = new Set(computed.map((r) => r.label.toLowerCase()));
+  return [...computed, ...d.specifications.flatMap((sp, i) => (taken.has(sp.label.trim().toLowerCase()) ? [] : [stat(sp.label, `spec_${i}`, sp.value, 'text')]))];
 }
 
 export async function getDetailed(ctx: Ctx) {
