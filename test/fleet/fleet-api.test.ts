@@ -102,6 +102,12 @@ describe('the fleet in the running platform', () => {
     expect(dash.chain_simulated).toBe(true);
     const row = await s.deps.db.selectFrom('masternodes').select('blocks').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
     expect(dash.latest_block).toBeLessThanOrEqual(row.blocks! + 5);
+    // The top bar counts the node, but no value for collateral it does not hold.
+    const stats = await waitFor(async () => {
+      const b = await fetch(`${s.url}/public_api/get_stats`).then((r) => r.json());
+      return b.data.total_mns === 1 && b;
+    }, 3000, 'stats');
+    expect(stats.data.total_mn_value).toBe(0);
     // A coin the fleet runs no node of has nothing to show.
     expect(await coin('firo')).toMatchObject({ wallet: null, latest_block: null, chain_simulated: false });
   });

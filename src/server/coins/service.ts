@@ -10,7 +10,7 @@ import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
-import { chainObservation } from '../fleet/queries';
+import { chainObservation, realNodeCounts } from '../fleet/queries';
 
 /** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
 const CHAIN_FRESH_MS = 15 * 60_000;
@@ -69,14 +69,14 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
 }
 
 export async function getStats(ctx: Ctx) {
-  const [coins, quotes, hosted] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db)]);
+  const [coins, quotes, hosted, real] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db), realNodeCounts(ctx.db)]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   let total_mns = 0;
   let total_mn_value = 0;
   for (const c of coins) {
-    const n = hosted.get(c.id) ?? 0;
-    total_mns += n;
-    total_mn_value += n * Number(c.collateral) * (quoteOf.get(c.id)?.price_usd ?? 0);
+    total_mns += hosted.get(c.id) ?? 0;
+    // Only collateral that exists: simulated nodes hold none.
+    total_mn_value += (real.get(c.id) ?? 0) * Number(c.collateral) * (quoteOf.get(c.id)?.price_usd ?? 0);
   }
   return { success: true as const, data: { total_mns, total_mn_value: Math.round(total_mn_value * 100) / 100, supported_mns: coins.filter((c) => c.delisted === 0).length } };
 }

@@ -147,3 +147,15 @@ export async function nodeCountsBySimulated(db: Q) {
     .groupBy('simulated')
     .execute();
 }
+
+/** Live nodes per coin that hold real collateral (simulated ones hold none). */
+export async function realNodeCounts(db: Q): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('masternodes')
+    .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deleted_at', 'is', null)
+    .where('simulated', '=', 0)
+    .groupBy('coin_id')
+    .execute();
+  return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));
+}
