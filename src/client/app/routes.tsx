@@ -1,0 +1,139 @@
+import { useEffect, type ComponentType, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch, useSearchParams } from 'wouter';
+import { useSession } from '../auth/auth';
+import { DashboardShell } from '../dashboard/DashboardShell';
+import { SiteLayout } from '../site/SiteLayout';
+import { PageLoading } from '../ui/Spinner';
+import { Affiliate } from '../account/Affiliate';
+import { ApiKeys } from '../account/ApiKeys';
+import { Billing } from '../account/Billing';
+import { DashboardHome } from '../coins/DashboardHome';
+import { Deploy } from '../nodes/Deploy';
+import { Faq } from '../site/Faq';
+import { Landing } from '../site/Landing';
+import { Login } from '../auth/Login';
+import { Maintenance } from './Maintenance';
+import { Masternode } from '../nodes/Masternode';
+import { NotFound } from './NotFound';
+import { NotificationSettings } from '../account/NotificationSettings';
+import { Portfolio } from '../portfolio/Portfolio';
+import { Pricing } from '../site/Pricing';
+import { Recover } from '../auth/Recover';
+import { Referral } from '../site/Referral';
+import { Register } from '../auth/Register';
+import { Reset } from '../auth/Reset';
+import { Settings } from '../account/Settings';
+import { Staking } from '../nodes/Staking';
+import { Verify } from '../auth/Verify';
+import { ViewCoin } from '../coins/ViewCoin';
+import { pageTitle, safeRedirect } from '../site/site';
+
+/** public: anyone; guest: logged-in users go to /dashboard; user: visitors go to /login. */
+type Access = 'public' | 'guest' | 'user';
+/** site: marketing header and footer; dashboard: top bar; account: top bar and the settings side menu. */
+type Layout = 'site' | 'dashboard' | 'account';
+
+type RouteDef = { path: string; page: ComponentType; access: Access; layout: Layout; title?: string };
+
+// Access as in platform-and-account.md section 2.
+export const ROUTES: RouteDef[] = [
+  { path: '/', page: Landing, access: 'public', layout: 'site' },
+  { path: '/pricing', page: Pricing, access: 'public', layout: 'site', title: 'Pricing' },
+  { path: '/faq', page: Faq, access: 'public', layout: 'site', title: 'FAQ' },
+  { path: '/verify', page: Verify, access: 'public', layout: 'site', title: 'Verify email' },
+  { path: '/maintenance', page: Maintenance, access: 'public', layout: 'site', title: 'Maintenance' },
+  { path: '/ref/:ref', page: Referral, access: 'public', layout: 'site' },
+  { path: '/404', page: NotFound, access: 'public', layout: 'site', title: 'Page not found' },
+
+  { path: '/login', page: Login, access: 'guest', layout: 'site', title: 'Login' },
+  { path: '/register', page: Register, access: 'guest', layout: 'site', title: 'Register' },
+  { path: '/recover', page: Recover, access: 'guest', layout: 'site', title: 'Lost password' },
+  { path: '/reset', page: Reset, access: 'guest', layout: 'site', title: 'Reset password' },
+
+  { path: '/dashboard', page: DashboardHome, access: 'public', layout: 'dashboard', title: 'Coins' },
+  { path: '/dashboard/view_coin', page: ViewCoin, access: 'public', layout: 'dashboard', title: 'Coin' },
+  { path: '/dashboard/portfolio', page: Portfolio, access: 'user', layout: 'dashboard', title: 'Portfolio' },
+  { path: '/dashboard/deploy', page: Deploy, access: 'user', layout: 'dashboard', title: 'Deploy' },
+  { path: '/dashboard/masternode/:mn', page: Masternode, access: 'user', layout: 'dashboard', title: 'Masternode' },
+  { path: '/dashboard/staking', page: Staking, access: 'user', layout: 'dashboard', title: 'Staking' },
+  { path: '/dashboard/affiliate', page: Affiliate, access: 'user', layout: 'dashboard', title: 'Affiliate' },
+  { path: '/dashboard/settings', page: Settings, access: 'user', layout: 'account', title: 'Settings' },
+  { path: '/dashboard/billing', page: Billing, access: 'user', layout: 'account', title: 'Billing' },
+  { path: '/dashboard/notifications', page: NotificationSettings, access: 'user', layout: 'account', title: 'Notifications' },
+  { path: '/dashboard/api', page: ApiKeys, access: 'user', layout: 'account', title: 'API' },
+];
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      {ROUTES.map((r) => (
+        <Route key={r.path} path={r.path}>
+          <Screen def={r} />
+        </Route>
+      ))}
+      <Route>
+        <Redirect to="/404" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+/** During maintenance only /login and /maintenance exist; everything else shows /maintenance. */
+export function MaintenanceRoutes() {
+  const login = ROUTES.find((r) => r.path === '/login')!;
+  const maintenance = ROUTES.find((r) => r.path === '/maintenance')!;
+  return (
+    <Switch>
+      <Route path="/login">
+        <Screen def={login} minimal />
+      </Route>
+      <Route path="/maintenance">
+        <Screen def={maintenance} minimal />
+      </Route>
+      <Route>
+        <Redirect to="/maintenance" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+/** One route's page: its title, its access guard and its layout. */
+function Screen({ def, minimal = false }: { def: RouteDef; minimal?: boolean }) {
+  useEffect(() => {
+    document.title = pageTitle(def.title);
+  }, [def.title]);
+  const Page = def.page;
+  const guarded = <Guard access={def.access}>{<Page />}</Guard>;
+  if (def.layout === 'site') return <SiteLayout minimal={minimal}>{guarded}</SiteLayout>;
+  return <DashboardShell settingsMenu={def.layout === 'account'}>{guarded}</DashboardShell>;
+}
+
+function Guard({ access, children }: { access: Access; children: ReactNode }) {
+  if (access === 'user') return <RequireUser>{children}</RequireUser>;
+  if (access === 'guest') return <GuestOnly>{children}</GuestOnly>;
+  return children;
+}
+
+function RequireUser({ children }: { children: ReactNode }) {
+  const { user, checking } = useSession();
+  const [location] = useLocation();
+  const search = useSearch();
+  if (checking) return <PageLoading />;
+  if (!user) {
+    const wanted = location + (search ? `?${search}` : '');
+    return <Redirect to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
+  }
+  return children;
+}
+
+/**
+ * Login, register, recover and reset are for visitors. A logged-in user goes to
+ * /dashboard, or to the page /login was asked to return to.
+ */
+function GuestOnly({ children }: { children: ReactNode }) {
+  const { user, checking } = useSession();
+  const [params] = useSearchParams();
+  if (checking) return <PageLoading />;
+  if (user) return <Redirect to={safeRedirect(params.get('redirect')) ?? '/dashboard'} replace />;
+  return children;
+}

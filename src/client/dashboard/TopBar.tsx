@@ -1,0 +1,41 @@
+import { Link } from 'wouter';
+import { formatBalance } from '../../shared/format';
+import { useSession } from '../auth/auth';
+import { Logo } from '../ui/Logo';
+import { NotificationsMenu } from './NotificationsMenu';
+import { PlatformStats } from './PlatformStats';
+import { UserMenu } from './UserMenu';
+
+/** The dashboard's dark top bar: platform totals, then the balance and menus or login links. */
+export function TopBar() {
+  const { user } = useSession();
+  return (
+    <header className="topbar">
+      <div className="container topbar-inner">
+        <Logo to="/dashboard" />
+        <PlatformStats />
+        <div className="topbar-actions">
+          {user ? (
+            <>
+              <Link href="/dashboard/billing" className="balance" title="Account balance">
+                <span className="sr-only">Balance: </span>
+                <span data-testid="topbar-balance">${formatBalance(user.balance)}</span>
+              </Link>
+              <NotificationsMenu />
+              <UserMenu />
+            </>
+          ) : (
+            <>
+              <Link href="/login" className="topbar-link">
+                Login
+              </Link>
+              <Link href="/register" className="btn btn-primary btn-sm">
+                Register
+              </Link>
+            </>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Redirect, useParams, useSearchParams } from 'wouter';
+import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { DeleteNodeDialog } from './DeleteNodeDialog';
+import { NodeConfig } from './NodeConfig';
+import { NodeDetails } from './NodeDetails';
+import { NodeHeader } from './NodeHeader';
+import { HostingCard, ImportantNotes, WalletCard } from './NodeSideCards';
+import { NodeTabs, panelId, tabId, type NodeTab } from './NodeTabs';
+import { OverviewCards } from './OverviewCards';
+import { ProposalsNotice } from './ProposalsNotice';
+import { PageLoading } from '../ui/Spinner';
+import { errorCode } from '../app/errors';
+import { nodeName } from '../portfolio/portfolio';
+import { pageTitle } from '../site/site';
+import { trpc } from '../app/trpc';
+import './nodes.css';
+
+/**
+ * /dashboard/masternode/:mn (deployment-and-nodes.md section 2). Query `tab`:
+ * overview (default), config, proposals, delete (the dialog over the overview). A
+ * refresh_masternode event refetches in the background (live.tsx) without a spinner;
+ * a node that cannot be loaded, or is gone on a refetch, sends the user to /dashboard.
+ */
+export function Masternode() {
+  const { mn } = useParams<{ mn: string }>();
+  return <NodePage key={mn} mn={mn} />;
+}
+
+function readTab(value: string | null): NodeTab {
+  return value === 'config' || value === 'proposals' ? value : 'overview';
+}
+
+function NodePage({ mn }: { mn: string }) {
+  const node = trpc.nodes.get_masternode.useQuery({ masternode: mn });
+  const [params, setParams] = useSearchParams();
+  const tabParam = params.get('tab');
+  const [deleting, setDeleting] = useState(tabParam === 'delete');
+  useEffect(() => {
+    if (tabParam === 'delete') setDeleting(true);
+  }, [tabParam]);
+
+  const code = errorCode(node.error);
+  // The node is gone (deleted, another user's, not an id): nothing to show here.
+  const gone = code === 'NOT_FOUND' || code === 'BAD_REQUEST' || code === 'FORBIDDEN';
+  if (!node.data || gone) {
+    if (node.isPending) return <PageLoading label="Loading node…" />;
+    return <Redirect to="/dashboard" replace />;
+  }
+
+  const tab = readTab(tabParam);
+  const setTab = (t: NodeTab) => setParams(t === 'overview' ? {} : { tab: t });
+  const closeDelete = () => {
+    setDeleting(false);
+    if (tabParam === 'delete') setParams({}, { replace: true });
+  };
+  const data = node.data.data;
+  return (
+    <div className="node-page">
+      <NodeTitle node={data} />
+      <NodeHeader node={data} />
+      <NodeTabs tab={tab} onTab={setTab} onDelete={() => setDeleting(true)} />
+      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="node-panel">
+        {tab === 'overview' && <Overview node={data} />}
+        {tab === 'config' && <NodeConfig node={data} />}
+        {tab === 'proposals' && <ProposalsNotice />}
+      </div>
+      {deleting && <DeleteNodeDialog name={nodeName(data)} onClose={closeDelete} />}
+    </div>
+  );
+}
+
+function NodeTitle({ node }: { node: MasternodeDetail }) {
+  const name = nodeName(node);
+  useEffect(() => {
+    document.title = pageTitle(`${name} (${node.currency_data.ticker})`);
+  }, [name, node.currency_data.ticker]);
+  return null;
+}
+
+function Overview({ node }: { node: MasternodeDetail }) {
+  return (
+    <>
+      <OverviewCards node={node} />
+      <div className="node-grid">
+        <NodeDetails node={node} />
+        <div className="node-side">
+          <HostingCard node={node} />
+          {node.wallet_info && <WalletCard wallet={node.wallet_info} />}
+        </div>
+      </div>
+      <ImportantNotes />
+    </>
+  );
+}

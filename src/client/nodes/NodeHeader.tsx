@@ -1,0 +1,34 @@
+import { Link } from 'wouter';
+import { formatBalance, formatPercent } from '../../shared/format';
+import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { MISSING } from '../ui/display';
+import { nodeName } from '../portfolio/portfolio';
+import { CoinLogo } from '../coins/CoinLogo';
+import { Stat } from '../ui/Stat';
+
+/** Name (alias or id), "<TICKER> Masternode", the deploy link, and Worth and ROI when priced. */
+export function NodeHeader({ node }: { node: MasternodeDetail }) {
+  const priced = node.worth !== '--' && node.revenue !== '--';
+  return (
+    <>
+      <div className="node-header">
+        <CoinLogo id={node.currency} ticker={node.currency_data.ticker} src={node.logo} size={48} />
+        <div className="node-header-text">
+          <h1>{nodeName(node)}</h1>
+          <p className="muted">{node.currency_data.ticker} Masternode</p>
+        </div>
+        <div className="node-header-action">
+          <Link href={`/dashboard/deploy?coin=${encodeURIComponent(node.currency)}`} className="btn btn-primary">
+            Deploy a node
+          </Link>
+        </div>
+      </div>
+      {priced && (
+        <section className="stats node-stats" aria-label="Value">
+          <Stat label="Worth" value={typeof node.worth === 'number' ? `$${formatBalance(node.worth)}` : MISSING} />
+          <Stat label="ROI" value={node.roi === null ? MISSING : formatPercent(node.roi)} />
+        </section>
+      )}
+    </>
+  );
+}

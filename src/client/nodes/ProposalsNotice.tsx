@@ -1,0 +1,11 @@
+import { Alert } from '../ui/Alert';
+
+/** tab=proposals: governance is not built. */
+export function ProposalsNotice() {
+  return (
+    <section className="card">
+      <h2>Proposals</h2>
+      <Alert kind="info">Governance proposals are not available yet.</Alert>
+    </section>
+  );
+}

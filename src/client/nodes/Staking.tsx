@@ -1,0 +1,13 @@
+import { PageHeader } from '../dashboard/DashboardShell';
+import { EmptyState } from '../ui/EmptyState';
+
+export function Staking() {
+  return (
+    <>
+      <PageHeader title="Staking" />
+      <section className="card">
+        <EmptyState title="You are not staking yet">Staking nodes and validators you run with us will be listed here.</EmptyState>
+      </section>
+    </>
+  );
+}

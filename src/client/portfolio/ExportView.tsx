@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { ExportBlock } from './portfolio';
+
+/**
+ * "Export Masternode Configuration File": one copyable block per currency. The
+ * blocks are already filtered by the page's search box (label, text, ticker).
+ */
+export function ExportView({ blocks, searching }: { blocks: ExportBlock[]; searching: boolean }) {
+  return (
+    <section className="card export-view" aria-labelledby="export-title">
+      <h2 id="export-title">Export Masternode Configuration File</h2>
+      <p className="muted small">
+        One block per coin, one line per node. DIP003, Horizen, Monero-type and EVM validator nodes are not set up through a configuration file and are left out.
+      </p>
+      {blocks.length === 0 ? (
+        <p className="table-empty">{searching ? 'No configuration matches your search.' : 'None of your nodes uses a masternode configuration file.'}</p>
+      ) : (
+        blocks.map((b) => <ExportBlockView key={b.currency} block={b} />)
+      )}
+    </section>
+  );
+}
+
+function ExportBlockView({ block }: { block: ExportBlock }) {
+  const titleId = `export-${block.currency}`;
+  const pre = useRef<HTMLPreElement>(null);
+  return (
+    <section className="export-block" aria-labelledby={titleId} data-currency={block.currency}>
+      <div className="export-head">
+        <h3 id={titleId}>
+          {block.label} <span className="coin-ticker">{block.ticker}</span>
+        </h3>
+        <CopyButton text={block.text} label={`Copy ${block.label} configuration`} target={pre} />
+      </div>
+      <pre ref={pre} className="export-text" tabIndex={0} aria-label={`${block.label} configuration`}>
+        {block.text}
+      </pre>
+    </section>
+  );
+}
+
+/** Copies through the Clipboard API, else by selecting the text and the old copy command. */
+function CopyButton({ text, label, target }: { text: string; label: string; target: RefObject<HTMLPreElement | null> }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  useEffect(() => {
+    if (state === 'idle') return;
+    const t = setTimeout(() => setState('idle'), 2000);
+    return () => clearTimeout(t);
+  }, [state]);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+      return;
+    } catch {
+      // No permission or no secure context: fall back to a selection.
+    }
+    const el = target.current;
+    const selection = window.getSelection();
+    if (el && selection) {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      selection.removeAllRanges();
+      selection.addRange(range);
+      setState(document.execCommand('copy') ? 'copied' : 'failed');
+    } else setState('failed');
+  }
+
+  return (
+    <>
+      <button type="button" className="btn btn-secondary btn-sm" onClick={() => void copy()} aria-label={label}>
+        {state === 'copied' ? 'Copied!' : state === 'failed' ? 'Press Ctrl+C' : 'Copy'}
+      </button>
+      <span className="sr-only" role="status">
+        {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copying failed; the text is selected' : ''}
+      </span>
+    </>
+  );
+}

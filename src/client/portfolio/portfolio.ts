@@ -1,0 +1,85 @@
+import type { GetMasternodesOutput, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
+
+/**
+ * The portfolio's rules (platform-and-account.md sections 2 and 3), kept apart from
+ * the page so they can be tested without a browser.
+ */
+
+/** How a node is named on screen: its alias, else its id. */
+export const nodeName = (n: { alias: string | null; mn_id: string }): string => n.alias || n.mn_id;
+
+/** A row of the list: a node, or a build-queue item still deploying (shown first, "Deploying..."). */
+export type PortfolioRow = { kind: 'queue'; item: QueueItem } | { kind: 'node'; node: MasternodeListItem };
+
+/**
+ * Queue items whose node is not in the list yet (still deploying) come first; a
+ * finished deployment ("done" or "failed") is already a node row, and only the queue
+ * panel keeps it.
+ */
+export function portfolioRows(data: Pick<GetMasternodesOutput, 'masternodes' | 'queue'>): PortfolioRow[] {
+  const listed = new Set(data.masternodes.map((n) => n.mn_id));
+  const deploying: PortfolioRow[] = data.queue.filter((q) => !listed.has(q.mn_id)).map((item) => ({ kind: 'queue', item }));
+  return [...deploying, ...data.masternodes.map((node): PortfolioRow => ({ kind: 'node', node }))];
+}
+
+const has = (q: string, ...fields: (string | null | undefined)[]) => fields.some((f) => f?.toLowerCase().includes(q));
+
+/** Search by currency (id, label, ticker), id, output text, payee and alias. */
+export function rowMatches(row: PortfolioRow, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  if (row.kind === 'queue') {
+    const { item } = row;
+    return has(q, item.currency, item.currency_data.label, item.currency_data.ticker, item.mn_id, item.name);
+  }
+  const n = row.node;
+  return has(q, n.currency, n.currency_data.label, n.currency_data.ticker, n.mn_id, n.output_text, n.payee, n.alias);
+}
+
+/** Sum of the numeric monthly revenues; null when no node has one (no prices). */
+export function monthlyIncome(nodes: MasternodeListItem[]): number | null {
+  const known = nodes.map((n) => n.revenue).filter((r): r is number => typeof r === 'number');
+  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+}
+
+const ZEN_COINS = new Set(['zen42', 'zen500']);
+
+/**
+ * Nodes whose setup is not a masternode.conf line are left out of the export:
+ * DIP003 kinds (registered on chain), Horizen, Monero-type and EVM validators.
+ */
+export function isExportable(n: MasternodeListItem): boolean {
+  if (n.dip003 || n.dip003_restrict || n.monero || n.front_options.validator_evm) return false;
+  return !ZEN_COINS.has(n.currency) && n.currency_data.ticker.toUpperCase() !== 'ZEN';
+}
+
+/**
+ * One masternode.conf line: the node's output text with its first word replaced by
+ * the alias or id ("alias ip:port key txid index"); just the name while the server
+ * has no output text for the node yet.
+ */
+export function exportLine(n: MasternodeListItem): string {
+  const words = n.output_text.trim().split(/\s+/).filter(Boolean);
+  return [nodeName(n), ...words.slice(1)].join(' ');
+}
+
+export type ExportBlock = { currency: string; label: string; ticker: string; text: string };
+
+/** One text block per currency, in the list's order. */
+export function exportBlocks(nodes: MasternodeListItem[]): ExportBlock[] {
+  const blocks = new Map<string, ExportBlock>();
+  for (const n of nodes) {
+    if (!isExportable(n)) continue;
+    const line = exportLine(n);
+    const block = blocks.get(n.currency);
+    if (block) block.text += `\n${line}`;
+    else blocks.set(n.currency, { currency: n.currency, label: n.currency_data.label, ticker: n.currency_data.ticker, text: line });
+  }
+  return [...blocks.values()];
+}
+
+/** The export is searched by label, text and ticker. */
+export function blockMatches(b: ExportBlock, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return !q || has(q, b.label, b.text, b.ticker);
+}

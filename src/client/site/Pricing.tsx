@@ -1,0 +1,150 @@
+import { useId, useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { formatDailyPrice } from '../../shared/format';
+import { Alert } from '../ui/Alert';
+import { CoinLogo } from '../coins/CoinLogo';
+import { PageLoading } from '../ui/Spinner';
+import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
+import { formatUsd2 } from '../ui/display';
+import { errorMessage } from '../app/errors';
+import { planFloors, type PlanFloor, type PriceRow } from './pricing';
+import { SUPPORT_EMAIL } from './site';
+import { trpc } from '../app/trpc';
+import './site.css';
+
+/** The two plans (deployment-and-nodes.md section 1); their prices come from the coins. */
+const PLANS = [
+  { key: 'dedicated', name: 'Dedicated', points: ['Dedicated resources', '99.99% uptime', 'Charged daily from your balance'], featured: true },
+  { key: 'cloud', name: 'Cloud', points: ['Shared resources', '99.00% uptime', 'Charged daily from your balance'], featured: false },
+] as const;
+
+const NONE = '—';
+const daily = (usd: number) => `$${formatDailyPrice(usd)}`;
+
+export function Pricing() {
+  const detailed = trpc.coins.get_detailed.useQuery();
+  // Only for the logos (COIN_LOGO_URL); the list's query, usually cached already.
+  const coins = trpc.coins.get_coins.useQuery();
+  const logos = coins.data?.data;
+  const rows: PriceRow[] = useMemo(() => (detailed.data?.data ?? []).filter((r) => !r.delisted), [detailed.data]);
+  const floors = useMemo(() => planFloors(rows), [rows]);
+
+  return (
+    <div className="container page">
+      <header className="page-intro">
+        <h1>Pricing</h1>
+        <p className="lead">Pay per node per day from your prepaid balance. The monthly fee is 30 × the daily price.</p>
+      </header>
+      <div className="plans">
+        {PLANS.map((p) => (
+          <PlanCard key={p.key} id={p.key} name={p.name} points={p.points} featured={p.featured} floor={detailed.data ? floors[p.key] : undefined} />
+        ))}
+      </div>
+      {detailed.isError && (
+        <Alert kind="error">
+          Prices could not be loaded: {errorMessage(detailed.error)}{' '}
+          <button type="button" className="btn-link" onClick={() => void detailed.refetch()}>
+            Try again
+          </button>
+        </Alert>
+      )}
+      {detailed.isPending ? <PageLoading label="Loading prices…" /> : detailed.data && <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
+      <section className="card bulk">
+        <h2>Running more than 20 nodes?</h2>
+        <p>
+          We offer a bulk install for fleets of over 20 nodes. <a href={`mailto:${SUPPORT_EMAIL}?subject=Bulk%20install`}>Contact us</a> for an offer.
+        </p>
+      </section>
+    </div>
+  );
+}
+
+/** `floor` undefined while loading; null when no listed coin offers the plan. */
+function PlanCard({ id, name, points, featured, floor }: { id: string; name: string; points: readonly string[]; featured: boolean; floor: PlanFloor | undefined }) {
+  return (
+    <section className={`card plan${featured ? ' plan-featured' : ''}`} aria-labelledby={`plan-${id}`} data-plan={id}>
+      <h2 id={`plan-${id}`}>{name}</h2>
+      <p className="plan-price">
+        {floor === undefined ? (
+          <strong>…</strong>
+        ) : floor === null ? (
+          <strong>{NONE}</strong>
+        ) : (
+          <>
+            from <strong data-testid={`plan-${id}-daily`}>{daily(floor.daily)}</strong>/day
+          </>
+        )}
+      </p>
+      <p className="muted">{floor ? <span data-testid={`plan-${id}-monthly`}>from {formatUsd2(floor.monthly)}/mo</span> : floor === null ? 'Not offered yet' : '\u00a0'}</p>
+      <ul className="plan-points">
+        {points.map((point) => (
+          <li key={point}>{point}</li>
+        ))}
+      </ul>
+      <Link href="/dashboard" className="btn btn-primary btn-block">
+        Choose a coin
+      </Link>
+    </section>
+  );
+}
+
+/** Every listed coin's daily and monthly price per plan, searchable. */
+function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) => string | undefined }) {
+  const [query, setQuery] = useState('');
+  const searchId = useId();
+  const shown = rows.filter((r) => matchesSearch(r, query));
+  return (
+    <section className="card table-card price-list" aria-labelledby="price-list-title">
+      <div className="card-head card-head-padded">
+        <h2 id="price-list-title">Prices per coin</h2>
+        <div className="field field-inline">
+          <label htmlFor={searchId} className="sr-only">
+            Search coins
+          </label>
+          <input id={searchId} type="search" placeholder="Search coins" value={query} onChange={(e) => setQuery(e.target.value)} />
+        </div>
+      </div>
+      <div className="table-scroll">
+        <table className="table" aria-labelledby="price-list-title">
+          <thead>
+            <tr>
+              <th scope="col">Coin</th>
+              <th scope="col" className="num">
+                Dedicated / day
+              </th>
+              <th scope="col" className="num">
+                Dedicated / month
+              </th>
+              <th scope="col" className="num">
+                Cloud / day
+              </th>
+              <th scope="col" className="num">
+                Cloud / month
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {shown.map((r) => (
+              <tr key={r.id} data-coin={r.id}>
+                <td>
+                  <span className="coin-cell">
+                    <CoinLogo id={r.id} ticker={r.ticker} src={logoOf(r.id)} size={24} />
+                    <span className="coin-name">
+                      <span className="coin-label">{r.label}</span>
+                      <span className="coin-ticker">{r.ticker}</span>
+                    </span>
+                  </span>
+                </td>
+                <td className="num">{daily(r.dedicated_price_usd)}</td>
+                <td className="num">{formatUsd2(DAYS_PER_MONTH * r.dedicated_price_usd)}</td>
+                <td className="num">{r.cloud_price_usd === null ? NONE : daily(r.cloud_price_usd)}</td>
+                <td className="num">{r.cloud_price_usd === null ? NONE : formatUsd2(DAYS_PER_MONTH * r.cloud_price_usd)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {shown.length === 0 && <p className="table-empty">No coins match “{query.trim()}”.</p>}
+    </section>
+  );
+}

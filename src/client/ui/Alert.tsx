@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { errorMessage } from '../app/errors';
+
+type Kind = 'error' | 'success' | 'info' | 'warning';
+
+/** A message box. Errors are announced at once (role alert); the rest politely. */
+export function Alert({ kind, children }: { kind: Kind; children: ReactNode }) {
+  return (
+    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}
+
+/** How a form's mutation ended: its error, or the server's success message (one of them at most). */
+export function MutationAlerts({ mutation }: { mutation: { isError: boolean; error: unknown; isSuccess: boolean; data?: { message: string } } }) {
+  return (
+    <>
+      {mutation.isError && <Alert kind="error">{errorMessage(mutation.error)}</Alert>}
+      {mutation.isSuccess && <Alert kind="success">{mutation.data?.message}</Alert>}
+    </>
+  );
+}
+
+/** The red alert of the login and register forms: "Error! <server message>". */
+export function ErrorAlert({ message }: { message: string }) {
+  return (
+    <Alert kind="error">
+      <strong>Error!</strong> {message}
+    </Alert>
+  );
+}
