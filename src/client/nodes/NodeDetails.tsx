@@ -41,7 +41,7 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
           <DetailRow label="ID">
             <code>{node.mn_id}</code>
           </DetailRow>
-          <DetailRow label="IP">{node.server_ip ?? MISSING}</DetailRow>
+          <DetailRow label="IP">{node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING)}</DetailRow>
           {node.server_ip6 && <DetailRow label="IPv6">{node.server_ip6}</DetailRow>}
           <DetailRow label="Active time">{node.active_time === null ? MISSING : humanDuration(node.active_time)}</DetailRow>
           <DetailRow label="Reward frequency">{node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours`}</DetailRow>

@@ -3,6 +3,7 @@ import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { formatCount, MISSING } from '../ui/display';
 import { utcDateTime } from './nodeTime';
 import { DetailRow } from './NodeDetails';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 export const planLabel = (p: MasternodeDetail['package']) => (p === 'dedicated' ? 'Dedicated' : 'Cloud');
 
@@ -25,11 +26,11 @@ export function HostingCard({ node }: { node: MasternodeDetail }) {
 }
 
 /** What the node's daemon says about itself; only when the monitor has read it. */
-export function WalletCard({ wallet }: { wallet: NonNullable<MasternodeDetail['wallet_info']> }) {
+export function WalletCard({ wallet, simulated }: { wallet: NonNullable<MasternodeDetail['wallet_info']>; simulated: boolean }) {
   return (
     <section className="card table-card" aria-labelledby="wallet-title">
       <h2 id="wallet-title" className="card-title">
-        Wallet details
+        Wallet details {simulated && <SimulatedBadge what="chain" />}
       </h2>
       <table className="table details-table" aria-labelledby="wallet-title">
         <tbody>

@@ -7,6 +7,7 @@ import { nodeName, type PortfolioRow } from './portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { TrashIcon } from '../ui/Icons';
 import { NodeStatusBadge } from '../nodes/StatusBadges';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 const nodeHref = (mnId: string) => `/dashboard/masternode/${encodeURIComponent(mnId)}`;
 
@@ -60,6 +61,7 @@ function NodeRow({ node }: { node: MasternodeListItem }) {
       <td className="mn-id">
         <Link href={nodeHref(node.mn_id)}>{name}</Link>
         {node.alias && <span className="muted small mn-id-sub">{node.mn_id}</span>}
+        {node.simulated && <SimulatedBadge />}
       </td>
       <td>
         <NodeStatusBadge status={node.status} />
