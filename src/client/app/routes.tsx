@@ -27,6 +27,7 @@ import { Staking } from '../nodes/Staking';
 import { Verify } from '../auth/Verify';
 import { ViewCoin } from '../coins/ViewCoin';
 import { pageTitle, safeRedirect } from '../site/site';
+import { maintenanceReturnStore } from './storage';
 
 /** public: anyone; guest: logged-in users go to /dashboard; user: visitors go to /login. */
 type Access = 'public' | 'guest' | 'user';
@@ -91,10 +92,20 @@ export function MaintenanceRoutes() {
         <Screen def={maintenance} minimal />
       </Route>
       <Route>
-        <Redirect to="/maintenance" replace />
+        <ToMaintenance />
       </Route>
     </Switch>
   );
+}
+
+/** Sends the tab to /maintenance, remembering where it was so it can go back when maintenance ends. */
+function ToMaintenance() {
+  const [location] = useLocation();
+  const search = useSearch();
+  useEffect(() => {
+    maintenanceReturnStore.set(location + (search ? `?${search}` : '') + window.location.hash);
+  }, [location, search]);
+  return <Redirect to="/maintenance" replace />;
 }
 
 /** One route's page: its title, its access guard and its layout. */

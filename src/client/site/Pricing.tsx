@@ -8,7 +8,7 @@ import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
 import { formatUsd2 } from '../ui/display';
 import { errorMessage } from '../app/errors';
 import { planFloors, type PlanFloor, type PriceRow } from './pricing';
-import { SUPPORT_EMAIL } from './site';
+import { ContactLink } from './support';
 import { trpc } from '../app/trpc';
 import './site.css';
 
@@ -52,7 +52,7 @@ export function Pricing() {
       <section className="card bulk">
         <h2>Running more than 20 nodes?</h2>
         <p>
-          We offer a bulk install for fleets of over 20 nodes. <a href={`mailto:${SUPPORT_EMAIL}?subject=Bulk%20install`}>Contact us</a> for an offer.
+          We offer a bulk install for fleets of over 20 nodes. <ContactLink subject="Bulk install">Contact us</ContactLink> for an offer.
         </p>
       </section>
     </div>
