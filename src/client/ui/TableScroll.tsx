@@ -32,7 +32,7 @@ export function TableScroll({ children }: { children: ReactNode }) {
     <>
       {more.overflows && (
         <p className="scroll-hint" data-testid="scroll-hint">
-          Swipe or scroll sideways to see every column <span aria-hidden="true">→</span>
+          More columns: scroll sideways <span aria-hidden="true">→</span>
         </p>
       )}
       <div ref={box} className={`table-scroll${more.overflows && !more.atEnd ? ' table-scroll-more' : ''}`}>
