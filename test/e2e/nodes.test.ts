@@ -205,7 +205,7 @@ describe('portfolio and node pages', () => {
   it('switches tabs by query and opens the delete dialog', async () => {
     await page.getByRole('tab', { name: 'Configuration' }).click();
     await at(page, `/dashboard/masternode/${dashId}?tab=config`);
-    await page.getByText(/arrive with the deploy wizards/).waitFor();
+    await page.getByText(/The dashboard does not show start commands/).waitFor();
     expect(await detailRow(page, 'Package').textContent()).toContain('Cloud');
     await page.getByRole('tab', { name: 'Overview' }).click();
     await at(page, `/dashboard/masternode/${dashId}`);
@@ -220,7 +220,7 @@ describe('portfolio and node pages', () => {
     await dialog.getByText(/cannot be undone/).waitFor();
     await dialog.getByLabel('Reason').selectOption({ index: 1 });
     expect(await dialog.getByRole('button', { name: 'Delete node' }).isDisabled()).toBe(true);
-    await dialog.getByText('Deleting nodes from the dashboard arrives with the deploy issue; contact support meanwhile.').waitFor();
+    await dialog.getByText(/Nodes cannot be deleted from the dashboard\. To delete this node, contact support/).waitFor();
     await screenshot(page, 'node-delete-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await at(page, `/dashboard/masternode/${dashId}`);
