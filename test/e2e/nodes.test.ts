@@ -211,7 +211,7 @@ describe('portfolio and node pages', () => {
     await at(page, `/dashboard/masternode/${dashId}`);
 
     await page.goto(`/dashboard/masternode/${dashId}?tab=proposals`);
-    await page.getByText('Governance proposals are not available yet.').waitFor();
+    await page.getByText('Governance proposals cannot be viewed or voted on in the dashboard.').waitFor();
 
     // The portfolio's delete shortcut and the query open the dialog.
     await page.goto(`/dashboard/masternode/${dashId}?tab=delete`);
