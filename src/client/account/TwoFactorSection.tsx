@@ -1,15 +1,15 @@
 import QRCode from 'qrcode';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { updateTfaInput } from '../../shared/schemas/auth';
 import { totpUri } from '../../shared/totp-uri';
 import { useUser } from '../auth/auth';
-import { errorMessage } from '../app/errors';
-import { check, withLabel } from '../ui/forms';
+import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { CodeField } from '../ui/Field';
 import { Modal } from '../ui/Modal';
 import { PageLoading } from '../ui/Spinner';
+import { QueryState } from '../ui/QueryState';
 import './account.css';
 
 type Dialog = { kind: 'enable' } | { kind: 'disable' } | { kind: 'done'; message: string } | null;
@@ -22,29 +22,29 @@ export function TwoFactorSection() {
   return (
     <section className="card settings-section" aria-labelledby="tfa-heading">
       <h2 id="tfa-heading">Two-factor authentication</h2>
-      {tfa.isPending ? (
-        <PageLoading />
-      ) : tfa.isError ? (
-        <Alert kind="error">{errorMessage(tfa.error)}</Alert>
-      ) : tfa.data.enabled ? (
-        <div className="tfa-row">
-          <p>
-            <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at every login.
-          </p>
-          <button type="button" className="btn btn-danger" onClick={() => setDialog({ kind: 'disable' })}>
-            Disable
-          </button>
-        </div>
-      ) : (
-        <div className="tfa-row">
-          <p>
-            <span className="flag">Disabled</span> Protect your account with a code from an authenticator app.
-          </p>
-          <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'enable' })}>
-            Activate
-          </button>
-        </div>
-      )}
+      <QueryState query={tfa} what="Two-factor settings">
+        {(data) =>
+          data.enabled ? (
+            <div className="tfa-row">
+              <p>
+                <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at every login.
+              </p>
+              <button type="button" className="btn btn-danger" onClick={() => setDialog({ kind: 'disable' })}>
+                Disable
+              </button>
+            </div>
+          ) : (
+            <div className="tfa-row">
+              <p>
+                <span className="flag">Disabled</span> Protect your account with a code from an authenticator app.
+              </p>
+              <button type="button" className="btn btn-primary" onClick={() => setDialog({ kind: 'enable' })}>
+                Activate
+              </button>
+            </div>
+          )
+        }
+      </QueryState>
       {dialog?.kind === 'enable' && tfa.data && (
         <TfaDialog enable secret={tfa.data.secret} onClose={() => setDialog(null)} onDone={(message) => setDialog({ kind: 'done', message })} />
       )}
@@ -71,23 +71,19 @@ type TfaDialogProps = { enable: boolean; secret?: string; onClose: () => void; o
 function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
   const utils = trpc.useUtils();
   const update = trpc.auth.update_tfa.useMutation();
-  const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | undefined>();
-
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (update.isPending) return;
-    const checked = check(updateTfaInput, { enable, code });
-    setCodeError(checked.ok ? undefined : withLabel('2FA code', checked.errors.code));
-    if (!checked.ok) return;
-    try {
-      const res = await update.mutateAsync(checked.data);
+  const form = useForm({
+    schema: updateTfaInput,
+    initial: { code: '' },
+    toInput: ({ code }) => ({ enable, code }),
+    submit: (data) => update.mutateAsync(data),
+    // The success shows in its own dialog.
+    successMessage: () => null,
+    onSuccess: async (res) => {
       await utils.auth.get_tfa.invalidate();
       onDone(res.message);
-    } catch {
-      setCode('');
-    }
-  }
+    },
+    onError: (_err, f) => f.setValues({ code: '' }),
+  });
 
   const formId = enable ? 'tfa-enable-form' : 'tfa-disable-form';
   return (
@@ -99,16 +95,16 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form={formId} className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`} disabled={update.isPending}>
-            {update.isPending ? 'Checking…' : enable ? 'Activate' : 'Disable'}
+          <button type="submit" form={formId} className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`} disabled={form.pending}>
+            {form.pending ? 'Checking…' : enable ? 'Activate' : 'Disable'}
           </button>
         </>
       }
     >
-      {update.isError && <Alert kind="error">{errorMessage(update.error)}</Alert>}
+      <FormAlerts form={form} />
       {enable && secret ? <SecretQr secret={secret} /> : <p>Enter the current code from your authenticator app to turn two-factor authentication off.</p>}
-      <form id={formId} onSubmit={submit} noValidate>
-        <CodeField label="2FA code" value={code} onValueChange={setCode} error={codeError} autoFocus />
+      <form id={formId} onSubmit={form.onSubmit} noValidate>
+        <CodeField {...form.field('code', '2FA code')} autoFocus />
       </form>
     </Modal>
   );

@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { useNotifications } from '../dashboard/notifications';
+import { queriesFor, queryKeyOf } from './liveQueries';
 import { trpc } from './trpc';
 
 /**
@@ -10,6 +12,7 @@ import { trpc } from './trpc';
  */
 export function LiveEvents() {
   const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
   const toasts = useToasts();
   const notifications = useNotifications();
 
@@ -25,8 +28,7 @@ export function LiveEvents() {
         // Switch app at once; the status call confirms it (and carries the rest).
         utils.system.status.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
         utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
-        void utils.system.status.invalidate();
-        if (!event.payload.on) void utils.invalidate();
+        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
         return;
       case 'update_balance': {
         // Show the new balance at once, without a round trip.
@@ -37,19 +39,9 @@ export function LiveEvents() {
         notifications.add(event.payload);
         toasts.show(event.payload.message, { sticky: true });
         return;
-      case 'update_stats':
-      case 'refresh_notifications':
-      case 'refresh_queue':
-      case 'refresh_masternodes':
-      case 'refresh_masternode':
-      case 'refresh_transactions':
-        // Hints to refetch. The lists behind most of them arrive with later issues;
-        // invalidating everything active is cheap and always correct.
-        void utils.invalidate();
-        return;
-      case 'server_created':
-      case 'started':
-        return; // handled by the deploy and node pages (later issues)
+      default:
+        // Hints to refetch: only the queries the event concerns (liveQueries.ts).
+        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
     }
   }
 

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { resetForm } from '../../shared/schemas/auth';
-import { MutationAlerts } from '../ui/Alert';
+import { FormAlerts } from '../ui/Alert';
 import { PasswordField } from '../ui/Field';
 import { AuthCard } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
-import { check, withLabel, type FieldErrors } from '../ui/forms';
+import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
 import './auth.css';
 
@@ -22,9 +22,14 @@ function ResetWithToken({ token }: { token: string }) {
   const [, navigate] = useLocation();
   const checkToken = trpc.auth.check_reset_token.useMutation();
   const reset = trpc.auth.reset.useMutation();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const form = useForm({
+    schema: resetForm,
+    initial: { password: '', confirm: '' },
+    submit: (data) => reset.mutateAsync({ token, password: data.password }),
+    onSuccess: () => {
+      timer.current = setTimeout(() => navigate('/login', { replace: true }), REDIRECT_DELAY_MS);
+    },
+  });
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   // Check the link once, before showing the form (a ref: effects run twice in dev).
@@ -40,42 +45,19 @@ function ResetWithToken({ token }: { token: string }) {
   if (checkToken.isError) return <Redirect to="/dashboard" replace />;
   if (!checkToken.isSuccess) return <PageLoading label="Checking your link…" />;
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    if (reset.isPending || reset.isSuccess) return;
-    const result = check(resetForm, { password, confirm });
-    setErrors(result.ok ? {} : result.errors);
-    if (!result.ok) return;
-    try {
-      await reset.mutateAsync({ token, password: result.data.password });
-      timer.current = setTimeout(() => navigate('/login', { replace: true }), REDIRECT_DELAY_MS);
-    } catch {
-      // shown from reset.error below
-    }
-  }
-
   return (
     <AuthCard title="Choose a new password">
-      <MutationAlerts mutation={reset} />
-      <form onSubmit={submit} noValidate>
+      <FormAlerts form={form} />
+      <form onSubmit={(e) => (reset.isSuccess ? e.preventDefault() : form.onSubmit(e))} noValidate>
         <PasswordField
-          label="New password"
-          value={password}
-          onValueChange={setPassword}
-          error={withLabel('New password', errors.password)}
+          {...form.field('password', 'New password')}
           hint="At least 6 characters."
           autoComplete="new-password"
           autoFocus
         />
-        <PasswordField
-          label="Confirm new password"
-          value={confirm}
-          onValueChange={setConfirm}
-          error={withLabel('Confirm new password', errors.confirm)}
-          autoComplete="new-password"
-        />
-        <button type="submit" className="btn btn-primary btn-block" disabled={reset.isPending || reset.isSuccess}>
-          {reset.isPending ? 'Saving…' : 'Set new password'}
+        <PasswordField {...form.field('confirm', 'Confirm new password')} autoComplete="new-password" />
+        <button type="submit" className="btn btn-primary btn-block" disabled={form.pending || reset.isSuccess}>
+          {form.pending ? 'Saving…' : 'Set new password'}
         </button>
       </form>
     </AuthCard>

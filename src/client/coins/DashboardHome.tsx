@@ -2,16 +2,14 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import type { CoinRow } from '../../shared/schemas/coins';
 import { useSession } from '../auth/auth';
-import { Alert } from '../ui/Alert';
 import { CoinTable } from './CoinTable';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { DemoBadge } from './DemoBadge';
 import { EmptyState } from '../ui/EmptyState';
-import { PageLoading } from '../ui/Spinner';
 import { DEFAULT_SORT, matchesSearch, nextSort, PAGE_SIZE, sortCoins, type Sort, type SortKey } from './coinList';
-import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { useNearBottom } from '../ui/useNearBottom';
+import { QueryState } from '../ui/QueryState';
 import './coins.css';
 
 /**
@@ -56,40 +54,32 @@ export function DashboardHome() {
           <input id="coin-search" type="search" placeholder="Search coins" value={query} onChange={(e) => setQuery(e.target.value)} disabled={!coins.data} />
         </div>
       </PageHeader>
-      {/* Data first: a failed background refetch keeps the list on screen. */}
-      {!coins.data ? (
-        coins.isError ? (
-          <Alert kind="error">
-            The coin list could not be loaded: {errorMessage(coins.error)}{' '}
-            <button type="button" className="btn-link" onClick={() => void coins.refetch()}>
-              Try again
-            </button>
-          </Alert>
-        ) : (
-          <PageLoading label="Loading coins…" />
-        )
-      ) : Object.keys(coins.data.data).length === 0 ? (
-        <section className="card">
-          <NoCoinsYet />
-        </section>
-      ) : (
-        <>
-          <section className="card table-card">
-            <CoinTable label="Coins" rows={shown} sort={sort} onSort={onSort} deployable />
-            {listed.length === 0 && (
-              <p className="table-empty" role="status">
-                No coins match “{query.trim()}”.
-              </p>
-            )}
-            {hasMore && (
-              <p className="table-more muted small" aria-live="polite">
-                Showing {shown.length} of {listed.length} coins. Scroll down for more.
-              </p>
-            )}
-          </section>
-          {delisted.length > 0 && <DelistedSection rows={delisted} sort={sort} onSort={onSort} />}
-        </>
-      )}
+      <QueryState query={coins} what="The coin list" loadingLabel="Loading coins…">
+        {(data) =>
+          Object.keys(data.data).length === 0 ? (
+            <section className="card">
+              <NoCoinsYet />
+            </section>
+          ) : (
+            <>
+              <section className="card table-card">
+                <CoinTable label="Coins" rows={shown} sort={sort} onSort={onSort} deployable />
+                {listed.length === 0 && (
+                  <p className="table-empty" role="status">
+                    No coins match “{query.trim()}”.
+                  </p>
+                )}
+                {hasMore && (
+                  <p className="table-more muted small" aria-live="polite">
+                    Showing {shown.length} of {listed.length} coins. Scroll down for more.
+                  </p>
+                )}
+              </section>
+              {delisted.length > 0 && <DelistedSection rows={delisted} sort={sort} onSort={onSort} />}
+            </>
+          )
+        }
+      </QueryState>
     </>
   );
 }

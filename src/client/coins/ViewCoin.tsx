@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { Redirect, useSearchParams } from 'wouter';
 import type { CoinDetail } from '../../shared/schemas/coins';
-import { Alert } from '../ui/Alert';
 import { ChainData } from './ChainData';
 import { CoinAlerts } from './CoinAlerts';
 import { CoinCharts } from './CoinCharts';
@@ -12,9 +11,10 @@ import { IncomeCalculator } from './IncomeCalculator';
 import { MarketData } from './MarketData';
 import { StatTable } from './StatTable';
 import { PageLoading } from '../ui/Spinner';
-import { errorCode, errorMessage } from '../app/errors';
+import { errorCode } from '../app/errors';
 import { pageTitle } from '../site/site';
 import { trpc } from '../app/trpc';
+import { QueryError } from '../ui/QueryState';
 import './coins.css';
 
 /**
@@ -37,14 +37,7 @@ function CoinPage({ id }: { id: string }) {
     // NOT_FOUND: no such coin; BAD_REQUEST: not even a coin id. Both are "unknown coin".
     const code = errorCode(coin.error);
     if (code === 'NOT_FOUND' || code === 'BAD_REQUEST') return <Redirect to="/dashboard" replace />;
-    return (
-      <Alert kind="error">
-        This coin could not be loaded: {errorMessage(coin.error)}{' '}
-        <button type="button" className="btn-link" onClick={() => void coin.refetch()}>
-          Try again
-        </button>
-      </Alert>
-    );
+    return <QueryError what="This coin" error={coin.error} retry={() => void coin.refetch()} />;
   }
   const data = coin.data.data;
   if (!data.market_data) return <Redirect to={`/dashboard/deploy?coin=${encodeURIComponent(data.id)}`} replace />;

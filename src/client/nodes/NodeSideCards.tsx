@@ -2,7 +2,7 @@ import { formatDailyPrice } from '../../shared/format';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { formatCount, MISSING } from '../ui/display';
 import { utcDateTime } from './nodeTime';
-import { DetailRow } from './NodeDetails';
+import { DetailsCard } from '../ui/DetailsCard';
 import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 export const planLabel = (p: MasternodeDetail['package']) => (p === 'dedicated' ? 'Dedicated' : 'Cloud');
@@ -10,37 +10,35 @@ export const planLabel = (p: MasternodeDetail['package']) => (p === 'dedicated' 
 /** Plan, cost per day and creation time. */
 export function HostingCard({ node }: { node: MasternodeDetail }) {
   return (
-    <section className="card table-card" aria-labelledby="hosting-title">
-      <h2 id="hosting-title" className="card-title">
-        Hosting details
-      </h2>
-      <table className="table details-table" aria-labelledby="hosting-title">
-        <tbody>
-          <DetailRow label="Plan">{planLabel(node.package)}</DetailRow>
-          <DetailRow label="Cost">${formatDailyPrice(node.hosting_price)} per day</DetailRow>
-          <DetailRow label="Created on">{utcDateTime(node.create_date)}</DetailRow>
-        </tbody>
-      </table>
-    </section>
+    <DetailsCard
+      title="Hosting details"
+      rows={[
+        { label: 'Plan', value: planLabel(node.package) },
+        { label: 'Cost', value: `$${formatDailyPrice(node.hosting_price)} per day` },
+        { label: 'Created on', value: utcDateTime(node.create_date) },
+      ]}
+    />
   );
 }
 
 /** What the node's daemon says about itself; only when the monitor has read it. */
 export function WalletCard({ wallet, simulated }: { wallet: NonNullable<MasternodeDetail['wallet_info']>; simulated: boolean }) {
   return (
-    <section className="card table-card" aria-labelledby="wallet-title">
-      <h2 id="wallet-title" className="card-title">
-        Wallet details {simulated && <SimulatedBadge what="chain" />}
-      </h2>
-      <table className="table details-table" aria-labelledby="wallet-title">
-        <tbody>
-          <DetailRow label="Version">{wallet.version || MISSING}</DetailRow>
-          <DetailRow label="Protocol version">{wallet.protocol_version || MISSING}</DetailRow>
-          <DetailRow label="Blocks">{wallet.blocks === null ? MISSING : formatCount(wallet.blocks)}</DetailRow>
-          <DetailRow label="Connections">{wallet.connections === null ? MISSING : formatCount(wallet.connections)}</DetailRow>
-        </tbody>
-      </table>
-    </section>
+    <DetailsCard
+      title="Wallet details"
+      rows={[
+        { label: 'Version', value: wallet.version || MISSING },
+        { label: 'Protocol version', value: wallet.protocol_version || MISSING },
+        { label: 'Blocks', value: wallet.blocks === null ? MISSING : formatCount(wallet.blocks) },
+        { label: 'Connections', value: wallet.connections === null ? MISSING : formatCount(wallet.connections) },
+      ]}
+    >
+      {simulated && (
+        <p className="muted small">
+          <SimulatedBadge what="chain" /> These figures come from the demo simulator.
+        </p>
+      )}
+    </DetailsCard>
   );
 }
 

@@ -1,17 +1,15 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { Alert } from '../ui/Alert';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { EmptyState } from '../ui/EmptyState';
 import { ExportView } from './ExportView';
 import { PortfolioTable } from './PortfolioTable';
 import { QueuePanel } from './QueuePanel';
-import { PageLoading } from '../ui/Spinner';
 import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
-import { errorMessage } from '../app/errors';
 import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from './portfolio';
 import { trpc } from '../app/trpc';
+import { QueryState } from '../ui/QueryState';
 import './portfolio.css';
 
 type View = 'list' | 'export';
@@ -62,45 +60,38 @@ export function Portfolio() {
         <Stat label="Monthly income" value={data && (income !== null || rows.length === 0) ? formatUsd2(income ?? 0) : MISSING} />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
       </section>
-      {!data ? (
-        nodes.isError ? (
-          <Alert kind="error">
-            Your nodes could not be loaded: {errorMessage(nodes.error)}{' '}
-            <button type="button" className="btn-link" onClick={() => void nodes.refetch()}>
-              Try again
-            </button>
-          </Alert>
-        ) : (
-          <PageLoading label="Loading your nodes…" />
-        )
-      ) : rows.length === 0 && data.queue.length === 0 ? (
-        <section className="card">
-          <EmptyState
-            title="You don't have any masternodes"
-            action={
-              <Link href="/dashboard" className="btn btn-primary">
-                Deploy now
-              </Link>
-            }
-          >
-            Nodes you deploy are listed here with their status, rewards and worth.
-          </EmptyState>
-        </section>
-      ) : (
-        <div className={`portfolio-layout${data.queue.length ? ' with-queue' : ''}`}>
-          <div className="portfolio-main">
-            {view === 'list' ? (
-              <section className="card table-card">
-                <PortfolioTable rows={shownRows} />
-                {shownRows.length === 0 && <p className="table-empty">No nodes match “{query.trim()}”.</p>}
-              </section>
-            ) : (
-              <ExportView blocks={shownBlocks} searching={searching} />
-            )}
-          </div>
-          {data.queue.length > 0 && <QueuePanel queue={data.queue} />}
-        </div>
-      )}
+      <QueryState query={nodes} what="Your nodes" loadingLabel="Loading your nodes…">
+        {(data) =>
+          rows.length === 0 && data.queue.length === 0 ? (
+            <section className="card">
+              <EmptyState
+                title="You don't have any masternodes"
+                action={
+                  <Link href="/dashboard" className="btn btn-primary">
+                    Deploy now
+                  </Link>
+                }
+              >
+                Nodes you deploy are listed here with their status, rewards and worth.
+              </EmptyState>
+            </section>
+          ) : (
+            <div className={`portfolio-layout${data.queue.length ? ' with-queue' : ''}`}>
+              <div className="portfolio-main">
+                {view === 'list' ? (
+                  <section className="card table-card">
+                    <PortfolioTable rows={shownRows} />
+                    {shownRows.length === 0 && <p className="table-empty">No nodes match “{query.trim()}”.</p>}
+                  </section>
+                ) : (
+                  <ExportView blocks={shownBlocks} searching={searching} />
+                )}
+              </div>
+              {data.queue.length > 0 && <QueuePanel queue={data.queue} />}
+            </div>
+          )
+        }
+      </QueryState>
     </>
   );
 }

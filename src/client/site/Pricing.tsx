@@ -1,15 +1,13 @@
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { formatDailyPrice } from '../../shared/format';
-import { Alert } from '../ui/Alert';
 import { CoinLogo } from '../coins/CoinLogo';
-import { PageLoading } from '../ui/Spinner';
 import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
 import { formatUsd2 } from '../ui/display';
-import { errorMessage } from '../app/errors';
 import { campaignRows, planFloors, type PlanFloor, type PriceRow } from './pricing';
 import { ContactLink } from './support';
 import { trpc } from '../app/trpc';
+import { QueryState } from '../ui/QueryState';
 import './site.css';
 import { TableScroll } from '../ui/TableScroll';
 
@@ -43,15 +41,9 @@ export function Pricing() {
       </div>
       {detailed.data && <PlanTable floors={floors} />}
       {detailed.data && <Campaigns rows={campaignRows(rows)} />}
-      {detailed.isError && (
-        <Alert kind="error">
-          Prices could not be loaded: {errorMessage(detailed.error)}{' '}
-          <button type="button" className="btn-link" onClick={() => void detailed.refetch()}>
-            Try again
-          </button>
-        </Alert>
-      )}
-      {detailed.isPending ? <PageLoading label="Loading prices…" /> : detailed.data && <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
+      <QueryState query={detailed} what="Prices" loadingLabel="Loading prices…">
+        {() => <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
+      </QueryState>
       <section className="card bulk">
         <h2>Running more than 20 nodes?</h2>
         <p>

@@ -22,6 +22,23 @@ export function MutationAlerts({ mutation }: { mutation: { isError: boolean; err
   );
 }
 
+/**
+ * A form's one error and one success message (see useForm). `title` puts a bold word
+ * before the error, as the login and register forms do ("Error! <message>").
+ */
+export function FormAlerts({ form, title }: { form: { error: string | null; success: string | null }; title?: string }) {
+  return (
+    <>
+      {form.error && (
+        <Alert kind="error">
+          {title && <strong>{title}</strong>} {form.error}
+        </Alert>
+      )}
+      {form.success && <Alert kind="success">{form.success}</Alert>}
+    </>
+  );
+}
+
 /** The red alert of the login and register forms: "Error! <server message>". */
 export function ErrorAlert({ message }: { message: string }) {
   return (

@@ -1,0 +1,69 @@
+import { QueryClient } from '@tanstack/react-query';
+import { getQueryKey } from '@trpc/react-query';
+import { describe, expect, it } from 'vitest';
+import { liveEventNames, type LiveEvent } from '../../shared/events';
+import { LIVE_EVENT_QUERIES, queriesFor, queryKeyOf } from './liveQueries';
+import { trpc } from './trpc';
+
+// The queries a signed-in user may have in the cache, under the keys tRPC's own hooks use.
+const cached = {
+  coins: getQueryKey(trpc.coins.get_coins, undefined, 'query'),
+  coin: getQueryKey(trpc.coins.get_coin, { coin: 'dash' }, 'query'),
+  stats: getQueryKey(trpc.coins.get_stats, undefined, 'query'),
+  detailed: getQueryKey(trpc.coins.get_detailed, undefined, 'query'),
+  nodes: getQueryKey(trpc.nodes.get_masternodes, undefined, 'query'),
+  nodeA: getQueryKey(trpc.nodes.get_masternode, { masternode: 'dash-aaaaaaaaaa' }, 'query'),
+  nodeB: getQueryKey(trpc.nodes.get_masternode, { masternode: 'dash-bbbbbbbbbb' }, 'query'),
+  info: getQueryKey(trpc.auth.get_common_info, undefined, 'query'),
+  tfa: getQueryKey(trpc.auth.get_tfa, undefined, 'query'),
+  status: getQueryKey(trpc.system.status, undefined, 'query'),
+};
+type Name = keyof typeof cached;
+
+/** Runs the event's invalidation on a real QueryClient holding every query above; returns those made stale. */
+async function staleAfter(event: LiveEvent): Promise<Name[]> {
+  const client = new QueryClient();
+  for (const key of Object.values(cached)) client.setQueryData(key, { seeded: true });
+  for (const target of queriesFor(event)) await client.invalidateQueries({ queryKey: queryKeyOf(target) });
+  return (Object.keys(cached) as Name[]).filter((name) => client.getQueryState(cached[name])?.isInvalidated).sort();
+}
+
+describe('live event → queries map', () => {
+  it('update_stats refetches the coin lists, coin pages and platform totals, nothing private', async () => {
+    expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual(['coin', 'coins', 'detailed', 'stats']);
+  });
+
+  it('refresh_masternodes refetches the node list and node pages only', async () => {
+    expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual(['nodeA', 'nodeB', 'nodes']);
+  });
+
+  it('refresh_masternode refetches only that node', async () => {
+    expect(await staleAfter({ type: 'refresh_masternode', payload: { mn_id: 'dash-bbbbbbbbbb' } })).toEqual(['nodeB']);
+    expect(await staleAfter({ type: 'started', payload: { mn_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodeA']);
+  });
+
+  it('refresh_queue refetches the node list (which carries the queue)', async () => {
+    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['nodes']);
+  });
+
+  it('refresh_transactions refetches the profile with its balance', async () => {
+    expect(await staleAfter({ type: 'refresh_transactions', payload: {} })).toEqual(['info']);
+  });
+
+  it('events handled otherwise refetch nothing', async () => {
+    expect(await staleAfter({ type: 'update_balance', payload: { balance: 1 } })).toEqual([]);
+    expect(await staleAfter({ type: 'restarted', payload: {} })).toEqual([]);
+    expect(await staleAfter({ type: 'new_notification', payload: { message: 'hi' } })).toEqual([]);
+  });
+
+  it('no event refetches everything, and every event is in the map', async () => {
+    expect(Object.keys(LIVE_EVENT_QUERIES).sort()).toEqual([...liveEventNames].sort());
+    for (const type of liveEventNames) {
+      const payload = type === 'refresh_masternode' || type === 'started' ? { mn_id: 'x' } : type === 'server_created' ? { server_id: 'x' } : type === 'update_balance' ? { balance: 0 } : type === 'new_notification' ? { message: 'x' } : {};
+      const stale = await staleAfter({ type, payload } as LiveEvent);
+      expect(stale.length, type).toBeLessThan(Object.keys(cached).length);
+      expect(stale, type).not.toContain('status');
+      expect(stale, type).not.toContain('tfa');
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import type { inferRouterInputs } from '@trpc/server';
+import type { LiveEvent, LiveEventName, LiveEventPayload } from '../../shared/events';
+import type { AppRouter } from '../../server/router';
+
+type Record_ = AppRouter['_def']['record'];
+type Inputs = inferRouterInputs<AppRouter>;
+
+/** "router.procedure" for every query procedure of the app (mutations and subscriptions left out). */
+export type QueryPath = {
+  [R in keyof Record_ & string]: {
+    [P in keyof Record_[R] & string]: Record_[R][P] extends { _def: { type: 'query' } } ? `${R}.${P}` : never;
+  }[keyof Record_[R] & string];
+}[keyof Record_ & string];
+
+type InputOf<Q extends QueryPath> = Q extends `${infer R extends keyof Inputs & string}.${infer P}` ? (P extends keyof Inputs[R] ? Inputs[R][P] : never) : never;
+
+/** One query to refetch: every cached call of a procedure, or only the call with this input. */
+export type QueryTarget = { [Q in QueryPath]: { path: Q; input?: InputOf<Q> } }[QueryPath];
+
+type Targets<N extends LiveEventName> = (payload: LiveEventPayload<N>) => QueryTarget[];
+
+const all = <Q extends QueryPath>(path: Q): QueryTarget => ({ path }) as QueryTarget;
+
+/**
+ * Which queries each live event makes stale. One typed map, so a new event or a
+ * renamed procedure fails the typecheck here instead of refetching the wrong thing.
+ * Events handled in other ways refetch nothing: `restarted` reloads the page,
+ * `update_balance` writes the balance straight into the cache, `new_notification`
+ * goes to the notification list.
+ */
+export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
+  restarted: () => [],
+  // Maintenance began or ended: the flag's two sources (the switch itself is written into the cache first).
+  maintenance: () => [all('system.status'), all('auth.get_common_info')],
+  new_notification: () => [],
+  update_balance: () => [],
+  // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.
+  update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
+  // The notification list is kept by the client (notifications.tsx) until it has a query.
+  refresh_notifications: () => [],
+  // The build queue travels with the node list.
+  refresh_queue: () => [all('nodes.get_masternodes')],
+  refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode')],
+  refresh_masternode: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
+  // Billing pages have no queries yet; the balance is in the profile.
+  refresh_transactions: () => [all('auth.get_common_info')],
+  server_created: () => [all('nodes.get_masternodes')],
+  started: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
+};
+
+export function queriesFor(event: LiveEvent): QueryTarget[] {
+  const targets = LIVE_EVENT_QUERIES[event.type] as (payload: unknown) => QueryTarget[];
+  return targets(event.payload);
+}
+
+/**
+ * The TanStack filter key of a target. tRPC's classic keys are
+ * `[["nodes", "get_masternode"], { input, type: "query" }]`; a key without input
+ * matches every call of the procedure (keys match by prefix).
+ */
+export function queryKeyOf(target: QueryTarget): readonly unknown[] {
+  const path = target.path.split('.');
+  return target.input === undefined ? [path] : [path, { input: target.input, type: 'query' }];
+}

@@ -1,0 +1,97 @@
+import { useCallback, useRef, useState, type FormEvent } from 'react';
+import type { z } from 'zod';
+import { errorMessage, serverFieldErrors } from '../app/errors';
+import { check, withLabel, type FieldErrors } from './forms';
+
+type Values = Record<string, string>;
+
+export type FormOptions<V extends Values, S extends z.ZodType, R> = {
+  /** The shared schema the server checks too, so the client refuses exactly what it would. */
+  schema: S;
+  initial: V;
+  /** The schema's input made from the fields (hidden values, fixed flags); the fields as they are when absent. */
+  toInput?: (values: V) => unknown;
+  /** Sends the checked data. A thrown error becomes the error alert and, for zod's field errors, messages under the fields. */
+  submit: (data: z.output<S>) => Promise<R>;
+  /** The success alert's text; the server's `message` by default, none when this returns null. */
+  successMessage?: (result: R) => string | null;
+  /** After a success (e.g. clear the fields or leave the page). */
+  onSuccess?: (result: R, form: { setValues: (v: V) => void }) => void;
+  /** After a failure (e.g. start a two-step login over). */
+  onError?: (err: unknown, form: { setValues: (v: V) => void }) => void;
+};
+
+/** What a field component takes: spread it, `<TextField {...form.field('email', 'Email')} />`. */
+export type FieldBinding = { label: string; value: string; onValueChange: (value: string) => void; error?: string };
+
+export type Form<V extends Values> = {
+  values: V;
+  setValues: (v: V) => void;
+  field: (name: keyof V & string, label: string) => FieldBinding;
+  errors: FieldErrors;
+  /** The one error alert's text (the server's message or "cannot reach the server"). */
+  error: string | null;
+  /** The one success alert's text. */
+  success: string | null;
+  pending: boolean;
+  onSubmit: (e?: FormEvent) => Promise<void>;
+};
+
+/**
+ * A form over a shared zod schema: field values, the client check (same schema, same
+ * words as the server), the server's per-field messages under their fields, and one
+ * error and one success message for the whole form. A second submit while one is in
+ * flight is ignored.
+ */
+export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOptions<V, S, R>): Form<V> {
+  const [values, setValues] = useState<V>(opts.initial);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inFlight = useRef(false);
+  const latest = useRef(opts);
+  latest.current = opts;
+
+  const setField = useCallback((name: keyof V, value: string) => setValues((v) => ({ ...v, [name]: value })), []);
+
+  const field = (name: keyof V & string, label: string): FieldBinding => ({
+    label,
+    value: values[name] ?? '',
+    onValueChange: (value) => setField(name, value),
+    error: withLabel(label, errors[name]),
+  });
+
+  async function onSubmit(e?: FormEvent) {
+    e?.preventDefault();
+    if (inFlight.current) return;
+    const o = latest.current;
+    setError(null);
+    setSuccess(null);
+    const checked = check(o.schema, o.toInput ? o.toInput(values) : values);
+    setErrors(checked.ok ? {} : checked.errors);
+    if (!checked.ok) return;
+    inFlight.current = true;
+    setPending(true);
+    try {
+      const result = await o.submit(checked.data);
+      const message = o.successMessage ? o.successMessage(result) : defaultMessage(result);
+      setSuccess(message);
+      o.onSuccess?.(result, { setValues });
+    } catch (err) {
+      setError(errorMessage(err));
+      setErrors(serverFieldErrors(err));
+      o.onError?.(err, { setValues });
+    } finally {
+      inFlight.current = false;
+      setPending(false);
+    }
+  }
+
+  return { values, setValues, field, errors, error, success, pending, onSubmit };
+}
+
+function defaultMessage(result: unknown): string | null {
+  if (result && typeof result === 'object' && 'message' in result && typeof result.message === 'string') return result.message;
+  return null;
+}
