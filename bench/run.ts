@@ -2,9 +2,11 @@ import { benchCommonInfo } from './common-info';
 import { benchCoinListRender } from './coin-list-render';
 import { benchFleet } from './fleet';
 import { benchGetCoins } from './get-coins';
+import { benchInitialJs } from './initial-js';
 
 // `npm run bench`: every benchmark in turn; results go to docs/benchmarks.md.
 await benchCommonInfo();
 await benchGetCoins();
 await benchCoinListRender();
 await benchFleet();
+await benchInitialJs();

@@ -1,33 +1,37 @@
-import { useEffect, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch, useSearchParams } from 'wouter';
 import { useSession } from '../auth/auth';
 import { DashboardShell } from '../dashboard/DashboardShell';
 import { SiteLayout } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
-import { Affiliate } from '../account/Affiliate';
-import { ApiKeys } from '../account/ApiKeys';
-import { Billing } from '../account/Billing';
-import { DashboardHome } from '../coins/DashboardHome';
-import { Deploy } from '../nodes/Deploy';
-import { Faq } from '../site/Faq';
-import { Landing } from '../site/Landing';
-import { Login } from '../auth/Login';
-import { Maintenance } from './Maintenance';
-import { Masternode } from '../nodes/Masternode';
-import { NotFound } from './NotFound';
-import { NotificationSettings } from '../account/NotificationSettings';
-import { Portfolio } from '../portfolio/Portfolio';
-import { Pricing } from '../site/Pricing';
-import { Recover } from '../auth/Recover';
-import { Referral } from '../site/Referral';
-import { Register } from '../auth/Register';
-import { Reset } from '../auth/Reset';
-import { Settings } from '../account/Settings';
-import { Staking } from '../nodes/Staking';
-import { Verify } from '../auth/Verify';
-import { ViewCoin } from '../coins/ViewCoin';
 import { pageTitle, safeRedirect } from '../site/site';
 import { maintenanceReturnStore } from './storage';
+import { lazyPage } from './lazyPage';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
+
+// Each page is its own chunk, fetched on first visit (the visitor's first load stays small).
+const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');
+const ApiKeys = lazyPage(() => import('../account/ApiKeys'), 'ApiKeys');
+const Billing = lazyPage(() => import('../account/Billing'), 'Billing');
+const DashboardHome = lazyPage(() => import('../coins/DashboardHome'), 'DashboardHome');
+const Deploy = lazyPage(() => import('../nodes/Deploy'), 'Deploy');
+const Faq = lazyPage(() => import('../site/Faq'), 'Faq');
+const Landing = lazyPage(() => import('../site/Landing'), 'Landing');
+const Login = lazyPage(() => import('../auth/Login'), 'Login');
+const Maintenance = lazyPage(() => import('./Maintenance'), 'Maintenance');
+const Masternode = lazyPage(() => import('../nodes/Masternode'), 'Masternode');
+const NotFound = lazyPage(() => import('./NotFound'), 'NotFound');
+const NotificationSettings = lazyPage(() => import('../account/NotificationSettings'), 'NotificationSettings');
+const Portfolio = lazyPage(() => import('../portfolio/Portfolio'), 'Portfolio');
+const Pricing = lazyPage(() => import('../site/Pricing'), 'Pricing');
+const Recover = lazyPage(() => import('../auth/Recover'), 'Recover');
+const Referral = lazyPage(() => import('../site/Referral'), 'Referral');
+const Register = lazyPage(() => import('../auth/Register'), 'Register');
+const Reset = lazyPage(() => import('../auth/Reset'), 'Reset');
+const Settings = lazyPage(() => import('../account/Settings'), 'Settings');
+const Staking = lazyPage(() => import('../nodes/Staking'), 'Staking');
+const Verify = lazyPage(() => import('../auth/Verify'), 'Verify');
+const ViewCoin = lazyPage(() => import('../coins/ViewCoin'), 'ViewCoin');
 
 /** public: anyone; guest: logged-in users go to /dashboard; user: visitors go to /login. */
 type Access = 'public' | 'guest' | 'user';
@@ -114,7 +118,17 @@ function Screen({ def, minimal = false }: { def: RouteDef; minimal?: boolean }) 
     document.title = pageTitle(def.title);
   }, [def.title]);
   const Page = def.page;
-  const guarded = <Guard access={def.access}>{<Page />}</Guard>;
+  const [location] = useLocation();
+  // Inside the layout, so the header and menus stay while a page loads or fails.
+  const guarded = (
+    <RouteErrorBoundary key={location} home={def.layout === 'site' ? '/' : '/dashboard'}>
+      <Guard access={def.access}>
+        <Suspense fallback={<PageLoading />}>
+          <Page />
+        </Suspense>
+      </Guard>
+    </RouteErrorBoundary>
+  );
   if (def.layout === 'site') return <SiteLayout minimal={minimal}>{guarded}</SiteLayout>;
   return <DashboardShell settingsMenu={def.layout === 'account'}>{guarded}</DashboardShell>;
 }

@@ -1,0 +1,69 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { at, browserSession } from './browser';
+
+// Route-level code splitting: a page's chunk that cannot be fetched (as after a
+// deploy) reloads the app once, then shows the route's error card with a way out.
+// Run `npm run build:client` first.
+
+let server: TestServer;
+const session = browserSession(() => server.url);
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await session.launch();
+});
+
+afterEach(session.assertNoPageErrors);
+
+afterAll(async () => {
+  await session.close();
+  await stopTestServer(server);
+});
+
+describe('lazy pages', () => {
+  it('load their chunk on first visit, reload once when it is gone, then offer to try again or go home', { timeout: 60_000 }, async () => {
+    const page = await session.newPage();
+    const faqChunks: string[] = [];
+    page.on('request', (r) => {
+      if (/\/assets\/Faq-[\w-]+\.js$/.test(r.url())) faqChunks.push(r.url());
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    // The FAQ's code is not part of the landing page.
+    expect(faqChunks).toEqual([]);
+
+    // The chunk disappears (a new build was deployed): the app reloads once, then the
+    // error card shows inside the site layout.
+    await page.route(/\/assets\/Faq-[\w-]+\.js$/, (route) => route.abort());
+    let documentLoads = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) documentLoads++;
+    });
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('navigation').getByRole('link', { name: 'FAQ' }).first().click();
+    await reloaded;
+    const card = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+    await card.waitFor();
+    expect(documentLoads).toBe(2); // the client-side move to /faq, then the one reload
+    expect(faqChunks.length).toBe(2);
+    await page.getByRole('link', { name: 'Pricing' }).first().waitFor(); // the layout stayed
+    expect(await page.title()).toBe('FAQ · Nodekeep');
+
+    // The chunk is back: "Try again" loads the page.
+    await page.unroute(/\/assets\/Faq-[\w-]+\.js$/);
+    await card.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Frequently asked questions' }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem('nodekeep.chunkReload'))).toBeNull();
+
+    // And "Go to the home page" leads home from the error card.
+    await page.route(/\/assets\/Pricing-[\w-]+\.js$/, (route) => route.abort());
+    await page.getByRole('navigation').getByRole('link', { name: 'Pricing' }).first().click();
+    const pricingCard = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+    await pricingCard.waitFor();
+    await pricingCard.getByRole('link', { name: 'Go to the home page' }).click();
+    await at(page, '/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.context().close();
+  });
+});
