@@ -183,7 +183,8 @@ describe('portfolio and node pages', () => {
     await expect.poll(() => page.getByTestId('network-status').textContent(), { timeout: 15_000 }).toBe('WAITING_FOR_PROTX');
     expect(await detailRow(page, 'Version').textContent()).toContain('Simulator');
     expect(await detailRow(page, 'ID').textContent()).toContain(dashId);
-    expect(await detailRow(page, 'IP').textContent()).toMatch(/\d+\.\d+\.\d+\.\d+/);
+    // A simulated node shows no address as if it had one.
+    expect(await detailRow(page, 'IP').textContent()).toMatch(/None: a simulated node has no address/);
     expect(await detailRow(page, 'Plan').textContent()).toContain('Cloud');
     expect(await detailRow(page, 'Cost').textContent()).toMatch(/\$\d+\.\d{3} per day/);
     expect(await page.locator('.stat', { has: page.getByText('Earnings', { exact: true }) }).locator('.stat-value').textContent()).toBe('---');

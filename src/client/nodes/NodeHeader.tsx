@@ -16,9 +16,8 @@ export function NodeHeader({ node }: { node: MasternodeDetail }) {
         <CoinLogo id={node.currency} ticker={node.currency_data.ticker} src={node.logo} size={48} />
         <div className="node-header-text">
           <h1>{nodeName(node)}</h1>
-          <p className="muted">
-            {node.currency_data.ticker} Masternode {node.simulated && <SimulatedBadge />}
-          </p>
+          <p className="muted">{node.currency_data.ticker} Masternode</p>
+          {node.simulated && <SimulatedBadge />}
         </div>
         <div className="node-header-action">
           <Link href={`/dashboard/deploy?coin=${encodeURIComponent(node.currency)}`} className="btn btn-primary">
