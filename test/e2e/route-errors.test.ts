@@ -66,4 +66,40 @@ describe('lazy pages', () => {
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.context().close();
   });
+
+  it('show a page that throws as an error card in its layout, with Try again and a way home', { timeout: 60_000 }, async () => {
+    const page = await session.newPage();
+    // The FAQ's module replaced by one whose page throws while a flag is set.
+    await page.route(/\/assets\/Faq-[\w-]+\.js$/, (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: "export function Faq() { if (window.faqBroken) throw new Error('broken page'); return 'The FAQ is back'; }",
+      }),
+    );
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.evaluate(() => ((window as unknown as { faqBroken: boolean }).faqBroken = true));
+    let documentLoads = 0;
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) documentLoads++;
+    });
+    await page.getByRole('navigation').getByRole('link', { name: 'FAQ' }).first().click();
+    const card = page.getByRole('alert').filter({ hasText: 'Something went wrong on this page' });
+    await card.waitFor();
+    expect(documentLoads).toBe(1); // only the client-side move: a render error does not reload
+    await page.getByRole('link', { name: 'Pricing' }).first().waitFor(); // the layout stayed
+
+    await page.evaluate(() => ((window as unknown as { faqBroken: boolean }).faqBroken = false));
+    await card.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('The FAQ is back').waitFor();
+    expect(documentLoads).toBe(1);
+
+    await page.evaluate(() => ((window as unknown as { faqBroken: boolean }).faqBroken = true));
+    await page.getByRole('navigation').getByRole('link', { name: 'Pricing' }).first().click();
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.getByRole('navigation').getByRole('link', { name: 'FAQ' }).first().click();
+    await card.getByRole('link', { name: 'Go to the home page' }).click();
+    await at(page, '/');
+    await page.context().close();
+  });
 });

@@ -10,6 +10,7 @@ import { ApiProvider, SessionProvider } from '../auth/auth';
 import { ToastProvider } from '../ui/Toasts';
 import { NotificationsProvider } from '../dashboard/notifications';
 import { createQueryClient } from './queryClient';
+import { ErrorBoundary } from './ErrorBoundary';
 
 const queryClient = createQueryClient();
 
@@ -20,7 +21,10 @@ createRoot(document.getElementById('root')!).render(
         <SessionProvider>
           <ToastProvider>
             <NotificationsProvider>
-              <App />
+              {/* Last resort for the frame itself (top bar, menus); pages have their own. */}
+              <ErrorBoundary home="/">
+                <App />
+              </ErrorBoundary>
             </NotificationsProvider>
           </ToastProvider>
         </SessionProvider>

@@ -7,7 +7,7 @@ import { PageLoading } from '../ui/Spinner';
 import { pageTitle, safeRedirect } from '../site/site';
 import { maintenanceReturnStore } from './storage';
 import { lazyPage } from './lazyPage';
-import { RouteErrorBoundary } from './RouteErrorBoundary';
+import { ErrorBoundary } from './ErrorBoundary';
 
 // Each page is its own chunk, fetched on first visit (the visitor's first load stays small).
 const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');
@@ -121,13 +121,13 @@ function Screen({ def, minimal = false }: { def: RouteDef; minimal?: boolean }) 
   const [location] = useLocation();
   // Inside the layout, so the header and menus stay while a page loads or fails.
   const guarded = (
-    <RouteErrorBoundary key={location} home={def.layout === 'site' ? '/' : '/dashboard'}>
+    <ErrorBoundary key={location} home={def.layout === 'site' ? '/' : '/dashboard'}>
       <Guard access={def.access}>
         <Suspense fallback={<PageLoading />}>
           <Page />
         </Suspense>
       </Guard>
-    </RouteErrorBoundary>
+    </ErrorBoundary>
   );
   if (def.layout === 'site') return <SiteLayout minimal={minimal}>{guarded}</SiteLayout>;
   return <DashboardShell settingsMenu={def.layout === 'account'}>{guarded}</DashboardShell>;

@@ -38,12 +38,3 @@ export function FormAlerts({ form, title }: { form: { error: string | null; succ
     </>
   );
 }
-
-/** The red alert of the login and register forms: "Error! <server message>". */
-export function ErrorAlert({ message }: { message: string }) {
-  return (
-    <Alert kind="error">
-      <strong>Error!</strong> {message}
-    </Alert>
-  );
-}

@@ -6,11 +6,12 @@ type Props = { children: ReactNode; home: string };
 type State = { error: unknown };
 
 /**
- * One route's safety net: a page that throws while rendering (or whose code cannot be
+ * A route's safety net: a page that throws while rendering (or whose code cannot be
  * loaded) shows this card instead of a blank screen; the layout around it stays.
- * Routes remount it by key, so moving to another page starts clean.
+ * Routes remount it by key, so moving to another page starts clean. One more around
+ * the whole app catches what the frame itself (top bar, menus) throws.
  */
-export class RouteErrorBoundary extends Component<Props, State> {
+export class ErrorBoundary extends Component<Props, State> {
   state: State = { error: null };
 
   static getDerivedStateFromError(error: unknown): State {
