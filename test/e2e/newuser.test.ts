@@ -200,6 +200,7 @@ describe('a signed-in customer', () => {
     await page.locator('.node-header').getByTestId('simulated-badge').waitFor();
     expect(await page.getByText('None: a simulated node has no address on the network').count()).toBe(1);
     expect(await page.getByText('192.0.2.').count()).toBe(0);
+    expect((await page.locator('.stat', { hasText: 'Investment' }).locator('.stat-value').textContent())?.trim()).toBe('None (simulated)');
     // Worth and ROI are not shown as if the node earned.
     expect(await page.getByRole('region', { name: 'Value' }).count()).toBe(0);
 
