@@ -118,7 +118,7 @@ describe('the simulator only when the operator enables it', () => {
     expect(nodes.out).toMatch(new RegExp(`${id}\\tdash\\t${userId}\\tcloud\\terror\\tlocal\\t-\\tSIMULATED`));
     const status = await cli(['fleet', 'status']);
     expect(status.out).toMatch(/simulated nodes: 1 /);
-    expect(status.out).toMatch(/simulator: off/);
+    expect(status.out).toMatch(/FLEET_SIMULATOR in this environment: off/);
     await cli(['fleet', 'destroy', id]);
     await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('destroyed_at').where('mn_id', '=', id).executeTakeFirstOrThrow()).destroyed_at, 10_000, 'destroyed');
   });

@@ -122,7 +122,8 @@ export const fleetCommands: Record<string, CliCommand> = {
       io.out(`nodes: ${[...byStatus.values()].reduce((a, b) => a + b, 0)}${byStatus.size ? ` (${[...byStatus].map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}`);
       const simulated = Number((await nodeCountsBySimulated(db)).find((r) => r.simulated === 1)?.n ?? 0);
       io.out(`simulated nodes: ${simulated} (served by the coin-daemon simulator, shown to their owners with a "Simulated" badge)`);
-      io.out(`simulator: ${config.fleetSimulator ? 'on' : 'off'} (FLEET_SIMULATOR); coins without a real daemon profile use catalog/daemons.json "simulator-*"`);
+      // This process's setting; the server's is in its own environment (it logs refusals).
+      io.out(`FLEET_SIMULATOR in this environment: ${config.fleetSimulator ? 'on' : 'off'}; coins without a real daemon profile use catalog/daemons.json "simulator-*"`);
     },
   },
   'fleet nodes': {
