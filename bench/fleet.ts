@@ -95,7 +95,7 @@ async function density(n = 1000) {
     const heapBefore = process.memoryUsage().heapUsed;
     const coins = ['dash', 'firo', 'pivx', 'bdx', 'eth', 'rtm', 'crw', 'nrg'];
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) await requestNode(s.deps.db, { profiles: s.fleet.profiles, log }, { userId: user.id, coinId: coins[i % coins.length], plan: coins[i % coins.length] === 'eth' ? 'dedicated' : 'cloud' });
+    for (let i = 0; i < n; i++) await requestNode(s.deps.db, { profiles: s.fleet.profiles, log, simulator: s.fleet.simulator }, { userId: user.id, coinId: coins[i % coins.length], plan: coins[i % coins.length] === 'eth' ? 'dedicated' : 'cloud' });
     const placedMs = performance.now() - t0;
     void s.fleet.reconcile();
     await waitFor(async () => Number((await s.deps.db.selectFrom('masternodes').select((eb) => eb.fn.countAll().as('c')).where('provisioned_at', 'is not', null).executeTakeFirstOrThrow()).c) >= n, 300_000, 'all nodes started');

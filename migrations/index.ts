@@ -5,6 +5,7 @@ import * as fleet from './2026-11-22T1500-fleet';
 import * as rolesApiKeys from './2026-11-23T1000-roles-apikeys';
 import * as abuse from './2026-11-23T1100-abuse';
 import * as jobs from './2026-11-23T1200-jobs';
+import * as newuser from './2026-11-23T1300-newuser';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1000-roles-apikeys': rolesApiKeys,
   '2026-11-23T1100-abuse': abuse,
   '2026-11-23T1200-jobs': jobs,
+  '2026-11-23T1300-newuser': newuser,
 };

@@ -32,7 +32,7 @@ describe('operator CLI on a running server', () => {
     const tfa = await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } });
     expect(tfa.status).toBe(503);
     expect((await tfa.json()).message).toMatch(/tuning up/);
-    expect(await fetch(`${s.url}/public_api/status`).then((r) => r.json())).toEqual({ success: true, maintenance: true });
+    expect(await fetch(`${s.url}/public_api/status`).then((r) => r.json())).toMatchObject({ success: true, maintenance: true });
     expect((await cli('maintenance')).out).toBe('maintenance is on');
     expect((await cli('maintenance', 'off')).code).toBe(0);
     expect((await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);

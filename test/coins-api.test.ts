@@ -84,6 +84,16 @@ describe('GET /public_api/get_coin', () => {
     expect(d.statistics.find((x: any) => x.variable === 'revenue_mo').value).toBeCloseTo(income(1000, d.market_data.price, d.roi).monthly, 8);
   });
 
+  it('names each figure once in the specification and statistics tables', async () => {
+    for (const r of (await get('/public_api/get_detailed')).body.data) {
+      const d = (await get(`/public_api/get_coin?coin=${r.id}`)).body.data;
+      for (const table of [d.specifications, d.statistics]) {
+        const labels = table.map((x: any) => x.label.toLowerCase());
+        expect(labels, r.id).toEqual([...new Set(labels)]);
+      }
+    }
+  });
+
   it('answers 404 for an unknown coin and 400 for a bad query', async () => {
     expect(await get('/public_api/get_coin?coin=doesnotexist')).toEqual({ status: 404, body: { success: false, message: 'Unknown coin "doesnotexist".' } });
     expect((await get('/public_api/get_coin')).status).toBe(400);
@@ -115,6 +125,12 @@ describe('stats, detailed and deploy info', () => {
     const eth = body.data.find((r: any) => r.id === 'eth');
     expect(eth).toMatchObject({ dedicated_price_usd: 0.33, cloud_price_usd: null, collateral: 32 });
     expect(eth.income_usd.yearly).toBeCloseTo(income(32, eth.price_usd, eth.roi_pct).yearly, 8);
+    // A campaign is told as one: the price paid now and the regular one it replaces.
+    const campaigns = body.data.filter((r: any) => r.campaign);
+    expect(campaigns.length).toBeGreaterThan(0);
+    for (const r of campaigns) expect(r.dedicated_price_usd).toBeLessThan(r.regular_dedicated_price_usd);
+    const plain = body.data.find((r: any) => !r.campaign && r.id !== 'eth');
+    expect(plain.dedicated_price_usd).toBe(plain.regular_dedicated_price_usd);
   });
 
   it('get_deploy_info needs login and answers the deploy-info coin', async () => {

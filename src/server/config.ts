@@ -40,6 +40,17 @@ const trustProxy = v.pipe(
   v.maxValue(10, 'must be true, false or a number of proxies (0-10)'),
 );
 
+/** "Label=https://url" pairs separated by commas, e.g. "Telegram=https://t.me/x,Discord=https://discord.gg/y". */
+const communityLinks = v.pipe(
+  v.string(),
+  v.transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean)),
+  v.check((pairs) => pairs.every((p) => /^[^=]{1,40}=https?:\/\/\S+$/.test(p)), 'must be Label=https://url pairs separated by commas'),
+  v.transform((pairs) => pairs.map((p) => ({ label: p.slice(0, p.indexOf('=')).trim(), url: p.slice(p.indexOf('=') + 1) }))),
+);
+
+const ipv4 = v.pipe(v.string(), v.ipv4('must be an IPv4 address such as 203.0.113.7'));
+const ipv6 = v.pipe(v.string(), v.ipv6('must be an IPv6 address such as 2001:db8::7'));
+
 const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: v.optional(port, '8080'),
@@ -72,6 +83,11 @@ const EnvSchema = v.object({
   ),
   MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
+  FLEET_SIMULATOR: v.optional(bool, 'false'),
+  FLEET_LOCAL_IPV4: v.optional(ipv4),
+  FLEET_LOCAL_IPV6: v.optional(ipv6),
+  SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
+  COMMUNITY_LINKS: v.optional(communityLinks),
   SESSION_TTL_DAYS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
     '30',
@@ -104,6 +120,15 @@ export type Config = {
   monitorConcurrency: number;
   /** Bearer token for /metrics; empty disables it. */
   operatorToken: string;
+  /** Whether the coin-daemon simulator may serve nodes (demos and tests); off in production. */
+  fleetSimulator: boolean;
+  /** Public addresses of this machine for nodes it runs itself; null: detected from its interfaces. */
+  fleetLocalIpv4: string | null;
+  fleetLocalIpv6: string | null;
+  /** Where customers write to; empty hides the contact links. */
+  supportEmail: string;
+  /** Community links shown on the error app, the not-found page and the footers. */
+  communityLinks: { label: string; url: string }[];
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -143,6 +168,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
     operatorToken: e.OPERATOR_TOKEN ?? '',
+    fleetSimulator: e.FLEET_SIMULATOR,
+    fleetLocalIpv4: e.FLEET_LOCAL_IPV4 ?? null,
+    fleetLocalIpv6: e.FLEET_LOCAL_IPV6 ?? null,
+    supportEmail: e.SUPPORT_EMAIL ?? '',
+    communityLinks: e.COMMUNITY_LINKS ?? [],
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

@@ -110,6 +110,8 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     profiles,
     monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
     jobs,
+    simulator: config.fleetSimulator,
+    localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
     // A remote host publishes ports on its own address (loopback there is out of our reach);
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),

@@ -6,6 +6,8 @@ import { z } from 'zod';
  */
 export const liveEventPayloads = {
   restarted: z.object({}),
+  /** The operator switched maintenance on or off: open tabs switch to or from the maintenance app without a reload. */
+  maintenance: z.object({ on: z.boolean() }),
   new_notification: z.object({ message: z.string(), icon: z.string().optional(), link: z.string().optional() }),
   update_balance: z.object({ balance: z.number() }),
   update_stats: z.object({}),

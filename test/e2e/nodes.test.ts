@@ -22,7 +22,7 @@ for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?
   p.time_scale = 300;
 }
 fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile };
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
 
 let server: TestServer;
 const session = browserSession(() => server.url);
@@ -176,7 +176,8 @@ describe('portfolio and node pages', () => {
     await expect.poll(() => page.getByTestId('network-status').textContent(), { timeout: 15_000 }).toBe('WAITING_FOR_PROTX');
     expect(await detailRow(page, 'Version').textContent()).toContain('Simulator');
     expect(await detailRow(page, 'ID').textContent()).toContain(dashId);
-    expect(await detailRow(page, 'IP').textContent()).toMatch(/\d+\.\d+\.\d+\.\d+/);
+    // A simulated node shows no address as if it had one.
+    expect(await detailRow(page, 'IP').textContent()).toMatch(/None: a simulated node has no address/);
     expect(await detailRow(page, 'Plan').textContent()).toContain('Cloud');
     expect(await detailRow(page, 'Cost').textContent()).toMatch(/\$\d+\.\d{3} per day/);
     expect(await page.locator('.stat', { has: page.getByText('Earnings', { exact: true }) }).locator('.stat-value').textContent()).toBe('---');
@@ -198,13 +199,13 @@ describe('portfolio and node pages', () => {
   it('switches tabs by query and opens the delete dialog', async () => {
     await page.getByRole('tab', { name: 'Configuration' }).click();
     await at(page, `/dashboard/masternode/${dashId}?tab=config`);
-    await page.getByText(/arrive with the deploy wizards/).waitFor();
+    await page.getByText(/The dashboard does not show start commands/).waitFor();
     expect(await detailRow(page, 'Package').textContent()).toContain('Cloud');
     await page.getByRole('tab', { name: 'Overview' }).click();
     await at(page, `/dashboard/masternode/${dashId}`);
 
     await page.goto(`/dashboard/masternode/${dashId}?tab=proposals`);
-    await page.getByText('Governance proposals are not available yet.').waitFor();
+    await page.getByText('Governance proposals cannot be viewed or voted on in the dashboard.').waitFor();
 
     // The portfolio's delete shortcut and the query open the dialog.
     await page.goto(`/dashboard/masternode/${dashId}?tab=delete`);
@@ -213,7 +214,7 @@ describe('portfolio and node pages', () => {
     await dialog.getByText(/cannot be undone/).waitFor();
     await dialog.getByLabel('Reason').selectOption({ index: 1 });
     expect(await dialog.getByRole('button', { name: 'Delete node' }).isDisabled()).toBe(true);
-    await dialog.getByText('Deleting nodes from the dashboard arrives with the deploy issue; contact support meanwhile.').waitFor();
+    await dialog.getByText(/Nodes cannot be deleted from the dashboard\. To delete this node, contact support/).waitFor();
     await screenshot(page, 'node-delete-dialog', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await at(page, `/dashboard/masternode/${dashId}`);

@@ -18,7 +18,7 @@ for (const p of Object.values<any>(shipped.profiles)) {
 }
 fs.writeFileSync(profilesFile, JSON.stringify(shipped));
 const TOKEN = 'operator-token-for-tests-123';
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, OPERATOR_TOKEN: TOKEN };
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, OPERATOR_TOKEN: TOKEN, FLEET_SIMULATOR: 'true' };
 
 let s: TestServer;
 let port: number;
@@ -67,7 +67,8 @@ describe('the fleet in the running platform', () => {
       const n = await node('owner', dashId);
       return n?.status === 'start required' && n;
     }, 15_000, 'start required');
-    expect(synced).toMatchObject({ currency: 'dash', package: 'cloud', status_on_network: 'WAITING_FOR_PROTX', hosting_price: 0.045, server_ip: expect.any(String) });
+    // A simulated node says so, and shows no address and no earnings as if it were real.
+    expect(synced).toMatchObject({ currency: 'dash', package: 'cloud', status_on_network: 'WAITING_FOR_PROTX', hosting_price: 0.045, simulated: true, server_ip: null, worth: '--', revenue: '--', roi: null });
     expect(synced.wallet_info).toMatchObject({ version: expect.stringMatching(/Simulator/), protocol_version: '70230', connections: expect.any(Number) });
     expect(synced.wallet_info.blocks).toBeGreaterThan(0);
     expect(owner.types()).toContain('refresh_masternode');
@@ -91,12 +92,33 @@ describe('the fleet in the running platform', () => {
     await waitFor(async () => owner.received.find((e) => e.type === 'started'), 5000, 'started');
   }, 90_000);
 
+  it("fills the coin page's wallet and latest block from the fleet's nodes, marked as simulated", async () => {
+    const coin = async (id: string) => (await fetch(`${s.url}/public_api/get_coin?coin=${id}`).then((r) => r.json())).data;
+    const dash = await waitFor(async () => {
+      const d = await coin('dash');
+      return d.latest_block > 0 && d;
+    }, 5000, 'latest block');
+    expect(dash.wallet).toMatchObject({ version: expect.stringMatching(/Simulator/), protocol_version: '70230', connections: expect.any(Number) });
+    expect(dash.chain_simulated).toBe(true);
+    const row = await s.deps.db.selectFrom('masternodes').select('blocks').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
+    expect(dash.latest_block).toBeLessThanOrEqual(row.blocks! + 5);
+    // The top bar counts the node, but no value for collateral it does not hold.
+    const stats = await waitFor(async () => {
+      const b = await fetch(`${s.url}/public_api/get_stats`).then((r) => r.json());
+      return b.data.total_mns === 1 && b;
+    }, 3000, 'stats');
+    expect(stats.data.total_mn_value).toBe(0);
+    // A coin the fleet runs no node of has nothing to show.
+    expect(await coin('firo')).toMatchObject({ wallet: null, latest_block: null, chain_simulated: false });
+  });
+
   it('answers get_masternodes to the owner and not found to anyone else', async () => {
     const list = await api('/api/get_masternodes', 'owner');
     expect(list.status).toBe(200);
     expect(list.body.masternodes.map((m: any) => m.mn_id)).toEqual([dashId]);
     expect(list.body.monthly_cost).toBeCloseTo(30 * 0.045, 10);
-    expect(list.body.total_worth).toBeGreaterThan(0);
+    expect(list.body.masternodes[0]).toMatchObject({ simulated: true, worth: '--' });
+    expect(list.body.total_worth).toBe(0); // simulated nodes hold no collateral
     expect(list.body.queue[0]).toMatchObject({ mn_id: dashId, status: 'done', link: `/dashboard/masternode/${dashId}?tab=config` });
     expect((await api('/api/get_masternodes', 'other')).body).toEqual({ masternodes: [], queue: [], total_worth: 0, monthly_cost: 0 });
     expect(await api(`/api/get_masternode?masternode=${dashId}`, 'other')).toEqual({ status: 404, body: { success: false, message: 'Masternode not found.' } });

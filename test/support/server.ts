@@ -18,7 +18,8 @@ export function tempDataDir(prefix = 'nodekeep-test-'): string {
  */
 export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(opts.port ?? 0), DATA_DIR: dataDir, ...env }, { clientDir: path.resolve('dist/client') });
+  // The simulator is on unless a test turns it off: most fleet tests deploy simulated nodes.
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(opts.port ?? 0), DATA_DIR: dataDir, FLEET_SIMULATOR: 'true', ...env }, { clientDir: path.resolve('dist/client') });
   const log = memoryLogger();
   const running = await startServer(config, log);
   // PUBLIC_URL defaults to HOST:PORT; with port 0 the real port is known only now.

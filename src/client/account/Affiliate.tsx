@@ -13,7 +13,7 @@ export function Affiliate() {
       </section>
       <section className="card">
         <EmptyState title="No referrals yet">
-          Earn a $10 bonus when someone you refer makes a first deposit of at least $10. Your referral link will appear here once the affiliate programme opens.
+          Earn a $10 bonus when someone you refer makes a first deposit of at least $10. There is no referral link for your account.
         </EmptyState>
       </section>
     </>

@@ -6,8 +6,8 @@ export function NotificationSettings() {
     <>
       <PageHeader title="Notifications" />
       <section className="card">
-        <EmptyState title="No email notifications to configure yet">
-          You will choose here which events (node down, low balance, rewards) send you an email. Notifications inside the dashboard already arrive live.
+        <EmptyState title="No email notifications to configure">
+          Email notifications cannot be set here. Notifications inside the dashboard arrive live, in the bell menu at the top.
         </EmptyState>
       </section>
     </>

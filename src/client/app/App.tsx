@@ -22,7 +22,8 @@ export function App() {
         <>
           {session.maintenance ? <MaintenanceRoutes /> : <AppRoutes />}
           {session.user && <LiveEvents key={session.token} />}
-          {session.user && <VisitReporter />}
+          {/* During maintenance private calls answer 503: no visits to report. */}
+          {session.user && !session.maintenance && <VisitReporter />}
         </>
       )}
     </>

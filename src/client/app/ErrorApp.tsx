@@ -1,7 +1,10 @@
-import { COMMUNITY_LINKS } from '../site/site';
+import { CommunityLinks } from '../site/support';
 import { Logo } from '../ui/Logo';
 
-/** Rendered instead of the app when the start-up call cannot reach the server. */
+/**
+ * Rendered instead of the app when the start-up call cannot reach the server. The
+ * community links are the last ones the server sent (kept in this browser).
+ */
 export function ErrorApp() {
   return (
     <div className="fallback-app">
@@ -11,13 +14,7 @@ export function ErrorApp() {
         <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
           Refresh
         </button>
-        <nav className="community-links" aria-label="Community">
-          {COMMUNITY_LINKS.map((l) => (
-            <a key={l.href} href={l.href}>
-              {l.label}
-            </a>
-          ))}
-        </nav>
+        <CommunityLinks />
       </div>
     </div>
   );

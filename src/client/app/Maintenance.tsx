@@ -1,15 +1,23 @@
-import { Link } from 'wouter';
+import { useEffect } from 'react';
+import { Link, Redirect } from 'wouter';
 import { useSession } from '../auth/auth';
-import { trpc } from './trpc';
+import { safeRedirect } from '../site/site';
+import { maintenanceReturnStore } from './storage';
 
-const RECHECK_MS = 30_000;
-
-/** /maintenance. While maintenance is on it asks the server now and then and leaves by itself when it ends. */
+/**
+ * /maintenance. The session asks the server about maintenance every 15 seconds while it
+ * lasts (logged-in tabs also hear it live); when it ends, a tab that was sent here goes
+ * back to where it was. Someone who opens /maintenance by hand sees that all is well.
+ */
 export function Maintenance() {
-  const { maintenance } = useSession();
-  trpc.system.status.useQuery(undefined, { refetchInterval: maintenance ? RECHECK_MS : false });
+  const { maintenance, user } = useSession();
+  useEffect(() => {
+    if (maintenance && maintenanceReturnStore.get() === null) maintenanceReturnStore.set(user ? '/dashboard' : '/');
+  }, [maintenance, user]);
 
   if (!maintenance) {
+    const back = maintenanceReturnStore.get();
+    if (back !== null) return <LeaveMaintenance to={safeRedirect(back) ?? '/'} />;
     return (
       <div className="container page center-page">
         <h1>No maintenance right now</h1>
@@ -30,7 +38,12 @@ export function Maintenance() {
       </svg>
       <h1>We're just tuning up a few things.</h1>
       <p className="muted">We apologize for the inconvenience. Nodekeep is down for planned maintenance and will be back shortly.</p>
-      <p className="muted small">This page checks again by itself every 30 seconds.</p>
+      <p className="muted small">This page returns to where you were by itself when we are done.</p>
     </div>
   );
+}
+
+function LeaveMaintenance({ to }: { to: string }) {
+  useEffect(() => maintenanceReturnStore.clear(), []);
+  return <Redirect to={to} replace />;
 }

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { SUPPORT_EMAIL } from '../site/site';
+import { ContactLink } from '../site/support';
 
 export function NotFound() {
   return (
@@ -9,7 +9,7 @@ export function NotFound() {
       </p>
       <h1>Page not found</h1>
       <p className="muted">
-        The page you are looking for does not exist or has moved. If you think this is a mistake, <a href={`mailto:${SUPPORT_EMAIL}`}>contact us</a>.
+        The page you are looking for does not exist or has moved. If you think this is a mistake, <ContactLink>contact us</ContactLink>.
       </p>
       <Link href="/dashboard" className="btn btn-primary">
         Go to Dashboard

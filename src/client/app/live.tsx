@@ -26,6 +26,12 @@ export function LiveEvents() {
         // A new server build may be running: load the matching client.
         window.location.reload();
         return;
+      case 'maintenance':
+        // Switch app at once; the status call confirms it (and carries the rest).
+        utils.system.status.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
+        utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
+        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
+        return;
       case 'update_balance': {
         // Show the new balance at once, without a round trip.
         utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old));

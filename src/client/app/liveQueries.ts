@@ -30,6 +30,8 @@ const all = <Q extends QueryPath>(path: Q): QueryTarget => ({ path }) as QueryTa
  */
 export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   restarted: () => [],
+  // Maintenance began or ended: the flag's two sources (the switch itself is written into the cache first).
+  maintenance: () => [all('system.status'), all('auth.get_common_info')],
   new_notification: () => [],
   update_balance: () => [],
   // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.

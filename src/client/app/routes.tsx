@@ -5,6 +5,7 @@ import { DashboardShell } from '../dashboard/DashboardShell';
 import { SiteLayout } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { pageTitle, safeRedirect } from '../site/site';
+import { maintenanceReturnStore } from './storage';
 import { lazyPage } from './lazyPage';
 import { ErrorBoundary } from './ErrorBoundary';
 
@@ -95,10 +96,20 @@ export function MaintenanceRoutes() {
         <Screen def={maintenance} minimal />
       </Route>
       <Route>
-        <Redirect to="/maintenance" replace />
+        <ToMaintenance />
       </Route>
     </Switch>
   );
+}
+
+/** Sends the tab to /maintenance, remembering where it was so it can go back when maintenance ends. */
+function ToMaintenance() {
+  const [location] = useLocation();
+  const search = useSearch();
+  useEffect(() => {
+    maintenanceReturnStore.set(location + (search ? `?${search}` : '') + window.location.hash);
+  }, [location, search]);
+  return <Redirect to="/maintenance" replace />;
 }
 
 /** One route's page: its title, its access guard and its layout. */

@@ -1,3 +1,5 @@
+import type { SupportInfo } from '../../shared/schemas/auth';
+
 // Everything the client keeps in localStorage, under the names the spec uses.
 const TOKEN_KEY = 'auth_token';
 const QR_KEY = 'qr_key';
@@ -70,4 +72,48 @@ export const referralStore = {
 export const deviceStore = {
   get: (): string | null => read(DEVICE_KEY),
   set: (value: string) => write(DEVICE_KEY, value),
+};
+
+const SUPPORT_KEY = 'support_info';
+const MAINTENANCE_RETURN_KEY = 'nk_maintenance_return';
+
+/**
+ * The operator's support address and community links, as `system.status` last sent
+ * them: the error app shows them when the server cannot answer.
+ */
+export const supportStore = {
+  get(): SupportInfo | null {
+    try {
+      const v = JSON.parse(read(SUPPORT_KEY) ?? 'null') as SupportInfo | null;
+      return v && typeof v.email === 'string' && Array.isArray(v.community) ? v : null;
+    } catch {
+      return null;
+    }
+  },
+  set: (info: SupportInfo) => write(SUPPORT_KEY, JSON.stringify(info)),
+};
+
+/** Where this tab was when maintenance began (per tab: sessionStorage), to go back when it ends. */
+export const maintenanceReturnStore = {
+  get(): string | null {
+    try {
+      return window.sessionStorage.getItem(MAINTENANCE_RETURN_KEY);
+    } catch {
+      return null;
+    }
+  },
+  set(path: string) {
+    try {
+      window.sessionStorage.setItem(MAINTENANCE_RETURN_KEY, path);
+    } catch {
+      // Without storage the tab goes to the home page instead.
+    }
+  },
+  clear() {
+    try {
+      window.sessionStorage.removeItem(MAINTENANCE_RETURN_KEY);
+    } catch {
+      // Nothing stored.
+    }
+  },
 };

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link, Redirect, useLocation, useSearchParams } from 'wouter';
-import { Alert } from '../ui/Alert';
+import { useToasts } from '../ui/Toasts';
 import { AuthCard } from '../site/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { errorMessage } from '../app/errors';
@@ -19,6 +19,7 @@ export function Verify() {
 function VerifyHash({ hash }: { hash: string }) {
   const [, navigate] = useLocation();
   const verify = trpc.auth.verify.useMutation();
+  const toasts = useToasts();
 
   // The link works once: guard against the second effect run of development mode.
   const sent = useRef(false);
@@ -29,6 +30,14 @@ function VerifyHash({ hash }: { hash: string }) {
     mutate({ hash });
   }, [mutate, hash]);
 
+  // A bad or used link goes to the home page (spec: "Verify fails or no hash: /"), with the reason in a toast.
+  const failure = verify.isError ? errorMessage(verify.error) : null;
+  useEffect(() => {
+    if (failure === null) return;
+    toasts.show(`Email not verified: ${failure}`, { kind: 'error' });
+    navigate('/', { replace: true });
+  }, [failure, navigate, toasts]);
+
   const succeeded = verify.isSuccess;
   useEffect(() => {
     if (!succeeded) return;
@@ -38,10 +47,8 @@ function VerifyHash({ hash }: { hash: string }) {
 
   return (
     <AuthCard title="Email verification">
-      {verify.isPending || verify.isIdle ? (
+      {!verify.isSuccess ? (
         <PageLoading label="Verifying your email…" />
-      ) : verify.isError ? (
-        <Alert kind="error">{errorMessage(verify.error)}</Alert>
       ) : (
         <div className="success-view">
           <div className="success-mark" aria-hidden="true">

@@ -1,8 +1,8 @@
 import { type QueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
-import type { Profile } from '../../shared/schemas/auth';
+import type { Profile, SupportInfo } from '../../shared/schemas/auth';
 import { isServerFault, isUnauthorized } from '../app/errors';
-import { tokenStore } from '../app/storage';
+import { supportStore, tokenStore } from '../app/storage';
 import { createTrpcClient, trpc } from '../app/trpc';
 
 export function useToken(): string | null {
@@ -28,6 +28,8 @@ export type Session = {
   /** loading: first answers pending; failed: the server could not be reached; ready: render the app. */
   startup: 'loading' | 'failed' | 'ready';
   maintenance: boolean;
+  /** The operator's support address ('' when none) and community links. */
+  support: SupportInfo;
   token: string | null;
   /** The logged-in user's profile, null for a visitor. */
   user: Profile | null;
@@ -38,6 +40,10 @@ export type Session = {
 };
 
 const SessionContext = createContext<Session | null>(null);
+
+const STATUS_RECHECK_MS = 60_000;
+const MAINTENANCE_RECHECK_MS = 15_000;
+const NO_SUPPORT: SupportInfo = { email: '', community: [] };
 
 export function useSession(): Session {
   const s = useContext(SessionContext);
@@ -60,8 +66,27 @@ export function useUser(): Profile {
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const token = useToken();
-  const status = trpc.system.status.useQuery(undefined, { staleTime: 60_000 });
+  // Visitors have no live channel: an open tab asks now and then (and when it regains
+  // focus), so it switches to the maintenance app and back by itself.
+  const status = trpc.system.status.useQuery(undefined, {
+    staleTime: 10_000,
+    refetchInterval: (q) => (q.state.data?.maintenance ? MAINTENANCE_RECHECK_MS : STATUS_RECHECK_MS),
+    refetchOnWindowFocus: true,
+  });
   const info = trpc.auth.get_common_info.useQuery(undefined, { enabled: token !== null });
+  const utils = trpc.useUtils();
+
+  // The profile said maintenance while the status says none: the status is the older answer.
+  const infoSaysMaintenance = info.data?.maintenance === true;
+  const statusSaysMaintenance = status.data?.maintenance;
+  useEffect(() => {
+    if (infoSaysMaintenance && statusSaysMaintenance === false) void utils.system.status.invalidate();
+  }, [infoSaysMaintenance, statusSaysMaintenance, utils]);
+
+  const support = status.data?.support;
+  useEffect(() => {
+    if (support) supportStore.set(support);
+  }, [support]);
   const logout = trpc.auth.logout.useMutation();
 
   // Once the app has rendered, a later failed refetch must not swap it for the error page.
@@ -90,7 +115,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value: Session = {
     startup,
-    maintenance: Boolean(status.data?.maintenance || info.data?.maintenance),
+    // system.status is asked again whenever anything hints at a change, so it decides.
+    maintenance: status.data?.maintenance ?? infoSaysMaintenance,
+    support: support ?? supportStore.get() ?? NO_SUPPORT,
     token,
     user,
     checking: token !== null && info.isPending,

@@ -1,17 +1,20 @@
 import type { CoinDetail } from '../../shared/schemas/coins';
 import { formatCount } from '../ui/display';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 const NONE = '—';
 
 /**
- * The wallet and latest block come from the platform's own nodes of this coin; until
- * it runs some, the server sends null and the card says why the figures are missing.
+ * The wallet and latest block come from the platform's own nodes of this coin (what
+ * they reported lately); figures from simulated demo nodes carry the Simulated badge.
  */
-export function ChainData({ wallet, latestBlock }: { wallet: CoinDetail['wallet']; latestBlock: number | null }) {
+export function ChainData({ wallet, latestBlock, simulated }: { wallet: CoinDetail['wallet']; latestBlock: number | null; simulated: boolean }) {
   const missing = wallet === null || latestBlock === null;
   return (
     <section className="card chain-data" aria-labelledby="chain-title">
-      <h2 id="chain-title">Wallet and latest block</h2>
+      <h2 id="chain-title">
+        Wallet and latest block {simulated && <SimulatedBadge what="chain" />}
+      </h2>
       <dl className="details">
         <div>
           <dt>Version</dt>
@@ -30,7 +33,7 @@ export function ChainData({ wallet, latestBlock }: { wallet: CoinDetail['wallet'
           <dd data-testid="latest-block">{latestBlock !== null ? formatCount(latestBlock) : NONE}</dd>
         </div>
       </dl>
-      {missing && <p className="muted small">Chain data appears once the platform runs nodes of this coin.</p>}
+      {missing && <p className="muted small">No node of this coin has reported its chain to the platform lately.</p>}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useMemo } from 'react';
 import { formatPrice } from '../../shared/format';
 import type { CoinDetail } from '../../shared/schemas/coins';
 import type { ChartSeries } from '../ui/TimeChart';
+import { compactTick, priceTick } from './chartTicks';
 
 // uPlot is only needed on this page: its own chunk keeps it out of the main bundle.
 const TimeChart = lazy(() => import('../ui/TimeChart').then((m) => ({ default: m.TimeChart })));
@@ -31,13 +32,13 @@ function plotsOf(charts: Chart[]): { price: Plot; market: Plot } {
   const cap = byName('market cap');
   const volume = byName('volume');
   const market: ChartSeries[] = [];
-  if (cap) market.push({ label: 'Market cap', values: cap.values, color: '#13804b', scale: 'cap', format: (n) => compactUsd.format(n) });
+  if (cap) market.push({ label: 'Market cap', values: cap.values, color: '#13804b', scale: 'cap', format: (n) => compactUsd.format(n), tick: compactTick });
   // Both series share one time axis: the server builds them from the same history rows.
   if (volume && (!cap || volume.labels.length === cap.labels.length)) {
-    market.push({ label: 'Volume', values: volume.values, color: '#c07a00', scale: 'vol', format: (n) => compactUsd.format(n) });
+    market.push({ label: 'Volume', values: volume.values, color: '#c07a00', scale: 'vol', format: (n) => compactUsd.format(n), tick: compactTick });
   }
   return {
-    price: { times: price?.labels ?? [], series: price ? [{ label: 'Price', values: price.values, color: '#3b6df6', scale: 'usd', format: (n) => `$${formatPrice(n)}` }] : [] },
+    price: { times: price?.labels ?? [], series: price ? [{ label: 'Price', values: price.values, color: '#3b6df6', scale: 'usd', format: (n) => `$${formatPrice(n)}`, tick: priceTick }] : [] },
     market: { times: cap?.labels ?? volume?.labels ?? [], series: market },
   };
 }

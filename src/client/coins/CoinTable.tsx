@@ -4,6 +4,7 @@ import { COLUMNS, monthlyFee, type Sort, type SortKey } from './coinList';
 import { formatUsd2 } from '../ui/display';
 import { CoinLogo } from './CoinLogo';
 import { Figure } from '../ui/Figure';
+import { TableScroll } from '../ui/TableScroll';
 
 type Props = {
   /** The table's accessible name ("Coins", "Delisted coins"). */
@@ -18,7 +19,7 @@ type Props = {
 /** The coin table of /dashboard: sortable headers, one row per coin. */
 export function CoinTable({ label, rows, sort, onSort, deployable }: Props) {
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table coin-table" aria-label={label}>
         <thead>
           <tr>
@@ -48,7 +49,7 @@ export function CoinTable({ label, rows, sort, onSort, deployable }: Props) {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 

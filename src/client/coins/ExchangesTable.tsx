@@ -1,6 +1,7 @@
 import { formatPercent, formatPrice } from '../../shared/format';
 import type { CoinDetail } from '../../shared/schemas/coins';
 import { shortPair } from '../ui/display';
+import { TableScroll } from '../ui/TableScroll';
 
 /** Where the coin trades: exchange, pair, price, 24 h volume and its share of the total. */
 export function ExchangesTable({ exchanges }: { exchanges: CoinDetail['exchanges'] }) {
@@ -12,7 +13,7 @@ export function ExchangesTable({ exchanges }: { exchanges: CoinDetail['exchanges
       {exchanges.length === 0 ? (
         <p className="table-empty">No exchange data yet.</p>
       ) : (
-        <div className="table-scroll">
+        <TableScroll>
           <table className="table" aria-labelledby="exchanges-title">
             <thead>
               <tr>
@@ -55,7 +56,7 @@ export function ExchangesTable({ exchanges }: { exchanges: CoinDetail['exchanges
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </section>
   );

@@ -56,7 +56,7 @@ function CoinView({ coin, market }: { coin: CoinDetail; market: NonNullable<Coin
       <CoinLinks links={coin.links} />
       <div className="coin-grid">
         <MarketData market={market} provider={coin.market_provider} />
-        <ChainData wallet={coin.wallet} latestBlock={coin.latest_block} />
+        <ChainData wallet={coin.wallet} latestBlock={coin.latest_block} simulated={coin.chain_simulated} />
       </div>
       <CoinCharts charts={coin.charts} />
       <IncomeCalculator coin={coin} price={market.price} />

@@ -4,7 +4,7 @@ import { matchesSearch, nextSort, sortCoins } from './coinList';
 import { displayClass, displayText, shortPair, statisticText } from '../ui/display';
 import { searchFaq } from '../site/faq';
 import { defaultText, parseAmount, parseNodes } from './incomeInput';
-import { planFloors } from '../site/pricing';
+import { campaignRows, planFloors } from '../site/pricing';
 
 // The coin pages' rules apart from the browser: formatting, sort, search, the
 // calculator's input, the plans' "from" prices and the FAQ search.
@@ -127,15 +127,25 @@ describe('income calculator input', () => {
 });
 
 describe('pricing', () => {
-  it('starts each plan at the lowest price among listed coins', () => {
-    const floors = planFloors([
-      { id: 'a', label: 'A', ticker: 'A', dedicated_price_usd: 0.13, cloud_price_usd: 0.063, delisted: false },
-      { id: 'b', label: 'B', ticker: 'B', dedicated_price_usd: 0.1, cloud_price_usd: null, delisted: false },
-      { id: 'c', label: 'C', ticker: 'C', dedicated_price_usd: 0.05, cloud_price_usd: 0.01, delisted: true },
-    ]);
-    expect(floors.dedicated).toEqual({ daily: 0.1, monthly: 30 * 0.1 });
+  const row = (id: string, regular: [number, number | null], now: [number, number | null] = regular, extra: { delisted?: boolean } = {}) => ({
+    id,
+    label: id.toUpperCase(),
+    ticker: id.toUpperCase(),
+    regular_dedicated_price_usd: regular[0],
+    regular_cloud_price_usd: regular[1],
+    dedicated_price_usd: now[0],
+    cloud_price_usd: now[1],
+    campaign: now[0] !== regular[0],
+    delisted: extra.delisted ?? false,
+  });
+
+  it('starts each plan at the lowest regular price among listed coins; campaigns do not set it', () => {
+    const rows = [row('a', [0.13, 0.063]), row('b', [0.2, null]), row('c', [0.13, 0.063], [0.1, 0.045]), row('d', [0.05, 0.01], [0.05, 0.01], { delisted: true })];
+    const floors = planFloors(rows);
+    expect(floors.dedicated).toEqual({ daily: 0.13, monthly: 30 * 0.13 });
     expect(floors.cloud).toEqual({ daily: 0.063, monthly: 30 * 0.063 });
     expect(planFloors([]).cloud).toBeNull();
+    expect(campaignRows(rows).map((r) => r.id)).toEqual(['c']);
   });
 });
 

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { useSession } from '../auth/auth';
 import { AlertBanner } from './AlertBanner';
 import { TopBar } from './TopBar';
+import { SiteFooter } from '../site/SiteLayout';
 import './dashboard.css';
 
 const DASHBOARD_NAV = [
@@ -54,6 +55,7 @@ export function DashboardShell({ children, settingsMenu = false }: { children: R
           children
         )}
       </main>
+      <SiteFooter />
     </div>
   );
 }

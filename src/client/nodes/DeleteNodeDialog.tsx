@@ -1,9 +1,10 @@
 import { useId, useState } from 'react';
 import { Modal } from '../ui/Modal';
+import { ContactLink } from '../site/support';
 
 const REASONS = ['I no longer need this node', 'It costs too much', 'The node does not work as expected', 'I am moving it elsewhere', 'Other'];
 
-export const DELETE_PENDING_NOTE = 'Deleting nodes from the dashboard arrives with the deploy issue; contact support meanwhile.';
+export const DELETE_PENDING_NOTE = 'Nodes cannot be deleted from the dashboard. To delete this node, contact support: we destroy it and its daily charge stops.';
 
 /**
  * The delete dialog (deployment-and-nodes.md section 4, "Delete"). The delete call is
@@ -41,7 +42,7 @@ export function DeleteNodeDialog({ name, onClose }: { name: string; onClose: () 
           </select>
         </div>
         <p id={noteId} className="alert alert-warning">
-          {DELETE_PENDING_NOTE}
+          {DELETE_PENDING_NOTE} <ContactLink optional subject={`Delete node ${name}`}>Write to support</ContactLink>
         </p>
       </form>
     </Modal>

@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { EmptyState } from '../ui/EmptyState';
+import { ContactLink } from '../site/support';
 
 export function Deploy() {
   return (
@@ -8,14 +9,14 @@ export function Deploy() {
       <PageHeader title="Deploy" />
       <section className="card">
         <EmptyState
-          title="Nothing to deploy yet"
+          title="Deploying from the dashboard is not available"
           action={
             <Link href="/dashboard" className="btn btn-primary">
               Browse coins
             </Link>
           }
         >
-          Pick a coin from the list to start a deployment. No coins are listed yet.
+          To have a node of a listed coin deployed, <ContactLink subject="Deploy a node">contact support</ContactLink> with the coin and the plan. The coin list shows prices and figures.
         </EmptyState>
       </section>
     </>

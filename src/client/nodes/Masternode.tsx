@@ -86,7 +86,7 @@ function Overview({ node }: { node: MasternodeDetail }) {
         <NodeDetails node={node} />
         <div className="node-side">
           <HostingCard node={node} />
-          {node.wallet_info && <WalletCard wallet={node.wallet_info} />}
+          {node.wallet_info && <WalletCard wallet={node.wallet_info} simulated={node.simulated} />}
         </div>
       </div>
       <ImportantNotes />

@@ -3,18 +3,19 @@ import { MISSING } from '../ui/display';
 import { Alert } from '../ui/Alert';
 import { DetailRow } from './NodeDetails';
 import { planLabel } from './NodeSideCards';
+import { ContactLink } from '../site/support';
 
 /**
  * The Configuration tab. Each node kind gets its own view (start command, DIP003
- * registration, Monero-type, validators...) with the deploy wizards; until then it
- * says so and shows what is known.
+ * registration, Monero-type, validators...) once the deploy flow exists; meanwhile it
+ * says plainly what the customer can do and shows what is known.
  */
 export function NodeConfig({ node }: { node: MasternodeDetail }) {
   return (
     <>
       <Alert kind="info">
-        The configuration views for each coin (start commands, registration and keys) arrive with the deploy wizards. Until then, the hosting details below are what is known about this node;
-        contact support if you need to start or register it now.
+        The dashboard does not show start commands, registration or keys for this node. The hosting details below are what is known about it;{' '}
+        <ContactLink subject={`Configure node ${node.mn_id}`}>contact support</ContactLink> to start or register it.
       </Alert>
       <section className="card table-card" aria-labelledby="config-title">
         <h2 id="config-title" className="card-title">

@@ -45,7 +45,7 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
           ),
         },
         { label: 'ID', value: <code>{node.mn_id}</code> },
-        { label: 'IP', value: node.server_ip ?? MISSING },
+        { label: 'IP', value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING) },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
         { label: 'Active time', value: node.active_time === null ? MISSING : humanDuration(node.active_time) },
         { label: 'Reward frequency', value: node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours` },

@@ -5,6 +5,7 @@ import { MISSING } from '../ui/display';
 import { nodeName } from '../portfolio/portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { Stat } from '../ui/Stat';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 /** Name (alias or id), "<TICKER> Masternode", the deploy link, and Worth and ROI when priced. */
 export function NodeHeader({ node }: { node: MasternodeDetail }) {
@@ -16,6 +17,7 @@ export function NodeHeader({ node }: { node: MasternodeDetail }) {
         <div className="node-header-text">
           <h1>{nodeName(node)}</h1>
           <p className="muted">{node.currency_data.ticker} Masternode</p>
+          {node.simulated && <SimulatedBadge />}
         </div>
         <div className="node-header-action">
           <Link href={`/dashboard/deploy?coin=${encodeURIComponent(node.currency)}`} className="btn btn-primary">

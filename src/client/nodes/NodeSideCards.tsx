@@ -3,6 +3,7 @@ import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { formatCount, MISSING } from '../ui/display';
 import { utcDateTime } from './nodeTime';
 import { DetailsCard } from '../ui/DetailsCard';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 
 export const planLabel = (p: MasternodeDetail['package']) => (p === 'dedicated' ? 'Dedicated' : 'Cloud');
 
@@ -21,7 +22,7 @@ export function HostingCard({ node }: { node: MasternodeDetail }) {
 }
 
 /** What the node's daemon says about itself; only when the monitor has read it. */
-export function WalletCard({ wallet }: { wallet: NonNullable<MasternodeDetail['wallet_info']> }) {
+export function WalletCard({ wallet, simulated }: { wallet: NonNullable<MasternodeDetail['wallet_info']>; simulated: boolean }) {
   return (
     <DetailsCard
       title="Wallet details"
@@ -31,7 +32,13 @@ export function WalletCard({ wallet }: { wallet: NonNullable<MasternodeDetail['w
         { label: 'Blocks', value: wallet.blocks === null ? MISSING : formatCount(wallet.blocks) },
         { label: 'Connections', value: wallet.connections === null ? MISSING : formatCount(wallet.connections) },
       ]}
-    />
+    >
+      {simulated && (
+        <p className="muted small">
+          <SimulatedBadge what="chain" /> These figures come from the demo simulator.
+        </p>
+      )}
+    </DetailsCard>
   );
 }
 

@@ -11,7 +11,8 @@ export function OverviewCards({ node }: { node: MasternodeDetail }) {
   const a = node.activity;
   return (
     <section className="stats overview-cards" aria-label="Overview">
-      <Stat label="Investment" value={`${formatNumber(node.collateral)} ${ticker}`} />
+      {/* A simulated node holds no collateral: nothing is invested in it. */}
+      <Stat label="Investment" value={node.simulated ? `None (simulated)` : `${formatNumber(node.collateral)} ${ticker}`} />
       <Stat label="Earnings" value={a ? `${formatNumber(a.sent + a.balance - node.collateral)} ${ticker}` : NO_ACTIVITY} />
       <Stat label="Exits" value={a ? `${formatNumber(a.sent)} ${ticker}` : NO_ACTIVITY} />
       <Stat label="Daily hosting fees" value={`$${formatDailyPrice(node.hosting_price)}`} />

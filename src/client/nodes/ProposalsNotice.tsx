@@ -5,7 +5,7 @@ export function ProposalsNotice() {
   return (
     <section className="card">
       <h2>Proposals</h2>
-      <Alert kind="info">Governance proposals are not available yet.</Alert>
+      <Alert kind="info">Governance proposals cannot be viewed or voted on in the dashboard.</Alert>
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { Fragment, useId } from 'react';
 import { NETWORK_STATUS_HELP, networkStatusColour, networkStatusText, nodeStatusColour, nodeStatusLabel } from '../../shared/node-status';
 import './nodes.css';
 
@@ -24,7 +24,7 @@ export function NetworkStatusBadge({ status }: { status: string | null }) {
   return (
     <span className="network-status-wrap">
       <span className={`network-status${colour ? ` status-${colour}` : ''}`} data-colour={colour ?? undefined} data-testid="network-status">
-        {networkStatusText(status)}
+        {breakAtUnderscores(networkStatusText(status))}
       </span>
       {help && (
         <button type="button" className="help-icon has-tooltip" aria-label={`What ${status} means`} aria-describedby={tipId}>
@@ -36,4 +36,19 @@ export function NetworkStatusBadge({ status }: { status: string | null }) {
       )}
     </span>
   );
+}
+
+/** "WAITING_FOR_PROTX" may wrap after an underscore on a narrow screen, never inside a word. */
+function breakAtUnderscores(text: string) {
+  const parts = text.split('_');
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {part}
+      {i < parts.length - 1 && (
+        <>
+          _<wbr />
+        </>
+      )}
+    </Fragment>
+  ));
 }

@@ -7,13 +7,15 @@ import { nodeName, type PortfolioRow } from './portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { TrashIcon } from '../ui/Icons';
 import { NodeStatusBadge } from '../nodes/StatusBadges';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
+import { TableScroll } from '../ui/TableScroll';
 
 const nodeHref = (mnId: string) => `/dashboard/masternode/${encodeURIComponent(mnId)}`;
 
 /** The portfolio's list view: deploying queue items first, then the nodes. No pagination. */
 export function PortfolioTable({ rows }: { rows: PortfolioRow[] }) {
   return (
-    <div className="table-scroll">
+    <TableScroll>
       <table className="table portfolio-table" aria-label="Masternodes">
         <thead>
           <tr>
@@ -33,7 +35,7 @@ export function PortfolioTable({ rows }: { rows: PortfolioRow[] }) {
         </thead>
         <tbody>{rows.map((r) => (r.kind === 'queue' ? <QueueRow key={`q-${r.item.mn_id}`} item={r.item} /> : <NodeRow key={r.node.mn_id} node={r.node} />))}</tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -60,6 +62,7 @@ function NodeRow({ node }: { node: MasternodeListItem }) {
       <td className="mn-id">
         <Link href={nodeHref(node.mn_id)}>{name}</Link>
         {node.alias && <span className="muted small mn-id-sub">{node.mn_id}</span>}
+        {node.simulated && <SimulatedBadge />}
       </td>
       <td>
         <NodeStatusBadge status={node.status} />

@@ -24,6 +24,7 @@ const node = (mn_id: string, extra: Partial<MasternodeListItem> = {}): Masternod
   dip003: false,
   dip003_restrict: false,
   monero: false,
+  simulated: false,
   ...extra,
 });
 

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { searchFaq, type FaqItem } from './faq';
-import { SUPPORT_EMAIL } from './site';
+import { ContactLink } from './support';
 import './site.css';
 
 /**
@@ -38,7 +38,7 @@ export function Faq() {
       </div>
       {topics.length === 0 ? (
         <p className="muted" role="status">
-          No questions match “{query.trim()}”. <a href={`mailto:${SUPPORT_EMAIL}`}>Ask us directly</a>.
+          No questions match “{query.trim()}”. <ContactLink>Ask us directly</ContactLink>.
         </p>
       ) : (
         topics.map((topic) => (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import './site.css';
 
@@ -17,7 +17,24 @@ const FEATURES = [
   { title: 'Human support', text: 'Our team answers every day from 7:00 to 21:00 UTC.' },
 ];
 
+/**
+ * /#overview and /#features scroll to their section on load (the browser tries before
+ * the app has rendered them) and when the hash changes while the page is open.
+ */
+function useScrollToHash() {
+  useEffect(() => {
+    const go = () => {
+      const id = decodeURIComponent(window.location.hash.slice(1));
+      if (id) document.getElementById(id)?.scrollIntoView({ block: 'start' });
+    };
+    go();
+    window.addEventListener('hashchange', go);
+    return () => window.removeEventListener('hashchange', go);
+  }, []);
+}
+
 export function Landing() {
+  useScrollToHash();
   const [, navigate] = useLocation();
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');

@@ -4,16 +4,17 @@ import { formatDailyPrice } from '../../shared/format';
 import { CoinLogo } from '../coins/CoinLogo';
 import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
 import { formatUsd2 } from '../ui/display';
-import { planFloors, type PlanFloor, type PriceRow } from './pricing';
-import { SUPPORT_EMAIL } from './site';
+import { campaignRows, planFloors, type PlanFloor, type PriceRow } from './pricing';
+import { ContactLink } from './support';
 import { trpc } from '../app/trpc';
 import { QueryState } from '../ui/QueryState';
 import './site.css';
+import { TableScroll } from '../ui/TableScroll';
 
-/** The two plans (deployment-and-nodes.md section 1); their prices come from the coins. */
+/** The two plans (deployment-and-nodes.md section 1); their prices come from the coins' regular prices. */
 const PLANS = [
-  { key: 'dedicated', name: 'Dedicated', points: ['Dedicated resources', '99.99% uptime', 'Charged daily from your balance'], featured: true },
-  { key: 'cloud', name: 'Cloud', points: ['Shared resources', '99.00% uptime', 'Charged daily from your balance'], featured: false },
+  { key: 'dedicated', name: 'Dedicated', uptime: '99.99%', resources: 'Dedicated', points: ['Dedicated resources', '99.99% uptime', 'Charged daily from your balance'], featured: true },
+  { key: 'cloud', name: 'Cloud', uptime: '99.00%', resources: 'Shared', points: ['Shared resources', '99.00% uptime', 'Charged daily from your balance'], featured: false },
 ] as const;
 
 const NONE = '—';
@@ -38,13 +39,15 @@ export function Pricing() {
           <PlanCard key={p.key} id={p.key} name={p.name} points={p.points} featured={p.featured} floor={detailed.data ? floors[p.key] : undefined} />
         ))}
       </div>
+      {detailed.data && <PlanTable floors={floors} />}
+      {detailed.data && <Campaigns rows={campaignRows(rows)} />}
       <QueryState query={detailed} what="Prices" loadingLabel="Loading prices…">
         {() => <CoinPrices rows={rows} logoOf={(id) => logos?.[id]?.logo} />}
       </QueryState>
       <section className="card bulk">
         <h2>Running more than 20 nodes?</h2>
         <p>
-          We offer a bulk install for fleets of over 20 nodes. <a href={`mailto:${SUPPORT_EMAIL}?subject=Bulk%20install`}>Contact us</a> for an offer.
+          We offer a bulk install for fleets of over 20 nodes. <ContactLink subject="Bulk install">Contact us</ContactLink> for an offer.
         </p>
       </section>
     </div>
@@ -80,6 +83,84 @@ function PlanCard({ id, name, points, featured, floor }: { id: string; name: str
   );
 }
 
+/** The spec's plan table: monthly and daily price, uptime and resources of each plan. */
+function PlanTable({ floors }: { floors: { dedicated: PlanFloor; cloud: PlanFloor } }) {
+  return (
+    <section className="card table-card plan-table-card" aria-labelledby="plan-table-title">
+      <h2 id="plan-table-title" className="card-title">
+        Plans
+      </h2>
+      <TableScroll>
+        <table className="table" aria-labelledby="plan-table-title">
+          <thead>
+            <tr>
+              <th scope="col">Plan</th>
+              <th scope="col" className="num">
+                Monthly
+              </th>
+              <th scope="col" className="num">
+                Daily charge
+              </th>
+              <th scope="col">Uptime</th>
+              <th scope="col">Resources</th>
+            </tr>
+          </thead>
+          <tbody>
+            {PLANS.map((p) => {
+              const f = floors[p.key];
+              return (
+                <tr key={p.key} data-plan-row={p.key}>
+                  <th scope="row">{p.name}</th>
+                  <td className="num">{f ? `from ${formatUsd2(f.monthly)}` : NONE}</td>
+                  <td className="num">{f ? daily(f.daily) : NONE}</td>
+                  <td>{p.uptime}</td>
+                  <td>{p.resources}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </TableScroll>
+    </section>
+  );
+}
+
+/** Coins with a price campaign: the regular price struck through beside the campaign price. */
+function Campaigns({ rows }: { rows: PriceRow[] }) {
+  if (rows.length === 0) return null;
+  return (
+    <section className="card campaigns" aria-labelledby="campaigns-title">
+      <h2 id="campaigns-title">Campaigns</h2>
+      <p className="muted">For a limited time these coins cost less than their plan's regular price.</p>
+      <ul className="campaign-list">
+        {rows.map((r) => (
+          <li key={r.id} data-campaign={r.id}>
+            <strong>{r.label}</strong>{' '}
+            <span className="campaign-prices">
+              Dedicated <OldAndNew old={r.regular_dedicated_price_usd} now={r.dedicated_price_usd} />
+              {r.cloud_price_usd !== null && r.regular_cloud_price_usd !== null && (
+                <>
+                  {' · '}Cloud <OldAndNew old={r.regular_cloud_price_usd} now={r.cloud_price_usd} />
+                </>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** "$0.130 $0.100/day" with the regular price struck through (and said so to screen readers). */
+function OldAndNew({ old, now }: { old: number; now: number }) {
+  if (old === now) return <span>{daily(now)}/day</span>;
+  return (
+    <span className="old-and-new">
+      <s aria-label={`regular price ${daily(old)}`}>{daily(old)}</s> <strong>{daily(now)}</strong>/day
+    </span>
+  );
+}
+
 /** Every listed coin's daily and monthly price per plan, searchable. */
 function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) => string | undefined }) {
   const [query, setQuery] = useState('');
@@ -96,7 +177,7 @@ function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) =
           <input id={searchId} type="search" placeholder="Search coins" value={query} onChange={(e) => setQuery(e.target.value)} />
         </div>
       </div>
-      <div className="table-scroll">
+      <TableScroll>
         <table className="table" aria-labelledby="price-list-title">
           <thead>
             <tr>
@@ -122,21 +203,42 @@ function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) =
                   <span className="coin-cell">
                     <CoinLogo id={r.id} ticker={r.ticker} src={logoOf(r.id)} size={24} />
                     <span className="coin-name">
-                      <span className="coin-label">{r.label}</span>
+                      <span className="coin-label">
+                        {r.label} {r.campaign && <span className="flag flag-success">Campaign</span>}
+                      </span>
                       <span className="coin-ticker">{r.ticker}</span>
                     </span>
                   </span>
                 </td>
-                <td className="num">{daily(r.dedicated_price_usd)}</td>
-                <td className="num">{formatUsd2(DAYS_PER_MONTH * r.dedicated_price_usd)}</td>
-                <td className="num">{r.cloud_price_usd === null ? NONE : daily(r.cloud_price_usd)}</td>
-                <td className="num">{r.cloud_price_usd === null ? NONE : formatUsd2(DAYS_PER_MONTH * r.cloud_price_usd)}</td>
+                <td className="num">
+                  <Price now={r.dedicated_price_usd} old={r.regular_dedicated_price_usd} format={daily} />
+                </td>
+                <td className="num">
+                  <Price now={DAYS_PER_MONTH * r.dedicated_price_usd} old={DAYS_PER_MONTH * r.regular_dedicated_price_usd} format={formatUsd2} />
+                </td>
+                <td className="num">{r.cloud_price_usd === null ? NONE : <Price now={r.cloud_price_usd} old={r.regular_cloud_price_usd ?? r.cloud_price_usd} format={daily} />}</td>
+                <td className="num">
+                  {r.cloud_price_usd === null ? NONE : <Price now={DAYS_PER_MONTH * r.cloud_price_usd} old={DAYS_PER_MONTH * (r.regular_cloud_price_usd ?? r.cloud_price_usd)} format={formatUsd2} />}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {shown.length === 0 && <p className="table-empty">No coins match “{query.trim()}”.</p>}
     </section>
+  );
+}
+
+/** A price cell; during a campaign the regular price is struck through before it. */
+function Price({ now, old, format }: { now: number; old: number; format: (n: number) => string }) {
+  if (Math.abs(old - now) < 1e-9) return <>{format(now)}</>;
+  return (
+    <>
+      <s className="old-price" aria-label={`regular price ${format(old)}`}>
+        {format(old)}
+      </s>{' '}
+      {format(now)}
+    </>
   );
 }

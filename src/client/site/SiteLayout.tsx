@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSession } from '../auth/auth';
-import { SUPPORT_EMAIL } from './site';
+import { ContactLink, CommunityLinks } from './support';
 import { Logo } from '../ui/Logo';
 import './site.css';
 
@@ -52,17 +52,25 @@ export function SiteLayout({ children, minimal = false }: { children: ReactNode;
         </div>
       </header>
       <main className="site-main">{children}</main>
-      <footer className="site-footer">
-        <div className="container site-footer-inner">
-          <span>© {new Date().getFullYear()} Nodekeep</span>
-          <nav aria-label="Footer">
-            <Link href="/pricing">Pricing</Link>
-            <Link href="/faq">FAQ</Link>
-            <a href={`mailto:${SUPPORT_EMAIL}`}>Contact</a>
-          </nav>
-        </div>
-      </footer>
+      <SiteFooter />
     </div>
+  );
+}
+
+/** The footer of public and dashboard pages: site links, the contact address and the community links. */
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <div className="container site-footer-inner">
+        <span>© {new Date().getFullYear()} Nodekeep</span>
+        <nav aria-label="Footer">
+          <Link href="/pricing">Pricing</Link>
+          <Link href="/faq">FAQ</Link>
+          <ContactLink optional>Contact</ContactLink>
+        </nav>
+        <CommunityLinks className="footer-community" withEmail={false} />
+      </div>
+    </footer>
   );
 }
 

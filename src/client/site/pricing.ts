@@ -1,7 +1,18 @@
 import { DAYS_PER_MONTH } from '../coins/coinList';
 
 /** The fields of a get_detailed row the pricing page reads. */
-export type PriceRow = { id: string; label: string; ticker: string; dedicated_price_usd: number; cloud_price_usd: number | null; delisted: boolean };
+export type PriceRow = {
+  id: string;
+  label: string;
+  ticker: string;
+  /** What a customer pays now per day (the campaign price while a campaign runs). */
+  dedicated_price_usd: number;
+  cloud_price_usd: number | null;
+  campaign: boolean;
+  regular_dedicated_price_usd: number;
+  regular_cloud_price_usd: number | null;
+  delisted: boolean;
+};
 
 export type PlanFloor = { daily: number; monthly: number } | null;
 
@@ -12,14 +23,20 @@ function floorOf(prices: number[]): PlanFloor {
 }
 
 /**
- * "From" prices of the two plans: the lowest current daily price among listed coins
- * (a delisted coin can no longer be deployed, so its price is no offer). Coins
- * without a cloud plan have no cloud price.
+ * "From" prices of the two plans (the spec's plan table): the lowest regular daily
+ * price among listed coins. Campaigns are offers on some coins for a while, shown as
+ * such, so they do not set the plan's price. A delisted coin can no longer be
+ * deployed, so its price is no offer; coins without a cloud plan have no cloud price.
  */
 export function planFloors(rows: PriceRow[]): { dedicated: PlanFloor; cloud: PlanFloor } {
   const listed = rows.filter((r) => !r.delisted);
   return {
-    dedicated: floorOf(listed.map((r) => r.dedicated_price_usd)),
-    cloud: floorOf(listed.flatMap((r) => (r.cloud_price_usd === null ? [] : [r.cloud_price_usd]))),
+    dedicated: floorOf(listed.map((r) => r.regular_dedicated_price_usd)),
+    cloud: floorOf(listed.flatMap((r) => (r.regular_cloud_price_usd === null ? [] : [r.regular_cloud_price_usd]))),
   };
+}
+
+/** Listed coins with a price campaign running, cheapest campaign first. */
+export function campaignRows(rows: PriceRow[]): PriceRow[] {
+  return rows.filter((r) => r.campaign && !r.delisted).sort((a, b) => a.dedicated_price_usd - b.dedicated_price_usd);
 }

@@ -1,14 +1,3 @@
-/**
- * Contact points shown on public pages. The server has no setting for them yet, so
- * an operator changes them here before building the client (a self-hosted platform
- * has no community channels of its own until its operator opens some).
- */
-export const SUPPORT_EMAIL = 'support@nodekeep.local';
-
-export const COMMUNITY_LINKS: { label: string; href: string }[] = [
-  { label: `Email ${SUPPORT_EMAIL}`, href: `mailto:${SUPPORT_EMAIL}` },
-];
-
 export const APP_NAME = 'Nodekeep';
 export const DEFAULT_TITLE = `${APP_NAME} · Masternode hosting`;
 

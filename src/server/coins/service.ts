@@ -10,6 +10,10 @@ import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
+import { chainObservation, realNodeCounts } from '../fleet/queries';
+
+/** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
+const CHAIN_FRESH_MS = 15 * 60_000;
 
 type Ctx = Pick<Context, 'db' | 'config'>;
 
@@ -65,14 +69,14 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
 }
 
 export async function getStats(ctx: Ctx) {
-  const [coins, quotes, hosted] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db)]);
+  const [coins, quotes, hosted, real] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db), realNodeCounts(ctx.db)]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   let total_mns = 0;
   let total_mn_value = 0;
   for (const c of coins) {
-    const n = hosted.get(c.id) ?? 0;
-    total_mns += n;
-    total_mn_value += n * Number(c.collateral) * (quoteOf.get(c.id)?.price_usd ?? 0);
+    total_mns += hosted.get(c.id) ?? 0;
+    // Only collateral that exists: simulated nodes hold none.
+    total_mn_value += (real.get(c.id) ?? 0) * Number(c.collateral) * (quoteOf.get(c.id)?.price_usd ?? 0);
   }
   return { success: true as const, data: { total_mns, total_mn_value: Math.round(total_mn_value * 100) / 100, supported_mns: coins.filter((c) => c.delisted === 0).length } };
 }
@@ -87,7 +91,12 @@ const money = (n: number) => `$${formatNumber(n)}`;
 
 export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; data: CoinDetail }> {
   const c = await requireCoin(ctx, id);
-  const [quote, history, hosted] = await Promise.all([findQuote(ctx.db, c.id), lastHistory(ctx.db, c.id, 60), hostedCounts(ctx.db)]);
+  const [quote, history, hosted, chain] = await Promise.all([
+    findQuote(ctx.db, c.id),
+    lastHistory(ctx.db, c.id, 60),
+    hostedCounts(ctx.db),
+    chainObservation(ctx.db, c.id, Date.now() - CHAIN_FRESH_MS),
+  ]);
   const f = figures(c, quote);
   const prices = currentPrices(c);
   const exchanges = quote ? (JSON.parse(quote.exchanges) as ExchangeTicker[]) : [];
@@ -117,14 +126,7 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       logo: `${ctx.config.coinLogoUrl}/${c.id}.svg`,
       alerts: f.details.alerts,
       links: f.details.links,
-      specifications: [
-        stat('Ticker', 'ticker', c.ticker, 'text'),
-        stat('Collateral', 'collateral', f.collateral, 'number', { suffix: ` ${c.ticker}` }),
-        stat('Block time', 'block_time', f.details.reward.block_time_s, 'number', { suffix: ' s', round: 0 }),
-        stat('Block reward', 'block_reward', f.details.reward.block_reward, 'number', { suffix: ` ${c.ticker}` }),
-        stat('Node share of reward', 'node_share', f.details.reward.node_share * 100, 'percent', { suffix: '%' }),
-        ...f.details.specifications.map((s, i) => stat(s.label, `spec_${i}`, s.value, 'text')),
-      ],
+      specifications: specificationRows(c, f.details, stat),
       statistics: [
         stat('Price', 'price', f.price, 'price', { prefix: '$' }),
         stat('Node value', 'masternode_value', f.nodeValue, 'usd', { prefix: '$' }),
@@ -149,9 +151,10 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
         { name: 'Market cap', labels, values: history.map((h) => h.market_cap_usd) },
         { name: 'Volume', labels, values: history.map((h) => h.volume_24h_usd) },
       ],
-      // Chain data comes from the fleet's own nodes once it runs them.
-      wallet: null,
-      latest_block: null,
+      // Chain data from the fleet's own nodes of this coin (what the monitor last saw).
+      wallet: chain?.wallet ?? null,
+      latest_block: chain?.latestBlock ?? null,
+      chain_simulated: chain?.simulated ?? false,
       market_data: quote
         ? { price: quote.price_usd, total_volume_text: money(quote.volume_24h_usd), market_cap: quote.market_cap_usd, market_cap_text: money(quote.market_cap_usd), price_change: quote.change_24h_pct ?? 0 }
         : null,
@@ -160,6 +163,22 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       market_provider: quote?.provider ?? 'none',
     },
   };
+}
+
+/**
+ * The figures the ROI is computed from, then the catalog's own rows. A catalog row that
+ * names one of the computed figures (e.g. "Block time") is left out: one label, one row.
+ */
+function specificationRows(c: CoinRecord, d: ReturnType<typeof coinDetails>, stat: (label: string, variable: string, value: number | string | null, format: CoinDetail['statistics'][number]['format'], extra?: { prefix?: string; suffix?: string; round?: number }) => CoinDetail['statistics'][number]) {
+  const computed = [
+    stat('Ticker', 'ticker', c.ticker, 'text'),
+    stat('Collateral', 'collateral', Number(c.collateral), 'number', { suffix: ` ${c.ticker}` }),
+    stat('Block time', 'block_time', d.reward.block_time_s, 'number', { suffix: ' s', round: 0 }),
+    stat('Block reward', 'block_reward', d.reward.block_reward, 'number', { suffix: ` ${c.ticker}` }),
+    stat('Node share of reward', 'node_share', d.reward.node_share * 100, 'percent', { suffix: '%' }),
+  ];
+  const taken = new Set(computed.map((r) => r.label.toLowerCase()));
+  return [...computed, ...d.specifications.flatMap((sp, i) => (taken.has(sp.label.trim().toLowerCase()) ? [] : [stat(sp.label, `spec_${i}`, sp.value, 'text')]))];
 }
 
 export async function getDetailed(ctx: Ctx) {
@@ -188,6 +207,9 @@ export async function getDetailed(ctx: Ctx) {
         hosted_mns: hosted.get(c.id) ?? 0,
         dedicated_price_usd: microsToUsd(p.dedicated),
         cloud_price_usd: p.cloud === null ? null : microsToUsd(p.cloud),
+        campaign: c.campaign === 1,
+        regular_dedicated_price_usd: microsToUsd(c.dedicated_price),
+        regular_cloud_price_usd: c.cloud === 1 ? microsToUsd(c.cloud_price) : null,
         delisted: c.delisted === 1,
         maintenance: c.maintenance === 1,
         market_updated_at: q ? new Date(q.updated_at).toISOString() : null,

@@ -208,6 +208,8 @@ export interface MasternodesTable {
   destroyed_at: Generated<number | null>;
   restart_requested_at: Generated<number | null>;
   restarted_at: Generated<number | null>;
+  /** 1: served by the coin-daemon simulator (FLEET_SIMULATOR). */
+  simulated: Generated<number>;
 }
 export type Masternode = Selectable<MasternodesTable>;
 

@@ -10,7 +10,7 @@ import { dockerEngine } from './engines/docker';
 import { LocalEngine } from './engines/local';
 import { simulatorCommand } from './engines/registry';
 import { loadProfiles } from './profiles';
-import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, nodesByStatus, updateHost } from './queries';
+import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, listLiveNodes, nodeCountsBySimulated, nodesByStatus, updateHost } from './queries';
 import { requestDestroy, requestNode, requestRestart } from './service';
 import path from 'node:path';
 
@@ -120,7 +120,21 @@ export const fleetCommands: Record<string, CliCommand> = {
       for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + Number(r.n));
       io.out('');
       io.out(`nodes: ${[...byStatus.values()].reduce((a, b) => a + b, 0)}${byStatus.size ? ` (${[...byStatus].map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}`);
-      io.out('simulated coins run on the COIN-DAEMON SIMULATOR (catalog/daemons.json profiles "simulator-*")');
+      const simulated = Number((await nodeCountsBySimulated(db)).find((r) => r.simulated === 1)?.n ?? 0);
+      io.out(`simulated nodes: ${simulated} (served by the coin-daemon simulator, shown to their owners with a "Simulated" badge)`);
+      // This process's setting; the server's is in its own environment (it logs refusals).
+      io.out(`FLEET_SIMULATOR in this environment: ${config.fleetSimulator ? 'on' : 'off'}; coins without a real daemon profile use catalog/daemons.json "simulator-*"`);
+    },
+  },
+  'fleet nodes': {
+    usage: 'fleet nodes',
+    summary: 'live nodes: id, coin, owner, plan, status, IP, and SIMULATED for simulator-served ones',
+    async run(db, _args, io) {
+      const hosts = new Map((await listHosts(db)).map((h) => [h.id, h.name]));
+      io.out(['node', 'coin', 'user_id', 'plan', 'status', 'host', 'ip', 'kind'].join('\t'));
+      for (const n of await listLiveNodes(db)) {
+        io.out([n.mn_id, n.coin_id, n.user_id, n.package, n.status, hosts.get(n.host_id ?? -1) ?? '-', n.simulated ? '-' : (n.server_ip ?? '-'), n.simulated ? 'SIMULATED' : 'real'].join('\t'));
+      }
     },
   },
   'fleet create': {
@@ -135,7 +149,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (!user) throw new UsageError(`no user "${flags.user}"`);
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
       try {
-        const node = await requestNode(db, { profiles, log: quietLog }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });
+        const node = await requestNode(db, { profiles, log: quietLog, simulator: config.fleetSimulator }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });
         await logOperatorAction(db, 'fleet create', { node: node.mn_id, user_id: user.id });
         io.out(`node ${node.mn_id} requested on host #${node.host_id}; the running server starts it`);
       } catch (err) {

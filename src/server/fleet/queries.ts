@@ -116,3 +116,60 @@ export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit:
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Marks which live nodes the simulator serves, from the daemon profiles in force now. */
+export async function markSimulated(db: Q, simulatorProfiles: string[]) {
+  const ids = simulatorProfiles.length ? simulatorProfiles : [''];
+  await db.updateTable('masternodes').set({ simulated: 1 }).where('daemon_profile', 'in', ids).where('simulated', '=', 0).execute();
+  await db.updateTable('masternodes').set({ simulated: 0 }).where((eb) => eb.or([eb('daemon_profile', 'is', null), eb('daemon_profile', 'not in', ids)])).where('simulated', '=', 1).execute();
+}
+
+/**
+ * What the fleet's own nodes of a coin last saw of its chain: the wallet of the most
+ * recently checked node and the highest block among nodes checked since `since`.
+ * Real nodes win over simulated ones; `simulated` says which kind answered.
+ */
+export async function chainObservation(db: Q, coinId: string, since: number) {
+  const rows = await db
+    .selectFrom('masternodes')
+    .select(['wallet_info', 'blocks', 'simulated', 'last_checked_at'])
+    .where('coin_id', '=', coinId)
+    .where('deleted_at', 'is', null)
+    .where('blocks', 'is not', null)
+    .where('last_checked_at', '>=', since)
+    .orderBy('simulated')
+    .orderBy('last_checked_at', 'desc')
+    .limit(50)
+    .execute();
+  if (rows.length === 0) return null;
+  const simulated = rows[0].simulated === 1;
+  const same = rows.filter((r) => (r.simulated === 1) === simulated);
+  const withWallet = same.find((r) => r.wallet_info !== null);
+  return {
+    simulated,
+    latestBlock: Math.max(...same.map((r) => r.blocks ?? 0)),
+    wallet: withWallet ? (JSON.parse(withWallet.wallet_info!) as { version: string; protocol_version: string; connections: number | null }) : null,
+  };
+}
+
+/** Live nodes per coin and kind, for the operator's status. */
+export async function nodeCountsBySimulated(db: Q) {
+  return db
+    .selectFrom('masternodes')
+    .select(['simulated', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deleted_at', 'is', null)
+    .groupBy('simulated')
+    .execute();
+}
+
+/** Live nodes per coin that hold real collateral (simulated ones hold none). */
+export async function realNodeCounts(db: Q): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('masternodes')
+    .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('deleted_at', 'is', null)
+    .where('simulated', '=', 0)
+    .groupBy('coin_id')
+    .execute();
+  return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));
+}

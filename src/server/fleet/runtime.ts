@@ -12,13 +12,20 @@ import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { insertHost, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateNode } from './queries';
+import { insertHost, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updateNode } from './queries';
 import { buildSpec } from './spec';
 
-/** The first IPv4/IPv6 address of this machine that others can reach, for the local host's `server_ip`. */
-function localAddresses(): { ipv4: string; ipv6: string | null } {
+/**
+ * The local host's public addresses: FLEET_LOCAL_IPV4/IPV6 when the operator set them,
+ * else the first IPv4/IPv6 address of this machine's interfaces (a guess: behind NAT it
+ * is not what customers can reach, hence the settings).
+ */
+function localAddresses(configured: { ipv4: string | null; ipv6: string | null }): { ipv4: string; ipv6: string | null } {
   const all = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal);
-  return { ipv4: all.find((a) => a!.family === 'IPv4')?.address ?? '127.0.0.1', ipv6: all.find((a) => a!.family === 'IPv6' && !a!.address.startsWith('fe80'))?.address ?? null };
+  return {
+    ipv4: configured.ipv4 ?? all.find((a) => a!.family === 'IPv4')?.address ?? '127.0.0.1',
+    ipv6: configured.ipv6 ?? all.find((a) => a!.family === 'IPv6' && !a!.address.startsWith('fe80'))?.address ?? null,
+  };
 }
 
 export type FleetOptions = {
@@ -31,6 +38,10 @@ export type FleetOptions = {
   reconcileMs?: number;
   /** One pass may create containers (image pulls); the runner gives up on it after this long. */
   reconcileDeadlineMs?: number;
+  /** FLEET_SIMULATOR: may the simulator serve nodes? */
+  simulator?: boolean;
+  /** FLEET_LOCAL_IPV4/IPV6. */
+  localAddress?: { ipv4: string | null; ipv6: string | null };
 };
 
 /**
@@ -57,7 +68,7 @@ export class Fleet {
     private readonly log: Logger,
     private readonly opts: FleetOptions,
   ) {
-    this.engines = new EngineRegistry(opts.dataDir, log, opts.dockerFactory);
+    this.engines = new EngineRegistry(opts.dataDir, log, opts.dockerFactory, opts.simulator ?? false);
     this.monitor = new Monitor(db, this.engines, opts.profiles, hub, this.metrics, log, opts.monitor);
   }
 
@@ -65,12 +76,27 @@ export class Fleet {
     return this.opts.profiles;
   }
 
+  get simulator(): boolean {
+    return this.opts.simulator ?? false;
+  }
+
   async start(): Promise<void> {
-    if ((await listHosts(this.db)).length === 0) {
-      const addr = localAddresses();
+    const configured = this.opts.localAddress ?? { ipv4: null, ipv6: null };
+    const hosts = await listHosts(this.db);
+    const local = hosts.find((h) => h.engine === 'local');
+    if (hosts.length === 0) {
+      const addr = localAddresses(configured);
       await insertHost(this.db, { name: 'local', engine: 'local', url: null, ipv4: addr.ipv4, ipv6: addr.ipv6, dedicated_slots: 100, cloud_slots: 1000, state: 'active', last_error: null });
-      this.log.info('fleet: local host added', { ipv4: addr.ipv4 });
+      this.log.info('fleet: local host added', { ipv4: addr.ipv4, configured: configured.ipv4 !== null });
+    } else if (local && (configured.ipv4 !== null || configured.ipv6 !== null)) {
+      // The operator's setting wins over what an earlier start detected.
+      const addr = localAddresses(configured);
+      if (addr.ipv4 !== local.ipv4 || addr.ipv6 !== local.ipv6) {
+        await updateHost(this.db, local.id, { ipv4: addr.ipv4, ipv6: addr.ipv6 });
+        this.log.info('fleet: local host address set from FLEET_LOCAL_IPV4/IPV6', { ipv4: addr.ipv4, ipv6: addr.ipv6 });
+      }
     }
+    await markSimulated(this.db, Object.entries(this.opts.profiles).filter(([, p]) => p.run === 'simulator').map(([id]) => id));
     const resumed = await this.engines.local.resume();
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));

@@ -13,6 +13,9 @@ import { findNodeAnyState, hostUsage, insertNode, listHosts, updateNode } from '
 
 export const FLEET_FULL = 'No server capacity is free for this plan right now. Please try again later or contact support.';
 
+/** What a customer reads when a coin's daemon would be the simulator and FLEET_SIMULATOR is off. */
+export const notOffered = (label: string) => `${label} nodes cannot be deployed right now. Please try again later or contact support.`;
+
 export function profileFor(profiles: Record<string, DaemonProfile>, family: string, named?: string): { id: string; profile: DaemonProfile } {
   const id = named ?? FAMILY_PROFILES[family as keyof typeof FAMILY_PROFILES];
   const profile = profiles[id];
@@ -27,7 +30,7 @@ export function profileFor(profiles: Record<string, DaemonProfile>, family: stri
  */
 export async function requestNode(
   db: DB,
-  deps: { profiles: Record<string, DaemonProfile>; log: Logger; onFull?: () => void },
+  deps: { profiles: Record<string, DaemonProfile>; log: Logger; onFull?: () => void; /** FLEET_SIMULATOR */ simulator: boolean },
   input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud' },
 ): Promise<Masternode> {
   const coin = await findCoin(db, input.coinId);
@@ -36,6 +39,10 @@ export async function requestNode(
   if (coin.maintenance) fail('BAD_REQUEST', "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.");
   if (input.plan === 'cloud' && !coin.cloud) fail('BAD_REQUEST', `${coin.label} has no cloud plan; choose Dedicated.`);
   const { id: profileId, profile } = profileFor(deps.profiles, coin.family, coinDetails(coin).daemon);
+  if (profile.run === 'simulator' && !deps.simulator) {
+    deps.log.warn('deploy refused: the coin runs on the simulator, which is off (FLEET_SIMULATOR)', { coin: coin.id, profile: profileId });
+    fail('SERVICE_UNAVAILABLE', notOffered(coin.label));
+  }
   const prices = currentPrices(coin);
 
   const node = await db.transaction().execute(async (trx) => {
@@ -58,6 +65,7 @@ export async function requestNode(
       server_ip: host.ipv4,
       server_ip6: host.ipv6,
       hosting_price: input.plan === 'cloud' ? (prices.cloud ?? prices.dedicated) : prices.dedicated,
+      simulated: profile.run === 'simulator' ? 1 : 0,
     });
     await insertEvent(trx, input.userId, 'refresh_queue', {});
     await insertEvent(trx, input.userId, 'refresh_masternodes', {});

@@ -10,15 +10,23 @@ import { allQuotes, findQuote } from '../market/queries';
 
 type Ctx = Pick<Context, 'db' | 'config'>;
 
-/** A node finished deploying within this time stays in the queue as "done" (a link to its config). */
-const DONE_IN_QUEUE_MS = 60 * 60_000;
+/**
+ * The Deployments panel lists what is deploying, plus what finished lately: a node stays
+ * as "done" (a link to its config) for DONE_IN_QUEUE_MS after it started, a failed one
+ * for FAILED_IN_QUEUE_MS, and at most FINISHED_IN_QUEUE finished items show (newest first).
+ * Older ones are in the portfolio list. See docs/decisions.md.
+ */
+export const DONE_IN_QUEUE_MS = 15 * 60_000;
+export const FAILED_IN_QUEUE_MS = 60 * 60_000;
+export const FINISHED_IN_QUEUE = 5;
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function economics(coin: CoinRecord, quote: MarketQuote | undefined) {
+/** A simulated node holds no collateral and earns nothing: no worth, revenue or ROI to show. */
+function economics(coin: CoinRecord, quote: MarketQuote | undefined, simulated: boolean) {
   const collateral = Number(coin.collateral);
-  const roi = roiPercent(coinDetails(coin).reward, collateral);
-  const price = quote?.price_usd;
+  const roi = simulated ? null : roiPercent(coinDetails(coin).reward, collateral);
+  const price = simulated ? undefined : quote?.price_usd;
   return {
     collateral,
     roi,
@@ -28,7 +36,7 @@ function economics(coin: CoinRecord, quote: MarketQuote | undefined) {
 }
 
 function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined, logoBase: string): MasternodeListItem {
-  const e = economics(coin, quote);
+  const e = economics(coin, quote, n.simulated === 1);
   return {
     mn_id: n.mn_id,
     alias: n.alias,
@@ -48,16 +56,21 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
     dip003: coin.dip003 === 1,
     dip003_restrict: coin.dip003_restrict === 1,
     monero: coin.monero === 1,
+    simulated: n.simulated === 1,
   };
 }
 
-function queueItem(n: Masternode, coin: CoinRecord, now: number): QueueItem | null {
+/** The node's queue item and, for a finished one, when it finished (null: still deploying). */
+function queueItem(n: Masternode, coin: CoinRecord, now: number): { item: QueueItem; finishedAt: number | null } | null {
   let status: QueueItem['status'];
+  const finishedAt = n.provisioned_at ?? n.created_at;
   if (n.status === 'deploying') status = n.provisioned_at === null ? (n.host_id === null ? 'assigning' : 'pending') : 'pending';
-  else if (n.status === 'error' && n.active_since === null && now - n.created_at < DONE_IN_QUEUE_MS && n.last_checked_at === null) status = 'failed';
-  else if (now - n.created_at < DONE_IN_QUEUE_MS) status = 'done';
+  else if (n.status === 'error' && n.active_since === null && n.last_checked_at === null) {
+    if (now - finishedAt >= FAILED_IN_QUEUE_MS) return null;
+    status = 'failed';
+  } else if (now - finishedAt < DONE_IN_QUEUE_MS) status = 'done';
   else return null;
-  return {
+  const item: QueueItem = {
     name: n.alias ?? n.mn_id,
     currency: coin.id,
     status,
@@ -66,6 +79,7 @@ function queueItem(n: Masternode, coin: CoinRecord, now: number): QueueItem | nu
     mn_id: n.mn_id,
     currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
   };
+  return { item, finishedAt: status === 'pending' || status === 'assigning' ? null : finishedAt };
 }
 
 export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMasternodesOutput> {
@@ -75,17 +89,21 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
   const now = Date.now();
   const out: GetMasternodesOutput = { masternodes: [], queue: [], total_worth: 0, monthly_cost: 0 };
   let dailyMicros = 0;
+  const finished: { item: QueueItem; finishedAt: number }[] = [];
   for (const n of nodes) {
     const coin = coinOf.get(n.coin_id);
     if (!coin) continue;
     const q = queueItem(n, coin, now);
-    if (q) out.queue.push(q);
+    if (q && q.finishedAt === null) out.queue.push(q.item);
+    else if (q && q.finishedAt !== null) finished.push({ item: q.item, finishedAt: q.finishedAt });
     dailyMicros += n.hosting_price;
     if (n.status === 'deploying') continue; // shown in the queue only
     const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl);
     out.masternodes.push(item);
     if (typeof item.worth === 'number') out.total_worth += item.worth;
   }
+  finished.sort((a, b) => b.finishedAt - a.finishedAt);
+  out.queue.push(...finished.slice(0, FINISHED_IN_QUEUE).map((f) => f.item));
   out.total_worth = Math.round(out.total_worth * 100) / 100;
   // Exact integer micro-dollars until the one conversion for display.
   out.monthly_cost = microsToUsd(dailyMicros * 30);
@@ -98,7 +116,8 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
   const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
   if (!coin) fail('NOT_FOUND', 'Masternode not found.');
   const quote = await findQuote(ctx.db, coin.id);
-  const e = economics(coin, quote);
+  const simulated = n.simulated === 1;
+  const e = economics(coin, quote, simulated);
   const wallet = n.wallet_info ? (JSON.parse(n.wallet_info) as MasternodeDetail['wallet_info']) : null;
   const zen = coin.family === 'zen';
   return {
@@ -111,10 +130,11 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       hosting_price: microsToUsd(n.hosting_price),
       package: n.package,
       start_cmd: '',
-      server_ip: n.server_ip,
-      server_ip6: n.server_ip6,
+      // A simulated node runs on no address a customer could reach: show none.
+      server_ip: simulated ? null : n.server_ip,
+      server_ip6: simulated ? null : n.server_ip6,
       reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
-      zen: zen ? { ip4: n.server_ip, ip6: n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
+      zen: zen ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
       wallet_info: wallet,
       activity: null,
       file_name: `${coin.id}.conf`,

@@ -17,8 +17,9 @@ export const operatorCommands: Record<string, CliCommand> = {
       await db.transaction().execute(async (trx) => {
         await setSetting(trx, 'maintenance', state);
         await logOperatorAction(trx, 'maintenance', { state });
-        // Open browsers reload and land in (or leave) the maintenance app.
-        await insertEvent(trx, null, 'restarted', {});
+        // Logged-in tabs switch to (or leave) the maintenance app at once; visitors' tabs,
+        // which have no live channel, see it at their next system.status poll.
+        await insertEvent(trx, null, 'maintenance', { on: state === 'on' });
       });
       io.out(`maintenance is now ${state}`);
     },

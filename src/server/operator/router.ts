@@ -3,9 +3,17 @@ import { publicProcedure, router } from '../trpc';
 import { isMaintenance } from './settings';
 
 export const systemRouter = router({
-  /** Lets a visitor's browser know about maintenance before anyone logs in. */
+  /**
+   * Lets a visitor's browser know about maintenance before anyone logs in (open tabs ask
+   * again now and then, so they switch to and from the maintenance app), and where
+   * customers get help.
+   */
   status: publicProcedure
-    .meta({ rest: { method: 'GET', path: '/public_api/status', summary: '`{success, maintenance}`' } })
+    .meta({ rest: { method: 'GET', path: '/public_api/status', summary: '`{success, maintenance, support}`: maintenance flag, and the operator\'s support address and community links' } })
     .output(statusOutput)
-    .query(async ({ ctx }) => ({ success: true as const, maintenance: await isMaintenance(ctx.db) })),
+    .query(async ({ ctx }) => ({
+      success: true as const,
+      maintenance: await isMaintenance(ctx.db),
+      support: { email: ctx.config.supportEmail, community: ctx.config.communityLinks },
+    })),
 });

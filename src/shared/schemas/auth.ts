@@ -99,7 +99,14 @@ export const commonInfoOutput = z.object({
 });
 export type CommonInfo = z.infer<typeof commonInfoOutput>;
 
-export const statusOutput = z.object({ success: z.literal(true), maintenance: z.boolean() });
+/** Where customers get help: the operator's SUPPORT_EMAIL ('' when unset) and COMMUNITY_LINKS. */
+export const supportInfo = z.object({
+  email: z.string(),
+  community: z.array(z.object({ label: z.string(), url: z.string() })),
+});
+export type SupportInfo = z.infer<typeof supportInfo>;
+
+export const statusOutput = z.object({ success: z.literal(true), maintenance: z.boolean(), support: supportInfo });
 
 // Client-only form shapes built on the same field rules.
 export const registerForm = registerInput

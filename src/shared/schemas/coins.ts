@@ -94,6 +94,8 @@ export const coinDetail = z.object({
   charts: z.array(chart),
   wallet: z.object({ version: z.string(), protocol_version: z.string(), connections: z.number().nullable() }).nullable(),
   latest_block: z.number().nullable(),
+  /** True when `wallet` and `latest_block` come from simulated nodes (demo): clients mark them "Simulated". */
+  chain_simulated: z.boolean(),
   market_data: z
     .object({
       price: z.number(),
@@ -133,8 +135,13 @@ export const detailedRow = z.object({
   income_usd: z.object({ yearly: z.number(), monthly: z.number(), weekly: z.number(), daily: z.number() }).nullable(),
   network_nodes: z.number().int(),
   hosted_mns: z.number().int(),
+  /** What a customer pays now per day (the campaign price while a campaign runs). */
   dedicated_price_usd: z.number(),
   cloud_price_usd: z.number().nullable(),
+  /** A price campaign runs: the regular prices below are what the plan costs without it. */
+  campaign: z.boolean(),
+  regular_dedicated_price_usd: z.number(),
+  regular_cloud_price_usd: z.number().nullable(),
   delisted: z.boolean(),
   maintenance: z.boolean(),
   market_updated_at: z.string().nullable(),

@@ -30,6 +30,11 @@ export const masternodeListItem = z.object({
   dip003: z.boolean(),
   dip003_restrict: z.boolean(),
   monero: z.boolean(),
+  /**
+   * Served by the platform's coin-daemon simulator (demos): no real chain, no IP, no
+   * earnings. Clients show a "Simulated" badge; worth and revenue are '--'.
+   */
+  simulated: z.boolean(),
 });
 export type MasternodeListItem = z.infer<typeof masternodeListItem>;
 

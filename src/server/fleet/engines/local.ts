@@ -7,6 +7,8 @@ import type { DaemonSpec, EngineState, NodeEngine, RpcEndpoint } from '../engine
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
 const SIM_ID = '_simulator';
+/** Why a simulated node is not served: shown to the operator (and as the node's problem). */
+export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
 type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped' };
 type Proc = {
@@ -23,6 +25,8 @@ export type LocalEngineOptions = {
   log: Logger;
   /** How the simulator is started: [program, ...args] before `--state <file> --port <n>`. */
   simulatorCommand: string[];
+  /** May the simulator run (FLEET_SIMULATOR)? Off: simulated nodes are refused and not served. Default on. */
+  simulator?: boolean;
   /** First restart delay; doubles per crash up to 30 s, reset after a minute of running. */
   backoffMs?: number;
 };
@@ -122,8 +126,13 @@ export class LocalEngine implements NodeEngine {
     };
   }
 
+  private get simulatorOn(): boolean {
+    return this.opts.simulator ?? true;
+  }
+
   /** Starts the simulator process if it is not running, and returns its port. */
   private async simulatorPort(): Promise<number> {
+    if (!this.simulatorOn) throw new Error(SIMULATOR_OFF);
     if (!this.readRecord(SIM_ID)) this.writeRecord(SIM_ID, { spec: this.simSpec(), desired: 'running' });
     const portFile = path.join(this.nodeDir(SIM_ID), 'port');
     if (!this.procs.has(SIM_ID)) {
@@ -276,6 +285,7 @@ export class LocalEngine implements NodeEngine {
     for (const id of [...ids.filter((i) => i === SIM_ID), ...ids.filter((i) => i !== SIM_ID)]) {
       const rec = this.readRecord(id)!;
       if (rec.spec.program === SIMULATOR_PROGRAM || rec.desired !== 'running' || this.procs.has(id)) continue;
+      if (id === SIM_ID && !this.simulatorOn) continue;
       const pidFile = path.join(this.nodeDir(id), 'pid');
       const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
       if (pid > 0 && alive(pid) && isOurs(pid, rec.spec.args.join('\0') || rec.spec.program)) {
@@ -309,7 +319,8 @@ export class LocalEngine implements NodeEngine {
     const rec = this.record(nodeId);
     this.writeRecord(nodeId, { ...rec, desired: 'stopped' });
     clearTimeout(this.timers.get(nodeId));
-    if (rec.spec.program === SIMULATOR_PROGRAM) return this.simAdmin('DELETE', `/nodes/${encodeURIComponent(nodeId)}`);
+    // With the simulator off nothing serves the node, so there is nothing to stop.
+    if (rec.spec.program === SIMULATOR_PROGRAM) return this.simulatorOn ? this.simAdmin('DELETE', `/nodes/${encodeURIComponent(nodeId)}`) : undefined;
     await this.kill(nodeId, timeoutS);
   }
 
@@ -327,6 +338,7 @@ export class LocalEngine implements NodeEngine {
     const rec = this.readRecord(nodeId);
     if (!rec) return { state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null };
     const sim = rec.spec.program === SIMULATOR_PROGRAM;
+    if (sim && !this.simulatorOn) return { state: 'exited', restarts: 0, startedAt: null, exitCode: null, error: SIMULATOR_OFF };
     const proc = this.procs.get(sim ? SIM_ID : nodeId);
     const restarts = this.restarts.get(sim ? SIM_ID : nodeId) ?? 0;
     const error = this.lastError.get(sim ? SIM_ID : nodeId) ?? null;

@@ -29,8 +29,9 @@ export class EngineRegistry {
     dataDir: string,
     private readonly log: Logger,
     private readonly dockerFactory?: DockerEngineFactory,
+    simulator = false,
   ) {
-    this.local = new LocalEngine({ dir: path.join(dataDir, 'fleet', 'local'), log, simulatorCommand: simulatorCommand() });
+    this.local = new LocalEngine({ dir: path.join(dataDir, 'fleet', 'local'), log, simulatorCommand: simulatorCommand(), simulator });
   }
 
   for(host: Host): NodeEngine {
