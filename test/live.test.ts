@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/server/cli/main';
+import { openDatabase } from '../src/server/db/open';
+import { insertEvent } from '../src/server/events/queries';
 import { liveClient } from './support/live';
 import { startTestServer, stopTestServer, tempDataDir } from './support/server';
 import { freshUser } from './support/users';
@@ -73,5 +75,23 @@ describe('live events over websockets', () => {
     // Ids only grow, so the client resumes exactly after what it has.
     const ids = carol.received.map((e) => Number(e.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+  it('replays every missed event after a long absence, past one page of the replay', async () => {
+    const dataDir = tempDataDir();
+    const first = await startTestServer({}, { dataDir });
+    const port = first.port;
+    const dan = await freshUser(first.deps, { prefix: 'dan' });
+    const client = liveClient(first.url, dan.token);
+    cleanup.push(client.close);
+    await expect.poll(() => client.types()).toEqual(['sync']);
+    await first.close();
+    // While the server is down, another process writes 1,200 of dan's events (pages are 500).
+    const db = openDatabase(`${dataDir}/nodekeep.sqlite`);
+    for (let i = 0; i < 1200; i++) await insertEvent(db, dan.id, 'refresh_masternode', { mn_id: `n${i}` });
+    await db.destroy();
+    await server({ dataDir, port });
+    await expect.poll(() => client.types().filter((t) => t === 'refresh_masternode').length, { timeout: 20_000 }).toBe(1200);
+    const ids = client.received.map((e) => Number(e.id));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });

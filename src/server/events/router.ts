@@ -36,10 +36,14 @@ export const eventsRouter = router({
         await guard.start();
         let last = Number(input?.lastEventId ?? NaN);
         if (Number.isSafeInteger(last) && last >= 0) {
-          for (const row of await eventsForUserAfter(ctx.db, userId, last)) {
-            last = row.id;
-            const event = toLiveEvent(row.type, row.payload);
-            if (await guard.admit({ event })) yield tracked(String(row.id), event as LiveEvent | SyncFrame);
+          // Page by page until caught up: a tab back from a long sleep misses nothing
+          // (the events table keeps a week, so this is bounded).
+          for (let page = await eventsForUserAfter(ctx.db, userId, last); page.length; page = await eventsForUserAfter(ctx.db, userId, last)) {
+            for (const row of page) {
+              last = row.id;
+              const event = toLiveEvent(row.type, row.payload);
+              if (await guard.admit({ event })) yield tracked(String(row.id), event as LiveEvent | SyncFrame);
+            }
           }
         } else {
           guard.assertLive();
