@@ -36,4 +36,19 @@ describe('rate limiter', () => {
     expect(rl.hit('loginPerDevice', 'd')).toBe(true);
     expect(rl.hit('loginPerDevice', 'd')).toBe(false);
   });
+  it('stays bounded when callers invent keys (login names), sweeping at most every few seconds', () => {
+    let now = 0;
+    const rl = new RateLimiter(() => now);
+    let sweepsWorth = 0;
+    for (let i = 0; i < 300_000; i++) {
+      now += 1; // 300 s of traffic, all keys still inside their 15-minute window
+      expect(rl.hit('loginPerAccount', `name-${i}`)).toBe(true);
+      sweepsWorth = Math.max(sweepsWorth, rl.size);
+    }
+    // Never far past the cap: at most one sweep interval (10 s = 10,000 hits here) above it.
+    expect(sweepsWorth).toBeLessThanOrEqual(210_000);
+    // The newest keys are kept, so a name being guessed right now is still counted.
+    for (let i = 0; i < limits.loginPerAccount.max - 1; i++) rl.hit('loginPerAccount', 'name-299999');
+    expect(rl.hit('loginPerAccount', 'name-299999')).toBe(false);
+  });
 });

@@ -2,7 +2,7 @@
  * Sliding-window counters kept in memory. A slot is taken (`hit`) before the work it
  * guards and, for limits on failures, handed back (`refund`) when the work turns out
  * not to count, so parallel requests can never all pass a check made before any of
- * them was counted. One server holds a data folder at a time (db/lock.ts), so these
+ * them was counted. One server holds a data folder at a time (db/data-dir.ts), so these
  * counters are the only ones; losing them on restart is accepted (docs/decisions.md).
  * The durable 2FA lock lives on the user row.
  */
@@ -34,9 +34,14 @@ export const limits = {
 
 export type LimitName = keyof typeof limits;
 
+const SWEEP_ABOVE = 50_000;
+const SWEEP_EVERY_MS = 10_000;
+const MAX_KEYS = 200_000;
+
 export class RateLimiter {
   /** The times of the slots taken in the current window, oldest first; never more than `max`. */
   private windows = new Map<string, number[]>();
+  private lastSweep = 0;
   constructor(private readonly now: () => number = Date.now) {}
 
   /** Takes one slot; false (and nothing taken) once the key has used up its window. */
@@ -48,7 +53,7 @@ export class RateLimiter {
     if (taken.length >= rule.max) return false;
     taken.push(t);
     this.windows.set(id, taken);
-    if (this.windows.size > 50_000) this.sweep(t);
+    if (this.windows.size > SWEEP_ABOVE && t - this.lastSweep > SWEEP_EVERY_MS) this.sweep(t);
     return true;
   }
 
@@ -66,6 +71,11 @@ export class RateLimiter {
     return this.live(`${name}:${key}`, rule, this.now()).length >= rule.max;
   }
 
+  /** Keys held now (for tests and metrics). */
+  get size(): number {
+    return this.windows.size;
+  }
+
   reset(name: LimitName, key: string | number): void {
     this.windows.delete(`${name}:${key}`);
   }
@@ -78,7 +88,17 @@ export class RateLimiter {
     return taken;
   }
 
+  /**
+   * Drops keys idle for an hour, at most once per SWEEP_EVERY_MS: keys are partly chosen
+   * by callers (login names), so sweeping on every hit above the mark would cost
+   * O(keys) per request. Past a hard cap the oldest keys go too, so memory is bounded.
+   */
   private sweep(t: number) {
+    this.lastSweep = t;
     for (const [id, taken] of this.windows) if (!taken.length || t - taken[taken.length - 1] > 60 * MINUTE) this.windows.delete(id);
+    for (const id of this.windows.keys()) {
+      if (this.windows.size <= MAX_KEYS) break;
+      this.windows.delete(id);
+    }
   }
 }
