@@ -68,7 +68,7 @@ export const liveEncoder: Encoder = {
  * parameters, a subscription, keep-alive answers); bytes count too, as one frame may
  * carry up to 50 messages.
  */
-export const LIVE_BUDGET = { frames: 60, bytes: 16 * 1024, windowMs: 10_000 };
+export const LIVE_BUDGET = { frames: 60, bytes: 16 * 1024, windowMs: 10_000, idleMs: 10_000 };
 
 /**
  * Cuts off a socket that sends more than its budget. Each subscription message costs
@@ -81,7 +81,17 @@ export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
   let windowStart = Date.now();
   let frames = 0;
   let bytes = 0;
+  // The browser opens its socket only to subscribe, at once. A socket that has asked for
+  // no subscription within `idleMs` is held open for nothing (keep-alive pings would
+  // keep it forever) and uses up the per-address and total socket caps: close it.
+  let subscribed = false;
+  const idle = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
+  ws.once('close', () => clearTimeout(idle));
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
+    if (!subscribed && String(data).includes('"subscription"')) {
+      subscribed = true;
+      clearTimeout(idle);
+    }
     const t = Date.now();
     if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
     frames += 1;
