@@ -239,6 +239,53 @@ describe('queued jobs', () => {
   });
 });
 
+describe('shutdown and giving up', () => {
+  it('shutdown aborts a long job after its grace, not at its (five-minute) deadline', async () => {
+    const r = runner();
+    let reason: unknown;
+    r.handle('test.work', {
+      deadlineMs: 300_000,
+      maxAttempts: 3,
+      backoffMs: 60_000,
+      async run(_p, ctx) {
+        await new Promise<void>((res) => ctx.signal.addEventListener('abort', () => res()));
+        reason = ctx.signal.reason;
+        throw ctx.signal.reason;
+      },
+    });
+    r.start();
+    await r.enqueue('test.work', { n: 1 }, { key: 'long' });
+    await expect.poll(() => r.busy, { timeout: 5000 }).toBe(1);
+    const t0 = Date.now();
+    await r.stop(200);
+    expect(Date.now() - t0).toBeLessThan(200 + 1000 + 1000);
+    expect(String(reason)).toMatch(/shutting down/);
+    // Cut short, not failed: it runs again at the next start.
+    expect((await findJobs(db, 'test.work')).map((j) => j.state)).toEqual(['queued']);
+  });
+
+  it("tells the job's domain when it gives up, even without running it (attempts used up by crashed owners)", async () => {
+    await insertJob(other, 'test.work', JSON.stringify({ n: 9 }), { key: 'doomed' });
+    const [job] = await findJobs(other, 'test.work');
+    expect(await claimJob(other, job.id, 'dead-process', Date.now(), Date.now() + 100)).toMatchObject({ attempts: 1 });
+    const r = runner();
+    const gaveUp: { n: number; error: string }[] = [];
+    let runs = 0;
+    r.handle('test.work', {
+      deadlineMs: 1000,
+      maxAttempts: 1,
+      backoffMs: 10,
+      run: async () => void runs++,
+      onGiveUp: async (p, error) => void gaveUp.push({ n: p.n, error }),
+    });
+    r.start();
+    await expect.poll(() => gaveUp.length, { timeout: 5000 }).toBe(1);
+    expect(gaveUp[0].n).toBe(9);
+    expect(runs).toBe(0);
+    expect((await findJobs(db, 'test.work'))[0].state).toBe('failed');
+  });
+});
+
 describe('recurring jobs', () => {
   it('fire on a cron schedule (seconds field)', async () => {
     const r = runner();

@@ -25,6 +25,12 @@ export type QueuedSpec<P> = {
   /** First retry after this long, then twice as long each time (capped at an hour). */
   backoffMs: number;
   run(payload: P, ctx: JobContext): Promise<void>;
+  /**
+   * Called once when the job fails for good, also when the runner gave up without
+   * calling `run` (attempts used up by crashed owners): the domain records the failure
+   * (a mail marked failed) instead of leaving its own row pending forever.
+   */
+  onGiveUp?(payload: P, error: string): Promise<void>;
 };
 
 export type RunnerOptions = {
@@ -178,6 +184,10 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       const error = errorText(err);
       if (err instanceof GiveUp || row.attempts >= spec.maxAttempts) {
         await failJob(this.db, claim, error).catch((e) => this.log.error('job runner: recording a failure failed', { ...fields, error: errorText(e) }));
+        const payload = this.schemas[row.name].safeParse(safeJson(row.payload));
+        if (spec.onGiveUp && payload.success) {
+          await spec.onGiveUp(payload.data, error).catch((e) => this.log.error('job runner: give-up hook failed', { ...fields, error: errorText(e) }));
+        }
         this.log.error('job failed for good', { ...fields, error });
         return;
       }
@@ -199,6 +209,14 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
 }
 
 class GiveUp extends Error {}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 function parseJson(text: string): unknown {
   try {

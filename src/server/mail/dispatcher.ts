@@ -21,7 +21,11 @@ export class MailDispatcher {
     private readonly jobs: JobRunner,
     opts: MailJobOptions = MAIL_JOB,
   ) {
-    jobs.handle('mail.send', { ...opts, run: (p, ctx) => this.send(p.mail_id, ctx) });
+    jobs.handle('mail.send', {
+      ...opts,
+      run: (p, ctx) => this.send(p.mail_id, ctx),
+      onGiveUp: (p, error) => this.giveUp(p.mail_id, error),
+    });
   }
 
   /** Look for due mail now (after a commit that queued some). */
@@ -32,6 +36,14 @@ export class MailDispatcher {
   /** Call after the runner stopped. */
   async stop(): Promise<void> {
     this.mailer.close();
+  }
+
+  /** The runner gave up (perhaps without a last attempt of ours): the outbox row says so too. */
+  private async giveUp(id: number, error: string): Promise<void> {
+    const mail = await findMail(this.db, id);
+    if (mail?.status !== 'pending') return;
+    await markMail(this.db, id, { status: 'failed', attempts: mail.attempts, last_error: error });
+    this.log.warn('mail given up', { mail_id: id, error });
   }
 
   private async send(id: number, ctx: JobContext): Promise<void> {
