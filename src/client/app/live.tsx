@@ -51,8 +51,11 @@ export function LiveEvents() {
     onData: (tracked) => handle(tracked.data),
     // The server ends the stream when this session ends (logout elsewhere, password
     // change, account disabled): the token is dead, so forget it like any 401.
+    // Any other refusal (too many open tabs) ends live updates for this tab: say so, so
+    // the customer knows why the page stopped updating and what to do.
     onError: (err) => {
-      if (errorCode(err) === 'UNAUTHORIZED') tokenStore.clear();
+      if (errorCode(err) === 'UNAUTHORIZED') return tokenStore.clear();
+      toasts.show(`Live updates stopped in this tab: ${err.message} Reload the page to try again.`, { sticky: true });
     },
   });
   return null;
