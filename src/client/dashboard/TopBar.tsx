@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { formatBalance } from '../../shared/format';
 import { useSession } from '../auth/auth';
+import { GuestLinks } from '../auth/GuestLinks';
 import { Logo } from '../ui/Logo';
 import { NotificationsMenu } from './NotificationsMenu';
 import { PlatformStats } from './PlatformStats';
@@ -25,14 +26,7 @@ export function TopBar() {
               <UserMenu />
             </>
           ) : (
-            <>
-              <Link href="/login" className="topbar-link">
-                Login
-              </Link>
-              <Link href="/register" className="btn btn-primary btn-sm">
-                Register
-              </Link>
-            </>
+            <GuestLinks loginClassName="topbar-link" />
           )}
         </div>
       </div>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { useSession } from '../auth/auth';
+import { GuestLinks } from '../auth/GuestLinks';
 import { ContactLink, CommunityLinks } from './support';
 import { Logo } from '../ui/Logo';
 import './site.css';
@@ -39,14 +40,7 @@ export function SiteLayout({ children, minimal = false }: { children: ReactNode;
                 Dashboard
               </Link>
             ) : (
-              <>
-                <Link href="/login" className="btn btn-ghost btn-sm">
-                  Login
-                </Link>
-                <Link href="/register" className="btn btn-primary btn-sm">
-                  Register
-                </Link>
-              </>
+              <GuestLinks loginClassName="btn btn-ghost btn-sm" />
             )}
           </div>
         </div>
