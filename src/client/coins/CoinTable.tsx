@@ -53,6 +53,9 @@ export function CoinTable({ label, rows, sort, onSort, deployable }: Props) {
   );
 }
 
+/** The columns between the coin and its fee: each a display object of the row, in header order. */
+const FIGURE_COLUMNS = ['collateral', 'masternode_value', 'roi', 'revenue_mo', 'hosted_mns', 'price_change'] as const satisfies readonly (SortKey & keyof CoinRow)[];
+
 function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }) {
   const fee = monthlyFee(row);
   return (
@@ -72,24 +75,11 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
           </span>
         )}
       </td>
-      <td className="num" data-col="collateral">
-        <Figure value={row.collateral} />
-      </td>
-      <td className="num" data-col="masternode_value">
-        <Figure value={row.masternode_value} />
-      </td>
-      <td className="num" data-col="roi">
-        <Figure value={row.roi} />
-      </td>
-      <td className="num" data-col="revenue_mo">
-        <Figure value={row.revenue_mo} />
-      </td>
-      <td className="num" data-col="hosted_mns">
-        <Figure value={row.hosted_mns} />
-      </td>
-      <td className="num" data-col="price_change">
-        <Figure value={row.price_change} />
-      </td>
+      {FIGURE_COLUMNS.map((key) => (
+        <td key={key} className="num" data-col={key}>
+          <Figure value={row[key]} />
+        </td>
+      ))}
       <td className="num" data-col="monthly_fee">
         {fee === 0 ? <span className="text-green">Free</span> : formatUsd2(fee)}
       </td>
