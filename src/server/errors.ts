@@ -29,6 +29,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The form field the message belongs under (REST `error_input`), when there is one. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -38,8 +40,8 @@ export class AppError extends Error {
   }
 }
 
-export function fail(code: ErrorCode, message: string): never {
-  throw new AppError(code, message);
+export function fail(code: ErrorCode, message: string, field?: string): never {
+  throw new AppError(code, message, field);
 }
 
 export const MESSAGES = {

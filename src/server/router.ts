@@ -1,5 +1,6 @@
 import { authRouter } from './auth/router';
 import { coinsRouter } from './coins/router';
+import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
 import { nodesRouter } from './nodes/router';
 import { systemRouter } from './operator/router';
@@ -8,6 +9,7 @@ import { createCallerFactory, router } from './trpc';
 export const appRouter = router({
   auth: authRouter,
   coins: coinsRouter,
+  deploy: deployRouter,
   nodes: nodesRouter,
   system: systemRouter,
   events: eventsRouter,

@@ -23,6 +23,11 @@ export type RestMeta = {
    * keyed on the procedure and its parsed input (http/public-cache.ts).
    */
   cacheMs?: number;
+  /**
+   * The route takes multipart/form-data (file uploads) and shares its path with the JSON
+   * route of the same method: the adapter picks by Content-Type (http/multipart.ts).
+   */
+  multipart?: boolean;
 };
 
 export type Meta = {
@@ -62,6 +67,8 @@ const t = initTRPC
           code: app ? app.code : shape.data.code,
           httpStatus: app ? app.status : shape.data.httpStatus,
           fieldErrors: zod ? zod.flatten().fieldErrors : undefined,
+          /** The form field a domain error belongs under (REST's `error_input`). */
+          field: app?.field,
         },
       };
     },

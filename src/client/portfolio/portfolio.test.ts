@@ -24,6 +24,7 @@ const node = (mn_id: string, extra: Partial<MasternodeListItem> = {}): Masternod
   dip003: false,
   dip003_restrict: false,
   monero: false,
+  family: 'classic',
   simulated: false,
   ...extra,
 });
@@ -36,6 +37,7 @@ const queued = (mn_id: string, status: QueueItem['status'] = 'pending'): QueueIt
   link: `/dashboard/masternode/${mn_id}?tab=config`,
   mn_id,
   currency_data: { id: 'dash', label: 'Dash', ticker: 'DASH' },
+  reason: null,
 });
 
 describe('portfolio rows', () => {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { FAMILIES, type Family } from '../../shared/families';
 import { parseUsd, type Micros } from '../../shared/money';
 
 /**
@@ -12,8 +13,7 @@ const usd = decimal('a USD price', 6);
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
 const httpUrl = v.pipe(v.string(), v.url('must be a URL'), v.check((s) => /^https?:\/\//.test(s), 'must be an http(s) URL'));
 
-export const FAMILIES = ['dip003', 'dip003_restrict', 'smartnode', 'classic', 'zen', 'nrg', 'monero', 'playa3ull', 'satori', 'sin', 'evm', 'defi'] as const;
-export type Family = (typeof FAMILIES)[number];
+export { FAMILIES, type Family } from '../../shared/families';
 
 const CoinEntry = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/, 'must be a lowercase slug of letters and digits')),

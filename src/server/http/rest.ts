@@ -41,8 +41,8 @@ async function readInput(c: HonoContext, route: RestRoute): Promise<unknown> {
 }
 
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
-export function restError(err: unknown): { status: number; message: string } | null {
-  if (err instanceof AppError) return { status: err.status, message: err.message };
+export function restError(err: unknown): { status: number; message: string; error_input?: string } | null {
+  if (err instanceof AppError) return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
     const message = err.cause instanceof ZodError ? describeZodError(err.cause) : err.message;
     return { status: ERROR_STATUS[err.code as ErrorCode], message };
@@ -63,7 +63,7 @@ export function mountRest(app: Hono<any>, router: AnyTRPCRouter, makeContext: (c
         return c.body(body, 200, { 'content-type': 'application/json' });
       } catch (err) {
         const known = restError(err);
-        if (known) return c.json({ success: false, message: known.message }, known.status as 400);
+        if (known) return c.json({ success: false, message: known.message, ...(known.error_input ? { error_input: known.error_input } : {}) }, known.status as 400);
         ctx.log.error('rest call failed', { request_id: ctx.req.requestId, path: route.path, err: err instanceof TRPCError ? (err.cause ?? err) : err });
         return c.json({ success: false, message: MESSAGES.internal }, 500);
       }

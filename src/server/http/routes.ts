@@ -35,8 +35,9 @@ export function restRoutes(router: AnyTRPCRouter): RestRoute[] {
   }
   const seen = new Set<string>();
   for (const r of routes) {
-    if (seen.has(r.path)) throw new Error(`two procedures declare REST path ${r.path}`);
-    seen.add(r.path);
+    const key = `${r.method} ${r.path}${r.multipart ? ' multipart' : ''}`;
+    if (seen.has(key)) throw new Error(`two procedures declare REST route ${key}`);
+    seen.add(key);
   }
   return routes;
 }

@@ -1,5 +1,17 @@
-import { getMasternodeOutput, getMasternodesOutput, mnQuery } from '../../shared/schemas/nodes';
+import { messageResponse, okResponse } from '../../shared/schemas/common';
+import {
+  deleteMasternodeInput,
+  getMasternodeOutput,
+  getMasternodesOutput,
+  getProposalsOutput,
+  mnQuery,
+  quickSetupInput,
+  registerSubmitInput,
+  updateAliasInput,
+  updateValidatorFeeInput,
+} from '../../shared/schemas/nodes';
 import { router, scriptProcedure } from '../trpc';
+import { deleteMasternode, getProposals, quickSetup, registerSubmit, updateAlias, updateValidatorFee } from './actions';
 import { getMasternode, getMasternodes } from './service';
 
 export const nodesRouter = router({
@@ -18,4 +30,34 @@ export const nodesRouter = router({
     .input(mnQuery)
     .output(getMasternodeOutput)
     .query(({ ctx, input }) => getMasternode(ctx, ctx.user.id, input.masternode)),
+  get_proposals: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_proposals', summary: "`{success, data}`: the governance proposals the node's daemon knows (families with governance)" } })
+    .input(mnQuery)
+    .output(getProposalsOutput)
+    .query(({ ctx, input }) => getProposals(ctx, ctx.user.id, input.masternode)),
+  delete_masternode: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message}`: destroys the node, irreversibly (`reason`: one of the listed reasons or the customer\'s own words)' } })
+    .input(deleteMasternodeInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => deleteMasternode(ctx, ctx.user.id, input)),
+  update_alias: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/update_alias', summary: '`{success}`: sets the node\'s alias; null or empty removes it' } })
+    .input(updateAliasInput)
+    .output(okResponse)
+    .mutation(({ ctx, input }) => updateAlias(ctx, ctx.user.id, input)),
+  update_validator_fee: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/update_validator_fee', summary: '`{success, message}`: sets a validator\'s fee recipient; a field error answers `error_input`' } })
+    .input(updateValidatorFeeInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => updateValidatorFee(ctx, ctx.user.id, input)),
+  register_submit: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/register_submit', summary: "`{success, message}`: submits the signed `protx register_prepare` result through the node's daemon" } })
+    .input(registerSubmitInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => registerSubmit(ctx, ctx.user.id, input)),
+  quick_setup: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/quick_setup', summary: "`{success, message}`: starts a quick-setup node with the text its view asks for" } })
+    .input(quickSetupInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => quickSetup(ctx, ctx.user.id, input)),
 });

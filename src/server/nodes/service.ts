@@ -1,3 +1,4 @@
+import { familyOf } from '../../shared/families';
 import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
 import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
@@ -56,6 +57,7 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
     dip003: coin.dip003 === 1,
     dip003_restrict: coin.dip003_restrict === 1,
     monero: coin.monero === 1,
+    family: coin.family,
     simulated: n.simulated === 1,
   };
 }
@@ -78,6 +80,7 @@ function queueItem(n: Masternode, coin: CoinRecord, now: number): { item: QueueI
     link: `/dashboard/masternode/${n.mn_id}?tab=config`,
     mn_id: n.mn_id,
     currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
+    reason: status === 'failed' ? n.last_error : null,
   };
   return { item, finishedAt: status === 'pending' || status === 'assigning' ? null : finishedAt };
 }
@@ -140,6 +143,8 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       file_name: `${coin.id}.conf`,
       folder_name: `.${coin.id}`,
       problem: n.last_error,
+      state: n.deleted_at ? 'deleting' : n.status === 'deploying' ? 'provisioning' : 'live',
+      setup: { view: familyOf(coin.family).configView, commands: [], fields: [], started: false, fee_recipient: null, withdrawal_address: null, pose_penalty: null, last_paid_block: null },
     },
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LIFECYCLE_STATES } from '../lifecycle';
+import { ALIAS_MAX, ALIAS_PATTERN } from '../deploy-rules';
 
 export const mnQuery = z.object({ masternode: z.string().trim().min(1, 'is required').max(80, 'is too long') }).strict();
 
@@ -30,6 +32,8 @@ export const masternodeListItem = z.object({
   dip003: z.boolean(),
   dip003_restrict: z.boolean(),
   monero: z.boolean(),
+  /** The coin's family (src/shared/families.ts): which views and rules apply. */
+  family: z.string(),
   /**
    * Served by the platform's coin-daemon simulator (demos): no real chain, no IP, no
    * earnings. Clients show a "Simulated" badge; worth and revenue are '--'.
@@ -47,6 +51,8 @@ export const queueItem = z.object({
   link: z.string(),
   mn_id: z.string(),
   currency_data: currencyData,
+  /** Failed items: why, in words. */
+  reason: z.string().nullable(),
 });
 export type QueueItem = z.infer<typeof queueItem>;
 
@@ -58,6 +64,30 @@ export const getMasternodesOutput = z.object({
   monthly_cost: z.number(),
 });
 export type GetMasternodesOutput = z.infer<typeof getMasternodesOutput>;
+
+export const CONFIG_VIEWS = ['dip003_restrict', 'dip003', 'quick_setup', 'zen', 'nrg', '3ull', 'monero', 'validator', 'classic'] as const;
+
+/**
+ * What the node's Configuration tab and the details table need, built per family by the
+ * server (src/server/nodes/setup.ts): the commands the customer runs in their own
+ * wallet with this node's values filled in, and the values to show.
+ */
+export const nodeSetup = z.object({
+  view: z.enum(CONFIG_VIEWS),
+  /** Copyable lines: the masternode.conf line, the protx / register / start command... */
+  commands: z.array(z.object({ label: z.string(), text: z.string() })),
+  /** Rows for the details table; `secret` values are blurred until the eye is toggled. */
+  fields: z.array(z.object({ label: z.string(), value: z.string(), secret: z.boolean() })),
+  /** The start step is done: registered, started or migrated. */
+  started: z.boolean(),
+  /** Validators: the fee recipient in force and the withdrawal address. */
+  fee_recipient: z.string().nullable(),
+  withdrawal_address: z.string().nullable(),
+  /** Dash family (`protx info`): PoSe penalty and the last block that paid the node. */
+  pose_penalty: z.number().nullable(),
+  last_paid_block: z.number().nullable(),
+});
+export type NodeSetup = z.infer<typeof nodeSetup>;
 
 /** Masternode (server) of deployment-and-nodes.md section 3. */
 export const masternodeDetail = masternodeListItem.extend({
@@ -79,7 +109,59 @@ export const masternodeDetail = masternodeListItem.extend({
   folder_name: z.string(),
   /** Why the node is in error or unknown, in words; null when all is well. */
   problem: z.string().nullable(),
+  /** Where the node is in its life (src/shared/lifecycle.ts); failed nodes say why in `problem`. */
+  state: z.enum(LIFECYCLE_STATES),
+  setup: nodeSetup,
 });
 export type MasternodeDetail = z.infer<typeof masternodeDetail>;
 
 export const getMasternodeOutput = z.object({ success: z.literal(true), data: masternodeDetail });
+
+const mn = z.string().trim().min(1, 'is required').max(80, 'is too long');
+
+/** Delete reasons of section 5, in the dialog's order; "Other" is replaced by the customer's words. */
+export const DELETE_REASONS = [
+  'There is a problem with the node',
+  "I'm not receiving rewards",
+  'I no longer want this coin',
+  'I will deploy another node',
+  "I'm changing my portfolio",
+  'Moving to Cloud plan',
+  'Moving to Dedicated plan',
+  'Coin price dropped so low',
+  'Collateral changed, will continue',
+  'Collateral changed, will merge',
+  "Collateral changed, won't continue",
+  'I found a better deal elsewhere',
+  "I didn't like your services",
+  "I'm not satisfied with the support",
+  'Other',
+] as const;
+export const DELETE_REASON_MAX = 1000;
+
+export const deleteMasternodeInput = z
+  .object({ mn, reason: z.string().trim().min(1, 'A reason is required.').max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`) })
+  .strict();
+
+export const updateAliasInput = z
+  .object({
+    mn,
+    alias: z
+      .string()
+      .trim()
+      .max(ALIAS_MAX, `must be at most ${ALIAS_MAX} characters`)
+      .regex(ALIAS_PATTERN, 'may hold only letters, digits, hyphens, underscores and spaces')
+      .nullable(),
+  })
+  .strict();
+
+export const updateValidatorFeeInput = z.object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') }).strict();
+
+/** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
+export const registerSubmitInput = z.object({ mn, output: z.string().trim().min(1, 'is required').max(20_000, 'is too long') }).strict();
+
+/** Quick-setup coins: the text the quick-setup view asks for. */
+export const quickSetupInput = z.object({ mn, secret: z.string().trim().min(1, 'is required').max(2_000, 'is too long') }).strict();
+
+export const proposal = z.object({ name: z.string(), budget: z.number(), start_block: z.number(), end_block: z.number(), yes: z.number(), no: z.number(), abstain: z.number(), status: z.string() });
+export const getProposalsOutput = z.object({ success: z.literal(true), data: z.array(proposal) });

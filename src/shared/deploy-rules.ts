@@ -1,0 +1,49 @@
+import { entryRequired, familyOf } from './families';
+import type { DeployField, DeployServerInput } from './schemas/deploy';
+
+/**
+ * Section 5's deploy rules with their exact messages, run by the wizard before it sends
+ * and by the server on every deploy, so a script gets the browser's answer. Checks that
+ * need the server (a real BLS key, a ZEN address used before, a burn on the chain) are
+ * in src/server/deploy.
+ */
+export type FieldProblem = { field: DeployField; message: string };
+
+export const PAYEE_REQUIRED = 'Payee address required.';
+export const PAYEE_INCORRECT = 'Correct payee address required.';
+export const BLS_INCORRECT = 'Incorrect BLS key';
+export const MAX_NEURONS = 50;
+
+/** Coins whose entry address must start with a letter (section 5, "Addresses"). */
+const ADDRESS_PREFIX: Record<string, string> = { bdx: 'b', oxen: 'L' };
+
+export const addressNotValid = (label: string, prefix: string) => `Address is not valid: a ${label} address starts with "${prefix}".`;
+
+type Coin = { id: string; label: string; family: string; dip003_restrict: boolean };
+
+export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount'>): FieldProblem | null {
+  const family = familyOf(coin.family);
+  const txid = (input.txid ?? '').trim();
+  const migrate = input.migrate === true;
+  if (family.entry === 'reward_address') {
+    if (!input.rewardAddress?.trim()) return { field: 'rewardAddress', message: 'Address required.' };
+    const n = input.neuronCount ?? 1;
+    if (!Number.isInteger(Number(n)) || Number(n) < 1 || Number(n) > MAX_NEURONS) return { field: 'neuronCount', message: `You can deploy 1 to ${MAX_NEURONS} neurons at once.` };
+    return null;
+  }
+  if (family.entry === 'keystores') return null; // the multipart form has its own rules
+  if (!txid && !migrate) return { field: 'txid', message: entryRequired(coin.family) };
+  const prefix = ADDRESS_PREFIX[coin.id];
+  if (prefix && txid && !txid.startsWith(prefix)) return { field: 'txid', message: addressNotValid(coin.label, prefix) };
+  if (coin.dip003_restrict) {
+    const payee = input.payee?.trim() ?? '';
+    if (!payee) return { field: 'payee', message: PAYEE_REQUIRED };
+    if (!payee.startsWith('3')) return { field: 'payee', message: PAYEE_INCORRECT };
+  }
+  if (migrate && family.wizard === 'dip003' && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? '')) return { field: 'blsKey', message: BLS_INCORRECT };
+  return null;
+}
+
+/** Alias rule (section 5): letters, digits, hyphen, underscore, space; at most 48; empty removes. */
+export const ALIAS_PATTERN = /^[A-Za-z0-9 _-]*$/;
+export const ALIAS_MAX = 48;
