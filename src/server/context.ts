@@ -1,3 +1,4 @@
+import type { FleetAccess } from './fleet/access';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { DB } from './db/open';
@@ -14,6 +15,7 @@ export type AppDeps = {
   limiter: RateLimiter;
   hub: EventHub;
   mail: Pick<MailDispatcher, 'kick'>;
+  fleet: FleetAccess;
 };
 
 /** Who is calling, from HTTP or a websocket connection alike. */

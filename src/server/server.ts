@@ -92,18 +92,6 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');
   if (catalog.added.length) log.info('catalog coins added', { coins: catalog.added.length });
 
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail };
-  const cache = new ResponseCache();
-  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
-  market.onRefreshed = () => {
-    cache.clear();
-    // Open coin lists and top bars refetch.
-    insertEvent(db, null, 'update_stats', {})
-      .then(() => hub.poke())
-      .catch((err) => log.warn('update_stats event not written', { err }));
-  };
-  market.schedule(jobs);
-
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
@@ -116,6 +104,18 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
+  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet };
+  const cache = new ResponseCache();
+  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
+  market.onRefreshed = () => {
+    cache.clear();
+    // Open coin lists and top bars refetch.
+    insertEvent(db, null, 'update_stats', {})
+      .then(() => hub.poke())
+      .catch((err) => log.warn('update_stats event not written', { err }));
+  };
+  market.schedule(jobs);
+
   undo.push(() => fleet.stop());
   await fleet.start();
   jobs.start();
