@@ -56,7 +56,7 @@ beforeEach(() => {
 const FEE = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const keystoreJson = (i: number) => JSON.stringify({ version: 4, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, crypto: {} });
 
-function form(opts: { files?: Array<[string, string | Uint8Array]>; password?: string | null; fee?: string | null } = {}) {
+function form(opts: { files?: Array<[string, string | Uint8Array<ArrayBuffer>]>; password?: string | null; fee?: string | null } = {}) {
   const f = new FormData();
   f.set('currency', 'eth');
   f.set('package', 'dedicated');
