@@ -87,6 +87,7 @@ export function kdfCostError(kdf: KdfModule): string | null {
 
 /** The first problem of an input that is not a keystore, as "where: what". */
 export function keystoreShapeError(input: unknown): { ok: true; keystore: Eip2335Keystore } | { ok: false; message: string } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, message: 'the file does not hold a JSON object' };
   const parsed = v.safeParse(Eip2335Keystore, input);
   if (parsed.success) return { ok: true, keystore: parsed.output };
   const issue = parsed.issues[0];
