@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -49,5 +50,37 @@ describe('the secrets key at server start', () => {
     server = await startTestServer({ SECRETS_KEY: 'd4'.repeat(32) }, { dataDir });
     expect(fs.existsSync(path.join(dataDir, 'secrets.key'))).toBe(false);
     expect(server.logLines.some((l) => l.includes('"source":"env"'))).toBe(true);
+  });
+});
+
+describe('the secrets key when the process starts (src/server/main.ts)', () => {
+  const start = (env: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+
+  it('refuses a malformed SECRETS_KEY before anything starts, without printing it', () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const bad = 'e5'.repeat(31);
+    const r = start({ DATA_DIR: dataDir, SECRETS_KEY: bad });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('SECRETS_KEY: must be 64 hex characters or the base64 of 32 bytes');
+    expect(r.stderr).not.toContain(bad);
+    expect(fs.readdirSync(dataDir)).toEqual([]);
+  });
+
+  it('refuses a key file others can read', () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const file = path.join(dataDir, 'secrets.key');
+    fs.writeFileSync(file, `${'f6'.repeat(32)}\n`);
+    fs.chmodSync(file, 0o644);
+    const r = start({ DATA_DIR: dataDir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`Nodekeep failed to start: ${file} is readable or writable by other users (mode 644)`);
+    expect(r.stderr).not.toContain('f6f6');
   });
 });
