@@ -3,7 +3,7 @@ import { bls12_381 } from '@noble/curves/bls12-381';
 import { describe, expect, it } from 'vitest';
 import { blsPublicKeyHex, isBlsSecretKey } from '../../src/server/nodes/bls';
 import { BoundedQueue } from '../../src/server/nodes/bounded-queue';
-import { BUSY, checkKeystore, normalizeKeystorePassword, WRONG_PASSWORD } from '../../src/server/nodes/keystore';
+import { BUSY, checkKeystore, checkKeystoreFiles, normalizeKeystorePassword, WRONG_PASSWORD } from '../../src/server/nodes/keystore';
 
 // EIP-2335's own test vectors (https://eips.ethereum.org/EIPS/eip-2335#test-cases).
 const EIP_PASSWORD = '𝔱𝔢𝔰𝔱𝔭𝔞𝔰𝔰𝔴𝔬𝔯𝔡🔑';
@@ -131,6 +131,29 @@ describe('keystores made by another implementation', () => {
       const made = await makeKeystore(password, smallPbkdf2(), secret, new Uint8Array(48).fill(0xa0));
       expect(await checkKeystore(made.json, password)).toEqual({ ok: false, message: 'The keystore does not hold a valid BLS12-381 secret key' });
     }
+  });
+});
+
+describe('one upload of several files', () => {
+  it('reports per file in order: good ones open, a wrong password or a broken file fails alone, a repeated key once', async () => {
+    const a = await makeKeystore('pw', smallPbkdf2());
+    const b = await makeKeystore('pw', smallScrypt());
+    const other = await makeKeystore('other', smallPbkdf2());
+    const sameKeyAgain = await makeKeystore('pw', smallPbkdf2(), Buffer.from(a.secret, 'hex'));
+    const files = [
+      { name: 'a.json', json: JSON.parse(a.json) },
+      { name: 'broken.json', json: { version: 4 } },
+      { name: 'b.json', json: JSON.parse(b.json) },
+      { name: 'other.json', json: JSON.parse(other.json) },
+      { name: 'a-copy.json', json: JSON.parse(sameKeyAgain.json) },
+    ];
+    const out = await checkKeystoreFiles(files, 'pw');
+    expect(out.map((r) => r.name)).toEqual(files.map((f) => f.name));
+    expect(out[0].result).toMatchObject({ ok: true, pubkey: a.pubkey });
+    expect(out[1].result).toEqual({ ok: false, message: 'Not an EIP-2335 keystore: uuid is missing' });
+    expect(out[2].result).toMatchObject({ ok: true, pubkey: b.pubkey });
+    expect(out[3].result).toEqual({ ok: false, message: WRONG_PASSWORD });
+    expect(out[4].result).toEqual({ ok: false, message: 'This validator key is also in a.json' });
   });
 });
 

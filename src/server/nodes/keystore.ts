@@ -80,3 +80,26 @@ function openWithKey(ks: Eip2335Keystore, dk: Buffer): KeystoreCheck {
   if (blsPublicKeyHex(secret) !== ks.pubkey) return { ok: false, message: 'The keystore public key does not match its secret key' };
   return { ok: true, pubkey: ks.pubkey, secret };
 }
+
+export type KeystoreFileCheck = { name: string; result: KeystoreCheck };
+
+/**
+ * Checks every file of one upload with the one password (in parallel, within the shared
+ * bound), in the order given. A key that appears twice in the upload is deployed once:
+ * the later file says where the key already is.
+ */
+export async function checkKeystoreFiles(
+  files: ReadonlyArray<{ name: string; json: unknown }>,
+  password: string,
+  queue: BoundedQueue = defaultQueue,
+): Promise<KeystoreFileCheck[]> {
+  const results = await Promise.all(files.map(async (f) => ({ name: f.name, result: await checkKeystore(f.json, password, queue) })));
+  const seen = new Map<string, string>();
+  return results.map((r) => {
+    if (!r.result.ok) return r;
+    const first = seen.get(r.result.pubkey);
+    if (first !== undefined) return { name: r.name, result: { ok: false, message: `This validator key is also in ${first}` } };
+    seen.set(r.result.pubkey, r.name);
+    return r;
+  });
+}
