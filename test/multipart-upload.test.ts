@@ -220,6 +220,42 @@ describe('validator upload (multipart) limits', () => {
   });
 });
 
+describe('many uploads at once', () => {
+  /** One request from a given loopback address (127.x.y.z are distinct clients). */
+  async function postFrom(localAddress: string, f: FormData) {
+    const encoded = new Response(f);
+    const body = Buffer.from(await encoded.arrayBuffer());
+    return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
+      const req = http.request(`${base}/api/deploy_server`, {
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.length) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('reads 100 uploads of ten 64 KiB files from 100 addresses at once, each whole and on its own', async () => {
+    const file = (i: number) => `{"client":${i},"pad":"${'b'.repeat(64 * 1024 - 40)}"}`;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        postFrom(`127.0.${Math.floor(i / 200)}.${(i % 200) + 2}`, form({ files: Array.from({ length: 10 }, (_, k) => [`k${k}.json`, file(i)] as [string, string]), password: `pw-${i}` })),
+      ),
+    );
+    answers.forEach((a, i) => {
+      expect(a.status).toBe(200);
+      expect(a.json.password).toBe(`pw-${i}`);
+      expect((a.json.files as unknown[]).length).toBe(10);
+    });
+  }, 60_000);
+});
+
 describe('keystore file names', () => {
   it('falls back to a numbered name when nothing is left', () => {
     const taken = new Set<string>();
