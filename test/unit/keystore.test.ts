@@ -2,8 +2,8 @@ import { create, defaultScryptModule } from '@chainsafe/bls-keystore';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { describe, expect, it } from 'vitest';
 import { blsPublicKeyHex, isBlsSecretKey } from '../../src/server/nodes/bls';
-import { BoundedQueue } from '../../src/server/nodes/bounded-queue';
-import { BUSY, checkKeystore, checkKeystoreFiles, normalizeKeystorePassword, WRONG_PASSWORD } from '../../src/server/nodes/keystore';
+import { BoundedQueue, QueueAbortedError } from '../../src/server/nodes/bounded-queue';
+import { BUSY, CANCELLED, checkKeystore, checkKeystoreFiles, normalizeKeystorePassword, WRONG_PASSWORD } from '../../src/server/nodes/keystore';
 
 // EIP-2335's own test vectors (https://eips.ethereum.org/EIPS/eip-2335#test-cases).
 const EIP_PASSWORD = '𝔱𝔢𝔰𝔱𝔭𝔞𝔰𝔰𝔴𝔬𝔯𝔡🔑';
@@ -217,7 +217,7 @@ describe('decryptions off the event loop, a few at a time', () => {
     const queue = new BoundedQueue(2, 200);
     // What one derivation costs on this machine now: code that blocked the loop would stall it about this long.
     const t0 = performance.now();
-    expect((await checkKeystore(made.json, 'pw', queue)).ok).toBe(true);
+    expect((await checkKeystore(made.json, 'pw', { queue })).ok).toBe(true);
     const one = performance.now() - t0;
     let last = performance.now();
     let longestGap = 0;
@@ -231,7 +231,7 @@ describe('decryptions off the event loop, a few at a time', () => {
       mostQueued = Math.max(mostQueued, queue.queued);
     }, 5);
     const start = performance.now();
-    const results = await Promise.all(Array.from({ length: 20 }, () => checkKeystore(made.json, 'pw', queue)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => checkKeystore(made.json, 'pw', { queue })));
     const took = performance.now() - start;
     clearInterval(timer);
     expect(results.every((r) => r.ok && r.pubkey === made.pubkey)).toBe(true);
@@ -248,7 +248,7 @@ describe('decryptions off the event loop, a few at a time', () => {
   it('answers busy at once when too many files already wait', async () => {
     const made = await makeKeystore('pw', smallScrypt());
     const queue = new BoundedQueue(1, 2);
-    const results = await Promise.all(Array.from({ length: 5 }, () => checkKeystore(made.json, 'pw', queue)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => checkKeystore(made.json, 'pw', { queue })));
     expect(results.filter((r) => r.ok)).toHaveLength(3);
     expect(results.filter((r) => !r.ok).map((r) => !r.ok && r.message)).toEqual([BUSY, BUSY]);
     expect(queue.active).toBe(0);
@@ -256,6 +256,36 @@ describe('decryptions off the event loop, a few at a time', () => {
 });
 
 describe('bounded queue', () => {
+  it('drops a waiting task whose signal aborts, and a check whose client left answers Cancelled', async () => {
+    const q = new BoundedQueue(1, 10);
+    let release!: () => void;
+    const blocker = q.run(() => new Promise<void>((r) => (release = r)));
+    const gone = new AbortController();
+    let ran = false;
+    const waiting = q.run(async () => {
+      ran = true;
+    }, gone.signal);
+    const after = q.run(async () => 'after');
+    expect(q.queued).toBe(2);
+    gone.abort();
+    await expect(waiting).rejects.toBeInstanceOf(QueueAbortedError);
+    expect(q.queued).toBe(1);
+    release();
+    await blocker;
+    expect(await after).toBe('after');
+    expect(ran).toBe(false);
+    expect(q.active).toBe(0);
+
+    const made = await makeKeystore('pw', smallPbkdf2());
+    const busy = new BoundedQueue(1, 10);
+    const left = new AbortController();
+    const first = checkKeystore(made.json, 'pw', { queue: busy });
+    const second = checkKeystore(made.json, 'pw', { queue: busy, signal: left.signal });
+    left.abort();
+    expect(await second).toEqual({ ok: false, message: CANCELLED });
+    expect((await first).ok).toBe(true);
+  });
+
   it('runs tasks in arrival order, never more than its concurrency, and frees slots on failure', async () => {
     const q = new BoundedQueue(2, 10);
     const order: number[] = [];

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
-import { BoundedQueue, QueueFullError } from './bounded-queue';
+import { BoundedQueue, QueueAbortedError, QueueFullError } from './bounded-queue';
 import { kdfCostError, keystoreShapeError, type Eip2335Keystore, type KdfModule } from './keystore-format';
 
 /**
@@ -21,6 +21,7 @@ export const MAX_QUEUED = 200;
 
 export const WRONG_PASSWORD = 'Wrong password';
 export const BUSY = 'The server is busy checking other keystores. Please try again in a minute.';
+export const CANCELLED = 'Cancelled';
 
 const scrypt = promisify(crypto.scrypt) as (password: Uint8Array, salt: Uint8Array, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 const pbkdf2 = promisify(crypto.pbkdf2);
@@ -37,8 +38,13 @@ export function normalizeKeystorePassword(password: string): Buffer {
   return Buffer.from(password.normalize('NFKD').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 'utf8');
 }
 
-/** Checks one keystore file's text (or already parsed JSON) against the password. */
-export async function checkKeystore(input: string | unknown, password: string, queue: BoundedQueue = defaultQueue): Promise<KeystoreCheck> {
+export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal };
+
+/**
+ * Checks one keystore against the password. A string is read as the file's text, anything
+ * else as its parsed JSON. `signal` (the request's) drops a file still waiting in line.
+ */
+export async function checkKeystore(input: string | unknown, password: string, { queue = defaultQueue, signal }: CheckOptions = {}): Promise<KeystoreCheck> {
   let json: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -55,9 +61,10 @@ export async function checkKeystore(input: string | unknown, password: string, q
 
   let dk: Buffer;
   try {
-    dk = await queue.run(() => deriveKey(ks.crypto.kdf, normalizeKeystorePassword(password)));
+    dk = await queue.run(() => deriveKey(ks.crypto.kdf, normalizeKeystorePassword(password)), signal);
   } catch (err) {
     if (err instanceof QueueFullError) return { ok: false, message: BUSY };
+    if (err instanceof QueueAbortedError) return { ok: false, message: CANCELLED };
     throw err;
   }
   return openWithKey(ks, dk);
@@ -91,9 +98,9 @@ export type KeystoreFileCheck = { name: string; result: KeystoreCheck };
 export async function checkKeystoreFiles(
   files: ReadonlyArray<{ name: string; json: unknown }>,
   password: string,
-  queue: BoundedQueue = defaultQueue,
+  options: CheckOptions = {},
 ): Promise<KeystoreFileCheck[]> {
-  const results = await Promise.all(files.map(async (f) => ({ name: f.name, result: await checkKeystore(f.json, password, queue) })));
+  const results = await Promise.all(files.map(async (f) => ({ name: f.name, result: await checkKeystore(f.json, password, options) })));
   const seen = new Map<string, string>();
   return results.map((r) => {
     if (!r.result.ok) return r;
