@@ -14,6 +14,7 @@ import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
+import { openSecretBox } from './secrets/box';
 import { capConnectionsPerAddress } from './http/conn-limit';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
@@ -74,6 +75,9 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
 }
 
 async function startParts(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }, undo: Array<() => unknown>): Promise<RunningServer> {
+  // Before the database: a missing key file is created now (first start), a bad one stops the start.
+  const secrets = openSecretBox(config.dataDir, config);
+  log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
   const applied = await migrateToLatest(db);
