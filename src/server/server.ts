@@ -108,7 +108,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet };
+  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
   const cache = new ResponseCache();
   const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
   market.onRefreshed = () => {

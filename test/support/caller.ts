@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { loadConfig } from '../../src/server/config';
+import { openSecretBox } from '../../src/server/secrets/box';
 import type { FleetAccess } from '../../src/server/fleet/access';
 import { loadProfiles } from '../../src/server/fleet/profiles';
 import type { AppDeps } from '../../src/server/context';
@@ -23,7 +24,7 @@ export async function makeDeps() {
   const log = memoryLogger();
   const hub = new EventHub(db, log);
   await hub.start();
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail: { kick: async () => {} }, fleet: offlineFleet() };
+  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail: { kick: async () => {} }, fleet: offlineFleet(), secrets: openSecretBox(dataDir, config) };
   return {
     deps,
     db,
