@@ -174,7 +174,7 @@ describe('coin list', () => {
     expect(await coinTable(page).locator('tr[data-coin="pac"]').count()).toBe(0);
     expect(await delisted.getByRole('link', { name: /Deploy/ }).count()).toBe(0);
     await delisted.locator('tr[data-coin="pac"] td[data-col="hosted_mns"]').filter({ hasText: '1' }).waitFor();
-    await expect.poll(() => page.getByTestId('stat-hosted-nodes').textContent()).toBe('1');
+    await expect.poll(() => page.getByTestId('stat-hosted-nodes').textContent(), { timeout: 5000 }).toBe('1');
     await screenshot(page, 'dashboard-delisted');
 
     // Once its last node is deleted, the coin leaves the list (again past any cached answer:
