@@ -1,5 +1,6 @@
 import { benchCommonInfo } from './common-info';
 import { benchCoinListRender } from './coin-list-render';
+import { benchDeploy } from './deploy';
 import { benchFleet } from './fleet';
 import { benchGetCoins } from './get-coins';
 import { benchInitialJs } from './initial-js';
@@ -9,4 +10,5 @@ await benchCommonInfo();
 await benchGetCoins();
 await benchCoinListRender();
 await benchFleet();
+await benchDeploy();
 await benchInitialJs();
