@@ -40,6 +40,8 @@ export async function observeMonero(endpoint: RpcEndpoint, timeoutMs: number, se
     startRequired: false,
     lastPaidHeight: null,
     rewardFrequencyS: null,
+    posePenalty: null,
+    poseBanHeight: null,
   };
   if (serviceNode) {
     const { service_node_pubkey } = await call(endpoint, timeoutMs, 'get_service_node_key', {}, Key);
