@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
+import { coinsToSat } from './daemons/amounts';
 import type { DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
@@ -44,7 +45,13 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
         ports: {},
         rpcPort: 'rpc',
         dataDir: path.join(fleetDataDir, 'data', node.mn_id),
-        simulated: { rpc: profile.rpc, blockTimeS: reward.block_time_s / profile.time_scale, syncSeconds: profile.sync_seconds },
+        simulated: {
+          rpc: profile.rpc,
+          blockTimeS: reward.block_time_s / profile.time_scale,
+          syncSeconds: profile.sync_seconds,
+          collateralSat: coinsToSat(coin.collateral),
+          rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
+        },
       },
     };
   }

@@ -65,7 +65,7 @@ export function registerSubmit(rpc: BitcoinRpc, tx: string, sig: string): Promis
 }
 
 /** A signmessage signature: base64 of 65 bytes (recovery id + r + s). */
-const SIG = /^[A-Za-z0-9+/]{86}==$/;
+const SIG = /^[A-Za-z0-9+/]{87}=$/;
 const TX = /^(?:[0-9a-fA-F]{2}){60,100000}$/;
 
 export type RegisterSubmission = { tx: string; sig: string };
