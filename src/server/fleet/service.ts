@@ -46,8 +46,10 @@ export async function requestNode(
   const prices = currentPrices(coin);
 
   const node = await db.transaction().execute(async (trx) => {
-    const host = pickHost(await listHosts(trx), await hostUsage(trx), input.plan, profile);
-    if (!host) return null;
+    // The pairs in use come from the placements' P2P ports once they are stored (issue 8's data model).
+    const placed = pickHost(await listHosts(trx), await hostUsage(trx), input.plan, profile);
+    if (!placed) return null;
+    const { host } = placed;
     const mnId = `${coin.id}-${randomBytes(5).toString('hex')}`;
     const now = Date.now();
     await insertNode(trx, {
@@ -62,8 +64,8 @@ export async function requestNode(
       daemon_profile: profileId,
       rpc_user: `nk${randomBytes(4).toString('hex')}`,
       rpc_password: randomBytes(18).toString('base64url'),
-      server_ip: host.ipv4,
-      server_ip6: host.ipv6,
+      server_ip: placed.ipv4,
+      server_ip6: placed.ipv6,
       hosting_price: input.plan === 'cloud' ? (prices.cloud ?? prices.dedicated) : prices.dedicated,
       simulated: profile.run === 'simulator' ? 1 : 0,
     });
