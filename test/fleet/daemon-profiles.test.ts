@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundledCatalogPath } from '../../src/server/coins/import';
+import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import { fill, loadProfiles, productionProfile } from '../../src/server/fleet/profiles';
+import { buildSpec } from '../../src/server/fleet/spec';
 import { tempDataDir } from '../support/server';
 
 const profiles = loadProfiles(bundledCatalogPath('daemons.json'));
@@ -60,5 +62,21 @@ describe('catalog/daemons.json production profiles', () => {
     expect(() => loadProfiles(file)).toThrow(/p2p_port/);
     fs.rmSync(dir, { recursive: true, force: true });
     expect(() => fill('externalip={public_ip}', { data: '/d', ports: {}, rpcUser: 'u', rpcPassword: 'p' })).toThrow(/no public address/);
+  });
+
+  it("builds a real node's spec: the coin's port, published on the node's public addresses, announced in its config", async () => {
+    const dir = tempDataDir();
+    // Only the columns buildSpec reads.
+    const node = { mn_id: 'dash-abc', user_id: 7, package: 'dedicated', rpc_user: 'nk1', rpc_password: 'pw', server_ip: '203.0.113.7', server_ip6: '2001:db8::7' } as Masternode;
+    const coin = { id: 'dash', label: 'Dash' } as CoinRecord;
+    const host = { id: 1, engine: 'docker' } as Host;
+    const { profile } = productionProfile(profiles, 'dash')!;
+    const { spec } = await buildSpec(node, coin, profile, host, dir);
+    expect(spec.program).toBe('dashpay/dashd:22.1.3');
+    expect(spec.ports).toMatchObject({ p2p: 9999 });
+    expect(spec.publish).toEqual([{ port: 'p2p', hostIps: ['203.0.113.7', '2001:db8::7'], hostPort: 9999 }]);
+    expect(spec.args).toEqual(expect.arrayContaining(['-port=9999', '-externalip=203.0.113.7', '-addressindex=1', '-rpcuser=nk1']));
+    await expect(buildSpec({ ...node, server_ip: null }, coin, profile, host, dir)).rejects.toThrow(/needs a public IPv4 for its P2P port 9999/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -20,6 +20,12 @@ export type DaemonSpec = {
   ports: Record<string, number>;
   /** Which of `ports` answers the platform's RPC calls. */
   rpcPort: string;
+  /**
+   * Ports the network must reach on fixed public addresses (a masternode's P2P port):
+   * the docker engine publishes `ports[port]` on each of `hostIps` at `hostPort`; the local
+   * engine's daemon binds it itself. Other ports stay on the engine's private binding.
+   */
+  publish?: Array<{ port: string; hostIps: string[]; hostPort: number }>;
   /** Folder (local) or volume mount point (docker) for the chain data. */
   dataDir: string;
   /** Resource limits by plan (docker engine; the local engine only records them). */
