@@ -7,6 +7,7 @@ import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { BURN_MESSAGES, checkBurn } from '../../src/server/fleet/daemons/burn';
 import { governanceProposals, parseQuickSetupSecret, parseRegisterSubmission, protxInfo, registerSubmit } from '../../src/server/fleet/daemons/dash';
 import { RpcError } from '../../src/server/fleet/daemons/jsonrpc';
+import { observeMonero, registrationCommand, serviceNodeKey } from '../../src/server/fleet/daemons/monero';
 import { startSimulator, type SimulatorServer } from '../../src/server/fleet/simulator/server';
 import { tempDataDir } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -205,5 +206,21 @@ describe('burn check (SIN)', () => {
     expect((await checkBurn({ ...sin(), endpoint: { ...sin().endpoint, path: '/c/dash' } }, fresh)).message).toBe(BURN_MESSAGES.notFound);
     // No daemon to ask.
     expect(await checkBurn({ endpoint: { host: '127.0.0.1', port: 1 }, timeoutMs: 1000 }, txid('b0b0'))).toEqual({ ok: false, output_id: null, message: BURN_MESSAGES.unavailable });
+  });
+});
+
+describe('monero-type service nodes', () => {
+  it("makes the owner's register command through the node, in Oxen's and Beldex's words", async () => {
+    await admin('POST', '/nodes', { nodeId: 'm1', coin: 'bdx', rpc: 'monero', blockTimeS: 0.1, syncSeconds: 0 });
+    const key = await serviceNodeKey(ep('m1'), 3000, 'master');
+    expect(key).toBe(await serviceNodeKey(ep('m1'), 3000, 'service'));
+    const cmd = await registrationCommand(ep('m1'), 3000, ['100', 'bxcEXAMPLEaddress', '100%'], { word: 'master' });
+    expect(cmd).toMatch(new RegExp(`^register_master_node 100 bxcEXAMPLEaddress 100% \\d{10} ${key} [0-9a-f]{128}$`));
+    expect((await registrationCommand(ep('m1'), 3000, ['100', 'LEXAMPLE', '100%'])).startsWith('register_service_node ')).toBe(true);
+    await expect(registrationCommand(ep('m1'), 3000, ['100'], { word: 'master' })).rejects.toThrow(/Invalid arguments/);
+    // Not registered until the owner's wallet sends the command (here: the simulator's admin call).
+    expect(await observeMonero(ep('m1'), 3000, true, 'master')).toMatchObject({ startRequired: true, networkStatus: null });
+    await admin('POST', '/nodes/m1/register');
+    expect(await observeMonero(ep('m1'), 3000, true, 'master')).toMatchObject({ startRequired: false, networkStatus: 'ACTIVE' });
   });
 });

@@ -19,7 +19,7 @@ export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcE
     case 'dash':
       return observeBitcoin({ endpoint, auth, timeoutMs }, 'dash', simulated);
     case 'monero':
-      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none');
+      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none', profile.run === 'binary' ? profile.node_word : undefined);
     case 'evm':
       return observeBeacon(endpoint, timeoutMs, null);
     case 'other':

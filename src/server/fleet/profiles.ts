@@ -39,6 +39,8 @@ const Binary = v.pipe(
      * node's own public address (profile port "p2p").
      */
     p2p_port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
+    /** Monero-type: Oxen's "service node" calls or Beldex's "master node" calls (`get_{word}_node_key`, `register_{word}_node`). */
+    node_word: v.optional(v.picklist(['service', 'master'])),
     /** The config option that takes the node's operator / masternode key, once the node has one. */
     operator_key_option: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/))),
     args: v.array(v.string()),

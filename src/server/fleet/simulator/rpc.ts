@@ -130,22 +130,26 @@ function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRep
   const height = chains.height(node);
   const tip = chains.tip(node.coin);
   const pubkey = node.proTxHash;
+  // Monero-style params are an object; Oxen says "service node", Beldex "master node".
+  const named = (typeof call.params === 'object' && call.params !== null && !Array.isArray(call.params) ? call.params : {}) as Record<string, unknown>;
   return jsonRpc(call, (method) => {
-    switch (method) {
-      case 'get_info':
-        return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
-      case 'get_service_node_key':
-        return { status: 'OK', service_node_pubkey: pubkey };
-      case 'get_service_nodes': {
-        const net = chains.networkStatus(node);
-        return {
-          status: 'OK',
-          service_node_states: node.registeredAt === null ? [] : [{ service_node_pubkey: pubkey, active: net === 'ENABLED' || net === 'PRE_ENABLED', funded: true, registration_height: 1, last_reward_block_height: chains.lastPaid(node) ?? 0 }],
-        };
-      }
-      default:
-        return undefined;
+    const m = /^get_(service|master)_(node_key|nodes|node_registration_cmd_raw)$/.exec(method);
+    if (method === 'get_info') return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
+    if (!m) return undefined;
+    const word = m[1];
+    if (m[2] === 'node_key') return { status: 'OK', [`${word}_node_pubkey`]: pubkey };
+    if (m[2] === 'nodes') {
+      const net = chains.networkStatus(node);
+      return {
+        status: 'OK',
+        [`${word}_node_states`]: node.registeredAt === null ? [] : [{ [`${word}_node_pubkey`]: pubkey, active: net === 'ENABLED' || net === 'PRE_ENABLED', funded: true, registration_height: 1, last_reward_block_height: chains.lastPaid(node) ?? 0 }],
+      };
     }
+    const args = named.args;
+    if (!Array.isArray(args) || args.length < 3 || args.some((a) => typeof a !== 'string' || !/^[\w.%]{1,120}$/.test(a))) throw new SimRpcError(-1, 'Invalid arguments: expected <operator cut> <address> <amount or %> ...');
+    // Valid for two weeks, signed with the node's key: what prepare_registration prints.
+    const expiry = Math.floor(Date.now() / 1000) + 14 * 86_400;
+    return { status: 'OK', registration_cmd: `register_${word}_node ${args.join(' ')} ${expiry} ${pubkey} ${node.blsSecret}${node.blsSecret.slice(0, 64)}` };
   });
 }
 
