@@ -25,6 +25,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+function satoshisOrUndefined(coins: string): number | undefined {
+  try {
+    return coinsToSat(coins);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Container-side ports are fixed per profile (nothing else runs in the container). */
 const CONTAINER_PORT_BASE = 20_000;
 
@@ -49,7 +57,8 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
           rpc: profile.rpc,
           blockTimeS: reward.block_time_s / profile.time_scale,
           syncSeconds: profile.sync_seconds,
-          collateralSat: coinsToSat(coin.collateral),
+          // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
+          collateralSat: satoshisOrUndefined(coin.collateral),
           rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
         },
       },
