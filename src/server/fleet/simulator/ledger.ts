@@ -22,7 +22,7 @@ const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const DAY_S = 86_400;
 
 /** A deterministic 34-character base58 address for the node's collateral ('X…' for Dash-like coins). */
-export function collateralAddress(node: SimNode): string {
+export function collateralAddress(node: Pick<SimNode, 'nodeId' | 'rpc'>): string {
   const h = hex(66, `${node.nodeId}:collateral-address`);
   let out = node.rpc === 'dash' ? 'X' : 'S';
   for (let i = 0; out.length < 34; i += 2) out += BASE58[parseInt(h.slice(i, i + 2), 16) % 58];
@@ -114,7 +114,7 @@ export function proposals(chains: SimChains, node: SimNode) {
     const yes = d.yes + (d.rate ? Math.floor(tip / d.rate) : 0);
     const no = d.no + (d.rate ? Math.floor(tip / (d.rate * 3)) : 0);
     const abstain = 1 + (d.rate ? Math.floor(tip / (d.rate * 5)) : 0);
-    const data = `{"end_epoch":${d.end},"name":"${d.name}","payment_address":"${collateralAddress({ ...node, nodeId: d.name })}","payment_amount":${d.amount},"start_epoch":${d.start},"type":1,"url":"https://example.org/${d.name}"}`;
+    const data = `{"end_epoch":${d.end},"name":"${d.name}","payment_address":"${collateralAddress({ rpc: node.rpc, nodeId: d.name })}","payment_amount":${d.amount},"start_epoch":${d.start},"type":1,"url":"https://example.org/${d.name}"}`;
     out[hash] = {
       DataHex: Buffer.from(data).toString('hex'),
       DataString: data,
@@ -162,9 +162,36 @@ export function rawTransaction(chains: SimChains, coin: string, blockTimeS: numb
   const height = Math.max(1, Math.floor((Date.now() - chains.state.genesis) / (blockTimeS * 1000)) - confirmations + 1);
   const vout: unknown[] = [];
   if (burnSat > 0) vout.push({ value: burnSat / 1e8, valueSat: burnSat, n: 0, scriptPubKey: { asm: `OP_RETURN ${hex(40, `${id}:memo`)}`, hex: `6a14${hex(40, `${id}:memo`)}`, type: 'nulldata' } });
-  vout.push({ value: 24.99, valueSat: 2_499_000_000, n: vout.length, scriptPubKey: { asm: 'OP_DUP OP_HASH160 … OP_EQUALVERIFY OP_CHECKSIG', hex: `76a914${hex(40, `${id}:change`)}88ac`, type: 'pubkeyhash', addresses: [collateralAddress({ nodeId: `${id}:change`, rpc: 'bitcoin' } as SimNode)] } });
+  vout.push({ value: 24.99, valueSat: 2_499_000_000, n: vout.length, scriptPubKey: { asm: 'OP_DUP OP_HASH160 … OP_EQUALVERIFY OP_CHECKSIG', hex: `76a914${hex(40, `${id}:change`)}88ac`, type: 'pubkeyhash', addresses: [collateralAddress({ nodeId: `${id}:change`, rpc: 'bitcoin' })] } });
   return { hex: hexTx, txid: id, hash: id, version: 1, size: hexTx.length / 2, locktime: 0, vin: [{ txid: hex(64, `${id}:in`), vout: 0, scriptSig: { asm: '', hex: '' }, sequence: 4294967295 }], vout, blockhash: blockHash(coin, height), height, confirmations, time, blocktime: time };
 }
+
+/**
+ * `protx register_prepare collateralHash collateralIndex ipAndPort ownerAddress
+ * operatorPubKey votingAddress operatorReward payoutAddress [feeSourceAddress]`: an
+ * unsigned ProRegTx (version 3, type 1) whose payload carries the operator key, the
+ * collateral's address, and the message the collateral's owner signs, in dashd's format
+ * "payout|reward|owner|voting|payloadHash".
+ */
+export function registerPrepare(params: unknown[]) {
+  const [hash, index, service, owner, operatorKey, voting, reward, payout] = params;
+  if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) throw new SimRpcError(-8, 'collateralHash must be hexadecimal string');
+  if (typeof index !== 'number' && !(typeof index === 'string' && /^\d+$/.test(index))) throw new SimRpcError(-8, 'invalid collateralIndex');
+  if (typeof service !== 'string' || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$|^0$/.test(service)) throw new SimRpcError(-8, `invalid network address ${String(service)}`);
+  for (const [name, a] of [['ownerAddress', owner], ['votingAddress', voting], ['payoutAddress', payout]] as const) {
+    if (typeof a !== 'string' || !/^[1-9A-HJ-NP-Za-km-z]{26,35}$/.test(a)) throw new SimRpcError(-5, `invalid ${name}: ${String(a)}`);
+  }
+  if (typeof operatorKey !== 'string' || !/^[0-9a-f]{96}$/.test(operatorKey)) throw new SimRpcError(-8, 'operatorPubKey must be a valid BLS public key');
+  const rewardText = String(reward ?? '0');
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(rewardText) || Number(rewardText) > 100) throw new SimRpcError(-8, 'operatorReward must be between 0.00 and 100.00');
+  const payloadHash = hex(64, `${hash}:${index}:${operatorKey}:payload`);
+  const tx = `03000100${hex(72, `${hash}:${index}:inputs`)}${hash}${operatorKey}${payloadHash}`;
+  const collateralAddress = collateralAddressOfOutpoint(hash, Number(index));
+  return { tx, collateralAddress, signMessage: `${payout}|${Math.round(Number(rewardText) * 100)}|${owner}|${voting}|${payloadHash}` };
+}
+
+/** The simulated address of any outpoint (the collateral's owner's address). */
+export const collateralAddressOfOutpoint = (hash: string, index: number) => collateralAddress({ nodeId: `${hash}-${index}`, rpc: 'dash' });
 
 /** `protx register_submit "<tx>" "<sig>"`, checked in dashd's order with dashd's messages. */
 export function registerSubmit(chains: SimChains, node: SimNode, tx: unknown, sig: unknown): string {

@@ -1,5 +1,5 @@
 import type { SimChains, SimNode } from './chain';
-import { addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, rawTransaction, registerSubmit, SimRpcError } from './ledger';
+import { addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, rawTransaction, registerPrepare, registerSubmit, SimRpcError } from './ledger';
 
 /**
  * COIN-DAEMON SIMULATOR: the subset of each family's real RPC that the platform calls.
@@ -81,6 +81,7 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
             },
           };
         }
+        if (params[0] === 'register_prepare') return registerPrepare(params.slice(1));
         if (params[0] === 'register_submit') {
           changed = true;
           return registerSubmit(chains, node, params[1], params[2]);
