@@ -9,7 +9,9 @@ export { bitcoinCall, type BitcoinRpc } from './jsonrpc';
 const BlockchainInfo = v.object({ blocks: v.pipe(v.number(), v.integer(), v.minValue(0)), headers: v.pipe(v.number(), v.integer()), verificationprogress: v.number(), initialblockdownload: v.optional(v.boolean()) });
 const NetworkInfo = v.object({ version: v.number(), subversion: v.string(), protocolversion: v.number(), connections: v.pipe(v.number(), v.integer(), v.minValue(0)) });
 /** dashd's `masternode status`: proTxHash is there once the node knows its registration. */
-const DashStatus = v.object({ state: v.string(), status: v.string(), proTxHash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))) });
+const DashStatus = v.object({ state: v.string(), status: v.string(), proTxHash: v.optional(v.string()) });
+/** A registration's hash; daemons say "" or all zeros while they know none. */
+const isProTxHash = (h: string | undefined): h is string => !!h && /^[0-9a-f]{64}$/.test(h) && !/^0+$/.test(h);
 const ClassicStatus = v.object({ status: v.string() });
 const RewardInfo = v.object({ last_paid_height: v.nullable(v.number()), reward_frequency_s: v.nullable(v.number()) });
 
@@ -33,7 +35,7 @@ export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic
     obs.startRequired = st.state === 'WAITING_FOR_PROTX';
     obs.networkStatus = st.state === 'READY' ? 'ENABLED' : st.state;
     // The registration's own record: PoSe score and payments, so an owner sees trouble before a ban.
-    if (st.proTxHash && !obs.startRequired) {
+    if (isProTxHash(st.proTxHash) && !obs.startRequired) {
       const info = await protxInfo(rpc, st.proTxHash);
       obs.posePenalty = info.posePenalty;
       obs.poseBanHeight = info.poseBanHeight;
