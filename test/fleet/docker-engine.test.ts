@@ -326,6 +326,18 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     await create(p2pSpec(twin));
     await expect(engine.start(twin)).rejects.toThrow(/address already in use|port is already allocated|bind/i);
 
+    // Where the host has an IPv6, the same port is published there too.
+    const dual = nodeId('p2p-v6');
+    const v6Port = await freePort();
+    await create({ ...p2pSpec(dual), publish: [{ port: 'p2p', hostIps: ['127.0.0.1', '::1'], hostPort: v6Port }] });
+    expect((await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.['9999/tcp']).toEqual([
+      { HostIp: '127.0.0.1', HostPort: String(v6Port) },
+      { HostIp: '::1', HostPort: String(v6Port) },
+    ]);
+    await engine.start(dual);
+    // Reaching it over IPv6 also needs an IPv6-enabled container network, which this test's Podman does not have.
+    await expect.poll(() => fetchText(`http://127.0.0.1:${v6Port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+
     const bad = nodeId('p2p-bad');
     await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'p2p', hostIps: [], hostPort: publicPort }] })).rejects.toThrow(/no public address/);
     await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] })).rejects.toThrow(/is not among its ports/);
