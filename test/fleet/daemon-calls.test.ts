@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressIndexActivity, forDisplay } from '../../src/server/fleet/daemons/activity';
 import { coinsToSat, jsonCoinsToSat, satToCoins } from '../../src/server/fleet/daemons/amounts';
+import { masternodeConfLine, masternodeGenkey, startAliasCommand } from '../../src/server/fleet/daemons/classic';
 import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { BURN_MESSAGES, checkBurn } from '../../src/server/fleet/daemons/burn';
 import { governanceProposals, parseQuickSetupSecret, parseRegisterSubmission, protxInfo, registerPrepare, registerSubmit } from '../../src/server/fleet/daemons/dash';
@@ -241,5 +242,20 @@ describe('monero-type service nodes', () => {
     expect(await observeMonero(ep('m1'), 3000, true, 'master')).toMatchObject({ startRequired: true, networkStatus: null });
     await admin('POST', '/nodes/m1/register');
     expect(await observeMonero(ep('m1'), 3000, true, 'master')).toMatchObject({ startRequired: false, networkStatus: 'ACTIVE' });
+  });
+});
+
+describe('classic masternodes', () => {
+  it("gets a masternode key from the node's daemon and writes the owner's masternode.conf line", async () => {
+    await admin('POST', '/nodes', { nodeId: 'k1', coin: 'crw', rpc: 'bitcoin', blockTimeS: 1, syncSeconds: 0 });
+    const key = await masternodeGenkey(rpc('k1'));
+    expect(key).toMatch(/^7[1-9A-HJ-NP-Za-km-z]{50}$/);
+    expect(await masternodeGenkey(rpc('k1'))).not.toBe(key);
+    // PIVX-era daemons name it createmasternodekey: this one does not know it, as a Dash fork would not.
+    await expect(masternodeGenkey(rpc('k1'), 'createmasternodekey')).rejects.toThrow(/Method not found/);
+    const txid = 'ab'.repeat(32);
+    expect(masternodeConfLine({ alias: 'my node', ip: '203.0.113.7', port: 9340, privkey: key, txid, index: 1 })).toBe(`my_node 203.0.113.7:9340 ${key} ${txid} 1`);
+    expect(masternodeConfLine({ alias: '', ip: '2001:db8::7', port: 9340, privkey: key, txid, index: 0 })).toBe(`mn1 [2001:db8::7]:9340 ${key} ${txid} 0`);
+    expect(startAliasCommand('my node')).toBe('masternode start-alias my_node');
   });
 });

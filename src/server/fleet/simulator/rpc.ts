@@ -52,6 +52,8 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
           // Classic daemons answer with a sentence; its fourth word is the status.
           return { addr: collateralAddress(node), status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
         }
+        // A fresh key in WIF's shape (not a real key): what the hosted node's config takes.
+        if (params[0] === 'genkey') return `7${collateralAddress({ nodeId: `${node.nodeId}:genkey:${Date.now()}`, rpc: 'bitcoin' }).slice(1)}${collateralAddress({ nodeId: `${node.nodeId}:genkey2`, rpc: 'bitcoin' }).slice(1, 18)}`;
         if (params[0] === 'count') return { total: Object.values(chains.state.nodes).filter((n) => n.coin === node.coin).length, enabled: chains.enabled(node.coin).length };
         return undefined;
       }
