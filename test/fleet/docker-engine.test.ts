@@ -330,7 +330,8 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const dual = nodeId('p2p-v6');
     const v6Port = await freePort();
     await create({ ...p2pSpec(dual), publish: [{ port: 'p2p', hostIps: ['127.0.0.1', '::1'], hostPort: v6Port }] });
-    expect((await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.['9999/tcp']).toEqual([
+    const dualBindings = (await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.['9999/tcp'] as Array<{ HostIp: string; HostPort: string }>;
+    expect([...dualBindings].sort((a, b) => (a.HostIp < b.HostIp ? -1 : 1))).toEqual([
       { HostIp: '127.0.0.1', HostPort: String(v6Port) },
       { HostIp: '::1', HostPort: String(v6Port) },
     ]);

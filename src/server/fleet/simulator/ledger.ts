@@ -18,7 +18,7 @@ export class SimRpcError extends Error {
   }
 }
 
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+export const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const DAY_S = 86_400;
 
 /** A deterministic 34-character base58 address for the node's collateral ('X…' for Dash-like coins). */

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { SimChains, SimNode } from './chain';
-import { addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, rawTransaction, registerPrepare, registerSubmit, SimRpcError } from './ledger';
+import { BASE58, addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, rawTransaction, registerPrepare, registerSubmit, SimRpcError } from './ledger';
 
 /**
  * COIN-DAEMON SIMULATOR: the subset of each family's real RPC that the platform calls.
@@ -53,7 +54,7 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
           return { addr: collateralAddress(node), status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
         }
         // A fresh key in WIF's shape (not a real key): what the hosted node's config takes.
-        if (params[0] === 'genkey') return `7${collateralAddress({ nodeId: `${node.nodeId}:genkey:${Date.now()}`, rpc: 'bitcoin' }).slice(1)}${collateralAddress({ nodeId: `${node.nodeId}:genkey2`, rpc: 'bitcoin' }).slice(1, 18)}`;
+        if (params[0] === 'genkey') return `7${[...randomBytes(50)].map((b) => BASE58[b % 58]).join('')}`;
         if (params[0] === 'count') return { total: Object.values(chains.state.nodes).filter((n) => n.coin === node.coin).length, enabled: chains.enabled(node.coin).length };
         return undefined;
       }
