@@ -5,6 +5,9 @@ import { observeBeacon } from '../../src/server/fleet/daemons/beacon';
 import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { DaemonError } from '../../src/server/fleet/daemons/http';
 import { observeMonero } from '../../src/server/fleet/daemons/monero';
+import { addressIndexActivity } from '../../src/server/fleet/daemons/activity';
+import { BURN_MESSAGES, checkBurn } from '../../src/server/fleet/daemons/burn';
+import { governanceProposals, protxInfo, registerSubmit } from '../../src/server/fleet/daemons/dash';
 import { nodeStatusFrom } from '../../src/server/fleet/status-map';
 
 // A daemon that misbehaves on purpose: what it answers is chosen per test.
@@ -74,3 +77,26 @@ describe('bad daemon replies are refused clearly and make the node unknown', () 
     expect((await failure(observeBitcoin({ endpoint, timeoutMs: 2000 }, 'none', false))).message).toMatch(/4 MiB/);
   });
 });
+
+describe("the platform's daemon calls refuse replies that do not have the real shape", () => {
+  const rpc = () => ({ endpoint, timeoutMs: 2000 });
+  const result = (value: unknown) => json({ result: value, error: null, id: 'nodekeep' });
+  it('protx info, register_submit, gobject list, address index, burn check', async () => {
+    reply = result({ proTxHash: 'ab'.repeat(32), state: { registeredHeight: 5, lastPaidHeight: 'yesterday', PoSePenalty: 0, PoSeBanHeight: -1 } });
+    expect((await failure(protxInfo(rpc(), 'ab'.repeat(32)))).message).toMatch(/^protx: unexpected reply .* at state\.lastPaidHeight/);
+    reply = result('not-a-hash');
+    expect((await failure(registerSubmit(rpc(), '03000100', 'sig'))).kind).toBe('bad-reply');
+    reply = result({ ['cd'.repeat(32)]: { Hash: 'cd'.repeat(32), DataString: '{}', ObjectType: 1, CreationTime: 1, AbsoluteYesCount: 1, YesCount: '1', NoCount: 0, AbstainCount: 0, fCachedFunding: true, fCachedDelete: false } });
+    expect((await failure(governanceProposals(rpc()))).message).toMatch(/YesCount/);
+    // A proposal whose JSON text is not a proposal is left out, not shown half-read.
+    reply = result({ ['cd'.repeat(32)]: { Hash: 'cd'.repeat(32), DataString: '{"name": 5}', ObjectType: 1, CreationTime: 1, AbsoluteYesCount: 1, YesCount: 1, NoCount: 0, AbstainCount: 0, fCachedFunding: true, fCachedDelete: false } });
+    expect(await governanceProposals(rpc())).toEqual([]);
+    reply = result({ balance: 1.5, received: 2 });
+    expect((await failure(addressIndexActivity(rpc(), 'Xaddr'))).kind).toBe('bad-reply');
+    reply = result({ txid: 'ef'.repeat(32), vout: [{ value: '1000', n: 0, scriptPubKey: { type: 'nulldata' } }] });
+    expect(await checkBurn(rpc(), 'ef'.repeat(32))).toEqual({ ok: false, output_id: null, message: BURN_MESSAGES.unavailable });
+    reply = json({ result: null, error: { code: -5, message: 'No such mempool or blockchain transaction.' }, id: 'nodekeep' }, 500);
+    expect(await checkBurn(rpc(), 'ef'.repeat(32))).toEqual({ ok: false, output_id: null, message: BURN_MESSAGES.notFound });
+  });
+});
+

@@ -11,6 +11,7 @@ import { BUSYBOX_ENTRYPOINT, BUSYBOX_IMAGE, busyboxRootfs } from '../support/ima
 import { LITECOIND_ENTRYPOINT, LITECOIND_IMAGE, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';
 import { ensureWallet, mineTo, rpc, waitFor } from '../support/daemons';
+import { freePort } from '../../src/server/fleet/spec';
 
 // One private Podman for the file; every test removes its own containers and volumes.
 const started = await startPodman();
@@ -301,6 +302,46 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     await expect(gone.list()).rejects.toThrow(`docker host unix://${pm().dir}/no-such.sock unreachable: connect ENOENT`);
     await expect(gone.inspect('x')).rejects.toThrow(/unreachable/);
     await gone.close();
+  });
+
+  it("publishes a masternode's P2P port on its fixed public address, and one address:port holds one node", async () => {
+    // The coin's port on the node's own address; loopback and a port the kernel had free stand in for 203.0.113.7:9999.
+    const publicPort = await freePort();
+    const p2pSpec = (id: string): DaemonSpec => ({ ...busyboxSpec(id, ['/data', '8080', '', '9999']), ports: { rpc: 8080, p2p: 9999 }, publish: [{ port: 'p2p', hostIps: ['127.0.0.1'], hostPort: publicPort }] });
+    const id = nodeId('p2p');
+    await create(p2pSpec(id));
+    const info = await docker.getContainer(containerName(id)).inspect();
+    expect(info.HostConfig.PortBindings?.['9999/tcp']).toEqual([{ HostIp: '127.0.0.1', HostPort: String(publicPort) }]);
+    // The RPC port: loopback, at a port the runtime picks (Podman picks it at create).
+    expect(info.HostConfig.PortBindings?.['8080/tcp']).toEqual([{ HostIp: '127.0.0.1', HostPort: expect.not.stringMatching(new RegExp(`^${publicPort}$`)) }]);
+    await engine.start(id);
+    // The network reaches the daemon at address:port; the platform's RPC stays on its own binding.
+    await expect.poll(() => fetchText(`http://127.0.0.1:${publicPort}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    const rpcEp = await engine.rpcEndpoint(id);
+    expect(rpcEp.port).not.toBe(publicPort);
+    await expect.poll(() => fetchText(`http://${rpcEp.host}:${rpcEp.port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+
+    // A second node of the same coin on the same address:port cannot start: placement must not send one there.
+    const twin = nodeId('p2p-twin');
+    await create(p2pSpec(twin));
+    await expect(engine.start(twin)).rejects.toThrow(/address already in use|port is already allocated|bind/i);
+
+    // Where the host has an IPv6, the same port is published there too.
+    const dual = nodeId('p2p-v6');
+    const v6Port = await freePort();
+    await create({ ...p2pSpec(dual), publish: [{ port: 'p2p', hostIps: ['127.0.0.1', '::1'], hostPort: v6Port }] });
+    const dualBindings = (await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.['9999/tcp'] as Array<{ HostIp: string; HostPort: string }>;
+    expect([...dualBindings].sort((a, b) => (a.HostIp < b.HostIp ? -1 : 1))).toEqual([
+      { HostIp: '127.0.0.1', HostPort: String(v6Port) },
+      { HostIp: '::1', HostPort: String(v6Port) },
+    ]);
+    await engine.start(dual);
+    // Reaching it over IPv6 also needs an IPv6-enabled container network, which this test's Podman does not have.
+    await expect.poll(() => fetchText(`http://127.0.0.1:${v6Port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+
+    const bad = nodeId('p2p-bad');
+    await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'p2p', hostIps: [], hostPort: publicPort }] })).rejects.toThrow(/no public address/);
+    await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] })).rejects.toThrow(/is not among its ports/);
   });
 
   it('stops a daemon promptly: the init passes SIGTERM on', async () => {

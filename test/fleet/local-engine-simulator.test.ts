@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
+import { checkBurn } from '../../src/server/fleet/daemons/burn';
 import { LocalEngine, SIMULATOR_PROGRAM } from '../../src/server/fleet/engines/local';
 import { simulatorCommand } from '../../src/server/fleet/engines/registry';
 import { memoryLogger } from '../../src/server/log';
@@ -67,5 +68,21 @@ describe('local engine with the coin-daemon simulator', () => {
     engines.splice(engines.indexOf(e), 1);
     expect(pidsMatching(path.join(root, 'sim'))).toEqual([]);
     expect(last).toBeGreaterThan(0);
+  });
+
+  it("takes a quick-setup node's operator key, after which the node runs", async () => {
+    const e = engine(path.join(root, 'quick'));
+    await e.create(simSpec('qs1'));
+    await e.start('qs1');
+    const rpc = async () => observeBitcoin({ endpoint: await e.rpcEndpoint('qs1'), timeoutMs: 10_000 }, 'dash', true);
+    expect((await rpc()).startRequired).toBe(true);
+    await expect(e.simulatorOperatorKey('qs1', 'not-a-key')).rejects.toThrow(/simulator refused/);
+    await e.simulatorOperatorKey('qs1', 'ab'.repeat(32));
+    await waitFor(async () => (await rpc()).networkStatus === 'ENABLED', 20_000, 'the node to run with its owner key');
+    await expect(e.simulatorOperatorKey('nobody', 'ab'.repeat(32))).rejects.toThrow(/has no node nobody/);
+    // SIN's burn check asks the simulated chain itself, no node needed.
+    const sin = await e.simulatorCoinEndpoint('sin');
+    expect(await checkBurn({ endpoint: sin, timeoutMs: 10_000 }, `b0b0${'1'.repeat(60)}`)).toMatchObject({ ok: true, output_id: `b0b0${'1'.repeat(60)}-0` });
+    await expect(e.simulatorCoinEndpoint('../x')).rejects.toThrow(/cannot name a simulated chain/);
   });
 });

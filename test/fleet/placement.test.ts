@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../src/server/db/schema';
-import { pickHost } from '../../src/server/fleet/placement';
+import { pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
 const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, ...patch });
@@ -12,22 +12,69 @@ describe('placement', () => {
   it('takes the active host with the most free slots of the plan', () => {
     const hosts = [host(1), host(2, { dedicated_slots: 5 }), host(3, { dedicated_slots: 9, state: 'draining' })];
     const usage = new Map([[2, { dedicated: 4, cloud: 0 }]]);
-    expect(pickHost(hosts, usage, 'dedicated', image)?.id).toBe(1); // h1: 2 free, h2: 1 free, h3 draining
-    expect(pickHost(hosts, usage, 'cloud', image)?.id).toBe(1); // equal free: the first
+    expect(pickHost(hosts, usage, 'dedicated', image)?.host.id).toBe(1); // h1: 2 free, h2: 1 free, h3 draining
+    expect(pickHost(hosts, usage, 'cloud', image)?.host.id).toBe(1); // equal free: the first
   });
 
   it('answers null when every host is full, draining or gone', () => {
     const hosts = [host(1, { state: 'gone' }), host(2, { state: 'draining' }), host(3)];
     expect(pickHost(hosts, new Map([[3, { dedicated: 2, cloud: 0 }]]), 'dedicated', image)).toBeNull();
-    expect(pickHost(hosts, new Map(), 'cloud', image)?.id).toBe(3);
+    expect(pickHost(hosts, new Map(), 'cloud', image)?.host.id).toBe(3);
     expect(pickHost([], new Map(), 'cloud', image)).toBeNull();
   });
 
   it('keeps simulated and image-less daemons on the local host', () => {
     const hosts = [host(1, { dedicated_slots: 50 }), host(2, { engine: 'local', url: null, dedicated_slots: 1 })];
-    expect(pickHost(hosts, new Map(), 'dedicated', simulated)?.id).toBe(2);
-    expect(pickHost(hosts, new Map(), 'dedicated', binaryOnly)?.id).toBe(2);
-    expect(pickHost(hosts, new Map(), 'dedicated', image)?.id).toBe(1);
+    expect(pickHost(hosts, new Map(), 'dedicated', simulated)?.host.id).toBe(2);
+    expect(pickHost(hosts, new Map(), 'dedicated', binaryOnly)?.host.id).toBe(2);
+    expect(pickHost(hosts, new Map(), 'dedicated', image)?.host.id).toBe(1);
     expect(pickHost(hosts, new Map([[2, { dedicated: 1, cloud: 0 }]]), 'dedicated', simulated)).toBeNull();
+  });
+
+  describe('fixed public P2P ports', () => {
+    const dashd: DaemonProfile = { ...image, p2p_port: 9999, ports: ['rpc', 'p2p'] };
+    const firod: DaemonProfile = { ...image, p2p_port: 8168, ports: ['rpc', 'p2p'] };
+
+    it("puts the coin's port on a free public address, IPv6 too where the host has one", () => {
+      const hosts = [host(1, { ipv6: '2001:db8::1' })];
+      expect(pickHost(hosts, new Map(), 'dedicated', dashd)).toMatchObject({ host: { id: 1 }, ipv4: '192.0.2.1', ipv6: '2001:db8::1', p2pPort: 9999 });
+      // The simulator publishes nothing: no port, the host's address as before.
+      expect(pickHost([host(2, { engine: 'local', url: null })], new Map(), 'dedicated', simulated)).toMatchObject({ ipv4: '192.0.2.2', p2pPort: null });
+    });
+
+    it('refuses a host whose every address has the port taken, whatever its free slots', () => {
+      const hosts = [host(1, { dedicated_slots: 50 }), host(2, { dedicated_slots: 3 })];
+      const inUse = pairsInUse([{ host_id: 1, server_ip: '192.0.2.1', server_ip6: null, p2p_port: 9999 }]);
+      expect(pickHost(hosts, new Map(), 'dedicated', dashd, { inUse })?.host.id).toBe(2);
+      // Another coin's port on the same address is free: the roomier host again.
+      expect(pickHost(hosts, new Map(), 'dedicated', firod, { inUse })?.host.id).toBe(1);
+      const full = pairsInUse([
+        { host_id: 1, server_ip: '192.0.2.1', server_ip6: null, p2p_port: 9999 },
+        { host_id: 2, server_ip: '192.0.2.2', server_ip6: null, p2p_port: 9999 },
+      ]);
+      expect(pickHost(hosts, new Map(), 'dedicated', dashd, { inUse: full })).toBeNull();
+      // A free IPv6 alone does not make a masternode address: IPv4 is required.
+      const v6 = [host(3, { ipv6: '2001:db8::3' })];
+      expect(pickHost(v6, new Map(), 'dedicated', dashd, { inUse: pairsInUse([{ host_id: 3, server_ip: '192.0.2.3', server_ip6: null, p2p_port: 9999 }]) })).toBeNull();
+      // A host without any public IPv4 cannot take a real masternode.
+      expect(pickHost([host(4, { ipv4: '' })], new Map(), 'dedicated', dashd)).toBeNull();
+    });
+
+    it('counts address:port pairs when a host has several addresses', () => {
+      const many: HostAddresses = { ipv4: ['198.51.100.1', '198.51.100.2', '198.51.100.3'], ipv6: ['2001:db8::a', '2001:db8::b'] };
+      const hosts = [host(1, { dedicated_slots: 10 })];
+      const placed: string[] = [];
+      const rows: Array<{ host_id: number; server_ip: string | null; server_ip6: string | null; p2p_port: number }> = [];
+      for (;;) {
+        const p = pickHost(hosts, new Map(), 'dedicated', dashd, { inUse: pairsInUse(rows), addresses: () => many });
+        if (!p) break;
+        placed.push(`${p.ipv4} ${p.ipv6}`);
+        rows.push({ host_id: p.host.id, server_ip: p.ipv4, server_ip6: p.ipv6, p2p_port: p.p2pPort! });
+      }
+      // Three IPv4 addresses: three Dash nodes, the first two with an IPv6 each.
+      expect(placed).toEqual(['198.51.100.1 2001:db8::a', '198.51.100.2 2001:db8::b', '198.51.100.3 null']);
+      expect(pairsInUse(rows).get(1)).toEqual(new Set(['198.51.100.1:9999', '[2001:db8::a]:9999', '198.51.100.2:9999', '[2001:db8::b]:9999', '198.51.100.3:9999']));
+      expect(pairKey('2001:db8::1', 1)).toBe('[2001:db8::1]:1');
+    });
   });
 });

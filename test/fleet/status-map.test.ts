@@ -6,7 +6,7 @@ import { nodeStatusFrom, STARTUP_GRACE_MS } from '../../src/server/fleet/status-
 
 const now = 1_800_000_000_000;
 const running: EngineState = { state: 'running', restarts: 0, startedAt: now - 10 * 60_000, exitCode: null, error: null };
-const obs = (o: Partial<Observation> = {}): Observation => ({ synced: true, blocks: 100, wallet: null, networkStatus: null, startRequired: false, lastPaidHeight: null, rewardFrequencyS: null, ...o });
+const obs = (o: Partial<Observation> = {}): Observation => ({ synced: true, blocks: 100, wallet: null, networkStatus: null, startRequired: false, lastPaidHeight: null, rewardFrequencyS: null, posePenalty: null, poseBanHeight: null, ...o });
 const status = (engine: Partial<EngineState>, o: Observation | null, networkStatus: string | null = null, error: Error | null = null) =>
   nodeStatusFrom({ engine: { ...running, ...engine }, obs: o, error, networkStatus, now });
 

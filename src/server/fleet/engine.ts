@@ -20,12 +20,18 @@ export type DaemonSpec = {
   ports: Record<string, number>;
   /** Which of `ports` answers the platform's RPC calls. */
   rpcPort: string;
+  /**
+   * Ports the network must reach on fixed public addresses (a masternode's P2P port):
+   * the docker engine publishes `ports[port]` on each of `hostIps` at `hostPort`; the local
+   * engine's daemon binds it itself. Other ports stay on the engine's private binding.
+   */
+  publish?: Array<{ port: string; hostIps: string[]; hostPort: number }>;
   /** Folder (local) or volume mount point (docker) for the chain data. */
   dataDir: string;
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
-  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean };
+  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number };
 };
 
 export type EngineState = {

@@ -2,6 +2,7 @@ import type { Masternode } from '../db/schema';
 import { observeBeacon } from './daemons/beacon';
 import { observeBitcoin } from './daemons/bitcoin';
 import { observeMonero } from './daemons/monero';
+import { DaemonError } from './daemons/http';
 import type { Observation } from './daemons/observation';
 import type { RpcEndpoint } from './engine';
 import type { DaemonProfile } from './profiles';
@@ -18,8 +19,10 @@ export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcE
     case 'dash':
       return observeBitcoin({ endpoint, auth, timeoutMs }, 'dash', simulated);
     case 'monero':
-      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none');
+      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none', profile.run === 'binary' ? profile.node_word : undefined);
     case 'evm':
       return observeBeacon(endpoint, timeoutMs, null);
+    case 'other':
+      return Promise.reject(new DaemonError(`daemon profile ${node.daemon_profile} speaks an RPC the platform cannot read yet`, 'bad-reply'));
   }
 }

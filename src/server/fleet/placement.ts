@@ -3,27 +3,79 @@ import type { DaemonProfile } from './profiles';
 
 export type Usage = Map<number, { dedicated: number; cloud: number }>;
 
+/** The public addresses a host can give its nodes. Today one IPv4 and maybe one IPv6 per host; later a list. */
+export type HostAddresses = { ipv4: string[]; ipv6: string[] };
+
+/** Public address:port pairs already taken by live nodes, per host id. */
+export type PairsInUse = Map<number, Set<string>>;
+
+/** Where a node goes: its host and the public addresses its P2P port is published on. */
+export type Placement = { host: Host; ipv4: string | null; ipv6: string | null; p2pPort: number | null };
+
+export const pairKey = (ip: string, port: number) => `${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
+
+/** The addresses a host row has (the `hosts` table's ipv4/ipv6 columns). */
+export const rowAddresses = (h: Host): HostAddresses => ({ ipv4: h.ipv4 ? [h.ipv4] : [], ipv6: h.ipv6 ? [h.ipv6] : [] });
+
+/** Builds the pairs in use from live nodes' rows: each holds its P2P port on its IPv4 and IPv6. */
+export function pairsInUse(nodes: Array<{ host_id: number | null; server_ip: string | null; server_ip6: string | null; p2p_port: number | null }>): PairsInUse {
+  const used: PairsInUse = new Map();
+  for (const n of nodes) {
+    if (n.host_id === null || n.p2p_port === null) continue;
+    const set = used.get(n.host_id) ?? new Set<string>();
+    if (n.server_ip) set.add(pairKey(n.server_ip, n.p2p_port));
+    if (n.server_ip6) set.add(pairKey(n.server_ip6, n.p2p_port));
+    used.set(n.host_id, set);
+  }
+  return used;
+}
+
 /** Can this host run this kind of daemon? Simulated and binary daemons run locally; containers need an image. */
 export function hostRuns(host: Host, profile: DaemonProfile): boolean {
   if (host.engine === 'local') return true;
   return profile.run === 'binary' && !!profile.image;
 }
 
+/** The coin's fixed public P2P port, when its daemon has one (the simulator needs none). */
+export const fixedP2pPort = (profile: DaemonProfile): number | null => (profile.run === 'binary' ? (profile.p2p_port ?? null) : null);
+
 /**
  * The active host with the most free slots of the plan that can run the daemon, or
  * null when the fleet is full for it. Draining and gone hosts get no new nodes.
+ *
+ * A daemon with a fixed P2P port (a real masternode: its network knows it as
+ * address:port) also needs a public IPv4 of the host where that port is still free:
+ * two nodes of one coin cannot share an address. A host whose every IPv4 has the port
+ * taken is refused. An IPv6 is added where the host has one with the port free.
  */
-export function pickHost(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud', profile: DaemonProfile): Host | null {
-  let best: Host | null = null;
+export function pickHost(
+  hosts: Host[],
+  usage: Usage,
+  plan: 'dedicated' | 'cloud',
+  profile: DaemonProfile,
+  opts: { inUse?: PairsInUse; addresses?: (h: Host) => HostAddresses } = {},
+): Placement | null {
+  const port = fixedP2pPort(profile);
+  const addressesOf = opts.addresses ?? rowAddresses;
+  let best: Placement | null = null;
   let bestFree = 0;
   for (const h of hosts) {
     if (h.state !== 'active' || !hostRuns(h, profile)) continue;
     const used = usage.get(h.id)?.[plan] ?? 0;
     const free = (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - used;
-    if (free > bestFree) {
-      best = h;
+    if (free <= bestFree) continue;
+    const addrs = addressesOf(h);
+    if (port === null) {
+      best = { host: h, ipv4: addrs.ipv4[0] ?? null, ipv6: addrs.ipv6[0] ?? null, p2pPort: null };
       bestFree = free;
+      continue;
     }
+    const taken = opts.inUse?.get(h.id) ?? new Set<string>();
+    const ipv4 = addrs.ipv4.find((ip) => !taken.has(pairKey(ip, port)));
+    if (!ipv4) continue;
+    const ipv6 = addrs.ipv6.find((ip) => !taken.has(pairKey(ip, port))) ?? null;
+    best = { host: h, ipv4, ipv6, p2pPort: port };
+    bestFree = free;
   }
   return best;
 }

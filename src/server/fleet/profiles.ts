@@ -16,18 +16,39 @@ const Simulated = v.strictObject({
   /** Simulated chains run this many times faster than the coin's real block time (demos, tests). */
   time_scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(10_000)), 1),
 });
-const Binary = v.strictObject({
-  run: v.literal('binary'),
-  program: v.pipe(v.string(), v.minLength(1)),
-  image: v.optional(v.string()),
-  rpc: v.picklist(['bitcoin', 'monero']),
-  flavour: v.picklist(['dash', 'classic', 'none']),
-  ports: v.pipe(v.array(Port), v.minLength(1)),
-  rpc_port: v.optional(Port),
-  args: v.array(v.string()),
-  config_file: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]+$/))),
-  config: v.optional(v.string()),
-});
+const Binary = v.pipe(
+  v.strictObject({
+    run: v.literal('binary'),
+    /** What the operator runs, in words: the real daemon, what it needs besides, what is not checked. */
+    about: v.optional(v.string()),
+    /** Where the name, version and ports come from, and how sure they are. */
+    source: v.optional(v.string()),
+    /** Coins of catalog/coins.json this daemon serves in production (a coin still runs on its family's simulator unless it names the profile). */
+    coins: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/)))),
+    version: v.optional(v.string()),
+    program: v.pipe(v.string(), v.minLength(1)),
+    image: v.optional(v.string()),
+    /** `other`: the daemon speaks an RPC the platform has no reader for yet (its nodes are watched by the engine only). */
+    rpc: v.picklist(['bitcoin', 'monero', 'evm', 'other']),
+    flavour: v.picklist(['dash', 'classic', 'none']),
+    ports: v.pipe(v.array(Port), v.minLength(1)),
+    rpc_port: v.optional(Port),
+    /**
+     * The coin's fixed P2P port: a masternode is announced to its network as
+     * address:port, so the daemon listens on this port and the host publishes it on the
+     * node's own public address (profile port "p2p").
+     */
+    p2p_port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
+    /** Monero-type: Oxen's "service node" calls or Beldex's "master node" calls (`get_{word}_node_key`, `register_{word}_node`). */
+    node_word: v.optional(v.picklist(['service', 'master'])),
+    /** The config option that takes the node's operator / masternode key, once the node has one. */
+    operator_key_option: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/))),
+    args: v.array(v.string()),
+    config_file: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]+$/))),
+    config: v.optional(v.string()),
+  }),
+  v.check((p) => p.p2p_port === undefined || p.ports.includes('p2p'), 'a profile with p2p_port must name a "p2p" port'),
+);
 const Profile = v.variant('run', [Simulated, Binary]);
 const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v.string()), profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile) });
 
@@ -64,12 +85,22 @@ export function loadProfiles(file: string): Record<string, DaemonProfile> {
   return r.output.profiles;
 }
 
-/** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password} in a profile's argument or config text. */
-export function fill(text: string, values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string }): string {
-  return text.replace(/\{(data|rpc_user|rpc_password|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
+/** The production profile that names `coinId` among its coins, if any. */
+export function productionProfile(profiles: Record<string, DaemonProfile>, coinId: string): { id: string; profile: BinaryProfile } | null {
+  for (const [id, p] of Object.entries(profiles)) if (p.run === 'binary' && p.coins?.includes(coinId)) return { id, profile: p };
+  return null;
+}
+
+/** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password}, {public_ip} in a profile's argument or config text. */
+export function fill(text: string, values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string }): string {
+  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
     if (key === 'data') return values.data;
     if (key === 'rpc_user') return values.rpcUser;
     if (key === 'rpc_password') return values.rpcPassword;
+    if (key === 'public_ip') {
+      if (!values.publicIp) throw new Error('profile uses {public_ip} but the node has no public address');
+      return values.publicIp;
+    }
     const p = port ? values.ports[port] : undefined;
     if (p === undefined) throw new Error(`profile uses ${m} but assigns no such port`);
     return String(p);

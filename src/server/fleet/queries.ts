@@ -52,22 +52,9 @@ export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud:
   return out;
 }
 
-/** Public address:port pairs taken on each host (the coins' fixed P2P ports). */
-export async function usedAddresses(db: Q): Promise<Map<number, Set<string>>> {
-  const rows = await db
-    .selectFrom('placements')
-    .select(['host_id', 'server_ip', 'p2p_port'])
-    .where('destroyed_at', 'is', null)
-    .where('p2p_port', 'is not', null)
-    .where('host_id', 'is not', null)
-    .execute();
-  const used = new Map<number, Set<string>>();
-  for (const r of rows) {
-    const set = used.get(r.host_id!) ?? new Set<string>();
-    set.add(`${r.server_ip}:${r.p2p_port}`);
-    used.set(r.host_id!, set);
-  }
-  return used;
+/** Placements holding a public address and P2P port (see placement.ts `pairsInUse`). */
+export function placedAddresses(db: Q) {
+  return db.selectFrom('placements').select(['host_id', 'server_ip', 'server_ip6', 'p2p_port']).where('destroyed_at', 'is', null).where('p2p_port', 'is not', null).execute();
 }
 
 // Placements and observations (the fleet's and the monitor's parts of a node)

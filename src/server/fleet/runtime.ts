@@ -14,8 +14,8 @@ import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { hostUsage, insertHost, insertPlacement, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
-import { pickHost } from './placement';
+import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
 import { transition } from '../nodes/repository';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
@@ -163,8 +163,8 @@ export class Fleet implements FleetAccess {
     const placed = await this.db.transaction().execute(async (trx) => {
       if ((await transition(trx, node.id, 'place')) !== 'placing') return null;
       const { id: profileId, profile } = profileFor(this.opts.profiles, coin?.family ?? 'classic', coin ? coinDetails(coin).daemon : undefined);
-      const host = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile);
-      if (!host) {
+      const placed = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile, { inUse: pairsInUse(await placedAddresses(trx)) });
+      if (!placed) {
         await transition(trx, node.id, 'no_capacity', { failed_reason: FLEET_FULL });
         await insertEvent(trx, node.user_id, 'refresh_queue', {});
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
@@ -172,12 +172,13 @@ export class Fleet implements FleetAccess {
       }
       await insertPlacement(trx, {
         node_id: node.id,
-        host_id: host.id,
+        host_id: placed.host.id,
         daemon_profile: profileId,
         rpc_user: `nk${randomBytes(4).toString('hex')}`,
         rpc_password: randomBytes(18).toString('base64url'),
-        server_ip: host.ipv4,
-        server_ip6: host.ipv6,
+        server_ip: placed.ipv4,
+        server_ip6: placed.ipv6,
+        p2p_port: placed.p2pPort,
       });
       await transition(trx, node.id, 'placed');
       await insertEvent(trx, node.user_id, 'refresh_queue', {});

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
+import { coinsToSat } from './daemons/amounts';
 import type { DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
@@ -22,6 +23,14 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+function satoshisOrUndefined(coins: string): number | undefined {
+  try {
+    return coinsToSat(coins);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Container-side ports are fixed per profile (nothing else runs in the container). */
@@ -44,15 +53,30 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
         ports: {},
         rpcPort: 'rpc',
         dataDir: path.join(fleetDataDir, 'data', node.mn_id),
-        simulated: { rpc: profile.rpc, blockTimeS: reward.block_time_s / profile.time_scale, syncSeconds: profile.sync_seconds },
+        simulated: {
+          rpc: profile.rpc,
+          blockTimeS: reward.block_time_s / profile.time_scale,
+          syncSeconds: profile.sync_seconds,
+          // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
+          collateralSat: satoshisOrUndefined(coin.collateral),
+          rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
+        },
       },
     };
   }
   const docker = host.engine === 'docker';
   const ports: Record<string, number> = {};
   for (const [i, name] of profile.ports.entries()) ports[name] = docker ? CONTAINER_PORT_BASE + i : await freePort();
+  // A real masternode listens on its coin's port and is announced as public address:port
+  // (placement gave the node an address where that port is free).
+  let publish: DaemonSpec['publish'];
+  if (profile.p2p_port !== undefined) {
+    if (!node.server_ip) throw new Error(`node ${node.mn_id}: a ${coin.label} node needs a public IPv4 for its P2P port ${profile.p2p_port}`);
+    ports.p2p = profile.p2p_port;
+    publish = [{ port: 'p2p', hostIps: [node.server_ip, ...(node.server_ip6 ? [node.server_ip6] : [])], hostPort: profile.p2p_port }];
+  }
   const dataDir = docker ? '/data' : path.join(fleetDataDir, 'data', node.mn_id);
-  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '' };
+  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined };
   let args = profile.args.map((a) => fill(a, values));
   if (profile.config && profile.config_file) {
     const text = fill(profile.config, values);
@@ -68,6 +92,6 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
   }
   return {
     ports,
-    spec: { ...base, program: docker ? profile.image! : profile.program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir },
+    spec: { ...base, program: docker ? profile.image! : profile.program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(publish ? { publish } : {}) },
   };
 }

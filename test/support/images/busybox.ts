@@ -9,14 +9,16 @@ export const BUSYBOX_ENTRYPOINT = ['/bin/nk-daemon'];
  * A stand-in coin daemon: serves its data folder over HTTP (as a daemon answers RPC),
  * counts its boots in that folder (so a test sees the volume survive restarts), and
  * with a third argument crashes with exit code 3 after that many seconds.
- * Usage: nk-daemon <data-dir> <port> [crash-after-seconds]
+ * With a fourth argument it also serves on that port (a masternode's P2P port beside its RPC).
+ * Usage: nk-daemon <data-dir> <port> [crash-after-seconds] [second-port]
  */
 const DAEMON = `#!/bin/sh
-data="$1"; port="$2"; crash="$3"
+data="$1"; port="$2"; crash="$3"; second="$4"
 echo "boot" >> "$data/boots"
 echo "nk-daemon: boot $(wc -l < "$data/boots") on port $port"
 echo "hello from $(hostname)" > "$data/index.html"
 echo "nk-daemon: stderr works" >&2
+if [ -n "$second" ]; then httpd -p "$second" -h "$data"; fi
 if [ -n "$crash" ]; then
   httpd -p "$port" -h "$data"
   sleep "$crash"

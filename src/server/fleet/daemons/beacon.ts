@@ -33,5 +33,7 @@ export async function observeBeacon(endpoint: RpcEndpoint, timeoutMs: number, va
     startRequired: !validator,
     lastPaidHeight: null,
     rewardFrequencyS: null,
+    posePenalty: null,
+    poseBanHeight: null,
   };
 }

@@ -1,27 +1,19 @@
 import * as v from 'valibot';
-import type { RpcEndpoint } from '../engine';
-import { DaemonError, daemonRequest, type Auth } from './http';
+import { bitcoinCall, type BitcoinRpc } from './jsonrpc';
+import { protxInfo } from './dash';
 import type { Observation } from './observation';
 
+export { bitcoinCall, type BitcoinRpc } from './jsonrpc';
+
 // Bitcoin-family JSON-RPC (litecoind, dashd and their forks). Every reply is checked.
-const Envelope = v.object({ result: v.unknown(), error: v.nullable(v.object({ code: v.number(), message: v.string() })) });
 const BlockchainInfo = v.object({ blocks: v.pipe(v.number(), v.integer(), v.minValue(0)), headers: v.pipe(v.number(), v.integer()), verificationprogress: v.number(), initialblockdownload: v.optional(v.boolean()) });
 const NetworkInfo = v.object({ version: v.number(), subversion: v.string(), protocolversion: v.number(), connections: v.pipe(v.number(), v.integer(), v.minValue(0)) });
-const DashStatus = v.object({ state: v.string(), status: v.string() });
+/** dashd's `masternode status`: proTxHash is there once the node knows its registration. */
+const DashStatus = v.object({ state: v.string(), status: v.string(), proTxHash: v.optional(v.string()) });
+/** A registration's hash; daemons say "" or all zeros while they know none. */
+const isProTxHash = (h: string | undefined): h is string => !!h && /^[0-9a-f]{64}$/.test(h) && !/^0+$/.test(h);
 const ClassicStatus = v.object({ status: v.string() });
 const RewardInfo = v.object({ last_paid_height: v.nullable(v.number()), reward_frequency_s: v.nullable(v.number()) });
-
-export type BitcoinRpc = { endpoint: RpcEndpoint; auth?: Auth; timeoutMs: number };
-
-export async function bitcoinCall<T>(rpc: BitcoinRpc, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>): Promise<T> {
-  const { json } = await daemonRequest(rpc.endpoint, { method: 'POST', path: '/', body: { jsonrpc: '1.0', id: 'nodekeep', method, params }, auth: rpc.auth, timeoutMs: rpc.timeoutMs });
-  const env = v.safeParse(Envelope, json);
-  if (!env.success) throw new DaemonError(`${method}: reply is not a JSON-RPC envelope`, 'bad-reply');
-  if (env.output.error) throw new DaemonError(`${method}: ${env.output.error.message} (${env.output.error.code})`, 'rpc-error');
-  const result = v.safeParse(schema, env.output.result);
-  if (!result.success) throw new DaemonError(`${method}: unexpected reply (${result.issues[0].message} at ${v.getDotPath(result.issues[0]) ?? 'top'})`, 'bad-reply');
-  return result.output;
-}
 
 /** `dash`: masternode status with state/status; `classic`: a sentence; `none`: plain daemon (e.g. litecoind). */
 export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic' | 'none', simulated: boolean): Promise<Observation> {
@@ -35,11 +27,20 @@ export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic
     startRequired: false,
     lastPaidHeight: null,
     rewardFrequencyS: null,
+    posePenalty: null,
+    poseBanHeight: null,
   };
   if (flavour === 'dash') {
     const st = await bitcoinCall(rpc, 'masternode', ['status'], DashStatus);
     obs.startRequired = st.state === 'WAITING_FOR_PROTX';
     obs.networkStatus = st.state === 'READY' ? 'ENABLED' : st.state;
+    // The registration's own record: PoSe score and payments, so an owner sees trouble before a ban.
+    if (isProTxHash(st.proTxHash) && !obs.startRequired) {
+      const info = await protxInfo(rpc, st.proTxHash);
+      obs.posePenalty = info.posePenalty;
+      obs.poseBanHeight = info.poseBanHeight;
+      obs.lastPaidHeight = info.lastPaidHeight;
+    }
   } else if (flavour === 'classic') {
     const st = await bitcoinCall(rpc, 'masternode', ['status'], ClassicStatus);
     obs.networkStatus = st.status;
@@ -47,7 +48,7 @@ export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic
   }
   if (simulated && flavour !== 'none') {
     const r = await bitcoinCall(rpc, 'getrewardinfo', [], RewardInfo);
-    obs.lastPaidHeight = r.last_paid_height;
+    obs.lastPaidHeight ??= r.last_paid_height;
     obs.rewardFrequencyS = r.reward_frequency_s;
   }
   return obs;

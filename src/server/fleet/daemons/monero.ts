@@ -14,8 +14,19 @@ const Info = v.object({
   incoming_connections_count: v.optional(v.number()),
   outgoing_connections_count: v.optional(v.number()),
 });
-const Key = v.object({ service_node_pubkey: v.string() });
-const Nodes = v.object({ service_node_states: v.array(v.object({ service_node_pubkey: v.string(), active: v.boolean(), last_reward_block_height: v.optional(v.number()) })) });
+/**
+ * Oxen calls its nodes "service nodes", Beldex "master nodes": the same calls with the
+ * word swapped in every method and field name (`get_master_node_key` → `master_node_pubkey`).
+ */
+export type NodeWord = 'service' | 'master';
+const Key = (w: NodeWord) => v.object({ [`${w}_node_pubkey`]: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) }) as v.GenericSchema<unknown, Record<string, string>>;
+type NodeState = { pubkey: string; active: boolean; lastReward: number | undefined };
+const Nodes = (w: NodeWord) =>
+  v.pipe(
+    v.object({ [`${w}_node_states`]: v.array(v.looseObject({ [`${w}_node_pubkey`]: v.string(), active: v.boolean(), last_reward_block_height: v.optional(v.number()) })) }),
+    v.transform((r) => (r[`${w}_node_states`] as Array<Record<string, unknown>>).map((s): NodeState => ({ pubkey: s[`${w}_node_pubkey`] as string, active: s.active as boolean, lastReward: s.last_reward_block_height as number | undefined }))),
+  );
+const RegistrationCmd = v.object({ registration_cmd: v.string() });
 
 async function call<T>(endpoint: RpcEndpoint, timeoutMs: number, method: string, params: unknown, schema: v.GenericSchema<unknown, T>): Promise<T> {
   const { json } = await daemonRequest(endpoint, { method: 'POST', path: '/json_rpc', body: { jsonrpc: '2.0', id: '0', method, params }, timeoutMs });
@@ -27,8 +38,26 @@ async function call<T>(endpoint: RpcEndpoint, timeoutMs: number, method: string,
   return r.output;
 }
 
+/** The node's own service-node public key (what its owner's registration names). */
+export async function serviceNodeKey(endpoint: RpcEndpoint, timeoutMs: number, word: NodeWord = 'service'): Promise<string> {
+  return (await call(endpoint, timeoutMs, `get_${word}_node_key`, {}, Key(word)))[`${word}_node_pubkey`];
+}
+
+/**
+ * The `register_{word}_node …` command the owner runs in their wallet, made by the node
+ * (`get_service_node_registration_cmd_raw`, what `prepare_registration` prints): `args`
+ * are the operator cut and each contributor's address and share, as the daemon documents.
+ */
+export async function registrationCommand(endpoint: RpcEndpoint, timeoutMs: number, args: string[], opts: { word?: NodeWord; stakingRequirement?: number } = {}): Promise<string> {
+  const word = opts.word ?? 'service';
+  const { registration_cmd } = await call(endpoint, timeoutMs, `get_${word}_node_registration_cmd_raw`, { args, make_friendly: false, ...(opts.stakingRequirement ? { staking_requirement: opts.stakingRequirement } : {}) }, RegistrationCmd);
+  const cmd = registration_cmd.trim();
+  if (!cmd.startsWith(`register_${word}_node `)) throw new DaemonError(`get_${word}_node_registration_cmd_raw: unexpected command "${cmd.slice(0, 40)}"`, 'bad-reply');
+  return cmd;
+}
+
 /** `serviceNode`: Beldex/Oxen-style service node calls exist; plain monerod has none. */
-export async function observeMonero(endpoint: RpcEndpoint, timeoutMs: number, serviceNode: boolean): Promise<Observation> {
+export async function observeMonero(endpoint: RpcEndpoint, timeoutMs: number, serviceNode: boolean, word: NodeWord = 'service'): Promise<Observation> {
   const info = await call(endpoint, timeoutMs, 'get_info', {}, Info);
   // A node with nothing to catch up with (target 0 on regtest) is in sync.
   const synced = info.synchronized ?? (info.target_height === 0 || info.height >= info.target_height);
@@ -40,14 +69,16 @@ export async function observeMonero(endpoint: RpcEndpoint, timeoutMs: number, se
     startRequired: false,
     lastPaidHeight: null,
     rewardFrequencyS: null,
+    posePenalty: null,
+    poseBanHeight: null,
   };
   if (serviceNode) {
-    const { service_node_pubkey } = await call(endpoint, timeoutMs, 'get_service_node_key', {}, Key);
-    const { service_node_states } = await call(endpoint, timeoutMs, 'get_service_nodes', { service_node_pubkeys: [service_node_pubkey] }, Nodes);
-    const me = service_node_states.find((s) => s.service_node_pubkey === service_node_pubkey);
+    const pubkey = await serviceNodeKey(endpoint, timeoutMs, word);
+    const states = await call(endpoint, timeoutMs, `get_${word}_nodes`, { [`${word}_node_pubkeys`]: [pubkey] }, Nodes(word));
+    const me = states.find((s) => s.pubkey === pubkey);
     obs.startRequired = !me;
     obs.networkStatus = me ? (me.active ? 'ACTIVE' : 'DECOMMISSIONED') : null;
-    obs.lastPaidHeight = me?.last_reward_block_height || null;
+    obs.lastPaidHeight = me?.lastReward || null;
   }
   return obs;
 }

@@ -9,4 +9,8 @@ export type Observation = {
   startRequired: boolean;
   lastPaidHeight: number | null;
   rewardFrequencyS: number | null;
+  /** Dash family (`protx info`): proof-of-service penalty score; the network bans a node whose score passes its limit. */
+  posePenalty: number | null;
+  /** Dash family: height at which the node was PoSe-banned, or null when it is not banned. */
+  poseBanHeight: number | null;
 };

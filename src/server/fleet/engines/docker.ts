@@ -198,10 +198,18 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     if (rpc === undefined) throw new DockerEngineError('invalid', `node ${spec.nodeId}: rpc port "${spec.rpcPort}" is not among its ports`);
     const exposed: Record<string, object> = {};
     const bindings: Record<string, Array<{ HostIp: string; HostPort: string }>> = {};
-    for (const port of Object.values(spec.ports)) {
+    for (const [name, port] of Object.entries(spec.ports)) {
       exposed[`${port}/tcp`] = {};
+      const fixed = spec.publish?.find((p) => p.port === name);
+      // A masternode's P2P port: on its own public addresses, at the coin's port, so the
+      // network finds it where it was registered. Two nodes cannot hold one pair.
+      if (fixed) bindings[`${port}/tcp`] = fixed.hostIps.map((ip) => ({ HostIp: ip, HostPort: String(fixed.hostPort) }));
       // An empty HostPort lets the runtime pick a free one; rpcEndpoint() reads it back.
-      bindings[`${port}/tcp`] = [{ HostIp: bindAddress, HostPort: '' }];
+      else bindings[`${port}/tcp`] = [{ HostIp: bindAddress, HostPort: '' }];
+    }
+    for (const p of spec.publish ?? []) {
+      if (spec.ports[p.port] === undefined) throw new DockerEngineError('invalid', `node ${spec.nodeId}: published port "${p.port}" is not among its ports`);
+      if (p.hostIps.length === 0) throw new DockerEngineError('invalid', `node ${spec.nodeId}: port "${p.port}" has no public address to be published on`);
     }
     const memory = spec.limits.memoryBytes > 0 ? spec.limits.memoryBytes : undefined;
     return {

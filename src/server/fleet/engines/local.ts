@@ -362,6 +362,12 @@ export class LocalEngine implements NodeEngine {
     return { host: '127.0.0.1', port: spec.ports[spec.rpcPort] };
   }
 
+  /** Chain-wide RPC of a simulated coin, before any node of it exists (SIN's burn check). */
+  async simulatorCoinEndpoint(coinId: string): Promise<RpcEndpoint> {
+    if (!/^[a-z0-9]{1,32}$/.test(coinId)) throw new Error(`coin id ${JSON.stringify(coinId)} cannot name a simulated chain`);
+    return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/c/${coinId}` };
+  }
+
   async list(): Promise<string[]> {
     return fs.readdirSync(this.opts.dir).filter((d) => d !== SIM_ID && this.readRecord(d));
   }
@@ -372,6 +378,17 @@ export class LocalEngine implements NodeEngine {
     for (const t of this.timers.values()) clearTimeout(t);
     for (const p of this.pollers.values()) clearInterval(p);
     await Promise.all([...this.procs.keys()].map((id) => this.kill(id, 20)));
+  }
+
+  /**
+   * A simulated node restarted with its owner's operator key (quick setup): what writing
+   * the key into a real node's config and restarting it does. Real daemons get the key
+   * through their config (the profile's operator_key_option), not here.
+   */
+  async simulatorOperatorKey(nodeId: string, secret: string): Promise<void> {
+    const rec = this.record(nodeId);
+    if (rec.spec.program !== SIMULATOR_PROGRAM) throw new Error(`node ${nodeId} is not simulated: write its operator key into its config and restart it`);
+    await this.simAdmin('POST', `/nodes/${encodeURIComponent(nodeId)}/operator-key`, { secret });
   }
 
   /** For tests and the operator: the pid serving a node (the simulator's for simulated nodes). */

@@ -16,6 +16,9 @@ export type SimNodeConfig = {
   syncSeconds: number;
   /** Registered on the network (protx, service node, validator deposit) from the start. */
   registered?: boolean;
+  /** The coin's collateral and one node payment, in satoshis (1e-8 coin): the collateral address's balance. */
+  collateralSat?: number;
+  rewardSat?: number;
 };
 
 export type SimNode = SimNodeConfig & {
@@ -23,15 +26,20 @@ export type SimNode = SimNodeConfig & {
   registeredAt: number | null;
   /** Forced network status (tests, the operator's what-if): e.g. "POSE_BANNED". */
   forcedStatus: string | null;
+  /** Forced PoSe penalty score (`protx info`), null for none. */
+  forcedPenalty?: number | null;
   lastPaidHeight: number | null;
   blsSecret: string;
   blsPublic: string;
   proTxHash: string;
 };
 
-export type SimState = { genesis: number; nodes: Record<string, SimNode> };
+/** A transaction the test or operator told the simulator about (burns for SIN's check). */
+export type SimTx = { txid: string; coin: string; burnSat: number; time: number };
 
-const hex = (n: number, seed: string) => {
+export type SimState = { genesis: number; nodes: Record<string, SimNode>; txs?: Record<string, SimTx> };
+
+export const hex = (n: number, seed: string) => {
   let h = 2166136261;
   let out = '';
   for (let i = 0; out.length < n; i++) {
@@ -121,13 +129,41 @@ export class SimChains {
     const i = list.findIndex((n) => n.nodeId === node.nodeId);
     if (i < 0) return node.lastPaidHeight;
     const tip = this.tip(node.coin);
-    const since = node.registeredAt === null ? 0 : Math.ceil((node.registeredAt - this.state.genesis) / (node.blockTimeS * 1000)) + 2;
+    const since = this.paidSince(node);
     const n = list.length;
     // Last h <= tip with h % n == i and h >= since.
     let h = tip - ((((tip - i) % n) + n) % n);
     if (h < since) return node.lastPaidHeight;
     node.lastPaidHeight = h;
     return h;
+  }
+
+  /** Heights of every block that paid this node (newest first), at most `limit`; `count` is all of them. */
+  payments(node: SimNode, limit = 1000): { count: number; heights: number[] } {
+    const last = this.lastPaid(node);
+    const list = this.enabled(node.coin);
+    if (last === null || node.registeredAt === null) return { count: 0, heights: [] };
+    const since = this.paidSince(node);
+    const step = Math.max(1, list.length);
+    const count = Math.floor((last - since) / step) + 1;
+    const heights: number[] = [];
+    for (let h = last; h >= since && heights.length < limit; h -= step) heights.push(h);
+    return { count: Math.max(0, count), heights };
+  }
+
+  /** First height a registered node can be paid at: two blocks after its registration. */
+  paidSince(node: SimNode): number {
+    return node.registeredAt === null ? 0 : Math.ceil((node.registeredAt - this.state.genesis) / (node.blockTimeS * 1000)) + 2;
+  }
+
+  /** Height of the block mined at `at` (ms) on this node's chain. */
+  heightAt(node: SimNode, at: number): number {
+    return Math.max(0, Math.floor((at - this.state.genesis) / (node.blockTimeS * 1000)));
+  }
+
+  /** Unix time (s) of a block of this node's chain. */
+  blockTime(node: SimNode, height: number): number {
+    return Math.floor((this.state.genesis + height * node.blockTimeS * 1000) / 1000);
   }
 
   /** Seconds between two payments of one node of this coin. */

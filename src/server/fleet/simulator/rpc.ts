@@ -1,11 +1,13 @@
+import { randomBytes } from 'node:crypto';
 import type { SimChains, SimNode } from './chain';
+import { BASE58, addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, rawTransaction, registerPrepare, registerSubmit, SimRpcError } from './ledger';
 
 /**
  * COIN-DAEMON SIMULATOR: the subset of each family's real RPC that the platform calls.
  * Answers have the real daemons' shapes (Bitcoin/Dash JSON-RPC 1.0, Monero /json_rpc,
  * the Ethereum beacon-node REST API), with "Simulator" in every version string.
  */
-export type RpcReply = { status: number; body: unknown };
+export type RpcReply = { status: number; body: unknown; /** The call changed the simulated world: save it. */ changed?: boolean };
 
 const VERSION = 'Nodekeep-Simulator/1.0';
 const ok = (body: unknown): RpcReply => ({ status: 200, body });
@@ -16,7 +18,14 @@ function jsonRpc(call: JsonRpcCall, result: (method: string, params: unknown[]) 
   const id = call.id ?? null;
   if (typeof call.method !== 'string') return { status: 400, body: { result: null, error: { code: -32600, message: 'Invalid Request' }, id } };
   const params = Array.isArray(call.params) ? call.params : [];
-  const value = result(call.method, params);
+  let value: unknown;
+  try {
+    value = result(call.method, params);
+  } catch (err) {
+    // bitcoind-family daemons answer RPC errors with HTTP 500 (404 for an unknown method).
+    if (err instanceof SimRpcError) return { status: 500, body: { result: null, error: { code: err.code, message: err.message }, id } };
+    throw err;
+  }
   if (value === undefined) return { status: 404, body: { result: null, error: { code: -32601, message: 'Method not found' }, id } };
   return ok({ result: value, error: null, id });
 }
@@ -25,7 +34,8 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
   const height = chains.height(node);
   const tip = chains.tip(node.coin);
   const dash = node.rpc === 'dash';
-  return jsonRpc(call, (method, params) => {
+  let changed = false;
+  const reply = jsonRpc(call, (method, params) => {
     switch (method) {
       case 'getblockcount':
         return height;
@@ -41,8 +51,10 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
             return { outpoint: `${node.proTxHash}-1`, service: '127.0.0.1:9999', proTxHash: node.proTxHash, state: ready ? 'READY' : net === 'WAITING_FOR_PROTX' ? 'WAITING_FOR_PROTX' : net, status: ready ? 'Ready' : net === 'WAITING_FOR_PROTX' ? 'Waiting for ProTx to appear on-chain' : net };
           }
           // Classic daemons answer with a sentence; its fourth word is the status.
-          return { status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
+          return { addr: collateralAddress(node), status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
         }
+        // A fresh key in WIF's shape (not a real key): what the hosted node's config takes.
+        if (params[0] === 'genkey') return `7${[...randomBytes(50)].map((b) => BASE58[b % 58]).join('')}`;
         if (params[0] === 'count') return { total: Object.values(chains.state.nodes).filter((n) => n.coin === node.coin).length, enabled: chains.enabled(node.coin).length };
         return undefined;
       }
@@ -52,10 +64,45 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
         if (params[0] === 'info') {
           const target = Object.values(chains.state.nodes).find((n) => n.proTxHash === params[1]);
           if (!target) return undefined;
-          return { proTxHash: target.proTxHash, state: { registeredHeight: target.registeredAt ? 1 : -1, lastPaidHeight: chains.lastPaid(target) ?? 0, PoSePenalty: 0, PoSeBanHeight: target.forcedStatus === 'POSE_BANNED' ? tip : -1, service: '127.0.0.1:9999' } };
+          const registeredHeight = target.registeredAt === null ? -1 : chains.heightAt(target, target.registeredAt);
+          return {
+            proTxHash: target.proTxHash,
+            collateralHash: target.proTxHash,
+            collateralIndex: 1,
+            collateralAddress: collateralAddress(target),
+            operatorReward: 0,
+            state: {
+              registeredHeight,
+              lastPaidHeight: chains.lastPaid(target) ?? 0,
+              PoSePenalty: target.forcedPenalty ?? 0,
+              PoSeRevivedHeight: -1,
+              PoSeBanHeight: target.forcedStatus === 'POSE_BANNED' ? tip : -1,
+              revocationReason: 0,
+              payoutAddress: collateralAddress(target),
+              pubKeyOperator: target.blsPublic,
+              service: '127.0.0.1:9999',
+            },
+          };
+        }
+        if (params[0] === 'register_prepare') return registerPrepare(params.slice(1));
+        if (params[0] === 'register_submit') {
+          changed = true;
+          return registerSubmit(chains, node, params[1], params[2]);
         }
         return undefined;
       }
+      case 'gobject':
+        return dash && params[0] === 'list' ? proposals(chains, node) : undefined;
+      case 'getaddressbalance':
+        return addressBalance(chains, node.coin, params);
+      case 'getaddressdeltas':
+        return addressDeltas(chains, node.coin, params);
+      case 'getblockhash':
+        return getBlockHash(chains, node, params[0]);
+      case 'getblockheader':
+        return blockHeader(chains, node, params[0]);
+      case 'getrawtransaction':
+        return rawTransaction(chains, node.coin, node.blockTimeS, params[0], params[1]);
       case 'bls':
         return dash && params[0] === 'generate' ? { secret: node.blsSecret, public: node.blsPublic } : undefined;
       case 'getrewardinfo':
@@ -65,28 +112,48 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
         return undefined;
     }
   });
+  return changed ? { ...reply, changed } : reply;
+}
+
+/**
+ * Chain-wide calls that need no node of the coin (`/c/<coin>/`): SIN's burn check runs
+ * before its node exists.
+ */
+export function coinAnswer(chains: SimChains, coin: string, method: string, body: unknown): RpcReply {
+  if (method !== 'POST') return { status: 405, body: { error: 'JSON-RPC wants POST' } };
+  const call = (typeof body === 'object' && body !== null ? body : {}) as JsonRpcCall;
+  const blockTimeS = Object.values(chains.state.nodes).find((n) => n.coin === coin)?.blockTimeS ?? 60;
+  return jsonRpc(call, (m, params) => {
+    if (m === 'getrawtransaction') return rawTransaction(chains, coin, blockTimeS, params[0], params[1]);
+    if (m === 'getblockcount') return chains.tip(coin);
+    return undefined;
+  });
 }
 
 function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcReply {
   const height = chains.height(node);
   const tip = chains.tip(node.coin);
   const pubkey = node.proTxHash;
+  // Monero-style params are an object; Oxen says "service node", Beldex "master node".
+  const named = (typeof call.params === 'object' && call.params !== null && !Array.isArray(call.params) ? call.params : {}) as Record<string, unknown>;
   return jsonRpc(call, (method) => {
-    switch (method) {
-      case 'get_info':
-        return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
-      case 'get_service_node_key':
-        return { status: 'OK', service_node_pubkey: pubkey };
-      case 'get_service_nodes': {
-        const net = chains.networkStatus(node);
-        return {
-          status: 'OK',
-          service_node_states: node.registeredAt === null ? [] : [{ service_node_pubkey: pubkey, active: net === 'ENABLED' || net === 'PRE_ENABLED', funded: true, registration_height: 1, last_reward_block_height: chains.lastPaid(node) ?? 0 }],
-        };
-      }
-      default:
-        return undefined;
+    const m = /^get_(service|master)_(node_key|nodes|node_registration_cmd_raw)$/.exec(method);
+    if (method === 'get_info') return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
+    if (!m) return undefined;
+    const word = m[1];
+    if (m[2] === 'node_key') return { status: 'OK', [`${word}_node_pubkey`]: pubkey };
+    if (m[2] === 'nodes') {
+      const net = chains.networkStatus(node);
+      return {
+        status: 'OK',
+        [`${word}_node_states`]: node.registeredAt === null ? [] : [{ [`${word}_node_pubkey`]: pubkey, active: net === 'ENABLED' || net === 'PRE_ENABLED', funded: true, registration_height: 1, last_reward_block_height: chains.lastPaid(node) ?? 0 }],
+      };
     }
+    const args = named.args;
+    if (!Array.isArray(args) || args.length < 3 || args.some((a) => typeof a !== 'string' || !/^[\w.%]{1,120}$/.test(a))) throw new SimRpcError(-1, 'Invalid arguments: expected <operator cut> <address> <amount or %> ...');
+    // Valid for two weeks, signed with the node's key: what prepare_registration prints.
+    const expiry = Math.floor(Date.now() / 1000) + 14 * 86_400;
+    return { status: 'OK', registration_cmd: `register_${word}_node ${args.join(' ')} ${expiry} ${pubkey} ${node.blsSecret}${node.blsSecret.slice(0, 64)}` };
   });
 }
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { SimChains, type SimState } from './chain';
-import { answer } from './rpc';
+import { answer, coinAnswer } from './rpc';
 
 const NodeConfig = v.strictObject({
   nodeId: v.pipe(v.string(), v.regex(/^[\w.-]{1,64}$/)),
@@ -13,8 +13,19 @@ const NodeConfig = v.strictObject({
   blockTimeS: v.pipe(v.number(), v.minValue(0.05), v.maxValue(86_400)),
   syncSeconds: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400)),
   registered: v.optional(v.boolean()),
+  collateralSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  rewardSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
+const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
+const OperatorKey = v.strictObject({ secret: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) });
+const Tx = v.strictObject({
+  txid: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  coin: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/)),
+  burnSat: v.pipe(v.number(), v.safeInteger(), v.minValue(0)),
+  /** Unix seconds of its block. */
+  time: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 
 export type SimulatorServer = { port: number; chains: SimChains; close(): Promise<void> };
 
@@ -25,6 +36,11 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
  *   /admin/nodes/<id>          DELETE remove
  *   /admin/nodes/<id>/register POST: the node is registered on its network
  *   /admin/nodes/<id>/force    POST {status}: force a network status (null clears)
+ *   /admin/nodes/<id>/pose     POST {penalty}: force a PoSe penalty score (null clears)
+ *   /admin/nodes/<id>/operator-key POST {secret}: the node restarted with the owner's
+ *                              operator key (quick setup): it takes that key and is registered
+ *   /admin/txs                 POST {txid, coin, burnSat, time}: a transaction getrawtransaction finds
+ *   /c/<coin>/                 chain-wide JSON-RPC of a coin (getrawtransaction, getblockcount)
  *   /admin/health              GET
  * State is saved to `stateFile` after each change, so a restarted simulator brings its
  * nodes back.
@@ -54,6 +70,13 @@ export async function startSimulator(opts: { host?: string; port?: number; state
 
   function admin(method: string, parts: string[], body: unknown, res: http.ServerResponse) {
     if (parts[0] === 'health') return send(res, 200, { ok: true, simulator: true, nodes: Object.keys(chains.state.nodes).length });
+    if (parts[0] === 'txs' && method === 'POST') {
+      const t = v.safeParse(Tx, body);
+      if (!t.success) return send(res, 400, { error: t.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
+      chains.state.txs = { ...chains.state.txs, [t.output.txid]: t.output };
+      save();
+      return send(res, 200, { ok: true });
+    }
     if (parts[0] !== 'nodes') return send(res, 404, { error: 'unknown admin path' });
     const [, id, action] = parts;
     if (!id) {
@@ -86,6 +109,23 @@ export async function startSimulator(opts: { host?: string; port?: number; state
       save();
       return send(res, 200, { ok: true });
     }
+    if (action === 'pose' && method === 'POST') {
+      const p = v.safeParse(Penalty, body);
+      if (!p.success) return send(res, 400, { error: 'body must be {"penalty": whole number | null}' });
+      node.forcedPenalty = p.output.penalty;
+      save();
+      return send(res, 200, { ok: true });
+    }
+    if (action === 'operator-key' && method === 'POST') {
+      const k = v.safeParse(OperatorKey, body);
+      if (!k.success) return send(res, 400, { error: 'body must be {"secret": 64 hex digits}' });
+      // What a restart with the owner's key does on a real node whose protx the owner's
+      // wallet already put on-chain (protx quick_setup): it runs as that registration.
+      node.blsSecret = k.output.secret;
+      node.registeredAt ??= Date.now();
+      save();
+      return send(res, 200, { ok: true });
+    }
     return send(res, 404, { error: 'unknown admin call' });
   }
 
@@ -113,6 +153,11 @@ export async function startSimulator(opts: { host?: string; port?: number; state
         const node = chains.get(decodeURIComponent(parts[1]));
         if (!node) return send(res, 404, { error: `no simulated node ${parts[1]}` });
         const reply = answer(chains, node, req.method ?? 'GET', `/${parts.slice(2).join('/')}`, body);
+        if (reply.changed) save();
+        return send(res, reply.status, reply.body);
+      }
+      if (parts[0] === 'c' && parts[1] && /^[a-z0-9]{1,32}$/.test(parts[1]) && parts.length === 2) {
+        const reply = coinAnswer(chains, parts[1], req.method ?? 'GET', body);
         return send(res, reply.status, reply.body);
       }
       send(res, 404, { error: 'not found' });
