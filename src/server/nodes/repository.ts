@@ -74,3 +74,25 @@ export async function validatorKeyInUse(db: Q, pubkey: string): Promise<boolean>
   const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).limit(1).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Any running node of the coin (a daemon to ask about the coin's chain). */
+export function findLiveNodeOfCoin(db: Q, coinId: string): Promise<Masternode | undefined> {
+  return db.selectFrom('node_view').selectAll().where('coin_id', '=', coinId).where('state', '=', 'live').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/**
+ * A deploy of this user for the same coin and entry that is still being set up or runs:
+ * the same deploy sent twice (a double click, a retried script) finds the first one.
+ */
+export async function sameDeployExists(db: Q, userId: number, coinId: string, entry: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('coin_id', '=', coinId)
+    .where('entry', '=', entry)
+    .where('state', 'in', ['requested', 'placing', 'provisioning', 'live'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -362,6 +362,11 @@ export class LocalEngine implements NodeEngine {
     return { host: '127.0.0.1', port: spec.ports[spec.rpcPort] };
   }
 
+  /** The simulator's chain-wide RPC of a coin (calls that need no node, e.g. a burn check before the node exists). */
+  async simulatorCoinEndpoint(coinId: string): Promise<RpcEndpoint> {
+    return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/c/${encodeURIComponent(coinId)}` };
+  }
+
   async list(): Promise<string[]> {
     return fs.readdirSync(this.opts.dir).filter((d) => d !== SIM_ID && this.readRecord(d));
   }
