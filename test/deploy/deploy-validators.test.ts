@@ -79,6 +79,17 @@ describe('validator uploads', () => {
     expect(await counts(s)).toEqual(before);
   });
 
+  it('an upload past the general 64 KiB body limit deploys (the multipart reader has its own cap)', async () => {
+    const keys = await Promise.all(Array.from({ length: 8 }, () => makeKeystore(PASSWORD, smallPbkdf2())));
+    // EIP-2335 keeps a free-text description: 10 KiB each makes the body over 80 KiB.
+    const files = keys.map((k, i) => [`big-${i}.json`, JSON.stringify({ ...JSON.parse(k.text), description: 'd'.repeat(10 * 1024) })] as [string, string]);
+    expect(files.reduce((n, [, t]) => n + t.length, 0)).toBeGreaterThan(80 * 1024);
+    const r = await multipart(token, validatorForm({ files }));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, message: '8 validators deployed.' });
+    expect(Object.values(r.body.data).every((f: any) => f.success)).toBe(true);
+  });
+
   it('form errors: the same message and field over multipart and tRPC, nothing written', async () => {
     const ks = await makeKeystore(PASSWORD, smallPbkdf2());
     const cases: Array<{ form: Parameters<typeof validatorForm>[0]; json: Record<string, unknown>; message: string; field?: string }> = [
@@ -144,5 +155,15 @@ describe('validator uploads', () => {
       body: JSON.stringify({ currency: 'pivx', txid: 'x'.repeat(100 * 1024) }),
     });
     expect(other.status).toBe(413);
+  });
+
+  it('OpenAPI: one operation for POST /api/deploy_server with a JSON and a multipart body', async () => {
+    const doc = await fetch(`${s.url}/api/openapi.json`).then((r) => r.json());
+    const op = doc.paths['/api/deploy_server'].post;
+    expect(op.operationId).toBe('deploy_deploy_server');
+    expect(Object.keys(op.requestBody.content).sort()).toEqual(['application/json', 'multipart/form-data']);
+    const form = op.requestBody.content['multipart/form-data'].schema;
+    expect(Object.keys(form.properties).sort()).toEqual(['currency', 'fee_recipient', 'keystores', 'package', 'password']);
+    expect(form.properties.keystores.type).toBe('array');
   });
 });
