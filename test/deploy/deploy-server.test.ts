@@ -94,6 +94,15 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
   });
 });
 
+describe('check_burn over REST', () => {
+  it('answers a malformed burn transaction ID under its field, and refuses coins without a burn', async () => {
+    expect(await rest('POST', '/api/check_burn', token, { currency: 'sin', txid: 'xyz' })).toEqual({ status: 400, body: { success: false, message: 'Invalid transaction ID.', error_input: 'burntxid' } });
+    expect(await rest('POST', '/api/check_burn', token, { currency: 'sin', txid: '' })).toEqual({ status: 400, body: { success: false, message: BURN_REQUIRED, error_input: 'burntxid' } });
+    expect((await rest('POST', '/api/check_burn', token, { currency: 'pivx', txid: tx('a') })).body).toEqual({ success: false, message: 'PIVX nodes need no burn transaction.', error_input: 'burntxid' });
+    expect((await rest('POST', '/api/check_burn', '', { currency: 'sin', txid: tx('a') })).status).toBe(401);
+  });
+});
+
 describe('a deploy of each family reaches server_created', () => {
   const families: Array<[string, Record<string, unknown>, (text: string) => void]> = [
     ['dash', { txid: `${uniq()}${uniq()}`, payee: 'XpayeeAddress' }, (t) => expect(t.split(' ')[7]).toBe('not_active')],
