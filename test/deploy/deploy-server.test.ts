@@ -106,6 +106,7 @@ describe('check_burn over REST', () => {
 describe('a deploy of each family reaches server_created', () => {
   const families: Array<[string, Record<string, unknown>, (text: string) => void]> = [
     ['dash', { txid: `${uniq()}${uniq()}`, payee: 'XpayeeAddress' }, (t) => expect(t.split(' ')[7]).toBe('not_active')],
+    ['bitg', { txid: `${uniq()}${uniq()}`, payee: '3PayeeAddress' }, (t) => expect(t.split(' ')[5]).toBe('3PayeeAddress')],
     ['rtm', { txid: `${uniq()}${uniq()}-1` }, (t) => expect(t.split(' ')[4]).toBe('1')],
     ['pivx', { txid: `${uniq()}${uniq()}` }, (t) => expect(t.split(' ')).toHaveLength(5)],
     ['zen42', { txid: `zn${uniq()}` }, (t) => expect(t).toMatch(/^mn1 zn/)],

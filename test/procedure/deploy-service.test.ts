@@ -7,6 +7,7 @@ import { BURN_MISMATCH, BURN_NOT_CHECKED, BURN_VERIFIED, NO_BURN } from '../../s
 import { parseOutputText } from '../../src/server/nodes/output-text';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
 import { freshUser } from '../support/users';
+import { insertTestNode } from '../support/nodes';
 
 // The deploy service through createCaller, with a fleet that places nothing (nodes stay
 // `requested`) and a burn checker the test controls: SIN's burn rules, the queue of a
@@ -54,6 +55,22 @@ describe('SIN: check_burn and the deploy that follows it', () => {
     const ok = await call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx, burn_output_id: 2 });
     const node = await d.db.selectFrom('nodes').selectAll().where('mn_id', '=', ok.server_id).executeTakeFirstOrThrow();
     expect(parseOutputText('sin', node.output_text)).toMatchObject({ kind: 'masternode_conf', txid, index: 0, burn: `${burnTx}-2`, address: '{address}' });
+  });
+});
+
+describe('the owner reads the output text with the node address', () => {
+  it('{address} becomes the public ip:port once the node has one', async () => {
+    const u = await freshUser(d.deps);
+    const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
+    const text = `mn1 {address} Kkey ${'ab'.repeat(32)} 0`;
+    await insertTestNode(d.db, { mn_id: 'pivx-addr1', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9', p2p_port: 51472 } });
+    await insertTestNode(d.db, { mn_id: 'pivx-addr2', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9' } });
+    const list = await call(u.token).nodes.get_masternodes();
+    const of = (id: string) => list.masternodes.find((m) => m.mn_id === id)!.output_text;
+    expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 Kkey ${'ab'.repeat(32)} 0`);
+    expect(of('pivx-addr2')).toBe(text);
+    // The stored text keeps the placeholder.
+    expect((await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow()).output_text).toBe(text);
   });
 });
 

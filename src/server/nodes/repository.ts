@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
 import type { Database, Masternode, NodesTable } from '../db/schema';
+import { withAddress } from './output-text';
 
 type Q = Kysely<Database>;
 
@@ -10,14 +11,19 @@ type Q = Kysely<Database>;
  * writers touch only `nodes`. Other domains read nodes through these functions.
  */
 
+/** What its owner reads: the output text with the node's public ip:port once it has one (output-text.ts). */
+const forOwner = (n: Masternode): Masternode => (n.output_text ? { ...n, output_text: withAddress(n.output_text, n.server_ip, n.p2p_port) } : n);
+
 /** A user's node by its id; another user's id, or a deleted node, is "not found". */
-export function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
-  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+export async function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
+  const n = await db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  return n && forOwner(n);
 }
 
 /** The user's nodes that exist for them (set up, live or failed), newest first. */
-export function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
-  return db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+export async function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
+  const rows = await db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(forOwner);
 }
 
 export function insertNodeRow(db: Q, n: Omit<Insertable<NodesTable>, 'state' | 'state_at'>) {
