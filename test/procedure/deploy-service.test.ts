@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { insertHost } from '../../src/server/fleet/queries';
+import { FLEET_FULL } from '../../src/server/fleet/service';
 import type { BurnResult } from '../../src/server/fleet/access';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_MISMATCH, BURN_NOT_CHECKED, BURN_VERIFIED, NO_BURN } from '../../src/server/deploy/service';
@@ -106,5 +107,20 @@ describe('one deploy per user at a time', () => {
     await expect(first).resolves.toMatchObject({ success: true });
     // Finished: the user may deploy again.
     await expect(call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a3'.repeat(32) })).resolves.toMatchObject({ success: true });
+  });
+});
+
+describe('no room in the fleet', () => {
+  it('a deploy the fleet cannot take is refused at once with the reason, and nothing is written', async () => {
+    const u = await freshUser(d.deps);
+    await d.db.updateTable('hosts').set({ dedicated_slots: 0 }).execute();
+    try {
+      const before = await d.db.selectFrom('nodes').select('id').execute();
+      await expect(call(u.token).deploy.deploy_server({ currency: 'pivx', txid: 'f0'.repeat(32) })).rejects.toThrow(FLEET_FULL);
+      await expect(call(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sfull', neuronCount: 5 })).rejects.toThrow(FLEET_FULL);
+      expect(await d.db.selectFrom('nodes').select('id').execute()).toEqual(before);
+    } finally {
+      await d.db.updateTable('hosts').set({ dedicated_slots: 100 }).execute();
+    }
   });
 });
