@@ -4,6 +4,7 @@ import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_REQUIRED, sameDeploy, VALIDATORS_UPLOAD, ZEN_ADDRESS_USED } from '../../src/server/deploy/service';
 import { secretsAad } from '../../src/server/deploy/node-fields';
 import { parseOutputText } from '../../src/server/nodes/output-text';
+import { blsPublicKeyHex } from '../../src/server/nodes/bls';
 import { freshUser } from '../support/users';
 import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
@@ -155,10 +156,17 @@ describe('a deploy of each family reaches server_created', () => {
     const noSecret = await rest('POST', '/api/deploy_server', token, { currency: 'bdx', txid: `b${uniq()}`, monero_secret: '  ' });
     expect((await s.deps.db.selectFrom('nodes').select('secrets').where('mn_id', '=', noSecret.body.server_id).executeTakeFirstOrThrow()).secrets).toBeNull();
 
-    // Neither secret is anywhere in the database file or the logs in plaintext.
+    // An operator key the platform made: sealed, its public key in the output text.
+    const made = await rest('POST', '/api/deploy_server', token, { currency: 'dash', txid: `${uniq()}${uniq()}` });
+    const madeNode = await s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', made.body.server_id).executeTakeFirstOrThrow();
+    const operator = JSON.parse(s.deps.secrets.open(madeNode.secrets!, secretsAad(madeNode.mn_id))).operator_bls_secret as string;
+    expect(operator).toMatch(/^[0-9a-f]{64}$/);
+    expect(parseOutputText('dip003', madeNode.output_text)).toMatchObject({ marker: 'not_active', operatorPubkey: blsPublicKeyHex(Buffer.from(operator, 'hex')) });
+
+    // No secret is anywhere in the database file or the logs in plaintext.
     const bytes = await databaseBytes(s);
     const logs = s.logLines.join('\n');
-    for (const plain of [blsKey, secret]) {
+    for (const plain of [blsKey, secret, operator]) {
       expect(bytes.includes(plain)).toBe(false);
       expect(logs.includes(plain)).toBe(false);
     }
