@@ -11,7 +11,8 @@ import type { AppDeps, Context } from './context';
 import { bearerToken, createContext } from './context';
 import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
 import { openApiDocument } from './http/openapi';
-import { mountApiFallback, mountRest } from './http/rest';
+import { MAX_KEYSTORE_BYTES, MAX_KEYSTORE_FILES, MAX_UPLOAD_BYTES } from './http/multipart';
+import { isMultipartContentType, mountApiFallback, mountRest } from './http/rest';
 import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
@@ -70,8 +71,18 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   // Only for requests with a body: touching the body makes the node adapter build a
   // full fetch Request, which costs a GET more than the rest of its handling.
   const apiLimit: typeof limitBody = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next));
-  app.use(`${TRPC_PATH}/*`, apiLimit);
-  app.use('/api/*', apiLimit);
+  // The validators' upload: the multipart route's reader has its own cap (http/multipart.ts);
+  // from the browser the same files come as JSON strings (a JSON file's quotes and line
+  // breaks escape to two bytes), alone in their request.
+  const limitUploadJson = bodyLimit({
+    maxSize: 2 * MAX_UPLOAD_BYTES,
+    onError: (c) => c.json({ success: false, message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).` }, 413),
+  });
+  const UPLOAD_PROCEDURE = `${TRPC_PATH}/deploy.deploy_validators`;
+  app.use(`${TRPC_PATH}/*`, (c, next) => (c.req.method === 'POST' && c.req.path === UPLOAD_PROCEDURE ? limitUploadJson(c, next) : apiLimit(c, next)));
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'POST' && c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')) ? next() : apiLimit(c, next),
+  );
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));

@@ -43,7 +43,13 @@ export async function makeDeps() {
  * and stay `requested`; calls that need a node's daemon answer that it is not running.
  */
 export function offlineFleet(): FleetAccess {
-  return { profiles: loadProfiles('catalog/daemons.json'), simulator: true, reconcile: async () => {}, daemonOf: async () => null };
+  return {
+    profiles: loadProfiles('catalog/daemons.json'),
+    simulator: true,
+    reconcile: async () => {},
+    daemonOf: async () => null,
+    checkBurn: async () => ({ ok: false, message: 'The burn transaction cannot be checked right now. Please try again later.' }),
+  };
 }
 
 export type Deps = Awaited<ReturnType<typeof makeDeps>>;

@@ -31,7 +31,7 @@ export const deployRouter = router({
     })
     .input(deployValidatorsInput)
     .output(deployValidatorsOutput)
-    .mutation(({ ctx, input }) => deployValidators(ctx, ctx.user, input)),
+    .mutation(({ ctx, input, signal }) => deployValidators(ctx, ctx.user, input, signal)),
   check_burn: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/check_burn', summary: "`{success, message, output_id}`: looks the burn transaction up on the coin's daemon" } })
     .input(checkBurnInput)

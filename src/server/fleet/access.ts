@@ -15,7 +15,13 @@ export interface FleetAccess {
   reconcile(): Promise<void>;
   /** Where the node's daemon answers, with its RPC credentials; null when it is not running. */
   daemonOf(node: Masternode): Promise<DaemonAccess | null>;
+  /** Looks a burn transaction up on the coin's daemon (SIN's deploy); never throws for the daemon's failures. */
+  checkBurn: BurnChecker;
 }
+
+/** A burn transaction as the coin's chain knows it: its burn output, or why it does not serve. */
+export type BurnResult = { ok: true; output_id: number } | { ok: false; message: string };
+export type BurnChecker = (coinId: string, txid: string) => Promise<BurnResult>;
 
 export type DaemonAccess = {
   endpoint: RpcEndpoint;

@@ -8,7 +8,9 @@ import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
-import type { DaemonAccess, FleetAccess } from './access';
+import type { BurnResult, DaemonAccess, FleetAccess } from './access';
+import { BURN_MESSAGES, lookUpBurn } from './burn-check';
+import type { RpcEndpoint } from './engine';
 import { PermanentEngineError } from './engine';
 import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
@@ -17,7 +19,7 @@ import type { DaemonProfile } from './profiles';
 import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
-import { transition } from '../nodes/repository';
+import { findLiveNodeOfCoin, transition } from '../nodes/repository';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
 import { randomBytes } from 'node:crypto';
@@ -121,6 +123,28 @@ export class Fleet implements FleetAccess {
     const endpoint = await this.engines.for(host).rpcEndpoint(node.mn_id);
     const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
     return { endpoint, auth, profile, simulated };
+  }
+
+  /**
+   * SIN's burn check: on the simulator's chain when the coin runs there, else on any live
+   * node's daemon of the coin (real daemons index transactions: txindex=1).
+   */
+  async checkBurn(coinId: string, txid: string): Promise<BurnResult> {
+    const coin = await findCoin(this.db, coinId);
+    if (!coin) return { ok: false, message: BURN_MESSAGES.unavailable };
+    const { profile } = profileFor(this.opts.profiles, coin.family, coinDetails(coin).daemon);
+    let rpc: { endpoint: RpcEndpoint; auth?: { user: string; password: string } } | null = null;
+    try {
+      if (profile.run === 'simulator') rpc = this.simulator ? { endpoint: await this.engines.local.simulatorCoinEndpoint(coin.id) } : null;
+      else {
+        const node = await findLiveNodeOfCoin(this.db, coin.id);
+        rpc = node ? await this.daemonOf(node) : null;
+      }
+    } catch (err) {
+      this.log.warn('burn check: no daemon reachable', { coin: coin.id, error: (err as Error).message });
+    }
+    if (!rpc) return { ok: false, message: BURN_MESSAGES.unavailable };
+    return lookUpBurn({ ...rpc, timeoutMs: 5_000 }, txid);
   }
 
   /** Call after the job runner stopped (which waits for a pass in flight). */

@@ -29,8 +29,14 @@ export function profileFor(profiles: Record<string, DaemonProfile>, family: stri
 
 export type RequestDeps = { profiles: Record<string, DaemonProfile>; log: Logger; /** FLEET_SIMULATOR */ simulator: boolean };
 
-/** What a deploy keeps on each node it asks for (customer fields; see NodesTable). */
-export type NodeFields = Partial<Pick<Insertable<NodesTable>, 'alias' | 'entry' | 'payee' | 'output_text' | 'secrets' | 'validator_pubkey' | 'fee_recipient' | 'deploy_id'>>;
+/**
+ * What a deploy keeps on each node it asks for (customer fields; see NodesTable). A deploy
+ * that seals secrets for the node names its id first (`newNodeId`), since the sealed value
+ * is bound to it; otherwise one is made here.
+ */
+export type NodeFields = Partial<Pick<Insertable<NodesTable>, 'mn_id' | 'alias' | 'entry' | 'payee' | 'output_text' | 'secrets' | 'validator_pubkey' | 'fee_recipient' | 'deploy_id'>>;
+
+export const newNodeId = (coinId: string) => `${coinId}-${randomBytes(5).toString('hex')}`;
 
 /** The coin, if it can take a new node of this plan now; else the customer's reason. */
 export async function checkDeployable(db: Q, deps: RequestDeps, coinId: string, plan: 'dedicated' | 'cloud') {
@@ -70,10 +76,9 @@ export async function requestNodes(
   const now = Date.now();
   const out: Masternode[] = [];
   for (const fields of input.nodes) {
-    const mnId = `${coin.id}-${randomBytes(5).toString('hex')}`;
     const { id } = await insertNodeRow(trx, {
       ...fields,
-      mn_id: mnId,
+      mn_id: fields.mn_id ?? newNodeId(coin.id),
       user_id: input.userId,
       coin_id: coin.id,
       package: input.plan,

@@ -33,6 +33,8 @@ export function authText(route: Pick<RestRoute, 'auth'>): string {
 export function openApiDocument(routes: RestRoute[], serverUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
+    if (r.multipart) continue; // added to its path's JSON operation below
+
     const input = inputObject(r);
     const op: Record<string, unknown> = {
       operationId: r.procedure.replace('.', '_'),
@@ -61,6 +63,7 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
     if (r.auth === 'session-or-key') op.security = [{ session: [] }, { apiKey: [] }];
     (paths[r.path] ??= {})[r.method.toLowerCase()] = op;
   }
+  for (const r of routes.filter((r) => r.multipart)) addMultipartBody(paths, r);
   return {
     openapi: '3.1.0',
     info: {
@@ -83,4 +86,27 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
       },
     },
   };
+}
+
+/**
+ * A multipart route shares its path and method with a JSON route (http/rest.ts picks by
+ * Content-Type): one operation, whose request body has both media types.
+ */
+function addMultipartBody(paths: Record<string, Record<string, unknown>>, r: RestRoute) {
+  const method = r.method.toLowerCase();
+  const input = inputObject(r);
+  const properties: Record<string, JsonSchema> = {};
+  for (const [name, schema] of Object.entries(input?.properties ?? {})) {
+    // Each file is its own part named after the field (repeated), sent as binary.
+    properties[name] = schema.type === 'array' ? { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } } : schema;
+  }
+  const form = { type: 'object', properties, required: input?.required ?? [] };
+  const existing = paths[r.path]?.[method] as Record<string, any> | undefined;
+  if (!existing) {
+    (paths[r.path] ??= {})[method] = { operationId: r.procedure.replace('.', '_'), summary: `${r.method} ${r.path}`, description: r.summary, requestBody: { required: true, content: { 'multipart/form-data': { schema: form } } } };
+    return;
+  }
+  existing.requestBody ??= { required: true, content: {} };
+  existing.requestBody.content['multipart/form-data'] = { schema: form, encoding: { keystores: { contentType: 'application/json' } } };
+  existing.description = `${existing.description}\n\nAs multipart/form-data (tRPC \`${r.procedure}\`): ${r.summary}`;
 }

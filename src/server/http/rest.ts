@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import type { Context } from '../context';
 import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../errors';
 import { describeZodError } from '../trpc';
+import { readValidatorUpload } from './multipart';
 import { cachedAnswer } from './public-cache';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes, type RestRoute } from './routes';
@@ -40,12 +41,36 @@ async function readInput(c: HonoContext, route: RestRoute): Promise<unknown> {
   }
 }
 
+/** multipart/form-data, with its parameters (boundary). */
+export function isMultipartContentType(header: string | undefined): boolean {
+  return /^multipart\/form-data\s*(;|$)/i.test(header ?? '');
+}
+
+const UPLOAD_REFUSAL = { 400: 'BAD_REQUEST', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' } as const;
+
+/**
+ * A multipart route's input: the validators' upload form (the only one), read within its
+ * own byte cap from the raw request (nothing else may read the body first).
+ */
+async function readMultipartInput(c: HonoContext): Promise<unknown> {
+  const upload = await readValidatorUpload(c.req.raw);
+  if (!upload.ok) fail(UPLOAD_REFUSAL[upload.status], upload.message, upload.error_input);
+  return {
+    currency: upload.currency,
+    package: upload.package || undefined,
+    password: upload.password,
+    fee_recipient: upload.fee_recipient,
+    keystores: upload.keystores.map((k) => ({ name: k.name, text: k.text })),
+  };
+}
+
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
 export function restError(err: unknown): { status: number; message: string; error_input?: string } | null {
   if (err instanceof AppError) return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
     const message = err.cause instanceof ZodError ? describeZodError(err.cause) : err.message;
-    return { status: ERROR_STATUS[err.code as ErrorCode], message };
+    const field = err.cause instanceof AppError ? err.cause.field : undefined;
+    return { status: ERROR_STATUS[err.code as ErrorCode], message, ...(field ? { error_input: field } : {}) };
   }
   return null;
 }
@@ -54,12 +79,22 @@ export function restError(err: unknown): { status: number; message: string; erro
 export function mountRest(app: Hono<any>, router: AnyTRPCRouter, makeContext: (c: HonoContext) => Context, cache: ResponseCache) {
   const routes = restRoutes(router);
   const call = procedureCaller(router);
+  // A path may have a JSON route and a multipart route of the same method: one handler
+  // picks by Content-Type (a multipart body to the JSON route would be refused 415).
+  const groups = new Map<string, RestRoute[]>();
   for (const route of routes) {
-    app.on(route.method, route.path, async (c) => {
+    const key = `${route.method} ${route.path}`;
+    groups.set(key, [...(groups.get(key) ?? []), route]);
+  }
+  for (const group of groups.values()) {
+    const json = group.find((r) => !r.multipart);
+    const multipart = group.find((r) => r.multipart);
+    app.on(group[0].method, group[0].path, async (c) => {
       const ctx = makeContext(c);
+      const route = multipart && (!json || isMultipartContentType(c.req.header('content-type'))) ? multipart : json!;
       try {
-        const input = await readInput(c, route);
-        const body = await cachedAnswer(cache, route, input, () => call(ctx, route.procedure, input));
+        const input = route.multipart ? await readMultipartInput(c) : await readInput(c, route);
+        const body = await cachedAnswer(cache, route, input, () => call(ctx, route.procedure, input, c.req.raw.signal));
         return c.body(body, 200, { 'content-type': 'application/json' });
       } catch (err) {
         const known = restError(err);

@@ -45,8 +45,8 @@ export function restRoutes(router: AnyTRPCRouter): RestRoute[] {
 /** Calls a procedure by its tRPC path through a server-side caller (same middlewares as HTTP). */
 export function procedureCaller(router: AnyTRPCRouter) {
   const factory = createCallerFactory(router);
-  return (ctx: Context, procedure: string, input: unknown): Promise<unknown> => {
-    let fn: any = factory(ctx);
+  return (ctx: Context, procedure: string, input: unknown, signal?: AbortSignal): Promise<unknown> => {
+    let fn: any = factory(ctx, signal ? { signal } : undefined);
     for (const part of procedure.split('.')) fn = fn[part];
     return fn(input);
   };

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
 import type { Database, Masternode, NodesTable } from '../db/schema';
+import { withAddress } from './output-text';
 
 type Q = Kysely<Database>;
 
@@ -10,14 +11,19 @@ type Q = Kysely<Database>;
  * writers touch only `nodes`. Other domains read nodes through these functions.
  */
 
+/** What its owner reads: the output text with the node's public ip:port once it has one (output-text.ts). */
+const forOwner = (n: Masternode): Masternode => (n.output_text ? { ...n, output_text: withAddress(n.output_text, n.server_ip, n.p2p_port) } : n);
+
 /** A user's node by its id; another user's id, or a deleted node, is "not found". */
-export function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
-  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+export async function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
+  const n = await db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  return n && forOwner(n);
 }
 
 /** The user's nodes that exist for them (set up, live or failed), newest first. */
-export function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
-  return db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+export async function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
+  const rows = await db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(forOwner);
 }
 
 export function insertNodeRow(db: Q, n: Omit<Insertable<NodesTable>, 'state' | 'state_at'>) {
@@ -72,5 +78,27 @@ export async function entryUsed(db: Q, coinIds: string[], entry: string): Promis
 /** Is this validator key running (or being set up) anywhere? */
 export async function validatorKeyInUse(db: Q, pubkey: string): Promise<boolean> {
   const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Any running node of the coin (a daemon to ask about the coin's chain). */
+export function findLiveNodeOfCoin(db: Q, coinId: string): Promise<Masternode | undefined> {
+  return db.selectFrom('node_view').selectAll().where('coin_id', '=', coinId).where('state', '=', 'live').orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/**
+ * A deploy of this user for the same coin and entry that is still being set up or runs:
+ * the same deploy sent twice (a double click, a retried script) finds the first one.
+ */
+export async function sameDeployExists(db: Q, userId: number, coinId: string, entry: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('coin_id', '=', coinId)
+    .where('entry', '=', entry)
+    .where('state', 'in', ['requested', 'placing', 'provisioning', 'live'])
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -1,0 +1,13 @@
+import type { Context } from '../context';
+import type { RequestDeps } from '../fleet/service';
+
+export function requestDeps(ctx: Context): RequestDeps {
+  return { profiles: ctx.fleet.profiles, log: ctx.log, simulator: ctx.fleet.simulator };
+}
+
+/** After the commit: deliver the queue events now and let the control loop place the nodes at once. */
+export function actOnDeploy(ctx: Context) {
+  void ctx.hub.poke();
+  ctx.fleet.reconcile().catch((err: unknown) => ctx.log.error('reconcile after deploy failed', { err }));
+}
+

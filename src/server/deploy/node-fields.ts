@@ -1,0 +1,75 @@
+import { familyOf } from '../../shared/families';
+import type { DeployServerInput } from '../../shared/schemas/deploy';
+import type { CoinRecord } from '../db/schema';
+import type { NodeFields } from '../fleet/service';
+import { newNodeId } from '../fleet/service';
+import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../nodes/output-text';
+import type { SecretBox } from '../secrets/box';
+import { blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
+
+/** Where a node's sealed secrets are bound (the secret box's additional data). */
+export const secretsAad = (mnId: string) => `node:${mnId}:secrets`;
+
+/** The secrets a node runs with, as sealed into `nodes.secrets` (JSON, then sealed). */
+export type NodeSecrets = {
+  /** dip003: the operator BLS secret (made here, or the customer's when migrating). */
+  operator_bls_secret?: string;
+  /** DFI: the operator address's key (WIF). */
+  operator_key?: string;
+  monero_secret?: string;
+  keystore?: string;
+  keystore_password?: string;
+};
+
+export function sealSecrets(box: SecretBox, mnId: string, secrets: NodeSecrets): string | null {
+  return Object.keys(secrets).length ? box.seal(JSON.stringify(secrets), secretsAad(mnId)) : null;
+}
+
+type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'monero_secret' | 'burntxid' | 'burn_output_id'>;
+
+/**
+ * One node's fields for a JSON deploy (every family but validators and Satori's count):
+ * its id, what the customer typed, the output text of its family (nodes/output-text.ts)
+ * and its sealed secrets. Input is already checked.
+ */
+export function nodeFieldsFor(coin: CoinRecord, input: Input, box: SecretBox, extra: Partial<NodeFields> = {}): NodeFields {
+  const mnId = newNodeId(coin.id);
+  const entry = (input.txid ?? '').trim();
+  const secrets: NodeSecrets = {};
+  let output: string;
+  const kind = outputKind(coin.family);
+  if (kind === 'dip003') {
+    const migrate = input.migrate === true && !!input.blsKey?.trim();
+    const { txid, index } = splitOutpoint(entry);
+    let operatorPubkey: string;
+    if (migrate) {
+      secrets.operator_bls_secret = input.blsKey!.trim().replace(/^0x/i, '').toLowerCase();
+      operatorPubkey = blsPublicOf(secrets.operator_bls_secret);
+    } else {
+      const pair = operatorBlsKeyPair();
+      secrets.operator_bls_secret = pair.secret;
+      operatorPubkey = pair.publicKey;
+    }
+    output = buildOutputText({ kind, address: ADDRESS_TOKEN, txid: txid || null, index, payee: input.payee?.trim() || null, operatorPubkey, marker: migrate ? 'migrated' : 'not_active' });
+  } else if (kind === 'masternode_conf') {
+    const { txid, index } = splitOutpoint(entry);
+    const burn = familyOf(coin.family).wizard === 'burn' ? `${input.burntxid?.trim()}-${input.burn_output_id}` : null;
+    output = buildOutputText({ kind, address: ADDRESS_TOKEN, key: masternodeKeyWif(), txid, index, burn });
+  } else if (kind === 'defi') {
+    const op = defiOperatorKey();
+    secrets.operator_key = op.secretWif;
+    output = buildOutputText({ kind, operatorAddress: op.address, txid: entry });
+  } else {
+    output = buildOutputText({ kind: 'entry', entry });
+  }
+  const moneroSecret = input.monero_secret?.trim();
+  if ((coin.monero === 1 || coin.family === 'monero') && moneroSecret) secrets.monero_secret = moneroSecret;
+  return {
+    mn_id: mnId,
+    entry: entry || null,
+    payee: input.payee?.trim() || null,
+    output_text: output,
+    secrets: sealSecrets(box, mnId, secrets),
+    ...extra,
+  };
+}

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { evmAddressError } from '../../shared/evm-address';
+import { familyOf } from '../../shared/families';
+import { MAX_KEYSTORES, type DeployValidatorsInput } from '../../shared/schemas/deploy';
+import type { Context } from '../context';
+import type { User } from '../db/schema';
+import { fail } from '../errors';
+import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
+import { uniqueFileName } from '../http/multipart';
+import { checkKeystoreFiles } from '../nodes/keystore';
+import { buildOutputText } from '../nodes/output-text';
+import { validatorKeyInUse } from '../nodes/repository';
+import { sealSecrets } from './node-fields';
+import { actOnDeploy, requestDeps } from './after-commit';
+
+export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;
+export const KEY_IN_USE = 'This validator key is already deployed on this platform.';
+export const DEPLOYED = 'Deployed';
+export const NONE_DEPLOYED = 'No validator was deployed: see the message for each file.';
+export const deployedCount = (n: number) => (n === 1 ? '1 validator deployed.' : `${n} validators deployed.`);
+
+type FileResult = { success: boolean; message: string };
+
+/**
+ * Validators from the browser (tRPC, the files' text) or a script (the multipart form):
+ * the same rules and messages as http/multipart.ts, each keystore decrypted to prove the
+ * password, each key deployed at most once on the whole platform. A bad file is reported
+ * under its name and the others still deploy. Keystore and password are sealed per node.
+ */
+export async function deployValidatorFiles(ctx: Context, user: User, input: DeployValidatorsInput, signal?: AbortSignal) {
+  const plan = input.package ?? 'dedicated';
+  const { coin } = await checkDeployable(ctx.db, requestDeps(ctx), input.currency, plan);
+  if (familyOf(coin.family).entry !== 'keystores') fail('BAD_REQUEST', NOT_VALIDATORS(coin.label), 'keystores');
+  if (input.keystores.length === 0) fail('BAD_REQUEST', 'Please select at least one file', 'keystores');
+  if (input.keystores.length > MAX_KEYSTORES) fail('BAD_REQUEST', `You can upload up to ${MAX_KEYSTORES} files`, 'keystores');
+  const taken = new Set<string>();
+  const files = input.keystores.map((k, i) => {
+    const name = uniqueFileName(k.name, i, taken);
+    try {
+      return { name, text: k.text, json: JSON.parse(k.text) as unknown };
+    } catch {
+      fail('BAD_REQUEST', `${name}: not a JSON file`, 'keystores');
+    }
+  });
+  if (input.password === '') fail('BAD_REQUEST', 'Password required', 'password');
+  const feeRecipient = input.fee_recipient.trim();
+  const feeProblem = evmAddressError(feeRecipient);
+  if (feeProblem) fail('BAD_REQUEST', feeProblem, 'fee_recipient');
+
+  const checks = await checkKeystoreFiles(files, input.password, { signal });
+  const data: Record<string, FileResult> = {};
+  const candidates: { name: string; pubkey: string; text: string }[] = [];
+  for (const [i, c] of checks.entries()) {
+    if (!c.result.ok) data[c.name] = { success: false, message: c.result.message };
+    else candidates.push({ name: c.name, pubkey: `0x${c.result.pubkey.toLowerCase()}`, text: files[i].text });
+  }
+
+  const deployId = randomUUID();
+  const created = await ctx.db.transaction().execute(async (trx) => {
+    const nodes: NodeFields[] = [];
+    const names: string[] = [];
+    for (const c of candidates) {
+      // Inside the one writer's transaction, so a key raced by another account is seen here.
+      if (await validatorKeyInUse(trx, c.pubkey)) {
+        data[c.name] = { success: false, message: KEY_IN_USE };
+        continue;
+      }
+      const mnId = newNodeId(coin.id);
+      names.push(c.name);
+      nodes.push({
+        mn_id: mnId,
+        entry: c.pubkey,
+        validator_pubkey: c.pubkey,
+        fee_recipient: feeRecipient,
+        deploy_id: deployId,
+        output_text: buildOutputText({ kind: 'validator', pubkey: c.pubkey, fee_recipient: feeRecipient }),
+        secrets: sealSecrets(ctx.secrets, mnId, { keystore: c.text, keystore_password: input.password }),
+      });
+    }
+    if (!nodes.length) return [];
+    const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+    for (const name of names) data[name] = { success: true, message: DEPLOYED };
+    return made;
+  });
+  if (created.length) actOnDeploy(ctx);
+  // The answer lists the files in the order they were sent.
+  const ordered: Record<string, FileResult> = {};
+  for (const f of files) ordered[f.name] = data[f.name];
+  const ids = created.map((n) => n.mn_id);
+  return {
+    success: ids.length > 0,
+    message: ids.length ? deployedCount(ids.length) : NONE_DEPLOYED,
+    server_id: ids[0] ?? null,
+    server_ids: ids,
+    data: ordered,
+  };
+}
