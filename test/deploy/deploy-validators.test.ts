@@ -99,6 +99,12 @@ describe('validator uploads', () => {
       { form: { files: [['k.json', ks.text]], fee: FEE.replace('aA', 'AA') }, json: { fee_recipient: FEE.replace('aA', 'AA') }, message: 'Invalid address', field: 'fee_recipient' },
       { form: { files: [['k.json', ks.text]], password: '' }, json: { password: '' }, message: 'Password required', field: 'password' },
       { form: { files: [] }, json: { keystores: [] }, message: 'Please select at least one file', field: 'keystores' },
+      {
+        form: { files: Array.from({ length: 11 }, (_, i) => [`k${i}.json`, ks.text] as [string, string]) },
+        json: { keystores: Array.from({ length: 11 }, (_, i) => ({ name: `k${i}.json`, text: ks.text })) },
+        message: 'You can upload up to 10 files',
+        field: 'keystores',
+      },
       { form: { files: [['k.json', 'not json']] }, json: { keystores: [{ name: 'k.json', text: 'not json' }] }, message: 'k.json: not a JSON file', field: 'keystores' },
       { form: { files: [['k.json', ks.text]], currency: 'pivx' }, json: { currency: 'pivx' }, message: NOT_VALIDATORS('PIVX'), field: 'keystores' },
     ];

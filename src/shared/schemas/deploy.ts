@@ -58,7 +58,9 @@ export const deployValidatorsInput = z
     fee_recipient: z.string().trim().max(100, 'must be at most 100 characters'),
     keystores: z
       .array(z.object({ name: z.string().min(1).max(100), text: z.string().max(MAX_KEYSTORE_BYTES, 'is over 64 KiB') }).strict())
-      .max(MAX_KEYSTORES, 'You can upload up to 10 files'),
+      // The count is the service's check (the same message and field over REST and tRPC);
+      // the body limit bounds how many can arrive at all.
+      .max(MAX_KEYSTORES * 4, 'You can upload up to 10 files'),
   })
   .strict();
 export type DeployValidatorsInput = z.input<typeof deployValidatorsInput>;
