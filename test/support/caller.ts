@@ -43,7 +43,7 @@ export async function makeDeps() {
  * and stay `requested`; calls that need a node's daemon answer that it is not running.
  */
 export function offlineFleet(): FleetAccess {
-  return { profiles: loadProfiles('catalog/daemons.json'), simulator: true, reconcile: async () => {}, daemonOf: async () => null };
+  return { profiles: loadProfiles('catalog/daemons.json'), simulator: true, reconcile: async () => {}, daemonOf: async () => null, stopNode: async () => {} };
 }
 
 export type Deps = Awaited<ReturnType<typeof makeDeps>>;

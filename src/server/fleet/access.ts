@@ -15,6 +15,8 @@ export interface FleetAccess {
   reconcile(): Promise<void>;
   /** Where the node's daemon answers, with its RPC credentials; null when it is not running. */
   daemonOf(node: Masternode): Promise<DaemonAccess | null>;
+  /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
+  stopNode(node: Masternode): Promise<void>;
 }
 
 export type DaemonAccess = {
