@@ -28,6 +28,8 @@ export const masternodeListItem = z.object({
   revenue: money,
   create_date: z.string(),
   output_text: z.string(),
+  /** The command that starts the node from the owner's wallet (start-alias, protx, register…); '' when none. */
+  start_cmd: z.string(),
   payee: z.string(),
   front_options: z.object({ validator_evm: z.boolean() }),
   dip003: z.boolean(),
@@ -98,7 +100,6 @@ export const masternodeDetail = masternodeListItem.extend({
   /** USD per day. */
   hosting_price: z.number(),
   package: z.enum(['dedicated', 'cloud']),
-  start_cmd: z.string(),
   server_ip: z.string().nullable(),
   server_ip6: z.string().nullable(),
   /** Hours between rewards, or null. */
