@@ -27,11 +27,13 @@ export type SimNode = SimNodeConfig & {
   blsSecret: string;
   blsPublic: string;
   proTxHash: string;
+  /** Forced PoSe penalty score (tests, the operator's what-if). */
+  forcedPenalty?: number | null;
 };
 
 export type SimState = { genesis: number; nodes: Record<string, SimNode> };
 
-const hex = (n: number, seed: string) => {
+export const hex = (n: number, seed: string) => {
   let h = 2166136261;
   let out = '';
   for (let i = 0; out.length < n; i++) {

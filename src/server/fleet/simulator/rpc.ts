@@ -1,11 +1,12 @@
 import type { SimChains, SimNode } from './chain';
+import { addressBalance, addressDeltas, blockHeader, collateralAddress, getBlockHash, proposals, registerSubmit, SimRpcError } from './owner-calls';
 
 /**
  * COIN-DAEMON SIMULATOR: the subset of each family's real RPC that the platform calls.
  * Answers have the real daemons' shapes (Bitcoin/Dash JSON-RPC 1.0, Monero /json_rpc,
  * the Ethereum beacon-node REST API), with "Simulator" in every version string.
  */
-export type RpcReply = { status: number; body: unknown };
+export type RpcReply = { status: number; body: unknown; /** The call changed the simulated world: save it. */ changed?: boolean };
 
 const VERSION = 'Nodekeep-Simulator/1.0';
 const ok = (body: unknown): RpcReply => ({ status: 200, body });
@@ -16,7 +17,14 @@ function jsonRpc(call: JsonRpcCall, result: (method: string, params: unknown[]) 
   const id = call.id ?? null;
   if (typeof call.method !== 'string') return { status: 400, body: { result: null, error: { code: -32600, message: 'Invalid Request' }, id } };
   const params = Array.isArray(call.params) ? call.params : [];
-  const value = result(call.method, params);
+  let value: unknown;
+  try {
+    value = result(call.method, params);
+  } catch (err) {
+    // bitcoind-family daemons answer RPC errors with HTTP 500.
+    if (err instanceof SimRpcError) return { status: 500, body: { result: null, error: { code: err.code, message: err.message }, id } };
+    throw err;
+  }
   if (value === undefined) return { status: 404, body: { result: null, error: { code: -32601, message: 'Method not found' }, id } };
   return ok({ result: value, error: null, id });
 }
@@ -25,7 +33,8 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
   const height = chains.height(node);
   const tip = chains.tip(node.coin);
   const dash = node.rpc === 'dash';
-  return jsonRpc(call, (method, params) => {
+  let changed = false;
+  const reply = jsonRpc(call, (method, params) => {
     switch (method) {
       case 'getblockcount':
         return height;
@@ -41,7 +50,7 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
             return { outpoint: `${node.proTxHash}-1`, service: '127.0.0.1:9999', proTxHash: node.proTxHash, state: ready ? 'READY' : net === 'WAITING_FOR_PROTX' ? 'WAITING_FOR_PROTX' : net, status: ready ? 'Ready' : net === 'WAITING_FOR_PROTX' ? 'Waiting for ProTx to appear on-chain' : net };
           }
           // Classic daemons answer with a sentence; its fourth word is the status.
-          return { status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
+          return { addr: collateralAddress(node), status: net === 'WAITING_FOR_PROTX' ? 'Masternode not found NEW_START_REQUIRED' : `Masternode successfully started ${net}` };
         }
         if (params[0] === 'count') return { total: Object.values(chains.state.nodes).filter((n) => n.coin === node.coin).length, enabled: chains.enabled(node.coin).length };
         return undefined;
@@ -52,10 +61,24 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
         if (params[0] === 'info') {
           const target = Object.values(chains.state.nodes).find((n) => n.proTxHash === params[1]);
           if (!target) return undefined;
-          return { proTxHash: target.proTxHash, state: { registeredHeight: target.registeredAt ? 1 : -1, lastPaidHeight: chains.lastPaid(target) ?? 0, PoSePenalty: 0, PoSeBanHeight: target.forcedStatus === 'POSE_BANNED' ? tip : -1, service: '127.0.0.1:9999' } };
+          return { proTxHash: target.proTxHash, collateralAddress: collateralAddress(target), state: { registeredHeight: target.registeredAt ? 1 : -1, lastPaidHeight: chains.lastPaid(target) ?? 0, PoSePenalty: target.forcedPenalty ?? 0, PoSeBanHeight: target.forcedStatus === 'POSE_BANNED' ? tip : -1, service: '127.0.0.1:9999', pubKeyOperator: target.blsPublic } };
+        }
+        if (params[0] === 'register_submit') {
+          changed = true;
+          return registerSubmit(chains, node, params[1], params[2]);
         }
         return undefined;
       }
+      case 'gobject':
+        return dash && params[0] === 'list' ? proposals(chains, node) : undefined;
+      case 'getaddressbalance':
+        return addressBalance(chains, node.coin, params);
+      case 'getaddressdeltas':
+        return addressDeltas(chains, node.coin, params);
+      case 'getblockhash':
+        return getBlockHash(chains, node, params[0]);
+      case 'getblockheader':
+        return blockHeader(chains, node, params[0]);
       case 'bls':
         return dash && params[0] === 'generate' ? { secret: node.blsSecret, public: node.blsPublic } : undefined;
       case 'getrewardinfo':
@@ -65,6 +88,7 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
         return undefined;
     }
   });
+  return changed ? { ...reply, changed } : reply;
 }
 
 function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcReply {

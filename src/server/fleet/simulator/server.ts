@@ -14,6 +14,8 @@ const NodeConfig = v.strictObject({
   syncSeconds: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400)),
   registered: v.optional(v.boolean()),
 });
+const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
+const OperatorKey = v.strictObject({ secret: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
 
 export type SimulatorServer = { port: number; chains: SimChains; close(): Promise<void> };
@@ -25,6 +27,9 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
  *   /admin/nodes/<id>          DELETE remove
  *   /admin/nodes/<id>/register POST: the node is registered on its network
  *   /admin/nodes/<id>/force    POST {status}: force a network status (null clears)
+ *   /admin/nodes/<id>/pose     POST {penalty}: force a PoSe penalty score (null clears)
+ *   /admin/nodes/<id>/operator-key POST {secret}: the node restarted with its owner's operator
+ *                              key (quick setup): it runs as that (already on-chain) registration
  *   /admin/health              GET
  * State is saved to `stateFile` after each change, so a restarted simulator brings its
  * nodes back.
@@ -86,6 +91,21 @@ export async function startSimulator(opts: { host?: string; port?: number; state
       save();
       return send(res, 200, { ok: true });
     }
+    if (action === 'pose' && method === 'POST') {
+      const p = v.safeParse(Penalty, body);
+      if (!p.success) return send(res, 400, { error: 'body must be {"penalty": whole number | null}' });
+      node.forcedPenalty = p.output.penalty;
+      save();
+      return send(res, 200, { ok: true });
+    }
+    if (action === 'operator-key' && method === 'POST') {
+      const k = v.safeParse(OperatorKey, body);
+      if (!k.success) return send(res, 400, { error: 'body must be {"secret": 64 hex digits}' });
+      node.blsSecret = k.output.secret;
+      node.registeredAt ??= Date.now();
+      save();
+      return send(res, 200, { ok: true });
+    }
     return send(res, 404, { error: 'unknown admin call' });
   }
 
@@ -113,6 +133,7 @@ export async function startSimulator(opts: { host?: string; port?: number; state
         const node = chains.get(decodeURIComponent(parts[1]));
         if (!node) return send(res, 404, { error: `no simulated node ${parts[1]}` });
         const reply = answer(chains, node, req.method ?? 'GET', `/${parts.slice(2).join('/')}`, body);
+        if (reply.changed) save();
         return send(res, reply.status, reply.body);
       }
       send(res, 404, { error: 'not found' });
