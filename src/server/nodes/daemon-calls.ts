@@ -20,6 +20,8 @@ export interface NodeDaemon {
   proposals(): Promise<Proposal[]>;
   /** The collateral address's balance, what it sent and its latest transactions; null where the daemon cannot say. */
   activity(address: string): Promise<WalletActivity | null>;
+  /** Where the node's collateral sits and (Dash family, `protx info`) its PoSe penalty. */
+  chainRecord(): Promise<{ collateralAddress: string | null; posePenalty: number | null }>;
   /** Beacon node: the current head slot (bounds what a stopped validator can have signed). */
   headSlot(): Promise<number>;
 }
@@ -46,6 +48,8 @@ const Sat = v.pipe(v.number(), v.safeInteger());
 const Balance = v.object({ balance: Sat, received: Sat });
 const Deltas = v.array(v.object({ satoshis: Sat, txid: Hash, height: v.number(), address: v.string() }));
 const Header = v.object({ time: v.number() });
+const MnStatus = v.looseObject({ addr: v.optional(v.string()), proTxHash: v.optional(Hash), state: v.optional(v.string()) });
+const ProtxInfo = v.looseObject({ collateralAddress: v.optional(v.string()), state: v.looseObject({ PoSePenalty: v.pipe(v.number(), v.integer(), v.minValue(0)) }) });
 const Syncing = v.object({ data: v.object({ head_slot: v.string(), sync_distance: v.string() }) });
 
 const coins = (sat: number) => Math.round(sat) / 1e8;
@@ -105,6 +109,14 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
         }),
       );
       return { address, balance: coins(totals.balance), sent: coins(totals.received - totals.balance), transactions };
+    },
+    async chainRecord() {
+      const st = await jsonRpc(d, 'masternode', ['status'], MnStatus, timeoutMs);
+      if (st.proTxHash && st.state !== 'WAITING_FOR_PROTX') {
+        const info = await jsonRpc(d, 'protx', ['info', st.proTxHash], ProtxInfo, timeoutMs);
+        return { collateralAddress: info.collateralAddress ?? null, posePenalty: info.state.PoSePenalty };
+      }
+      return { collateralAddress: st.addr ?? null, posePenalty: null };
     },
     async headSlot() {
       const { status, json } = await daemonRequest(d.endpoint, { method: 'GET', path: '/eth/v1/node/syncing', timeoutMs });
