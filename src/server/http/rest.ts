@@ -43,6 +43,8 @@ async function readInput(c: HonoContext, route: RestRoute): Promise<unknown> {
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
 export function restError(err: unknown): { status: number; message: string; error_input?: string } | null {
   if (err instanceof AppError) return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
+  // A service's AppError thrown inside a procedure arrives wrapped: keep its field.
+  if (err instanceof TRPCError && err.cause instanceof AppError) return restError(err.cause);
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
     const message = err.cause instanceof ZodError ? describeZodError(err.cause) : err.message;
     return { status: ERROR_STATUS[err.code as ErrorCode], message };
