@@ -301,6 +301,19 @@ describe('starting a node from its page', () => {
   }, 90_000);
 });
 
+describe('the same start sent many times at once', () => {
+  it('starts the node once: one success, one started event', async () => {
+    const mn = await newNode('rtm', { output_text: 'x not_active' });
+    await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
+    const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/quick_setup', { mn, secret: key })));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.message).toBe('This node has already been started.');
+    const started = await s.deps.db.selectFrom('events').select('payload').where('user_id', '=', users.owner.id).where('type', '=', 'started').execute();
+    expect(started.filter((e) => String(e.payload).includes(mn))).toHaveLength(1);
+  }, 60_000);
+});
+
 describe('proposals', () => {
   it("reads governance proposals from a Dash node's daemon; other families answer an empty list", async () => {
     const mn = await newNode('dash');

@@ -13,7 +13,7 @@ import { isBlsSecretKey } from './bls';
 import { nodeDaemon, type NodeDaemon, type Proposal } from './daemon-calls';
 import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
 import { parseQuickSetup, parseRegisterOutput } from './register-input';
-import { findUserNode, updateNodeRow } from './repository';
+import { findUserNode, markNodeStarted, updateNodeRow } from './repository';
 import { validatorExitFile } from './validator-exit';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
@@ -105,8 +105,9 @@ function daemonFailure(err: unknown, what: string): never {
   throw err;
 }
 
+/** One `started` per node, even when two submits race past the checks. */
 async function markStarted(ctx: Ctx, n: Masternode) {
-  await updateNodeRow(ctx.db, n.id, { output_text: markActive(n.output_text), started_at: Date.now() });
+  if (!(await markNodeStarted(ctx.db, n.id, markActive(n.output_text)))) fail('BAD_REQUEST', ALREADY_STARTED);
   await refresh(ctx, n, true);
 }
 
