@@ -328,4 +328,12 @@ describe('proposals', () => {
     const pivx = await testNode('pivx');
     expect(await call('GET', `/api/get_proposals?masternode=${pivx}`, 'owner')).toEqual({ status: 200, body: { success: true, data: [] } });
   });
+
+  it("reads a classic node's collateral activity (masternode status address, then the address index)", async () => {
+    const mn = await newNode('pivx');
+    const n = await waitFor(async () => (await detail(mn))?.activity, 15_000, 'activity');
+    expect(n).toMatchObject({ address: expect.stringMatching(/^S[1-9A-HJ-NP-Za-km-z]{33}$/), balance: 1000, sent: 0 });
+    expect(n.transactions).toHaveLength(1);
+    expect(n.transactions[0].amount).toBe(1000);
+  });
 });

@@ -28,6 +28,11 @@ export interface NodeDaemon {
 
 export const ACTION_TIMEOUT_MS = 10_000;
 
+/** The node's daemon has no way to do this (e.g. take an operator key without the engine's help). */
+export class NotSupportedByDaemon extends Error {
+  override readonly name = 'NotSupportedByDaemon';
+}
+
 const Envelope = v.object({ result: v.unknown(), error: v.nullable(v.object({ code: v.number(), message: v.string() })) });
 
 async function jsonRpc<T>(d: DaemonAccess, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, timeoutMs: number): Promise<T> {
@@ -79,7 +84,8 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
   return {
     registerSubmit: (tx, sig) => jsonRpc(d, 'protx', ['register_submit', tx, sig], Hash, timeoutMs),
     async applyOperatorKey(secret) {
-      if (!d.simulated) throw new DaemonError('this node cannot take an operator key yet', 'rpc-error');
+      // A real daemon reads the key from its config: the engine must rewrite it and restart.
+      if (!d.simulated) throw new NotSupportedByDaemon('operator key on a running daemon');
       // The simulator's stand-in for "restart with smartnodeblsprivkey=<secret>" (its admin API).
       const { status } = await daemonRequest({ host: d.endpoint.host, port: d.endpoint.port }, { method: 'POST', path: `/admin/nodes/${encodeURIComponent(nodeId)}/operator-key`, body: { secret }, timeoutMs });
       if (status !== 200) throw new DaemonError(`the node did not take the key (HTTP ${status})`, 'rpc-error');
