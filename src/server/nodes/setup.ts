@@ -18,8 +18,10 @@ const MARKERS = new Set(['not_active', 'active', 'migrated']);
 /** The node's name in the owner's wallet: its alias, else its id (spaces are not allowed there). */
 const walletName = (n: Masternode) => (n.alias ?? n.mn_id).replace(/\s+/g, '_');
 
+/** `<ip>:<port>` of the node; a simulated node has no address a network could reach, so none is shown. */
 function service(n: Masternode): string {
-  return `${n.server_ip ?? '<ip>'}:${n.p2p_port ?? '<port>'}`;
+  const ip = n.simulated === 1 ? null : n.server_ip;
+  return `${ip ?? '<ip>'}:${n.p2p_port ?? '<port>'}`;
 }
 
 /** Classic coins' masternode.conf line: `<alias> <ip>:<port> <privkey> <txid> <index>`. */
