@@ -48,6 +48,7 @@ export function offlineFleet(): FleetAccess {
     simulator: true,
     reconcile: async () => {},
     daemonOf: async () => null,
+    stopNode: async () => {},
     checkBurn: async () => ({ ok: false, message: 'The burn transaction cannot be checked right now. Please try again later.' }),
   };
 }

@@ -19,6 +19,7 @@ const node = (mn_id: string, extra: Partial<MasternodeListItem> = {}): Masternod
   revenue: 2.5,
   create_date: '2025-01-02T03:04:05.000Z',
   output_text: '',
+  start_cmd: '',
   payee: '',
   front_options: { validator_evm: false },
   dip003: false,

@@ -17,6 +17,8 @@ export interface FleetAccess {
   daemonOf(node: Masternode): Promise<DaemonAccess | null>;
   /** Looks a burn transaction up on the coin's daemon (SIN's deploy); never throws for the daemon's failures. */
   checkBurn: BurnChecker;
+  /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
+  stopNode(node: Masternode): Promise<void>;
 }
 
 /** A burn transaction as the coin's chain knows it: its burn output, or why it does not serve. */

@@ -15,6 +15,8 @@ import { findNode, listHosts, saveObservation, updatePlacement } from './queries
 import type { Insertable } from 'kysely';
 import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
+import { nodeDaemon } from '../nodes/daemon-calls';
+import type { RpcEndpoint } from './engine';
 
 export type MonitorOptions = {
   /** Node status every this often (spec: 60 s), network status every `networkMs` (15 min). */
@@ -175,9 +177,11 @@ export class Monitor {
     }
     let obs: Observation | null = null;
     let error: Error | null = null;
+    let endpoint: RpcEndpoint | null = null;
     if (engineState.state === 'running') {
       try {
-        obs = await observe(node, profile, await engine.rpcEndpoint(node.mn_id), this.opts.daemonTimeoutMs);
+        endpoint = await engine.rpcEndpoint(node.mn_id);
+        obs = await observe(node, profile, endpoint, this.opts.daemonTimeoutMs);
       } catch (err) {
         error = err as Error;
         this.metrics.daemonErrors.inc({ kind: err instanceof DaemonError ? err.kind : 'other' });
@@ -214,6 +218,7 @@ export class Monitor {
         patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
       }
     }
+    if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerView(node, profile, endpoint));
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
 
@@ -233,5 +238,31 @@ export class Monitor {
       this.log.info('node status', { node: node.mn_id, from: node.status, to: status, network: patch.status_on_network ?? node.status_on_network, problem });
     }
     return obs !== null;
+  }
+
+  /**
+   * The owner's view of the node's money (Earnings and Exits cards: the collateral
+   * address's balance, what it sent, its transactions) and its PoSe penalty, where the
+   * daemon can say (an address index; `protx info`). A daemon that cannot leaves the
+   * last values as they were; it never fails the check.
+   */
+  private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
+    if (profile.rpc !== 'dash' && !(profile.rpc === 'bitcoin' && profile.flavour === 'classic')) return {};
+    const simulated = profile.run === 'simulator';
+    const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+    const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.opts.daemonTimeoutMs);
+    const out: Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'> = {};
+    try {
+      const rec = await daemon.chainRecord();
+      if (profile.rpc === 'dash') out.pose_penalty = rec.posePenalty;
+      const address = rec.collateralAddress;
+      if (address) {
+        const activity = await daemon.activity(address);
+        if (activity) out.activity = JSON.stringify(activity);
+      }
+    } catch (err) {
+      this.log.debug('wallet activity unavailable', { node: node.mn_id, error: (err as Error).message });
+    }
+    return out;
   }
 }

@@ -147,6 +147,13 @@ export class Fleet implements FleetAccess {
     return lookUpBurn({ ...rpc, timeoutMs: 5_000 }, txid);
   }
 
+  async stopNode(node: Masternode): Promise<void> {
+    const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
+    if (!host || node.destroyed_at !== null) return;
+    await this.engines.for(host).stop(node.mn_id);
+    this.log.info('node stopped', { node: node.mn_id, host: host.name });
+  }
+
   /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(): Promise<void> {
     this.stopped = true;

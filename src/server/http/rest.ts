@@ -67,6 +67,8 @@ async function readMultipartInput(c: HonoContext): Promise<unknown> {
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
 export function restError(err: unknown): { status: number; message: string; error_input?: string } | null {
   if (err instanceof AppError) return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
+  // A service's AppError thrown inside a procedure arrives wrapped: keep its field.
+  if (err instanceof TRPCError && err.cause instanceof AppError) return restError(err.cause);
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
     const message = err.cause instanceof ZodError ? describeZodError(err.cause) : err.message;
     const field = err.cause instanceof AppError ? err.cause.field : undefined;

@@ -1,26 +1,162 @@
 import type { z } from 'zod';
-import type { deleteMasternodeInput, quickSetupInput, registerSubmitInput, updateAliasInput, updateValidatorFeeInput } from '../../shared/schemas/nodes';
+import { familyOf } from '../../shared/families';
+import { evmAddressError } from '../../shared/evm-address';
+import { DELETE_REASONS, type deleteMasternodeInput, type quickSetupInput, type registerSubmitInput, type updateAliasInput, type updateValidatorFeeInput } from '../../shared/schemas/nodes';
 import type { Context } from '../context';
+import type { Masternode } from '../db/schema';
 import { fail } from '../errors';
+import { insertEvent } from '../events/queries';
+import { requestDestroy } from '../fleet/service';
+import { findCoin } from '../coins/queries';
+import { DaemonError } from '../fleet/daemons/http';
+import { isBlsSecretKey } from './bls';
+import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from './daemon-calls';
+import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
+import { parseQuickSetup, parseRegisterOutput } from './register-input';
+import { findUserNode, markNodeStarted, updateNodeRow } from './repository';
+import { validatorExitFile } from './validator-exit';
 
-type Ctx = Context;
+type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
 
-// Being built in this branch series (issue 8); the procedures' shapes are final.
-export async function deleteMasternode(_ctx: Ctx, _userId: number, _input: z.infer<typeof deleteMasternodeInput>): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+export const NOT_FOUND = 'Masternode not found.';
+export const NOT_RUNNING = 'The node is not running yet. Please wait until it is up (its status shows "Start required"), then try again.';
+export const ALREADY_STARTED = 'This node has already been started.';
+export const NOT_VALIDATOR = 'Only validators have a fee recipient.';
+export const NOT_DIP003 = 'This node is not started with a signed message.';
+export const NOT_QUICK_SETUP = 'This node is not started with quick setup.';
+export const OTHER_NEEDS_WORDS = 'Please tell us the reason in your own words.';
+
+/** The caller's node; any other id (another user's, deleted, unknown) answers the same "not found" and changes nothing. */
+async function ownNode(ctx: Ctx, userId: number, mnId: string): Promise<Masternode> {
+  const n = await findUserNode(ctx.db, userId, mnId);
+  if (!n) fail('NOT_FOUND', NOT_FOUND);
+  return n;
 }
-export async function updateAlias(_ctx: Ctx, _userId: number, _input: z.infer<typeof updateAliasInput>): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+
+async function familyOfNode(ctx: Ctx, n: Masternode) {
+  const coin = await findCoin(ctx.db, n.coin_id);
+  if (!coin) fail('NOT_FOUND', NOT_FOUND);
+  return { coin, family: familyOf(coin.family), familyId: coin.family };
 }
-export async function updateValidatorFee(_ctx: Ctx, _userId: number, _input: z.infer<typeof updateValidatorFeeInput>): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+
+async function refresh(ctx: Ctx, n: Masternode, started = false) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertEvent(trx, n.user_id, 'refresh_masternode', { mn_id: n.mn_id });
+    await insertEvent(trx, n.user_id, 'refresh_masternodes', {});
+    if (started) await insertEvent(trx, n.user_id, 'started', { mn_id: n.mn_id });
+  });
+  void ctx.hub.poke();
 }
-export async function registerSubmit(_ctx: Ctx, _userId: number, _input: z.infer<typeof registerSubmitInput>): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+
+export async function updateAlias(ctx: Ctx, userId: number, input: z.infer<typeof updateAliasInput>): Promise<{ success: true }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const alias = input.alias?.trim() ? input.alias.trim() : null;
+  await updateNodeRow(ctx.db, n.id, { alias });
+  await refresh(ctx, n);
+  return { success: true };
 }
-export async function quickSetup(_ctx: Ctx, _userId: number, _input: z.infer<typeof quickSetupInput>): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+
+/** A reason from the dialog's list (not "Other" itself), or the customer's own words. */
+function deleteReason(reason: string): string {
+  const r = reason.trim();
+  if (r === 'Other') fail('BAD_REQUEST', OTHER_NEEDS_WORDS, 'reason');
+  return r;
 }
-export async function getProposals(_ctx: Ctx, _userId: number, _mnId: string): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+
+export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<typeof deleteMasternodeInput>): Promise<{ success: true; message: string; slashing_protection?: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const reason = deleteReason(input.reason);
+  const { familyId } = await familyOfNode(ctx, n);
+  // A validator stops signing before its slashing-protection file is made: the file then
+  // bounds everything the key signed here, and the next client to run it stays safe.
+  const slashing = familyId === 'evm' ? await validatorExitFile(ctx, n) : undefined;
+  const gone = await requestDestroy(ctx.db, n, `user ${userId}`, reason);
+  if (!gone) fail('NOT_FOUND', NOT_FOUND);
+  void ctx.hub.poke();
+  void ctx.fleet.reconcile().catch((err) => ctx.log.warn('reconcile after delete failed', { node: n.mn_id, err }));
+  ctx.log.info('node deleted by its owner', { node: n.mn_id, user_id: userId, listed_reason: (DELETE_REASONS as readonly string[]).includes(reason) });
+  return { success: true, message: 'Masternode deleted.', ...(slashing ? { slashing_protection: slashing } : {}) };
+}
+
+export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { familyId } = await familyOfNode(ctx, n);
+  if (familyId !== 'evm') fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
+  const problem = evmAddressError(input.fee_recipient);
+  if (problem) fail('BAD_REQUEST', problem, 'fee_recipient');
+  const fee = input.fee_recipient.trim();
+  const pubkey = n.validator_pubkey ?? validatorOutput(n.output_text)?.pubkey ?? null;
+  await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+  await refresh(ctx, n);
+  return { success: true, message: `Fee recipient changed to ${fee}. It applies to the next blocks this validator proposes.` };
+}
+
+/** The node's daemon, or the customer's "not running yet". */
+async function daemonFor(ctx: Ctx, n: Masternode): Promise<NodeDaemon> {
+  const d = await ctx.fleet.daemonOf(n);
+  if (!d) fail('BAD_REQUEST', NOT_RUNNING);
+  return nodeDaemon(d, n.mn_id);
+}
+
+/** A daemon's refusal in its own words; an unreachable daemon in ours. */
+function daemonFailure(err: unknown, what: string): never {
+  if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', 'Quick setup cannot be completed from the node page for this node. Please contact support.');
+  if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', `The network refused the ${what}: ${err.message}`);
+  if (err instanceof DaemonError) fail('SERVICE_UNAVAILABLE', `Your node did not answer (${err.kind === 'timeout' ? 'timed out' : 'unreachable'}). Please try again in a few minutes.`);
+  throw err;
+}
+
+/** One `started` per node, even when two submits race past the checks. */
+async function markStarted(ctx: Ctx, n: Masternode) {
+  if (!(await markNodeStarted(ctx.db, n.id, markActive(n.output_text)))) fail('BAD_REQUEST', ALREADY_STARTED);
+  await refresh(ctx, n, true);
+}
+
+export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<typeof registerSubmitInput>): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (family.configView !== 'dip003' && family.configView !== 'dip003_restrict') fail('BAD_REQUEST', NOT_DIP003);
+  if (startMarker(n.output_text) !== 'not_active' || n.started_at !== null) fail('BAD_REQUEST', ALREADY_STARTED);
+  const parsed = parseRegisterOutput(input.output);
+  if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'output');
+  const daemon = await daemonFor(ctx, n);
+  let proTxHash: string;
+  try {
+    proTxHash = await daemon.registerSubmit(parsed.value.tx, parsed.value.sig);
+  } catch (err) {
+    daemonFailure(err, 'registration');
+  }
+  await markStarted(ctx, n);
+  ctx.log.info('node registered by its owner', { node: n.mn_id, protx: proTxHash });
+  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+}
+
+export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (family.configView !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
+  if (n.started_at !== null || startMarker(n.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
+  const parsed = parseQuickSetup(input.secret);
+  if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'secret');
+  if (!isBlsSecretKey(parsed.value)) fail('BAD_REQUEST', 'Incorrect BLS key', 'secret');
+  const daemon = await daemonFor(ctx, n);
+  try {
+    await daemon.applyOperatorKey(parsed.value);
+  } catch (err) {
+    daemonFailure(err, 'operator key');
+  }
+  await markStarted(ctx, n);
+  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+}
+
+export async function getProposals(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: Proposal[] }> {
+  const n = await ownNode(ctx, userId, mnId);
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.governance) return { success: true, data: [] };
+  const daemon = await daemonFor(ctx, n);
+  try {
+    return { success: true, data: await daemon.proposals() };
+  } catch (err) {
+    daemonFailure(err, 'request for proposals');
+  }
 }

@@ -102,3 +102,9 @@ export async function sameDeployExists(db: Q, userId: number, coinId: string, en
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Records the owner's start once: false when it was already recorded (a racing second submit). */
+export async function markNodeStarted(db: Q, id: number, outputText: string, at = Date.now()): Promise<boolean> {
+  const res = await db.updateTable('nodes').set({ output_text: outputText, started_at: at }).where('id', '=', id).where('started_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

@@ -1,6 +1,7 @@
 import { messageResponse, okResponse } from '../../shared/schemas/common';
 import {
   deleteMasternodeInput,
+  deleteMasternodeOutput,
   getMasternodeOutput,
   getMasternodesOutput,
   getProposalsOutput,
@@ -36,9 +37,9 @@ export const nodesRouter = router({
     .output(getProposalsOutput)
     .query(({ ctx, input }) => getProposals(ctx, ctx.user.id, input.masternode)),
   delete_masternode: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message}`: destroys the node, irreversibly (`reason`: one of the listed reasons or the customer\'s own words)' } })
+    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message, slashing_protection?}`: destroys the node, irreversibly; a validator is stopped first and its EIP-3076 file answered (`reason`: one of the listed reasons or the customer\'s own words)' } })
     .input(deleteMasternodeInput)
-    .output(messageResponse)
+    .output(deleteMasternodeOutput)
     .mutation(({ ctx, input }) => deleteMasternode(ctx, ctx.user.id, input)),
   update_alias: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/update_alias', summary: '`{success}`: sets the node\'s alias; null or empty removes it' } })

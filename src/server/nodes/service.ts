@@ -1,4 +1,3 @@
-import { familyOf } from '../../shared/families';
 import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
 import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
@@ -6,11 +5,14 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../errors';
+import { openNodeSecrets, type NodeSecrets } from './node-secrets';
 import { findUserNode, listUserNodes } from './repository';
+import { buildSetup } from './setup';
 import { SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/queries';
 
 type Ctx = Pick<Context, 'db' | 'config'>;
+type DetailCtx = Ctx & Pick<Context, 'secrets' | 'log'>;
 
 /**
  * The Deployments panel lists what is deploying, plus what finished lately: a node stays
@@ -53,6 +55,8 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
     revenue: e.revenue,
     create_date: new Date(n.created_at).toISOString(),
     output_text: n.output_text ?? '',
+    // Secrets are not opened for lists: the start command needs none of them.
+    start_cmd: buildSetup({ node: n, coin, secrets: null }).start_cmd,
     payee: n.payee ?? '',
     front_options: { validator_evm: coin.validator_evm === 1 },
     dip003: coin.dip003 === 1,
@@ -127,7 +131,17 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
   return out;
 }
 
-export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
+/** The node's secrets for its owner's page; a value that does not open is logged and left out, never shown half. */
+function nodeSecrets(ctx: DetailCtx, n: Masternode): NodeSecrets | null {
+  try {
+    return openNodeSecrets(ctx.secrets, n);
+  } catch (err) {
+    ctx.log.error('node secrets do not open', { node: n.mn_id, err: (err as Error).name });
+    return null;
+  }
+}
+
+export async function getMasternode(ctx: DetailCtx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
   const n = await findUserNode(ctx.db, userId, mnId);
   if (!n) fail('NOT_FOUND', 'Masternode not found.');
   const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
@@ -146,7 +160,6 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       roi: e.roi,
       hosting_price: microsToUsd(n.hosting_price),
       package: n.package,
-      start_cmd: '',
       // A simulated node runs on no address a customer could reach: show none.
       server_ip: simulated ? null : n.server_ip,
       server_ip6: simulated ? null : n.server_ip6,
@@ -158,7 +171,7 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       folder_name: `.${coin.id}`,
       problem: n.last_error,
       state: n.state,
-      setup: { view: familyOf(coin.family).configView, commands: [], fields: [], started: false, fee_recipient: null, withdrawal_address: null, pose_penalty: null, last_paid_block: null },
+      ...buildSetup({ node: n, coin, secrets: nodeSecrets(ctx, n) }),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
 import { ALIAS_MAX, ALIAS_PATTERN } from '../deploy-rules';
 
@@ -27,6 +28,8 @@ export const masternodeListItem = z.object({
   revenue: money,
   create_date: z.string(),
   output_text: z.string(),
+  /** The command that starts the node from the owner's wallet (start-alias, protx, register…); '' when none. */
+  start_cmd: z.string(),
   payee: z.string(),
   front_options: z.object({ validator_evm: z.boolean() }),
   dip003: z.boolean(),
@@ -97,7 +100,6 @@ export const masternodeDetail = masternodeListItem.extend({
   /** USD per day. */
   hosting_price: z.number(),
   package: z.enum(['dedicated', 'cloud']),
-  start_cmd: z.string(),
   server_ip: z.string().nullable(),
   server_ip6: z.string().nullable(),
   /** Hours between rewards, or null. */
@@ -142,6 +144,9 @@ export const DELETE_REASON_MAX = 1000;
 export const deleteMasternodeInput = z
   .object({ mn, reason: z.string().trim().min(1, 'A reason is required.').max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`) })
   .strict();
+
+/** Validators also get their EIP-3076 slashing-protection interchange (JSON text) to download. */
+export const deleteMasternodeOutput = messageResponse.extend({ slashing_protection: z.string().optional() });
 
 export const updateAliasInput = z
   .object({
