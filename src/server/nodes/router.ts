@@ -1,6 +1,7 @@
 import { messageResponse, okResponse } from '../../shared/schemas/common';
 import {
   deleteMasternodeInput,
+  deleteMasternodeOutput,
   getMasternodeOutput,
   getMasternodesOutput,
   getProposalsOutput,
@@ -38,7 +39,7 @@ export const nodesRouter = router({
   delete_masternode: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message}`: destroys the node, irreversibly (`reason`: one of the listed reasons or the customer\'s own words)' } })
     .input(deleteMasternodeInput)
-    .output(messageResponse)
+    .output(deleteMasternodeOutput)
     .mutation(({ ctx, input }) => deleteMasternode(ctx, ctx.user.id, input)),
   update_alias: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/update_alias', summary: '`{success}`: sets the node\'s alias; null or empty removes it' } })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
 import { ALIAS_MAX, ALIAS_PATTERN } from '../deploy-rules';
 
@@ -142,6 +143,13 @@ export const DELETE_REASON_MAX = 1000;
 export const deleteMasternodeInput = z
   .object({ mn, reason: z.string().trim().min(1, 'A reason is required.').max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`) })
   .strict();
+
+/**
+ * A deleted validator's EIP-3076 slashing-protection interchange file (JSON text), so
+ * the customer can move the key safely; other families answer without it.
+ */
+export const deleteMasternodeOutput = messageResponse.extend({ slashing_protection: z.string().optional() });
+export type DeleteMasternodeOutput = z.infer<typeof deleteMasternodeOutput>;
 
 export const updateAliasInput = z
   .object({
