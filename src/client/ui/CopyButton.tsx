@@ -52,7 +52,7 @@ export function CopyBlock({ label, text }: { label: string; text: string }) {
         <span className="copy-block-label">{label}</span>
         <CopyButton text={text} label={`Copy ${label}`} target={pre} />
       </div>
-      <pre ref={pre} className="export-text" tabIndex={0} aria-label={label}>
+      <pre ref={pre} className="copy-text" tabIndex={0} aria-label={label}>
         {text}
       </pre>
     </div>
