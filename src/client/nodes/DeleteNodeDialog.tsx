@@ -6,7 +6,7 @@ import { errorMessage } from '../app/errors';
 import { Alert } from '../ui/Alert';
 import { Modal } from '../ui/Modal';
 import { ContactLink } from '../site/support';
-import { CHAT_HOURS, DELETE_REDIRECT_MS, deleteReasonText, OTHER, reasonHint } from './deleteReasons';
+import { CHAT_HOURS, chatOpen, DELETE_REDIRECT_MS, deleteReasonText, OTHER, reasonHint } from './deleteReasons';
 
 type Props = {
   mn: string;
@@ -132,7 +132,8 @@ function ReasonHint({ reason, name }: { reason: string; name: string }) {
   if (hint === 'chat') {
     return (
       <p className="alert alert-info reason-hint" data-testid="reason-hint">
-        We would like to help before you delete it: our live chat answers every day from {CHAT_HOURS.from}:00 to {CHAT_HOURS.to}:00 UTC.{' '}
+        We would like to help before you delete it: our live chat answers every day from {CHAT_HOURS.from}:00 to {CHAT_HOURS.to}:00 UTC
+        {chatOpen(new Date()) ? ' and is open now.' : '.'}{' '}
         <ContactLink optional subject={`Node ${name}`}>
           Write to support
         </ContactLink>
