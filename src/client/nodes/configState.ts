@@ -1,4 +1,5 @@
 import { ALIAS_MAX, ALIAS_PATTERN } from '../../shared/deploy-rules';
+import { ADDRESS_REQUIRED, evmAddressError, INVALID_ADDRESS } from '../../shared/evm-address';
 
 /**
  * The node page's rules (deployment-and-nodes.md sections 4 and 5), apart from the
@@ -55,19 +56,17 @@ export function moneroStartCommand(outputText: string): string | null {
   return w.slice(0, -1).join(' ');
 }
 
-export const ADDRESS_REQUIRED = 'Address required';
-export const INVALID_ADDRESS = 'Invalid address';
+export { ADDRESS_REQUIRED, INVALID_ADDRESS };
 export const NETWORK_FAILURE = 'Something went wrong. Please try again or contact support.';
 
 /**
  * EVM fee recipient (section 5): required once a submit was tried; when not empty, 0x
- * and exactly 40 hex characters.
- * TODO(lead): use shared/evm-address
+ * and exactly 40 hex characters (mixed case must carry a valid EIP-55 checksum, as the
+ * server checks), else 'Invalid address'.
  */
 export function feeRecipientProblem(value: string, submitTried: boolean): string | null {
-  const v = value.trim();
-  if (!v) return submitTried ? ADDRESS_REQUIRED : null;
-  return /^0x[0-9a-fA-F]{40}$/.test(v) ? null : INVALID_ADDRESS;
+  if (!value.trim()) return submitTried ? ADDRESS_REQUIRED : null;
+  return evmAddressError(value);
 }
 
 /** Server errors that belong under the fee recipient field; the others show by the button. */

@@ -69,7 +69,9 @@ describe('monero-type view', () => {
 });
 
 describe('fee recipient', () => {
-  const good = '0x' + 'aB'.repeat(20);
+  const good = '0x' + 'ab'.repeat(20);
+  // EIP-55 example address (mixed case, valid checksum) and the same with one letter's case flipped.
+  const checksummed = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
   it('is required only once a submit was tried', () => {
     expect(feeRecipientProblem('', false)).toBeNull();
     expect(feeRecipientProblem('  ', true)).toBe(ADDRESS_REQUIRED);
@@ -78,6 +80,9 @@ describe('fee recipient', () => {
   it('is 0x and exactly 40 hex characters', () => {
     expect(feeRecipientProblem(good, false)).toBeNull();
     expect(feeRecipientProblem(good, true)).toBeNull();
+    expect(feeRecipientProblem(good.toUpperCase().replace('0X', '0x'), true)).toBeNull();
+    expect(feeRecipientProblem(checksummed, true)).toBeNull();
+    expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(INVALID_ADDRESS);
     for (const bad of ['0x', good.slice(0, -1), good + 'a', '0X' + 'a'.repeat(40), 'a'.repeat(42), '0x' + 'g'.repeat(40)]) {
       expect(feeRecipientProblem(bad, false), bad).toBe(INVALID_ADDRESS);
     }
