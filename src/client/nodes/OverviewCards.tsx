@@ -34,7 +34,7 @@ export function RevenueBar({ node }: { node: MasternodeDetail }) {
   const monthly = typeof node.revenue === 'number' ? node.revenue : null;
   const yearly = yearlyIncome(node.revenue);
   // The bar's fill is the ROI, capped at 100 % so a high ROI still fits.
-  const fill = node.roi === null ? 0 : Math.max(0, Math.min(100, node.roi));
+  const fill = Math.max(0, Math.min(100, node.roi ?? 0));
   return (
     <section className="card revenue-bar" aria-label="Revenue">
       <dl className="revenue-figures">
@@ -51,9 +51,11 @@ export function RevenueBar({ node }: { node: MasternodeDetail }) {
           <dd>{node.roi === null ? MISSING : formatPercent(node.roi)}</dd>
         </div>
       </dl>
-      <div className="revenue-track" aria-hidden="true">
-        <div className="revenue-fill" style={{ width: `${fill}%` }} />
-      </div>
+      {node.roi !== null && (
+        <div className="revenue-track" aria-hidden="true">
+          <div className="revenue-fill" style={{ width: `${fill}%` }} />
+        </div>
+      )}
     </section>
   );
 }
