@@ -310,4 +310,54 @@ describe('node page actions', () => {
     expect(await ok.count()).toBe(0);
     await expect.poll(async () => (await nodeData(mn)).setup.fee_recipient?.toLowerCase()).toBe(fee);
   });
+
+  it('shows quick-setup steps only for a 34-character fee address', { timeout: 90_000 }, async () => {
+    const mn = await createNode('rtm');
+    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    const view = page.getByRole('region', { name: 'Quick setup' });
+    const fee = view.getByLabel('Fee address');
+    await fee.fill('R'.repeat(33));
+    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+    await fee.fill('R'.repeat(34));
+    await view.getByLabel('Quick setup result').waitFor();
+    await fee.fill('R'.repeat(35));
+    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+  });
+
+  it("reads a governance coin's proposals and says when a coin has none", { timeout: 90_000 }, async () => {
+    const pivx = await createNode('pivx');
+    await page.goto(`/dashboard/masternode/${pivx}?tab=proposals`);
+    await page.getByText('PIVX has no governance proposals.').waitFor();
+
+    const dash = await createNode('dash');
+    await page.goto(`/dashboard/masternode/${dash}?tab=proposals`);
+    const table = page.getByRole('table', { name: 'Proposals' });
+    await table.waitFor({ timeout: 30_000 });
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Name', 'Budget', 'Start block', 'End block', 'Yes', 'No', 'Abstain', 'Status']);
+    expect(await table.locator('tbody tr').count()).toBeGreaterThan(0);
+  });
+
+  it('stops and deletes a validator, then offers its EIP-3076 slashing-protection file', { timeout: 90_000 }, async () => {
+    const mn = await createNode('eth', 'dedicated');
+    await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
+    const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
+    await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
+    await dialog.getByLabel('Reason').selectOption('I will deploy another node');
+    await dialog.getByRole('button', { name: 'Delete node' }).click();
+
+    const done = page.getByRole('dialog', { name: 'Validator deleted' });
+    const link = done.getByRole('link', { name: 'Download slashing-protection file' });
+    await link.waitFor();
+    // The page stays for the download; the node is already gone.
+    expect(await listedIds()).not.toContain(mn);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(`slashing-protection-${mn}.json`);
+    const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+    expect(file.metadata.interchange_format_version).toBe('5');
+    expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(file.data).toHaveLength(1);
+    expect(file.data[0].pubkey).toMatch(/^0x[0-9a-f]{96}$/);
+    await done.getByRole('button', { name: 'Go to portfolio' }).click();
+    await at(page, '/dashboard/portfolio');
+  });
 });
