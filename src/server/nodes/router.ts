@@ -37,7 +37,7 @@ export const nodesRouter = router({
     .output(getProposalsOutput)
     .query(({ ctx, input }) => getProposals(ctx, ctx.user.id, input.masternode)),
   delete_masternode: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message}`: destroys the node, irreversibly (`reason`: one of the listed reasons or the customer\'s own words)' } })
+    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message, slashing_protection?}`: destroys the node, irreversibly (`reason`: one of the listed reasons or the customer\'s own words); a validator is stopped first and its EIP-3076 slashing-protection file comes back as JSON text' } })
     .input(deleteMasternodeInput)
     .output(deleteMasternodeOutput)
     .mutation(({ ctx, input }) => deleteMasternode(ctx, ctx.user.id, input)),
