@@ -217,7 +217,20 @@ describe('node page actions', () => {
     await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
     await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
 
-    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    // The details table: the operator key (BLS secret) is blurred until the eye is pressed.
+    await page.goto(`/dashboard/masternode/${mn}`);
+    const details = page.getByRole('table', { name: 'Details' });
+    const eye = details.getByRole('button', { name: /^Show / }).first();
+    await eye.waitFor();
+    const secret = details.getByTestId('secret').first();
+    expect(await eye.getAttribute('aria-pressed')).toBe('false');
+    expect(await secret.getAttribute('class')).toContain('secret-blurred');
+    await eye.click();
+    expect(await eye.getAttribute('aria-pressed')).toBe('true');
+    expect(await secret.getAttribute('class')).toBeNull();
+
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await at(page, `/dashboard/masternode/${mn}?tab=config`);
     const view = page.getByRole('region', { name: 'Start your masternode' });
     await view.waitFor();
     // The commands to run in the customer's own wallet, copyable.
