@@ -211,9 +211,9 @@ describe('node page actions', () => {
   it("starts a DIP003 node from its configuration tab: sign-message form, register_submit, then 'Congratulations' live", { timeout: 120_000 }, async () => {
     // Deployed as a customer deploys it: the collateral's transaction id.
     const txid = crypto.randomBytes(32).toString('hex');
-    void txid; void post;
-    const mn = await createNode('dash');
-    await server.deps.db.updateTable('nodes').set({ output_text: 'x 1.2.3.4:9999 not_active' }).where('mn_id', '=', mn).execute();
+    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+    const mn = String(deployed.json.server_id);
     await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
     await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
 
