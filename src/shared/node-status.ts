@@ -67,9 +67,6 @@ export const NETWORK_STATUS_HELP: Record<string, string> = {
   UNKNOWN: 'Not found on the network; maybe not started yet.',
 };
 
-/** Coins whose network status is not shown. */
-export const HIDDEN_NETWORK_STATUS_COINS: ReadonlySet<string> = new Set(['zen42', 'zen500', 'nrg', 'playa3ull', 'defi']);
-
 /**
  * `status_on_network` may be multi-word text ("Masternode successfully started ENABLED"):
  * its fourth word is the status; the full text is kept as `status_text`.

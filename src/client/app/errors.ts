@@ -33,6 +33,12 @@ export function errorMessage(err: unknown): string {
   return 'Something went wrong. Please try again.';
 }
 
+/** The form field a domain error belongs under (the server's `field`, REST's `error_input`), if any. */
+export function errorField(err: unknown): string | undefined {
+  const field: unknown = asAppError(err)?.data?.field;
+  return typeof field === 'string' ? field : undefined;
+}
+
 /** Per-field messages from the server's zod validation, first message per field. */
 export function serverFieldErrors(err: unknown): Record<string, string> {
   // zod's flatten() is typed loosely on the server ({}); its runtime shape is this.

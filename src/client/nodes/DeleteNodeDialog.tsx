@@ -1,19 +1,62 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { DELETE_REASON_MAX, DELETE_REASONS } from '../../shared/schemas/nodes';
+import { trpc } from '../app/trpc';
+import { errorMessage } from '../app/errors';
+import { Alert } from '../ui/Alert';
 import { Modal } from '../ui/Modal';
 import { ContactLink } from '../site/support';
+import { CHAT_HOURS, chatOpen, DELETE_REDIRECT_MS, deleteReasonText, OTHER, reasonHint } from './deleteReasons';
 
-const REASONS = ['I no longer need this node', 'It costs too much', 'The node does not work as expected', 'I am moving it elsewhere', 'Other'];
-
-export const DELETE_PENDING_NOTE = 'Nodes cannot be deleted from the dashboard. To delete this node, contact support: we destroy it and its daily charge stops.';
+type Props = {
+  mn: string;
+  name: string;
+  /** EVM validators: stopped first, and their slashing-protection file is offered afterwards. */
+  validator: boolean;
+  onClose: () => void;
+  /** The node is gone: the page must not treat its own refetch failing as an error. */
+  onDeleted: () => void;
+};
 
 /**
- * The delete dialog (deployment-and-nodes.md section 4, "Delete"). The delete call is
- * not built yet, so the form is shown as it will be, with its submit disabled.
+ * The delete dialog (deployment-and-nodes.md sections 4 and 5, "Delete"): a reason is
+ * required (the button looks disabled and does nothing without one), Other takes the
+ * customer's own words, some reasons show a hint. A failure shows the server's message
+ * under "Error!"; a success goes to the portfolio after 300 ms, or for a validator
+ * first offers its slashing-protection file.
  */
-export function DeleteNodeDialog({ name, onClose }: { name: string; onClose: () => void }) {
-  const [reason, setReason] = useState(REASONS[0]);
+export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleted }: Props) {
+  const [reason, setReason] = useState('');
+  const [other, setOther] = useState('');
+  const [slashing, setSlashing] = useState<string | null>(null);
+  const [, navigate] = useLocation();
+  const utils = trpc.useUtils();
+  const remove = trpc.nodes.delete_masternode.useMutation({
+    onSuccess(data) {
+      onDeleted();
+      void utils.nodes.get_masternodes.invalidate();
+      if (data.slashing_protection) setSlashing(data.slashing_protection);
+    },
+  });
   const selectId = useId();
-  const noteId = useId();
+  const otherId = useId();
+  const text = deleteReasonText(reason, other);
+  const done = remove.isSuccess && slashing === null;
+
+  useEffect(() => {
+    if (!done) return;
+    const t = setTimeout(() => navigate('/dashboard/portfolio'), DELETE_REDIRECT_MS);
+    return () => clearTimeout(t);
+  }, [done, navigate]);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!text || remove.isPending || remove.isSuccess) return;
+    remove.mutate({ mn, reason: text });
+  }
+
+  if (slashing !== null) return <SlashingDownload mn={mn} name={name} json={slashing} onClose={() => navigate('/dashboard/portfolio')} />;
+
   return (
     <Modal
       title="Delete masternode"
@@ -23,28 +66,109 @@ export function DeleteNodeDialog({ name, onClose }: { name: string; onClose: () 
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form="delete-node-form" className="btn btn-danger" disabled aria-describedby={noteId}>
-            Delete node
+          <button
+            type="submit"
+            form="delete-node-form"
+            className={`btn btn-danger${text ? '' : ' btn-looks-disabled'}`}
+            aria-disabled={!text || remove.isPending ? true : undefined}
+          >
+            {remove.isPending ? 'Deleting…' : 'Delete node'}
           </button>
         </>
       }
     >
-      <form id="delete-node-form" onSubmit={(e) => e.preventDefault()}>
+      <form id="delete-node-form" onSubmit={submit} noValidate>
         <p>
           You are about to delete <strong>{name}</strong>. Deletion cannot be undone: the node is destroyed with its data, and the daily charge stops.
         </p>
+        {validator && (
+          <Alert kind="warning">
+            The validator is stopped before it is deleted. Once it is deleted you can download its slashing-protection file (EIP-3076 interchange format): import it into the client that runs the key next, so it never signs twice.
+          </Alert>
+        )}
         <div className="field">
           <label htmlFor={selectId}>Reason</label>
-          <select id={selectId} value={reason} onChange={(e) => setReason(e.target.value)}>
-            {REASONS.map((r) => (
-              <option key={r}>{r}</option>
+          <select id={selectId} value={reason} required onChange={(e) => setReason(e.target.value)}>
+            <option value="" disabled>
+              Choose a reason
+            </option>
+            {DELETE_REASONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
             ))}
           </select>
         </div>
-        <p id={noteId} className="alert alert-warning">
-          {DELETE_PENDING_NOTE} <ContactLink optional subject={`Delete node ${name}`}>Write to support</ContactLink>
-        </p>
+        {reason === OTHER && (
+          <div className="field delete-other">
+            <label htmlFor={otherId}>Your reason</label>
+            <textarea id={otherId} value={other} maxLength={DELETE_REASON_MAX} rows={3} onChange={(e) => setOther(e.target.value)} aria-describedby={`${otherId}-count`} />
+            <p id={`${otherId}-count`} className="field-hint">
+              {other.length} / {DELETE_REASON_MAX}
+            </p>
+          </div>
+        )}
+        <ReasonHint reason={reason} name={name} />
+        {remove.isError && (
+          <Alert kind="error">
+            <strong>Error!</strong> {errorMessage(remove.error)}
+          </Alert>
+        )}
+        {done && <Alert kind="success">{remove.data?.message}</Alert>}
       </form>
+    </Modal>
+  );
+}
+
+function ReasonHint({ reason, name }: { reason: string; name: string }) {
+  const hint = reasonHint(reason);
+  if (hint === 'rewards') {
+    return (
+      <p className="alert alert-info reason-hint" data-testid="reason-hint">
+        Rewards take time: the first one often comes after about 3 times the coin’s average reward time (Horizen: 1 week, then every 24 hours). See <Link href="/faq">the FAQ</Link>.
+      </p>
+    );
+  }
+  if (hint === 'chat') {
+    return (
+      <p className="alert alert-info reason-hint" data-testid="reason-hint">
+        We would like to help before you delete it: our live chat answers every day from {CHAT_HOURS.from}:00 to {CHAT_HOURS.to}:00 UTC
+        {chatOpen(new Date()) ? ' and is open now.' : '.'}{' '}
+        <ContactLink optional subject={`Node ${name}`}>
+          Write to support
+        </ContactLink>
+      </p>
+    );
+  }
+  return null;
+}
+
+/** After a validator's delete: its EIP-3076 file, downloaded from memory (never stored in the browser). */
+function SlashingDownload({ mn, name, json, onClose }: { mn: string; name: string; json: string; onClose: () => void }) {
+  const [href, setHref] = useState<string | null>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
+    setHref(url);
+    return () => URL.revokeObjectURL(url);
+  }, [json]);
+  return (
+    <Modal
+      title="Validator deleted"
+      onClose={onClose}
+      footer={
+        <button type="button" className="btn btn-primary" onClick={onClose}>
+          Go to portfolio
+        </button>
+      }
+    >
+      <p>
+        <strong>{name}</strong> was stopped and deleted. Download its slashing-protection file and import it into the client that runs the key next, so the key never signs twice.
+      </p>
+      {href && (
+        <a className="btn btn-secondary" href={href} download={`slashing-protection-${mn}.json`}>
+          Download slashing-protection file
+        </a>
+      )}
     </Modal>
   );
 }

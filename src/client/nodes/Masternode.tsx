@@ -7,8 +7,8 @@ import { NodeDetails } from './NodeDetails';
 import { NodeHeader } from './NodeHeader';
 import { HostingCard, ImportantNotes, WalletCard } from './NodeSideCards';
 import { NodeTabs, panelId, tabId, type NodeTab } from './NodeTabs';
-import { OverviewCards } from './OverviewCards';
-import { ProposalsNotice } from './ProposalsNotice';
+import { OverviewCards, RevenueBar } from './OverviewCards';
+import { Proposals } from './Proposals';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from '../portfolio/portfolio';
@@ -32,7 +32,9 @@ function readTab(value: string | null): NodeTab {
 }
 
 function NodePage({ mn }: { mn: string }) {
-  const node = trpc.nodes.get_masternode.useQuery({ masternode: mn });
+  // Once deleted, the node is not fetched again: the dialog finishes (redirect, validator file) on the last data.
+  const [deleted, setDeleted] = useState(false);
+  const node = trpc.nodes.get_masternode.useQuery({ masternode: mn }, { enabled: !deleted });
   const [params, setParams] = useSearchParams();
   const tabParam = params.get('tab');
   const [deleting, setDeleting] = useState(tabParam === 'delete');
@@ -43,7 +45,7 @@ function NodePage({ mn }: { mn: string }) {
   const code = errorCode(node.error);
   // The node is gone (deleted, another user's, not an id): nothing to show here.
   const gone = code === 'NOT_FOUND' || code === 'BAD_REQUEST' || code === 'FORBIDDEN';
-  if (!node.data || gone) {
+  if (!node.data || (gone && !deleted)) {
     if (node.isPending) return <PageLoading label="Loading node…" />;
     return <Redirect to="/dashboard" replace />;
   }
@@ -63,9 +65,11 @@ function NodePage({ mn }: { mn: string }) {
       <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="node-panel">
         {tab === 'overview' && <Overview node={data} />}
         {tab === 'config' && <NodeConfig node={data} />}
-        {tab === 'proposals' && <ProposalsNotice />}
+        {tab === 'proposals' && <Proposals node={data} />}
       </div>
-      {deleting && <DeleteNodeDialog name={nodeName(data)} onClose={closeDelete} />}
+      {deleting && (
+        <DeleteNodeDialog mn={data.mn_id} name={nodeName(data)} validator={data.front_options.validator_evm} onClose={closeDelete} onDeleted={() => setDeleted(true)} />
+      )}
     </div>
   );
 }
@@ -82,6 +86,7 @@ function Overview({ node }: { node: MasternodeDetail }) {
   return (
     <>
       <OverviewCards node={node} />
+      <RevenueBar node={node} />
       <div className="node-grid">
         <NodeDetails node={node} />
         <div className="node-side">

@@ -1,34 +1,34 @@
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
-import { MISSING } from '../ui/display';
-import { Alert } from '../ui/Alert';
-import { DetailRow } from './NodeDetails';
-import { planLabel } from './NodeSideCards';
-import { ContactLink } from '../site/support';
+import { Dip003View, RestrictedDip003View } from './config/Dip003View';
+import { MoneroView } from './config/MoneroView';
+import { QuickSetupView } from './config/QuickSetupView';
+import { ClassicView, NrgView, PlayaView, ZenView } from './config/SimpleViews';
+import { ValidatorView } from './config/ValidatorView';
 
 /**
- * The Configuration tab. Each node kind gets its own view (start command, DIP003
- * registration, Monero-type, validators...) once the deploy flow exists; meanwhile it
- * says plainly what the customer can do and shows what is known.
+ * The Configuration tab: one view per node kind (deployment-and-nodes.md section 2),
+ * named by the server in `setup.view` from the family registry. The `started` and
+ * `refresh_masternode` live events refetch the node, so a view moves on by itself.
  */
 export function NodeConfig({ node }: { node: MasternodeDetail }) {
-  return (
-    <>
-      <Alert kind="info">
-        The dashboard does not show start commands, registration or keys for this node. The hosting details below are what is known about it;{' '}
-        <ContactLink subject={`Configure node ${node.mn_id}`}>contact support</ContactLink> to start or register it.
-      </Alert>
-      <section className="card table-card" aria-labelledby="config-title">
-        <h2 id="config-title" className="card-title">
-          Known configuration
-        </h2>
-        <table className="table details-table" aria-labelledby="config-title">
-          <tbody>
-            <DetailRow label="Package">{planLabel(node.package)}</DetailRow>
-            <DetailRow label="Server IP">{node.server_ip ?? MISSING}</DetailRow>
-            {node.server_ip6 && <DetailRow label="Server IPv6">{node.server_ip6}</DetailRow>}
-          </tbody>
-        </table>
-      </section>
-    </>
-  );
+  switch (node.setup.view) {
+    case 'dip003_restrict':
+      return <RestrictedDip003View node={node} />;
+    case 'dip003':
+      return <Dip003View node={node} />;
+    case 'quick_setup':
+      return <QuickSetupView node={node} />;
+    case 'zen':
+      return <ZenView node={node} />;
+    case 'nrg':
+      return <NrgView node={node} />;
+    case '3ull':
+      return <PlayaView />;
+    case 'monero':
+      return <MoneroView node={node} />;
+    case 'validator':
+      return <ValidatorView node={node} />;
+    case 'classic':
+      return <ClassicView node={node} />;
+  }
 }

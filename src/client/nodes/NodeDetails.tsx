@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
 import { formatNumber } from '../../shared/format';
-import { HIDDEN_NETWORK_STATUS_COINS, REMOVED_HINT } from '../../shared/node-status';
+import { familyOf } from '../../shared/families';
+import { REMOVED_HINT } from '../../shared/node-status';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { DetailsCard } from '../ui/DetailsCard';
-import { MISSING } from '../ui/display';
+import { formatCount, MISSING } from '../ui/display';
 import { humanDuration, relativeTime, utcDateTime } from './nodeTime';
 import { NetworkStatusBadge, NodeStatusBadge } from './StatusBadges';
+import { SecretValue } from './SecretValue';
 
 /** A label-value row of a details table written by hand (the configuration tab); the label is the row header, so tests and screen readers can find it. */
 export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
@@ -19,7 +21,8 @@ export function DetailRow({ label, children }: { label: string; children: ReactN
 
 /** The node's details: statuses, id, addresses, activity times. */
 export function NodeDetails({ node }: { node: MasternodeDetail }) {
-  const showNetwork = !HIDDEN_NETWORK_STATUS_COINS.has(node.currency);
+  const showNetwork = familyOf(node.family).networkStatus;
+  const { setup } = node;
   const fullText = node.status_text && node.status_text !== node.status_on_network ? node.status_text : null;
   return (
     <DetailsCard
@@ -47,6 +50,12 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
         { label: 'ID', value: <code>{node.mn_id}</code> },
         { label: 'IP', value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING) },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
+        node.zen && { label: 'FQDN', value: <ExternalLink href={`https://${node.zen.fqdn}`}>{node.zen.fqdn}</ExternalLink> },
+        // The node's own values per family (payee, keys, TXID, validator pubkey...), from the server.
+        ...setup.fields.map((f) => ({ label: f.label, value: f.secret ? <SecretValue label={f.label} value={f.value} /> : <code>{f.value}</code> })),
+        // Dash family (`protx info`): trouble shows here before a ban.
+        setup.pose_penalty !== null && { label: 'PoSe penalty', value: formatNumber(setup.pose_penalty) },
+        setup.last_paid_block !== null && { label: 'Last paid block', value: formatCount(setup.last_paid_block) },
         { label: 'Active time', value: node.active_time === null ? MISSING : humanDuration(node.active_time) },
         { label: 'Reward frequency', value: node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours` },
         {
@@ -61,5 +70,13 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
         },
       ]}
     />
+  );
+}
+
+function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+    </a>
   );
 }

@@ -62,24 +62,32 @@ describe('portfolio rows', () => {
 });
 
 describe('export', () => {
-  it('leaves out DIP003, Horizen, Monero-type and EVM validator nodes', () => {
+  it('takes the families the registry exports and leaves the others out', () => {
     expect(isExportable(node('p'))).toBe(true);
-    expect(isExportable(node('d', { dip003: true }))).toBe(false);
-    expect(isExportable(node('b', { dip003: true, dip003_restrict: true }))).toBe(false);
-    expect(isExportable(node('z', { currency: 'zen42', currency_data: { id: 'zen42', label: 'Horizen', ticker: 'ZEN' } }))).toBe(false);
-    expect(isExportable(node('m', { monero: true }))).toBe(false);
-    expect(isExportable(node('e', { front_options: { validator_evm: true } }))).toBe(false);
+    expect(isExportable(node('s', { family: 'sin' }))).toBe(true);
+    for (const family of ['dip003', 'dip003_restrict', 'smartnode', 'zen', 'nrg', 'monero', 'playa3ull', 'satori', 'evm', 'defi']) {
+      expect(isExportable(node('x', { family })), family).toBe(false);
+    }
+    // An unknown family (a newer catalogue) reads as classic.
+    expect(isExportable(node('u', { family: 'brand-new' }))).toBe(true);
   });
 
-  it('names each line by alias or id and groups lines by currency', () => {
+  it("writes each node's real config line, named by alias or id, grouped by currency", () => {
     expect(exportLine(node('pivx-1', { output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe('pivx-1 1.2.3.4:51472 key txid 0');
     expect(exportLine(node('pivx-1', { alias: 'alpha', output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe('alpha 1.2.3.4:51472 key txid 0');
-    expect(exportLine(node('pivx-2'))).toBe('pivx-2');
+    // No line from the server yet: a comment the wallet skips, never a bare name.
+    expect(exportLine(node('pivx-2'))).toBe('# pivx-2: not ready yet, the node is still being set up');
     const xsn = { currency: 'xsn', currency_data: { id: 'xsn', label: 'Stakenet', ticker: 'XSN' } };
-    const blocks = exportBlocks([node('p1'), node('d1', { dip003: true }), node('x1', xsn), node('p2')]);
+    const line = (id: string) => `${id} 10.0.0.1:9999 k t 1`;
+    const blocks = exportBlocks([
+      node('p1', { output_text: line('a') }),
+      node('d1', { family: 'dip003', output_text: line('b') }),
+      node('x1', { ...xsn, output_text: line('c') }),
+      node('p2', { output_text: line('d') }),
+    ]);
     expect(blocks).toEqual([
-      { currency: 'pivx', label: 'PIVX', ticker: 'PIVX', text: 'p1\np2' },
-      { currency: 'xsn', label: 'Stakenet', ticker: 'XSN', text: 'x1' },
+      { currency: 'pivx', label: 'PIVX', ticker: 'PIVX', text: 'p1 10.0.0.1:9999 k t 1\np2 10.0.0.1:9999 k t 1' },
+      { currency: 'xsn', label: 'Stakenet', ticker: 'XSN', text: 'x1 10.0.0.1:9999 k t 1' },
     ]);
     expect(blocks.filter((b) => blockMatches(b, 'stake')).map((b) => b.currency)).toEqual(['xsn']);
     expect(blocks.filter((b) => blockMatches(b, 'p2')).map((b) => b.currency)).toEqual(['pivx']);

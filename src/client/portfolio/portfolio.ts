@@ -1,3 +1,4 @@
+import { familyOf } from '../../shared/families';
 import type { GetMasternodesOutput, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 
 /**
@@ -42,24 +43,24 @@ export function monthlyIncome(nodes: MasternodeListItem[]): number | null {
   return known.length ? known.reduce((a, b) => a + b, 0) : null;
 }
 
-const ZEN_COINS = new Set(['zen42', 'zen500']);
-
 /**
- * Nodes whose setup is not a masternode.conf line are left out of the export:
- * DIP003 kinds (registered on chain), Horizen, Monero-type and EVM validators.
+ * Only families set up through a masternode.conf line go into the export (the family
+ * registry's `exported`): DIP003 kinds register on chain, Horizen, Monero-type and EVM
+ * validators have no such line.
  */
-export function isExportable(n: MasternodeListItem): boolean {
-  if (n.dip003 || n.dip003_restrict || n.monero || n.front_options.validator_evm) return false;
-  return !ZEN_COINS.has(n.currency) && n.currency_data.ticker.toUpperCase() !== 'ZEN';
+export function isExportable(n: Pick<MasternodeListItem, 'family'>): boolean {
+  return familyOf(n.family).exported;
 }
 
 /**
  * One masternode.conf line: the node's output text with its first word replaced by
- * the alias or id ("alias ip:port key txid index"); just the name while the server
- * has no output text for the node yet.
+ * the alias or id ("alias ip:port key txid index"). A node whose line the server has
+ * not written yet gets a comment line, which the wallet skips, rather than a bare name
+ * that would break the file.
  */
-export function exportLine(n: MasternodeListItem): string {
+export function exportLine(n: Pick<MasternodeListItem, 'alias' | 'mn_id' | 'output_text'>): string {
   const words = n.output_text.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return `# ${nodeName(n)}: not ready yet, the node is still being set up`;
   return [nodeName(n), ...words.slice(1)].join(' ');
 }
 

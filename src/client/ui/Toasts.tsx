@@ -3,8 +3,8 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 export const TOAST_MS = 5_000;
 
 type ToastKind = 'info' | 'success' | 'error';
-type Toast = { id: number; text: string; kind: ToastKind; sticky: boolean };
-type ToastOptions = { kind?: ToastKind; /** Stays until closed (notifications). */ sticky?: boolean };
+type Toast = { id: number; text: string; kind: ToastKind; sticky: boolean; closeLabel?: string };
+type ToastOptions = { kind?: ToastKind; /** Stays until closed (notifications). */ sticky?: boolean; /** A worded close button ("OK") instead of the cross. */ closeLabel?: string };
 
 type ToastApi = { show: (text: string, opts?: ToastOptions) => void };
 
@@ -22,7 +22,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const show = useCallback((text: string, opts: ToastOptions = {}) => {
-    const toast = { id: nextId.current++, text, kind: opts.kind ?? 'info', sticky: opts.sticky ?? false };
+    const toast = { id: nextId.current++, text, kind: opts.kind ?? 'info', sticky: opts.sticky ?? false, closeLabel: opts.closeLabel };
     setToasts((list) => [...list, toast].slice(-5));
   }, []);
   const api = useMemo(() => ({ show }), [show]);
@@ -50,9 +50,15 @@ function ToastItem({ toast, onClose }: { toast: Toast; onClose: () => void }) {
   return (
     <div className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
       <span>{toast.text}</span>
-      <button type="button" className="toast-close" onClick={onClose} aria-label="Dismiss">
-        ×
-      </button>
+      {toast.closeLabel ? (
+        <button type="button" className="btn btn-sm btn-secondary toast-ok" onClick={onClose}>
+          {toast.closeLabel}
+        </button>
+      ) : (
+        <button type="button" className="toast-close" onClick={onClose} aria-label="Dismiss">
+          ×
+        </button>
+      )}
     </div>
   );
 }

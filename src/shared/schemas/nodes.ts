@@ -145,8 +145,12 @@ export const deleteMasternodeInput = z
   .object({ mn, reason: z.string().trim().min(1, 'A reason is required.').max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`) })
   .strict();
 
-/** Validators also get their EIP-3076 slashing-protection interchange (JSON text) to download. */
+/**
+ * A deleted validator's EIP-3076 slashing-protection interchange file (JSON text), so
+ * the customer can move the key safely; other families answer without it.
+ */
 export const deleteMasternodeOutput = messageResponse.extend({ slashing_protection: z.string().optional() });
+export type DeleteMasternodeOutput = z.infer<typeof deleteMasternodeOutput>;
 
 export const updateAliasInput = z
   .object({

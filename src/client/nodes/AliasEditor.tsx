@@ -1,0 +1,107 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { ALIAS_MAX } from '../../shared/deploy-rules';
+import { trpc } from '../app/trpc';
+import { useToasts } from '../ui/Toasts';
+import { ALIAS_ERROR, aliasProblem, aliasToast, aliasValue } from './configState';
+
+/**
+ * Renames the node (section 4, "Alias edit"): optimistic in both caches that show the
+ * name (this page and the portfolio list), put back as it was when the server refuses,
+ * saved only by the Save button. Empty removes the alias.
+ */
+export function useAliasUpdate(mn: string) {
+  const utils = trpc.useUtils();
+  const toasts = useToasts();
+  return trpc.nodes.update_alias.useMutation({
+    async onMutate({ alias }) {
+      await Promise.all([utils.nodes.get_masternode.cancel({ masternode: mn }), utils.nodes.get_masternodes.cancel()]);
+      const before = { one: utils.nodes.get_masternode.getData({ masternode: mn }), list: utils.nodes.get_masternodes.getData() };
+      utils.nodes.get_masternode.setData({ masternode: mn }, (old) => (old ? { ...old, data: { ...old.data, alias } } : old));
+      utils.nodes.get_masternodes.setData(undefined, (old) => (old ? { ...old, masternodes: old.masternodes.map((n) => (n.mn_id === mn ? { ...n, alias } : n)) } : old));
+      return before;
+    },
+    onError(_err, _input, before) {
+      if (before) {
+        utils.nodes.get_masternode.setData({ masternode: mn }, before.one);
+        utils.nodes.get_masternodes.setData(undefined, before.list);
+      }
+      toasts.show(ALIAS_ERROR, { kind: 'error' });
+    },
+    onSuccess(_data, { alias }) {
+      toasts.show(aliasToast(alias), { kind: 'success' });
+    },
+    onSettled() {
+      void utils.nodes.get_masternode.invalidate({ masternode: mn });
+      void utils.nodes.get_masternodes.invalidate();
+    },
+  });
+}
+
+/** The pencil button next to the name, and the inline form it opens. */
+export function AliasEditor({ node }: { node: MasternodeDetail }) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const update = useAliasUpdate(node.mn_id);
+  const inputId = useId();
+
+  if (!editing) {
+    return (
+      <button
+        type="button"
+        className="btn btn-ghost btn-sm alias-edit"
+        onClick={() => {
+          setValue(node.alias ?? '');
+          setProblem(null);
+          setEditing(true);
+        }}
+      >
+        Edit alias
+      </button>
+    );
+  }
+
+  function save(e: FormEvent) {
+    e.preventDefault();
+    const p = aliasProblem(value);
+    setProblem(p);
+    if (p) return;
+    setEditing(false);
+    update.mutate({ mn: node.mn_id, alias: aliasValue(value) });
+  }
+
+  return (
+    <form className={`alias-form field${problem ? ' field-invalid' : ''}`} onSubmit={save} aria-label="Edit alias">
+      <label htmlFor={inputId}>Alias</label>
+      <div className="alias-row">
+        <input
+          id={inputId}
+          value={value}
+          // The limit is checked with a message too; this only stops typing past it.
+          maxLength={ALIAS_MAX + 10}
+          autoFocus
+          placeholder={node.mn_id}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={`${inputId}-note`}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setProblem(null);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setEditing(false);
+          }}
+        />
+        <button type="submit" className="btn btn-primary btn-sm">
+          Save
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+      <p id={`${inputId}-note`} className={problem ? 'field-error' : 'field-hint'}>
+        {problem ?? `Letters, digits, hyphens, underscores and spaces, up to ${ALIAS_MAX}. Leave it empty to remove the alias.`}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,90 @@
+import { ALIAS_MAX, ALIAS_PATTERN } from '../../shared/deploy-rules';
+import { ADDRESS_REQUIRED, evmAddressError, INVALID_ADDRESS } from '../../shared/evm-address';
+
+/**
+ * The node page's rules (deployment-and-nodes.md sections 4 and 5), apart from the
+ * views so they can be tested without a browser.
+ */
+
+const words = (text: string) => text.trim().split(/\s+/).filter(Boolean);
+
+export type StartState = 'start' | 'started' | 'attention';
+
+/**
+ * DIP003 start view: `not_active` asks for the sign-message start form; `active` or
+ * `migrated` is done; anything else means the node predates the coin's new masternode
+ * system ("Attention!"). Whole words, so `not_active` is never read as `active`.
+ */
+export function dip003State(outputText: string): StartState {
+  const w = words(outputText);
+  if (w.includes('not_active')) return 'start';
+  if (w.includes('active') || w.includes('migrated')) return 'started';
+  return 'attention';
+}
+
+/** Quick setup is done when the node runs or was migrated. */
+export function quickSetupDone(status: string, outputText: string): boolean {
+  return status === 'running' || words(outputText).includes('migrated');
+}
+
+/** Section 9: a fee address is 34 characters; the steps show only for one of that length. */
+export const FEE_ADDRESS_LENGTH = 34;
+export const feeAddressComplete = (address: string) => address.trim().length === FEE_ADDRESS_LENGTH;
+
+/** Quick-setup commands may hold the fee address as `{fee_address}`; the view fills it in. */
+export const FEE_ADDRESS_TOKEN = '{fee_address}';
+export const withFeeAddress = (command: string, address: string) => command.split(FEE_ADDRESS_TOKEN).join(address.trim());
+
+export type MoneroState = { kind: 'running' } | { kind: 'start'; command: string } | { kind: 'syncing' };
+
+const REGISTER_COMMAND = /^register_[A-Za-z0-9]+_node$/;
+
+/**
+ * Monero-type configuration: running → done; output text beginning with
+ * `register_{word}_node` → the start command, which is that text minus its last word;
+ * otherwise the node is still syncing.
+ */
+export function moneroState(status: string, outputText: string): MoneroState {
+  if (status === 'running') return { kind: 'running' };
+  const command = moneroStartCommand(outputText);
+  return command ? { kind: 'start', command } : { kind: 'syncing' };
+}
+
+export function moneroStartCommand(outputText: string): string | null {
+  const w = words(outputText);
+  if (w.length < 2 || !REGISTER_COMMAND.test(w[0])) return null;
+  return w.slice(0, -1).join(' ');
+}
+
+export { ADDRESS_REQUIRED, INVALID_ADDRESS };
+export const NETWORK_FAILURE = 'Something went wrong. Please try again or contact support.';
+
+/**
+ * EVM fee recipient (section 5): required once a submit was tried; when not empty, 0x
+ * and exactly 40 hex characters (mixed case must carry a valid EIP-55 checksum, as the
+ * server checks), else 'Invalid address'.
+ */
+export function feeRecipientProblem(value: string, submitTried: boolean): string | null {
+  if (!value.trim()) return submitTried ? ADDRESS_REQUIRED : null;
+  return evmAddressError(value);
+}
+
+/** Server errors that belong under the fee recipient field; the others show by the button. */
+export const FEE_FIELDS: ReadonlySet<string> = new Set(['fee_recipient', 'fee_address']);
+
+export const ALIAS_TOO_LONG = `An alias may be at most ${ALIAS_MAX} characters.`;
+export const ALIAS_BAD_CHARS = 'An alias may hold only letters, digits, hyphens, underscores and spaces.';
+
+/** Alias rule (section 5): letters, digits, hyphen, underscore, space; at most 48; empty removes it. */
+export function aliasProblem(alias: string): string | null {
+  const a = alias.trim();
+  if (a.length > ALIAS_MAX) return ALIAS_TOO_LONG;
+  return ALIAS_PATTERN.test(a) ? null : ALIAS_BAD_CHARS;
+}
+
+/** What update_alias receives: null removes the alias. */
+export const aliasValue = (alias: string): string | null => alias.trim() || null;
+
+/** The toast after a saved alias (section 8). */
+export const aliasToast = (alias: string | null) => (alias ? `Alias changed to: ${alias}` : 'Alias removed');
+export const ALIAS_ERROR = 'Error updating alias';

@@ -1,0 +1,376 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { runCli } from '../../src/server/cli/main';
+import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
+import { pidsMatching } from '../support/daemons';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
+import { at, browserSession, screenshot } from './browser';
+
+// The node page's actions in Chromium against a running fleet of simulated daemons:
+// alias editing, the delete dialog, a DIP003 node's start form and a validator's fee
+// form. Run `npm run build` first.
+
+const dataDir = tempDataDir('nodekeep-e2e-nodepage-');
+const profilesFile = path.join(dataDir, 'daemons.json');
+const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
+for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?: number }>(shipped.profiles)) {
+  if (p.run !== 'simulator') continue;
+  p.sync_seconds = 1;
+  p.time_scale = 300;
+}
+fs.writeFileSync(profilesFile, JSON.stringify(shipped));
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+
+let server: TestServer;
+const session = browserSession(() => server.url);
+const owner = { username: '', password: '', token: '' };
+
+type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null } };
+
+async function api<T>(p: string): Promise<T> {
+  const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
+  expect(res.status, p).toBe(200);
+  return (await res.json()) as T;
+}
+
+async function post(p: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(server.url + p, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+const nodeData = (mn: string) => api<{ data: NodeData }>(`/api/get_masternode?masternode=${mn}`).then((r) => r.data);
+const listedIds = () => api<{ masternodes: { mn_id: string }[] }>('/api/get_masternodes').then((r) => r.masternodes.map((n) => n.mn_id));
+
+/** A node made through the fleet, as the operator's CLI makes it. */
+async function createNode(coin: string, plan: 'cloud' | 'dedicated' = 'cloud'): Promise<string> {
+  const lines: string[] = [];
+  const code = await runCli(['fleet', 'create', coin, '--user', owner.username, '--plan', plan], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
+  expect(code, lines.join('\n')).toBe(0);
+  const mn = /node (\S+) requested/.exec(lines.join('\n'))![1];
+  await expect.poll(listedIds, { timeout: 30_000 }).toContain(mn);
+  return mn;
+}
+
+function liveSubscribed(page: Page): Promise<unknown> {
+  return page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
+}
+
+async function logIn(page: Page) {
+  const subscribed = liveSubscribed(page);
+  await page.goto('/login');
+  await page.getByLabel('Username or email', { exact: true }).fill(owner.username);
+  await page.getByLabel('Password', { exact: true }).fill(owner.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await at(page, '/dashboard');
+  await subscribed;
+}
+
+/** Every tRPC call of a procedure the page sends (batched calls name it in the path). */
+function callsTo(page: Page, procedure: string): Request[] {
+  const seen: Request[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/trpc/') && r.url().includes(procedure)) seen.push(r);
+  });
+  return seen;
+}
+
+/** Makes the page's calls of a procedure fail as a dropped connection would, after `delayMs`. */
+async function dropCalls(page: Page, procedure: string, delayMs = 0) {
+  await page.route(`**/trpc/*${procedure}*`, async (route) => {
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    await route.abort('connectionfailed');
+  });
+}
+
+const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
+const title = (page: Page) => page.getByRole('heading', { level: 1 });
+
+let page: Page;
+
+beforeAll(async () => {
+  server = await startTestServer(env, { dataDir });
+  Object.assign(owner, await freshUser(server.deps, { prefix: 'nodepage_' }));
+  await session.launch();
+  page = await session.newPage();
+  await logIn(page);
+});
+
+afterEach(session.assertNoPageErrors);
+
+afterAll(async () => {
+  await session.close();
+  await stopTestServer(server);
+  expect(pidsMatching(dataDir)).toEqual([]);
+});
+
+describe('node page actions', () => {
+  it('renames a node at once, puts the name back when saving fails, and removes the alias', { timeout: 90_000 }, async () => {
+    const mn = await createNode('pivx');
+    await page.goto(`/dashboard/masternode/${mn}`);
+    await title(page).filter({ hasText: mn }).waitFor();
+    const updates = callsTo(page, 'nodes.update_alias');
+
+    // A dropped connection: the new name shows while the call is out, then the old one is back.
+    await dropCalls(page, 'nodes.update_alias', 800);
+    await page.getByRole('button', { name: 'Edit alias' }).click();
+    await page.getByLabel('Alias', { exact: true }).fill('Lost name');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await title(page).filter({ hasText: 'Lost name' }).waitFor();
+    await toast(page, 'Error updating alias').waitFor();
+    await title(page).filter({ hasText: mn }).waitFor();
+    await page.unroute('**/trpc/*nodes.update_alias*');
+
+    // The rule is checked before anything is sent.
+    const before = updates.length;
+    await page.getByRole('button', { name: 'Edit alias' }).click();
+    await page.getByLabel('Alias', { exact: true }).fill('bad/name!');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('An alias may hold only letters, digits, hyphens, underscores and spaces.').waitFor();
+    await page.getByLabel('Alias', { exact: true }).fill('x'.repeat(49));
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('An alias may be at most 48 characters.').waitFor();
+    expect(updates.length).toBe(before);
+
+    // Saved: shown at once, toasted, kept by the server.
+    await page.getByLabel('Alias', { exact: true }).fill('My PIVX_node-1');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await title(page).filter({ hasText: 'My PIVX_node-1' }).waitFor();
+    await toast(page, 'Alias changed to: My PIVX_node-1').waitFor();
+    await expect.poll(async () => (await nodeData(mn)).alias).toBe('My PIVX_node-1');
+    await screenshot(page, 'node-alias');
+
+    // Empty removes it; the toast goes after 5 s.
+    await page.getByRole('button', { name: 'Edit alias' }).click();
+    await page.getByLabel('Alias', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast(page, 'Alias removed').waitFor();
+    await title(page).filter({ hasText: mn }).waitFor();
+    await expect.poll(async () => (await nodeData(mn)).alias).toBeNull();
+    await toast(page, 'Alias removed').waitFor({ state: 'detached', timeout: 8_000 });
+  });
+
+  it('deletes a node: a reason is required, hints, Other words, Error! on failure, the portfolio after success', { timeout: 90_000 }, async () => {
+    const mn = await createNode('pivx');
+    await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
+    const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
+    await dialog.waitFor();
+    const deletes = callsTo(page, 'nodes.delete_masternode');
+
+    // The fifteen reasons, in the spec's order, after a placeholder.
+    const reason = dialog.getByLabel('Reason');
+    expect(await reason.locator('option:not([disabled])').allTextContents()).toEqual([...DELETE_REASONS]);
+
+    // Without a reason the button reads as unavailable and sends nothing.
+    const button = dialog.getByRole('button', { name: 'Delete node' });
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await button.click({ force: true });
+    await page.waitForTimeout(300);
+    expect(deletes).toHaveLength(0);
+
+    // Hints: reward times with the FAQ, or live chat.
+    await reason.selectOption("I'm not receiving rewards");
+    const hint = dialog.getByTestId('reason-hint');
+    await hint.filter({ hasText: 'first one often comes after about 3 times' }).waitFor();
+    expect(await hint.getByRole('link', { name: 'the FAQ' }).getAttribute('href')).toBe('/faq');
+    await reason.selectOption('There is a problem with the node');
+    await hint.filter({ hasText: 'live chat answers every day from 7:00 to 21:00 UTC' }).waitFor();
+    await reason.selectOption('Moving to Cloud plan');
+    expect(await hint.count()).toBe(0);
+
+    // Other asks for the customer's words (up to 1000 characters); without them nothing is sent.
+    await reason.selectOption('Other');
+    const words = dialog.getByLabel('Your reason');
+    expect(await words.getAttribute('maxlength')).toBe('1000');
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await words.fill('Moving the coins to cold storage');
+    expect(await button.getAttribute('aria-disabled')).toBeNull();
+
+    // A failure shows under "Error!" and the node stays.
+    await dropCalls(page, 'nodes.delete_masternode');
+    await button.click();
+    await dialog.getByRole('alert').filter({ hasText: 'Error!' }).waitFor();
+    expect(await listedIds()).toContain(mn);
+    await screenshot(page, 'node-delete-error', { fullPage: false });
+    await page.unroute('**/trpc/*nodes.delete_masternode*');
+
+    // Success: the words are the reason, then the portfolio without the node.
+    const sent = page.waitForRequest((r) => r.url().includes('nodes.delete_masternode') && r.method() === 'POST');
+    await button.click();
+    expect(JSON.stringify((await sent).postDataJSON())).toContain('"reason":"Moving the coins to cold storage"');
+    await at(page, '/dashboard/portfolio');
+    expect(await listedIds()).not.toContain(mn);
+    await expect.poll(() => page.locator(`tr[data-mn="${mn}"]`).count()).toBe(0);
+    const gone = await fetch(`${server.url}/api/get_masternode?masternode=${mn}`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(gone.status).toBe(404);
+  });
+
+  it("starts a DIP003 node from its configuration tab: sign-message form, register_submit, then 'Congratulations' live", { timeout: 120_000 }, async () => {
+    // Deployed as a customer deploys it: the collateral's transaction id.
+    const txid = crypto.randomBytes(32).toString('hex');
+    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+    const mn = String(deployed.json.server_id);
+    await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
+    await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
+
+    // The details table: the operator key (BLS secret) is blurred until the eye is pressed.
+    await page.goto(`/dashboard/masternode/${mn}`);
+    const details = page.getByRole('table', { name: 'Details' });
+    const eye = details.getByRole('button', { name: /^Show / }).first();
+    await eye.waitFor();
+    const secret = details.getByTestId('secret').first();
+    expect(await eye.getAttribute('aria-pressed')).toBe('false');
+    expect(await secret.getAttribute('class')).toContain('secret-blurred');
+    await eye.click();
+    expect(await eye.getAttribute('aria-pressed')).toBe('true');
+    expect(await secret.getAttribute('class')).toBeNull();
+
+    await page.getByRole('tab', { name: 'Configuration' }).click();
+    await at(page, `/dashboard/masternode/${mn}?tab=config`);
+    const view = page.getByRole('region', { name: 'Start your masternode' });
+    await view.waitFor();
+    // The commands to run in the customer's own wallet, copyable.
+    expect(await view.getByRole('button', { name: /^Copy / }).count()).toBeGreaterThan(0);
+    const field = view.getByLabel('Prepared transaction and signature');
+
+    // Nothing pasted: said under the field, nothing sent.
+    const submits = callsTo(page, 'nodes.register_submit');
+    await view.getByRole('button', { name: 'Start node' }).click();
+    await view.getByText('Paste the result and the signature.').waitFor();
+    expect(submits).toHaveLength(0);
+
+    // What `protx register_prepare` returned and the collateral address's signature.
+    const prepared = crypto.randomBytes(120).toString('hex');
+    const signature = crypto.randomBytes(65).toString('base64');
+    await field.fill(`${prepared} ${signature}`);
+    await screenshot(page, 'node-config-dip003');
+    await view.getByRole('button', { name: 'Start node' }).click();
+    await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+    await view.getByText('Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.').waitFor();
+    const after = await nodeData(mn);
+    expect(after.output_text).toMatch(/\bactive\b/);
+    expect(after.output_text).not.toMatch(/\bnot_active\b/);
+    await screenshot(page, 'node-config-dip003-started');
+  });
+
+  it("follows a start sent from elsewhere (an API script): the 'started' event flips the open view", { timeout: 120_000 }, async () => {
+    const txid = crypto.randomBytes(32).toString('hex');
+    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+    const mn = String(deployed.json.server_id);
+    await expect.poll(async () => (await listedIds()).includes(mn) && (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
+
+    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    const view = page.getByRole('region', { name: 'Start your masternode' });
+    await view.getByLabel('Prepared transaction and signature').waitFor();
+    await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
+    const started = await post('/api/register_submit', { mn, output: `${crypto.randomBytes(120).toString('hex')} ${crypto.randomBytes(65).toString('base64')}` });
+    expect(started.status, JSON.stringify(started.json)).toBe(200);
+    await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);
+  });
+
+  it('checks a validator fee recipient with the spec messages and confirms a change with a toast that stays', { timeout: 90_000 }, async () => {
+    const mn = await createNode('eth', 'dedicated');
+    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    const form = page.getByRole('region', { name: 'Change the fee recipient' });
+    await form.waitFor();
+    const input = form.getByLabel('New fee recipient');
+    const submit = form.getByRole('button', { name: 'Change fee recipient' });
+    const updates = callsTo(page, 'nodes.update_validator_fee');
+
+    // Required once a submit is tried; then 0x + 40 hex.
+    expect(await form.getByText('Address required', { exact: true }).count()).toBe(0);
+    await submit.click();
+    await form.getByText('Address required', { exact: true }).waitFor();
+    await input.fill('0x1234');
+    await form.getByText('Invalid address', { exact: true }).waitFor();
+    await input.fill('0x' + 'g'.repeat(40));
+    await form.getByText('Invalid address', { exact: true }).waitFor();
+    await submit.click();
+    expect(updates).toHaveLength(0);
+    const fee = '0x' + crypto.randomBytes(20).toString('hex');
+    await input.fill(fee);
+    expect(await form.locator('.field-error').count()).toBe(0);
+
+    // A network failure: the message beside the button; submit is ignored while it shows; typing clears it.
+    await dropCalls(page, 'nodes.update_validator_fee');
+    await submit.click();
+    await form.getByText('Something went wrong. Please try again or contact support.').waitFor();
+    const tried = updates.length;
+    await submit.click();
+    await page.waitForTimeout(300);
+    expect(updates.length).toBe(tried);
+    await input.fill(fee + ' ');
+    await input.fill(fee);
+    expect(await form.getByText('Something went wrong. Please try again or contact support.').count()).toBe(0);
+    await page.unroute('**/trpc/*nodes.update_validator_fee*');
+
+    // Success: a toast that stays until OK, and the fee recipient shown changes.
+    await submit.click();
+    const messages = page.getByRole('region', { name: 'Messages' });
+    const ok = messages.getByRole('button', { name: 'OK' });
+    await ok.waitFor();
+    await page.getByTestId('fee-recipient').filter({ hasText: fee }).waitFor();
+    await page.waitForTimeout(6_000);
+    expect(await ok.count()).toBe(1);
+    await screenshot(page, 'node-config-validator');
+    await ok.click();
+    expect(await ok.count()).toBe(0);
+    await expect.poll(async () => (await nodeData(mn)).setup.fee_recipient?.toLowerCase()).toBe(fee);
+  });
+
+  it('shows quick-setup steps only for a 34-character fee address', { timeout: 90_000 }, async () => {
+    const mn = await createNode('rtm');
+    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+    const view = page.getByRole('region', { name: 'Quick setup' });
+    const fee = view.getByLabel('Fee address');
+    await fee.fill('R'.repeat(33));
+    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+    await fee.fill('R'.repeat(34));
+    await view.getByLabel('Quick setup result').waitFor();
+    await fee.fill('R'.repeat(35));
+    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+  });
+
+  it("reads a governance coin's proposals and says when a coin has none", { timeout: 90_000 }, async () => {
+    const pivx = await createNode('pivx');
+    await page.goto(`/dashboard/masternode/${pivx}?tab=proposals`);
+    await page.getByText('PIVX has no governance proposals.').waitFor();
+
+    const dash = await createNode('dash');
+    await page.goto(`/dashboard/masternode/${dash}?tab=proposals`);
+    const table = page.getByRole('table', { name: 'Proposals' });
+    await table.waitFor({ timeout: 30_000 });
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Name', 'Budget', 'Start block', 'End block', 'Yes', 'No', 'Abstain', 'Status']);
+    expect(await table.locator('tbody tr').count()).toBeGreaterThan(0);
+  });
+
+  it('stops and deletes a validator, then offers its EIP-3076 slashing-protection file', { timeout: 90_000 }, async () => {
+    const mn = await createNode('eth', 'dedicated');
+    await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
+    const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
+    await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
+    await dialog.getByLabel('Reason').selectOption('I will deploy another node');
+    await dialog.getByRole('button', { name: 'Delete node' }).click();
+
+    const done = page.getByRole('dialog', { name: 'Validator deleted' });
+    const link = done.getByRole('link', { name: 'Download slashing-protection file' });
+    await link.waitFor();
+    // The page stays for the download; the node is already gone.
+    expect(await listedIds()).not.toContain(mn);
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe(`slashing-protection-${mn}.json`);
+    const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+    expect(file.metadata.interchange_format_version).toBe('5');
+    expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(file.data).toHaveLength(1);
+    expect(file.data[0].pubkey).toMatch(/^0x[0-9a-f]{96}$/);
+    await done.getByRole('button', { name: 'Go to portfolio' }).click();
+    await at(page, '/dashboard/portfolio');
+  });
+});
