@@ -98,7 +98,7 @@ async function density(n = 1000) {
     for (let i = 0; i < n; i++) await requestNode(s.deps.db, { profiles: s.fleet.profiles, log, simulator: s.fleet.simulator }, { userId: user.id, coinId: coins[i % coins.length], plan: coins[i % coins.length] === 'eth' ? 'dedicated' : 'cloud' });
     const placedMs = performance.now() - t0;
     void s.fleet.reconcile();
-    await waitFor(async () => Number((await s.deps.db.selectFrom('masternodes').select((eb) => eb.fn.countAll().as('c')).where('provisioned_at', 'is not', null).executeTakeFirstOrThrow()).c) >= n, 300_000, 'all nodes started');
+    await waitFor(async () => Number((await s.deps.db.selectFrom('node_view').select((eb) => eb.fn.countAll().as('c')).where('provisioned_at', 'is not', null).executeTakeFirstOrThrow()).c) >= n, 300_000, 'all nodes started');
     const startedMs = performance.now() - t0;
     const metric = async () => (await s.fleet.metrics.checkSeconds.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
     await new Promise((r) => setTimeout(r, 5000)); // settle

@@ -5,6 +5,7 @@ import { snapshot } from './support/db-snapshot';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
 import { waitFor } from './support/wait';
 import { freshUser } from './support/users';
+import { insertTestNode } from './support/nodes';
 
 let s: TestServer;
 let token: string;
@@ -34,10 +35,7 @@ afterAll(() => stopTestServer(s));
 
 async function host(coin: string, n: number) {
   for (let i = 0; i < n; i++) {
-    await s.deps.db
-      .insertInto('masternodes')
-      .values({ mn_id: `${coin}-${i}-${Math.random().toString(36).slice(2, 8)}`, user_id: userId, coin_id: coin, package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
-      .execute();
+    await insertTestNode(s.deps.db, { mn_id: `${coin}-${i}-${Math.random().toString(36).slice(2, 8)}`, user_id: userId, coin_id: coin, status: 'running' });
   }
 }
 
@@ -64,7 +62,7 @@ describe('GET /public_api/get_coins', () => {
     const body = await coinsShowing('pac listed', (b) => b.order.includes('pac'));
     expect(body.order.slice(0, 2)).toEqual(['firo', 'pac']);
     expect(body.data.pac).toMatchObject({ delisted: true, hosted_mns: { value: 1 } });
-    await s.deps.db.updateTable('masternodes').set({ deleted_at: Date.now() }).where('coin_id', '=', 'pac').execute();
+    await s.deps.db.updateTable('nodes').set({ state: 'deleted', deleted_at: Date.now() }).where('coin_id', '=', 'pac').execute();
     expect((await coinsShowing('pac gone', (b) => !b.order.includes('pac'))).order).not.toContain('pac');
   });
 });
@@ -140,6 +138,7 @@ describe('stats, detailed and deploy info', () => {
     expect(body.data).toEqual({
       id: 'zen42', ticker: 'ZEN', label: expect.any(String), collateral: 42, dedicated_price: expect.any(Number), cloud_price: expect.any(Number), cloud: expect.any(Boolean), campaign: false,
       campaign_prices: { dedicated_price: expect.any(Number), cloud_price: expect.any(Number) }, maintenance: false, monero: false, dip003: false, dip003_restrict: false, front_options: { validator_evm: false },
+      family: 'zen', simulated: true,
     });
     expect((await get('/api/get_deploy_info?coin=eth', token)).body.data.front_options.validator_evm).toBe(true);
     expect((await get('/api/get_deploy_info?coin=nope', token)).status).toBe(404);

@@ -11,6 +11,7 @@ import { sameSecret } from '../src/server/http/same-secret';
 import type { AppRouter } from '../src/server/router';
 import { batchLimit, MAX_BATCH_CALLS, MAX_BATCH_RESPONSE_BYTES } from '../src/server/http/trpc-http';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
+import { insertTestNode } from './support/nodes';
 
 const json = { 'content-type': 'application/json' };
 
@@ -115,10 +116,7 @@ describe('the platform over HTTP', () => {
     it('is keyed on what the call reads: random parameters do not bypass it, and the browser\'s tRPC path shares it', async () => {
       const before = await fetch(`${s.url}/public_api/get_coins?x=${Math.random()}`).then((r) => r.json());
       // A change that does not clear the cache: visible only once the entry expires.
-      await s.deps.db
-        .insertInto('masternodes')
-        .values({ mn_id: `cache-${Date.now()}`, user_id: userId, coin_id: 'dash', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
-        .execute();
+      await insertTestNode(s.deps.db, { mn_id: `cache-${Date.now()}`, user_id: userId, coin_id: 'dash', status: 'running' });
       const [random, trpc, batch] = await Promise.all([
         fetch(`${s.url}/public_api/get_coins?x=${Math.random()}&y=1`).then((r) => r.json()),
         fetch(`${s.url}/trpc/coins.get_coins?input=${encodeURIComponent(JSON.stringify({ x: Math.random() }))}`).then((r) => r.json()),
@@ -137,10 +135,7 @@ describe('the platform over HTTP', () => {
 
     it('keys a call with input on its parsed input: get_coin?coin=DASH and coin=dash share an entry', async () => {
       const a = await fetch(`${s.url}/public_api/get_coin?coin=dash`).then((r) => r.json());
-      await s.deps.db
-        .insertInto('masternodes')
-        .values({ mn_id: `cache2-${Date.now()}`, user_id: userId, coin_id: 'dash', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
-        .execute();
+      await insertTestNode(s.deps.db, { mn_id: `cache2-${Date.now()}`, user_id: userId, coin_id: 'dash', status: 'running' });
       const b = await fetch(`${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: ' DASH ' }))}`).then((r) => r.json());
       expect(b.result.data).toEqual(a);
       // Bad input is not cached; it answers the error in each transport's shape.

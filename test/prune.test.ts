@@ -6,6 +6,7 @@ import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
 import { pruneAll, RETENTION } from '../src/server/housekeeping/prune';
 import { insertJob } from '../src/server/jobs/queries';
 import { tempDataDir } from './support/server';
+import { insertTestNode } from './support/nodes';
 
 const DAY = 86_400_000;
 const now = Date.UTC(2026, 10, 23, 12);
@@ -37,7 +38,8 @@ async function session(name: string, expires_at: number, revoked_at: number | nu
 }
 
 async function node(mn_id: string, deleted_at: number | null, destroyed_at: number | null) {
-  await db.insertInto('masternodes').values({ mn_id, user_id: userId, coin_id: 'dash', package: 'cloud', status: 'running', created_at: ago(60 * DAY), deleted_at, destroyed_at }).execute();
+  const state = destroyed_at !== null ? 'deleted' : deleted_at !== null ? 'deleting' : 'live';
+  await insertTestNode(db, { mn_id, user_id: userId, coin_id: 'dash', package: 'cloud', status: 'running', created_at: ago(60 * DAY), state, state_at: destroyed_at ?? deleted_at ?? ago(60 * DAY), deleted_at });
 }
 
 describe('pruning', () => {
@@ -74,7 +76,7 @@ describe('pruning', () => {
     expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
     expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
     expect((await db.selectFrom('sessions').select('token_hash').orderBy('id').execute()).map((r) => r.token_hash)).toEqual(['expired-recently', 'revoked-recently', 'live']);
-    expect((await db.selectFrom('masternodes').select('mn_id').orderBy('id').execute()).map((r) => r.mn_id)).toEqual(['destroyed-recently', 'deleted-not-yet-destroyed', 'live-and-old']);
+    expect((await db.selectFrom('nodes').select('mn_id').orderBy('id').execute()).map((r) => r.mn_id)).toEqual(['destroyed-recently', 'deleted-not-yet-destroyed', 'live-and-old']);
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
 
     // A second run finds nothing more.

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { KEY_FORMAT_HINT, parseSecretsKey, type SecretsKey } from './secrets/key';
 
 /**
  * Configuration comes only from the environment (README "Configuration" table).
@@ -51,6 +52,15 @@ const communityLinks = v.pipe(
 const ipv4 = v.pipe(v.string(), v.ipv4('must be an IPv4 address such as 203.0.113.7'));
 const ipv6 = v.pipe(v.string(), v.ipv6('must be an IPv6 address such as 2001:db8::7'));
 
+const secretsKey = v.pipe(
+  v.string(),
+  v.check((s) => parseSecretsKey(s) !== null, `must be ${KEY_FORMAT_HINT}`),
+  v.transform((s) => parseSecretsKey(s) as SecretsKey),
+);
+
+/** Never echoed back in a configuration error: a near-miss of a secret is still a secret. */
+const SECRET_VARIABLES = new Set(['SECRETS_KEY', 'OPERATOR_TOKEN', 'MARKET_API_KEY']);
+
 const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: v.optional(port, '8080'),
@@ -92,6 +102,7 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
     '30',
   ),
+  SECRETS_KEY: v.optional(secretsKey),
 });
 
 export type Config = {
@@ -129,6 +140,8 @@ export type Config = {
   supportEmail: string;
   /** Community links shown on the error app, the not-found page and the footers. */
   communityLinks: { label: string; url: string }[];
+  /** Key that seals stored secrets (SECRETS_KEY); null: `secrets.key` in the data folder. */
+  secretsKey: SecretsKey | null;
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -140,7 +153,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== ''));
   const parsed = v.safeParse(EnvSchema, present);
   if (!parsed.success) {
-    const lines = parsed.issues.map((i) => `${v.getDotPath(i) ?? '?'}: ${i.message} (got ${JSON.stringify(i.input)})`);
+    const lines = parsed.issues.map((i) => {
+      const name = v.getDotPath(i) ?? '?';
+      return `${name}: ${i.message}${SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(i.input)})`}`;
+    });
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.output;
@@ -173,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     fleetLocalIpv6: e.FLEET_LOCAL_IPV6 ?? null,
     supportEmail: e.SUPPORT_EMAIL ?? '',
     communityLinks: e.COMMUNITY_LINKS ?? [],
+    secretsKey: e.SECRETS_KEY ?? null,
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

@@ -1,3 +1,5 @@
+import type { FleetAccess } from './fleet/access';
+import type { SecretBox } from './secrets/box';
 import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { DB } from './db/open';
@@ -14,6 +16,9 @@ export type AppDeps = {
   limiter: RateLimiter;
   hub: EventHub;
   mail: Pick<MailDispatcher, 'kick'>;
+  fleet: FleetAccess;
+  /** Seals the secrets nodes run with (keystores, BLS and monero keys) before they are stored. */
+  secrets: SecretBox;
 };
 
 /** Who is calling, from HTTP or a websocket connection alike. */

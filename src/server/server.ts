@@ -14,6 +14,7 @@ import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
+import { openSecretBox } from './secrets/box';
 import { capConnectionsPerAddress } from './http/conn-limit';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
@@ -74,6 +75,9 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
 }
 
 async function startParts(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }, undo: Array<() => unknown>): Promise<RunningServer> {
+  // Before the database: a missing key file is created now (first start), a bad one stops the start.
+  const secrets = openSecretBox(config.dataDir, config);
+  log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
   const applied = await migrateToLatest(db);
@@ -92,18 +96,6 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');
   if (catalog.added.length) log.info('catalog coins added', { coins: catalog.added.length });
 
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail };
-  const cache = new ResponseCache();
-  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
-  market.onRefreshed = () => {
-    cache.clear();
-    // Open coin lists and top bars refetch.
-    insertEvent(db, null, 'update_stats', {})
-      .then(() => hub.poke())
-      .catch((err) => log.warn('update_stats event not written', { err }));
-  };
-  market.schedule(jobs);
-
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
@@ -116,6 +108,18 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
+  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
+  const cache = new ResponseCache();
+  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
+  market.onRefreshed = () => {
+    cache.clear();
+    // Open coin lists and top bars refetch.
+    insertEvent(db, null, 'update_stats', {})
+      .then(() => hub.poke())
+      .catch((err) => log.warn('update_stats event not written', { err }));
+  };
+  market.schedule(jobs);
+
   undo.push(() => fleet.stop());
   await fleet.start();
   jobs.start();

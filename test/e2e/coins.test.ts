@@ -7,6 +7,7 @@ import { startTestServer, stopTestServer, type TestServer } from '../support/ser
 import { waitFor } from '../support/wait';
 import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
+import { insertTestNode } from '../support/nodes';
 
 // The coin catalog's pages: the coin list, the top bar totals, view_coin, pricing and
 // the FAQ, against the real catalog (36 coins: pac and bwk delisted, bitg in
@@ -160,10 +161,7 @@ describe('coin list', () => {
     await rowsOf(coinTable(page)).first().waitFor();
     expect(await delistedTable(page).count()).toBe(0);
 
-    await server.deps.db
-      .insertInto('masternodes')
-      .values({ mn_id: 'e2e-1', user_id: user.id, coin_id: 'pac', package: 'dedicated', status: 'active', created_at: Date.now(), deleted_at: null })
-      .execute();
+    await insertTestNode(server.deps.db, { mn_id: 'e2e-1', user_id: user.id, coin_id: 'pac', status: 'running' });
     // Public answers may be cached for a second: reload until the page shows the node's coin.
     const delisted = delistedTable(page);
     await waitFor(async () => {
@@ -181,7 +179,7 @@ describe('coin list', () => {
 
     // Once its last node is deleted, the coin leaves the list (again past any cached answer:
     // reloaded until the page, fully drawn, has no delisted section).
-    await server.deps.db.updateTable('masternodes').set({ deleted_at: Date.now() }).where('mn_id', '=', 'e2e-1').execute();
+    await server.deps.db.updateTable('nodes').set({ state: 'deleted', deleted_at: Date.now() }).where('mn_id', '=', 'e2e-1').execute();
     await waitFor(async () => {
       await page.reload();
       await rowsOf(coinTable(page)).first().waitFor();

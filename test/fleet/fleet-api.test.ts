@@ -6,6 +6,7 @@ import { liveClient } from '../support/live';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
+import { insertTestNode } from '../support/nodes';
 
 // Fast clocks for the test: checks every half second, simulated nodes sync in a second.
 const dataDir = tempDataDir('nodekeep-fleet-');
@@ -100,7 +101,7 @@ describe('the fleet in the running platform', () => {
     }, 5000, 'latest block');
     expect(dash.wallet).toMatchObject({ version: expect.stringMatching(/Simulator/), protocol_version: '70230', connections: expect.any(Number) });
     expect(dash.chain_simulated).toBe(true);
-    const row = await s.deps.db.selectFrom('masternodes').select('blocks').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
+    const row = await s.deps.db.selectFrom('node_view').select('blocks').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
     expect(dash.latest_block).toBeLessThanOrEqual(row.blocks! + 5);
     // The top bar counts the node, but no value for collateral it does not hold.
     const stats = await waitFor(async () => {
@@ -130,14 +131,15 @@ describe('the fleet in the running platform', () => {
     expect((await cli('fleet', 'create', 'pivx', '--user', users.owner.username, '--plan', 'dedicated')).code).toBe(0);
     const full = await cli('fleet', 'create', 'pivx', '--user', users.other.username, '--plan', 'dedicated');
     expect(full.code).toBe(2);
-    expect((await cli('fleet', 'status')).out).toMatch(/local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/);
+    // Placement is the control loop's: the slot shows as used once it placed the node.
+    await waitFor(async () => /local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/.test((await cli('fleet', 'status')).out), 5000, 'the slot in use');
     expect((await cli('fleet', 'create', 'bitg', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // maintenance
     expect((await cli('fleet', 'create', 'eth', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // no cloud plan
   });
 
   it('marks nodes on a host that is gone as error', async () => {
     const host = await s.deps.db.insertInto('hosts').values({ name: 'gone', engine: 'docker', url: 'unix:///nonexistent/docker.sock', ipv4: '192.0.2.50', ipv6: null, dedicated_slots: 5, cloud_slots: 5, state: 'active', last_error: null, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
-    await s.deps.db.insertInto('masternodes').values({ mn_id: 'ltc-ghost', user_id: users.owner.id, coin_id: 'dash', package: 'dedicated', status: 'running', created_at: Date.now(), deleted_at: null, host_id: host.id, daemon_profile: 'litecoind-regtest', provisioned_at: Date.now() }).execute();
+    await insertTestNode(s.deps.db, { mn_id: 'ltc-ghost', user_id: users.owner.id, coin_id: 'dash', status: 'running', placement: { host_id: host.id, daemon_profile: 'litecoind-regtest', provisioned_at: Date.now() } });
     s.fleet.monitor.track('ltc-ghost');
     const ghost = await waitFor(async () => {
       const n = await node('owner', 'ltc-ghost');
@@ -145,7 +147,7 @@ describe('the fleet in the running platform', () => {
     }, 10_000, 'error status');
     expect(ghost.problem).toMatch(/gone/);
     expect(s.logLines.some((l) => l.includes('host unreachable') && l.includes('"host":"gone"'))).toBe(true);
-    await s.deps.db.updateTable('masternodes').set({ deleted_at: Date.now(), destroyed_at: Date.now() }).where('mn_id', '=', 'ltc-ghost').execute();
+    await s.deps.db.updateTable('nodes').set({ state: 'deleted', deleted_at: Date.now() }).where('mn_id', '=', 'ltc-ghost').execute();
     s.fleet.monitor.untrack('ltc-ghost');
   });
 
@@ -181,11 +183,11 @@ describe('the fleet in the running platform', () => {
 
   it('restarts and destroys a node on the operator’s word', async () => {
     expect((await cli('fleet', 'restart', dashId)).code).toBe(0);
-    await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('restarted_at').where('mn_id', '=', dashId).executeTakeFirst())?.restarted_at, 10_000, 'restart');
+    await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('restarted_at').where('mn_id', '=', dashId).executeTakeFirst())?.restarted_at, 10_000, 'restart');
     const logs = await cli('fleet', 'logs', dashId, '--tail', '5');
     expect(logs.out).toMatch(/simulator/i);
     expect((await cli('fleet', 'destroy', dashId)).code).toBe(0);
-    await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('destroyed_at').where('mn_id', '=', dashId).executeTakeFirst())?.destroyed_at, 10_000, 'destroy');
+    await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('destroyed_at').where('mn_id', '=', dashId).executeTakeFirst())?.destroyed_at, 10_000, 'destroy');
     expect((await api('/api/get_masternodes', 'owner')).body.masternodes.map((m: any) => m.mn_id)).not.toContain(dashId);
     expect((await cli('fleet', 'destroy', 'nope')).code).toBe(2);
   });

@@ -36,7 +36,7 @@ const cli = async (...args: string[]) => {
   return { code, out: lines.join('\n') };
 };
 const node = (id: string) => fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${miner.token}` } }).then((r) => r.json()).then((b) => b.data);
-const nodeRow = (id: string) => s.deps.db.selectFrom('masternodes').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
+const nodeRow = (id: string) => s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   expect((await cli('catalog', 'import', catalogFile)).code).toBe(0);

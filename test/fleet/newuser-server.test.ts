@@ -7,6 +7,7 @@ import { DONE_IN_QUEUE_MS, FINISHED_IN_QUEUE } from '../../src/server/nodes/serv
 import { pidsMatching, waitFor } from '../support/daemons';
 import { liveClient } from '../support/live';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { insertTestNode } from '../support/nodes';
 
 // What a new user tripped over, server side: the simulator only when the operator turns it
 // on, the local host's address and the support links from configuration, a bounded
@@ -87,13 +88,13 @@ describe('configuration of what customers see', () => {
 
 describe('the simulator only when the operator enables it', () => {
   it('refuses to deploy a coin that would run on the simulator while it is off, and writes nothing', async () => {
-    const before = await s.deps.db.selectFrom('masternodes').select('id').execute();
+    const before = await s.deps.db.selectFrom('node_view').select('id').execute();
     expect((await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'])).code).toBe(2);
     // The same rule inside the server, in the customer's words (no talk of our machinery); the operator's log says why.
     const refused = requestNode(s.deps.db, { profiles: s.fleet.profiles, log: s.deps.log, simulator: s.fleet.simulator }, { userId, coinId: 'dash', plan: 'cloud' });
     await expect(refused).rejects.toThrow(/^Dash nodes cannot be deployed right now\. Please try again later or contact support\.$/);
     expect(s.logLines.join('\n')).toMatch(/simulator, which is off \(FLEET_SIMULATOR\)/);
-    expect(await s.deps.db.selectFrom('masternodes').select('id').execute()).toEqual(before);
+    expect(await s.deps.db.selectFrom('node_view').select('id').execute()).toEqual(before);
   });
 
   it('does not serve a simulated node while it is off: no simulator process, the node in error, marked simulated', async () => {
@@ -102,7 +103,7 @@ describe('the simulator only when the operator enables it', () => {
     expect(r.code).toBe(0);
     const id = /node (\S+) requested/.exec(r.out)![1];
     const row = await waitFor(async () => {
-      const n = await s.deps.db.selectFrom('masternodes').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
+      const n = await s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
       return n.status === 'error' && n;
     }, 10_000, 'node in error');
     expect(row.simulated).toBe(1);
@@ -120,7 +121,7 @@ describe('the simulator only when the operator enables it', () => {
     expect(status.out).toMatch(/simulated nodes: 1 /);
     expect(status.out).toMatch(/FLEET_SIMULATOR in this environment: off/);
     await cli(['fleet', 'destroy', id]);
-    await waitFor(async () => (await s.deps.db.selectFrom('masternodes').select('destroyed_at').where('mn_id', '=', id).executeTakeFirstOrThrow()).destroyed_at, 10_000, 'destroyed');
+    await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('destroyed_at').where('mn_id', '=', id).executeTakeFirstOrThrow()).destroyed_at, 10_000, 'destroyed');
   });
 });
 
@@ -128,21 +129,21 @@ describe('the Deployments panel', () => {
   it('lists what deploys and only the latest few finished nodes, for a short while', async () => {
     const now = Date.now();
     const host = await s.deps.db.selectFrom('hosts').select('id').where('engine', '=', 'local').executeTakeFirstOrThrow();
-    const base = { user_id: userId, coin_id: 'pivx', package: 'cloud' as const, host_id: host.id, hosting_price: 63_000, deleted_at: null };
+    const base = { user_id: userId, coin_id: 'pivx', package: 'cloud' as const, hosting_price: 63_000, status: 'running' };
     // Rows only: nothing is requested of the engine (provisioned, or deleted-free "deploying" on a host we drain first).
     await s.deps.db.updateTable('hosts').set({ state: 'draining' }).where('id', '=', host.id).execute();
     const rows = [
-      ...Array.from({ length: FINISHED_IN_QUEUE + 2 }, (_, i) => ({ ...base, mn_id: `q-done-${i}`, status: 'running', created_at: now - 60_000 * (i + 2), provisioned_at: now - 60_000 * (i + 1), last_checked_at: now })),
-      { ...base, mn_id: 'q-old', status: 'running', created_at: now - DONE_IN_QUEUE_MS * 3, provisioned_at: now - DONE_IN_QUEUE_MS * 2, last_checked_at: now },
+      ...Array.from({ length: FINISHED_IN_QUEUE + 2 }, (_, i) => ({ ...base, mn_id: `q-done-${i}`, created_at: now - 60_000 * (i + 2), placement: { host_id: host.id, provisioned_at: now - 60_000 * (i + 1) }, observation: { checked_at: now, first_answer_at: now - 60_000 * (i + 1) } })),
+      { ...base, mn_id: 'q-old', created_at: now - DONE_IN_QUEUE_MS * 3, placement: { host_id: host.id, provisioned_at: now - DONE_IN_QUEUE_MS * 2 }, observation: { checked_at: now, first_answer_at: now - DONE_IN_QUEUE_MS * 2 } },
     ];
-    await s.deps.db.insertInto('masternodes').values(rows).execute();
+    for (const r of rows) await insertTestNode(s.deps.db, r);
     const { queue, masternodes } = (await api('/api/get_masternodes')).body;
     const ours = queue.filter((q: any) => q.mn_id.startsWith('q-'));
     expect(ours.map((q: any) => q.mn_id)).toEqual(Array.from({ length: FINISHED_IN_QUEUE }, (_, i) => `q-done-${i}`));
     expect(ours.every((q: any) => q.status === 'done')).toBe(true);
     // Every node is still in the portfolio list.
     expect(masternodes.map((m: any) => m.mn_id)).toEqual(expect.arrayContaining(['q-old', 'q-done-6']));
-    await s.deps.db.deleteFrom('masternodes').where('mn_id', 'like', 'q-%').execute();
+    await s.deps.db.updateTable('nodes').set({ state: 'deleted' }).where('mn_id', 'like', 'q-%').execute();
     await s.deps.db.updateTable('hosts').set({ state: 'active' }).where('id', '=', host.id).execute();
   });
 });

@@ -1,5 +1,8 @@
 import fs from 'node:fs';
 import { loadConfig } from '../../src/server/config';
+import { openSecretBox } from '../../src/server/secrets/box';
+import type { FleetAccess } from '../../src/server/fleet/access';
+import { loadProfiles } from '../../src/server/fleet/profiles';
 import type { AppDeps } from '../../src/server/context';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { EventHub } from '../../src/server/events/hub';
@@ -21,7 +24,7 @@ export async function makeDeps() {
   const log = memoryLogger();
   const hub = new EventHub(db, log);
   await hub.start();
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail: { kick: async () => {} } };
+  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail: { kick: async () => {} }, fleet: offlineFleet(), secrets: openSecretBox(dataDir, config) };
   return {
     deps,
     db,
@@ -33,6 +36,14 @@ export async function makeDeps() {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * This tier runs no fleet (no control loop, no daemons, no sockets): deploys are written
+ * and stay `requested`; calls that need a node's daemon answer that it is not running.
+ */
+export function offlineFleet(): FleetAccess {
+  return { profiles: loadProfiles('catalog/daemons.json'), simulator: true, reconcile: async () => {}, daemonOf: async () => null };
 }
 
 export type Deps = Awaited<ReturnType<typeof makeDeps>>;

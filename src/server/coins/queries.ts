@@ -69,9 +69,9 @@ export async function maxPosition(db: Q): Promise<number> {
 /** Hosted (not deleted) nodes per coin. */
 export async function hostedCounts(db: Q): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom('masternodes')
+    .selectFrom('nodes')
     .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('deleted_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted', 'failed'])
     .groupBy('coin_id')
     .execute();
   return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));

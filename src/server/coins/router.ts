@@ -1,6 +1,6 @@
-import { coinQuery, deployInfoOutput, detailedOutput, getCoinOutput, getCoinsOutput, statsOutput } from '../../shared/schemas/coins';
+import { coinQuery, detailedOutput, getCoinOutput, getCoinsOutput, statsOutput } from '../../shared/schemas/coins';
 import { publicProcedure, router, scriptProcedure } from '../trpc';
-import { getCoin, getCoins, getDeployInfo, getDetailed, getStats } from './service';
+import { getCoin, getCoins, getDetailed, getStats } from './service';
 
 export const coinsRouter = router({
   get_coins: publicProcedure
@@ -27,16 +27,4 @@ export const coinsRouter = router({
     .meta({ rest: { method: 'GET', path: '/public_api/get_detailed', cacheMs: 1000, summary: '`{success, market_provider, data: [...]}`: the full market table' } })
     .output(detailedOutput)
     .query(({ ctx }) => getDetailed(ctx)),
-  get_deploy_info: scriptProcedure
-    .meta({
-      rest: {
-        method: 'GET',
-        path: '/api/get_deploy_info',
-        summary:
-          '`{success, data{id, ticker, label, collateral, dedicated_price, cloud_price, cloud, campaign, campaign_prices{dedicated_price, cloud_price}, maintenance, monero, dip003, dip003_restrict, front_options{validator_evm}}}`; 404 for unknown or delisted coins',
-      },
-    })
-    .input(coinQuery)
-    .output(deployInfoOutput)
-    .query(({ ctx, input }) => getDeployInfo(ctx, input.coin)),
 });

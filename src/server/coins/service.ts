@@ -218,7 +218,8 @@ export async function getDetailed(ctx: Ctx) {
   };
 }
 
-export async function getDeployInfo(ctx: Ctx, id: string) {
+/** The coin as the deploy page needs it; `simulated` says whether the fleet's simulator serves its nodes. */
+export async function getDeployInfo(ctx: Ctx, id: string, simulated: (c: CoinRecord) => boolean) {
   const c = await requireCoin(ctx, id);
   if (c.delisted === 1) fail('NOT_FOUND', `${c.label} is delisted: new nodes cannot be deployed.`);
   return {
@@ -238,6 +239,8 @@ export async function getDeployInfo(ctx: Ctx, id: string) {
       dip003: c.dip003 === 1,
       dip003_restrict: c.dip003_restrict === 1,
       front_options: { validator_evm: c.validator_evm === 1 },
+      family: c.family,
+      simulated: simulated(c),
     },
   };
 }

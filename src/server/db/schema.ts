@@ -1,3 +1,4 @@
+import type { LifecycleState } from '../../shared/lifecycle';
 import type { Generated, Insertable, Selectable } from 'kysely';
 
 // Hand-written to match migrations/. Times are epoch milliseconds; money is
@@ -169,49 +170,141 @@ export interface MarketHistoryTable {
   market_cap_usd: number;
 }
 
-export interface MasternodesTable {
+/** The customer's node and its lifecycle (src/shared/lifecycle.ts). Written by nodes and deploy. */
+export interface NodesTable {
   id: Generated<number>;
   mn_id: string;
   user_id: number;
   coin_id: string;
   package: 'dedicated' | 'cloud';
-  status: string;
-  created_at: number;
-  deleted_at: number | null;
+  state: LifecycleState;
+  failed_reason: Generated<string | null>;
   alias: Generated<string | null>;
-  host_id: Generated<number | null>;
-  daemon_profile: Generated<string | null>;
+  /** What the customer typed: a transaction id, an address or a licence key, by family. */
+  entry: Generated<string | null>;
+  payee: Generated<string | null>;
+  output_text: Generated<string | null>;
+  /** Sealed JSON (src/server/secrets): never plaintext. */
+  secrets: Generated<string | null>;
+  validator_pubkey: Generated<string | null>;
+  fee_recipient: Generated<string | null>;
+  deploy_id: Generated<string | null>;
+  started_at: Generated<number | null>;
+  delete_reason: Generated<string | null>;
+  /** Micro-dollars per day at creation. */
+  hosting_price: Generated<number>;
+  /** 1: served by the coin-daemon simulator (FLEET_SIMULATOR). */
+  simulated: Generated<number>;
+  created_at: number;
+  /** When the node entered its current state. */
+  state_at: number;
+  /** When its owner (or the operator) asked for it to go. */
+  deleted_at: Generated<number | null>;
+}
+
+/** Where and how the fleet runs a node. Written by the fleet. */
+export interface PlacementsTable {
+  node_id: number;
+  host_id: number | null;
+  daemon_profile: string;
   /** JSON: { [name]: port } */
   ports: Generated<string>;
   rpc_user: Generated<string | null>;
   rpc_password: Generated<string | null>;
   server_ip: Generated<string | null>;
   server_ip6: Generated<string | null>;
+  /** The coin's fixed public P2P port on server_ip; null for the simulator. */
+  p2p_port: Generated<number | null>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<number | null>;
+  last_error: Generated<string | null>;
+  provisioned_at: Generated<number | null>;
+  restart_requested_at: Generated<number | null>;
+  restarted_at: Generated<number | null>;
+  engine_restarts: Generated<number>;
+  destroyed_at: Generated<number | null>;
+}
+
+/** What the monitor last saw of a node. Written by the fleet's monitor. */
+export interface ObservationsTable {
+  node_id: number;
+  status: string;
   status_on_network: Generated<string | null>;
   status_text: Generated<string | null>;
+  problem: Generated<string | null>;
   /** JSON: { version, protocol_version, blocks, connections } */
   wallet_info: Generated<string | null>;
   blocks: Generated<number | null>;
+  /** JSON: { sent, balance, address, transactions } */
+  activity: Generated<string | null>;
+  pose_penalty: Generated<number | null>;
   active_since: Generated<number | null>;
   last_paid: Generated<number | null>;
   last_paid_height: Generated<number | null>;
   reward_freq_s: Generated<number | null>;
-  last_checked_at: Generated<number | null>;
-  last_network_check_at: Generated<number | null>;
-  engine_restarts: Generated<number>;
-  last_error: Generated<string | null>;
-  /** Micro-dollars per day at creation. */
-  hosting_price: Generated<number>;
-  payee: Generated<string | null>;
-  output_text: Generated<string | null>;
-  provisioned_at: Generated<number | null>;
-  destroyed_at: Generated<number | null>;
-  restart_requested_at: Generated<number | null>;
-  restarted_at: Generated<number | null>;
-  /** 1: served by the coin-daemon simulator (FLEET_SIMULATOR). */
-  simulated: Generated<number>;
+  first_answer_at: Generated<number | null>;
+  checked_at: Generated<number | null>;
+  network_checked_at: Generated<number | null>;
 }
-export type Masternode = Selectable<MasternodesTable>;
+
+/** node_view: the three joined, read-only (migrations/2026-11-23T1400-node-lifecycle.ts). */
+export interface NodeViewTable {
+  id: number;
+  mn_id: string;
+  user_id: number;
+  coin_id: string;
+  package: 'dedicated' | 'cloud';
+  state: LifecycleState;
+  failed_reason: string | null;
+  alias: string | null;
+  entry: string | null;
+  payee: string | null;
+  output_text: string | null;
+  secrets: string | null;
+  validator_pubkey: string | null;
+  fee_recipient: string | null;
+  deploy_id: string | null;
+  started_at: number | null;
+  delete_reason: string | null;
+  hosting_price: number;
+  simulated: number;
+  created_at: number;
+  state_at: number;
+  deleted_at: number | null;
+  host_id: number | null;
+  daemon_profile: string | null;
+  ports: string;
+  rpc_user: string | null;
+  rpc_password: string | null;
+  server_ip: string | null;
+  server_ip6: string | null;
+  p2p_port: number | null;
+  attempts: number;
+  next_attempt_at: number | null;
+  provisioned_at: number | null;
+  restart_requested_at: number | null;
+  restarted_at: number | null;
+  engine_restarts: number;
+  destroyed_at: number | null;
+  /** Customer-facing: deploying while set up, error when failed, else the monitor's (unknown before its first look). */
+  status: string;
+  status_on_network: string | null;
+  status_text: string | null;
+  wallet_info: string | null;
+  blocks: number | null;
+  activity: string | null;
+  pose_penalty: number | null;
+  active_since: number | null;
+  last_paid: number | null;
+  last_paid_height: number | null;
+  reward_freq_s: number | null;
+  first_answer_at: number | null;
+  last_checked_at: number | null;
+  last_network_check_at: number | null;
+  /** Why the node failed, or the monitor's / the engine's last problem. */
+  last_error: string | null;
+}
+export type Masternode = NodeViewTable;
 
 export interface HostsTable {
   id: Generated<number>;
@@ -251,7 +344,10 @@ export interface Database {
   coins: CoinsTable;
   market_quotes: MarketQuotesTable;
   market_history: MarketHistoryTable;
-  masternodes: MasternodesTable;
+  nodes: NodesTable;
+  placements: PlacementsTable;
+  observations: ObservationsTable;
+  node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -2,12 +2,15 @@ import type { CheckBurnInput, DeployServerInput, DeployValidatorsInput } from '.
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail } from '../errors';
+import { getDeployInfo as coinDeployInfo } from '../coins/service';
+import { coinDetails } from '../coins/queries';
+import { profileFor } from '../fleet/service';
 
 type Ctx = Context;
 
 // Being built in this branch series (issue 8); the procedures' shapes are final.
-export async function getDeployInfo(_ctx: Ctx, _coinId: string): Promise<never> {
-  fail('SERVICE_UNAVAILABLE', 'Not available.');
+export function getDeployInfo(ctx: Ctx, coinId: string) {
+  return coinDeployInfo(ctx, coinId, (coin) => profileFor(ctx.fleet.profiles, coin.family, coinDetails(coin).daemon).profile.run === 'simulator');
 }
 export async function deployServer(_ctx: Ctx, _user: User, _input: DeployServerInput): Promise<never> {
   fail('SERVICE_UNAVAILABLE', 'Not available.');

@@ -10,7 +10,7 @@ import { dockerEngine } from './engines/docker';
 import { LocalEngine } from './engines/local';
 import { simulatorCommand } from './engines/registry';
 import { loadProfiles } from './profiles';
-import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, listLiveNodes, nodeCountsBySimulated, nodesByStatus, updateHost } from './queries';
+import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus, updateHost } from './queries';
 import { requestDestroy, requestNode, requestRestart } from './service';
 import path from 'node:path';
 
@@ -128,11 +128,11 @@ export const fleetCommands: Record<string, CliCommand> = {
   },
   'fleet nodes': {
     usage: 'fleet nodes',
-    summary: 'live nodes: id, coin, owner, plan, status, IP, and SIMULATED for simulator-served ones',
+    summary: 'nodes that exist (being set up, live, failed): id, coin, owner, plan, status, IP, and SIMULATED for simulator-served ones',
     async run(db, _args, io) {
       const hosts = new Map((await listHosts(db)).map((h) => [h.id, h.name]));
       io.out(['node', 'coin', 'user_id', 'plan', 'status', 'host', 'ip', 'kind'].join('\t'));
-      for (const n of await listLiveNodes(db)) {
+      for (const n of await listExistingNodes(db)) {
         io.out([n.mn_id, n.coin_id, n.user_id, n.package, n.status, hosts.get(n.host_id ?? -1) ?? '-', n.simulated ? '-' : (n.server_ip ?? '-'), n.simulated ? 'SIMULATED' : 'real'].join('\t'));
       }
     },
@@ -151,7 +151,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       try {
         const node = await requestNode(db, { profiles, log: quietLog, simulator: config.fleetSimulator }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });
         await logOperatorAction(db, 'fleet create', { node: node.mn_id, user_id: user.id });
-        io.out(`node ${node.mn_id} requested on host #${node.host_id}; the running server starts it`);
+        io.out(`node ${node.mn_id} requested; the running server places and starts it`);
       } catch (err) {
         if (err instanceof AppError) throw new UsageError(err.message);
         throw err;

@@ -59,3 +59,11 @@ export interface NodeEngine {
   /** Releases connections/timers; local engine stops its children. */
   close(): Promise<void>;
 }
+
+/**
+ * An engine failure that trying again cannot fix (the simulator is off, the image is
+ * not there): the node is failed at once instead of after its retries.
+ */
+export class PermanentEngineError extends Error {
+  override readonly name = 'PermanentEngineError';
+}

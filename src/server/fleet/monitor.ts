@@ -11,7 +11,9 @@ import type { EngineRegistry } from './engines/registry';
 import type { FleetMetrics } from './metrics';
 import { observe } from './observe';
 import type { DaemonProfile } from './profiles';
-import { findNode, listHosts, updateNode } from './queries';
+import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
+import type { Insertable } from 'kysely';
+import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
 
 export type MonitorOptions = {
@@ -23,7 +25,15 @@ export type MonitorOptions = {
   daemonTimeoutMs: number;
 };
 
-type Slot = { mnId: string; nextNode: number; nextNetwork: number };
+/**
+ * `eager`: a node just started whose daemon has not answered yet is checked every
+ * EAGER_MS instead of every `nodeMs`, so its first status and wallet info show within
+ * seconds of server_created (for at most EAGER_FOR_MS).
+ */
+type Slot = { mnId: string; nextNode: number; nextNetwork: number; eagerUntil: number };
+
+export const EAGER_MS = 500;
+const EAGER_FOR_MS = 10 * 60_000;
 
 /**
  * Watches every live node: engine state and daemon RPC every `nodeMs` (jittered so
@@ -65,11 +75,15 @@ export class Monitor {
     await Promise.allSettled([...this.checks]);
   }
 
-  /** Starts watching a node; `soon` checks it within a second instead of at a random point of the interval. */
-  track(mnId: string, spread = false) {
+  /**
+   * Starts watching a node: at a random point of the first interval (`spread`, at start-up)
+   * or at once; a `fresh` node is checked eagerly until its daemon first answers.
+   */
+  track(mnId: string, spread = false, fresh = false) {
     const now = Date.now();
-    const first = spread ? now + Math.random() * Math.min(this.opts.nodeMs, 10_000) : now + 500;
-    this.slots.set(mnId, { mnId, nextNode: first, nextNetwork: first });
+    const first = spread ? now + Math.random() * Math.min(this.opts.nodeMs, 10_000) : now;
+    this.slots.set(mnId, { mnId, nextNode: first, nextNetwork: first, eagerUntil: fresh ? now + EAGER_FOR_MS : 0 });
+    if (!spread) queueMicrotask(() => this.pump());
   }
 
   untrack(mnId: string) {
@@ -106,7 +120,7 @@ export class Monitor {
       slot.nextNode = now + this.opts.nodeMs * (0.9 + Math.random() * 0.2);
       if (withNetwork) slot.nextNetwork = now + this.opts.networkMs * (0.9 + Math.random() * 0.2);
       this.inFlight++;
-      const p: Promise<void> = this.check(slot.mnId, withNetwork).finally(() => {
+      const p: Promise<void> = this.check(slot.mnId, withNetwork, slot).finally(() => {
         this.inFlight--;
         this.checks.delete(p);
         this.endOfCheck(slot.mnId);
@@ -126,16 +140,20 @@ export class Monitor {
   }
 
   /** Checks one node now (also used by tests and after a restart). */
-  async check(mnId: string, withNetwork = true): Promise<void> {
+  async check(mnId: string, withNetwork = true, slot?: Slot): Promise<void> {
     const stopTimer = this.metrics.checkSeconds.startTimer();
     try {
       const node = await findNode(this.db, mnId);
       if (!node) return this.untrack(mnId);
-      if (!node.provisioned_at || node.host_id === null) return;
+      if (node.state !== 'live' || node.host_id === null) return;
       const host = this.hosts.get(node.host_id) ?? (await this.refreshHosts(), this.hosts.get(node.host_id));
       const profile = this.profiles[node.daemon_profile ?? ''];
       if (!host || !profile) return;
-      await this.checkNode(node, host, profile, withNetwork);
+      const answered = await this.checkNode(node, host, profile, withNetwork);
+      if (slot && slot.eagerUntil > Date.now()) {
+        if (answered) slot.eagerUntil = 0;
+        else slot.nextNode = slot.nextNetwork = Date.now() + EAGER_MS;
+      }
     } catch (err) {
       this.log.error('monitor check failed', { node: mnId, err });
     } finally {
@@ -143,7 +161,8 @@ export class Monitor {
     }
   }
 
-  private async checkNode(node: Masternode, host: Host, profile: DaemonProfile, withNetwork: boolean) {
+  /** Returns whether the daemon answered. */
+  private async checkNode(node: Masternode, host: Host, profile: DaemonProfile, withNetwork: boolean): Promise<boolean> {
     const now = Date.now();
     const engine = this.engines.for(host);
     let engineState;
@@ -167,7 +186,17 @@ export class Monitor {
     const net = withNetwork && obs ? splitNetworkStatus(obs.networkStatus) : { status_on_network: node.status_on_network, status_text: node.status_text };
     const { status, problem } = nodeStatusFrom({ engine: engineState, obs, error, networkStatus: net.status_on_network, now });
 
-    const patch: Parameters<typeof updateNode>[2] = { status, last_checked_at: now, last_error: problem, engine_restarts: engineState.restarts };
+    const patch: Omit<Insertable<ObservationsTable>, 'node_id'> = {
+      status,
+      checked_at: now,
+      problem,
+      status_on_network: node.status_on_network,
+      status_text: node.status_text,
+      wallet_info: node.wallet_info,
+      blocks: node.blocks,
+      active_since: node.active_since,
+      first_answer_at: node.first_answer_at ?? (obs ? now : null),
+    };
     if (obs) {
       patch.blocks = obs.blocks;
       patch.wallet_info = obs.wallet ? JSON.stringify({ ...obs.wallet, blocks: obs.blocks }) : null;
@@ -175,7 +204,7 @@ export class Monitor {
     if (withNetwork && obs) {
       patch.status_on_network = net.status_on_network;
       patch.status_text = net.status_text;
-      patch.last_network_check_at = now;
+      patch.network_checked_at = now;
       if (obs.rewardFrequencyS !== null) patch.reward_freq_s = Math.max(1, Math.round(obs.rewardFrequencyS));
       if (obs.lastPaidHeight !== null && obs.blocks !== null) {
         const coin = await findCoin(this.db, node.coin_id);
@@ -188,9 +217,11 @@ export class Monitor {
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
 
-    const visibleChange = status !== node.status || (patch.status_on_network !== undefined && patch.status_on_network !== node.status_on_network) || (problem ?? null) !== node.last_error;
+    const firstAnswer = obs !== null && node.first_answer_at === null;
+    const visibleChange = firstAnswer || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
     await this.db.transaction().execute(async (trx) => {
-      await updateNode(trx, node.id, patch);
+      await saveObservation(trx, node.id, patch);
+      if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
       if (visibleChange) {
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
@@ -201,5 +232,6 @@ export class Monitor {
       void this.hub.poke();
       this.log.info('node status', { node: node.mn_id, from: node.status, to: status, network: patch.status_on_network ?? node.status_on_network, problem });
     }
+    return obs !== null;
   }
 }

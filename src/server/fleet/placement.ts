@@ -27,3 +27,13 @@ export function pickHost(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud
   }
   return best;
 }
+
+/** Free slots of a plan over every active host that can run the daemon. */
+export function freeSlots(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud', profile: DaemonProfile): number {
+  let free = 0;
+  for (const h of hosts) {
+    if (h.state !== 'active' || !hostRuns(h, profile)) continue;
+    free += Math.max(0, (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - (usage.get(h.id)?.[plan] ?? 0));
+  }
+  return free;
+}

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
-import type { Database, HostsTable, MasternodesTable } from '../db/schema';
+import type { Database, HostsTable, ObservationsTable, PlacementsTable } from '../db/schema';
 
 type Q = Kysely<Database>;
 
@@ -24,14 +24,16 @@ export function deleteHost(db: Q, id: number) {
   return db.deleteFrom('hosts').where('id', '=', id).execute();
 }
 
-/** Live nodes per host and plan. */
+/** Nodes holding a slot, per host and plan: placed and not yet destroyed. */
 export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number; cloud: number }>> {
   const rows = await db
-    .selectFrom('masternodes')
-    .select(['host_id', 'package', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('deleted_at', 'is', null)
-    .where('host_id', 'is not', null)
-    .groupBy(['host_id', 'package'])
+    .selectFrom('placements')
+    .innerJoin('nodes', 'nodes.id', 'placements.node_id')
+    .select(['placements.host_id', 'nodes.package', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('placements.destroyed_at', 'is', null)
+    .where('placements.host_id', 'is not', null)
+    .where('nodes.state', 'not in', ['deleted', 'failed'])
+    .groupBy(['placements.host_id', 'nodes.package'])
     .execute();
   const usage = new Map<number, { dedicated: number; cloud: number }>();
   for (const r of rows) {
@@ -42,86 +44,131 @@ export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number;
   return usage;
 }
 
-// Nodes
-export function insertNode(db: Q, n: Insertable<MasternodesTable>) {
-  return db.insertInto('masternodes').values(n).returning('id').executeTakeFirstOrThrow();
+/** Nodes asked for and not placed yet, per plan: they will take slots too. */
+export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud: number }> {
+  const rows = await db.selectFrom('nodes').select(['package', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['requested', 'placing']).groupBy('package').execute();
+  const out = { dedicated: 0, cloud: 0 };
+  for (const r of rows) out[r.package] = Number(r.n);
+  return out;
+}
+
+/** Public address:port pairs taken on each host (the coins' fixed P2P ports). */
+export async function usedAddresses(db: Q): Promise<Map<number, Set<string>>> {
+  const rows = await db
+    .selectFrom('placements')
+    .select(['host_id', 'server_ip', 'p2p_port'])
+    .where('destroyed_at', 'is', null)
+    .where('p2p_port', 'is not', null)
+    .where('host_id', 'is not', null)
+    .execute();
+  const used = new Map<number, Set<string>>();
+  for (const r of rows) {
+    const set = used.get(r.host_id!) ?? new Set<string>();
+    set.add(`${r.server_ip}:${r.p2p_port}`);
+    used.set(r.host_id!, set);
+  }
+  return used;
+}
+
+// Placements and observations (the fleet's and the monitor's parts of a node)
+export function insertPlacement(db: Q, p: Insertable<PlacementsTable>) {
+  return db.insertInto('placements').values(p).execute();
+}
+
+export function updatePlacement(db: Q, nodeId: number, patch: Updateable<PlacementsTable>) {
+  return db.updateTable('placements').set(patch).where('node_id', '=', nodeId).execute();
+}
+
+/** Writes what the monitor saw; the first look creates the row. */
+export function saveObservation(db: Q, nodeId: number, o: Omit<Insertable<ObservationsTable>, 'node_id'>) {
+  return db
+    .insertInto('observations')
+    .values({ ...o, node_id: nodeId })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet(o as Updateable<ObservationsTable>))
+    .execute();
 }
 
 /** Any node by id, deleted or not. */
 export function findNodeAnyState(db: Q, mnId: string) {
-  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
+  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
 }
 
-/** Rows the control loop must act on: requested and not started, deleted and not destroyed, restart asked for. */
-export function nodesNeedingWork(db: Q, limit = 200) {
+/**
+ * Rows the control loop must act on: requested (to place), provisioning and due (to
+ * create and start, again after a failure's backoff), deleting (to destroy), and live
+ * ones with a restart asked for.
+ */
+export function nodesNeedingWork(db: Q, now: number, limit = 200) {
   return db
-    .selectFrom('masternodes')
+    .selectFrom('node_view')
     .selectAll()
     .where((eb) =>
       eb.or([
-        eb.and([eb('deleted_at', 'is', null), eb('provisioned_at', 'is', null), eb('status', '=', 'deploying')]),
-        eb.and([eb('deleted_at', 'is not', null), eb('destroyed_at', 'is', null)]),
-        eb.and([eb('deleted_at', 'is', null), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
+        eb('state', '=', 'requested'),
+        eb.and([eb('state', '=', 'provisioning'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
+        eb('state', '=', 'deleting'),
+        eb.and([eb('state', '=', 'live'), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
       ]),
     )
+    .orderBy('created_at')
     .limit(limit)
     .execute();
 }
 
+/** When the control loop next has a retry due (null: none waiting). */
+export async function nextRetryAt(db: Q): Promise<number | null> {
+  const row = await db.selectFrom('node_view').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('state', '=', 'provisioning').executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? null : Number(row.at);
+}
+
 /** Nodes of a removed host keep their rows (history) but lose the host. */
 export function detachNodesFromHost(db: Q, hostId: number) {
-  return db.updateTable('masternodes').set({ host_id: null }).where('host_id', '=', hostId).execute();
+  return db.updateTable('placements').set({ host_id: null }).where('host_id', '=', hostId).execute();
 }
 
+/** A node that exists for its owner (not deleted), by id. */
 export function findNode(db: Q, mnId: string) {
-  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).where('deleted_at', 'is', null).executeTakeFirst();
+  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
 }
 
-/** A user's live node by its id; another user's id is "not found" (no hint that it exists). */
-export function findUserNode(db: Q, userId: number, mnId: string) {
-  return db.selectFrom('masternodes').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('deleted_at', 'is', null).executeTakeFirst();
+/** Every node that exists (being set up, live, failed, going), for the operator. */
+export function listExistingNodes(db: Q) {
+  return db.selectFrom('node_view').selectAll().where('state', '!=', 'deleted').orderBy('id').execute();
 }
 
-export function listUserNodes(db: Q, userId: number) {
-  return db.selectFrom('masternodes').selectAll().where('user_id', '=', userId).where('deleted_at', 'is', null).orderBy('created_at', 'desc').execute();
-}
-
+/** Nodes running on an engine: what the monitor watches. */
 export function listLiveNodes(db: Q) {
-  return db.selectFrom('masternodes').selectAll().where('deleted_at', 'is', null).execute();
-}
-
-export function updateNode(db: Q, id: number, patch: Updateable<MasternodesTable>) {
-  return db.updateTable('masternodes').set(patch).where('id', '=', id).execute();
+  return db.selectFrom('node_view').selectAll().where('state', '=', 'live').execute();
 }
 
 export async function nodesByStatus(db: Q) {
   return db
-    .selectFrom('masternodes')
+    .selectFrom('node_view')
     .select(['status', 'coin_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('deleted_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted'])
     .groupBy(['status', 'coin_id'])
     .execute();
 }
 
 /**
- * A finished build-queue item: a node the owner deleted and the control loop destroyed.
- * Nothing shows it any more (lists and the queue read live nodes only); deletes up to `limit`.
+ * A finished node: one the owner deleted and the control loop destroyed. Nothing shows
+ * it any more; deletes up to `limit` (with its placement and observations).
  */
 export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit: number): Promise<number> {
-  const res = await db
-    .deleteFrom('masternodes')
-    .where('id', 'in', (eb) =>
-      eb.selectFrom('masternodes').select('id').where('deleted_at', 'is not', null).where('destroyed_at', 'is not', null).where('destroyed_at', '<', destroyedBefore).limit(limit),
-    )
-    .executeTakeFirst();
+  const ids = (await db.selectFrom('nodes').select('id').where('state', '=', 'deleted').where('state_at', '<', destroyedBefore).limit(limit).execute()).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await db.deleteFrom('observations').where('node_id', 'in', ids).execute();
+  await db.deleteFrom('placements').where('node_id', 'in', ids).execute();
+  const res = await db.deleteFrom('nodes').where('id', 'in', ids).executeTakeFirst();
   return Number(res.numDeletedRows);
 }
 
-/** Marks which live nodes the simulator serves, from the daemon profiles in force now. */
+/** Marks which nodes the simulator serves, from the daemon profiles in force now. */
 export async function markSimulated(db: Q, simulatorProfiles: string[]) {
   const ids = simulatorProfiles.length ? simulatorProfiles : [''];
-  await db.updateTable('masternodes').set({ simulated: 1 }).where('daemon_profile', 'in', ids).where('simulated', '=', 0).execute();
-  await db.updateTable('masternodes').set({ simulated: 0 }).where((eb) => eb.or([eb('daemon_profile', 'is', null), eb('daemon_profile', 'not in', ids)])).where('simulated', '=', 1).execute();
+  const placedOn = (sim: boolean) => (eb: any) => eb.selectFrom('placements').select('node_id').where('daemon_profile', sim ? 'in' : 'not in', ids);
+  await db.updateTable('nodes').set({ simulated: 1 }).where('id', 'in', placedOn(true)).where('simulated', '=', 0).execute();
+  await db.updateTable('nodes').set({ simulated: 0 }).where('id', 'in', placedOn(false)).where('simulated', '=', 1).execute();
 }
 
 /**
@@ -131,10 +178,10 @@ export async function markSimulated(db: Q, simulatorProfiles: string[]) {
  */
 export async function chainObservation(db: Q, coinId: string, since: number) {
   const rows = await db
-    .selectFrom('masternodes')
+    .selectFrom('node_view')
     .select(['wallet_info', 'blocks', 'simulated', 'last_checked_at'])
     .where('coin_id', '=', coinId)
-    .where('deleted_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted'])
     .where('blocks', 'is not', null)
     .where('last_checked_at', '>=', since)
     .orderBy('simulated')
@@ -155,9 +202,9 @@ export async function chainObservation(db: Q, coinId: string, since: number) {
 /** Live nodes per coin and kind, for the operator's status. */
 export async function nodeCountsBySimulated(db: Q) {
   return db
-    .selectFrom('masternodes')
+    .selectFrom('node_view')
     .select(['simulated', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('deleted_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted'])
     .groupBy('simulated')
     .execute();
 }
@@ -165,9 +212,9 @@ export async function nodeCountsBySimulated(db: Q) {
 /** Live nodes per coin that hold real collateral (simulated ones hold none). */
 export async function realNodeCounts(db: Q): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom('masternodes')
+    .selectFrom('node_view')
     .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('deleted_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted', 'failed'])
     .where('simulated', '=', 0)
     .groupBy('coin_id')
     .execute();

@@ -8,11 +8,19 @@ import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
+import type { DaemonAccess, FleetAccess } from './access';
+import { PermanentEngineError } from './engine';
 import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { insertHost, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updateNode } from './queries';
+import { hostUsage, insertHost, insertPlacement, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import { pickHost } from './placement';
+import { FLEET_FULL, profileFor } from './service';
+import { transition } from '../nodes/repository';
+import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
+import { coinDetails } from '../coins/queries';
+import { randomBytes } from 'node:crypto';
 import { buildSpec } from './spec';
 
 /**
@@ -51,7 +59,7 @@ export type FleetOptions = {
  * job every second: a read while there is nothing to do, so rows the CLI writes are
  * acted on within a second at no cost when idle.
  */
-export class Fleet {
+export class Fleet implements FleetAccess {
   readonly engines: EngineRegistry;
   readonly metrics = fleetMetrics();
   readonly monitor: Monitor;
@@ -104,6 +112,17 @@ export class Fleet {
     await this.reconcile();
   }
 
+  async daemonOf(node: Masternode): Promise<DaemonAccess | null> {
+    if (node.state !== 'live' || node.host_id === null) return null;
+    const profile = this.opts.profiles[node.daemon_profile ?? ''];
+    const host = (await listHosts(this.db)).find((h) => h.id === node.host_id);
+    if (!profile || !host) return null;
+    const simulated = profile.run === 'simulator';
+    const endpoint = await this.engines.for(host).rpcEndpoint(node.mn_id);
+    const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+    return { endpoint, auth, profile, simulated };
+  }
+
   /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -119,9 +138,12 @@ export class Fleet {
 
   private async pass() {
     const hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
-    const todo = (await nodesNeedingWork(this.db)).filter((n) => !this.inProgress.has(n.mn_id));
+    const todo = (await nodesNeedingWork(this.db, Date.now())).filter((n) => !this.inProgress.has(n.mn_id));
+    // Placement reserves slots and addresses: one node at a time, in creation order.
+    for (const n of todo.filter((n) => n.state === 'requested')) await this.place(n);
+    const rest = todo.filter((n) => n.state !== 'requested');
     await Promise.all(
-      todo.map(async (n) => {
+      rest.map(async (n) => {
         this.inProgress.add(n.mn_id);
         try {
           await this.reconcileNode(n, n.host_id === null ? undefined : hosts.get(n.host_id));
@@ -130,46 +152,125 @@ export class Fleet {
         }
       }),
     );
+    // Placed nodes are provisioned on the next pass, at once.
+    if (todo.some((n) => n.state === 'requested')) void this.reconcile();
     await this.updateGauges();
+  }
+
+  /** requested → placing → provisioning on a host with a free slot and address:port, or failed. */
+  private async place(node: Masternode) {
+    const coin = await findCoin(this.db, node.coin_id);
+    const placed = await this.db.transaction().execute(async (trx) => {
+      if ((await transition(trx, node.id, 'place')) !== 'placing') return null;
+      const { id: profileId, profile } = profileFor(this.opts.profiles, coin?.family ?? 'classic', coin ? coinDetails(coin).daemon : undefined);
+      const host = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile);
+      if (!host) {
+        await transition(trx, node.id, 'no_capacity', { failed_reason: FLEET_FULL });
+        await insertEvent(trx, node.user_id, 'refresh_queue', {});
+        await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+        return false;
+      }
+      await insertPlacement(trx, {
+        node_id: node.id,
+        host_id: host.id,
+        daemon_profile: profileId,
+        rpc_user: `nk${randomBytes(4).toString('hex')}`,
+        rpc_password: randomBytes(18).toString('base64url'),
+        server_ip: host.ipv4,
+        server_ip6: host.ipv6,
+      });
+      await transition(trx, node.id, 'placed');
+      await insertEvent(trx, node.user_id, 'refresh_queue', {});
+      return true;
+    });
+    void this.hub.poke();
+    if (placed === false) {
+      this.metrics.engineErrors.inc({ host: 'none', op: 'place' });
+      this.log.warn('fleet full: no host can take the node', { node: node.mn_id, coin: node.coin_id, plan: node.package });
+    }
   }
 
   private async reconcileNode(node: Masternode, host: Host | undefined) {
     if (!host) {
-      await updateNode(this.db, node.id, { status: 'error', last_error: 'Its host was removed from the fleet.', provisioned_at: node.provisioned_at ?? Date.now(), destroyed_at: node.deleted_at ? Date.now() : null });
+      if (node.state === 'deleting') {
+        await this.db.transaction().execute(async (trx) => {
+          await updatePlacement(trx, node.id, { destroyed_at: Date.now() });
+          await transition(trx, node.id, 'destroyed');
+        });
+      } else if (node.state === 'provisioning') {
+        await this.giveUp(node, 'Its host was removed from the fleet.');
+      } else {
+        await updatePlacement(this.db, node.id, { last_error: 'Its host was removed from the fleet.', restarted_at: Date.now() });
+      }
       return;
     }
     const engine = this.engines.for(host);
     try {
-      if (node.deleted_at !== null) {
+      if (node.state === 'deleting') {
         await engine.destroy(node.mn_id);
-        await updateNode(this.db, node.id, { destroyed_at: Date.now() });
+        await this.db.transaction().execute(async (trx) => {
+          await updatePlacement(trx, node.id, { destroyed_at: Date.now() });
+          await transition(trx, node.id, 'destroyed');
+        });
         this.monitor.untrack(node.mn_id);
         this.log.info('node destroyed', { node: node.mn_id, host: host.name });
-      } else if (node.provisioned_at === null) {
+      } else if (node.state === 'provisioning') {
         await this.provision(node, host);
       } else {
         await engine.stop(node.mn_id);
         await engine.start(node.mn_id);
-        await updateNode(this.db, node.id, { restarted_at: Date.now() });
+        await updatePlacement(this.db, node.id, { restarted_at: Date.now() });
         this.monitor.track(node.mn_id);
         this.log.info('node restarted', { node: node.mn_id, host: host.name });
       }
     } catch (err) {
       const message = (err as Error).message;
-      this.metrics.engineErrors.inc({ host: host.name, op: node.deleted_at ? 'destroy' : node.provisioned_at ? 'restart' : 'create' });
-      this.log.error('fleet engine operation failed', { node: node.mn_id, host: host.name, error: message });
+      const op = node.state === 'deleting' ? 'destroy' : node.state === 'provisioning' ? 'create' : 'restart';
+      this.metrics.engineErrors.inc({ host: host.name, op });
+      this.log.error('fleet engine operation failed', { node: node.mn_id, host: host.name, op, attempt: node.attempts + 1, error: message });
+      if (op === 'create') return this.retryOrFail(node, host, message, err instanceof PermanentEngineError);
       await this.db.transaction().execute(async (trx) => {
-        await updateNode(trx, node.id, {
-          last_error: message,
-          ...(node.provisioned_at === null && node.deleted_at === null ? { status: 'error', provisioned_at: Date.now() } : {}),
-          ...(node.deleted_at !== null ? { destroyed_at: Date.now() } : {}),
-          ...(node.restart_requested_at ? { restarted_at: Date.now() } : {}),
-        });
-        await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, error: message });
+        if (op === 'destroy') {
+          // The engine may keep a stray daemon; the node is gone for its owner either way.
+          await updatePlacement(trx, node.id, { last_error: message, destroyed_at: Date.now() });
+          await transition(trx, node.id, 'destroyed');
+        } else {
+          await updatePlacement(trx, node.id, { last_error: message, restarted_at: Date.now() });
+        }
+        await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, op, error: message });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
       });
       void this.hub.poke();
     }
+  }
+
+  /** An engine failure on create: try again after a backoff, or fail the node with the reason. */
+  private async retryOrFail(node: Masternode, host: Host, message: string, permanent: boolean) {
+    const attempts = node.attempts + 1;
+    if (attempts >= ENGINE_RETRIES || permanent) {
+      await this.engines
+        .for(host)
+        .destroy(node.mn_id)
+        .catch(() => {});
+      return this.giveUp(node, `The node could not be started on its server (${message}).`, attempts);
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await updatePlacement(trx, node.id, { attempts, last_error: message, next_attempt_at: Date.now() + engineRetryDelayMs(attempts) });
+      await transition(trx, node.id, 'engine_retry');
+      await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, op: 'create', attempt: attempts, error: message });
+    });
+  }
+
+  private async giveUp(node: Masternode, reason: string, attempts = node.attempts) {
+    await this.db.transaction().execute(async (trx) => {
+      await updatePlacement(trx, node.id, { attempts, last_error: reason, destroyed_at: Date.now() });
+      await transition(trx, node.id, 'engine_gave_up', { failed_reason: reason });
+      await logOperatorAction(trx, 'node failed', { node: node.mn_id, reason });
+      await insertEvent(trx, node.user_id, 'refresh_queue', {});
+      await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+    });
+    void this.hub.poke();
+    this.log.warn('node failed', { node: node.mn_id, reason });
   }
 
   private async provision(node: Masternode, host: Host) {
@@ -181,13 +282,14 @@ export class Fleet {
     await engine.create(spec);
     await engine.start(node.mn_id);
     await this.db.transaction().execute(async (trx) => {
-      await updateNode(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null });
+      await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null });
+      await transition(trx, node.id, 'started');
       await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
     });
     void this.hub.poke();
-    this.monitor.track(node.mn_id);
+    this.monitor.track(node.mn_id, false, true);
     this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });
   }
 

@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { currentPrices } from '../coins/prices';
 import { coinDetails, findCoin } from '../coins/queries';
+import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/open';
-import type { Masternode } from '../db/schema';
+import type { Database, Masternode, NodesTable } from '../db/schema';
 import { fail } from '../errors';
 import { insertEvent } from '../events/queries';
 import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
-import { pickHost } from './placement';
+import { findNodeById, insertNodeRow, transition } from '../nodes/repository';
 import { FAMILY_PROFILES, type DaemonProfile } from './profiles';
-import { findNodeAnyState, hostUsage, insertNode, listHosts, updateNode } from './queries';
+import { freeSlots } from './placement';
+import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './queries';
+
+type Q = Kysely<Database>;
 
 export const FLEET_FULL = 'No server capacity is free for this plan right now. Please try again later or contact support.';
 
@@ -23,75 +27,89 @@ export function profileFor(profiles: Record<string, DaemonProfile>, family: stri
   return { id, profile };
 }
 
-/**
- * Asks for a node: checks the coin and plan, places it on a host with free capacity
- * and records it as "deploying". The server's reconciler starts it on its engine
- * (so this also works from the operator's CLI, another process).
- */
-export async function requestNode(
-  db: DB,
-  deps: { profiles: Record<string, DaemonProfile>; log: Logger; onFull?: () => void; /** FLEET_SIMULATOR */ simulator: boolean },
-  input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud' },
-): Promise<Masternode> {
-  const coin = await findCoin(db, input.coinId);
-  if (!coin) fail('NOT_FOUND', `Unknown coin "${input.coinId}".`);
+export type RequestDeps = { profiles: Record<string, DaemonProfile>; log: Logger; /** FLEET_SIMULATOR */ simulator: boolean };
+
+/** What a deploy keeps on each node it asks for (customer fields; see NodesTable). */
+export type NodeFields = Partial<Pick<Insertable<NodesTable>, 'alias' | 'entry' | 'payee' | 'output_text' | 'secrets' | 'validator_pubkey' | 'fee_recipient' | 'deploy_id'>>;
+
+/** The coin, if it can take a new node of this plan now; else the customer's reason. */
+export async function checkDeployable(db: Q, deps: RequestDeps, coinId: string, plan: 'dedicated' | 'cloud') {
+  const coin = await findCoin(db, coinId);
+  if (!coin) fail('NOT_FOUND', `Unknown coin "${coinId}".`);
   if (coin.delisted) fail('BAD_REQUEST', `${coin.label} is delisted: new nodes cannot be deployed.`);
   if (coin.maintenance) fail('BAD_REQUEST', "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.");
-  if (input.plan === 'cloud' && !coin.cloud) fail('BAD_REQUEST', `${coin.label} has no cloud plan; choose Dedicated.`);
+  if (plan === 'cloud' && !coin.cloud) fail('BAD_REQUEST', `${coin.label} has no cloud plan; choose Dedicated.`);
   const { id: profileId, profile } = profileFor(deps.profiles, coin.family, coinDetails(coin).daemon);
   if (profile.run === 'simulator' && !deps.simulator) {
     deps.log.warn('deploy refused: the coin runs on the simulator, which is off (FLEET_SIMULATOR)', { coin: coin.id, profile: profileId });
     fail('SERVICE_UNAVAILABLE', notOffered(coin.label));
   }
-  const prices = currentPrices(coin);
+  return { coin, profileId, profile };
+}
 
-  const node = await db.transaction().execute(async (trx) => {
-    const host = pickHost(await listHosts(trx), await hostUsage(trx), input.plan, profile);
-    if (!host) return null;
+/**
+ * Asks for nodes: checks the coin and plan and records them as `requested`, in the
+ * caller's transaction. The server's control loop places them on hosts with a free
+ * slot and address:port, and starts them (so this also works from the operator's CLI,
+ * another process). A placement that finds no room fails the node with FLEET_FULL.
+ */
+export async function requestNodes(
+  trx: Q,
+  deps: RequestDeps,
+  input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud'; nodes: NodeFields[] },
+): Promise<Masternode[]> {
+  const { coin, profile } = await checkDeployable(trx, deps, input.coinId, input.plan);
+  // Refused at once when the fleet cannot take them all; placement (the control loop)
+  // still decides where, and fails a node that lost a race for the last slot.
+  const free = freeSlots(await listHosts(trx), await hostUsage(trx), input.plan, profile) - (await unplacedCounts(trx))[input.plan];
+  if (free < input.nodes.length) {
+    deps.log.warn('fleet full: no host can take the nodes', { coin: coin.id, plan: input.plan, asked: input.nodes.length, free });
+    fail('SERVICE_UNAVAILABLE', FLEET_FULL);
+  }
+  const prices = currentPrices(coin);
+  const now = Date.now();
+  const out: Masternode[] = [];
+  for (const fields of input.nodes) {
     const mnId = `${coin.id}-${randomBytes(5).toString('hex')}`;
-    const now = Date.now();
-    await insertNode(trx, {
+    const { id } = await insertNodeRow(trx, {
+      ...fields,
       mn_id: mnId,
       user_id: input.userId,
       coin_id: coin.id,
       package: input.plan,
-      status: 'deploying',
       created_at: now,
-      deleted_at: null,
-      host_id: host.id,
-      daemon_profile: profileId,
-      rpc_user: `nk${randomBytes(4).toString('hex')}`,
-      rpc_password: randomBytes(18).toString('base64url'),
-      server_ip: host.ipv4,
-      server_ip6: host.ipv6,
       hosting_price: input.plan === 'cloud' ? (prices.cloud ?? prices.dedicated) : prices.dedicated,
       simulated: profile.run === 'simulator' ? 1 : 0,
     });
-    await insertEvent(trx, input.userId, 'refresh_queue', {});
-    await insertEvent(trx, input.userId, 'refresh_masternodes', {});
-    return findNodeAnyState(trx, mnId);
-  });
-  if (!node) {
-    deps.log.warn('fleet full: no host can take the node', { coin: input.coinId, plan: input.plan, profile: profileId });
-    deps.onFull?.();
-    fail('SERVICE_UNAVAILABLE', FLEET_FULL);
+    out.push((await findNodeById(trx, id))!);
   }
-  deps.log.info('node requested', { node: node.mn_id, coin: node.coin_id, plan: node.package, host_id: node.host_id, user_id: node.user_id });
+  await insertEvent(trx, input.userId, 'refresh_queue', {});
+  await insertEvent(trx, input.userId, 'refresh_masternodes', {});
+  deps.log.info('nodes requested', { coin: coin.id, plan: input.plan, user_id: input.userId, nodes: out.map((n) => n.mn_id) });
+  return out;
+}
+
+/** One node, in a transaction of its own (the operator's CLI). */
+export async function requestNode(db: DB, deps: RequestDeps, input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud' }, fields: NodeFields = {}): Promise<Masternode> {
+  const [node] = await db.transaction().execute((trx) => requestNodes(trx, deps, { ...input, nodes: [fields] }));
   return node;
 }
 
-/** Marks a node deleted; the reconciler destroys it on its engine. */
-export async function requestDestroy(db: DB, node: Masternode, by: string) {
-  await db.transaction().execute(async (trx) => {
-    await updateNode(trx, node.id, { deleted_at: Date.now() });
+/** Marks a node deleting; the control loop destroys it on its engine. False: it was already going. */
+export async function requestDestroy(db: DB, node: Masternode, by: string, reason: string | null = null): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const to = await transition(trx, node.id, 'delete', { deleted_at: Date.now(), delete_reason: reason });
+    if (!to) return false;
     await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+    await insertEvent(trx, node.user_id, 'refresh_queue', {});
     await logOperatorAction(trx, 'node destroy', { node: node.mn_id, by });
+    return true;
   });
 }
 
 export async function requestRestart(db: DB, node: Masternode, by: string) {
   await db.transaction().execute(async (trx) => {
-    await updateNode(trx, node.id, { restart_requested_at: Date.now() });
+    await updatePlacement(trx, node.id, { restart_requested_at: Date.now() });
     await logOperatorAction(trx, 'node restart', { node: node.mn_id, by });
   });
 }

@@ -6,7 +6,8 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../errors';
-import { findUserNode, listUserNodes } from '../fleet/queries';
+import { findUserNode, listUserNodes } from './repository';
+import { SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/queries';
 
 type Ctx = Pick<Context, 'db' | 'config'>;
@@ -62,51 +63,64 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
   };
 }
 
-/** The node's queue item and, for a finished one, when it finished (null: still deploying). */
+/** The node's queue item and, for a finished one, when it finished (null: still being set up). */
 function queueItem(n: Masternode, coin: CoinRecord, now: number): { item: QueueItem; finishedAt: number | null } | null {
   let status: QueueItem['status'];
-  const finishedAt = n.provisioned_at ?? n.created_at;
-  if (n.status === 'deploying') status = n.provisioned_at === null ? (n.host_id === null ? 'assigning' : 'pending') : 'pending';
-  else if (n.status === 'error' && n.active_since === null && n.last_checked_at === null) {
+  let finishedAt: number | null = null;
+  if (n.state === 'requested' || n.state === 'placing') status = 'assigning';
+  else if (n.state === 'provisioning' || (n.state === 'live' && n.first_answer_at === null)) status = 'pending';
+  else if (n.state === 'failed') {
+    finishedAt = n.state_at;
     if (now - finishedAt >= FAILED_IN_QUEUE_MS) return null;
     status = 'failed';
-  } else if (now - finishedAt < DONE_IN_QUEUE_MS) status = 'done';
-  else return null;
+  } else {
+    finishedAt = n.first_answer_at ?? n.provisioned_at ?? n.created_at;
+    if (now - finishedAt >= DONE_IN_QUEUE_MS) return null;
+    status = 'done';
+  }
   const item: QueueItem = {
     name: n.alias ?? n.mn_id,
     currency: coin.id,
     status,
-    activated: n.provisioned_at !== null,
+    activated: n.state === 'live',
     link: `/dashboard/masternode/${n.mn_id}?tab=config`,
     mn_id: n.mn_id,
     currency_data: { id: coin.id, label: coin.label, ticker: coin.ticker },
-    reason: status === 'failed' ? n.last_error : null,
+    reason: status === 'failed' ? n.failed_reason : null,
   };
-  return { item, finishedAt: status === 'pending' || status === 'assigning' ? null : finishedAt };
+  return { item, finishedAt };
+}
+
+/** The user's build queue: what is being set up, then what finished lately (newest first). */
+export function buildQueue(nodes: Masternode[], coinOf: Map<string, CoinRecord>, now = Date.now()): QueueItem[] {
+  const queue: QueueItem[] = [];
+  const finished: { item: QueueItem; finishedAt: number }[] = [];
+  for (const n of nodes) {
+    const coin = coinOf.get(n.coin_id);
+    const q = coin ? queueItem(n, coin, now) : null;
+    if (q && q.finishedAt === null) queue.push(q.item);
+    else if (q && q.finishedAt !== null) finished.push({ item: q.item, finishedAt: q.finishedAt });
+  }
+  finished.sort((a, b) => b.finishedAt - a.finishedAt);
+  return [...queue, ...finished.slice(0, FINISHED_IN_QUEUE).map((f) => f.item)];
 }
 
 export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMasternodesOutput> {
   const [nodes, coins, quotes] = await Promise.all([listUserNodes(ctx.db, userId), listCoins(ctx.db), allQuotes(ctx.db)]);
   const coinOf = new Map(coins.map((c) => [c.id, c]));
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
-  const now = Date.now();
-  const out: GetMasternodesOutput = { masternodes: [], queue: [], total_worth: 0, monthly_cost: 0 };
+  const out: GetMasternodesOutput = { masternodes: [], queue: buildQueue(nodes, coinOf), total_worth: 0, monthly_cost: 0 };
   let dailyMicros = 0;
-  const finished: { item: QueueItem; finishedAt: number }[] = [];
   for (const n of nodes) {
     const coin = coinOf.get(n.coin_id);
     if (!coin) continue;
-    const q = queueItem(n, coin, now);
-    if (q && q.finishedAt === null) out.queue.push(q.item);
-    else if (q && q.finishedAt !== null) finished.push({ item: q.item, finishedAt: q.finishedAt });
-    dailyMicros += n.hosting_price;
-    if (n.status === 'deploying') continue; // shown in the queue only
+    // A failed node is never charged; one being set up is, from its creation (billing).
+    if (n.state !== 'failed') dailyMicros += n.hosting_price;
+    if (SETTING_UP.includes(n.state)) continue; // shown in the queue only
     const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl);
     out.masternodes.push(item);
     if (typeof item.worth === 'number') out.total_worth += item.worth;
   }
-  finished.sort((a, b) => b.finishedAt - a.finishedAt);
-  out.queue.push(...finished.slice(0, FINISHED_IN_QUEUE).map((f) => f.item));
   out.total_worth = Math.round(out.total_worth * 100) / 100;
   // Exact integer micro-dollars until the one conversion for display.
   out.monthly_cost = microsToUsd(dailyMicros * 30);
@@ -139,11 +153,11 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
       zen: zen ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
       wallet_info: wallet,
-      activity: null,
+      activity: n.activity ? (JSON.parse(n.activity) as MasternodeDetail['activity']) : null,
       file_name: `${coin.id}.conf`,
       folder_name: `.${coin.id}`,
       problem: n.last_error,
-      state: n.deleted_at ? 'deleting' : n.status === 'deploying' ? 'provisioning' : 'live',
+      state: n.state,
       setup: { view: familyOf(coin.family).configView, commands: [], fields: [], started: false, fee_recipient: null, withdrawal_address: null, pose_penalty: null, last_paid_block: null },
     },
   };

@@ -164,5 +164,10 @@ export const deployInfoCoin = z.object({
   dip003: z.boolean(),
   dip003_restrict: z.boolean(),
   front_options: z.object({ validator_evm: z.boolean() }),
+  /** The coin's family (src/shared/families.ts): which wizard and rules apply. */
+  family: z.string(),
+  /** Its nodes run on the platform's coin-daemon simulator (a demo: no real chain, no rewards). */
+  simulated: z.boolean(),
 });
+export type DeployInfoCoin = z.infer<typeof deployInfoCoin>;
 export const deployInfoOutput = z.object({ success: z.literal(true), data: deployInfoCoin });

@@ -12,28 +12,8 @@ export const coinQuery = z.object({ coin: z.string().trim().min(1, 'is required'
 export const plan = z.enum(['dedicated', 'cloud']);
 export type Plan = z.infer<typeof plan>;
 
-/** Coin (deploy info) of section 3; prices are USD per day. */
-export const deployInfoCoin = z.object({
-  id: z.string(),
-  ticker: z.string(),
-  label: z.string(),
-  family: z.string(),
-  collateral: z.number(),
-  dedicated_price: z.number(),
-  cloud_price: z.number(),
-  cloud: z.boolean(),
-  campaign: z.boolean(),
-  campaign_prices: z.object({ dedicated_price: z.number(), cloud_price: z.number() }),
-  maintenance: z.boolean(),
-  monero: z.boolean(),
-  dip003: z.boolean(),
-  dip003_restrict: z.boolean(),
-  front_options: z.object({ validator_evm: z.boolean() }),
-  /** Its nodes run on the platform's coin-daemon simulator (a demo: no real chain). */
-  simulated: z.boolean(),
-});
-export type DeployInfoCoin = z.infer<typeof deployInfoCoin>;
-export const getDeployInfoOutput = z.object({ success: z.literal(true), data: deployInfoCoin });
+/** The deploy-info coin object (section 3) lives with the coin schemas; the deploy page reads it here. */
+export { deployInfoCoin, deployInfoOutput as getDeployInfoOutput, type DeployInfoCoin } from './coins';
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 

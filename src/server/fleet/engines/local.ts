@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import type { DaemonSpec, EngineState, NodeEngine, RpcEndpoint } from '../engine';
+import { PermanentEngineError, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -132,7 +132,7 @@ export class LocalEngine implements NodeEngine {
 
   /** Starts the simulator process if it is not running, and returns its port. */
   private async simulatorPort(): Promise<number> {
-    if (!this.simulatorOn) throw new Error(SIMULATOR_OFF);
+    if (!this.simulatorOn) throw new PermanentEngineError(SIMULATOR_OFF);
     if (!this.readRecord(SIM_ID)) this.writeRecord(SIM_ID, { spec: this.simSpec(), desired: 'running' });
     const portFile = path.join(this.nodeDir(SIM_ID), 'port');
     if (!this.procs.has(SIM_ID)) {

@@ -1,0 +1,25 @@
+import type { Masternode } from '../db/schema';
+import type { RpcEndpoint } from './engine';
+import type { DaemonProfile } from './profiles';
+
+/**
+ * What request handlers may ask of the fleet (AppDeps.fleet): its daemon profiles, and
+ * a way to reach a node's daemon for the customer's actions (register, quick setup,
+ * proposals, burn checks). The control loop and the engines stay inside the fleet.
+ */
+export interface FleetAccess {
+  readonly profiles: Record<string, DaemonProfile>;
+  /** FLEET_SIMULATOR: may the simulator serve nodes? */
+  readonly simulator: boolean;
+  /** Runs the control loop soon: a deploy or a delete is acted on at once, not at the next tick. */
+  reconcile(): Promise<void>;
+  /** Where the node's daemon answers, with its RPC credentials; null when it is not running. */
+  daemonOf(node: Masternode): Promise<DaemonAccess | null>;
+}
+
+export type DaemonAccess = {
+  endpoint: RpcEndpoint;
+  auth?: { user: string; password: string };
+  profile: DaemonProfile;
+  simulated: boolean;
+};

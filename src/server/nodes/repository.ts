@@ -1,0 +1,76 @@
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import { nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
+import type { Database, Masternode, NodesTable } from '../db/schema';
+
+type Q = Kysely<Database>;
+
+/**
+ * The nodes domain's SQL: the customer's node rows and their lifecycle. Readers get the
+ * joined node_view (the fleet's placement and the monitor's observation of the node);
+ * writers touch only `nodes`. Other domains read nodes through these functions.
+ */
+
+/** A user's node by its id; another user's id, or a deleted node, is "not found". */
+export function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
+  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+}
+
+/** The user's nodes that exist for them (set up, live or failed), newest first. */
+export function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
+  return db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+}
+
+export function insertNodeRow(db: Q, n: Omit<Insertable<NodesTable>, 'state' | 'state_at'>) {
+  const now = Date.now();
+  return db
+    .insertInto('nodes')
+    .values({ ...n, state: 'requested', state_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+}
+
+/** Customer fields only (alias, payee, output text, secrets...), never the state. */
+export function updateNodeRow(db: Q, id: number, patch: Omit<Updateable<NodesTable>, 'state' | 'state_at' | 'id' | 'mn_id' | 'user_id'>) {
+  return db.updateTable('nodes').set(patch).where('id', '=', id).execute();
+}
+
+/**
+ * Moves a node along its lifecycle (src/shared/lifecycle.ts) with a conditional update:
+ * only from a state the event allows, so two racing callers cannot both move it (the
+ * loser gets false). Other fields may change in the same statement.
+ */
+export async function transition(
+  db: Q,
+  id: number,
+  event: LifecycleEvent,
+  patch: Omit<Updateable<NodesTable>, 'state' | 'state_at' | 'id'> = {},
+): Promise<LifecycleState | null> {
+  const from = statesFor(event);
+  const row = await db.selectFrom('nodes').select('state').where('id', '=', id).executeTakeFirst();
+  if (!row || !from.includes(row.state)) return null;
+  const to = nextState(row.state, event);
+  const res = await db
+    .updateTable('nodes')
+    .set({ ...patch, state: to, state_at: Date.now() })
+    .where('id', '=', id)
+    .where('state', '=', row.state)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1 ? to : null;
+}
+
+/** The node (any state) by id. */
+export function findNodeById(db: Q, id: number): Promise<Masternode | undefined> {
+  return db.selectFrom('node_view').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Has this coin's entry (a ZEN t_address) served a node before, on any account? */
+export async function entryUsed(db: Q, coinIds: string[], entry: string): Promise<boolean> {
+  const row = await db.selectFrom('nodes').select('id').where('coin_id', 'in', coinIds).where('entry', '=', entry).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Is this validator key running (or being set up) anywhere? */
+export async function validatorKeyInUse(db: Q, pubkey: string): Promise<boolean> {
+  const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
