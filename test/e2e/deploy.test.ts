@@ -53,6 +53,8 @@ const txid = () => randomBytes(32).toString('hex');
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 /** The message under a field, by the field's label. */
 const fieldError = (label: string) => page.locator(`.field:has(> label:text-is("${label}")) .field-error`);
+/** A form control by its whole label (a step's region is named by its title, which may contain the label). */
+const input = (label: string) => page.getByLabel(label, { exact: true });
 const counter = () => page.locator('.guide-counter');
 
 async function expectFieldError(label: string, message: string) {
@@ -129,6 +131,7 @@ describe('the deploy page', () => {
     expect(await dedicated.locator('strong').textContent()).toBe('$0.100');
     expect(await page.locator('.choice-card[data-plan="cloud"] strong').textContent()).toBe('$0.045');
     expect(await page.getByRole('link', { name: 'View stats' }).getAttribute('href')).toBe('/dashboard/view_coin?coin=dash');
+    await screenshot(page, 'deploy-begin');
 
     await page.goto('/dashboard/deploy?coin=eth');
     const cloud = page.getByRole('radio', { name: /Cloud/ });
@@ -150,6 +153,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(3, 4);
     await page.getByText('sendtoaddress <your new address> 1000', { exact: true }).waitFor();
     await page.getByText('masternode outputs', { exact: true }).waitFor();
+    await screenshot(page, 'deploy-dash-step3');
     await button('Copy: masternode outputs').click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('masternode outputs');
     await next();
@@ -157,20 +161,21 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await page.getByLabel('Transaction ID', { exact: true }).fill('a');
+    await input('Transaction ID').fill('a');
     expect(await fieldError('Transaction ID').count()).toBe(0);
 
     await page.getByRole('radio', { name: 'Use another one' }).check();
-    await page.getByLabel('Payee address', { exact: true }).waitFor();
+    await input('Payee address').waitFor();
     await page.getByRole('radio', { name: 'Use the same address I sent the collateral to' }).check();
-    await page.getByLabel('I want to migrate my masternode from another platform').check();
-    await page.getByLabel('Transaction ID', { exact: true }).fill('');
-    await page.getByLabel('Operator key (BLS secret key)').fill('not-a-key');
+    await input('I want to migrate my masternode from another platform').check();
+    await input('Transaction ID').fill('');
+    await input('Operator key (BLS secret key)').fill('not-a-key');
     await button('Deploy').click();
     await expectFieldError('Operator key (BLS secret key)', 'Incorrect BLS key');
-    await page.getByLabel('I want to migrate my masternode from another platform').uncheck();
+    await screenshot(page, 'deploy-dash-step4');
+    await input('I want to migrate my masternode from another platform').uncheck();
 
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     const { server_id } = await deploy();
     await page.getByRole('heading', { name: 'Setting up your node...' }).or(page.getByRole('heading', { name: 'Setup completed!' })).waitFor();
     await screenshot(page, 'deploy-dash-deploying');
@@ -190,18 +195,18 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     await button('Check burn').click();
     await expectFieldError('Burn transaction ID', 'Transaction ID required.');
-    await page.getByLabel('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(txid());
     await button('Check burn').click();
     await expectStep(9, 9);
     await button('Previous').click();
     await expectStep(7, 9);
-    await page.getByLabel('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(txid());
     await button('Check burn').click();
     await expectStep(9, 9);
 
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     const { server_id } = await deploy();
     await finish(server_id);
   });
@@ -216,7 +221,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.getByText('sendtoaddress <your new address> 1000025', { exact: true }).waitFor();
     await next(2);
     await expectStep(7, 9);
-    await page.getByLabel('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(txid());
     await button('Check burn').click();
     await expectStep(8, 9);
     await page.getByText('sendtoaddress <your other address> 10000', { exact: true }).waitFor();
@@ -233,7 +238,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(4, 4);
     await button('Deploy').click();
     await expectFieldError('T-address', 'Address required.');
-    await page.getByLabel('T-address').fill('t1' + randomBytes(16).toString('hex').slice(0, 33));
+    await input('T-address').fill('t1' + randomBytes(16).toString('hex').slice(0, 33));
     const { server_id } = await deploy();
     await finish(server_id);
   });
@@ -243,12 +248,12 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(2, 2);
     await button('Deploy').click();
     await expectFieldError('Wallet address', 'Address required.');
-    await page.getByLabel('Wallet address').fill('x123');
+    await input('Wallet address').fill('x123');
     await button('Deploy').click();
     await expectFieldError('Wallet address', 'Address is not valid: a Beldex address starts with "b".');
-    await page.getByLabel('I want to migrate my masternode from another platform').check();
-    await page.getByLabel('Secret key').waitFor();
-    await page.getByLabel('Wallet address').fill('b' + randomBytes(40).toString('hex').slice(0, 94));
+    await input('I want to migrate my masternode from another platform').check();
+    await input('Secret key').waitFor();
+    await input('Wallet address').fill('b' + randomBytes(40).toString('hex').slice(0, 94));
     const { server_id } = await deploy();
     await finish(server_id);
   });
@@ -258,7 +263,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(2, 2);
     await button('Deploy').click();
     await expectFieldError('Collateral address', 'Address required.');
-    await page.getByLabel('Collateral address').fill('E' + randomBytes(17).toString('hex').slice(0, 33));
+    await input('Collateral address').fill('E' + randomBytes(17).toString('hex').slice(0, 33));
     const { server_id } = await deploy();
     await finish(server_id);
   });
@@ -269,7 +274,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await next();
     await button('Deploy').click();
     await expectFieldError('License key', 'License key required.');
-    await page.getByLabel('License key').fill(randomBytes(12).toString('hex').toUpperCase());
+    await input('License key').fill(randomBytes(12).toString('hex').toUpperCase());
     const { server_id } = await deploy();
     await finish(server_id);
   });
@@ -283,7 +288,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     for (const c of ['getnewaddress MN1', 'sendtoaddress <your new address> 10000', 'masternode outputs']) await page.getByText(c, { exact: true }).waitFor();
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     const { server_id } = await deploy();
     await finish(server_id);
 
@@ -291,7 +296,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.goto('/dashboard/deploy?coin=pivx');
     await button("Let's start").click();
     await next();
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     await deploy();
     await button('Deploy another node').click();
     await button("Let's start").waitFor();
@@ -300,7 +305,7 @@ describe('one coin of every wizard, deployed end to end', () => {
   it('DFI is deployed at once, with "Proceed with configuration"', { timeout: 60_000 }, async () => {
     await start('defi', 'Advanced/Migration');
     await expectStep(2, 2);
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     const { server_id } = await deploy();
     await page.getByRole('heading', { name: 'Setup completed!' }).waitFor();
     expect(await page.getByText('Click your node in the right pane').count()).toBe(0);
@@ -309,7 +314,7 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     // Advanced: 'Deploy another node' goes back to the guide's Advanced step.
     await start('defi', 'Advanced/Migration');
-    await page.getByLabel('Transaction ID', { exact: true }).fill(txid());
+    await input('Transaction ID').fill(txid());
     await deploy();
     await button('Deploy another node').click();
     await expectStep(2, 2);
@@ -321,8 +326,8 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(2, 2);
     await button('Deploy').click();
     await expectFieldError('Reward address', 'Address required.');
-    await page.getByLabel('Reward address').fill('E' + randomBytes(17).toString('hex').slice(0, 33));
-    await page.getByLabel('Number of neurons').fill('21');
+    await input('Reward address').fill('E' + randomBytes(17).toString('hex').slice(0, 33));
+    await input('Number of neurons').fill('21');
     const { server_id, server_ids } = await deploy();
     expect(server_ids).toHaveLength(21);
     await expect.poll(() => page.locator('.queue-item').evaluateAll((els, ids) => ids.filter((id) => els.some((e) => e.getAttribute('data-mn') === id)).length, server_ids), { timeout: 30_000 }).toBe(21);
@@ -343,17 +348,17 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('Keystore files', 'Please select at least one file');
     await expectFieldError('Keystore password', 'Password required');
     await expectFieldError('Fee recipient', 'Address required');
-    await page.getByLabel('Fee recipient').fill('0x1234');
+    await input('Fee recipient').fill('0x1234');
     await expectFieldError('Fee recipient', 'Invalid address');
 
-    const files = page.getByLabel('Keystore files');
+    const files = input('Keystore files');
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `keystore-${i}.json`, mimeType: 'application/json', buffer: Buffer.from('{}') }));
     await files.setInputFiles(eleven);
     await expectFieldError('Keystore files', 'You can upload up to 10 files');
 
     await files.setInputFiles([{ name: 'keystore-m_12381_3600_0_0_0.json', mimeType: 'application/json', buffer: await keystore() }]);
-    await page.getByLabel('Keystore password').fill(password);
-    await page.getByLabel('Fee recipient').fill('0x' + randomBytes(20).toString('hex'));
+    await input('Keystore password').fill(password);
+    await input('Fee recipient').fill('0x' + randomBytes(20).toString('hex'));
     const { server_id } = await deploy();
     await expectStep(5, 5);
     const result = page.locator('.keystore-results li[data-file="keystore-m_12381_3600_0_0_0.json"]');

@@ -59,8 +59,11 @@ function DeployFlow({ coin }: { coin: DeployInfoCoin }) {
     if (created) setState((s) => (s.stage === 'deploying' ? { ...s, stage: 'deployed' } : s));
   }, [created]);
 
-  // Each new step starts at the top of the page, where its title is.
-  useEffect(() => window.scrollTo(0, 0), [state.stage, state.step]);
+  // Each new step starts at the top of the page, where its title is. (Braces: newer
+  // browsers' scrollTo returns a promise, which React would take for a cleanup.)
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [state.stage, state.step]);
 
   const another = () => setState((s) => deployAnother(s, coin.family));
 
