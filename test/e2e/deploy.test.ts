@@ -8,7 +8,7 @@ import { create, defaultPbkdfModule } from '@chainsafe/bls-keystore';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
-import { at, browserSession, pathOf, screenshot } from './browser';
+import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
 
 // The deploy page (deployment-and-nodes.md sections 2, 4, 5, 8): one coin of every
 // wizard kind deployed end to end in Chromium, from the begin step through the wizard's
@@ -139,6 +139,20 @@ describe('the deploy page', () => {
     expect(await cloud.isDisabled()).toBe(true);
     expect(await page.locator('.choice-card[data-plan="cloud"]').getAttribute('title')).toBe('This coin has no Cloud plan.');
     expect(await page.locator('.choice-card[data-plan="dedicated"] strong').textContent()).toBe('$0.330');
+  });
+
+  it('fits 320 px: the begin cards and a step with long commands', async () => {
+    const narrow = await session.newPage(320);
+    await narrow.addInitScript((t) => window.localStorage.setItem('auth_token', t), owner.token);
+    await narrow.goto('/dashboard/deploy?coin=sin');
+    await narrow.getByRole('button', { name: "Let's start" }).waitFor();
+    expect(await fitsViewport(narrow)).toBe(true);
+    await narrow.getByRole('radio', { name: /Advanced/ }).check();
+    await narrow.getByRole('button', { name: "Let's start" }).click();
+    await narrow.getByText('Step 7 of 9', { exact: true }).waitFor();
+    expect(await fitsViewport(narrow)).toBe(true);
+    await screenshot(narrow, 'deploy-sin-320');
+    await narrow.context().close();
   });
 });
 
