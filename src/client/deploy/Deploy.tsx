@@ -7,6 +7,7 @@ import { CoinLogo } from '../coins/CoinLogo';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { QueuePanel } from '../portfolio/QueuePanel';
 import { Alert } from '../ui/Alert';
+import { SimulatedBadge } from '../ui/SimulatedBadge';
 import { PageLoading } from '../ui/Spinner';
 import { BeginStep } from './BeginStep';
 import { Deployed, Deploying } from './DeployStatus';
@@ -33,6 +34,7 @@ function DeployScreen({ coin }: { coin: DeployInfoCoin }) {
     <>
       <PageHeader title={`Deploy ${coin.label}`}>
         <CoinLogo id={coin.id} ticker={coin.ticker} />
+        {coin.simulated && <SimulatedBadge />}
         <Link href={`/dashboard/view_coin?coin=${encodeURIComponent(coin.id)}`}>View stats</Link>
       </PageHeader>
       {coin.maintenance ? (
