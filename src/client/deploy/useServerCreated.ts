@@ -12,10 +12,13 @@ export function useServerCreated(serverId: string | null): { created: boolean; f
   useLiveEvent('server_created', (p) => {
     if (p.server_id === serverId) setHeard(p.server_id);
   });
-  const queue = trpc.deploy.get_building_servers.useQuery(undefined, { enabled: serverId !== null });
+  const seen = serverId !== null && (heard === serverId || serverCreatedSeen(serverId));
+  // The event refetches the queue; the interval is a safety net should the live
+  // connection be down while this page waits.
+  const queue = trpc.deploy.get_building_servers.useQuery(undefined, { enabled: serverId !== null, refetchInterval: serverId && !seen ? 10_000 : false });
   if (!serverId) return { created: false, failed: null };
   const item = queue.data?.data.find((i) => i.mn_id === serverId);
-  const created = heard === serverId || serverCreatedSeen(serverId) || item?.status === 'done';
+  const created = seen || item?.status === 'done';
   const failed = item?.status === 'failed' ? (item.reason ?? 'The deployment failed.') : null;
   return { created, failed };
 }

@@ -13,7 +13,7 @@ export function ValidatorResults({ result, step, total, onMore }: { result: Depl
   return (
     <>
       <GuideStepView step={step} number={5} total={total}>
-        {result.message && <Alert kind={result.success ? 'success' : 'error'}>{result.message}</Alert>}
+        {result.message && <Alert kind={result.success ? 'success' : entries.some(([, r]) => r.success) ? 'warning' : 'error'}>{result.message}</Alert>}
         <ul className="keystore-results" aria-label="Keystore results">
           {entries.map(([name, r]) => (
             <li key={name} className={r.success ? 'text-green' : 'text-red'} data-file={name}>
