@@ -314,8 +314,17 @@ describe('one coin of every wizard, deployed end to end', () => {
     await button("Let's start").click();
     await next();
     await input('Transaction ID').fill(txid());
-    await deploy();
+    // Two submits in the same instant (before the button can disable): one deploy.
+    let sent = 0;
+    const count = (r: { url: () => string }) => void (r.url().includes('deploy.deploy_server') && sent++);
+    page.on('request', count);
+    await page.locator('form.guide-form').evaluate((f: HTMLFormElement) => {
+      f.requestSubmit();
+      f.requestSubmit();
+    });
     await button('Deploy another node').click();
+    page.off('request', count);
+    expect(sent).toBe(1);
     await button("Let's start").waitFor();
   });
 
