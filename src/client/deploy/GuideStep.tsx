@@ -1,16 +1,23 @@
-import { useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { CopyButton } from '../ui/CopyButton';
 import type { Command, GuideStep } from './guide';
 
 /** One guide step: its title and counter, its text, the informational checklist, the commands, then the step's own form. */
 export function GuideStepView({ step, number, total, children }: { step: GuideStep; number: number; total: number; children?: ReactNode }) {
   const titleId = useId();
+  const title = useRef<HTMLHeadingElement>(null);
+  // A new step is announced: focus moves to its title (keyboard and screen-reader users start there).
+  useEffect(() => {
+    title.current?.focus({ preventScroll: true });
+  }, [number]);
   return (
     <section className="card guide-step" aria-labelledby={titleId} data-step={number}>
       <p className="guide-counter muted small">
         Step {number} of {total}
       </p>
-      <h2 id={titleId}>{step.title}</h2>
+      <h2 id={titleId} ref={title} tabIndex={-1}>
+        {step.title}
+      </h2>
       {step.text.map((t) => (
         <p key={t}>{t}</p>
       ))}
