@@ -210,7 +210,7 @@ describe('a signed-in customer', () => {
     expect((await stat('Monthly expenses').textContent())?.trim()).toBe('$1.35'); // 30 × Dash's $0.045 cloud campaign price
     await page.getByRole('link', { name: 'contact support' }).waitFor();
     // No placeholder speaks of our plans.
-    for (const p of ['/dashboard/billing', '/dashboard/api', '/dashboard/affiliate', '/dashboard/notifications', '/dashboard/deploy', `/dashboard/masternode/${mnId}?tab=config`]) {
+    for (const p of ['/dashboard/billing', '/dashboard/api', '/dashboard/affiliate', '/dashboard/notifications', '/dashboard/deploy?coin=dash', `/dashboard/masternode/${mnId}?tab=config`]) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(200);
@@ -260,7 +260,7 @@ describe('a signed-in customer', () => {
   it('fits 320 px on every logged-in page', async () => {
     const page = await newPage(320);
     await logIn(page);
-    for (const p of ['/dashboard', '/dashboard/portfolio', `/dashboard/masternode/${mnId}`, '/dashboard/billing', '/dashboard/settings', '/dashboard/notifications', '/dashboard/api', '/dashboard/affiliate', '/dashboard/deploy', '/dashboard/staking', '/dashboard/view_coin?coin=dash']) {
+    for (const p of ['/dashboard', '/dashboard/portfolio', `/dashboard/masternode/${mnId}`, '/dashboard/billing', '/dashboard/settings', '/dashboard/notifications', '/dashboard/api', '/dashboard/affiliate', '/dashboard/deploy?coin=dash', '/dashboard/staking', '/dashboard/view_coin?coin=dash']) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(300);

@@ -54,3 +54,8 @@ export function isServerFault(err: unknown): boolean {
   const status = asAppError(err)?.data?.httpStatus;
   return typeof status === 'number' && status >= 500;
 }
+
+/** The form field a domain error belongs under (the server's `error.data.field`, REST's `error_input`). */
+export function errorField(err: unknown): string | undefined {
+  return asAppError(err)?.data?.field ?? undefined;
+}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { useNotifications } from '../dashboard/notifications';
+import { publishLive } from './liveBus';
 import { queriesFor, queryKeyOf } from './liveQueries';
 import { errorCode } from './errors';
 import { tokenStore } from './storage';
@@ -19,9 +20,10 @@ export function LiveEvents() {
   const notifications = useNotifications();
 
   function handle(event: LiveEvent | { type: 'sync' }) {
+    if (event.type === 'sync') return; // only gives the subscription a position to resume from
+    // Pages that wait for one event (the deploy page for its server_created) listen here.
+    publishLive(event);
     switch (event.type) {
-      case 'sync':
-        return; // only gives the subscription a position to resume from
       case 'restarted':
         // A new server build may be running: load the matching client.
         window.location.reload();

@@ -17,6 +17,7 @@ const cached = {
   info: getQueryKey(trpc.auth.get_common_info, undefined, 'query'),
   tfa: getQueryKey(trpc.auth.get_tfa, undefined, 'query'),
   status: getQueryKey(trpc.system.status, undefined, 'query'),
+  queue: getQueryKey(trpc.deploy.get_building_servers, undefined, 'query'),
 };
 type Name = keyof typeof cached;
 
@@ -42,8 +43,12 @@ describe('live event → queries map', () => {
     expect(await staleAfter({ type: 'started', payload: { mn_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodeA']);
   });
 
-  it('refresh_queue refetches the node list (which carries the queue)', async () => {
-    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['nodes']);
+  it("refresh_queue refetches the node list (which carries the queue) and the deploy page's queue", async () => {
+    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['nodes', 'queue']);
+  });
+
+  it("server_created refetches the node list and the deploy page's queue", async () => {
+    expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodes', 'queue']);
   });
 
   it('refresh_transactions refetches the profile with its balance', async () => {

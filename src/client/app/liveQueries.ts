@@ -38,13 +38,13 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
   // The notification list is kept by the client (notifications.tsx) until it has a query.
   refresh_notifications: () => [],
-  // The build queue travels with the node list.
-  refresh_queue: () => [all('nodes.get_masternodes')],
+  // The build queue travels with the node list; the deploy page reads it alone.
+  refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers')],
   refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode')],
   refresh_masternode: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
   // Billing pages have no queries yet; the balance is in the profile.
   refresh_transactions: () => [all('auth.get_common_info')],
-  server_created: () => [all('nodes.get_masternodes')],
+  server_created: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers')],
   started: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
 };
 

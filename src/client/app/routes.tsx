@@ -14,7 +14,7 @@ const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');
 const ApiKeys = lazyPage(() => import('../account/ApiKeys'), 'ApiKeys');
 const Billing = lazyPage(() => import('../account/Billing'), 'Billing');
 const DashboardHome = lazyPage(() => import('../coins/DashboardHome'), 'DashboardHome');
-const Deploy = lazyPage(() => import('../nodes/Deploy'), 'Deploy');
+const Deploy = lazyPage(() => import('../deploy/Deploy'), 'Deploy');
 const Faq = lazyPage(() => import('../site/Faq'), 'Faq');
 const Landing = lazyPage(() => import('../site/Landing'), 'Landing');
 const Login = lazyPage(() => import('../auth/Login'), 'Login');

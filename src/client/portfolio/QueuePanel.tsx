@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { QueueItem } from '../../shared/schemas/nodes';
 import { CheckIcon, ClockIcon, CrossIcon } from '../ui/Icons';
+import './queue.css';
 
 /** The build queue's words (platform-and-account.md section 4). */
 function queueText(item: QueueItem): string {
@@ -10,7 +11,7 @@ function queueText(item: QueueItem): string {
     case 'done':
       return 'Click here to continue';
     case 'failed':
-      return 'Deployment failed';
+      return item.reason ?? 'Deployment failed';
     case 'pending':
       return item.activated ? 'Waiting for wallet...' : 'Setting up the node...';
   }

@@ -1,0 +1,39 @@
+import type { WizardKind } from '../../shared/families';
+
+/**
+ * Which field a failed deploy's message goes under (section 8). The server names the
+ * field when it knows it (`error.data.field`); a field this wizard does not show, or
+ * none, falls back to the spec's rules: in the dip003 form the message's words pick the
+ * payee or BLS field, validators show it above the form, every other wizard under its
+ * entry field.
+ */
+export type WizardField = 'txid' | 'payee' | 'blsKey' | 'monero_secret' | 'burntxid' | 'rewardAddress' | 'neuronCount' | 'password' | 'fee_recipient' | 'keystores';
+
+const FIELDS: Record<WizardKind, readonly WizardField[]> = {
+  burn: ['txid', 'burntxid'],
+  dip003: ['txid', 'payee', 'blsKey'],
+  zen: ['txid'],
+  monero: ['txid', 'monero_secret'],
+  energi: ['txid'],
+  classic: ['txid'],
+  license: ['txid'],
+  neuron: ['rewardAddress', 'neuronCount'],
+  validator: ['password', 'fee_recipient', 'keystores'],
+};
+
+/** The field for a server message, or null for the form's general error. */
+export function serverErrorField(wizard: WizardKind, message: string, field?: string | null): WizardField | null {
+  // The validator form shows a fee_address error under its one fee recipient field.
+  const named = field === 'fee_address' ? 'fee_recipient' : field;
+  const own = FIELDS[wizard].find((f) => f === named);
+  if (own) return own;
+  if (wizard === 'validator') return null;
+  if (wizard === 'dip003') {
+    const m = message.toLowerCase();
+    if (m.includes('incorrect bls key')) return 'blsKey';
+    if (m.includes('is not valid') || m.includes('address required')) return 'payee';
+    return 'txid';
+  }
+  if (wizard === 'neuron') return 'rewardAddress';
+  return 'txid';
+}

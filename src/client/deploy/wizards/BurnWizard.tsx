@@ -1,0 +1,131 @@
+import { useState, type FormEvent } from 'react';
+import { errorMessage } from '../../app/errors';
+import { trpc } from '../../app/trpc';
+import { Alert } from '../../ui/Alert';
+import { TextField } from '../../ui/Field';
+import { afterBurnCheck } from '../flow';
+import { GuideStepView, WizardNav } from '../GuideStep';
+import { guideSteps } from '../guide';
+import { useDeploy } from '../useDeploy';
+import { InfoStep } from './InfoStep';
+import { stepNav } from './nav';
+import type { WizardProps } from './types';
+
+const BURN_STEP = 7;
+const COLLATERAL_STEP = 9;
+
+type Burn = { txid: string; outputId: number };
+
+/**
+ * SIN's burn-collateral wizard (section 4): wallet preparation, the burn checked on the
+ * coin's daemon (check_burn), the second collateral, then its transaction ID. Steps after
+ * the burn need a checked burn: without one the burn step shows.
+ */
+export function BurnWizard(props: WizardProps) {
+  const steps = guideSteps(props.coin);
+  const [burn, setBurn] = useState<Burn | null>(null);
+  const step = props.step > BURN_STEP && !burn ? BURN_STEP : props.step;
+  const at = { ...props, step };
+  if (step === BURN_STEP)
+    return (
+      <BurnStep
+        props={at}
+        steps={steps}
+        onChecked={(b) => {
+          setBurn(b);
+          props.setStep(afterBurnCheck(props.experience));
+        }}
+      />
+    );
+  if (step === COLLATERAL_STEP && burn) return <CollateralStep props={at} steps={steps} burn={burn} />;
+  return <InfoStep props={at} steps={steps} />;
+}
+
+function BurnStep({ props, steps, onChecked }: { props: WizardProps; steps: ReturnType<typeof guideSteps>; onChecked: (burn: Burn) => void }) {
+  const [txid, setTxid] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const check = trpc.deploy.check_burn.useMutation();
+  const nav = stepNav(props);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (check.isPending) return;
+    const value = txid.trim();
+    if (!value) return setError('Transaction ID required.');
+    setError(null);
+    try {
+      const r = await check.mutateAsync({ currency: props.coin.id, txid: value });
+      onChecked({ txid: value, outputId: r.output_id });
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  }
+
+  return (
+    <GuideStepView step={steps[BURN_STEP - 1]!} number={BURN_STEP} total={steps.length}>
+      <form onSubmit={(e) => void submit(e)} noValidate className="guide-form">
+        <TextField
+          label="Burn transaction ID"
+          value={txid}
+          onValueChange={(v) => {
+            setTxid(v);
+            setError(null);
+          }}
+          error={error ?? undefined}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <WizardNav
+          onPrevious={nav.previous}
+          next={
+            <button type="submit" className="btn btn-primary" disabled={check.isPending} aria-busy={check.isPending || undefined}>
+              {check.isPending ? 'Checking…' : 'Check burn'}
+            </button>
+          }
+        />
+      </form>
+    </GuideStepView>
+  );
+}
+
+function CollateralStep({ props, steps, burn }: { props: WizardProps; steps: ReturnType<typeof guideSteps>; burn: Burn }) {
+  const [txid, setTxid] = useState('');
+  const deploy = useDeploy(props.coin, props.plan, (r) => props.onDeployed(r.server_id));
+  const nav = stepNav(props);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    void deploy.send({ txid, burntxid: burn.txid, burn_output_id: burn.outputId });
+  }
+
+  return (
+    <GuideStepView step={steps[COLLATERAL_STEP - 1]!} number={COLLATERAL_STEP} total={steps.length}>
+      <p className="small muted">
+        Burn transaction: <code>{burn.txid}</code>
+      </p>
+      <form onSubmit={submit} noValidate className="guide-form">
+        {deploy.error && <Alert kind="error">{deploy.error}</Alert>}
+        {deploy.errors.burntxid && <Alert kind="error">{deploy.errors.burntxid}</Alert>}
+        <TextField
+          label="Transaction ID"
+          value={txid}
+          onValueChange={(v) => {
+            setTxid(v);
+            deploy.clear('txid');
+          }}
+          error={deploy.errors.txid}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <WizardNav
+          onPrevious={nav.previous}
+          next={
+            <button type="submit" className="btn btn-primary" disabled={deploy.pending} aria-busy={deploy.pending || undefined}>
+              {deploy.pending ? 'Deploying…' : 'Deploy'}
+            </button>
+          }
+        />
+      </form>
+    </GuideStepView>
+  );
+}
