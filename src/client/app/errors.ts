@@ -55,7 +55,3 @@ export function isServerFault(err: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
-/** The form field a domain error belongs under (the server's `error.data.field`, REST's `error_input`). */
-export function errorField(err: unknown): string | undefined {
-  return asAppError(err)?.data?.field ?? undefined;
-}
