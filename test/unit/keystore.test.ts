@@ -219,14 +219,11 @@ describe('decryptions off the event loop, a few at a time', () => {
     const t0 = performance.now();
     expect((await checkKeystore(made.json, 'pw', { queue })).ok).toBe(true);
     const one = performance.now() - t0;
-    let last = performance.now();
-    let longestGap = 0;
+    let ticks = 0;
     let mostActive = 0;
     let mostQueued = 0;
     const timer = setInterval(() => {
-      const now = performance.now();
-      longestGap = Math.max(longestGap, now - last);
-      last = now;
+      ticks++;
       mostActive = Math.max(mostActive, queue.active);
       mostQueued = Math.max(mostQueued, queue.queued);
     }, 5);
@@ -237,12 +234,11 @@ describe('decryptions off the event loop, a few at a time', () => {
     expect(results.every((r) => r.ok && r.pubkey === made.pubkey)).toBe(true);
     expect(mostActive).toBe(2);
     expect(mostQueued).toBeGreaterThanOrEqual(15);
-    // Only the BLS check (a few ms) runs on the loop; the bound is generous for a loaded machine
-    // yet below what a single blocking derivation would cost.
-    expect(longestGap, `longest gap ${Math.round(longestGap)} ms, one derivation ${Math.round(one)} ms, all ${Math.round(took)} ms`).toBeLessThan(
-      Math.max(200, one * 0.6),
-    );
+    // Counted, not timed (a loaded machine stalls any loop now and then): derivations that
+    // blocked the loop would let the 5 ms timer run about once between two of them (~20
+    // times in all); off the loop it runs all along, many times per derivation.
     expect(took).toBeGreaterThan(one * 5);
+    expect(ticks, `${ticks} timer ticks in ${Math.round(took)} ms (one derivation ${Math.round(one)} ms)`).toBeGreaterThan(100);
   }, 120_000);
 
   it('answers busy at once when too many files already wait', async () => {
