@@ -44,7 +44,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('nodes_coin').on('nodes').columns(['coin_id', 'state']).execute();
   await db.schema.createIndex('nodes_state').on('nodes').columns(['state', 'state_at']).execute();
   // A validator key runs once, on any account: two signers of one key get it slashed.
-  await sql`CREATE UNIQUE INDEX nodes_validator_pubkey ON nodes (validator_pubkey) WHERE validator_pubkey IS NOT NULL AND state NOT IN ('deleted', 'failed')`.execute(db);
+  // A node that failed never ran the key (failed_reason stays set when it is then deleted).
+  await sql`CREATE UNIQUE INDEX nodes_validator_pubkey ON nodes (validator_pubkey) WHERE validator_pubkey IS NOT NULL AND state NOT IN ('deleted', 'failed') AND failed_reason IS NULL`.execute(db);
   // ZEN: a t_address serves one node ever (section 5).
   await sql`CREATE INDEX nodes_entry ON nodes (coin_id, entry)`.execute(db);
 

@@ -346,7 +346,7 @@ describe('node page actions', () => {
     await page.goto(`/dashboard/masternode/${dash}?tab=proposals`);
     const table = page.getByRole('table', { name: 'Proposals' });
     await table.waitFor({ timeout: 30_000 });
-    expect(await table.locator('thead th').allTextContents()).toEqual(['Name', 'Budget', 'Start block', 'End block', 'Yes', 'No', 'Abstain', 'Status']);
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Name', 'Budget', 'Start', 'End', 'Yes', 'No', 'Abstain', 'Status']);
     expect(await table.locator('tbody tr').count()).toBeGreaterThan(0);
   });
 

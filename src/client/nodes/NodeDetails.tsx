@@ -50,7 +50,7 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
         { label: 'ID', value: <code>{node.mn_id}</code> },
         { label: 'IP', value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING) },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
-        node.zen && { label: 'FQDN', value: <ExternalLink href={`https://${node.zen.fqdn}`}>{node.zen.fqdn}</ExternalLink> },
+        !!node.zen?.fqdn && { label: 'FQDN', value: <ExternalLink href={`https://${node.zen.fqdn}`}>{node.zen.fqdn}</ExternalLink> },
         // The node's own values per family (payee, keys, TXID, validator pubkey...), from the server.
         ...setup.fields.map((f) => ({ label: f.label, value: f.secret ? <SecretValue label={f.label} value={f.value} /> : <code>{f.value}</code> })),
         // Dash family (`protx info`): trouble shows here before a ban.

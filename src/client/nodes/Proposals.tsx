@@ -1,3 +1,4 @@
+import { utcDate } from './nodeTime';
 import { familyOf } from '../../shared/families';
 import { formatNumber } from '../../shared/format';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
@@ -39,8 +40,8 @@ function ProposalList({ mn }: { mn: string }) {
                   <tr>
                     <th scope="col">Name</th>
                     <th scope="col">Budget</th>
-                    <th scope="col">Start block</th>
-                    <th scope="col">End block</th>
+                    <th scope="col">Start</th>
+                    <th scope="col">End</th>
                     <th scope="col">Yes</th>
                     <th scope="col">No</th>
                     <th scope="col">Abstain</th>
@@ -52,8 +53,8 @@ function ProposalList({ mn }: { mn: string }) {
                     <tr key={p.name}>
                       <th scope="row">{p.name}</th>
                       <td>{formatNumber(p.budget)}</td>
-                      <td>{formatCount(p.start_block)}</td>
-                      <td>{formatCount(p.end_block)}</td>
+                      <td>{utcDate(new Date(p.start_block * 1000).toISOString())}</td>
+                      <td>{utcDate(new Date(p.end_block * 1000).toISOString())}</td>
                       <td>{formatCount(p.yes)}</td>
                       <td>{formatCount(p.no)}</td>
                       <td>{formatCount(p.abstain)}</td>

@@ -92,9 +92,14 @@ export function productionProfile(profiles: Record<string, DaemonProfile>, coinI
 }
 
 /** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password}, {public_ip} in a profile's argument or config text. */
-export function fill(text: string, values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string }): string {
-  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
+export function fill(
+  text: string,
+  values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string; rpcBind?: { bind: string; allow: string } },
+): string {
+  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|rpc_bind|rpc_allow|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
     if (key === 'data') return values.data;
+    if (key === 'rpc_bind') return values.rpcBind?.bind ?? '127.0.0.1';
+    if (key === 'rpc_allow') return values.rpcBind?.allow ?? '127.0.0.1';
     if (key === 'rpc_user') return values.rpcUser;
     if (key === 'rpc_password') return values.rpcPassword;
     if (key === 'public_ip') {

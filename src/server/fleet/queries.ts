@@ -82,8 +82,8 @@ export function findNodeAnyState(db: Q, mnId: string) {
 
 /**
  * Rows the control loop must act on: requested (to place), provisioning and due (to
- * create and start, again after a failure's backoff), deleting (to destroy), and live
- * ones with a restart asked for.
+ * create and start, again after a failure's backoff), deleting and due (to destroy),
+ * and live ones with a restart asked for.
  */
 export function nodesNeedingWork(db: Q, now: number, limit = 200) {
   return db
@@ -93,7 +93,7 @@ export function nodesNeedingWork(db: Q, now: number, limit = 200) {
       eb.or([
         eb('state', '=', 'requested'),
         eb.and([eb('state', '=', 'provisioning'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
-        eb('state', '=', 'deleting'),
+        eb.and([eb('state', '=', 'deleting'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
         eb.and([eb('state', '=', 'live'), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
       ]),
     )

@@ -261,9 +261,14 @@ export class Fleet implements FleetAccess {
       this.metrics.engineErrors.inc({ host: host.name, op });
       this.log.error('fleet engine operation failed', { node: node.mn_id, host: host.name, op, attempt: node.attempts + 1, error: message });
       if (op === 'create') return this.retryOrFail(node, host, message, err instanceof PermanentEngineError);
+      const attempts = node.attempts + 1;
       await this.db.transaction().execute(async (trx) => {
-        if (op === 'destroy') {
-          // The engine may keep a stray daemon; the node is gone for its owner either way.
+        if (op === 'destroy' && attempts < ENGINE_RETRIES) {
+          // Still deleting: a daemon that may still run (a validator still signing) is not
+          // written off on the first failure; tried again after a backoff.
+          await updatePlacement(trx, node.id, { attempts, last_error: message, next_attempt_at: Date.now() + engineRetryDelayMs(attempts) });
+        } else if (op === 'destroy') {
+          // The operator is told (engine error below); the node is gone for its owner.
           await updatePlacement(trx, node.id, { last_error: message, destroyed_at: Date.now() });
           await transition(trx, node.id, 'destroyed');
         } else {
@@ -313,13 +318,21 @@ export class Fleet implements FleetAccess {
     const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'));
     await engine.create(spec);
     await engine.start(node.mn_id);
-    await this.db.transaction().execute(async (trx) => {
-      await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null });
-      await transition(trx, node.id, 'started');
+    const started = await this.db.transaction().execute(async (trx) => {
+      // The owner may have deleted it while the engine was creating it: then it is not
+      // announced, and the next pass destroys what the engine just started.
+      if (!(await transition(trx, node.id, 'started'))) return false;
+      await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null, attempts: 0 });
       await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+      return true;
     });
+    if (!started) {
+      this.log.info('node deleted while it was starting; destroying it', { node: node.mn_id, host: host.name });
+      void this.reconcile();
+      return;
+    }
     void this.hub.poke();
     this.monitor.track(node.mn_id, false, true);
     this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });

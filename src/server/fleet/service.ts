@@ -105,6 +105,8 @@ export async function requestDestroy(db: DB, node: Masternode, by: string, reaso
   return db.transaction().execute(async (trx) => {
     const to = await transition(trx, node.id, 'delete', { deleted_at: Date.now(), delete_reason: reason });
     if (!to) return false;
+    // Destroyed at once, whatever backoff an earlier engine failure left.
+    await updatePlacement(trx, node.id, { attempts: 0, next_attempt_at: null });
     await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
     await insertEvent(trx, node.user_id, 'refresh_queue', {});
     await logOperatorAction(trx, 'node destroy', { node: node.mn_id, by });

@@ -76,7 +76,10 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
     publish = [{ port: 'p2p', hostIps: [node.server_ip, ...(node.server_ip6 ? [node.server_ip6] : [])], hostPort: profile.p2p_port }];
   }
   const dataDir = docker ? '/data' : path.join(fleetDataDir, 'data', node.mn_id);
-  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined };
+  // RPC stays on loopback for a daemon on this machine; in a container it must listen on
+  // the container's interface, and the engine publishes it on loopback or the host's address.
+  const rpcBind = docker ? { bind: '0.0.0.0', allow: '0.0.0.0/0' } : { bind: '127.0.0.1', allow: '127.0.0.1' };
+  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind };
   let args = profile.args.map((a) => fill(a, values));
   if (profile.config && profile.config_file) {
     const text = fill(profile.config, values);

@@ -67,15 +67,26 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
   const n = await ownNode(ctx, userId, input.mn);
   const reason = deleteReason(input.reason);
   const { familyId } = await familyOfNode(ctx, n);
-  // A validator stops signing before its slashing-protection file is made: the file then
-  // bounds everything the key signed here, and the next client to run it stays safe.
-  const slashing = familyId === 'evm' ? await validatorExitFile(ctx, n) : undefined;
+  // Deleting first: nothing starts the node again from here on (a racing provision sees
+  // it and destroys it). Then a validator stops signing before its slashing-protection
+  // file is made: the file bounds everything the key signed here, so the next client to
+  // run it stays safe. A validator that cannot be stopped gets no file.
   const gone = await requestDestroy(ctx.db, n, `user ${userId}`, reason);
   if (!gone) fail('NOT_FOUND', NOT_FOUND);
+  let slashing: string | undefined;
+  let note = '';
+  if (familyId === 'evm') {
+    try {
+      slashing = await validatorExitFile(ctx, n);
+    } catch (err) {
+      ctx.log.error('validator not stopped on delete: no slashing-protection file given', { node: n.mn_id, err });
+      note = ' The validator could not be stopped at once, so no slashing-protection file is offered: contact support before you run this key anywhere else.';
+    }
+  }
   void ctx.hub.poke();
   void ctx.fleet.reconcile().catch((err) => ctx.log.warn('reconcile after delete failed', { node: n.mn_id, err }));
   ctx.log.info('node deleted by its owner', { node: n.mn_id, user_id: userId, listed_reason: (DELETE_REASONS as readonly string[]).includes(reason) });
-  return { success: true, message: 'Masternode deleted.', ...(slashing ? { slashing_protection: slashing } : {}) };
+  return { success: true, message: `Masternode deleted.${note}`, ...(slashing ? { slashing_protection: slashing } : {}) };
 }
 
 export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
@@ -88,7 +99,7 @@ export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infe
   const pubkey = n.validator_pubkey ?? validatorOutput(n.output_text)?.pubkey ?? null;
   await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
   await refresh(ctx, n);
-  return { success: true, message: `Fee recipient changed to ${fee}. It applies to the next blocks this validator proposes.` };
+  return { success: true, message: `Fee recipient changed to ${fee}.` };
 }
 
 /** The node's daemon, or the customer's "not running yet". */

@@ -77,7 +77,8 @@ export async function entryUsed(db: Q, coinIds: string[], entry: string): Promis
 
 /** Is this validator key running (or being set up) anywhere? */
 export async function validatorKeyInUse(db: Q, pubkey: string): Promise<boolean> {
-  const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).limit(1).executeTakeFirst();
+  // The same rows as the unique index nodes_validator_pubkey: a failed node never ran the key.
+  const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).where('failed_reason', 'is', null).limit(1).executeTakeFirst();
   return row !== undefined;
 }
 

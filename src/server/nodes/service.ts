@@ -164,7 +164,7 @@ export async function getMasternode(ctx: DetailCtx, userId: number, mnId: string
       server_ip: simulated ? null : n.server_ip,
       server_ip6: simulated ? null : n.server_ip6,
       reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
-      zen: zen ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: `${n.mn_id}.nodes.invalid` } : null,
+      zen: zen ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: null } : null,
       wallet_info: wallet,
       activity: n.activity ? (JSON.parse(n.activity) as MasternodeDetail['activity']) : null,
       file_name: `${coin.id}.conf`,

@@ -104,7 +104,7 @@ export const masternodeDetail = masternodeListItem.extend({
   server_ip6: z.string().nullable(),
   /** Hours between rewards, or null. */
   reward_freq: z.number().nullable(),
-  zen: z.object({ ip4: z.string().nullable(), ip6: z.string().nullable(), id: z.string(), fqdn: z.string() }).nullable(),
+  zen: z.object({ ip4: z.string().nullable(), ip6: z.string().nullable(), id: z.string(), /** Null until the operator gives the node a DNS name (none is made up). */ fqdn: z.string().nullable() }).nullable(),
   wallet_info: z.object({ version: z.string(), protocol_version: z.string(), blocks: z.number().nullable(), connections: z.number().nullable() }).nullable(),
   activity: z.object({ sent: z.number(), balance: z.number(), address: z.string(), transactions: z.array(z.object({ block: z.number(), txid: z.string(), human_time: z.string(), amount: z.number() })) }).nullable(),
   file_name: z.string(),
@@ -172,5 +172,9 @@ export const registerSubmitInput = z.object({ mn, output: z.string().trim().min(
 /** Quick-setup coins: the text the quick-setup view asks for. */
 export const quickSetupInput = z.object({ mn, secret: z.string().trim().min(1, 'is required').max(2_000, 'is too long') }).strict();
 
+/**
+ * A governance proposal. Dash-family daemons bound proposals by time, not height: `start_block`
+ * and `end_block` (the spec's names) hold Unix seconds, shown as dates.
+ */
 export const proposal = z.object({ name: z.string(), budget: z.number(), start_block: z.number(), end_block: z.number(), yes: z.number(), no: z.number(), abstain: z.number(), status: z.string() });
 export const getProposalsOutput = z.object({ success: z.literal(true), data: z.array(proposal) });

@@ -29,7 +29,7 @@ export function ZenView({ node }: { node: MasternodeDetail }) {
       {node.zen && (
         <table className="table details-table" aria-label="Horizen node">
           <tbody>
-            <DetailRow label="FQDN">{node.zen.fqdn}</DetailRow>
+            <DetailRow label="FQDN">{node.zen.fqdn ?? MISSING}</DetailRow>
             <DetailRow label="IPv4">{node.zen.ip4 ?? MISSING}</DetailRow>
             <DetailRow label="IPv6">{node.zen.ip6 ?? MISSING}</DetailRow>
           </tbody>
