@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressNotValid } from '../../src/shared/deploy-rules';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_REQUIRED, sameDeploy, VALIDATORS_UPLOAD, ZEN_ADDRESS_USED } from '../../src/server/deploy/service';
-import { secretsAad } from '../../src/server/deploy/node-fields';
+import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { parseOutputText } from '../../src/server/nodes/output-text';
 import { blsPublicKeyHex } from '../../src/server/nodes/bls';
 import { freshUser } from '../support/users';
@@ -162,6 +162,9 @@ describe('a deploy of each family reaches server_created', () => {
     const operator = JSON.parse(s.deps.secrets.open(madeNode.secrets!, secretsAad(madeNode.mn_id))).operator_bls_secret as string;
     expect(operator).toMatch(/^[0-9a-f]{64}$/);
     expect(parseOutputText('dip003', madeNode.output_text)).toMatchObject({ marker: 'not_active', operatorPubkey: blsPublicKeyHex(Buffer.from(operator, 'hex')) });
+    // Its owner (only) sees it on the node page, blurred until the eye is toggled.
+    const page = await rest('GET', `/api/get_masternode?masternode=${made.body.server_id}`, token);
+    expect(page.body.data.setup.fields).toContainEqual({ label: 'BLS secret', value: operator, secret: true });
 
     // No secret is anywhere in the database file or the logs in plaintext.
     const bytes = await databaseBytes(s);

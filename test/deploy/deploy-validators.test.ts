@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretsAad } from '../../src/server/deploy/node-fields';
+import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { DEPLOYED, KEY_IN_USE, NONE_DEPLOYED, NOT_VALIDATORS } from '../../src/server/deploy/validators';
 import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
 import { parseOutputText } from '../../src/server/nodes/output-text';

@@ -73,7 +73,7 @@ describe('setup per family', () => {
     const secret = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
     const pub = blsPublicKeyHex(Buffer.from(secret, 'hex'));
     const n = node({ entry: TXID, payee: 'XpayoutAddr', p2p_port: 9999, output_text: `x ${TXID} 0 not_active`, pose_penalty: 12, last_paid_height: 777 });
-    const { setup } = buildSetup({ node: n, coin: coin('dash', 'dip003'), secrets: { operatorSecret: secret, moneroSecret: null, withdrawalAddress: null } });
+    const { setup } = buildSetup({ node: n, coin: coin('dash', 'dip003'), secrets: { operatorSecret: secret, moneroSecret: null } });
     expect(setup.commands.map((c) => c.text)).toContain(`protx register_prepare ${TXID} 0 203.0.113.7:9999 <ownerAddress> ${pub} <votingAddress> 0 XpayoutAddr`);
     expect(setup.fields).toContainEqual({ label: 'BLS secret', value: secret, secret: true });
     expect(setup.fields).toContainEqual({ label: 'Operator public key', value: pub, secret: false });
@@ -82,11 +82,11 @@ describe('setup per family', () => {
   });
 
   it('monero-type: the register command once the node made it; validators: nothing to run, the fee recipient', () => {
-    const m = buildSetup({ node: node({ output_text: 'register_master_node 0 bxAddr 100 123 pk sig' }), coin: coin('bdx', 'monero'), secrets: { operatorSecret: null, moneroSecret: 'ms', withdrawalAddress: null } });
+    const m = buildSetup({ node: node({ output_text: 'register_master_node 0 bxAddr 100 123 pk sig' }), coin: coin('bdx', 'monero'), secrets: { operatorSecret: null, moneroSecret: 'ms' } });
     expect(m.start_cmd).toBe('register_master_node 0 bxAddr 100 123 pk sig');
     expect(m.setup.fields).toContainEqual({ label: 'Secret key', value: 'ms', secret: true });
-    const v = buildSetup({ node: node({ validator_pubkey: 'aa', output_text: '{"pubkey":"aa","fee_recipient":"0xfee"}' }), coin: coin('eth', 'evm'), secrets: { operatorSecret: null, moneroSecret: null, withdrawalAddress: '0xw' } });
-    expect(v.setup).toMatchObject({ view: 'validator', commands: [], fee_recipient: '0xfee', withdrawal_address: '0xw' });
+    const v = buildSetup({ node: node({ validator_pubkey: 'aa', output_text: '{"pubkey":"aa","fee_recipient":"0xfee"}' }), coin: coin('eth', 'evm'), secrets: { operatorSecret: null, moneroSecret: null } });
+    expect(v.setup).toMatchObject({ view: 'validator', commands: [], fee_recipient: '0xfee', withdrawal_address: null });
     const d = buildSetup({ node: node({ output_text: `dOperatorAddr ${TXID}` }), coin: coin('defi', 'defi'), secrets: null });
     expect(d.start_cmd).toBe('createmasternode <ownerAddress> dOperatorAddr');
   });

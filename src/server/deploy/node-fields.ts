@@ -5,25 +5,8 @@ import type { NodeFields } from '../fleet/service';
 import { newNodeId } from '../fleet/service';
 import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../nodes/output-text';
 import type { SecretBox } from '../secrets/box';
+import { sealSecrets, type StoredSecrets } from '../nodes/node-secrets';
 import { blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
-
-/** Where a node's sealed secrets are bound (the secret box's additional data). */
-export const secretsAad = (mnId: string) => `node:${mnId}:secrets`;
-
-/** The secrets a node runs with, as sealed into `nodes.secrets` (JSON, then sealed). */
-export type NodeSecrets = {
-  /** dip003: the operator BLS secret (made here, or the customer's when migrating). */
-  operator_bls_secret?: string;
-  /** DFI: the operator address's key (WIF). */
-  operator_key?: string;
-  monero_secret?: string;
-  keystore?: string;
-  keystore_password?: string;
-};
-
-export function sealSecrets(box: SecretBox, mnId: string, secrets: NodeSecrets): string | null {
-  return Object.keys(secrets).length ? box.seal(JSON.stringify(secrets), secretsAad(mnId)) : null;
-}
 
 type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'monero_secret' | 'burntxid' | 'burn_output_id'>;
 
@@ -35,7 +18,7 @@ type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | '
 export function nodeFieldsFor(coin: CoinRecord, input: Input, box: SecretBox, extra: Partial<NodeFields> = {}): NodeFields {
   const mnId = newNodeId(coin.id);
   const entry = (input.txid ?? '').trim();
-  const secrets: NodeSecrets = {};
+  const secrets: StoredSecrets = {};
   let output: string;
   const kind = outputKind(coin.family);
   if (kind === 'dip003') {

@@ -10,7 +10,7 @@ import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
 import { buildOutputText } from '../nodes/output-text';
 import { validatorKeyInUse } from '../nodes/repository';
-import { sealSecrets } from './node-fields';
+import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
 
 export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;

@@ -2,35 +2,37 @@ import type { Masternode } from '../db/schema';
 import type { SecretBox } from '../secrets/box';
 
 /**
- * The secrets a node runs with, as the deploy sealed them into `nodes.secrets` (one JSON
- * object). The AAD binds the sealed text to its node, so it cannot be copied to another.
- * Key names are read tolerantly: the deploy (another branch) may name the operator key
- * `operator_secret`, `bls_secret` or `blsKey`.
+ * The secrets a node runs with: one JSON object, sealed into `nodes.secrets` by the
+ * deploy. The additional data binds the sealed text to its node, so it cannot be copied
+ * to another row.
  */
-export const nodeSecretsAad = (mnId: string) => `node:${mnId}:secrets`;
+export const secretsAad = (mnId: string) => `node:${mnId}:secrets`;
 
+/** As sealed (JSON). */
+export type StoredSecrets = {
+  /** dip003: the operator BLS secret (made at deploy, or the customer's when migrating). */
+  operator_bls_secret?: string;
+  /** DFI: the operator address's key (WIF). */
+  operator_key?: string;
+  monero_secret?: string;
+  /** Validators: the EIP-2335 keystore and its password. */
+  keystore?: string;
+  keystore_password?: string;
+};
+
+export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
+  return Object.keys(secrets).length ? box.seal(JSON.stringify(secrets), secretsAad(mnId)) : null;
+}
+
+/** What the node's views show of them. */
 export type NodeSecrets = {
   operatorSecret: string | null;
   moneroSecret: string | null;
-  withdrawalAddress: string | null;
-};
-
-const str = (o: Record<string, unknown>, ...keys: string[]) => {
-  for (const k of keys) if (typeof o[k] === 'string' && o[k]) return o[k] as string;
-  return null;
 };
 
 /** Null when the node keeps no secrets; throws when the sealed text does not open (wrong key, moved value). */
 export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): NodeSecrets | null {
   if (!node.secrets) return null;
-  const o = JSON.parse(box.open(node.secrets, nodeSecretsAad(node.mn_id))) as Record<string, unknown>;
-  return {
-    operatorSecret: str(o, 'operator_secret', 'bls_secret', 'blsKey', 'bls_key'),
-    moneroSecret: str(o, 'monero_secret', 'moneroSecret'),
-    withdrawalAddress: str(o, 'withdrawal_address', 'withdrawalAddress'),
-  };
-}
-
-export function sealNodeSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: Record<string, string>): string {
-  return box.seal(JSON.stringify(secrets), nodeSecretsAad(mnId));
+  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  return { operatorSecret: o.operator_bls_secret ?? o.operator_key ?? null, moneroSecret: o.monero_secret ?? null };
 }

@@ -106,7 +106,8 @@ export function buildSetup({ node: n, coin, secrets }: Input): { setup: NodeSetu
     case 'validator': {
       const out = validatorOutput(n.output_text);
       setup.fee_recipient = n.fee_recipient ?? out?.fee_recipient ?? null;
-      setup.withdrawal_address = secrets?.withdrawalAddress ?? null;
+      // The withdrawal credentials are in the deposit, not the keystore: not known here.
+      setup.withdrawal_address = null;
       field('Validator pubkey', n.validator_pubkey ?? out?.pubkey);
       field('Fee recipient', setup.fee_recipient);
       break;
