@@ -231,6 +231,8 @@ export class Monitor {
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
         if (status === 'running' && node.status !== 'running') await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
+        // The build queue's item turns done ("Click here to continue") on the daemon's first answer.
+        if (firstAnswer) await insertEvent(trx, node.user_id, 'refresh_queue', {});
       }
     });
     if (visibleChange) {
