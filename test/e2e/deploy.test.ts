@@ -50,6 +50,11 @@ afterAll(async () => {
 });
 
 const txid = () => randomBytes(32).toString('hex');
+/**
+ * A txid the simulator's SIN chain answers for by its prefix (simulator/ledger.ts):
+ * `b0b0` a burn made a day ago, `01d0` one made 400 days ago, `5e4d` a payment that burns nothing.
+ */
+const burnTxid = (prefix: 'b0b0' | '01d0' | '5e4d' = 'b0b0') => prefix + randomBytes(30).toString('hex');
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** An address-like string: a prefix and base58 characters, `length` in all. */
 const address = (prefix: string, length: number) => prefix + Array.from(randomBytes(length - prefix.length), (b) => BASE58[b % 58]).join('');
@@ -212,12 +217,25 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     await button('Check burn').click();
     await expectFieldError('Burn transaction ID', 'Transaction ID required.');
-    await input('Burn transaction ID').fill(txid());
+    // The server looks the burn up on the coin's daemon: each refusal keeps step 7 with its message.
+    for (const [id, message] of [
+      [txid(), 'Burn transaction not found. Check the transaction ID and try again.'],
+      [burnTxid('5e4d'), 'This transaction does not burn any coins.'],
+      [burnTxid('01d0'), 'This burn transaction is more than 1 year old and can no longer be used.'],
+    ]) {
+      await input('Burn transaction ID').fill(id);
+      const checked = page.waitForResponse((r) => r.url().includes('deploy.check_burn'));
+      await button('Check burn').click();
+      await checked;
+      await expectFieldError('Burn transaction ID', message);
+      expect(await counter().textContent()).toBe('Step 7 of 9');
+    }
+    await input('Burn transaction ID').fill(burnTxid());
     await button('Check burn').click();
     await expectStep(9, 9);
     await button('Previous').click();
     await expectStep(7, 9);
-    await input('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(burnTxid());
     await button('Check burn').click();
     await expectStep(9, 9);
 
@@ -238,7 +256,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.getByText('sendtoaddress <your new address> 1000025', { exact: true }).waitFor();
     await next(2);
     await expectStep(7, 9);
-    await input('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(burnTxid());
     await button('Check burn').click();
     await expectStep(8, 9);
     await page.getByText('sendtoaddress <your other address> 10000', { exact: true }).waitFor();
