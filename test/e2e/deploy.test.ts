@@ -315,7 +315,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await button('Deploy').click();
     await expectFieldError('Wallet address', 'Address is not valid: a Beldex address starts with "b".');
     await input('I want to migrate my masternode from another platform').check();
-    await input('Secret key').waitFor();
+    await input('Secret key').fill(randomBytes(32).toString('hex'));
     await input('Wallet address').fill(address('b', 95));
     const { server_id } = await deploy();
     // Monero-type: syncing, then the register command, then running (the simulator moves fast).
