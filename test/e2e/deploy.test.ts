@@ -50,6 +50,11 @@ afterAll(async () => {
 });
 
 const txid = () => randomBytes(32).toString('hex');
+/**
+ * A txid the simulator's SIN chain answers for by its prefix (simulator/ledger.ts):
+ * `b0b0` a burn made a day ago, `01d0` one made 400 days ago, `5e4d` a payment that burns nothing.
+ */
+const burnTxid = (prefix: 'b0b0' | '01d0' | '5e4d' = 'b0b0') => prefix + randomBytes(30).toString('hex');
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** An address-like string: a prefix and base58 characters, `length` in all. */
 const address = (prefix: string, length: number) => prefix + Array.from(randomBytes(length - prefix.length), (b) => BASE58[b % 58]).join('');
@@ -97,14 +102,35 @@ async function deploy(name = 'Deploy'): Promise<{ server_id: string; server_ids:
   return body[0].result!.data;
 }
 
-/** Deploying → deployed → the queue's link → the node's page. */
-async function finish(serverId: string) {
+/** A configuration view of the node page, by its card's title. */
+const view = (title: string) => page.getByRole('region', { name: title, exact: true });
+
+/** The node page open on its Configuration tab; `check` then looks at the kind's view. */
+async function onConfigTab(serverId: string, check: () => Promise<void>) {
+  await at(page, `/dashboard/masternode/${serverId}?tab=config`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const tab = page.getByRole('tab', { name: 'Configuration' });
+  await tab.waitFor();
+  expect(await tab.getAttribute('aria-selected')).toBe('true');
+  await check();
+}
+
+/** Deploying → deployed ("Setup completed!", from server_created) → the queue's link → the node's Configuration tab. */
+async function finish(serverId: string, check: () => Promise<void>) {
   await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: 30_000 });
   await page.getByText('Click your node in the right pane').waitFor();
   const item = page.locator(`.queue-item[data-mn="${serverId}"]`);
   await item.getByRole('link', { name: 'Click here to continue' }).click({ timeout: 30_000 });
-  await page.waitForURL((u) => u.pathname === `/dashboard/masternode/${serverId}`);
-  await page.getByRole('heading', { level: 1 }).waitFor();
+  await onConfigTab(serverId, check);
+}
+
+/** The classic start view: the masternode.conf line holding these values, and the start command. */
+async function classicView(...values: string[]) {
+  const v = view('Start your masternode');
+  const line = v.getByLabel('masternode.conf', { exact: true });
+  await line.waitFor();
+  for (const value of values) expect(await line.textContent()).toContain(value);
+  await v.getByLabel('Start the node from your wallet', { exact: true }).waitFor();
 }
 
 async function next(times = 1) {
@@ -196,7 +222,11 @@ describe('one coin of every wizard, deployed end to end', () => {
     const { server_id } = await deploy();
     await page.getByRole('heading', { name: 'Setting up your node...' }).or(page.getByRole('heading', { name: 'Setup completed!' })).waitFor();
     await screenshot(page, 'deploy-dash-deploying');
-    await finish(server_id);
+    // Not started yet: the sign-message start form.
+    await finish(server_id, async () => {
+      await view('Start your masternode').getByLabel('Prepared transaction and signature').waitFor();
+      await view('Start your masternode').getByRole('button', { name: 'Start node' }).waitFor();
+    });
     expect(pathOf(page)).toBe(`/dashboard/masternode/${server_id}?tab=config`);
   });
 
@@ -212,20 +242,36 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     await button('Check burn').click();
     await expectFieldError('Burn transaction ID', 'Transaction ID required.');
-    await input('Burn transaction ID').fill(txid());
+    // The server looks the burn up on the coin's daemon: each refusal keeps step 7 with its message.
+    for (const [id, message] of [
+      [txid(), 'Burn transaction not found. Check the transaction ID and try again.'],
+      [burnTxid('5e4d'), 'This transaction does not burn any coins.'],
+      [burnTxid('01d0'), 'This burn transaction is more than 1 year old and can no longer be used.'],
+    ]) {
+      await input('Burn transaction ID').fill(id);
+      const checked = page.waitForResponse((r) => r.url().includes('deploy.check_burn'));
+      await button('Check burn').click();
+      await checked;
+      await expectFieldError('Burn transaction ID', message);
+      expect(await counter().textContent()).toBe('Step 7 of 9');
+    }
+    await input('Burn transaction ID').fill(burnTxid());
     await button('Check burn').click();
     await expectStep(9, 9);
     await button('Previous').click();
     await expectStep(7, 9);
-    await input('Burn transaction ID').fill(txid());
+    const burn = burnTxid();
+    await input('Burn transaction ID').fill(burn);
     await button('Check burn').click();
     await expectStep(9, 9);
 
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await input('Transaction ID').fill(txid());
+    const collateral = txid();
+    await input('Transaction ID').fill(collateral);
     const { server_id } = await deploy();
-    await finish(server_id);
+    // The masternode.conf line carries the collateral and the checked burn.
+    await finish(server_id, () => classicView(collateral, burn));
   });
 
   it('burn (SIN), beginner: nine steps with the coin’s amounts', { timeout: 30_000 }, async () => {
@@ -238,7 +284,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.getByText('sendtoaddress <your new address> 1000025', { exact: true }).waitFor();
     await next(2);
     await expectStep(7, 9);
-    await input('Burn transaction ID').fill(txid());
+    await input('Burn transaction ID').fill(burnTxid());
     await button('Check burn').click();
     await expectStep(8, 9);
     await page.getByText('sendtoaddress <your other address> 10000', { exact: true }).waitFor();
@@ -257,7 +303,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('T-address', 'Address required.');
     await input('T-address').fill(address('t1', 35));
     const { server_id } = await deploy();
-    await finish(server_id);
+    await finish(server_id, () => view('Your Horizen node').getByText('there is nothing to run from your wallet', { exact: false }).waitFor());
   });
 
   it('monero type (BDX), advanced: the address rule, migration with the secret key', { timeout: 90_000 }, async () => {
@@ -269,10 +315,14 @@ describe('one coin of every wizard, deployed end to end', () => {
     await button('Deploy').click();
     await expectFieldError('Wallet address', 'Address is not valid: a Beldex address starts with "b".');
     await input('I want to migrate my masternode from another platform').check();
-    await input('Secret key').waitFor();
+    await input('Secret key').fill(randomBytes(32).toString('hex'));
     await input('Wallet address').fill(address('b', 95));
     const { server_id } = await deploy();
-    await finish(server_id);
+    // Monero-type: syncing, then the register command, then running (the simulator moves fast).
+    await finish(server_id, async () => {
+      const v = view('Start your service node');
+      await v.getByText('Syncing', { exact: true }).or(v.getByLabel('Start command', { exact: true })).or(v.getByText('Congratulations', { exact: true })).first().waitFor();
+    });
   });
 
   it('Energi (NRG), advanced, Cloud plan', { timeout: 90_000 }, async () => {
@@ -282,7 +332,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('Collateral address', 'Address required.');
     await input('Collateral address').fill(address('E', 34));
     const { server_id } = await deploy();
-    await finish(server_id);
+    await finish(server_id, () => view('Start your Energi masternode').getByRole('link', { name: 'Energi web wallet' }).waitFor());
   });
 
   it('3ULL: the license key ("License key required.")', { timeout: 90_000 }, async () => {
@@ -293,7 +343,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('License key', 'License key required.');
     await input('License key').fill(randomBytes(12).toString('hex').toUpperCase());
     const { server_id } = await deploy();
-    await finish(server_id);
+    await finish(server_id, () => view('Your node').getByText('Your node is deployed and needs no action from you.', { exact: true }).waitFor());
   });
 
   it('classic (PIVX), beginner: the payment to yourself with its commands', { timeout: 90_000 }, async () => {
@@ -305,9 +355,10 @@ describe('one coin of every wizard, deployed end to end', () => {
     for (const c of ['getnewaddress MN1', 'sendtoaddress <your new address> 10000', 'masternode outputs']) await page.getByText(c, { exact: true }).waitFor();
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await input('Transaction ID').fill(txid());
+    const collateral = txid();
+    await input('Transaction ID').fill(collateral);
     const { server_id } = await deploy();
-    await finish(server_id);
+    await finish(server_id, () => classicView(collateral));
 
     // Advanced 'Deploy another node' comes back to the guide's step; beginner to the begin step.
     await page.goto('/dashboard/deploy?coin=pivx');
@@ -336,7 +387,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.getByRole('heading', { name: 'Setup completed!' }).waitFor();
     expect(await page.getByText('Click your node in the right pane').count()).toBe(0);
     await page.getByRole('link', { name: 'Proceed with configuration' }).click();
-    await at(page, `/dashboard/masternode/${server_id}?tab=config`);
+    await onConfigTab(server_id, () => view('Start your masternode').getByLabel('Create the masternode from your wallet', { exact: true }).waitFor());
 
     // Advanced: 'Deploy another node' goes back to the guide's Advanced step.
     await start('defi', 'Advanced/Migration');
@@ -357,7 +408,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     const { server_id, server_ids } = await deploy();
     expect(server_ids).toHaveLength(21);
     await expect.poll(() => page.locator('.queue-item').evaluateAll((els, ids) => ids.filter((id) => els.some((e) => e.getAttribute('data-mn') === id)).length, server_ids), { timeout: 30_000 }).toBe(21);
-    await finish(server_id);
+    await finish(server_id, () => view('Start your masternode').getByText('There is nothing to run for this node: it needs no start command from your wallet.', { exact: true }).waitFor());
   });
 
   it('validator (ETH), advanced: the upload checks with their messages, per-file results, Deploy more', { timeout: 120_000 }, async () => {
@@ -384,7 +435,8 @@ describe('one coin of every wizard, deployed end to end', () => {
 
     await files.setInputFiles([{ name: 'keystore-m_12381_3600_0_0_0.json', mimeType: 'application/json', buffer: await keystore() }]);
     await input('Keystore password').fill(password);
-    await input('Fee recipient').fill('0x' + randomBytes(20).toString('hex'));
+    const fee = '0x' + randomBytes(20).toString('hex');
+    await input('Fee recipient').fill(fee);
     const { server_id } = await deploy();
     await expectStep(5, 5);
     const result = page.locator('.keystore-results li[data-file="keystore-m_12381_3600_0_0_0.json"]');
@@ -394,6 +446,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(4, 5);
     await page.goto('/dashboard/deploy?coin=eth');
     await page.locator(`.queue-item[data-mn="${server_id}"]`).getByRole('link', { name: 'Click here to continue' }).click({ timeout: 30_000 });
-    await page.waitForURL((u) => u.pathname === `/dashboard/masternode/${server_id}`);
+    await onConfigTab(server_id, async () => {
+      await view('Change the fee recipient').getByLabel('New fee recipient').waitFor();
+      expect(await page.getByTestId('fee-recipient').textContent()).toBe(fee);
+    });
   });
 });

@@ -17,6 +17,7 @@ import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
 import { nodeDaemon } from '../nodes/daemon-calls';
 import type { RpcEndpoint } from './engine';
+import { simulatedBlockTimeS } from './simulator/limits';
 
 export type MonitorOptions = {
   /** Node status every this often (spec: 60 s), network status every `networkMs` (15 min). */
@@ -212,8 +213,8 @@ export class Monitor {
       if (obs.rewardFrequencyS !== null) patch.reward_freq_s = Math.max(1, Math.round(obs.rewardFrequencyS));
       if (obs.lastPaidHeight !== null && obs.blocks !== null) {
         const coin = await findCoin(this.db, node.coin_id);
-        const scale = profile.run === 'simulator' ? profile.time_scale : 1;
-        const blockS = (coin ? coinDetails(coin).reward.block_time_s : 60) / scale;
+        const coinBlockS = coin ? coinDetails(coin).reward.block_time_s : 60;
+        const blockS = profile.run === 'simulator' ? simulatedBlockTimeS(coinBlockS, profile.time_scale) : coinBlockS;
         patch.last_paid_height = obs.lastPaidHeight;
         patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
       }
@@ -231,6 +232,8 @@ export class Monitor {
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
         if (status === 'running' && node.status !== 'running') await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
+        // The build queue's item turns done ("Click here to continue") on the daemon's first answer.
+        if (firstAnswer) await insertEvent(trx, node.user_id, 'refresh_queue', {});
       }
     });
     if (visibleChange) {

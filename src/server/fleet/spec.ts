@@ -7,6 +7,7 @@ import { coinsToSat } from './daemons/amounts';
 import type { DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
+import { simulatedBlockTimeS } from './simulator/limits';
 
 export const PLAN_LIMITS = {
   dedicated: { memoryBytes: 2 * 1024 ** 3, cpus: 1 },
@@ -55,7 +56,7 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
         dataDir: path.join(fleetDataDir, 'data', node.mn_id),
         simulated: {
           rpc: profile.rpc,
-          blockTimeS: reward.block_time_s / profile.time_scale,
+          blockTimeS: simulatedBlockTimeS(reward.block_time_s, profile.time_scale),
           syncSeconds: profile.sync_seconds,
           // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
           collateralSat: satoshisOrUndefined(coin.collateral),

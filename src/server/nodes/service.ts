@@ -17,7 +17,8 @@ type DetailCtx = Ctx & Pick<Context, 'secrets' | 'log'>;
 /**
  * The Deployments panel lists what is deploying, plus what finished lately: a node stays
  * as "done" (a link to its config) for DONE_IN_QUEUE_MS after it started, a failed one
- * for FAILED_IN_QUEUE_MS, and at most FINISHED_IN_QUEUE finished items show (newest first).
+ * for FAILED_IN_QUEUE_MS, and the finished nodes of at most FINISHED_IN_QUEUE deploys show
+ * (newest first; a deploy of many nodes shows them all).
  * Older ones are in the portfolio list. See docs/decisions.md.
  */
 export const DONE_IN_QUEUE_MS = 15 * 60_000;
@@ -98,15 +99,23 @@ function queueItem(n: Masternode, coin: CoinRecord, now: number): { item: QueueI
 /** The user's build queue: what is being set up, then what finished lately (newest first). */
 export function buildQueue(nodes: Masternode[], coinOf: Map<string, CoinRecord>, now = Date.now()): QueueItem[] {
   const queue: QueueItem[] = [];
-  const finished: { item: QueueItem; finishedAt: number }[] = [];
+  // Finished items are kept per deploy: one deploy of many nodes (Satori neurons) shows all
+  // of them, so the deploy page's "Click your node in the right pane" always finds its node.
+  const finished = new Map<string, { items: QueueItem[]; finishedAt: number }>();
   for (const n of nodes) {
     const coin = coinOf.get(n.coin_id);
     const q = coin ? queueItem(n, coin, now) : null;
     if (q && q.finishedAt === null) queue.push(q.item);
-    else if (q && q.finishedAt !== null) finished.push({ item: q.item, finishedAt: q.finishedAt });
+    else if (q && q.finishedAt !== null) {
+      const key = n.deploy_id ?? n.mn_id;
+      const group = finished.get(key) ?? { items: [], finishedAt: 0 };
+      group.items.push(q.item);
+      group.finishedAt = Math.max(group.finishedAt, q.finishedAt);
+      finished.set(key, group);
+    }
   }
-  finished.sort((a, b) => b.finishedAt - a.finishedAt);
-  return [...queue, ...finished.slice(0, FINISHED_IN_QUEUE).map((f) => f.item)];
+  const groups = [...finished.values()].sort((a, b) => b.finishedAt - a.finishedAt);
+  return [...queue, ...groups.slice(0, FINISHED_IN_QUEUE).flatMap((g) => g.items)];
 }
 
 export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMasternodesOutput> {

@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { SimChains, type SimState } from './chain';
+import { SIM_MIN_BLOCK_TIME_S } from './limits';
 import { answer, coinAnswer } from './rpc';
 
 const NodeConfig = v.strictObject({
   nodeId: v.pipe(v.string(), v.regex(/^[\w.-]{1,64}$/)),
   coin: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/)),
   rpc: v.picklist(['bitcoin', 'dash', 'monero', 'evm']),
-  blockTimeS: v.pipe(v.number(), v.minValue(0.05), v.maxValue(86_400)),
+  blockTimeS: v.pipe(v.number(), v.minValue(SIM_MIN_BLOCK_TIME_S), v.maxValue(86_400)),
   syncSeconds: v.pipe(v.number(), v.minValue(0), v.maxValue(86_400)),
   registered: v.optional(v.boolean()),
   collateralSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
