@@ -50,7 +50,7 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
 
   // Before the costly key derivations: an account at its limit spends no CPU on them.
   await checkUserNodeLimit(ctx.db, user.id, ctx.config.maxNodesPerUser, 1);
-  const checks = await checkKeystoreFiles(files, input.password, { signal });
+  const checks = await checkKeystoreFiles(files, input.password, { signal, owner: user.id });
   const data: Record<string, FileResult> = {};
   const candidates: { name: string; pubkey: string; text: string }[] = [];
   for (const [i, c] of checks.entries()) {
