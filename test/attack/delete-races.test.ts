@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { DaemonSpec } from '../../src/server/fleet/engine';
+import type { Fleet } from '../../src/server/fleet/runtime';
 import { requestNode } from '../../src/server/fleet/service';
 import { waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -9,7 +11,8 @@ import { freshUser } from '../support/users';
 // Attack: the owner's delete lands while register_submit is talking to the node's daemon.
 // Both answered success, the deleted node was marked started and a `started` event went
 // out for a node that no longer exists. The start is now recorded only on a node that is
-// not being deleted, and the submit answers "not found".
+// not being deleted, and the submit answers "not found". Likewise a delete that lands while
+// the node's daemon is created on its engine: server_created went out for a deleted node.
 
 const dataDir = tempDataDir('nodekeep-delete-races-');
 const profilesFile = path.join(dataDir, 'daemons.json');
@@ -75,4 +78,34 @@ it('a delete that lands while register_submit asks the daemon: no start recorded
   expect(['deleting', 'deleted']).toContain(row.state);
   const started = await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute();
   expect(started.filter((e) => JSON.parse(e.payload).mn_id === mn)).toEqual([]);
+}, 60_000);
+
+it('a delete that lands while the node is created on its engine: no server_created, the node is destroyed', async () => {
+  const u = await freshUser(s.deps);
+  const post = async (p: string, body: unknown) => {
+    const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: r.status, body: (await r.json()) as any };
+  };
+  // The server's own fleet (FleetAccess is the narrow view procedures get).
+  const engine = (s.deps.fleet as unknown as Fleet).engines.local;
+  const create = engine.create.bind(engine);
+  let deleted: { status: number; body: any } | undefined;
+  let mn = '';
+  engine.create = async (spec: DaemonSpec) => {
+    await create(spec);
+    if (spec.ownerId === u.id && !deleted) deleted = await post('/api/delete_masternode', { mn: spec.nodeId, reason: 'Testing the platform' });
+  };
+  try {
+    const r = await post('/api/deploy_server', { currency: 'pivx', txid: `${'ef'.repeat(32)}-0` });
+    expect(r.status).toBe(200);
+    mn = r.body.server_id;
+    await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('mn_id', '=', mn).executeTakeFirst())?.state === 'deleted', 20_000, 'deleted');
+  } finally {
+    engine.create = create;
+  }
+  expect(deleted?.status).toBe(200);
+  const created = await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'server_created').execute();
+  expect(created.filter((e) => JSON.parse(e.payload).server_id === mn)).toEqual([]);
+  const placement = await s.deps.db.selectFrom('node_view').select(['destroyed_at']).where('mn_id', '=', mn).executeTakeFirstOrThrow();
+  expect(placement.destroyed_at).not.toBeNull();
 }, 60_000);

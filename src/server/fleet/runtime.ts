@@ -313,13 +313,19 @@ export class Fleet implements FleetAccess {
     const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'));
     await engine.create(spec);
     await engine.start(node.mn_id);
-    await this.db.transaction().execute(async (trx) => {
+    const started = await this.db.transaction().execute(async (trx) => {
       await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null });
-      await transition(trx, node.id, 'started');
+      // Deleted while its daemon was created: no server_created for it; the next pass destroys it.
+      if (!(await transition(trx, node.id, 'started'))) return false;
       await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+      return true;
     });
+    if (!started) {
+      void this.reconcile();
+      return;
+    }
     void this.hub.poke();
     this.monitor.track(node.mn_id, false, true);
     this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });
