@@ -15,7 +15,7 @@ import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { openSecretBox } from './secrets/box';
-import { capConnectionsPerAddress } from './http/conn-limit';
+import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
@@ -127,7 +127,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s as Server));
+    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: requestTimeouts }, () => resolve(s as Server));
     s.once('error', reject);
   });
   if (!config.trustProxy) capConnectionsPerAddress(server);

@@ -13,6 +13,7 @@ import { isBlsSecretKey } from '../nodes/bls';
 import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository';
 import { buildQueue } from '../nodes/service';
 import { deployGuard } from './in-flight';
+import { checkUserNodeLimit } from './user-limit';
 import { nodeFieldsFor } from './node-fields';
 import { deployValidatorFiles } from './validators';
 
@@ -65,6 +66,7 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
       if (entry && !neurons && (await sameDeployExists(trx, user.id, coin.id, entry))) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }
+      await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
       return requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
     });
     actOnDeploy(ctx);

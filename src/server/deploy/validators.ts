@@ -12,6 +12,7 @@ import { buildOutputText } from '../nodes/output-text';
 import { validatorKeyInUse } from '../nodes/repository';
 import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
+import { checkUserNodeLimit } from './user-limit';
 
 export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;
 export const KEY_IN_USE = 'This validator key is already deployed on this platform.';
@@ -47,7 +48,9 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
   const feeProblem = evmAddressError(feeRecipient);
   if (feeProblem) fail('BAD_REQUEST', feeProblem, 'fee_recipient');
 
-  const checks = await checkKeystoreFiles(files, input.password, { signal });
+  // Before the costly key derivations: an account at its limit spends no CPU on them.
+  await checkUserNodeLimit(ctx.db, user.id, ctx.config.maxNodesPerUser, 1);
+  const checks = await checkKeystoreFiles(files, input.password, { signal, owner: user.id });
   const data: Record<string, FileResult> = {};
   const candidates: { name: string; pubkey: string; text: string }[] = [];
   for (const [i, c] of checks.entries()) {
@@ -78,6 +81,7 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
       });
     }
     if (!nodes.length) return [];
+    await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
     const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
     for (const name of names) data[name] = { success: true, message: DEPLOYED };
     return made;

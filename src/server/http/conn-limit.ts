@@ -27,3 +27,16 @@ export function capConnectionsPerAddress(server: Server, max = MAX_CONNECTIONS_P
     });
   });
 }
+
+/**
+ * How long a client may take to send a whole request (headers and body). Node's default
+ * is five minutes, so a validator upload trickled at a byte a second held its connection
+ * (and the 656 KiB buffer it fills) that long; our largest body is that upload, which a
+ * slow line sends in a few seconds. The response's time does not count, nor do websockets.
+ * Node checks open requests every CHECK_INTERVAL_MS.
+ */
+export const REQUEST_TIMEOUT_MS = 20_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const CHECK_INTERVAL_MS = 2_000;
+
+export const requestTimeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS };

@@ -119,7 +119,11 @@ function daemonFailure(err: unknown, what: string): never {
 
 /** One `started` per node, even when two submits race past the checks. */
 async function markStarted(ctx: Ctx, n: Masternode) {
-  if (!(await markNodeStarted(ctx.db, n.id, markActive(n.output_text)))) fail('BAD_REQUEST', ALREADY_STARTED);
+  if (!(await markNodeStarted(ctx.db, n.id, markActive(n.output_text)))) {
+    // Deleted meanwhile: "not found", and no `started` for a node that is gone.
+    await ownNode(ctx, n.user_id, n.mn_id);
+    fail('BAD_REQUEST', ALREADY_STARTED);
+  }
   await refresh(ctx, n, true);
 }
 

@@ -38,13 +38,14 @@ export function normalizeKeystorePassword(password: string): Buffer {
   return Buffer.from(password.normalize('NFKD').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 'utf8');
 }
 
-export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal };
+/** `owner` (the uploader's user id): the line's turns are shared fairly between owners. */
+export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal; owner?: string | number };
 
 /**
  * Checks one keystore against the password. A string is read as the file's text, anything
  * else as its parsed JSON. `signal` (the request's) drops a file still waiting in line.
  */
-export async function checkKeystore(input: string | unknown, password: string, { queue = defaultQueue, signal }: CheckOptions = {}): Promise<KeystoreCheck> {
+export async function checkKeystore(input: string | unknown, password: string, { queue = defaultQueue, signal, owner }: CheckOptions = {}): Promise<KeystoreCheck> {
   let json: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -61,7 +62,7 @@ export async function checkKeystore(input: string | unknown, password: string, {
 
   let dk: Buffer;
   try {
-    dk = await queue.run(() => deriveKey(ks.crypto.kdf, normalizeKeystorePassword(password)), signal);
+    dk = await queue.run(() => deriveKey(ks.crypto.kdf, normalizeKeystorePassword(password)), signal, owner);
   } catch (err) {
     if (err instanceof QueueFullError) return { ok: false, message: BUSY };
     if (err instanceof QueueAbortedError) return { ok: false, message: CANCELLED };

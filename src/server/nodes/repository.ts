@@ -104,8 +104,23 @@ export async function sameDeployExists(db: Q, userId: number, coinId: string, en
   return row !== undefined;
 }
 
-/** Records the owner's start once: false when it was already recorded (a racing second submit). */
+/** The user's nodes that hold or will hold a slot (everything but deleted and failed ones). */
+export async function countUserNodes(db: Q, userId: number): Promise<number> {
+  const row = await db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('state', 'not in', ['deleted', 'failed']).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Records the owner's start once: false when it was already recorded (a racing second
+ * submit) or the node is being deleted (a delete that landed while the daemon was asked).
+ */
 export async function markNodeStarted(db: Q, id: number, outputText: string, at = Date.now()): Promise<boolean> {
-  const res = await db.updateTable('nodes').set({ output_text: outputText, started_at: at }).where('id', '=', id).where('started_at', 'is', null).executeTakeFirst();
+  const res = await db
+    .updateTable('nodes')
+    .set({ output_text: outputText, started_at: at })
+    .where('id', '=', id)
+    .where('started_at', 'is', null)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
