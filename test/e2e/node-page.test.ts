@@ -29,7 +29,7 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const owner = { username: '', password: '', token: '' };
 
-type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null } };
+type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
 
 async function api<T>(p: string): Promise<T> {
   const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
@@ -88,6 +88,18 @@ async function dropCalls(page: Page, procedure: string, delayMs = 0) {
 
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
 const title = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/**
+ * What the owner's wallet gives back for this node (`protx register_prepare` with the
+ * operator public key the page shows, then `signmessage`): a ProRegTx (version 3, type 1)
+ * whose payload names that key, and a 65-byte signature in base64.
+ */
+async function registration(mn: string): Promise<string> {
+  const operatorPub = (await nodeData(mn)).setup.fields.find((f) => f.label === 'Operator public key')?.value;
+  expect(operatorPub).toMatch(/^[0-9a-f]{96}$/);
+  const tx = `03000100${crypto.randomBytes(40).toString('hex')}${operatorPub}${crypto.randomBytes(32).toString('hex')}`;
+  return `${tx} ${crypto.randomBytes(65).toString('base64')}`;
+}
 
 let page: Page;
 
@@ -244,9 +256,7 @@ describe('node page actions', () => {
     expect(submits).toHaveLength(0);
 
     // What `protx register_prepare` returned and the collateral address's signature.
-    const prepared = crypto.randomBytes(120).toString('hex');
-    const signature = crypto.randomBytes(65).toString('base64');
-    await field.fill(`${prepared} ${signature}`);
+    await field.fill(await registration(mn));
     await screenshot(page, 'node-config-dip003');
     await view.getByRole('button', { name: 'Start node' }).click();
     await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
@@ -268,7 +278,7 @@ describe('node page actions', () => {
     const view = page.getByRole('region', { name: 'Start your masternode' });
     await view.getByLabel('Prepared transaction and signature').waitFor();
     await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
-    const started = await post('/api/register_submit', { mn, output: `${crypto.randomBytes(120).toString('hex')} ${crypto.randomBytes(65).toString('base64')}` });
+    const started = await post('/api/register_submit', { mn, output: await registration(mn) });
     expect(started.status, JSON.stringify(started.json)).toBe(200);
     await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);

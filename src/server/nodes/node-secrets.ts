@@ -4,8 +4,8 @@ import type { SecretBox } from '../secrets/box';
 /**
  * The secrets a node runs with, as the deploy sealed them into `nodes.secrets` (one JSON
  * object). The AAD binds the sealed text to its node, so it cannot be copied to another.
- * Key names are read tolerantly: the deploy (another branch) may name the operator key
- * `operator_secret`, `bls_secret` or `blsKey`.
+ * The deploy names the operator key `operator_bls_secret` (deploy/node-fields.ts); older
+ * names are still read.
  */
 export const nodeSecretsAad = (mnId: string) => `node:${mnId}:secrets`;
 
@@ -25,7 +25,7 @@ export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Mastern
   if (!node.secrets) return null;
   const o = JSON.parse(box.open(node.secrets, nodeSecretsAad(node.mn_id))) as Record<string, unknown>;
   return {
-    operatorSecret: str(o, 'operator_secret', 'bls_secret', 'blsKey', 'bls_key'),
+    operatorSecret: str(o, 'operator_bls_secret', 'operator_secret', 'bls_secret', 'blsKey', 'bls_key'),
     moneroSecret: str(o, 'monero_secret', 'moneroSecret'),
     withdrawalAddress: str(o, 'withdrawal_address', 'withdrawalAddress'),
   };
