@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { feeRecipientProblem, validatorProblems } from './validatorForm';
 
-const good = { files: 2, password: 'secret', feeRecipient: '0x' + 'aB'.repeat(20), tried: true };
+// Mixed case carries an EIP-55 checksum (the EIP's own example address).
+const good = { files: 2, password: 'secret', feeRecipient: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', tried: true };
 
 describe('the validator upload form (section 5)', () => {
   it('accepts 1 to 10 files with a password and a 0x fee recipient', () => {
@@ -32,6 +33,8 @@ describe('the validator upload form (section 5)', () => {
     expect(feeRecipientProblem('0x' + 'g'.repeat(40))).toBe('Invalid address');
     expect(feeRecipientProblem('1x' + 'a'.repeat(40))).toBe('Invalid address');
     expect(feeRecipientProblem('0x' + 'A1'.repeat(20))).toBeNull();
+    // A one-letter case typo in a checksummed address.
+    expect(feeRecipientProblem('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD')).toBe('Invalid address');
     expect(validatorProblems({ ...good, feeRecipient: 'nope' })).toEqual({ fee_recipient: 'Invalid address' });
   });
 
