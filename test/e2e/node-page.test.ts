@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
+import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
@@ -29,7 +30,7 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const owner = { username: '', password: '', token: '' };
 
-type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null } };
+type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
 
 async function api<T>(p: string): Promise<T> {
   const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
@@ -53,6 +54,18 @@ async function createNode(coin: string, plan: 'cloud' | 'dedicated' = 'cloud'): 
   const mn = /node (\S+) requested/.exec(lines.join('\n'))![1];
   await expect.poll(listedIds, { timeout: 30_000 }).toContain(mn);
   return mn;
+}
+
+/** A validator deployed as a customer deploys it: a keystore (made by @chainsafe/bls-keystore) uploaded with its password. */
+async function deployValidator(): Promise<{ mn: string; pubkey: string }> {
+  const password = 'node page keystore';
+  const ks = await makeKeystore(password, smallPbkdf2());
+  const res = await fetch(`${server.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: validatorForm({ files: [['validator.json', ks.text]], password }) });
+  const body = (await res.json()) as { success: boolean; server_id: string };
+  expect(res.status, JSON.stringify(body)).toBe(200);
+  expect(body.success, JSON.stringify(body)).toBe(true);
+  await expect.poll(listedIds, { timeout: 30_000 }).toContain(body.server_id);
+  return { mn: body.server_id, pubkey: ks.pubkey };
 }
 
 function liveSubscribed(page: Page): Promise<unknown> {
@@ -88,6 +101,18 @@ async function dropCalls(page: Page, procedure: string, delayMs = 0) {
 
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
 const title = (page: Page) => page.getByRole('heading', { level: 1 });
+
+/**
+ * What the owner's wallet gives back for this node (`protx register_prepare` with the
+ * operator public key the page shows, then `signmessage`): a ProRegTx (version 3, type 1)
+ * whose payload names that key, and a 65-byte signature in base64.
+ */
+async function registration(mn: string): Promise<string> {
+  const operatorPub = (await nodeData(mn)).setup.fields.find((f) => f.label === 'Operator public key')?.value;
+  expect(operatorPub).toMatch(/^[0-9a-f]{96}$/);
+  const tx = `03000100${crypto.randomBytes(40).toString('hex')}${operatorPub}${crypto.randomBytes(32).toString('hex')}`;
+  return `${tx} ${crypto.randomBytes(65).toString('base64')}`;
+}
 
 let page: Page;
 
@@ -244,9 +269,7 @@ describe('node page actions', () => {
     expect(submits).toHaveLength(0);
 
     // What `protx register_prepare` returned and the collateral address's signature.
-    const prepared = crypto.randomBytes(120).toString('hex');
-    const signature = crypto.randomBytes(65).toString('base64');
-    await field.fill(`${prepared} ${signature}`);
+    await field.fill(await registration(mn));
     await screenshot(page, 'node-config-dip003');
     await view.getByRole('button', { name: 'Start node' }).click();
     await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
@@ -268,14 +291,14 @@ describe('node page actions', () => {
     const view = page.getByRole('region', { name: 'Start your masternode' });
     await view.getByLabel('Prepared transaction and signature').waitFor();
     await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
-    const started = await post('/api/register_submit', { mn, output: `${crypto.randomBytes(120).toString('hex')} ${crypto.randomBytes(65).toString('base64')}` });
+    const started = await post('/api/register_submit', { mn, output: await registration(mn) });
     expect(started.status, JSON.stringify(started.json)).toBe(200);
     await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);
   });
 
   it('checks a validator fee recipient with the spec messages and confirms a change with a toast that stays', { timeout: 90_000 }, async () => {
-    const mn = await createNode('eth', 'dedicated');
+    const { mn } = await deployValidator();
     await page.goto(`/dashboard/masternode/${mn}?tab=config`);
     const form = page.getByRole('region', { name: 'Change the fee recipient' });
     await form.waitFor();
@@ -351,7 +374,7 @@ describe('node page actions', () => {
   });
 
   it('stops and deletes a validator, then offers its EIP-3076 slashing-protection file', { timeout: 90_000 }, async () => {
-    const mn = await createNode('eth', 'dedicated');
+    const { mn, pubkey } = await deployValidator();
     await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
     const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
     await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
@@ -369,7 +392,7 @@ describe('node page actions', () => {
     expect(file.metadata.interchange_format_version).toBe('5');
     expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
     expect(file.data).toHaveLength(1);
-    expect(file.data[0].pubkey).toMatch(/^0x[0-9a-f]{96}$/);
+    expect(file.data[0].pubkey).toBe(pubkey);
     await done.getByRole('button', { name: 'Go to portfolio' }).click();
     await at(page, '/dashboard/portfolio');
   });

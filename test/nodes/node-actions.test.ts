@@ -269,6 +269,24 @@ describe('starting a node from its page', () => {
     expect(watched.activity.transactions[0]).toMatchObject({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), human_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
   }, 90_000);
 
+  it('a deployed DIP003 node runs with the operator key the deploy made: the page shows its secret, a registration naming it starts the node', async () => {
+    const deployed = await post('/api/deploy_server', { currency: 'dash', txid: 'ab'.repeat(32), package: 'dedicated' });
+    expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
+    const mn = String(deployed.body.server_id);
+    await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
+    const fields: Array<{ label: string; value: string; secret: boolean }> = (await detail(mn)).setup.fields;
+    const operatorPub = fields.find((f) => f.label === 'Operator public key')!.value;
+    const secret = fields.find((f) => f.label === 'BLS secret');
+    // The secret the deploy sealed is shown (behind the eye), and it is the key the page names.
+    expect(secret).toMatchObject({ secret: true, value: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(Buffer.from(bls12_381.longSignatures.getPublicKey(Buffer.from(secret!.value, 'hex')).toBytes(true)).toString('hex')).toBe(operatorPub);
+    // The simulated daemon runs with that key: the owner's registration names it and is taken.
+    const tx = `03000100${'11'.repeat(40)}${operatorPub}${'22'.repeat(32)}`;
+    const ok = await post('/api/register_submit', { mn, output: `${tx} ${Buffer.alloc(65, 9).toString('base64')}` });
+    expect(ok).toEqual({ status: 200, body: { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' } });
+    await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
+  }, 60_000);
+
   it('register_submit on a node that is not running yet answers so', async () => {
     const mn = await testNode('dash', { output_text: 'x not_active', state: 'provisioning' });
     const sig = Buffer.alloc(65, 7).toString('base64');

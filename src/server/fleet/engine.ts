@@ -31,7 +31,7 @@ export type DaemonSpec = {
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
-  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number };
+  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string };
 };
 
 export type EngineState = {

@@ -219,7 +219,7 @@ export class Monitor {
         patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
       }
     }
-    if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerView(node, profile, endpoint));
+    if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerView(node, profile, endpoint, obs));
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
 
@@ -246,19 +246,23 @@ export class Monitor {
   /**
    * The owner's view of the node's money (Earnings and Exits cards: the collateral
    * address's balance, what it sent, its transactions) and its PoSe penalty, where the
-   * daemon can say (an address index; `protx info`). A daemon that cannot leaves the
-   * last values as they were; it never fails the check.
+   * daemon can say (an address index; `protx info`). A Dash-family observation already
+   * holds the penalty and the collateral address (its one `protx info`); classic nodes
+   * name the address in `masternode status`. A daemon that cannot leaves the last values
+   * as they were; it never fails the check.
    */
-  private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
+  private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
     if (profile.rpc !== 'dash' && !(profile.rpc === 'bitcoin' && profile.flavour === 'classic')) return {};
     const simulated = profile.run === 'simulator';
     const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
     const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.opts.daemonTimeoutMs);
     const out: Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'> = {};
     try {
-      const rec = await daemon.chainRecord();
-      if (profile.rpc === 'dash') out.pose_penalty = rec.posePenalty;
-      const address = rec.collateralAddress;
+      let address: string | null;
+      if (profile.rpc === 'dash') {
+        out.pose_penalty = obs.posePenalty;
+        address = obs.collateralAddress ?? null;
+      } else address = (await daemon.chainRecord()).collateralAddress;
       if (address) {
         const activity = await daemon.activity(address);
         if (activity) out.activity = JSON.stringify(activity);

@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
+import { blsPublicKeyOf } from '../nodes/output-read';
 import { coinsToSat } from './daemons/amounts';
 import type { DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
@@ -45,6 +46,7 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
   const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
   if (profile.run === 'simulator') {
     const reward = coinDetails(coin).reward;
+    const operatorPublic = profile.rpc === 'dash' ? blsPublicKeyOf(node.output_text) : null;
     return {
       ports: {},
       spec: {
@@ -61,6 +63,8 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
           // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
           collateralSat: satoshisOrUndefined(coin.collateral),
           rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
+          // The key the owner's registration names (a real node has it in its config).
+          ...(operatorPublic ? { operatorPublic } : {}),
         },
       },
     };

@@ -9,6 +9,7 @@ import { insertEvent } from '../events/queries';
 import { requestDestroy } from '../fleet/service';
 import { findCoin } from '../coins/queries';
 import { DaemonError } from '../fleet/daemons/http';
+import { RpcError } from '../fleet/daemons/jsonrpc';
 import { isBlsSecretKey } from './bls';
 import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from './daemon-calls';
 import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
@@ -112,6 +113,7 @@ async function daemonFor(ctx: Ctx, n: Masternode): Promise<NodeDaemon> {
 /** A daemon's refusal in its own words; an unreachable daemon in ours. */
 function daemonFailure(err: unknown, what: string): never {
   if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', 'Quick setup cannot be completed from the node page for this node. Please contact support.');
+  if (err instanceof RpcError) fail('BAD_REQUEST', `The network refused the ${what}: ${err.daemonMessage}`);
   if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', `The network refused the ${what}: ${err.message}`);
   if (err instanceof DaemonError) fail('SERVICE_UNAVAILABLE', `Your node did not answer (${err.kind === 'timeout' ? 'timed out' : 'unreachable'}). Please try again in a few minutes.`);
   throw err;

@@ -40,6 +40,7 @@ export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic
       obs.posePenalty = info.posePenalty;
       obs.poseBanHeight = info.poseBanHeight;
       obs.lastPaidHeight = info.lastPaidHeight;
+      obs.collateralAddress = info.collateralAddress;
     }
   } else if (flavour === 'classic') {
     const st = await bitcoinCall(rpc, 'masternode', ['status'], ClassicStatus);

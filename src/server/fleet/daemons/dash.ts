@@ -8,6 +8,7 @@ const Height = v.pipe(v.number(), v.integer(), v.minValue(-1));
 /** `protx info <proTxHash>`: only the state fields the platform shows are checked; forks add more. */
 const ProtxInfo = v.object({
   proTxHash: Hash,
+  collateralAddress: v.optional(v.string()),
   state: v.object({
     registeredHeight: Height,
     lastPaidHeight: Height,
@@ -28,10 +29,12 @@ export type ProtxState = {
   /** Null when not banned (the daemon says -1). */
   poseBanHeight: number | null;
   service: string | null;
+  /** The collateral output's address (whose balance and payments the node page shows). */
+  collateralAddress: string | null;
 };
 
 export async function protxInfo(rpc: BitcoinRpc, proTxHash: string): Promise<ProtxState> {
-  const { state } = await bitcoinCall(rpc, 'protx', ['info', proTxHash], ProtxInfo);
+  const { state, collateralAddress } = await bitcoinCall(rpc, 'protx', ['info', proTxHash], ProtxInfo);
   return {
     proTxHash,
     registeredHeight: state.registeredHeight > 0 ? state.registeredHeight : null,
@@ -39,6 +42,7 @@ export async function protxInfo(rpc: BitcoinRpc, proTxHash: string): Promise<Pro
     posePenalty: state.PoSePenalty,
     poseBanHeight: state.PoSeBanHeight >= 0 ? state.PoSeBanHeight : null,
     service: state.service ?? null,
+    collateralAddress: collateralAddress ?? null,
   };
 }
 

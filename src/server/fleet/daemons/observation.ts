@@ -13,4 +13,6 @@ export type Observation = {
   posePenalty: number | null;
   /** Dash family: height at which the node was PoSe-banned, or null when it is not banned. */
   poseBanHeight: number | null;
+  /** Dash family (`protx info`), once registered: the collateral's address, whose activity the owner sees. */
+  collateralAddress?: string | null;
 };

@@ -19,6 +19,9 @@ export type SimNodeConfig = {
   /** The coin's collateral and one node payment, in satoshis (1e-8 coin): the collateral address's balance. */
   collateralSat?: number;
   rewardSat?: number;
+  /** Dash family: the operator BLS public key the platform made for the node (what a real
+   * node's `masternodeblsprivkey` gives it); without one the simulator makes its own. */
+  operatorPublic?: string;
 };
 
 export type SimNode = SimNodeConfig & {
@@ -69,7 +72,7 @@ export class SimChains {
       forcedStatus: null,
       lastPaidHeight: null,
       blsSecret: hex(64, `${cfg.nodeId}:bls-secret`),
-      blsPublic: hex(96, `${cfg.nodeId}:bls-public`),
+      blsPublic: cfg.operatorPublic ?? hex(96, `${cfg.nodeId}:bls-public`),
       proTxHash: hex(64, `${cfg.nodeId}:protx`),
     };
     this.state.nodes[cfg.nodeId] = node;

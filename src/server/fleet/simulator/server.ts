@@ -16,6 +16,7 @@ const NodeConfig = v.strictObject({
   registered: v.optional(v.boolean()),
   collateralSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   rewardSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  operatorPublic: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{96}$/))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
 const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
