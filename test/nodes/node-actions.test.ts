@@ -350,6 +350,19 @@ describe('proposals', () => {
     expect(await call('GET', `/api/get_proposals?masternode=${pivx}`, 'owner')).toEqual({ status: 200, body: { success: true, data: [] } });
   });
 
+  it("gives a monero-type node, once synced, the register_{word}_node command its owner runs; the view's start command is it minus its last word", async () => {
+    const address = `bxRegisterTest${seq++}`;
+    const mn = await newNode('bdx', { entry: address, output_text: `mn1 ${address}` });
+    const n = await waitFor(async () => {
+      const d = await detail(mn);
+      return d?.output_text.startsWith('register_') && d;
+    }, 20_000, 'the register command');
+    // Beldex calls them master nodes; the owner stakes the whole requirement to their own address.
+    expect(n.output_text).toMatch(new RegExp(`^register_master_node 100 ${address} 10000 \\d+ [0-9a-f]{64} [0-9a-f]+ not_active$`));
+    expect(n.setup.view).toBe('monero');
+    expect(n.start_cmd).toBe(n.output_text.split(' ').slice(0, -1).join(' '));
+  });
+
   it("reads a classic node's collateral activity (masternode status address, then the address index)", async () => {
     const mn = await newNode('pivx');
     const n = await waitFor(async () => (await detail(mn))?.activity, 15_000, 'activity');

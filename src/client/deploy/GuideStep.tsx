@@ -57,6 +57,20 @@ export function CommandLine({ command }: { command: Command }) {
 }
 
 /** Previous and the step's forward action. `next` is a label and handler, or the form's submit button. */
+/** Previous, and the step's Deploy button (busy while the deploy is sent). */
+export function DeployNav({ onPrevious, pending, busyLabel = 'Deploying…' }: { onPrevious: () => void; pending: boolean; busyLabel?: string }) {
+  return (
+    <WizardNav
+      onPrevious={onPrevious}
+      next={
+        <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending || undefined}>
+          {pending ? busyLabel : 'Deploy'}
+        </button>
+      }
+    />
+  );
+}
+
 export function WizardNav({ onPrevious, next }: { onPrevious: () => void; next: ReactNode }) {
   return (
     <div className="wizard-nav">

@@ -2,7 +2,7 @@ import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
 
-type FieldProps = InputProps & {
+export type FieldProps = InputProps & {
   label: string;
   value: string;
   onValueChange: (value: string) => void;

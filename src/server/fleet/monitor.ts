@@ -12,6 +12,10 @@ import type { FleetMetrics } from './metrics';
 import { observe } from './observe';
 import type { DaemonProfile } from './profiles';
 import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
+import { registrationCommand } from './daemons/monero';
+import { productionProfile } from './profiles';
+import { updateNodeRow } from '../nodes/repository';
+import { buildOutputText } from '../nodes/output-text';
 import type { Insertable } from 'kysely';
 import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
@@ -220,13 +224,15 @@ export class Monitor {
       }
     }
     if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerView(node, profile, endpoint, obs));
+    const registerText = obs && endpoint ? await this.registrationText(node, profile, endpoint, obs) : null;
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
 
     const firstAnswer = obs !== null && node.first_answer_at === null;
-    const visibleChange = firstAnswer || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
+    const visibleChange = firstAnswer || registerText !== null || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
+      if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
       if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
       if (visibleChange) {
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
@@ -251,6 +257,26 @@ export class Monitor {
    * name the address in `masternode status`. A daemon that cannot leaves the last values
    * as they were; it never fails the check.
    */
+  /**
+   * Monero-type (service/master nodes): once the node is synced and not registered, its
+   * daemon makes the `register_{word}_node ...` command the owner runs in their own wallet
+   * (the configuration view shows it). Asked once; null when there is nothing to write.
+   */
+  private async registrationText(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<string | null> {
+    if (profile.rpc !== 'monero' || !obs.synced || !obs.startRequired || !node.entry) return null;
+    if (node.output_text?.startsWith('register_')) return null;
+    const word = (profile.run === 'binary' ? profile.node_word : undefined) ?? productionProfile(this.profiles, node.coin_id)?.profile.node_word ?? 'service';
+    try {
+      const coin = await findCoin(this.db, node.coin_id);
+      // The owner stakes the whole requirement and keeps the whole operator cut.
+      const command = await registrationCommand(endpoint, this.opts.daemonTimeoutMs, ['100', node.entry, coin?.collateral ?? '0'], { word });
+      return buildOutputText({ kind: 'monero_register', command });
+    } catch (err) {
+      this.log.warn('registration command unavailable', { node: node.mn_id, error: (err as Error).message });
+      return null;
+    }
+  }
+
   private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
     if (profile.rpc !== 'dash' && !(profile.rpc === 'bitcoin' && profile.flavour === 'classic')) return {};
     const simulated = profile.run === 'simulator';

@@ -16,7 +16,7 @@ import { isFamily } from '../../shared/families';
  * | smartnode                    |   marker: not_active (start step pending) · active (started) · migrated            |
  * | zen, nrg, playa3ull, satori  | mn1 <entry>   (t_address, address, licence key, reward address)                    |
  * | monero                       | mn1 <wallet address>   until the fleet replaces it by the node's                  |
- * |                              |   `register_{word}_node ... <last word>` (the start command is all but the last)  |
+ * |                              |   `register_{word}_node ... not_active` (the start command is all but the last)  |
  * | evm                          | JSON {"pubkey":"0x…","fee_recipient":"0x…"}                                        |
  * | defi                         | <operator address> <txid>                                                          |
  *
@@ -47,7 +47,8 @@ export function buildOutputText(f: OutputFields): string {
     case 'entry':
       return `mn1 ${word(f.entry)}`;
     case 'monero_register':
-      return f.command.trim();
+      // The marker is the last word the views drop (spec: the start command is the output minus its last word).
+      return `${f.command.trim()} not_active`;
     case 'validator':
       return JSON.stringify({ pubkey: f.pubkey, fee_recipient: f.fee_recipient });
     case 'defi':

@@ -3,8 +3,9 @@ import { errorMessage } from '../../app/errors';
 import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
 import { TextField } from '../../ui/Field';
+import { DeployTextField } from './DeployTextField';
 import { afterBurnCheck } from '../flow';
-import { GuideStepView, WizardNav } from '../GuideStep';
+import { DeployNav, GuideStepView, WizardNav } from '../GuideStep';
 import { guideSteps } from '../guide';
 import { useDeploy } from '../useDeploy';
 import { InfoStep } from './InfoStep';
@@ -106,25 +107,8 @@ function CollateralStep({ props, steps, burn }: { props: WizardProps; steps: Ret
       <form onSubmit={submit} noValidate className="guide-form">
         {deploy.error && <Alert kind="error">{deploy.error}</Alert>}
         {deploy.errors.burntxid && <Alert kind="error">{deploy.errors.burntxid}</Alert>}
-        <TextField
-          label="Transaction ID"
-          value={txid}
-          onValueChange={(v) => {
-            setTxid(v);
-            deploy.clear('txid');
-          }}
-          error={deploy.errors.txid}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <WizardNav
-          onPrevious={nav.previous}
-          next={
-            <button type="submit" className="btn btn-primary" disabled={deploy.pending} aria-busy={deploy.pending || undefined}>
-              {deploy.pending ? 'Deploying…' : 'Deploy'}
-            </button>
-          }
-        />
+        <DeployTextField deploy={deploy} field="txid" label="Transaction ID" value={txid} onValueChange={setTxid} />
+        <DeployNav onPrevious={nav.previous} pending={deploy.pending} />
       </form>
     </GuideStepView>
   );

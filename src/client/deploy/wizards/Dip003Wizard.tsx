@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../ui/Alert';
-import { TextField } from '../../ui/Field';
-import { GuideStepView, WizardNav } from '../GuideStep';
+import { DeployTextField } from './DeployTextField';
+import { DeployNav, GuideStepView } from '../GuideStep';
 import { guideSteps } from '../guide';
 import { useDeploy } from '../useDeploy';
 import { InfoStep } from './InfoStep';
@@ -44,17 +44,7 @@ function Dip003Form({ props, steps }: { props: WizardProps; steps: ReturnType<ty
     <GuideStepView step={steps[steps.length - 1]!} number={props.step} total={steps.length}>
       <form onSubmit={submit} noValidate className="guide-form">
         {deploy.error && <Alert kind="error">{deploy.error}</Alert>}
-        <TextField
-          label="Transaction ID"
-          value={txid}
-          onValueChange={(v) => {
-            setTxid(v);
-            deploy.clear('txid');
-          }}
-          error={deploy.errors.txid}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <DeployTextField deploy={deploy} field="txid" label="Transaction ID" value={txid} onValueChange={setTxid} />
         {!restricted && (
           <fieldset className="radio-group">
             <legend>Payee address</legend>
@@ -67,43 +57,15 @@ function Dip003Form({ props, steps }: { props: WizardProps; steps: ReturnType<ty
           </fieldset>
         )}
         {askPayee && (
-          <TextField
-            label="Payee address"
-            value={payee}
-            onValueChange={(v) => {
-              setPayee(v);
-              deploy.clear('payee');
-            }}
-            error={deploy.errors.payee}
-            hint={restricted ? `A ${coin.label} payee address starts with 3.` : 'The address your rewards are paid to.'}
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <DeployTextField deploy={deploy} field="payee" label="Payee address" value={payee} onValueChange={setPayee} hint={restricted ? `A ${coin.label} payee address starts with 3.` : 'The address your rewards are paid to.'} />
         )}
         <label className="check-label">
           <input type="checkbox" checked={migrate} onChange={(e) => setMigrate(e.target.checked)} /> I want to migrate my masternode from another platform
         </label>
         {migrate && (
-          <TextField
-            label="Operator key (BLS secret key)"
-            value={blsKey}
-            onValueChange={(v) => {
-              setBlsKey(v);
-              deploy.clear('blsKey');
-            }}
-            error={deploy.errors.blsKey}
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <DeployTextField deploy={deploy} field="blsKey" label="Operator key (BLS secret key)" value={blsKey} onValueChange={setBlsKey} />
         )}
-        <WizardNav
-          onPrevious={nav.previous}
-          next={
-            <button type="submit" className="btn btn-primary" disabled={deploy.pending} aria-busy={deploy.pending || undefined}>
-              {deploy.pending ? 'Deploying…' : 'Deploy'}
-            </button>
-          }
-        />
+        <DeployNav onPrevious={nav.previous} pending={deploy.pending} />
       </form>
     </GuideStepView>
   );

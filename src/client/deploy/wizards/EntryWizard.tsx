@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../ui/Alert';
-import { TextField } from '../../ui/Field';
+import { DeployTextField } from './DeployTextField';
 import { wizardOf } from '../flow';
-import { GuideStepView, WizardNav } from '../GuideStep';
+import { DeployNav, GuideStepView } from '../GuideStep';
 import { entryLabel, guideSteps } from '../guide';
 import { useDeploy } from '../useDeploy';
 import { InfoStep } from './InfoStep';
@@ -38,46 +38,18 @@ function EntryForm({ props, total, step }: { props: WizardProps; total: number; 
     <GuideStepView step={step} number={props.step} total={total}>
       <form onSubmit={submit} noValidate className="guide-form">
         {deploy.error && <Alert kind="error">{deploy.error}</Alert>}
-        <TextField
-          label={entryLabel(coin)}
-          value={txid}
-          onValueChange={(v) => {
-            setTxid(v);
-            deploy.clear('txid');
-          }}
-          error={deploy.errors.txid}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <DeployTextField deploy={deploy} field="txid" label={entryLabel(coin)} value={txid} onValueChange={setTxid} />
         {monero && (
           <>
             <label className="check-label">
               <input type="checkbox" checked={migrate} onChange={(e) => setMigrate(e.target.checked)} /> I want to migrate my masternode from another platform
             </label>
             {migrate && (
-              <TextField
-                label="Secret key"
-                value={secret}
-                onValueChange={(v) => {
-                  setSecret(v);
-                  deploy.clear('monero_secret');
-                }}
-                error={deploy.errors.monero_secret}
-                hint="The node's secret key from your current platform."
-                autoComplete="off"
-                spellCheck={false}
-              />
+              <DeployTextField deploy={deploy} field="monero_secret" label="Secret key" value={secret} onValueChange={setSecret} hint="The node's secret key from your current platform." />
             )}
           </>
         )}
-        <WizardNav
-          onPrevious={nav.previous}
-          next={
-            <button type="submit" className="btn btn-primary" disabled={deploy.pending} aria-busy={deploy.pending || undefined}>
-              {deploy.pending ? 'Deploying…' : 'Deploy'}
-            </button>
-          }
-        />
+        <DeployNav onPrevious={nav.previous} pending={deploy.pending} />
       </form>
     </GuideStepView>
   );

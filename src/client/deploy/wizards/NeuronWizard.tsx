@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { MAX_NEURONS } from '../../../shared/deploy-rules';
 import { Alert } from '../../ui/Alert';
 import { TextField } from '../../ui/Field';
-import { GuideStepView, WizardNav } from '../GuideStep';
+import { DeployTextField } from './DeployTextField';
+import { DeployNav, GuideStepView } from '../GuideStep';
 import { guideSteps } from '../guide';
 import { useDeploy } from '../useDeploy';
 import { InfoStep } from './InfoStep';
@@ -31,17 +32,7 @@ function NeuronForm({ props, steps }: { props: WizardProps; steps: ReturnType<ty
     <GuideStepView step={steps[steps.length - 1]!} number={props.step} total={steps.length}>
       <form onSubmit={submit} noValidate className="guide-form">
         {deploy.error && <Alert kind="error">{deploy.error}</Alert>}
-        <TextField
-          label="Reward address"
-          value={rewardAddress}
-          onValueChange={(v) => {
-            setRewardAddress(v);
-            deploy.clear('rewardAddress');
-          }}
-          error={deploy.errors.rewardAddress}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <DeployTextField deploy={deploy} field="rewardAddress" label="Reward address" value={rewardAddress} onValueChange={setRewardAddress} />
         <TextField
           label="Number of neurons"
           type="number"
@@ -56,14 +47,7 @@ function NeuronForm({ props, steps }: { props: WizardProps; steps: ReturnType<ty
           error={deploy.errors.neuronCount}
           hint={`Up to ${MAX_NEURONS} at once; each neuron is its own node.`}
         />
-        <WizardNav
-          onPrevious={nav.previous}
-          next={
-            <button type="submit" className="btn btn-primary" disabled={deploy.pending} aria-busy={deploy.pending || undefined}>
-              {deploy.pending ? 'Deploying…' : 'Deploy'}
-            </button>
-          }
-        />
+        <DeployNav onPrevious={nav.previous} pending={deploy.pending} />
       </form>
     </GuideStepView>
   );

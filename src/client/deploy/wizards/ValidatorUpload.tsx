@@ -4,7 +4,7 @@ import { errorField, errorMessage, isUnreachable } from '../../app/errors';
 import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
 import { PasswordField, TextField } from '../../ui/Field';
-import { GuideStepView, WizardNav } from '../GuideStep';
+import { DeployNav, GuideStepView } from '../GuideStep';
 import type { GuideStep } from '../guide';
 import { serverErrorField } from '../serverErrors';
 import { NETWORK_FAILURE, validatorProblems, type ValidatorProblems } from '../validatorForm';
@@ -102,14 +102,7 @@ export function ValidatorUpload({ props, steps, onResult }: { props: WizardProps
           autoComplete="off"
           spellCheck={false}
         />
-        <WizardNav
-          onPrevious={nav.previous}
-          next={
-            <button type="submit" className="btn btn-primary" disabled={deploy.isPending} aria-busy={deploy.isPending || undefined}>
-              {deploy.isPending ? 'Uploading…' : 'Deploy'}
-            </button>
-          }
-        />
+        <DeployNav onPrevious={nav.previous} pending={deploy.isPending} busyLabel="Uploading…" />
       </form>
     </GuideStepView>
   );
