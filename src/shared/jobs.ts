@@ -17,7 +17,7 @@ export const queuedJobPayloads = {
 export const recurringJobNames = [
   /** Deliver committed `events` rows to live subscribers. */
   'events.poll',
-  /** Make the engines match the masternodes table. */
+  /** Make the engines match the nodes' lifecycle states. */
   'fleet.reconcile',
   /** Fetch prices, exchanges and history. */
   'market.refresh',

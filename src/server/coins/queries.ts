@@ -69,7 +69,7 @@ export async function maxPosition(db: Q): Promise<number> {
 /** Hosted (not deleted) nodes per coin. */
 export async function hostedCounts(db: Q): Promise<Map<string, number>> {
   const rows = await db
-    .selectFrom('nodes')
+    .selectFrom('node_view')
     .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
     .where('state', 'not in', ['deleting', 'deleted', 'failed'])
     .groupBy('coin_id')

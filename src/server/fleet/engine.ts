@@ -6,7 +6,7 @@
 
 /** What to run for one node. Built by the fleet from the catalog's daemon profile. */
 export type DaemonSpec = {
-  /** The node's stable id (masternodes.mn_id): names the process/container and its data. */
+  /** The node's stable id (nodes.mn_id): names the process/container and its data. */
   nodeId: string;
   /** Owner's user id, for container labels and logs. */
   ownerId: number;

@@ -27,13 +27,12 @@ export function deleteHost(db: Q, id: number) {
 /** Nodes holding a slot, per host and plan: placed and not yet destroyed. */
 export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number; cloud: number }>> {
   const rows = await db
-    .selectFrom('placements')
-    .innerJoin('nodes', 'nodes.id', 'placements.node_id')
-    .select(['placements.host_id', 'nodes.package', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('placements.destroyed_at', 'is', null)
-    .where('placements.host_id', 'is not', null)
-    .where('nodes.state', 'not in', ['deleted', 'failed'])
-    .groupBy(['placements.host_id', 'nodes.package'])
+    .selectFrom('node_view')
+    .select(['host_id', 'package', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('destroyed_at', 'is', null)
+    .where('host_id', 'is not', null)
+    .where('state', 'not in', ['deleted', 'failed'])
+    .groupBy(['host_id', 'package'])
     .execute();
   const usage = new Map<number, { dedicated: number; cloud: number }>();
   for (const r of rows) {
@@ -46,7 +45,7 @@ export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number;
 
 /** Nodes asked for and not placed yet, per plan: they will take slots too. */
 export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud: number }> {
-  const rows = await db.selectFrom('nodes').select(['package', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['requested', 'placing']).groupBy('package').execute();
+  const rows = await db.selectFrom('node_view').select(['package', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['requested', 'placing']).groupBy('package').execute();
   const out = { dedicated: 0, cloud: 0 };
   for (const r of rows) out[r.package] = Number(r.n);
   return out;
@@ -73,11 +72,6 @@ export function saveObservation(db: Q, nodeId: number, o: Omit<Insertable<Observ
     .values({ ...o, node_id: nodeId })
     .onConflict((oc) => oc.column('node_id').doUpdateSet(o as Updateable<ObservationsTable>))
     .execute();
-}
-
-/** Any node by id, deleted or not. */
-export function findNodeAnyState(db: Q, mnId: string) {
-  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
 }
 
 /**
@@ -135,27 +129,6 @@ export async function nodesByStatus(db: Q) {
     .where('state', 'not in', ['deleting', 'deleted'])
     .groupBy(['status', 'coin_id'])
     .execute();
-}
-
-/**
- * A finished node: one the owner deleted and the control loop destroyed. Nothing shows
- * it any more; deletes up to `limit` (with its placement and observations).
- */
-export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit: number): Promise<number> {
-  const ids = (await db.selectFrom('nodes').select('id').where('state', '=', 'deleted').where('state_at', '<', destroyedBefore).limit(limit).execute()).map((r) => r.id);
-  if (ids.length === 0) return 0;
-  await db.deleteFrom('observations').where('node_id', 'in', ids).execute();
-  await db.deleteFrom('placements').where('node_id', 'in', ids).execute();
-  const res = await db.deleteFrom('nodes').where('id', 'in', ids).executeTakeFirst();
-  return Number(res.numDeletedRows);
-}
-
-/** Marks which nodes the simulator serves, from the daemon profiles in force now. */
-export async function markSimulated(db: Q, simulatorProfiles: string[]) {
-  const ids = simulatorProfiles.length ? simulatorProfiles : [''];
-  const placedOn = (sim: boolean) => (eb: any) => eb.selectFrom('placements').select('node_id').where('daemon_profile', sim ? 'in' : 'not in', ids);
-  await db.updateTable('nodes').set({ simulated: 1 }).where('id', 'in', placedOn(true)).where('simulated', '=', 0).execute();
-  await db.updateTable('nodes').set({ simulated: 0 }).where('id', 'in', placedOn(false)).where('simulated', '=', 1).execute();
 }
 
 /**

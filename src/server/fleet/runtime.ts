@@ -16,10 +16,10 @@ import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, markSimulated, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
-import { findLiveNodeOfCoin, transition } from '../nodes/repository';
+import { findLiveNodeOfCoin, markSimulated, transition } from '../nodes/repository';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
 import { randomBytes } from 'node:crypto';
@@ -55,9 +55,9 @@ export type FleetOptions = {
 };
 
 /**
- * The fleet inside the server: a control loop that makes the engines match the
- * masternodes table (start what was requested, destroy what was deleted, restart on
- * request), and the monitor that reads every node's status. The loop is a recurring
+ * The fleet inside the server: a control loop that makes the engines match the nodes'
+ * lifecycle states (place and start what was requested, destroy what is being deleted,
+ * restart on request), and the monitor that reads every node's status. The loop is a recurring
  * job every second: a read while there is nothing to do, so rows the CLI writes are
  * acted on within a second at no cost when idle.
  */

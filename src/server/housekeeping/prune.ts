@@ -1,7 +1,7 @@
 import { pruneEndedSessions, prunePageVisits } from '../auth/queries';
 import type { DB } from '../db/open';
 import { pruneEvents } from '../events/queries';
-import { pruneDestroyedNodes } from '../fleet/queries';
+import { pruneDestroyedNodes } from '../nodes/repository';
 import { pruneFailedJobs } from '../jobs/queries';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
@@ -33,7 +33,7 @@ export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retent
     ['events', pruneEvents, retention.eventsMs],
     ['page_visits', prunePageVisits, retention.pageVisitsMs],
     ['sessions', pruneEndedSessions, retention.endedSessionsMs],
-    ['masternodes', pruneDestroyedNodes, retention.destroyedNodesMs],
+    ['nodes', pruneDestroyedNodes, retention.destroyedNodesMs],
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
   ];
   const counts: Record<string, number> = {};

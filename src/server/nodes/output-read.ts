@@ -1,9 +1,9 @@
 /**
  * Reads a node's `output_text` (section 3: space-separated per-coin values with a start
  * marker; JSON for EVM validators; "operatorAddress txid" for DFI). The deploy writes it
- * (src/server/nodes/output-text.ts, another branch); this reader only relies on what the
- * spec says and tolerates the rest, so a layout detail changing there does not break the
- * node page: markers are whole words anywhere, values are found by their shape.
+ * with output-text.ts; this reader relies only on what the spec says and tolerates the
+ * rest (rows older than that layout, texts an operator edited): markers are whole words
+ * anywhere, values are found by their shape.
  */
 export type StartMarker = 'not_active' | 'active' | 'migrated';
 

@@ -124,3 +124,24 @@ export async function markNodeStarted(db: Q, id: number, outputText: string, at 
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
+
+/**
+ * A finished node: one the owner deleted and the control loop destroyed. Nothing shows
+ * it any more; deletes up to `limit` (with its placement and observations).
+ */
+export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit: number): Promise<number> {
+  const ids = (await db.selectFrom('nodes').select('id').where('state', '=', 'deleted').where('state_at', '<', destroyedBefore).limit(limit).execute()).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  await db.deleteFrom('observations').where('node_id', 'in', ids).execute();
+  await db.deleteFrom('placements').where('node_id', 'in', ids).execute();
+  const res = await db.deleteFrom('nodes').where('id', 'in', ids).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/** Marks which nodes the simulator serves, from the daemon profiles in force now. */
+export async function markSimulated(db: Q, simulatorProfiles: string[]) {
+  const ids = simulatorProfiles.length ? simulatorProfiles : [''];
+  const placedOn = (sim: boolean) => (eb: any) => eb.selectFrom('placements').select('node_id').where('daemon_profile', sim ? 'in' : 'not in', ids);
+  await db.updateTable('nodes').set({ simulated: 1 }).where('id', 'in', placedOn(true)).where('simulated', '=', 0).execute();
+  await db.updateTable('nodes').set({ simulated: 0 }).where('id', 'in', placedOn(false)).where('simulated', '=', 1).execute();
+}
