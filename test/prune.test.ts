@@ -71,7 +71,7 @@ describe('pruning', () => {
     await db.updateTable('jobs').set({ state: 'failed', updated_at: justOver(RETENTION.failedJobsMs) }).where('key', '=', 'failed-long-ago').execute();
     await db.updateTable('jobs').set({ state: 'failed', updated_at: justUnder(RETENTION.failedJobsMs) }).where('key', '=', 'failed-recently').execute();
 
-    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, masternodes: 1, jobs: 1 });
+    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1 });
 
     expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
     expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
@@ -80,6 +80,6 @@ describe('pruning', () => {
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
 
     // A second run finds nothing more.
-    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, masternodes: 0, jobs: 0 });
+    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0 });
   });
 });
