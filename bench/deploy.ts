@@ -51,7 +51,7 @@ export async function benchDeploy() {
   try {
     const user = await freshUser(s.deps, { prefix: 'bench' });
     const live = liveClient(s.url, user.token);
-    const engines: [string, Record<string, unknown>][] = [['simulator (dash)', { currency: 'pivx', txid: 'a'.repeat(64) }]];
+    const engines: [string, Record<string, unknown>][] = [['simulator (PIVX)', { currency: 'pivx', txid: 'a'.repeat(64) }]];
     if (haveBinary('/usr/lib/litecoin/litecoind')) engines.push(['litecoind regtest (local process)', { currency: 'ltc', txid: 'b'.repeat(64) }]);
     for (const [name, body] of engines) {
       console.log(`deploy bench: ${name}`);
