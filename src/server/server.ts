@@ -99,6 +99,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
+    secrets,
     profiles,
     monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
     jobs,

@@ -20,6 +20,8 @@ import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, lis
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
 import { findLiveNodeOfCoin, markSimulated, transition } from '../nodes/repository';
+import { operatorKeyFor } from '../nodes/operator-key';
+import type { SecretBox } from '../secrets/box';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +42,8 @@ function localAddresses(configured: { ipv4: string | null; ipv6: string | null }
 
 export type FleetOptions = {
   dataDir: string;
+  /** Opens the keys real daemons run with (sealed in nodes.secrets). */
+  secrets?: Pick<SecretBox, 'open'>;
   profiles: Record<string, DaemonProfile>;
   monitor: MonitorOptions;
   /** Runs the control loop (the recurring job `fleet.reconcile`). */
@@ -315,7 +319,8 @@ export class Fleet implements FleetAccess {
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
     const engine = this.engines.for(host);
-    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'));
+    const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
+    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey });
     await engine.create(spec);
     await engine.start(node.mn_id);
     const started = await this.db.transaction().execute(async (trx) => {

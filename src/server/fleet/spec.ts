@@ -42,7 +42,30 @@ const CONTAINER_PORT_BASE = 20_000;
  * The engine's instructions for one node: which program or image, with which
  * arguments, ports and data folder. Real daemons get their config file written here.
  */
-export async function buildSpec(node: Masternode, coin: CoinRecord, profile: DaemonProfile, host: Host, fleetDataDir: string): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
+/** The line that gives a real daemon the node's operator / masternode key, put before any network section (`[main]`). */
+export function withOperatorKey(config: string, option: string | undefined, key: string | null | undefined): string {
+  if (!option || !key) return config;
+  if (!/^[\w+/=:.-]{1,200}$/.test(key)) throw new Error(`the node's ${option} is not a single word`);
+  const lines = config.split('\n');
+  const section = lines.findIndex((l) => l.startsWith('['));
+  const end = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  lines.splice(section < 0 ? end : section, 0, `${option}=${key}`);
+  return lines.join('\n');
+}
+
+/**
+ * `operatorKey`: the key the node signs with as a masternode (the operator BLS secret, a
+ * classic masternode key, DFI's operator address), written under the profile's
+ * `operator_key_option`; the config file is 0600 and never logged.
+ */
+export async function buildSpec(
+  node: Masternode,
+  coin: CoinRecord,
+  profile: DaemonProfile,
+  host: Host,
+  fleetDataDir: string,
+  opts: { operatorKey?: string | null } = {},
+): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
   const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
   if (profile.run === 'simulator') {
     const reward = coinDetails(coin).reward;
@@ -87,7 +110,7 @@ export async function buildSpec(node: Masternode, coin: CoinRecord, profile: Dae
   const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind };
   let args = profile.args.map((a) => fill(a, values));
   if (profile.config && profile.config_file) {
-    const text = fill(profile.config, values);
+    const text = withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey);
     if (docker) {
       // No file to write into a container before it starts: the same settings as
       // command-line options (network sections apply as the daemon runs one network).
