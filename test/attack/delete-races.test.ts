@@ -7,6 +7,7 @@ import { requestNode } from '../../src/server/fleet/service';
 import { waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // Attack: the owner's delete lands while register_submit is talking to the node's daemon.
 // Both answered success, the deleted node was marked started and a `started` event went
@@ -15,18 +16,11 @@ import { freshUser } from '../support/users';
 // the node's daemon is created on its engine: server_created went out for a deleted node.
 
 const dataDir = tempDataDir('nodekeep-delete-races-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<any>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
+const fleetEnv = fastFleetEnv(dataDir);
 
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer({ MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile }, { dataDir });
+  s = await startTestServer(fleetEnv, { dataDir });
 });
 afterAll(() => stopTestServer(s));
 

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -9,6 +7,7 @@ import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // The deploy page (deployment-and-nodes.md sections 2, 4, 5, 8): one coin of every
 // wizard kind deployed end to end in Chromium, from the begin step through the wizard's
@@ -16,15 +15,8 @@ import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser'
 // fleet's simulator. Run `npm run build` first.
 
 const dataDir = tempDataDir('nodekeep-e2e-deploy-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?: number }>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+const fleetEnv = fastFleetEnv(dataDir);
+const env = fleetEnv;
 
 let server: TestServer;
 const session = browserSession(() => server.url);

@@ -1,30 +1,19 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // What a new user tripped over (issue 7, section 6), in Chromium at desktop width, 390 px
 // and 320 px: verify links, landing anchors, pricing, support links, chain data and the
 // Simulated badge, charts, small screens, maintenance, billing. Run `npm run build` first.
 
 const dataDir = tempDataDir('nodekeep-e2e-newuser-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?: number }>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
+const fleetEnv = fastFleetEnv(dataDir);
 const env = {
-  MONITOR_NODE_SECONDS: '0.5',
-  MONITOR_NETWORK_SECONDS: '0.5',
-  DAEMON_PROFILES_FILE: profilesFile,
-  FLEET_SIMULATOR: 'true',
+  ...fleetEnv,
   SUPPORT_EMAIL: 'help@example.test',
   COMMUNITY_LINKS: 'Telegram=https://t.me/nodekeep_e2e,Discord=https://discord.example.test/nk',
 };

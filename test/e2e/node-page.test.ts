@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
@@ -10,21 +9,15 @@ import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { at, browserSession, screenshot } from './browser';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // The node page's actions in Chromium against a running fleet of simulated daemons:
 // alias editing, the delete dialog, a DIP003 node's start form and a validator's fee
 // form. Run `npm run build` first.
 
 const dataDir = tempDataDir('nodekeep-e2e-nodepage-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?: number }>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+const fleetEnv = fastFleetEnv(dataDir);
+const env = fleetEnv;
 
 let server: TestServer;
 const session = browserSession(() => server.url);

@@ -8,21 +8,15 @@ import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { at, browserSession, fitsViewport, screenshot } from './browser';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // The portfolio and node pages against a running fleet: simulated daemons with fast
 // clocks (sync in a second, Dash blocks every half second, checks every half second).
 // Run `npm run build:client` first.
 
 const dataDir = tempDataDir('nodekeep-e2e-nodes-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<{ run?: string; sync_seconds?: number; time_scale?: number }>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+const fleetEnv = fastFleetEnv(dataDir);
+const env = fleetEnv;
 
 let server: TestServer;
 const session = browserSession(() => server.url);

@@ -7,19 +7,13 @@ import { pidsMatching, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 import { insertTestNode } from '../support/nodes';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // Fast clocks for the test: checks every half second, simulated nodes sync in a second.
 const dataDir = tempDataDir('nodekeep-fleet-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<any>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  p.time_scale = 300; // Dash's 150 s blocks every half second
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
+const fleetEnv = fastFleetEnv(dataDir);
 const TOKEN = 'operator-token-for-tests-123';
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, OPERATOR_TOKEN: TOKEN, FLEET_SIMULATOR: 'true' };
+const env = { ...fleetEnv, OPERATOR_TOKEN: TOKEN };
 
 let s: TestServer;
 let port: number;

@@ -9,21 +9,14 @@ import { liveClient } from '../support/live';
 import { insertTestNode } from '../support/nodes';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
+import { fastFleetEnv } from '../support/fast-fleet';
 
 // The owner's actions on a node, through the REST paths an API script uses, against the
 // running platform with the simulator on fast clocks.
 
 const dataDir = tempDataDir('nodekeep-actions-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-for (const p of Object.values<any>(shipped.profiles)) {
-  if (p.run !== 'simulator') continue;
-  p.sync_seconds = 1;
-  // Dash's 150 s blocks every half second; the beacon chain's 12 s slots no faster than the simulator takes.
-  p.time_scale = p.rpc === 'evm' ? 100 : 300;
-}
-fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+const fleetEnv = fastFleetEnv(dataDir);
+const env = fleetEnv;
 
 let s: TestServer;
 const users = {} as Record<'owner' | 'other', FreshUser>;
