@@ -6,7 +6,7 @@ import { coinsToSat, jsonCoinsToSat, satToCoins } from '../../src/server/fleet/d
 import { masternodeConfLine, masternodeGenkey, startAliasCommand } from '../../src/server/fleet/daemons/classic';
 import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { BURN_MESSAGES, checkBurn } from '../../src/server/fleet/daemons/burn';
-import { governanceProposals, parseQuickSetupSecret, parseRegisterSubmission, protxInfo, registerPrepare, registerSubmit } from '../../src/server/fleet/daemons/dash';
+import { governanceProposals, protxInfo, registerPrepare, registerSubmit } from '../../src/server/fleet/daemons/dash';
 import { RpcError } from '../../src/server/fleet/daemons/jsonrpc';
 import { observeMonero, registrationCommand, serviceNodeKey } from '../../src/server/fleet/daemons/monero';
 import { startSimulator, type SimulatorServer } from '../../src/server/fleet/simulator/server';
@@ -48,23 +48,6 @@ describe('amounts', () => {
 });
 
 describe('DIP003 start: register_submit', () => {
-  it('parses what the owner pastes, strictly', () => {
-    const tx = `03000100${'ab'.repeat(100)}`;
-    const json = JSON.stringify({ tx, collateralAddress: 'XsomeAddress', signMessage: 'msg' }, null, 2);
-    expect(parseRegisterSubmission(`${json}\n${SIG}`)).toEqual({ ok: true, value: { tx, sig: SIG } });
-    expect(parseRegisterSubmission(`${tx} ${SIG}`)).toEqual({ ok: true, value: { tx, sig: SIG } });
-    expect(parseRegisterSubmission(SIG, { tx, collateralAddress: 'X', signMessage: 'm' })).toEqual({ ok: true, value: { tx, sig: SIG } });
-    expect(parseRegisterSubmission('   ')).toEqual({ ok: false, message: 'Paste the signed message.' });
-    expect(parseRegisterSubmission(SIG)).toMatchObject({ ok: false, message: expect.stringMatching(/transaction is missing/) });
-    expect(parseRegisterSubmission(`{"tx": "${tx}"`)).toMatchObject({ ok: false, message: expect.stringMatching(/not valid JSON/) });
-    expect(parseRegisterSubmission(`{"txx": 1} ${SIG}`)).toMatchObject({ ok: false, message: expect.stringMatching(/no "tx" field/) });
-    expect(parseRegisterSubmission(`${json}`)).toMatchObject({ ok: false, message: expect.stringMatching(/signature is missing/) });
-    expect(parseRegisterSubmission(`${tx} notasignature`)).toMatchObject({ ok: false, message: expect.stringMatching(/signature is not valid/) });
-    expect(parseRegisterSubmission(`zz${tx} ${SIG}`)).toMatchObject({ ok: false, message: 'The transaction is not valid hex.' });
-    expect(parseRegisterSubmission(`${tx} ${SIG} extra`)).toMatchObject({ ok: false, message: expect.stringMatching(/nothing else/) });
-    expect(parseRegisterSubmission(`03000100${'cd'.repeat(100)} ${SIG}`, { tx, collateralAddress: 'X', signMessage: 'm' })).toMatchObject({ ok: false, message: expect.stringMatching(/not the one prepared/) });
-  });
-
   it("submits through the node's daemon: dashd's errors for garbage, then the node runs", async () => {
     expect((await admin('POST', '/nodes', { nodeId: 'r1', coin: 'dash', rpc: 'dash', blockTimeS: 0.1, syncSeconds: 0 })).status).toBe(200);
     const opKey: string = (await raw('r1', 'bls', ['generate'])).result.public;
@@ -104,9 +87,7 @@ describe('DIP003 start: register_submit', () => {
     expect(prepared.signMessage).toMatch(new RegExp(`^${base.payoutAddress}\\|0\\|${base.ownerAddress}\\|${base.votingAddress}\\|[0-9a-f]{64}$`));
     await expect(registerPrepare(rpc('r2'), { ...base, operatorPubKey: 'abc' })).rejects.toThrow(/operatorPubKey must be a valid BLS public key \(-8\)/);
     await expect(registerPrepare(rpc('r2'), { ...base, service: 'somewhere' })).rejects.toThrow(/invalid network address/);
-    const pasted = parseRegisterSubmission(`  ${SIG}\n`, prepared);
-    if (!pasted.ok) throw new Error(pasted.message);
-    expect(await registerSubmit(rpc('r2'), pasted.value.tx, pasted.value.sig)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await registerSubmit(rpc('r2'), prepared.tx, SIG)).toMatch(/^[0-9a-f]{64}$/);
     expect((await observeBitcoin(rpc('r2'), 'dash', true)).startRequired).toBe(false);
   });
 
@@ -126,16 +107,6 @@ describe('DIP003 start: register_submit', () => {
 
 describe('quick setup', () => {
   const key = 'aa'.repeat(32);
-  it('takes the config file protx quick_setup wrote, or the key alone', () => {
-    expect(parseQuickSetupSecret(`# smartnode config\nsmartnode=1\nsmartnodeblsprivkey=${key}\nexternalip=192.0.2.1\n`)).toEqual({ ok: true, value: key });
-    expect(parseQuickSetupSecret(` ${key.toUpperCase()} `)).toEqual({ ok: true, value: key });
-    expect(parseQuickSetupSecret(`masternodeblsprivkey=${key}`)).toEqual({ ok: true, value: key });
-    expect(parseQuickSetupSecret('')).toMatchObject({ ok: false });
-    expect(parseQuickSetupSecret('externalip=1.2.3.4\nport=10226')).toMatchObject({ ok: false, message: expect.stringMatching(/No smartnodeblsprivkey line/) });
-    expect(parseQuickSetupSecret(`smartnodeblsprivkey=${key}\nsmartnodeblsprivkey=${key}`)).toMatchObject({ ok: false, message: expect.stringMatching(/more than one/) });
-    expect(parseQuickSetupSecret('abc')).toMatchObject({ ok: false, message: 'The BLS secret key must be 64 hexadecimal characters.' });
-  });
-
   it('a simulated node restarted with the owner key runs as the registration', async () => {
     await admin('POST', '/nodes', { nodeId: 'q1', coin: 'rtm', rpc: 'dash', blockTimeS: 0.1, syncSeconds: 0 });
     expect((await observeBitcoin(rpc('q1'), 'dash', true)).startRequired).toBe(true);

@@ -33,7 +33,7 @@ function ExportBlockView({ block }: { block: ExportBlock }) {
         </h3>
         <CopyButton text={block.text} label={`Copy ${block.label} configuration`} target={pre} />
       </div>
-      <pre ref={pre} className="export-text" tabIndex={0} aria-label={`${block.label} configuration`}>
+      <pre ref={pre} className="copy-text" tabIndex={0} aria-label={`${block.label} configuration`}>
         {block.text}
       </pre>
     </section>
