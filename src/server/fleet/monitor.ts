@@ -9,7 +9,7 @@ import { DaemonError } from './daemons/http';
 import type { Observation } from './daemons/observation';
 import type { EngineRegistry } from './engines/registry';
 import type { FleetMetrics } from './metrics';
-import { observe } from './observe';
+import { observe, rpcAuth } from './observe';
 import type { DaemonProfile } from './profiles';
 import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
 import { registrationCommand } from './daemons/monero';
@@ -280,7 +280,7 @@ export class Monitor {
   private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
     if (profile.rpc !== 'dash' && !(profile.rpc === 'bitcoin' && profile.flavour === 'classic')) return {};
     const simulated = profile.run === 'simulator';
-    const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+    const auth = rpcAuth(node, simulated);
     const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.opts.daemonTimeoutMs);
     const out: Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'> = {};
     try {

@@ -9,10 +9,15 @@ import type { DaemonProfile } from './profiles';
 
 export const DAEMON_TIMEOUT_MS = 5_000;
 
+/** The node's RPC credentials; the simulator asks for none. */
+export function rpcAuth(node: Pick<Masternode, 'rpc_user' | 'rpc_password'>, simulated: boolean): { user: string; password: string } | undefined {
+  return node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+}
+
 /** One look at a node's daemon through its family's RPC. */
 export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, timeoutMs = DAEMON_TIMEOUT_MS): Promise<Observation> {
   const simulated = profile.run === 'simulator';
-  const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+  const auth = rpcAuth(node, simulated);
   switch (profile.rpc) {
     case 'bitcoin':
       return observeBitcoin({ endpoint, auth, timeoutMs }, profile.flavour ?? 'classic', simulated);

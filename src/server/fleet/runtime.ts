@@ -17,6 +17,7 @@ import { fleetMetrics } from './metrics';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
 import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import { rpcAuth } from './observe';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
 import { findLiveNodeOfCoin, markSimulated, transition } from '../nodes/repository';
@@ -125,7 +126,7 @@ export class Fleet implements FleetAccess {
     if (!profile || !host) return null;
     const simulated = profile.run === 'simulator';
     const endpoint = await this.engines.for(host).rpcEndpoint(node.mn_id);
-    const auth = node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+    const auth = rpcAuth(node, simulated);
     return { endpoint, auth, profile, simulated };
   }
 
