@@ -84,12 +84,19 @@ function callsTo(page: Page, procedure: string): Request[] {
   return seen;
 }
 
-/** Makes the page's calls of a procedure fail as a dropped connection would, after `delayMs`. */
-async function dropCalls(page: Page, procedure: string, delayMs = 0) {
+/**
+ * Makes the page's calls of a procedure fail as a dropped connection would. With `held`,
+ * each call waits until the test calls the returned release, so the test sees the page
+ * while the call is out however slow the machine is.
+ */
+async function dropCalls(page: Page, procedure: string, opts: { held?: boolean } = {}): Promise<() => void> {
+  let release: () => void = () => {};
+  const released = opts.held ? new Promise<void>((r) => (release = r)) : Promise.resolve();
   await page.route(`**/trpc/*${procedure}*`, async (route) => {
-    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+    await released;
     await route.abort('connectionfailed');
   });
+  return release;
 }
 
 const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
@@ -133,11 +140,12 @@ describe('node page actions', () => {
     const updates = callsTo(page, 'nodes.update_alias');
 
     // A dropped connection: the new name shows while the call is out, then the old one is back.
-    await dropCalls(page, 'nodes.update_alias', 800);
+    const release = await dropCalls(page, 'nodes.update_alias', { held: true });
     await page.getByRole('button', { name: 'Edit alias' }).click();
     await page.getByLabel('Alias', { exact: true }).fill('Lost name');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await title(page).filter({ hasText: 'Lost name' }).waitFor();
+    release();
     await toast(page, 'Error updating alias').waitFor();
     await title(page).filter({ hasText: mn }).waitFor();
     await page.unroute('**/trpc/*nodes.update_alias*');
