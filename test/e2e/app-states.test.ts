@@ -158,8 +158,8 @@ describe('client states', () => {
     await page.context().close();
   });
 
-  it('fits a 375 px wide screen', async () => {
-    const page = await newPage(375);
+  it('fits a 390 px wide screen', async () => {
+    const page = await newPage(390);
     for (const path of ['/', '/pricing', '/faq', '/login', '/register', '/dashboard', '/404']) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();

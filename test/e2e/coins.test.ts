@@ -358,8 +358,8 @@ describe('public pages', () => {
     await page.context().close();
   });
 
-  it('fits the coin pages into a 375 px wide screen', async () => {
-    const page = await newPage(375);
+  it('fits the coin pages into a 390 px wide screen', async () => {
+    const page = await newPage(390);
     await page.goto('/dashboard');
     await rowsOf(coinTable(page)).first().waitFor();
     expect(await fitsViewport(page)).toBe(true);

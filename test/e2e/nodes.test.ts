@@ -221,17 +221,17 @@ describe('portfolio and node pages', () => {
     expect(await dialog.count()).toBe(0);
   });
 
-  it('fits a 375 px wide screen', async () => {
-    const small = await newPage(375);
+  it('fits a 390 px wide screen', async () => {
+    const small = await newPage(390);
     await logIn(small, owner);
     await small.goto('/dashboard/portfolio');
     await table(small).waitFor();
     expect(await fitsViewport(small)).toBe(true);
-    await screenshot(small, 'portfolio-375');
+    await screenshot(small, 'portfolio-390');
     await small.goto(`/dashboard/masternode/${dashId}`);
     await small.getByRole('table', { name: 'Wallet details' }).waitFor();
     expect(await fitsViewport(small)).toBe(true);
-    await screenshot(small, 'node-overview-375');
+    await screenshot(small, 'node-overview-390');
     await small.context().close();
   });
 
