@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundledCatalogPath } from '../../src/server/coins/import';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
-import { fill, loadProfiles, productionProfile } from '../../src/server/fleet/profiles';
+import { activityWay, fill, loadProfiles, productionProfile } from '../../src/server/fleet/profiles';
 import { buildSpec } from '../../src/server/fleet/spec';
 import { tempDataDir } from '../support/server';
 
@@ -47,6 +47,42 @@ describe('catalog/daemons.json production profiles', () => {
     // Dash-family daemons keep an address index: the collateral's activity is read from it.
     expect(productionProfile(profiles, 'dash')!.profile.config).toMatch(/^addressindex=1$/m);
     expect(productionProfile(profiles, 'dash')!.profile.config).toMatch(/^externalip=\{public_ip\}$/m);
+  });
+
+  it('says how each bitcoin-family daemon reads the collateral activity', () => {
+    const way = (id: string) => activityWay(profiles[id]);
+    // An address index where the daemon keeps one, a watch-only wallet where it does not.
+    expect({ dashd: way('dashd'), polisd: way('polisd'), pivxd: way('pivxd'), sind: way('sind'), litecoind: way('litecoind-regtest'), simDash: way('simulator-dash'), simClassic: way('simulator-classic') }).toEqual({
+      dashd: 'address_index',
+      polisd: 'address_index',
+      pivxd: 'watch_wallet',
+      sind: 'watch_wallet',
+      litecoind: 'watch_wallet',
+      simDash: 'address_index',
+      simClassic: 'address_index',
+    });
+    for (const [id, p] of Object.entries(profiles)) {
+      if (p.rpc !== 'bitcoin' && p.rpc !== 'dash') expect(activityWay(p), id).toBe('none');
+      if (p.run === 'binary' && p.rpc === 'bitcoin') expect(p.activity, `${id} names its way`).toBeDefined();
+      if (p.run === 'binary' && p.activity === 'address_index') expect(p.config, id).toMatch(/^addressindex=1$/m);
+    }
+  });
+
+  it('refuses an address-index reading from a daemon without the index, and activity from a non-bitcoin daemon', () => {
+    const dir = tempDataDir();
+    const file = path.join(dir, 'daemons.json');
+    const shipped = JSON.parse(fs.readFileSync(bundledCatalogPath('daemons.json'), 'utf8'));
+    shipped.profiles.pivxd.activity = 'address_index';
+    fs.writeFileSync(file, JSON.stringify(shipped));
+    expect(() => loadProfiles(file)).toThrow(/activity "address_index" needs addressindex=1/);
+    shipped.profiles.pivxd.activity = 'watch_wallet';
+    shipped.profiles.oxend.activity = 'watch_wallet';
+    fs.writeFileSync(file, JSON.stringify(shipped));
+    expect(() => loadProfiles(file)).toThrow(/only a bitcoin-family daemon can read wallet activity/);
+    shipped.profiles.oxend.activity = 'sometimes';
+    fs.writeFileSync(file, JSON.stringify(shipped));
+    expect(() => loadProfiles(file)).toThrow(/oxend\.activity/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses a profile whose fixed P2P port names no p2p port, and a missing public address', () => {

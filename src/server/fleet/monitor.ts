@@ -9,7 +9,8 @@ import { DaemonError } from './daemons/http';
 import type { Observation } from './daemons/observation';
 import type { EngineRegistry } from './engines/registry';
 import type { FleetMetrics } from './metrics';
-import { observe, rpcAuth } from './observe';
+import { observe } from './observe';
+import { OwnerViews } from './owner-view';
 import type { DaemonProfile } from './profiles';
 import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
 import { registrationCommand } from './daemons/monero';
@@ -19,7 +20,6 @@ import { buildOutputText } from '../nodes/output-text';
 import type { Insertable } from 'kysely';
 import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
-import { nodeDaemon } from '../nodes/daemon-calls';
 import type { RpcEndpoint } from './engine';
 import { simulatedBlockTimeS } from './simulator/limits';
 
@@ -58,6 +58,7 @@ export class Monitor {
   /** Nodes still to be checked in the current pass over all of them, and when it began. */
   private cycle = new Set<string>();
   private cycleStart = Date.now();
+  private readonly ownerViews: OwnerViews;
 
   constructor(
     private readonly db: DB,
@@ -67,7 +68,9 @@ export class Monitor {
     private readonly metrics: FleetMetrics,
     private readonly log: Logger,
     private readonly opts: MonitorOptions,
-  ) {}
+  ) {
+    this.ownerViews = new OwnerViews(log, opts.daemonTimeoutMs);
+  }
 
   start(nodes: Masternode[]) {
     for (const n of nodes) this.track(n.mn_id, true);
@@ -95,6 +98,7 @@ export class Monitor {
 
   untrack(mnId: string) {
     this.slots.delete(mnId);
+    this.ownerViews.forget(mnId);
     this.cycle.delete(mnId);
   }
 
@@ -223,7 +227,7 @@ export class Monitor {
         patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
       }
     }
-    if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerView(node, profile, endpoint, obs));
+    if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerViews.read(node, profile, endpoint, obs));
     const registerText = obs && endpoint ? await this.registrationText(node, profile, endpoint, obs) : null;
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
@@ -250,14 +254,6 @@ export class Monitor {
   }
 
   /**
-   * The owner's view of the node's money (Earnings and Exits cards: the collateral
-   * address's balance, what it sent, its transactions) and its PoSe penalty, where the
-   * daemon can say (an address index; `protx info`). A Dash-family observation already
-   * holds the penalty and the collateral address (its one `protx info`); classic nodes
-   * name the address in `masternode status`. A daemon that cannot leaves the last values
-   * as they were; it never fails the check.
-   */
-  /**
    * Monero-type (service/master nodes): once the node is synced and not registered, its
    * daemon makes the `register_{word}_node ...` command the owner runs in their own wallet
    * (the configuration view shows it). Asked once; null when there is nothing to write.
@@ -275,27 +271,5 @@ export class Monitor {
       this.log.warn('registration command unavailable', { node: node.mn_id, error: (err as Error).message });
       return null;
     }
-  }
-
-  private async ownerView(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>> {
-    if (profile.rpc !== 'dash' && !(profile.rpc === 'bitcoin' && profile.flavour === 'classic')) return {};
-    const simulated = profile.run === 'simulator';
-    const auth = rpcAuth(node, simulated);
-    const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.opts.daemonTimeoutMs);
-    const out: Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'> = {};
-    try {
-      let address: string | null;
-      if (profile.rpc === 'dash') {
-        out.pose_penalty = obs.posePenalty;
-        address = obs.collateralAddress ?? null;
-      } else address = (await daemon.chainRecord()).collateralAddress;
-      if (address) {
-        const activity = await daemon.activity(address);
-        if (activity) out.activity = JSON.stringify(activity);
-      }
-    } catch (err) {
-      this.log.debug('wallet activity unavailable', { node: node.mn_id, error: (err as Error).message });
-    }
-    return out;
   }
 }

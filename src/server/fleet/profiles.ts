@@ -8,10 +8,20 @@ import type { Family } from '../coins/catalog-file';
  * or a real binary/image with its arguments, config file, ports and RPC family.
  */
 const Port = v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,15}$/));
+/**
+ * How the monitor reads the collateral address's wallet activity (the Earnings and Exits
+ * cards): `address_index` through the daemon's address index (`getaddressbalance`,
+ * `getaddressdeltas`: dashd and forks run with addressindex=1), `watch_wallet` through a
+ * key-less watch-only wallet on the daemon (`importaddress`: litecoind and daemons
+ * without an address index), `none` where the daemon cannot say. Absent means `none`.
+ */
+const Activity = v.optional(v.picklist(['address_index', 'watch_wallet', 'none']));
+export type ActivityWay = 'address_index' | 'watch_wallet' | 'none';
 const Simulated = v.strictObject({
   run: v.literal('simulator'),
   rpc: v.picklist(['bitcoin', 'dash', 'monero', 'evm']),
   flavour: v.optional(v.picklist(['dash', 'classic', 'none'])),
+  activity: Activity,
   sync_seconds: v.pipe(v.number(), v.minValue(0)),
   /** Simulated chains run this many times faster than the coin's real block time (demos, tests). */
   time_scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(10_000)), 1),
@@ -31,6 +41,7 @@ const Binary = v.pipe(
     /** `other`: the daemon speaks an RPC the platform has no reader for yet (its nodes are watched by the engine only). */
     rpc: v.picklist(['bitcoin', 'monero', 'evm', 'other']),
     flavour: v.picklist(['dash', 'classic', 'none']),
+    activity: Activity,
     ports: v.pipe(v.array(Port), v.minLength(1)),
     rpc_port: v.optional(Port),
     /**
@@ -48,6 +59,9 @@ const Binary = v.pipe(
     config: v.optional(v.string()),
   }),
   v.check((p) => p.p2p_port === undefined || p.ports.includes('p2p'), 'a profile with p2p_port must name a "p2p" port'),
+  v.check((p) => (p.activity ?? 'none') === 'none' || p.rpc === 'bitcoin', 'only a bitcoin-family daemon can read wallet activity'),
+  // An address index the daemon does not keep would fail every read: say so at start-up instead.
+  v.check((p) => p.activity !== 'address_index' || /^addressindex=1$/m.test(p.config ?? '') || p.args.includes('-addressindex=1'), 'activity "address_index" needs addressindex=1 in the profile\'s config'),
 );
 const Profile = v.variant('run', [Simulated, Binary]);
 const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v.string()), profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile) });
@@ -55,6 +69,9 @@ const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v
 export type DaemonProfile = v.InferOutput<typeof Profile>;
 export type SimulatedProfile = v.InferOutput<typeof Simulated>;
 export type BinaryProfile = v.InferOutput<typeof Binary>;
+
+/** How a profile reads wallet activity (absent: it does not). */
+export const activityWay = (p: DaemonProfile): ActivityWay => (p.rpc === 'monero' || p.rpc === 'evm' || p.rpc === 'other' ? 'none' : (p.activity ?? 'none'));
 
 /** The simulator profile a coin of each family gets when its catalog entry names none. */
 export const FAMILY_PROFILES: Record<Family, string> = {

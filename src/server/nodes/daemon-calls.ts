@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { DaemonAccess } from '../fleet/access';
-import { addressIndexActivity, forDisplay } from '../fleet/daemons/activity';
+import { addressIndexActivity, forNodePage, type ShownActivity } from '../fleet/daemons/activity';
 import { governanceProposals, protxInfo, registerSubmit, type Proposal as FleetProposal } from '../fleet/daemons/dash';
 import { DaemonError, daemonRequest } from '../fleet/daemons/http';
 import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
@@ -13,7 +13,7 @@ import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
  * daemon modules (src/server/fleet/daemons); this file only shapes them for the actions.
  */
 export type Proposal = { name: string; budget: number; start_block: number; end_block: number; yes: number; no: number; abstain: number; status: string };
-export type WalletActivity = { sent: number; balance: number; address: string; transactions: Array<{ block: number; txid: string; human_time: string; amount: number }> };
+export type WalletActivity = ShownActivity;
 
 export interface NodeDaemon {
   /** `protx register_submit "<tx>" "<sig>"`: answers the registration's hash. */
@@ -58,11 +58,7 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
       if (status !== 200) throw new DaemonError(`the node did not take the key (HTTP ${status})`, 'rpc-error');
     },
     proposals: async () => (await governanceProposals(rpc)).map(forPage),
-    async activity(address) {
-      const shown = forDisplay(await addressIndexActivity(rpc, address));
-      // The address index dates every transaction it lists (its block is known).
-      return { ...shown, transactions: shown.transactions.flatMap((t) => (t.block === null ? [] : [{ ...t, block: t.block }])) };
-    },
+    activity: async (address) => forNodePage(await addressIndexActivity(rpc, address)),
     async chainRecord() {
       const st = await bitcoinCall(rpc, 'masternode', ['status'], MnStatus);
       if (st.proTxHash && st.state !== 'WAITING_FOR_PROTX') {

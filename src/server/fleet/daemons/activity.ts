@@ -72,25 +72,89 @@ const Unspent = v.array(v.object({ address: v.optional(v.string()), amount: v.nu
 
 /** The platform's watch-only wallet on the node's daemon, addressed as `/wallet/<name>`. */
 export const WATCH_WALLET = 'nodekeep-watch';
+/** The label the watched collateral address carries in that wallet. */
+export const WATCH_LABEL = 'collateral';
+
+/** Where watched addresses live: a named wallet, or (null) the only wallet of a daemon without multi-wallet calls. */
+export type WatchWallet = string | null;
+
+/** -32601: the daemon has no such call (an older fork). */
+const noSuchMethod = (err: unknown) => err instanceof RpcError && err.code === -32601;
+/** -18: the named wallet is not loaded (the daemon restarted) or does not exist. */
+export const walletNotLoaded = (err: unknown) => err instanceof RpcError && err.code === -18;
+
+const AddressInfo = v.looseObject({ iswatchonly: v.optional(v.boolean()), ismine: v.optional(v.boolean()) });
+
+/** The watch-only wallet, loaded, or created blank and key-less the first time; null on a single-wallet daemon. */
+async function openWatchWallet(rpc: BitcoinRpc, wallet: string): Promise<WatchWallet> {
+  let loaded: string[];
+  try {
+    loaded = await bitcoinCall(rpc, 'listwallets', [], v.array(v.string()));
+  } catch (err) {
+    if (noSuchMethod(err)) return null;
+    throw err;
+  }
+  if (loaded.includes(wallet)) return wallet;
+  try {
+    await bitcoinCall(rpc, 'loadwallet', [wallet], v.unknown());
+  } catch (err) {
+    // -18: no such wallet yet. createwallet name disable_private_keys blank.
+    if (!walletNotLoaded(err)) throw err;
+    await bitcoinCall(rpc, 'createwallet', [wallet, true, true], v.unknown());
+  }
+  return wallet;
+}
+
+/** Does the wallet already watch `address`? (`validateaddress` answered it before `getaddressinfo` existed.) */
+async function watches(rpc: BitcoinRpc, address: string): Promise<boolean> {
+  let info: v.InferOutput<typeof AddressInfo>;
+  try {
+    info = await bitcoinCall(rpc, 'getaddressinfo', [address], AddressInfo);
+  } catch (err) {
+    if (!noSuchMethod(err)) throw err;
+    info = await bitcoinCall(rpc, 'validateaddress', [address], AddressInfo);
+  }
+  return info.iswatchonly === true || info.ismine === true;
+}
 
 /**
  * Makes the daemon watch `address`: a blank legacy wallet without private keys, loaded
- * or created once, then `importaddress` (with a rescan when the address may already have
- * history: slow on a long chain, so done once per node). Idempotent.
+ * or created once, then `importaddress` unless the wallet already watches it. Only that
+ * first import rescans the chain (when `rescan`: slow on a long chain), so the wallet
+ * itself remembers that it was done: a wallet lost with its data folder is rescanned
+ * again, as it must be. Idempotent. Answers the wallet the reads must go to.
  */
-export async function watchAddress(rpc: BitcoinRpc, address: string, opts: { rescan: boolean; wallet?: string }): Promise<void> {
-  const wallet = opts.wallet ?? WATCH_WALLET;
-  const loaded = await bitcoinCall(rpc, 'listwallets', [], v.array(v.string()));
-  if (!loaded.includes(wallet)) {
-    try {
-      await bitcoinCall(rpc, 'loadwallet', [wallet], v.unknown());
-    } catch (err) {
-      // -18: no such wallet yet. createwallet name disable_private_keys blank.
-      if (!(err instanceof RpcError) || err.code !== -18) throw err;
-      await bitcoinCall(rpc, 'createwallet', [wallet, true, true], v.unknown());
-    }
+export async function watchAddress(rpc: BitcoinRpc, address: string, opts: { rescan: boolean; wallet?: string }): Promise<{ wallet: WatchWallet; imported: boolean }> {
+  const wallet = await openWatchWallet(rpc, opts.wallet ?? WATCH_WALLET);
+  const w = { ...rpc, wallet: wallet ?? undefined };
+  if (await watches(w, address)) return { wallet, imported: false };
+  await bitcoinCall(w, 'importaddress', [address, WATCH_LABEL, opts.rescan], v.unknown());
+  return { wallet, imported: true };
+}
+
+const ScriptPubKey = v.looseObject({ address: v.optional(v.string()), addresses: v.optional(v.array(v.string())) });
+const TxOut = v.nullable(v.looseObject({ scriptPubKey: ScriptPubKey }));
+const RawTx = v.looseObject({ vout: v.array(v.looseObject({ n: v.number(), scriptPubKey: ScriptPubKey })) });
+const addressOf = (s: v.InferOutput<typeof ScriptPubKey>) => s.address ?? s.addresses?.[0] ?? null;
+
+/**
+ * The address a collateral output pays (the node's entry: txid and output index), on a
+ * daemon that cannot name it itself (no `masternode status`): `gettxout` while the
+ * output is unspent, else `getrawtransaction` (which needs txindex=1 for a mined
+ * transaction). Null when the daemon does not know the output.
+ */
+export async function outputAddress(rpc: BitcoinRpc, txid: string, index: number): Promise<string | null> {
+  const out = await bitcoinCall(rpc, 'gettxout', [txid, index, true], TxOut);
+  if (out) return addressOf(out.scriptPubKey);
+  try {
+    const tx = await bitcoinCall(rpc, 'getrawtransaction', [txid, 1], RawTx);
+    const vout = tx.vout.find((o) => o.n === index);
+    return vout ? addressOf(vout.scriptPubKey) : null;
+  } catch (err) {
+    // -5: no such transaction (spent and not indexed, or never mined here).
+    if (err instanceof RpcError && err.code === -5) return null;
+    throw err;
   }
-  await bitcoinCall({ ...rpc, wallet }, 'importaddress', [address, 'collateral', opts.rescan], v.unknown());
 }
 
 /**
@@ -98,8 +162,9 @@ export async function watchAddress(rpc: BitcoinRpc, address: string, opts: { res
  * (every confirmation count, watch-only included), history from `listtransactions`
  * (receives and sends that involve the address; a send's amount is negative).
  */
-export async function watchedActivity(rpc: BitcoinRpc, address: string, opts: { limit?: number; wallet?: string } = {}): Promise<WalletActivity> {
-  const w = { ...rpc, wallet: opts.wallet ?? WATCH_WALLET };
+export async function watchedActivity(rpc: BitcoinRpc, address: string, opts: { limit?: number; wallet?: WatchWallet } = {}): Promise<WalletActivity> {
+  const wallet = opts.wallet === undefined ? WATCH_WALLET : opts.wallet;
+  const w = { ...rpc, wallet: wallet ?? undefined };
   const [unspent, listed] = await Promise.all([
     bitcoinCall(w, 'listunspent', [0, 9_999_999, [address], true], Unspent),
     // label "*", the newest 1,000 entries, include_watchonly
@@ -123,6 +188,8 @@ export async function watchedActivity(rpc: BitcoinRpc, address: string, opts: { 
 
 // --- The display edge -----------------------------------------------------------------
 
+export type ShownActivity = { sent: number; balance: number; address: string; transactions: Array<{ block: number; txid: string; human_time: string; amount: number }> };
+
 /** "2026-11-23 12:13:54" (UTC), as the node page shows it. */
 const humanTime = (s: number | null) => (s === null ? 'unconfirmed' : new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' '));
 
@@ -137,4 +204,10 @@ export function forDisplay(a: WalletActivity): { sent: number; balance: number; 
     address: a.address,
     transactions: a.transactions.map((t) => ({ block: t.block, txid: t.txid, human_time: humanTime(t.time), amount: Number(satToCoins(t.amountSat)) })),
   };
+}
+
+/** What the node page keeps: the display shape with only mined transactions (its schema dates every one by its block). */
+export function forNodePage(a: WalletActivity): ShownActivity {
+  const shown = forDisplay(a);
+  return { ...shown, transactions: shown.transactions.flatMap((t) => (t.block === null ? [] : [{ ...t, block: t.block }])) };
 }

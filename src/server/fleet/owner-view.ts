@@ -1,0 +1,126 @@
+import type { Insertable } from 'kysely';
+import type { Masternode, ObservationsTable } from '../db/schema';
+import type { Logger } from '../log';
+import { nodeDaemon } from '../nodes/daemon-calls';
+import { collateralOf } from '../nodes/output-read';
+import { splitOutpoint } from '../nodes/output-text';
+import { forNodePage, outputAddress, walletNotLoaded, watchAddress, watchedActivity, type WatchWallet } from './daemons/activity';
+import type { BitcoinRpc } from './daemons/jsonrpc';
+import type { Observation } from './daemons/observation';
+import type { RpcEndpoint } from './engine';
+import { rpcAuth } from './observe';
+import { activityWay, type DaemonProfile } from './profiles';
+
+export type OwnerView = Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>;
+
+const TXID = /^[0-9a-fA-F]{64}$/;
+
+/** The node's collateral outpoint: from its masternode.conf line, else the txid (and index) its owner entered. */
+function collateralOutpoint(node: Masternode): { txid: string; index: number } | null {
+  const fromText = collateralOf(node.output_text);
+  if (fromText) return { txid: fromText.txid, index: fromText.index ?? 0 };
+  const entered = node.entry ? splitOutpoint(node.entry) : null;
+  return entered && TXID.test(entered.txid) ? { txid: entered.txid.toLowerCase(), index: entered.index } : null;
+}
+
+/** The address of the activity the node showed last (its collateral output does not change). */
+function lastAddress(node: Masternode): string | null {
+  try {
+    const a = node.activity ? (JSON.parse(node.activity) as { address?: unknown }) : null;
+    return typeof a?.address === 'string' ? a.address : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The owner's view of the node's money (Earnings and Exits cards: the collateral
+ * address's balance, what it sent, its transactions) and its PoSe penalty, read the way
+ * the node's daemon profile says (`activity`). A daemon that cannot answer leaves the
+ * last values as they were and is logged; it never fails the status check.
+ */
+export class OwnerViews {
+  /** Nodes whose daemon is known, in this process, to watch their collateral address: which address, in which wallet. */
+  private watched = new Map<string, { address: string; wallet: WatchWallet }>();
+
+  constructor(
+    private readonly log: Logger,
+    private readonly timeoutMs: number,
+  ) {}
+
+  forget(mnId: string) {
+    this.watched.delete(mnId);
+  }
+
+  async read(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<OwnerView> {
+    const way = activityWay(profile);
+    if (way === 'none') return {};
+    const simulated = profile.run === 'simulator';
+    const auth = rpcAuth(node, simulated);
+    const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.timeoutMs);
+    const out: OwnerView = {};
+    try {
+      let address: string | null;
+      if (profile.rpc === 'dash' || profile.flavour === 'dash') {
+        out.pose_penalty = obs.posePenalty;
+        address = obs.collateralAddress ?? null;
+      } else if (way === 'address_index') address = (await daemon.chainRecord()).collateralAddress;
+      else address = await this.collateralAddress(node, profile, { endpoint, auth, timeoutMs: this.timeoutMs });
+      if (!address) return out;
+      if (way === 'address_index') {
+        const activity = await daemon.activity(address);
+        if (activity) out.activity = JSON.stringify(activity);
+      } else out.activity = JSON.stringify(await this.watchedActivity(node, { endpoint, auth, timeoutMs: this.timeoutMs }, address));
+    } catch (err) {
+      this.log.warn('wallet activity unavailable', { node: node.mn_id, way, error: (err as Error).message });
+    }
+    return out;
+  }
+
+  /**
+   * A daemon without an address index: a classic daemon names the collateral address in
+   * `masternode status` once the node is started; before that (and on plain daemons
+   * such as litecoind) it is the address the collateral output pays, and once that
+   * output is spent (and not indexed) the address the node showed last.
+   */
+  private async collateralAddress(node: Masternode, profile: DaemonProfile, rpc: BitcoinRpc): Promise<string | null> {
+    if (profile.flavour === 'classic') {
+      const simulated = profile.run === 'simulator';
+      const named = await nodeDaemon({ endpoint: rpc.endpoint, auth: rpc.auth, profile, simulated }, node.mn_id, rpc.timeoutMs)
+        .chainRecord()
+        .then((r) => r.collateralAddress)
+        .catch(() => null); // "masternode not found" until the owner starts it
+      if (named) return named;
+    }
+    const outpoint = collateralOutpoint(node);
+    const paid = outpoint ? await outputAddress(rpc, outpoint.txid, outpoint.index) : null;
+    return paid ?? lastAddress(node);
+  }
+
+  /**
+   * The watch-only wallet's reading. The first time in this process (or for a new
+   * address) the daemon is asked to watch the address; it imports and rescans only if
+   * its wallet does not watch it yet. A daemon restarted since has the wallet unloaded:
+   * it is loaded again and the read tried once more.
+   */
+  private async watchedActivity(node: Masternode, rpc: BitcoinRpc, address: string) {
+    const known = this.watched.get(node.mn_id);
+    let wallet: WatchWallet;
+    if (known?.address === address) wallet = known.wallet;
+    else {
+      const done = await watchAddress(rpc, address, { rescan: true });
+      if (done.imported) this.log.info('collateral address watched', { node: node.mn_id, address });
+      this.watched.set(node.mn_id, { address, wallet: done.wallet });
+      wallet = done.wallet;
+    }
+    try {
+      return forNodePage(await watchedActivity(rpc, address, { wallet }));
+    } catch (err) {
+      if (!walletNotLoaded(err)) throw err;
+      this.watched.delete(node.mn_id);
+      const again = await watchAddress(rpc, address, { rescan: true });
+      this.watched.set(node.mn_id, { address, wallet: again.wallet });
+      return forNodePage(await watchedActivity(rpc, address, { wallet: again.wallet }));
+    }
+  }
+}
