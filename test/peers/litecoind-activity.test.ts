@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatNumber } from '../../src/shared/format';
 import { runCli } from '../../src/server/cli/main';
 import { WATCH_LABEL, WATCH_WALLET } from '../../src/server/fleet/daemons/activity';
 import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
@@ -10,6 +11,7 @@ import { ADDRESS_TOKEN, buildOutputText } from '../../src/server/nodes/output-te
 import { DAEMON_BUDGET_MS, ensureWallet, haveBinary, pidsMatching, waitFor, withinBudget } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
+import { at, browserSession } from '../e2e/browser';
 
 // A litecoind node (no address index) run by the fleet as a customer's would be: its
 // collateral address's activity is read through the watch-only wallet the monitor sets
@@ -26,6 +28,7 @@ fs.writeFileSync(catalogFile, JSON.stringify({ ...shipped, coins: [{ ...base, id
 let s: TestServer;
 let owner: FreshUser;
 let other: FreshUser;
+const browser = browserSession(() => s.url);
 
 const cli = async (...args: string[]) => {
   const lines: string[] = [];
@@ -41,8 +44,10 @@ beforeAll(async () => {
   s = await startTestServer(env, { dataDir });
   owner = await freshUser(s.deps, { prefix: 'ltcowner' });
   other = await freshUser(s.deps, { prefix: 'ltcother' });
+  await browser.launch();
 }, 60_000);
 afterAll(async () => {
+  await browser.close();
   await stopTestServer(s);
   expect(pidsMatching(dataDir)).toEqual([]);
 }, 60_000);
@@ -116,6 +121,19 @@ describe.skipIf(!haveBinary(LITECOIND))("a litecoind node's collateral activity"
     expect(spent.transactions[1].amount).toBe(2.5);
     const times = await Promise.all(spent.transactions.map(async (t) => (await call('miner', 'getblock', [await call('miner', 'getblockhash', [t.block], v.string())], v.looseObject({ time: v.number() }))).time));
     expect(spent.transactions.map((t) => t.human_time)).toEqual(times.map((t) => new Date(t * 1000).toISOString().slice(0, 19).replace('T', ' ')));
+    // The owner's node page: Earnings (sent + balance - collateral) and Exits carry the numbers.
+    const page = await browser.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Username or email', { exact: true }).fill(owner.username);
+    await page.getByLabel('Password', { exact: true }).fill(owner.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await at(page, '/dashboard');
+    await page.goto(`/dashboard/masternode/${id}`);
+    const card = (label: string) => page.locator('.stat', { has: page.getByText(label, { exact: true }) }).locator('.stat-value');
+    await expect.poll(() => card('Exits').textContent()).toBe(`${formatNumber(100)} LTC`);
+    expect(await card('Earnings').textContent()).toBe(`${formatNumber(2.5)} LTC`);
+    await page.context().close();
+    browser.assertNoPageErrors();
     // Imported and rescanned once for this node, however many cycles read it.
     expect(s.logLines.filter((l) => l.includes('collateral address watched') && l.includes(id))).toHaveLength(1);
     // Another user does not see the node at all.
