@@ -141,12 +141,15 @@ describe.skipIf(!haveBinary(LITECOIND))("a litecoind node's collateral activity"
 
     // The daemon loses the watch wallet and cannot make it again (its file is in the way):
     // the status checks go on, the last activity stays, and the failure is logged.
+    const failures = () => s.logLines.filter((l) => l.includes('wallet activity unavailable') && l.includes(id)).length;
+    expect(failures()).toBe(0);
     await call(WATCH_WALLET, 'unloadwallet', [], v.unknown());
     const walletDir = findDir(path.join(dataDir), WATCH_WALLET);
     fs.renameSync(walletDir, `${walletDir}.moved`);
     fs.writeFileSync(walletDir, 'not a wallet');
     const checked = (await nodeRow(id)).last_checked_at!;
-    await waitFor(async () => s.logLines.some((l) => l.includes('wallet activity unavailable') && l.includes(id)), DAEMON_BUDGET_MS, 'the logged failure');
+    await waitFor(async () => failures() > 0, DAEMON_BUDGET_MS, 'the logged failure');
+    expect(s.logLines.find((l) => l.includes('wallet activity unavailable') && l.includes(id))).toMatch(/"level":"warn".*"way":"watch_wallet"/);
     await waitFor(async () => ((await nodeRow(id)).last_checked_at! > checked + 1000 ? true : null), DAEMON_BUDGET_MS, 'later status checks');
     const during = (await nodeOf(owner, id)).data;
     expect(during.status).toBe('running');
