@@ -23,7 +23,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // The dropdown's read: a user's uncleared rows, newest first.
   await sql`CREATE INDEX notifications_user_open ON notifications (user_id, id DESC) WHERE cleared_at IS NULL`.execute(db);
-  await db.schema.createIndex('notifications_created').on('notifications').columns(['created_at']).execute();
+  // Pruning of cleared rows.
+  await sql`CREATE INDEX notifications_cleared ON notifications (cleared_at) WHERE cleared_at IS NOT NULL`.execute(db);
 
   await db.schema
     .createTable('notification_settings')
