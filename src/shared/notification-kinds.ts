@@ -210,6 +210,7 @@ export function isNotificationKind(kind: string): kind is NotificationKind {
 
 /** The text, link, icon and subject of one notification (the kind's typed builder). */
 export function renderNotification<K extends NotificationKind>(kind: K, params: NotificationParams<K>) {
+  // TypeScript cannot correlate `kind` with its own entry's parameter type; `params` is typed by K above.
   const d = notificationKinds[kind] as unknown as KindDef<NotificationParams<K>>;
   return { ...d.build(params), icon: d.icon, subject: d.subject(params), setting: d.setting };
 }
