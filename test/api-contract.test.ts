@@ -57,6 +57,10 @@ const SPEC_ROUTES = [
   'POST /api/change_password',
   'POST /api/resend_verification_email',
   'POST /api/visited',
+  'GET /api/get_notifications',
+  'POST /api/clear_notifications',
+  'GET /api/get_notification_settings',
+  'POST /api/save_notification_settings',
 ];
 
 describe('one declaration per REST route', () => {

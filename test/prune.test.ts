@@ -71,15 +71,23 @@ describe('pruning', () => {
     await db.updateTable('jobs').set({ state: 'failed', updated_at: justOver(RETENTION.failedJobsMs) }).where('key', '=', 'failed-long-ago').execute();
     await db.updateTable('jobs').set({ state: 'failed', updated_at: justUnder(RETENTION.failedJobsMs) }).where('key', '=', 'failed-recently').execute();
 
-    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1 });
+    const notification = (message: string, cleared_at: number | null) => ({ user_id: userId, kind: 'node_down', params: '{}', message, icon: 'down', link: '/dashboard', hour: '2026-10-01 12:00', created_at: ago(90 * DAY), cleared_at });
+    await db.insertInto('notifications').values([
+      notification('cleared-long-ago', justOver(RETENTION.clearedNotificationsMs)),
+      notification('cleared-recently', justUnder(RETENTION.clearedNotificationsMs)),
+      notification('open-and-old', null),
+    ]).execute();
+
+    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1, notifications: 1 });
 
     expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
     expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
     expect((await db.selectFrom('sessions').select('token_hash').orderBy('id').execute()).map((r) => r.token_hash)).toEqual(['expired-recently', 'revoked-recently', 'live']);
     expect((await db.selectFrom('nodes').select('mn_id').orderBy('id').execute()).map((r) => r.mn_id)).toEqual(['destroyed-recently', 'deleted-not-yet-destroyed', 'live-and-old']);
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
+    expect((await db.selectFrom('notifications').select('message').orderBy('id').execute()).map((r) => r.message)).toEqual(['cleared-recently', 'open-and-old']);
 
     // A second run finds nothing more.
-    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0 });
+    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0, notifications: 0 });
   });
 });

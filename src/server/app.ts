@@ -17,6 +17,7 @@ import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
+import { mountUnsubscribe } from './notifications/unsubscribe-http';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -100,6 +101,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   app.get('/api/openapi.json', (c) => c.body((openapi ??= JSON.stringify(openApiDocument(routes, deps.config.publicUrl))), 200, { 'content-type': 'application/json' }));
   app.get('/api/docs', (c) => c.html((docsPage ??= apiDocsHtml(routes))));
   app.get('/api/docs.css', (c) => c.body(API_DOCS_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
+  mountUnsubscribe(app, deps);
   mountApiFallback(app, routes);
 
   // Coin logos: one local file per coin (catalog/logos), unless COIN_LOGO_URL points elsewhere.

@@ -3,6 +3,7 @@ import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
 import { nodesRouter } from './nodes/router';
+import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
 import { createCallerFactory, router } from './trpc';
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   nodes: nodesRouter,
   system: systemRouter,
   events: eventsRouter,
+  notifications: notificationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

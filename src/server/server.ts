@@ -20,6 +20,7 @@ import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
+import { handleNotificationMail } from './notifications/mail';
 import { logMailer, smtpMailer } from './mail/mailer';
 import { bundledCatalogPath, importCatalog } from './coins/import';
 import { ResponseCache } from './http/response-cache';
@@ -91,6 +92,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   await hub.start(jobs);
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(log);
   const mail = new MailDispatcher(db, mailer, log, jobs);
+  handleNotificationMail(jobs, db, () => config.publicUrl, log);
   schedulePruning(jobs, db, log);
 
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');

@@ -12,6 +12,8 @@ import { z } from 'zod';
 export const queuedJobPayloads = {
   /** Send one mail of `mail_outbox` (its row holds the text and the outcome). */
   'mail.send': z.object({ mail_id: z.number().int().positive() }),
+  /** Render one notification's mail (text, HTML, unsubscribe headers) into `mail_outbox`. */
+  'notify.mail': z.object({ notification_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

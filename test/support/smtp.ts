@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export type ReceivedMail = { to: string[]; subject: string; text: string };
+/** `headers`: the raw header lines by lower-case name (value after the colon, unfolded). */
+export type ReceivedMail = { to: string[]; subject: string; text: string; html: string | null; headers: Record<string, string> };
 
 /** A real SMTP server on loopback that keeps what it receives. */
 export async function startSmtp() {
@@ -22,7 +23,8 @@ export async function startSmtp() {
       simpleParser(stream)
         .then((m) => {
           const to = (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
-          inbox.push({ to, subject: m.subject ?? '', text: m.text ?? '' });
+          const headers = Object.fromEntries(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim()]));
+          inbox.push({ to, subject: m.subject ?? '', text: m.text ?? '', html: typeof m.html === 'string' ? m.html : null, headers });
           waiters.splice(0).forEach((w) => w());
           cb();
         })

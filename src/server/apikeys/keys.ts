@@ -5,6 +5,7 @@ import type { ApiKey, User } from '../db/schema';
 import { findUserById } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
 import { fail } from '../errors';
+import { raise } from '../notifications/raise';
 import { findApiKeyByHash, insertApiKey, touchApiKey } from './queries';
 
 /**
@@ -36,7 +37,10 @@ export async function createApiKey(db: DB, userId: number, input: { name: string
   const handle = newToken(6);
   const key = `${API_KEY_PREFIX}${handle}_${newToken()}`;
   const allowed = parseAllowList(input.allowed ?? '').join(',');
-  await insertApiKey(db, { user_id: userId, name: input.name, key_prefix: handle, key_hash: hashToken(key), allowed, created_at: Date.now() });
+  await db.transaction().execute(async (trx) => {
+    await insertApiKey(trx, { user_id: userId, name: input.name, key_prefix: handle, key_hash: hashToken(key), allowed, created_at: Date.now() });
+    await raise(trx, userId, 'api_key_created', { name: input.name });
+  });
   return { key, handle };
 }
 

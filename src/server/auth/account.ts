@@ -4,7 +4,8 @@ import type { DB } from '../db/open';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
 import { enqueueMail } from '../mail/outbox';
-import { accountExistsMail, passwordChangedMail, resetMail, verificationMail } from '../mail/templates';
+import { accountExistsMail, resetMail, verificationMail } from '../mail/templates';
+import { raise } from '../notifications/raise';
 import { hashPassword, verifyPassword } from './passwords';
 import {
   consumeEmailToken,
@@ -164,7 +165,7 @@ export async function changePassword(ctx: Context, user: User, sessionId: number
     await updateUser(trx, user.id, { password_hash });
     await endSessions(trx, user.id, { keep: sessionId });
     await voidEmailTokens(trx, user.id, 'reset');
-    await enqueueMail(trx, passwordChangedMail(user.email, user.username));
+    await raise(trx, user.id, 'password_changed', {});
   });
   void ctx.mail.kick();
   void ctx.hub.poke();

@@ -61,6 +61,16 @@ export function insertSession(db: Q, s: { user_id: number; token_hash: string; i
   return db.insertInto('sessions').values({ ...s, created_at: now, last_used_at: now }).execute();
 }
 
+/** Whether the user ever had a session (kept a week after it ends), and one from `ip`. */
+export async function loginHistory(db: Q, userId: number, ip: string): Promise<{ any: boolean; fromIp: boolean }> {
+  const row = await db
+    .selectFrom('sessions')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.case().when('ip', '=', ip).then(1).else(0).end()).as('from_ip')])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { any: Number(row.n) > 0, fromIp: Number(row.from_ip ?? 0) > 0 };
+}
+
 /** The live session for a token hash together with its user's row, in one query. */
 export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: number) {
   const row = await db

@@ -2,7 +2,8 @@ import type { Context } from '../context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/queries';
-import { findLiveSessionWithUser, insertSession, isSessionLive, revokeSession, revokeSessionsBeyond, revokeUserSessions, touchSession } from './queries';
+import { raise } from '../notifications/raise';
+import { findLiveSessionWithUser, insertSession, loginHistory, isSessionLive, revokeSession, revokeSessionsBeyond, revokeUserSessions, touchSession } from './queries';
 import { hashToken, newToken } from './tokens';
 
 // Writing last-use on every request would make every read a write; once a minute is
@@ -16,6 +17,9 @@ export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req'>,
   const token = newToken();
   const now = Date.now();
   await ctx.db.transaction().execute(async (trx) => {
+    // A first login is no news; a login from an address none of the earlier ones came from is.
+    const seen = await loginHistory(trx, userId, ctx.req.ip);
+    if (seen.any && !seen.fromIp) await raise(trx, userId, 'login_new_ip', { ip: ctx.req.ip });
     await insertSession(trx, {
       user_id: userId,
       token_hash: hashToken(token),

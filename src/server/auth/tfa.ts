@@ -1,6 +1,7 @@
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
+import { afterRaise, raise } from '../notifications/raise';
 import { claimTfaStep, countTfaFailure, tfaState, updateUser } from './queries';
 import { matchTotpStep, newTotpSecret } from './totp';
 
@@ -8,6 +9,7 @@ const MAX_WRONG_CODES = 5;
 const LOCK_MS = 15 * 60_000;
 
 type Ctx = Pick<Context, 'db' | 'limiter' | 'req' | 'log'>;
+type UpdateCtx = Ctx & Pick<Context, 'hub' | 'mail'>;
 
 function lockedOut(lockedUntil: number, now: number): never {
   const minutes = Math.ceil((lockedUntil - now) / 60_000);
@@ -58,18 +60,26 @@ export async function getTfa(ctx: Pick<Context, 'db'>, user: User) {
   return { enabled, secret: enabled ? '' : secret };
 }
 
-export async function updateTfa(ctx: Ctx, user: User, input: { enable: boolean; code: string }) {
+export async function updateTfa(ctx: UpdateCtx, user: User, input: { enable: boolean; code: string }) {
   const enabled = user.tfa_enabled === 1;
   if (input.enable && enabled) fail('BAD_REQUEST', 'Two-factor authentication is already enabled.');
   if (!input.enable && !enabled) fail('BAD_REQUEST', 'Two-factor authentication is not enabled.');
   await checkTfaCode(ctx, user, input.code);
   if (input.enable) {
-    await updateUser(ctx.db, user.id, { tfa_enabled: 1 });
+    await ctx.db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, { tfa_enabled: 1 });
+      await raise(trx, user.id, 'tfa_enabled', {});
+    });
+    afterRaise(ctx);
     ctx.log.info('2fa enabled', { user_id: user.id });
     return { success: true as const, message: 'Two-factor authentication is now enabled.' };
   }
   // A fresh secret next time: a disabled secret may have leaked.
-  await updateUser(ctx.db, user.id, { tfa_enabled: 0, tfa_secret: null });
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, { tfa_enabled: 0, tfa_secret: null });
+    await raise(trx, user.id, 'tfa_disabled', {});
+  });
+  afterRaise(ctx);
   ctx.log.info('2fa disabled', { user_id: user.id });
   return { success: true as const, message: 'Two-factor authentication is now disabled.' };
 }

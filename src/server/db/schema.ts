@@ -78,6 +78,10 @@ export interface MailOutboxTable {
   last_error: string | null;
   created_at: number;
   sent_at: number | null;
+  /** The HTML part, when the mail has one (the text part is always there). */
+  html: string | null;
+  /** Extra headers as a JSON object (List-Unsubscribe, ...). */
+  headers: string | null;
 }
 export type OutboxMail = Selectable<MailOutboxTable>;
 
@@ -340,7 +344,33 @@ export interface JobsTable {
 }
 export type JobRow = Selectable<JobsTable>;
 
+export interface NotificationsTable {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  /** The kind's parameters as JSON (the mail is rendered from them). */
+  params: string;
+  message: string;
+  icon: string;
+  link: string;
+  /** The spec's `hour`: "2026-11-23 14:05" UTC, fixed when raised. */
+  hour: string;
+  created_at: number;
+  cleared_at: number | null;
+}
+export type NotificationRow = Selectable<NotificationsTable>;
+
+/** Only settings a user saved; a missing row means the setting's default. */
+export interface NotificationSettingsTable {
+  user_id: number;
+  setting: string;
+  enabled: number;
+  updated_at: number;
+}
+
 export interface Database {
+  notifications: NotificationsTable;
+  notification_settings: NotificationSettingsTable;
   coins: CoinsTable;
   market_quotes: MarketQuotesTable;
   market_history: MarketHistoryTable;

@@ -7,6 +7,7 @@ import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
+import { raise } from '../notifications/raise';
 import { logOperatorAction } from '../operator/settings';
 import type { BurnResult, DaemonAccess, FleetAccess } from './access';
 import { BURN_MESSAGES, lookUpBurn } from './burn-check';
@@ -330,6 +331,7 @@ export class Fleet implements FleetAccess {
       if (!(await transition(trx, node.id, 'started'))) return false;
       await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null, attempts: 0 });
       await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
+      await raise(trx, node.user_id, 'node_deployed', { mn_id: node.mn_id, coin: coin.label, alias: node.alias });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
       return true;

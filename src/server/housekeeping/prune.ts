@@ -3,6 +3,7 @@ import type { DB } from '../db/open';
 import { pruneEvents } from '../events/queries';
 import { pruneDestroyedNodes } from '../nodes/repository';
 import { pruneFailedJobs } from '../jobs/queries';
+import { pruneClearedNotifications } from '../notifications/queries';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 
@@ -20,6 +21,8 @@ export const RETENTION = {
   destroyedNodesMs: 7 * DAY,
   /** Jobs that gave up stay a month for the operator to read their error. */
   failedJobsMs: 30 * DAY,
+  /** Cleared notifications are no longer shown; a month lets support still see what was sent. */
+  clearedNotificationsMs: 30 * DAY,
 };
 
 /** Rows per delete: each is a short write, so the CLI and requests never wait long on SQLite's one writer. */
@@ -35,6 +38,7 @@ export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retent
     ['sessions', pruneEndedSessions, retention.endedSessionsMs],
     ['nodes', pruneDestroyedNodes, retention.destroyedNodesMs],
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
+    ['notifications', pruneClearedNotifications, retention.clearedNotificationsMs],
   ];
   const counts: Record<string, number> = {};
   for (const [table, prune, keepMs] of steps) {

@@ -50,7 +50,8 @@ export class MailDispatcher {
     const mail = await findMail(this.db, id);
     if (!mail || mail.status !== 'pending') return;
     try {
-      await this.mailer.send({ to: mail.to_addr, subject: mail.subject, text: mail.text }, ctx.signal);
+      const extra = { ...(mail.html ? { html: mail.html } : {}), ...(mail.headers ? { headers: JSON.parse(mail.headers) as Record<string, string> } : {}) };
+      await this.mailer.send({ to: mail.to_addr, subject: mail.subject, text: mail.text, ...extra }, ctx.signal);
     } catch (err) {
       const last = ctx.attempt >= ctx.maxAttempts;
       await markMail(this.db, id, { status: last ? 'failed' : 'pending', attempts: ctx.attempt, next_attempt_at: last ? Date.now() : ctx.retryAt(), last_error: errorText(err) });

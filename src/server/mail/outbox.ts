@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { enqueueJob } from '../jobs/queries';
 
-export type MailMessage = { to: string; subject: string; text: string };
+/** Every mail has a text part; notification mail adds an HTML part and List-Unsubscribe headers. */
+export type MailMessage = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> };
 
 /**
  * Queues a mail in the caller's transaction, with the job that sends it after commit
@@ -12,7 +13,16 @@ export async function enqueueMail(db: Kysely<Database>, mail: MailMessage): Prom
   const now = Date.now();
   const { id } = await db
     .insertInto('mail_outbox')
-    .values({ to_addr: mail.to, subject: mail.subject, text: mail.text, status: 'pending', next_attempt_at: now, created_at: now })
+    .values({
+      to_addr: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html ?? null,
+      headers: mail.headers ? JSON.stringify(mail.headers) : null,
+      status: 'pending',
+      next_attempt_at: now,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   await enqueueJob(db, 'mail.send', { mail_id: id }, { key: `mail:${id}` });

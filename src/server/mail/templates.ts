@@ -17,14 +17,6 @@ export function resetMail(to: string, username: string, link: string): MailMessa
   };
 }
 
-export function passwordChangedMail(to: string, username: string): MailMessage {
-  return {
-    to,
-    subject: 'Your Nodekeep password was changed',
-    text: `Hello ${username},\n\nThe password of your Nodekeep account was just changed and your other sessions were signed out.\nIf this was not you, reset your password at once and contact support.\n`,
-  };
-}
-
 export function accountExistsMail(to: string, username: string, loginLink: string, recoverLink: string): MailMessage {
   return {
     to,

@@ -1,0 +1,78 @@
+import { emailSettings, isNotificationKind, renderNotification, type NotificationKind } from '../../shared/notification-kinds';
+import { findUserById } from '../auth/queries';
+import type { DB } from '../db/open';
+import type { JobRunner } from '../jobs/runner';
+import type { Logger } from '../log';
+import { enqueueMail, type MailMessage } from '../mail/outbox';
+import { findNotification } from './queries';
+import { emailEnabled } from './settings';
+import { unsubscribeToken } from './unsubscribe-token';
+
+/** The path of the one-click unsubscribe page and endpoint (unsubscribe-http.ts). */
+export const UNSUBSCRIBE_PATH = '/unsubscribe';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A notification's mail: text and HTML parts, and the RFC 8058 one-click headers. */
+export function notificationMail(
+  to: { email: string; username: string },
+  n: { subject: string; message: string; link: string; settingLabel: string },
+  urls: { open: string; unsubscribe: string },
+): MailMessage {
+  const text =
+    `Hello ${to.username},\n\n${n.message}\n\n${urls.open}\n\n` +
+    `--\nYou receive this mail because "${n.settingLabel}" is on in your notification settings. To stop these mails, open:\n${urls.unsubscribe}\n`;
+  const html =
+    `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">` +
+    `<p>Hello ${escapeHtml(to.username)},</p><p>${escapeHtml(n.message)}</p>` +
+    `<p><a href="${escapeHtml(urls.open)}">Open Nodekeep</a></p>` +
+    `<hr><p style="font-size:small;color:#666">You receive this mail because "${escapeHtml(n.settingLabel)}" is on in your notification settings. ` +
+    `<a href="${escapeHtml(urls.unsubscribe)}">Unsubscribe from these mails</a>.</p></body></html>`;
+  return {
+    to: to.email,
+    subject: n.subject,
+    text,
+    html,
+    headers: { 'List-Unsubscribe': `<${urls.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+}
+
+/**
+ * Renders a raised notification's mail into the outbox (job `notify.mail`), after the
+ * raising transaction committed: links need the public URL, which the raising domains
+ * (the fleet's control loop among them) do not hold. Checks the setting again, so a
+ * click on "unsubscribe" in between stops a mail not yet queued; only verified
+ * addresses get notification mail.
+ */
+export async function queueNotificationMail(db: DB, publicUrl: string, notificationId: number): Promise<'queued' | 'skipped'> {
+  const n = await findNotification(db, notificationId);
+  if (!n || !isNotificationKind(n.kind)) return 'skipped';
+  const kind: NotificationKind = n.kind;
+  const rendered = renderNotification(kind, JSON.parse(n.params) as never);
+  const user = await findUserById(db, n.user_id);
+  if (!user || user.disabled_at !== null || user.verified_at === null) return 'skipped';
+  if (!(await emailEnabled(db, user.id, rendered.setting))) return 'skipped';
+  const token = await unsubscribeToken(db, user.id, rendered.setting);
+  const mail = notificationMail(
+    user,
+    { subject: rendered.subject, message: n.message, link: n.link, settingLabel: emailSettings[rendered.setting].label },
+    { open: `${publicUrl}${n.link}`, unsubscribe: `${publicUrl}${UNSUBSCRIBE_PATH}?t=${encodeURIComponent(token)}` },
+  );
+  await db.transaction().execute((trx) => enqueueMail(trx, mail));
+  return 'queued';
+}
+
+/** Registers the `notify.mail` handler on the server's job runner. */
+export function handleNotificationMail(jobs: JobRunner, db: DB, publicUrl: () => string, log: Logger): void {
+  jobs.handle('notify.mail', {
+    deadlineMs: 30_000,
+    maxAttempts: 5,
+    backoffMs: 5_000,
+    run: async (p) => {
+      const outcome = await queueNotificationMail(db, publicUrl(), p.notification_id);
+      // The mail.send job just queued: look for it now rather than at the next poll.
+      if (outcome === 'queued') void jobs.poke();
+      else log.info('notification mail skipped', { notification_id: p.notification_id });
+    },
+  });
+}

@@ -1,0 +1,45 @@
+import { renderNotification, type NotificationKind, type NotificationParams } from '../../shared/notification-kinds';
+import type { Context } from '../context';
+import type { DB } from '../db/open';
+import { insertEvent } from '../events/queries';
+import { enqueueJob } from '../jobs/queries';
+import { insertNotification } from './queries';
+import { emailEnabled } from './settings';
+
+/** The spec's `hour` of a notification: "2026-11-23 14:05" (UTC). */
+export function hourOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/**
+ * The one way a notification is raised. In the caller's transaction (or its own when
+ * given the database) it writes the in-app row, the live events `new_notification`
+ * (with the text) and `refresh_notifications` for the owner, and, when the user's email
+ * setting for the kind is on, the job that renders and queues the mail. Events and mail
+ * therefore exist only if the transaction commits; the hub and the mail job deliver
+ * them after it (at once with `afterRaise`, else on their next poll).
+ */
+export async function raise<K extends NotificationKind>(db: DB, userId: number, kind: K, params: NotificationParams<K>): Promise<void> {
+  if (!db.isTransaction) return db.transaction().execute((trx) => raise(trx, userId, kind, params));
+  const n = renderNotification(kind, params);
+  const now = Date.now();
+  const { id } = await insertNotification(db, {
+    user_id: userId,
+    kind,
+    params: JSON.stringify(params),
+    message: n.message,
+    icon: n.icon,
+    link: n.link,
+    hour: hourOf(now),
+    created_at: now,
+  });
+  await insertEvent(db, userId, 'new_notification', { message: n.message, icon: n.icon, link: n.link });
+  await insertEvent(db, userId, 'refresh_notifications', {});
+  if (await emailEnabled(db, userId, n.setting)) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
+}
+
+/** After the commit of a transaction that raised: deliver the events and look for the mail job now. */
+export function afterRaise(ctx: Pick<Context, 'hub' | 'mail'>): void {
+  void ctx.hub.poke();
+  void ctx.mail.kick();
+}

@@ -1,0 +1,216 @@
+/**
+ * Every kind of notification the platform raises, in one typed map: its icon, the email
+ * setting it belongs to, and how its text, link and mail subject are made from its
+ * parameters. The server raises only these (src/server/notifications/raise.ts); the
+ * settings page lists `emailSettings`. Money is integer micro-dollars.
+ */
+
+/** Icon names the client maps to its icon set (a small closed list, not free text). */
+export type NotificationIcon = 'check' | 'action' | 'down' | 'up' | 'warning' | 'reward' | 'shield' | 'wallet' | 'gift' | 'trash';
+
+/**
+ * The email settings (get/save_notification_settings), keyed by name. The spec names
+ * the call and its fields (label, subtitle, enabled) but not the settings themselves:
+ * these are ours (docs/decisions.md "Notifications").
+ */
+export const emailSettings = {
+  node_deployed: { label: 'Node deployed', subtitle: 'When a node you ordered is set up and running.', default: true },
+  node_action: { label: 'Action required', subtitle: 'When a node needs you to start it again or to update it.', default: true },
+  node_down: { label: 'Node down and back up', subtitle: 'When a node stops answering, and when it is back.', default: true },
+  network_status: {
+    label: 'Network status',
+    subtitle: 'When the network bans or removes a node, its collateral is spent or it expires.',
+    default: true,
+  },
+  first_reward: { label: 'First reward', subtitle: 'When a node receives its first reward.', default: false },
+  rewards: { label: 'Rewards', subtitle: 'Every reward a node receives.', default: false },
+  security: {
+    label: 'Security',
+    subtitle: 'Logins from a new address, password and two-factor changes, new API keys.',
+    default: true,
+  },
+  payments: { label: 'Payments', subtitle: 'Deposits and card payments credited to your balance, referral bonuses.', default: true },
+  balance: { label: 'Balance', subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.', default: true },
+} as const satisfies Record<string, { label: string; subtitle: string; default: boolean }>;
+
+export type EmailSettingKey = keyof typeof emailSettings;
+export const emailSettingKeys = Object.keys(emailSettings) as EmailSettingKey[];
+
+export function isEmailSettingKey(key: string): key is EmailSettingKey {
+  return Object.hasOwn(emailSettings, key);
+}
+
+type NodeRef = { mn_id: string; coin: string; alias?: string | null };
+type Built = { message: string; link: string };
+
+type KindDef<P> = {
+  setting: EmailSettingKey;
+  icon: NotificationIcon;
+  subject: (p: P) => string;
+  build: (p: P) => Built;
+};
+
+const def = <P>(d: KindDef<P>) => d;
+
+/** "Dash node mn-abc (my alias)". */
+const nodeName = (n: NodeRef) => `${n.coin} node ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
+const nodeLink = (n: NodeRef, tab?: string) => `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
+/** "$12.50" from micro-dollars (whole cents; the ledger keeps the exact amount). */
+export const usd = (micros: number) => `$${(Math.round(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** The bad on-chain states that raise `network_status` (deployment-and-nodes.md status_on_network). */
+export const badNetworkStates = ['POSE_BANNED', 'REMOVED', 'OUTPOINT_SPENT', 'EXPIRED'] as const;
+export type BadNetworkState = (typeof badNetworkStates)[number];
+const networkText: Record<BadNetworkState, string> = {
+  POSE_BANNED: 'was PoSe banned by the network',
+  REMOVED: 'was removed from the masternode list',
+  OUTPOINT_SPENT: 'lost its collateral: the collateral output was spent',
+  EXPIRED: 'expired on the network',
+};
+
+export const notificationKinds = {
+  node_deployed: def<NodeRef>({
+    setting: 'node_deployed',
+    icon: 'check',
+    subject: (p) => `Your ${p.coin} node is deployed`,
+    build: (p) => ({ message: `Your ${nodeName(p)} is deployed and running.`, link: nodeLink(p) }),
+  }),
+  start_required: def<NodeRef>({
+    setting: 'node_action',
+    icon: 'action',
+    subject: (p) => `Your ${p.coin} node needs to be started`,
+    build: (p) => ({ message: `Your ${nodeName(p)} needs to be started.`, link: nodeLink(p, 'config') }),
+  }),
+  new_start_required: def<NodeRef>({
+    setting: 'node_action',
+    icon: 'action',
+    subject: (p) => `Your ${p.coin} node needs a new start`,
+    build: (p) => ({ message: `Your ${nodeName(p)} needs a new start.`, link: nodeLink(p, 'config') }),
+  }),
+  update_required: def<NodeRef>({
+    setting: 'node_action',
+    icon: 'action',
+    subject: (p) => `Your ${p.coin} node needs an update`,
+    build: (p) => ({ message: `Your ${nodeName(p)} needs an update.`, link: nodeLink(p) }),
+  }),
+  node_down: def<NodeRef & { flaps?: number }>({
+    setting: 'node_down',
+    icon: 'down',
+    subject: (p) => `Your ${p.coin} node is down`,
+    build: (p) => ({
+      message: `Your ${nodeName(p)} is down.${p.flaps ? ` It went down ${p.flaps} more time${p.flaps === 1 ? '' : 's'} since the last alert.` : ''}`,
+      link: nodeLink(p),
+    }),
+  }),
+  node_up: def<NodeRef>({
+    setting: 'node_down',
+    icon: 'up',
+    subject: (p) => `Your ${p.coin} node is back up`,
+    build: (p) => ({ message: `Your ${nodeName(p)} is back up.`, link: nodeLink(p) }),
+  }),
+  network_status: def<NodeRef & { status: BadNetworkState }>({
+    setting: 'network_status',
+    icon: 'warning',
+    subject: (p) => `Your ${p.coin} node: ${p.status}`,
+    build: (p) => ({ message: `Your ${nodeName(p)} ${networkText[p.status]}.`, link: nodeLink(p) }),
+  }),
+  first_reward: def<NodeRef & { amount: string }>({
+    setting: 'first_reward',
+    icon: 'reward',
+    subject: (p) => `First reward for your ${p.coin} node`,
+    build: (p) => ({ message: `Your ${nodeName(p)} received its first reward: ${p.amount}.`, link: nodeLink(p) }),
+  }),
+  reward: def<NodeRef & { amount: string }>({
+    setting: 'rewards',
+    icon: 'reward',
+    subject: (p) => `Reward for your ${p.coin} node`,
+    build: (p) => ({ message: `Your ${nodeName(p)} received a reward: ${p.amount}.`, link: nodeLink(p) }),
+  }),
+  login_new_ip: def<{ ip: string }>({
+    setting: 'security',
+    icon: 'shield',
+    subject: () => 'New login to your Nodekeep account',
+    build: (p) => ({ message: `New login to your account from ${p.ip}. If this was not you, change your password now.`, link: '/dashboard/settings' }),
+  }),
+  password_changed: def<Record<string, never>>({
+    setting: 'security',
+    icon: 'shield',
+    subject: () => 'Your Nodekeep password was changed',
+    build: () => ({
+      message: 'Your password was changed and your other sessions were signed out. If this was not you, reset your password at once and contact support.',
+      link: '/dashboard/settings',
+    }),
+  }),
+  tfa_enabled: def<Record<string, never>>({
+    setting: 'security',
+    icon: 'shield',
+    subject: () => 'Two-factor authentication is on',
+    build: () => ({ message: 'Two-factor authentication was turned on for your account.', link: '/dashboard/settings' }),
+  }),
+  tfa_disabled: def<Record<string, never>>({
+    setting: 'security',
+    icon: 'shield',
+    subject: () => 'Two-factor authentication is off',
+    build: () => ({ message: 'Two-factor authentication was turned off for your account. If this was not you, change your password now.', link: '/dashboard/settings' }),
+  }),
+  api_key_created: def<{ name: string }>({
+    setting: 'security',
+    icon: 'shield',
+    subject: () => 'New API key on your Nodekeep account',
+    build: (p) => ({ message: `A new API key "${p.name}" was created for your account.`, link: '/dashboard/api' }),
+  }),
+  deposit_pending: def<{ currency: string; amount: string }>({
+    setting: 'payments',
+    icon: 'wallet',
+    subject: (p) => `${p.currency} deposit received`,
+    build: (p) => ({ message: `We see your deposit of ${p.amount} ${p.currency}; it is credited once confirmed.`, link: '/dashboard/billing' }),
+  }),
+  deposit_credited: def<{ currency: string; usd_micros: number }>({
+    setting: 'payments',
+    icon: 'wallet',
+    subject: (p) => `${p.currency} deposit credited`,
+    build: (p) => ({ message: `Your ${p.currency} deposit of ${usd(p.usd_micros)} was credited to your balance.`, link: '/dashboard/billing' }),
+  }),
+  card_payment_credited: def<{ usd_micros: number }>({
+    setting: 'payments',
+    icon: 'wallet',
+    subject: () => 'Card payment credited',
+    build: (p) => ({ message: `Your card payment of ${usd(p.usd_micros)} was credited to your balance.`, link: '/dashboard/billing' }),
+  }),
+  referral_bonus: def<{ usd_micros: number }>({
+    setting: 'payments',
+    icon: 'gift',
+    subject: () => 'You earned a referral bonus',
+    build: (p) => ({ message: `You earned a referral bonus of ${usd(p.usd_micros)}.`, link: '/dashboard/affiliate' }),
+  }),
+  low_balance: def<{ balance_micros: number; days_left: number }>({
+    setting: 'balance',
+    icon: 'warning',
+    subject: () => 'Your Nodekeep balance is running low',
+    build: (p) => ({
+      message: `Your balance is ${usd(p.balance_micros)}: enough for about ${p.days_left} day${p.days_left === 1 ? '' : 's'} of hosting. Add funds to keep your nodes running.`,
+      link: '/dashboard/billing',
+    }),
+  }),
+  node_destroyed_unpaid: def<NodeRef>({
+    setting: 'balance',
+    icon: 'trash',
+    subject: (p) => `Your ${p.coin} node was destroyed for unpaid fees`,
+    build: (p) => ({ message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`, link: '/dashboard/billing' }),
+  }),
+} as const;
+
+export type NotificationKind = keyof typeof notificationKinds;
+export const notificationKindNames = Object.keys(notificationKinds) as NotificationKind[];
+export type NotificationParams<K extends NotificationKind> = (typeof notificationKinds)[K] extends KindDef<infer P> ? P : never;
+
+export function isNotificationKind(kind: string): kind is NotificationKind {
+  return Object.hasOwn(notificationKinds, kind);
+}
+
+/** The text, link, icon and subject of one notification (the kind's typed builder). */
+export function renderNotification<K extends NotificationKind>(kind: K, params: NotificationParams<K>) {
+  // TypeScript cannot correlate `kind` with its own entry's parameter type; `params` is typed by K above.
+  const d = notificationKinds[kind] as unknown as KindDef<NotificationParams<K>>;
+  return { ...d.build(params), icon: d.icon, subject: d.subject(params), setting: d.setting };
+}

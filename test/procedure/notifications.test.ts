@@ -1,0 +1,228 @@
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { emailSettingKeys, emailSettings, notificationKindNames, renderNotification, type NotificationKind } from '../../src/shared/notification-kinds';
+import { createApiKey } from '../../src/server/apikeys/keys';
+import { totpCode } from '../../src/server/auth/totp';
+import { queueNotificationMail } from '../../src/server/notifications/mail';
+import { raise } from '../../src/server/notifications/raise';
+import { readUnsubscribeToken, unsubscribeToken } from '../../src/server/notifications/unsubscribe-token';
+import { makeDeps, type Deps } from '../support/caller';
+import { freshUser, type FreshUser } from '../support/users';
+
+let d: Deps;
+beforeAll(async () => (d = await makeDeps()));
+afterAll(() => d.close());
+
+async function rejection(p: Promise<unknown>): Promise<TRPCError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(TRPCError);
+  return err as TRPCError;
+}
+
+const node = { mn_id: 'mn-test-1', coin: 'Dash', alias: 'home' };
+const rows = (u: FreshUser) => d.db.selectFrom('notifications').selectAll().where('user_id', '=', u.id).orderBy('id').execute();
+const events = (u: FreshUser) => d.db.selectFrom('events').selectAll().where('user_id', '=', u.id).orderBy('id').execute();
+const mailJobs = () => d.db.selectFrom('jobs').selectAll().where('name', '=', 'notify.mail').execute();
+const savedRows = (u: FreshUser) => d.db.selectFrom('notification_settings').selectAll().where('user_id', '=', u.id).execute();
+
+describe('the kind map', () => {
+  it('gives every kind a setting that exists, an icon, a message, a local link and a subject', () => {
+    const sample: Record<string, unknown> = {
+      ...node,
+      flaps: 2,
+      status: 'POSE_BANNED',
+      amount: '1.5 DASH',
+      ip: '10.0.0.1',
+      name: 'script',
+      currency: 'Litecoin',
+      usd_micros: 12_500_000,
+      balance_micros: 1_000_000,
+      days_left: 3,
+    };
+    for (const kind of notificationKindNames) {
+      const n = renderNotification(kind, sample as never);
+      expect(emailSettingKeys, kind).toContain(n.setting);
+      expect(n.message.length, kind).toBeGreaterThan(10);
+      expect(n.link, kind).toMatch(/^\/dashboard\//);
+      expect(n.subject.length, kind).toBeGreaterThan(5);
+    }
+    expect(renderNotification('node_down', { ...node, flaps: 2 }).message).toBe('Your Dash node mn-test-1 (home) is down. It went down 2 more times since the last alert.');
+    expect(renderNotification('deposit_credited', { currency: 'Litecoin', usd_micros: 12_345_678 }).message).toContain('$12.35');
+    expect(emailSettings.first_reward.default).toBe(false);
+    expect(emailSettings.rewards.default).toBe(false);
+  });
+});
+
+describe('get_notifications and clear_notifications', () => {
+  it('lists only the owner\'s open notifications, newest first, in the spec\'s shape', async () => {
+    const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
+    expect(await d.caller(a.token).notifications.get_notifications()).toEqual({ success: true, notifications: [] });
+    await raise(d.db, a.id, 'node_deployed', node);
+    await raise(d.db, a.id, 'network_status', { ...node, status: 'REMOVED' });
+    await raise(d.db, b.id, 'node_up', node);
+    const res = await d.caller(a.token).notifications.get_notifications();
+    expect(res.notifications).toEqual([
+      { message: 'Your Dash node mn-test-1 (home) was removed from the masternode list.', icon: 'warning', link: '/dashboard/masternode/mn-test-1', hour: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/) },
+      { message: 'Your Dash node mn-test-1 (home) is deployed and running.', icon: 'check', link: '/dashboard/masternode/mn-test-1', hour: expect.any(String) },
+    ]);
+    expect((await d.caller(b.token).notifications.get_notifications()).notifications.map((n) => n.icon)).toEqual(['up']);
+  });
+
+  it('clears the caller\'s notifications only, tells their other tabs, and refuses input', async () => {
+    const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
+    await raise(d.db, a.id, 'node_down', node);
+    await raise(d.db, b.id, 'node_down', node);
+    expect(await d.caller(a.token).notifications.clear_notifications()).toEqual({ success: true });
+    expect((await d.caller(a.token).notifications.get_notifications()).notifications).toEqual([]);
+    expect((await d.caller(b.token).notifications.get_notifications()).notifications).toHaveLength(1);
+    expect((await events(a)).map((e) => e.type).slice(-1)).toEqual(['refresh_notifications']);
+    expect((await rows(a)).every((r) => r.cleared_at !== null)).toBe(true);
+
+    const bad = await rejection(d.caller(b.token).notifications.clear_notifications({ all: true } as never));
+    expect(bad.code).toBe('BAD_REQUEST');
+    expect(bad.message).toMatch(/all/);
+    expect((await d.caller(b.token).notifications.get_notifications()).notifications).toHaveLength(1);
+  });
+
+  it('refuses callers without a session', async () => {
+    expect((await rejection(d.caller(null).notifications.get_notifications())).code).toBe('UNAUTHORIZED');
+    expect((await rejection(d.caller('nope').notifications.clear_notifications())).code).toBe('UNAUTHORIZED');
+    expect((await rejection(d.caller(null).notifications.save_notification_settings({ settings: [] }))).code).toBe('UNAUTHORIZED');
+  });
+});
+
+describe('notification settings', () => {
+  it('answers every email setting by name with its label, subtitle and default', async () => {
+    const u = await freshUser(d.deps);
+    const res = await d.caller(u.token).notifications.get_notification_settings();
+    expect(Object.keys(res.settings)).toEqual(emailSettingKeys);
+    expect(res.settings.security).toEqual({ label: 'Security', subtitle: emailSettings.security.subtitle, enabled: true });
+    expect(res.settings.rewards.enabled).toBe(false);
+  });
+
+  it('saves the listed settings on and every other off', async () => {
+    const u = await freshUser(d.deps);
+    expect(await d.caller(u.token).notifications.save_notification_settings({ settings: ['rewards', 'node_down', 'rewards'] })).toEqual({ success: true });
+    const res = await d.caller(u.token).notifications.get_notification_settings();
+    expect(Object.entries(res.settings).filter(([, s]) => s.enabled).map(([k]) => k).sort()).toEqual(['node_down', 'rewards']);
+  });
+
+  it('refuses unknown names and malformed input with a clear message, writing nothing', async () => {
+    const u = await freshUser(d.deps);
+    const unknown = await rejection(d.caller(u.token).notifications.save_notification_settings({ settings: ['security', 'sms_alerts'] }));
+    expect(unknown).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(unknown.message).toMatch(/^Unknown notification setting: sms_alerts\. Known settings: node_deployed, /);
+    for (const input of [{}, { settings: 'security' }, { settings: [1] }, { settings: ['security'], extra: 1 }, { settings: ['x'.repeat(65)] }]) {
+      expect((await rejection(d.caller(u.token).notifications.save_notification_settings(input as never))).code).toBe('BAD_REQUEST');
+    }
+    expect(await savedRows(u)).toEqual([]);
+    // Even an inherited property name is no setting.
+    expect((await rejection(d.caller(u.token).notifications.save_notification_settings({ settings: ['constructor'] }))).message).toMatch(/constructor/);
+  });
+
+  it('stays whole under 100 parallel saves and clears', async () => {
+    const u = await freshUser(d.deps);
+    for (let i = 0; i < 20; i += 1) await raise(d.db, u.id, 'node_down', node);
+    const lists = Array.from({ length: 100 }, (_, i) => emailSettingKeys.filter((_k, j) => (i >> j) & 1 || j === i % emailSettingKeys.length));
+    const results = await Promise.all(
+      lists.flatMap((settings, i) => [
+        d.caller(u.token, `127.0.${i}.1`).notifications.save_notification_settings({ settings }),
+        d.caller(u.token, `127.1.${i}.1`).notifications.clear_notifications(),
+      ]),
+    );
+    expect(results.every((r) => r.success)).toBe(true);
+    // Each save replaces all settings at once: what stays is one save's whole list.
+    const on = Object.entries((await d.caller(u.token).notifications.get_notification_settings()).settings).filter(([, s]) => s.enabled).map(([k]) => k);
+    expect(lists.map((l) => l.join())).toContain(on.join());
+    expect(await savedRows(u)).toHaveLength(emailSettingKeys.length);
+    expect((await rows(u)).filter((r) => r.cleared_at === null)).toEqual([]);
+    // One clear found the rows open: one refresh, not a hundred.
+    expect((await events(u)).filter((e) => e.type === 'refresh_notifications')).toHaveLength(20 + 1);
+  });
+});
+
+describe('raise', () => {
+  it('writes the row, both live events for the owner and the mail job when the setting is on', async () => {
+    const u = await freshUser(d.deps);
+    const before = (await mailJobs()).length;
+    await raise(d.db, u.id, 'node_down', node);
+    expect((await events(u)).slice(-2).map((e) => [e.type, JSON.parse(e.payload)])).toEqual([
+      ['new_notification', { message: 'Your Dash node mn-test-1 (home) is down.', icon: 'down', link: '/dashboard/masternode/mn-test-1' }],
+      ['refresh_notifications', {}],
+    ]);
+    expect((await mailJobs()).length).toBe(before + 1);
+    // Rewards are off by default: in-app only.
+    await raise(d.db, u.id, 'reward', { ...node, amount: '1 DASH' });
+    expect((await mailJobs()).length).toBe(before + 1);
+    expect((await rows(u)).map((r) => r.kind)).toEqual(['node_down', 'reward']);
+  });
+
+  it('leaves nothing behind when the caller\'s transaction rolls back', async () => {
+    const u = await freshUser(d.deps);
+    const jobs = (await mailJobs()).length;
+    const eventCount = (await events(u)).length;
+    await expect(
+      d.db.transaction().execute(async (trx) => {
+        await raise(trx, u.id, 'node_down', node);
+        throw new Error('the caller failed');
+      }),
+    ).rejects.toThrow('the caller failed');
+    expect(await rows(u)).toEqual([]);
+    expect((await events(u)).length).toBe(eventCount);
+    expect((await mailJobs()).length).toBe(jobs);
+  });
+
+  it('renders the mail with text, HTML and one-click unsubscribe headers, and skips it once the setting is off', async () => {
+    const u = await freshUser(d.deps);
+    await raise(d.db, u.id, 'node_down', { ...node, alias: '<b>x</b>' });
+    const n = (await rows(u)).at(-1)!;
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('queued');
+    const mail = await d.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', u.email).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(mail.subject).toBe('Your Dash node is down');
+    expect(mail.text).toContain('Your Dash node mn-test-1 (<b>x</b>) is down.');
+    expect(mail.html).toContain('(&#60;b&#62;x&#60;/b&#62;) is down.');
+    const headers = JSON.parse(mail.headers!);
+    expect(headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+    const url = /^<(https:\/\/nodekeep\.test\/unsubscribe\?t=[^>]+)>$/.exec(headers['List-Unsubscribe'])![1];
+    expect(mail.text).toContain(url);
+    expect(await readUnsubscribeToken(d.db, new URL(url).searchParams.get('t')!)).toEqual({ userId: u.id, setting: 'node_down' });
+
+    await d.caller(u.token).notifications.save_notification_settings({ settings: ['security'] });
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('skipped');
+  });
+
+  it('refuses forged and tampered unsubscribe tokens', async () => {
+    const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
+    const token = await unsubscribeToken(d.db, a.id, 'security');
+    const [, , sig] = token.split('.');
+    for (const forged of [`${b.id}.security.${sig}`, `${a.id}.payments.${sig}`, `${token.slice(0, -2)}AA`, `${a.id}.security.${'A'.repeat(43)}`, '', 'x', `${a.id}.constructor.${sig}`]) {
+      expect(await readUnsubscribeToken(d.db, forged), forged).toBeNull();
+    }
+  });
+});
+
+describe('raised from the real triggers', () => {
+  const kinds = async (u: FreshUser) => (await rows(u)).map((r) => r.kind as NotificationKind);
+
+  it('a login from a new address, not the first login nor one from a known address', async () => {
+    const u = await freshUser(d.deps); // its login came from a fresh address: the first, no news
+    expect(await kinds(u)).toEqual([]);
+    await d.caller(null, '10.77.0.1').auth.login({ username: u.username, password: u.password });
+    expect(await kinds(u)).toEqual(['login_new_ip']);
+    expect((await rows(u))[0].message).toContain('10.77.0.1');
+    await d.caller(null, '10.77.0.1').auth.login({ username: u.username, password: u.password });
+    expect(await kinds(u)).toEqual(['login_new_ip']);
+  });
+
+  it('password changed, 2FA on and off, API key created', async () => {
+    const u = await freshUser(d.deps, { tfa: true });
+    expect(await kinds(u)).toEqual(['tfa_enabled']);
+    await d.caller(u.token).auth.change_password({ current_password: u.password, new_password: 'another pass 9' });
+    await createApiKey(d.db, u.id, { name: 'my script' });
+    expect(await kinds(u)).toEqual(['tfa_enabled', 'password_changed', 'api_key_created']);
+    expect((await rows(u)).at(-1)!.message).toBe('A new API key "my script" was created for your account.');
+  });
+});
