@@ -7,6 +7,7 @@ import * as abuse from './2026-11-23T1100-abuse';
 import * as jobs from './2026-11-23T1200-jobs';
 import * as newuser from './2026-11-23T1300-newuser';
 import * as nodeLifecycle from './2026-11-23T1400-node-lifecycle';
+import * as masternodeKeyMoves from './2026-11-23T1500-masternode-key-moves';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1200-jobs': jobs,
   '2026-11-23T1300-newuser': newuser,
   '2026-11-23T1400-node-lifecycle': nodeLifecycle,
+  '2026-11-23T1500-masternode-key-moves': masternodeKeyMoves,
 };
