@@ -15,6 +15,7 @@ import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { openSecretBox } from './secrets/box';
+import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
@@ -83,6 +84,8 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   undo.push(() => db.destroy());
   const applied = await migrateToLatest(db);
   if (applied.length) log.info('migrations applied', { migrations: applied });
+  // Masternode keys an older version kept in plaintext, moved aside by a migration: sealed now that the box is open.
+  await sealMovedMasternodeKeys(db, secrets, log);
 
   // All background work runs on this one runner (src/server/jobs); it starts below,
   // once every job is registered, and stops first on close.

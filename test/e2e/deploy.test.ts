@@ -351,6 +351,8 @@ describe('one coin of every wizard, deployed end to end', () => {
     await input('Transaction ID').fill(collateral);
     const { server_id } = await deploy();
     await finish(server_id, () => classicView(collateral));
+    // The line holds the node's masternode key in PIVX's format (prefix 212: "Y…"), opened for its owner.
+    expect(await view('Start your masternode').getByLabel('masternode.conf', { exact: true }).textContent()).toMatch(/ Y[1-9A-HJ-NP-Za-km-z]{51} /);
 
     // Advanced 'Deploy another node' comes back to the guide's step; beginner to the begin step.
     await page.goto('/dashboard/deploy?coin=pivx');

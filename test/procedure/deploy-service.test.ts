@@ -63,12 +63,12 @@ describe('the owner reads the output text with the node address', () => {
   it('{address} becomes the public ip:port once the node has one', async () => {
     const u = await freshUser(d.deps);
     const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
-    const text = `mn1 {address} Kkey ${'ab'.repeat(32)} 0`;
+    const text = `mn1 {address} - ${'ab'.repeat(32)} 0`;
     await insertTestNode(d.db, { mn_id: 'pivx-addr1', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9', p2p_port: 51472 } });
     await insertTestNode(d.db, { mn_id: 'pivx-addr2', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9' } });
     const list = await call(u.token).nodes.get_masternodes();
     const of = (id: string) => list.masternodes.find((m) => m.mn_id === id)!.output_text;
-    expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 Kkey ${'ab'.repeat(32)} 0`);
+    expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
     expect(of('pivx-addr2')).toBe(text);
     // The stored text keeps the placeholder.
     expect((await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow()).output_text).toBe(text);

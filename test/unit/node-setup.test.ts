@@ -59,13 +59,19 @@ describe('start text parsing', () => {
 
 describe('setup per family', () => {
   it('classic: the masternode.conf line with the alias, and start-alias (ghostnode for NIX)', () => {
-    const n = node({ alias: 'my node', output_text: `pivx-0011223344 203.0.113.7:51472 privkey123 ${TXID} 1 not_active` });
-    expect(masternodeConfLine(n)).toBe(`my_node 203.0.113.7:51472 privkey123 ${TXID} 1`);
-    const { setup, start_cmd } = buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null });
+    // The stored text holds only the key's slot; the owner's view gets the opened key.
+    const n = node({ alias: 'my node', output_text: `pivx-0011223344 203.0.113.7:51472 - ${TXID} 1 not_active` });
+    expect(masternodeConfLine(n, 'privkey123')).toBe(`my_node 203.0.113.7:51472 privkey123 ${TXID} 1`);
+    expect(masternodeConfLine(n)).toBe(`my_node 203.0.113.7:51472 <masternodeprivkey> ${TXID} 1`);
+    // A word in the slot (an old text) is never shown: only the sealed key is.
+    expect(masternodeConfLine({ ...n, output_text: `x 203.0.113.7:51472 oldKey ${TXID} 1` })).toBe(`my_node 203.0.113.7:51472 <masternodeprivkey> ${TXID} 1`);
+    const { setup, start_cmd } = buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null, masternodeKey: 'privkey123' });
     expect(start_cmd).toBe('masternode start-alias my_node');
     expect(setup.view).toBe('classic');
     expect(setup.started).toBe(false);
     expect(setup.fields).toContainEqual({ label: 'Private key', value: 'privkey123', secret: true });
+    expect(setup.commands[0]).toEqual({ label: 'masternode.conf', text: `my_node 203.0.113.7:51472 privkey123 ${TXID} 1` });
+    expect(buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null }).setup.fields.map((f) => f.label)).not.toContain('Private key');
     expect(buildSetup({ node: n, coin: coin('nix', 'classic'), secrets: null }).start_cmd).toBe('ghostnode start-alias my_node');
   });
 

@@ -31,7 +31,11 @@ describe("the operator key in a real daemon's config", () => {
     expect(operatorKeyFor(box, { mn_id: 'dash-1', secrets: sealed, output_text: 'mn1 1.2.3.4:9999 - tx 0 - pub not_active' }, 'dip003')).toBe(secret);
     // Sealed for another node: does not open.
     expect(() => operatorKeyFor(box, { mn_id: 'dash-2', secrets: sealed, output_text: null }, 'dip003')).toThrow();
-    expect(operatorKeyFor(box, { mn_id: 'pivx-1', secrets: null, output_text: `mn1 1.2.3.4:51472 KwifKey ${'a'.repeat(64)} 1` }, 'classic')).toBe('KwifKey');
+    // The classic key is sealed; a word in the output text's slot is not taken for it.
+    const pivxSealed = sealSecrets(box, 'pivx-1', { masternode_key: 'KwifKey' });
+    expect(operatorKeyFor(box, { mn_id: 'pivx-1', secrets: pivxSealed, output_text: `mn1 1.2.3.4:51472 - ${'a'.repeat(64)} 1` }, 'classic')).toBe('KwifKey');
+    expect(operatorKeyFor(box, { mn_id: 'pivx-2', secrets: null, output_text: `mn1 1.2.3.4:51472 Kplain ${'a'.repeat(64)} 1` }, 'classic')).toBeNull();
+    expect(() => operatorKeyFor(box, { mn_id: 'pivx-2', secrets: pivxSealed, output_text: null }, 'sin')).toThrow();
     expect(operatorKeyFor(box, { mn_id: 'defi-1', secrets: null, output_text: `dOperatorAddr ${'b'.repeat(64)}` }, 'defi')).toBe('dOperatorAddr');
     expect(operatorKeyFor(box, { mn_id: 'zen-1', secrets: null, output_text: 'mn1 t1addr' }, 'zen')).toBeNull();
   });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ADDRESS_TOKEN, buildOutputText, parseOutputText, splitOutpoint, withAddress, withMarker, type OutputFields } from '../../src/server/nodes/output-text';
+import { ADDRESS_TOKEN, buildOutputText, parseOutputText, splitOutpoint, withAddress, withMarker, withMasternodeKey, type OutputFields } from '../../src/server/nodes/output-text';
 
 const txid = 'ab'.repeat(32);
 const pub = 'cd'.repeat(48);
 
 describe('output_text per family', () => {
   const cases: Array<[string, OutputFields, string]> = [
-    ['classic', { kind: 'masternode_conf', address: ADDRESS_TOKEN, key: 'KwifKey', txid, index: 1, burn: null }, `mn1 {address} KwifKey ${txid} 1`],
-    ['sin', { kind: 'masternode_conf', address: ADDRESS_TOKEN, key: 'KwifKey', txid, index: 0, burn: `${txid}-2` }, `mn1 {address} KwifKey ${txid} 0 ${txid}-2`],
+    ['classic', { kind: 'masternode_conf', address: ADDRESS_TOKEN, txid, index: 1, burn: null }, `mn1 {address} - ${txid} 1`],
+    ['sin', { kind: 'masternode_conf', address: ADDRESS_TOKEN, txid, index: 0, burn: `${txid}-2` }, `mn1 {address} - ${txid} 0 ${txid}-2`],
     ['dip003', { kind: 'dip003', address: ADDRESS_TOKEN, txid, index: 0, payee: null, operatorPubkey: pub, marker: 'not_active' }, `mn1 {address} - ${txid} 0 - ${pub} not_active`],
     ['smartnode', { kind: 'dip003', address: ADDRESS_TOKEN, txid: null, index: 0, payee: 'Rpayee', operatorPubkey: pub, marker: 'migrated' }, `mn1 {address} - - 0 Rpayee ${pub} migrated`],
     ['zen', { kind: 'entry', entry: 'znAddress' }, 'mn1 znAddress'],
@@ -20,9 +20,14 @@ describe('output_text per family', () => {
     expect(parseOutputText(family, text)).toEqual(fields);
   });
 
-  it('the spec positions: 2 key, 3 TXID, 5 SIN burn, 6 operator key; DFI address then TXID', () => {
+  it('the spec positions: 2 key (a slot: the key is sealed), 3 TXID, 5 SIN burn, 6 operator key; DFI address then TXID', () => {
     const w = buildOutputText(cases[1][1]).split(' ');
-    expect([w[2], w[3], w[5]]).toEqual(['KwifKey', txid, `${txid}-2`]);
+    expect([w[2], w[3], w[5]]).toEqual(['-', txid, `${txid}-2`]);
+    // The owner's copy has the key in its slot; no other layout or word changes.
+    expect(withMasternodeKey('sin', buildOutputText(cases[1][1]), 'KwifKey')).toBe(`mn1 {address} KwifKey ${txid} 0 ${txid}-2`);
+    expect(withMasternodeKey('classic', buildOutputText(cases[0][1]), null)).toBe(`mn1 {address} - ${txid} 1`);
+    expect(withMasternodeKey('dip003', buildOutputText(cases[2][1]), 'KwifKey')).toBe(buildOutputText(cases[2][1]));
+    expect(withMasternodeKey('classic', 'mn1 1.2.3.4:1 Kother txid 0', 'KwifKey')).toBe('mn1 1.2.3.4:1 Kother txid 0');
     expect(buildOutputText(cases[2][1]).split(' ')[6]).toBe(pub);
   });
 

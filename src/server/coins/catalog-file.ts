@@ -52,6 +52,12 @@ const CoinEntry = v.strictObject({
   }),
   sources: v.pipe(v.array(nonEmpty), v.minLength(1, 'must name at least one source')),
   source_note: v.string(),
+  /**
+   * The coin's secret-key prefix (`base58Prefixes[SECRET_KEY]` in its chainparams.cpp, one
+   * byte): the masternode key a classic node's masternode.conf names is made with it.
+   * Without it Bitcoin's 0x80.
+   */
+  wif_prefix: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(0, 'must be 0-255'), v.maxValue(255, 'must be 0-255'))),
   /** A profile of catalog/daemons.json; without it the family's simulator profile. */
   daemon: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'must be a daemon profile id'))),
 });
@@ -64,7 +70,7 @@ const CatalogFile = v.strictObject({
 });
 
 /** What the platform keeps of a coin beyond its columns (the `details` JSON). */
-export type CoinDetails = Pick<CoinEntry, 'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon'> & {
+export type CoinDetails = Pick<CoinEntry, 'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon' | 'wif_prefix'> & {
   reward: { block_time_s: number; block_reward: number; node_share: number; network_nodes: number };
   demo_market: { price: number; volume_24h: number; market_cap: number; change_24h_pct: number };
 };
@@ -155,6 +161,7 @@ function toCatalogCoin(c: CoinEntry): CatalogCoin {
       sources: c.sources,
       source_note: c.source_note,
       daemon: c.daemon,
+      wif_prefix: c.wif_prefix,
       reward: {
         block_time_s: c.reward.block_time_s,
         block_reward: Number(c.reward.block_reward),

@@ -368,6 +368,16 @@ export interface NotificationSettingsTable {
   updated_at: number;
 }
 
+/**
+ * A masternode key an older version kept in plaintext in output_text, moved here by a
+ * migration (which has no secrets key) until the server seals it at start-up and deletes
+ * the row (nodes/key-moves.ts). Empty once the server has started.
+ */
+export interface MasternodeKeyMovesTable {
+  node_id: number;
+  masternode_key: string;
+}
+
 export interface Database {
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
@@ -390,4 +400,5 @@ export interface Database {
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;
   jobs: JobsTable;
+  masternode_key_moves: MasternodeKeyMovesTable;
 }

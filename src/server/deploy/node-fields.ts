@@ -6,7 +6,8 @@ import { newNodeId } from '../fleet/service';
 import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../nodes/output-text';
 import type { SecretBox } from '../secrets/box';
 import { sealSecrets, type StoredSecrets } from '../nodes/node-secrets';
-import { blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
+import { coinDetails } from '../coins/queries';
+import { BITCOIN_WIF_PREFIX, blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
 
 type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'monero_secret' | 'burntxid' | 'burn_output_id'>;
 
@@ -37,7 +38,9 @@ export function nodeFieldsFor(coin: CoinRecord, input: Input, box: SecretBox, ex
   } else if (kind === 'masternode_conf') {
     const { txid, index } = splitOutpoint(entry);
     const burn = familyOf(coin.family).wizard === 'burn' ? `${input.burntxid?.trim()}-${input.burn_output_id}` : null;
-    output = buildOutputText({ kind, address: ADDRESS_TOKEN, key: masternodeKeyWif(), txid, index, burn });
+    // The key is the owner's to paste into masternode.conf: sealed, shown only on their views.
+    secrets.masternode_key = masternodeKeyWif(coinDetails(coin).wif_prefix ?? BITCOIN_WIF_PREFIX);
+    output = buildOutputText({ kind, address: ADDRESS_TOKEN, txid, index, burn });
   } else if (kind === 'defi') {
     const op = defiOperatorKey();
     secrets.operator_key = op.secretWif;

@@ -5,9 +5,9 @@ import { sha256 } from '@noble/hashes/sha2';
 import { blsPublicKeyHex } from '../nodes/bls';
 
 /**
- * Keys the platform makes for a node at deploy time. The secret halves are sealed into
- * `nodes.secrets` by the caller; only public values and the customer's masternode.conf
- * key go into `output_text`.
+ * Keys the platform makes for a node at deploy time. The secret halves (and a classic
+ * coin's masternode key) are sealed into `nodes.secrets` by the caller; only public
+ * values go into `output_text`.
  */
 
 /** A dip003 operator key pair: the node signs with the secret; the customer registers the public key. */
@@ -39,13 +39,18 @@ function base58check(payload: Uint8Array): string {
   return out;
 }
 
+/** Bitcoin's secret-key prefix, the one a coin keeps unless its chainparams say otherwise. */
+export const BITCOIN_WIF_PREFIX = 0x80;
+
 /**
  * A secp256k1 key in wallet import format (compressed), for a classic masternode.conf.
- * `version` is the coin's secret-key prefix; 0x80 (Bitcoin's) unless the coin says otherwise.
+ * `prefix` is the coin's `base58Prefixes[SECRET_KEY]` (catalog `wif_prefix`): a wallet
+ * refuses a key with another coin's prefix ("Invalid masternodeprivkey").
  */
-export function masternodeKeyWif(version = 0x80): string {
+export function masternodeKeyWif(prefix: number): string {
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > 255) throw new RangeError('a WIF prefix is one byte');
   const secret = secp256k1.utils.randomSecretKey();
-  return base58check(Uint8Array.from([version, ...secret, 0x01]));
+  return base58check(Uint8Array.from([prefix, ...secret, 0x01]));
 }
 
 /** DeFiChain's mainnet prefixes: P2PKH addresses start with 8 (18), secrets with 0x80. */
@@ -56,5 +61,5 @@ export function defiOperatorKey(): { address: string; secretWif: string } {
   const secret = secp256k1.utils.randomSecretKey();
   const pub = secp256k1.getPublicKey(secret, true);
   const address = base58check(Uint8Array.from([DFI_PUBKEY_ADDRESS, ...ripemd160(sha256(pub))]));
-  return { address, secretWif: base58check(Uint8Array.from([0x80, ...secret, 0x01])) };
+  return { address, secretWif: base58check(Uint8Array.from([BITCOIN_WIF_PREFIX, ...secret, 0x01])) };
 }

@@ -18,6 +18,8 @@ export type StoredSecrets = {
   /** Validators: the EIP-2335 keystore and its password. */
   keystore?: string;
   keystore_password?: string;
+  /** Classic and SIN: the masternode key (WIF) of the owner's masternode.conf line; never in output_text. */
+  masternode_key?: string;
 };
 
 export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
@@ -35,4 +37,19 @@ export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Mastern
   if (!node.secrets) return null;
   const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
   return { operatorSecret: o.operator_bls_secret ?? o.operator_key ?? null, moneroSecret: o.monero_secret ?? null };
+}
+
+/** Classic and SIN: the masternode key sealed with the node's secrets; null when it holds none. Throws as openNodeSecrets. */
+export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+  if (!node.secrets) return null;
+  return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).masternode_key ?? null;
+}
+
+/**
+ * The node's sealed secrets with `more` added (a value already there is replaced). Throws
+ * when the present value does not open, so no secret is lost by re-sealing over it.
+ */
+export function sealWithMore(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, more: StoredSecrets): string | null {
+  const present = node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
+  return sealSecrets(box, node.mn_id, { ...present, ...more });
 }

@@ -10,8 +10,10 @@ import { isFamily } from '../../shared/families';
  *
  * | family                       | layout (0-based word positions)                                                    |
  * |------------------------------|------------------------------------------------------------------------------------|
- * | classic                      | mn1 {address} <masternode key, WIF> <txid> <index>              (masternode.conf)   |
- * | sin                          | mn1 {address} <masternode key, WIF> <txid> <index> <burntxid>-<burn_output_id>     |
+ * | classic                      | mn1 {address} - <txid> <index>                                   (masternode.conf)  |
+ * | sin                          | mn1 {address} - <txid> <index> <burntxid>-<burn_output_id>                         |
+ * |                              |   word 2 is the masternode key's slot: the key is sealed, filled in for the owner  |
+ * |                              |   at read time (`withMasternodeKey`)                                               |
  * | dip003, dip003_restrict,     | mn1 {address} - <txid> <index> <payee> <operator BLS public key> <marker>          |
  * | smartnode                    |   marker: not_active (start step pending) · active (started) · migrated            |
  * | zen, nrg, playa3ull, satori  | mn1 <entry>   (t_address, address, licence key, reward address)                    |
@@ -21,14 +23,14 @@ import { isFamily } from '../../shared/families';
  * | defi                         | <operator address> <txid>                                                          |
  *
  * Secrets never go here: the dip003 operator secret, a migrated BLS key, a monero secret
- * key, keystores and their password are sealed in `nodes.secrets`.
+ * key, keystores and their password, a classic coin's masternode key are sealed in `nodes.secrets`.
  */
 export const ADDRESS_TOKEN = '{address}';
 export const NONE = '-';
 export type StartMarker = 'not_active' | 'active' | 'migrated';
 
 export type OutputFields =
-  | { kind: 'masternode_conf'; address: string; key: string; txid: string; index: number; burn: string | null }
+  | { kind: 'masternode_conf'; address: string; txid: string; index: number; burn: string | null }
   | { kind: 'dip003'; address: string; txid: string | null; index: number; payee: string | null; operatorPubkey: string; marker: StartMarker }
   | { kind: 'entry'; entry: string }
   | { kind: 'monero_register'; command: string }
@@ -41,7 +43,7 @@ const orNull = (w: string | undefined) => (w === undefined || w === NONE ? null 
 export function buildOutputText(f: OutputFields): string {
   switch (f.kind) {
     case 'masternode_conf':
-      return ['mn1', f.address, f.key, word(f.txid), String(f.index), ...(f.burn ? [word(f.burn)] : [])].join(' ');
+      return ['mn1', f.address, NONE, word(f.txid), String(f.index), ...(f.burn ? [word(f.burn)] : [])].join(' ');
     case 'dip003':
       return ['mn1', f.address, NONE, word(f.txid), String(f.index), word(f.payee), f.operatorPubkey, f.marker].join(' ');
     case 'entry':
@@ -93,7 +95,7 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
   switch (kind) {
     case 'masternode_conf':
       if (w.length < 5) return null;
-      return { kind, address: w[1], key: w[2], txid: w[3], index: Number(w[4]) || 0, burn: orNull(w[5]) };
+      return { kind, address: w[1], txid: w[3], index: Number(w[4]) || 0, burn: orNull(w[5]) };
     case 'dip003': {
       if (w.length < 8) return null;
       const marker = w[7] as StartMarker;
@@ -112,6 +114,18 @@ export function withAddress(text: string, ip: string | null, port: number | null
   if (!ip || !port || !text.includes(ADDRESS_TOKEN)) return text;
   const host = ip.includes(':') ? `[${ip}]` : ip;
   return text.split(ADDRESS_TOKEN).join(`${host}:${port}`);
+}
+
+/**
+ * The owner's copy of a masternode.conf-layout text: the key slot (word 2) holds the
+ * node's sealed masternode key. Any other layout, or no key, is returned unchanged.
+ */
+export function withMasternodeKey(family: string, text: string, key: string | null): string {
+  if (!key || outputKind(family) !== 'masternode_conf') return text;
+  const w = text.trim().split(/\s+/);
+  if (w.length < 5 || w[2] !== NONE) return text;
+  w[2] = key;
+  return w.join(' ');
 }
 
 /** A dip003-layout text with its start marker changed (register_submit, quick_setup: not_active → active). */

@@ -5,14 +5,14 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../errors';
-import { openNodeSecrets, type NodeSecrets } from './node-secrets';
+import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-secrets';
+import { outputKind, withMasternodeKey } from './output-text';
 import { findUserNode, listUserNodes } from './repository';
 import { buildSetup } from './setup';
 import { SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/queries';
 
-type Ctx = Pick<Context, 'db' | 'config'>;
-type DetailCtx = Ctx & Pick<Context, 'secrets' | 'log'>;
+type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
 
 /**
  * The Deployments panel lists what is deploying, plus what finished lately: a node stays
@@ -40,7 +40,11 @@ function economics(coin: CoinRecord, quote: MarketQuote | undefined, simulated: 
   };
 }
 
-function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined, logoBase: string): MasternodeListItem {
+/**
+ * `masternodeKey`: a classic node's sealed key, opened for its owner; their list, export
+ * view and node page show the whole masternode.conf line, the stored text only its slot.
+ */
+function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined, logoBase: string, masternodeKey: string | null): MasternodeListItem {
   const e = economics(coin, quote, n.simulated === 1);
   return {
     mn_id: n.mn_id,
@@ -55,8 +59,8 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
     worth: e.worth,
     revenue: e.revenue,
     create_date: new Date(n.created_at).toISOString(),
-    output_text: n.output_text ?? '',
-    // Secrets are not opened for lists: the start command needs none of them.
+    output_text: withMasternodeKey(coin.family, n.output_text ?? '', masternodeKey),
+    // The start command needs no secret: the others are not opened for lists.
     start_cmd: buildSetup({ node: n, coin, secrets: null }).start_cmd,
     payee: n.payee ?? '',
     front_options: { validator_evm: coin.validator_evm === 1 },
@@ -130,7 +134,7 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
     // A failed node is never charged; one being set up is, from its creation (billing).
     if (n.state !== 'failed') dailyMicros += n.hosting_price;
     if (SETTING_UP.includes(n.state)) continue; // shown in the queue only
-    const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl);
+    const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl, masternodeKeyFor(ctx, n, coin));
     out.masternodes.push(item);
     if (typeof item.worth === 'number') out.total_worth += item.worth;
   }
@@ -140,8 +144,19 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
   return out;
 }
 
+/** A classic node's masternode key for its owner's views; logged and left out when it does not open. */
+function masternodeKeyFor(ctx: Ctx, n: Masternode, coin: CoinRecord): string | null {
+  if (outputKind(coin.family) !== 'masternode_conf') return null;
+  try {
+    return openMasternodeKey(ctx.secrets, n);
+  } catch (err) {
+    ctx.log.error('node secrets do not open', { node: n.mn_id, err: (err as Error).name });
+    return null;
+  }
+}
+
 /** The node's secrets for its owner's page; a value that does not open is logged and left out, never shown half. */
-function nodeSecrets(ctx: DetailCtx, n: Masternode): NodeSecrets | null {
+function nodeSecrets(ctx: Ctx, n: Masternode): NodeSecrets | null {
   try {
     return openNodeSecrets(ctx.secrets, n);
   } catch (err) {
@@ -150,7 +165,7 @@ function nodeSecrets(ctx: DetailCtx, n: Masternode): NodeSecrets | null {
   }
 }
 
-export async function getMasternode(ctx: DetailCtx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
+export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
   const n = await findUserNode(ctx.db, userId, mnId);
   if (!n) fail('NOT_FOUND', 'Masternode not found.');
   const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
@@ -160,10 +175,11 @@ export async function getMasternode(ctx: DetailCtx, userId: number, mnId: string
   const e = economics(coin, quote, simulated);
   const wallet = n.wallet_info ? (JSON.parse(n.wallet_info) as MasternodeDetail['wallet_info']) : null;
   const zen = coin.family === 'zen';
+  const masternodeKey = masternodeKeyFor(ctx, n, coin);
   return {
     success: true,
     data: {
-      ...listItem(n, coin, quote, ctx.config.coinLogoUrl),
+      ...listItem(n, coin, quote, ctx.config.coinLogoUrl, masternodeKey),
       status_text: n.status_text,
       collateral: e.collateral,
       roi: e.roi,
@@ -180,7 +196,7 @@ export async function getMasternode(ctx: DetailCtx, userId: number, mnId: string
       folder_name: `.${coin.id}`,
       problem: n.last_error,
       state: n.state,
-      ...buildSetup({ node: n, coin, secrets: nodeSecrets(ctx, n) }),
+      ...buildSetup({ node: n, coin, secrets: nodeSecrets(ctx, n), masternodeKey }),
     },
   };
 }

@@ -11,7 +11,13 @@ import { blsPublicKeyOf, collateralOf, defiOutput, registerCommand, startMarker,
  * runs in their own wallet with this node's values filled in, and the values to show.
  * Values only the owner knows stay placeholders in angle brackets.
  */
-type Input = { node: Masternode; coin: Pick<CoinRecord, 'id' | 'ticker' | 'family'>; secrets: NodeSecrets | null };
+type Input = {
+  node: Masternode;
+  coin: Pick<CoinRecord, 'id' | 'ticker' | 'family'>;
+  secrets: NodeSecrets | null;
+  /** Classic and SIN: the sealed masternode key, opened for the owner (null: not shown). */
+  masternodeKey?: string | null;
+};
 
 const MARKERS = new Set(['not_active', 'active', 'migrated']);
 
@@ -24,12 +30,17 @@ function service(n: Masternode): string {
   return `${ip ?? '<ip>'}:${n.p2p_port ?? '<port>'}`;
 }
 
-/** Classic coins' masternode.conf line: `<alias> <ip>:<port> <privkey> <txid> <index>`. */
-export function masternodeConfLine(n: Masternode): string {
+/**
+ * Classic coins' masternode.conf line: `<alias> <ip>:<port> <privkey> <txid> <index>`. The
+ * output text keeps only a slot for the key (output-text.ts); `key` is the sealed one,
+ * opened for the owner, else a placeholder.
+ */
+export function masternodeConfLine(n: Masternode, key: string | null = null): string {
+  const privkey = key ?? '<masternodeprivkey>';
   const words = (n.output_text ?? '').trim().split(/\s+/).filter((w) => w && !MARKERS.has(w));
-  if (words.length >= 5) return [walletName(n), ...words.slice(1)].join(' ');
+  if (words.length >= 5) return [walletName(n), words[1], privkey, ...words.slice(3)].join(' ');
   const c = collateralOf(n.output_text) ?? (n.entry ? { txid: n.entry, index: null } : null);
-  return [walletName(n), service(n), '<masternodeprivkey>', c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
+  return [walletName(n), service(n), privkey, c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
 }
 
 /** The start command of a classic coin (NIX calls its nodes ghostnodes). */
@@ -44,7 +55,7 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
   return s && isBlsSecretKey(s) ? blsPublicKeyHex(Buffer.from(s.replace(/^0x/, ''), 'hex')) : null;
 }
 
-export function buildSetup({ node: n, coin, secrets }: Input): { setup: NodeSetup; start_cmd: string } {
+export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Input): { setup: NodeSetup; start_cmd: string } {
   const family = familyOf(coin.family);
   const marker = startMarker(n.output_text);
   const setup: NodeSetup = {
@@ -133,11 +144,10 @@ export function buildSetup({ node: n, coin, secrets }: Input): { setup: NodeSetu
         field('Reward address', n.entry);
         break;
       }
-      const line = masternodeConfLine(n);
+      const line = masternodeConfLine(n, masternodeKey);
       start_cmd = classicStartCommand(coin.id, n);
       setup.commands.push({ label: 'masternode.conf', text: line }, { label: 'Start the node from your wallet', text: start_cmd });
-      const words = line.split(' ');
-      field('Private key', words[2] && !words[2].startsWith('<') ? words[2] : null, true);
+      field('Private key', masternodeKey, true);
       field('TXID', c?.txid);
       break;
     }
