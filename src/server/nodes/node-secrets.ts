@@ -18,6 +18,8 @@ export type StoredSecrets = {
   /** Validators: the EIP-2335 keystore and its password. */
   keystore?: string;
   keystore_password?: string;
+  /** Validators: the Bearer token of the validator client's Keymanager API (made at deploy). */
+  keymanager_token?: string;
 };
 
 export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
@@ -35,4 +37,24 @@ export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Mastern
   if (!node.secrets) return null;
   const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
   return { operatorSecret: o.operator_bls_secret ?? o.operator_key ?? null, moneroSecret: o.monero_secret ?? null };
+}
+
+/**
+ * A validator's validator client: its keystore, password and Keymanager token with the
+ * row's pubkey and fee recipient. Null when the node is no validator or lacks one of them.
+ */
+export function openValidatorRun(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets' | 'validator_pubkey' | 'fee_recipient'>,
+): { pubkey: string; keystore: string; password: string; feeRecipient: string; token: string } | null {
+  if (!node.secrets || !node.validator_pubkey || !node.fee_recipient) return null;
+  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  if (!o.keystore || o.keystore_password === undefined || !o.keymanager_token) return null;
+  return { pubkey: node.validator_pubkey, keystore: o.keystore, password: o.keystore_password, feeRecipient: node.fee_recipient, token: o.keymanager_token };
+}
+
+/** The Keymanager API token alone (the node page's fee change); null when the node has none. */
+export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+  if (!node.secrets) return null;
+  return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).keymanager_token ?? null;
 }
