@@ -182,6 +182,18 @@ describe('validator fee', () => {
     expect(d.setup.fields).toContainEqual({ label: 'Validator pubkey', value: pubkey, secret: false });
   });
 
+  it('20 different fee changes at once end with the client and the row on the same address', async () => {
+    const pubkey = '0x' + '6d'.repeat(48);
+    const mn = await liveValidator(pubkey, '0x' + 'd'.repeat(40));
+    const addrs = Array.from({ length: 20 }, (_, i) => '0x' + (i + 1).toString(16).padStart(2, '0').repeat(20));
+    const answers = await Promise.all(addrs.map((fee_recipient) => post('/api/update_validator_fee', { mn, fee_recipient, change_for: 'only_this' })));
+    expect(answers.map((a) => a.status)).toEqual(addrs.map(() => 200));
+    const client = (await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).body.data.ethaddress;
+    expect(addrs).toContain(client);
+    expect((await row(mn)).fee_recipient).toBe(client);
+    expect(JSON.parse((await row(mn)).output_text!).fee_recipient).toBe(client);
+  });
+
   it('changes nothing when the validator client refuses (a token it does not take, a key it does not hold)', async () => {
     const pubkey = '0x' + '8b'.repeat(48);
     const first = '0x' + 'b'.repeat(40);

@@ -95,6 +95,21 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
 }
 
 /**
+ * One fee change per node at a time (client, then row), so two changes racing cannot leave
+ * the client on one address and the row on the other. Other nodes' changes do not wait.
+ */
+const feeChanges = new Map<string, Promise<void>>();
+function oneAtATime(key: string, task: () => Promise<void>): Promise<void> {
+  const run = (feeChanges.get(key) ?? Promise.resolve()).then(task);
+  const tail = run.catch(() => {});
+  feeChanges.set(key, tail);
+  void tail.then(() => {
+    if (feeChanges.get(key) === tail) feeChanges.delete(key);
+  });
+  return run;
+}
+
+/**
  * The running validator client takes the new fee recipient first (Keymanager API); only
  * then does the row change, so the page never shows an address the validator does not use.
  */
@@ -109,14 +124,16 @@ export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.i
   const token = keymanagerTokenOf(ctx.secrets, n);
   if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
   const daemon = await daemonFor(ctx, n);
-  try {
-    await daemon.setFeeRecipient(token, pubkey, fee);
-  } catch (err) {
-    if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
-    if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', feeRefused(err.message));
-    daemonFailure(err, 'fee recipient');
-  }
-  await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+  await oneAtATime(n.mn_id, async () => {
+    try {
+      await daemon.setFeeRecipient(token, pubkey, fee);
+    } catch (err) {
+      if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
+      if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', feeRefused(err.message));
+      daemonFailure(err, 'fee recipient');
+    }
+    await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+  });
   await refresh(ctx, n);
   return { success: true, message: `Fee recipient changed to ${fee}.` };
 }
