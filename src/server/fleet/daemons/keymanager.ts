@@ -15,7 +15,8 @@ const FeeRecipient = v.object({ data: v.looseObject({ pubkey: v.string(), ethadd
 /** A refusal in the client's words (`rpc-error`): the call reached it and it said no. */
 function refused(status: number, json: unknown): DaemonError {
   const r = v.safeParse(ErrorBody, json);
-  return new DaemonError(r.success ? r.output.message : `HTTP ${status}`, 'rpc-error');
+  // Shown to the owner: the client's own words, bounded.
+  return new DaemonError(r.success ? r.output.message.slice(0, 200) : `HTTP ${status}`, 'rpc-error');
 }
 
 const feePath = (pubkey: string) => `/eth/v1/validator/${encodeURIComponent(pubkey)}/feerecipient`;
