@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { DEPLOYED, KEY_IN_USE, NONE_DEPLOYED, NOT_VALIDATORS } from '../../src/server/deploy/validators';
@@ -45,7 +47,9 @@ describe('validator uploads', () => {
     expect(parseOutputText('evm', nodes[0].output_text)).toEqual({ kind: 'validator', pubkey: a.pubkey, fee_recipient: FEE });
     expect(nodes.every((n) => n.fee_recipient === FEE && n.deploy_id === nodes[0].deploy_id)).toBe(true);
     // Keystore and password sealed per node, bound to it.
-    expect(JSON.parse(s.deps.secrets.open(nodes[0].secrets!, secretsAad(nodes[0].mn_id)))).toEqual({ keystore: a.text, keystore_password: PASSWORD });
+    // With the Bearer token its validator client's Keymanager API will take.
+    const sealed = JSON.parse(s.deps.secrets.open(nodes[0].secrets!, secretsAad(nodes[0].mn_id)));
+    expect(sealed).toEqual({ keystore: a.text, keystore_password: PASSWORD, keymanager_token: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(() => s.deps.secrets.open(nodes[0].secrets!, secretsAad(nodes[1].mn_id))).toThrow();
     const bytes = await databaseBytes(s);
     const logs = s.logLines.join('\n');
@@ -61,6 +65,13 @@ describe('validator uploads', () => {
       20_000,
       'server_created for the validators',
     );
+    // Run, not only watched: the (simulated) validator client holds the key, with the fee recipient of the deploy.
+    const simPort = fs.readFileSync(path.join(s.dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
+    const km = (p: string) => fetch(`http://127.0.0.1:${simPort}/n/${nodes[0].mn_id}${p}`, { headers: { authorization: `Bearer ${sealed.keymanager_token}` } }).then((res) => res.json());
+    expect(await km('/eth/v1/keystores')).toEqual({ data: [{ validating_pubkey: a.pubkey, derivation_path: '', readonly: false }] });
+    expect(await km(`/eth/v1/validator/${a.pubkey}/feerecipient`)).toEqual({ data: { pubkey: a.pubkey, ethaddress: FEE } });
+    const logs2 = s.logLines.join('\n');
+    expect(logs2.includes(sealed.keymanager_token)).toBe(false);
   });
 
   it('tRPC (the browser): a keystore with the standard scrypt parameters deploys; a key already deployed by another user does not', async () => {

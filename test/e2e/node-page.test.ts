@@ -23,7 +23,7 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const owner = { username: '', password: '', token: '' };
 
-type NodeData = { mn_id: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
+type NodeData = { mn_id: string; state: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
 
 async function api<T>(p: string): Promise<T> {
   const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
@@ -58,6 +58,8 @@ async function deployValidator(): Promise<{ mn: string; pubkey: string }> {
   expect(res.status, JSON.stringify(body)).toBe(200);
   expect(body.success, JSON.stringify(body)).toBe(true);
   await expect.poll(listedIds, { timeout: 30_000 }).toContain(body.server_id);
+  // Running: its validator client (the simulator's) takes fee changes from now on.
+  await expect.poll(async () => (await nodeData(body.server_id)).state, { timeout: 30_000 }).toBe('live');
   return { mn: body.server_id, pubkey: ks.pubkey };
 }
 

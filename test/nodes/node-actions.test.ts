@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestNode } from '../../src/server/fleet/service';
+import { newNodeId, requestNode } from '../../src/server/fleet/service';
+import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { liveClient } from '../support/live';
@@ -119,7 +120,7 @@ describe("another user's node", () => {
 });
 
 describe('validator fee', () => {
-  it('answers the spec messages under fee_recipient, refuses non-validators, stores and rewrites the output text', async () => {
+  it('answers the spec messages under fee_recipient, refuses non-validators and a validator with no client to reach', async () => {
     const pubkey = 'cd'.repeat(48);
     const mn = await testNode('eth', { validator_pubkey: pubkey, fee_recipient: '0x' + 'a'.repeat(40), output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'a'.repeat(40) }) });
     const fee = (fee_recipient: string, id = mn) => post('/api/update_validator_fee', { mn: id, fee_recipient, change_for: 'only_this' });
@@ -127,22 +128,92 @@ describe('validator fee', () => {
     for (const bad of ['0x123', 'ab' + 'c'.repeat(40), '0x' + 'g'.repeat(40), '0x52908400098527886e0F7030069857D2E4169EE7']) {
       expect(await fee(bad), bad).toEqual({ status: 400, body: { success: false, message: 'Invalid address', error_input: 'fee_recipient' } });
     }
-    expect((await row(mn)).fee_recipient).toBe('0x' + 'a'.repeat(40));
+    // No validator client holds this key (no Keymanager token): nothing changes.
+    const before = await row(mn);
+    expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7')).toEqual({
+      status: 503,
+      body: { success: false, message: 'The fee recipient of this validator cannot be changed from the node page. Please contact support.' },
+    });
+    expect(await row(mn)).toEqual(before);
+
+    const dash = await testNode('dash');
+    expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7', dash)).toEqual({ status: 400, body: { success: false, message: 'Only validators have a fee recipient.', error_input: 'fee_recipient' } });
+    expect((await row(dash)).fee_recipient).toBeNull();
+  });
+
+  // A validator deployed with its keystore: the simulator runs its validator client's
+  // Keymanager API (Bearer token), as Lighthouse's `vc --http` does for a real node.
+  const token = 'f0'.repeat(32);
+  const km = (mn: string, p: string, init: { method?: string; token?: string | null; body?: unknown } = {}) =>
+    fetch(`http://127.0.0.1:${simPort()}/n/${mn}${p}`, {
+      method: init.method ?? 'GET',
+      headers: init.token === null ? {} : { authorization: `Bearer ${init.token ?? token}` },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  const liveValidator = async (pubkey: string, feeRecipient: string) => {
+    const mn_id = newNodeId('eth');
+    const secrets = sealSecrets(s.deps.secrets, mn_id, { keystore: '{"version":4}', keystore_password: 'pw', keymanager_token: token });
+    const mn = await newNode('eth', { mn_id, validator_pubkey: pubkey, fee_recipient: feeRecipient, output_text: JSON.stringify({ pubkey, fee_recipient: feeRecipient }), secrets });
+    await waitFor(async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live', 15_000, 'validator live');
+    return mn;
+  };
+
+  it("reaches the running validator client's Keymanager API first, then stores it and rewrites the output text", async () => {
+    const pubkey = '0x' + '9a'.repeat(48);
+    const first = '0x' + 'a'.repeat(40);
+    const mn = await liveValidator(pubkey, first);
+    // The deployed key is what the client holds, with the fee recipient given at deploy.
+    expect(await km(mn, '/eth/v1/keystores')).toEqual({ status: 200, body: { data: [{ validating_pubkey: pubkey, derivation_path: '', readonly: false }] } });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
+    expect((await km(mn, '/eth/v1/keystores', { token: null })).status).toBe(401);
+    expect((await km(mn, '/eth/v1/keystores', { token: 'nope'.repeat(8) })).status).toBe(403);
+
     // EIP-55's own example, correctly checksummed.
     const good = '0x52908400098527886E0F7030069857D2E4169EE7';
-    const ok = await fee(good);
+    const ok = await post('/api/update_validator_fee', { mn, fee_recipient: good, change_for: 'only_this' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, message: expect.stringContaining(good) });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: good } } });
     const r = await row(mn);
     expect(r.fee_recipient).toBe(good);
     expect(JSON.parse(r.output_text!)).toEqual({ pubkey, fee_recipient: good });
     const d = await detail(mn);
     expect(d.setup).toMatchObject({ view: 'validator', fee_recipient: good });
     expect(d.setup.fields).toContainEqual({ label: 'Validator pubkey', value: pubkey, secret: false });
+  });
 
-    const dash = await testNode('dash');
-    expect(await fee(good, dash)).toEqual({ status: 400, body: { success: false, message: 'Only validators have a fee recipient.', error_input: 'fee_recipient' } });
-    expect((await row(dash)).fee_recipient).toBeNull();
+  it('20 different fee changes at once end with the client and the row on the same address', async () => {
+    const pubkey = '0x' + '6d'.repeat(48);
+    const mn = await liveValidator(pubkey, '0x' + 'd'.repeat(40));
+    const addrs = Array.from({ length: 20 }, (_, i) => '0x' + (i + 1).toString(16).padStart(2, '0').repeat(20));
+    const answers = await Promise.all(addrs.map((fee_recipient) => post('/api/update_validator_fee', { mn, fee_recipient, change_for: 'only_this' })));
+    expect(answers.map((a) => a.status)).toEqual(addrs.map(() => 200));
+    const client = (await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).body.data.ethaddress;
+    expect(addrs).toContain(client);
+    expect((await row(mn)).fee_recipient).toBe(client);
+    expect(JSON.parse((await row(mn)).output_text!).fee_recipient).toBe(client);
+  });
+
+  it('changes nothing when the validator client refuses (a token it does not take, a key it does not hold)', async () => {
+    const pubkey = '0x' + '8b'.repeat(48);
+    const first = '0x' + 'b'.repeat(40);
+    const mn = await liveValidator(pubkey, first);
+    const fee = () => post('/api/update_validator_fee', { mn, fee_recipient: '0x' + 'c'.repeat(40), change_for: 'only_this' });
+    // The platform's sealed token no longer matches the one the client runs with.
+    const before = await row(mn);
+    await s.deps.db.updateTable('nodes').set({ secrets: sealSecrets(s.deps.secrets, mn, { keystore: '{}', keystore_password: 'pw', keymanager_token: 'e1'.repeat(32) }) }).where('mn_id', '=', mn).execute();
+    expect(await fee()).toEqual({ status: 400, body: { success: false, message: 'Your validator client refused the new fee recipient (invalid API token). Your fee recipient was not changed.' } });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
+    expect((await row(mn)).fee_recipient).toBe(first);
+    expect((await row(mn)).output_text).toBe(before.output_text);
+
+    // The right token, but the row names a key the client does not hold.
+    await s.deps.db.updateTable('nodes').set({ secrets: before.secrets, validator_pubkey: '0x' + '7c'.repeat(48) }).where('mn_id', '=', mn).execute();
+    const r = await fee();
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^Your validator client refused the new fee recipient \(no validator with pubkey 0x(7c){48}\)\. Your fee recipient was not changed\.$/);
+    expect((await row(mn)).fee_recipient).toBe(first);
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
   });
 });
 

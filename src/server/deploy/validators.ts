@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { evmAddressError } from '../../shared/evm-address';
 import { familyOf } from '../../shared/families';
 import { MAX_KEYSTORES, type DeployValidatorsInput } from '../../shared/schemas/deploy';
@@ -77,7 +77,8 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
         fee_recipient: feeRecipient,
         deploy_id: deployId,
         output_text: buildOutputText({ kind: 'validator', pubkey: c.pubkey, fee_recipient: feeRecipient }),
-        secrets: sealSecrets(ctx.secrets, mnId, { keystore: c.text, keystore_password: input.password }),
+        // The token its validator client's Keymanager API takes (the fee recipient changes through it).
+        secrets: sealSecrets(ctx.secrets, mnId, { keystore: c.text, keystore_password: input.password, keymanager_token: randomBytes(32).toString('hex') }),
       });
     }
     if (!nodes.length) return [];

@@ -30,4 +30,6 @@ export type DaemonAccess = {
   auth?: { user: string; password: string };
   profile: DaemonProfile;
   simulated: boolean;
+  /** EVM validators: where the validator client's Keymanager API answers (the simulator's node path for simulated ones). */
+  keymanager?: RpcEndpoint;
 };

@@ -28,10 +28,16 @@ export type DaemonSpec = {
   publish?: Array<{ port: string; hostIps: string[]; hostPort: number }>;
   /** Folder (local) or volume mount point (docker) for the chain data. */
   dataDir: string;
+  /**
+   * Files the engine writes into the node's data folder before the daemon starts: secrets
+   * a daemon reads from files (a validator's keystore, its password), never from its
+   * command line. `name` is a plain file name; `mode` e.g. 0o600.
+   */
+  files?: Array<{ name: string; content: string; mode: number }>;
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
-  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string };
+  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string; /** EVM validators: what the simulated validator client holds, and its Keymanager API token. */ validators?: Array<{ pubkey: string; feeRecipient: string }>; keymanagerToken?: string };
 };
 
 export type EngineState = {
@@ -59,7 +65,8 @@ export interface NodeEngine {
   inspect(nodeId: string): Promise<EngineState>;
   /** The last `tail` lines of the daemon's output. */
   logs(nodeId: string, tail?: number): Promise<string>;
-  rpcEndpoint(nodeId: string): Promise<RpcEndpoint>;
+  /** `port`: another of the spec's named ports (a validator client's Keymanager API); default the RPC port. */
+  rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /** Releases connections/timers; local engine stops its children. */

@@ -26,6 +26,19 @@ const Simulated = v.strictObject({
   /** Simulated chains run this many times faster than the coin's real block time (demos, tests). */
   time_scale: v.optional(v.pipe(v.number(), v.minValue(1), v.maxValue(10_000)), 1),
 });
+/**
+ * A validator client run beside the daemon (EVM validators: Lighthouse's `vc` beside its
+ * beacon node). It holds the node's keystore through files the platform places in the
+ * data folder (fleet/validator-client.ts), never through its arguments.
+ */
+const ValidatorClient = v.strictObject({
+  about: v.optional(v.string()),
+  source: v.optional(v.string()),
+  /** Its command line; {data}, {port:NAME}, {rpc_bind} and {fee_recipient} are filled per node. */
+  args: v.pipe(v.array(v.string()), v.minLength(1)),
+  /** The profile port its Keymanager API (Bearer token) listens on. */
+  keymanager_port: Port,
+});
 const Binary = v.pipe(
   v.strictObject({
     run: v.literal('binary'),
@@ -57,11 +70,13 @@ const Binary = v.pipe(
     args: v.array(v.string()),
     config_file: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]+$/))),
     config: v.optional(v.string()),
+    validator_client: v.optional(ValidatorClient),
   }),
   v.check((p) => p.p2p_port === undefined || p.ports.includes('p2p'), 'a profile with p2p_port must name a "p2p" port'),
   v.check((p) => (p.activity ?? 'none') === 'none' || p.rpc === 'bitcoin', 'only a bitcoin-family daemon can read wallet activity'),
   // An address index the daemon does not keep would fail every read: say so at start-up instead.
   v.check((p) => p.activity !== 'address_index' || /^addressindex=1$/m.test(p.config ?? '') || p.args.includes('-addressindex=1'), 'activity "address_index" needs addressindex=1 in the profile\'s config'),
+  v.check((p) => !p.validator_client || p.ports.includes(p.validator_client.keymanager_port), "a validator client's keymanager_port must be one of the profile's ports"),
 );
 const Profile = v.variant('run', [Simulated, Binary]);
 const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v.string()), profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile) });
@@ -69,6 +84,7 @@ const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v
 export type DaemonProfile = v.InferOutput<typeof Profile>;
 export type SimulatedProfile = v.InferOutput<typeof Simulated>;
 export type BinaryProfile = v.InferOutput<typeof Binary>;
+export type ValidatorClientProfile = v.InferOutput<typeof ValidatorClient>;
 
 /** How a profile reads wallet activity (absent: it does not). */
 export const activityWay = (p: DaemonProfile): ActivityWay => (p.rpc === 'monero' || p.rpc === 'evm' || p.rpc === 'other' ? 'none' : (p.activity ?? 'none'));
@@ -108,13 +124,17 @@ export function productionProfile(profiles: Record<string, DaemonProfile>, coinI
   return null;
 }
 
-/** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password}, {public_ip} in a profile's argument or config text. */
+/** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password}, {public_ip}, {fee_recipient} in a profile's argument or config text. */
 export function fill(
   text: string,
-  values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string; rpcBind?: { bind: string; allow: string } },
+  values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string; rpcBind?: { bind: string; allow: string }; feeRecipient?: string },
 ): string {
-  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|rpc_bind|rpc_allow|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
+  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|rpc_bind|rpc_allow|fee_recipient|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
     if (key === 'data') return values.data;
+    if (key === 'fee_recipient') {
+      if (!values.feeRecipient) throw new Error('profile uses {fee_recipient} but the node has none');
+      return values.feeRecipient;
+    }
     if (key === 'rpc_bind') return values.rpcBind?.bind ?? '127.0.0.1';
     if (key === 'rpc_allow') return values.rpcBind?.allow ?? '127.0.0.1';
     if (key === 'rpc_user') return values.rpcUser;

@@ -23,6 +23,7 @@ import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
 import { findLiveNodeOfCoin, markSimulated, transition } from '../nodes/repository';
 import { operatorKeyFor } from '../nodes/operator-key';
+import { openValidatorRun } from '../nodes/node-secrets';
 import type { SecretBox } from '../secrets/box';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
@@ -126,9 +127,12 @@ export class Fleet implements FleetAccess {
     const host = (await listHosts(this.db)).find((h) => h.id === node.host_id);
     if (!profile || !host) return null;
     const simulated = profile.run === 'simulator';
-    const endpoint = await this.engines.for(host).rpcEndpoint(node.mn_id);
+    const engine = this.engines.for(host);
+    const endpoint = await engine.rpcEndpoint(node.mn_id);
     const auth = rpcAuth(node, simulated);
-    return { endpoint, auth, profile, simulated };
+    const vcPort = profile.run === 'binary' ? profile.validator_client?.keymanager_port : undefined;
+    const keymanager = simulated && profile.rpc === 'evm' ? endpoint : vcPort ? await engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
+    return { endpoint, auth, profile, simulated, ...(keymanager ? { keymanager } : {}) };
   }
 
   /**
@@ -322,7 +326,9 @@ export class Fleet implements FleetAccess {
     if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
     const engine = this.engines.for(host);
     const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
-    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey });
+    // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).
+    const validator = coin.family === 'evm' && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
+    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator });
     await engine.create(spec);
     await engine.start(node.mn_id);
     const started = await this.db.transaction().execute(async (trx) => {

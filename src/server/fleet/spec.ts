@@ -9,6 +9,7 @@ import type { DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
 import { simulatedBlockTimeS } from './simulator/limits';
+import { bothProcessesScript, normalPubkey, validatorFiles, type ValidatorRun } from './validator-client';
 
 export const PLAN_LIMITS = {
   dedicated: { memoryBytes: 2 * 1024 ** 3, cpus: 1 },
@@ -64,7 +65,7 @@ export async function buildSpec(
   profile: DaemonProfile,
   host: Host,
   fleetDataDir: string,
-  opts: { operatorKey?: string | null } = {},
+  opts: { operatorKey?: string | null; /** EVM validators: what the validator client runs with. */ validator?: ValidatorRun | null } = {},
 ): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
   const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
   if (profile.run === 'simulator') {
@@ -88,6 +89,10 @@ export async function buildSpec(
           rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
           // The key the owner's registration names (a real node has it in its config).
           ...(operatorPublic ? { operatorPublic } : {}),
+          // The simulator stands in for the validator client too (its Keymanager API).
+          ...(profile.rpc === 'evm' && opts.validator
+            ? { validators: [{ pubkey: normalPubkey(opts.validator.pubkey), feeRecipient: opts.validator.feeRecipient }], keymanagerToken: opts.validator.token }
+            : {}),
         },
       },
     };
@@ -107,7 +112,7 @@ export async function buildSpec(
   // RPC stays on loopback for a daemon on this machine; in a container it must listen on
   // the container's interface, and the engine publishes it on loopback or the host's address.
   const rpcBind = docker ? { bind: '0.0.0.0', allow: '0.0.0.0/0' } : { bind: '127.0.0.1', allow: '127.0.0.1' };
-  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind };
+  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind, feeRecipient: opts.validator?.feeRecipient };
   let args = profile.args.map((a) => fill(a, values));
   if (profile.config && profile.config_file) {
     const text = withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey);
@@ -121,8 +126,22 @@ export async function buildSpec(
       fs.writeFileSync(path.join(dataDir, profile.config_file), text, { mode: 0o600 });
     }
   }
+  let program = docker ? profile.image! : profile.program;
+  let files: DaemonSpec['files'];
+  const vc = profile.validator_client;
+  if (vc) {
+    // A validator is run, not only watched: its client beside the beacon node, holding
+    // the keystore through 0600 files in the data folder.
+    if (!opts.validator) throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
+    files = validatorFiles(dataDir, opts.validator);
+    // On this machine the daemon's own path; in the image, its name on PATH.
+    const local = (argv: string[]) => (!docker && argv[0] === path.basename(profile.program) ? [profile.program, ...argv.slice(1)] : argv);
+    const script = bothProcessesScript(local(args), local(vc.args.map((a) => fill(a, values))));
+    program = docker ? program : '/bin/bash';
+    args = docker ? ['bash', '-c', script] : ['-c', script];
+  }
   return {
     ports,
-    spec: { ...base, program: docker ? profile.image! : profile.program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(publish ? { publish } : {}) },
+    spec: { ...base, program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(publish ? { publish } : {}), ...(files ? { files } : {}) },
   };
 }

@@ -15,9 +15,11 @@ import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from
 import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
 import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { findUserNode, markNodeStarted, updateNodeRow } from './repository';
+import { keymanagerTokenOf } from './node-secrets';
 import { validatorExitFile } from './validator-exit';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
+type FeeCtx = Ctx & Pick<Context, 'secrets'>;
 
 export const NOT_FOUND = 'Masternode not found.';
 export const NOT_RUNNING = 'The node is not running yet. Please wait until it is up (its status shows "Start required"), then try again.';
@@ -26,6 +28,8 @@ export const NOT_VALIDATOR = 'Only validators have a fee recipient.';
 export const NOT_DIP003 = 'This node is not started with a signed message.';
 export const NOT_QUICK_SETUP = 'This node is not started with quick setup.';
 export const OTHER_NEEDS_WORDS = 'Please tell us the reason in your own words.';
+export const FEE_NOT_HERE = 'The fee recipient of this validator cannot be changed from the node page. Please contact support.';
+export const feeRefused = (reason: string) => `Your validator client refused the new fee recipient (${reason}). Your fee recipient was not changed.`;
 
 /** The caller's node; any other id (another user's, deleted, unknown) answers the same "not found" and changes nothing. */
 async function ownNode(ctx: Ctx, userId: number, mnId: string): Promise<Masternode> {
@@ -90,7 +94,26 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
   return { success: true, message: `Masternode deleted.${note}`, ...(slashing ? { slashing_protection: slashing } : {}) };
 }
 
-export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
+/**
+ * One fee change per node at a time (client, then row), so two changes racing cannot leave
+ * the client on one address and the row on the other. Other nodes' changes do not wait.
+ */
+const feeChanges = new Map<string, Promise<void>>();
+function oneAtATime(key: string, task: () => Promise<void>): Promise<void> {
+  const run = (feeChanges.get(key) ?? Promise.resolve()).then(task);
+  const tail = run.catch(() => {});
+  feeChanges.set(key, tail);
+  void tail.then(() => {
+    if (feeChanges.get(key) === tail) feeChanges.delete(key);
+  });
+  return run;
+}
+
+/**
+ * The running validator client takes the new fee recipient first (Keymanager API); only
+ * then does the row change, so the page never shows an address the validator does not use.
+ */
+export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { familyId } = await familyOfNode(ctx, n);
   if (familyId !== 'evm') fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
@@ -98,7 +121,19 @@ export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infe
   if (problem) fail('BAD_REQUEST', problem, 'fee_recipient');
   const fee = input.fee_recipient.trim();
   const pubkey = n.validator_pubkey ?? validatorOutput(n.output_text)?.pubkey ?? null;
-  await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+  const token = keymanagerTokenOf(ctx.secrets, n);
+  if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
+  const daemon = await daemonFor(ctx, n);
+  await oneAtATime(n.mn_id, async () => {
+    try {
+      await daemon.setFeeRecipient(token, pubkey, fee);
+    } catch (err) {
+      if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
+      if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', feeRefused(err.message));
+      daemonFailure(err, 'fee recipient');
+    }
+    await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+  });
   await refresh(ctx, n);
   return { success: true, message: `Fee recipient changed to ${fee}.` };
 }

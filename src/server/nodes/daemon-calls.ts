@@ -4,6 +4,8 @@ import { addressIndexActivity, forNodePage, type ShownActivity } from '../fleet/
 import { governanceProposals, protxInfo, registerSubmit, type Proposal as FleetProposal } from '../fleet/daemons/dash';
 import { DaemonError, daemonRequest } from '../fleet/daemons/http';
 import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
+import { setFeeRecipient } from '../fleet/daemons/keymanager';
+import { normalPubkey } from '../fleet/validator-client';
 
 /**
  * What the customer's node actions ask of a node's daemon, behind one small interface so
@@ -27,6 +29,8 @@ export interface NodeDaemon {
   chainRecord(): Promise<{ collateralAddress: string | null; posePenalty: number | null }>;
   /** Beacon node: the current head slot (bounds what a stopped validator can have signed). */
   headSlot(): Promise<number>;
+  /** Validator client (Keymanager API, Bearer `token`): the key's fee recipient from now on. */
+  setFeeRecipient(token: string, pubkey: string, address: string): Promise<void>;
 }
 
 export const ACTION_TIMEOUT_MS = 10_000;
@@ -72,6 +76,10 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
       const r = v.safeParse(Syncing, json);
       if (status !== 200 || !r.success) throw new DaemonError('syncing: unexpected reply', 'bad-reply');
       return Number(r.output.data.head_slot) + Number(r.output.data.sync_distance);
+    },
+    async setFeeRecipient(token, pubkey, address) {
+      if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
+      await setFeeRecipient({ endpoint: d.keymanager, token, timeoutMs }, normalPubkey(pubkey), address);
     },
   };
 }

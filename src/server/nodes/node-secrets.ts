@@ -20,6 +20,8 @@ export type StoredSecrets = {
   keystore_password?: string;
   /** Classic and SIN: the masternode key (WIF) of the owner's masternode.conf line; never in output_text. */
   masternode_key?: string;
+  /** Validators: the Bearer token of the validator client's Keymanager API (made at deploy). */
+  keymanager_token?: string;
 };
 
 export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
@@ -52,4 +54,24 @@ export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Maste
 export function sealWithMore(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, more: StoredSecrets): string | null {
   const present = node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
   return sealSecrets(box, node.mn_id, { ...present, ...more });
+}
+
+/**
+ * A validator's validator client: its keystore, password and Keymanager token with the
+ * row's pubkey and fee recipient. Null when the node is no validator or lacks one of them.
+ */
+export function openValidatorRun(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets' | 'validator_pubkey' | 'fee_recipient'>,
+): { pubkey: string; keystore: string; password: string; feeRecipient: string; token: string } | null {
+  if (!node.secrets || !node.validator_pubkey || !node.fee_recipient) return null;
+  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  if (!o.keystore || o.keystore_password === undefined || !o.keymanager_token) return null;
+  return { pubkey: node.validator_pubkey, keystore: o.keystore, password: o.keystore_password, feeRecipient: node.fee_recipient, token: o.keymanager_token };
+}
+
+/** The Keymanager API token alone (the node page's fee change); null when the node has none. */
+export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+  if (!node.secrets) return null;
+  return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).keymanager_token ?? null;
 }

@@ -20,7 +20,7 @@ const oneShot = new http.Agent({ keepAlive: false });
 export type Auth = { user: string; password: string };
 
 /** One HTTP request to a daemon with a hard deadline; the body is parsed as JSON. */
-export function daemonRequest(ep: RpcEndpoint, opts: { method: 'GET' | 'POST'; path: string; body?: unknown; auth?: Auth; timeoutMs: number }): Promise<{ status: number; json: unknown }> {
+export function daemonRequest(ep: RpcEndpoint, opts: { method: 'GET' | 'POST'; path: string; body?: unknown; auth?: Auth; /** Bearer token (a validator client's Keymanager API). */ bearer?: string; timeoutMs: number }): Promise<{ status: number; json: unknown }> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -29,6 +29,7 @@ export function daemonRequest(ep: RpcEndpoint, opts: { method: 'GET' | 'POST'; p
       headers['content-length'] = String(Buffer.byteLength(payload));
     }
     if (opts.auth) headers.authorization = `Basic ${Buffer.from(`${opts.auth.user}:${opts.auth.password}`).toString('base64')}`;
+    else if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
     const agent = ep.path ? simulatorAgent : oneShot;
     const req = http.request({ host: ep.host, port: ep.port, path: `${ep.path ?? ''}${opts.path}`, method: opts.method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];

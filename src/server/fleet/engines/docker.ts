@@ -35,6 +35,8 @@ const LABEL = {
   host: 'nodekeep.host',
   /** The container port that answers RPC: rpcEndpoint() only gets the node id. */
   rpcPort: 'nodekeep.rpc-port',
+  /** The spec's named container ports (JSON), for rpcEndpoint(node, port). */
+  ports: 'nodekeep.ports',
 } as const;
 const NODE_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,100}$/;
 /** Docker's "never" timestamp. */
@@ -225,6 +227,7 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         [LABEL.plan]: spec.plan,
         [LABEL.host]: opts.hostId,
         [LABEL.rpcPort]: String(rpc),
+        [LABEL.ports]: JSON.stringify(spec.ports),
       },
       ExposedPorts: exposed,
       Tty: false,
@@ -338,11 +341,12 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       return lastLines(demuxLogs(Buffer.concat(chunks)), tail);
     },
 
-    async rpcEndpoint(nodeId) {
+    async rpcEndpoint(nodeId, name) {
       const info = await inspectOrThrow(nodeId);
-      const port = info.Config.Labels?.[LABEL.rpcPort];
+      const labels = info.Config.Labels ?? {};
+      const port = name ? (JSON.parse(labels[LABEL.ports] ?? '{}') as Record<string, number>)[name] : labels[LABEL.rpcPort];
       const binding = port ? info.NetworkSettings?.Ports?.[`${port}/tcp`]?.find((b) => b.HostPort) : undefined;
-      if (!binding) throw new DockerEngineError('invalid', `node ${nodeId} has no published rpc port on docker host ${url} (is it running?)`);
+      if (!binding) throw new DockerEngineError('invalid', `node ${nodeId} has no published ${name ?? 'rpc'} port on docker host ${url} (is it running?)`);
       return { host: endpointHost(binding.HostIp), port: Number(binding.HostPort) };
     },
 

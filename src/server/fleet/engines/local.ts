@@ -356,10 +356,13 @@ export class LocalEngine implements NodeEngine {
     return lines.slice(-tail).join('\n');
   }
 
-  async rpcEndpoint(nodeId: string): Promise<RpcEndpoint> {
+  async rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint> {
     const { spec } = this.record(nodeId);
+    // The simulator answers every API of a node (a validator's Keymanager API too) on its path.
     if (spec.program === SIMULATOR_PROGRAM) return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/n/${encodeURIComponent(nodeId)}` };
-    return { host: '127.0.0.1', port: spec.ports[spec.rpcPort] };
+    const p = spec.ports[port ?? spec.rpcPort];
+    if (p === undefined) throw new Error(`node ${nodeId} has no port "${port}"`);
+    return { host: '127.0.0.1', port: p };
   }
 
   /** Chain-wide RPC of a simulated coin, before any node of it exists (SIN's burn check). */

@@ -22,6 +22,10 @@ export type SimNodeConfig = {
   /** Dash family: the operator BLS public key the platform made for the node (what a real
    * node's `masternodeblsprivkey` gives it); without one the simulator makes its own. */
   operatorPublic?: string;
+  /** EVM validators: the keys its simulated validator client holds (0x-prefixed, lower case) and their fee recipients. */
+  validators?: Array<{ pubkey: string; feeRecipient: string }>;
+  /** Bearer token of its Keymanager API. */
+  keymanagerToken?: string;
 };
 
 export type SimNode = SimNodeConfig & {

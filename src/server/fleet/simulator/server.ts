@@ -5,6 +5,7 @@ import path from 'node:path';
 import * as v from 'valibot';
 import { SimChains, type SimState } from './chain';
 import { SIM_MIN_BLOCK_TIME_S } from './limits';
+import { isKeymanagerPath, keymanagerAnswer } from './keymanager';
 import { answer, coinAnswer } from './rpc';
 
 const NodeConfig = v.strictObject({
@@ -17,6 +18,13 @@ const NodeConfig = v.strictObject({
   collateralSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   rewardSat: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   operatorPublic: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{96}$/))),
+  validators: v.optional(
+    v.pipe(
+      v.array(v.strictObject({ pubkey: v.pipe(v.string(), v.regex(/^0x[0-9a-f]{96}$/)), feeRecipient: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/)) })),
+      v.maxLength(100),
+    ),
+  ),
+  keymanagerToken: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{16,200}$/))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
 const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
@@ -33,7 +41,8 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
 
 /**
  * COIN-DAEMON SIMULATOR, HTTP side. One process serves many simulated nodes:
- *   /n/<nodeId>/...            the node's RPC (family-specific, see rpc.ts)
+ *   /n/<nodeId>/...            the node's RPC (family-specific, see rpc.ts); a validator's
+ *                              Keymanager API too (/eth/v1/keystores, .../feerecipient: keymanager.ts)
  *   /admin/nodes               POST add (idempotent)      GET list
  *   /admin/nodes/<id>          DELETE remove
  *   /admin/nodes/<id>/register POST: the node is registered on its network
@@ -154,7 +163,9 @@ export async function startSimulator(opts: { host?: string; port?: number; state
       if (parts[0] === 'n' && parts[1]) {
         const node = chains.get(decodeURIComponent(parts[1]));
         if (!node) return send(res, 404, { error: `no simulated node ${parts[1]}` });
-        const reply = answer(chains, node, req.method ?? 'GET', `/${parts.slice(2).join('/')}`, body);
+        const p = `/${parts.slice(2).join('/')}`;
+        // A validator node's Keymanager API (its validator client's) beside its beacon API.
+        const reply = node.rpc === 'evm' && isKeymanagerPath(p) ? keymanagerAnswer(node, req.method ?? 'GET', p, body, req.headers.authorization) : answer(chains, node, req.method ?? 'GET', p, body);
         if (reply.changed) save();
         return send(res, reply.status, reply.body);
       }
