@@ -149,17 +149,18 @@ export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<ty
 }
 
 /**
- * One start at a time per node in this process: a second request waits for the first and
- * then finds the node started, instead of restarting its daemon a second time.
+ * Nodes whose quick setup is under way in this process: the same start sent again meanwhile
+ * is answered "already started" at once, rather than restarting the daemon a second time
+ * (should the first fail, its sender is told, and may send it again).
  */
-const starting = new Map<string, Promise<unknown>>();
+const starting = new Set<string>();
 async function oneStartAtATime<T>(mnId: string, run: () => Promise<T>): Promise<T> {
-  const mine = (starting.get(mnId) ?? Promise.resolve()).catch(() => {}).then(run);
-  starting.set(mnId, mine);
+  if (starting.has(mnId)) fail('BAD_REQUEST', ALREADY_STARTED);
+  starting.add(mnId);
   try {
-    return await mine;
+    return await run();
   } finally {
-    if (starting.get(mnId) === mine) starting.delete(mnId);
+    starting.delete(mnId);
   }
 }
 
