@@ -40,13 +40,14 @@ async function configFiles(deps: KeyRestartDeps, node: Masternode, coin: CoinRec
   return spec.files ?? [];
 }
 
-/** Until the daemon answers `getnetworkinfo` again; throws early when the engine says it stopped. */
+/** Until the daemon answers `getnetworkinfo` again; throws early when the engine says it stopped or crashed (a config it refused). */
 async function untilAnswering(engine: NodeEngine, node: Masternode, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
     const st = await engine.inspect(node.mn_id);
-    if (st.state === 'exited' || st.state === 'missing') throw new Error(st.state === 'missing' ? 'the daemon is gone' : `the daemon exited (code ${st.exitCode ?? '?'})`);
+    if (st.state === 'missing') throw new Error('the daemon is gone');
+    if (st.state === 'exited' || st.state === 'restarting') throw new Error(`the daemon ${st.state === 'exited' ? 'exited' : 'crashed'} (${st.error ?? `code ${st.exitCode ?? '?'}`})`);
     try {
       const endpoint = await engine.rpcEndpoint(node.mn_id);
       await bitcoinCall({ endpoint, auth: rpcAuth(node, false), timeoutMs: 3_000 }, 'getnetworkinfo', [], NetworkInfo);
