@@ -111,7 +111,11 @@ describe('catalog/daemons.json production profiles', () => {
     expect(spec.program).toBe('dashpay/dashd:22.1.3');
     expect(spec.ports).toMatchObject({ p2p: 9999 });
     expect(spec.publish).toEqual([{ port: 'p2p', hostIps: ['203.0.113.7', '2001:db8::7'], hostPort: 9999 }]);
-    expect(spec.args).toEqual(expect.arrayContaining(['-port=9999', '-externalip=203.0.113.7', '-addressindex=1', '-rpcuser=nk1']));
+    // The config goes into the container as a file; the arguments only name it.
+    expect(spec.args).toEqual(['-conf=/data/dash.conf', '-datadir=/data']);
+    expect(spec.files).toHaveLength(1);
+    expect(spec.files![0]).toMatchObject({ name: 'dash.conf', mode: 0o600 });
+    expect(spec.files![0].content.split('\n')).toEqual(expect.arrayContaining(['port=9999', 'externalip=203.0.113.7', 'addressindex=1', 'rpcuser=nk1']));
     await expect(buildSpec({ ...node, server_ip: null }, coin, profile, host, dir)).rejects.toThrow(/needs a public IPv4 for its P2P port 9999/);
     fs.rmSync(dir, { recursive: true, force: true });
   });

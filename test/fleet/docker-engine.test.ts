@@ -63,6 +63,17 @@ async function fetchText(url: string, init?: RequestInit): Promise<string | null
   }
 }
 
+/** One file of a container, read back through the API's `GET .../archive` (a tar of it). */
+async function readArchived(id: string, file: string): Promise<{ name: string; mode: number; content: string }> {
+  const stream = await docker.getContainer(containerName(id)).getArchive({ path: file });
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(c as Buffer);
+  const tar = Buffer.concat(chunks);
+  const field = (at: number, len: number) => tar.subarray(at, at + len).toString('ascii').replace(/\0.*$/s, '').trim();
+  const size = parseInt(field(124, 12), 8);
+  return { name: field(0, 100), mode: parseInt(field(100, 8), 8), content: tar.subarray(512, 512 + size).toString('utf8') };
+}
+
 async function volumeExists(name: string): Promise<boolean> {
   try {
     await docker.getVolume(name).inspect();
@@ -148,6 +159,37 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect(await engine.inspect(id)).toEqual({ state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null });
     expect(await volumeExists(volumeName(id))).toBe(false);
     await engine.destroy(id); // and again: nothing to do, no error
+  });
+
+  it("puts the node's files into its container before the first start, 0600, and never on its command line", async () => {
+    const id = nodeId('files');
+    const secret = crypto.randomBytes(32).toString('hex');
+    const conf = `server=1\nmasternodeblsprivkey=${secret}\n`;
+    await create({ ...busyboxSpec(id), files: [{ name: 'node.conf', content: conf, mode: 0o600 }] });
+    // Before the daemon ever ran: the file is in its data volume, as the runtime reports it.
+    const before = await readArchived(id, '/data/node.conf');
+    expect(before).toEqual({ name: 'node.conf', mode: 0o600, content: conf });
+    // Nothing the host shows about the container carries the key.
+    const info = await docker.getContainer(containerName(id)).inspect();
+    expect(JSON.stringify(info)).not.toContain(secret);
+    expect(await pm().cli(['inspect', containerName(id)])).not.toContain(secret);
+
+    await engine.start(id);
+    expect((await pm().cli(['exec', containerName(id), 'stat', '-c', '%a %u %s', '/data/node.conf'])).trim()).toBe(`600 0 ${conf.length}`);
+    expect(await pm().cli(['exec', containerName(id), 'cat', '/data/node.conf'])).toBe(conf);
+    expect(await pm().cli(['exec', containerName(id), 'cat', '/proc/1/cmdline'])).not.toContain(secret);
+    expect(await pm().cli(['ps', '--no-trunc', '--format', '{{.Command}}'])).not.toContain(secret);
+
+    // A rewrite (the owner's key given later): replaced in place, read at the next start.
+    const next = `server=1\nmasternodeblsprivkey=${'ab'.repeat(32)}\n`;
+    await engine.stop(id, 10);
+    await engine.writeFiles(id, [{ name: 'node.conf', content: next, mode: 0o600 }]);
+    await engine.start(id);
+    expect(await pm().cli(['exec', containerName(id), 'cat', '/data/node.conf'])).toBe(next);
+    expect((await pm().cli(['exec', containerName(id), 'stat', '-c', '%a', '/data/node.conf'])).trim()).toBe('600');
+    // The volume kept the rest: the daemon counted two boots.
+    expect(await pm().cli(['exec', containerName(id), 'cat', '/data/boots'])).toBe('boot\nboot\n');
+    await expect(engine.writeFiles(nodeId('absent'), [{ name: 'x', content: '', mode: 0o600 }])).rejects.toThrow(/has no container/);
   });
 
   it('lets the restart policy bring a crashing daemon back, counting restarts', async () => {

@@ -118,6 +118,14 @@ describe('a litecoind container on a Podman host through the fleet', () => {
     expect(running).toMatchObject({ server_ip: '192.0.2.10', wallet_info: { blocks: 2 } });
     const containers = await podman.cli(['ps', '--format', '{{.Names}} {{.Labels}}']);
     expect(containers).toMatch(new RegExp(`nodekeep-${id}`));
+    // Its config (RPC password included) is a file in the container, not in its arguments.
+    const { rpc_password } = await nodeRow(id);
+    expect(await podman.cli(['inspect', `nodekeep-${id}`])).not.toContain(rpc_password!);
+    expect(await podman.cli(['ps', '--no-trunc', '--format', '{{.Command}}'])).toMatch(/-conf=\/data\/litecoin\.conf/);
+    // `podman cp … -` answers a tar of the file: its header holds the mode.
+    const tar = await podman.cli(['cp', `nodekeep-${id}:/data/litecoin.conf`, '-']);
+    expect(parseInt(tar.slice(100, 107), 8)).toBe(0o600);
+    expect(tar).toContain(`rpcpassword=${rpc_password}\n`);
     // Destroyed through the fleet: the container goes.
     expect((await cli('fleet', 'destroy', id)).code).toBe(0);
     await waitFor(async () => (await nodeRow(id)).destroyed_at, DAEMON_BUDGET_MS, 'destroyed');

@@ -49,6 +49,9 @@ export function offlineFleet(): FleetAccess {
     reconcile: async () => {},
     daemonOf: async () => null,
     stopNode: async () => {},
+    setOperatorKey: async () => {
+      throw new Error('no fleet in this tier');
+    },
     checkBurn: async () => ({ ok: false, message: 'The burn transaction cannot be checked right now. Please try again later.' }),
   };
 }

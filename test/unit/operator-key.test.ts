@@ -4,8 +4,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
-import type { DaemonProfile } from '../../src/server/fleet/profiles';
+import type { BinaryProfile } from '../../src/server/fleet/profiles';
+import { LocalEngine } from '../../src/server/fleet/engines/local';
 import { buildSpec, withOperatorKey } from '../../src/server/fleet/spec';
+import { memoryLogger } from '../../src/server/log';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { operatorKeyFor } from '../../src/server/nodes/operator-key';
 import { secretBoxWithKey } from '../../src/server/secrets/box';
@@ -40,7 +42,7 @@ describe("the operator key in a real daemon's config", () => {
     expect(operatorKeyFor(box, { mn_id: 'zen-1', secrets: null, output_text: 'mn1 t1addr' }, 'zen')).toBeNull();
   });
 
-  it('is written into the local daemon config file, readable by its owner only', async () => {
+  it('is in the daemon config file, readable by its owner only, and never an argument', async () => {
     const profile = {
       run: 'binary',
       program: '/usr/bin/dashd',
@@ -51,14 +53,29 @@ describe("the operator key in a real daemon's config", () => {
       config_file: 'dash.conf',
       config: 'server=1\nrpcbind={rpc_bind}\n[main]\nrpcport={port:rpc}\n',
       operator_key_option: 'masternodeblsprivkey',
-    } as DaemonProfile;
+    } as BinaryProfile;
     const node = { mn_id: 'dash-cfg', user_id: 1, package: 'dedicated', rpc_user: 'u', rpc_password: 'p', server_ip: '203.0.113.9', server_ip6: null, output_text: null } as unknown as Masternode;
     const host = { engine: 'local' } as Host;
     const coin = { id: 'dash', label: 'Dash', details: '{}' } as unknown as CoinRecord;
-    await buildSpec(node, coin, profile, host, dir, { operatorKey: secret });
+    for (const engine of ['local', 'docker'] as const) {
+      const { spec } = await buildSpec(node, coin, { ...profile, image: 'dashpay/dashd:1' }, { engine } as Host, dir, { operatorKey: secret });
+      expect(spec.files).toEqual([{ name: 'dash.conf', mode: 0o600, content: expect.stringMatching(new RegExp(`^server=1\\nrpcbind=[\\d.]+\\nmasternodeblsprivkey=${secret}\\n\\[main\\]\\nrpcport=\\d+\\n$`)) }]);
+      expect(spec.args).toEqual([`-conf=${spec.dataDir}/dash.conf`]);
+      expect(JSON.stringify({ ...spec, files: undefined })).not.toContain(secret);
+    }
+    // The local engine writes it, 0600, and keeps no copy in its own record.
+    const local = new LocalEngine({ dir: path.join(dir, 'local'), log: memoryLogger(), simulatorCommand: ['true'] });
+    const { spec } = await buildSpec(node, coin, profile, host, dir, { operatorKey: secret });
+    await local.create(spec);
     const file = path.join(dir, 'data', 'dash-cfg', 'dash.conf');
-    const text = fs.readFileSync(file, 'utf8');
-    expect(text).toMatch(new RegExp(`^server=1\\nrpcbind=127\\.0\\.0\\.1\\nmasternodeblsprivkey=${secret}\\n\\[main\\]\\nrpcport=\\d+\\n$`));
+    expect(fs.readFileSync(file, 'utf8')).toBe(spec.files![0].content);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(path.join(dir, 'local', 'dash-cfg', 'node.json'), 'utf8')).not.toContain(secret);
+    // A rewrite (quick setup) replaces it, still 0600 even when the old file was not.
+    fs.chmodSync(file, 0o644);
+    await local.writeFiles('dash-cfg', [{ name: 'dash.conf', content: 'server=1\n', mode: 0o600 }]);
+    expect(fs.readFileSync(file, 'utf8')).toBe('server=1\n');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    await local.close();
   });
 });

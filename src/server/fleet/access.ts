@@ -19,6 +19,26 @@ export interface FleetAccess {
   checkBurn: BurnChecker;
   /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
   stopNode(node: Masternode): Promise<void>;
+  /**
+   * Quick setup: the node runs with the owner's operator key from now on. The key is sealed
+   * in the node's secrets; a real daemon gets its config rewritten with it and is restarted
+   * through its engine, and this resolves only once the daemon answers again (the simulator
+   * takes the key through its admin API). Throws `FleetActionError` with the owner's
+   * message; on a failure the node keeps its old key, config and daemon.
+   */
+  setOperatorKey(node: Masternode, secret: string): Promise<void>;
+}
+
+/** A fleet action the owner asked for did not happen; `message` is for them, and nothing changed. */
+export class FleetActionError extends Error {
+  override readonly name = 'FleetActionError';
+  constructor(
+    message: string,
+    /** busy: try again later; unsupported: this node cannot do it; failed: it was tried and undone. */
+    readonly kind: 'busy' | 'unsupported' | 'failed',
+  ) {
+    super(message);
+  }
 }
 
 /** A burn transaction as the coin's chain knows it: its burn output, or why it does not serve. */

@@ -4,6 +4,13 @@
  * The fleet service only speaks this interface.
  */
 
+/**
+ * A file the daemon reads from its data folder (its config file, which may hold the
+ * node's operator key). Files travel apart from the arguments and the environment, which
+ * anyone on the host can read (`ps`, `docker inspect`); they are written with `mode`.
+ */
+export type DaemonFile = { name: string; content: string; mode: number };
+
 /** What to run for one node. Built by the fleet from the catalog's daemon profile. */
 export type DaemonSpec = {
   /** The node's stable id (nodes.mn_id): names the process/container and its data. */
@@ -29,11 +36,10 @@ export type DaemonSpec = {
   /** Folder (local) or volume mount point (docker) for the chain data. */
   dataDir: string;
   /**
-   * Files the engine writes into the node's data folder before the daemon starts: secrets
-   * a daemon reads from files (a validator's keystore, its password), never from its
-   * command line. `name` is a plain file name; `mode` e.g. 0o600.
+   * Placed in `dataDir` by `create`, before the daemon first starts (and again by
+   * `writeFiles`). Engines never log them and keep no copy in their own records.
    */
-  files?: Array<{ name: string; content: string; mode: number }>;
+  files?: DaemonFile[];
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
@@ -58,6 +64,8 @@ export interface NodeEngine {
   /** Creates the node (process slot or container) without starting it; idempotent per nodeId. */
   create(spec: DaemonSpec): Promise<void>;
   start(nodeId: string): Promise<void>;
+  /** Replaces files in the node's data folder (a rewritten config); the daemon reads them at its next start. */
+  writeFiles(nodeId: string, files: DaemonFile[]): Promise<void>;
   /** Stops gracefully (SIGTERM, then SIGKILL after `timeoutS`). */
   stop(nodeId: string, timeoutS?: number): Promise<void>;
   /** Stops and removes the node; its data folder/volume is removed too. Idempotent. */

@@ -9,7 +9,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { raise } from '../notifications/raise';
 import { logOperatorAction } from '../operator/settings';
-import type { BurnResult, DaemonAccess, FleetAccess } from './access';
+import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from './access';
 import { BURN_MESSAGES, lookUpBurn } from './burn-check';
 import type { RpcEndpoint } from './engine';
 import { PermanentEngineError } from './engine';
@@ -21,7 +21,9 @@ import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, lis
 import { rpcAuth } from './observe';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
-import { findLiveNodeOfCoin, markSimulated, transition } from '../nodes/repository';
+import { findLiveNodeOfCoin, markSimulated, transition, updateNodeRow } from '../nodes/repository';
+import { withOperatorSecret } from '../nodes/node-secrets';
+import { KEY_MESSAGES, restartWithOperatorKey } from './operator-key-restart';
 import { operatorKeyFor } from '../nodes/operator-key';
 import { openValidatorRun } from '../nodes/node-secrets';
 import type { SecretBox } from '../secrets/box';
@@ -45,8 +47,10 @@ function localAddresses(configured: { ipv4: string | null; ipv6: string | null }
 
 export type FleetOptions = {
   dataDir: string;
-  /** Opens the keys real daemons run with (sealed in nodes.secrets). */
-  secrets?: Pick<SecretBox, 'open'>;
+  /** Opens the keys real daemons run with (sealed in nodes.secrets), and seals the key quick setup gives. */
+  secrets?: Pick<SecretBox, 'open' | 'seal'>;
+  /** How long a daemon restarted with a new operator key has to answer again (default 60 s). */
+  keyRestartTimeoutMs?: number;
   profiles: Record<string, DaemonProfile>;
   monitor: MonitorOptions;
   /** Runs the control loop (the recurring job `fleet.reconcile`). */
@@ -162,6 +166,36 @@ export class Fleet implements FleetAccess {
     if (!host || node.destroyed_at !== null) return;
     await this.engines.for(host).stop(node.mn_id);
     this.log.info('node stopped', { node: node.mn_id, host: host.name });
+  }
+
+  async setOperatorKey(node: Masternode, secret: string): Promise<void> {
+    const profile = this.opts.profiles[node.daemon_profile ?? ''];
+    const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
+    const coin = await findCoin(this.db, node.coin_id);
+    if (!profile || !host || !coin || node.state !== 'live') throw new FleetActionError(KEY_MESSAGES.unsupported, 'unsupported');
+    // The control loop leaves nodes in progress alone, and this waits for none of its work.
+    if (this.inProgress.has(node.mn_id)) throw new FleetActionError(KEY_MESSAGES.busy, 'busy');
+    this.inProgress.add(node.mn_id);
+    try {
+      if (profile.run === 'simulator') return await this.simulatorOperatorKey(node, secret);
+      const deps = { db: this.db, log: this.log, box: this.opts.secrets, fleetDir: path.join(this.opts.dataDir, 'fleet'), backTimeoutMs: this.opts.keyRestartTimeoutMs ?? 60_000 };
+      await restartWithOperatorKey(deps, node, coin, profile, host, this.engines.for(host), secret);
+    } finally {
+      this.inProgress.delete(node.mn_id);
+    }
+  }
+
+  /** The simulator's stand-in for a restart with the key in the config: its admin API. */
+  private async simulatorOperatorKey(node: Masternode, secret: string) {
+    const box = this.opts.secrets;
+    if (box) await updateNodeRow(this.db, node.id, { secrets: withOperatorSecret(box, node, secret) });
+    try {
+      await this.engines.local.simulatorOperatorKey(node.mn_id, secret);
+    } catch (err) {
+      if (box) await updateNodeRow(this.db, node.id, { secrets: node.secrets });
+      this.log.warn('simulated node did not take its operator key', { node: node.mn_id, error: (err as Error).message });
+      throw new FleetActionError(KEY_MESSAGES.failed, 'failed');
+    }
   }
 
   /** Call after the job runner stopped (which waits for a pass in flight). */

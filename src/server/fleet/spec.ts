@@ -1,11 +1,10 @@
-import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
 import { blsPublicKeyOf } from '../nodes/output-read';
 import { coinsToSat } from './daemons/amounts';
-import type { DaemonSpec } from './engine';
+import type { DaemonFile, DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
 import { simulatedBlockTimeS } from './simulator/limits';
@@ -41,7 +40,7 @@ const CONTAINER_PORT_BASE = 20_000;
 
 /**
  * The engine's instructions for one node: which program or image, with which
- * arguments, ports and data folder. Real daemons get their config file written here.
+ * arguments, ports, data folder and files (a real daemon's config file).
  */
 /** The line that gives a real daemon the node's operator / masternode key, put before any network section (`[main]`). */
 export function withOperatorKey(config: string, option: string | undefined, key: string | null | undefined): string {
@@ -57,7 +56,8 @@ export function withOperatorKey(config: string, option: string | undefined, key:
 /**
  * `operatorKey`: the key the node signs with as a masternode (the operator BLS secret, a
  * classic masternode key, DFI's operator address), written under the profile's
- * `operator_key_option`; the config file is 0600 and never logged.
+ * `operator_key_option`; the config file is a 0600 file (`spec.files`), never an
+ * argument, and never logged. `ports`: the ones a provisioned node already has.
  */
 export async function buildSpec(
   node: Masternode,
@@ -65,7 +65,7 @@ export async function buildSpec(
   profile: DaemonProfile,
   host: Host,
   fleetDataDir: string,
-  opts: { operatorKey?: string | null; /** EVM validators: what the validator client runs with. */ validator?: ValidatorRun | null } = {},
+  opts: { operatorKey?: string | null; ports?: Record<string, number>; /** EVM validators: what the validator client runs with. */ validator?: ValidatorRun | null } = {},
 ): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
   const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
   if (profile.run === 'simulator') {
@@ -99,7 +99,8 @@ export async function buildSpec(
   }
   const docker = host.engine === 'docker';
   const ports: Record<string, number> = {};
-  for (const [i, name] of profile.ports.entries()) ports[name] = docker ? CONTAINER_PORT_BASE + i : await freePort();
+  // A node already provisioned keeps the ports its engine has (a config rewritten for a restart).
+  for (const [i, name] of profile.ports.entries()) ports[name] = opts.ports?.[name] ?? (docker ? CONTAINER_PORT_BASE + i : await freePort());
   // A real masternode listens on its coin's port and is announced as public address:port
   // (placement gave the node an address where that port is free).
   let publish: DaemonSpec['publish'];
@@ -114,26 +115,20 @@ export async function buildSpec(
   const rpcBind = docker ? { bind: '0.0.0.0', allow: '0.0.0.0/0' } : { bind: '127.0.0.1', allow: '127.0.0.1' };
   const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind, feeRecipient: opts.validator?.feeRecipient };
   let args = profile.args.map((a) => fill(a, values));
+  // The config file travels as a file in the data folder for both engines (its
+  // `-conf=<path>` argument names it): it may hold the operator key, which must never be an
+  // argument or an environment variable, both readable by anyone on the host.
+  const files: DaemonFile[] = [];
   if (profile.config && profile.config_file) {
-    const text = withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey);
-    if (docker) {
-      // No file to write into a container before it starts: the same settings as
-      // command-line options (network sections apply as the daemon runs one network).
-      const options = text.split('\n').filter((l) => l && !l.startsWith('[') && !l.startsWith('#')).map((l) => `-${l}`);
-      args = [...args.filter((a) => !a.startsWith('-conf=')), ...options];
-    } else {
-      fs.mkdirSync(dataDir, { recursive: true });
-      fs.writeFileSync(path.join(dataDir, profile.config_file), text, { mode: 0o600 });
-    }
+    files.push({ name: profile.config_file, content: withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey), mode: 0o600 });
   }
   let program = docker ? profile.image! : profile.program;
-  let files: DaemonSpec['files'];
   const vc = profile.validator_client;
   if (vc) {
     // A validator is run, not only watched: its client beside the beacon node, holding
     // the keystore through 0600 files in the data folder.
     if (!opts.validator) throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
-    files = validatorFiles(dataDir, opts.validator);
+    files.push(...validatorFiles(dataDir, opts.validator));
     // On this machine the daemon's own path; in the image, its name on PATH.
     const local = (argv: string[]) => (!docker && argv[0] === path.basename(profile.program) ? [profile.program, ...argv.slice(1)] : argv);
     const script = bothProcessesScript(local(args), local(vc.args.map((a) => fill(a, values))));
@@ -142,6 +137,6 @@ export async function buildSpec(
   }
   return {
     ports,
-    spec: { ...base, program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(publish ? { publish } : {}), ...(files ? { files } : {}) },
+    spec: { ...base, program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(files.length ? { files } : {}), ...(publish ? { publish } : {}) },
   };
 }

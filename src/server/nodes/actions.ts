@@ -6,6 +6,7 @@ import type { Context } from '../context';
 import type { Masternode } from '../db/schema';
 import { fail } from '../errors';
 import { insertEvent } from '../events/queries';
+import { FleetActionError } from '../fleet/access';
 import { requestDestroy } from '../fleet/service';
 import { findCoin } from '../coins/queries';
 import { DaemonError } from '../fleet/daemons/http';
@@ -147,7 +148,6 @@ async function daemonFor(ctx: Ctx, n: Masternode): Promise<NodeDaemon> {
 
 /** A daemon's refusal in its own words; an unreachable daemon in ours. */
 function daemonFailure(err: unknown, what: string): never {
-  if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', 'Quick setup cannot be completed from the node page for this node. Please contact support.');
   if (err instanceof RpcError) fail('BAD_REQUEST', `The network refused the ${what}: ${err.daemonMessage}`);
   if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', `The network refused the ${what}: ${err.message}`);
   if (err instanceof DaemonError) fail('SERVICE_UNAVAILABLE', `Your node did not answer (${err.kind === 'timeout' ? 'timed out' : 'unreachable'}). Please try again in a few minutes.`);
@@ -183,22 +183,44 @@ export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<ty
   return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
 }
 
+/**
+ * Nodes whose quick setup is under way in this process: the same start sent again meanwhile
+ * is answered "already started" at once, rather than restarting the daemon a second time
+ * (should the first fail, its sender is told, and may send it again).
+ */
+const starting = new Set<string>();
+async function oneStartAtATime<T>(mnId: string, run: () => Promise<T>): Promise<T> {
+  if (starting.has(mnId)) fail('BAD_REQUEST', ALREADY_STARTED);
+  starting.add(mnId);
+  try {
+    return await run();
+  } finally {
+    starting.delete(mnId);
+  }
+}
+
 export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
-  const n = await ownNode(ctx, userId, input.mn);
-  const { family } = await familyOfNode(ctx, n);
+  const first = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, first);
   if (family.configView !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
-  if (n.started_at !== null || startMarker(n.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
+  if (first.started_at !== null || startMarker(first.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
   const parsed = parseQuickSetup(input.secret);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'secret');
   if (!isBlsSecretKey(parsed.value)) fail('BAD_REQUEST', 'Incorrect BLS key', 'secret');
-  const daemon = await daemonFor(ctx, n);
-  try {
-    await daemon.applyOperatorKey(parsed.value);
-  } catch (err) {
-    daemonFailure(err, 'operator key');
-  }
-  await markStarted(ctx, n);
-  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+  return oneStartAtATime(first.mn_id, async () => {
+    const n = await ownNode(ctx, userId, input.mn);
+    if (n.started_at !== null || startMarker(n.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
+    if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
+    // A real daemon is restarted with the key in its config; started only once it answers again.
+    try {
+      await ctx.fleet.setOperatorKey(n, parsed.value);
+    } catch (err) {
+      if (err instanceof FleetActionError) fail(err.kind === 'unsupported' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', err.message);
+      throw err;
+    }
+    await markStarted(ctx, n);
+    return { success: true as const, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+  });
 }
 
 export async function getProposals(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: Proposal[] }> {

@@ -20,8 +20,6 @@ export type WalletActivity = ShownActivity;
 export interface NodeDaemon {
   /** `protx register_submit "<tx>" "<sig>"`: answers the registration's hash. */
   registerSubmit(tx: string, sig: string): Promise<string>;
-  /** Quick setup: the node runs with the owner's operator key from now on. */
-  applyOperatorKey(secret: string): Promise<void>;
   proposals(): Promise<Proposal[]>;
   /** The collateral address's balance, what it sent and its latest transactions; null where the daemon cannot say. */
   activity(address: string): Promise<WalletActivity | null>;
@@ -35,7 +33,7 @@ export interface NodeDaemon {
 
 export const ACTION_TIMEOUT_MS = 10_000;
 
-/** The node's daemon has no way to do this (e.g. take an operator key without the engine's help). */
+/** The node's daemon has no way to do this (e.g. a validator without a Keymanager API). */
 export class NotSupportedByDaemon extends Error {
   override readonly name = 'NotSupportedByDaemon';
 }
@@ -54,13 +52,6 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
   const rpc: BitcoinRpc = { endpoint: d.endpoint, auth: d.auth, timeoutMs };
   return {
     registerSubmit: (tx, sig) => registerSubmit(rpc, tx, sig),
-    async applyOperatorKey(secret) {
-      // A real daemon reads the key from its config: the engine must rewrite it and restart.
-      if (!d.simulated) throw new NotSupportedByDaemon('operator key on a running daemon');
-      // The simulator's stand-in for "restart with smartnodeblsprivkey=<secret>" (its admin API).
-      const { status } = await daemonRequest({ host: d.endpoint.host, port: d.endpoint.port }, { method: 'POST', path: `/admin/nodes/${encodeURIComponent(nodeId)}/operator-key`, body: { secret }, timeoutMs });
-      if (status !== 200) throw new DaemonError(`the node did not take the key (HTTP ${status})`, 'rpc-error');
-    },
     proposals: async () => (await governanceProposals(rpc)).map(forPage),
     activity: async (address) => forNodePage(await addressIndexActivity(rpc, address)),
     async chainRecord() {

@@ -10,7 +10,7 @@ export const secretsAad = (mnId: string) => `node:${mnId}:secrets`;
 
 /** As sealed (JSON). */
 export type StoredSecrets = {
-  /** dip003: the operator BLS secret (made at deploy, or the customer's when migrating). */
+  /** dip003 and smartnodes: the operator BLS secret (made at deploy, the customer's when migrating, or given by quick setup). */
   operator_bls_secret?: string;
   /** DFI: the operator address's key (WIF). */
   operator_key?: string;
@@ -26,6 +26,16 @@ export type StoredSecrets = {
 
 export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
   return Object.keys(secrets).length ? box.seal(JSON.stringify(secrets), secretsAad(mnId)) : null;
+}
+
+/**
+ * The node's sealed secrets with its operator secret set to `secret` (quick setup: the key
+ * the owner's wallet made), the rest kept. `operatorKeyFor` returns it from then on, so a
+ * restart or a re-provision writes the same key into the daemon's config.
+ */
+export function withOperatorSecret(box: Pick<SecretBox, 'open' | 'seal'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, secret: string): string {
+  const stored = node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
+  return box.seal(JSON.stringify({ ...stored, operator_bls_secret: secret }), secretsAad(node.mn_id));
 }
 
 /** What the node's views show of them. */

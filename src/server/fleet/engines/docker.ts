@@ -2,7 +2,8 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import type { Logger } from '../../log';
-import type { DaemonSpec, EngineState, NodeEngine } from '../engine';
+import type { DaemonFile, DaemonSpec, EngineState, NodeEngine } from '../engine';
+import { tarOf } from './tar';
 
 export type DockerEngineOptions = {
   /** `unix:///path/to/docker.sock`, or `tcp://host:port` (plain HTTP; put TLS in front of a remote host). */
@@ -37,6 +38,8 @@ const LABEL = {
   rpcPort: 'nodekeep.rpc-port',
   /** The spec's named container ports (JSON), for rpcEndpoint(node, port). */
   ports: 'nodekeep.ports',
+  /** Where the data volume is mounted: writeFiles() puts files there. */
+  dataDir: 'nodekeep.data-dir',
 } as const;
 const NODE_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,100}$/;
 /** Docker's "never" timestamp. */
@@ -228,6 +231,7 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         [LABEL.host]: opts.hostId,
         [LABEL.rpcPort]: String(rpc),
         [LABEL.ports]: JSON.stringify(spec.ports),
+        [LABEL.dataDir]: spec.dataDir,
       },
       ExposedPorts: exposed,
       Tty: false,
@@ -246,6 +250,21 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     };
   }
 
+  /**
+   * The files as a tar into the container's data folder (the API's `PUT .../archive`),
+   * given to the container's user (`copyUIDGID`): a daemon that does not run as root
+   * must still read its 0600 config.
+   */
+  async function putFiles(nodeId: string, dataDir: string, files: DaemonFile[]): Promise<void> {
+    const archive = tarOf(files);
+    try {
+      await container(nodeId).putArchive(archive, { path: dataDir, copyUIDGID: 'true' });
+    } catch (err) {
+      if (statusOf(err) === 404) throw missing(nodeId);
+      throw fail(`put files into ${containerName(nodeId)}`, err);
+    }
+  }
+
   return {
     kind: 'docker',
 
@@ -255,6 +274,8 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       const existing = await find(spec.nodeId);
       if (existing) {
         if (existing.Config.Labels?.[LABEL.managed] !== 'true') throw new DockerEngineError('conflict', `container ${name} on docker host ${url} was not created by Nodekeep`);
+        // A retried provision: the files as the node's settings are now.
+        if (spec.files?.length) await putFiles(spec.nodeId, spec.dataDir, spec.files);
         return;
       }
       const options = createOptions(spec);
@@ -263,12 +284,34 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         await docker.createContainer(options);
       } catch (err) {
         // Another create for this node won the race: same outcome.
-        if (statusOf(err) === 409) return;
+        if (statusOf(err) === 409) {
+          if (spec.files?.length) await putFiles(spec.nodeId, spec.dataDir, spec.files);
+          return;
+        }
         if (madeVolume) await removeVolume(spec.nodeId).catch(() => {});
         if (statusOf(err) === 404) throw new DockerEngineError('image_missing', `image ${spec.program} not found on docker host ${url}`);
         throw fail(`create container ${name}`, err);
       }
-      log.info('container created', { node: spec.nodeId, image: spec.program, ms: Date.now() - t0 });
+      // Into the created container, before its first start: the config never travels as
+      // arguments or environment, which `docker inspect` and `ps` show to anyone on the host.
+      if (spec.files?.length) {
+        try {
+          await putFiles(spec.nodeId, spec.dataDir, spec.files);
+        } catch (err) {
+          await container(spec.nodeId).remove({ force: true }).catch(() => {});
+          if (madeVolume) await removeVolume(spec.nodeId).catch(() => {});
+          throw err;
+        }
+      }
+      log.info('container created', { node: spec.nodeId, image: spec.program, files: spec.files?.length ?? 0, ms: Date.now() - t0 });
+    },
+
+    async writeFiles(nodeId, files) {
+      const info = await inspectOrThrow(nodeId);
+      const dataDir = info.Config.Labels?.[LABEL.dataDir];
+      if (!dataDir) throw new DockerEngineError('invalid', `container ${containerName(nodeId)} on docker host ${url} has no data folder label`);
+      await putFiles(nodeId, dataDir, files);
+      log.info('container files written', { node: nodeId, files: files.map((f) => f.name) });
     },
 
     async start(nodeId) {

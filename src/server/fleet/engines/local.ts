@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { PermanentEngineError, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import { PermanentEngineError, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -55,6 +55,22 @@ function isOurs(pid: number, marker: string): boolean {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Each file through a temporary name created with its mode, then renamed: a reader sees
+ * the old file or the new one, and a secret is never readable by others for a moment
+ * (writeFileSync's mode applies only to a file it creates).
+ */
+function placeFiles(dir: string, files: DaemonFile[]) {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of files) {
+    if (!/^[\w.-]+$/.test(f.name) || f.name.startsWith('.')) throw new Error(`${JSON.stringify(f.name)} is not a plain file name`);
+    const tmp = path.join(dir, `.${f.name}.tmp`);
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, f.content, { mode: f.mode, flag: 'wx' });
+    fs.renameSync(tmp, path.join(dir, f.name));
+  }
+}
 
 /**
  * Daemons as supervised child processes on this machine. Each node has a folder with
@@ -300,8 +316,18 @@ export class LocalEngine implements NodeEngine {
   }
 
   async create(spec: DaemonSpec): Promise<void> {
+    const { files, ...kept } = spec;
+    // Written again by a repeated create (a retried provision), so they match the node's
+    // current settings; the record keeps no copy (it is plain JSON beside the log).
+    if (files?.length) placeFiles(spec.dataDir, files);
     if (this.readRecord(spec.nodeId)) return;
-    this.writeRecord(spec.nodeId, { spec, desired: 'stopped' });
+    this.writeRecord(spec.nodeId, { spec: kept, desired: 'stopped' });
+  }
+
+  async writeFiles(nodeId: string, files: DaemonFile[]): Promise<void> {
+    const rec = this.record(nodeId);
+    if (rec.spec.program === SIMULATOR_PROGRAM) throw new Error(`node ${nodeId} is simulated: it has no data folder`);
+    placeFiles(rec.spec.dataDir, files);
   }
 
   async start(nodeId: string): Promise<void> {
