@@ -104,9 +104,9 @@ describe("a validator node's spec on a Docker host", () => {
     await expect(buildSpec(node, coin, lighthouse, host, dir, { validator: { ...run, token: 'a b' } })).rejects.toThrow(/not a single word/);
   });
 
-  it('a profile without a validator client is unchanged (no files, its own program)', async () => {
+  it('a profile without a validator client is unchanged (only its config file, its own program)', async () => {
     const { spec } = await buildSpec(node, { id: 'dash', label: 'Dash' } as CoinRecord, productionProfile(profiles, 'dash')!.profile, host, dir, { validator: run });
-    expect(spec.files).toBeUndefined();
+    expect(spec.files?.map((f) => f.name)).toEqual(['dash.conf']);
     expect(spec.args[0]).not.toBe('bash');
   });
 });
