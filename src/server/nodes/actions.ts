@@ -37,7 +37,7 @@ async function ownNode(ctx: Ctx, userId: number, mnId: string): Promise<Masterno
 async function familyOfNode(ctx: Ctx, n: Masternode) {
   const coin = await findCoin(ctx.db, n.coin_id);
   if (!coin) fail('NOT_FOUND', NOT_FOUND);
-  return { coin, family: familyOf(coin.family), familyId: coin.family };
+  return { coin, family: familyOf(coin.family) };
 }
 
 async function refresh(ctx: Ctx, n: Masternode, started = false) {
@@ -67,7 +67,7 @@ function deleteReason(reason: string): string {
 export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<typeof deleteMasternodeInput>): Promise<{ success: true; message: string; slashing_protection?: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const reason = deleteReason(input.reason);
-  const { familyId } = await familyOfNode(ctx, n);
+  const { family } = await familyOfNode(ctx, n);
   // Deleting first: nothing starts the node again from here on (a racing provision sees
   // it and destroys it). Then a validator stops signing before its slashing-protection
   // file is made: the file bounds everything the key signed here, so the next client to
@@ -76,7 +76,7 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
   if (!gone) fail('NOT_FOUND', NOT_FOUND);
   let slashing: string | undefined;
   let note = '';
-  if (familyId === 'evm') {
+  if (family.validator) {
     try {
       slashing = await validatorExitFile(ctx, n);
     } catch (err) {
@@ -92,8 +92,8 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
 
 export async function updateValidatorFee(ctx: Ctx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
-  const { familyId } = await familyOfNode(ctx, n);
-  if (familyId !== 'evm') fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator) fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
   const problem = evmAddressError(input.fee_recipient);
   if (problem) fail('BAD_REQUEST', problem, 'fee_recipient');
   const fee = input.fee_recipient.trim();
@@ -132,7 +132,7 @@ async function markStarted(ctx: Ctx, n: Masternode) {
 export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<typeof registerSubmitInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, n);
-  if (family.configView !== 'dip003' && family.configView !== 'dip003_restrict') fail('BAD_REQUEST', NOT_DIP003);
+  if (family.startCall !== 'register_submit') fail('BAD_REQUEST', NOT_DIP003);
   if (startMarker(n.output_text) !== 'not_active' || n.started_at !== null) fail('BAD_REQUEST', ALREADY_STARTED);
   const parsed = parseRegisterOutput(input.output);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'output');
@@ -151,7 +151,7 @@ export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<ty
 export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, n);
-  if (family.configView !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
+  if (family.startCall !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
   if (n.started_at !== null || startMarker(n.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
   const parsed = parseQuickSetup(input.secret);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'secret');

@@ -120,7 +120,7 @@ export function buildSetup({ node: n, coin, secrets }: Input): { setup: NodeSetu
       field('License key', n.entry, true);
       break;
     case 'classic': {
-      if (coin.family === 'defi') {
+      if (family.output === 'defi') {
         const d = defiOutput(n.output_text);
         const op = d.operatorAddress ?? '<operatorAddress>';
         start_cmd = `createmasternode <ownerAddress> ${op}`;
@@ -129,7 +129,7 @@ export function buildSetup({ node: n, coin, secrets }: Input): { setup: NodeSetu
         field('TXID', d.txid ?? n.entry);
         break;
       }
-      if (coin.family === 'satori') {
+      if (family.entry === 'reward_address') {
         field('Reward address', n.entry);
         break;
       }
