@@ -1,4 +1,5 @@
 import type { DeployInfoCoin } from '../../shared/schemas/deploy';
+import { familyOf } from '../../shared/families';
 import { wizardOf } from './flow';
 
 /**
@@ -147,7 +148,8 @@ export function guideSteps(coin: Coin): GuideStep[] {
 }
 
 function classicSteps(coin: Coin): GuideStep[] {
-  if (coin.id === 'defi') {
+  // DFI: the wallet creates the masternode with the operator address the deploy makes (families.ts `output`).
+  if (familyOf(coin.family).output === 'defi') {
     return [
       prerequisites(coin),
       {
