@@ -1,4 +1,4 @@
-import { entryRequired, familyOf } from './families';
+import { coinWords, entryRequired, familyOf } from './families';
 import type { DeployField, DeployServerInput } from './schemas/deploy';
 
 /**
@@ -13,9 +13,6 @@ export const PAYEE_REQUIRED = 'Payee address required.';
 export const PAYEE_INCORRECT = 'Correct payee address required.';
 export const BLS_INCORRECT = 'Incorrect BLS key';
 export const MAX_NEURONS = 50;
-
-/** Coins whose entry address must start with a letter (section 5, "Addresses"). */
-const ADDRESS_PREFIX: Record<string, string> = { bdx: 'b', oxen: 'L' };
 
 /** A field the coin's family does not send (families.ts `fields`). */
 export const fieldNotTaken = (label: string, field: string) => `The field "${field}" is not part of a ${label} deploy.`;
@@ -60,7 +57,7 @@ export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' 
   }
   if (family.entry === 'keystores') return null; // the multipart form has its own rules
   if (!txid && !migrate) return { field: 'txid', message: entryRequired(coin.family) };
-  const prefix = ADDRESS_PREFIX[coin.id];
+  const prefix = coinWords(coin.id).addressPrefix;
   if (prefix && txid && !txid.startsWith(prefix)) return { field: 'txid', message: addressNotValid(coin.label, prefix) };
   if (coin.dip003_restrict) {
     const payee = input.payee?.trim() ?? '';

@@ -112,3 +112,35 @@ export function entryRequired(family: string): string {
 export function takesField(family: string, field: PayloadField): boolean {
   return familyOf(family).fields.includes(field);
 }
+
+/**
+ * What differs between coins of one family: the words of their wallets and their address
+ * rules. Keyed by coin id here and nowhere else.
+ */
+export type CoinWords = {
+  /** What the coin's wallet calls a masternode in its commands (`<word> outputs`, `<word> start-alias`). */
+  nodeWord: string;
+  /** A monero-type address starts with this (section 5, "Addresses"). */
+  addressPrefix: string | null;
+  /** The monero-type wallet program the guide names. */
+  walletCli: string;
+  /** Validators: the staking deposit tool's `--chain` and the site that takes the deposit. */
+  deposit: { chain: string; site: string };
+};
+
+const COIN_WORDS: Record<string, Partial<CoinWords>> = {
+  nix: { nodeWord: 'ghostnode' },
+  bdx: { addressPrefix: 'b', walletCli: 'beldex-wallet-cli' },
+  oxen: { addressPrefix: 'L', walletCli: 'oxen-wallet-cli' },
+  gno: { deposit: { chain: 'gnosis', site: 'https://deposit.gnosischain.com' } },
+};
+
+export function coinWords(coinId: string): CoinWords {
+  return {
+    nodeWord: 'masternode',
+    addressPrefix: null,
+    walletCli: `${coinId}-wallet-cli`,
+    deposit: { chain: 'mainnet', site: 'https://launchpad.ethereum.org' },
+    ...COIN_WORDS[coinId],
+  };
+}

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { deployProblem, fieldNotTaken, payloadProblem } from '../../src/shared/deploy-rules';
-import { FAMILIES, FAMILY, familyOf, takesField, type Family } from '../../src/shared/families';
+import { coinWords, FAMILIES, FAMILY, familyOf, takesField, type Family } from '../../src/shared/families';
 import { deployServerInput, deployValidatorsInput } from '../../src/shared/schemas/deploy';
 import { UPLOAD_FIELDS, type PayloadField } from '../../src/shared/schemas/deploy-payload';
 import { loadProfiles, simulatorProfileId } from '../../src/server/fleet/profiles';
@@ -112,6 +112,16 @@ describe('the family registry', () => {
     expect(FAMILIES.filter((f) => FAMILY[f].output === 'defi')).toEqual(['defi']);
     // An unknown family (an old row, a newer catalog) reads as classic.
     expect(familyOf('brand-new')).toBe(FAMILY.classic);
+  });
+
+  it("coin-level words live beside the families: NIX's ghostnode, the BDX/OXEN prefixes, Gnosis's deposit", () => {
+    expect(coinWords('nix').nodeWord).toBe('ghostnode');
+    expect(coinWords('pivx')).toMatchObject({ nodeWord: 'masternode', addressPrefix: null });
+    expect(coinWords('bdx')).toMatchObject({ addressPrefix: 'b', walletCli: 'beldex-wallet-cli' });
+    expect(coinWords('oxen').addressPrefix).toBe('L');
+    expect(deployProblem({ ...coin('monero'), id: 'oxen', label: 'Oxen' }, { txid: 'b123' })).toEqual({ field: 'txid', message: 'Address is not valid: a Oxen address starts with "L".' });
+    expect(coinWords('gno').deposit.chain).toBe('gnosis');
+    expect(coinWords('eth').deposit).toEqual({ chain: 'mainnet', site: 'https://launchpad.ethereum.org' });
   });
 
   it("the fleet's fallback daemon profile speaks the family's RPC and is in catalog/daemons.json", () => {

@@ -1,4 +1,4 @@
-import { familyOf } from '../../shared/families';
+import { coinWords, familyOf } from '../../shared/families';
 import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
@@ -32,9 +32,9 @@ export function masternodeConfLine(n: Masternode): string {
   return [walletName(n), service(n), '<masternodeprivkey>', c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
 }
 
-/** The start command of a classic coin (NIX calls its nodes ghostnodes). */
+/** The start command of a classic coin, in its wallet's words (NIX calls its nodes ghostnodes). */
 export function classicStartCommand(coinId: string, n: Masternode): string {
-  return `${coinId === 'nix' ? 'ghostnode' : 'masternode'} start-alias ${walletName(n)}`;
+  return `${coinWords(coinId).nodeWord} start-alias ${walletName(n)}`;
 }
 
 function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string | null {
