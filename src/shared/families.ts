@@ -52,6 +52,8 @@ type Profile = {
   simulatedRpc: SimulatedRpc;
   /** The fields its deploy sends besides currency and package; any other field is refused. */
   fields: readonly PayloadField[];
+  /** Of `fields`, the ones its deploy cannot go without (the others may be left out). */
+  required?: readonly PayloadField[];
   output: OutputLayout;
   startCall: StartCall;
   /** An entry (ZEN's t_address) is never used for a second node, on any account or coin of the family. */
@@ -84,13 +86,13 @@ const PROFILES: Record<Family, Profile> = {
   // The monero_secret is sent only by a migration (the node's key from the customer's current platform).
   monero: { ...base, wizard: 'monero', steps: 2, advancedStep: 2, entry: 'address', fields: ['txid', 'monero_secret'], output: 'entry', configView: 'monero', simulatedRpc: 'monero' },
   playa3ull: { ...base, ...entryOnly, wizard: 'license', steps: 2, advancedStep: 2, entry: 'license', configView: '3ull', networkStatus: false, simulatedRpc: 'classic' },
-  satori: { ...base, wizard: 'neuron', steps: 2, advancedStep: 2, entry: 'reward_address', fields: ['rewardAddress', 'neuronCount'], output: 'entry', configView: 'classic', networkStatus: false, simulatedRpc: 'classic' },
-  sin: { ...base, wizard: 'burn', steps: 9, advancedStep: 7, entry: 'txid', fields: ['txid', 'burntxid', 'burn_output_id'], output: 'masternode_conf', configView: 'classic', exported: true, simulatedRpc: 'classic' },
-  evm: { ...base, wizard: 'validator', steps: 5, advancedStep: 4, entry: 'keystores', fields: UPLOAD_FIELDS, output: 'validator', configView: 'validator', validator: true, simulatedRpc: 'evm' },
+  satori: { ...base, wizard: 'neuron', steps: 2, advancedStep: 2, entry: 'reward_address', fields: ['rewardAddress', 'neuronCount'], required: ['rewardAddress'], output: 'entry', configView: 'classic', networkStatus: false, simulatedRpc: 'classic' },
+  sin: { ...base, wizard: 'burn', steps: 9, advancedStep: 7, entry: 'txid', fields: ['txid', 'burntxid', 'burn_output_id'], required: ['burntxid', 'burn_output_id'], output: 'masternode_conf', configView: 'classic', exported: true, simulatedRpc: 'classic' },
+  evm: { ...base, wizard: 'validator', steps: 5, advancedStep: 4, entry: 'keystores', fields: UPLOAD_FIELDS, required: UPLOAD_FIELDS, output: 'validator', configView: 'validator', validator: true, simulatedRpc: 'evm' },
   defi: { ...base, wizard: 'classic', steps: 2, advancedStep: 2, entry: 'txid', fields: ['txid'], output: 'defi', configView: 'classic', networkStatus: false, deployedAtOnce: true, simulatedRpc: 'classic' },
 };
 
-const withPayload = (p: Profile): FamilyProfile => ({ ...p, payload: payloadSchema(p.fields) });
+const withPayload = (p: Profile): FamilyProfile => ({ ...p, payload: payloadSchema(p.fields, p.required) });
 export const FAMILY = Object.fromEntries(FAMILIES.map((f) => [f, withPayload(PROFILES[f])])) as Record<Family, FamilyProfile>;
 
 export function isFamily(value: string): value is Family {

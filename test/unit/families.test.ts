@@ -84,6 +84,19 @@ describe('the family registry', () => {
     expect(refused).toBeGreaterThan(FAMILIES.length * 5);
   });
 
+  it('a field its family cannot go without may not be left out; the others may', () => {
+    for (const f of FAMILIES) {
+      for (const field of FAMILY[f].fields) {
+        const { [field]: _left, ...rest } = VALID[f];
+        const r = FAMILY[f].payload.safeParse({ currency: 'x', ...rest });
+        const required = (FAMILY[f].required ?? []).includes(field);
+        expect(r.success, `${f} without ${field}`).toBe(!required);
+      }
+    }
+    expect(FAMILY.satori.required).toEqual(['rewardAddress']);
+    expect(FAMILY.sin.required).toEqual(['burntxid', 'burn_output_id']);
+  });
+
   it('an empty or unticked foreign field carries nothing and is not refused', () => {
     expect(payloadProblem(coin('classic'), { txid: tx, payee: '', migrate: false, blsKey: '   ', monero_secret: undefined })).toBeNull();
     expect(payloadProblem(coin('classic'), { txid: tx, migrate: true })).toEqual({ field: 'migrate', message: fieldNotTaken('Coin classic', 'migrate') });

@@ -52,8 +52,16 @@ export type PayloadField = JsonField | UploadField;
 
 const allFields = { ...jsonFields, ...uploadFields };
 
-/** A family's payload schema: the common fields and the ones it names, nothing else (strict). */
-export function payloadSchema<const F extends PayloadField>(fields: readonly F[]) {
-  const picked = Object.fromEntries(fields.map((f) => [f, allFields[f]])) as { [K in F]: (typeof allFields)[K] };
+/**
+ * A family's payload schema: the common fields and the ones it names, nothing else
+ * (strict); the `required` ones may not be left out. (Which message a missing or empty
+ * field gets is section 5's, in ../deploy-rules.ts.)
+ */
+export function payloadSchema<const F extends PayloadField>(fields: readonly F[], required: readonly F[] = []) {
+  const pick = (f: F) => {
+    const shape = allFields[f];
+    return required.includes(f) && shape instanceof z.ZodOptional ? shape.unwrap() : shape;
+  };
+  const picked = Object.fromEntries(fields.map((f) => [f, pick(f)])) as { [K in F]: (typeof allFields)[K] };
   return z.strictObject({ ...payloadBase, ...picked });
 }
