@@ -4,9 +4,12 @@ import { payloadSchema, UPLOAD_FIELDS, type PayloadField } from './schemas/deplo
 /**
  * The one registry of coin families (deployment-and-nodes.md sections 2, 4, 5): which
  * wizard a coin gets, its steps and where Advanced starts, what the customer types and
- * the message when it is missing, which configuration view its node page shows, whether
- * its nodes go into the portfolio's export text and show a network status. The client,
- * the server and the fleet all read it; nothing else decides by family or coin id.
+ * the message when it is missing, the fields its deploy sends and their zod schema,
+ * which configuration view its node page shows and how a node is started, whether its
+ * nodes go into the portfolio's export text and show a network status, which RPC its
+ * simulated daemon speaks. What differs between coins of one family is `coinWords`
+ * (end of file). The client, the server and the fleet all read it; nothing else decides
+ * by family or coin id.
  */
 export const FAMILIES = ['dip003', 'dip003_restrict', 'smartnode', 'classic', 'zen', 'nrg', 'monero', 'playa3ull', 'satori', 'sin', 'evm', 'defi'] as const;
 export type Family = (typeof FAMILIES)[number];
