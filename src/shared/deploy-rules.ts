@@ -1,4 +1,4 @@
-import { entryRequired, familyOf } from './families';
+import { coinWords, entryRequired, familyOf } from './families';
 import type { DeployField, DeployServerInput } from './schemas/deploy';
 
 /**
@@ -14,14 +14,38 @@ export const PAYEE_INCORRECT = 'Correct payee address required.';
 export const BLS_INCORRECT = 'Incorrect BLS key';
 export const MAX_NEURONS = 50;
 
-/** Coins whose entry address must start with a letter (section 5, "Addresses"). */
-const ADDRESS_PREFIX: Record<string, string> = { bdx: 'b', oxen: 'L' };
+/** A field the coin's family does not send (families.ts `fields`). */
+export const fieldNotTaken = (label: string, field: string) => `The field "${field}" is not part of a ${label} deploy.`;
 
 export const addressNotValid = (label: string, prefix: string) => `Address is not valid: a ${label} address starts with "${prefix}".`;
 
 type Coin = { id: string; label: string; family: string; dip003_restrict: boolean };
 
+/** Nothing sent: an absent, empty or unticked field (a script's fixed template) is not a field the family refuses. */
+const empty = (v: unknown) => v === undefined || v === null || v === false || (typeof v === 'string' && v.trim() === '');
+
+/**
+ * The first field of the payload that the coin's family does not take, run through the
+ * family's own schema (families.ts `payload`); the shapes of the fields it does take are
+ * the transport schema's to judge.
+ */
+export function payloadProblem(coin: Pick<Coin, 'label' | 'family'>, input: object): FieldProblem | null {
+  const family = familyOf(coin.family);
+  const sent = Object.fromEntries(Object.entries(input).filter(([k, v]) => !empty(v) || (family.fields as readonly string[]).includes(k)));
+  const r = family.payload.safeParse({ currency: '-', ...sent });
+  if (r.success) return null;
+  for (const issue of r.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      const field = issue.keys.find((k) => k !== 'currency' && k !== 'package') ?? issue.keys[0];
+      return { field: field as DeployField, message: fieldNotTaken(coin.label, field) };
+    }
+  }
+  return null;
+}
+
 export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount'>): FieldProblem | null {
+  const foreign = payloadProblem(coin, input);
+  if (foreign) return foreign;
   const family = familyOf(coin.family);
   const txid = (input.txid ?? '').trim();
   const migrate = input.migrate === true;
@@ -33,14 +57,14 @@ export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' 
   }
   if (family.entry === 'keystores') return null; // the multipart form has its own rules
   if (!txid && !migrate) return { field: 'txid', message: entryRequired(coin.family) };
-  const prefix = ADDRESS_PREFIX[coin.id];
+  const prefix = coinWords(coin.id).addressPrefix;
   if (prefix && txid && !txid.startsWith(prefix)) return { field: 'txid', message: addressNotValid(coin.label, prefix) };
   if (coin.dip003_restrict) {
     const payee = input.payee?.trim() ?? '';
     if (!payee) return { field: 'payee', message: PAYEE_REQUIRED };
     if (!payee.startsWith('3')) return { field: 'payee', message: PAYEE_INCORRECT };
   }
-  if (migrate && family.wizard === 'dip003' && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? '')) return { field: 'blsKey', message: BLS_INCORRECT };
+  if (migrate && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? '')) return { field: 'blsKey', message: BLS_INCORRECT };
   return null;
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressNotValid } from '../../src/shared/deploy-rules';
+import { addressNotValid, fieldNotTaken } from '../../src/shared/deploy-rules';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_REQUIRED, sameDeploy, VALIDATORS_UPLOAD, ZEN_ADDRESS_USED } from '../../src/server/deploy/service';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
@@ -70,6 +70,18 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
     await refusedAlike({ currency: 'satori', rewardAddress: 'Sx', neuronCount: 0 }, 'neuronCount: must be 1 to 50', undefined);
     await refusedAlike({ currency: 'sin', txid: tx('d') }, BURN_REQUIRED, 'burntxid');
     await refusedAlike({ currency: 'sin', txid: tx('d'), burntxid: 'not-a-txid', burn_output_id: 0 }, 'Invalid transaction ID.', 'burntxid');
+  });
+
+  it("a field the coin's family does not send is refused and named (families.ts payload)", async () => {
+    await refusedAlike({ currency: 'zen42', txid: 'znAddress', blsKey: 'f'.repeat(64) }, fieldNotTaken('Horizen Secure Node', 'blsKey'), 'blsKey');
+    await refusedAlike({ currency: 'pivx', txid: tx('f'), migrate: true }, fieldNotTaken('PIVX', 'migrate'), 'migrate');
+    await refusedAlike({ currency: 'dash', txid: tx('f'), monero_secret: 'secret' }, fieldNotTaken('Dash', 'monero_secret'), 'monero_secret');
+    await refusedAlike({ currency: 'bdx', txid: 'bAddress', burntxid: tx('a'), burn_output_id: 0 }, fieldNotTaken('Beldex', 'burntxid'), 'burntxid');
+    await refusedAlike({ currency: 'satori', rewardAddress: 'Sx', neuronCount: 2, payee: 'Sy' }, fieldNotTaken('Satori Network', 'payee'), 'payee');
+    await refusedAlike({ currency: 'defi', txid: tx('f'), rewardAddress: 'x' }, fieldNotTaken('DeFiChain', 'rewardAddress'), 'rewardAddress');
+    // An empty or unticked field carries nothing: a script's fixed template still deploys.
+    const ok = await rest('POST', '/api/deploy_server', token, { currency: 'pivx', txid: `${uniq()}${uniq()}`, payee: '', migrate: false, blsKey: '  ' });
+    expect(ok.body).toMatchObject({ success: true });
   });
 
   it('unknown coins and fields, a delisted coin', async () => {

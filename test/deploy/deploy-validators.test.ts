@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldNotTaken } from '../../src/shared/deploy-rules';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { DEPLOYED, KEY_IN_USE, NONE_DEPLOYED, NOT_VALIDATORS } from '../../src/server/deploy/validators';
 import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
@@ -151,6 +152,13 @@ describe('validator uploads', () => {
     const f = validatorForm({ files: [] });
     f.append('keystores', ks.text);
     expect((await multipart(token, f)).body).toEqual({ success: false, message: 'Keystores must be uploaded as files.', error_input: 'keystores' });
+    // A part the validators' payload does not have (families.ts) is refused by name.
+    const withTxid = validatorForm({ files: [['k.json', ks.text]] });
+    withTxid.set('txid', 'a'.repeat(64));
+    expect((await multipart(token, withTxid)).body).toEqual({ success: false, message: fieldNotTaken('validator', 'txid') });
+    const withBls = validatorForm({ files: [['k.json', ks.text]] });
+    withBls.set('blsKey', new Blob(['x']), 'bls.txt');
+    expect((await multipart(token, withBls)).body).toEqual({ success: false, message: fieldNotTaken('validator', 'blsKey') });
     // Without a session the upload is refused before any keystore is opened.
     const anon = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', body: validatorForm({ files: [['k.json', ks.text]] }) });
     expect(anon.status).toBe(401);

@@ -1,4 +1,5 @@
 import type { DeployInfoCoin } from '../../shared/schemas/deploy';
+import { coinWords, familyOf } from '../../shared/families';
 import { wizardOf } from './flow';
 
 /**
@@ -90,7 +91,7 @@ export function guideSteps(coin: Coin): GuideStep[] {
         { title: 'Enter the t-address', text: ['Paste the new t-address that holds the collateral.'], commands: [] },
       ];
     case 'monero': {
-      const cli = coin.id === 'bdx' ? 'beldex-wallet-cli' : coin.id === 'oxen' ? 'oxen-wallet-cli' : `${coin.id}-wallet-cli`;
+      const cli = coinWords(coin.id).walletCli;
       return [
         prerequisites(coin),
         {
@@ -116,18 +117,18 @@ export function guideSteps(coin: Coin): GuideStep[] {
         { title: 'Enter the license key', text: ['Paste the license key of your node license. No wallet transaction is needed.'], commands: [] },
       ];
     case 'validator': {
-      const gnosis = coin.id === 'gno';
+      const { deposit } = coinWords(coin.id);
       return [
         prerequisites(coin, ['The staking deposit tool on an offline computer, and your withdrawal address']),
         {
           title: 'Generate your validator keys',
           text: ['Run the staking deposit tool on a computer you trust. Write the mnemonic down and keep it offline: it is the only way to recover your keys. Choose a keystore password; you enter it in step 4.'],
-          commands: [{ label: 'Generate keys', text: `./deposit new-mnemonic --num_validators 1 --chain ${gnosis ? 'gnosis' : 'mainnet'} --eth1_withdrawal_address <your withdrawal address>` }],
+          commands: [{ label: 'Generate keys', text: `./deposit new-mnemonic --num_validators 1 --chain ${deposit.chain} --eth1_withdrawal_address <your withdrawal address>` }],
         },
         {
           title: 'Beacon chain deposit',
           text: [
-            `Upload the deposit_data-*.json file at ${gnosis ? 'https://deposit.gnosischain.com' : 'https://launchpad.ethereum.org'} and send ${amount(coin.collateral)} ${coin.ticker} per validator from your own wallet.`,
+            `Upload the deposit_data-*.json file at ${deposit.site} and send ${amount(coin.collateral)} ${coin.ticker} per validator from your own wallet.`,
             'The keystore-m_*.json files stay with you; you upload them in the next step.',
           ],
           commands: [{ label: 'Your files', text: 'ls validator_keys/' }],
@@ -147,7 +148,8 @@ export function guideSteps(coin: Coin): GuideStep[] {
 }
 
 function classicSteps(coin: Coin): GuideStep[] {
-  if (coin.id === 'defi') {
+  // DFI: the wallet creates the masternode with the operator address the deploy makes (families.ts `output`).
+  if (familyOf(coin.family).output === 'defi') {
     return [
       prerequisites(coin),
       {
@@ -165,7 +167,7 @@ function classicSteps(coin: Coin): GuideStep[] {
     {
       title: 'Payment to yourself',
       text: [`Open your ${coin.label} wallet's console (Tools > Debug console), send the collateral to a new address of your own, then find the transaction ID and paste it below.`],
-      commands: [newAddress(coin), sendCollateral(coin), { label: 'Find the collateral transaction', text: coin.id === 'nix' ? 'ghostnode outputs' : 'masternode outputs' }],
+      commands: [newAddress(coin), sendCollateral(coin), { label: 'Find the collateral transaction', text: `${coinWords(coin.id).nodeWord} outputs` }],
     },
   ];
 }

@@ -1,4 +1,4 @@
-import type { WizardKind } from '../../shared/families';
+import { FAMILIES, FAMILY, type WizardKind } from '../../shared/families';
 
 /**
  * Which field a failed deploy's message goes under (section 8). The server names the
@@ -9,23 +9,19 @@ import type { WizardKind } from '../../shared/families';
  */
 export type WizardField = 'txid' | 'payee' | 'blsKey' | 'monero_secret' | 'burntxid' | 'rewardAddress' | 'neuronCount' | 'password' | 'fee_recipient' | 'keystores';
 
-const FIELDS: Record<WizardKind, readonly WizardField[]> = {
-  burn: ['txid', 'burntxid'],
-  dip003: ['txid', 'payee', 'blsKey'],
-  zen: ['txid'],
-  monero: ['txid', 'monero_secret'],
-  energi: ['txid'],
-  classic: ['txid'],
-  license: ['txid'],
-  neuron: ['rewardAddress', 'neuronCount'],
-  validator: ['password', 'fee_recipient', 'keystores'],
-};
+const WIZARD_FIELDS: readonly WizardField[] = ['txid', 'payee', 'blsKey', 'monero_secret', 'burntxid', 'rewardAddress', 'neuronCount', 'password', 'fee_recipient', 'keystores'];
+
+/** The fields a wizard shows: what the deploys of its families send (families.ts `fields`). */
+function wizardFields(wizard: WizardKind): readonly WizardField[] {
+  const sent = new Set(FAMILIES.filter((f) => FAMILY[f].wizard === wizard).flatMap((f) => FAMILY[f].fields));
+  return WIZARD_FIELDS.filter((f) => sent.has(f));
+}
 
 /** The field for a server message, or null for the form's general error. */
 export function serverErrorField(wizard: WizardKind, message: string, field?: string | null): WizardField | null {
   // The validator form shows a fee_address error under its one fee recipient field.
   const named = field === 'fee_address' ? 'fee_recipient' : field;
-  const own = FIELDS[wizard].find((f) => f === named);
+  const own = wizardFields(wizard).find((f) => f === named);
   if (own) return own;
   if (wizard === 'validator') return null;
   if (wizard === 'dip003') {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { FAMILIES, type Family } from '../../shared/families';
+import { FAMILIES, FAMILY, type Family } from '../../shared/families';
 import { parseUsd, type Micros } from '../../shared/money';
 
 /**
@@ -125,8 +125,8 @@ export function parseCatalog(text: string, fileName = 'catalog'): CatalogCoin[] 
     const c = parsed.output;
     if (seen.has(c.id)) return problems.push(`coin ${c.id}.id: appears twice`);
     seen.add(c.id);
-    if (c.flags.dip003_restrict && c.family !== 'dip003_restrict') problems.push(`coin ${c.id}.flags.dip003_restrict: only for family dip003_restrict`);
-    if (c.front_options.validator_evm !== (c.family === 'evm')) problems.push(`coin ${c.id}.front_options.validator_evm: must be true exactly for family evm`);
+    if (c.flags.dip003_restrict && FAMILY[c.family].configView !== 'dip003_restrict') problems.push(`coin ${c.id}.flags.dip003_restrict: only for family dip003_restrict`);
+    if (c.front_options.validator_evm !== FAMILY[c.family].validator) problems.push(`coin ${c.id}.front_options.validator_evm: must be true exactly for family evm`);
     coins.push(toCatalogCoin(c));
   });
   if (problems.length) throw new CatalogError(problems.join('\n'));

@@ -1,4 +1,4 @@
-import { familyOf } from '../../shared/families';
+import { familyOf, takesField } from '../../shared/families';
 import type { DeployServerInput } from '../../shared/schemas/deploy';
 import type { CoinRecord } from '../db/schema';
 import type { NodeFields } from '../fleet/service';
@@ -49,7 +49,7 @@ export function nodeFieldsFor(coin: CoinRecord, input: Input, box: SecretBox, ex
     output = buildOutputText({ kind: 'entry', entry });
   }
   const moneroSecret = input.monero_secret?.trim();
-  if ((coin.monero === 1 || coin.family === 'monero') && moneroSecret) secrets.monero_secret = moneroSecret;
+  if (takesField(coin.family, 'monero_secret') && moneroSecret) secrets.monero_secret = moneroSecret;
   return {
     mn_id: mnId,
     entry: entry || null,

@@ -13,7 +13,7 @@ export const deployRouter = router({
       rest: {
         method: 'POST',
         path: '/api/deploy_server',
-        summary: '`{success, message, server_id, server_ids}`: deploys a node (Satori: `neuronCount` nodes). Validators send multipart/form-data instead (see deploy_validators). A field error answers `error_input` naming the field',
+        summary: '`{success, message, server_id, server_ids}`: deploys a node (Satori: `neuronCount` nodes). Validators send multipart/form-data instead (see deploy_validators). A field error answers `error_input` naming the field; a field the coin\'s family does not send is refused by name',
       },
     })
     .input(deployServerInput)

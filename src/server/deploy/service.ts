@@ -48,7 +48,8 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
     if (family.entry === 'keystores') fail('BAD_REQUEST', VALIDATORS_UPLOAD, 'keystores');
     const problem = deployProblem({ id: coin.id, label: coin.label, family: coin.family, dip003_restrict: coin.dip003_restrict === 1 }, input);
     if (problem) fail('BAD_REQUEST', problem.message, problem.field);
-    if (input.migrate === true && family.wizard === 'dip003' && !isBlsSecretKey(input.blsKey ?? '')) fail('BAD_REQUEST', BLS_INCORRECT, 'blsKey');
+    // Only the families that take a BLS key get past deployProblem with `migrate`.
+    if (input.migrate === true && !isBlsSecretKey(input.blsKey ?? '')) fail('BAD_REQUEST', BLS_INCORRECT, 'blsKey');
     if (family.wizard === 'burn') await recheckBurn(ctx, coin, input);
 
     const neurons = family.entry === 'reward_address';
@@ -58,11 +59,11 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
       neurons ? nodeFieldsFor(coin, { txid: input.rewardAddress }, ctx.secrets, { deploy_id: deployId }) : nodeFieldsFor(coin, input, ctx.secrets, { deploy_id: deployId }),
     );
     const entry = nodes[0].entry;
-    const zenCoins = coin.family === 'zen' ? (await listCoins(ctx.db)).filter((c) => c.family === 'zen').map((c) => c.id) : [];
+    const entryOnceIn = family.uniqueEntry ? (await listCoins(ctx.db)).filter((c) => c.family === coin.family).map((c) => c.id) : [];
 
     const created = await ctx.db.transaction().execute(async (trx) => {
       // Inside the transaction (SQLite has one writer): two deploys cannot both pass.
-      if (entry && zenCoins.length && (await entryUsed(trx, zenCoins, entry))) fail('BAD_REQUEST', ZEN_ADDRESS_USED, 'txid');
+      if (entry && entryOnceIn.length && (await entryUsed(trx, entryOnceIn, entry))) fail('BAD_REQUEST', ZEN_ADDRESS_USED, 'txid');
       if (entry && !neurons && (await sameDeployExists(trx, user.id, coin.id, entry))) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }

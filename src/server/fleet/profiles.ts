@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
-import type { Family } from '../coins/catalog-file';
+import { FAMILIES, familyOf } from '../../shared/families';
 
 /**
  * Daemon profiles (catalog/daemons.json): how a kind of coin daemon runs — simulator,
@@ -89,21 +89,13 @@ export type ValidatorClientProfile = v.InferOutput<typeof ValidatorClient>;
 /** How a profile reads wallet activity (absent: it does not). */
 export const activityWay = (p: DaemonProfile): ActivityWay => (p.rpc === 'monero' || p.rpc === 'evm' || p.rpc === 'other' ? 'none' : (p.activity ?? 'none'));
 
-/** The simulator profile a coin of each family gets when its catalog entry names none. */
-export const FAMILY_PROFILES: Record<Family, string> = {
-  dip003: 'simulator-dash',
-  dip003_restrict: 'simulator-dash',
-  smartnode: 'simulator-dash',
-  classic: 'simulator-classic',
-  zen: 'simulator-classic',
-  nrg: 'simulator-classic',
-  playa3ull: 'simulator-classic',
-  satori: 'simulator-classic',
-  sin: 'simulator-classic',
-  defi: 'simulator-classic',
-  monero: 'simulator-monero',
-  evm: 'simulator-evm',
-};
+/**
+ * The simulator profile a coin gets when its catalog entry names none: the one that
+ * speaks its family's RPC (families.ts `simulatedRpc`). The family is the registry's
+ * knowledge; the fleet knows only which profile serves which RPC.
+ */
+export const simulatorProfileId = (family: string) => `simulator-${familyOf(family).simulatedRpc}`;
+const SIMULATOR_PROFILES = [...new Set(FAMILIES.map(simulatorProfileId))];
 
 export function loadProfiles(file: string): Record<string, DaemonProfile> {
   let raw: unknown;
@@ -114,7 +106,7 @@ export function loadProfiles(file: string): Record<string, DaemonProfile> {
   }
   const r = v.safeParse(ProfilesFile, raw);
   if (!r.success) throw new Error(r.issues.map((i) => `${path.basename(file)}.${v.getDotPath(i) ?? ''}: ${i.message}`).join('\n'));
-  for (const f of Object.values(FAMILY_PROFILES)) if (!r.output.profiles[f]) throw new Error(`${path.basename(file)}: profile ${f} is missing`);
+  for (const f of SIMULATOR_PROFILES) if (!r.output.profiles[f]) throw new Error(`${path.basename(file)}: profile ${f} is missing`);
   return r.output.profiles;
 }
 

@@ -1,3 +1,4 @@
+import { familyOf } from '../../shared/families';
 import os from 'node:os';
 import path from 'node:path';
 import { findCoin } from '../coins/queries';
@@ -361,7 +362,7 @@ export class Fleet implements FleetAccess {
     const engine = this.engines.for(host);
     const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
     // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).
-    const validator = coin.family === 'evm' && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
+    const validator = familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
     const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator });
     await engine.create(spec);
     await engine.start(node.mn_id);

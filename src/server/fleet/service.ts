@@ -9,7 +9,7 @@ import { insertEvent } from '../events/queries';
 import type { Logger } from '../log';
 import { logOperatorAction } from '../operator/settings';
 import { findNodeById, insertNodeRow, transition } from '../nodes/repository';
-import { FAMILY_PROFILES, type DaemonProfile } from './profiles';
+import { simulatorProfileId, type DaemonProfile } from './profiles';
 import { freeSlots } from './placement';
 import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './queries';
 
@@ -21,7 +21,7 @@ export const FLEET_FULL = 'No server capacity is free for this plan right now. P
 export const notOffered = (label: string) => `${label} nodes cannot be deployed right now. Please try again later or contact support.`;
 
 export function profileFor(profiles: Record<string, DaemonProfile>, family: string, named?: string): { id: string; profile: DaemonProfile } {
-  const id = named ?? FAMILY_PROFILES[family as keyof typeof FAMILY_PROFILES];
+  const id = named ?? simulatorProfileId(family);
   const profile = profiles[id];
   if (!profile) throw new Error(`daemon profile ${id} is not in catalog/daemons.json`);
   return { id, profile };

@@ -1,3 +1,4 @@
+import { payloadProblem } from '../../shared/deploy-rules';
 import { evmAddressError } from '../../shared/evm-address';
 
 /**
@@ -85,6 +86,10 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, cap: number
 }
 
 async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefusal> {
+  // Only the validators' payload (families.ts, evm `fields`): any other part is refused by name.
+  const parts = Object.fromEntries([...form.entries()].filter(([k]) => k !== 'keystores' && k !== 'keystores[]').map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
+  const foreign = payloadProblem({ label: 'validator', family: 'evm' }, parts);
+  if (foreign) return refuse(foreign.message, undefined);
   // `keystores[]` is how some form libraries spell a repeated field.
   const entries = [...form.getAll('keystores'), ...form.getAll('keystores[]')];
   if (entries.some((e) => typeof e === 'string')) return refuse('Keystores must be uploaded as files.', 'keystores');

@@ -42,7 +42,7 @@ async function ownNode(ctx: Ctx, userId: number, mnId: string): Promise<Masterno
 async function familyOfNode(ctx: Ctx, n: Masternode) {
   const coin = await findCoin(ctx.db, n.coin_id);
   if (!coin) fail('NOT_FOUND', NOT_FOUND);
-  return { coin, family: familyOf(coin.family), familyId: coin.family };
+  return { coin, family: familyOf(coin.family) };
 }
 
 async function refresh(ctx: Ctx, n: Masternode, started = false) {
@@ -72,7 +72,7 @@ function deleteReason(reason: string): string {
 export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<typeof deleteMasternodeInput>): Promise<{ success: true; message: string; slashing_protection?: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const reason = deleteReason(input.reason);
-  const { familyId } = await familyOfNode(ctx, n);
+  const { family } = await familyOfNode(ctx, n);
   // Deleting first: nothing starts the node again from here on (a racing provision sees
   // it and destroys it). Then a validator stops signing before its slashing-protection
   // file is made: the file bounds everything the key signed here, so the next client to
@@ -81,7 +81,7 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
   if (!gone) fail('NOT_FOUND', NOT_FOUND);
   let slashing: string | undefined;
   let note = '';
-  if (familyId === 'evm') {
+  if (family.validator) {
     try {
       slashing = await validatorExitFile(ctx, n);
     } catch (err) {
@@ -116,8 +116,8 @@ function oneAtATime(key: string, task: () => Promise<void>): Promise<void> {
  */
 export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
-  const { familyId } = await familyOfNode(ctx, n);
-  if (familyId !== 'evm') fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator) fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
   const problem = evmAddressError(input.fee_recipient);
   if (problem) fail('BAD_REQUEST', problem, 'fee_recipient');
   const fee = input.fee_recipient.trim();
@@ -167,7 +167,7 @@ async function markStarted(ctx: Ctx, n: Masternode) {
 export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<typeof registerSubmitInput>): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, n);
-  if (family.configView !== 'dip003' && family.configView !== 'dip003_restrict') fail('BAD_REQUEST', NOT_DIP003);
+  if (family.startCall !== 'register_submit') fail('BAD_REQUEST', NOT_DIP003);
   if (startMarker(n.output_text) !== 'not_active' || n.started_at !== null) fail('BAD_REQUEST', ALREADY_STARTED);
   const parsed = parseRegisterOutput(input.output);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'output');
@@ -202,7 +202,7 @@ async function oneStartAtATime<T>(mnId: string, run: () => Promise<T>): Promise<
 export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
   const first = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, first);
-  if (family.configView !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
+  if (family.startCall !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
   if (first.started_at !== null || startMarker(first.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
   const parsed = parseQuickSetup(input.secret);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'secret');

@@ -1,4 +1,4 @@
-import { isFamily } from '../../shared/families';
+import { familyOf } from '../../shared/families';
 
 /**
  * A node's `output_text` (deployment-and-nodes.md section 3): what the deploy writes per
@@ -58,24 +58,9 @@ export function buildOutputText(f: OutputFields): string {
   }
 }
 
-/** Which layout a family's nodes use. */
+/** Which layout a family's nodes use (families.ts `output`; an unknown family reads as classic). */
 export function outputKind(family: string): OutputFields['kind'] {
-  // An unknown family reads as classic, as in families.ts.
-  switch (isFamily(family) ? family : 'classic') {
-    case 'classic':
-    case 'sin':
-      return 'masternode_conf';
-    case 'dip003':
-    case 'dip003_restrict':
-    case 'smartnode':
-      return 'dip003';
-    case 'evm':
-      return 'validator';
-    case 'defi':
-      return 'defi';
-    default:
-      return 'entry';
-  }
+  return familyOf(family).output;
 }
 
 /** The fields of a node's output text, by its family; null when the text is not in that layout. */
@@ -91,7 +76,7 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
     }
   }
   const w = text.trim().split(/\s+/);
-  if (family === 'monero' && /^register_[A-Za-z0-9]+_node$/.test(w[0])) return { kind: 'monero_register', command: text.trim() };
+  if (familyOf(family).configView === 'monero' && /^register_[A-Za-z0-9]+_node$/.test(w[0])) return { kind: 'monero_register', command: text.trim() };
   switch (kind) {
     case 'masternode_conf':
       if (w.length < 5) return null;

@@ -1,3 +1,4 @@
+import { familyOf } from '../../shared/families';
 import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
 import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
@@ -174,7 +175,7 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
   const simulated = n.simulated === 1;
   const e = economics(coin, quote, simulated);
   const wallet = n.wallet_info ? (JSON.parse(n.wallet_info) as MasternodeDetail['wallet_info']) : null;
-  const zen = coin.family === 'zen';
+  const zen = familyOf(coin.family).nodeTracker;
   const masternodeKey = masternodeKeyFor(ctx, n, coin);
   return {
     success: true,

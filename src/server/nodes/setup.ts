@@ -1,4 +1,4 @@
-import { familyOf } from '../../shared/families';
+import { coinWords, familyOf } from '../../shared/families';
 import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
@@ -43,9 +43,9 @@ export function masternodeConfLine(n: Masternode, key: string | null = null): st
   return [walletName(n), service(n), privkey, c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
 }
 
-/** The start command of a classic coin (NIX calls its nodes ghostnodes). */
+/** The start command of a classic coin, in its wallet's words (NIX calls its nodes ghostnodes). */
 export function classicStartCommand(coinId: string, n: Masternode): string {
-  return `${coinId === 'nix' ? 'ghostnode' : 'masternode'} start-alias ${walletName(n)}`;
+  return `${coinWords(coinId).nodeWord} start-alias ${walletName(n)}`;
 }
 
 function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string | null {
@@ -131,7 +131,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
       field('License key', n.entry, true);
       break;
     case 'classic': {
-      if (coin.family === 'defi') {
+      if (family.output === 'defi') {
         const d = defiOutput(n.output_text);
         const op = d.operatorAddress ?? '<operatorAddress>';
         start_cmd = `createmasternode <ownerAddress> ${op}`;
@@ -140,7 +140,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
         field('TXID', d.txid ?? n.entry);
         break;
       }
-      if (coin.family === 'satori') {
+      if (family.entry === 'reward_address') {
         field('Reward address', n.entry);
         break;
       }

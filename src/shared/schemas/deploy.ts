@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonFields, payloadBase, payloadSchema, UPLOAD_FIELDS } from './deploy-payload';
 import { queueItem } from './nodes';
 
 /**
@@ -9,31 +10,17 @@ import { queueItem } from './nodes';
  */
 export const coinQuery = z.object({ coin: z.string().trim().min(1, 'is required').max(40, 'is too long') }).strict();
 
-export const plan = z.enum(['dedicated', 'cloud']);
-export type Plan = z.infer<typeof plan>;
+export { plan, type Plan, MAX_KEYSTORES, MAX_KEYSTORE_BYTES } from './deploy-payload';
 
 /** The deploy-info coin object (section 3) lives with the coin schemas; the deploy page reads it here. */
 export { deployInfoCoin, deployInfoOutput as getDeployInfoOutput, type DeployInfoCoin } from './coins';
 
-const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
-
-/** Deploy payload (section 3) plus Satori's form; one shape for every family but validators. */
-export const deployServerInput = z
-  .object({
-    currency: z.string().trim().min(1, 'is required').max(40, 'is too long'),
-    /** A transaction ID, an address or a license key, by family (families.ts `entry`). */
-    txid: text(200).default(''),
-    package: plan.default('dedicated'),
-    payee: text(120).optional(),
-    blsKey: text(200).optional(),
-    migrate: z.boolean().optional(),
-    monero_secret: text(200).optional(),
-    burntxid: text(100).optional(),
-    burn_output_id: z.coerce.number<number | string>().int().min(0).max(10_000).optional(),
-    rewardAddress: text(120).optional(),
-    neuronCount: z.coerce.number<number | string>({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').optional(),
-  })
-  .strict();
+/**
+ * Deploy payload (section 3) plus Satori's form, as one transport shape for every family
+ * but validators: each family's own schema (families.ts `payload`) says which of these
+ * fields its deploy may send.
+ */
+export const deployServerInput = z.strictObject({ ...payloadBase, ...jsonFields });
 export type DeployServerInput = z.input<typeof deployServerInput>;
 
 export const deployServerOutput = z.object({
@@ -46,23 +33,8 @@ export const deployServerOutput = z.object({
 });
 export type DeployServerOutput = z.infer<typeof deployServerOutput>;
 
-export const MAX_KEYSTORES = 10;
-export const MAX_KEYSTORE_BYTES = 64 * 1024;
-
-/** Validators: what the multipart form carries, with each keystore file's text. */
-export const deployValidatorsInput = z
-  .object({
-    currency: z.string().trim().min(1, 'is required').max(40, 'is too long'),
-    package: plan.default('dedicated'),
-    password: z.string().max(1000, 'must be at most 1000 characters'),
-    fee_recipient: z.string().trim().max(100, 'must be at most 100 characters'),
-    keystores: z
-      .array(z.object({ name: z.string().min(1).max(100), text: z.string().max(MAX_KEYSTORE_BYTES, 'is over 64 KiB') }).strict())
-      // The count is the service's check (the same message and field over REST and tRPC);
-      // the body limit bounds how many can arrive at all.
-      .max(MAX_KEYSTORES * 4, 'You can upload up to 10 files'),
-  })
-  .strict();
+/** Validators: what the multipart form carries, with each keystore file's text (the evm family's payload). */
+export const deployValidatorsInput = payloadSchema(UPLOAD_FIELDS);
 export type DeployValidatorsInput = z.input<typeof deployValidatorsInput>;
 
 /** Per keystore file: deployed, or why not (section 3, "Validator deployment result"). */
@@ -77,12 +49,12 @@ export const deployValidatorsOutput = z.object({
 });
 export type DeployValidatorsOutput = z.infer<typeof deployValidatorsOutput>;
 
-export const checkBurnInput = z.object({ currency: z.string().trim().min(1, 'is required').max(40), txid: text(100) }).strict();
+export const checkBurnInput = z.object({ currency: payloadBase.currency, txid: jsonFields.burntxid.unwrap() }).strict();
 export type CheckBurnInput = z.input<typeof checkBurnInput>;
 export const checkBurnOutput = z.object({ success: z.literal(true), message: z.string(), output_id: z.number().int() });
 
 export const getBuildingServersOutput = z.object({ success: z.literal(true), data: z.array(queueItem) });
 
 /** The fields a deploy error may name (`error_input`), shown under that field. */
-export const DEPLOY_FIELDS = ['txid', 'payee', 'blsKey', 'monero_secret', 'burntxid', 'rewardAddress', 'neuronCount', 'package', 'password', 'fee_recipient', 'fee_address', 'keystores'] as const;
+export const DEPLOY_FIELDS = ['txid', 'payee', 'blsKey', 'migrate', 'monero_secret', 'burntxid', 'burn_output_id', 'rewardAddress', 'neuronCount', 'package', 'password', 'fee_recipient', 'fee_address', 'keystores'] as const;
 export type DeployField = (typeof DEPLOY_FIELDS)[number];

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert } from '../../ui/Alert';
 import { DeployTextField } from './DeployTextField';
-import { wizardOf } from '../flow';
+import { takesField } from '../../../shared/families';
 import { DeployNav, GuideStepView } from '../GuideStep';
 import { entryLabel, guideSteps } from '../guide';
 import { useDeploy } from '../useDeploy';
@@ -22,7 +22,8 @@ export function EntryWizard(props: WizardProps) {
 
 function EntryForm({ props, total, step }: { props: WizardProps; total: number; step: ReturnType<typeof guideSteps>[number] }) {
   const { coin } = props;
-  const monero = wizardOf(coin) === 'monero';
+  // Monero-type migrations carry the node's secret key (families.ts `fields`).
+  const monero = takesField(coin.family, 'monero_secret');
   const [txid, setTxid] = useState('');
   const [migrate, setMigrate] = useState(false);
   const [secret, setSecret] = useState('');
