@@ -85,6 +85,16 @@ describe('the fleet in the running platform', () => {
     expect(running.reward_freq).not.toBeNull();
     const owner = clients[0];
     await waitFor(async () => owner.received.find((e) => e.type === 'started'), 5000, 'started');
+    // Registered from the owner's wallet: the start is recorded once, its text turned active.
+    const row = () => s.deps.db.selectFrom('nodes').select(['started_at', 'output_text']).where('mn_id', '=', dashId).executeTakeFirstOrThrow();
+    expect((await row()).started_at).not.toBeNull();
+
+    // A check that saw it down (as after a crash), then running again: started once all the same.
+    const obsRow = await s.deps.db.selectFrom('node_view').select('id').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
+    await s.deps.db.updateTable('observations').set({ status: 'down' }).where('node_id', '=', obsRow.id).execute();
+    await waitFor(async () => (await node('owner', dashId))?.status === 'running', 30_000, 'running again');
+    const started = await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute();
+    expect(started.filter((e) => String(e.payload).includes(dashId))).toHaveLength(1);
   }, 90_000);
 
   it("fills the coin page's wallet and latest block from the fleet's nodes, marked as simulated", async () => {

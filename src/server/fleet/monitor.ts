@@ -15,7 +15,8 @@ import type { DaemonProfile } from './profiles';
 import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
 import { registrationCommand } from './daemons/monero';
 import { productionProfile } from './profiles';
-import { updateNodeRow } from '../nodes/repository';
+import { markActive, startMarker } from '../nodes/output-read';
+import { noteFirstRun, updateNodeRow } from '../nodes/repository';
 import { buildOutputText } from '../nodes/output-text';
 import type { Insertable } from 'kysely';
 import type { ObservationsTable } from '../db/schema';
@@ -233,15 +234,22 @@ export class Monitor {
     if (status !== 'running') patch.active_since = null;
 
     const firstAnswer = obs !== null && node.first_answer_at === null;
-    const visibleChange = firstAnswer || registerText !== null || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
+    let visibleChange = firstAnswer || registerText !== null || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
       if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
+      // `started` once per node: a start call (register_submit, quick_setup) claims it before
+      // asking the daemon; a node started from its owner's wallet is recorded here when first seen running.
+      const outputText = registerText ?? node.output_text;
+      if (status === 'running' && node.started_at === null && (await noteFirstRun(trx, node.id, startMarker(outputText) === 'not_active' ? markActive(outputText) : outputText, now))) {
+        await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
+        visibleChange = true;
+      }
       if (visibleChange) {
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
-        if (status === 'running' && node.status !== 'running') await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
+
         // The build queue's item turns done ("Click here to continue") on the daemon's first answer.
         if (firstAnswer) await insertEvent(trx, node.user_id, 'refresh_queue', {});
       }

@@ -15,7 +15,7 @@ import { isBlsSecretKey } from './bls';
 import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from './daemon-calls';
 import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
 import { parseQuickSetup, parseRegisterOutput } from './register-input';
-import { findUserNode, markNodeStarted, updateNodeRow } from './repository';
+import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { keymanagerTokenOf } from './node-secrets';
 import { validatorExitFile } from './validator-exit';
 
@@ -154,14 +154,29 @@ function daemonFailure(err: unknown, what: string): never {
   throw err;
 }
 
-/** One `started` per node, even when two submits race past the checks. */
-async function markStarted(ctx: Ctx, n: Masternode) {
-  if (!(await markNodeStarted(ctx.db, n.id, markActive(n.output_text)))) {
-    // Deleted meanwhile: "not found", and no `started` for a node that is gone.
+/**
+ * The node's one start: claimed before its daemon is asked, so racing submits (from any
+ * process) reach the daemon once and the monitor, seeing it run meanwhile, announces
+ * nothing; given back when the daemon refuses. One `started` per node.
+ */
+async function withStartClaim<T>(ctx: Ctx, n: Masternode, run: () => Promise<T>): Promise<T> {
+  const at = Date.now();
+  if (!(await claimStart(ctx.db, n.id, at))) {
+    // Deleted meanwhile: "not found".
     await ownNode(ctx, n.user_id, n.mn_id);
     fail('BAD_REQUEST', ALREADY_STARTED);
   }
+  let out: T;
+  try {
+    out = await run();
+  } catch (err) {
+    await releaseStart(ctx.db, n.id, at);
+    throw err;
+  }
+  // Deleted while its daemon was asked: "not found", and no `started` for a node that is gone.
+  if (!(await completeStart(ctx.db, n.id, markActive(n.output_text)))) fail('NOT_FOUND', NOT_FOUND);
   await refresh(ctx, n, true);
+  return out;
 }
 
 export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<typeof registerSubmitInput>): Promise<{ success: true; message: string }> {
@@ -172,31 +187,15 @@ export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<ty
   const parsed = parseRegisterOutput(input.output);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'output');
   const daemon = await daemonFor(ctx, n);
-  let proTxHash: string;
-  try {
-    proTxHash = await daemon.registerSubmit(parsed.value.tx, parsed.value.sig);
-  } catch (err) {
-    daemonFailure(err, 'registration');
-  }
-  await markStarted(ctx, n);
+  const proTxHash = await withStartClaim(ctx, n, async () => {
+    try {
+      return await daemon.registerSubmit(parsed.value.tx, parsed.value.sig);
+    } catch (err) {
+      daemonFailure(err, 'registration');
+    }
+  });
   ctx.log.info('node registered by its owner', { node: n.mn_id, protx: proTxHash });
   return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
-}
-
-/**
- * Nodes whose quick setup is under way in this process: the same start sent again meanwhile
- * is answered "already started" at once, rather than restarting the daemon a second time
- * (should the first fail, its sender is told, and may send it again).
- */
-const starting = new Set<string>();
-async function oneStartAtATime<T>(mnId: string, run: () => Promise<T>): Promise<T> {
-  if (starting.has(mnId)) fail('BAD_REQUEST', ALREADY_STARTED);
-  starting.add(mnId);
-  try {
-    return await run();
-  } finally {
-    starting.delete(mnId);
-  }
 }
 
 export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
@@ -207,10 +206,9 @@ export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof
   const parsed = parseQuickSetup(input.secret);
   if (!parsed.ok) fail('BAD_REQUEST', parsed.message, 'secret');
   if (!isBlsSecretKey(parsed.value)) fail('BAD_REQUEST', 'Incorrect BLS key', 'secret');
-  return oneStartAtATime(first.mn_id, async () => {
-    const n = await ownNode(ctx, userId, input.mn);
-    if (n.started_at !== null || startMarker(n.output_text) === 'migrated') fail('BAD_REQUEST', ALREADY_STARTED);
-    if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
+  const n = first;
+  if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
+  await withStartClaim(ctx, n, async () => {
     // A real daemon is restarted with the key in its config; started only once it answers again.
     try {
       await ctx.fleet.setOperatorKey(n, parsed.value);
@@ -218,9 +216,8 @@ export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof
       if (err instanceof FleetActionError) fail(err.kind === 'unsupported' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', err.message);
       throw err;
     }
-    await markStarted(ctx, n);
-    return { success: true as const, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
   });
+  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
 }
 
 export async function getProposals(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: Proposal[] }> {

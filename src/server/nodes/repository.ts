@@ -111,17 +111,33 @@ export async function countUserNodes(db: Q, userId: number): Promise<number> {
 }
 
 /**
- * Records the owner's start once: false when it was already recorded (a racing second
- * submit) or the node is being deleted (a delete that landed while the daemon was asked).
+ * A node's one start, claimed before its daemon is asked (register_submit, quick_setup):
+ * false when it was already claimed or recorded (a racing second submit, the monitor
+ * having seen it run) or the node is being deleted.
  */
-export async function markNodeStarted(db: Q, id: number, outputText: string, at = Date.now()): Promise<boolean> {
-  const res = await db
-    .updateTable('nodes')
-    .set({ output_text: outputText, started_at: at })
-    .where('id', '=', id)
-    .where('started_at', 'is', null)
-    .where('state', 'not in', ['deleting', 'deleted'])
-    .executeTakeFirst();
+export async function claimStart(db: Q, id: number, at: number): Promise<boolean> {
+  const res = await db.updateTable('nodes').set({ started_at: at }).where('id', '=', id).where('started_at', 'is', null).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The daemon refused the start: the claim made at `at` is given back. */
+export async function releaseStart(db: Q, id: number, at: number): Promise<void> {
+  await db.updateTable('nodes').set({ started_at: null }).where('id', '=', id).where('started_at', '=', at).execute();
+}
+
+/** The claimed start went through: the output text turns active. False when the node was deleted meanwhile. */
+export async function completeStart(db: Q, id: number, outputText: string): Promise<boolean> {
+  const res = await db.updateTable('nodes').set({ output_text: outputText }).where('id', '=', id).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/**
+ * The monitor sees a node running whose start nobody recorded (started from the owner's
+ * wallet): recorded once, with its output text, so `started` is sent once however the
+ * status flaps afterwards. False when already recorded.
+ */
+export async function noteFirstRun(db: Q, id: number, outputText: string | null, at: number): Promise<boolean> {
+  const res = await db.updateTable('nodes').set({ started_at: at, output_text: outputText }).where('id', '=', id).where('started_at', 'is', null).where('state', '=', 'live').executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
