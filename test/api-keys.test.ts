@@ -1,20 +1,10 @@
 import http from 'node:http';
-import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/server/apikeys/keys';
 import { createContext } from '../src/server/context';
 import { createCallerFactory, operatorProcedure, router, scriptProcedure } from '../src/server/trpc';
-import { makeDeps, registerAndLogin, type Deps } from './support/caller';
+import { makeDeps, registerAndLogin, type Deps, rejection } from './support/caller';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
-
-async function rejection(p: Promise<unknown>): Promise<TRPCError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TRPCError);
-  return err as TRPCError;
-}
 
 describe('operator procedures', () => {
   let d: Deps;

@@ -3,20 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/server/auth/totp';
 import { findUserByLogin } from '../src/server/auth/queries';
 import { hashToken } from '../src/server/auth/tokens';
-import { makeDeps, newUserInput, outboxLink, registerAndLogin, type Deps } from './support/caller';
+import { makeDeps, newUserInput, outboxLink, registerAndLogin, type Deps, rejection } from './support/caller';
 
 let d: Deps;
 beforeAll(async () => (d = await makeDeps()));
 afterAll(() => d.close());
-
-async function rejection(p: Promise<unknown>): Promise<TRPCError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TRPCError);
-  return err as TRPCError;
-}
 
 describe('register and verify', () => {
   it('creates an unverified account, mails a single-use link, and verifies with it', async () => {

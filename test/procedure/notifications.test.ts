@@ -1,4 +1,3 @@
-import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailSettingKeys, emailSettings, notificationKindNames, renderNotification, type NotificationKind } from '../../src/shared/notification-kinds';
 import { createApiKey } from '../../src/server/apikeys/keys';
@@ -6,21 +5,12 @@ import { totpCode } from '../../src/server/auth/totp';
 import { queueNotificationMail } from '../../src/server/notifications/mail';
 import { raise } from '../../src/server/notifications/raise';
 import { readUnsubscribeToken, unsubscribeToken } from '../../src/server/notifications/unsubscribe-token';
-import { makeDeps, type Deps } from '../support/caller';
+import { makeDeps, type Deps, rejection } from '../support/caller';
 import { freshUser, type FreshUser } from '../support/users';
 
 let d: Deps;
 beforeAll(async () => (d = await makeDeps()));
 afterAll(() => d.close());
-
-async function rejection(p: Promise<unknown>): Promise<TRPCError> {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(TRPCError);
-  return err as TRPCError;
-}
 
 const node = { mn_id: 'mn-test-1', coin: 'Dash', alias: 'home' };
 const rows = (u: FreshUser) => d.db.selectFrom('notifications').selectAll().where('user_id', '=', u.id).orderBy('id').execute();

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import { TRPCError } from '@trpc/server';
 import fs from 'node:fs';
 import { loadConfig } from '../../src/server/config';
 import { openSecretBox } from '../../src/server/secrets/box';
@@ -69,4 +71,14 @@ export function outboxLink(d: Deps, to: string, pathPrefix: string): Promise<str
 export async function registerAndLogin(d: Deps) {
   const { username, email, password, token } = await freshUser(d.deps, { verified: false });
   return { username, email, password, token };
+}
+
+/** The TRPCError a procedure call is refused with (fails the test if it succeeds or throws anything else). */
+export async function rejection(p: Promise<unknown>): Promise<TRPCError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(TRPCError);
+  return err as TRPCError;
 }
