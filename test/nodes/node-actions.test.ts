@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { START_CLAIM_MS } from '../../src/server/nodes/repository';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNodeId, requestNode } from '../../src/server/fleet/service';
@@ -393,6 +394,20 @@ describe('the same start sent many times at once', () => {
     for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.message).toBe('This node has already been started.');
     const started = await s.deps.db.selectFrom('events').select('payload').where('user_id', '=', users.owner.id).where('type', '=', 'started').execute();
     expect(started.filter((e) => String(e.payload).includes(mn))).toHaveLength(1);
+  }, 60_000);
+
+  it('a start claim left by a process that died is taken again once it expires; a live one is not', async () => {
+    const mn = await newNode('rtm', { output_text: 'x not_active' });
+    await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
+    const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
+    const claim = (at: number) => s.deps.db.updateTable('nodes').set({ start_claim_at: at }).where('mn_id', '=', mn).execute();
+    await claim(Date.now() - 60_000);
+    expect((await post('/api/quick_setup', { mn, secret: key })).body.message).toBe('This node has already been started.');
+    expect((await detail(mn)).setup.started).toBe(false);
+    await claim(Date.now() - START_CLAIM_MS - 1000);
+    expect(await post('/api/quick_setup', { mn, secret: key })).toMatchObject({ status: 200, body: { success: true } });
+    const row = await s.deps.db.selectFrom('nodes').select(['started_at', 'start_claim_at', 'output_text']).where('mn_id', '=', mn).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ started_at: expect.any(Number), start_claim_at: null, output_text: 'x active' });
   }, 60_000);
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import type { Masternode } from '../../src/server/db/schema';
 import { blsPublicKeyHex } from '../../src/server/nodes/bls';
-import { markActive, registerCommand, startMarker, validatorOutput, withFeeRecipient } from '../../src/server/nodes/output-read';
+import { registerCommand, startMarker, validatorOutput, withFeeRecipient } from '../../src/server/nodes/output-read';
 import { parseQuickSetup, parseRegisterOutput } from '../../src/server/nodes/register-input';
 import { buildSetup, masternodeConfLine } from '../../src/server/nodes/setup';
 
@@ -28,11 +28,10 @@ const node = (extra: Partial<Masternode> = {}): Masternode =>
 const coin = (id: string, family: string) => ({ id, ticker: id.toUpperCase(), family });
 
 describe('output text', () => {
-  it('reads markers as whole words and turns not_active into active', () => {
+  it('reads markers as whole words', () => {
     expect(startMarker('a b not_active')).toBe('not_active');
     expect(startMarker('a migrated')).toBe('migrated');
     expect(startMarker('inactive x')).toBeNull();
-    expect(markActive('x 1.2.3.4:9999 not_active')).toBe('x 1.2.3.4:9999 active');
     expect(registerCommand('register_service_node 0 La 100 1700000000 pub sig not_active')).toBe('register_service_node 0 La 100 1700000000 pub sig');
     expect(registerCommand('syncing')).toBeNull();
     expect(validatorOutput('not json')).toBeNull();

@@ -194,6 +194,8 @@ export interface NodesTable {
   fee_recipient: Generated<string | null>;
   deploy_id: Generated<string | null>;
   started_at: Generated<number | null>;
+  /** A start being asked of the daemon since then (nodes/actions.ts withStartClaim); expires after START_CLAIM_MS. */
+  start_claim_at: Generated<number | null>;
   delete_reason: Generated<string | null>;
   /** Micro-dollars per day at creation. */
   hosting_price: Generated<number>;

@@ -15,7 +15,6 @@ import type { DaemonProfile } from './profiles';
 import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
 import { registrationCommand } from './daemons/monero';
 import { productionProfile } from './profiles';
-import { markActive, startMarker } from '../nodes/output-read';
 import { noteFirstRun, updateNodeRow } from '../nodes/repository';
 import { buildOutputText } from '../nodes/output-text';
 import type { Insertable } from 'kysely';
@@ -241,8 +240,7 @@ export class Monitor {
       if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
       // `started` once per node: a start call (register_submit, quick_setup) claims it before
       // asking the daemon; a node started from its owner's wallet is recorded here when first seen running.
-      const outputText = registerText ?? node.output_text;
-      if (status === 'running' && node.started_at === null && (await noteFirstRun(trx, node.id, startMarker(outputText) === 'not_active' ? markActive(outputText) : outputText, now))) {
+      if (status === 'running' && node.started_at === null && (await noteFirstRun(trx, node.id, now))) {
         await insertEvent(trx, node.user_id, 'started', { mn_id: node.mn_id });
         visibleChange = true;
       }

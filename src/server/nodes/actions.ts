@@ -13,7 +13,7 @@ import { DaemonError } from '../fleet/daemons/http';
 import { RpcError } from '../fleet/daemons/jsonrpc';
 import { isBlsSecretKey } from './bls';
 import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from './daemon-calls';
-import { markActive, startMarker, validatorOutput, withFeeRecipient } from './output-read';
+import { startMarker, validatorOutput, withFeeRecipient } from './output-read';
 import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { keymanagerTokenOf } from './node-secrets';
@@ -170,11 +170,12 @@ async function withStartClaim<T>(ctx: Ctx, n: Masternode, run: () => Promise<T>)
   try {
     out = await run();
   } catch (err) {
-    await releaseStart(ctx.db, n.id, at);
+    // The daemon's refusal is what the owner must hear, even if giving the claim back fails (it expires).
+    await releaseStart(ctx.db, n.id, at).catch((e: unknown) => ctx.log.error('start claim not released', { node: n.mn_id, err: e }));
     throw err;
   }
   // Deleted while its daemon was asked: "not found", and no `started` for a node that is gone.
-  if (!(await completeStart(ctx.db, n.id, markActive(n.output_text)))) fail('NOT_FOUND', NOT_FOUND);
+  if (!(await completeStart(ctx.db, n.id, at))) fail('NOT_FOUND', NOT_FOUND);
   await refresh(ctx, n, true);
   return out;
 }

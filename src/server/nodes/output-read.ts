@@ -17,13 +17,6 @@ export function startMarker(text: string | null | undefined): StartMarker | null
   return null;
 }
 
-/** The output text with its not_active marker turned into active (the "started" signal). */
-export function markActive(text: string | null | undefined): string {
-  const w = words(text);
-  if (!w.includes('not_active')) return w.length ? [...w, 'active'].join(' ') : 'active';
-  return w.map((x) => (x === 'not_active' ? 'active' : x)).join(' ');
-}
-
 /** EVM validators: `{pubkey, fee_recipient}` (JSON); null when the text is not that. */
 export function validatorOutput(text: string | null | undefined): { pubkey: string | null; fee_recipient: string | null } | null {
   try {

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import { nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
 import type { Database, Masternode, NodesTable } from '../db/schema';
 import { withAddress } from './output-text';
@@ -111,33 +111,65 @@ export async function countUserNodes(db: Q, userId: number): Promise<number> {
 }
 
 /**
+ * How long a start claim holds: longer than the slowest start (a real daemon restarted
+ * with a new key: stop, start, up to a minute to answer, and the undo on failure). A claim
+ * older than this was left by a process that died meanwhile and may be taken again.
+ */
+export const START_CLAIM_MS = 5 * 60_000;
+
+/**
  * A node's one start, claimed before its daemon is asked (register_submit, quick_setup):
- * false when it was already claimed or recorded (a racing second submit, the monitor
- * having seen it run) or the node is being deleted.
+ * false when it is started, claimed by a start under way (a racing second submit), or
+ * being deleted.
  */
 export async function claimStart(db: Q, id: number, at: number): Promise<boolean> {
-  const res = await db.updateTable('nodes').set({ started_at: at }).where('id', '=', id).where('started_at', 'is', null).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  const res = await db
+    .updateTable('nodes')
+    .set({ start_claim_at: at })
+    .where('id', '=', id)
+    .where('started_at', 'is', null)
+    .where((eb) => eb.or([eb('start_claim_at', 'is', null), eb('start_claim_at', '<', at - START_CLAIM_MS)]))
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /** The daemon refused the start: the claim made at `at` is given back. */
 export async function releaseStart(db: Q, id: number, at: number): Promise<void> {
-  await db.updateTable('nodes').set({ started_at: null }).where('id', '=', id).where('started_at', '=', at).execute();
+  await db.updateTable('nodes').set({ start_claim_at: null }).where('id', '=', id).where('start_claim_at', '=', at).execute();
 }
 
-/** The claimed start went through: the output text turns active. False when the node was deleted meanwhile. */
-export async function completeStart(db: Q, id: number, outputText: string): Promise<boolean> {
-  const res = await db.updateTable('nodes').set({ output_text: outputText }).where('id', '=', id).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+/**
+ * The start claimed at `at` went through: recorded, and the output text's not_active
+ * marker turned active (in SQL, so a change made meanwhile, a fee recipient say, is kept).
+ * False when the node was deleted meanwhile (or the claim expired and was taken again).
+ */
+export async function completeStart(db: Q, id: number, at: number, now = Date.now()): Promise<boolean> {
+  const res = await db
+    .updateTable('nodes')
+    .set({ started_at: now, start_claim_at: null, output_text: sql<string>`replace(output_text, 'not_active', 'active')` })
+    .where('id', '=', id)
+    .where('start_claim_at', '=', at)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
 /**
  * The monitor sees a node running whose start nobody recorded (started from the owner's
- * wallet): recorded once, with its output text, so `started` is sent once however the
- * status flaps afterwards. False when already recorded.
+ * wallet): recorded once, its not_active marker turned active, so `started` is sent once
+ * however the status flaps afterwards. Not while a start call holds a live claim (it sends
+ * its own). False when already recorded.
  */
-export async function noteFirstRun(db: Q, id: number, outputText: string | null, at: number): Promise<boolean> {
-  const res = await db.updateTable('nodes').set({ started_at: at, output_text: outputText }).where('id', '=', id).where('started_at', 'is', null).where('state', '=', 'live').executeTakeFirst();
+export async function noteFirstRun(db: Q, id: number, at: number): Promise<boolean> {
+  const res = await db
+    .updateTable('nodes')
+    .set({ started_at: at, start_claim_at: null, output_text: sql<string>`replace(output_text, 'not_active', 'active')` })
+    .where('id', '=', id)
+    .where('started_at', 'is', null)
+    .where((eb) => eb.or([eb('start_claim_at', 'is', null), eb('start_claim_at', '<', at - START_CLAIM_MS)]))
+    .where('state', '=', 'live')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }
 
