@@ -22,7 +22,8 @@ export const addressNotValid = (label: string, prefix: string) => `Address is no
 type Coin = { id: string; label: string; family: string; dip003_restrict: boolean };
 
 /** Nothing sent: an absent, empty or unticked field (a script's fixed template) is not a field the family refuses. */
-const empty = (v: unknown) => v === undefined || v === null || v === false || (typeof v === 'string' && v.trim() === '');
+// 0 too: a script's fixed template sends burn_output_id 0 for coins that take no burn (a SIN deploy keeps it: its family takes the field).
+const empty = (v: unknown) => v === undefined || v === null || v === false || v === 0 || (typeof v === 'string' && v.trim() === '');
 
 /**
  * The first field of the payload that the coin's family does not take, run through the

@@ -37,7 +37,7 @@ const SAMPLE: Record<PayloadField, unknown> = {
   migrate: true,
   monero_secret: 'secret',
   burntxid: 'b'.repeat(64),
-  burn_output_id: 0,
+  burn_output_id: 1,
   rewardAddress: 'Reward',
   neuronCount: 2,
   password: 'pw',
@@ -99,6 +99,9 @@ describe('the family registry', () => {
 
   it('an empty or unticked foreign field carries nothing and is not refused', () => {
     expect(payloadProblem(coin('classic'), { txid: tx, payee: '', migrate: false, blsKey: '   ', monero_secret: undefined })).toBeNull();
+    // A script's one template for every coin: burn_output_id 0 where the coin takes no burn.
+    expect(payloadProblem(coin('classic'), { txid: tx, burntxid: '', burn_output_id: 0 })).toBeNull();
+    expect(payloadProblem(coin('classic'), { txid: tx, burn_output_id: 1 })).toEqual({ field: 'burn_output_id', message: fieldNotTaken('Coin classic', 'burn_output_id') });
     expect(payloadProblem(coin('classic'), { txid: tx, migrate: true })).toEqual({ field: 'migrate', message: fieldNotTaken('Coin classic', 'migrate') });
   });
 

@@ -1,3 +1,4 @@
+import { FAMILIES, FAMILY } from '../../shared/families';
 import { payloadProblem } from '../../shared/deploy-rules';
 import { evmAddressError } from '../../shared/evm-address';
 
@@ -85,10 +86,13 @@ async function readCapped(stream: ReadableStream<Uint8Array> | null, cap: number
   return all;
 }
 
+/** The family whose deploy is this multipart upload. */
+const UPLOAD_FAMILY = FAMILIES.find((f) => FAMILY[f].entry === 'keystores') ?? 'evm';
+
 async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefusal> {
-  // Only the validators' payload (families.ts, evm `fields`): any other part is refused by name.
+  // Only the payload of the family that uploads keystores (families.ts): any other part is refused by name.
   const parts = Object.fromEntries([...form.entries()].filter(([k]) => k !== 'keystores' && k !== 'keystores[]').map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
-  const foreign = payloadProblem({ label: 'validator', family: 'evm' }, parts);
+  const foreign = payloadProblem({ label: 'validator', family: UPLOAD_FAMILY }, parts);
   if (foreign) return refuse(foreign.message, undefined);
   // `keystores[]` is how some form libraries spell a repeated field.
   const entries = [...form.getAll('keystores'), ...form.getAll('keystores[]')];
