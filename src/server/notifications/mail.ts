@@ -1,6 +1,7 @@
 import { emailSettings, isNotificationKind, renderNotification, type NotificationKind } from '../../shared/notification-kinds';
 import { findUserById } from '../auth/queries';
 import type { DB } from '../db/open';
+import { escapeHtml } from '../html';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { enqueueMail, type MailMessage } from '../mail/outbox';
@@ -10,8 +11,6 @@ import { unsubscribeToken } from './unsubscribe-token';
 
 /** The path of the one-click unsubscribe page and endpoint (unsubscribe-http.ts). */
 export const UNSUBSCRIBE_PATH = '/unsubscribe';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A notification's mail: text and HTML parts, and the RFC 8058 one-click headers. */
 export function notificationMail(
