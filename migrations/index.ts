@@ -9,6 +9,7 @@ import * as newuser from './2026-11-23T1300-newuser';
 import * as nodeLifecycle from './2026-11-23T1400-node-lifecycle';
 import * as notifications from './2026-11-23T1600-notifications';
 import * as masternodeKeyMoves from './2026-11-23T1700-masternode-key-moves';
+import * as mailOutboxKey from './2026-11-23T1800-mail-outbox-key';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1400-node-lifecycle': nodeLifecycle,
   '2026-11-23T1600-notifications': notifications,
   '2026-11-23T1700-masternode-key-moves': masternodeKeyMoves,
+  '2026-11-23T1800-mail-outbox-key': mailOutboxKey,
 };

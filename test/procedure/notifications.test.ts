@@ -184,6 +184,29 @@ describe('raise', () => {
     expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('skipped');
   });
 
+  it('queues one mail per notification however often its job runs (a retry after the insert committed)', async () => {
+    const u = await freshUser(d.deps);
+    await raise(d.db, u.id, 'node_down', node);
+    const n = (await rows(u)).at(-1)!;
+    // Notification mail has an HTML part (the verification mail of freshUser has none).
+    const outbox = () => d.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', u.email).where('html', 'is not', null).execute();
+    const sendJobs = async () => {
+      const ids = new Set((await outbox()).map((m) => m.id));
+      return (await d.db.selectFrom('jobs').select('payload').where('name', '=', 'mail.send').execute()).filter((j) => ids.has(JSON.parse(j.payload).mail_id));
+    };
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('queued');
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('already queued');
+    // And racing attempts (an attempt whose lease ran out, and its retry).
+    const racing = await Promise.all(Array.from({ length: 10 }, () => queueNotificationMail(d.db, 'https://nodekeep.test', n.id)));
+    expect(racing.every((r) => r === 'already queued')).toBe(true);
+    expect(await outbox()).toHaveLength(1);
+    expect(await sendJobs()).toHaveLength(1);
+    // Another notification of the same user still gets its own mail.
+    await raise(d.db, u.id, 'node_up', node);
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', (await rows(u)).at(-1)!.id)).toBe('queued');
+    expect(await outbox()).toHaveLength(2);
+  });
+
   it('refuses forged and tampered unsubscribe tokens', async () => {
     const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
     const token = await unsubscribeToken(d.db, a.id, 'security');

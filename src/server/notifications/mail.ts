@@ -43,7 +43,7 @@ export function notificationMail(
  * click on "unsubscribe" in between stops a mail not yet queued; only verified
  * addresses get notification mail.
  */
-export async function queueNotificationMail(db: DB, publicUrl: string, notificationId: number): Promise<'queued' | 'skipped'> {
+export async function queueNotificationMail(db: DB, publicUrl: string, notificationId: number): Promise<'queued' | 'already queued' | 'skipped'> {
   const n = await findNotification(db, notificationId);
   if (!n || !isNotificationKind(n.kind)) return 'skipped';
   const kind: NotificationKind = n.kind;
@@ -57,8 +57,9 @@ export async function queueNotificationMail(db: DB, publicUrl: string, notificat
     { subject: rendered.subject, message: n.message, link: n.link, settingLabel: emailSettings[rendered.setting].label },
     { open: `${publicUrl}${n.link}`, unsubscribe: `${publicUrl}${UNSUBSCRIBE_PATH}?t=${encodeURIComponent(token)}` },
   );
-  await db.transaction().execute((trx) => enqueueMail(trx, mail));
-  return 'queued';
+  // Keyed by the notification: a retry of a job whose insert committed queues nothing more.
+  const queued = await db.transaction().execute((trx) => enqueueMail(trx, mail, { idempotencyKey: `notification:${n.id}` }));
+  return queued ? 'queued' : 'already queued';
 }
 
 /** Registers the `notify.mail` handler on the server's job runner. */
@@ -71,7 +72,7 @@ export function handleNotificationMail(jobs: JobRunner, db: DB, publicUrl: () =>
       const outcome = await queueNotificationMail(db, publicUrl(), p.notification_id);
       // The mail.send job just queued: look for it now rather than at the next poll.
       if (outcome === 'queued') void jobs.poke();
-      else log.info('notification mail skipped', { notification_id: p.notification_id });
+      else log.info(`notification mail ${outcome}`, { notification_id: p.notification_id });
     },
   });
 }
