@@ -11,7 +11,8 @@ export type NotificationIcon = 'check' | 'action' | 'down' | 'up' | 'warning' | 
 /**
  * The email settings (get/save_notification_settings), keyed by name. The spec names
  * the call and its fields (label, subtitle, enabled) but not the settings themselves:
- * these are ours (docs/decisions.md "Notifications").
+ * these are ours (docs/decisions.md "Notifications"). Security mail is not among them:
+ * it is always sent (`ALWAYS_MAILED`), or whoever holds the password could turn it off.
  */
 export const emailSettings = {
   node_deployed: { label: 'Node deployed', subtitle: 'When a node you ordered is set up and running.', default: true },
@@ -24,11 +25,6 @@ export const emailSettings = {
   },
   first_reward: { label: 'First reward', subtitle: 'When a node receives its first reward.', default: false },
   rewards: { label: 'Rewards', subtitle: 'Every reward a node receives.', default: false },
-  security: {
-    label: 'Security',
-    subtitle: 'Logins from a new address, password and two-factor changes, new API keys.',
-    default: true,
-  },
   payments: { label: 'Payments', subtitle: 'Deposits and card payments credited to your balance, referral bonuses.', default: true },
   balance: { label: 'Balance', subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.', default: true },
 } as const satisfies Record<string, { label: string; subtitle: string; default: boolean }>;
@@ -43,8 +39,16 @@ export function isEmailSettingKey(key: string): key is EmailSettingKey {
 type NodeRef = { mn_id: string; coin: string; alias?: string | null };
 type Built = { message: string; link: string };
 
+/**
+ * The `setting` of kinds mailed whatever the user's settings say: the security kinds. A
+ * login with a stolen password could otherwise switch off the very mails that tell the
+ * owner (docs/decisions.md "Security mail cannot be turned off").
+ */
+export const ALWAYS_MAILED = 'always';
+
 type KindDef<P> = {
-  setting: EmailSettingKey;
+  /** The email setting that decides whether the kind is mailed, or ALWAYS_MAILED. */
+  setting: EmailSettingKey | typeof ALWAYS_MAILED;
   icon: NotificationIcon;
   subject: (p: P) => string;
   build: (p: P) => Built;
@@ -127,13 +131,13 @@ export const notificationKinds = {
     build: (p) => ({ message: `Your ${nodeName(p)} received a reward: ${p.amount}.`, link: nodeLink(p) }),
   }),
   login_new_ip: def<{ ip: string }>({
-    setting: 'security',
+    setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'New login to your Nodekeep account',
     build: (p) => ({ message: `New login to your account from ${p.ip}. If this was not you, change your password now.`, link: '/dashboard/settings' }),
   }),
   password_changed: def<Record<string, never>>({
-    setting: 'security',
+    setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Your Nodekeep password was changed',
     build: () => ({
@@ -142,19 +146,19 @@ export const notificationKinds = {
     }),
   }),
   tfa_enabled: def<Record<string, never>>({
-    setting: 'security',
+    setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Two-factor authentication is on',
     build: () => ({ message: 'Two-factor authentication was turned on for your account.', link: '/dashboard/settings' }),
   }),
   tfa_disabled: def<Record<string, never>>({
-    setting: 'security',
+    setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Two-factor authentication is off',
     build: () => ({ message: 'Two-factor authentication was turned off for your account. If this was not you, change your password now.', link: '/dashboard/settings' }),
   }),
   api_key_created: def<{ name: string }>({
-    setting: 'security',
+    setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'New API key on your Nodekeep account',
     build: (p) => ({ message: `A new API key "${p.name}" was created for your account.`, link: '/dashboard/api' }),

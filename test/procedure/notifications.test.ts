@@ -1,5 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emailSettingKeys, emailSettings, notificationKindNames, renderNotification, type NotificationKind } from '../../src/shared/notification-kinds';
+import { ALWAYS_MAILED, emailSettingKeys, emailSettings, notificationKindNames, renderNotification, type NotificationKind } from '../../src/shared/notification-kinds';
 import { createApiKey } from '../../src/server/apikeys/keys';
 import { totpCode } from '../../src/server/auth/totp';
 import { queueNotificationMail } from '../../src/server/notifications/mail';
@@ -34,7 +35,7 @@ describe('the kind map', () => {
     };
     for (const kind of notificationKindNames) {
       const n = renderNotification(kind, sample as never);
-      expect(emailSettingKeys, kind).toContain(n.setting);
+      expect([...emailSettingKeys, ALWAYS_MAILED], kind).toContain(n.setting);
       expect(n.message.length, kind).toBeGreaterThan(10);
       expect(n.link, kind).toMatch(/^\/dashboard\//);
       expect(n.subject.length, kind).toBeGreaterThan(5);
@@ -43,6 +44,10 @@ describe('the kind map', () => {
     expect(renderNotification('deposit_credited', { currency: 'Litecoin', usd_micros: 12_345_678 }).message).toContain('$12.35');
     expect(emailSettings.first_reward.default).toBe(false);
     expect(emailSettings.rewards.default).toBe(false);
+    // The security kinds, and only they, are mailed whatever the settings say.
+    expect(notificationKindNames.filter((k) => renderNotification(k, sample as never).setting === ALWAYS_MAILED).sort()).toEqual(
+      ['api_key_created', 'login_new_ip', 'password_changed', 'tfa_disabled', 'tfa_enabled'],
+    );
   });
 });
 
@@ -89,7 +94,9 @@ describe('notification settings', () => {
     const u = await freshUser(d.deps);
     const res = await d.caller(u.token).notifications.get_notification_settings();
     expect(Object.keys(res.settings)).toEqual(emailSettingKeys);
-    expect(res.settings.security).toEqual({ label: 'Security', subtitle: emailSettings.security.subtitle, enabled: true });
+    expect(res.settings.node_down).toEqual({ label: 'Node down and back up', subtitle: emailSettings.node_down.subtitle, enabled: true });
+    // Security mail is always sent: no setting offers to turn it off.
+    expect(res.settings).not.toHaveProperty('security');
     expect(res.settings.rewards.enabled).toBe(false);
   });
 
@@ -102,9 +109,12 @@ describe('notification settings', () => {
 
   it('refuses unknown names and malformed input with a clear message, writing nothing', async () => {
     const u = await freshUser(d.deps);
-    const unknown = await rejection(d.caller(u.token).notifications.save_notification_settings({ settings: ['security', 'sms_alerts'] }));
+    const unknown = await rejection(d.caller(u.token).notifications.save_notification_settings({ settings: ['payments', 'sms_alerts'] }));
     expect(unknown).toMatchObject({ code: 'BAD_REQUEST' });
     expect(unknown.message).toMatch(/^Unknown notification setting: sms_alerts\. Known settings: node_deployed, /);
+    expect(unknown.message).not.toContain('security');
+    const security = await rejection(d.caller(u.token).notifications.save_notification_settings({ settings: ['security'] }));
+    expect(security.message).toMatch(/^Unknown notification setting: security\./);
     for (const input of [{}, { settings: 'security' }, { settings: [1] }, { settings: ['security'], extra: 1 }, { settings: ['x'.repeat(65)] }]) {
       expect((await rejection(d.caller(u.token).notifications.save_notification_settings(input as never))).code).toBe('BAD_REQUEST');
     }
@@ -165,7 +175,7 @@ describe('raise', () => {
     expect((await mailJobs()).length).toBe(jobs);
   });
 
-  it('renders the mail with text, HTML and one-click unsubscribe headers, and skips it once the setting is off', async () => {
+  it('renders the mail with text, HTML and one-click unsubscribe headers; a kind raised once its setting is off gets no mail', async () => {
     const u = await freshUser(d.deps);
     await raise(d.db, u.id, 'node_down', { ...node, alias: '<b>x</b>' });
     const n = (await rows(u)).at(-1)!;
@@ -180,15 +190,43 @@ describe('raise', () => {
     expect(mail.text).toContain(url);
     expect(await readUnsubscribeToken(d.db, new URL(url).searchParams.get('t')!)).toEqual({ userId: u.id, setting: 'node_down' });
 
-    await d.caller(u.token).notifications.save_notification_settings({ settings: ['security'] });
-    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('skipped');
+    await d.caller(u.token).notifications.save_notification_settings({ settings: ['payments'] });
+    const jobs = (await mailJobs()).length;
+    await raise(d.db, u.id, 'node_down', node);
+    expect((await mailJobs()).length).toBe(jobs);
+  });
+
+  it('queues one mail per notification however often its job runs (a retry after the insert committed)', async () => {
+    const u = await freshUser(d.deps);
+    await raise(d.db, u.id, 'node_down', node);
+    const n = (await rows(u)).at(-1)!;
+    // Notification mail has an HTML part (the verification mail of freshUser has none).
+    const outbox = () => d.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', u.email).where('html', 'is not', null).execute();
+    const sendJobs = async () => {
+      const ids = new Set((await outbox()).map((m) => m.id));
+      return (await d.db.selectFrom('jobs').select('payload').where('name', '=', 'mail.send').execute()).filter((j) => ids.has(JSON.parse(j.payload).mail_id));
+    };
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('queued');
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', n.id)).toBe('already queued');
+    // And racing attempts (an attempt whose lease ran out, and its retry).
+    const racing = await Promise.all(Array.from({ length: 10 }, () => queueNotificationMail(d.db, 'https://nodekeep.test', n.id)));
+    expect(racing.every((r) => r === 'already queued')).toBe(true);
+    expect(await outbox()).toHaveLength(1);
+    expect(await sendJobs()).toHaveLength(1);
+    // Another notification of the same user still gets its own mail.
+    await raise(d.db, u.id, 'node_up', node);
+    expect(await queueNotificationMail(d.db, 'https://nodekeep.test', (await rows(u)).at(-1)!.id)).toBe('queued');
+    expect(await outbox()).toHaveLength(2);
   });
 
   it('refuses forged and tampered unsubscribe tokens', async () => {
     const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
-    const token = await unsubscribeToken(d.db, a.id, 'security');
+    const token = await unsubscribeToken(d.db, a.id, 'payments');
     const [, , sig] = token.split('.');
-    for (const forged of [`${b.id}.security.${sig}`, `${a.id}.payments.${sig}`, `${token.slice(0, -2)}AA`, `${a.id}.security.${'A'.repeat(43)}`, '', 'x', `${a.id}.constructor.${sig}`]) {
+    const forgedList = [`${b.id}.payments.${sig}`, `${a.id}.balance.${sig}`, `${token.slice(0, -2)}AA`, `${a.id}.payments.${'A'.repeat(43)}`, '', 'x', `${a.id}.constructor.${sig}`];
+    // Security has no setting, so no token can name it, even one signed for it.
+    forgedList.push(`${a.id}.security.${createHmac('sha256', 'x').digest('base64url')}`);
+    for (const forged of forgedList) {
       expect(await readUnsubscribeToken(d.db, forged), forged).toBeNull();
     }
   });
@@ -205,6 +243,36 @@ describe('raised from the real triggers', () => {
     expect((await rows(u))[0].message).toContain('10.77.0.1');
     await d.caller(null, '10.77.0.1').auth.login({ username: u.username, password: u.password });
     expect(await kinds(u)).toEqual(['login_new_ip']);
+  });
+
+  it('security mail cannot be switched off nor raced: a thief who logs in and saves no settings at once is still reported', async () => {
+    const u = await freshUser(d.deps);
+    const ip = '127.61.0.9';
+    const { auth_token } = await d.caller(null, ip).auth.login({ username: u.username, password: u.password });
+    const thief = d.caller(auth_token!, ip);
+    // Right after the login, before any job ran: every setting off.
+    expect(await thief.notifications.save_notification_settings({ settings: [] })).toEqual({ success: true });
+    await thief.auth.change_password({ current_password: u.password, new_password: 'thief pass 77' });
+    expect((await rows(u)).map((r) => r.kind)).toEqual(['login_new_ip', 'password_changed']);
+
+    // Run the mail jobs of this user's notifications, as the job runner would.
+    const ids = new Set((await rows(u)).map((r) => r.id));
+    const jobs = (await mailJobs()).map((j) => JSON.parse(j.payload).notification_id as number).filter((id) => ids.has(id));
+    expect(jobs).toHaveLength(2);
+    for (const id of jobs) expect(await queueNotificationMail(d.db, 'https://nodekeep.test', id)).toBe('queued');
+    const outbox = await d.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', u.email).where('html', 'is not', null).orderBy('id').execute();
+    expect(outbox.map((m) => m.subject)).toEqual(['New login to your Nodekeep account', 'Your Nodekeep password was changed']);
+    expect(outbox[0].text).toContain(`New login to your account from ${ip}.`);
+    // No unsubscribe link nor header: nothing to turn off.
+    expect(outbox[0].headers).toBeNull();
+    expect(outbox[0].text).not.toContain('/unsubscribe');
+    expect(outbox[0].text).toContain('these mails cannot be turned off');
+    // Nor can security be named to turn it off.
+    expect((await rejection(thief.notifications.save_notification_settings({ settings: ['security'] }))).message).toMatch(/^Unknown notification setting: security\./);
+    // A kind the user can turn off stays off.
+    await raise(d.db, u.id, 'node_down', node);
+    const downId = (await rows(u)).at(-1)!.id;
+    expect((await mailJobs()).map((j) => JSON.parse(j.payload).notification_id)).not.toContain(downId);
   });
 
   it('password changed, 2FA on and off, API key created', async () => {

@@ -2,7 +2,7 @@ import type { Context } from '../context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/queries';
-import { raise } from '../notifications/raise';
+import { afterRaise, raise } from '../notifications/raise';
 import { findLiveSessionWithUser, insertSession, loginHistory, isSessionLive, revokeSession, revokeSessionsBeyond, revokeUserSessions, touchSession } from './queries';
 import { hashToken, newToken } from './tokens';
 
@@ -13,13 +13,14 @@ const TOUCH_EVERY_MS = 60_000;
 /** Live sessions one account may hold; a new login signs out the oldest beyond this. */
 export const MAX_SESSIONS_PER_USER = 20;
 
-export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req'>, userId: number): Promise<string> {
+export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req' | 'hub' | 'mail'>, userId: number): Promise<string> {
   const token = newToken();
   const now = Date.now();
-  await ctx.db.transaction().execute(async (trx) => {
+  const raised = await ctx.db.transaction().execute(async (trx) => {
     // A first login is no news; a login from an address none of the earlier ones came from is.
     const seen = await loginHistory(trx, userId, ctx.req.ip);
-    if (seen.any && !seen.fromIp) await raise(trx, userId, 'login_new_ip', { ip: ctx.req.ip });
+    const newIp = seen.any && !seen.fromIp;
+    if (newIp) await raise(trx, userId, 'login_new_ip', { ip: ctx.req.ip });
     await insertSession(trx, {
       user_id: userId,
       token_hash: hashToken(token),
@@ -28,7 +29,10 @@ export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req'>,
       expires_at: now + ctx.config.sessionTtlMs,
     });
     await insertSessionsEnded(trx, userId, await revokeSessionsBeyond(trx, userId, MAX_SESSIONS_PER_USER, now));
+    return newIp;
   });
+  // The owner hears of a strange login now, not at the mail job's next poll.
+  if (raised) afterRaise(ctx);
   return token;
 }
 

@@ -82,6 +82,8 @@ export interface MailOutboxTable {
   html: string | null;
   /** Extra headers as a JSON object (List-Unsubscribe, ...). */
   headers: string | null;
+  /** Unique when set: a retried job that queues this mail finds it instead of queuing it twice. */
+  idempotency_key: string | null;
 }
 export type OutboxMail = Selectable<MailOutboxTable>;
 

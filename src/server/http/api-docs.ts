@@ -1,3 +1,4 @@
+import { escapeHtml } from '../html';
 import { authText, inputObject, jsonSchema } from './openapi';
 import type { RestRoute } from './routes';
 
@@ -34,9 +35,8 @@ export function withRouteTable(markdown: string, routes: RestRoute[]): string {
   return `${markdown.slice(0, start + ROUTES_START.length)}\n\n${routeTableMarkdown(routes)}\n${markdown.slice(end)}`;
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 /** The few markdown bits the summaries use: `code`. */
-const inline = (s: string) => esc(s).replace(/`([^`]+)`/g, '<code>$1</code>');
+const inline = (s: string) => escapeHtml(s).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 function section(r: RestRoute): string {
   const input = r.input ? jsonSchema(r.input, 'input') : null;
@@ -47,18 +47,18 @@ function section(r: RestRoute): string {
       ? `curl ${r.auth === 'public' ? '' : "-H 'Authorization: Bearer $TOKEN' "}'$BASE${r.path}${inputSummary(r) === '–' ? '' : '?…'}'`
       : `curl -X POST -H 'Content-Type: application/json' ${r.auth === 'public' ? '' : "-H 'Authorization: Bearer $TOKEN' "}-d '{…}' $BASE${r.path}`;
   return `<section id="${id}">
-<h3><span class="method ${r.method.toLowerCase()}">${r.method}</span> <code>${esc(r.path)}</code></h3>
+<h3><span class="method ${r.method.toLowerCase()}">${r.method}</span> <code>${escapeHtml(r.path)}</code></h3>
 <p>${inline(r.summary)}</p>
-<p class="auth">${inline(authText(r))} tRPC <code>${esc(r.procedure)}</code>.${r.cacheMs ? ` Cached for ${r.cacheMs / 1000} s.` : ''}</p>
-<pre class="curl">${esc(curl)}</pre>
-${input ? `<details><summary>${r.method === 'GET' ? 'Query parameters' : 'Request body'}</summary><pre>${esc(JSON.stringify(input, null, 2))}</pre></details>` : '<p class="none">No input.</p>'}
-${output ? `<details><summary>Answer</summary><pre>${esc(JSON.stringify(output, null, 2))}</pre></details>` : ''}
+<p class="auth">${inline(authText(r))} tRPC <code>${escapeHtml(r.procedure)}</code>.${r.cacheMs ? ` Cached for ${r.cacheMs / 1000} s.` : ''}</p>
+<pre class="curl">${escapeHtml(curl)}</pre>
+${input ? `<details><summary>${r.method === 'GET' ? 'Query parameters' : 'Request body'}</summary><pre>${escapeHtml(JSON.stringify(input, null, 2))}</pre></details>` : '<p class="none">No input.</p>'}
+${output ? `<details><summary>Answer</summary><pre>${escapeHtml(JSON.stringify(output, null, 2))}</pre></details>` : ''}
 </section>`;
 }
 
 /** The page at /api/docs: server-rendered, one stylesheet from this origin, no script. */
 export function apiDocsHtml(routes: RestRoute[]): string {
-  const nav = routes.map((r) => `<li><a href="#${r.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}">${r.method} ${esc(r.path)}</a></li>`).join('');
+  const nav = routes.map((r) => `<li><a href="#${r.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}">${r.method} ${escapeHtml(r.path)}</a></li>`).join('');
   return `<!doctype html>
 <html lang="en">
 <head>

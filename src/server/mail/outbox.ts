@@ -8,10 +8,12 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
 /**
  * Queues a mail in the caller's transaction, with the job that sends it after commit
  * (a `mail.send` job per mail, so a mail the server hangs on holds up no other).
+ * With an idempotency key, a mail already queued under that key is not queued again
+ * (a retried job that queues mail); returns whether this call queued it.
  */
-export async function enqueueMail(db: Kysely<Database>, mail: MailMessage): Promise<void> {
+export async function enqueueMail(db: Kysely<Database>, mail: MailMessage, opts: { idempotencyKey?: string } = {}): Promise<boolean> {
   const now = Date.now();
-  const { id } = await db
+  const row = await db
     .insertInto('mail_outbox')
     .values({
       to_addr: mail.to,
@@ -22,10 +24,14 @@ export async function enqueueMail(db: Kysely<Database>, mail: MailMessage): Prom
       status: 'pending',
       next_attempt_at: now,
       created_at: now,
+      idempotency_key: opts.idempotencyKey ?? null,
     })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .returning('id')
-    .executeTakeFirstOrThrow();
-  await enqueueJob(db, 'mail.send', { mail_id: id }, { key: `mail:${id}` });
+    .executeTakeFirst();
+  if (!row) return false;
+  await enqueueJob(db, 'mail.send', { mail_id: row.id }, { key: `mail:${row.id}` });
+  return true;
 }
 
 export function findMail(db: Kysely<Database>, id: number) {

@@ -6,7 +6,7 @@ import { finishKeyMove, listKeyMoves } from './key-moves-queries';
 import { sealWithMore } from './node-secrets';
 
 /**
- * Seals the masternode keys that migration 2026-11-23T1500 moved out of output_text (a
+ * Seals the masternode keys that migration 2026-11-23T1700 moved out of output_text (a
  * migration has no secrets key; the server has). Runs at every start, right after the
  * migrations; once the table is empty it reads one empty table and returns. Idempotent:
  * each key is sealed into its node's secrets and its row deleted in one transaction, and

@@ -1,4 +1,4 @@
-import { renderNotification, type NotificationKind, type NotificationParams } from '../../shared/notification-kinds';
+import { ALWAYS_MAILED, renderNotification, type NotificationKind, type NotificationParams } from '../../shared/notification-kinds';
 import type { Context } from '../context';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/queries';
@@ -14,8 +14,9 @@ export function hourOf(ms: number): string {
 /**
  * The one way a notification is raised. In the caller's transaction (or its own when
  * given the database) it writes the in-app row, the live events `new_notification`
- * (with the text) and `refresh_notifications` for the owner, and, when the user's email
- * setting for the kind is on, the job that renders and queues the mail. Events and mail
+ * (with the text) and `refresh_notifications` for the owner, and, when the kind is always
+ * mailed (security) or the user's email setting for it is on, the job that renders and
+ * queues the mail. Events and mail
  * therefore exist only if the transaction commits; the hub and the mail job deliver
  * them after it (at once with `afterRaise`, else on their next poll).
  */
@@ -35,7 +36,10 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   });
   await insertEvent(db, userId, 'new_notification', { message: n.message, icon: n.icon, link: n.link });
   await insertEvent(db, userId, 'refresh_notifications', {});
-  if (await emailEnabled(db, userId, n.setting)) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
+  // Whether it is mailed is decided here, once: the job renders what this decided and asks
+  // no setting again, so a settings save racing the job cannot swallow a mail raised before it.
+  const mailed = n.setting === ALWAYS_MAILED || (await emailEnabled(db, userId, n.setting));
+  if (mailed) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
 }
 
 /** After the commit of a transaction that raised: deliver the events and look for the mail job now. */

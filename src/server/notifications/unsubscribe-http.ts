@@ -2,11 +2,10 @@ import type { Context as HonoContext, Hono } from 'hono';
 import { emailSettings } from '../../shared/notification-kinds';
 import { findUserById } from '../auth/queries';
 import type { AppDeps } from '../context';
+import { escapeHtml } from '../html';
 import { UNSUBSCRIBE_PATH } from './mail';
 import { turnOffSetting } from './settings';
 import { readUnsubscribeToken } from './unsubscribe-token';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(c: HonoContext, status: 200 | 400, title: string, body: string) {
   // No inline style or script: the site's Content-Security-Policy allows neither.
