@@ -73,7 +73,9 @@ function SettingRow(props: { name: string; label: string; subtitle: string; on: 
   return (
     <li className="setting-row">
       <label htmlFor={id} className="setting-text">
-        <span className="setting-label">{props.label}</span>
+        <span className="setting-label" id={`${id}-label`}>
+          {props.label}
+        </span>
         <span className="setting-subtitle" id={`${id}-sub`}>
           {props.subtitle}
         </span>
@@ -87,6 +89,7 @@ function SettingRow(props: { name: string; label: string; subtitle: string; on: 
         checked={props.on}
         // Not `disabled`: that would drop the keyboard focus while the save runs.
         aria-disabled={props.busy}
+        aria-labelledby={`${id}-label`}
         aria-describedby={`${id}-sub`}
         onChange={(e) => {
           if (!props.busy) props.onChange(e.target.checked);
