@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { runCli } from '../../src/server/cli/main';
-import { insertEvent } from '../../src/server/events/queries';
+import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
@@ -146,13 +146,13 @@ describe('client states', () => {
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
 
     const row = await findUserByLogin(server.deps.db, user.username);
-    await insertEvent(server.deps.db, row!.id, 'new_notification', { message: 'Your node dash-1 is running' });
-    await server.deps.hub.poke();
+    await raise(server.deps.db, row!.id, 'node_deployed', { mn_id: 'dash-1', coin: 'Dash' });
+    afterRaise(server.deps);
 
-    await page.getByRole('status').filter({ hasText: 'Your node dash-1 is running' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Your Dash node dash-1 is deployed and running.' }).waitFor();
     await page.getByRole('button', { name: 'Notifications (1)' }).click();
     const list = page.getByRole('region', { name: 'Notification list' });
-    await list.getByText('Your node dash-1 is running').waitFor();
+    await list.getByText('Your Dash node dash-1 is deployed and running.').waitFor();
     await list.getByRole('button', { name: 'Clear' }).click();
     await list.getByText("You don't have any notifications :(").waitFor();
     await page.context().close();

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
-import { useNotifications } from '../dashboard/notifications';
 import { publishLive } from './liveBus';
 import { queriesFor, queryKeyOf } from './liveQueries';
 import { errorCode } from './errors';
@@ -17,7 +16,6 @@ export function LiveEvents() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const notifications = useNotifications();
 
   function handle(event: LiveEvent | { type: 'sync' }) {
     if (event.type === 'sync') return; // only gives the subscription a position to resume from
@@ -40,7 +38,7 @@ export function LiveEvents() {
         return;
       }
       case 'new_notification':
-        notifications.add(event.payload);
+        // Stays until closed (spec: no auto-dismiss); the list refetches on the `refresh_notifications` that follows.
         toasts.show(event.payload.message, { sticky: true });
         return;
       default:

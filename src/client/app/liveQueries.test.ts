@@ -18,6 +18,7 @@ const cached = {
   tfa: getQueryKey(trpc.auth.get_tfa, undefined, 'query'),
   status: getQueryKey(trpc.system.status, undefined, 'query'),
   queue: getQueryKey(trpc.deploy.get_building_servers, undefined, 'query'),
+  notifications: getQueryKey(trpc.notifications.get_notifications, undefined, 'query'),
 };
 type Name = keyof typeof cached;
 
@@ -49,6 +50,10 @@ describe('live event → queries map', () => {
 
   it("server_created refetches the node list and the deploy page's queue", async () => {
     expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodes', 'queue']);
+  });
+
+  it('refresh_notifications refetches the navbar list only', async () => {
+    expect(await staleAfter({ type: 'refresh_notifications', payload: {} })).toEqual(['notifications']);
   });
 
   it('refresh_transactions refetches the profile with its balance', async () => {

@@ -26,7 +26,7 @@ const all = <Q extends QueryPath>(path: Q): QueryTarget => ({ path }) as QueryTa
  * renamed procedure fails the typecheck here instead of refetching the wrong thing.
  * Events handled in other ways refetch nothing: `restarted` reloads the page,
  * `update_balance` writes the balance straight into the cache, `new_notification`
- * goes to the notification list.
+ * is a toast (the list refetches on the `refresh_notifications` sent with it).
  */
 export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   restarted: () => [],
@@ -36,8 +36,8 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   update_balance: () => [],
   // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.
   update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
-  // The notification list is kept by the client (notifications.tsx) until it has a query.
-  refresh_notifications: () => [],
+  // Raised or cleared (here or in another tab): the navbar's list.
+  refresh_notifications: () => [all('notifications.get_notifications')],
   // The build queue travels with the node list; the deploy page reads it alone.
   refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers')],
   refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode')],

@@ -10,7 +10,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { ApiProvider, SessionProvider } from '../auth/auth';
 import { ToastProvider } from '../ui/Toasts';
-import { NotificationsProvider } from '../dashboard/notifications';
 import { createQueryClient } from './queryClient';
 import { ErrorBoundary } from './ErrorBoundary';
 
@@ -22,12 +21,10 @@ createRoot(document.getElementById('root')!).render(
       <ApiProvider queryClient={queryClient}>
         <SessionProvider>
           <ToastProvider>
-            <NotificationsProvider>
-              {/* Last resort for the frame itself (top bar, menus); pages have their own. */}
-              <ErrorBoundary home="/">
-                <App />
-              </ErrorBoundary>
-            </NotificationsProvider>
+            {/* Last resort for the frame itself (top bar, menus); pages have their own. */}
+            <ErrorBoundary home="/">
+              <App />
+            </ErrorBoundary>
           </ToastProvider>
         </SessionProvider>
       </ApiProvider>

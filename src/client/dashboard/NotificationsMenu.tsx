@@ -1,13 +1,24 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { useNotifications } from './notifications';
+import type { Notification } from '../../shared/schemas/notifications';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { BellIcon } from '../ui/Icons';
+import { useToasts } from '../ui/Toasts';
 import { useDismiss } from '../ui/useDismiss';
+import { NotificationIcon } from './NotificationIcon';
+import { notificationTime } from './notificationTime';
 
 const EMPTY_TEXT = "You don't have any notifications :(";
 
-/** The navbar bell: a count badge, the list and a clear button. */
+/**
+ * The navbar bell: a count badge, the list and a clear button. The list is the
+ * server's (get_notifications); `refresh_notifications` refetches it (liveQueries.ts).
+ */
 export function NotificationsMenu() {
-  const { items, clear } = useNotifications();
+  const list = trpc.notifications.get_notifications.useQuery();
+  const items = list.data?.notifications ?? [];
+  const clear = useClearNotifications();
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
@@ -23,14 +34,9 @@ export function NotificationsMenu() {
         aria-expanded={open}
         onClick={() => setOpen((o) => !o)}
       >
-        <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-          <path
-            d="M12 3a6 6 0 0 0-6 6v3.6L4.3 15.4A1 1 0 0 0 5.2 17h13.6a1 1 0 0 0 .9-1.6L18 12.6V9a6 6 0 0 0-6-6Zm0 18a2.5 2.5 0 0 0 2.4-2h-4.8A2.5 2.5 0 0 0 12 21Z"
-            fill="currentColor"
-          />
-        </svg>
+        <BellIcon size={20} />
         {items.length > 0 && (
-          <span className="badge-count" aria-hidden="true">
+          <span className="badge-count" data-testid="notification-count" aria-hidden="true">
             {items.length > 99 ? '99+' : items.length}
           </span>
         )}
@@ -39,25 +45,30 @@ export function NotificationsMenu() {
         <div className="dropdown-menu notifications-menu" role="region" aria-label="Notification list">
           <div className="notifications-head">
             <strong>Notifications</strong>
-            <button type="button" className="btn btn-link btn-sm" onClick={clear} disabled={!items.length}>
-              Clear
+            <button type="button" className="btn btn-link btn-sm" onClick={() => clear.mutate(undefined)} disabled={!items.length || clear.isPending}>
+              {clear.isPending ? 'Clearing…' : 'Clear'}
             </button>
           </div>
-          {items.length === 0 ? (
+          {list.data === undefined ? (
+            <p className="notifications-empty" role={list.isError ? 'alert' : 'status'}>
+              {list.isError ? (
+                <>
+                  Your notifications could not be loaded: {errorMessage(list.error)}{' '}
+                  <button type="button" className="btn-link" onClick={() => void list.refetch()}>
+                    Try again
+                  </button>
+                </>
+              ) : (
+                'Loading…'
+              )}
+            </p>
+          ) : items.length === 0 ? (
             <p className="notifications-empty">{EMPTY_TEXT}</p>
           ) : (
             <ul className="notifications-list">
-              {items.map((n) => (
-                <li key={n.id}>
-                  {n.link?.startsWith('/') ? (
-                    <Link href={n.link} onClick={close}>
-                      {n.message}
-                    </Link>
-                  ) : (
-                    <span>{n.message}</span>
-                  )}
-                  <time dateTime={n.at.toISOString()}>{n.at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}</time>
-                </li>
+              {items.map((n, i) => (
+                // No id in the spec's shape; the list only changes as a whole (refetch or clear).
+                <NotificationRow key={`${i}:${n.hour}:${n.message}`} n={n} onOpen={close} />
               ))}
             </ul>
           )}
@@ -65,4 +76,43 @@ export function NotificationsMenu() {
       )}
     </div>
   );
+}
+
+function NotificationRow({ n, onOpen }: { n: Notification; onOpen: () => void }) {
+  const time = notificationTime(n.hour);
+  const body = (
+    <>
+      <NotificationIcon name={n.icon} />
+      <span className="notification-text">
+        <span className="notification-message">{n.message}</span>
+        <time dateTime={time.iso ?? undefined}>{time.label}</time>
+      </span>
+    </>
+  );
+  // Links are the platform's own pages; anything else is shown without one.
+  const internal = n.link.startsWith('/') && !n.link.startsWith('//');
+  return (
+    <li>
+      {internal ? (
+        <Link href={n.link} className="notification-row" onClick={onOpen}>
+          {body}
+        </Link>
+      ) : (
+        <div className="notification-row">{body}</div>
+      )}
+    </li>
+  );
+}
+
+/** Clears on the server; the list empties at once, and other tabs refetch on the event the server sends. */
+function useClearNotifications() {
+  const utils = trpc.useUtils();
+  const toasts = useToasts();
+  return trpc.notifications.clear_notifications.useMutation({
+    onSuccess: () => {
+      utils.notifications.get_notifications.setData(undefined, (old) => (old ? { ...old, notifications: [] } : old));
+      void utils.notifications.get_notifications.invalidate();
+    },
+    onError: (err) => toasts.show(`Your notifications could not be cleared: ${errorMessage(err)}`, { kind: 'error' }),
+  });
 }
