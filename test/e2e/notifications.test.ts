@@ -200,38 +200,38 @@ describe('notification settings page', () => {
     }
     await screenshot(page, 'notification-settings');
 
-    // Rewards on, Security off: each saved on its own, "Saved" each time.
+    // Rewards on, Node down off: each saved on its own, "Saved" each time.
     await page.getByRole('switch', { name: emailSettings.rewards.label, exact: true }).click();
     await toast(page, 'Saved').first().waitFor();
     expect(await toast(page, 'Saved').first().locator('span').textContent()).toBe('Saved');
     await expect.poll(async () => (await getNotificationSettings(server.deps.db, user.id)).settings.rewards.enabled).toBe(true);
-    await page.getByRole('switch', { name: emailSettings.security.label, exact: true }).click();
+    await page.getByRole('switch', { name: emailSettings.node_down.label, exact: true }).click();
     await expect.poll(() => toast(page, 'Saved').count()).toBe(2);
     const saved = (await getNotificationSettings(server.deps.db, user.id)).settings;
-    expect(saved.security.enabled).toBe(false);
+    expect(saved.node_down.enabled).toBe(false);
     expect(saved.rewards.enabled).toBe(true);
     // The others kept their defaults.
-    expect(saved.node_down.enabled).toBe(true);
+    expect(saved.node_action.enabled).toBe(true);
     expect(saved.first_reward.enabled).toBe(false);
 
     // A reload reads the saved settings back from the server.
     await page.reload();
     await page.getByRole('switch').first().waitFor();
     expect(await page.getByRole('switch', { name: emailSettings.rewards.label, exact: true }).isChecked()).toBe(true);
-    expect(await page.getByRole('switch', { name: emailSettings.security.label, exact: true }).isChecked()).toBe(false);
+    expect(await page.getByRole('switch', { name: emailSettings.node_down.label, exact: true }).isChecked()).toBe(false);
 
-    // Honoured: a security notice (off) sends no mail, a reward (on) does.
-    await raise(server.deps.db, user.id, 'login_new_ip', { ip: '203.0.113.9' });
+    // Honoured: a node-down notice (off) sends no mail, a reward (on) does.
+    await raise(server.deps.db, user.id, 'node_down', { mn_id: 'dash-e2e0000001', coin: 'Dash', alias: null });
     await raise(server.deps.db, user.id, 'reward', { mn_id: 'dash-e2e0000002', coin: 'Dash', alias: null, amount: '0.5 DASH' });
     afterRaise(server.deps);
     // The mail jobs run in the order raised: once the reward's mail is out, the notice's would be too.
     await smtp.waitFor(user.email, /Reward for your Dash node/);
     const outbox = await server.deps.db.selectFrom('mail_outbox').select('subject').where('to_addr', '=', user.email).execute();
     expect(outbox.map((m) => m.subject)).toContain('Reward for your Dash node');
-    expect(outbox.filter((m) => /New login/.test(m.subject))).toEqual([]);
-    expect(smtp.inbox.some((m) => m.to.includes(user.email) && /New login/.test(m.subject))).toBe(false);
+    expect(outbox.filter((m) => /is down/.test(m.subject))).toEqual([]);
+    expect(smtp.inbox.some((m) => m.to.includes(user.email) && /is down/.test(m.subject))).toBe(false);
     // Both are in the menu all the same: settings choose the emails only.
-    expect((await serverList(user)).map((n) => n.icon)).toEqual(['reward', 'shield']);
+    expect((await serverList(user)).map((n) => n.icon)).toEqual(['reward', 'down']);
     await page.context().close();
   });
 
