@@ -75,6 +75,8 @@ export interface NodeEngine {
   logs(nodeId: string, tail?: number): Promise<string>;
   /** `port`: another of the spec's named ports (a validator client's Keymanager API); default the RPC port. */
   rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint>;
+  /** The ports an earlier `create` gave the node (null: none); engines with fixed ports need not say. */
+  portsOf?(nodeId: string): Promise<Record<string, number> | null>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /** Releases connections/timers; local engine stops its children. */

@@ -363,7 +363,11 @@ export class Fleet implements FleetAccess {
     const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
     // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).
     const validator = familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
-    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator });
+    // A retried provision keeps the ports an earlier try gave the node (saved with its
+    // placement, or in the engine's record), so config, engine and placement agree.
+    const saved = JSON.parse(node.ports || '{}') as Record<string, number>;
+    const known = Object.keys(saved).length ? saved : await engine.portsOf?.(node.mn_id);
+    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator, ports: known ?? undefined });
     await engine.create(spec);
     await engine.start(node.mn_id);
     const started = await this.db.transaction().execute(async (trx) => {

@@ -320,8 +320,16 @@ export class LocalEngine implements NodeEngine {
     // Written again by a repeated create (a retried provision), so they match the node's
     // current settings; the record keeps no copy (it is plain JSON beside the log).
     if (files?.length) placeFiles(spec.dataDir, files);
-    if (this.readRecord(spec.nodeId)) return;
+    // A node that is not running takes the new spec, so the record's ports are the ones
+    // the files just written name; a running one keeps what it runs with.
+    const rec = this.readRecord(spec.nodeId);
+    if (rec && (rec.desired === 'running' || this.procs.has(spec.nodeId))) return;
     this.writeRecord(spec.nodeId, { spec: kept, desired: 'stopped' });
+  }
+
+  async portsOf(nodeId: string): Promise<Record<string, number> | null> {
+    const rec = this.readRecord(nodeId);
+    return rec && Object.keys(rec.spec.ports).length ? rec.spec.ports : null;
   }
 
   async writeFiles(nodeId: string, files: DaemonFile[]): Promise<void> {
