@@ -7,6 +7,8 @@ import { PermanentEngineError, type DaemonFile, type DaemonSpec, type EngineStat
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
 const SIM_ID = '_simulator';
+/** A simulated node's secrets (its Keymanager token), beside its record and never in it. */
+const SIM_SECRETS = 'simulated-secrets.json';
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
 export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
@@ -108,11 +110,31 @@ export class LocalEngine implements NodeEngine {
     }
   }
 
+  /**
+   * The record is 0600 (its arguments name the node's data and ports), and a simulated
+   * validator's Keymanager token is kept apart from it, in its own 0600 file
+   * (SIM_SECRETS) that start() hands to the simulator: a record written by an earlier
+   * version with the token in it loses it at its next write.
+   */
   private writeRecord(id: string, rec: Record_) {
     fs.mkdirSync(this.nodeDir(id), { recursive: true });
-    const file = path.join(this.nodeDir(id), 'node.json');
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rec, null, 1));
-    fs.renameSync(`${file}.tmp`, file);
+    const token = rec.spec.simulated?.keymanagerToken;
+    if (token) {
+      placeFiles(this.nodeDir(id), [{ name: SIM_SECRETS, content: JSON.stringify({ keymanagerToken: token }), mode: 0o600 }]);
+      const { keymanagerToken: _, ...simulated } = rec.spec.simulated!;
+      rec = { ...rec, spec: { ...rec.spec, simulated } };
+    }
+    placeFiles(this.nodeDir(id), [{ name: 'node.json', content: JSON.stringify(rec, null, 1), mode: 0o600 }]);
+  }
+
+  /** A simulated node's settings with the secrets kept beside its record. */
+  private simulatedSettings(id: string, simulated: NonNullable<DaemonSpec['simulated']>): NonNullable<DaemonSpec['simulated']> {
+    try {
+      const secrets = JSON.parse(fs.readFileSync(path.join(this.nodeDir(id), SIM_SECRETS), 'utf8')) as { keymanagerToken?: string };
+      return { ...simulated, ...(secrets.keymanagerToken ? { keymanagerToken: secrets.keymanagerToken } : {}) };
+    } catch {
+      return simulated;
+    }
   }
 
   private record(id: string): Record_ {
@@ -343,7 +365,7 @@ export class LocalEngine implements NodeEngine {
     this.writeRecord(nodeId, { ...rec, desired: 'running' });
     if (rec.spec.program === SIMULATOR_PROGRAM) {
       if (!rec.spec.simulated) throw new Error(`node ${nodeId} runs on the simulator but has no simulation settings`);
-      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...rec.spec.simulated });
+      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...this.simulatedSettings(nodeId, rec.spec.simulated) });
       return;
     }
     if (!this.procs.has(nodeId)) await this.launch(nodeId);
