@@ -21,7 +21,7 @@ const profile = {
   args: ['-conf={data}/litecoin.conf'],
   config_file: 'litecoin.conf',
   config: 'server=1\nrpcbind={rpc_bind}\nrpcport={port:rpc}\n',
-} as BinaryProfile;
+} as unknown as BinaryProfile;
 const coin = { id: 'ltc', label: 'Litecoin', details: '{}' } as unknown as CoinRecord;
 const host = { engine: 'local' } as Host;
 const nodeOf = (id: string) => ({ mn_id: id, user_id: 1, package: 'cloud', rpc_user: 'u', rpc_password: 'p', server_ip: null, server_ip6: null, output_text: null, ports: '{}' }) as unknown as Masternode;
