@@ -136,7 +136,7 @@ export class Fleet implements FleetAccess {
     const endpoint = await engine.rpcEndpoint(node.mn_id);
     const auth = rpcAuth(node, simulated);
     const vcPort = profile.run === 'binary' ? profile.validator_client?.keymanager_port : undefined;
-    const keymanager = simulated && profile.rpc === 'evm' ? endpoint : vcPort ? await engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
+    const keymanager = simulated && profile.rpc === 'evm' ? async () => endpoint : vcPort ? () => engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
     return { endpoint, auth, profile, simulated, ...(keymanager ? { keymanager } : {}) };
   }
 
