@@ -88,3 +88,20 @@ describe('a validator on a container made before its Keymanager port was labelle
     expect(Number(file.data[0].signed_blocks[0].slot)).toBeGreaterThanOrEqual(9_000_000);
   });
 });
+
+describe('a validator whose sealed secrets have no Keymanager token', () => {
+  it('is provisioned with a new token instead of failing', async () => {
+    const { id: userId } = await freshUser(d.deps);
+    const mn = 'eth-no-token';
+    await insertTestNode(d.db, { mn_id: mn, user_id: userId, coin_id: 'eth', state: 'provisioning', ...validatorFields(mn), placement: { host_id: hostId, daemon_profile: 'lighthouse-mainnet', server_ip: '203.0.113.7' } });
+    await fleet.reconcile();
+    const row = await d.db.selectFrom('node_view').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
+    expect({ state: row.state, failed: row.failed_reason }).toEqual({ state: 'live', failed: null });
+    const token = keymanagerTokenOf(d.deps.secrets, row);
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    expect(openValidatorRun(d.deps.secrets, row)?.token).toBe(token);
+    // The validator client it was started with holds that token.
+    const spec = specs.find((s) => s.nodeId === mn)!;
+    expect(spec.files?.some((f) => f.content === token)).toBe(true);
+  });
+});
