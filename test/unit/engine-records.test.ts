@@ -6,6 +6,10 @@ import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import type { BinaryProfile } from '../../src/server/fleet/profiles';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
 import { buildSpec } from '../../src/server/fleet/spec';
+import { plainFileName } from '../../src/server/fleet/engine';
+import { tarOf } from '../../src/server/fleet/engines/tar';
+import { loadProfiles } from '../../src/server/fleet/profiles';
+import { bundledCatalogPath } from '../../src/server/coins/import';
 import { memoryLogger } from '../../src/server/log';
 
 // What the local engine keeps of a node: one set of ports however often its provision is tried.
@@ -55,5 +59,27 @@ describe('a retried provision on the local engine', () => {
     expect(configPort('ltc-again')).toBe(41003);
     expect(await engine.portsOf('ltc-again')).toEqual(second.ports);
     await engine.close();
+  });
+});
+
+describe('the names of files the fleet places', () => {
+  it('are plain names for tar, the local engine and a profile config_file alike', async () => {
+    for (const bad of ['..', '.', '.hidden', 'a/b', '../x', '', 'x'.repeat(101)]) {
+      expect(plainFileName(bad), bad).toBe(false);
+      expect(() => tarOf([{ name: bad, content: 'x', mode: 0o600 }]), bad).toThrow(/not a plain file name/);
+    }
+    expect(tarOf([{ name: 'dash.conf', content: 'x', mode: 0o600 }]).length).toBe(4 * 512);
+    const engine = new LocalEngine({ dir: path.join(dir, 'local'), log: memoryLogger(), simulatorCommand: ['true'] });
+    const spec = (await buildSpec(nodeOf('ltc-names'), coin, profile, host, dir)).spec;
+    await expect(engine.create({ ...spec, files: [{ name: '..', content: 'x', mode: 0o600 }] })).rejects.toThrow(/not a plain file name/);
+    await engine.close();
+    const file = path.join(dir, 'daemons.json');
+    const shipped = JSON.parse(fs.readFileSync(bundledCatalogPath('daemons.json'), 'utf8'));
+    expect(() => loadProfiles(bundledCatalogPath('daemons.json'))).not.toThrow();
+    for (const bad of ['..', '.litecoin.conf']) {
+      shipped.profiles['litecoind-regtest'].config_file = bad;
+      fs.writeFileSync(file, JSON.stringify(shipped));
+      expect(() => loadProfiles(file), bad).toThrow(/config_file must be a plain file name/);
+    }
   });
 });

@@ -11,6 +11,16 @@
  */
 export type DaemonFile = { name: string; content: string; mode: number };
 
+/**
+ * Is `name` a plain file name, one that stays inside the folder it is put in? Letters,
+ * digits, `_`, `-` and `.`, not starting with a dot (no `.`, `..` nor hidden files), at
+ * most 100 characters (a tar header's name field). The one rule for every file the
+ * fleet places (engines, the profiles' config_file).
+ */
+export function plainFileName(name: string): boolean {
+  return /^[\w-][\w.-]{0,99}$/.test(name);
+}
+
 /** What to run for one node. Built by the fleet from the catalog's daemon profile. */
 export type DaemonSpec = {
   /** The node's stable id (nodes.mn_id): names the process/container and its data. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { PermanentEngineError, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import { PermanentEngineError, plainFileName, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -66,7 +66,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function placeFiles(dir: string, files: DaemonFile[]) {
   fs.mkdirSync(dir, { recursive: true });
   for (const f of files) {
-    if (!/^[\w.-]+$/.test(f.name) || f.name.startsWith('.')) throw new Error(`${JSON.stringify(f.name)} is not a plain file name`);
+    if (!plainFileName(f.name)) throw new Error(`${JSON.stringify(f.name)} is not a plain file name`);
     const tmp = path.join(dir, `.${f.name}.tmp`);
     fs.rmSync(tmp, { force: true });
     fs.writeFileSync(tmp, f.content, { mode: f.mode, flag: 'wx' });
