@@ -54,15 +54,16 @@ export class OwnerViews {
 
   async read(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<OwnerView> {
     const way = activityWay(profile);
-    if (way === 'none') return {};
+    const dash = profile.rpc === 'dash' || profile.flavour === 'dash';
+    // The PoSe penalty comes with the status check itself: shown whatever the activity way.
+    const out: OwnerView = dash ? { pose_penalty: obs.posePenalty } : {};
+    if (way === 'none') return out;
     const simulated = profile.run === 'simulator';
     const auth = rpcAuth(node, simulated);
     const daemon = nodeDaemon({ endpoint, auth, profile, simulated }, node.mn_id, this.timeoutMs);
-    const out: OwnerView = {};
     try {
       let address: string | null;
-      if (profile.rpc === 'dash' || profile.flavour === 'dash') {
-        out.pose_penalty = obs.posePenalty;
+      if (dash) {
         address = obs.collateralAddress ?? null;
       } else if (way === 'address_index') address = (await daemon.chainRecord()).collateralAddress;
       else address = await this.collateralAddress(node, profile, { endpoint, auth, timeoutMs: this.timeoutMs });
