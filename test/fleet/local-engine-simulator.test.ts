@@ -86,3 +86,35 @@ describe('local engine with the coin-daemon simulator', () => {
     await expect(e.simulatorCoinEndpoint('../x')).rejects.toThrow(/cannot name a simulated chain/);
   });
 });
+
+describe("a simulated validator's secrets on this machine", () => {
+  it('keeps its Keymanager token out of the 0600 node record, in 0600 files only, and still serves it after a restart', async () => {
+    const dir = path.join(root, 'secrets');
+    const e = engine(dir);
+    const pubkey = `0x${'ab'.repeat(48)}`;
+    const token = 'kmTOKEN_' + 'x'.repeat(32);
+    const spec = { ...simSpec('v1'), coinId: 'eth', simulated: { rpc: 'evm' as const, blockTimeS: 12, syncSeconds: 0, validators: [{ pubkey, feeRecipient: `0x${'11'.repeat(20)}` }], keymanagerToken: token } };
+    await e.create(spec);
+    await e.start('v1');
+    const record = path.join(dir, 'v1', 'node.json');
+    expect(fs.statSync(record).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(record, 'utf8')).not.toContain(token);
+    const state = path.join(dir, '_simulator', 'state.json');
+    await waitFor(async () => fs.readFileSync(state, 'utf8').includes(token), 10_000, 'the simulator to save the node');
+    expect(fs.statSync(state).mode & 0o777).toBe(0o600);
+    for (const f of fs.readdirSync(path.join(dir, 'v1'))) if (fs.readFileSync(path.join(dir, 'v1', f), 'utf8').includes(token)) expect(fs.statSync(path.join(dir, 'v1', f)).mode & 0o777).toBe(0o600);
+    const keystores = async (eng: LocalEngine) => {
+      const ep = await eng.rpcEndpoint('v1');
+      return fetch(`http://${ep.host}:${ep.port}${ep.path}/eth/v1/keystores`, { headers: { authorization: `Bearer ${token}` } });
+    };
+    expect((await keystores(e)).status).toBe(200);
+    // A restart from the record alone (another engine, as after the platform restarted) still gives the simulator the token.
+    await e.close();
+    engines.splice(engines.indexOf(e), 1);
+    const again = engine(dir);
+    await again.stop('v1');
+    await again.start('v1');
+    expect((await keystores(again)).status).toBe(200);
+    expect(fs.readFileSync(record, 'utf8')).not.toContain(token);
+  });
+});

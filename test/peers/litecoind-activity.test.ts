@@ -88,6 +88,8 @@ describe.skipIf(!haveBinary(LITECOIND))("a litecoind node's collateral activity"
     const funded: Activity = await waitFor(async () => (await nodeOf(owner, id)).data.activity, DAEMON_BUDGET_MS, 'the collateral activity');
     expect(funded).toMatchObject({ address: collateral, balance: 100, sent: 0 });
     expect(funded.transactions).toEqual([{ block: 111, txid: collateralTx, human_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/), amount: 100 }]);
+    // Imported without a rescan, then rescanned from the collateral's block (111) outside the status check.
+    expect(s.logLines.find((l) => l.includes('collateral address rescanned') && l.includes(id))).toMatch(/"from_height":111/);
     // The monitor watches it in a key-less wallet of the daemon, under its label.
     const info = await call(WATCH_WALLET, 'getaddressinfo', [collateral], v.looseObject({ iswatchonly: v.boolean(), labels: v.array(v.unknown()) }));
     expect(info.iswatchonly).toBe(true);

@@ -50,6 +50,10 @@ export type DaemonAccess = {
   auth?: { user: string; password: string };
   profile: DaemonProfile;
   simulated: boolean;
-  /** EVM validators: where the validator client's Keymanager API answers (the simulator's node path for simulated ones). */
-  keymanager?: RpcEndpoint;
+  /**
+   * EVM validators: where the validator client's Keymanager API answers (the simulator's
+   * node path for simulated ones). Asked only by the call that uses it: an engine that
+   * cannot say (a container made before it had the port) fails that call alone.
+   */
+  keymanager?: () => Promise<RpcEndpoint>;
 };

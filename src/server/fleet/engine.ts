@@ -11,6 +11,16 @@
  */
 export type DaemonFile = { name: string; content: string; mode: number };
 
+/**
+ * Is `name` a plain file name, one that stays inside the folder it is put in? Letters,
+ * digits, `_`, `-` and `.`, not starting with a dot (no `.`, `..` nor hidden files), at
+ * most 100 characters (a tar header's name field). The one rule for every file the
+ * fleet places (engines, the profiles' config_file).
+ */
+export function plainFileName(name: string): boolean {
+  return /^[\w-][\w.-]{0,99}$/.test(name);
+}
+
 /** What to run for one node. Built by the fleet from the catalog's daemon profile. */
 export type DaemonSpec = {
   /** The node's stable id (nodes.mn_id): names the process/container and its data. */
@@ -75,6 +85,8 @@ export interface NodeEngine {
   logs(nodeId: string, tail?: number): Promise<string>;
   /** `port`: another of the spec's named ports (a validator client's Keymanager API); default the RPC port. */
   rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint>;
+  /** The ports an earlier `create` gave the node (null: none); engines with fixed ports need not say. */
+  portsOf?(nodeId: string): Promise<Record<string, number> | null>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /** Releases connections/timers; local engine stops its children. */

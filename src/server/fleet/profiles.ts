@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { FAMILIES, familyOf } from '../../shared/families';
+import { plainFileName } from './engine';
 
 /**
  * Daemon profiles (catalog/daemons.json): how a kind of coin daemon runs — simulator,
@@ -68,7 +69,7 @@ const Binary = v.pipe(
     /** The config option that takes the node's operator / masternode key, once the node has one. */
     operator_key_option: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/))),
     args: v.array(v.string()),
-    config_file: v.optional(v.pipe(v.string(), v.regex(/^[\w.-]+$/))),
+    config_file: v.optional(v.pipe(v.string(), v.check(plainFileName, 'config_file must be a plain file name (no folders, not starting with a dot)'))),
     config: v.optional(v.string()),
     validator_client: v.optional(ValidatorClient),
   }),

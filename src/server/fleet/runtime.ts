@@ -26,7 +26,7 @@ import { findLiveNodeOfCoin, markSimulated, transition, updateNodeRow } from '..
 import { withOperatorSecret } from '../nodes/node-secrets';
 import { KEY_MESSAGES, restartWithOperatorKey } from './operator-key-restart';
 import { operatorKeyFor } from '../nodes/operator-key';
-import { openValidatorRun } from '../nodes/node-secrets';
+import { openValidatorRun, withKeymanagerToken } from '../nodes/node-secrets';
 import type { SecretBox } from '../secrets/box';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
@@ -136,7 +136,7 @@ export class Fleet implements FleetAccess {
     const endpoint = await engine.rpcEndpoint(node.mn_id);
     const auth = rpcAuth(node, simulated);
     const vcPort = profile.run === 'binary' ? profile.validator_client?.keymanager_port : undefined;
-    const keymanager = simulated && profile.rpc === 'evm' ? endpoint : vcPort ? await engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
+    const keymanager = simulated && profile.rpc === 'evm' ? async () => endpoint : vcPort ? () => engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
     return { endpoint, auth, profile, simulated, ...(keymanager ? { keymanager } : {}) };
   }
 
@@ -355,15 +355,27 @@ export class Fleet implements FleetAccess {
     this.log.warn('node failed', { node: node.mn_id, reason });
   }
 
-  private async provision(node: Masternode, host: Host) {
+  private async provision(given: Masternode, host: Host) {
+    let node = given;
     const coin = await findCoin(this.db, node.coin_id);
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
     const engine = this.engines.for(host);
     const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
     // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).
-    const validator = familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
-    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator });
+    const isValidator = familyOf(coin.family).validator && this.opts.secrets;
+    const tokenAdded = isValidator ? withKeymanagerToken(this.opts.secrets!, node) : null;
+    if (tokenAdded) {
+      await updateNodeRow(this.db, node.id, { secrets: tokenAdded });
+      node = { ...node, secrets: tokenAdded };
+      this.log.info('validator given its Keymanager API token', { node: node.mn_id });
+    }
+    const validator = isValidator ? openValidatorRun(this.opts.secrets!, node) : null;
+    // A retried provision keeps the ports an earlier try gave the node (saved with its
+    // placement, or in the engine's record), so config, engine and placement agree.
+    const saved = JSON.parse(node.ports || '{}') as Record<string, number>;
+    const known = Object.keys(saved).length ? saved : await engine.portsOf?.(node.mn_id);
+    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator, ports: known ?? undefined });
     await engine.create(spec);
     await engine.start(node.mn_id);
     const started = await this.db.transaction().execute(async (trx) => {

@@ -70,7 +70,7 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
     },
     async setFeeRecipient(token, pubkey, address) {
       if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
-      await setFeeRecipient({ endpoint: d.keymanager, token, timeoutMs }, normalPubkey(pubkey), address);
+      await setFeeRecipient({ endpoint: await d.keymanager(), token, timeoutMs }, normalPubkey(pubkey), address);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Masternode } from '../db/schema';
 import type { SecretBox } from '../secrets/box';
 
@@ -84,4 +85,16 @@ export function openValidatorRun(
 export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
   if (!node.secrets) return null;
   return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).keymanager_token ?? null;
+}
+
+/**
+ * A validator's sealed secrets with a Keymanager token added when they hold a keystore but
+ * no token (validators deployed before their client had the API); null when nothing is
+ * to add. Its client starts with the token from then on, and the fee change can use it.
+ */
+export function withKeymanagerToken(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+  if (!node.secrets) return null;
+  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  if (!o.keystore || o.keymanager_token) return null;
+  return sealWithMore(box, node, { keymanager_token: randomBytes(32).toString('hex') });
 }

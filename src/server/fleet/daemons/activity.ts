@@ -132,6 +132,47 @@ export async function watchAddress(rpc: BitcoinRpc, address: string, opts: { res
   return { wallet, imported: true };
 }
 
+const Confirmed = v.nullable(v.looseObject({ confirmations: v.pipe(v.number(), v.integer(), v.minValue(0)) }));
+const Mined = v.looseObject({ blockhash: v.optional(v.string()) });
+const BlockHeight = v.looseObject({ height: Height });
+
+/**
+ * The height of the block that mined an output (where a rescan for its address can
+ * start): from `gettxout` while it is unspent (height = blocks − confirmations + 1), else
+ * from its transaction's block (`getrawtransaction`, which needs txindex=1 for a mined
+ * one). Null when the daemon cannot say.
+ */
+export async function outputHeight(rpc: BitcoinRpc, txid: string, index: number): Promise<number | null> {
+  const out = await bitcoinCall(rpc, 'gettxout', [txid, index, true], Confirmed);
+  if (out) {
+    const blocks = await bitcoinCall(rpc, 'getblockcount', [], Height);
+    // Unconfirmed (in the mempool): nothing mined to rescan yet; the tip is the cheapest start.
+    return Math.max(0, Math.min(blocks, blocks - out.confirmations + 1));
+  }
+  try {
+    const tx = await bitcoinCall(rpc, 'getrawtransaction', [txid, 1], Mined);
+    return tx.blockhash ? (await bitcoinCall(rpc, 'getblockheader', [tx.blockhash], BlockHeight)).height : null;
+  } catch (err) {
+    if (err instanceof RpcError && err.code === -5) return null;
+    throw err;
+  }
+}
+
+/**
+ * Rescans the watch wallet for an address imported without a rescan: `rescanblockchain`
+ * from `fromHeight` (the whole chain when null). A daemon without that call re-imports
+ * the address with its full rescan. Slow on a long chain: never inside a status check.
+ */
+export async function rescanWatched(rpc: BitcoinRpc, address: string, wallet: WatchWallet, fromHeight: number | null): Promise<void> {
+  const w = { ...rpc, wallet: wallet ?? undefined };
+  try {
+    await bitcoinCall(w, 'rescanblockchain', fromHeight === null ? [] : [fromHeight], v.unknown());
+  } catch (err) {
+    if (!noSuchMethod(err)) throw err;
+    await bitcoinCall(w, 'importaddress', [address, WATCH_LABEL, true], v.unknown());
+  }
+}
+
 const ScriptPubKey = v.looseObject({ address: v.optional(v.string()), addresses: v.optional(v.array(v.string())) });
 const TxOut = v.nullable(v.looseObject({ scriptPubKey: ScriptPubKey }));
 const RawTx = v.looseObject({ vout: v.array(v.looseObject({ n: v.number(), scriptPubKey: ScriptPubKey })) });

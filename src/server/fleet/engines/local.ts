@@ -2,11 +2,13 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { PermanentEngineError, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import { PermanentEngineError, plainFileName, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
 const SIM_ID = '_simulator';
+/** A simulated node's secrets (its Keymanager token), beside its record and never in it. */
+const SIM_SECRETS = 'simulated-secrets.json';
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
 export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
@@ -64,7 +66,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function placeFiles(dir: string, files: DaemonFile[]) {
   fs.mkdirSync(dir, { recursive: true });
   for (const f of files) {
-    if (!/^[\w.-]+$/.test(f.name) || f.name.startsWith('.')) throw new Error(`${JSON.stringify(f.name)} is not a plain file name`);
+    if (!plainFileName(f.name)) throw new Error(`${JSON.stringify(f.name)} is not a plain file name`);
     const tmp = path.join(dir, `.${f.name}.tmp`);
     fs.rmSync(tmp, { force: true });
     fs.writeFileSync(tmp, f.content, { mode: f.mode, flag: 'wx' });
@@ -108,11 +110,31 @@ export class LocalEngine implements NodeEngine {
     }
   }
 
+  /**
+   * The record is 0600 (its arguments name the node's data and ports), and a simulated
+   * validator's Keymanager token is kept apart from it, in its own 0600 file
+   * (SIM_SECRETS) that start() hands to the simulator: a record written by an earlier
+   * version with the token in it loses it at its next write.
+   */
   private writeRecord(id: string, rec: Record_) {
     fs.mkdirSync(this.nodeDir(id), { recursive: true });
-    const file = path.join(this.nodeDir(id), 'node.json');
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rec, null, 1));
-    fs.renameSync(`${file}.tmp`, file);
+    const token = rec.spec.simulated?.keymanagerToken;
+    if (token) {
+      placeFiles(this.nodeDir(id), [{ name: SIM_SECRETS, content: JSON.stringify({ keymanagerToken: token }), mode: 0o600 }]);
+      const { keymanagerToken: _, ...simulated } = rec.spec.simulated!;
+      rec = { ...rec, spec: { ...rec.spec, simulated } };
+    }
+    placeFiles(this.nodeDir(id), [{ name: 'node.json', content: JSON.stringify(rec, null, 1), mode: 0o600 }]);
+  }
+
+  /** A simulated node's settings with the secrets kept beside its record. */
+  private simulatedSettings(id: string, simulated: NonNullable<DaemonSpec['simulated']>): NonNullable<DaemonSpec['simulated']> {
+    try {
+      const secrets = JSON.parse(fs.readFileSync(path.join(this.nodeDir(id), SIM_SECRETS), 'utf8')) as { keymanagerToken?: string };
+      return { ...simulated, ...(secrets.keymanagerToken ? { keymanagerToken: secrets.keymanagerToken } : {}) };
+    } catch {
+      return simulated;
+    }
   }
 
   private record(id: string): Record_ {
@@ -320,8 +342,16 @@ export class LocalEngine implements NodeEngine {
     // Written again by a repeated create (a retried provision), so they match the node's
     // current settings; the record keeps no copy (it is plain JSON beside the log).
     if (files?.length) placeFiles(spec.dataDir, files);
-    if (this.readRecord(spec.nodeId)) return;
+    // A node that is not running takes the new spec, so the record's ports are the ones
+    // the files just written name; a running one keeps what it runs with.
+    const rec = this.readRecord(spec.nodeId);
+    if (rec && (rec.desired === 'running' || this.procs.has(spec.nodeId))) return;
     this.writeRecord(spec.nodeId, { spec: kept, desired: 'stopped' });
+  }
+
+  async portsOf(nodeId: string): Promise<Record<string, number> | null> {
+    const rec = this.readRecord(nodeId);
+    return rec && Object.keys(rec.spec.ports).length ? rec.spec.ports : null;
   }
 
   async writeFiles(nodeId: string, files: DaemonFile[]): Promise<void> {
@@ -335,7 +365,7 @@ export class LocalEngine implements NodeEngine {
     this.writeRecord(nodeId, { ...rec, desired: 'running' });
     if (rec.spec.program === SIMULATOR_PROGRAM) {
       if (!rec.spec.simulated) throw new Error(`node ${nodeId} runs on the simulator but has no simulation settings`);
-      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...rec.spec.simulated });
+      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...this.simulatedSettings(nodeId, rec.spec.simulated) });
       return;
     }
     if (!this.procs.has(nodeId)) await this.launch(nodeId);

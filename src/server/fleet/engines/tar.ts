@@ -1,3 +1,5 @@
+import { plainFileName } from '../engine';
+
 /**
  * A ustar archive of a few small regular files, made in memory: what the Docker Engine
  * API's `PUT /containers/{id}/archive` takes to place a node's files in its container
@@ -14,7 +16,7 @@ function octal(n: number, width: number): string {
 }
 
 function header(name: string, size: number, mode: number, mtime: number): Buffer {
-  if (!/^[\w.-]{1,100}$/.test(name)) throw new Error(`tar: ${JSON.stringify(name)} is not a plain file name`);
+  if (!plainFileName(name)) throw new Error(`tar: ${JSON.stringify(name)} is not a plain file name`);
   const h = Buffer.alloc(BLOCK, 0);
   h.write(name, 0, 'utf8');
   h.write(octal(mode & 0o7777, 8), 100, 'ascii');

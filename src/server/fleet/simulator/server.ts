@@ -69,7 +69,10 @@ export async function startSimulator(opts: { host?: string; port?: number; state
   const save = () => {
     fs.mkdirSync(path.dirname(opts.stateFile), { recursive: true });
     const tmp = `${opts.stateFile}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(chains.state));
+    // It holds the nodes' Keymanager tokens and operator secrets: its owner's only. The
+    // mode applies to a file writeFileSync creates, hence no stale temporary first.
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, JSON.stringify(chains.state), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, opts.stateFile);
   };
   save();
