@@ -29,14 +29,18 @@ export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets:
   return Object.keys(secrets).length ? box.seal(JSON.stringify(secrets), secretsAad(mnId)) : null;
 }
 
+/** All of them, as sealed; empty when the node keeps none. Throws when the sealed text does not open (wrong key, moved value). */
+function openStored(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): StoredSecrets {
+  return node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
+}
+
 /**
  * The node's sealed secrets with its operator secret set to `secret` (quick setup: the key
  * the owner's wallet made), the rest kept. `operatorKeyFor` returns it from then on, so a
  * restart or a re-provision writes the same key into the daemon's config.
  */
 export function withOperatorSecret(box: Pick<SecretBox, 'open' | 'seal'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, secret: string): string {
-  const stored = node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
-  return box.seal(JSON.stringify({ ...stored, operator_bls_secret: secret }), secretsAad(node.mn_id));
+  return box.seal(JSON.stringify({ ...openStored(box, node), operator_bls_secret: secret }), secretsAad(node.mn_id));
 }
 
 /** What the node's views show of them. */
@@ -48,14 +52,13 @@ export type NodeSecrets = {
 /** Null when the node keeps no secrets; throws when the sealed text does not open (wrong key, moved value). */
 export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): NodeSecrets | null {
   if (!node.secrets) return null;
-  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  const o = openStored(box, node);
   return { operatorSecret: o.operator_bls_secret ?? o.operator_key ?? null, moneroSecret: o.monero_secret ?? null };
 }
 
 /** Classic and SIN: the masternode key sealed with the node's secrets; null when it holds none. Throws as openNodeSecrets. */
 export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
-  if (!node.secrets) return null;
-  return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).masternode_key ?? null;
+  return openStored(box, node).masternode_key ?? null;
 }
 
 /**
@@ -63,8 +66,7 @@ export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Maste
  * when the present value does not open, so no secret is lost by re-sealing over it.
  */
 export function sealWithMore(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, more: StoredSecrets): string | null {
-  const present = node.secrets ? (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets) : {};
-  return sealSecrets(box, node.mn_id, { ...present, ...more });
+  return sealSecrets(box, node.mn_id, { ...openStored(box, node), ...more });
 }
 
 /**
@@ -76,15 +78,14 @@ export function openValidatorRun(
   node: Pick<Masternode, 'mn_id' | 'secrets' | 'validator_pubkey' | 'fee_recipient'>,
 ): { pubkey: string; keystore: string; password: string; feeRecipient: string; token: string } | null {
   if (!node.secrets || !node.validator_pubkey || !node.fee_recipient) return null;
-  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  const o = openStored(box, node);
   if (!o.keystore || o.keystore_password === undefined || !o.keymanager_token) return null;
   return { pubkey: node.validator_pubkey, keystore: o.keystore, password: o.keystore_password, feeRecipient: node.fee_recipient, token: o.keymanager_token };
 }
 
 /** The Keymanager API token alone (the node page's fee change); null when the node has none. */
 export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
-  if (!node.secrets) return null;
-  return (JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets).keymanager_token ?? null;
+  return openStored(box, node).keymanager_token ?? null;
 }
 
 /**
@@ -93,8 +94,7 @@ export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Maste
  * to add. Its client starts with the token from then on, and the fee change can use it.
  */
 export function withKeymanagerToken(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
-  if (!node.secrets) return null;
-  const o = JSON.parse(box.open(node.secrets, secretsAad(node.mn_id))) as StoredSecrets;
+  const o = openStored(box, node);
   if (!o.keystore || o.keymanager_token) return null;
   return sealWithMore(box, node, { keymanager_token: randomBytes(32).toString('hex') });
 }
