@@ -111,7 +111,10 @@ export class LocalEngine implements NodeEngine {
   private writeRecord(id: string, rec: Record_) {
     fs.mkdirSync(this.nodeDir(id), { recursive: true });
     const file = path.join(this.nodeDir(id), 'node.json');
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rec, null, 1));
+    // Owner-only: a simulated validator's record holds its Keymanager token (the simulator
+    // is given it again from here at each start). The temporary file is made anew each time.
+    fs.rmSync(`${file}.tmp`, { force: true });
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rec, null, 1), { mode: 0o600 });
     fs.renameSync(`${file}.tmp`, file);
   }
 

@@ -69,7 +69,10 @@ export async function startSimulator(opts: { host?: string; port?: number; state
   const save = () => {
     fs.mkdirSync(path.dirname(opts.stateFile), { recursive: true });
     const tmp = `${opts.stateFile}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(chains.state));
+    // Owner-only: the simulated daemons' keys live here (operator BLS secrets, Keymanager
+    // tokens), as a real daemon's live in its 0600 config.
+    fs.rmSync(tmp, { force: true });
+    fs.writeFileSync(tmp, JSON.stringify(chains.state), { mode: 0o600 });
     fs.renameSync(tmp, opts.stateFile);
   };
   save();
