@@ -26,6 +26,8 @@ let proxy: http.Server;
 
 /** Addresses the proxy answers 500 for (the client refusing), before forwarding anything. */
 const refuse = new Set<string>();
+/** Addresses whose set call the client takes but whose answer never comes in time (held 12 s). */
+const hold = new Set<string>();
 const simPort = () => Number(fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8'));
 const token = 'f0'.repeat(32);
 
@@ -44,12 +46,14 @@ beforeAll(async () => {
           res.writeHead(500, { 'content-type': 'application/json' });
           return res.end(JSON.stringify({ code: 500, message: 'client busy' }));
         }
+        const held = req.method === 'POST' && [...hold].some((a) => text.includes(a));
         const fwd = http.request({ host: '127.0.0.1', port: simPort(), path: req.url, method: req.method, headers: req.headers }, (r) => {
           // The answer comes back after another random delay: a reply can overtake an earlier one.
           setTimeout(() => {
+            if (res.destroyed) return r.resume();
             res.writeHead(r.statusCode ?? 502, r.headers);
             r.pipe(res);
-          }, Math.floor(Math.random() * 100));
+          }, held ? 12_000 : Math.floor(Math.random() * 100));
         });
         fwd.on('error', () => res.destroy());
         fwd.end(body);
@@ -128,3 +132,19 @@ it('100 at once, a third refused by the client and a third invalid: whatever win
   expect(r.fee_recipient).toBe(client);
   expect(JSON.parse(r.output_text!).fee_recipient).toBe(client);
 }, 120_000);
+
+it('the client takes the change but its answer never comes (timeout): the row follows what the client holds', async () => {
+  const pubkey = '0x' + '3a'.repeat(48);
+  const first = '0x' + 'c'.repeat(40);
+  const mn = await liveValidator(pubkey, first);
+  const next = addr(900);
+  hold.add(next.slice(2));
+  const r = await requestFrom(loopback(0, 800), s.url + '/api/update_validator_fee', { body: { mn, fee_recipient: next, change_for: 'only_this' }, token: owner.token });
+  const client = await clientFee(mn, pubkey);
+  expect(client).toBe(next); // the client did take it
+  const row_ = await row(mn);
+  // Whatever the owner was told, the row names what the client uses.
+  expect(row_.fee_recipient).toBe(client);
+  expect(JSON.parse(row_.output_text!).fee_recipient).toBe(client);
+  expect(r).toEqual({ status: 200, body: { success: true, message: `Fee recipient changed to ${next}.` } });
+}, 60_000);
