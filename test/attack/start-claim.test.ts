@@ -171,3 +171,19 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
     fleet.setOperatorKey = setKey;
   }
 }, 120_000);
+
+it('register_submit: 100 refused at once from 100 addresses leave no claim behind; the owner can still start the node once', async () => {
+  const mn = await startRequired('dash', { entry: 'dd'.repeat(32), output_text: `x 0.0.0.0:9999 ${'dd'.repeat(32)} 1 not_active` });
+  const bad = `${'03000100'.padEnd(200, '0')} ${sig}`;
+  const answers = await hundred(9000, '/api/register_submit', { mn, output: bad }, owner);
+  expect(answers.every((a) => a.status === 400)).toBe(true);
+  expect(answers.some((a) => a.body.message === 'The network refused the registration: transaction payload not deserializable')).toBe(true);
+  const r = await row(mn);
+  expect(r.started_at).toBeNull();
+  expect(r.output_text).toContain('not_active');
+  expect(await startedEvents(mn)).toBe(0);
+  const { result } = await rpc(mn, 'bls', ['generate']);
+  const ok = await requestFrom(loopback(0, 9500), s.url + '/api/register_submit', { body: { mn, output: `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)} ${sig}` }, token: owner.token });
+  expect(ok).toEqual({ status: 200, body: { success: true, message: SUBMITTED } });
+  await waitFor(async () => (await startedEvents(mn)) === 1, 5000, 'one started');
+}, 120_000);
