@@ -67,7 +67,9 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
 
   const limitBody = bodyLimit({
     maxSize: 64 * 1024,
-    onError: (c) => c.json({ success: false, message: 'Request body is too large (64 KiB at most).' }, 413),
+    // The rest of the body is never read: the connection closes after the answer, so a
+    // client does not send its next request down it (it would meet a closed socket).
+    onError: (c) => c.json({ success: false, message: 'Request body is too large (64 KiB at most).' }, 413, { connection: 'close' }),
   });
   // Only for requests with a body: touching the body makes the node adapter build a
   // full fetch Request, which costs a GET more than the rest of its handling.
@@ -77,7 +79,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   // breaks escape to two bytes), alone in their request.
   const limitUploadJson = bodyLimit({
     maxSize: 2 * MAX_UPLOAD_BYTES,
-    onError: (c) => c.json({ success: false, message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).` }, 413),
+    onError: (c) => c.json({ success: false, message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).` }, 413, { connection: 'close' }),
   });
   const UPLOAD_PROCEDURE = `${TRPC_PATH}/deploy.deploy_validators`;
   app.use(`${TRPC_PATH}/*`, (c, next) => (c.req.method === 'POST' && c.req.path === UPLOAD_PROCEDURE ? limitUploadJson(c, next) : apiLimit(c, next)));

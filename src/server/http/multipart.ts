@@ -94,6 +94,11 @@ async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefus
   const parts = Object.fromEntries([...form.entries()].filter(([k]) => k !== 'keystores' && k !== 'keystores[]').map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
   const foreign = payloadProblem({ label: 'validator', family: UPLOAD_FAMILY }, parts);
   if (foreign) return refuse(foreign.message, undefined);
+  // A one-value field sent twice: which one counts would be a guess (a second fee
+  // recipient appended on the way), so neither does.
+  for (const name of Object.keys(parts)) {
+    if (form.getAll(name).length > 1) return refuse(`The field ${name} was sent more than once.`, name === 'password' || name === 'fee_recipient' ? name : undefined);
+  }
   // `keystores[]` is how some form libraries spell a repeated field.
   const entries = [...form.getAll('keystores'), ...form.getAll('keystores[]')];
   if (entries.some((e) => typeof e === 'string')) return refuse('Keystores must be uploaded as files.', 'keystores');

@@ -125,15 +125,23 @@ export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.i
   const token = keymanagerTokenOf(ctx.secrets, n);
   if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
   const daemon = await daemonFor(ctx, n);
+  const record = async (address: string) => {
+    await updateNodeRow(ctx.db, n.id, { fee_recipient: address, output_text: withFeeRecipient(n.output_text, pubkey, address) });
+  };
   await oneAtATime(n.mn_id, async () => {
     try {
       await daemon.setFeeRecipient(token, pubkey, fee);
     } catch (err) {
       if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
       if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', feeRefused(err.message));
+      // No answer: the client may have taken it anyway. The row follows what the client
+      // says it holds now, so the two never part; unreadable, the row stays as it was.
+      const holds = err instanceof DaemonError ? await daemon.feeRecipient(token, pubkey).catch(() => null) : null;
+      if (holds !== null && holds.toLowerCase() === fee.toLowerCase()) return record(fee);
+      if (holds !== null) await record(holds);
       daemonFailure(err, 'fee recipient');
     }
-    await updateNodeRow(ctx.db, n.id, { fee_recipient: fee, output_text: withFeeRecipient(n.output_text, pubkey, fee) });
+    await record(fee);
   });
   await refresh(ctx, n);
   return { success: true, message: `Fee recipient changed to ${fee}.` };

@@ -4,7 +4,7 @@ import { addressIndexActivity, forNodePage, type ShownActivity } from '../fleet/
 import { governanceProposals, protxInfo, registerSubmit, type Proposal as FleetProposal } from '../fleet/daemons/dash';
 import { DaemonError, daemonRequest } from '../fleet/daemons/http';
 import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
-import { setFeeRecipient } from '../fleet/daemons/keymanager';
+import { getFeeRecipient, setFeeRecipient } from '../fleet/daemons/keymanager';
 import { normalPubkey } from '../fleet/validator-client';
 
 /**
@@ -29,6 +29,8 @@ export interface NodeDaemon {
   headSlot(): Promise<number>;
   /** Validator client (Keymanager API, Bearer `token`): the key's fee recipient from now on. */
   setFeeRecipient(token: string, pubkey: string, address: string): Promise<void>;
+  /** Validator client: the key's fee recipient as it holds it now. */
+  feeRecipient(token: string, pubkey: string): Promise<string>;
 }
 
 export const ACTION_TIMEOUT_MS = 10_000;
@@ -71,6 +73,10 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
     async setFeeRecipient(token, pubkey, address) {
       if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
       await setFeeRecipient({ endpoint: await d.keymanager(), token, timeoutMs }, normalPubkey(pubkey), address);
+    },
+    async feeRecipient(token, pubkey) {
+      if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
+      return getFeeRecipient({ endpoint: d.keymanager, token, timeoutMs }, normalPubkey(pubkey));
     },
   };
 }
