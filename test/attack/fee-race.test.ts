@@ -67,7 +67,8 @@ beforeAll(async () => {
   fleet.daemonOf = async (n) => {
     const d = await daemonOf(n);
     if (!d?.keymanager) return d;
-    return { ...d, keymanager: { ...d.keymanager, host: '127.0.0.1', port } } as DaemonAccess;
+    const keymanager = d.keymanager;
+    return { ...d, keymanager: async () => ({ ...(await keymanager()), host: '127.0.0.1', port }) } satisfies DaemonAccess;
   };
 });
 afterAll(async () => {

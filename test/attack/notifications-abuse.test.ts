@@ -56,7 +56,7 @@ function unsubscribeFrom(ip: string, t: string, method: 'GET' | 'POST' = 'POST',
 }
 
 it('forged, altered and moved tokens, 100 at once from 100 addresses: all 400 with the invalid-link page, nothing written', async () => {
-  const good = await unsubscribeToken(s.deps.db, alice.id, 'security');
+  const good = await unsubscribeToken(s.deps.db, alice.id, 'node_down');
   const [id, setting, mac] = good.split('.');
   const flip = (m: string) => m.slice(0, 10) + (m[10] === 'A' ? 'B' : 'A') + m.slice(11);
   const forged = [
@@ -149,16 +149,16 @@ it('hostile inputs to the procedures: clear 400s, nothing written', async () => 
   };
   const before = await snapshot(s.deps.db);
   const cases: Array<[string, string, number?]> = [
-    ['101 names', JSON.stringify({ settings: Array.from({ length: 101 }, () => 'security') })],
+    ['101 names', JSON.stringify({ settings: Array.from({ length: 101 }, () => 'node_down') })],
     ['a 65-character name', JSON.stringify({ settings: ['s'.repeat(65)] })],
     ['a 1 MiB name', JSON.stringify({ settings: ['s'.repeat(1 << 20)] }), 413],
     ['__proto__', JSON.stringify({ settings: ['__proto__'] })],
-    ['constructor', JSON.stringify({ settings: ['constructor', 'security'] })],
+    ['constructor', JSON.stringify({ settings: ['constructor', 'node_down'] })],
     ['toString', JSON.stringify({ settings: ['toString'] })],
     ['a number', JSON.stringify({ settings: [1] })],
     ['an object for the list', '{"settings":{"__proto__":{"polluted":1},"0":"security"}}'],
     ['a __proto__ key', '{"settings":["security"],"__proto__":{"polluted":1}}'],
-    ['an extra key', JSON.stringify({ settings: ['security'], user_id: bob.id })],
+    ['an extra key', JSON.stringify({ settings: ['node_down'], user_id: bob.id })],
     ['no list', '{}'],
     ['null', 'null'],
     ['broken JSON', '{"settings":['],

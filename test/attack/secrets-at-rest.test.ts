@@ -98,7 +98,7 @@ it('no secret in the database file, its WAL, the log, any data-folder file but t
   // stands for a daemon's own files (its record and config, the simulated daemons' state),
   // and only when the file is owner-only.
   const files = allFiles(dataDir).filter((f) => !f.startsWith(s.config.dbFile));
-  const daemonOwn = /(^|\/)(node\.json|state\.json|[^/]+\.conf|[^/]+\.ya?ml|keystore[^/]*|[^/]*token[^/]*|[^/]*password[^/]*)$/;
+  const daemonOwn = /(^|\/)(node\.json|state\.json|simulated-secrets\.json|[^/]+\.conf|[^/]+\.ya?ml|keystore[^/]*|[^/]*token[^/]*|[^/]*password[^/]*)$/;
   const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
   for (const f of files) {
     const rel = path.relative(dataDir, f);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { START_UNDER_WAY } from '../../src/server/nodes/actions';
 import { START_CLAIM_MS } from '../../src/server/nodes/repository';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -391,7 +392,8 @@ describe('the same start sent many times at once', () => {
     const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
     const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/quick_setup', { mn, secret: key })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.message).toBe('This node has already been started.');
+    // The others: started (400), or another submit asking the daemon right now (409).
+    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.message).toBe(a.status === 409 ? START_UNDER_WAY : 'This node has already been started.');
     const started = await s.deps.db.selectFrom('events').select('payload').where('user_id', '=', users.owner.id).where('type', '=', 'started').execute();
     expect(started.filter((e) => String(e.payload).includes(mn))).toHaveLength(1);
   }, 60_000);
@@ -402,7 +404,7 @@ describe('the same start sent many times at once', () => {
     const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
     const claim = (at: number) => s.deps.db.updateTable('nodes').set({ start_claim_at: at }).where('mn_id', '=', mn).execute();
     await claim(Date.now() - 60_000);
-    expect((await post('/api/quick_setup', { mn, secret: key })).body.message).toBe('This node has already been started.');
+    expect(await post('/api/quick_setup', { mn, secret: key })).toEqual({ status: 409, body: { success: false, message: START_UNDER_WAY } });
     expect((await detail(mn)).setup.started).toBe(false);
     await claim(Date.now() - START_CLAIM_MS - 1000);
     expect(await post('/api/quick_setup', { mn, secret: key })).toMatchObject({ status: 200, body: { success: true } });

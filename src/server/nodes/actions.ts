@@ -25,6 +25,7 @@ type FeeCtx = Ctx & Pick<Context, 'secrets'>;
 export const NOT_FOUND = 'Masternode not found.';
 export const NOT_RUNNING = 'The node is not running yet. Please wait until it is up (its status shows "Start required"), then try again.';
 export const ALREADY_STARTED = 'This node has already been started.';
+export const START_UNDER_WAY = 'This node is being started right now. Please wait a minute, then check its status.';
 export const NOT_VALIDATOR = 'Only validators have a fee recipient.';
 export const NOT_DIP003 = 'This node is not started with a signed message.';
 export const NOT_QUICK_SETUP = 'This node is not started with quick setup.';
@@ -170,9 +171,11 @@ function daemonFailure(err: unknown, what: string): never {
 async function withStartClaim<T>(ctx: Ctx, n: Masternode, run: () => Promise<T>): Promise<T> {
   const at = Date.now();
   if (!(await claimStart(ctx.db, n.id, at))) {
-    // Deleted meanwhile: "not found".
-    await ownNode(ctx, n.user_id, n.mn_id);
-    fail('BAD_REQUEST', ALREADY_STARTED);
+    // Deleted meanwhile: "not found". Started: said so. Otherwise another submit is asking
+    // the daemon right now, and may yet fail: a script should try again, not give up.
+    const now = await ownNode(ctx, n.user_id, n.mn_id);
+    if (now.started_at !== null) fail('BAD_REQUEST', ALREADY_STARTED);
+    fail('CONFLICT', START_UNDER_WAY);
   }
   let out: T;
   try {

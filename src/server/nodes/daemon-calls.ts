@@ -76,7 +76,7 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
     },
     async feeRecipient(token, pubkey) {
       if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
-      return getFeeRecipient({ endpoint: d.keymanager, token, timeoutMs }, normalPubkey(pubkey));
+      return getFeeRecipient({ endpoint: await d.keymanager(), token, timeoutMs }, normalPubkey(pubkey));
     },
   };
 }
