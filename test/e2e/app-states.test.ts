@@ -6,7 +6,7 @@ import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
-import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
+import { at, browserSession, fitsViewport, pathOf, screenshot, logInLive } from './browser';
 
 // The client's other states and pages: small routes, password reset, the error app,
 // the maintenance app, live notifications, small screens and a server restart.
@@ -38,19 +38,6 @@ const quiet = { out: () => {} };
 async function registerUser(prefix: string) {
   const { username, email, password } = await freshUser(server.deps, { prefix, verified: false, login: false });
   return { username, email, password };
-}
-
-/** Logs in through the form and waits until the live subscription has its first frame. */
-async function logIn(page: Page, user: { username: string; password: string }) {
-  const subscribed = page
-    .waitForEvent('websocket')
-    .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await at(page, '/dashboard');
-  await subscribed;
 }
 
 describe('client states', () => {
@@ -115,7 +102,7 @@ describe('client states', () => {
   it('switches open pages into and out of the maintenance app', async () => {
     const user = await registerUser('maint');
     const page = await newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
 
     // The CLI's switch broadcasts a `maintenance` event: the open page switches app.
     expect(await runCli(['maintenance', 'on'], { DATA_DIR: server.dataDir }, quiet)).toBe(0);
@@ -142,7 +129,7 @@ describe('client states', () => {
   it('shows a live notification as a toast and in the navbar list', async () => {
     const user = await registerUser('note');
     const page = await newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor();
 
     const row = await findUserByLogin(server.deps.db, user.username);
@@ -171,7 +158,7 @@ describe('client states', () => {
     await screenshot(page, 'mobile-landing');
 
     const user = await registerUser('small');
-    await logIn(page, user);
+    await logInLive(page, user);
     await page.goto('/dashboard/settings');
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
     expect(await fitsViewport(page)).toBe(true);
@@ -182,7 +169,7 @@ describe('client states', () => {
   it('reconnects after a server restart and reloads the page', { timeout: 60_000 }, async () => {
     const user = await registerUser('restart');
     const page = await newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
     await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'before restart'));
 
     // Same data and port: the websocket link reconnects on its own, replays from its

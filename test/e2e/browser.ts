@@ -127,3 +127,19 @@ export class Authenticator {
     }
   }
 }
+
+/** Resolves once the page's live subscription has its first frame (events from then on reach it). */
+export function liveSubscribed(page: Page): Promise<unknown> {
+  return page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
+}
+
+/** Logs in through the form and waits until the live subscription has its first frame. */
+export async function logInLive(page: Page, user: { username: string; password: string }) {
+  const subscribed = liveSubscribed(page);
+  await page.goto('/login');
+  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await at(page, '/dashboard');
+  await subscribed;
+}

@@ -6,7 +6,7 @@ import { create, defaultPbkdfModule } from '@chainsafe/bls-keystore';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
-import { at, browserSession, fitsViewport, pathOf, screenshot } from './browser';
+import { at, browserSession, fitsViewport, pathOf, screenshot, liveSubscribed } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The deploy page (deployment-and-nodes.md sections 2, 4, 5, 8): one coin of every
@@ -65,11 +65,6 @@ async function expectFieldError(label: string, message: string) {
 async function expectStep(n: number, total: number) {
   await page.getByText(`Step ${n} of ${total}`, { exact: true }).waitFor();
   expect(await counter().textContent()).toBe(`Step ${n} of ${total}`);
-}
-
-/** Resolves once the page's live subscription has its first frame (events from then on reach it). */
-function liveSubscribed(p: Page): Promise<unknown> {
-  return p.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
 }
 
 /** Opens the deploy page of a coin and starts its wizard with this experience. */

@@ -8,7 +8,7 @@ import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
-import { at, browserSession, screenshot } from './browser';
+import { at, browserSession, screenshot, logInLive } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The node page's actions in Chromium against a running fleet of simulated daemons:
@@ -63,20 +63,6 @@ async function deployValidator(): Promise<{ mn: string; pubkey: string }> {
   return { mn: body.server_id, pubkey: ks.pubkey };
 }
 
-function liveSubscribed(page: Page): Promise<unknown> {
-  return page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
-}
-
-async function logIn(page: Page) {
-  const subscribed = liveSubscribed(page);
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(owner.username);
-  await page.getByLabel('Password', { exact: true }).fill(owner.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await at(page, '/dashboard');
-  await subscribed;
-}
-
 /** Every tRPC call of a procedure the page sends (batched calls name it in the path). */
 function callsTo(page: Page, procedure: string): Request[] {
   const seen: Request[] = [];
@@ -123,7 +109,7 @@ beforeAll(async () => {
   Object.assign(owner, await freshUser(server.deps, { prefix: 'nodepage_' }));
   await session.launch();
   page = await session.newPage();
-  await logIn(page);
+  await logInLive(page, owner);
 });
 
 afterEach(session.assertNoPageErrors);

@@ -7,7 +7,7 @@ import { formatBalance } from '../../src/shared/format';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
-import { at, browserSession, fitsViewport, screenshot } from './browser';
+import { at, browserSession, fitsViewport, screenshot, logInLive } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The portfolio and node pages against a running fleet: simulated daemons with fast
@@ -44,22 +44,6 @@ async function registerOnNetwork(mnId: string) {
   expect(res.status).toBeLessThan(300);
 }
 
-/** Resolves once the page's live subscription has its first frame (events from then on reach it). */
-function liveSubscribed(page: Page): Promise<unknown> {
-  return page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
-}
-
-/** Logs in through the form and waits for the live subscription. */
-async function logIn(page: Page, user: { username: string; password: string }) {
-  const subscribed = liveSubscribed(page);
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await at(page, '/dashboard');
-  await subscribed;
-}
-
 /** The value of one of the page's stat cards ("Nodes", "Monthly expenses"). */
 const stat = (page: Page, label: string) => page.locator('.stat', { has: page.getByText(label, { exact: true }) }).locator('.stat-value');
 const table = (page: Page) => page.getByRole('table', { name: 'Masternodes' });
@@ -91,7 +75,7 @@ describe('portfolio and node pages', () => {
   it('shows the empty portfolio with a way to deploy', async () => {
     page = await newPage();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await logIn(page, owner);
+    await logInLive(page, owner);
     await page.getByRole('link', { name: 'Portfolio', exact: true }).click();
     await at(page, '/dashboard/portfolio');
     await page.getByRole('heading', { name: "You don't have any masternodes" }).waitFor();
@@ -223,7 +207,7 @@ describe('portfolio and node pages', () => {
 
   it('fits a 390 px wide screen', async () => {
     const small = await newPage(390);
-    await logIn(small, owner);
+    await logInLive(small, owner);
     await small.goto('/dashboard/portfolio');
     await table(small).waitFor();
     expect(await fitsViewport(small)).toBe(true);
@@ -237,7 +221,7 @@ describe('portfolio and node pages', () => {
 
   it("sends another user's node to /dashboard", async () => {
     const intruder = await newPage();
-    await logIn(intruder, other);
+    await logInLive(intruder, other);
     await intruder.goto(`/dashboard/masternode/${dashId}`);
     await at(intruder, '/dashboard');
     await intruder.goto('/dashboard/portfolio');

@@ -7,7 +7,7 @@ import { getNotifications } from '../../src/server/notifications/service';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { startSmtp } from '../support/smtp';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, browserSession, fitsViewport, screenshot } from './browser';
+import { at, browserSession, fitsViewport, screenshot, logInLive } from './browser';
 
 // The notification menu, the live toast and the notification settings page in a real
 // browser against the real server (SQLite, SMTP on loopback). Run `npm run build` first.
@@ -33,19 +33,6 @@ afterAll(async () => {
 const EMPTY_TEXT = "You don't have any notifications :(";
 const TOAST_MS = 5_000;
 
-/** Logs in through the form and waits until the live subscription has its first frame. */
-async function logIn(page: Page, user: FreshUser) {
-  const subscribed = page
-    .waitForEvent('websocket')
-    .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await at(page, '/dashboard');
-  await subscribed;
-}
-
 /** The user's open notifications as the server holds them. */
 async function serverList(user: FreshUser) {
   return (await getNotifications(server.deps, user.id)).notifications;
@@ -65,7 +52,7 @@ describe('notification menu and toasts', () => {
   it('shows a raised notification as a sticky toast and in the menu with its count; clear empties it', { timeout: 90_000 }, async () => {
     const user = await newUser('nmenu');
     const page = await session.newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
 
     // Nothing yet: no badge, the exact empty text.
     await bell(page).click();
@@ -149,7 +136,7 @@ describe('notification menu and toasts', () => {
     await raise(server.deps.db, user.id, 'low_balance', { balance_micros: 1_230_000, days_left: 2 });
     for (const width of [390, 320]) {
       const page = await session.newPage(width);
-      await logIn(page, user);
+      await logInLive(page, user);
       const count = (await serverList(user)).length;
       await page.getByRole('button', { name: `Notifications (${count})`, exact: true }).click();
       await menu(page).locator('li').nth(1).waitFor();
@@ -181,7 +168,7 @@ describe('notification settings page', () => {
   it('lists every email setting, saves each switch ("Saved") and the server honours it', { timeout: 90_000 }, async () => {
     const user = await newUser('nset');
     const page = await session.newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
 
     // Its own chunk, loaded on the first visit.
     const chunk = page.waitForResponse((r) => /\/assets\/NotificationSettings-[\w-]+\.js$/.test(new URL(r.url()).pathname));
@@ -238,7 +225,7 @@ describe('notification settings page', () => {
   it('shows "Error" and puts the switch back when the save fails; loading and load errors', { timeout: 60_000 }, async () => {
     const user = await newUser('nerr');
     const page = await session.newPage();
-    await logIn(page, user);
+    await logInLive(page, user);
 
     // A slow answer shows the loading state; a failed one the error with "Try again".
     const settingsCall = (u: URL) => u.pathname.includes('notifications.get_notification_settings');
