@@ -372,7 +372,8 @@ describe('node page actions', () => {
 
     const done = page.getByRole('dialog', { name: 'Validator deleted' });
     const link = done.getByRole('link', { name: 'Download slashing-protection file' });
-    await link.waitFor();
+    // The delete reads the beacon head, then stops the validator (2 s alone; far more on a loaded CI machine).
+    await link.waitFor({ timeout: 45_000 });
     // The page stays for the download; the node is already gone.
     expect(await listedIds()).not.toContain(mn);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
