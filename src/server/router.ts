@@ -1,3 +1,4 @@
+import { apikeysRouter } from './apikeys/router';
 import { authRouter } from './auth/router';
 import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
@@ -15,6 +16,7 @@ export const appRouter = router({
   system: systemRouter,
   events: eventsRouter,
   notifications: notificationsRouter,
+  apikeys: apikeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

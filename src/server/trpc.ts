@@ -121,10 +121,11 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
  * make (docs/decisions.md "API keys"). After this, `ctx.user` is there and
  * `ctx.session` is the session, or null for a key.
  */
-export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, next }) => {
+export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) => {
   let found: { user: User; session: Session | null } | null = null;
   if (ctx.token && looksLikeApiKey(ctx.token)) {
     const key = await resolveApiKey(ctx, ctx.token);
+    if (key?.key.read_only && type === 'mutation') fail('FORBIDDEN', 'This API key is read-only: it may only read (GET calls). Use a key with write access for this call.');
     if (key) found = { user: key.user, session: null };
   } else if (ctx.token) {
     found = await resolveSession(ctx, ctx.token);

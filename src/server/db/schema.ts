@@ -39,6 +39,10 @@ export interface ApiKeysTable {
   allowed: Generated<string>;
   created_at: number;
   last_used_at: number | null;
+  /** The address of the last use (recorded with last_used_at). */
+  last_used_ip: string | null;
+  /** 1: queries only (GET), mutations are refused. */
+  read_only: Generated<number>;
 }
 export type ApiKey = Selectable<ApiKeysTable>;
 

@@ -30,6 +30,8 @@ export const limits = {
   resendPerAccount: { max: 3, windowMs: 60 * MINUTE },
   /** Page-visit reports: a person clicks far less often than this. */
   visitedPerUser: { max: 60, windowMs: MINUTE },
+  /** Calls made with one API key (any address): a script polling every second fits. */
+  apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof limits;

@@ -1,0 +1,68 @@
+/**
+ * An API key's allow list: "203.0.113.7, 2001:db8::/32, 10.0.0.0/8". Checked here, with
+ * no Node module, so the page refuses exactly what the server refuses.
+ */
+export const MAX_ALLOWED_ENTRIES = 50;
+
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
+
+export function isIPv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+/** Full, compressed (::) and IPv4-tailed (::ffff:1.2.3.4) forms; no zone ids (%eth0). */
+export function isIPv6(s: string): boolean {
+  if (!/^[0-9a-fA-F:.]+$/.test(s) || s.length > 45) return false;
+  const halves = s.split('::');
+  if (halves.length > 2) return false;
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const all = halves.flatMap(groups);
+  let count = 0;
+  for (let i = 0; i < all.length; i++) {
+    const g = all[i];
+    if (i === all.length - 1 && g.includes('.')) {
+      if (!isIPv4(g)) return false;
+      count += 2;
+    } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) count += 1;
+    else return false;
+  }
+  return halves.length === 2 ? count < 8 : count === 8;
+}
+
+export type AllowEntry = { address: string; family: 'ipv4' | 'ipv6'; prefix: number | null };
+
+/** One entry, or the reason it is refused (naming it). */
+export function parseAllowEntry(raw: string): AllowEntry | string {
+  const entry = raw.trim();
+  const bad = `"${entry.slice(0, 60)}" is not an IP address or CIDR range (for example 203.0.113.7, 2001:db8::1 or 10.0.0.0/24)`;
+  const [address, prefix, extra] = entry.split('/');
+  if (extra !== undefined) return bad;
+  const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
+  if (!family) return bad;
+  if (prefix === undefined) return { address: address.toLowerCase(), family, prefix: null };
+  const max = family === 'ipv4' ? 32 : 128;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return `"${entry.slice(0, 60)}": the range size after / must be 0-${max}`;
+  return { address: address.toLowerCase(), family, prefix: Number(prefix) };
+}
+
+/** The entries of a comma-separated list (empty = any address), or the first refusal. */
+export function parseAllowList(list: string): { entries: AllowEntry[] } | { error: string } {
+  const parts = list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (parts.length > MAX_ALLOWED_ENTRIES) return { error: `at most ${MAX_ALLOWED_ENTRIES} addresses or ranges` };
+  const entries: AllowEntry[] = [];
+  for (const p of parts) {
+    const e = parseAllowEntry(p);
+    if (typeof e === 'string') return { error: e };
+    if (!entries.some((x) => x.address === e.address && x.prefix === e.prefix)) entries.push(e);
+  }
+  return { entries };
+}
+
+/** The stored, canonical text of a list: "203.0.113.7,10.0.0.0/8". */
+export function formatAllowList(entries: AllowEntry[]): string {
+  return entries.map((e) => (e.prefix === null ? e.address : `${e.address}/${e.prefix}`)).join(',');
+}
