@@ -36,8 +36,11 @@ export type AllowEntry = { address: string; family: 'ipv4' | 'ipv6'; prefix: num
 export function parseAllowEntry(raw: string): AllowEntry | string {
   const entry = raw.trim();
   const bad = `"${entry.slice(0, 60)}" is not an IP address or CIDR range (for example 203.0.113.7, 2001:db8::1 or 10.0.0.0/24)`;
-  const [address, prefix, extra] = entry.split('/');
+  const [written, prefix, extra] = entry.split('/');
   if (extra !== undefined) return bad;
+  // "::ffff:10.0.0.1" is how a dual-stack socket shows an IPv4 client: one address.
+  const mapped = prefix === undefined ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(written) : null;
+  const address = mapped ? mapped[1] : written;
   const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
   if (!family) return bad;
   if (prefix === undefined) return { address: address.toLowerCase(), family, prefix: null };

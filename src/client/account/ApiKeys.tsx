@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { createApiKeyInput, saveApiKeyInput, type ApiKeyRow, type CreateApiKeyInput, type SaveApiKeyInput } from '../../shared/schemas/apikeys';
+import { createApiKeyInput, saveApiKeyInput, type ApiKeyRow } from '../../shared/schemas/apikeys';
+import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { PageHeader } from '../dashboard/DashboardShell';
@@ -120,7 +121,7 @@ function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () =
     schema: row ? saveApiKeyInput : createApiKeyInput,
     initial: { name: row?.name ?? '', allowed: row?.allowed.split(',').join(', ') ?? '' },
     toInput: (v) => ({ ...v, read_only: readOnly, ...(row ? { auth_key: row.auth_key } : {}) }),
-    submit: (data) => (row ? save.mutateAsync(data as SaveApiKeyInput) : create.mutateAsync(data as CreateApiKeyInput)),
+    submit: (data) => (row ? save.mutateAsync(data as z.output<typeof saveApiKeyInput>) : create.mutateAsync(data as z.output<typeof createApiKeyInput>)),
     successMessage: () => null,
     onSuccess: async (res) => {
       await utils.apikeys.get_api_keys.invalidate();
