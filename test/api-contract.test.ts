@@ -61,6 +61,10 @@ const SPEC_ROUTES = [
   'POST /api/clear_notifications',
   'GET /api/get_notification_settings',
   'POST /api/save_notification_settings',
+  'GET /api/get_api_keys',
+  'POST /api/create_api_key',
+  'POST /api/save_api_key',
+  'POST /api/delete_api_key',
 ];
 
 describe('one declaration per REST route', () => {
