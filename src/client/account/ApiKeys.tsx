@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { createApiKeyInput, saveApiKeyInput, type ApiKeyRow } from '../../shared/schemas/apikeys';
+import { createApiKeyInput, saveApiKeyInput, type ApiKeyRow, type CreateApiKeyOutput } from '../../shared/schemas/apikeys';
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
@@ -125,7 +125,8 @@ function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () =
     successMessage: () => null,
     onSuccess: async (res) => {
       await utils.apikeys.get_api_keys.invalidate();
-      if ('key' in res && onCreated) onCreated(res.key, res.auth_key);
+      const made = res as Partial<CreateApiKeyOutput>;
+      if (made.key && made.auth_key && onCreated) onCreated(made.key, made.auth_key);
       else onClose();
     },
   });
