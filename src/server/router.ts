@@ -3,6 +3,7 @@ import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
 import { nodesRouter } from './nodes/router';
+import { alertChannelsRouter } from './notifications/channels/router';
 import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
 import { createCallerFactory, router } from './trpc';
@@ -15,6 +16,7 @@ export const appRouter = router({
   system: systemRouter,
   events: eventsRouter,
   notifications: notificationsRouter,
+  alertChannels: alertChannelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

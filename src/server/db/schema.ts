@@ -389,7 +389,7 @@ export interface AlertChannelsTable {
   type: string;
   /** What the owner sees again: webhook URL, chat id, Discord webhook id. */
   target: string;
-  /** Sealed (SecretBox, aad `alert-channel:<id>`... see channels/store.ts). */
+  /** Sealed (SecretBox, bound to the owner and type: channels/seal.ts). */
   secret: string;
   enabled: number;
   failures: number;
