@@ -43,6 +43,7 @@ export const alertChannel = z.object({
 export type AlertChannel = z.infer<typeof alertChannel>;
 
 export const alertChannelsOutput = z.object({ success: z.literal(true), channels: z.array(alertChannel) });
+export const saveAlertChannelOutput = z.object({ success: z.literal(true), channel: alertChannel });
 /** `secret`: the webhook's signing secret, shown this once. */
 export const addAlertChannelOutput = z.object({ success: z.literal(true), channel: alertChannel, secret: z.string().optional() });
 /** A test message: whether the remote took it, and its error when not. */

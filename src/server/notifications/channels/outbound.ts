@@ -50,17 +50,27 @@ export function urlProblem(raw: string, policy: OutboundPolicy): string | null {
   return null;
 }
 
-/** A lookup that refuses internal addresses when the policy says so (checked on the address actually connected to). */
+/**
+ * A lookup that refuses internal addresses when the policy says so: checked on the
+ * addresses the connection will use, so a name that resolves inward (or re-resolves
+ * after the check, DNS rebinding) is refused. Answers in both forms Node asks for
+ * (`all` is set when it tries several addresses, "happy eyeballs").
+ */
 function guardedLookup(policy: OutboundPolicy): net.LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { ...options, all: false }, (err, address, family) => {
-      if (err) return callback(err, '', 0);
-      if (!policy.allowInternal && isInternalAddress(address as string)) {
-        return callback(new DeliveryError(`${hostname} resolves to a local or private address`), '', 0);
+  type Callback = (err: Error | null, address: string | dns.LookupAddress[], family?: number) => void;
+  const lookup = (hostname: string, options: dns.LookupOptions, callback: Callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      const none = options.all ? [] : '';
+      if (err) return callback(err, none, 0);
+      if (!addresses.length) return callback(new DeliveryError(`${hostname} has no address`), none, 0);
+      if (!policy.allowInternal && addresses.some((a) => isInternalAddress(a.address))) {
+        return callback(new DeliveryError(`${hostname} resolves to a local or private address`), none, 0);
       }
-      callback(null, address as string, family);
+      if (options.all) return callback(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
     });
   };
+  return lookup as net.LookupFunction;
 }
 
 export type Answer = { status: number; text: string };

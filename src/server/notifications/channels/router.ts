@@ -1,14 +1,13 @@
 import {
   addAlertChannelInput,
   addAlertChannelOutput,
-  alertChannel,
   alertChannelId,
   alertChannelsOutput,
   saveAlertChannelInput,
+  saveAlertChannelOutput,
   testAlertChannelOutput,
 } from '../../../shared/schemas/alert-channels';
 import { okResponse } from '../../../shared/schemas/common';
-import { z } from 'zod';
 import { router, scriptProcedure } from '../../trpc';
 import { addAlertChannel, getAlertChannels, removeAlertChannel, saveAlertChannel, testAlertChannel } from './service';
 
@@ -32,7 +31,7 @@ export const alertChannelsRouter = router({
   save_alert_channel: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/save_alert_channel', summary: '`{success, channel}`: `{id, enabled}` turns a channel on (its failure count starts again) or off' } })
     .input(saveAlertChannelInput)
-    .output(z.object({ success: z.literal(true), channel: alertChannel }))
+    .output(saveAlertChannelOutput)
     .mutation(({ ctx, input }) => saveAlertChannel(ctx, ctx.user.id, input.id, input.enabled)),
   delete_alert_channel: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/delete_alert_channel', summary: '`{success}`: `{id}` deletes the channel' } })
