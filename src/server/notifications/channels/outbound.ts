@@ -85,18 +85,19 @@ export function postJson(rawUrl: string, body: string, headers: Record<string, s
   if (problem) return Promise.reject(new DeliveryError(problem));
   const u = new URL(rawUrl);
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  const lib = u.protocol === 'https:' ? https : http;
+  const options: https.RequestOptions = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Nodekeep-Alerts/1', ...headers },
+    // An address written out is checked by urlProblem; a name is checked when resolved.
+    ...(net.isIP(host) ? {} : { lookup: guardedLookup(policy) }),
+    timeout: DELIVERY_TIMEOUT_MS,
+    signal,
+    // A connection per delivery: none kept open to a customer's host between alerts.
+    agent: false,
+  };
+  const request = (cb: (res: http.IncomingMessage) => void) => (u.protocol === 'https:' ? https.request(u, options, cb) : http.request(u, options, cb));
   return new Promise<Answer>((resolve, reject) => {
-    const req = lib.request(
-      u,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Nodekeep-Alerts/1', ...headers },
-        // An address written out is checked by urlProblem; a name is checked when resolved.
-        ...(net.isIP(host) ? {} : { lookup: guardedLookup(policy) }),
-        timeout: DELIVERY_TIMEOUT_MS,
-        signal,
-      },
+    const req = request(
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
