@@ -61,6 +61,12 @@ const SPEC_ROUTES = [
   'POST /api/clear_notifications',
   'GET /api/get_notification_settings',
   'POST /api/save_notification_settings',
+  // Beyond the spec (docs/decisions.md "Alert channels").
+  'GET /api/get_alert_channels',
+  'POST /api/add_alert_channel',
+  'POST /api/save_alert_channel',
+  'POST /api/delete_alert_channel',
+  'POST /api/test_alert_channel',
 ];
 
 describe('one declaration per REST route', () => {
