@@ -12,6 +12,7 @@ import * as masternodeKeyMoves from './2026-11-23T1700-masternode-key-moves';
 import * as startClaim from './2026-11-23T1800-start-claim';
 import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
 import * as apikeyUse from './2026-11-23T1900-apikey-use';
+import * as alertChannels from './2026-11-23T1910-alert-channels';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1800-start-claim': startClaim,
   '2026-11-23T1810-mail-outbox-key': mailOutboxKey,
   '2026-11-23T1900-apikey-use': apikeyUse,
+  '2026-11-23T1910-alert-channels': alertChannels,
 };

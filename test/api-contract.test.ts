@@ -65,6 +65,12 @@ const SPEC_ROUTES = [
   'POST /api/create_api_key',
   'POST /api/save_api_key',
   'POST /api/delete_api_key',
+  // Beyond the spec (docs/decisions.md "Alert channels").
+  'GET /api/get_alert_channels',
+  'POST /api/add_alert_channel',
+  'POST /api/save_alert_channel',
+  'POST /api/delete_alert_channel',
+  'POST /api/test_alert_channel',
 ];
 
 describe('one declaration per REST route', () => {

@@ -104,6 +104,17 @@ const EnvSchema = v.object({
     '30',
   ),
   SECRETS_KEY: v.optional(secretsKey),
+  ALERT_WEBHOOK_ALLOW_PRIVATE: v.optional(bool, 'false'),
+  TELEGRAM_API_BASE: v.optional(httpUrl, 'https://api.telegram.org'),
+  DISCORD_WEBHOOK_BASE: v.optional(httpUrl, 'https://discord.com/api/webhooks'),
+  ALERT_CHANNEL_MAX_FAILURES: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be 1-100'), v.maxValue(100, 'must be 1-100')),
+    '10',
+  ),
+  ALERT_RETRY_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.01, 'must be at least 0.01')),
+    '30',
+  ),
 });
 
 export type Config = {
@@ -145,6 +156,16 @@ export type Config = {
   communityLinks: { label: string; url: string }[];
   /** Key that seals stored secrets (SECRETS_KEY); null: `secrets.key` in the data folder. */
   secretsKey: SecretsKey | null;
+  /** Whether alert webhooks may reach loopback and private addresses (tests, closed networks); off in production. */
+  alertWebhookAllowPrivate: boolean;
+  /** Telegram Bot API base (no trailing slash). */
+  telegramApiBase: string;
+  /** Discord webhook URLs must start with this (no trailing slash). */
+  discordWebhookBase: string;
+  /** Failed deliveries in a row after which a channel is turned off. */
+  alertChannelMaxFailures: number;
+  /** First retry of a failed delivery after this long, doubling each time. */
+  alertRetryMs: number;
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -194,6 +215,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     supportEmail: e.SUPPORT_EMAIL ?? '',
     communityLinks: e.COMMUNITY_LINKS ?? [],
     secretsKey: e.SECRETS_KEY ?? null,
+    alertWebhookAllowPrivate: e.ALERT_WEBHOOK_ALLOW_PRIVATE,
+    telegramApiBase: e.TELEGRAM_API_BASE.replace(/\/+$/, ''),
+    discordWebhookBase: e.DISCORD_WEBHOOK_BASE.replace(/\/+$/, ''),
+    alertChannelMaxFailures: e.ALERT_CHANNEL_MAX_FAILURES,
+    alertRetryMs: Math.round(e.ALERT_RETRY_SECONDS * 1000),
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

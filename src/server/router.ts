@@ -4,6 +4,7 @@ import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
 import { nodesRouter } from './nodes/router';
+import { alertChannelsRouter } from './notifications/channels/router';
 import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
 import { createCallerFactory, router } from './trpc';
@@ -17,6 +18,7 @@ export const appRouter = router({
   events: eventsRouter,
   notifications: notificationsRouter,
   apikeys: apikeysRouter,
+  alertChannels: alertChannelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

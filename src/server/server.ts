@@ -22,6 +22,7 @@ import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
 import { handleNotificationMail } from './notifications/mail';
+import { handleChannelDelivery } from './notifications/channels/delivery';
 import { logMailer, smtpMailer } from './mail/mailer';
 import { bundledCatalogPath, importCatalog } from './coins/import';
 import { ResponseCache } from './http/response-cache';
@@ -115,6 +116,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
   });
   const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
+  handleChannelDelivery(jobs, deps);
   const cache = new ResponseCache();
   const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
   market.onRefreshed = () => {

@@ -14,6 +14,8 @@ export const queuedJobPayloads = {
   'mail.send': z.object({ mail_id: z.number().int().positive() }),
   /** Render one notification's mail (text, HTML, unsubscribe headers) into `mail_outbox`. */
   'notify.mail': z.object({ notification_id: z.number().int().positive() }),
+  /** Deliver one notification to one of the user's alert channels (webhook, Telegram, Discord). */
+  'notify.channel': z.object({ notification_id: z.number().int().positive(), channel_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -163,6 +163,16 @@ export const notificationKinds = {
     subject: () => 'New API key on your Nodekeep account',
     build: (p) => ({ message: `A new API key "${p.name}" was created for your account.`, link: '/dashboard/api' }),
   }),
+  // Mailed always: the owner relied on the channel that just broke, so it cannot be the way they hear of it.
+  alert_channel_disabled: def<{ channel: string; failures: number; error: string }>({
+    setting: ALWAYS_MAILED,
+    icon: 'warning',
+    subject: () => 'An alert channel was turned off',
+    build: (p) => ({
+      message: `Your alert channel ${p.channel} was turned off after ${p.failures} failed deliveries in a row (last error: ${p.error}). Fix it and turn it on again.`,
+      link: '/dashboard/notifications',
+    }),
+  }),
   deposit_pending: def<{ currency: string; amount: string }>({
     setting: 'payments',
     icon: 'wallet',

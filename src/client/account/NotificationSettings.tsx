@@ -4,6 +4,7 @@ import { trpc } from '../app/trpc';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { QueryState } from '../ui/QueryState';
 import { useToasts } from '../ui/Toasts';
+import { AlertChannels } from './AlertChannels';
 import './notifications.css';
 
 type Settings = NotificationSettingsOutput['settings'];
@@ -20,6 +21,7 @@ export function NotificationSettings() {
           {(data) => <SettingsList settings={data.settings} />}
         </QueryState>
       </section>
+      <AlertChannels />
     </>
   );
 }

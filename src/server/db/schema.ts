@@ -386,7 +386,26 @@ export interface MasternodeKeyMovesTable {
   masternode_key: string;
 }
 
+/** A user's alert channel beyond email (notifications/channels). */
+export interface AlertChannelsTable {
+  id: Generated<number>;
+  user_id: number;
+  type: string;
+  /** What the owner sees again: webhook URL, chat id, Discord webhook id. */
+  target: string;
+  /** Sealed (SecretBox, bound to the owner and type: channels/seal.ts). */
+  secret: string;
+  enabled: number;
+  failures: number;
+  last_error: string | null;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+export type AlertChannelRow = Selectable<AlertChannelsTable>;
+
 export interface Database {
+  alert_channels: AlertChannelsTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   coins: CoinsTable;

@@ -3,6 +3,7 @@ import type { Context } from '../context';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/queries';
 import { enqueueJob } from '../jobs/queries';
+import { enabledChannelIds } from './channels/queries';
 import { insertNotification } from './queries';
 import { emailEnabled } from './settings';
 
@@ -16,7 +17,7 @@ export function hourOf(ms: number): string {
  * given the database) it writes the in-app row, the live events `new_notification`
  * (with the text) and `refresh_notifications` for the owner, and, when the kind is always
  * mailed (security) or the user's email setting for it is on, the job that renders and
- * queues the mail. Events and mail
+ * queues the mail, and one delivery job per alert channel the user turned on. Events, mail and alerts
  * therefore exist only if the transaction commits; the hub and the mail job deliver
  * them after it (at once with `afterRaise`, else on their next poll).
  */
@@ -40,6 +41,11 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   // no setting again, so a settings save racing the job cannot swallow a mail raised before it.
   const mailed = n.setting === ALWAYS_MAILED || (await emailEnabled(db, userId, n.setting));
   if (mailed) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
+  // Every alert goes to each channel the user turned on (webhook, Telegram, Discord): one
+  // job per channel, keyed so the same notification is queued for a channel once.
+  for (const c of await enabledChannelIds(db, userId)) {
+    await enqueueJob(db, 'notify.channel', { notification_id: id, channel_id: c.id }, { key: `notify.channel:${id}:${c.id}` });
+  }
 }
 
 /** After the commit of a transaction that raised: deliver the events and look for the mail job now. */

@@ -1,0 +1,149 @@
+import { useState, type FormEvent } from 'react';
+import type { AddAlertChannelInput, AlertChannel, AlertChannelType } from '../../shared/schemas/alert-channels';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+import { CopyBlock } from '../ui/CopyButton';
+import { TextField } from '../ui/Field';
+import { QueryState } from '../ui/QueryState';
+import { useToasts } from '../ui/Toasts';
+
+const typeNames: Record<AlertChannelType, string> = { webhook: 'Webhook', telegram: 'Telegram', discord: 'Discord' };
+
+/** Alerts beyond email: a signed webhook, a Telegram chat, a Discord webhook; each gets every notification. */
+export function AlertChannels() {
+  const query = trpc.alertChannels.get_alert_channels.useQuery();
+  return (
+    <section className="card" aria-labelledby="alert-channels-heading">
+      <h2 id="alert-channels-heading">Alert channels</h2>
+      <p className="muted">Every notification is also sent to each channel you turn on.</p>
+      <QueryState query={query} what="Your alert channels">
+        {(data) => <ChannelList channels={data.channels} />}
+      </QueryState>
+      <AddChannelForm />
+    </section>
+  );
+}
+
+function ChannelList({ channels }: { channels: AlertChannel[] }) {
+  if (!channels.length) return <p>You have no alert channels yet.</p>;
+  return (
+    <ul className="setting-list" aria-label="Alert channels">
+      {channels.map((c) => (
+        <ChannelRow key={c.id} channel={c} />
+      ))}
+    </ul>
+  );
+}
+
+function ChannelRow({ channel: c }: { channel: AlertChannel }) {
+  const utils = trpc.useUtils();
+  const toasts = useToasts();
+  const refresh = () => utils.alertChannels.get_alert_channels.invalidate();
+  const save = trpc.alertChannels.save_alert_channel.useMutation({ onSuccess: refresh, onError: (e) => toasts.show(errorMessage(e), { kind: 'error' }) });
+  const remove = trpc.alertChannels.delete_alert_channel.useMutation({
+    onSuccess: () => {
+      toasts.show('Alert channel deleted', { kind: 'success' });
+      void refresh();
+    },
+    onError: (e) => toasts.show(errorMessage(e), { kind: 'error' }),
+  });
+  const test = trpc.alertChannels.test_alert_channel.useMutation({
+    onSuccess: (r) => toasts.show(r.message, { kind: r.success ? 'success' : 'error' }),
+    onError: (e) => toasts.show(errorMessage(e), { kind: 'error' }),
+  });
+  const label = `${typeNames[c.type]} ${c.target}`;
+  return (
+    <li className="setting-row alert-channel" data-channel-id={c.id}>
+      <div className="setting-text">
+        <span className="setting-label">{typeNames[c.type]}</span>
+        <span className="setting-subtitle alert-channel-target">{c.target}</span>
+        {c.disabled_reason && <span className="setting-subtitle">Turned off: {c.disabled_reason}{c.last_error ? ` (${c.last_error})` : ''}</span>}
+      </div>
+      <div className="alert-channel-actions">
+        <button type="button" className="btn btn-secondary btn-sm" disabled={test.isPending} onClick={() => test.mutate({ id: c.id })} aria-label={`Send test to ${label}`}>
+          {test.isPending ? 'Sending…' : 'Send test'}
+        </button>
+        <button type="button" className="btn btn-danger btn-sm" disabled={remove.isPending} onClick={() => remove.mutate({ id: c.id })} aria-label={`Delete ${label}`}>
+          Delete
+        </button>
+        <input
+          type="checkbox"
+          role="switch"
+          className="switch"
+          checked={c.enabled}
+          aria-label={`${label} on`}
+          aria-disabled={save.isPending}
+          onChange={(e) => {
+            if (!save.isPending) save.mutate({ id: c.id, enabled: e.target.checked });
+          }}
+        />
+      </div>
+    </li>
+  );
+}
+
+function AddChannelForm() {
+  const utils = trpc.useUtils();
+  const toasts = useToasts();
+  const add = trpc.alertChannels.add_alert_channel.useMutation();
+  const [type, setType] = useState<AlertChannelType>('webhook');
+  const [url, setUrl] = useState('');
+  const [botToken, setBotToken] = useState('');
+  const [chatId, setChatId] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const input: AddAlertChannelInput = type === 'telegram' ? { type, bot_token: botToken, chat_id: chatId } : { type, url };
+    add.mutate(input, {
+      onSuccess: (r) => {
+        setSecret(r.secret ?? null);
+        setUrl('');
+        setBotToken('');
+        setChatId('');
+        toasts.show('Alert channel added', { kind: 'success' });
+        void utils.alertChannels.get_alert_channels.invalidate();
+      },
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="form-narrow alert-channel-form" aria-label="Add an alert channel">
+      <h3>Add a channel</h3>
+      {add.isError && <Alert kind="error">{errorMessage(add.error)}</Alert>}
+      {secret && (
+        <Alert kind="warning">
+          Your webhook's signing secret is shown only now. Each delivery carries the header <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of
+          <code>&lt;unix time&gt;.&lt;body&gt;</code> with this secret.
+          <CopyBlock label="Signing secret" text={secret} />
+        </Alert>
+      )}
+      <div className="field">
+        <label htmlFor="alert-channel-type">Type</label>
+        <select id="alert-channel-type" value={type} onChange={(e) => setType(e.target.value as AlertChannelType)}>
+          <option value="webhook">Webhook</option>
+          <option value="telegram">Telegram</option>
+          <option value="discord">Discord</option>
+        </select>
+      </div>
+      {type === 'telegram' ? (
+        <>
+          <TextField label="Bot token" value={botToken} onValueChange={setBotToken} hint="From @BotFather, such as 123456789:AAE…" autoComplete="off" />
+          <TextField label="Chat id" value={chatId} onValueChange={setChatId} hint="A number such as 123456789, or @channelname." />
+        </>
+      ) : (
+        <TextField
+          label={type === 'webhook' ? 'Webhook URL' : 'Discord webhook URL'}
+          value={url}
+          onValueChange={setUrl}
+          type="url"
+          hint={type === 'webhook' ? 'We POST a signed JSON body to it.' : 'Channel settings, Integrations, Webhooks, Copy webhook URL.'}
+        />
+      )}
+      <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+        {add.isPending ? 'Adding…' : 'Add channel'}
+      </button>
+    </form>
+  );
+}
