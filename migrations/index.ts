@@ -11,6 +11,7 @@ import * as notifications from './2026-11-23T1600-notifications';
 import * as masternodeKeyMoves from './2026-11-23T1700-masternode-key-moves';
 import * as startClaim from './2026-11-23T1800-start-claim';
 import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
+import * as alertState from './2026-11-23T1900-alert-state';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1700-masternode-key-moves': masternodeKeyMoves,
   '2026-11-23T1800-start-claim': startClaim,
   '2026-11-23T1810-mail-outbox-key': mailOutboxKey,
+  '2026-11-23T1900-alert-state': alertState,
 };

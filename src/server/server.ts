@@ -106,7 +106,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     dataDir: config.dataDir,
     secrets,
     profiles,
-    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
+    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000, alertDownMs: config.alertDownMs },
     jobs,
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
