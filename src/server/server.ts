@@ -22,6 +22,7 @@ import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
 import { handleNotificationMail } from './notifications/mail';
+import { handleQuietSummary } from './notifications/quiet';
 import { logMailer, smtpMailer } from './mail/mailer';
 import { bundledCatalogPath, importCatalog } from './coins/import';
 import { ResponseCache } from './http/response-cache';
@@ -96,6 +97,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(log);
   const mail = new MailDispatcher(db, mailer, log, jobs);
   handleNotificationMail(jobs, db, () => config.publicUrl, log);
+  handleQuietSummary(jobs, db, () => config.publicUrl, log);
   schedulePruning(jobs, db, log);
 
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');

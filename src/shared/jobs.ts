@@ -14,6 +14,8 @@ export const queuedJobPayloads = {
   'mail.send': z.object({ mail_id: z.number().int().positive() }),
   /** Render one notification's mail (text, HTML, unsubscribe headers) into `mail_outbox`. */
   'notify.mail': z.object({ notification_id: z.number().int().positive() }),
+  /** At the end of a user's quiet hours: one mail summarising the notifications whose mail was held. */
+  'notify.quiet_summary': z.object({ user_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -42,3 +42,17 @@ export function heldNotifications(db: Q, userId: number) {
 export async function markSummarised(db: Q, ids: number[]) {
   if (ids.length) await db.updateTable('notifications').set({ mail_held: 2 }).where('id', 'in', ids).where('mail_held', '=', 1).execute();
 }
+
+/** The ids of the user's muted nodes that still exist. */
+export async function mutedNodeIds(db: Q, userId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('node_alerts')
+    .innerJoin('nodes', 'nodes.id', 'node_alerts.node_id')
+    .select('nodes.mn_id')
+    .where('nodes.user_id', '=', userId)
+    .where('node_alerts.muted', '=', 1)
+    .where('nodes.state', '!=', 'deleted')
+    .orderBy('nodes.id')
+    .execute();
+  return rows.map((r) => r.mn_id);
+}
