@@ -14,6 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable('node_alerts')
     .addColumn('node_id', 'integer', (c) => c.primaryKey().references('nodes.id').onDelete('cascade'))
     .addColumn('failing_since', 'integer')
+    // 0 none owed; 1 a down was raised and its "back up" is owed; 2 a down reached while muted (nothing owed).
     .addColumn('down_raised', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_down_at', 'integer')
     .addColumn('streak_counted', 'integer', (c) => c.notNull().defaultTo(0))

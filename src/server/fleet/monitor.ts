@@ -241,7 +241,7 @@ export class Monitor {
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
       // Notifications of this check (down/up, network, action, reward) commit with it: the one raise point.
-      const seen = { status, status_on_network: patch.status_on_network ?? null, last_paid_height: patch.last_paid_height };
+      const seen = { status, answered: obs !== null, status_on_network: patch.status_on_network ?? null, last_paid_height: patch.last_paid_height };
       alerted = await alertsOfCheck(trx, node, seen, now, { downAfterMs: this.opts.alertDownMs ?? 180_000 });
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
       if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });

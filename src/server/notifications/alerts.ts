@@ -7,13 +7,18 @@ import { dampen, DEFAULT_PAIR_WINDOW_MS, initialDamping, type DampingState } fro
 import { raise } from './raise';
 
 /** What one monitor check saw of a node (the fields of its new observation that alerts read). */
-export type CheckSeen = { status: string; status_on_network: string | null; last_paid_height: number | null | undefined };
+export type CheckSeen = { status: string; answered: boolean; status_on_network: string | null; last_paid_height: number | null | undefined };
 
 /**
- * Statuses that count as a failed check: the engine lost or stopped the daemon (`error`)
- * or the daemon answered nothing usable (`unknown`). Deploying and syncing are not failures.
+ * A failed check: the daemon gave no usable answer, and either the engine lost or stopped
+ * it (`error`), it is past its start-up grace (`unknown`), or it has answered before (a
+ * node that was up and went silent is down, even if its engine process is young: the
+ * simulator or a host restarted). A new node still starting is not failing.
  */
-const FAILING = new Set(['error', 'unknown']);
+function failedCheck(node: Masternode, seen: CheckSeen): boolean {
+  if (seen.answered) return false;
+  return seen.status === 'error' || seen.status === 'unknown' || node.first_answer_at !== null;
+}
 
 /** Action kinds by the status or network status that asks for them. */
 function actionOf(seen: CheckSeen): 'start_required' | 'new_start_required' | 'update_required' | null {
@@ -39,16 +44,18 @@ function badNetworkOf(net: string | null): BadNetworkState | null {
 export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, now: number, rule: { downAfterMs: number; pairWindowMs?: number }): Promise<boolean> {
   const row = await findNodeAlerts(trx, node.id);
   const before: DampingState = row
-    ? { failingSince: row.failing_since, downRaised: row.down_raised === 1, lastDownAt: row.last_down_at, streakCounted: row.streak_counted === 1, flaps: row.flaps }
+    ? { failingSince: row.failing_since, downRaised: row.down_raised !== 0, lastDownAt: row.last_down_at, streakCounted: row.streak_counted === 1, flaps: row.flaps }
     : initialDamping;
   const muted = row?.muted === 1;
   type Ref = { mn_id: string; coin: string; alias: string | null };
   const raised: Array<(ref: Ref) => Promise<void>> = [];
 
-  const failing = FAILING.has(seen.status);
+  const failing = failedCheck(node, seen);
   const d = dampen(before, failing, now, { downAfterMs: rule.downAfterMs, pairWindowMs: rule.pairWindowMs ?? DEFAULT_PAIR_WINDOW_MS });
+  // A down reached while muted is remembered as untold (2), so unmuting later owes no "back up".
+  const untoldDown = d.alert?.kind === 'node_down' ? muted : row?.down_raised === 2;
   if (d.alert?.kind === 'node_down') raised.push((ref) => raise(trx, node.user_id, 'node_down', { ...ref, flaps: (d.alert as { flaps: number }).flaps }));
-  if (d.alert?.kind === 'node_up') raised.push((ref) => raise(trx, node.user_id, 'node_up', ref));
+  if (d.alert?.kind === 'node_up' && !untoldDown) raised.push((ref) => raise(trx, node.user_id, 'node_up', ref));
 
   // Network and action states: once per change into one. A failing check says nothing of
   // them (the daemon did not answer), so they are kept as they were through an outage.
@@ -61,7 +68,9 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
     if (seen.status_on_network !== null) networkAlerted = bad;
     const action = actionOf(seen);
     if (action && action !== actionAlerted) raised.push((ref) => raise(trx, node.user_id, action, ref));
-    actionAlerted = action;
+    // Remembered until the node runs (or asks for another action): a node that restarts
+    // and syncs again while it still waits for its start is not told twice.
+    if (action || seen.status === 'running') actionAlerted = action;
   }
 
   // Rewards: once per new last-paid height. The first one the platform sees is the first reward.
@@ -82,7 +91,7 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
 
   await saveNodeAlerts(trx, node.id, {
     failing_since: d.state.failingSince,
-    down_raised: d.state.downRaised ? 1 : 0,
+    down_raised: d.state.downRaised ? (untoldDown ? 2 : 1) : 0,
     last_down_at: d.state.lastDownAt,
     streak_counted: d.state.streakCounted ? 1 : 0,
     flaps: d.state.flaps,
