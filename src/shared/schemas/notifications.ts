@@ -19,13 +19,13 @@ export const saveNotificationSettingsInput = z
   .strict();
 export type SaveNotificationSettingsInput = z.infer<typeof saveNotificationSettingsInput>;
 
-const hour = z.number({ message: 'must be a whole hour from 0 to 23 (UTC)' }).int('must be a whole hour from 0 to 23 (UTC)').min(0, 'must be a whole hour from 0 to 23 (UTC)').max(23, 'must be a whole hour from 0 to 23 (UTC)');
+const hour = z.number({ error: 'must be a whole hour from 0 to 23 (UTC)' }).int('must be a whole hour from 0 to 23 (UTC)').min(0, 'must be a whole hour from 0 to 23 (UTC)').max(23, 'must be a whole hour from 0 to 23 (UTC)');
 
 /** Quiet hours in UTC: from the start of `start_hour` to the start of `end_hour` (may wrap past midnight). */
 export const quietHours = z
   .object({ start_hour: hour, end_hour: hour })
   .strict()
-  .refine((q) => q.start_hour !== q.end_hour, { message: 'The start and end hour must differ.', path: ['end_hour'] });
+  .refine((q) => q.start_hour !== q.end_hour, { error: 'The start and end hour must differ.', path: ['end_hour'] });
 
 /** `save_quiet_hours`: null turns quiet hours off. */
 export const saveQuietHoursInput = z.object({ quiet_hours: quietHours.nullable() }).strict();
