@@ -89,7 +89,7 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
     rewardHeight = paid;
   }
 
-  await saveNodeAlerts(trx, node.id, {
+  const next = {
     failing_since: d.state.failingSince,
     down_raised: d.state.downRaised ? (untoldDown ? 2 : 1) : 0,
     last_down_at: d.state.lastDownAt,
@@ -98,7 +98,10 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
     network_alerted: networkAlerted,
     action_alerted: actionAlerted,
     reward_height: rewardHeight,
-  });
+  };
+  // Most checks change nothing here: no write for them (thousands of nodes, one SQLite writer).
+  const changed = !row || (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);
+  if (changed) await saveNodeAlerts(trx, node.id, next);
   if (muted || raised.length === 0) return false;
   // The coin's label, as node_deployed names it ("Dash node mn-…").
   const coin = await findCoin(trx, node.coin_id);
