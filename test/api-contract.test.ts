@@ -61,6 +61,10 @@ const SPEC_ROUTES = [
   'POST /api/clear_notifications',
   'GET /api/get_notification_settings',
   'POST /api/save_notification_settings',
+  // Beyond the spec (issue 9 alerts): per-node mute and quiet hours.
+  'POST /api/mute_node_alerts',
+  'GET /api/get_alert_settings',
+  'POST /api/save_quiet_hours',
 ];
 
 describe('one declaration per REST route', () => {
