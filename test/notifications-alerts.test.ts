@@ -33,9 +33,9 @@ const cli = async (...args: string[]) => {
   const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
   return { code, out: lines.join('\n') };
 };
-const simAdmin = (method: string, p: string) => {
+const simAdmin = (method: string, p: string, body?: unknown) => {
   const simPort = fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
-  return fetch(`http://127.0.0.1:${simPort}/admin${p}`, { method });
+  return fetch(`http://127.0.0.1:${simPort}/admin${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
 };
 const post = (u: FreshUser, p: string, body: unknown) =>
   fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
@@ -135,6 +135,30 @@ describe('node down and back up, raised by the monitor', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
   }, 60_000);
+});
+
+describe('rewards and network status, raised by the monitor', () => {
+  it('raises the first reward once, then a bad network status once per change into it', async () => {
+    const owner = await freshUser(s.deps, { prefix: 'rewarded' });
+    const mnId = await deployedNode(owner);
+    expect((await simAdmin('POST', `/nodes/${mnId}/register`)).status).toBe(200);
+    const first = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'first_reward'), 30_000, 'first_reward');
+    expect(first.message).toMatch(new RegExp(`^Your Dash node ${mnId} received its first reward: [0-9.]+ DASH\\.$`));
+    expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'first_reward')).toHaveLength(1);
+
+    expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: 'POSE_BANNED' })).status).toBe(200);
+    const banned = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'network_status'), 15_000, 'network_status');
+    expect(banned.message).toBe(`Your Dash node ${mnId} was PoSe banned by the network.`);
+    // Many network checks later, still one.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status')).toHaveLength(1);
+    // Out of it and back into it: a second change, a second alert.
+    expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: null })).status).toBe(200);
+    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
+    await waitFor(async () => (await s.deps.db.selectFrom('node_alerts').select('network_alerted').where('node_id', '=', nodeId).executeTakeFirst())?.network_alerted === null, 15_000, 'ban cleared');
+    expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: 'POSE_BANNED' })).status).toBe(200);
+    await waitFor(async () => (await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status').length === 2, 15_000, 'second network_status');
+  }, 90_000);
 });
 
 describe('quiet hours', () => {
