@@ -71,6 +71,10 @@ const SPEC_ROUTES = [
   'POST /api/save_alert_channel',
   'POST /api/delete_alert_channel',
   'POST /api/test_alert_channel',
+  // Beyond the spec (issue 9 alerts): per-node mute and quiet hours.
+  'POST /api/mute_node_alerts',
+  'GET /api/get_alert_settings',
+  'POST /api/save_quiet_hours',
 ];
 
 describe('one declaration per REST route', () => {

@@ -91,6 +91,10 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '900',
   ),
+  ALERT_DOWN_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '180',
+  ),
   MAX_NODES_PER_USER: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '100'),
   MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
@@ -141,6 +145,8 @@ export type Config = {
   monitorNodeMs: number;
   monitorNetworkMs: number;
   monitorConcurrency: number;
+  /** A node is alerted down after failing its checks this long (issue 9: 3 minutes). */
+  alertDownMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
   maxNodesPerUser: number;
   /** Bearer token for /metrics; empty disables it. */
@@ -207,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monitorNodeMs: e.MONITOR_NODE_SECONDS * 1000,
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
+    alertDownMs: e.ALERT_DOWN_SECONDS * 1000,
     maxNodesPerUser: e.MAX_NODES_PER_USER,
     operatorToken: e.OPERATOR_TOKEN ?? '',
     fleetSimulator: e.FLEET_SIMULATOR,

@@ -23,6 +23,7 @@ import { createLogger, type Logger } from './log';
 import { MailDispatcher } from './mail/dispatcher';
 import { handleNotificationMail } from './notifications/mail';
 import { handleChannelDelivery } from './notifications/channels/delivery';
+import { handleQuietSummary } from './notifications/quiet';
 import { logMailer, smtpMailer } from './mail/mailer';
 import { bundledCatalogPath, importCatalog } from './coins/import';
 import { ResponseCache } from './http/response-cache';
@@ -97,6 +98,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const mailer = config.smtpUrl ? smtpMailer(config.smtpUrl, config.mailFrom) : logMailer(log);
   const mail = new MailDispatcher(db, mailer, log, jobs);
   handleNotificationMail(jobs, db, () => config.publicUrl, log);
+  handleQuietSummary(jobs, db, () => config.publicUrl, log);
   schedulePruning(jobs, db, log);
 
   const catalog = await importCatalog(db, bundledCatalogPath(), 'seed');
@@ -107,7 +109,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     dataDir: config.dataDir,
     secrets,
     profiles,
-    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000 },
+    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000, alertDownMs: config.alertDownMs },
     jobs,
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },

@@ -16,6 +16,8 @@ export const queuedJobPayloads = {
   'notify.mail': z.object({ notification_id: z.number().int().positive() }),
   /** Deliver one notification to one of the user's alert channels (webhook, Telegram, Discord). */
   'notify.channel': z.object({ notification_id: z.number().int().positive(), channel_id: z.number().int().positive() }),
+  /** At the end of a user's quiet hours: one mail summarising the notifications whose mail was held. */
+  'notify.quiet_summary': z.object({ user_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -365,6 +365,8 @@ export interface NotificationsTable {
   hour: string;
   created_at: number;
   cleared_at: number | null;
+  /** 0: mailed as raised (or not mailed); 1: mail held for the quiet-hours summary; 2: summarised. */
+  mail_held: Generated<number>;
 }
 export type NotificationRow = Selectable<NotificationsTable>;
 
@@ -404,8 +406,32 @@ export interface AlertChannelsTable {
 }
 export type AlertChannelRow = Selectable<AlertChannelsTable>;
 
+
+/** Per node: flap damping state, what was already alerted, the owner's mute (notifications/alert-queries.ts). */
+export interface NodeAlertsTable {
+  node_id: number;
+  failing_since: number | null;
+  down_raised: Generated<number>;
+  last_down_at: number | null;
+  streak_counted: Generated<number>;
+  flaps: Generated<number>;
+  network_alerted: string | null;
+  action_alerted: string | null;
+  reward_height: number | null;
+  muted: Generated<number>;
+}
+
+/** Per user: UTC hours during which notification mail is held and summarised after. */
+export interface QuietHoursTable {
+  user_id: number;
+  start_hour: number;
+  end_hour: number;
+}
+
 export interface Database {
   alert_channels: AlertChannelsTable;
+  node_alerts: NodeAlertsTable;
+  quiet_hours: QuietHoursTable;
   notifications: NotificationsTable;
   notification_settings: NotificationSettingsTable;
   coins: CoinsTable;

@@ -22,6 +22,7 @@ import type { ObservationsTable } from '../db/schema';
 import { nodeStatusFrom } from './status-map';
 import type { RpcEndpoint } from './engine';
 import { simulatedBlockTimeS } from './simulator/limits';
+import { alertsOfCheck } from '../notifications/alerts';
 
 export type MonitorOptions = {
   /** Node status every this often (spec: 60 s), network status every `networkMs` (15 min). */
@@ -30,6 +31,8 @@ export type MonitorOptions = {
   /** Checks in flight at once: one slow daemon only holds one slot. */
   concurrency: number;
   daemonTimeoutMs: number;
+  /** A node is alerted down after failing its checks this long (ALERT_DOWN_SECONDS; 3 minutes). */
+  alertDownMs?: number;
 };
 
 /**
@@ -234,8 +237,12 @@ export class Monitor {
 
     const firstAnswer = obs !== null && node.first_answer_at === null;
     let visibleChange = firstAnswer || registerText !== null || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
+    let alerted = false;
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
+      // Notifications of this check (down/up, network, action, reward) commit with it: the one raise point.
+      const seen = { status, answered: obs !== null, status_on_network: patch.status_on_network ?? null, last_paid_height: patch.last_paid_height };
+      alerted = await alertsOfCheck(trx, node, seen, now, { downAfterMs: this.opts.alertDownMs ?? 180_000 });
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
       if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
       // `started` once per node: a start call (register_submit, quick_setup) claims it before
@@ -252,6 +259,7 @@ export class Monitor {
         if (firstAnswer) await insertEvent(trx, node.user_id, 'refresh_queue', {});
       }
     });
+    if (alerted && !visibleChange) void this.hub.poke();
     if (visibleChange) {
       void this.hub.poke();
       this.log.info('node status', { node: node.mn_id, from: node.status, to: status, network: patch.status_on_network ?? node.status_on_network, problem });

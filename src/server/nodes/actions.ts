@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { familyOf } from '../../shared/families';
 import { evmAddressError } from '../../shared/evm-address';
-import { DELETE_REASONS, type deleteMasternodeInput, type quickSetupInput, type registerSubmitInput, type updateAliasInput, type updateValidatorFeeInput } from '../../shared/schemas/nodes';
+import { DELETE_REASONS, type deleteMasternodeInput, type quickSetupInput, type registerSubmitInput, type setAlertsMutedInput, type updateAliasInput, type updateValidatorFeeInput } from '../../shared/schemas/nodes';
 import type { Context } from '../context';
 import type { Masternode } from '../db/schema';
 import { fail } from '../errors';
@@ -18,6 +18,7 @@ import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { keymanagerTokenOf } from './node-secrets';
 import { validatorExitFile } from './validator-exit';
+import { setNodeMuted } from '../notifications/alert-queries';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
 type FeeCtx = Ctx & Pick<Context, 'secrets'>;
@@ -53,6 +54,13 @@ async function refresh(ctx: Ctx, n: Masternode, started = false) {
     if (started) await insertEvent(trx, n.user_id, 'started', { mn_id: n.mn_id });
   });
   void ctx.hub.poke();
+}
+
+/** The owner mutes or unmutes their node's notifications; anyone else's id is "not found". */
+export async function setAlertsMuted(ctx: Ctx, userId: number, input: z.infer<typeof setAlertsMutedInput>): Promise<{ success: true }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  await setNodeMuted(ctx.db, n.id, input.muted);
+  return { success: true };
 }
 
 export async function updateAlias(ctx: Ctx, userId: number, input: z.infer<typeof updateAliasInput>): Promise<{ success: true }> {

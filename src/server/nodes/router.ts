@@ -8,11 +8,12 @@ import {
   mnQuery,
   quickSetupInput,
   registerSubmitInput,
+  setAlertsMutedInput,
   updateAliasInput,
   updateValidatorFeeInput,
 } from '../../shared/schemas/nodes';
 import { router, scriptProcedure } from '../trpc';
-import { deleteMasternode, getProposals, quickSetup, registerSubmit, updateAlias, updateValidatorFee } from './actions';
+import { deleteMasternode, getProposals, quickSetup, registerSubmit, setAlertsMuted, updateAlias, updateValidatorFee } from './actions';
 import { getMasternode, getMasternodes } from './service';
 
 export const nodesRouter = router({
@@ -46,6 +47,11 @@ export const nodesRouter = router({
     .input(updateAliasInput)
     .output(okResponse)
     .mutation(({ ctx, input }) => updateAlias(ctx, ctx.user.id, input)),
+  set_alerts_muted: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/mute_node_alerts', summary: '`{success}`: `muted: true` stops every notification of the node (down/up, network status, action, rewards); false turns them on again' } })
+    .input(setAlertsMutedInput)
+    .output(okResponse)
+    .mutation(({ ctx, input }) => setAlertsMuted(ctx, ctx.user.id, input)),
   update_validator_fee: scriptProcedure
     .meta({ rest: { method: 'POST', path: '/api/update_validator_fee', summary: '`{success, message}`: sets a validator\'s fee recipient; a field error answers `error_input`' } })
     .input(updateValidatorFeeInput)

@@ -6,6 +6,7 @@ import { enqueueJob } from '../jobs/queries';
 import { enabledChannelIds } from './channels/queries';
 import { insertNotification } from './queries';
 import { emailEnabled } from './settings';
+import { mailHeldUntil } from './quiet';
 
 /** The spec's `hour` of a notification: "2026-11-23 14:05" (UTC). */
 export function hourOf(ms: number): string {
@@ -25,7 +26,13 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   if (!db.isTransaction) return db.transaction().execute((trx) => raise(trx, userId, kind, params));
   const n = renderNotification(kind, params);
   const now = Date.now();
+  // Whether it is mailed is decided here, once: the job renders what this decided and asks
+  // no setting again, so a settings save racing the job cannot swallow a mail raised before it.
+  const mailed = n.setting === ALWAYS_MAILED || (await emailEnabled(db, userId, n.setting));
+  // Quiet hours hold the mail for one summary after them; security mail is never held.
+  const heldUntil = mailed && n.setting !== ALWAYS_MAILED ? await mailHeldUntil(db, userId, now) : null;
   const { id } = await insertNotification(db, {
+    mail_held: heldUntil === null ? 0 : 1,
     user_id: userId,
     kind,
     params: JSON.stringify(params),
@@ -37,10 +44,8 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   });
   await insertEvent(db, userId, 'new_notification', { message: n.message, icon: n.icon, link: n.link });
   await insertEvent(db, userId, 'refresh_notifications', {});
-  // Whether it is mailed is decided here, once: the job renders what this decided and asks
-  // no setting again, so a settings save racing the job cannot swallow a mail raised before it.
-  const mailed = n.setting === ALWAYS_MAILED || (await emailEnabled(db, userId, n.setting));
-  if (mailed) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
+  if (heldUntil !== null) await enqueueJob(db, 'notify.quiet_summary', { user_id: userId }, { key: `notify.quiet_summary:${userId}:${heldUntil}`, runAt: heldUntil });
+  else if (mailed) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
   // Every alert goes to each channel the user turned on (webhook, Telegram, Discord): one
   // job per channel, keyed so the same notification is queued for a channel once.
   for (const c of await enabledChannelIds(db, userId)) {

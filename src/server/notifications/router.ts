@@ -1,5 +1,6 @@
 import { empty, okResponse } from '../../shared/schemas/common';
-import { getNotificationsOutput, notificationSettingsOutput, saveNotificationSettingsInput } from '../../shared/schemas/notifications';
+import { alertSettingsOutput, getNotificationsOutput, notificationSettingsOutput, saveNotificationSettingsInput, saveQuietHoursInput } from '../../shared/schemas/notifications';
+import { getAlertSettings, setQuietHours } from './alert-settings';
 import { router, scriptProcedure } from '../trpc';
 import { clearUserNotifications, getNotifications } from './service';
 import { getNotificationSettings, saveNotificationSettings } from './settings';
@@ -24,4 +25,13 @@ export const notificationsRouter = router({
     .input(saveNotificationSettingsInput)
     .output(okResponse)
     .mutation(({ ctx, input }) => saveNotificationSettings(ctx.db, ctx.user.id, input.settings)),
+  get_alert_settings: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_alert_settings', summary: '`{success, quiet_hours{start_hour, end_hour}|null, muted_nodes[]}`: quiet hours (UTC) and the muted nodes' } })
+    .output(alertSettingsOutput)
+    .query(({ ctx }) => getAlertSettings(ctx.db, ctx.user.id)),
+  save_quiet_hours: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/save_quiet_hours', summary: '`{success}`: `quiet_hours {start_hour, end_hour}` (whole UTC hours, different) holds notification mail in those hours and sends one summary after; null turns them off' } })
+    .input(saveQuietHoursInput)
+    .output(okResponse)
+    .mutation(({ ctx, input }) => setQuietHours(ctx.db, ctx.user.id, input.quiet_hours)),
 });

@@ -164,6 +164,9 @@ export const updateAliasInput = z
   })
   .strict();
 
+/** `set_alerts_muted`: a muted node raises no notification (down/up, network, action, rewards). */
+export const setAlertsMutedInput = z.object({ mn, muted: z.boolean({ error: 'must be true or false' }) }).strict();
+
 export const updateValidatorFeeInput = z.object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') }).strict();
 
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */

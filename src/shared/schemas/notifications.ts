@@ -18,3 +18,22 @@ export const saveNotificationSettingsInput = z
   .object({ settings: z.array(z.string().max(64, 'each setting name is at most 64 characters')).max(100, 'at most 100 settings') })
   .strict();
 export type SaveNotificationSettingsInput = z.infer<typeof saveNotificationSettingsInput>;
+
+const hour = z.number({ error: 'must be a whole hour from 0 to 23 (UTC)' }).int('must be a whole hour from 0 to 23 (UTC)').min(0, 'must be a whole hour from 0 to 23 (UTC)').max(23, 'must be a whole hour from 0 to 23 (UTC)');
+
+/** Quiet hours in UTC: from the start of `start_hour` to the start of `end_hour` (may wrap past midnight). */
+export const quietHours = z
+  .object({ start_hour: hour, end_hour: hour })
+  .strict()
+  .refine((q) => q.start_hour !== q.end_hour, { error: 'The start and end hour must differ.', path: ['end_hour'] });
+
+/** `save_quiet_hours`: null turns quiet hours off. */
+export const saveQuietHoursInput = z.object({ quiet_hours: quietHours.nullable() }).strict();
+
+/** `get_alert_settings`: the quiet hours (null: none) and the ids of the caller's muted nodes. */
+export const alertSettingsOutput = z.object({
+  success: z.literal(true),
+  quiet_hours: z.object({ start_hour: z.number(), end_hour: z.number() }).nullable(),
+  muted_nodes: z.array(z.string()),
+});
+export type AlertSettingsOutput = z.infer<typeof alertSettingsOutput>;

@@ -1,0 +1,14 @@
+import type { AlertSettingsOutput } from '../../shared/schemas/notifications';
+import type { DB } from '../db/open';
+import { findQuietHours, mutedNodeIds, saveQuietHours } from './alert-queries';
+
+export async function getAlertSettings(db: DB, userId: number): Promise<AlertSettingsOutput> {
+  const q = await findQuietHours(db, userId);
+  return { success: true, quiet_hours: q ? { start_hour: q.start_hour, end_hour: q.end_hour } : null, muted_nodes: await mutedNodeIds(db, userId) };
+}
+
+/** Sets (or with null clears) the user's quiet hours. Mail already held keeps its summary job. */
+export async function setQuietHours(db: DB, userId: number, hours: { start_hour: number; end_hour: number } | null) {
+  await saveQuietHours(db, userId, hours);
+  return { success: true as const };
+}
