@@ -239,7 +239,7 @@ describe('notification settings page', () => {
     await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
     await page.getByRole('alert').filter({ hasText: 'Your notification settings could not be loaded' }).waitFor({ timeout: 20_000 });
     failLoad = false;
-    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('region', { name: 'Email notifications' }).getByRole('button', { name: 'Try again' }).click();
     await page.getByRole('switch').first().waitFor();
     await page.unroute(settingsCall);
 

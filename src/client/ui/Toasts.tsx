@@ -16,6 +16,24 @@ export function useToasts(): ToastApi {
   return api;
 }
 
+const MAX_TOASTS = 5;
+
+/**
+ * At most MAX_TOASTS on screen, the oldest going first; but never one that asks to be
+ * acknowledged (its worded button, e.g. a changed fee recipient): a burst of notifications
+ * must not take it away unseen.
+ */
+function capped(list: Toast[]): Toast[] {
+  let excess = list.length - MAX_TOASTS;
+  return list.filter((t) => {
+    if (excess > 0 && !t.closeLabel) {
+      excess--;
+      return false;
+    }
+    return true;
+  });
+}
+
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
@@ -23,7 +41,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const show = useCallback((text: string, opts: ToastOptions = {}) => {
     const toast = { id: nextId.current++, text, kind: opts.kind ?? 'info', sticky: opts.sticky ?? false, closeLabel: opts.closeLabel };
-    setToasts((list) => [...list, toast].slice(-5));
+    setToasts((list) => capped([...list, toast]));
   }, []);
   const api = useMemo(() => ({ show }), [show]);
 
