@@ -67,6 +67,19 @@ export function browserSession(serverUrl: () => string) {
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       page.on('pageerror', (err) => pageErrors.push(err.message));
+      // Podman's tests (peers tier) add and remove bridge interfaces while other files
+      // run; Chromium then aborts a navigation under way with ERR_NETWORK_CHANGED.
+      // Loading the page again is what a user would do, and nothing else retries it.
+      const goto = page.goto.bind(page);
+      page.goto = async (url, options) => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await goto(url, options);
+          } catch (err) {
+            if (attempt >= 3 || !String(err).includes('net::ERR_NETWORK_CHANGED')) throw err;
+          }
+        }
+      };
       return page;
     },
     /** Uncaught exceptions in the page fail the test that caused them. */
