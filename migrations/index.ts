@@ -14,6 +14,7 @@ import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
 import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
 import * as alertState from './2026-11-23T1920-alert-state';
+import * as channelsHeld from './2026-11-23T1930-channels-held';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1900-apikey-use': apikeyUse,
   '2026-11-23T1910-alert-channels': alertChannels,
   '2026-11-23T1920-alert-state': alertState,
+  '2026-11-23T1930-channels-held': channelsHeld,
 };

@@ -7,24 +7,29 @@ import { fastFleetEnv } from './support/fast-fleet';
 import { liveClient } from './support/live';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
 import { startSmtp } from './support/smtp';
+import { startWebhookReceiver } from './support/webhook-receiver';
 import { freshUser, type FreshUser } from './support/users';
 
 // Nodes really placed on the simulator, taken down through its admin API (the daemon stops
 // answering) and brought back by the operator's restart. The down threshold is 2 s here
 // (ALERT_DOWN_SECONDS; 3 minutes in production); the monitor checks every half second.
 const dataDir = tempDataDir('nodekeep-alerts-');
-const env = { ...fastFleetEnv(dataDir), ALERT_DOWN_SECONDS: '2' };
+// The quiet-hours test's webhook receiver is on loopback, which production refuses.
+const env = { ...fastFleetEnv(dataDir), ALERT_DOWN_SECONDS: '2', ALERT_WEBHOOK_ALLOW_PRIVATE: 'true' };
 const DOWN_MS = 2000;
 let s: TestServer;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   smtp = await startSmtp();
+  receiver = await startWebhookReceiver();
   s = await startTestServer({ ...env, SMTP_URL: smtp.url }, { dataDir });
 });
 afterAll(async () => {
   await stopTestServer(s);
   await smtp.close();
+  await receiver.close();
   expect(pidsMatching(dataDir)).toEqual([]);
 });
 
@@ -43,7 +48,7 @@ const get = (u: FreshUser, p: string) => fetch(s.url + p, { headers: { authoriza
 
 /** The user's notification rows of a node, oldest first. */
 const rowsOf = (userId: number, mnId: string) =>
-  s.deps.db.selectFrom('notifications').select(['kind', 'message', 'created_at', 'mail_held']).where('user_id', '=', userId).where('params', 'like', `%"${mnId}"%`).orderBy('id').execute();
+  s.deps.db.selectFrom('notifications').select(['id', 'kind', 'message', 'created_at', 'mail_held', 'channels_held']).where('user_id', '=', userId).where('params', 'like', `%"${mnId}"%`).orderBy('id').execute();
 const kindsOf = async (userId: number, mnId: string) => (await rowsOf(userId, mnId)).map((r) => r.kind);
 
 /** A dash node of the user on the simulator, waited for until its daemon answers ("start required"). */
@@ -172,10 +177,14 @@ describe('quiet hours', () => {
     expect((await get(u, '/api/get_alert_settings')).quiet_hours).toBeNull();
   });
 
-  it('writes the in-app rows during quiet hours but holds the mail, then sends one summary when they end', async () => {
+  it('writes the in-app rows during quiet hours but holds the mail and the alert channels, then sends one summary to each when they end', async () => {
     const u = await freshUser(s.deps, { prefix: 'quiet' });
     // Its address verification mail, out of the way: from here on only notification mail is counted.
     await smtp.waitFor(u.email, /Confirm your/);
+    const added = await post(u, '/api/add_alert_channel', { type: 'webhook', url: `${receiver.url}/quiet` });
+    expect(added.status).toBe(200);
+    receiver.state.secret = added.body.secret;
+    const before = receiver.received.length;
     const h = new Date().getUTCHours();
     // Quiet from this hour for two hours, so the test cannot run past their end.
     const hours = { start_hour: h, end_hour: (h + 2) % 24 };
@@ -187,10 +196,12 @@ describe('quiet hours', () => {
     await waitFor(async () => (await kindsOf(u.id, mnId)).includes('node_down'), 15_000, 'node_down');
     const rows = await rowsOf(u.id, mnId);
     expect(rows.map((r) => r.kind)).toEqual(['node_deployed', 'start_required', 'node_down']);
-    // In-app rows as always; their mail is held.
-    expect(rows.every((r) => r.mail_held === 1)).toBe(true);
+    // In-app rows as always; their mail and their channel deliveries are held.
+    expect(rows.every((r) => r.mail_held === 1 && r.channels_held === 1)).toBe(true);
     await new Promise((r) => setTimeout(r, 1500));
     expect(smtp.inbox.filter((m) => m.to.includes(u.email))).toEqual([]);
+    expect(receiver.received.length).toBe(before);
+    expect(await s.deps.db.selectFrom('jobs').select('id').where('name', '=', 'notify.channel').where('key', 'like', `notify.channel:${rows[0].id}:%`).execute()).toEqual([]);
 
     // One summary job, due at the end of the quiet hours.
     const jobs = await s.deps.db.selectFrom('jobs').selectAll().where('name', '=', 'notify.quiet_summary').where('key', 'like', `notify.quiet_summary:${u.id}:%`).execute();
@@ -205,9 +216,19 @@ describe('quiet hours', () => {
     const summary = await smtp.waitFor(u.email, /While your quiet hours were on: 3 notifications/, 15_000);
     for (const r of rows) expect(summary.text).toContain(r.message);
     expect(summary.html).toContain('<ul>');
-    expect((await rowsOf(u.id, mnId)).every((r) => r.mail_held === 2)).toBe(true);
-    // Only the summary: no mail of each.
+    // The webhook gets one signed summary message listing the three.
+    await waitFor(async () => receiver.received.length > before, 15_000, 'channel summary');
     await new Promise((r) => setTimeout(r, 1500));
+    const got = receiver.received.slice(before);
+    expect(got).toHaveLength(1);
+    expect(got[0].verdict).toBe('ok');
+    const body = JSON.parse(got[0].body) as { kind: string; message: string };
+    expect(body.kind).toBe('quiet_hours_summary');
+    expect(body.message.split('\n')[0]).toBe('While your quiet hours were on: 3 notifications');
+    for (const r of rows) expect(body.message).toContain(r.message);
+    expect((await rowsOf(u.id, mnId)).every((r) => r.mail_held === 2 && r.channels_held === 2)).toBe(true);
+    // Only the summaries: no mail or delivery of each.
     expect(smtp.inbox.filter((m) => m.to.includes(u.email))).toEqual([]);
+    expect(receiver.received.length).toBe(before + 1);
   }, 60_000);
 });

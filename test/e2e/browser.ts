@@ -141,9 +141,15 @@ export class Authenticator {
   }
 }
 
-/** Resolves once the page's live subscription has its first frame (events from then on reach it). */
+/**
+ * Resolves once the page's live subscription has its first frame (events from then on reach it).
+ * Its wait covers everything before the socket opens (a login, a page load), so it is longer
+ * than one step's 15 s.
+ */
 export function liveSubscribed(page: Page): Promise<unknown> {
-  return page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
+  return page
+    .waitForEvent('websocket', { timeout: 30_000 })
+    .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"'), timeout: 30_000 }));
 }
 
 /** Logs in through the form and waits until the live subscription has its first frame. */

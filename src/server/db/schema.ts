@@ -367,6 +367,8 @@ export interface NotificationsTable {
   cleared_at: number | null;
   /** 0: mailed as raised (or not mailed); 1: mail held for the quiet-hours summary; 2: summarised. */
   mail_held: Generated<number>;
+  /** 1: its alert-channel deliveries wait for the quiet-hours summary; 2: summarised. */
+  channels_held: Generated<number>;
 }
 export type NotificationRow = Selectable<NotificationsTable>;
 

@@ -56,3 +56,25 @@ export async function mutedNodeIds(db: Q, userId: number): Promise<string[]> {
     .execute();
   return rows.map((r) => r.mn_id);
 }
+
+/** The user's notifications held from their alert channels (quiet hours), oldest first. */
+export function heldFromChannelsOf(db: Q, userId: number) {
+  return db.selectFrom('notifications').select(['id', 'message', 'hour']).where('user_id', '=', userId).where('channels_held', '=', 1).orderBy('id').execute();
+}
+
+export async function markChannelsSummarised(db: Q, ids: number[]) {
+  if (ids.length) await db.updateTable('notifications').set({ channels_held: 2 }).where('id', 'in', ids).where('channels_held', '=', 1).execute();
+}
+
+/** The notifications `first_id`..`last_id` of a channel summary: the user's rows summarised for the channels. */
+export function summarisedForChannels(db: Q, userId: number, firstId: number, lastId: number) {
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'message', 'hour'])
+    .where('user_id', '=', userId)
+    .where('id', '>=', firstId)
+    .where('id', '<=', lastId)
+    .where('channels_held', '=', 2)
+    .orderBy('id')
+    .execute();
+}

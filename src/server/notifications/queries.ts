@@ -8,7 +8,7 @@ export const NOTIFICATION_LIST_LIMIT = 50;
 
 export function insertNotification(
   db: Q,
-  n: { user_id: number; kind: string; params: string; message: string; icon: string; link: string; hour: string; created_at: number; mail_held?: number },
+  n: { user_id: number; kind: string; params: string; message: string; icon: string; link: string; hour: string; created_at: number; mail_held?: number; channels_held?: number },
 ) {
   return db.insertInto('notifications').values(n).returning('id').executeTakeFirstOrThrow();
 }

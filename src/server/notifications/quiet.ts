@@ -4,7 +4,10 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { escapeHtml } from '../html';
 import { enqueueMail } from '../mail/outbox';
-import { findQuietHours, heldNotifications, markSummarised } from './alert-queries';
+import { enqueueJob } from '../jobs/queries';
+import { findQuietHours, heldFromChannelsOf, heldNotifications, markChannelsSummarised, markSummarised } from './alert-queries';
+import { enabledChannelIds } from './channels/queries';
+import type { AlertMessage } from './channels/types';
 
 const HOUR = 3_600_000;
 
@@ -22,8 +25,8 @@ export function quietHoursEnd(now: number, end: number): number {
   return t;
 }
 
-/** When the user's mail raised now is held until (the end of their quiet hours), or null to mail at once. */
-export async function mailHeldUntil(db: DB, userId: number, now: number): Promise<number | null> {
+/** When what the user is told now is held until (the end of their quiet hours), or null to send at once. */
+export async function quietHoursEndFor(db: DB, userId: number, now: number): Promise<number | null> {
   const q = await findQuietHours(db, userId);
   if (!q || !inQuietHours(now, q.start_hour, q.end_hour)) return null;
   return quietHoursEnd(now, q.end_hour);
@@ -31,13 +34,30 @@ export async function mailHeldUntil(db: DB, userId: number, now: number): Promis
 
 /**
  * The `notify.quiet_summary` job, run when a user's quiet hours end: every notification
- * whose mail was held goes out as one summary mail (text and HTML), and the rows are
- * marked summarised in the same transaction as the mail's insert, under an idempotency
- * key naming the newest row, so a retried job sends it once.
+ * whose mail was held goes out as one summary mail (text and HTML), and each alert
+ * channel turned on gets one summary message of those held from the channels. Rows are
+ * marked summarised in the same transaction that queues the mail and the deliveries,
+ * under keys naming the newest row, so a retried job sends each once.
  */
-export async function sendQuietSummary(db: DB, publicUrl: string, userId: number): Promise<'queued' | 'nothing held' | 'skipped'> {
-  const held = await heldNotifications(db, userId);
-  if (!held.length) return 'nothing held';
+export async function sendQuietSummary(db: DB, publicUrl: string, userId: number): Promise<{ mail: 'queued' | 'nothing held' | 'skipped'; channels: number }> {
+  const [held, heldFromChannels] = await Promise.all([heldNotifications(db, userId), heldFromChannelsOf(db, userId)]);
+  const mail = held.length ? await summariseMail(db, publicUrl, userId, held) : 'nothing held';
+  let channels = 0;
+  if (heldFromChannels.length) {
+    const ids = heldFromChannels.map((n) => n.id);
+    const [firstId, lastId] = [ids[0], ids.at(-1)!];
+    await db.transaction().execute(async (trx) => {
+      for (const c of await enabledChannelIds(trx, userId)) {
+        await enqueueJob(trx, 'notify.channel_summary', { channel_id: c.id, first_id: firstId, last_id: lastId }, { key: `notify.channel_summary:${c.id}:${lastId}` });
+        channels++;
+      }
+      await markChannelsSummarised(trx, ids);
+    });
+  }
+  return { mail, channels };
+}
+
+async function summariseMail(db: DB, publicUrl: string, userId: number, held: Awaited<ReturnType<typeof heldNotifications>>): Promise<'queued' | 'skipped'> {
   const user = await findUserById(db, userId);
   const ids = held.map((n) => n.id);
   if (!user || user.disabled_at !== null || user.verified_at === null) {
@@ -46,7 +66,7 @@ export async function sendQuietSummary(db: DB, publicUrl: string, userId: number
   }
   const settingsUrl = `${publicUrl}/dashboard/notifications`;
   const lines = held.map((n) => `${n.hour} UTC  ${n.message}`);
-  const count = `${held.length} notification${held.length === 1 ? '' : 's'}`;
+  const count = countOf(held.length);
   const text =
     `Hello ${user.username},\n\nWhile your quiet hours were on, you received ${count}:\n\n${lines.join('\n')}\n\n${publicUrl}/dashboard\n\n--\n` +
     `Quiet hours and email settings: ${settingsUrl}\n`;
@@ -62,6 +82,25 @@ export async function sendQuietSummary(db: DB, publicUrl: string, userId: number
   return 'queued';
 }
 
+const countOf = (n: number) => `${n} notification${n === 1 ? '' : 's'}`;
+
+/** Lines a channel summary lists before "and N more" (a Discord message holds 2,000 characters). */
+const SUMMARY_LINES = 15;
+
+/** The one alert a channel gets for the notifications held from it during quiet hours. */
+export function channelSummary(held: Array<{ id: number; hour: string; message: string }>, publicUrl: string, now: number): AlertMessage {
+  const lines = held.slice(0, SUMMARY_LINES).map((n) => `${n.hour} UTC  ${n.message}`);
+  if (held.length > SUMMARY_LINES) lines.push(`and ${held.length - SUMMARY_LINES} more`);
+  return {
+    id: held.at(-1)!.id,
+    kind: 'quiet_hours_summary',
+    message: `While your quiet hours were on: ${countOf(held.length)}\n${lines.join('\n')}`,
+    link: `${publicUrl}/dashboard`,
+    node: null,
+    time: new Date(now).toISOString(),
+  };
+}
+
 export function handleQuietSummary(jobs: JobRunner, db: DB, publicUrl: () => string, log: Logger): void {
   jobs.handle('notify.quiet_summary', {
     deadlineMs: 30_000,
@@ -69,8 +108,8 @@ export function handleQuietSummary(jobs: JobRunner, db: DB, publicUrl: () => str
     backoffMs: 5_000,
     run: async (p) => {
       const outcome = await sendQuietSummary(db, publicUrl(), p.user_id);
-      if (outcome === 'queued') void jobs.poke();
-      else log.info(`quiet-hours summary ${outcome}`, { user_id: p.user_id });
+      if (outcome.mail === 'queued' || outcome.channels) void jobs.poke();
+      if (outcome.mail !== 'queued') log.info(`quiet-hours summary mail ${outcome.mail}`, { user_id: p.user_id, channels: outcome.channels });
     },
   });
 }

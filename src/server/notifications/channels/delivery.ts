@@ -1,7 +1,9 @@
 import type { AlertChannelType } from '../../../shared/schemas/alert-channels';
 import type { AppDeps } from '../../context';
 import type { JobRunner } from '../../jobs/runner';
+import { summarisedForChannels } from '../alert-queries';
 import { findNotification } from '../queries';
+import { channelSummary } from '../quiet';
 import { afterRaise, raise } from '../raise';
 import { adapters, channelEnv, channelLabel } from './adapters';
 import { disableFailing, findChannel, recordDelivered, recordFailure } from './queries';
@@ -32,14 +34,30 @@ export function alertOf(n: { id: number; kind: string; params: string; message: 
  * told in-app (and by mail), and this delivery stops. A channel turned off or deleted
  * meanwhile gets nothing.
  */
-export async function deliverToChannel(deps: Deps, notificationId: number, channelId: number, signal: AbortSignal): Promise<'delivered' | 'skipped' | 'channel disabled'> {
+export async function deliverToChannel(deps: Deps, notificationId: number, channelId: number, signal: AbortSignal): Promise<Outcome> {
+  const n = await findNotification(deps.db, notificationId);
+  if (!n) return 'skipped';
+  return deliver(deps, channelId, n.user_id, alertOf(n, deps.config.publicUrl), signal);
+}
+
+/** Delivers the quiet-hours summary of notifications `firstId`..`lastId` to one channel (job `notify.channel_summary`). */
+export async function deliverSummaryToChannel(deps: Deps, channelId: number, firstId: number, lastId: number, signal: AbortSignal): Promise<Outcome> {
+  const channel = await findChannel(deps.db, channelId);
+  if (!channel) return 'skipped';
+  const held = await summarisedForChannels(deps.db, channel.user_id, firstId, lastId);
+  if (!held.length) return 'skipped';
+  return deliver(deps, channelId, channel.user_id, channelSummary(held, deps.config.publicUrl, Date.now()), signal);
+}
+
+type Outcome = 'delivered' | 'skipped' | 'channel disabled';
+
+async function deliver(deps: Deps, channelId: number, userId: number, alert: AlertMessage, signal: AbortSignal): Promise<Outcome> {
   const { db } = deps;
   const channel = await findChannel(db, channelId);
-  const n = await findNotification(db, notificationId);
-  if (!channel || !n || channel.enabled !== 1 || channel.user_id !== n.user_id) return 'skipped';
+  if (!channel || channel.enabled !== 1 || channel.user_id !== userId) return 'skipped';
   const opened = { type: channel.type as AlertChannelType, target: channel.target, secret: openChannelSecret(deps.secrets, channel) };
   try {
-    await adapters[opened.type](opened, alertOf(n, deps.config.publicUrl), channelEnv(deps.config, signal));
+    await adapters[opened.type](opened, alert, channelEnv(deps.config, signal));
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
     const disabled = await db.transaction().execute(async (trx) => {
@@ -60,7 +78,7 @@ export async function deliverToChannel(deps: Deps, notificationId: number, chann
   return 'delivered';
 }
 
-/** Registers the `notify.channel` handler on the server's job runner. */
+/** Registers the `notify.channel` and `notify.channel_summary` handlers on the server's job runner. */
 export function handleChannelDelivery(jobs: JobRunner, deps: Deps): void {
   jobs.handle('notify.channel', {
     deadlineMs: 15_000,
@@ -69,6 +87,15 @@ export function handleChannelDelivery(jobs: JobRunner, deps: Deps): void {
     run: async (p, { signal }) => {
       const outcome = await deliverToChannel(deps, p.notification_id, p.channel_id, signal);
       if (outcome !== 'delivered') deps.log.info(`alert delivery ${outcome}`, { notification_id: p.notification_id, channel_id: p.channel_id });
+    },
+  });
+  jobs.handle('notify.channel_summary', {
+    deadlineMs: 15_000,
+    maxAttempts: DELIVERY_ATTEMPTS,
+    backoffMs: deps.config.alertRetryMs,
+    run: async (p, { signal }) => {
+      const outcome = await deliverSummaryToChannel(deps, p.channel_id, p.first_id, p.last_id, signal);
+      if (outcome !== 'delivered') deps.log.info(`quiet-hours summary delivery ${outcome}`, { channel_id: p.channel_id, last_id: p.last_id });
     },
   });
 }
