@@ -16,15 +16,17 @@ export function NotificationSettings() {
   return (
     <>
       <PageHeader title="Notifications" />
-      <section className="card" aria-labelledby="email-notifications-heading">
-        <h2 id="email-notifications-heading">Email notifications</h2>
-        <p className="muted">Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.</p>
-        <QueryState query={query} what="Your notification settings">
-          {(data) => <SettingsList settings={data.settings} />}
-        </QueryState>
-      </section>
-      <QuietHours />
-      <AlertChannels />
+      <div className="notification-sections">
+        <section className="card" aria-labelledby="email-notifications-heading">
+          <h2 id="email-notifications-heading">Email notifications</h2>
+          <p className="muted">Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.</p>
+          <QueryState query={query} what="Your notification settings">
+            {(data) => <SettingsList settings={data.settings} />}
+          </QueryState>
+        </section>
+        <QuietHours />
+        <AlertChannels />
+      </div>
     </>
   );
 }

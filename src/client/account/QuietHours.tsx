@@ -41,7 +41,7 @@ export function QuietHours() {
         During your quiet hours every notification still appears here in the dashboard, but emails and alert channel messages are held and sent as one summary when the
         quiet hours end. Security emails (a new login, a password or two-factor change, a new API key) are never held.
       </p>
-      <QueryState query={query} what="Your quiet hours">
+      <QueryState query={query} what="Your quiet hours" loadingLabel="Loading quiet hours…">
         {/* Keyed by what the server holds, so a save (or a refetch) starts the form from it. */}
         {(data) => <QuietHoursForm key={JSON.stringify(data.quiet_hours)} saved={data.quiet_hours} />}
       </QueryState>
