@@ -7,6 +7,7 @@ import { CopyBlock } from '../ui/CopyButton';
 import { TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { useToasts } from '../ui/Toasts';
+import '../ui/setting.css';
 
 const typeNames: Record<AlertChannelType, string> = { webhook: 'Webhook', telegram: 'Telegram', discord: 'Discord' };
 

@@ -1,10 +1,12 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type { NotificationSettingsOutput } from '../../shared/schemas/notifications';
 import { trpc } from '../app/trpc';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { QueryState } from '../ui/QueryState';
+import { SettingRow } from '../ui/SettingRow';
 import { useToasts } from '../ui/Toasts';
 import { AlertChannels } from './AlertChannels';
+import { QuietHours } from './QuietHours';
 import './notifications.css';
 
 type Settings = NotificationSettingsOutput['settings'];
@@ -14,14 +16,17 @@ export function NotificationSettings() {
   return (
     <>
       <PageHeader title="Notifications" />
-      <section className="card" aria-labelledby="email-notifications-heading">
-        <h2 id="email-notifications-heading">Email notifications</h2>
-        <p className="muted">Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.</p>
-        <QueryState query={query} what="Your notification settings">
-          {(data) => <SettingsList settings={data.settings} />}
-        </QueryState>
-      </section>
-      <AlertChannels />
+      <div className="notification-sections">
+        <section className="card" aria-labelledby="email-notifications-heading">
+          <h2 id="email-notifications-heading">Email notifications</h2>
+          <p className="muted">Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.</p>
+          <QueryState query={query} what="Your notification settings">
+            {(data) => <SettingsList settings={data.settings} />}
+          </QueryState>
+        </section>
+        <QuietHours />
+        <AlertChannels />
+      </div>
     </>
   );
 }
@@ -67,36 +72,5 @@ function SettingsList({ settings }: { settings: Settings }) {
         <SettingRow key={key} name={key} label={settings[key].label} subtitle={settings[key].subtitle} on={enabled(key)} busy={save.isPending} onChange={(on) => toggle(key, on)} />
       ))}
     </ul>
-  );
-}
-
-function SettingRow(props: { name: string; label: string; subtitle: string; on: boolean; busy: boolean; onChange: (on: boolean) => void }) {
-  const id = useId();
-  return (
-    <li className="setting-row">
-      <label htmlFor={id} className="setting-text">
-        <span className="setting-label" id={`${id}-label`}>
-          {props.label}
-        </span>
-        <span className="setting-subtitle" id={`${id}-sub`}>
-          {props.subtitle}
-        </span>
-      </label>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="switch"
-        name={props.name}
-        checked={props.on}
-        // Not `disabled`: that would drop the keyboard focus while the save runs.
-        aria-disabled={props.busy}
-        aria-labelledby={`${id}-label`}
-        aria-describedby={`${id}-sub`}
-        onChange={(e) => {
-          if (!props.busy) props.onChange(e.target.checked);
-        }}
-      />
-    </li>
   );
 }

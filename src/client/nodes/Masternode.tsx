@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Redirect, useParams, useSearchParams } from 'wouter';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { DeleteNodeDialog } from './DeleteNodeDialog';
+import { NodeAlertsCard } from './NodeAlerts';
 import { NodeConfig } from './NodeConfig';
 import { NodeDetails } from './NodeDetails';
 import { NodeHeader } from './NodeHeader';
@@ -91,6 +92,7 @@ function Overview({ node }: { node: MasternodeDetail }) {
         <NodeDetails node={node} />
         <div className="node-side">
           <HostingCard node={node} />
+          <NodeAlertsCard mn={node.mn_id} />
           {node.wallet_info && <WalletCard wallet={node.wallet_info} simulated={node.simulated} />}
         </div>
       </div>
