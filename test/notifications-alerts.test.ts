@@ -194,6 +194,34 @@ describe('node down and back up, raised by the monitor', () => {
     await new Promise((r) => setTimeout(r, 1000));
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
   }, 60_000);
+
+  it('an outage while muted does not start the 30-minute window: the first down after unmuting is told, counting the muted one', async () => {
+    const owner = await freshUser(s.deps, { prefix: 'mutedflap' });
+    const mnId = await deployedNode(owner);
+    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
+    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
+    const alertState = () => s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+
+    // Muted for maintenance: the node goes down past the threshold (untold) and comes back.
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({ status: 200, body: { success: true } });
+    expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
+    await waitFor(async () => (await alertState()).down_raised === 2, 15_000, 'untold down');
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({ status: 200, body: { success: true } });
+    expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
+    await waitFor(async () => (await alertState()).failing_since === null, 15_000, 'back');
+    expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required']);
+
+    // Unmuted, it really goes down a minute later: the owner is told after the threshold,
+    // not 30 minutes after the down nobody was told of.
+    const stoppedAt = Date.now();
+    expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
+    const down = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'), 15_000, 'node_down after unmuting');
+    expect(down.created_at - stoppedAt).toBeGreaterThanOrEqual(DOWN_MS);
+    expect(down.message).toBe(`Your Dash node ${mnId} is down. It went down 1 more time since the last alert.`);
+    expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
+    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('node_up'), 15_000, 'node_up');
+    expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
+  }, 60_000);
 });
 
 describe('rewards and network status, raised by the monitor', () => {
