@@ -103,6 +103,65 @@ describe('node down and back up, raised by the monitor', () => {
     }
   }, 90_000);
 
+  it('a flapping node gets one down and one back up per 30 minutes; the next down counts the flaps', async () => {
+    const owner = await freshUser(s.deps, { prefix: 'flapper' });
+    const live = liveClient(s.url, owner.token);
+    const downMails = () => smtp.inbox.filter((m) => m.to.includes(owner.email) && /is down/.test(m.subject));
+    const upMails = () => smtp.inbox.filter((m) => m.to.includes(owner.email) && /is back up/.test(m.subject));
+    const liveOf = (icon: string) => live.received.filter((e) => e.type === 'new_notification' && (e.payload as { icon: string }).icon === icon);
+    try {
+      await expect.poll(() => live.types()).toContain('sync');
+      const mnId = await deployedNode(owner);
+      await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
+      const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
+      const alertState = () => s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+      const count = async (kind: string) => (await kindsOf(owner.id, mnId)).filter((k) => k === kind).length;
+      /** Killed on the simulator, then revived by the operator's restart once `whileDown` is true. */
+      async function outage(whileDown: () => Promise<boolean>, what: string) {
+        expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
+        await waitFor(whileDown, 15_000, what);
+        expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
+        await waitFor(async () => (await alertState()).failing_since === null, 15_000, `${what}: answering again`);
+      }
+
+      // The first real outage: one down, then one back up.
+      await outage(async () => (await count('node_down')) === 1, 'first down');
+      await waitFor(async () => (await count('node_up')) === 1, 10_000, 'first back up');
+      await smtp.waitFor(owner.email, /Your Dash node is down/);
+      await smtp.waitFor(owner.email, /Your Dash node is back up/);
+
+      // Three more outages, each past the threshold, inside the 30 minutes: counted, not raised.
+      for (let flap = 1; flap <= 3; flap++) {
+        await outage(async () => (await alertState()).flaps === flap, `flap ${flap} counted`);
+      }
+      await new Promise((r) => setTimeout(r, DOWN_MS));
+      expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
+      expect([downMails().length, upMails().length]).toEqual([0, 0]);
+      expect([liveOf('down').length, liveOf('up').length]).toEqual([1, 1]);
+
+      // The clock passes the 30-minute window since the first down (its time in the node's
+      // alert state moves back by the window; the monitor reads it at each check).
+      const { last_down_at } = await alertState();
+      await s.deps.db.updateTable('node_alerts').set({ last_down_at: last_down_at! - 30 * 60_000 }).where('node_id', '=', nodeId).execute();
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await alertState()).last_down_at).toBe(last_down_at! - 30 * 60_000);
+
+      // The next outage is raised, and its message counts the flaps since the last alert.
+      await outage(async () => (await count('node_down')) === 2, 'second down');
+      const downs = (await rowsOf(owner.id, mnId)).filter((r) => r.kind === 'node_down');
+      expect(downs.map((r) => r.message)).toEqual([`Your Dash node ${mnId} is down.`, `Your Dash node ${mnId} is down. It went down 3 more times since the last alert.`]);
+      const mail = await smtp.waitFor(owner.email, /Your Dash node is down/);
+      expect(mail.text).toContain('It went down 3 more times since the last alert.');
+      await waitFor(async () => (await count('node_up')) === 2, 10_000, 'second back up');
+      await smtp.waitFor(owner.email, /Your Dash node is back up/);
+      await expect.poll(() => liveOf('down').map((e) => (e.payload as { message: string }).message), { timeout: 5000 }).toEqual(downs.map((r) => r.message));
+      expect((await alertState()).flaps).toBe(0);
+      expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up', 'node_down', 'node_up']);
+    } finally {
+      await live.close();
+    }
+  }, 150_000);
+
   it('a muted node raises nothing; only its owner can mute it, and bad input changes nothing', async () => {
     const owner = await freshUser(s.deps, { prefix: 'muter' });
     const other = await freshUser(s.deps, { prefix: 'stranger' });
@@ -139,6 +198,34 @@ describe('node down and back up, raised by the monitor', () => {
     await waitFor(async () => (await s.deps.db.selectFrom('node_alerts').select('failing_since').where('node_id', '=', nodeId).executeTakeFirst())?.failing_since === null, 15_000, 'back');
     await new Promise((r) => setTimeout(r, 1000));
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
+  }, 60_000);
+
+  it('an outage while muted does not start the 30-minute window: the first down after unmuting is told, counting the muted one', async () => {
+    const owner = await freshUser(s.deps, { prefix: 'mutedflap' });
+    const mnId = await deployedNode(owner);
+    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
+    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
+    const alertState = () => s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+
+    // Muted for maintenance: the node goes down past the threshold (untold) and comes back.
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({ status: 200, body: { success: true } });
+    expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
+    await waitFor(async () => (await alertState()).down_raised === 2, 15_000, 'untold down');
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({ status: 200, body: { success: true } });
+    expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
+    await waitFor(async () => (await alertState()).failing_since === null, 15_000, 'back');
+    expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required']);
+
+    // Unmuted, it really goes down a minute later: the owner is told after the threshold,
+    // not 30 minutes after the down nobody was told of.
+    const stoppedAt = Date.now();
+    expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
+    const down = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'), 15_000, 'node_down after unmuting');
+    expect(down.created_at - stoppedAt).toBeGreaterThanOrEqual(DOWN_MS);
+    expect(down.message).toBe(`Your Dash node ${mnId} is down. It went down 1 more time since the last alert.`);
+    expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
+    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('node_up'), 15_000, 'node_up');
+    expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
   }, 60_000);
 });
 

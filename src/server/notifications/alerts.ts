@@ -51,7 +51,10 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
   const raised: Array<(ref: Ref) => Promise<void>> = [];
 
   const failing = failedCheck(node, seen);
-  const d = dampen(before, failing, now, { downAfterMs: rule.downAfterMs, pairWindowMs: rule.pairWindowMs ?? DEFAULT_PAIR_WINDOW_MS });
+  let d = dampen(before, failing, now, { downAfterMs: rule.downAfterMs, pairWindowMs: rule.pairWindowMs ?? DEFAULT_PAIR_WINDOW_MS });
+  // A down nobody is told of (muted) does not open a 30-minute window: else the first real
+  // outage after unmuting would be held as a "flap" of it. It counts as one in the next told down.
+  if (d.alert?.kind === 'node_down' && muted) d = { ...d, state: { ...d.state, lastDownAt: before.lastDownAt, flaps: d.alert.flaps + 1 } };
   // A down reached while muted is remembered as untold (2), so unmuting later owes no "back up".
   const untoldDown = d.alert?.kind === 'node_down' ? muted : row?.down_raised === 2;
   if (d.alert?.kind === 'node_down') raised.push((ref) => raise(trx, node.user_id, 'node_down', { ...ref, flaps: (d.alert as { flaps: number }).flaps }));
