@@ -13,6 +13,7 @@ import * as startClaim from './2026-11-23T1800-start-claim';
 import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
 import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
+import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
 
 /**
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1900-apikey-use': apikeyUse,
   '2026-11-23T1910-alert-channels': alertChannels,
   '2026-11-23T1920-alert-state': alertState,
+  '2026-11-23T2000-ledger-accounts': ledgerAccounts,
 };
