@@ -13,6 +13,7 @@ import * as startClaim from './2026-11-23T1800-start-claim';
 import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
 import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
+import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
 import * as channelsHeld from './2026-11-23T1930-channels-held';
 
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1910-alert-channels': alertChannels,
   '2026-11-23T1920-alert-state': alertState,
   '2026-11-23T1930-channels-held': channelsHeld,
+  '2026-11-23T2000-ledger-accounts': ledgerAccounts,
 };

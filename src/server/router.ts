@@ -1,5 +1,6 @@
 import { apikeysRouter } from './apikeys/router';
 import { authRouter } from './auth/router';
+import { billingRouter } from './billing/router';
 import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
@@ -19,6 +20,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   apikeys: apikeysRouter,
   alertChannels: alertChannelsRouter,
+  billing: billingRouter,
 });
 
 export type AppRouter = typeof appRouter;

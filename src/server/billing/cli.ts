@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { formatUsdExact, parseUsd, toUsdNumber } from '../../shared/money';
+import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
-import { insertEvent } from '../events/queries';
 import { logOperatorAction } from '../operator/settings';
 import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
 
@@ -35,11 +34,8 @@ export const billingCommands: Record<string, CliCommand> = {
             amount: Math.abs(amount),
             kind: 'adjustment',
             description: flags.reason.trim(),
-            debitMustStayNonNegative: !credit,
           });
           if (!done) return false;
-          const balance = await accountBalance(trx, userAccount(user.id));
-          await insertEvent(trx, user.id, 'update_balance', { balance: toUsdNumber(balance) });
           await logOperatorAction(trx, 'billing adjust', { user_id: user.id, amount, key });
           return true;
         });

@@ -1,5 +1,5 @@
 import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
-import { SqliteDialect } from 'kysely';
+import { CompiledQuery, SqliteDialect } from 'kysely';
 
 /**
  * Kysely's SQLite driver guards its one connection with a mutex whose waiters all wake
@@ -28,8 +28,16 @@ class FifoDriver implements Driver {
     if (next) next();
     else this.held = false;
   }
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
-    return this.inner.beginTransaction(connection, settings);
+  /**
+   * Every transaction takes the write lock when it begins (BEGIN IMMEDIATE). The server
+   * and the CLI write the same file from two processes: a deferred transaction that read
+   * first and then writes fails at once with SQLITE_BUSY when the other process wrote
+   * meanwhile (busy_timeout cannot help an upgrade), and a balance read before another
+   * process's debit would be stale. Taking the lock first makes the other writer wait its
+   * turn. Inside this process there is one connection, so nothing changes there.
+   */
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings) {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
   commitTransaction(connection: DatabaseConnection) {
     return this.inner.commitTransaction(connection);

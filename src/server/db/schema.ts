@@ -114,8 +114,17 @@ export interface LedgerTransfersTable {
   kind: string;
   description: string;
   created_at: number;
+  /** JSON: what the transfer was computed from (price and source, txid, session); for the record only. */
+  meta: string | null;
 }
 export type NewLedgerTransfer = Insertable<LedgerTransfersTable>;
+
+/** Posted totals per account, moved by a trigger on every transfer insert (migration 2000). */
+export interface LedgerAccountsTable {
+  account: string;
+  debits: Generated<number>;
+  credits: Generated<number>;
+}
 
 export interface PageVisitsTable {
   id: Generated<number>;
@@ -451,6 +460,7 @@ export interface Database {
   settings: SettingsTable;
   events: EventsTable;
   ledger_transfers: LedgerTransfersTable;
+  ledger_accounts: LedgerAccountsTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;

@@ -1,0 +1,38 @@
+import type { Micros } from '../../shared/money';
+import { payReferralBonus } from '../referrals/bonus';
+import type { MoneyTx } from './ledger';
+import { PLATFORM, postTransfer, userAccount } from './ledger';
+
+export type DepositInput = {
+  userId: number;
+  amount: Micros;
+  /** Where the money came in: a crypto deposit or a card payment. */
+  via: 'crypto' | 'card';
+  /** Unique per deposit (`crypto:<currency>:<txid>:<vout>`, `card:<session id>`): the one credit it gets. */
+  idempotencyKey: string;
+  description: string;
+  meta?: Record<string, unknown>;
+};
+
+/**
+ * Credits money that came in (crypto or card) to the user's balance, once per key, and
+ * pays the referral bonus when it is the user's first deposit. In the caller's money
+ * transaction, so the credit, the bonus and whatever the caller marks (the deposit row,
+ * the session) commit together or not at all. Returns false when the key was credited
+ * before. The caller raises its own notification (`deposit_credited`, `card_payment_credited`).
+ */
+export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<boolean> {
+  const credited = await postTransfer(trx, {
+    idempotencyKey: d.idempotencyKey,
+    debit: d.via === 'crypto' ? PLATFORM.crypto : PLATFORM.card,
+    credit: userAccount(d.userId),
+    amount: d.amount,
+    kind: d.via === 'crypto' ? 'crypto_deposit' : 'card_payment',
+    description: d.description,
+    meta: d.meta,
+  });
+  if (!credited) return false;
+  const row = await trx.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', d.idempotencyKey).executeTakeFirstOrThrow();
+  await payReferralBonus(trx, d.userId, row.id, d.amount);
+  return true;
+}

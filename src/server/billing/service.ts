@@ -1,0 +1,28 @@
+import type { GetBalanceOutput, GetTransactionsOutput } from '../../shared/schemas/billing';
+import { microsToUsd, toUsdNumber } from '../../shared/money';
+import type { Context } from '../context';
+import { hourOf } from '../notifications/raise';
+import { accountBalance, userAccount } from './ledger';
+import { chargedNodeTotals, userTransfers } from './queries';
+
+type Ctx = Pick<Context, 'db'>;
+
+export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOutput> {
+  const [balance, nodes] = await Promise.all([accountBalance(ctx.db, userAccount(userId)), chargedNodeTotals(ctx.db, userId)]);
+  return { success: true, balance: toUsdNumber(balance), total_masternodes: nodes.count, monthly_cost: microsToUsd(nodes.daily * 30) };
+}
+
+/**
+ * The history page, with the user's card sessions still open and deposits seen on chain
+ * but not yet credited (each module lists its own; none while that method is off).
+ */
+export async function getTransactions(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetTransactionsOutput> {
+  const { rows, total } = await userTransfers(ctx.db, userId, page.page, page.per_page);
+  return {
+    success: true,
+    stripe: [],
+    pending: [],
+    transactions: rows.map((r) => ({ date: hourOf(r.created_at), description: r.description, amount: microsToUsd(r.signed) })),
+    total,
+  };
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { pageQuery } from './common';
+
+/*
+ * The billing and affiliate calls (platform-and-account.md sections 3 and 7). Amounts
+ * leave the server as USD numbers (the spec's shape), converted once from the ledger's
+ * integer micro-dollars; nothing is computed from these numbers.
+ */
+
+/** `get_balance`: the balance (cents), the nodes that are charged and what they cost a month. */
+export const getBalanceOutput = z.object({ success: z.literal(true), balance: z.number(), total_masternodes: z.number().int(), monthly_cost: z.number() });
+export type GetBalanceOutput = z.infer<typeof getBalanceOutput>;
+
+/** A card payment session not completed yet (resume or cancel it). */
+export const cardSession = z.object({ id: z.string(), amount: z.number(), time: z.string() });
+export type CardSession = z.infer<typeof cardSession>;
+
+/** A crypto deposit seen on chain and not yet credited. */
+export const pendingDeposit = z.object({ currency_label: z.string(), confirmations: z.number().int(), max_confirmations: z.number().int(), amount: z.number(), date: z.string() });
+export type PendingDeposit = z.infer<typeof pendingDeposit>;
+
+/** One line of the history: `date` "YYYY-MM-DD HH:MM" UTC; `amount` in USD, negative when the balance went down. */
+export const transaction = z.object({ date: z.string(), description: z.string(), amount: z.number() });
+export type TransactionRow = z.infer<typeof transaction>;
+
+/** `get_transactions`: pages of the history, newest first (`page`, `per_page`; beyond the spec: `total`). */
+export const getTransactionsInput = pageQuery.optional();
+export const getTransactionsOutput = z.object({
+  success: z.literal(true),
+  stripe: z.array(cardSession),
+  pending: z.array(pendingDeposit),
+  transactions: z.array(transaction),
+  total: z.number().int(),
+});
+export type GetTransactionsOutput = z.infer<typeof getTransactionsOutput>;
+
+/** One currency a deposit can be made in; `address` is empty until the user generated theirs. */
+export const altPayment = z.object({ id: z.string(), label: z.string(), ticker: z.string(), icon_id: z.string().optional(), address: z.string(), max_confirmations: z.number().int() });
+export type AltPayment = z.infer<typeof altPayment>;
+export const getAltPaymentsOutput = z.object({ success: z.literal(true), currencies: z.array(altPayment) });
+
+/** `generate_wallet {currency}` (the three acknowledgements are the client's gate; the server takes the currency). */
+export const generateWalletInput = z.object({ currency: z.string().min(1, 'Currency required.').max(32) }).strict();
+export const generateWalletOutput = z.object({ success: z.literal(true), address: z.string() });
+
+/** Card presets and limits (section 9). */
+export const CARD_PRESETS = [25, 50, 100, 250, 500] as const;
+export const CARD_DEFAULT = 10;
+export const CARD_MINIMUM = 5;
+/** The largest single card payment we take (beyond the spec: a typo should not charge a card $1,000,000). */
+export const CARD_MAXIMUM = 10_000;
+
+/** `credit_card {amount}` in whole or decimal dollars, at most two decimals. */
+export const creditCardInput = z
+  .object({
+    amount: z
+      .number({ error: 'Amount required.' })
+      .refine((n) => Number.isFinite(n) && Math.round(n * 100) === n * 100, 'The amount has at most two decimals.')
+      .refine((n) => n >= CARD_MINIMUM, `The minimum card payment is $${CARD_MINIMUM}.`)
+      .refine((n) => n <= CARD_MAXIMUM, `The largest card payment is $${CARD_MAXIMUM.toLocaleString('en-US')}.`),
+  })
+  .strict();
+export const creditCardOutput = z.object({ success: z.literal(true), message: z.string(), session: z.string() });
+export const cancelStripeInput = z.object({ session_id: z.string().min(1).max(255) }).strict();
+
+/** `redeem_coupon {code}`. */
+export const redeemCouponInput = z.object({ code: z.string().trim().min(1, 'Gift code required.').max(64, 'Gift code not found.') }).strict();
+
+/** Referrals (affiliate page). */
+export const referral = z.object({ date: z.string(), description: z.string(), amount: z.number() });
+export const getReferralsInput = pageQuery.optional();
+export const getReferralsOutput = z.object({ success: z.literal(true), referrals: z.array(referral), total: z.number().int() });
+export const getRefInfosOutput = z.object({ success: z.literal(true), total_refs: z.number().int(), total_ref_earnings: z.number(), total_ref_mns: z.number().int() });
