@@ -110,6 +110,11 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       const body = Buffer.concat(chunks).toString('utf8');
       const path = (req.url ?? '').split('?')[0];
       const key = (req.headers['idempotency-key'] as string | undefined) ?? null;
+      // The hosted checkout page the browser is sent to (a stand-in: paying is `complete(id)`).
+      if (req.method === 'GET' && path.startsWith('/pay/')) {
+        const found = sessions.get(path.slice(5));
+        return res.writeHead(found ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>Fake Stripe checkout</title><h1>Fake Stripe checkout ${found ? found.amount_total / 100 : 'not found'}</h1>`);
+      }
       requests.push({ method: req.method ?? '', path, idempotencyKey: key });
       const reply = (status: number, answer: unknown, headers: Record<string, string> = {}) =>
         res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}`, ...headers }).end(JSON.stringify(answer));
