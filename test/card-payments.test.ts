@@ -121,6 +121,13 @@ describe('credit_card', () => {
     expect(stripe.sessions.size).toBe(count + 1);
     expect((await row(again.session)).status).toBe('pending');
   });
+  it('limits the sessions one account opens (30 an hour), even 40 at once', async () => {
+    const carl = await freshUser(s.deps, { prefix: 'carl' });
+    const answers = await Promise.all(Array.from({ length: 40 }, () => api('/api/credit_card', { amount: 5 }, carl.token)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429).map((a) => a.body.message)).toEqual(Array(10).fill('Too many payment attempts. Please wait an hour and try again.'));
+    expect(await s.deps.db.selectFrom('card_sessions').select('id').where('user_id', '=', carl.id).execute()).toHaveLength(30);
+  });
 });
 
 describe('the Stripe webhook', () => {
@@ -209,6 +216,8 @@ describe('the Stripe webhook', () => {
   it('answers other event types without acting', async () => {
     const a = await deliver(signedEvent('payment_intent.created', { id: 'pi_1', object: 'payment_intent' }, SECRET));
     expect(a).toMatchObject({ status: 200, body: { message: 'Event type payment_intent.created is not used.' } });
+    const empty = await deliver(signedEvent('checkout.session.completed', { object: 'checkout.session' }, SECRET));
+    expect(empty).toMatchObject({ status: 400, body: { success: false, message: 'The event carries no checkout session.' } });
   });
 });
 

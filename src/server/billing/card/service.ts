@@ -15,7 +15,7 @@ import { findCardSession, findCardSessionByRequest, insertCardSession, setCardSe
  * database transaction.
  */
 
-type Ctx = Pick<Context, 'db' | 'config' | 'log'>;
+type Ctx = Pick<Context, 'db' | 'config' | 'log' | 'limiter'>;
 
 const NO_ANSWER = 'The card payment provider did not answer. Nothing was charged; please try again in a moment.';
 const NOT_FOUND = 'Payment session not found.';
@@ -43,6 +43,7 @@ export async function openCardSession(ctx: Ctx, userId: number, input: CreditCar
     if (earlier.amount !== cents * 10_000) fail('BAD_REQUEST', 'This payment request was already made with another amount.');
     return { success: true as const, message: 'Redirecting to the payment page.', session: earlier.id, url: earlier.url };
   }
+  if (!ctx.limiter.hit('cardSessionsPerAccount', userId)) fail('TOO_MANY_REQUESTS', 'Too many payment attempts. Please wait an hour and try again.');
   const base = ctx.config.publicUrl;
   let session;
   try {

@@ -22,6 +22,7 @@ export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<
     return { status: 200, message: `Event type ${event.type} is not used.` };
   }
   const s = event.data.object;
+  if (typeof s?.id !== 'string') return { status: 400, message: 'The event carries no checkout session.' };
   const row = await findCardSession(deps.db, s.id);
   if (!row) {
     deps.log.warn('stripe webhook for an unknown session', { event: event.id, type: event.type, session: s.id });
