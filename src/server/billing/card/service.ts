@@ -41,6 +41,7 @@ export async function openCardSession(ctx: Ctx, userId: number, input: CreditCar
   const earlier = await findCardSessionByRequest(ctx.db, requestKey);
   if (earlier) {
     if (earlier.amount !== cents * 10_000) fail('BAD_REQUEST', 'This payment request was already made with another amount.');
+    if (earlier.status !== 'pending') fail('BAD_REQUEST', `This payment request was already ${earlier.status === 'paid' ? 'paid' : earlier.status}.`);
     return { success: true as const, message: 'Redirecting to the payment page.', session: earlier.id, url: earlier.url };
   }
   if (!ctx.limiter.hit('cardSessionsPerAccount', userId)) fail('TOO_MANY_REQUESTS', 'Too many payment attempts. Please wait an hour and try again.');
