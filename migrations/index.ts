@@ -16,6 +16,8 @@ import * as alertChannels from './2026-11-23T1910-alert-channels';
 import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
 import * as channelsHeld from './2026-11-23T1930-channels-held';
+import * as cardSessions from './2026-11-23T2030-card-sessions';
+import * as giftCodes from './2026-11-23T2031-gift-codes';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -40,4 +42,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1920-alert-state': alertState,
   '2026-11-23T1930-channels-held': channelsHeld,
   '2026-11-23T2000-ledger-accounts': ledgerAccounts,
+  '2026-11-23T2030-card-sessions': cardSessions,
+  '2026-11-23T2031-gift-codes': giftCodes,
 };

@@ -18,6 +18,7 @@ import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
+import { mountStripeWebhook } from './billing/card/webhook-http';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -104,6 +105,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
   app.get('/api/docs', (c) => c.html((docsPage ??= apiDocsHtml(routes))));
   app.get('/api/docs.css', (c) => c.body(API_DOCS_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   mountUnsubscribe(app, deps);
+  mountStripeWebhook(app, deps);
   mountApiFallback(app, routes);
 
   // Coin logos: one local file per coin (catalog/logos), unless COIN_LOGO_URL points elsewhere.

@@ -59,7 +59,34 @@ const secretsKey = v.pipe(
 );
 
 /** Never echoed back in a configuration error: a near-miss of a secret is still a secret. */
-const SECRET_VARIABLES = new Set(['SECRETS_KEY', 'OPERATOR_TOKEN', 'MARKET_API_KEY']);
+const SECRET_VARIABLES = new Set(['SECRETS_KEY', 'OPERATOR_TOKEN', 'MARKET_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+
+/** Card payments need all three Stripe keys; any other mix is a mistake, named at start-up. */
+const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+
+/** Where the Stripe SDK sends its calls (STRIPE_API_BASE): a self-hosted gateway or the test fake. */
+export type StripeApiBase = { host: string; port: number; protocol: 'http' | 'https' };
+
+export type StripeConfig = { secretKey: string; publishableKey: string; webhookSecret: string; apiBase: StripeApiBase | null };
+
+function stripeConfig(e: { STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string; STRIPE_WEBHOOK_SECRET?: string; STRIPE_API_BASE?: string }): StripeConfig | null {
+  const set = STRIPE_KEYS.filter((k) => e[k] !== undefined);
+  if (set.length === 0) {
+    if (e.STRIPE_API_BASE) throw new ConfigError('Invalid configuration:\n  STRIPE_API_BASE: needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET');
+    return null;
+  }
+  if (set.length < STRIPE_KEYS.length) {
+    const missing = STRIPE_KEYS.filter((k) => e[k] === undefined);
+    throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: card payments need all of ${STRIPE_KEYS.join(', ')} (or none)`);
+  }
+  let apiBase: StripeApiBase | null = null;
+  if (e.STRIPE_API_BASE) {
+    const u = new URL(e.STRIPE_API_BASE);
+    const protocol = u.protocol === 'http:' ? 'http' : 'https';
+    apiBase = { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443, protocol };
+  }
+  return { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiBase };
+}
 
 const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
@@ -69,7 +96,10 @@ const EnvSchema = v.object({
   SMTP_URL: v.optional(smtpUrl),
   MAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@nodekeep.local'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
-  STRIPE_PUBLIC_KEY: v.optional(v.string(), ''),
+  STRIPE_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_... or sk_test_...)'))),
+  STRIPE_PUBLISHABLE_KEY: v.optional(v.pipe(v.string(), v.regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_live_... or pk_test_...)'))),
+  STRIPE_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_...)'))),
+  STRIPE_API_BASE: v.optional(httpUrl),
   TRUST_PROXY: v.optional(trustProxy, 'false'),
   MARKET_PROVIDER: v.optional(v.picklist(['demo', 'coingecko'], 'must be demo or coingecko'), 'demo'),
   MARKET_API_URL: v.optional(httpUrl, 'https://api.coingecko.com/api/v3'),
@@ -130,7 +160,10 @@ export type Config = {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Publishable key handed to the browser (the profile's stripe_public_key); empty while card payments are off. */
   stripePublicKey: string;
+  /** Card payments through Stripe Checkout; null (all three keys unset): card payments are off. */
+  stripe: StripeConfig | null;
   /** How many proxies of ours stand in front and append to X-Forwarded-For; 0 = none. */
   trustProxy: number;
   sessionTtlMs: number;
@@ -190,6 +223,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.output;
+  const stripe = stripeConfig(e);
   const dataDir = path.resolve(e.DATA_DIR);
   const shownHost = e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST;
   return {
@@ -201,7 +235,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,
-    stripePublicKey: e.STRIPE_PUBLIC_KEY,
+    stripePublicKey: stripe?.publishableKey ?? '',
+    stripe,
     trustProxy: e.TRUST_PROXY,
     sessionTtlMs: e.SESSION_TTL_DAYS * 86_400_000,
     marketProvider: e.MARKET_PROVIDER,

@@ -1,10 +1,10 @@
 import { formatBalance } from '../../shared/format';
 import { trpc } from '../app/trpc';
+import { CardTab } from '../billing/CardTab';
+import { GiftCodeTab } from '../billing/GiftCodeTab';
 import { useUser } from '../auth/auth';
 import { PageHeader } from '../dashboard/DashboardShell';
 import { portfolioRows } from '../portfolio/portfolio';
-import { ContactLink } from '../site/support';
-import { EmptyState } from '../ui/EmptyState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';
 
@@ -25,11 +25,14 @@ export function Billing() {
         <Stat label="Total nodes" value={data ? formatCount(portfolioRows(data).length) : MISSING} />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
       </section>
-      <section className="card">
-        <EmptyState title="No transactions to show">
-          Your balance pays each node's hosting fee daily at 00:00 UTC. Funds cannot be added from the dashboard: to add funds by crypto, card or gift code,{' '}
-          <ContactLink subject="Add funds">contact support</ContactLink>.
-        </EmptyState>
+      {/* Until the page has its tabs (Crypto, Stripe, Gift Code), the card and gift code tabs stand here. */}
+      <section className="card" aria-label="Stripe">
+        <h2>Stripe</h2>
+        <CardTab />
+      </section>
+      <section className="card" aria-label="Gift Code">
+        <h2>Gift Code</h2>
+        <GiftCodeTab />
       </section>
     </>
   );

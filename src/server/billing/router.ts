@@ -1,5 +1,18 @@
-import { getBalanceOutput, getTransactionsInput, getTransactionsOutput } from '../../shared/schemas/billing';
-import { router, scriptProcedure } from '../trpc';
+import {
+  cancelStripeInput,
+  creditCardInput,
+  creditCardOutput,
+  getBalanceOutput,
+  getTransactionsInput,
+  getTransactionsOutput,
+  redeemCouponInput,
+  resumeStripeInput,
+  resumeStripeOutput,
+} from '../../shared/schemas/billing';
+import { messageResponse } from '../../shared/schemas/common';
+import { authedProcedure, router, scriptProcedure } from '../trpc';
+import { cancelCardSession, openCardSession, resumeCardSession } from './card/service';
+import { redeemGiftCode } from './coupons/service';
 import { getBalance, getTransactions } from './service';
 
 // Procedure names are the spec's call names (platform-and-account.md section 7).
@@ -13,4 +26,24 @@ export const billingRouter = router({
     .input(getTransactionsInput)
     .output(getTransactionsOutput)
     .query(({ ctx, input }) => getTransactions(ctx, ctx.user.id, input ?? { page: 1, per_page: 20 })),
+  credit_card: authedProcedure
+    .meta({ rest: { method: 'POST', path: '/api/credit_card', summary: '`{success, message, session, url}`: `{amount, idempotency_key?}` (USD, at least 5, two decimals at most) opens a card payment; go to `url` to pay. The balance is credited when the payment provider confirms it' } })
+    .input(creditCardInput)
+    .output(creditCardOutput)
+    .mutation(({ ctx, input }) => openCardSession(ctx, ctx.user.id, input)),
+  resume_stripe: authedProcedure
+    .meta({ rest: { method: 'POST', path: '/api/resume_stripe', summary: '`{success, url}`: `{session_id}` of a pending card payment; go to `url` to finish paying' } })
+    .input(resumeStripeInput)
+    .output(resumeStripeOutput)
+    .mutation(({ ctx, input }) => resumeCardSession(ctx, ctx.user.id, input.session_id)),
+  cancel_stripe: authedProcedure
+    .meta({ rest: { method: 'POST', path: '/api/cancel_stripe', summary: '`{success, message}`: `{session_id}` cancels a pending card payment' } })
+    .input(cancelStripeInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => cancelCardSession(ctx, ctx.user.id, input.session_id)),
+  redeem_coupon: authedProcedure
+    .meta({ rest: { method: 'POST', path: '/api/redeem_coupon', summary: '`{success, message}`: `{code}` adds a gift code\'s amount to the balance (single use)' } })
+    .input(redeemCouponInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => redeemGiftCode(ctx, ctx.user.id, input.code)),
 });

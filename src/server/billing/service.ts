@@ -3,6 +3,7 @@ import { microsToUsd, toUsdNumber } from '../../shared/money';
 import type { Context } from '../context';
 import { hourOf } from '../notifications/raise';
 import { accountBalance, userAccount } from './ledger';
+import { pendingCardSessions } from './card/queries';
 import { chargedNodeTotals, userTransfers } from './queries';
 
 type Ctx = Pick<Context, 'db'>;
@@ -17,10 +18,10 @@ export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOu
  * but not yet credited (each module lists its own; none while that method is off).
  */
 export async function getTransactions(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetTransactionsOutput> {
-  const { rows, total } = await userTransfers(ctx.db, userId, page.page, page.per_page);
+  const [{ rows, total }, sessions] = await Promise.all([userTransfers(ctx.db, userId, page.page, page.per_page), pendingCardSessions(ctx.db, userId)]);
   return {
     success: true,
-    stripe: [],
+    stripe: sessions.map((s) => ({ id: s.id, amount: microsToUsd(s.amount), time: hourOf(s.created_at) })),
     pending: [],
     transactions: rows.map((r) => ({ date: hourOf(r.created_at), description: r.description, amount: microsToUsd(r.signed) })),
     total,

@@ -126,6 +126,32 @@ export interface LedgerAccountsTable {
   credits: Generated<number>;
 }
 
+/** A Stripe Checkout session a user opened (migration 2030); `id` is Stripe's. */
+export interface CardSessionsTable {
+  id: string;
+  user_id: number;
+  amount: number;
+  currency: string;
+  url: string;
+  request_key: string;
+  status: 'pending' | 'paid' | 'cancelled' | 'expired';
+  created_at: number;
+  updated_at: number;
+}
+
+/** An operator-made gift code, stored by hash (migration 2031). */
+export interface GiftCodesTable {
+  id: Generated<number>;
+  code_hash: string;
+  hint: string;
+  amount: number;
+  expires_at: number;
+  batch: string;
+  created_at: number;
+  redeemed_by: number | null;
+  redeemed_at: number | null;
+}
+
 export interface PageVisitsTable {
   id: Generated<number>;
   user_id: number;
@@ -461,6 +487,8 @@ export interface Database {
   events: EventsTable;
   ledger_transfers: LedgerTransfersTable;
   ledger_accounts: LedgerAccountsTable;
+  card_sessions: CardSessionsTable;
+  gift_codes: GiftCodesTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;

@@ -30,6 +30,11 @@ export const limits = {
   resendPerAccount: { max: 3, windowMs: 60 * MINUTE },
   /** Page-visit reports: a person clicks far less often than this. */
   visitedPerUser: { max: 60, windowMs: MINUTE },
+  /** Card payment sessions opened by one account (each is a call to the payment provider). */
+  cardSessionsPerAccount: { max: 30, windowMs: 60 * MINUTE },
+  /** Gift code attempts that failed (a good code hands its slot back): guessing stays hopeless. */
+  giftCodePerAccount: { max: 10, windowMs: 60 * MINUTE },
+  giftCodePerIp: { max: 30, windowMs: 60 * MINUTE },
   /** Calls made with one API key (any address): a script polling every second fits. */
   apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;

@@ -54,14 +54,27 @@ export const CARD_MAXIMUM = 10_000;
 export const creditCardInput = z
   .object({
     amount: z
-      .number({ error: 'Amount required.' })
-      .refine((n) => Number.isFinite(n) && Math.round(n * 100) === n * 100, 'The amount has at most two decimals.')
+      .number({ error: (issue) => (issue.input === undefined ? 'Amount required.' : 'The amount must be a number.') })
+      // n * 100 is not exact in binary (1.15 * 100 = 114.99999999999999): compare with a tolerance far below a cent.
+      .refine((n) => Number.isFinite(n) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'The amount has at most two decimals.')
       .refine((n) => n >= CARD_MINIMUM, `The minimum card payment is $${CARD_MINIMUM}.`)
       .refine((n) => n <= CARD_MAXIMUM, `The largest card payment is $${CARD_MAXIMUM.toLocaleString('en-US')}.`),
+    /**
+     * Made by the client once per Pay click (beyond the spec): a repeated request (a double
+     * click, a retry after a lost answer) gets the session the first one made, not a second.
+     */
+    idempotency_key: z.string().regex(/^[\w-]{8,64}$/, 'The request key is 8-64 letters, digits, - or _.').optional(),
   })
   .strict();
-export const creditCardOutput = z.object({ success: z.literal(true), message: z.string(), session: z.string() });
-export const cancelStripeInput = z.object({ session_id: z.string().min(1).max(255) }).strict();
+export type CreditCardInput = z.infer<typeof creditCardInput>;
+/** `session` is the Checkout session's id; `url` (beyond the spec) is its hosted page, where the client goes next. */
+export const creditCardOutput = z.object({ success: z.literal(true), message: z.string(), session: z.string(), url: z.string() });
+export const cancelStripeInput = z.object({ session_id: z.string().min(1, 'Session required.').max(255) }).strict();
+/** `resume_stripe {session_id}` (beyond the spec): the hosted page of a pending session, to go back to it. */
+export const resumeStripeInput = cancelStripeInput;
+export const resumeStripeOutput = z.object({ success: z.literal(true), url: z.string() });
+/** What the Stripe tab says, and the card calls answer, while no Stripe keys are configured. */
+export const CARD_PAYMENTS_OFF = 'Card payments are not available at the moment.';
 
 /** `redeem_coupon {code}`. */
 export const redeemCouponInput = z.object({ code: z.string().trim().min(1, 'Gift code required.').max(64, 'Gift code not found.') }).strict();

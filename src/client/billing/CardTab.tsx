@@ -1,0 +1,142 @@
+import { useState, type FormEvent } from 'react';
+import { CARD_DEFAULT, CARD_PAYMENTS_OFF, CARD_PRESETS, creditCardInput, type CardSession } from '../../shared/schemas/billing';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { useUser } from '../auth/auth';
+import { Alert } from '../ui/Alert';
+import { TextField } from '../ui/Field';
+import { check } from '../ui/forms';
+import { useToasts } from '../ui/Toasts';
+import { formatUsd2 } from '../ui/display';
+import './billing-tabs.css';
+
+const CHOICES = [CARD_DEFAULT, ...CARD_PRESETS] as const;
+/** The pending sessions come with the history's first page (the page shell asks for the same). */
+const TRANSACTIONS_INPUT = { page: 1, per_page: 5 };
+
+/** One key per Pay click: a double click or a retry gets the same payment session, never two. */
+function requestKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Where the browser goes to pay: Stripe's hosted checkout page. */
+function goTo(url: string) {
+  window.location.assign(url);
+}
+
+/**
+ * The Stripe tab: an amount (presets, $10 by default, or Other with a required number),
+ * Pay opens a payment session and goes to its hosted page. Pending sessions can be
+ * resumed (back to their page) or cancelled. The balance is credited by the payment
+ * provider's confirmation, never by this page.
+ */
+export function CardTab() {
+  const user = useUser();
+  if (!user.stripe_public_key) return <Alert kind="info">{CARD_PAYMENTS_OFF}</Alert>;
+  return <CardPayments />;
+}
+
+function CardPayments() {
+  const toasts = useToasts();
+  const [choice, setChoice] = useState<number | 'other'>(CARD_DEFAULT);
+  const [other, setOther] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [key, setKey] = useState(requestKey);
+  const pay = trpc.billing.credit_card.useMutation();
+  const returned = new URLSearchParams(window.location.search).get('card');
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (pay.isPending) return;
+    const amount = choice === 'other' ? (other.trim() === '' ? undefined : Number(other)) : choice;
+    const checked = check(creditCardInput, { amount, idempotency_key: key });
+    setError(checked.ok ? undefined : checked.errors.amount);
+    if (!checked.ok) return;
+    try {
+      const res = await pay.mutateAsync(checked.data);
+      goTo(res.url);
+    } catch (err) {
+      toasts.show(errorMessage(err), { kind: 'error' });
+      setKey(requestKey());
+    }
+  }
+
+  return (
+    <div className="card-tab">
+      {returned === 'success' && <Alert kind="success">Thank you. Your payment is added to your balance as soon as the payment provider confirms it.</Alert>}
+      {returned === 'cancelled' && <Alert kind="info">The payment was not completed. You can resume it below or start a new one.</Alert>}
+      <form onSubmit={onSubmit} noValidate aria-label="Pay by card">
+        <fieldset className="card-amounts">
+          <legend>Amount</legend>
+          {CHOICES.map((n) => (
+            <label key={n}>
+              <input type="radio" name="card-amount" checked={choice === n} onChange={() => setChoice(n)} /> ${n}
+            </label>
+          ))}
+          <label>
+            <input type="radio" name="card-amount" checked={choice === 'other'} onChange={() => setChoice('other')} /> Other
+          </label>
+        </fieldset>
+        {choice === 'other' && (
+          <TextField label="Amount (USD)" value={other} onValueChange={setOther} error={error} inputMode="decimal" required autoFocus hint="At least $5." />
+        )}
+        {choice !== 'other' && error && <Alert kind="error">{error}</Alert>}
+        <button type="submit" className="btn btn-primary" disabled={pay.isPending}>
+          {pay.isPending ? 'Opening the payment page…' : 'Pay'}
+        </button>
+      </form>
+      <PendingSessions />
+    </div>
+  );
+}
+
+function PendingSessions() {
+  const toasts = useToasts();
+  const utils = trpc.useUtils();
+  const list = trpc.billing.get_transactions.useQuery(TRANSACTIONS_INPUT);
+  const resume = trpc.billing.resume_stripe.useMutation();
+  const cancel = trpc.billing.cancel_stripe.useMutation();
+  const sessions: CardSession[] = list.data?.stripe ?? [];
+  if (!sessions.length) return null;
+
+  async function onResume(id: string) {
+    try {
+      goTo((await resume.mutateAsync({ session_id: id })).url);
+    } catch {
+      toasts.show('Something went wrong', { kind: 'error' });
+      await utils.billing.get_transactions.invalidate();
+    }
+  }
+
+  async function onCancel(id: string) {
+    try {
+      toasts.show((await cancel.mutateAsync({ session_id: id })).message, { kind: 'success' });
+    } catch (err) {
+      toasts.show(errorMessage(err), { kind: 'error' });
+    }
+    await utils.billing.get_transactions.invalidate();
+  }
+
+  return (
+    <section aria-label="Pending card payments">
+      <h3>Pending card payments</h3>
+      <ul className="card-pending">
+        {sessions.map((s) => (
+          <li key={s.id} data-testid="card-session">
+            <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} disabled={resume.isPending} title="Resume this payment">
+              {formatUsd2(s.amount)}
+            </button>
+            <span className="muted">{s.time} UTC</span>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} disabled={resume.isPending}>
+              Resume
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} disabled={cancel.isPending}>
+              Cancel
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Kysely } from 'kysely';
+import type { CardSessionsTable, Database } from '../../db/schema';
+
+type Status = CardSessionsTable['status'];
+
+/** Records a session Stripe made; a second insert for the same request key or id writes nothing. */
+export async function insertCardSession(db: Kysely<Database>, s: { id: string; user_id: number; amount: number; currency: string; url: string; request_key: string }) {
+  const now = Date.now();
+  await db
+    .insertInto('card_sessions')
+    .values({ ...s, status: 'pending', created_at: now, updated_at: now })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+export function findCardSession(db: Kysely<Database>, id: string) {
+  return db.selectFrom('card_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findCardSessionByRequest(db: Kysely<Database>, requestKey: string) {
+  return db.selectFrom('card_sessions').selectAll().where('request_key', '=', requestKey).executeTakeFirst();
+}
+
+/** The user's sessions still waiting for payment, newest first. */
+export function pendingCardSessions(db: Kysely<Database>, userId: number) {
+  return db
+    .selectFrom('card_sessions')
+    .select(['id', 'amount', 'created_at'])
+    .where('user_id', '=', userId)
+    .where('status', '=', 'pending')
+    .orderBy('created_at', 'desc')
+    .limit(50)
+    .execute();
+}
+
+/** Moves a session from one of `from` to `to`; returns whether it moved. */
+export async function setCardSessionStatus(db: Kysely<Database>, id: string, from: Status[], to: Status): Promise<boolean> {
+  const r = await db.updateTable('card_sessions').set({ status: to, updated_at: Date.now() }).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+  return (r.numUpdatedRows ?? 0n) > 0n;
+}

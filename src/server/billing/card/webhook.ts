@@ -1,0 +1,60 @@
+import type Stripe from 'stripe';
+import type { AppDeps } from '../../context';
+import { insertEvent } from '../../events/queries';
+import { afterRaise, raise } from '../../notifications/raise';
+import { creditDeposit } from '../deposit';
+import { findCardSession, setCardSessionStatus } from './queries';
+
+export type WebhookAnswer = { status: 200 | 400 | 404; message: string };
+
+type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log'>;
+
+/**
+ * Acts on one verified Stripe event. A paid `checkout.session.completed` (or
+ * `async_payment_succeeded`) credits the session's recorded amount once: the credit's
+ * key is `card:<session id>`, so any number of deliveries, in any order, at once or
+ * not, post one transfer; the session is marked paid in the same transaction. Paid is
+ * final: an `expired` arriving later changes nothing. A session we did not record, or
+ * whose amount, currency or user differ from our record, is refused and changes nothing.
+ */
+export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<WebhookAnswer> {
+  if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded' && event.type !== 'checkout.session.expired') {
+    return { status: 200, message: `Event type ${event.type} is not used.` };
+  }
+  const s = event.data.object;
+  if (typeof s?.id !== 'string') return { status: 400, message: 'The event carries no checkout session.' };
+  const row = await findCardSession(deps.db, s.id);
+  if (!row) {
+    deps.log.warn('stripe webhook for an unknown session', { event: event.id, type: event.type, session: s.id });
+    return { status: 404, message: `Unknown checkout session ${s.id}; nothing was changed.` };
+  }
+  if (event.type === 'checkout.session.expired') {
+    await deps.db.transaction().execute(async (trx) => {
+      if (await setCardSessionStatus(trx, row.id, ['pending'], 'expired')) await insertEvent(trx, row.user_id, 'refresh_transactions', {});
+    });
+    return { status: 200, message: 'Session marked expired.' };
+  }
+  if (s.amount_total !== row.amount / 10_000 || s.currency !== row.currency || (s.metadata?.user_id ?? null) !== String(row.user_id)) {
+    deps.log.error('stripe webhook differs from the recorded session', { event: event.id, session: s.id, amount_total: s.amount_total, currency: s.currency, recorded: row.amount, user_id: row.user_id });
+    return { status: 400, message: 'The amount, currency or customer of this session differ from the recorded session; nothing was credited.' };
+  }
+  if (s.payment_status !== 'paid') return { status: 200, message: 'The payment is not confirmed yet; waiting for it.' };
+  const credited = await deps.db.transaction().execute(async (trx) => {
+    const done = await creditDeposit(trx, {
+      userId: row.user_id,
+      amount: row.amount,
+      via: 'card',
+      idempotencyKey: `card:${row.id}`,
+      description: 'Card payment',
+      meta: { session: row.id, event: event.id },
+    });
+    await setCardSessionStatus(trx, row.id, ['pending', 'cancelled', 'expired'], 'paid');
+    if (done) await raise(trx, row.user_id, 'card_payment_credited', { usd_micros: row.amount });
+    return done;
+  });
+  if (credited) {
+    afterRaise(deps);
+    deps.log.info('card payment credited', { session: row.id, user_id: row.user_id, amount: row.amount });
+  }
+  return { status: 200, message: credited ? 'Credited.' : 'Already credited.' };
+}
