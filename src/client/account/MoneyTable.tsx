@@ -15,6 +15,16 @@ export function formatAmount(n: number): string {
   return `${n < 0 ? '-' : ''}$${usd.format(Math.abs(n))}`;
 }
 
+/** "2026-11-23 18:08" (UTC), breakable between the day and the time only. */
+function DateTime({ value }: { value: string }) {
+  const [day, time] = value.split(' ');
+  return (
+    <>
+      <span className="nowrap">{day}</span> {time && <span className="nowrap">{time}</span>}
+    </>
+  );
+}
+
 type Props = {
   /** The table's accessible name: "Transaction history". */
   label: string;
@@ -43,7 +53,9 @@ export function MoneyTable({ label, rows, page, perPage, total, onPage, empty }:
           <tbody>
             {rows.map((r, i) => (
               <tr key={`${page}-${i}`} data-testid="money-row">
-                <td className="nowrap">{r.date}</td>
+                <td>
+                  <DateTime value={r.date} />
+                </td>
                 <td>{r.description}</td>
                 <td className={`num nowrap ${r.amount < 0 ? 'amount-down' : r.amount > 0 ? 'amount-up' : ''}`}>{formatAmount(r.amount)}</td>
               </tr>
