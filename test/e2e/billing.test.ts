@@ -4,6 +4,7 @@ import { findUserByLogin } from '../../src/server/auth/queries';
 import { creditDeposit } from '../../src/server/billing/deposit';
 import { PLATFORM, postTransfer, userAccount, type TransferInput } from '../../src/server/billing/ledger';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { insertTestNode } from '../support/nodes';
 import { freshUser, type FreshUser } from '../support/users';
 import { at, browserSession, fitsViewport, logInLive, screenshot } from './browser';
 
@@ -186,6 +187,24 @@ describe('the affiliate page', () => {
     await page.getByRole('heading', { name: 'No referrals yet' }).waitFor();
     expect(await fitsViewport(page)).toBe(true);
     await screenshot(page, 'affiliate-390');
+    await page.context().close();
+  });
+});
+
+describe('the portfolio', () => {
+  it("follows the ledger live: a node's charge updates Monthly expenses and the top bar without a reload", async () => {
+    const user = await freshUser(server.deps, { prefix: 'port' });
+    await credit(user, 'fund', 20, 'Funds');
+    const page = await session.newPage();
+    await logInLive(page, user);
+    await page.goto('/dashboard/portfolio');
+    await page.getByRole('heading', { name: "You don't have any masternodes" }).waitFor();
+    expect(await stat(page, 'Monthly expenses').textContent()).toBe('$0.00');
+    // A node written without an event of its own; its charge is what the page hears of.
+    await insertTestNode(server.deps.db, { mn_id: `pivx-port${user.id}`, user_id: user.id, coin_id: 'pivx', hosting_price: 100_000, status: 'running' });
+    await transfer({ idempotencyKey: `initial-${user.id}`, debit: userAccount(user.id), credit: PLATFORM.revenue, amount: 50_000, kind: 'initial_charge', description: 'Initial Charge' });
+    await expectText(stat(page, 'Monthly expenses'), '$3.00');
+    await expectText(page.getByTestId('topbar-balance'), '$19.95');
     await page.context().close();
   });
 });
