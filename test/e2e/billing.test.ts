@@ -122,6 +122,29 @@ describe('the billing page', () => {
     await screenshot(page, 'billing-390');
     await page.context().close();
   });
+  it('says when the history cannot be loaded, and loads it on Try again', async () => {
+    const user = await freshUser(server.deps, { prefix: 'billerr' });
+    await credit(user, 'e1', 4, 'Credit before the outage');
+    const page = await session.newPage();
+    await logInLive(page, user);
+    // The server fails every call that carries the history (a batch fails as a whole).
+    const failing = (url: URL) => url.pathname.startsWith('/trpc/') && decodeURIComponent(url.pathname).includes('billing.get_transactions');
+    await page.route(failing, (route) => route.fulfill({ status: 500, contentType: 'text/plain', body: 'down' }));
+    await page.goto('/dashboard/billing');
+    const alert = page.getByRole('alert').filter({ hasText: 'The transaction history could not be loaded' });
+    await alert.waitFor();
+    await page.unroute(failing);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('cell', { name: 'Credit before the outage', exact: true }).waitFor();
+    // The balance travelled in the same batch when it did: it has its own Try again.
+    const balanceAlert = page.getByRole('alert').filter({ hasText: 'Your balance could not be loaded' });
+    if (await balanceAlert.count()) {
+      expect(await stat(page, 'Account balance').textContent()).toBe('--');
+      await balanceAlert.getByRole('button', { name: 'Try again' }).click();
+    }
+    await expectText(stat(page, 'Account balance'), '$4.00');
+    await page.context().close();
+  });
 });
 
 describe('the affiliate page', () => {
