@@ -202,15 +202,17 @@ describe('the affiliate page', () => {
     await page.context().close();
   });
 
-  it('fits a 390 px wide screen', async () => {
+  it('fits 390 and 320 px wide screens', async () => {
     const user = await freshUser(server.deps, { prefix: 'affil390' });
-    const page = await session.newPage(390);
-    await logInLive(page, user);
-    await page.goto('/dashboard/affiliate');
-    await page.getByRole('heading', { name: 'No referrals yet' }).waitFor();
-    expect(await fitsViewport(page)).toBe(true);
-    await screenshot(page, 'affiliate-390');
-    await page.context().close();
+    for (const width of [390, 320]) {
+      const page = await session.newPage(width);
+      await logInLive(page, user);
+      await page.goto('/dashboard/affiliate');
+      await page.getByRole('heading', { name: 'No referrals yet' }).waitFor();
+      expect(await fitsViewport(page), String(width)).toBe(true);
+      await screenshot(page, `affiliate-${width}`);
+      await page.context().close();
+    }
   });
 });
 
