@@ -75,6 +75,9 @@ const SPEC_ROUTES = [
   'POST /api/mute_node_alerts',
   'GET /api/get_alert_settings',
   'POST /api/save_quiet_hours',
+  // Issue 10: referrals (affiliate page).
+  'GET /api/get_referrals',
+  'GET /api/get_ref_infos',
 ];
 
 describe('one declaration per REST route', () => {
