@@ -139,6 +139,18 @@ describe('get_referrals and get_ref_infos', () => {
 });
 
 describe('the referral bonus', () => {
+  it('is paid once when many deposits of one referred user are credited at the same time', async () => {
+    const frank = await freshUser(d.deps, { prefix: 'frank' });
+    const gina = await referred(frank.username, 'gina');
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => deposit(gina.id, `gina-${gina.id}-${i % 20}`, 10 + i)));
+    // 20 distinct deposits (each key twice): each credited once, and one bonus.
+    expect(results.filter(Boolean)).toHaveLength(20);
+    expect(await bonuses(userAccount(frank.id))).toBe(1);
+    expect(await accountBalance(d.db, userAccount(frank.id))).toBe(10_000_000);
+    expect((await d.caller(frank.token).referrals.get_ref_infos()).total_ref_earnings).toBe(10);
+    expect(await ledgerMismatches(d.db)).toEqual([]);
+  });
+
   it('is not paid to a referrer disabled before the deposit, nor for a user with no referrer', async () => {
     const gone = await freshUser(d.deps, { prefix: 'gone' });
     const erin = await referred(gone.username, 'erin');
@@ -147,6 +159,6 @@ describe('the referral bonus', () => {
     expect(await bonuses(userAccount(gone.id))).toBe(0);
     const lone = await referred(null, 'lone');
     expect(await deposit(lone.id, `lone-${lone.id}`, 20)).toBe(true);
-    expect(await accountBalance(d.db, PLATFORM.referrals)).toBe(-10_000_000);
+    expect(await accountBalance(d.db, PLATFORM.referrals)).toBe(-20_000_000); // Carol's and Gina's bonuses only
   });
 });
