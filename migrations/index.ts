@@ -18,6 +18,7 @@ import * as alertState from './2026-11-23T1920-alert-state';
 import * as channelsHeld from './2026-11-23T1930-channels-held';
 import * as cardSessions from './2026-11-23T2030-card-sessions';
 import * as giftCodes from './2026-11-23T2031-gift-codes';
+import * as referrerId from './2026-11-23T2040-referrer-id';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2000-ledger-accounts': ledgerAccounts,
   '2026-11-23T2030-card-sessions': cardSessions,
   '2026-11-23T2031-gift-codes': giftCodes,
+  '2026-11-23T2040-referrer-id': referrerId,
 };

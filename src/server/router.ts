@@ -8,6 +8,7 @@ import { nodesRouter } from './nodes/router';
 import { alertChannelsRouter } from './notifications/channels/router';
 import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
+import { referralsRouter } from './referrals/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -21,6 +22,7 @@ export const appRouter = router({
   apikeys: apikeysRouter,
   alertChannels: alertChannelsRouter,
   billing: billingRouter,
+  referrals: referralsRouter,
 });
 
 export type AppRouter = typeof appRouter;

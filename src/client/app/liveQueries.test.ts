@@ -19,6 +19,10 @@ const cached = {
   status: getQueryKey(trpc.system.status, undefined, 'query'),
   queue: getQueryKey(trpc.deploy.get_building_servers, undefined, 'query'),
   notifications: getQueryKey(trpc.notifications.get_notifications, undefined, 'query'),
+  balance: getQueryKey(trpc.billing.get_balance, undefined, 'query'),
+  history: getQueryKey(trpc.billing.get_transactions, { page: 2, per_page: 5 }, 'query'),
+  referrals: getQueryKey(trpc.referrals.get_referrals, { page: 1, per_page: 10 }, 'query'),
+  refInfos: getQueryKey(trpc.referrals.get_ref_infos, undefined, 'query'),
 };
 type Name = keyof typeof cached;
 
@@ -35,8 +39,8 @@ describe('live event → queries map', () => {
     expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual(['coin', 'coins', 'detailed', 'stats']);
   });
 
-  it('refresh_masternodes refetches the node list and node pages only', async () => {
-    expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual(['nodeA', 'nodeB', 'nodes']);
+  it("refresh_masternodes refetches the node list, node pages and the billing page's node totals only", async () => {
+    expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual(['balance', 'nodeA', 'nodeB', 'nodes']);
   });
 
   it('refresh_masternode refetches only that node', async () => {
@@ -44,24 +48,27 @@ describe('live event → queries map', () => {
     expect(await staleAfter({ type: 'started', payload: { mn_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodeA']);
   });
 
-  it("refresh_queue refetches the node list (which carries the queue) and the deploy page's queue", async () => {
-    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['nodes', 'queue']);
+  it("refresh_queue refetches the node list (which carries the queue), the deploy page's queue and the node totals", async () => {
+    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['balance', 'nodes', 'queue']);
   });
 
-  it("server_created refetches the node list and the deploy page's queue", async () => {
-    expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodes', 'queue']);
+  it("server_created refetches the node list, the deploy page's queue and the node totals", async () => {
+    expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual(['balance', 'nodes', 'queue']);
   });
 
   it('refresh_notifications refetches the navbar list only', async () => {
     expect(await staleAfter({ type: 'refresh_notifications', payload: {} })).toEqual(['notifications']);
   });
 
-  it('refresh_transactions refetches the profile with its balance', async () => {
-    expect(await staleAfter({ type: 'refresh_transactions', payload: {} })).toEqual(['info']);
+  it('refresh_transactions refetches the profile with its balance, the billing and affiliate pages (every page of their histories) and the node list', async () => {
+    expect(await staleAfter({ type: 'refresh_transactions', payload: {} })).toEqual(['balance', 'history', 'info', 'nodes', 'refInfos', 'referrals']);
+  });
+
+  it('update_balance refetches the billing page (the profile is patched in place)', async () => {
+    expect(await staleAfter({ type: 'update_balance', payload: { balance: 1 } })).toEqual(['balance', 'history']);
   });
 
   it('events handled otherwise refetch nothing', async () => {
-    expect(await staleAfter({ type: 'update_balance', payload: { balance: 1 } })).toEqual([]);
     expect(await staleAfter({ type: 'restarted', payload: {} })).toEqual([]);
     expect(await staleAfter({ type: 'new_notification', payload: { message: 'hi' } })).toEqual([]);
   });

@@ -25,26 +25,37 @@ const all = <Q extends QueryPath>(path: Q): QueryTarget => ({ path }) as QueryTa
  * Which queries each live event makes stale. One typed map, so a new event or a
  * renamed procedure fails the typecheck here instead of refetching the wrong thing.
  * Events handled in other ways refetch nothing: `restarted` reloads the page,
- * `update_balance` writes the balance straight into the cache, `new_notification`
- * is a toast (the list refetches on the `refresh_notifications` sent with it).
+ * `new_notification` is a toast (the list refetches on the `refresh_notifications`
+ * sent with it).
  */
 export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   restarted: () => [],
   // Maintenance began or ended: the flag's two sources (the switch itself is written into the cache first).
   maintenance: () => [all('system.status'), all('auth.get_common_info')],
   new_notification: () => [],
-  update_balance: () => [],
+  // The new balance is also written into the profile at once (live.tsx); the billing page refetches.
+  update_balance: () => [all('billing.get_balance'), all('billing.get_transactions')],
   // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.
   update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
   // Raised or cleared (here or in another tab): the navbar's list.
   refresh_notifications: () => [all('notifications.get_notifications')],
   // The build queue travels with the node list; the deploy page reads it alone.
-  refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers')],
-  refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode')],
+  // Nodes come and go: the billing page's Total nodes and Monthly expenses too.
+  refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
+  refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode'), all('billing.get_balance')],
   refresh_masternode: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
-  // Billing pages have no queries yet; the balance is in the profile.
-  refresh_transactions: () => [all('auth.get_common_info')],
-  server_created: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers')],
+  // The ledger moved: the profile's balance (top bar), the billing page, the affiliate
+  // page (a referral bonus is a transfer), and the node list, whose monthly cost changes
+  // when a node is destroyed for unpaid fees.
+  refresh_transactions: () => [
+    all('auth.get_common_info'),
+    all('billing.get_balance'),
+    all('billing.get_transactions'),
+    all('referrals.get_referrals'),
+    all('referrals.get_ref_infos'),
+    all('nodes.get_masternodes'),
+  ],
+  server_created: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
   started: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
 };
 

@@ -12,6 +12,7 @@ import {
   findUsableEmailToken,
   findUserByEmail,
   findUserById,
+  findUserIdByUsername,
   insertEmailToken,
   insertUser,
   updateUser,
@@ -49,6 +50,7 @@ export async function register(ctx: Context, input: { username: string; email: s
   // Hashed either way, so both answers take as long.
   const password_hash = await hashPassword(input.password);
   if (taken.email) return tellOwner(ctx, input.email);
+  const referrer = input.referrer?.trim() || null;
   let userId: number;
   try {
     userId = await ctx.db.transaction().execute(async (trx) => {
@@ -56,7 +58,9 @@ export async function register(ctx: Context, input: { username: string; email: s
         username: input.username,
         email: input.email,
         password_hash,
-        referrer: input.referrer?.trim() || null,
+        referrer,
+        // Resolved once, here: a code naming nobody refers nobody, now or later (docs/decisions.md "Referrals").
+        referrer_id: referrer ? await findUserIdByUsername(trx, referrer) : null,
         room_id: newToken(16),
         qr_key: newToken(16),
       });

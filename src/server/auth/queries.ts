@@ -35,9 +35,15 @@ export async function usernameOrEmailTaken(db: Q, username: string, email: strin
   };
 }
 
+/** The id of the account with this username (any case), for resolving a referral code. */
+export async function findUserIdByUsername(db: Q, username: string): Promise<number | null> {
+  const row = await db.selectFrom('users').select('id').where('username_key', '=', userKey(username)).executeTakeFirst();
+  return row?.id ?? null;
+}
+
 export async function insertUser(
   db: Q,
-  u: { username: string; email: string; password_hash: string; referrer: string | null; room_id: string; qr_key: string },
+  u: { username: string; email: string; password_hash: string; referrer: string | null; referrer_id: number | null; room_id: string; qr_key: string },
 ): Promise<number> {
   const row = await db
     .insertInto('users')

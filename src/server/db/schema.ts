@@ -12,6 +12,8 @@ export interface UsersTable {
   password_hash: string;
   verified_at: number | null;
   referrer: string | null;
+  /** The referring account, resolved from `referrer` at registration (migration 2040); null when it named nobody. */
+  referrer_id: number | null;
   room_id: string;
   qr_key: string;
   tfa_secret: string | null;

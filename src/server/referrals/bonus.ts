@@ -1,6 +1,6 @@
 import type { Micros } from '../../shared/money';
 import { MICROS_PER_USD } from '../../shared/money';
-import { findUserById, userKey } from '../auth/queries';
+import { findUserById } from '../auth/queries';
 import type { MoneyTx } from '../billing/ledger';
 import { PLATFORM, postTransfer, userAccount } from '../billing/ledger';
 import { raise } from '../notifications/raise';
@@ -28,9 +28,10 @@ export async function payReferralBonus(trx: MoneyTx, userId: number, depositTran
     .executeTakeFirst();
   if (first?.id !== depositTransferId) return false;
   const user = await findUserById(trx, userId);
-  if (!user?.referrer) return false;
-  // A referral code is the referrer's username (links are /ref/{username}).
-  const referrer = await trx.selectFrom('users').select(['id', 'disabled_at']).where('username_key', '=', userKey(user.referrer)).executeTakeFirst();
+  // The referrer as resolved at registration (a code is the referrer's username, any
+  // case): the account that existed then, never one that took the name later.
+  if (user?.referrer_id == null) return false;
+  const referrer = await findUserById(trx, user.referrer_id);
   if (!referrer || referrer.id === userId || referrer.disabled_at !== null) return false;
   const paid = await postTransfer(trx, {
     idempotencyKey: `referral-bonus:${userId}`,

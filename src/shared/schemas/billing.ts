@@ -79,8 +79,13 @@ export const CARD_PAYMENTS_OFF = 'Card payments are not available at the moment.
 /** `redeem_coupon {code}`. */
 export const redeemCouponInput = z.object({ code: z.string().trim().min(1, 'Gift code required.').max(64, 'Gift code not found.') }).strict();
 
-/** Referrals (affiliate page). */
+/** One line of the referral history: a referred user's sign-up (amount 0) or the bonus their first deposit paid; `date` as in `transaction`. */
 export const referral = z.object({ date: z.string(), description: z.string(), amount: z.number() });
+export type ReferralRow = z.infer<typeof referral>;
+/** `get_referrals`: pages of the affiliate history, newest first (`page`, `per_page`; beyond the spec: `total`). */
 export const getReferralsInput = pageQuery.optional();
 export const getReferralsOutput = z.object({ success: z.literal(true), referrals: z.array(referral), total: z.number().int() });
+export type GetReferralsOutput = z.infer<typeof getReferralsOutput>;
+/** `get_ref_infos`: users referred, bonuses earned (USD), and the referred users' nodes that are charged. */
 export const getRefInfosOutput = z.object({ success: z.literal(true), total_refs: z.number().int(), total_ref_earnings: z.number(), total_ref_mns: z.number().int() });
+export type GetRefInfosOutput = z.infer<typeof getRefInfosOutput>;

@@ -1,0 +1,16 @@
+import { getReferralsInput, getReferralsOutput, getRefInfosOutput } from '../../shared/schemas/billing';
+import { router, scriptProcedure } from '../trpc';
+import { getReferrals, getRefInfos } from './service';
+
+// Procedure names are the spec's call names (platform-and-account.md section 7).
+export const referralsRouter = router({
+  get_referrals: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_referrals', summary: '`{success, referrals[{date, description, amount}], total}`: a page of your referral history, newest first: a line when a referred user signs up (amount 0) and one when their first deposit pays your bonus (`page`, `per_page` up to 100; 20 unless asked)' } })
+    .input(getReferralsInput)
+    .output(getReferralsOutput)
+    .query(({ ctx, input }) => getReferrals(ctx, ctx.user.id, input ?? { page: 1, per_page: 20 })),
+  get_ref_infos: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_ref_infos', summary: '`{success, total_refs, total_ref_earnings, total_ref_mns}`: the users you referred, the bonuses they earned you in USD, and their nodes' } })
+    .output(getRefInfosOutput)
+    .query(({ ctx }) => getRefInfos(ctx, ctx.user.id)),
+});
