@@ -73,7 +73,8 @@ export function Billing() {
 }
 
 function FundingTabs() {
-  const [tab, setTab] = useState<Tab>('crypto');
+  // Back from the card provider's page (`?card=success|cancelled`): its tab says what happened.
+  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(window.location.search).has('card') ? 'card' : 'crypto'));
   return (
     <section className="card billing-funding" aria-label="Add funds">
       <div role="tablist" aria-label="Payment methods" className="billing-tabs">
