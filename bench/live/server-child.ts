@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { insertSession, insertUser } from '../../src/server/auth/queries';
 import { hashToken, newToken } from '../../src/server/auth/tokens';
 import { insertEvent } from '../../src/server/events/queries';
@@ -9,6 +11,8 @@ import { memory, serveParent, wallMs } from './ipc';
  * The real platform in its own process, for the live fan-out bench: it seeds users and
  * sessions, reports its memory, and raises events through the real paths when told.
  */
+const profiler = new Session();
+profiler.connect();
 const started = startTestServer({ LOG_LEVEL: 'error', FLEET_SIMULATOR: 'false' });
 
 serveParent(
@@ -33,12 +37,37 @@ serveParent(
         return users;
       });
     },
+    /** CPU profile of this process between the two calls (LIVE_BENCH_CPU_PROFILE=file): where the fan-out spends its time. */
+    profileStart: async () => {
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+      return true;
+    },
+    profileStop: async ({ file }: { file: string }) => {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(file, JSON.stringify(profile));
+      return true;
+    },
     memory: async () => ({ ...memory(), subscribers: (await started).deps.hub.subscriberCount }),
     /** One event for every connected user (user_id null), as a market refresh sends `update_stats`. */
     broadcast: async () => {
       const { db, hub } = (await started).deps;
       const sentAt = wallMs();
       await db.transaction().execute((trx) => insertEvent(trx, null, 'update_stats', {}));
+      await hub.poke();
+      return { sentAt };
+    },
+    /**
+     * One event per user written in one transaction, then one poke: the hub drains them
+     * together, as it does events that pile up between polls (written by the operator
+     * CLI, another process) or by one job touching many users.
+     */
+    batchEach: async ({ userIds }: { userIds: number[] }) => {
+      const { db, hub } = (await started).deps;
+      const sentAt = wallMs();
+      await db.transaction().execute(async (trx) => {
+        for (const id of userIds) await insertEvent(trx, id, 'update_balance', { balance: 12.5 });
+      });
       await hub.poke();
       return { sentAt };
     },
