@@ -89,3 +89,11 @@ export function memory() {
   const m = process.memoryUsage();
   return { rssKiB: rssKiB('self'), heapUsed: m.heapUsed, external: m.external, gc: Boolean(gc) };
 }
+
+/** User + system CPU time of a process so far, in milliseconds (from /proc; 10 ms steps). */
+export function cpuMs(pid: number): number {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(rest[11]) + Number(rest[12])) * 1000) / 100;
+}

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { writeHeapSnapshot } from 'node:v8';
 import { Session } from 'node:inspector/promises';
 import { insertSession, insertUser } from '../../src/server/auth/queries';
 import { hashToken, newToken } from '../../src/server/auth/tokens';
@@ -48,6 +49,8 @@ serveParent(
       writeFileSync(file, JSON.stringify(profile));
       return true;
     },
+    /** A heap snapshot (to see what a subscription holds). */
+    heapSnapshot: ({ file }: { file: string }) => writeHeapSnapshot(file),
     memory: async () => ({ ...memory(), subscribers: (await started).deps.hub.subscriberCount }),
     /** One event for every connected user (user_id null), as a market refresh sends `update_stats`. */
     broadcast: async () => {
