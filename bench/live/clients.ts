@@ -12,6 +12,8 @@ type Sock = { ws: WebSocket; recvAt: number; bytes: number };
 let socks: Sock[] = [];
 let match: string | null = null;
 let sample = '';
+/** Sockets the server closed after they were subscribed, by close code. */
+let closedAfterReady: Record<string, number> = {};
 
 /**
  * Source address of socket `i`: 127.1.x.y with `perIp` sockets per address, so the
@@ -54,7 +56,10 @@ function openOne(i: number, o: OpenArgs): Promise<Sock> {
       }
     });
     ws.on('error', (err) => done(err));
-    ws.on('close', (code, reason) => done(new Error(`socket ${i} closed (${code} ${reason})`)));
+    ws.on('close', (code, reason) => {
+      if (ready) closedAfterReady[code] = (closedAfterReady[code] ?? 0) + 1;
+      done(new Error(`socket ${i} closed (${code} ${reason})`));
+    });
   });
 }
 
@@ -86,9 +91,10 @@ serveParent(
       const until = Date.now() + timeoutMs;
       while (socks.some((s) => Number.isNaN(s.recvAt)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       match = null;
-      return { recvAt: socks.map((s) => (Number.isNaN(s.recvAt) ? null : s.recvAt)), sample };
+      return { recvAt: socks.map((s) => (Number.isNaN(s.recvAt) ? null : s.recvAt)), sample, closed: closedAfterReady };
     },
     close: async () => {
+      closedAfterReady = {};
       await Promise.all(
         socks.map(
           (s) =>
