@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EventHub, type HubEvent } from '../../src/server/events/hub';
+import { DELIVERIES_PER_TURN, EventHub, type HubEvent } from '../../src/server/events/hub';
 import { insertEvent } from '../../src/server/events/queries';
 import { makeDeps } from '../support/caller';
 
@@ -82,6 +82,39 @@ describe('event hub', () => {
     await hub.poke();
     expect(calls).toEqual(['a']);
     expect(hub.subscriberCount).toBe(0);
+  });
+
+  // Each delivery goes on in microtasks (the subscription's send). A drain that never
+  // gave the loop a turn held every request and keep-alive answer until all 10,000
+  // subscriptions had their frame (seconds on a busy machine, and sockets dropped).
+  it('lets other work run between deliveries of a large fan-out, and still delivers every event in order', async () => {
+    const subscribers = DELIVERIES_PER_TURN * 4;
+    const order: string[] = [];
+    const got = new Map<number, number[]>();
+    for (let u = 1; u <= subscribers; u++) {
+      hub.subscribe(u, (e) => {
+        order.push('delivery');
+        got.set(u, [...(got.get(u) ?? []), e.id]);
+      });
+    }
+    const turns = async (what: (number | null)[]) => {
+      order.length = 0;
+      await writeEvents(what);
+      setImmediate(() => order.push('other work'));
+      await hub.poke();
+      return order.indexOf('other work');
+    };
+
+    // One event for everyone: the other work runs after the first share of deliveries.
+    expect(await turns([null])).toBe(DELIVERIES_PER_TURN);
+    expect(order.filter((o) => o === 'delivery')).toHaveLength(subscribers);
+    // One event per user, many rows in one drain: the same.
+    const users = Array.from({ length: subscribers }, (_, i) => i + 1);
+    expect(await turns(users)).toBe(DELIVERIES_PER_TURN);
+    const ids = await t.db.selectFrom('events').select(['id', 'user_id']).orderBy('id').execute();
+    for (const u of [1, subscribers / 2, subscribers]) {
+      expect(got.get(u)).toEqual(ids.filter((r) => r.user_id === null || r.user_id === u).map((r) => r.id));
+    }
   });
 
   // A drain used to look at every subscription for every event: 10,000 per-user events

@@ -7,6 +7,9 @@ import { eventsAfter, lastEventId } from './queries';
 export type HubEvent = { id: number; userId: number | null; event: LiveEvent };
 type Listener = (e: HubEvent) => void;
 
+/** Deliveries between two turns of the event loop during a drain (other requests go on meanwhile). */
+export const DELIVERIES_PER_TURN = 500;
+
 /**
  * Fans committed rows of the `events` table out to connected subscribers. It polls
  * the table (so events written by the operator CLI, another process, arrive too) and
@@ -61,6 +64,10 @@ export class EventHub {
     };
   }
 
+  private *everyone(): Generator<Listener> {
+    for (const mine of this.byUser.values()) yield* mine;
+  }
+
   get subscriberCount(): number {
     return this.count;
   }
@@ -73,13 +80,20 @@ export class EventHub {
 
   private async drain(): Promise<void> {
     try {
+      let sent = 0;
       for (;;) {
         const rows = await eventsAfter(this.db, this.cursor);
         for (const row of rows) {
           this.cursor = row.id;
           const e: HubEvent = { id: row.id, userId: row.user_id, event: toLiveEvent(row.type, row.payload) };
-          if (row.user_id === null) for (const mine of this.byUser.values()) for (const l of mine) l(e);
-          else for (const l of this.byUser.get(row.user_id) ?? []) l(e);
+          const targets = row.user_id === null ? this.everyone() : (this.byUser.get(row.user_id) ?? []);
+          for (const l of targets) {
+            l(e);
+            // Each delivery runs on in microtasks (the subscription's send); without a turn
+            // of the loop now and then, 10,000 of them held every other request, and
+            // keep-alive answers went unread until the sockets were dropped.
+            if (++sent % DELIVERIES_PER_TURN === 0) await new Promise((r) => setImmediate(r));
+          }
         }
         if (rows.length < 500) return;
       }
