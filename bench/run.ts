@@ -4,6 +4,7 @@ import { benchDeploy } from './deploy';
 import { benchFleet } from './fleet';
 import { benchGetCoins } from './get-coins';
 import { benchInitialJs } from './initial-js';
+import { benchLiveFanout } from './live-fanout';
 
 // `npm run bench`: every benchmark in turn; results go to docs/benchmarks.md.
 await benchCommonInfo();
@@ -12,3 +13,4 @@ await benchCoinListRender();
 await benchFleet();
 await benchDeploy();
 await benchInitialJs();
+await benchLiveFanout();

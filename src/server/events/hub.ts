@@ -7,6 +7,9 @@ import { eventsAfter, lastEventId } from './queries';
 export type HubEvent = { id: number; userId: number | null; event: LiveEvent };
 type Listener = (e: HubEvent) => void;
 
+/** Deliveries between two turns of the event loop during a drain (other requests go on meanwhile). */
+export const DELIVERIES_PER_TURN = 500;
+
 /**
  * Fans committed rows of the `events` table out to connected subscribers. It polls
  * the table (so events written by the operator CLI, another process, arrive too) and
@@ -16,7 +19,14 @@ type Listener = (e: HubEvent) => void;
  */
 export class EventHub {
   private cursor = 0;
-  private listeners = new Set<{ userId: number; fn: Listener }>();
+  /**
+   * Listeners by user: a user's event reaches only that user's listeners without a
+   * look at anyone else's. One set over all made a drain cost events × subscriptions
+   * (10,000 per-user events to 10,000 subscriptions held the loop for seconds;
+   * docs/benchmarks.md, live fan-out).
+   */
+  private byUser = new Map<number, Set<Listener>>();
+  private count = 0;
   private jobs: JobRunner | undefined;
   /** Without a runner (procedure tests), drains run one after another. */
   private inline: Promise<void> = Promise.resolve();
@@ -35,17 +45,31 @@ export class EventHub {
 
   /** The poll stops with the runner. */
   stop(): void {
-    this.listeners.clear();
+    this.byUser.clear();
+    this.count = 0;
   }
 
   subscribe(userId: number, fn: Listener): () => void {
-    const entry = { userId, fn };
-    this.listeners.add(entry);
-    return () => this.listeners.delete(entry);
+    // A listener of its own, so one function subscribed twice is two subscriptions.
+    const entry: Listener = (e) => fn(e);
+    let mine = this.byUser.get(userId);
+    if (!mine) this.byUser.set(userId, (mine = new Set()));
+    mine.add(entry);
+    this.count += 1;
+    return () => {
+      // After stop() the set is no longer the hub's, and the count started again.
+      if (this.byUser.get(userId) !== mine || !mine.delete(entry)) return;
+      this.count -= 1;
+      if (mine.size === 0) this.byUser.delete(userId);
+    };
+  }
+
+  private *everyone(): Generator<Listener> {
+    for (const mine of this.byUser.values()) yield* mine;
   }
 
   get subscriberCount(): number {
-    return this.listeners.size;
+    return this.count;
   }
 
   /** Deliver whatever has been committed since the last look (single flight: the runner's). */
@@ -56,12 +80,20 @@ export class EventHub {
 
   private async drain(): Promise<void> {
     try {
+      let sent = 0;
       for (;;) {
         const rows = await eventsAfter(this.db, this.cursor);
         for (const row of rows) {
           this.cursor = row.id;
           const e: HubEvent = { id: row.id, userId: row.user_id, event: toLiveEvent(row.type, row.payload) };
-          for (const l of this.listeners) if (row.user_id === null || row.user_id === l.userId) l.fn(e);
+          const targets = row.user_id === null ? this.everyone() : (this.byUser.get(row.user_id) ?? []);
+          for (const l of targets) {
+            l(e);
+            // Each delivery runs on in microtasks (the subscription's send); without a turn
+            // of the loop now and then, 10,000 of them held every other request, and
+            // keep-alive answers went unread until the sockets were dropped.
+            if (++sent % DELIVERIES_PER_TURN === 0) await new Promise((r) => setImmediate(r));
+          }
         }
         if (rows.length < 500) return;
       }
