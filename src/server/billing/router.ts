@@ -1,4 +1,5 @@
-import { getBalanceOutput, getTransactionsInput, getTransactionsOutput } from '../../shared/schemas/billing';
+import { generateWalletInput, generateWalletOutput, getAltPaymentsOutput, getBalanceOutput, getTransactionsInput, getTransactionsOutput } from '../../shared/schemas/billing';
+import { generateWallet, getAltPayments } from './crypto/service';
 import { router, scriptProcedure } from '../trpc';
 import { getBalance, getTransactions } from './service';
 
@@ -13,4 +14,13 @@ export const billingRouter = router({
     .input(getTransactionsInput)
     .output(getTransactionsOutput)
     .query(({ ctx, input }) => getTransactions(ctx, ctx.user.id, input ?? { page: 1, per_page: 20 })),
+  get_alt_payments: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_alt_payments', summary: '`{success, currencies[{id, label, ticker, icon_id?, address, max_confirmations}]}`: the accepted deposit currencies, preferred coins first; `address` is the caller\'s own, empty until generated' } })
+    .output(getAltPaymentsOutput)
+    .query(async ({ ctx }) => ({ success: true as const, currencies: await getAltPayments(ctx, ctx.user.id) })),
+  generate_wallet: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/generate_wallet', summary: '`{success, address}`: `{currency}`; the caller\'s deposit address for the currency, made once and the same after' } })
+    .input(generateWalletInput)
+    .output(generateWalletOutput)
+    .mutation(async ({ ctx, input }) => ({ success: true as const, address: await generateWallet(ctx, ctx.user.id, input.currency) })),
 });

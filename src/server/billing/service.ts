@@ -4,6 +4,7 @@ import type { Context } from '../context';
 import { hourOf } from '../notifications/raise';
 import { accountBalance, userAccount } from './ledger';
 import { chargedNodeTotals, userTransfers } from './queries';
+import { pendingDeposits } from './crypto/service';
 
 type Ctx = Pick<Context, 'db'>;
 
@@ -17,11 +18,11 @@ export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOu
  * but not yet credited (each module lists its own; none while that method is off).
  */
 export async function getTransactions(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetTransactionsOutput> {
-  const { rows, total } = await userTransfers(ctx.db, userId, page.page, page.per_page);
+  const [{ rows, total }, pending] = await Promise.all([userTransfers(ctx.db, userId, page.page, page.per_page), pendingDeposits(ctx, userId)]);
   return {
     success: true,
     stripe: [],
-    pending: [],
+    pending,
     transactions: rows.map((r) => ({ date: hourOf(r.created_at), description: r.description, amount: microsToUsd(r.signed) })),
     total,
   };
