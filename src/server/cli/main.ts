@@ -1,5 +1,6 @@
 import { userCommands } from '../auth/cli';
 import { billingCommands } from '../billing/cli';
+import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../fleet/cli';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
@@ -16,7 +17,7 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...catalogCommands, ...fleetCommands };
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...depositCommands, ...catalogCommands, ...fleetCommands };
 
 function help(io: CliIo) {
   io.out('usage: npm run nodekeep -- <command>\n');

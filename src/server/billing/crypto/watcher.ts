@@ -22,7 +22,8 @@ export const QUOTE_MAX_AGE_MS = 24 * 3600_000;
  * go on.
  */
 export async function watchDeposits(deps: Deps, signal?: AbortSignal, sources: Sources = daemonSources(deps.secrets)): Promise<void> {
-  for (const c of await listCurrencies(deps.db, { enabledOnly: true })) {
+  // A disabled currency is no longer offered, but what was paid to it is still watched and credited.
+  for (const c of await listCurrencies(deps.db, { enabledOnly: false })) {
     signal?.throwIfAborted();
     try {
       await watchCurrency(deps, c.id, sources);
