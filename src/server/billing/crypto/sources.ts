@@ -104,8 +104,23 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
         if (t.category !== 'receive' || !t.address) continue;
         payments.push({ txid: t.txid, vout: t.vout, address: t.address, amount: toAtomic(t.amount, 8), confirmations: t.confirmations });
       }
+      // A watch-only wallet does not own the inputs, so it never learns that an unconfirmed
+      // payment was replaced or dropped: it keeps listing it at 0 confirmations. The node's
+      // mempool is the truth for those; one not in it is not pending.
+      const unconfirmed = [...new Set(payments.filter((p) => p.confirmations === 0).map((p) => p.txid))];
+      const gone = new Set<string>();
+      for (const txid of unconfirmed) {
+        try {
+          await call('getmempoolentry', [txid], v.looseObject({}), false);
+        } catch (err) {
+          // -5: not in the mempool.
+          if (err instanceof RpcError && err.code === -5) gone.add(txid);
+          else throw err;
+        }
+      }
       const removed = new Set((r.removed ?? []).filter((t) => t.category === 'receive').map((t) => `${t.txid}:${t.vout}`));
-      return { payments, removed, cursor: r.lastblock };
+      for (const p of payments) if (gone.has(p.txid)) removed.add(`${p.txid}:${p.vout}`);
+      return { payments: payments.filter((p) => !gone.has(p.txid)), removed, cursor: r.lastblock };
     },
   };
 }
