@@ -80,12 +80,12 @@ beforeAll(async () => {
   );
   daemon = spawn(LITECOIND, [`-conf=${chainDir}/litecoin.conf`, `-datadir=${chainDir}`], { stdio: 'ignore' });
   await waitFor(async () => node('getblockcount', [], v.number()).then(() => true).catch(() => false), 60_000, 'litecoind answers');
-  await ensureWallet(target, 'miner');
+  await ensureWallet(async () => target(), 'miner');
   minerAddress = await miner('getnewaddress', [], v.string());
   await mine(110);
 
   s = await startTestServer({ DEPOSIT_POLL_SECONDS: '3600' }, { dataDir });
-  await upsertQuote(s.deps.db, 'litecoin', 'test-quotes', { price_usd: PRICE, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, Date.now());
+  await upsertQuote(s.deps.db, 'litecoin', 'test-quotes', { market_id: 'litecoin', price_usd: PRICE, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, Date.now());
 }, 120_000);
 
 afterAll(async () => {
