@@ -99,7 +99,7 @@ describe('garbage from a deposit daemon', () => {
     const t = { txid: hex('d'), amount: 1_000_000_000_000, confirmations: 3, address: '5'.repeat(95), subaddr_index: { major: 0, minor: 1 } };
     const before = await snapshot();
     for (const g of ['<html>', ok({ in: [{ ...t, amount: -1 }] }), ok({ in: [{ ...t, amount: 2 ** 60 }] }), ok({ in: [{ ...t, subaddr_index: null }] }), ok({ in: 'x' })]) {
-      reply = () => g;
+      reply = (m) => (m === 'refresh' ? ok({ blocks_fetched: 0 }) : g);
       await expect(watchCurrency(d.deps, 'xmr')).rejects.toThrow(/get_transfers|reply is not JSON/);
       expect(await snapshot()).toEqual(before);
     }

@@ -177,6 +177,8 @@ export function moneroSource(target: RpcTarget, wallet: { file: string; password
       return { address: r.address, index: r.address_index };
     },
     async incoming() {
+      // The wallet RPC scans new blocks and the pool on its own only every 20 s or so: scan now.
+      await call('refresh', {}, v.looseObject({ blocks_fetched: v.number() }));
       const r = await call('get_transfers', { in: true, pool: true, account_index: 0 }, MTransfers);
       return [...(r.in ?? []), ...(r.pool ?? [])]
         .filter((t) => t.subaddr_index.major === 0 && !t.double_spend_seen)
