@@ -193,6 +193,25 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
     expect(await pendingOf(small)).toEqual([]);
   });
 
+  it('a deposit at its threshold waits for a fresh price, pending across more blocks, then is credited at the price of that time', async () => {
+    const quote = (price: number, at: number) => upsertQuote(s.deps.db, 'litecoin', 'test-quotes', { market_id: 'litecoin', price_usd: price, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, at);
+    await quote(PRICE, Date.now() - 25 * 3600_000); // older than a day: not used
+    const dave = await freshUser(s.deps, { prefix: 'depdave' });
+    const txid = await pay(await generate(dave), 0.2);
+    await watch();
+    for (let i = 0; i < CONFIRMATIONS + 3; i++) {
+      await mine(1);
+      await watch();
+    }
+    expect(await pendingOf(dave)).toEqual([expect.objectContaining({ confirmations: CONFIRMATIONS, max_confirmations: CONFIRMATIONS, amount: 0.2 })]);
+    expect(await balance(dave)).toBe(0);
+    await quote(90, Date.now());
+    await watch();
+    expect(await balance(dave)).toBe(0.2 * 90 * 1_000_000);
+    expect(JSON.parse((await transfersFor(txid))[0].meta!)).toMatchObject({ price_usd: 90 });
+    await quote(PRICE, Date.now());
+  });
+
   it('a reorg by invalidateblock before the threshold drops the confirmations; once the payment is double-spent it leaves pending and is never credited', async () => {
     const carol = await freshUser(s.deps, { prefix: 'depcarol' });
     const address = await generate(carol);

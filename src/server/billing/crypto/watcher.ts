@@ -59,6 +59,10 @@ type Effect = { userId: number; kind: 'pending' | 'credited' | 'changed'; amount
 async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], removed: Set<string>, cursor: string | null): Promise<void> {
   const now = Date.now();
   const effects: Effect[] = [];
+  // A deposit at its threshold that waits for a price keeps the listing where it is: the
+  // next cursor would pass its block, and a pending deposit missing from the listing is
+  // taken for one that left the chain.
+  let waiting = false;
   await deps.db.transaction().execute(async (trx) => {
     const owners = await ownersOf(trx, c.id, [...new Set(seen.map((p) => p.address))]);
     const current = new Map<string, ChainPayment>();
@@ -92,6 +96,7 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
       if (p.confirmations < c.confirmations) continue;
       if (!usable) {
         deps.log.warn('deposit waits for a price', { currency: c.id, price_coin: c.price_coin, txid: p.txid });
+        waiting = true;
         continue;
       }
       const micros = atomicToMicros(p.amount, c.decimals, usable.price_usd);
@@ -118,7 +123,7 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
     }
     // The ledger tells the owner of a credit; a pending list that changed is told here.
     for (const userId of new Set(effects.filter((e) => e.kind !== 'credited').map((e) => e.userId))) await insertEvent(trx, userId, 'refresh_transactions', {});
-    if (cursor !== null) await setCursor(trx, c.id, cursor);
+    if (cursor !== null && !waiting) await setCursor(trx, c.id, cursor);
   });
   if (effects.length) afterRaise(deps);
 }
