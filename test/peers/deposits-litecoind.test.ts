@@ -143,6 +143,11 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
     const info = await node('getdescriptorinfo', [`wpkh(${tpub}/0/*)`], v.object({ checksum: v.string() }));
     const derived = await node('deriveaddresses', [`wpkh(${tpub}/0/*)#${info.checksum}`, [0, 1]], v.array(v.string()));
     expect(derived).toEqual([a, b]);
+    const before = await s.deps.db.selectFrom('deposit_addresses').selectAll().execute();
+    const unknown = await api(alice, 'POST', '/api/generate_wallet', { currency: 'nope' });
+    expect(unknown).toEqual({ status: 404, body: expect.objectContaining({ success: false, message: 'This currency is not accepted for deposits.' }) });
+    expect((await api(alice, 'POST', '/api/generate_wallet', { currency: 'ltc', extra: 1 })).status).toBe(400);
+    expect(await s.deps.db.selectFrom('deposit_addresses').selectAll().execute()).toEqual(before);
     const list = await api(alice, 'GET', '/api/get_alt_payments');
     expect(list.body.currencies).toEqual([{ id: 'ltc', label: 'Litecoin', ticker: 'LTC', address: a, max_confirmations: CONFIRMATIONS }]);
   });
