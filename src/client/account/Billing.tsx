@@ -7,6 +7,7 @@ import { ContactLink } from '../site/support';
 import { EmptyState } from '../ui/EmptyState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';
+import { CryptoTab } from '../billing/CryptoTab';
 
 /**
  * The balance and what the customer's nodes cost (from get_masternodes: every node,
@@ -24,6 +25,9 @@ export function Billing() {
         <Stat label="Account balance" value={`$${formatBalance(user.balance)}`} />
         <Stat label="Total nodes" value={data ? formatCount(portfolioRows(data).length) : MISSING} />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
+      </section>
+      <section className="card" aria-label="Crypto">
+        <CryptoTab />
       </section>
       <section className="card">
         <EmptyState title="No transactions to show">

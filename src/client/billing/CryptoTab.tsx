@@ -6,6 +6,7 @@ import { Alert } from '../ui/Alert';
 import { CopyButton } from '../ui/CopyButton';
 import { QueryState } from '../ui/QueryState';
 import { PageLoading } from '../ui/Spinner';
+import './billing-crypto.css';
 
 /** The three acknowledgements before an address is made (platform-and-account.md section 5). */
 const ACKNOWLEDGEMENTS = [
@@ -47,21 +48,23 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
 
   return (
     <div className="crypto-tab">
-      <label htmlFor={selectId}>Currency</label>
-      <select
-        id={selectId}
-        value={currency.id}
-        onChange={(e) => {
-          setPicked(e.target.value);
-          generate.reset();
-        }}
-      >
-        {currencies.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.label} ({c.ticker})
-          </option>
-        ))}
-      </select>
+      <div className="field">
+        <label htmlFor={selectId}>Currency</label>
+        <select
+          id={selectId}
+          value={currency.id}
+          onChange={(e) => {
+            setPicked(e.target.value);
+            generate.reset();
+          }}
+        >
+          {currencies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label} ({c.ticker})
+            </option>
+          ))}
+        </select>
+      </div>
       {address ? (
         <DepositAddress currency={currency} address={address} />
       ) : (
