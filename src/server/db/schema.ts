@@ -151,7 +151,9 @@ export interface DepositCurrenciesTable {
   wallet: string | null;
   next_index: Generated<number>;
   imported_to: Generated<number>;
+  /** Bitcoin family: listsinceblock's next start (null: from the beginning). */
   cursor: string | null;
+  /** Bitcoin family: where the next import's rescan starts (ms): the previous import, less slack. */
   watch_from: number;
   created_at: number;
 }

@@ -7,6 +7,7 @@ import { CurrencyFlags, passwordAad, sourceProblem } from './currencies';
 import { formatUsdExact } from '../../../shared/money';
 import { findCurrency, insertCurrency, listCurrencies, setCurrencyEnabled } from './queries';
 import { moneroWalletCall, parseRpcUrl } from './sources';
+import { RESCAN_SLACK_MS } from './watcher';
 
 const FLAGS = ['label', 'ticker', 'icon', 'confirmations', 'minimum', 'price-coin', 'xpub', 'address', 'rpc-url', 'rpc-user', 'rpc-password', 'rpc-cookie', 'wallet', 'monero-wallet-rpc', 'wallet-password', 'view-key', 'monero-address', 'restore-height'];
 
@@ -65,7 +66,7 @@ export const depositCommands: Record<string, CliCommand> = {
           rpc_password: password ? box.seal(password, passwordAad(f.id)) : null,
           rpc_cookie: f['rpc-cookie'] ?? null,
           wallet: f.wallet ?? null,
-          watch_from: now - 2 * 3600_000, // block times may lag the clock
+          watch_from: now - RESCAN_SLACK_MS, // block times may lag the clock
           created_at: now,
         });
         await logOperatorAction(trx, 'deposits add', { id: f.id, kind: monero ? 'monero' : 'bitcoin', rpc_url: f['monero-wallet-rpc'] ?? f['rpc-url'], confirmations: f.confirmations, minimum: f.minimum });

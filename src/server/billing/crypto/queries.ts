@@ -34,9 +34,15 @@ export async function takeNextIndex(trx: Transaction<Database>, currencyId: stri
   return Number(row.taken);
 }
 
-export function setImported(db: Q, currencyId: string, importedTo: number) {
+/** Records an import of the range [0, importedTo); the next one rescans from `nextRescanFrom` (ms). */
+export function setImported(db: Q, currencyId: string, importedTo: number, nextRescanFrom: number) {
   // The listing starts over: a rescan may have found payments in blocks before the cursor.
-  return db.updateTable('deposit_currencies').set({ imported_to: importedTo, cursor: null }).where('id', '=', currencyId).where('imported_to', '<', importedTo).execute();
+  return db
+    .updateTable('deposit_currencies')
+    .set({ imported_to: importedTo, cursor: null, watch_from: nextRescanFrom })
+    .where('id', '=', currencyId)
+    .where('imported_to', '<', importedTo)
+    .execute();
 }
 
 export function setCursor(db: Q, currencyId: string, cursor: string | null) {

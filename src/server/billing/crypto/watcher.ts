@@ -13,6 +13,9 @@ import type { ChainPayment } from './sources';
 
 type Deps = Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'secrets'>;
 
+/** How far before an import its successor rescans (block timestamps may lag the clock). */
+export const RESCAN_SLACK_MS = 2 * 3600_000;
+
 /** A quote older than this does not price a deposit: it waits for the next refresh. */
 export const QUOTE_MAX_AGE_MS = 24 * 3600_000;
 
@@ -39,12 +42,15 @@ export async function watchCurrency(deps: Deps, currencyId: string, sources: Sou
   if (c.kind === 'bitcoin') {
     const src = sources.bitcoin(c);
     await src.ensureWallet();
-    // Keep the daemon watching IMPORT_AHEAD addresses past the last one handed out; a
-    // larger import rescans from when the currency was added and lists from the start again.
+    // Keep the daemon watching IMPORT_AHEAD addresses past the last one handed out. A
+    // larger import rescans the chain from `watch_from`: the addresses it adds were all
+    // handed out after the previous import, so nothing was paid to them before it (two
+    // hours of slack for block times). The listing then starts over to show what it found.
     const want = c.next_index + IMPORT_AHEAD;
     if (c.imported_to < want) {
+      const importedAt = Date.now();
       await src.importRange(receiveDescriptor(c.xpub!, parseAddressType(c.address_type!)), want, Math.floor(c.watch_from / 1000));
-      await setImported(deps.db, c.id, want);
+      await setImported(deps.db, c.id, want, importedAt - RESCAN_SLACK_MS);
       c = (await findCurrency(deps.db, currencyId))!;
     }
     const snap = await src.listSince(c.cursor, c.confirmations);
