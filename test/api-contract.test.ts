@@ -65,7 +65,9 @@ const SPEC_ROUTES = [
   'POST /api/create_api_key',
   'POST /api/save_api_key',
   'POST /api/delete_api_key',
-  // Crypto deposits (issue 10).
+  // Billing (issue 10).
+  'GET /api/get_balance',
+  'GET /api/get_transactions',
   'GET /api/get_alt_payments',
   'POST /api/generate_wallet',
   // Beyond the spec (docs/decisions.md "Alert channels").
