@@ -14,6 +14,7 @@ import { upsertQuote } from '../../src/server/market/queries';
 import { ensureWallet, haveBinary, pidsMatching, rpc, waitFor, withinBudget } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
+import { liveClient } from '../support/live';
 
 // Crypto deposits on a real litecoind in regtest: the operator's watch-only wallet (no
 // private key anywhere near the server) imports the receive chain of a tpub; each user's
@@ -155,8 +156,12 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
   it('shows a deposit pending with confirmations rising block by block and credits it once, exactly at the threshold', async () => {
     const address = await generate(alice);
     await watch(); // imports the range
+    const live = liveClient(s.url, alice.token);
+    await waitFor(async () => live.types().includes('sync'), 10_000, 'live subscription');
+    const refreshes = () => live.types().filter((t) => t === 'refresh_transactions').length;
     const txid = await pay(address, 0.5);
     await watch();
+    await waitFor(async () => refreshes() >= 1, 10_000, 'the owner hears of the pending deposit live');
     expect(await pendingOf(alice)).toEqual([{ currency_label: 'Litecoin', confirmations: 0, max_confirmations: CONFIRMATIONS, amount: 0.5, date: expect.any(String) }]);
     expect(await kinds(alice)).toContain('deposit_pending');
     for (let c = 1; c < CONFIRMATIONS; c++) {
@@ -164,13 +169,17 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
       await watch();
       expect((await pendingOf(alice))[0].confirmations).toBe(c);
       expect(await balance(alice)).toBe(0);
+      await waitFor(async () => refreshes() >= c + 1, 10_000, `the owner hears of confirmation ${c} live`);
     }
-    const refreshes = await s.deps.db.selectFrom('events').select('id').where('user_id', '=', alice.id).where('type', '=', 'refresh_transactions').execute();
-    expect(refreshes.length).toBeGreaterThanOrEqual(CONFIRMATIONS);
+    const refreshRows = await s.deps.db.selectFrom('events').select('id').where('user_id', '=', alice.id).where('type', '=', 'refresh_transactions').execute();
+    expect(refreshRows.length).toBeGreaterThanOrEqual(CONFIRMATIONS);
     await mine(1);
     await watch();
     expect(await balance(alice)).toBe(0.5 * PRICE * 1_000_000);
     expect(await pendingOf(alice)).toEqual([]);
+    await waitFor(async () => live.received.some((e) => e.type === 'update_balance' && e.payload.balance === 0.5 * PRICE), 10_000, 'the new balance live');
+    expect(live.errors).toEqual([]);
+    await live.close();
     const t = await transfersFor(txid);
     expect(t).toHaveLength(1);
     expect(JSON.parse(t[0].meta!)).toMatchObject({ price_usd: PRICE, price_source: 'test-quotes', txid, confirmations: CONFIRMATIONS, amount: '0.5' });
