@@ -65,6 +65,11 @@ const SPEC_ROUTES = [
   'POST /api/create_api_key',
   'POST /api/save_api_key',
   'POST /api/delete_api_key',
+  // Billing (issue 10).
+  'GET /api/get_balance',
+  'GET /api/get_transactions',
+  'GET /api/get_alt_payments',
+  'POST /api/generate_wallet',
   // Beyond the spec (docs/decisions.md "Alert channels").
   'GET /api/get_alert_channels',
   'POST /api/add_alert_channel',

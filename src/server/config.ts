@@ -121,6 +121,10 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '900',
   ),
+  DEPOSIT_POLL_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '30',
+  ),
   ALERT_DOWN_SECONDS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '180',
@@ -180,6 +184,8 @@ export type Config = {
   monitorConcurrency: number;
   /** A node is alerted down after failing its checks this long (issue 9: 3 minutes). */
   alertDownMs: number;
+  /** How often the deposit daemons are read (new payments, confirmations, reorgs). */
+  depositPollMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
   maxNodesPerUser: number;
   /** Bearer token for /metrics; empty disables it. */
@@ -249,6 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
     alertDownMs: e.ALERT_DOWN_SECONDS * 1000,
+    depositPollMs: e.DEPOSIT_POLL_SECONDS * 1000,
     maxNodesPerUser: e.MAX_NODES_PER_USER,
     operatorToken: e.OPERATOR_TOKEN ?? '',
     fleetSimulator: e.FLEET_SIMULATOR,

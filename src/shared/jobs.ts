@@ -25,6 +25,8 @@ export const queuedJobPayloads = {
 export const recurringJobNames = [
   /** Deliver committed `events` rows to live subscribers. */
   'events.poll',
+  /** Read the deposit daemons: new payments, confirmations, reorgs; credit at the threshold. */
+  'deposits.watch',
   /** Make the engines match the nodes' lifecycle states. */
   'fleet.reconcile',
   /** Fetch prices, exchanges and history. */

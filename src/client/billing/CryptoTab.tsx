@@ -1,11 +1,120 @@
-import { ContactLink } from '../site/support';
-import { EmptyState } from '../ui/EmptyState';
+import QRCode from 'qrcode';
+import { useEffect, useId, useState } from 'react';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+import { CopyButton } from '../ui/CopyButton';
+import { QueryState } from '../ui/QueryState';
+import { PageLoading } from '../ui/Spinner';
+import './billing-crypto.css';
 
-/** The Crypto tab of /dashboard/billing. */
+/** The three acknowledgements before an address is made (platform-and-account.md section 5). */
+const ACKNOWLEDGEMENTS = [
+  'I understand that deposits only cover hosting fees.',
+  'I understand that I must buy the masternode collateral myself.',
+  'I understand that crypto deposits are non-refundable.',
+] as const;
+
+/**
+ * Billing's Crypto tab: pick a currency, accept the three acknowledgements, generate the
+ * address (the same one every time after), shown with a QR code and a copy button. A
+ * deposit is credited at the currency's confirmations; pending ones are listed by the page.
+ * When generating fails, the currency list is fetched again (the spec's rule: the currency
+ * may have been withdrawn).
+ */
 export function CryptoTab() {
+  const list = trpc.billing.get_alt_payments.useQuery();
   return (
-    <EmptyState title="Pay with crypto">
-      To add funds with cryptocurrency, <ContactLink subject="Add funds by crypto">contact support</ContactLink>.
-    </EmptyState>
+    <QueryState query={list} what="The deposit currencies">
+      {(data) => (data.currencies.length ? <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} /> : <Alert kind="info">Crypto deposits are not available right now.</Alert>)}
+    </QueryState>
+  );
+}
+
+type Currency = { id: string; label: string; ticker: string; address: string; max_confirmations: number };
+
+function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailure: () => void }) {
+  const utils = trpc.useUtils();
+  const [picked, setPicked] = useState(currencies[0].id);
+  const [acks, setAcks] = useState<boolean[]>(ACKNOWLEDGEMENTS.map(() => false));
+  const selectId = useId();
+  const currency = currencies.find((c) => c.id === picked) ?? currencies[0];
+  const generate = trpc.billing.generate_wallet.useMutation({
+    onSuccess: () => utils.billing.get_alt_payments.invalidate(),
+    onError: onFailure,
+  });
+  const address = currency.address || (generate.data && generate.variables?.currency === currency.id ? generate.data.address : '');
+  const ready = acks.every(Boolean);
+
+  return (
+    <div className="crypto-tab">
+      <div className="field">
+        <label htmlFor={selectId}>Currency</label>
+        <select
+          id={selectId}
+          value={currency.id}
+          onChange={(e) => {
+            setPicked(e.target.value);
+            generate.reset();
+          }}
+        >
+          {currencies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label} ({c.ticker})
+            </option>
+          ))}
+        </select>
+      </div>
+      {address ? (
+        <DepositAddress currency={currency} address={address} />
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (ready) generate.mutate({ currency: currency.id });
+          }}
+        >
+          <fieldset>
+            <legend>Before you deposit</legend>
+            {ACKNOWLEDGEMENTS.map((text, i) => (
+              <label key={text} className="check">
+                <input type="checkbox" checked={acks[i]} onChange={(e) => setAcks(acks.map((a, j) => (j === i ? e.target.checked : a)))} /> {text}
+              </label>
+            ))}
+          </fieldset>
+          {generate.isError && <Alert kind="error">{errorMessage(generate.error)}</Alert>}
+          <button type="submit" className="btn btn-primary" disabled={!ready || generate.isPending}>
+            {generate.isPending ? 'Generating…' : 'Generate address'}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function DepositAddress({ currency, address }: { currency: Currency; address: string }) {
+  const [qr, setQr] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setQr(null);
+    QRCode.toDataURL(address, { margin: 1, width: 200 })
+      .then((url) => live && setQr(url))
+      .catch(() => live && setFailed(true));
+    return () => {
+      live = false;
+    };
+  }, [address]);
+  return (
+    <div className="deposit-address">
+      <p>
+        Send {currency.label} ({currency.ticker}) to this address. Your deposit is credited to your balance in USD after {currency.max_confirmations} confirmation
+        {currency.max_confirmations === 1 ? '' : 's'}.
+      </p>
+      <div className="qr">{qr ? <img src={qr} width={200} height={200} alt={`QR code of your ${currency.label} deposit address`} /> : failed ? null : <PageLoading />}</div>
+      <p className="secret-line">
+        <code data-testid="deposit-address">{address}</code> <CopyButton text={address} label="Copy address" />
+      </p>
+    </div>
   );
 }

@@ -2,6 +2,9 @@ import {
   cancelStripeInput,
   creditCardInput,
   creditCardOutput,
+  generateWalletInput,
+  generateWalletOutput,
+  getAltPaymentsOutput,
   getBalanceOutput,
   getTransactionsInput,
   getTransactionsOutput,
@@ -13,6 +16,7 @@ import { messageResponse } from '../../shared/schemas/common';
 import { authedProcedure, router, scriptProcedure } from '../trpc';
 import { cancelCardSession, openCardSession, resumeCardSession } from './card/service';
 import { redeemGiftCode } from './coupons/service';
+import { generateWallet, getAltPayments } from './crypto/service';
 import { getBalance, getTransactions } from './service';
 
 // Procedure names are the spec's call names (platform-and-account.md section 7).
@@ -46,4 +50,13 @@ export const billingRouter = router({
     .input(redeemCouponInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => redeemGiftCode(ctx, ctx.user.id, input.code)),
+  get_alt_payments: scriptProcedure
+    .meta({ rest: { method: 'GET', path: '/api/get_alt_payments', summary: '`{success, currencies[{id, label, ticker, icon_id?, address, max_confirmations}]}`: the accepted deposit currencies, preferred coins first; `address` is the caller\'s own, empty until generated' } })
+    .output(getAltPaymentsOutput)
+    .query(async ({ ctx }) => ({ success: true as const, currencies: await getAltPayments(ctx, ctx.user.id) })),
+  generate_wallet: scriptProcedure
+    .meta({ rest: { method: 'POST', path: '/api/generate_wallet', summary: '`{success, address}`: `{currency}`; the caller\'s deposit address for the currency, made once and the same after' } })
+    .input(generateWalletInput)
+    .output(generateWalletOutput)
+    .mutation(async ({ ctx, input }) => ({ success: true as const, address: await generateWallet(ctx, ctx.user.id, input.currency) })),
 });

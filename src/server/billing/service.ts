@@ -5,6 +5,7 @@ import { hourOf } from '../notifications/raise';
 import { accountBalance, userAccount } from './ledger';
 import { pendingCardSessions } from './card/queries';
 import { chargedNodeTotals, userTransfers } from './queries';
+import { pendingDeposits } from './crypto/service';
 
 type Ctx = Pick<Context, 'db'>;
 
@@ -18,11 +19,11 @@ export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOu
  * but not yet credited (each module lists its own; none while that method is off).
  */
 export async function getTransactions(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetTransactionsOutput> {
-  const [{ rows, total }, sessions] = await Promise.all([userTransfers(ctx.db, userId, page.page, page.per_page), pendingCardSessions(ctx.db, userId)]);
+  const [{ rows, total }, sessions, pending] = await Promise.all([userTransfers(ctx.db, userId, page.page, page.per_page), pendingCardSessions(ctx.db, userId), pendingDeposits(ctx, userId)]);
   return {
     success: true,
     stripe: sessions.map((s) => ({ id: s.id, amount: microsToUsd(s.amount), time: hourOf(s.created_at) })),
-    pending: [],
+    pending,
     transactions: rows.map((r) => ({ date: hourOf(r.created_at), description: r.description, amount: microsToUsd(r.signed) })),
     total,
   };

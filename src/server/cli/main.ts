@@ -1,6 +1,7 @@
 import { userCommands } from '../auth/cli';
 import { billingCommands } from '../billing/cli';
 import { couponCommands } from '../billing/coupons/cli';
+import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../fleet/cli';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
@@ -17,7 +18,7 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...catalogCommands, ...fleetCommands };
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...depositCommands, ...catalogCommands, ...fleetCommands };
 
 function help(io: CliIo) {
   io.out('usage: npm run nodekeep -- <command>\n');

@@ -154,6 +154,62 @@ export interface GiftCodesTable {
   redeemed_at: number | null;
 }
 
+/** An accepted deposit currency and its watch-only source (migration 2020; src/server/billing/crypto). */
+export interface DepositCurrenciesTable {
+  id: string;
+  label: string;
+  ticker: string;
+  icon_id: string | null;
+  kind: 'bitcoin' | 'monero';
+  confirmations: number;
+  /** Micro-dollars: a deposit worth less at credit time is recorded, not credited. */
+  minimum: number;
+  /** The coin whose market quote prices a deposit (`market_quotes.coin_id`). */
+  price_coin: string;
+  decimals: number;
+  enabled: Generated<number>;
+  xpub: string | null;
+  /** Bitcoin family: `wpkh:<hrp>` or `pkh:<version byte>`. */
+  address_type: string | null;
+  rpc_url: string;
+  rpc_user: string | null;
+  /** Sealed. */
+  rpc_password: string | null;
+  rpc_cookie: string | null;
+  wallet: string | null;
+  next_index: Generated<number>;
+  imported_to: Generated<number>;
+  /** Bitcoin family: listsinceblock's next start (null: from the beginning). */
+  cursor: string | null;
+  /** Bitcoin family: where the next import's rescan starts (ms): the previous import, less slack. */
+  watch_from: number;
+  created_at: number;
+}
+export type DepositCurrency = Selectable<DepositCurrenciesTable>;
+
+export interface DepositAddressesTable {
+  currency_id: string;
+  user_id: number;
+  address: string;
+  idx: number;
+  created_at: number;
+}
+
+export interface DepositsTable {
+  id: Generated<number>;
+  currency_id: string;
+  txid: string;
+  vout: number;
+  user_id: number;
+  address: string;
+  amount: string;
+  confirmations: number;
+  state: 'pending' | 'credited' | 'below_minimum' | 'removed';
+  usd_micros: number | null;
+  seen_at: number;
+  updated_at: number;
+}
+
 export interface PageVisitsTable {
   id: Generated<number>;
   user_id: number;
@@ -491,6 +547,9 @@ export interface Database {
   ledger_accounts: LedgerAccountsTable;
   card_sessions: CardSessionsTable;
   gift_codes: GiftCodesTable;
+  deposit_currencies: DepositCurrenciesTable;
+  deposit_addresses: DepositAddressesTable;
+  deposits: DepositsTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;

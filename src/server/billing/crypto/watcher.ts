@@ -1,0 +1,140 @@
+import type { AppDeps } from '../../context';
+import type { DepositCurrency, DepositsTable } from '../../db/schema';
+import { creditDeposit } from '../deposit';
+import { insertEvent } from '../../events/queries';
+import type { JobRunner } from '../../jobs/runner';
+import { findQuote } from '../../market/queries';
+import { afterRaise, raise } from '../../notifications/raise';
+import { atomicToMicros, formatAtomic } from './amounts';
+import { daemonSources, IMPORT_AHEAD, type Sources } from './currencies';
+import { parseAddressType, receiveDescriptor } from './derive';
+import { depositsInState, findCurrency, insertDeposit, listCurrencies, ownersOf, setCursor, setImported, updateDeposit } from './queries';
+import type { ChainPayment } from './sources';
+
+type Deps = Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'secrets'>;
+
+/** How far before an import its successor rescans (block timestamps may lag the clock). */
+export const RESCAN_SLACK_MS = 2 * 3600_000;
+
+/** A quote older than this does not price a deposit: it waits for the next refresh. */
+export const QUOTE_MAX_AGE_MS = 24 * 3600_000;
+
+/**
+ * One look at every enabled currency's daemon, in turn. A daemon that is down or answers
+ * garbage is logged and skipped (its deposits wait, nothing is written for it); the others
+ * go on.
+ */
+export async function watchDeposits(deps: Deps, signal?: AbortSignal, sources: Sources = daemonSources(deps.secrets)): Promise<void> {
+  // A disabled currency is no longer offered, but what was paid to it is still watched and credited.
+  for (const c of await listCurrencies(deps.db, { enabledOnly: false })) {
+    signal?.throwIfAborted();
+    try {
+      await watchCurrency(deps, c.id, sources);
+    } catch (err) {
+      deps.log.warn('deposit watch failed', { currency: c.id, err: (err as Error).message });
+    }
+  }
+}
+
+/** One currency: read the chain, then apply what it shows in one transaction. Throws when the daemon fails. */
+export async function watchCurrency(deps: Deps, currencyId: string, sources: Sources = daemonSources(deps.secrets)): Promise<void> {
+  let c = (await findCurrency(deps.db, currencyId))!;
+  if (c.kind === 'bitcoin') {
+    const src = sources.bitcoin(c);
+    await src.ensureWallet();
+    // Keep the daemon watching IMPORT_AHEAD addresses past the last one handed out. A
+    // larger import rescans the chain from `watch_from`: the addresses it adds were all
+    // handed out after the previous import, so nothing was paid to them before it (two
+    // hours of slack for block times). The listing then starts over to show what it found.
+    const want = c.next_index + IMPORT_AHEAD;
+    if (c.imported_to < want) {
+      const importedAt = Date.now();
+      await src.importRange(receiveDescriptor(c.xpub!, parseAddressType(c.address_type!)), want, Math.floor(c.watch_from / 1000));
+      await setImported(deps.db, c.id, want, importedAt - RESCAN_SLACK_MS);
+      c = (await findCurrency(deps.db, currencyId))!;
+    }
+    const snap = await src.listSince(c.cursor, c.confirmations);
+    await apply(deps, c, snap.payments, snap.removed, snap.cursor);
+  } else {
+    await apply(deps, c, await sources.monero(c).incoming(), new Set(), null);
+  }
+}
+
+type Effect = { userId: number; kind: 'pending' | 'credited' | 'changed'; amount?: string; micros?: number };
+
+async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], removed: Set<string>, cursor: string | null): Promise<void> {
+  const now = Date.now();
+  const effects: Effect[] = [];
+  // A deposit at its threshold that waits for a price keeps the listing where it is: the
+  // next cursor would pass its block, and a pending deposit missing from the listing is
+  // taken for one that left the chain.
+  let waiting = false;
+  await deps.db.transaction().execute(async (trx) => {
+    const owners = await ownersOf(trx, c.id, [...new Set(seen.map((p) => p.address))]);
+    const current = new Map<string, ChainPayment>();
+    for (const p of seen) if (p.confirmations >= 0 && owners.has(p.address)) current.set(`${p.txid}:${p.vout}`, p);
+    const quote = await findQuote(trx, c.price_coin);
+    const usable = quote && now - quote.updated_at <= QUOTE_MAX_AGE_MS && quote.price_usd > 0 ? quote : null;
+
+    const known = new Map((await depositsInState(trx, c.id, ['pending', 'removed'])).map((d) => [`${d.txid}:${d.vout}`, d]));
+    // A pending deposit the chain no longer shows (its block left the main chain and the
+    // transaction with it, or a conflicting spend replaced it) leaves the pending list.
+    for (const [key, d] of known) {
+      if (d.state === 'pending' && !current.has(key)) {
+        deps.log.info('deposit left the chain', { currency: c.id, deposit: key, reorged: removed.has(key) });
+        await updateDeposit(trx, d.id, { state: 'removed', confirmations: 0 });
+        effects.push({ userId: d.user_id, kind: 'changed' });
+      }
+    }
+    for (const [key, p] of current) {
+      const userId = owners.get(p.address)!;
+      let d: Pick<DepositsTable, 'confirmations' | 'state'> & { id: number } | undefined = known.get(key);
+      if (!d) {
+        const r = await insertDeposit(trx, { currency_id: c.id, txid: p.txid, vout: p.vout, user_id: userId, address: p.address, amount: p.amount.toString(), confirmations: p.confirmations, state: 'pending', seen_at: now, updated_at: now });
+        if (!r.numInsertedOrUpdatedRows) continue; // credited or settled before: never again
+        d = { id: Number(r.insertId), confirmations: p.confirmations, state: 'pending' };
+        if (p.confirmations < c.confirmations) effects.push({ userId, kind: 'pending', amount: formatAtomic(p.amount, c.decimals) });
+        else effects.push({ userId, kind: 'changed' });
+      } else if (d.state === 'removed' || d.confirmations !== p.confirmations) {
+        await updateDeposit(trx, d.id, { state: 'pending', confirmations: p.confirmations });
+        effects.push({ userId, kind: 'changed' });
+      }
+      if (p.confirmations < c.confirmations) continue;
+      if (!usable) {
+        deps.log.warn('deposit waits for a price', { currency: c.id, price_coin: c.price_coin, txid: p.txid });
+        waiting = true;
+        continue;
+      }
+      const micros = atomicToMicros(p.amount, c.decimals, usable.price_usd);
+      if (micros < c.minimum) {
+        await updateDeposit(trx, d.id, { state: 'below_minimum', usd_micros: micros });
+        effects.push({ userId, kind: 'changed' });
+        continue;
+      }
+      const amount = formatAtomic(p.amount, c.decimals);
+      await creditDeposit(trx, {
+        userId,
+        amount: micros,
+        via: 'crypto',
+        idempotencyKey: `crypto:${c.id}:${p.txid}:${p.vout}`,
+        description: `${c.label} deposit (${amount} ${c.ticker})`,
+        meta: { currency: c.id, txid: p.txid, vout: p.vout, amount, confirmations: p.confirmations, price_usd: usable.price_usd, price_source: usable.provider, price_at: usable.updated_at },
+      });
+      await updateDeposit(trx, d.id, { state: 'credited', usd_micros: micros, confirmations: p.confirmations });
+      effects.push({ userId, kind: 'credited', micros });
+    }
+    for (const e of effects) {
+      if (e.kind === 'pending') await raise(trx, e.userId, 'deposit_pending', { currency: c.ticker, amount: e.amount! });
+      else if (e.kind === 'credited') await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });
+    }
+    // The ledger tells the owner of a credit; a pending list that changed is told here.
+    for (const userId of new Set(effects.filter((e) => e.kind !== 'credited').map((e) => e.userId))) await insertEvent(trx, userId, 'refresh_transactions', {});
+    if (cursor !== null && !waiting) await setCursor(trx, c.id, cursor);
+  });
+  if (effects.length) afterRaise(deps);
+}
+
+/** The recurring job `deposits.watch`: every `everyMs`, and once at start. */
+export function scheduleDepositWatch(jobs: JobRunner, deps: Deps, everyMs: number): void {
+  jobs.every('deposits.watch', { everyMs, atStart: true, deadlineMs: 5 * 60_000, run: (signal) => watchDeposits(deps, signal) });
+}
