@@ -15,6 +15,7 @@ import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
 import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
+import * as charges from './2026-11-23T2010-charges';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1910-alert-channels': alertChannels,
   '2026-11-23T1920-alert-state': alertState,
   '2026-11-23T2000-ledger-accounts': ledgerAccounts,
+  '2026-11-23T2010-charges': charges,
 };

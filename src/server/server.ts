@@ -14,6 +14,7 @@ import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
+import { scheduleDailyCharge } from './billing/daily-charge';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
@@ -119,6 +120,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   });
   const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
   handleChannelDelivery(jobs, deps);
+  scheduleDailyCharge(jobs, deps);
   const cache = new ResponseCache();
   const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
   market.onRefreshed = () => {
