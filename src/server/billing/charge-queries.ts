@@ -79,3 +79,25 @@ export async function claimReminder(db: Q, userId: number, day: string, now: num
   const r = await db.insertInto('balance_reminders').values({ user_id: userId, day, at: now }).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
+
+/**
+ * A chunk's daily charges as one statement: the transfers of the nodes in (after, upTo]
+ * that owe the day (the same rule as `nodesChargedOn`), each keyed by node and day, a
+ * key written before is skipped. The ledger's trigger moves both counters per row and its
+ * CHECK refuses the whole statement when any owner's balance would go below zero (the
+ * caller then charges that chunk node by node, `postTransfer`). A batch `postTransfer`:
+ * same table, keys, kinds and descriptions (`dailyChargeKey`, daily-charge.ts).
+ * Returns how many were written; the users whose balance moved are the chunk's owners.
+ */
+export async function insertDailyCharges(db: Q, day: string, start: number, after: number, upTo: number, now: number, revenue: string): Promise<number> {
+  const r = await sql`
+    INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
+    SELECT 'charge:' || id || ':' || ${day}, 'user:' || user_id, ${revenue}, hosting_price, 'daily_charge',
+           'Daily charge: ' || coalesce(alias, mn_id) || ' (' || ${day} || ')', ${now}
+    FROM nodes
+    WHERE id > ${after} AND id <= ${upTo} AND created_at < ${start} AND failed_reason IS NULL
+      AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0
+    ORDER BY id
+    ON CONFLICT (idempotency_key) DO NOTHING`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

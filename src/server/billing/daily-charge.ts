@@ -6,7 +6,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { dailyChargeKey, dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, completeChargeDay, firstOpenDay, moveChargeCursor, nodesChargedOn, openChargeDay, type ChargeableNode } from './charge-queries';
+import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, moveChargeCursor, nodesChargedOn, openChargeDay, type ChargeableNode } from './charge-queries';
 import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
@@ -70,7 +70,7 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
         await completeChargeDay(trx, day, now);
         return null;
       }
-      const r = await chargeChunk(trx, nodes, day, start);
+      const r = await chargeChunk(trx, nodes, day, start, state.cursor, now);
       await moveChargeCursor(trx, day, nodes[nodes.length - 1].id);
       return { ...r, cursor: nodes[nodes.length - 1].id };
     });
@@ -83,7 +83,16 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
   }
 }
 
-async function chargeChunk(trx: MoneyTx, nodes: ChargeableNode[], day: string, start: number) {
+async function chargeChunk(trx: MoneyTx, nodes: ChargeableNode[], day: string, start: number, after: number, now: number) {
+  // Every owner can pay (the common case): the chunk in one statement.
+  try {
+    const charged = await insertDailyCharges(trx, day, start, after, nodes[nodes.length - 1].id, now, PLATFORM.revenue);
+    if (charged) for (const userId of new Set(nodes.map((n) => n.user_id))) await balanceChanged(trx, userId);
+    return { charged, destroyed: 0 };
+  } catch (err) {
+    if (!(err instanceof Error && err.message.includes('user_balance_not_negative'))) throw err;
+    // An owner cannot pay: the statement wrote nothing; node by node, oldest first.
+  }
   const touched = new Set<number>();
   let charged = 0;
   let destroyed = 0;
