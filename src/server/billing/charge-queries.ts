@@ -57,21 +57,29 @@ export async function firstOpenDay(db: Q): Promise<{ afterCompleted: string | nu
 export type LowBalance = { user_id: number; daily: number; balance: number };
 
 /**
- * Users (after id `after`, by id) whose balance is below `days` days of their charged
- * nodes' fees: the candidates for a low-balance reminder. A read; nothing waits on it.
+ * Users with ids in (after, upTo] whose balance is below `days` days of their charged
+ * nodes' fees: the candidates for a low-balance reminder. A window of user ids, not a
+ * LIMIT: each read covers a bounded slice of the nodes, so none holds the event loop
+ * (better-sqlite3 reads synchronously) for long.
  */
-export function lowBalances(db: Q, days: number, after: number, limit: number): Promise<LowBalance[]> {
+export function lowBalances(db: Q, days: number, after: number, upTo: number): Promise<LowBalance[]> {
   return db
     .selectFrom('nodes as n')
     .leftJoin('ledger_accounts as a', (j) => j.on(sql<boolean>`a.account = 'user:' || n.user_id`))
     .select(['n.user_id', sql<number>`sum(n.hosting_price)`.as('daily'), sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance')])
-    .where('n.state', 'in', CHARGED)
     .where('n.user_id', '>', after)
+    .where('n.user_id', '<=', upTo)
+    .where('n.state', 'in', CHARGED)
     .groupBy('n.user_id')
     .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
     .orderBy('n.user_id')
-    .limit(limit)
     .execute();
+}
+
+/** The highest user id (0 with none): where the reminders' windows end. */
+export async function lastUserId(db: Q): Promise<number> {
+  const row = await db.selectFrom('users').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
+  return Number(row.id ?? 0);
 }
 
 /** True for the first reminder of the user's day; false when one was raised already. */
