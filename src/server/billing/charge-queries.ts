@@ -14,18 +14,24 @@ export type ChargeableNode = { id: number; user_id: number; mn_id: string; coin_
  * for unpaid fees gets `deleted_at` = the start of the day it did not pay, so it is
  * charged neither that day nor after).
  */
-export function nodesChargedOn(db: Q, start: number, after: number, limit: number): Promise<ChargeableNode[]> {
+export function nodesChargedOn(db: Q, start: number, after: number, limit: number): Promise<Array<Pick<ChargeableNode, 'id' | 'user_id'>>> {
+  return chargedOn(db, start, after).select(['id', 'user_id']).limit(limit).execute();
+}
+
+/** `nodesChargedOn` with what charging them one by one needs, ids (after, upTo]. */
+export function nodesChargedOnUpTo(db: Q, start: number, after: number, upTo: number): Promise<ChargeableNode[]> {
+  return chargedOn(db, start, after).select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price']).where('id', '<=', upTo).execute();
+}
+
+function chargedOn(db: Q, start: number, after: number) {
   return db
     .selectFrom('nodes')
-    .select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price'])
     .where('id', '>', after)
     .where('created_at', '<', start)
     .where('failed_reason', 'is', null)
     .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]))
     .where('hosting_price', '>', 0)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    .orderBy('id');
 }
 
 export function chargeDay(db: Q, day: string) {

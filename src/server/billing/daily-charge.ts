@@ -6,8 +6,8 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { dailyChargeKey, dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, moveChargeCursor, nodesChargedOn, openChargeDay, type ChargeableNode } from './charge-queries';
-import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
+import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, moveChargeCursor, nodesChargedOn, nodesChargedOnUpTo, openChargeDay } from './charge-queries';
+import { InsufficientFunds, PLATFORM, balancesChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
 /** Why a node destroyed by the daily charge went (kept on the node, like an owner's reason). */
@@ -83,16 +83,18 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
   }
 }
 
-async function chargeChunk(trx: MoneyTx, nodes: ChargeableNode[], day: string, start: number, after: number, now: number) {
+async function chargeChunk(trx: MoneyTx, chunk: Array<{ id: number; user_id: number }>, day: string, start: number, after: number, now: number) {
+  const upTo = chunk[chunk.length - 1].id;
   // Every owner can pay (the common case): the chunk in one statement.
   try {
-    const charged = await insertDailyCharges(trx, day, start, after, nodes[nodes.length - 1].id, now, PLATFORM.revenue);
-    if (charged) for (const userId of new Set(nodes.map((n) => n.user_id))) await balanceChanged(trx, userId);
+    const charged = await insertDailyCharges(trx, day, start, after, upTo, now, PLATFORM.revenue);
+    if (charged) await balancesChanged(trx, [...new Set(chunk.map((n) => n.user_id))]);
     return { charged, destroyed: 0 };
   } catch (err) {
     if (!(err instanceof Error && err.message.includes('user_balance_not_negative'))) throw err;
     // An owner cannot pay: the statement wrote nothing; node by node, oldest first.
   }
+  const nodes = await nodesChargedOnUpTo(trx, start, after, upTo);
   const touched = new Set<number>();
   let charged = 0;
   let destroyed = 0;
@@ -121,7 +123,7 @@ async function chargeChunk(trx: MoneyTx, nodes: ChargeableNode[], day: string, s
       }
     }
   }
-  for (const userId of touched) await balanceChanged(trx, userId);
+  await balancesChanged(trx, [...touched]);
   return { charged, destroyed };
 }
 
