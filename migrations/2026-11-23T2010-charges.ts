@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
 // got: `cursor` is the last node id whose charge was written, moved in the same
 // transaction as that chunk's transfers, so a run cut short (a crash, a SIGKILL, a
 // shutdown) goes on from there; `completed_at` marks the day done, and the newest done
-// day is where a catch-up after downtime starts. The transfers' idempotency keys
+// day is where a catch-up after downtime starts; `reminded_at`, that the day's low-balance
+// reminders went out (after its charges). The transfers' idempotency keys
 // (`charge:<node>:<day>`) are what makes a charge once-only; the cursor only saves work.
 //
 // `balance_reminders` holds one row per user and day a low-balance reminder was raised:
@@ -17,7 +18,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       day TEXT PRIMARY KEY CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
       cursor INTEGER NOT NULL DEFAULT 0,
       started_at INTEGER NOT NULL,
-      completed_at INTEGER
+      completed_at INTEGER,
+      reminded_at INTEGER
     ) STRICT`.execute(db);
   await sql`
     CREATE TABLE balance_reminders (

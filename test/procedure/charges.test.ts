@@ -270,6 +270,8 @@ describe('low-balance reminders', () => {
     await fund(d.db, fine.id, 4_000_000); // 3 days left: not yet
     await run(d, at(TODAY));
     await run(d, at(TODAY, '18:00:00'));
+    await d.db.updateTable('charge_days').set({ reminded_at: null }).execute(); // as if the mark were lost: the per-user key holds
+    await run(d, at(TODAY, '19:00:00'));
     const remindersOf = (userId: number) => d.db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', 'low_balance').execute();
     expect(await remindersOf(low.id)).toEqual([{ message: 'Your balance is $2.50: enough for about 2 days of hosting. Add funds to keep your nodes running.' }]);
     expect(await remindersOf(fine.id)).toEqual([]);

@@ -51,6 +51,10 @@ export async function completeChargeDay(db: Q, day: string, now: number): Promis
   await db.updateTable('charge_days').set({ completed_at: now }).where('day', '=', day).where('completed_at', 'is', null).execute();
 }
 
+export async function markReminded(db: Q, day: string, now: number): Promise<void> {
+  await db.updateTable('charge_days').set({ reminded_at: now }).where('day', '=', day).execute();
+}
+
 /** Where a run begins: the day after the newest completed one, else the oldest begun, else null (never ran). */
 export async function firstOpenDay(db: Q): Promise<{ afterCompleted: string | null; oldestOpen: string | null }> {
   const row = await db

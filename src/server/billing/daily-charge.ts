@@ -6,7 +6,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { dailyChargeKey, dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, moveChargeCursor, nodesChargedOn, nodesChargedOnUpTo, openChargeDay } from './charge-queries';
+import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, markReminded, moveChargeCursor, nodesChargedOn, nodesChargedOnUpTo, openChargeDay } from './charge-queries';
 import { InsufficientFunds, PLATFORM, balancesChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
@@ -42,7 +42,12 @@ export async function runDailyCharge(deps: DailyChargeDeps, now = Date.now(), si
     if (o.charged || o.destroyed) deps.log.info('daily charge done', { ...o });
     out.push(o);
   }
-  await remindLowBalances(deps, today, now, signal);
+  // Once per day, after its charges (a run cut before this sends them on the next tick).
+  const state = await chargeDay(deps.db, today);
+  if (state?.completed_at != null && state.reminded_at === null) {
+    await remindLowBalances(deps, today, now, signal);
+    await markReminded(deps.db, today, now);
+  }
   return out;
 }
 
@@ -127,10 +132,9 @@ async function chargeChunk(trx: MoneyTx, chunk: Array<{ id: number; user_id: num
   return { charged, destroyed };
 }
 
-
 /**
  * The recurring job `billing.daily_charge`: at start (a day missed while down is caught
- * up) and every minute after, which costs one read while the day is done and charges
+ * up) and every minute after, which costs two reads while the day is done and charges
  * within a minute of 00:00 UTC whatever the machine's time zone.
  */
 export function scheduleDailyCharge(jobs: JobRunner, deps: Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'fleet'>): void {

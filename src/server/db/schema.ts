@@ -128,6 +128,8 @@ export interface ChargeDaysTable {
   cursor: Generated<number>;
   started_at: number;
   completed_at: Generated<number | null>;
+  /** The day's low-balance reminders went out. */
+  reminded_at: Generated<number | null>;
 }
 
 /** One low-balance reminder per user and UTC day. */
