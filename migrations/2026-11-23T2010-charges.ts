@@ -27,5 +27,5 @@ export async function up(db: Kysely<any>): Promise<void> {
       day TEXT NOT NULL,
       at INTEGER NOT NULL,
       PRIMARY KEY (user_id, day)
-    ) STRICT, WITHOUT ROWID`.execute(db);
+    ) STRICT`.execute(db);
 }
