@@ -274,6 +274,9 @@ describe('low-balance reminders', () => {
     await run(d, at(TODAY, '19:00:00'));
     const remindersOf = (userId: number) => d.db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', 'low_balance').execute();
     expect(await remindersOf(low.id)).toEqual([{ message: 'Your balance is $2.50: enough for about 2 days of hosting. Add funds to keep your nodes running.' }]);
+    // And by mail: the reminder's mail job is queued with it.
+    const [note] = await d.db.selectFrom('notifications').select('id').where('user_id', '=', low.id).where('kind', '=', 'low_balance').execute();
+    expect(await d.db.selectFrom('jobs').select('key').where('key', '=', `notify.mail:${note.id}`).execute()).toHaveLength(1);
     expect(await remindersOf(fine.id)).toEqual([]);
     await run(d, at(nextDay(TODAY)));
     expect(await remindersOf(low.id)).toHaveLength(2);
