@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { ConfigError, loadConfig } from '../../src/server/config';
@@ -223,6 +224,40 @@ describe('daily charge', () => {
     }
     expect(d.log.lines.filter((l) => l.includes('job failed'))).toEqual([]);
     expect((await chargesOf(d.db, n.id)).map((c) => c.idempotency_key)).toEqual([`charge:${n.id}:${dayOf(Date.now())}`]);
+  });
+});
+
+describe('requests during the charge', () => {
+  it('are answered between chunks, not after the whole run', async () => {
+    const d = await deps();
+    const u = await freshUser(d.deps);
+    await fund(d.db, u.id, 1_000_000_000_000);
+    const created = at(before(TODAY, 2));
+    await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+      INSERT INTO nodes (mn_id, user_id, coin_id, package, state, hosting_price, created_at, state_at)
+      SELECT 'dash-load' || i, ${u.id}, 'dash', 'dedicated', 'live', 330000, ${created}, ${created} FROM n`.execute(d.db);
+    let running = true;
+    const waits: number[] = [];
+    let duringRun = 0;
+    // A request's worth of reads every 10 ms while the charge runs, as the API would make them.
+    const load = (async () => {
+      while (running) {
+        const t = performance.now();
+        await d.caller(u.token).billing.get_balance();
+        waits.push(performance.now() - t);
+        if (running) duringRun++;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const t0 = performance.now();
+    const [out] = await run(d, at(TODAY));
+    const runMs = performance.now() - t0;
+    running = false;
+    await load;
+    expect(out.charged).toBe(20_000);
+    // 20 chunks: the reads got in between them, none waited for the whole run.
+    expect(duringRun).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...waits)).toBeLessThan(Math.max(1000, runMs / 4));
   });
 });
 
