@@ -4,7 +4,7 @@ import { runCli } from '../src/server/cli/main';
 import { haveBinary, waitFor } from '../test/support/daemons';
 import { liveClient } from '../test/support/live';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../test/support/server';
-import { freshUser } from '../test/support/users';
+import { fundedUser } from '../test/support/users';
 import { machine, writeSection } from './report';
 
 /**
@@ -49,7 +49,7 @@ export async function benchDeploy() {
   const s = await startTestServer(env, { dataDir });
   const rows: string[] = [];
   try {
-    const user = await freshUser(s.deps, { prefix: 'bench' });
+    const user = await fundedUser(s.deps, { prefix: 'bench' }); // a deploy pays its Initial Charge
     const live = liveClient(s.url, user.token);
     const engines: [string, Record<string, unknown>][] = [['simulator (PIVX)', { currency: 'pivx', txid: 'a'.repeat(64) }]];
     if (haveBinary('/usr/lib/litecoin/litecoind')) engines.push(['litecoind regtest (local process)', { currency: 'ltc', txid: 'b'.repeat(64) }]);

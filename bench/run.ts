@@ -1,5 +1,6 @@
 import { benchCommonInfo } from './common-info';
 import { benchCoinListRender } from './coin-list-render';
+import { benchDailyCharge } from './daily-charge';
 import { benchDeploy } from './deploy';
 import { benchFleet } from './fleet';
 import { benchGetCoins } from './get-coins';
@@ -13,4 +14,5 @@ await benchCoinListRender();
 await benchFleet();
 await benchDeploy();
 await benchInitialJs();
+await benchDailyCharge();
 await benchLiveFanout();

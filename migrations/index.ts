@@ -15,6 +15,7 @@ import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
 import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
+import * as charges from './2026-11-23T2010-charges';
 import * as deposits from './2026-11-23T2020-deposits';
 import * as channelsHeld from './2026-11-23T1930-channels-held';
 import * as cardSessions from './2026-11-23T2030-card-sessions';
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T1920-alert-state': alertState,
   '2026-11-23T1930-channels-held': channelsHeld,
   '2026-11-23T2000-ledger-accounts': ledgerAccounts,
+  '2026-11-23T2010-charges': charges,
   '2026-11-23T2020-deposits': deposits,
   '2026-11-23T2030-card-sessions': cardSessions,
   '2026-11-23T2031-gift-codes': giftCodes,

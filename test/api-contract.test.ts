@@ -85,9 +85,7 @@ const SPEC_ROUTES = [
   'POST /api/resume_stripe',
   'POST /api/cancel_stripe',
   'POST /api/redeem_coupon',
-  // Balance, history and referrals (issue 10).
-  'GET /api/get_balance',
-  'GET /api/get_transactions',
+  // Referrals (issue 10).
   'GET /api/get_referrals',
   'GET /api/get_ref_infos',
 ];

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as v from 'valibot';
+import { parseUsd, type Micros } from '../shared/money';
 import { KEY_FORMAT_HINT, parseSecretsKey, type SecretsKey } from './secrets/key';
 
 /**
@@ -129,6 +130,15 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '180',
   ),
+  // Paid once per user at email verification (docs/decisions.md "Sign-up credit"); 0: none.
+  SIGNUP_CREDIT_USD: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a USD amount such as 5 or 2.50 (0 to 999999, at most 6 decimals)'),
+      v.transform((t) => parseUsd(t)),
+    ),
+    '0',
+  ),
   MAX_NODES_PER_USER: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '100'),
   MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
@@ -188,6 +198,8 @@ export type Config = {
   depositPollMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
   maxNodesPerUser: number;
+  /** SIGNUP_CREDIT_USD in micro-dollars. */
+  signupCreditMicros: Micros;
   /** Bearer token for /metrics; empty disables it. */
   operatorToken: string;
   /** Whether the coin-daemon simulator may serve nodes (demos and tests); off in production. */
@@ -257,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertDownMs: e.ALERT_DOWN_SECONDS * 1000,
     depositPollMs: e.DEPOSIT_POLL_SECONDS * 1000,
     maxNodesPerUser: e.MAX_NODES_PER_USER,
+    signupCreditMicros: e.SIGNUP_CREDIT_USD,
     operatorToken: e.OPERATOR_TOKEN ?? '',
     fleetSimulator: e.FLEET_SIMULATOR,
     fleetLocalIpv4: e.FLEET_LOCAL_IPV4 ?? null,

@@ -23,6 +23,8 @@ export const queuedJobPayloads = {
 } as const;
 
 export const recurringJobNames = [
+  /** Charge every node its daily fee (00:00 UTC), catch up missed days, remind low balances. */
+  'billing.daily_charge',
   /** Deliver committed `events` rows to live subscribers. */
   'events.poll',
   /** Read the deposit daemons: new payments, confirmations, reorgs; credit at the threshold. */

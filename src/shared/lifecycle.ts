@@ -51,6 +51,15 @@ export const SETTING_UP: readonly LifecycleState[] = ['requested', 'placing', 'p
 /** Exists for its owner: lists, totals, charges (failed ones are shown but never charged). */
 export const VISIBLE: readonly LifecycleState[] = ['requested', 'placing', 'provisioning', 'live', 'failed'];
 
+/**
+ * The one definition of a node that pays its daily fee now: from its creation until its
+ * owner (or unpaid fees) deleted it, whatever it does (being set up, live, offline), but
+ * not once its setup failed: that is the platform's failure, not hosting (docs/decisions.md
+ * "Which nodes are charged"). The daily charge asks the same of a past day from the
+ * node's dates (billing/charge-queries.ts `chargedOn`); totals and lists use this.
+ */
+export const CHARGED: readonly LifecycleState[] = ['requested', 'placing', 'provisioning', 'live'];
+
 /** Retries of a failed engine create before the node is failed, and their waits. */
 export const ENGINE_RETRIES = 4;
 export function engineRetryDelayMs(attempt: number): number {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { freshUser, type FreshUser } from '../support/users';
+import { fundedUser, type FreshUser } from '../support/users';
 
 // Attack: a body over the limit is answered 413 before it is all read. The connection it
 // came on must not be offered for reuse: the client's next request on it (keep-alive, as
@@ -10,7 +10,7 @@ let s: TestServer;
 let u: FreshUser;
 beforeAll(async () => {
   s = await startTestServer();
-  u = await freshUser(s.deps);
+  u = await fundedUser(s.deps);
 });
 afterAll(() => stopTestServer(s));
 

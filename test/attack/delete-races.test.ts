@@ -6,7 +6,7 @@ import type { Fleet } from '../../src/server/fleet/runtime';
 import { requestNode } from '../../src/server/fleet/service';
 import { waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // Attack: the owner's delete lands while register_submit is talking to the node's daemon.
@@ -29,7 +29,7 @@ const rpc = (mn: string, method: string, params: unknown[] = []) =>
   fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, { method: 'POST', body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }) }).then((r) => r.json());
 
 it('a delete that lands while register_submit asks the daemon: no start recorded, no started event, the submit answers not found', async () => {
-  const u = await freshUser(s.deps);
+  const u = await fundedUser(s.deps);
   const call = async (p: string, body?: unknown) => {
     const r = await fetch(s.url + p, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${u.token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
     return { status: r.status, body: (await r.json()) as any };
@@ -75,7 +75,7 @@ it('a delete that lands while register_submit asks the daemon: no start recorded
 }, 60_000);
 
 it('a delete that lands while the node is created on its engine: no server_created, the node is destroyed', async () => {
-  const u = await freshUser(s.deps);
+  const u = await fundedUser(s.deps);
   const post = async (p: string, body: unknown) => {
     const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: r.status, body: (await r.json()) as any };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { snapshot } from '../support/db-snapshot';
 import { makeKeystore, smallPbkdf2, validatorForm, FEE } from '../deploy/support';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { freshUser, type FreshUser } from '../support/users';
+import { fundedUser, type FreshUser } from '../support/users';
 
 // Attack: deploy payloads carrying fields foreign to the coin's family, oversized and
 // duplicated fields, prototype-pollution keys, over JSON, tRPC and multipart. Each must be
@@ -13,7 +13,7 @@ let s: TestServer;
 let u: FreshUser;
 beforeAll(async () => {
   s = await startTestServer();
-  u = await freshUser(s.deps);
+  u = await fundedUser(s.deps);
 });
 afterAll(() => stopTestServer(s));
 

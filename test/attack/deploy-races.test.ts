@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nodeLimitReached } from '../../src/server/deploy/user-limit';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { clients, makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
@@ -24,8 +24,8 @@ const nodesOf = async (userId: number) =>
   Number((await sql<{ n: number }>`SELECT count(*) AS n FROM nodes WHERE user_id = ${userId}`.execute(s.deps.db)).rows[0].n);
 
 it('one account cannot take the whole fleet with racing Satori deploys; another customer still deploys', async () => {
-  const greedy = await freshUser(s.deps);
-  const other = await freshUser(s.deps);
+  const greedy = await fundedUser(s.deps);
+  const other = await fundedUser(s.deps);
   const body = { currency: 'satori', rewardAddress: 'Sgreedy', neuronCount: LIMIT };
   const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => requestFrom(loopback(i, 3000), `${s.url}/api/deploy_server`, { body, token: greedy.token })));
   const ok = answers.filter((a) => a.status === 200);
@@ -43,7 +43,7 @@ it('one account cannot take the whole fleet with racing Satori deploys; another 
 });
 
 it('validators count too: an account at its limit is refused before any keystore is decrypted', async () => {
-  const u = await freshUser(s.deps);
+  const u = await fundedUser(s.deps);
   expect((await rest('POST', '/api/deploy_server', u.token, { currency: 'satori', rewardAddress: 'Sfull', neuronCount: LIMIT })).status).toBe(200);
   const k = await makeKeystore('pw', smallPbkdf2());
   const r = await multipart(u.token, validatorForm({ files: [['k.json', k.text]], password: 'pw' }));

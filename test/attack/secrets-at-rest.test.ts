@@ -8,7 +8,7 @@ import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
-import { freshUser, type FreshUser } from '../support/users';
+import { fundedUser, type FreshUser } from '../support/users';
 
 // Attack: after deploying a classic node, a dip003 node, a smartnode started by quick
 // setup and a validator, look for their secrets (masternode key, BLS secrets, keystore
@@ -26,7 +26,7 @@ const PASSWORD = 'Keystore-Pass-\u00e9-31337';
 
 beforeAll(async () => {
   s = await startTestServer(fleetEnv, { dataDir });
-  u = await freshUser(s.deps);
+  u = await fundedUser(s.deps);
 });
 afterAll(() => stopTestServer(s));
 

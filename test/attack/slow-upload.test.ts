@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { REQUEST_TIMEOUT_MS } from '../../src/server/http/conn-limit';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 
 // Attack: a validator upload (multipart, chunked, no length) trickled at a byte a second.
@@ -37,7 +37,7 @@ function trickle(head: string, chunk: string, giveUpMs: number) {
 }
 
 it('a multipart upload trickled a byte a second is cut off with 408, not held for minutes', async () => {
-  const u = await freshUser(s.deps);
+  const u = await fundedUser(s.deps);
   const head = `POST /api/deploy_server HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${u.token}\r\nContent-Type: multipart/form-data; boundary=B\r\nTransfer-Encoding: chunked\r\n\r\n`;
   const r = await trickle(head, '1\r\na\r\n', REQUEST_TIMEOUT_MS + 15_000);
   expect(r.closedAfterMs, 'still open').not.toBeNull();

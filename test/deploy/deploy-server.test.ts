@@ -5,7 +5,7 @@ import { BURN_REQUIRED, sameDeploy, VALIDATORS_UPLOAD, ZEN_ADDRESS_USED } from '
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { parseOutputText } from '../../src/server/nodes/output-text';
 import { blsPublicKeyHex } from '../../src/server/nodes/bls';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
@@ -20,7 +20,7 @@ let token = '';
 
 beforeAll(async () => {
   s = await startTestServer({ MONITOR_NODE_SECONDS: '0.5' });
-  token = (await freshUser(s.deps)).token;
+  token = (await fundedUser(s.deps)).token;
   // BITG is under maintenance in the catalog; its payee rules are tested with it open.
   await s.deps.db.updateTable('coins').set({ maintenance: 0 }).where('id', '=', 'bitg').execute();
 });
@@ -94,7 +94,7 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
     const address = `zn${uniq()}`;
     const first = await rest('POST', '/api/deploy_server', token, { currency: 'zen42', txid: address });
     expect(first.body).toMatchObject({ success: true });
-    const other = (await freshUser(s.deps)).token;
+    const other = (await fundedUser(s.deps)).token;
     await refusedAlike({ currency: 'zen500', txid: address }, ZEN_ADDRESS_USED, 'txid', 400, other);
     await refusedAlike({ currency: 'zen42', txid: address }, ZEN_ADDRESS_USED, 'txid', 400, other);
   });
@@ -208,7 +208,7 @@ describe('a deploy of each family reaches server_created', () => {
 
 describe('one deploy at a time per user', () => {
   it('100 identical deploys at once from 100 addresses: exactly one runs, the others are refused clearly', async () => {
-    const { token: t, id: userId } = await freshUser(s.deps);
+    const { token: t, id: userId } = await fundedUser(s.deps);
     const body = { currency: 'pivx', txid: `${uniq()}${uniq()}` };
     const before = await counts(s);
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, 5000), `${s.url}/api/deploy_server`, { body, token: t })));

@@ -6,7 +6,7 @@ import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { DEPLOYED, KEY_IN_USE, NONE_DEPLOYED, NOT_VALIDATORS } from '../../src/server/deploy/validators';
 import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
 import { parseOutputText } from '../../src/server/nodes/output-text';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 import { clients, counts, databaseBytes, FEE, makeKeystore, smallPbkdf2, smallScrypt, validatorForm } from './support';
@@ -21,7 +21,7 @@ const PASSWORD = 'keystore pass 1';
 
 beforeAll(async () => {
   s = await startTestServer({ MONITOR_NODE_SECONDS: '0.5' });
-  token = (await freshUser(s.deps)).token;
+  token = (await fundedUser(s.deps)).token;
 });
 afterAll(() => stopTestServer(s));
 
@@ -81,7 +81,7 @@ describe('validator uploads', () => {
     expect(ok.status).toBe(200);
     expect(ok.data).toMatchObject({ success: true, data: { 'std.json': { success: true, message: DEPLOYED } } });
 
-    const other = (await freshUser(s.deps)).token;
+    const other = (await fundedUser(s.deps)).token;
     const before = await counts(s);
     const again = await multipart(other, validatorForm({ files: [['mine-now.json', std.text]], password: PASSWORD }));
     expect(again.status).toBe(200);

@@ -5,7 +5,7 @@ import { bls12_381 } from '@noble/curves/bls12-381';
 import { create, defaultPbkdfModule } from '@chainsafe/bls-keystore';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { at, browserSession, fitsViewport, pathOf, screenshot, liveSubscribed } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
@@ -25,7 +25,7 @@ let page: Page;
 
 beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
-  Object.assign(owner, await freshUser(server.deps, { prefix: 'deployer_' }));
+  Object.assign(owner, await fundedUser(server.deps, { prefix: 'deployer_' }));
   await session.launch();
   page = await session.newPage();
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

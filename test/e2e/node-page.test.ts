@@ -7,7 +7,7 @@ import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { at, browserSession, screenshot, logInLive } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
@@ -106,7 +106,7 @@ let page: Page;
 
 beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
-  Object.assign(owner, await freshUser(server.deps, { prefix: 'nodepage_' }));
+  Object.assign(owner, await fundedUser(server.deps, { prefix: 'nodepage_' }));
   await session.launch();
   page = await session.newPage();
   await logInLive(page, owner);

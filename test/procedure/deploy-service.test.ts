@@ -7,7 +7,7 @@ import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_MISMATCH, BURN_NOT_CHECKED, BURN_VERIFIED, NO_BURN } from '../../src/server/deploy/service';
 import { parseOutputText } from '../../src/server/nodes/output-text';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { insertTestNode } from '../support/nodes';
 
 // The deploy service through createCaller, with a fleet that places nothing (nodes stay
@@ -37,7 +37,7 @@ const burnTx = 'b0b0'.padEnd(64, '1');
 
 describe('SIN: check_burn and the deploy that follows it', () => {
   it('check_burn answers the burn output from the coin daemon, or its message', async () => {
-    const { token } = await freshUser(d.deps);
+    const { token } = await fundedUser(d.deps);
     burns.set(burnTx, { ok: true, output_id: 2 });
     expect(await call(token).deploy.check_burn({ currency: 'sin', txid: ` ${burnTx} ` })).toEqual({ success: true, message: BURN_VERIFIED, output_id: 2 });
     expect(asked.at(-1)).toEqual(['sin', burnTx]);
@@ -47,7 +47,7 @@ describe('SIN: check_burn and the deploy that follows it', () => {
   });
 
   it('the deploy checks the burn again and keeps it in the output text', async () => {
-    const { token } = await freshUser(d.deps);
+    const { token } = await fundedUser(d.deps);
     const txid = 'c0'.repeat(32);
     await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx })).rejects.toThrow(BURN_NOT_CHECKED);
     await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx, burn_output_id: 0 })).rejects.toThrow(BURN_MISMATCH);
@@ -61,7 +61,7 @@ describe('SIN: check_burn and the deploy that follows it', () => {
 
 describe('the owner reads the output text with the node address', () => {
   it('{address} becomes the public ip:port once the node has one', async () => {
-    const u = await freshUser(d.deps);
+    const u = await fundedUser(d.deps);
     const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
     const text = `mn1 {address} - ${'ab'.repeat(32)} 0`;
     await insertTestNode(d.db, { mn_id: 'pivx-addr1', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9', p2p_port: 51472 } });
@@ -77,22 +77,22 @@ describe('the owner reads the output text with the node address', () => {
 
 describe('the build queue', () => {
   it('a deploy of 30 neurons shows one queue item per node while they are set up', async () => {
-    const { token } = await freshUser(d.deps);
+    const { token } = await fundedUser(d.deps);
     const r = await call(token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: 30 });
     const q = await call(token).deploy.get_building_servers();
     expect(q.data).toHaveLength(30);
     expect(new Set(q.data.map((i) => i.mn_id))).toEqual(new Set(r.server_ids));
     expect(q.data.every((i) => i.status === 'assigning' && i.currency === 'satori' && i.link === `/dashboard/masternode/${i.mn_id}?tab=config`)).toBe(true);
     // Another user's queue is theirs alone.
-    const other = await freshUser(d.deps);
+    const other = await fundedUser(d.deps);
     expect((await call(other.token).deploy.get_building_servers()).data).toEqual([]);
   });
 });
 
 describe('one deploy per user at a time', () => {
   it('a second deploy while the first is being checked is refused; another user is not held up', async () => {
-    const a = await freshUser(d.deps);
-    const b = await freshUser(d.deps);
+    const a = await fundedUser(d.deps);
+    const b = await fundedUser(d.deps);
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const slow = 'd1'.repeat(32);
@@ -112,7 +112,7 @@ describe('one deploy per user at a time', () => {
 
 describe('no room in the fleet', () => {
   it('a deploy the fleet cannot take is refused at once with the reason, and nothing is written', async () => {
-    const u = await freshUser(d.deps);
+    const u = await fundedUser(d.deps);
     await d.db.updateTable('hosts').set({ dedicated_slots: 0 }).execute();
     try {
       const before = await d.db.selectFrom('nodes').select('id').execute();

@@ -5,7 +5,7 @@ import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import
 import { insertHost } from '../../src/server/fleet/queries';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 
 // A classic node's masternode key is the owner's to paste into masternode.conf: sealed in
 // nodes.secrets, never in output_text or any other column, and put back into the line only
@@ -45,7 +45,7 @@ async function deployLive(token: string, input: Record<string, unknown>) {
 
 describe('the classic masternode key', () => {
   it('is sealed at deploy and no column of the database file holds it in plaintext', async () => {
-    const owner = await freshUser(d.deps);
+    const owner = await fundedUser(d.deps);
     const txid = 'c1'.repeat(32);
     const pivx = await deployLive(owner.token, { currency: 'pivx', txid: `${txid}-1` });
     const sin = await deployLive(owner.token, { currency: 'sin', txid: 'c2'.repeat(32), burntxid: burnTx, burn_output_id: 3 });
@@ -67,8 +67,8 @@ describe('the classic masternode key', () => {
   });
 
   it("the owner's node page, list and export view show the whole masternode.conf line; another user sees nothing", async () => {
-    const owner = await freshUser(d.deps);
-    const other = await freshUser(d.deps);
+    const owner = await fundedUser(d.deps);
+    const other = await fundedUser(d.deps);
     const txid = 'c3'.repeat(32);
     const { mnId, key, ip } = await deployLive(owner.token, { currency: 'pivx', txid });
     await d.caller(owner.token).nodes.update_alias({ mn: mnId, alias: 'cold one' });
@@ -93,7 +93,7 @@ describe('the classic masternode key', () => {
   });
 
   it('a key that does not open is left out of the line, never shown half, and logged', async () => {
-    const owner = await freshUser(d.deps);
+    const owner = await fundedUser(d.deps);
     const { mnId, row, ip } = await deployLive(owner.token, { currency: 'pivx', txid: 'c4'.repeat(32) });
     // Another node's sealed value copied in: bound to that node, it does not open here.
     const other = await d.db.selectFrom('nodes').select('secrets').where('coin_id', '=', 'pivx').where('id', '!=', row.id).where('secrets', 'is not', null).executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { findUserByLogin } from '../../src/server/auth/queries';
+import { PLATFORM, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { totpCode } from '../../src/server/auth/totp';
 import type { AppDeps, Context } from '../../src/server/context';
 import type { DB } from '../../src/server/db/open';
@@ -85,4 +86,19 @@ export async function freshUser(deps: AppDeps, opts: FreshUserOptions = {}): Pro
   const row = await findUserByLogin(deps.db, input.username);
   if (!row) throw new Error(`fresh user ${input.username} is not in the database`);
   return { id: row.id, ...input, verified, token, tfaSecret };
+}
+
+/** What `fundedUser` credits: enough for any deploy's first day in the tests (micro-dollars). */
+export const TEST_FUNDS = 1_000_000_000;
+
+/**
+ * A fresh user with money on the balance (an operator adjustment), for tests that deploy:
+ * a deploy pays its nodes' Initial Charge and is refused without it (billing/initial-charge.ts).
+ */
+export async function fundedUser(deps: AppDeps, opts: FreshUserOptions = {}): Promise<FreshUser> {
+  const u = await freshUser(deps, opts);
+  await deps.db.transaction().execute((trx) =>
+    postTransfer(trx, { idempotencyKey: `test-funds:${u.id}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: TEST_FUNDS, kind: 'adjustment', description: 'Test funds', quiet: true }),
+  );
+  return u;
 }

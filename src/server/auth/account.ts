@@ -6,6 +6,7 @@ import { fail, MESSAGES } from '../errors';
 import { enqueueMail } from '../mail/outbox';
 import { accountExistsMail, resetMail, verificationMail } from '../mail/templates';
 import { raise } from '../notifications/raise';
+import { paySignupCredit } from '../billing/signup-credit';
 import { hashPassword, verifyPassword } from './passwords';
 import {
   consumeEmailToken,
@@ -91,12 +92,15 @@ async function tellOwner(ctx: Context, email: string) {
 
 export async function verifyEmail(ctx: Context, hash: string) {
   if (!ctx.limiter.hit('verifyPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  let credited = false;
   const ok = await ctx.db.transaction().execute(async (trx) => {
     const token = await findUsableEmailToken(trx, 'verify', hashToken(hash), Date.now());
     if (!token || !(await consumeEmailToken(trx, token.id))) return false;
     await updateUser(trx, token.user_id, { verified_at: Date.now() });
+    credited = await paySignupCredit(trx, token.user_id, ctx.config.signupCreditMicros);
     return true;
   });
+  if (credited) void ctx.hub.poke();
   if (!ok) fail('BAD_REQUEST', 'This verification link is invalid, expired or has already been used.');
   return { success: true as const, message: 'Successfully verified!' };
 }
@@ -149,6 +153,7 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     const user = await findUserById(trx, row.user_id);
     // Following the mailed link proves the address, so it counts as verified too.
     await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
+    if (user && user.verified_at === null) await paySignupCredit(trx, row.user_id, ctx.config.signupCreditMicros);
     await endSessions(trx, row.user_id, {});
     return true;
   });

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Micros } from '../../shared/money';
 import { assertMicros, toUsdNumber } from '../../shared/money';
 import type { Database } from '../db/schema';
-import { insertEvent } from '../events/queries';
+import { insertEvent, insertEvents } from '../events/queries';
 
 /** A money transaction: every transfer is written inside one (BEGIN IMMEDIATE, see fifo-driver). */
 export type MoneyTx = Transaction<Database>;
@@ -116,6 +116,18 @@ export async function balanceChanged(trx: MoneyTx, userId: number): Promise<void
   const balance = await accountBalance(trx, userAccount(userId));
   await insertEvent(trx, userId, 'update_balance', { balance: toUsdNumber(balance) });
   await insertEvent(trx, userId, 'refresh_transactions', {});
+}
+
+/**
+ * `balanceChanged` for many users in three statements (the same events, the same
+ * payload): for a writer that moved many balances in one transaction (a daily-charge chunk).
+ */
+export async function balancesChanged(trx: MoneyTx, userIds: number[]): Promise<void> {
+  if (!userIds.length) return;
+  const rows = await trx.selectFrom('ledger_accounts').select(['account', 'debits', 'credits']).where('account', 'in', userIds.map(userAccount)).execute();
+  const balanceOf = new Map(rows.map((r) => [r.account, r.credits - r.debits]));
+  await insertEvents(trx, 'update_balance', userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(userAccount(id)) ?? 0) } })));
+  await insertEvents(trx, 'refresh_transactions', userIds.map((id) => ({ userId: id, payload: {} })));
 }
 
 export type LedgerMismatch = { account: string; debits: number; credits: number; transfer_debits: number; transfer_credits: number };

@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema';
+import { CHARGED } from '../../shared/lifecycle';
 import { userAccount } from './ledger';
 
-/** The states whose nodes pay their daily fee: every node from creation until deleted, except one whose setup failed. */
-export const CHARGED_STATES_EXCLUDED = ['deleted', 'failed'] as const;
 
 /** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
 export async function chargedNodeTotals(db: Kysely<Database>, userId: number): Promise<{ count: number; daily: number }> {
@@ -12,7 +11,7 @@ export async function chargedNodeTotals(db: Kysely<Database>, userId: number): P
     .selectFrom('nodes')
     .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(hosting_price), 0)`.as('daily')])
     .where('user_id', '=', userId)
-    .where('state', 'not in', CHARGED_STATES_EXCLUDED)
+    .where('state', 'in', CHARGED)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), daily: Number(row.daily) };
 }

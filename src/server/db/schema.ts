@@ -122,6 +122,25 @@ export interface LedgerTransfersTable {
 export type NewLedgerTransfer = Insertable<LedgerTransfersTable>;
 
 /** Posted totals per account, moved by a trigger on every transfer insert (migration 2000). */
+/** How far the daily charge got on a UTC day (billing/daily-charge.ts). */
+export interface ChargeDaysTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  /** The last node id whose charge for the day was written (chunks go by id). */
+  cursor: Generated<number>;
+  started_at: number;
+  completed_at: Generated<number | null>;
+  /** The day's low-balance reminders went out. */
+  reminded_at: Generated<number | null>;
+}
+
+/** One low-balance reminder per user and UTC day. */
+export interface BalanceRemindersTable {
+  user_id: number;
+  day: string;
+  at: number;
+}
+
 export interface LedgerAccountsTable {
   account: string;
   debits: Generated<number>;
@@ -550,6 +569,8 @@ export interface Database {
   deposit_currencies: DepositCurrenciesTable;
   deposit_addresses: DepositAddressesTable;
   deposits: DepositsTable;
+  charge_days: ChargeDaysTable;
+  balance_reminders: BalanceRemindersTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
   api_keys: ApiKeysTable;

@@ -7,6 +7,7 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../context';
 import type { CoinRecord, User } from '../db/schema';
 import { fail } from '../errors';
+import { chargeInitial } from '../billing/initial-charge';
 import { checkDeployable, profileFor, requestNodes } from '../fleet/service';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
@@ -68,7 +69,10 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }
       await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
-      return requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+      const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+      // Paid in the same transaction: a deploy the balance cannot cover writes nothing.
+      await chargeInitial(trx, user.id, made);
+      return made;
     });
     actOnDeploy(ctx);
     const ids = created.map((n) => n.mn_id);

@@ -5,6 +5,7 @@ import { MAX_KEYSTORES, type DeployValidatorsInput } from '../../shared/schemas/
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail } from '../errors';
+import { chargeInitial } from '../billing/initial-charge';
 import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
 import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
@@ -84,6 +85,7 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
     if (!nodes.length) return [];
     await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
     const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+    await chargeInitial(trx, user.id, made);
     for (const name of names) data[name] = { success: true, message: DEPLOYED };
     return made;
   });

@@ -21,6 +21,16 @@ export async function insertEvent<N extends LiveEventName>(
   return row.id;
 }
 
+/** `insertEvent` for many users at once (one statement): a batch writer's events, e.g. a chunk of the daily charge. */
+export async function insertEvents<N extends LiveEventName>(db: Kysely<Database>, type: N, rows: Array<{ userId: number; payload: LiveEventPayload<N> }>): Promise<void> {
+  if (!rows.length) return;
+  const now = Date.now();
+  await db
+    .insertInto('events')
+    .values(rows.map((r) => ({ user_id: r.userId, type, payload: JSON.stringify(r.payload), created_at: now })))
+    .execute();
+}
+
 export function eventsAfter(db: Kysely<Database>, afterId: number, limit = 500) {
   return db.selectFrom('events').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
 }

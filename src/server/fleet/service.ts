@@ -102,16 +102,22 @@ export async function requestNode(db: DB, deps: RequestDeps, input: { userId: nu
 
 /** Marks a node deleting; the control loop destroys it on its engine. False: it was already going. */
 export async function requestDestroy(db: DB, node: Masternode, by: string, reason: string | null = null): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const to = await transition(trx, node.id, 'delete', { deleted_at: Date.now(), delete_reason: reason });
-    if (!to) return false;
-    // Destroyed at once, whatever backoff an earlier engine failure left.
-    await updatePlacement(trx, node.id, { attempts: 0, next_attempt_at: null });
-    await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
-    await insertEvent(trx, node.user_id, 'refresh_queue', {});
-    await logOperatorAction(trx, 'node destroy', { node: node.mn_id, by });
-    return true;
-  });
+  return db.transaction().execute((trx) => markDestroy(trx, node, by, reason));
+}
+
+/**
+ * `requestDestroy` in the caller's transaction (the daily charge destroys unpaid nodes in
+ * the chunk that found them unpaid). `deletedAt`: when its charges stop (default now).
+ */
+export async function markDestroy(trx: Q, node: Pick<Masternode, 'id' | 'mn_id' | 'user_id'>, by: string, reason: string | null, deletedAt = Date.now()): Promise<boolean> {
+  const to = await transition(trx, node.id, 'delete', { deleted_at: deletedAt, delete_reason: reason });
+  if (!to) return false;
+  // Destroyed at once, whatever backoff an earlier engine failure left.
+  await updatePlacement(trx, node.id, { attempts: 0, next_attempt_at: null });
+  await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
+  await insertEvent(trx, node.user_id, 'refresh_queue', {});
+  await logOperatorAction(trx, 'node destroy', { node: node.mn_id, by });
+  return true;
 }
 
 export async function requestRestart(db: DB, node: Masternode, by: string) {

@@ -10,7 +10,7 @@ import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-sec
 import { outputKind, withMasternodeKey } from './output-text';
 import { findUserNode, listUserNodes } from './repository';
 import { buildSetup } from './setup';
-import { SETTING_UP } from '../../shared/lifecycle';
+import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/queries';
 
 type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
@@ -132,8 +132,7 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
   for (const n of nodes) {
     const coin = coinOf.get(n.coin_id);
     if (!coin) continue;
-    // A failed node is never charged; one being set up is, from its creation (billing).
-    if (n.state !== 'failed') dailyMicros += n.hosting_price;
+    if (CHARGED.includes(n.state)) dailyMicros += n.hosting_price;
     if (SETTING_UP.includes(n.state)) continue; // shown in the queue only
     const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl, masternodeKeyFor(ctx, n, coin));
     out.masternodes.push(item);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { userAccount } from '../billing/ledger';
-import { CHARGED_STATES_EXCLUDED } from '../billing/queries';
+import { CHARGED } from '../../shared/lifecycle';
 import type { Database } from '../db/schema';
 
 /*
@@ -44,7 +44,7 @@ export async function referralTotals(db: Kysely<Database>, referrerId: number): 
       .selectFrom('nodes')
       .select(sql<number>`count(*)`.as('n'))
       .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('referrer_id', '=', referrerId))
-      .where('state', 'not in', CHARGED_STATES_EXCLUDED)
+      .where('state', 'in', CHARGED)
       .executeTakeFirstOrThrow(),
   ]);
   return { refs: Number(refs.n), earnings: Number(earnings.n), nodes: Number(nodes.n) };

@@ -1,0 +1,40 @@
+import type { Masternode } from '../db/schema';
+import { fail } from '../errors';
+import { dayOf, initialChargeAmount, initialChargeKey, usdCeil } from './charge-days';
+import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
+
+type NewNode = Pick<Masternode, 'id' | 'mn_id' | 'user_id' | 'hosting_price' | 'created_at' | 'alias'>;
+
+export const notCovered = (count: number, amount: number) =>
+  `Your balance does not cover ${count === 1 ? "this node's" : `these ${count} nodes'`} first day of hosting (${usdCeil(amount)}). Add funds on the Billing page.`;
+
+/**
+ * Charges each new node the rest of its first UTC day, in the transaction that creates
+ * it, so a node never exists unpaid. When the balance cannot cover them all, the deploy
+ * is refused (a domain error) and the caller's transaction, the nodes with it, rolls back:
+ * the ledger's CHECK decides, so 100 deploys at once cannot overdraw the balance.
+ */
+export async function chargeInitial(trx: MoneyTx, userId: number, nodes: NewNode[]): Promise<void> {
+  const amounts = nodes.map((n) => initialChargeAmount(n.hosting_price, n.created_at));
+  let charged = false;
+  try {
+    for (const [i, n] of nodes.entries()) {
+      if (amounts[i] <= 0) continue; // a free node, or one made in the day's last microseconds
+      charged =
+        (await postTransfer(trx, {
+          idempotencyKey: initialChargeKey(n.id),
+          debit: userAccount(userId),
+          credit: PLATFORM.revenue,
+          amount: amounts[i],
+          kind: 'initial_charge',
+          description: `Initial Charge: ${n.alias ?? n.mn_id} (${dayOf(n.created_at)})`,
+          meta: { node_id: n.id, mn_id: n.mn_id, daily_price: n.hosting_price, from: n.created_at },
+          quiet: true,
+        })) || charged;
+    }
+  } catch (err) {
+    if (err instanceof InsufficientFunds) fail('BAD_REQUEST', notCovered(nodes.length, amounts.reduce((a, b) => a + b, 0)));
+    throw err;
+  }
+  if (charged) await balanceChanged(trx, userId);
+}
