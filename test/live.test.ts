@@ -37,7 +37,8 @@ describe('live events over websockets', () => {
     // there, alice's would have been too had it leaked (no waiting for an absence).
     expect(await runCli(['billing', 'adjust', bobUser.username, '+1', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
     await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 1 });
-    expect(own(bob)).toEqual(['sync', 'update_balance']);
+    // Every balance change also refreshes the owner's transaction list.
+    await expect.poll(() => own(bob)).toEqual(['sync', 'update_balance', 'refresh_transactions']);
 
     const relogin = await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) }).then((r) => r.json());
     const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${relogin.auth_token}` } }).then((r) => r.json());
@@ -70,7 +71,7 @@ describe('live events over websockets', () => {
     await server({ dataDir, port });
 
     // (update_stats broadcasts from the market refresh may come in between.)
-    await expect.poll(() => carol.types().filter((t) => t !== 'update_stats'), { timeout: 10_000 }).toEqual(['sync', 'update_balance', 'restarted']);
+    await expect.poll(() => carol.types().filter((t) => t !== 'update_stats'), { timeout: 10_000 }).toEqual(['sync', 'update_balance', 'refresh_transactions', 'restarted']);
     expect(carol.received.find((e) => e.type === 'update_balance')!.payload).toEqual({ balance: 1 });
     // Ids only grow, so the client resumes exactly after what it has.
     const ids = carol.received.map((e) => Number(e.id));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_PBKDF2_C } from '../../src/server/nodes/keystore-format';
 import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
-import { freshUser } from '../support/users';
+import { fundedUser } from '../support/users';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { clients, makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 
@@ -26,8 +26,8 @@ async function costly() {
 }
 
 it("one customer's ten costly keystores do not make another customer's upload wait behind them", async () => {
-  const heavy = await freshUser(s.deps);
-  const light = await freshUser(s.deps);
+  const heavy = await fundedUser(s.deps);
+  const light = await fundedUser(s.deps);
   const files: Array<[string, string]> = await Promise.all(Array.from({ length: 10 }, async (_, i) => [`h${i}.json`, await costly()] as [string, string]));
   const small = await makeKeystore('pw', smallPbkdf2());
 

@@ -70,8 +70,8 @@ describe('the fleet in the running platform', () => {
     // Nothing of it reaches the other user: once an event of their own, sent after all of
     // the owner's, has arrived, anything leaked would have arrived before it.
     expect((await cli('billing', 'adjust', users.other.username, '+1', '--reason', 'test')).code).toBe(0);
-    await waitFor(async () => other.types().includes('update_balance'), 10_000, "the other user's own event");
-    expect(other.types().filter((t) => t !== 'update_stats' && t !== 'sync')).toEqual(['update_balance']);
+    await waitFor(async () => other.types().includes('refresh_transactions'), 10_000, "the other user's own events");
+    expect(other.types().filter((t) => t !== 'update_stats' && t !== 'sync')).toEqual(['update_balance', 'refresh_transactions']);
   });
 
   it('runs once registered on its network, with last reward and reward frequency', async () => {

@@ -11,7 +11,7 @@ import { pidsMatching, waitFor } from '../support/daemons';
 import { liveClient } from '../support/live';
 import { insertTestNode } from '../support/nodes';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
-import { freshUser, type FreshUser } from '../support/users';
+import { freshUser, fundedUser, type FreshUser } from '../support/users';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The owner's actions on a node, through the REST paths an API script uses, against the
@@ -57,7 +57,7 @@ const testNode = async (coin_id: string, extra: Record<string, unknown> = {}, wh
 
 beforeAll(async () => {
   s = await startTestServer(env, { dataDir });
-  for (const u of ['owner', 'other'] as const) users[u] = await freshUser(s.deps, { prefix: u });
+  for (const u of ['owner', 'other'] as const) users[u] = await fundedUser(s.deps, { prefix: u });
 });
 afterAll(async () => {
   for (const c of clients) await c.close();

@@ -1,3 +1,4 @@
+import { ContactLink } from '../site/support';
 import QRCode from 'qrcode';
 import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../app/errors';
@@ -26,7 +27,12 @@ export function CryptoTab() {
   const list = trpc.billing.get_alt_payments.useQuery();
   return (
     <QueryState query={list} what="The deposit currencies">
-      {(data) => (data.currencies.length ? <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} /> : <Alert kind="info">Crypto deposits are not available right now.</Alert>)}
+      {(data) => (data.currencies.length ? <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} /> : (
+          <Alert kind="info">
+            No crypto currency is accepted for deposits at the moment. Pay by card or redeem a gift code in the other tabs, or{' '}
+            <ContactLink subject="Add funds">contact support</ContactLink>.
+          </Alert>
+        ))}
     </QueryState>
   );
 }
