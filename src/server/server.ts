@@ -12,6 +12,7 @@ import { lockDataDir } from './db/data-dir';
 import { openDatabase, migrateToLatest, type DB } from './db/open';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
+import { bindLiveSocket } from './events/direct';
 import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
@@ -154,15 +155,17 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     experimental_encoder: liveEncoder,
     // The same builder as HTTP: the upgrade request's headers (X-Forwarded-For under
     // TRUST_PROXY) and the token from connectionParams.
-    createContext: ({ req, info }): Context => {
+    createContext: ({ req, res, info }): Context => {
       const token = info.connectionParams?.token;
-      return createContext(deps, {
+      const ctx = createContext(deps, {
         remoteAddress: req.socket.remoteAddress,
         header: (name) => [req.headers[name]].flat()[0],
         token: typeof token === 'string' ? token : null,
         requestId: `ws-${randomUUID()}`,
         live: true,
       });
+      bindLiveSocket(ctx.req, res);
+      return ctx;
     },
   });
   const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));

@@ -2,6 +2,7 @@ import { tracked } from '@trpc/server';
 import type { LiveEvent } from '../../shared/events';
 import { liveSubscriptionInput } from '../../shared/events';
 import { authedProcedure, router } from '../trpc';
+import { claimOnSend, frameHead, frameTail, liveSocketOf } from './direct';
 import type { HubEvent } from './hub';
 import { toLiveEvent } from './hub';
 import { takeSubscriptionSlot } from './live-limits';
@@ -26,15 +27,42 @@ export const eventsRouter = router({
       const release = takeSubscriptionSlot(ctx.req, userId);
       const pending: HubEvent[] = [];
       let wake: (() => void) | undefined;
+      // The fast path (direct.ts): set once the subscription's id is known; `idle` while
+      // this generator waits with nothing pending, the only time the hub's listener may
+      // write an event itself (so events still leave in id order).
+      const socket = liveSocketOf(ctx.req);
+      let head: string | undefined;
+      let idle = false;
+      let last = NaN;
       const guard = new SessionGuard(ctx.db, ctx.session.id, ctx.session.expires_at, () => wake?.());
+      const send = (e: HubEvent) => {
+        if (socket!.readyState === socket!.OPEN) socket!.send(head + frameTail(e));
+      };
       const unsubscribe = ctx.hub.subscribe(userId, (e) => {
+        if (idle && head !== undefined && !signal?.aborted) {
+          if (e.id <= last) return; // already replayed
+          const admitted = guard.check(e);
+          if (admitted !== null) {
+            last = e.id;
+            if (admitted) send(e);
+            return;
+          }
+        }
+        // Whatever follows waits behind it, in order, for the generator.
+        idle = false;
         pending.push(e);
         wake?.();
       });
+      // Until the id is known, each frame is an object of this subscription's own, so the
+      // live encoder can tell whose it is (a hub event is shared by every subscription).
+      const frame = (id: number | string, event: LiveEvent | SyncFrame) => {
+        if (socket && head === undefined) claimOnSend((event = { ...event }), (subId, jsonrpc) => (head = frameHead(subId, jsonrpc)));
+        return tracked(String(id), event);
+      };
       const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
       try {
         await guard.start();
-        let last = Number(input?.lastEventId ?? NaN);
+        last = Number(input?.lastEventId ?? NaN);
         if (Number.isSafeInteger(last) && last >= 0) {
           // Page by page until caught up: a tab back from a long sleep misses nothing
           // (the events table keeps a week, so this is bounded).
@@ -42,13 +70,13 @@ export const eventsRouter = router({
             for (const row of page) {
               last = row.id;
               const event = toLiveEvent(row.type, row.payload);
-              if (await guard.admit({ event })) yield tracked(String(row.id), event as LiveEvent | SyncFrame);
+              if (await guard.admit({ event })) yield frame(row.id, event);
             }
           }
         } else {
           guard.assertLive();
           last = await lastEventId(ctx.db);
-          yield tracked(String(last), { type: 'sync', payload: {} } as LiveEvent | SyncFrame);
+          yield frame(last, { type: 'sync', payload: {} });
         }
         while (!signal?.aborted) {
           guard.assertLive();
@@ -56,13 +84,18 @@ export const eventsRouter = router({
             const e = pending.shift()!;
             if (e.id <= last) continue; // already replayed
             last = e.id;
-            if (await guard.admit(e)) yield tracked(String(e.id), e.event as LiveEvent | SyncFrame);
+            if (!(await guard.admit(e))) continue;
+            if (head !== undefined) send(e);
+            else yield frame(e.id, e.event);
           }
           guard.assertLive();
+          idle = true;
           await Promise.race([new Promise<void>((r) => (wake = r)), stopped]);
+          idle = false;
           wake = undefined;
         }
       } finally {
+        idle = false;
         guard.stop();
         unsubscribe();
         release();

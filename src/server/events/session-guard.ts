@@ -50,6 +50,20 @@ export class SessionGuard {
     return true;
   }
 
+  /**
+   * `admit` without a wait, for the fast path: true or false as `admit` would answer,
+   * or null when only `admit` can tell (the session over, a revocation naming it, or
+   * its known expiry passed, which needs a look at the database).
+   */
+  check(e: Pick<HubEvent, 'event'>): boolean | null {
+    if (this.ended) return null;
+    if ((e.event.type as string) === SESSIONS_ENDED) {
+      const ids = (e.event.payload as unknown as SessionsEndedPayload).session_ids ?? [];
+      return ids.includes(this.sessionId) ? null : false;
+    }
+    return Date.now() >= this.expiresAt ? null : true;
+  }
+
   /** Throws once the session is over (for the subscription's idle loop). */
   assertLive(): void {
     if (this.ended) fail('UNAUTHORIZED', ENDED);

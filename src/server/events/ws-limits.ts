@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Encoder } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
+import { noticeResponse } from './direct';
 
 /** Open websockets one address may hold, and the process in all; beyond them an upgrade gets 429. */
 export const MAX_SOCKETS_PER_IP = 20;
@@ -54,7 +55,10 @@ export const MAX_MESSAGES_PER_FRAME = 50;
  * frame with a PARSE_ERROR carrying this message.
  */
 export const liveEncoder: Encoder = {
-  encode: (data) => JSON.stringify(data),
+  encode(data) {
+    noticeResponse(data); // a live subscription learns its id (direct.ts)
+    return JSON.stringify(data);
+  },
   decode(data) {
     if (typeof data !== 'string') throw new Error('The live connection takes JSON text frames.');
     const msg: unknown = JSON.parse(data);
