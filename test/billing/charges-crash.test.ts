@@ -92,8 +92,14 @@ it('SIGKILLed at 20 random points and rerun (twice at once), charges each node o
   for (let i = 0; i < 20; i++) {
     const c = child(crashed);
     await c.ready;
-    // Anywhere from before the first chunk to well into the run.
-    const afterMs = Math.floor(Math.random() * 250);
+    // After a random few committed chunks (0-4), then a random few milliseconds into the
+    // next one: each kill leaves work for the next (a clean run has over 100 chunks), so
+    // the kills land inside the run on a fast machine as on a slow one, often mid-transaction.
+    const target = Math.floor(Math.random() * 5);
+    let exited = false;
+    void c.exit.then(() => (exited = true));
+    while (!exited && c.lines.filter((l) => l.startsWith('chunk')).length < target) await new Promise((r) => setTimeout(r, 1));
+    const afterMs = Math.floor(Math.random() * 8);
     await new Promise((r) => setTimeout(r, afterMs));
     c.proc.kill('SIGKILL');
     const how = await c.exit;
