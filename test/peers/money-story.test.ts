@@ -379,6 +379,11 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       await shows(stat(page, 'Account balance'), usd(expected));
       expect(navigations).toEqual([]);
       expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 0 });
+      // In-app, on the open page: the navbar's list has the last reminder and the destruction.
+      await page.getByRole('button', { name: /^Notifications( \(\d+\))?$/ }).click();
+      const list = page.getByRole('region', { name: 'Notification list' });
+      await list.getByText(destroyedNote, { exact: true }).waitFor();
+      await list.getByText((await notes(user.id, 'low_balance')).at(-1)!.message, { exact: true }).waitFor();
       await screenshot(page, 'story10-after-destroy', { fullPage: false });
 
       // ---- Nothing is charged for it afterwards, and no reminder for a balance nothing draws on.
