@@ -315,6 +315,7 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(await balance(user.id)).toBe(expected);
       await shows(stat(page, 'Account balance'), usd(expected));
       await shows(stat(page, 'Total nodes'), '1');
+      await shows(stat(page, 'Monthly expenses'), usd(30 * fee));
       await page.getByRole('cell', { name: /^Initial Charge: / }).waitFor();
       await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow()).state === 'live', 90_000, 'the node live');
       // The referrer's affiliate numbers: one referral, $10 earned, one node of theirs.
