@@ -1,7 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { HDKey } from '@scure/bip32';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { creditDeposit } from '../../src/server/billing/deposit';
+import { runCli } from '../../src/server/cli/main';
 import { PLATFORM, postTransfer, userAccount, type TransferInput } from '../../src/server/billing/ledger';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { insertTestNode } from '../support/nodes';
@@ -143,6 +146,33 @@ describe('the billing page', () => {
       await balanceAlert.getByRole('button', { name: 'Try again' }).click();
     }
     await expectText(stat(page, 'Account balance'), '$4.00');
+    await page.context().close();
+  });
+
+  it('lists a pending deposit in its own coin with its confirmations, never as dollars', async () => {
+    // The deposit as the watcher records it (test/peers/deposits-litecoind.test.ts sees it
+    // come from a real daemon): 0.15 LTC, 2 of 6 confirmations. No daemon answers here.
+    const tpub = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive("m/84'/1'/0'").publicExtendedKey;
+    const added = await runCli(
+      ['deposits', 'add', 'ltcpend', '--label', 'Litecoin', '--ticker', 'LTC', '--confirmations', '6', '--xpub', tpub, '--address', 'wpkh:rltc', '--rpc-url', 'http://127.0.0.1:9'],
+      { DATA_DIR: server.dataDir },
+      { out: () => {} },
+    );
+    expect(added).toBe(0);
+    const user = await freshUser(server.deps, { prefix: 'billpend' });
+    const now = Date.now();
+    await server.deps.db
+      .insertInto('deposits')
+      .values({ currency_id: 'ltcpend', txid: 'ab'.repeat(32), vout: 0, user_id: user.id, address: 'rltc1qpendingexample', amount: '15000000', confirmations: 2, state: 'pending', usd_micros: null, seen_at: now, updated_at: now })
+      .execute();
+    const page = await session.newPage();
+    await logInLive(page, user);
+    await page.goto('/dashboard/billing');
+    const row = page.getByTestId('pending-deposit');
+    await row.waitFor();
+    // Its USD value is known only when it is credited (at that time's price).
+    expect(await row.locator('.pending-what').innerText()).toBe('0.15 Litecoin');
+    expect(await row.locator('.pending-confirmations').innerText()).toBe('2 / 6 confirmations');
     await page.context().close();
   });
 });

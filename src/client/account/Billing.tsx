@@ -9,7 +9,7 @@ import { PageHeader } from '../dashboard/DashboardShell';
 import { QueryError, QueryState } from '../ui/QueryState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';
-import { formatAmount, MoneyTable } from './MoneyTable';
+import { MoneyTable } from './MoneyTable';
 import './billing.css';
 
 /** Transaction history rows per page (platform-and-account.md section 9). */
@@ -107,6 +107,9 @@ function FundingTabs() {
   );
 }
 
+/** A pending deposit's amount is in its coin, not USD (it is priced when credited): "0.15 Litecoin", never "$0.15". */
+const coinAmount = new Intl.NumberFormat('en-US', { maximumFractionDigits: 12 });
+
 function PendingList({ pending }: { pending: PendingDeposit[] }) {
   if (pending.length === 0) return <p className="muted">No deposits waiting for confirmations.</p>;
   return (
@@ -114,7 +117,7 @@ function PendingList({ pending }: { pending: PendingDeposit[] }) {
       {pending.map((p, i) => (
         <li key={`${p.date}-${i}`} data-testid="pending-deposit">
           <span className="pending-what">
-            {formatAmount(p.amount)} in {p.currency_label}
+            {coinAmount.format(p.amount)} {p.currency_label}
           </span>
           <span className="muted">{p.date}</span>
           <span className="pending-confirmations">

@@ -16,6 +16,7 @@ export const cardSession = z.object({ id: z.string(), amount: z.number(), time: 
 export type CardSession = z.infer<typeof cardSession>;
 
 /** A crypto deposit seen on chain and not yet credited. */
+/** A crypto deposit seen and not yet credited; `amount` is in the currency's own units (USD only once credited). */
 export const pendingDeposit = z.object({ currency_label: z.string(), confirmations: z.number().int(), max_confirmations: z.number().int(), amount: z.number(), date: z.string() });
 export type PendingDeposit = z.infer<typeof pendingDeposit>;
 
