@@ -202,7 +202,7 @@ export const notificationKinds = {
     icon: 'warning',
     subject: () => 'Your Nodekeep balance is running low',
     build: (p) => ({
-      message: `Your balance is ${usd(p.balance_micros)}: enough for about ${p.days_left} day${p.days_left === 1 ? '' : 's'} of hosting. Add funds to keep your nodes running.`,
+      message: `Your balance is ${usd(p.balance_micros)}: enough for ${p.days_left < 1 ? 'less than a day' : `about ${p.days_left} day${p.days_left === 1 ? '' : 's'}`} of hosting. Add funds to keep your nodes running.`,
       link: '/dashboard/billing',
     }),
   }),

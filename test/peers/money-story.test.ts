@@ -356,7 +356,7 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(remindedDays.length).toBeGreaterThanOrEqual(1);
       expect(remindedDays.length).toBeLessThanOrEqual(3);
       expect((await notes(user.id, 'low_balance')).map((n) => n.message)).toEqual(
-        remindedDays.map(({ left }) => `Your balance is ${noteUsd(left)}: enough for about ${Math.floor(left / fee)} day${Math.floor(left / fee) === 1 ? '' : 's'} of hosting. Add funds to keep your nodes running.`),
+        remindedDays.map(({ left }) => `Your balance is ${noteUsd(left)}: enough for ${daysText(Math.floor(left / fee))} of hosting. Add funds to keep your nodes running.`),
       );
       // In-app (the notification list the navbar reads) and one mail per reminder on the SMTP server.
       const inApp = (await api('GET', '/api/get_notifications')).body.notifications.map((n: { message: string }) => n.message);
@@ -406,3 +406,8 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
     },
   );
 });
+
+/** How the reminder words the days left: "less than a day" at 0. */
+function daysText(days: number): string {
+  return days < 1 ? 'less than a day' : `about ${days} day${days === 1 ? '' : 's'}`;
+}

@@ -20,6 +20,13 @@ const mailJobs = () => d.db.selectFrom('jobs').selectAll().where('name', '=', 'n
 const savedRows = (u: FreshUser) => d.db.selectFrom('notification_settings').selectAll().where('user_id', '=', u.id).execute();
 
 describe('the kind map', () => {
+  it('words a low balance by the whole days it covers, and less than one as such', () => {
+    const text = (days_left: number) => renderNotification('low_balance', { balance_micros: 50_000, days_left }).message;
+    expect(text(0)).toBe('Your balance is $0.05: enough for less than a day of hosting. Add funds to keep your nodes running.');
+    expect(text(1)).toContain('enough for about 1 day of hosting');
+    expect(text(2)).toContain('enough for about 2 days of hosting');
+  });
+
   it('gives every kind a setting that exists, an icon, a message, a local link and a subject', () => {
     const sample: Record<string, unknown> = {
       ...node,
