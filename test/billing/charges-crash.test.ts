@@ -6,14 +6,16 @@ import { afterAll, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { migrateToLatest, openDatabase, type DB } from '../../src/server/db/open';
 import { DAY_MS, dayOf, dayStart } from '../../src/server/billing/charge-days';
+import { chargeMismatches } from '../../src/server/billing/charge-queries';
 import { PLATFORM, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { tempDataDir } from '../support/server';
 
 // Exactly once under crashes: the daily charge (two missed days and today, with owners
 // who cannot pay everything) runs in a child process that is killed with SIGKILL at
 // random points 20 times, then finishes in two processes at once. The outcome must be
-// the very one of an uninterrupted run on a copy of the same data: the same transfers
-// (each node charged once per day it owes), the same nodes destroyed, the counters whole.
+// the very one of an uninterrupted run on a copy of the same data: the same node fees
+// (each node charged once per day it owes), the same owner transfers holding their sums,
+// the same nodes destroyed, the counters whole.
 
 const dir = tempDataDir('nodekeep-crash-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -67,12 +69,14 @@ function child(file: string): { proc: ChildProcess; lines: string[]; ready: Prom
   return { proc, lines, ready, exit };
 }
 
-type Outcome = { keys: string[]; destroyed: string[]; balances: Array<{ account: string; b: number }> };
+type Outcome = { keys: string[]; transfers: string[]; destroyed: string[]; balances: Array<{ account: string; b: number }> };
 async function outcome(db: DB): Promise<Outcome> {
-  const keys = (await db.selectFrom('ledger_transfers').select('idempotency_key').where('kind', '=', 'daily_charge').orderBy('idempotency_key').execute()).map((r) => r.idempotency_key);
+  // Each node's fee for a day (`<node>:<day>`), and the owners' transfers that hold their sums.
+  const keys = (await db.selectFrom('node_charges').select(['node_id', 'day']).orderBy('node_id').orderBy('day').execute()).map((r) => `${r.node_id}:${r.day}`);
+  const transfers = (await db.selectFrom('ledger_transfers').select(['idempotency_key', 'amount']).where('kind', '=', 'daily_charge').orderBy('idempotency_key').execute()).map((r) => `${r.idempotency_key}=${r.amount}`);
   const destroyed = (await db.selectFrom('nodes').select('mn_id').where('state', '=', 'deleting').orderBy('mn_id').execute()).map((r) => r.mn_id);
   const balances = (await sql<{ account: string; b: number }>`SELECT account, credits - debits AS b FROM ledger_accounts ORDER BY account`.execute(db)).rows;
-  return { keys, destroyed, balances };
+  return { keys, transfers, destroyed, balances };
 }
 
 it('SIGKILLed at 20 random points and rerun (twice at once), charges each node once per day: the same outcome as one clean run', { timeout: 240_000 }, async () => {
@@ -124,6 +128,7 @@ it('SIGKILLed at 20 random points and rerun (twice at once), charges each node o
     expect(got).toEqual(want);
     for (const [k, n] of Object.entries(countByNode(got.keys))) expect(n, k).toBeLessThanOrEqual(3);
     expect(await ledgerMismatches(dbc)).toEqual([]);
+    expect(await chargeMismatches(dbc)).toEqual([]);
     const days = await dbc.selectFrom('charge_days').select(['day', 'completed_at']).orderBy('day').execute();
     expect(days.every((d) => d.completed_at !== null)).toBe(true);
     console.log(`crash test: ${totalChunks} chunks per clean run; kills ${JSON.stringify(kills)}`);
@@ -136,7 +141,7 @@ it('SIGKILLed at 20 random points and rerun (twice at once), charges each node o
 function countByNode(keys: string[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const k of keys) {
-    const node = k.split(':')[1];
+    const node = k.split(':')[0];
     out[node] = (out[node] ?? 0) + 1;
   }
   return out;

@@ -9,6 +9,7 @@ import { findCoin } from '../../src/server/coins/queries';
 import { requestNode } from '../../src/server/fleet/service';
 import { pidsMatching } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
+import { nodeCharges } from '../support/nodes';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
@@ -85,8 +86,8 @@ it('a node whose fee is not covered is destroyed through the fleet, its owner to
   };
   // (The first test's owners are charged too: their nodes' fees are uncovered as well.)
   await runDailyCharge({ db: s.deps.db, log: s.deps.log, afterChunk }, tomorrow);
-  const chargesOf = async (id: number) => (await s.deps.db.selectFrom('ledger_transfers').select('idempotency_key').where('idempotency_key', 'like', `charge:${id}:%`).execute()).map((r) => r.idempotency_key);
-  expect(await chargesOf(paid.id)).toEqual([`charge:${paid.id}:${dayOf(tomorrow)}`]);
+  const chargesOf = async (id: number) => (await nodeCharges(s.deps.db, id)).map((c) => c.day);
+  expect(await chargesOf(paid.id)).toEqual([dayOf(tomorrow)]);
   expect(await chargesOf(unpaid.id)).toEqual([]);
   expect(await balance(u.id)).toBe(0);
 

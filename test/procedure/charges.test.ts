@@ -9,12 +9,13 @@ import { insertHost } from '../../src/server/fleet/queries';
 import { JobRunner } from '../../src/server/jobs/runner';
 import { DAY_MS, dayOf, dayStart, initialChargeAmount, nextDay } from '../../src/server/billing/charge-days';
 import { UNPAID_REASON, chargeOneDay, runDailyCharge, scheduleDailyCharge } from '../../src/server/billing/daily-charge';
+import { chargeMismatches } from '../../src/server/billing/charge-queries';
 import { notCovered } from '../../src/server/billing/initial-charge';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { paySignupCredit } from '../../src/server/billing/signup-credit';
 import { memoryLogger } from '../../src/server/log';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
-import { insertTestNode } from '../support/nodes';
+import { insertTestNode, nodeCharges } from '../support/nodes';
 import { freshUser } from '../support/users';
 
 // The Charges part of billing on real SQLite files: the Initial Charge in the deploy's
@@ -58,8 +59,9 @@ async function node(db: DB, userId: number, opts: { created: number; price?: num
   });
   return { id, mn_id };
 }
-const chargesOf = (db: DB, nodeId: number) =>
-  db.selectFrom('ledger_transfers').select(['idempotency_key', 'amount', 'kind']).where('idempotency_key', 'like', `charge:${nodeId}:%`).orderBy('idempotency_key').execute();
+const chargesOf = nodeCharges;
+const dailyTransfers = (db: DB, userId: number) =>
+  db.selectFrom('ledger_transfers').select(['amount', 'description']).where('kind', '=', 'daily_charge').where('debit_account', '=', userAccount(userId)).orderBy('id').execute();
 const balance = (db: DB, userId: number) => accountBalance(db, userAccount(userId));
 const run = (d: Deps, now: number, chunk?: number) => runDailyCharge({ db: d.db, log: d.log, chunk }, now);
 
@@ -140,7 +142,9 @@ describe('daily charge', () => {
 
     const out = await run(d, at(TODAY));
     expect(out).toEqual([{ day: TODAY, charged: 2, destroyed: 0 }]);
-    expect(await chargesOf(d.db, live.id)).toEqual([{ idempotency_key: `charge:${live.id}:${TODAY}`, amount: 330_000, kind: 'daily_charge' }]);
+    expect(await chargesOf(d.db, live.id)).toEqual([{ day: TODAY, amount: 330_000 }]);
+    // One line in the owner's history for the day: the sum of the nodes' fees.
+    expect(await dailyTransfers(d.db, u.id)).toEqual([{ amount: 660_000, description: `Daily charge: 2 nodes (${TODAY})` }]);
     expect(await chargesOf(d.db, setUp.id)).toHaveLength(1);
     expect(await chargesOf(d.db, today.id)).toEqual([]); // created at 00:00: its Initial Charge paid the day
     expect(await chargesOf(d.db, failed.id)).toEqual([]);
@@ -161,22 +165,37 @@ describe('daily charge', () => {
     expect(await chargesOf(d.db, live.id)).toHaveLength(1);
     expect(await chargesOf(d.db, setUp.id)).toHaveLength(1);
     expect(await balance(d.db, u.id)).toBe(after);
+    expect(await dailyTransfers(d.db, u.id)).toHaveLength(1);
     expect(await ledgerMismatches(d.db)).toEqual([]);
+    expect(await chargeMismatches(d.db)).toEqual([]);
   });
 
-  it('goes in chunks and tells each owner once per chunk', async () => {
+  it('goes owner by owner, about `chunk` nodes per transaction, whole owners unless one has more, and tells each owner once per chunk', async () => {
     const d = await deps();
-    const users = [await freshUser(d.deps), await freshUser(d.deps)];
-    for (const u of users) await fund(d.db, u.id, 50_000_000);
+    const owners = [await freshUser(d.deps), await freshUser(d.deps), await freshUser(d.deps), await freshUser(d.deps)];
+    for (const u of owners) await fund(d.db, u.id, 50_000_000);
+    // Node ids interleave the owners (they deploy at different times): 3, 3, 10 and 2 nodes.
+    const counts = [3, 3, 10, 2];
     const ids: number[] = [];
-    for (let i = 0; i < 30; i++) ids.push((await node(d.db, users[i % 2].id, { created: at(before(TODAY, 2)) })).id);
+    for (let i = 0; ids.length < 18; i++) {
+      const o = i % 4;
+      if (counts[o]-- > 0) ids.push((await node(d.db, owners[o].id, { created: at(before(TODAY, 2)) })).id);
+    }
     const seen: number[] = [];
-    await chargeOneDay({ db: d.db, log: d.log, chunk: 7, onChunk: (_, c) => seen.push(c) }, TODAY, at(TODAY));
-    expect(seen).toEqual([ids[6], ids[13], ids[20], ids[27], ids[29]]);
+    await chargeOneDay({ db: d.db, log: d.log, chunk: 5, onChunk: (_, c) => seen.push(c) }, TODAY, at(TODAY));
+    // 5 rows read: the first owner's 3 and 2 of the second's: the second waits for the next chunk;
+    // the third has more than 5: it comes alone, 5 nodes at a time (a transfer each).
+    const [a, b, c, dd] = owners.map((u) => u.id);
+    expect(seen).toEqual([a, b, c, c, dd]);
     for (const id of ids) expect(await chargesOf(d.db, id)).toHaveLength(1);
-    const ev = await d.db.selectFrom('events').select('user_id').where('type', '=', 'update_balance').where('user_id', '=', users[0].id).execute();
-    expect(ev.length).toBe(1 + 5); // funding + one per chunk
+    expect((await dailyTransfers(d.db, c)).map((t) => t.amount)).toEqual([5 * 330_000, 5 * 330_000]);
+    expect((await dailyTransfers(d.db, a)).map((t) => t.description)).toEqual([`Daily charge: 3 nodes (${TODAY})`]);
+    for (const u of owners) {
+      const ev = await d.db.selectFrom('events').select('user_id').where('type', '=', 'update_balance').where('user_id', '=', u.id).execute();
+      expect(ev.length).toBe(1 + (u.id === c ? 2 : 1)); // funding + one per chunk that charged them
+    }
     expect((await d.db.selectFrom('charge_days').selectAll().executeTakeFirstOrThrow()).completed_at).not.toBeNull();
+    expect(await chargeMismatches(d.db)).toEqual([]);
   });
 
   it('catches up the days missed while down, day by day, and a deletion stops the charges from the next day', async () => {
@@ -197,10 +216,11 @@ describe('daily charge', () => {
 
     const out = await run(d, at(TODAY, '07:00:00'));
     expect(out.map((o) => o.day)).toEqual([d2, d1, TODAY]);
-    expect((await chargesOf(d.db, old.id)).map((c) => c.idempotency_key)).toEqual([`charge:${old.id}:${d2}`, `charge:${old.id}:${d1}`, `charge:${old.id}:${TODAY}`]);
-    expect((await chargesOf(d.db, gone.id)).map((c) => c.idempotency_key)).toEqual([`charge:${gone.id}:${d2}`]);
+    expect((await chargesOf(d.db, old.id)).map((c) => c.day)).toEqual([d2, d1, TODAY]);
+    expect((await chargesOf(d.db, gone.id)).map((c) => c.day)).toEqual([d2]);
     expect(await chargesOf(d.db, early.id)).toEqual([]);
-    expect((await chargesOf(d.db, late.id)).map((c) => c.idempotency_key)).toEqual([`charge:${late.id}:${TODAY}`]);
+    expect((await chargesOf(d.db, late.id)).map((c) => c.day)).toEqual([TODAY]);
+    expect((await dailyTransfers(d.db, u.id)).map((t) => t.description)).toEqual([`Daily charge: 2 nodes (${d2})`, `Daily charge: ${old.mn_id} (${d1})`, `Daily charge: 2 nodes (${TODAY})`]);
 
     // The next day: only what is still there.
     await run(d, at(nextDay(TODAY)));
@@ -223,7 +243,7 @@ describe('daily charge', () => {
       for (const r of runners) await r.stop(0);
     }
     expect(d.log.lines.filter((l) => l.includes('job failed'))).toEqual([]);
-    expect((await chargesOf(d.db, n.id)).map((c) => c.idempotency_key)).toEqual([`charge:${n.id}:${dayOf(Date.now())}`]);
+    expect((await chargesOf(d.db, n.id)).map((c) => c.day)).toEqual([dayOf(Date.now())]);
   });
 });
 
@@ -276,6 +296,7 @@ describe('uncovered fees', () => {
     expect(await chargesOf(d.db, a.id)).toHaveLength(1);
     expect(await chargesOf(d.db, b.id)).toEqual([]);
     expect(await chargesOf(d.db, c.id)).toHaveLength(1);
+    expect(await dailyTransfers(d.db, u.id)).toEqual([{ amount: 500_000, description: `Daily charge: 2 nodes (${TODAY})` }]);
     const row = await d.db.selectFrom('nodes').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'deleting', delete_reason: UNPAID_REASON, deleted_at: dayStart(TODAY) });
     const notes = await d.db.selectFrom('notifications').select(['kind', 'message']).where('user_id', '=', u.id).where('kind', '=', 'node_destroyed_unpaid').execute();
@@ -292,6 +313,7 @@ describe('uncovered fees', () => {
     expect(await chargesOf(d.db, a.id)).toHaveLength(2);
     expect(await d.db.selectFrom('notifications').select('id').where('kind', '=', 'node_destroyed_unpaid').execute()).toHaveLength(1);
     expect(await ledgerMismatches(d.db)).toEqual([]);
+    expect(await chargeMismatches(d.db)).toEqual([]);
   });
 });
 

@@ -26,3 +26,8 @@ export async function insertTestNode(
   if (status !== undefined || observation) await db.insertInto('observations').values({ status: status ?? 'unknown', ...observation, node_id: id }).execute();
   return id;
 }
+
+/** A node's daily fees, day by day, as the daily charge kept them (its owner's transfers hold the sums). */
+export function nodeCharges(db: Kysely<Database>, nodeId: number): Promise<Array<{ day: string; amount: number }>> {
+  return db.selectFrom('node_charges').select(['day', 'amount']).where('node_id', '=', nodeId).orderBy('day').execute();
+}

@@ -6,32 +6,89 @@ type Q = Kysely<Database>;
 
 export type ChargeableNode = { id: number; user_id: number; mn_id: string; coin_id: string; alias: string | null; hosting_price: number };
 
+/** A node as the daily charge walks them: owner, id, fee. */
+export type OwedFee = Pick<ChargeableNode, 'id' | 'user_id' | 'hosting_price'>;
+
+/** Where a day's charge stands: the last (owner, node) charged. */
+export type ChargeCursor = { user: number; node: number };
+
 /**
- * The nodes that owe a fee for the day starting at `start`, after node id `after`, by id
- * (oldest first), `limit` of them. The same rule as `CHARGED` (src/shared/lifecycle.ts)
- * asked of a past moment, so a catch-up after downtime charges what existed then: created
- * before the day began, never failed, and not deleted before it began (a node destroyed
- * for unpaid fees gets `deleted_at` = the start of the day it did not pay, so it is
- * charged neither that day nor after).
+ * The next nodes that owe a fee for the day starting at `start`, after `after`, by owner
+ * then id (oldest first): about `size` of them, whole owners (an owner's nodes are charged
+ * together, in one transfer), except an owner with more than `size` nodes, who comes
+ * alone, `size` nodes at a time. Null when none is left.
+ *
+ * The same rule as `CHARGED` (src/shared/lifecycle.ts) asked of a past moment, so a
+ * catch-up after downtime charges what existed then: created before the day began,
+ * never failed, and not deleted before it began (a node destroyed for unpaid fees gets
+ * `deleted_at` = the start of the day it did not pay, so it is charged neither that day
+ * nor after). Read from the index `nodes_charged` alone.
  */
-export function nodesChargedOn(db: Q, start: number, after: number, limit: number): Promise<Array<Pick<ChargeableNode, 'id' | 'user_id'>>> {
-  return chargedOn(db, start, after).select(['id', 'user_id']).limit(limit).execute();
+export async function nextOwnersToCharge(db: Q, start: number, after: ChargeCursor, size: number): Promise<OwedFee[] | null> {
+  const rows = await chargedOn(db, start)
+    .where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`)
+    .limit(size)
+    .execute();
+  if (!rows.length) return null;
+  const last = rows[rows.length - 1].user_id;
+  // A full read may have cut the last owner short: they start the next chunk (unless they are all of this one).
+  if (rows.length === size && rows[0].user_id !== last) return rows.filter((r) => r.user_id !== last);
+  return rows;
 }
 
-/** `nodesChargedOn` with what charging them one by one needs, ids (after, upTo]. */
-export function nodesChargedOnUpTo(db: Q, start: number, after: number, upTo: number): Promise<ChargeableNode[]> {
-  return chargedOn(db, start, after).select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price']).where('id', '<=', upTo).execute();
-}
-
-function chargedOn(db: Q, start: number, after: number) {
+function chargedOn(db: Q, start: number) {
   return db
     .selectFrom('nodes')
-    .where('id', '>', after)
-    .where('created_at', '<', start)
+    .select(['user_id', 'id', 'hosting_price'])
     .where('failed_reason', 'is', null)
-    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]))
     .where('hosting_price', '>', 0)
+    .where('created_at', '<', start)
+    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]))
+    .orderBy('user_id')
     .orderBy('id');
+}
+
+/** What naming a node or destroying it needs, for the given ids. */
+export function chargeableNodes(db: Q, ids: number[]): Promise<ChargeableNode[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return db.selectFrom('nodes').select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price']).where('id', 'in', ids).execute();
+}
+
+/** Node ids of owners in [firstUser, lastUser] already charged for `day` (none, unless a day began before node_charges existed). */
+export async function chargedAlready(db: Q, day: string, firstUser: number, lastUser: number): Promise<Set<number>> {
+  const rows = await db.selectFrom('node_charges').select('node_id').where('day', '=', day).where('user_id', '>=', firstUser).where('user_id', '<=', lastUser).execute();
+  return new Set(rows.map((r) => r.node_id));
+}
+
+/**
+ * One day's fees for many nodes in one statement (a JSON array, so the statement is one
+ * prepared text whatever the count); each (day, node) once. Returns how many were new.
+ */
+export async function insertNodeCharges(db: Q, day: string, fees: OwedFee[]): Promise<number> {
+  if (!fees.length) return 0;
+  const r = await sql`
+    INSERT INTO node_charges (day, user_id, node_id, amount)
+    SELECT ${day}, value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(fees.map((f) => [f.user_id, f.id, f.hosting_price]))}) WHERE true
+    ON CONFLICT DO NOTHING`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+export type OwnerCharge = { userId: number; firstNodeId: number; amount: number; description: string };
+
+/**
+ * The owners' daily-charge transfers in one statement, keyed as `dailyChargeKey` (a
+ * batch `postTransfer`: same table and kind, the ledger's trigger moves both counters
+ * per row and its CHECK refuses the statement if a balance would go below zero).
+ * Returns how many were written; a key written before is skipped.
+ */
+export async function insertOwnerCharges(db: Q, day: string, charges: OwnerCharge[], now: number, revenue: string): Promise<number> {
+  if (!charges.length) return 0;
+  const r = await sql`
+    INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
+    SELECT 'daily:' || ${day} || ':' || (value ->> 0) || ':' || (value ->> 1), 'user:' || (value ->> 0), ${revenue}, value ->> 2, 'daily_charge', value ->> 3, ${now}
+    FROM json_each(${JSON.stringify(charges.map((c) => [c.userId, c.firstNodeId, c.amount, c.description]))}) WHERE true
+    ON CONFLICT (idempotency_key) DO NOTHING`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 export function chargeDay(db: Q, day: string) {
@@ -43,8 +100,8 @@ export async function openChargeDay(db: Q, day: string, now: number): Promise<vo
   await db.insertInto('charge_days').values({ day, started_at: now }).onConflict((oc) => oc.column('day').doNothing()).execute();
 }
 
-export async function moveChargeCursor(db: Q, day: string, cursor: number): Promise<void> {
-  await db.updateTable('charge_days').set({ cursor }).where('day', '=', day).execute();
+export async function moveChargeCursor(db: Q, day: string, to: ChargeCursor): Promise<void> {
+  await db.updateTable('charge_days').set({ cursor: to.user, cursor_node: to.node }).where('day', '=', day).execute();
 }
 
 export async function completeChargeDay(db: Q, day: string, now: number): Promise<void> {
@@ -98,24 +155,28 @@ export async function claimReminder(db: Q, userId: number, day: string, now: num
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
+export type ChargeMismatch = { user_id: number; day: string; transfers: number; fees: number };
+
 /**
- * A chunk's daily charges as one statement: the transfers of the nodes in (after, upTo]
- * that owe the day (the same rule as `nodesChargedOn`), each keyed by node and day, a
- * key written before is skipped. The ledger's trigger moves both counters per row and its
- * CHECK refuses the whole statement when any owner's balance would go below zero (the
- * caller then charges that chunk node by node, `postTransfer`). A batch `postTransfer`:
- * same table, keys, kinds and descriptions (`dailyChargeKey`, daily-charge.ts).
- * Returns how many were written; the users whose balance moved are the chunk's owners.
+ * Owner-days whose daily-charge transfers differ from the sum of their nodes' fees in
+ * `node_charges` (empty when whole): `daily:<day>:<user>:<node>` transfers, plus the per-node
+ * `charge:<node>:<day>` ones of days charged before fees were kept per owner. For tests,
+ * the benchmark and the operator's checks.
  */
-export async function insertDailyCharges(db: Q, day: string, start: number, after: number, upTo: number, now: number, revenue: string): Promise<number> {
-  const r = await sql`
-    INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
-    SELECT 'charge:' || id || ':' || ${day}, 'user:' || user_id, ${revenue}, hosting_price, 'daily_charge',
-           'Daily charge: ' || coalesce(alias, mn_id) || ' (' || ${day} || ')', ${now}
-    FROM nodes
-    WHERE id > ${after} AND id <= ${upTo} AND created_at < ${start} AND failed_reason IS NULL
-      AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0
-    ORDER BY id
-    ON CONFLICT (idempotency_key) DO NOTHING`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
+export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
+  const { rows } = await sql<ChargeMismatch>`
+    WITH t AS (
+      SELECT CAST(substr(idempotency_key, 18, instr(substr(idempotency_key, 18), ':') - 1) AS INTEGER) AS user_id, substr(idempotency_key, 7, 10) AS day, amount
+      FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'daily:%'
+      UNION ALL
+      SELECT n.user_id, substr(l.idempotency_key, -10), l.amount
+      FROM ledger_transfers l JOIN nodes n ON n.id = CAST(substr(l.idempotency_key, 8, length(l.idempotency_key) - 18) AS INTEGER)
+      WHERE l.kind = 'daily_charge' AND l.idempotency_key LIKE 'charge:%'
+    ),
+    ts AS (SELECT user_id, day, sum(amount) AS transfers FROM t GROUP BY user_id, day),
+    fs AS (SELECT user_id, day, sum(amount) AS fees FROM node_charges GROUP BY user_id, day)
+    SELECT coalesce(ts.user_id, fs.user_id) AS user_id, coalesce(ts.day, fs.day) AS day, coalesce(ts.transfers, 0) AS transfers, coalesce(fs.fees, 0) AS fees
+    FROM ts FULL OUTER JOIN fs ON fs.user_id = ts.user_id AND fs.day = ts.day
+    WHERE coalesce(ts.transfers, 0) != coalesce(fs.fees, 0)`.execute(db);
+  return rows;
 }

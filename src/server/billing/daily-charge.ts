@@ -5,9 +5,9 @@ import { markDestroy } from '../fleet/service';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
-import { dailyChargeKey, dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, markReminded, moveChargeCursor, nodesChargedOn, nodesChargedOnUpTo, openChargeDay } from './charge-queries';
-import { InsufficientFunds, PLATFORM, balancesChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
+import { dayOf, dayStart, nextDay } from './charge-days';
+import { chargeDay, chargeableNodes, chargedAlready, completeChargeDay, firstOpenDay, insertNodeCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextOwnersToCharge, openChargeDay, type OwedFee, type OwnerCharge } from './charge-queries';
+import { PLATFORM, balancesChanged, userBalances, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
 /** Why a node destroyed by the daily charge went (kept on the node, like an owner's reason). */
@@ -52,12 +52,15 @@ export async function runDailyCharge(deps: DailyChargeDeps, now = Date.now(), si
 }
 
 /**
- * One day's charges, `chunk` nodes per transaction, oldest node first. In each: every
- * node's fee as a transfer keyed by node and day (a rerun writes nothing twice); a node
- * whose owner's balance cannot pay it is destroyed (docs/decisions.md "Uncovered fees":
- * the oldest nodes are paid first, each later one that the rest of the balance still
- * covers is paid too); the cursor moves with the chunk, so a crash resumes after the
- * last committed chunk. Between chunks the event loop runs (requests, other jobs).
+ * One day's charges, owner by owner, about `chunk` nodes per transaction. In each: every
+ * owner's fees for the day as ONE transfer (an owner with more nodes than a chunk gets one
+ * per chunk), and each node's fee as a row keyed by node and day (`node_charges`), written
+ * together, so a rerun writes nothing twice; a node whose owner's balance cannot pay it is
+ * destroyed (docs/decisions.md "Uncovered fees": the oldest nodes are paid first, each
+ * later one that the rest of the balance still covers is paid too); the cursor (the last
+ * owner and node done) moves with the chunk, so a crash resumes after the last committed
+ * chunk. Between chunks the event loop runs (requests, other jobs). docs/decisions.md
+ * "One daily-charge line per owner and day" says why per owner.
  */
 export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: number, signal?: AbortSignal): Promise<DayOutcome> {
   const start = dayStart(day);
@@ -70,14 +73,15 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
       // Read in the write transaction (BEGIN IMMEDIATE): two runners take turns, never the same chunk twice.
       const state = await chargeDay(trx, day);
       if (!state || state.completed_at !== null) return null;
-      const nodes = await nodesChargedOn(trx, start, state.cursor, size);
-      if (!nodes.length) {
+      const owed = await nextOwnersToCharge(trx, start, { user: state.cursor, node: state.cursor_node }, size);
+      if (!owed) {
         await completeChargeDay(trx, day, now);
         return null;
       }
-      const r = await chargeChunk(trx, nodes, day, start, state.cursor, now);
-      await moveChargeCursor(trx, day, nodes[nodes.length - 1].id);
-      return { ...r, cursor: nodes[nodes.length - 1].id };
+      const last = owed[owed.length - 1];
+      const r = await chargeOwners(trx, owed, day, start, now);
+      await moveChargeCursor(trx, day, { user: last.user_id, node: last.id });
+      return { ...r, cursor: last.user_id };
     });
     if (!step) return outcome;
     outcome.charged += step.charged;
@@ -88,48 +92,53 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
   }
 }
 
-async function chargeChunk(trx: MoneyTx, chunk: Array<{ id: number; user_id: number }>, day: string, start: number, after: number, now: number) {
-  const upTo = chunk[chunk.length - 1].id;
-  // Every owner can pay (the common case): the chunk in one statement.
-  try {
-    const charged = await insertDailyCharges(trx, day, start, after, upTo, now, PLATFORM.revenue);
-    if (charged) await balancesChanged(trx, [...new Set(chunk.map((n) => n.user_id))]);
-    return { charged, destroyed: 0 };
-  } catch (err) {
-    if (!(err instanceof Error && err.message.includes('user_balance_not_negative'))) throw err;
-    // An owner cannot pay: the statement wrote nothing; node by node, oldest first.
+/** A chunk of whole owners (by owner, oldest node first): their fees, their transfers, their unpaid nodes destroyed. */
+async function chargeOwners(trx: MoneyTx, owed: OwedFee[], day: string, start: number, now: number) {
+  const done = await chargedAlready(trx, day, owed[0].user_id, owed[owed.length - 1].user_id);
+  const balances = await userBalances(trx, [...new Set(owed.map((n) => n.user_id))]);
+  const paid: OwedFee[] = [];
+  const unpaid: number[] = [];
+  const totals = new Map<number, { amount: number; nodes: number[] }>();
+  for (const n of owed) {
+    if (done.has(n.id)) continue;
+    const left = balances.get(n.user_id)!;
+    if (n.hosting_price > left) {
+      unpaid.push(n.id);
+      continue;
+    }
+    balances.set(n.user_id, left - n.hosting_price);
+    paid.push(n);
+    const t = totals.get(n.user_id) ?? { amount: 0, nodes: [] };
+    t.amount += n.hosting_price;
+    t.nodes.push(n.id);
+    totals.set(n.user_id, t);
   }
-  const nodes = await nodesChargedOnUpTo(trx, start, after, upTo);
-  const touched = new Set<number>();
-  let charged = 0;
+  // Names for the history: a single node's alias (or id); several are counted.
+  const single = [...totals.values()].filter((t) => t.nodes.length === 1).map((t) => t.nodes[0]);
+  const named = new Map((await chargeableNodes(trx, [...single, ...unpaid])).map((n) => [n.id, n]));
+  const charges: OwnerCharge[] = [...totals].map(([userId, t]) => {
+    const one = t.nodes.length === 1 ? named.get(t.nodes[0]) : undefined;
+    const what = one ? (one.alias ?? one.mn_id) : `${t.nodes.length} nodes`;
+    return { userId, firstNodeId: t.nodes[0], amount: t.amount, description: `Daily charge: ${what} (${day})` };
+  });
+  const fees = await insertNodeCharges(trx, day, paid);
+  const transfers = await insertOwnerCharges(trx, day, charges, now, PLATFORM.revenue);
+  // Both keys are new by construction (the cursor, `chargedAlready`); anything else is a bug: write nothing.
+  if (fees !== paid.length || transfers !== charges.length) {
+    throw new Error(`daily charge ${day}: wrote ${fees}/${paid.length} node fees and ${transfers}/${charges.length} transfers; rolled back`);
+  }
+  await balancesChanged(trx, [...totals.keys()]);
   let destroyed = 0;
-  for (const n of nodes) {
-    try {
-      const written = await postTransfer(trx, {
-        idempotencyKey: dailyChargeKey(n.id, day),
-        debit: userAccount(n.user_id),
-        credit: PLATFORM.revenue,
-        amount: n.hosting_price,
-        kind: 'daily_charge',
-        description: `Daily charge: ${n.alias ?? n.mn_id} (${day})`,
-        quiet: true,
-      });
-      if (written) {
-        charged++;
-        touched.add(n.user_id);
-      }
-    } catch (err) {
-      if (!(err instanceof InsufficientFunds)) throw err;
-      // Unpaid from the start of this day: charged neither today nor after (charge-queries `nodesChargedOn`).
-      if (await markDestroy(trx, n, 'daily charge', UNPAID_REASON, start)) {
-        destroyed++;
-        const coin = await findCoin(trx, n.coin_id);
-        await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });
-      }
+  for (const id of unpaid) {
+    const n = named.get(id)!;
+    // Unpaid from the start of this day: charged neither today nor after (charge-queries `chargedOn`).
+    if (await markDestroy(trx, n, 'daily charge', UNPAID_REASON, start)) {
+      destroyed++;
+      const coin = await findCoin(trx, n.coin_id);
+      await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });
     }
   }
-  await balancesChanged(trx, [...touched]);
-  return { charged, destroyed };
+  return { charged: paid.length, destroyed };
 }
 
 /**

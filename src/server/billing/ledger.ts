@@ -124,10 +124,18 @@ export async function balanceChanged(trx: MoneyTx, userId: number): Promise<void
  */
 export async function balancesChanged(trx: MoneyTx, userIds: number[]): Promise<void> {
   if (!userIds.length) return;
-  const rows = await trx.selectFrom('ledger_accounts').select(['account', 'debits', 'credits']).where('account', 'in', userIds.map(userAccount)).execute();
-  const balanceOf = new Map(rows.map((r) => [r.account, r.credits - r.debits]));
-  await insertEvents(trx, 'update_balance', userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(userAccount(id)) ?? 0) } })));
+  const balanceOf = await userBalances(trx, userIds);
+  await insertEvents(trx, 'update_balance', userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(id) ?? 0) } })));
   await insertEvents(trx, 'refresh_transactions', userIds.map((id) => ({ userId: id, payload: {} })));
+}
+
+/** Users' balances from the counters, in one read; an account never written has 0. */
+export async function userBalances(db: Kysely<Database>, userIds: number[]): Promise<Map<number, Micros>> {
+  const out = new Map<number, Micros>(userIds.map((id) => [id, 0]));
+  if (!userIds.length) return out;
+  const rows = await db.selectFrom('ledger_accounts').select(['account', 'debits', 'credits']).where('account', 'in', userIds.map(userAccount)).execute();
+  for (const r of rows) out.set(userOfAccount(r.account)!, r.credits - r.debits);
+  return out;
 }
 
 export type LedgerMismatch = { account: string; debits: number; credits: number; transfer_debits: number; transfer_credits: number };

@@ -123,11 +123,20 @@ export type NewLedgerTransfer = Insertable<LedgerTransfersTable>;
 
 /** Posted totals per account, moved by a trigger on every transfer insert (migration 2000). */
 /** How far the daily charge got on a UTC day (billing/daily-charge.ts). */
+/** One node's fee for one day: written once (its key); the owner's transfer `daily:<user>:<day>` holds the sum. */
+export interface NodeChargesTable {
+  day: string;
+  user_id: number;
+  node_id: number;
+  amount: number;
+}
+
 export interface ChargeDaysTable {
   /** YYYY-MM-DD (UTC). */
   day: string;
-  /** The last node id whose charge for the day was written (chunks go by id). */
+  /** With `cursor_node`: the last (owner, node) charged for the day (chunks go by owner, then node). */
   cursor: Generated<number>;
+  cursor_node: Generated<number>;
   started_at: number;
   completed_at: Generated<number | null>;
   /** The day's low-balance reminders went out. */
@@ -570,6 +579,7 @@ export interface Database {
   deposit_addresses: DepositAddressesTable;
   deposits: DepositsTable;
   charge_days: ChargeDaysTable;
+  node_charges: NodeChargesTable;
   balance_reminders: BalanceRemindersTable;
   page_visits: PageVisitsTable;
   operator_log: OperatorLogTable;
