@@ -42,11 +42,14 @@ export async function benchDailyCharge(): Promise<void> {
       SELECT 'fund:' || i, 'platform:adjustments', 'user:' || i, 100000000, 'adjustment', 'bench funds', ${created} FROM u`.execute(db);
     await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
     const seedMs = performance.now() - t0;
+    const progress = (what: string) => console.error(`[daily charge bench] ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    progress('seeded');
 
     // The bare set-based UPDATE: the same rows, one statement, no ledger (then undone, untimed).
     const b0 = performance.now();
     const bare = await sql`UPDATE nodes SET start_claim_at = ${start} WHERE created_at < ${start} AND failed_reason IS NULL AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0`.execute(db);
     const bareMs = performance.now() - b0;
+    progress(`bare UPDATE ${(bareMs / 1000).toFixed(2)} s`);
     await sql`UPDATE nodes SET start_claim_at = NULL`.execute(db);
     await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
 
@@ -75,6 +78,7 @@ export async function benchDailyCharge(): Promise<void> {
       const t = performance.now();
       chunkMs.push(t - lastChunk);
       lastChunk = t;
+      if (chunkMs.length % 100 === 0) progress(`${chunkMs.length} chunks`);
     };
     const [out] = await runDailyCharge({ db, log: createLogger('error'), onChunk }, start + 30_000);
     const chargeMs = performance.now() - c0;

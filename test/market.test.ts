@@ -108,6 +108,18 @@ describe('refreshing market data', () => {
     expect(fake.requests.length).toBe(before);
     expect(await findQuote(d.db, 'dash')).toEqual(good);
   });
+
+  it('quotes the accepted deposit currencies too, by their price id when it is not a hosted coin', async () => {
+    await d.db
+      .insertInto('deposit_currencies')
+      .values({ id: 'ltc', label: 'Litecoin', ticker: 'LTC', kind: 'bitcoin', confirmations: 6, minimum: 10_000, price_coin: 'litecoin', decimals: 8, rpc_url: 'http://127.0.0.1:1', enabled: 1, watch_from: 0, created_at: Date.now() })
+      .execute();
+    fake.requests.length = 0;
+    await new MarketRefresher(d.db, provider(), d.log, 10, 0).refresh();
+    expect(fake.requests.some((r) => /[?&]ids=[^&]*litecoin/.test(r))).toBe(true);
+    expect(await findQuote(d.db, 'litecoin')).toMatchObject({ provider: 'coingecko' });
+    expect((await findQuote(d.db, 'litecoin'))!.price_usd).toBeGreaterThan(0);
+  });
 });
 
 describe('demo provider', () => {

@@ -6,7 +6,7 @@ import { HDKey } from '@scure/bip32';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
-import { watchCurrency } from '../../src/server/billing/crypto/watcher';
+import { QUOTE_MAX_AGE_MS, watchCurrency } from '../../src/server/billing/crypto/watcher';
 import { runCli } from '../../src/server/cli/main';
 import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
 import { freePort } from '../../src/server/fleet/spec';
@@ -208,8 +208,8 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
   });
 
   it('a deposit at its threshold waits for a fresh price, pending across more blocks, then is credited at the price of that time', async () => {
-    const quote = (price: number, at: number) => upsertQuote(s.deps.db, 'litecoin', 'test-quotes', { market_id: 'litecoin', price_usd: price, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, at);
-    await quote(PRICE, Date.now() - 25 * 3600_000); // older than a day: not used
+    const quote = (price: number, at: number, provider = 'test-quotes') => upsertQuote(s.deps.db, 'litecoin', provider, { market_id: 'litecoin', price_usd: price, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, at);
+    await quote(PRICE, Date.now() - QUOTE_MAX_AGE_MS - 60_000); // too old: not used
     const dave = await freshUser(s.deps, { prefix: 'depdave' });
     const txid = await pay(await generate(dave), 0.2);
     await watch();
@@ -218,6 +218,10 @@ describe.skipIf(!haveBinary(LITECOIND))('crypto deposits on litecoind (regtest)'
       await watch();
     }
     expect(await pendingOf(dave)).toEqual([expect.objectContaining({ confirmations: CONFIRMATIONS, max_confirmations: CONFIRMATIONS, amount: 0.2 })]);
+    expect(await balance(dave)).toBe(0);
+    // Fresh but made up (the demo provider of an install without a price API): not used either.
+    await quote(1000, Date.now(), 'demo');
+    await watch();
     expect(await balance(dave)).toBe(0);
     await quote(90, Date.now());
     await watch();

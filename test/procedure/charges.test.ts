@@ -168,6 +168,9 @@ describe('daily charge', () => {
     expect(await dailyTransfers(d.db, u.id)).toHaveLength(1);
     expect(await ledgerMismatches(d.db)).toEqual([]);
     expect(await chargeMismatches(d.db)).toEqual([]);
+    // The check sees a node's fee that no transfer holds.
+    await d.db.insertInto('node_charges').values({ day: TODAY, user_id: u.id, node_id: today.id, amount: 1 }).execute();
+    expect(await chargeMismatches(d.db)).toEqual([{ user_id: u.id, day: TODAY, transfers: 660_000, fees: 660_001 }]);
   });
 
   it('goes owner by owner, about `chunk` nodes per transaction, whole owners unless one has more, and tells each owner once per chunk', async () => {

@@ -164,19 +164,19 @@ export type ChargeMismatch = { user_id: number; day: string; transfers: number; 
  * the benchmark and the operator's checks.
  */
 export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
+  // One pass, grouped (no join of two aggregates: SQLite would loop one inside the other).
   const { rows } = await sql<ChargeMismatch>`
-    WITH t AS (
-      SELECT CAST(substr(idempotency_key, 18, instr(substr(idempotency_key, 18), ':') - 1) AS INTEGER) AS user_id, substr(idempotency_key, 7, 10) AS day, amount
+    SELECT user_id, day, sum(t) AS transfers, sum(f) AS fees FROM (
+      SELECT CAST(substr(idempotency_key, 18, instr(substr(idempotency_key, 18), ':') - 1) AS INTEGER) AS user_id, substr(idempotency_key, 7, 10) AS day, amount AS t, 0 AS f
       FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'daily:%'
       UNION ALL
-      SELECT n.user_id, substr(l.idempotency_key, -10), l.amount
+      SELECT n.user_id, substr(l.idempotency_key, -10), l.amount, 0
       FROM ledger_transfers l JOIN nodes n ON n.id = CAST(substr(l.idempotency_key, 8, length(l.idempotency_key) - 18) AS INTEGER)
       WHERE l.kind = 'daily_charge' AND l.idempotency_key LIKE 'charge:%'
-    ),
-    ts AS (SELECT user_id, day, sum(amount) AS transfers FROM t GROUP BY user_id, day),
-    fs AS (SELECT user_id, day, sum(amount) AS fees FROM node_charges GROUP BY user_id, day)
-    SELECT coalesce(ts.user_id, fs.user_id) AS user_id, coalesce(ts.day, fs.day) AS day, coalesce(ts.transfers, 0) AS transfers, coalesce(fs.fees, 0) AS fees
-    FROM ts FULL OUTER JOIN fs ON fs.user_id = ts.user_id AND fs.day = ts.day
-    WHERE coalesce(ts.transfers, 0) != coalesce(fs.fees, 0)`.execute(db);
+      UNION ALL
+      SELECT user_id, day, 0, amount FROM node_charges
+    )
+    GROUP BY user_id, day
+    HAVING sum(t) != sum(f)`.execute(db);
   return rows;
 }

@@ -1,3 +1,4 @@
+import { depositPriceCoins } from '../billing/crypto/queries';
 import { listCoins } from '../coins/queries';
 import type { DB } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
@@ -50,10 +51,15 @@ export class MarketRefresher {
     if (Date.now() < this.pausedUntil) return;
     const started = Date.now();
     try {
-      const coins = (await listCoins(this.db)).filter((c) => c.market_id);
+      const all = await listCoins(this.db);
+      const coins = all.filter((c) => c.market_id);
       // Several catalog coins can share one market id (Horizen's two node types).
       const byMarket = new Map<string, string[]>();
       for (const c of coins) byMarket.set(c.market_id!, [...(byMarket.get(c.market_id!) ?? []), c.id]);
+      // Accepted deposit currencies that are not hosted coins (Bitcoin, Litecoin, Monero):
+      // their price id is the provider's market id, their quote kept under that id.
+      const catalog = new Set(all.map((c) => c.id));
+      for (const id of await depositPriceCoins(this.db)) if (!catalog.has(id)) byMarket.set(id, [...(byMarket.get(id) ?? []), id]);
       const quotes = await this.provider.quotes([...byMarket.keys()]);
       signal?.throwIfAborted();
       const at = Date.now();

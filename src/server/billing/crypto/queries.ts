@@ -11,6 +11,12 @@ export function listCurrencies(db: Q, opts: { enabledOnly: boolean }) {
   return q.orderBy('id').execute();
 }
 
+/** The price ids of the enabled currencies: each needs a fresh quote to credit its deposits. */
+export async function depositPriceCoins(db: Q): Promise<string[]> {
+  const rows = await db.selectFrom('deposit_currencies').select('price_coin').distinct().where('enabled', '=', 1).execute();
+  return rows.map((r) => r.price_coin);
+}
+
 export function findCurrency(db: Q, id: string): Promise<DepositCurrency | undefined> {
   return db.selectFrom('deposit_currencies').selectAll().where('id', '=', id).executeTakeFirst();
 }

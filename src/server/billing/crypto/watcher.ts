@@ -16,8 +16,12 @@ type Deps = Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'secrets'>;
 /** How far before an import its successor rescans (block timestamps may lag the clock). */
 export const RESCAN_SLACK_MS = 2 * 3600_000;
 
-/** A quote older than this does not price a deposit: it waits for the next refresh. */
-export const QUOTE_MAX_AGE_MS = 24 * 3600_000;
+/**
+ * A quote older than this does not price a deposit: it waits for the next refresh. The
+ * refresher runs every 5-15 minutes; an hour is several missed refreshes, and no more
+ * than an hour of a price's fall can be deposited at the price before it.
+ */
+export const QUOTE_MAX_AGE_MS = 3600_000;
 
 /**
  * One look at every enabled currency's daemon, in turn. A daemon that is down or answers
@@ -74,7 +78,8 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
     const current = new Map<string, ChainPayment>();
     for (const p of seen) if (p.confirmations >= 0 && owners.has(p.address)) current.set(`${p.txid}:${p.vout}`, p);
     const quote = await findQuote(trx, c.price_coin);
-    const usable = quote && now - quote.updated_at <= QUOTE_MAX_AGE_MS && quote.price_usd > 0 ? quote : null;
+    // The demo provider's figures are made up (an install without a price API): they never price real money.
+    const usable = quote && quote.provider !== 'demo' && now - quote.updated_at <= QUOTE_MAX_AGE_MS && quote.price_usd > 0 ? quote : null;
 
     const known = new Map((await depositsInState(trx, c.id, ['pending', 'removed'])).map((d) => [`${d.txid}:${d.vout}`, d]));
     // A pending deposit the chain no longer shows (its block left the main chain and the
@@ -101,7 +106,7 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
       }
       if (p.confirmations < c.confirmations) continue;
       if (!usable) {
-        deps.log.warn('deposit waits for a price', { currency: c.id, price_coin: c.price_coin, txid: p.txid });
+        deps.log.warn('deposit waits for a price', { currency: c.id, price_coin: c.price_coin, txid: p.txid, quote: quote ? (quote.provider === 'demo' ? 'demo figures never price a deposit: set MARKET_PROVIDER=coingecko' : 'too old') : 'none' });
         waiting = true;
         continue;
       }
