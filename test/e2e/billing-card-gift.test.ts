@@ -93,11 +93,22 @@ describe('Billing: Stripe tab', () => {
     await card.getByTestId('card-session').waitFor({ state: 'detached' });
     expect(stripe.sessions.get(second)?.status).toBe('expired');
 
-    // The provider fails: its error in a toast, and the page stays.
+    // The provider fails: its error in a toast, and the page stays; a keyboard user is still on Pay.
     stripe.failNext(2, 'status500');
-    await card.getByRole('button', { name: 'Pay' }).click();
+    await card.getByRole('button', { name: 'Pay' }).focus();
+    await page.keyboard.press('Enter');
     await toast(page, 'The card payment provider did not answer. Nothing was charged').waitFor();
     expect(page.url()).toBe(`${server.url}/dashboard/billing`);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Pay');
+
+    // Other as people write amounts: "$1,000" (a dollar sign, US grouping) is $1,000.
+    await card.getByRole('radio', { name: 'Other', exact: true }).check();
+    await card.getByLabel('Amount (USD)').fill('$1,000');
+    await card.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    expect(stripe.sessions.get(page.url().split('/pay/')[1])?.amount_total).toBe(100_000);
+    await page.goto('/dashboard/billing');
+    card = await tab(page, 'Stripe');
 
     // A payment confirmed by the signed webhook reaches the balance on the page, live.
     await card.getByRole('radio', { name: '$50', exact: true }).check();
@@ -156,5 +167,14 @@ describe('Billing: Gift Code tab', () => {
     await gift.getByRole('textbox', { name: 'Gift code' }).fill(code);
     await gift.getByRole('button', { name: 'Redeem' }).click();
     await gift.getByText('This gift code was already used.').waitFor();
+
+    // A large code reads with US grouping, like the balance beside it.
+    out.length = 0;
+    expect(await runCli(['coupons', 'create', '--amount', '1234.5', '--count', '1', '--expires', '2099-12-31'], { DATA_DIR: server.dataDir }, { out: (l) => out.push(l) })).toBe(0);
+    const big = out.find((l) => /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(l))!;
+    await gift.getByRole('textbox', { name: 'Gift code' }).fill(big);
+    await gift.getByRole('button', { name: 'Redeem' }).click();
+    await gift.getByText('Gift code redeemed: $1,234.50 was added to your balance.').waitFor();
+    await page.getByRole('region', { name: 'Billing totals' }).getByText('$1,239.50').waitFor();
   });
 });
