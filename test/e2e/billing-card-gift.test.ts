@@ -117,10 +117,15 @@ describe('Billing: Stripe tab', () => {
     const third = page.url().split('/pay/')[1];
     await page.goto('/dashboard/billing?card=success');
     await page.getByText('Thank you. Your payment is added to your balance').waitFor();
+    // Said once: the address bar is cleaned, so a reload does not thank again.
+    await page.waitForURL(`${server.url}/dashboard/billing`);
     const ev = signedEvent('checkout.session.completed', stripe.complete(third), KEYS.STRIPE_WEBHOOK_SECRET);
     const hook = await fetch(`${server.url}/api/stripe_webhook`, { method: 'POST', headers: { 'stripe-signature': ev.signature }, body: ev.payload });
     expect(hook.status).toBe(200);
     await page.getByRole('region', { name: 'Billing totals' }).getByText('$50.00').waitFor();
+    await page.reload();
+    await page.getByRole('region', { name: 'Billing totals' }).getByText('$50.00').waitFor();
+    expect(await page.getByText('Thank you. Your payment is added to your balance').count()).toBe(0);
   });
 
   it('says card payments are off when no Stripe keys are configured', { timeout: 60_000 }, async () => {

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'wouter';
 import { CARD_DEFAULT, CARD_PAYMENTS_OFF, CARD_PRESETS, creditCardInput, type CardSession } from '../../shared/schemas/billing';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
@@ -55,7 +56,16 @@ function CardPayments() {
   const [error, setError] = useState<string | undefined>();
   const [key, setKey] = useState(requestKey);
   const pay = trpc.billing.credit_card.useMutation();
-  const returned = new URLSearchParams(window.location.search).get('card');
+  // Back from the provider's page (`?card=success|cancelled`): said once, and the address bar
+  // is cleaned, so a reload or a bookmark days later does not thank for a payment again.
+  const [params, setParams] = useSearchParams();
+  const [returned] = useState(() => params.get('card'));
+  useEffect(() => {
+    if (!params.has('card')) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('card');
+    setParams(rest, { replace: true });
+  }, [params, setParams]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
