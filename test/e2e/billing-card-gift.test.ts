@@ -88,7 +88,10 @@ describe('Billing: Stripe tab', () => {
     await card.getByTestId('card-session').filter({ hasText: '$12.50' }).waitFor({ state: 'detached' });
 
     // Cancel the other one.
-    await card.getByTestId('card-session').filter({ hasText: '$25.00' }).getByRole('button', { name: 'Cancel' }).click();
+    // Each row's buttons name their payment (a screen reader lists them out of their rows).
+    const cancelButton = card.getByRole('button', { name: /^Cancel \$25\.00, started \d{4}-\d\d-\d\d \d\d:\d\d UTC$/ });
+    expect(await card.getByRole('button', { name: /^Resume \$25\.00, started / }).count()).toBe(1);
+    await cancelButton.click();
     await toast(page, 'The payment was cancelled.').waitFor();
     await card.getByTestId('card-session').waitFor({ state: 'detached' });
     expect(stripe.sessions.get(second)?.status).toBe('expired');

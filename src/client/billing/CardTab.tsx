@@ -146,20 +146,25 @@ function PendingSessions() {
     <section aria-label="Pending card payments" className="card-pending-section">
       <h3>Pending card payments</h3>
       <ul className="card-pending">
-        {sessions.map((s) => (
-          <li key={s.id} data-testid="card-session">
-            <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} title="Resume this payment">
-              {formatUsd2(s.amount)}
-            </button>
-            <span className="muted">{s.time} UTC</span>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined}>
-              Resume
-            </button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} aria-disabled={cancel.isPending || undefined}>
-              Cancel
-            </button>
-          </li>
-        ))}
+        {sessions.map((s) => {
+          // Each row's buttons say which payment they act on: a screen reader lists them out of their row.
+          const which = `${formatUsd2(s.amount)}, started ${s.time} UTC`;
+          return (
+            <li key={s.id} data-testid="card-session">
+              {/* The amount resumes too, for the mouse; the keyboard has the Resume button beside it (one stop, not two). */}
+              <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} title="Resume this payment" tabIndex={-1}>
+                {formatUsd2(s.amount)}
+              </button>
+              <span className="muted">{s.time} UTC</span>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} aria-label={`Resume ${which}`}>
+                Resume
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} aria-disabled={cancel.isPending || undefined} aria-label={`Cancel ${which}`}>
+                Cancel
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
