@@ -70,6 +70,8 @@ describe('the billing page', () => {
     // Newest first, 5 per page, the generic pager.
     await rows(page, 'Transaction history').nth(4).waitFor();
     expect(await tableCells(page, 'Transaction history')).toEqual([5, 4, 3, 2, 1].map((n) => [`Credit ${n + 2}`, `$${n + 2}.00`]));
+    // Times are the server's UTC, and say so.
+    expect(await rows(page, 'Transaction history').first().locator('td').first().innerText()).toMatch(/^\d{4}-\d\d-\d\d\s\d\d:\d\d UTC$/);
     const pager = page.getByRole('navigation', { name: 'Transaction history pages' });
     expect(await pager.getByRole('button', { name: /^Page \d$/ }).allTextContents()).toEqual(['1', '2']);
     await pager.getByRole('button', { name: 'Page 2' }).click();
@@ -204,6 +206,7 @@ describe('the billing page', () => {
     // Its USD value is known only when it is credited (at that time's price).
     expect(await row.locator('.pending-what').innerText()).toBe('0.15 Litecoin');
     expect(await row.locator('.pending-confirmations').innerText()).toBe('2 / 6 confirmations');
+    expect(await row.innerText()).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     await page.context().close();
   });
 });
