@@ -32,6 +32,12 @@ export function formatUsdExact(micros: Micros): string {
   return `${micros < 0 ? '-' : ''}${whole}.${frac}`;
 }
 
+/** The exact amount as customers read it: US grouping, at least two decimals ("1,234.50", "0.063"). */
+export function formatUsdGrouped(micros: Micros): string {
+  const [whole, frac] = formatUsdExact(micros).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${frac}`;
+}
+
 /** The spec's `balance` number: dollars rounded half away from zero to cents. */
 export function toUsdNumber(micros: Micros): number {
   const cents = Math.sign(micros) * Math.round(Math.abs(micros) / 10_000);

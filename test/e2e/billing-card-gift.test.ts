@@ -88,16 +88,30 @@ describe('Billing: Stripe tab', () => {
     await card.getByTestId('card-session').filter({ hasText: '$12.50' }).waitFor({ state: 'detached' });
 
     // Cancel the other one.
-    await card.getByTestId('card-session').filter({ hasText: '$25.00' }).getByRole('button', { name: 'Cancel' }).click();
+    // Each row's buttons name their payment (a screen reader lists them out of their rows).
+    const cancelButton = card.getByRole('button', { name: /^Cancel \$25\.00, started \d{4}-\d\d-\d\d \d\d:\d\d UTC$/ });
+    expect(await card.getByRole('button', { name: /^Resume \$25\.00, started / }).count()).toBe(1);
+    await cancelButton.click();
     await toast(page, 'The payment was cancelled.').waitFor();
     await card.getByTestId('card-session').waitFor({ state: 'detached' });
     expect(stripe.sessions.get(second)?.status).toBe('expired');
 
-    // The provider fails: its error in a toast, and the page stays.
+    // The provider fails: its error in a toast, and the page stays; a keyboard user is still on Pay.
     stripe.failNext(2, 'status500');
-    await card.getByRole('button', { name: 'Pay' }).click();
+    await card.getByRole('button', { name: 'Pay' }).focus();
+    await page.keyboard.press('Enter');
     await toast(page, 'The card payment provider did not answer. Nothing was charged').waitFor();
     expect(page.url()).toBe(`${server.url}/dashboard/billing`);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Pay');
+
+    // Other as people write amounts: "$1,000" (a dollar sign, US grouping) is $1,000.
+    await card.getByRole('radio', { name: 'Other', exact: true }).check();
+    await card.getByLabel('Amount (USD)').fill('$1,000');
+    await card.getByRole('button', { name: 'Pay' }).click();
+    await page.waitForURL(`${stripe.url}/pay/**`);
+    expect(stripe.sessions.get(page.url().split('/pay/')[1])?.amount_total).toBe(100_000);
+    await page.goto('/dashboard/billing');
+    card = await tab(page, 'Stripe');
 
     // A payment confirmed by the signed webhook reaches the balance on the page, live.
     await card.getByRole('radio', { name: '$50', exact: true }).check();
@@ -106,10 +120,15 @@ describe('Billing: Stripe tab', () => {
     const third = page.url().split('/pay/')[1];
     await page.goto('/dashboard/billing?card=success');
     await page.getByText('Thank you. Your payment is added to your balance').waitFor();
+    // Said once: the address bar is cleaned, so a reload does not thank again.
+    await page.waitForURL(`${server.url}/dashboard/billing`);
     const ev = signedEvent('checkout.session.completed', stripe.complete(third), KEYS.STRIPE_WEBHOOK_SECRET);
     const hook = await fetch(`${server.url}/api/stripe_webhook`, { method: 'POST', headers: { 'stripe-signature': ev.signature }, body: ev.payload });
     expect(hook.status).toBe(200);
     await page.getByRole('region', { name: 'Billing totals' }).getByText('$50.00').waitFor();
+    await page.reload();
+    await page.getByRole('region', { name: 'Billing totals' }).getByText('$50.00').waitFor();
+    expect(await page.getByText('Thank you. Your payment is added to your balance').count()).toBe(0);
   });
 
   it('says card payments are off when no Stripe keys are configured', { timeout: 60_000 }, async () => {
@@ -156,5 +175,14 @@ describe('Billing: Gift Code tab', () => {
     await gift.getByRole('textbox', { name: 'Gift code' }).fill(code);
     await gift.getByRole('button', { name: 'Redeem' }).click();
     await gift.getByText('This gift code was already used.').waitFor();
+
+    // A large code reads with US grouping, like the balance beside it.
+    out.length = 0;
+    expect(await runCli(['coupons', 'create', '--amount', '1234.5', '--count', '1', '--expires', '2099-12-31'], { DATA_DIR: server.dataDir }, { out: (l) => out.push(l) })).toBe(0);
+    const big = out.find((l) => /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(l))!;
+    await gift.getByRole('textbox', { name: 'Gift code' }).fill(big);
+    await gift.getByRole('button', { name: 'Redeem' }).click();
+    await gift.getByText('Gift code redeemed: $1,234.50 was added to your balance.').waitFor();
+    await page.getByRole('region', { name: 'Billing totals' }).getByText('$1,239.50').waitFor();
   });
 });

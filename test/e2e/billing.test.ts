@@ -70,6 +70,8 @@ describe('the billing page', () => {
     // Newest first, 5 per page, the generic pager.
     await rows(page, 'Transaction history').nth(4).waitFor();
     expect(await tableCells(page, 'Transaction history')).toEqual([5, 4, 3, 2, 1].map((n) => [`Credit ${n + 2}`, `$${n + 2}.00`]));
+    // Times are the server's UTC, and say so.
+    expect(await rows(page, 'Transaction history').first().locator('td').first().innerText()).toMatch(/^\d{4}-\d\d-\d\d\s\d\d:\d\d UTC$/);
     const pager = page.getByRole('navigation', { name: 'Transaction history pages' });
     expect(await pager.getByRole('button', { name: /^Page \d$/ }).allTextContents()).toEqual(['1', '2']);
     await pager.getByRole('button', { name: 'Page 2' }).click();
@@ -78,8 +80,15 @@ describe('the billing page', () => {
       ['Credit 2', '$2.00'],
       ['Credit 1', '$1.00'],
     ]);
-    expect(await pager.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
-    await pager.getByRole('button', { name: 'Previous' }).click();
+    expect(await pager.getByRole('button', { name: 'Next' }).getAttribute('aria-disabled')).toBe('true');
+    // By keyboard: Enter on Previous goes to the first page, where Previous is unavailable yet keeps the focus.
+    await pager.getByRole('button', { name: 'Previous' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('cell', { name: 'Credit 7', exact: true }).waitFor();
+    expect(await pager.getByRole('button', { name: 'Previous' }).getAttribute('aria-disabled')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Previous');
+    await page.keyboard.press('Enter');
+    expect(await tableCells(page, 'Transaction history')).toHaveLength(5);
     await page.getByRole('cell', { name: 'Credit 7', exact: true }).waitFor();
 
     // The funding tabs.
@@ -125,6 +134,30 @@ describe('the billing page', () => {
     await screenshot(page, 'billing-390');
     await page.context().close();
   });
+  it('fits a 320 px wide screen: all payment tabs, and the history with a long node name and exact amounts', async () => {
+    const user = await freshUser(server.deps, { prefix: 'bill320' });
+    await credit(user, 'w1', 1234.5, 'Gift code');
+    await credit(user, 'w2', 10_000, 'Card payment');
+    await transfer({ idempotencyKey: `w3-${user.id}`, debit: userAccount(user.id), credit: PLATFORM.revenue, amount: 13_147, kind: 'daily_charge', description: 'Initial Charge: dash-80e5e72355 (2026-11-23)' });
+    const page = await session.newPage(320);
+    await logInLive(page, user);
+    await page.goto('/dashboard/billing');
+    await rows(page, 'Transaction history').nth(2).waitFor();
+    expect(await fitsViewport(page)).toBe(true);
+    // The table needs no sideways scrolling: Date, Description and Amount all show.
+    expect(await page.getByTestId('scroll-hint').count()).toBe(0);
+    const scroller = page.getByRole('table', { name: 'Transaction history' }).locator('xpath=..');
+    expect(await scroller.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // Every payment tab lies inside its tab list (none cut at the card's edge).
+    const list = await page.getByRole('tablist', { name: 'Payment methods' }).boundingBox();
+    for (const name of ['Crypto', 'Stripe', 'Gift Code']) {
+      const tab = await page.getByRole('tab', { name, exact: true }).boundingBox();
+      expect(tab!.x + tab!.width, name).toBeLessThanOrEqual(list!.x + list!.width + 0.5);
+    }
+    await screenshot(page, 'billing-320');
+    await page.context().close();
+  });
+
   it('says when the history cannot be loaded, and loads it on Try again', async () => {
     const user = await freshUser(server.deps, { prefix: 'billerr' });
     await credit(user, 'e1', 4, 'Credit before the outage');
@@ -173,6 +206,7 @@ describe('the billing page', () => {
     // Its USD value is known only when it is credited (at that time's price).
     expect(await row.locator('.pending-what').innerText()).toBe('0.15 Litecoin');
     expect(await row.locator('.pending-confirmations').innerText()).toBe('2 / 6 confirmations');
+    expect(await row.innerText()).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
     await page.context().close();
   });
 });

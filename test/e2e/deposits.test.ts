@@ -45,9 +45,12 @@ describe('Billing: Crypto tab', () => {
     expect(await generate.isDisabled()).toBe(true);
     await page.getByLabel('I understand that crypto deposits are non-refundable.').check();
     await select.selectOption('dash');
-    await generate.click();
+    // By keyboard: Enter on Generate; the button goes away and the focus moves on to the address's Copy button.
+    await generate.focus();
+    await page.keyboard.press('Enter');
     const shown = page.getByTestId('deposit-address');
     await shown.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Copy address');
     const row = await server.deps.db.selectFrom('deposit_addresses').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
     expect(row.currency_id).toBe('dash');
     expect(await shown.innerText()).toBe(row.address);

@@ -276,6 +276,8 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       const resubscribed = liveSubscribed(page);
       await page.goto('/dashboard/billing?card=success');
       await page.getByText('Thank you. Your payment is added to your balance').waitFor();
+      // The page cleans its address bar (said once); that in-page replace is not a navigation away.
+      await page.waitForURL(`${s.url}/dashboard/billing`);
       await resubscribed;
       navigations.length = 0;
       const paid = signedEvent('checkout.session.completed', stripe.complete(sessionId), KEYS.STRIPE_WEBHOOK_SECRET);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUsdExact, parseUsd, toUsdNumber } from '../../src/shared/money';
+import { formatUsdExact, formatUsdGrouped, parseUsd, toUsdNumber } from '../../src/shared/money';
 import { formatBalance } from '../../src/shared/format';
 
 describe('money in integer micro-dollars', () => {
@@ -26,5 +26,12 @@ describe('money in integer micro-dollars', () => {
     expect(toUsdNumber(-12_345_000)).toBe(-12.35);
     expect(formatBalance(1234.5)).toBe('1,234.50');
     expect(formatBalance(0)).toBe('0.00');
+  });
+
+  it('groups the exact amount as customers read it', () => {
+    expect(formatUsdGrouped(1_234_500_000)).toBe('1,234.50');
+    expect(formatUsdGrouped(999_990_000)).toBe('999.99');
+    expect(formatUsdGrouped(-1_234_567_891_000)).toBe('-1,234,567.891');
+    expect(formatUsdGrouped(63_000)).toBe('0.063');
   });
 });

@@ -119,7 +119,7 @@ function PendingList({ pending }: { pending: PendingDeposit[] }) {
           <span className="pending-what">
             {coinAmount.format(p.amount)} {p.currency_label}
           </span>
-          <span className="muted">{p.date}</span>
+          <span className="muted">{p.date} UTC</span>
           <span className="pending-confirmations">
             {p.confirmations} / {p.max_confirmations} confirmations
           </span>

@@ -15,12 +15,16 @@ export function formatAmount(n: number): string {
   return `${n < 0 ? '-' : ''}$${usd.format(Math.abs(n))}`;
 }
 
-/** "2026-11-23 18:08" (UTC), breakable between the day and the time only. */
+/**
+ * "2026-11-23 18:08 UTC", breakable between the day and the time only. The server's times
+ * are UTC (the daily charge's day too); said, as on the node pages and the card payments,
+ * so nobody reads them as their own clock.
+ */
 function DateTime({ value }: { value: string }) {
   const [day, time] = value.split(' ');
   return (
     <>
-      <span className="nowrap">{day}</span> {time && <span className="nowrap">{time}</span>}
+      <span className="nowrap">{day}</span> {time && <span className="nowrap">{time} UTC</span>}
     </>
   );
 }

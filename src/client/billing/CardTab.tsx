@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'wouter';
 import { CARD_DEFAULT, CARD_PAYMENTS_OFF, CARD_PRESETS, creditCardInput, type CardSession } from '../../shared/schemas/billing';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
@@ -18,6 +19,17 @@ const TRANSACTIONS_INPUT = { page: 1, per_page: 5 };
 function requestKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The Other amount as people type it: "$20", "1,000" or "1,000.50" (US grouping) read as
+ * numbers; anything else is handed to the schema as it is, which says what is wrong.
+ */
+export function otherAmount(text: string): number | undefined {
+  let t = text.trim().replace(/^\$\s*/, '');
+  if (t === '') return undefined;
+  if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, '');
+  return Number(t);
 }
 
 /** Where the browser goes to pay: Stripe's hosted checkout page. */
@@ -44,12 +56,21 @@ function CardPayments() {
   const [error, setError] = useState<string | undefined>();
   const [key, setKey] = useState(requestKey);
   const pay = trpc.billing.credit_card.useMutation();
-  const returned = new URLSearchParams(window.location.search).get('card');
+  // Back from the provider's page (`?card=success|cancelled`): said once, and the address bar
+  // is cleaned, so a reload or a bookmark days later does not thank for a payment again.
+  const [params, setParams] = useSearchParams();
+  const [returned] = useState(() => params.get('card'));
+  useEffect(() => {
+    if (!params.has('card')) return;
+    const rest = new URLSearchParams(params);
+    rest.delete('card');
+    setParams(rest, { replace: true });
+  }, [params, setParams]);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     if (pay.isPending) return;
-    const amount = choice === 'other' ? (other.trim() === '' ? undefined : Number(other)) : choice;
+    const amount = choice === 'other' ? otherAmount(other) : choice;
     const checked = check(creditCardInput, { amount, idempotency_key: key });
     setError(checked.ok ? undefined : checked.errors.amount);
     if (!checked.ok) return;
@@ -82,7 +103,8 @@ function CardPayments() {
           <TextField label="Amount (USD)" value={other} onValueChange={setOther} error={error} inputMode="decimal" required autoFocus hint="At least $5." />
         )}
         {choice !== 'other' && error && <Alert kind="error">{error}</Alert>}
-        <button type="submit" className="btn btn-primary" disabled={pay.isPending}>
+        {/* aria-disabled, not disabled: the focus stays on Pay when the provider's error comes back (onSubmit ignores a second click). */}
+        <button type="submit" className="btn btn-primary" aria-disabled={pay.isPending || undefined}>
           {pay.isPending ? 'Opening the payment page…' : 'Pay'}
         </button>
       </form>
@@ -101,6 +123,7 @@ function PendingSessions() {
   if (!sessions.length) return null;
 
   async function onResume(id: string) {
+    if (resume.isPending) return;
     try {
       goTo((await resume.mutateAsync({ session_id: id })).url);
     } catch {
@@ -110,6 +133,7 @@ function PendingSessions() {
   }
 
   async function onCancel(id: string) {
+    if (cancel.isPending) return;
     try {
       toasts.show((await cancel.mutateAsync({ session_id: id })).message, { kind: 'success' });
     } catch (err) {
@@ -119,23 +143,28 @@ function PendingSessions() {
   }
 
   return (
-    <section aria-label="Pending card payments">
+    <section aria-label="Pending card payments" className="card-pending-section">
       <h3>Pending card payments</h3>
       <ul className="card-pending">
-        {sessions.map((s) => (
-          <li key={s.id} data-testid="card-session">
-            <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} disabled={resume.isPending} title="Resume this payment">
-              {formatUsd2(s.amount)}
-            </button>
-            <span className="muted">{s.time} UTC</span>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} disabled={resume.isPending}>
-              Resume
-            </button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} disabled={cancel.isPending}>
-              Cancel
-            </button>
-          </li>
-        ))}
+        {sessions.map((s) => {
+          // Each row's buttons say which payment they act on: a screen reader lists them out of their row.
+          const which = `${formatUsd2(s.amount)}, started ${s.time} UTC`;
+          return (
+            <li key={s.id} data-testid="card-session">
+              {/* The amount resumes too, for the mouse; the keyboard has the Resume button beside it (one stop, not two). */}
+              <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} title="Resume this payment" tabIndex={-1}>
+                {formatUsd2(s.amount)}
+              </button>
+              <span className="muted">{s.time} UTC</span>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} aria-label={`Resume ${which}`}>
+                Resume
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} aria-disabled={cancel.isPending || undefined} aria-label={`Cancel ${which}`}>
+                Cancel
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -1,6 +1,6 @@
 import { ContactLink } from '../site/support';
 import QRCode from 'qrcode';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
@@ -72,12 +72,12 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
         </select>
       </div>
       {address ? (
-        <DepositAddress currency={currency} address={address} />
+        <DepositAddress currency={currency} address={address} justGenerated={generate.isSuccess} />
       ) : (
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            if (ready) generate.mutate({ currency: currency.id });
+            if (ready && !generate.isPending) generate.mutate({ currency: currency.id });
           }}
         >
           <fieldset>
@@ -89,7 +89,7 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
             ))}
           </fieldset>
           {generate.isError && <Alert kind="error">{errorMessage(generate.error)}</Alert>}
-          <button type="submit" className="btn btn-primary" disabled={!ready || generate.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={!ready} aria-disabled={generate.isPending || undefined}>
             {generate.isPending ? 'Generating…' : 'Generate address'}
           </button>
         </form>
@@ -98,9 +98,14 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
   );
 }
 
-function DepositAddress({ currency, address }: { currency: Currency; address: string }) {
+function DepositAddress({ currency, address, justGenerated }: { currency: Currency; address: string; justGenerated: boolean }) {
   const [qr, setQr] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // The Generate button is gone: the keyboard focus goes on to Copy, next to the new address, not back to the page's top.
+  useEffect(() => {
+    if (justGenerated) box.current?.querySelector<HTMLButtonElement>('.secret-line button')?.focus();
+  }, [justGenerated]);
   useEffect(() => {
     let live = true;
     setQr(null);
@@ -112,7 +117,7 @@ function DepositAddress({ currency, address }: { currency: Currency; address: st
     };
   }, [address]);
   return (
-    <div className="deposit-address">
+    <div className="deposit-address" ref={box}>
       <p>
         Send {currency.label} ({currency.ticker}) to this address. Your deposit is credited to your balance in USD after {currency.max_confirmations} confirmation
         {currency.max_confirmations === 1 ? '' : 's'}.

@@ -12,14 +12,16 @@ type Props = {
 
 /**
  * The generic table's pager: Previous, the page numbers within 2 of the current page,
- * Next. Nothing when everything fits on one page.
+ * Next. Nothing when everything fits on one page. Previous and Next at the ends are
+ * aria-disabled, not disabled: a keyboard user who pages to the last page with Enter
+ * keeps the focus on Next instead of losing it to the page's top.
  */
 export function Pager({ page, total, perPage, onPage, label }: Props) {
   const pages = pageCount(total, perPage);
   if (pages <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
-      <button type="button" className="btn btn-secondary btn-sm" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+      <button type="button" className="btn btn-secondary btn-sm" aria-disabled={page <= 1 || undefined} onClick={() => page > 1 && onPage(page - 1)}>
         Previous
       </button>
       {pageWindow(page, pages).map((p) => (
@@ -34,7 +36,7 @@ export function Pager({ page, total, perPage, onPage, label }: Props) {
           {p}
         </button>
       ))}
-      <button type="button" className="btn btn-secondary btn-sm" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+      <button type="button" className="btn btn-secondary btn-sm" aria-disabled={page >= pages || undefined} onClick={() => page < pages && onPage(page + 1)}>
         Next
       </button>
     </nav>

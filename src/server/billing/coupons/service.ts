@@ -1,4 +1,4 @@
-import { formatUsdExact } from '../../../shared/money';
+import { formatUsdGrouped } from '../../../shared/money';
 import type { Context } from '../../context';
 import { fail } from '../../errors';
 import { afterRaise } from '../../notifications/raise';
@@ -48,6 +48,6 @@ export async function redeemGiftCode(ctx: Ctx, userId: number, code: string) {
   ctx.limiter.refund('giftCodePerIp', ctx.req.ip);
   ctx.limiter.refund('giftCodePerAccount', userId);
   afterRaise(ctx);
-  return { success: true as const, message: `Gift code redeemed: $${formatUsdExact(outcome.amount)} was added to your balance.` };
+  return { success: true as const, message: `Gift code redeemed: $${formatUsdGrouped(outcome.amount)} was added to your balance.` };
 }
 
