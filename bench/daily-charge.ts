@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { DAY_MS, dayStart } from '../src/server/billing/charge-days';
-import { runDailyCharge } from '../src/server/billing/daily-charge';
+import { chargeOneDay } from '../src/server/billing/daily-charge';
+import { remindLowBalances } from '../src/server/billing/reminders';
 import { ledgerMismatches } from '../src/server/billing/ledger';
 import { chargeMismatches } from '../src/server/billing/charge-queries';
 import { bundledCatalogPath, importCatalog } from '../src/server/coins/import';
@@ -80,8 +81,14 @@ export async function benchDailyCharge(): Promise<void> {
       lastChunk = t;
       if (chunkMs.length % 100 === 0) progress(`${chunkMs.length} chunks`);
     };
-    const [out] = await runDailyCharge({ db, log: createLogger('error'), onChunk }, start + 30_000);
+    const out = await chargeOneDay({ db, log: createLogger('error'), onChunk }, day, start + 30_000);
     const chargeMs = performance.now() - c0;
+    progress('charged');
+    // The job's second pass, after the day's charges: low-balance reminders (none due here: all can pay).
+    const r0 = performance.now();
+    await remindLowBalances({ db }, day, start + 30_000);
+    const remindMs = performance.now() - r0;
+    progress('reminders read');
     clearInterval(sampler);
     clearInterval(ticker);
     const written = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM node_charges WHERE day = ${day}`.execute(db)).rows[0].n);
@@ -100,6 +107,7 @@ ${new Date().toISOString().slice(0, 10)} on ${machine()}; a real SQLite file (WA
 |---|---|---|---|
 | bare set-based \`UPDATE nodes … WHERE <charged that day>\` (one statement, no ledger) | ${Number(bare.numAffectedRows ?? 0).toLocaleString('en-US')} | ${(bareMs / 1000).toFixed(2)} | ${Math.round(Number(bare.numAffectedRows ?? 0) / (bareMs / 1000)).toLocaleString('en-US')} |
 | daily charge (whole owners, about 1,000 nodes per transaction: a fee row per node keyed by node and day, one ledger transfer per owner with both accounts' counters moved by trigger, the balance check, the cursor, each owner's live events) | ${out.charged.toLocaleString('en-US')} | ${(chargeMs / 1000).toFixed(2)} | ${Math.round(out.charged / (chargeMs / 1000)).toLocaleString('en-US')} |
+| low-balance reminders pass (the job's second pass after the charges: every owner's balance against their fees, windows of 1,000 owners) | ${users.toLocaleString('en-US')} owners | ${(remindMs / 1000).toFixed(2)} | ${Math.round(users / (remindMs / 1000)).toLocaleString('en-US')} |
 
 The daily charge takes ${ratio.toFixed(1)}× the bare UPDATE (goal: within 3×): ${ratio <= 3 ? 'meets the goal' : 'misses the goal'}. ${written.toLocaleString('en-US')} node fees and ${transfers.toLocaleString('en-US')} owner transfers written; ${summed ? 'each transfer equals its nodes\' fees' : 'transfers DIFFER from their nodes\' fees'}; ledger counters ${whole ? 'equal the sums of the transfers' : 'DIFFER from the transfers'}. Peak memory during the charge: RSS ${mib(peakRss)} MiB (${mib(rss0)} MiB before it), JS heap ${mib(peakHeap)} MiB. Longest pause of the event loop while it ran: ${maxGap.toFixed(0)} ms. Chunk to chunk (about one transaction of 1,000 nodes, the longest a request waits for the writer): median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms, over ${chunkMs.length.toLocaleString('en-US')} chunks.
 `;

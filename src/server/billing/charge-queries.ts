@@ -13,51 +13,106 @@ export type OwedFee = Pick<ChargeableNode, 'id' | 'user_id' | 'hosting_price'>;
 export type ChargeCursor = { user: number; node: number };
 
 /**
- * The next nodes that owe a fee for the day starting at `start`, after `after`, by owner
- * then id (oldest first): about `size` of them, whole owners (an owner's nodes are charged
- * together, in one transfer), except an owner with more than `size` nodes, who comes
- * alone, `size` nodes at a time. Null when none is left.
- *
- * The same rule as `CHARGED` (src/shared/lifecycle.ts) asked of a past moment, so a
- * catch-up after downtime charges what existed then: created before the day began,
+ * The nodes that owe a fee for the day starting at `start`, by owner then id (oldest
+ * first). The same rule as `CHARGED` (src/shared/lifecycle.ts) asked of a past moment, so
+ * a catch-up after downtime charges what existed then: created before the day began,
  * never failed, and not deleted before it began (a node destroyed for unpaid fees gets
  * `deleted_at` = the start of the day it did not pay, so it is charged neither that day
  * nor after). Read from the index `nodes_charged` alone.
  */
-export async function nextOwnersToCharge(db: Q, start: number, after: ChargeCursor, size: number): Promise<OwedFee[] | null> {
-  const rows = await chargedOn(db, start)
-    .where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`)
-    .limit(size)
-    .execute();
-  if (!rows.length) return null;
-  const last = rows[rows.length - 1].user_id;
-  // A full read may have cut the last owner short: they start the next chunk (unless they are all of this one).
-  if (rows.length === size && rows[0].user_id !== last) return rows.filter((r) => r.user_id !== last);
-  return rows;
-}
-
 function chargedOn(db: Q, start: number) {
   return db
     .selectFrom('nodes')
-    .select(['user_id', 'id', 'hosting_price'])
     .where('failed_reason', 'is', null)
     .where('hosting_price', '>', 0)
     .where('created_at', '<', start)
-    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]))
+    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]));
+}
+
+const inRange = (after: ChargeCursor, upTo: ChargeCursor) => sql<boolean>`(user_id, id) > (${after.user}, ${after.node}) AND (user_id, id) <= (${upTo.user}, ${upTo.node})`;
+
+/**
+ * Where the next chunk ends: about `size` nodes after `after`, whole owners (an owner's
+ * nodes are charged together, in one transfer), except an owner with more than `size`
+ * nodes, who comes alone, `size` nodes at a time. Null when no node is left. Three
+ * seeks in the index; no node is read out.
+ */
+export async function nextChunkEnd(db: Q, start: number, after: ChargeCursor, size: number): Promise<ChargeCursor | null> {
+  const from = chargedOn(db, start).select(['user_id', 'id']).where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`);
+  const first = await from.orderBy('user_id').orderBy('id').limit(1).executeTakeFirst();
+  if (!first) return null;
+  const nth = await from.orderBy('user_id').orderBy('id').limit(1).offset(size - 1).executeTakeFirst();
+  if (!nth) {
+    const last = await from.orderBy('user_id', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    return { user: last.user_id, node: last.id };
+  }
+  // The chunk would cut the owner of its last node short: they start the next one (unless they are all of this one).
+  return nth.user_id === first.user_id ? { user: nth.user_id, node: nth.id } : { user: nth.user_id - 1, node: Number.MAX_SAFE_INTEGER };
+}
+
+/** One owner's fees owed in a chunk (nodes not charged for the day yet), with their balance. */
+export type OwnerOwed = { user_id: number; nodes: number; amount: number; first_node: number; balance: number };
+
+/**
+ * The chunk's owners, each with the count and sum of their fees still owed for `day`,
+ * their first node, and their balance from the ledger's counters. One row per owner,
+ * not per node.
+ */
+export function owedByOwner(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerOwed[]> {
+  return chargedOn(db, start)
+    .where(inRange(after, upTo))
+    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM node_charges c WHERE c.day = ${day} AND c.user_id = nodes.user_id AND c.node_id = nodes.id)`)
+    .select([
+      'user_id',
+      sql<number>`count(*)`.as('nodes'),
+      sql<number>`sum(hosting_price)`.as('amount'),
+      sql<number>`min(id)`.as('first_node'),
+      sql<number>`coalesce((SELECT credits - debits FROM ledger_accounts WHERE account = 'user:' || nodes.user_id), 0)`.as('balance'),
+    ])
+    .groupBy('user_id')
     .orderBy('user_id')
-    .orderBy('id');
+    .execute();
+}
+
+/** The fees still owed for `day` by the given owners' nodes in a chunk, oldest first: for owners who cannot pay them all. */
+export function owedNodes(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, userIds: number[]): Promise<OwedFee[]> {
+  return chargedOn(db, start)
+    .select(['user_id', 'id', 'hosting_price'])
+    .where(inRange(after, upTo))
+    .where('user_id', 'in', userIds)
+    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM node_charges c WHERE c.day = ${day} AND c.user_id = nodes.user_id AND c.node_id = nodes.id)`)
+    .orderBy('user_id')
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Every fee owed for `day` in a chunk as a `node_charges` row in one statement, read
+ * straight from the index, except the nodes of `except` owners (who cannot pay them all:
+ * `insertNodeCharges` writes the ones they can). A fee written before is skipped.
+ * Returns how many were written.
+ */
+export async function insertChunkCharges(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, except: number[]): Promise<number> {
+  const r = await db
+    .insertInto('node_charges')
+    .columns(['day', 'user_id', 'node_id', 'amount'])
+    .expression(
+      chargedOn(db, start)
+        .select([sql<string>`${day}`.as('day'), 'user_id', 'id', 'hosting_price'])
+        .where(inRange(after, upTo))
+        .where(sql<boolean>`user_id NOT IN (SELECT value FROM json_each(${JSON.stringify(except)}))`)
+        .orderBy('user_id')
+        .orderBy('id'),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0);
 }
 
 /** What naming a node or destroying it needs, for the given ids. */
 export function chargeableNodes(db: Q, ids: number[]): Promise<ChargeableNode[]> {
   if (!ids.length) return Promise.resolve([]);
   return db.selectFrom('nodes').select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price']).where('id', 'in', ids).execute();
-}
-
-/** Node ids of owners in [firstUser, lastUser] already charged for `day` (none, unless a day began before node_charges existed). */
-export async function chargedAlready(db: Q, day: string, firstUser: number, lastUser: number): Promise<Set<number>> {
-  const rows = await db.selectFrom('node_charges').select('node_id').where('day', '=', day).where('user_id', '>=', firstUser).where('user_id', '<=', lastUser).execute();
-  return new Set(rows.map((r) => r.node_id));
 }
 
 /**
@@ -136,7 +191,8 @@ export function lowBalances(db: Q, days: number, after: number, upTo: number): P
     .select(['n.user_id', sql<number>`sum(n.hosting_price)`.as('daily'), sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance')])
     .where('n.user_id', '>', after)
     .where('n.user_id', '<=', upTo)
-    .where('n.state', 'in', CHARGED)
+    // `+`: not by the state index (every charged node, read again for each window of users), by the user index.
+    .where(sql<boolean>`+n.state IN (${sql.join([...CHARGED])})`)
     .groupBy('n.user_id')
     .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
     .orderBy('n.user_id')
@@ -164,15 +220,14 @@ export type ChargeMismatch = { user_id: number; day: string; transfers: number; 
  * the benchmark and the operator's checks.
  */
 export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
-  // One pass, grouped (no join of two aggregates: SQLite would loop one inside the other).
+  // One pass, grouped, no joins: SQLite may loop a joined table inside the other (1M x 1M).
   const { rows } = await sql<ChargeMismatch>`
     SELECT user_id, day, sum(t) AS transfers, sum(f) AS fees FROM (
       SELECT CAST(substr(idempotency_key, 18, instr(substr(idempotency_key, 18), ':') - 1) AS INTEGER) AS user_id, substr(idempotency_key, 7, 10) AS day, amount AS t, 0 AS f
       FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'daily:%'
       UNION ALL
-      SELECT n.user_id, substr(l.idempotency_key, -10), l.amount, 0
-      FROM ledger_transfers l JOIN nodes n ON n.id = CAST(substr(l.idempotency_key, 8, length(l.idempotency_key) - 18) AS INTEGER)
-      WHERE l.kind = 'daily_charge' AND l.idempotency_key LIKE 'charge:%'
+      SELECT (SELECT user_id FROM nodes WHERE id = CAST(substr(idempotency_key, 8, length(idempotency_key) - 18) AS INTEGER)), substr(idempotency_key, -10), amount, 0
+      FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'charge:%'
       UNION ALL
       SELECT user_id, day, 0, amount FROM node_charges
     )

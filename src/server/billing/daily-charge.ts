@@ -6,8 +6,8 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, chargeableNodes, chargedAlready, completeChargeDay, firstOpenDay, insertNodeCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextOwnersToCharge, openChargeDay, type OwedFee, type OwnerCharge } from './charge-queries';
-import { PLATFORM, balancesChanged, userBalances, type MoneyTx } from './ledger';
+import { chargeDay, chargeableNodes, completeChargeDay, firstOpenDay, insertChunkCharges, insertNodeCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextChunkEnd, openChargeDay, owedByOwner, owedNodes, type ChargeCursor, type OwedFee, type OwnerCharge } from './charge-queries';
+import { PLATFORM, balancesChanged, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
 /** Why a node destroyed by the daily charge went (kept on the node, like an owner's reason). */
@@ -73,15 +73,15 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
       // Read in the write transaction (BEGIN IMMEDIATE): two runners take turns, never the same chunk twice.
       const state = await chargeDay(trx, day);
       if (!state || state.completed_at !== null) return null;
-      const owed = await nextOwnersToCharge(trx, start, { user: state.cursor, node: state.cursor_node }, size);
-      if (!owed) {
+      const after = { user: state.cursor, node: state.cursor_node };
+      const upTo = await nextChunkEnd(trx, start, after, size);
+      if (!upTo) {
         await completeChargeDay(trx, day, now);
         return null;
       }
-      const last = owed[owed.length - 1];
-      const r = await chargeOwners(trx, owed, day, start, now);
-      await moveChargeCursor(trx, day, { user: last.user_id, node: last.id });
-      return { ...r, cursor: last.user_id };
+      const r = await chargeChunk(trx, day, start, after, upTo, now);
+      await moveChargeCursor(trx, day, upTo);
+      return { ...r, cursor: upTo.user };
     });
     if (!step) return outcome;
     outcome.charged += step.charged;
@@ -92,45 +92,57 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
   }
 }
 
-/** A chunk of whole owners (by owner, oldest node first): their fees, their transfers, their unpaid nodes destroyed. */
-async function chargeOwners(trx: MoneyTx, owed: OwedFee[], day: string, start: number, now: number) {
-  const done = await chargedAlready(trx, day, owed[0].user_id, owed[owed.length - 1].user_id);
-  const balances = await userBalances(trx, [...new Set(owed.map((n) => n.user_id))]);
-  const paid: OwedFee[] = [];
+/**
+ * A chunk: its owners' sums and balances (one row per owner); every fee of the owners who
+ * can pay them all written straight from the index in one statement; for an owner who
+ * cannot, node by node, oldest first, the ones the balance covers, the rest destroyed;
+ * then one transfer per owner holding the sum of their fees written here.
+ */
+async function chargeChunk(trx: MoneyTx, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, now: number) {
+  const owners = await owedByOwner(trx, day, start, after, upTo);
+  const short = owners.filter((o) => o.amount > o.balance);
+  const payable = owners.filter((o) => o.amount <= o.balance);
+  let expected = payable.reduce((n, o) => n + o.nodes, 0);
+  let fees = await insertChunkCharges(trx, day, start, after, upTo, short.map((o) => o.user_id));
+  // Each owner's fees as [first node, count, sum]; a lone node lends its name to the line.
+  const sums: Array<{ userId: number; first: number; nodes: number; amount: number }> = payable.map((o) => ({ userId: o.user_id, first: o.first_node, nodes: o.nodes, amount: o.amount }));
   const unpaid: number[] = [];
-  const totals = new Map<number, { amount: number; nodes: number[] }>();
-  for (const n of owed) {
-    if (done.has(n.id)) continue;
-    const left = balances.get(n.user_id)!;
-    if (n.hosting_price > left) {
-      unpaid.push(n.id);
-      continue;
+  if (short.length) {
+    const paid: OwedFee[] = [];
+    const left = new Map(short.map((o) => [o.user_id, o.balance]));
+    const mine = new Map<number, { userId: number; first: number; nodes: number; amount: number }>();
+    for (const n of await owedNodes(trx, day, start, after, upTo, short.map((o) => o.user_id))) {
+      const l = left.get(n.user_id)!;
+      if (n.hosting_price > l) {
+        unpaid.push(n.id);
+        continue;
+      }
+      left.set(n.user_id, l - n.hosting_price);
+      paid.push(n);
+      const sum = mine.get(n.user_id) ?? { userId: n.user_id, first: n.id, nodes: 0, amount: 0 };
+      sum.nodes++;
+      sum.amount += n.hosting_price;
+      mine.set(n.user_id, sum);
     }
-    balances.set(n.user_id, left - n.hosting_price);
-    paid.push(n);
-    const t = totals.get(n.user_id) ?? { amount: 0, nodes: [] };
-    t.amount += n.hosting_price;
-    t.nodes.push(n.id);
-    totals.set(n.user_id, t);
+    sums.push(...mine.values());
+    fees += await insertNodeCharges(trx, day, paid);
+    expected += paid.length;
   }
-  // Names for the history: a single node's alias (or id); several are counted.
-  const single = [...totals.values()].filter((t) => t.nodes.length === 1).map((t) => t.nodes[0]);
-  const named = new Map((await chargeableNodes(trx, [...single, ...unpaid])).map((n) => [n.id, n]));
-  const charges: OwnerCharge[] = [...totals].map(([userId, t]) => {
-    const one = t.nodes.length === 1 ? named.get(t.nodes[0]) : undefined;
-    const what = one ? (one.alias ?? one.mn_id) : `${t.nodes.length} nodes`;
-    return { userId, firstNodeId: t.nodes[0], amount: t.amount, description: `Daily charge: ${what} (${day})` };
-  });
-  const fees = await insertNodeCharges(trx, day, paid);
+  const names = new Map((await chargeableNodes(trx, sums.filter((o) => o.nodes === 1).map((o) => o.first))).map((n) => [n.id, n.alias ?? n.mn_id]));
+  const charges: OwnerCharge[] = sums.map((o) => ({
+    userId: o.userId,
+    firstNodeId: o.first,
+    amount: o.amount,
+    description: `Daily charge: ${o.nodes === 1 ? names.get(o.first) : `${o.nodes} nodes`} (${day})`,
+  }));
   const transfers = await insertOwnerCharges(trx, day, charges, now, PLATFORM.revenue);
-  // Both keys are new by construction (the cursor, `chargedAlready`); anything else is a bug: write nothing.
-  if (fees !== paid.length || transfers !== charges.length) {
-    throw new Error(`daily charge ${day}: wrote ${fees}/${paid.length} node fees and ${transfers}/${charges.length} transfers; rolled back`);
+  // Both kinds of key are new by construction (the cursor, the NOT EXISTS); anything else is a bug: write nothing.
+  if (fees !== expected || transfers !== charges.length) {
+    throw new Error(`daily charge ${day}: wrote ${fees}/${expected} node fees and ${transfers}/${charges.length} transfers; rolled back`);
   }
-  await balancesChanged(trx, [...totals.keys()]);
+  await balancesChanged(trx, charges.map((c) => c.userId));
   let destroyed = 0;
-  for (const id of unpaid) {
-    const n = named.get(id)!;
+  for (const n of await chargeableNodes(trx, unpaid)) {
     // Unpaid from the start of this day: charged neither today nor after (charge-queries `chargedOn`).
     if (await markDestroy(trx, n, 'daily charge', UNPAID_REASON, start)) {
       destroyed++;
@@ -138,7 +150,7 @@ async function chargeOwners(trx: MoneyTx, owed: OwedFee[], day: string, start: n
       await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });
     }
   }
-  return { charged: paid.length, destroyed };
+  return { charged: expected, destroyed };
 }
 
 /**
