@@ -5,6 +5,7 @@ import { markDestroy } from '../fleet/service';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
+import { systemActor } from '../operator/log';
 import { dailyChargeKey, dayOf, dayStart, nextDay } from './charge-days';
 import { chargeDay, completeChargeDay, firstOpenDay, insertDailyCharges, markReminded, moveChargeCursor, nodesChargedOn, nodesChargedOnUpTo, openChargeDay } from './charge-queries';
 import { InsufficientFunds, PLATFORM, balancesChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
@@ -121,7 +122,7 @@ async function chargeChunk(trx: MoneyTx, chunk: Array<{ id: number; user_id: num
     } catch (err) {
       if (!(err instanceof InsufficientFunds)) throw err;
       // Unpaid from the start of this day: charged neither today nor after (charge-queries `nodesChargedOn`).
-      if (await markDestroy(trx, n, 'daily charge', UNPAID_REASON, start)) {
+      if (await markDestroy(trx, n, systemActor('daily charge'), UNPAID_REASON, start)) {
         destroyed++;
         const coin = await findCoin(trx, n.coin_id);
         await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });

@@ -1,7 +1,7 @@
 import type { CliCommand } from '../cli/types';
 import { UsageError } from '../cli/types';
-import { insertEvent } from '../events/queries';
-import { isMaintenance, logOperatorAction, setSetting } from './settings';
+import { isSignupOpen, setMaintenance, setSignupOpen } from './platform';
+import { isMaintenance } from './settings';
 
 export const operatorCommands: Record<string, CliCommand> = {
   maintenance: {
@@ -14,14 +14,19 @@ export const operatorCommands: Record<string, CliCommand> = {
         return;
       }
       if (state !== 'on' && state !== 'off') throw new UsageError('maintenance takes "on" or "off"');
-      await db.transaction().execute(async (trx) => {
-        await setSetting(trx, 'maintenance', state);
-        await logOperatorAction(trx, 'maintenance', { state });
-        // Logged-in tabs switch to (or leave) the maintenance app at once; visitors' tabs,
-        // which have no live channel, see it at their next system.status poll.
-        await insertEvent(trx, null, 'maintenance', { on: state === 'on' });
-      });
+      await setMaintenance(db, io.by, state === 'on');
       io.out(`maintenance is now ${state}`);
+    },
+  },
+  signup: {
+    usage: 'signup [open|closed]',
+    summary: 'show or switch whether visitors may register',
+    async run(db, args, io) {
+      const [state] = args;
+      if (state === undefined) return io.out(`sign-up is ${(await isSignupOpen(db)) ? 'open' : 'closed'}`);
+      if (state !== 'open' && state !== 'closed') throw new UsageError('signup takes "open" or "closed"');
+      await setSignupOpen(db, io.by, state === 'open');
+      io.out(`sign-up is now ${state}`);
     },
   },
 };
