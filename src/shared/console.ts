@@ -5,6 +5,3 @@
  */
 export const CONSOLE_NEEDS_2FA =
   'The operator console needs two-factor authentication on your account. Turn it on under Settings, Two-factor authentication (/dashboard/settings), then open the console again.';
-
-/** Where the console lives in the web app. */
-export const CONSOLE_PATH = '/console';
