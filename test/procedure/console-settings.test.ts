@@ -82,6 +82,27 @@ describe('console settings', () => {
     expectOperatorLine(await lastLine(), 'banner clear');
   });
 
+  it('sets and clears the banner from the CLI through the same service', async () => {
+    const dir = { DATA_DIR: d.deps.config.dataDir };
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l) };
+    const before = (await op().log({})).total;
+    const stderr = process.stderr.write;
+    process.stderr.write = (() => true) as typeof process.stderr.write;
+    try {
+      expect(await runCli(['banner', 'set', 'Hi', '--colour', 'purple'], dir, io)).toBe(2);
+    } finally {
+      process.stderr.write = stderr;
+    }
+    expect((await op().log({})).total).toBe(before);
+    expect(await runCli(['banner', 'set', 'New', 'coins', 'this', 'week', '--link', '/dashboard', '--colour', 'success'], dir, io)).toBe(0);
+    expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toEqual({ text: 'New coins this week', link: '/dashboard', bg: 'success' });
+    expect(await lastLine()).toMatchObject({ action: 'banner set', actor: 'cli', address: 'cli', operator: null });
+    expect(await runCli(['banner', 'clear'], dir, io)).toBe(0);
+    expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toBeNull();
+    expect(out).toEqual(['banner set: every customer sees it now', 'banner cleared']);
+  });
+
   it('refuses a bad banner with a clear message and changes nothing', async () => {
     const before = (await op().log({})).total;
     const bad = [
