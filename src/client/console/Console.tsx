@@ -15,8 +15,8 @@ export function Console() {
         <div className="console-header-inner">
           <strong className="console-brand">Nodekeep console</strong>
           <nav className="console-nav" aria-label="Console">
-            {CONSOLE_PAGES.map((p) => (
-              <Link key={p.path} href={p.path} className="console-nav-link" aria-current={location === p.path ? 'page' : undefined}>
+            {CONSOLE_PAGES.filter((p) => p.nav !== false).map((p) => (
+              <Link key={p.path} href={p.path} className="console-nav-link" aria-current={location === p.path || (p.path !== '/' && location.startsWith(`${p.path}/`)) ? 'page' : undefined}>
                 {p.label}
               </Link>
             ))}

@@ -7,7 +7,8 @@ import { lazyPage } from '../app/lazyPage';
  * component of that name taking no props, and point its entry's `page` at it.
  * `path` is relative to /console ('/' is the Overview).
  */
-export type ConsolePage = { path: string; label: string; page: ComponentType | null };
+/** `nav: false`: a page reached from another (a customer's profile), not from the nav. */
+export type ConsolePage = { path: string; label: string; page: ComponentType | null; nav?: boolean };
 
 export const CONSOLE_PAGES: ConsolePage[] = [
   { path: '/', label: 'Overview', page: lazyPage(() => import('./Overview'), 'Overview') },
