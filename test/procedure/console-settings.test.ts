@@ -67,6 +67,14 @@ describe('console settings', () => {
     expect((await op().log({})).total).toBe(before);
   });
 
+  it('switches once when the same switch arrives 100 times at once from 100 addresses', async () => {
+    const before = (await op().log({ action: 'maintenance' })).total;
+    await Promise.all(Array.from({ length: 100 }, (_, i) => d.caller(operator.token, `127.0.${i >> 8}.${(i & 255) + 1}`).console.settings.set_maintenance({ on: true })));
+    expect((await op().log({ action: 'maintenance' })).total).toBe(before + 1);
+    expect(await d.db.selectFrom('events').select('id').where('type', '=', 'maintenance').where('payload', '=', JSON.stringify({ on: true })).execute()).toHaveLength(2);
+    await op().settings.set_maintenance({ on: false });
+  });
+
   it('shows the banner in every customer profile, announces it live, and clears it', async () => {
     const banner = { text: 'Planned upgrade on Sunday at 10:00 UTC', link: '/dashboard/billing', bg: 'warning' as const };
     await op().settings.set_banner({ banner });
