@@ -21,4 +21,18 @@ describe('the client bundle', () => {
     expect(initial).not.toContain('otpauth://');
     expect(initial).not.toMatch(/ZodError|\$ZodType/);
   });
+
+  it("keeps the operator console out of the customer's files: only a lazy gate chunk is named", () => {
+    const m = measureInitialJs();
+    const files = [...m.initial, ...m.landing].map((f) => f.file);
+    const code = files.map((f) => fs.readFileSync(`dist/client/assets/${f}`, 'utf8')).join('\n');
+    expect(files.some((f) => /^(Console|ConsoleGate|Overview|Log)-/.test(f))).toBe(false);
+    // The console's text and styles, and even the gate's 2FA notice, live in their own chunks.
+    expect(code).not.toContain('Nodekeep console');
+    expect(code).not.toContain('console-nav');
+    expect(code).not.toContain('two-factor authentication on your account');
+    const assets = fs.readdirSync('dist/client/assets');
+    expect(assets.some((f) => /^Console-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(assets.some((f) => /^ConsoleGate-[\w-]+\.js$/.test(f))).toBe(true);
+  });
 });

@@ -162,7 +162,7 @@ describe('operator catalog commands', () => {
 
     expect(await cli('catalog', 'delist', 'xsn')).toBe(0);
     expect((await coinsShowing('xsn delisted', (b) => !b.order.includes('xsn'))).order).not.toContain('xsn');
-    const actions = (await s.deps.db.selectFrom('operator_log').select('action').execute()).map((r) => r.action);
+    const actions = (await s.deps.db.selectFrom('operator_log').select('action').orderBy('id').execute()).map((r) => r.action);
     expect(actions).toEqual(['catalog set-price', 'catalog maintenance', 'catalog campaign', 'catalog maintenance', 'catalog delist']);
   });
 

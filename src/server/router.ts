@@ -1,6 +1,7 @@
 import { apikeysRouter } from './apikeys/router';
 import { authRouter } from './auth/router';
 import { billingRouter } from './billing/router';
+import { consoleRouter } from './console/router';
 import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
 import { eventsRouter } from './events/router';
@@ -23,6 +24,7 @@ export const appRouter = router({
   alertChannels: alertChannelsRouter,
   billing: billingRouter,
   referrals: referralsRouter,
+  console: consoleRouter,
 });
 
 export type AppRouter = typeof appRouter;

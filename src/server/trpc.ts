@@ -6,6 +6,8 @@ import { resolveSession } from './auth/sessions';
 import type { Context } from './context';
 import type { Session, User } from './db/schema';
 import { AppError, fail, MESSAGES } from './errors';
+import { CONSOLE_NEEDS_2FA } from '../shared/console';
+import type { OperatorActor } from './operator/log';
 import { isMaintenance } from './operator/settings';
 
 /**
@@ -142,13 +144,23 @@ export const authedProcedure = publicProcedure.use(sessionAuth);
 export const scriptProcedure = publicProcedure.use(sessionOrKeyAuth);
 
 /**
- * Operators only (a role on the user, session only). Anyone else gets NOT_FOUND, the
- * answer an unknown call gets, so the console's calls do not announce themselves.
+ * The operator console's procedures: a browser session of an operator whose 2FA is on.
+ * Anyone else (a guest, a customer, any API key, even an operator's own) gets
+ * NOT_FOUND, the answer an unknown call gets, so the console's calls do not announce
+ * themselves; an operator without 2FA gets NOT_FOUND with CONSOLE_NEEDS_2FA as the
+ * message. Maintenance does not stop them (the console is where it is switched off).
+ * After this, `ctx.user` is the operator and `ctx.by` the actor for `logOperatorAction`.
  */
-export const operatorProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
-  return next({ ctx: { ...ctx, user: { ...ctx.user, role: 'operator' as const } } });
+export const operatorAuth = t.middleware(async ({ ctx, next }) => {
+  const found = ctx.token && !looksLikeApiKey(ctx.token) ? await resolveSession(ctx, ctx.token) : null;
+  if (!found || found.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
+  if (!found.user.tfa_enabled) fail('NOT_FOUND', CONSOLE_NEEDS_2FA);
+  const { user, session } = found;
+  const by: OperatorActor = { kind: 'operator', userId: user.id, username: user.username, ip: ctx.req.ip };
+  return next({ ctx: { ...ctx, user: { ...user, role: 'operator' as const }, session, maintenance: await isMaintenance(ctx.db), by } });
 });
+
+export const operatorProcedure = publicProcedure.use(operatorAuth);
 
 /** How a procedure authenticates, read from its middlewares (for the REST docs). */
 export type AuthKind = 'public' | 'session' | 'session-or-key';

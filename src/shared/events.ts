@@ -10,6 +10,8 @@ export const liveEventPayloads = {
   maintenance: z.object({ on: z.boolean() }),
   new_notification: z.object({ message: z.string(), icon: z.string().optional(), link: z.string().optional() }),
   update_balance: z.object({ balance: z.number() }),
+  /** Something in every profile changed (the operator's banner): refetch it. */
+  refresh_profile: z.object({}),
   update_stats: z.object({}),
   refresh_notifications: z.object({}),
   refresh_queue: z.object({}),

@@ -12,6 +12,7 @@ import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import
 import type { DB } from '../../src/server/db/open';
 import { AppError } from '../../src/server/errors';
 import { markDestroy } from '../../src/server/fleet/service';
+import { systemActor } from '../../src/server/operator/log';
 import { makeDeps, type Deps } from '../support/caller';
 import { insertTestNode } from '../support/nodes';
 import { freshUser, type FreshUser } from '../support/users';
@@ -123,7 +124,7 @@ it(`holds every money invariant over ${STEPS} random steps of deposits, gift cod
       }
     } else if (r < 0.7 && nodes.length) {
       const n = pick(nodes);
-      await d.db.transaction().execute((trx) => markDestroy(trx, n, 'owner', 'prop', now));
+      await d.db.transaction().execute((trx) => markDestroy(trx, n, systemActor('property test'), 'prop', now));
       step = 'delete';
     } else {
       // Time passes to the next day (a few hours in); its charge runs, sometimes twice, or not

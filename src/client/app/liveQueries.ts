@@ -36,6 +36,8 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   // The new balance is also written into the profile at once (live.tsx); the billing page refetches.
   update_balance: () => [all('billing.get_balance'), all('billing.get_transactions')],
   // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.
+  // The operator's banner is part of the profile.
+  refresh_profile: () => [all('auth.get_common_info')],
   update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
   // Raised or cleared (here or in another tab): the navbar's list.
   refresh_notifications: () => [all('notifications.get_notifications')],

@@ -12,6 +12,9 @@ import { ErrorBoundary } from './ErrorBoundary';
 // Each page is its own chunk, fetched on first visit (the visitor's first load stays small).
 const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');
 const ApiKeys = lazyPage(() => import('../account/ApiKeys'), 'ApiKeys');
+// The operator console: a small gate chunk that asks the server first; the console's own
+// chunk loads only for an operator (customers and visitors get the 404 page).
+const ConsoleGate = lazyPage(() => import('../console/ConsoleGate'), 'ConsoleGate');
 const Billing = lazyPage(() => import('../account/Billing'), 'Billing');
 const DashboardHome = lazyPage(() => import('../coins/DashboardHome'), 'DashboardHome');
 const Deploy = lazyPage(() => import('../deploy/Deploy'), 'Deploy');
@@ -76,12 +79,23 @@ export function AppRoutes() {
           <Screen def={r} />
         </Route>
       ))}
+      {consoleRoute}
       <Route>
         <Redirect to="/404" replace />
       </Route>
     </Switch>
   );
 }
+
+const consoleRoute = (
+  <Route path="/console" nest>
+    <ErrorBoundary home="/dashboard">
+      <Suspense fallback={<PageLoading />}>
+        <ConsoleGate />
+      </Suspense>
+    </ErrorBoundary>
+  </Route>
+);
 
 /** During maintenance only /login and /maintenance exist; everything else shows /maintenance. */
 export function MaintenanceRoutes() {
@@ -95,6 +109,8 @@ export function MaintenanceRoutes() {
       <Route path="/maintenance">
         <Screen def={maintenance} minimal />
       </Route>
+      {/* The console is where an operator switches maintenance off. */}
+      {consoleRoute}
       <Route>
         <ToMaintenance />
       </Route>

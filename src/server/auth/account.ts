@@ -23,6 +23,7 @@ import {
 } from './queries';
 import { endSessions } from './sessions';
 import { hashToken, newToken } from './tokens';
+import { isSignupOpen, SIGNUP_CLOSED } from '../operator/platform';
 
 const VERIFY_TTL_MS = 7 * 86_400_000;
 const RESET_TTL_MS = 60 * 60_000;
@@ -45,6 +46,8 @@ const NAME_TAKEN = 'This username is already taken.';
  */
 export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
   if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
+  // The operator closed sign-up (console Settings, or `signup closed`).
+  if (!(await isSignupOpen(ctx.db))) fail('FORBIDDEN', SIGNUP_CLOSED);
   const taken = await usernameOrEmailTaken(ctx.db, input.username, input.email);
   if (taken.username) fail('CONFLICT', NAME_TAKEN);
 

@@ -1,7 +1,9 @@
-import type { CliCommand } from '../cli/types';
+import type { CliCommand, CliIo } from '../cli/types';
+import type { DB } from '../db/open';
+import type { UserRole } from '../db/schema';
 import { terminalField as f } from '../cli/terminal';
 import { UsageError } from '../cli/types';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction } from '../operator/log';
 import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
 import { endSessions } from './sessions';
 
@@ -31,6 +33,7 @@ export const userCommands: Record<string, CliCommand> = {
       io.out(`username:  ${f(u.username)}`);
       io.out(`email:     ${f(u.email)} (${u.verified_at ? `verified ${iso(u.verified_at)}` : 'not verified'})`);
       io.out(`2fa:       ${u.tfa_enabled ? 'on' : 'off'}`);
+      io.out(`role:      ${u.role}`);
       io.out(`state:     ${u.disabled_at ? `disabled ${iso(u.disabled_at)}` : 'active'}`);
       io.out(`referrer:  ${u.referrer === null ? '-' : f(u.referrer)}`);
       io.out(`created:   ${iso(u.created_at)}`);
@@ -52,9 +55,34 @@ export const userCommands: Record<string, CliCommand> = {
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, u.id, { disabled_at: Date.now() });
         await endSessions(trx, u.id, {});
-        await logOperatorAction(trx, 'users disable', { user_id: u.id });
+        await logOperatorAction(trx, io.by, 'users disable', { user_id: u.id });
       });
       io.out(`${f(u.username)} is disabled and signed out`);
     },
   },
+  'users promote': {
+    usage: 'users promote <username|email>',
+    summary: 'make an account an operator (the console opens once its 2FA is on)',
+    run: (db, args, io) => setRole(db, args, io, 'operator'),
+  },
+  'users demote': {
+    usage: 'users demote <username|email>',
+    summary: 'make an operator an ordinary customer again',
+    run: (db, args, io) => setRole(db, args, io, 'customer'),
+  },
 };
+
+/** The role is set here only: nothing in the web app can make an operator. */
+async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
+  const verb = role === 'operator' ? 'promote' : 'demote';
+  if (args.length !== 1) throw new UsageError(`users ${verb} takes one username or email`);
+  const u = await findUserByLogin(db, args[0]);
+  if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+  if (u.role === role) return io.out(`${f(u.username)} is already ${role === 'operator' ? 'an operator' : 'a customer'}`);
+  await db.transaction().execute(async (trx) => {
+    await updateUser(trx, u.id, { role });
+    await logOperatorAction(trx, io.by, `users ${verb}`, { user_id: u.id, username: u.username });
+  });
+  if (role === 'customer') return io.out(`${f(u.username)} is a customer now; the console refuses them from their next call`);
+  io.out(`${f(u.username)} is an operator now${u.tfa_enabled ? '' : '; the console opens once they turn on two-factor authentication (Settings, Two-factor authentication)'}`);
+}

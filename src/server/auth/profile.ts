@@ -4,13 +4,14 @@ import { accountBalance, userAccount } from '../billing/ledger';
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
+import { getBanner } from '../operator/platform';
 import { recordVisit } from './queries';
 
 /** Page visits kept per user: enough for "recently viewed", bounded whatever a script sends. */
 export const MAX_VISITS_PER_USER = 200;
 
 export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean }, user: User): Promise<CommonInfo> {
-  const balance = await accountBalance(ctx.db, userAccount(user.id));
+  const [balance, banner] = await Promise.all([accountBalance(ctx.db, userAccount(user.id)), getBanner(ctx.db)]);
   const { maintenance } = ctx;
   return {
     success: true,
@@ -26,7 +27,8 @@ export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { mainten
       room_id: user.room_id,
       // No mobile companion app exists yet to scan a login QR; see docs/decisions.md.
       qr_url: '',
-      alert: user.verified_at === null ? { bg: 'warning', text: 'Please verify your email address.', link: '/dashboard/settings' } : null,
+      // The operator's banner is for everyone and comes first (docs/decisions.md "Alert banner").
+      alert: banner ?? (user.verified_at === null ? { bg: 'warning', text: 'Please verify your email address.', link: '/dashboard/settings' } : null),
     },
   };
 }

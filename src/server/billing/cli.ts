@@ -3,7 +3,7 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction } from '../operator/log';
 import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
 
 export const billingCommands: Record<string, CliCommand> = {
@@ -36,7 +36,7 @@ export const billingCommands: Record<string, CliCommand> = {
             description: flags.reason.trim(),
           });
           if (!done) return false;
-          await logOperatorAction(trx, 'billing adjust', { user_id: user.id, amount, key });
+          await logOperatorAction(trx, io.by, 'billing adjust', { user_id: user.id, amount, key });
           return true;
         });
         const balance = await accountBalance(db, userAccount(user.id));

@@ -5,6 +5,7 @@ import { markDestroy } from '../fleet/service';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
+import { systemActor } from '../operator/log';
 import { dayOf, dayStart, nextDay } from './charge-days';
 import { chargeDay, chargeableNodes, completeChargeDay, firstOpenDay, insertChunkCharges, insertNodeCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextChunkEnd, openChargeDay, owedByOwner, owedNodes, type ChargeCursor, type OwedFee, type OwnerCharge } from './charge-queries';
 import { PLATFORM, balancesChanged, type MoneyTx } from './ledger';
@@ -144,7 +145,7 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
   let destroyed = 0;
   for (const n of await chargeableNodes(trx, unpaid)) {
     // Unpaid from the start of this day: charged neither today nor after (charge-queries `chargedOn`).
-    if (await markDestroy(trx, n, 'daily charge', UNPAID_REASON, start)) {
+    if (await markDestroy(trx, n, systemActor('daily charge'), UNPAID_REASON, start)) {
       destroyed++;
       const coin = await findCoin(trx, n.coin_id);
       await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });

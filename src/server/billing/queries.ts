@@ -31,3 +31,31 @@ export async function userTransfers(db: Kysely<Database>, userId: number, page: 
   ]);
   return { rows: rows.map((r) => ({ ...r, signed: r.debit_account === account ? -r.amount : r.amount })), total: Number(total.n) };
 }
+
+/**
+ * What the platform's revenue account earned per UTC day from `from` (a day's start) to
+ * `to` (exclusive): credits less debits (a refund of a fee), in micro-dollars, keyed by
+ * the day's start.
+ */
+export async function revenueByDay(db: Kysely<Database>, revenueAccount: string, from: number, to: number): Promise<Map<number, number>> {
+  const day = sql<number>`(created_at / 86400000) * 86400000`;
+  const rows = await db
+    .selectFrom('ledger_transfers')
+    .select([day.as('day'), sql<number>`sum(case when credit_account = ${revenueAccount} then amount else -amount end)`.as('net')])
+    .where((eb) => eb.or([eb('credit_account', '=', revenueAccount), eb('debit_account', '=', revenueAccount)]))
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .groupBy(day)
+    .execute();
+  return new Map(rows.map((r) => [Number(r.day), Number(r.net)]));
+}
+
+/** Crypto deposits seen on chain and waiting for confirmations: how many, and their dollar value when known. */
+export async function pendingDepositTotals(db: Kysely<Database>): Promise<{ count: number; usd: number }> {
+  const row = await db
+    .selectFrom('deposits')
+    .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(usd_micros), 0)`.as('usd')])
+    .where('state', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.n), usd: Number(row.usd) };
+}

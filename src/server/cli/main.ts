@@ -9,6 +9,7 @@ import { loadConfig } from '../config';
 import { AppError } from '../errors';
 import { migrateToLatest, openDatabase } from '../db/open';
 import { operatorCommands } from '../operator/cli';
+import { cliActor } from '../operator/log';
 import { terminalLine } from './terminal';
 import type { CliCommand, CliIo } from './types';
 import { UsageError } from './types';
@@ -34,9 +35,9 @@ function pick(argv: string[]): [CliCommand, string[]] | null {
   return null;
 }
 
-export async function runCli(argv: string[], env = process.env, rawIo: CliIo = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
+export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliIo, 'out'> = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
   // Every line any command prints passes here: no terminal control reaches the operator.
-  const io: CliIo = { out: (l) => rawIo.out(terminalLine(l)) };
+  const io: CliIo = { out: (l) => rawIo.out(terminalLine(l)), by: cliActor() };
   if (!argv.length || argv[0] === 'help' || argv[0] === '--help') {
     help(io);
     return argv.length ? 0 : 2;

@@ -1,7 +1,9 @@
 import type { Config } from '../config';
 import type { DB } from '../db/open';
+import type { OperatorActor } from '../operator/log';
 
-export type CliIo = { out: (line: string) => void };
+/** `by`: who runs the command, for the operator log (the OS user). */
+export type CliIo = { out: (line: string) => void; by: OperatorActor };
 export type CliCommand = {
   /** e.g. "maintenance on|off" */
   usage: string;

@@ -6,7 +6,7 @@ import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/queries';
 import { readMarketStatus } from '../market/refresher';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { CatalogError } from './catalog-file';
 import { importCatalog } from './import';
 import { findCoin, hostedCounts, listCoins, updateCoin } from './queries';
@@ -38,10 +38,10 @@ function price(text: string, flag: string) {
 }
 
 /** Changes one coin, logs the action and tells open browsers to refetch, in one transaction. */
-async function change(db: DB, id: string, patch: Updateable<CoinsTable>, action: string, detail: Record<string, unknown>) {
+async function change(db: DB, by: OperatorActor, id: string, patch: Updateable<CoinsTable>, action: string, detail: Record<string, unknown>) {
   await db.transaction().execute(async (trx) => {
     await updateCoin(trx, id, patch);
-    await logOperatorAction(trx, action, { coin: id, ...detail });
+    await logOperatorAction(trx, by, action, { coin: id, ...detail });
     await insertEvent(trx, null, 'update_stats', {});
   });
 }
@@ -73,7 +73,7 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
       try {
         const r = await importCatalog(db, file, 'replace');
-        await logOperatorAction(db, 'catalog import', { file, added: r.added, updated: r.updated });
+        await logOperatorAction(db, io.by, 'catalog import', { file, added: r.added, updated: r.updated });
         await insertEvent(db, null, 'update_stats', {});
         io.out(`imported ${file}: ${r.added.length} added, ${r.updated.length} updated`);
       } catch (err) {
@@ -93,7 +93,7 @@ export const catalogCommands: Record<string, CliCommand> = {
       const patch: Updateable<CoinsTable> = {};
       if (flags.dedicated) patch.dedicated_price = price(flags.dedicated, 'dedicated');
       if (flags.cloud) patch.cloud_price = price(flags.cloud, 'cloud');
-      await change(db, coin.id, patch, 'catalog set-price', { dedicated: patch.dedicated_price, cloud: patch.cloud_price });
+      await change(db, io.by, coin.id, patch, 'catalog set-price', { dedicated: patch.dedicated_price, cloud: patch.cloud_price });
       const after = (await findCoin(db, coin.id))!;
       io.out(`${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day`);
     },
@@ -104,7 +104,7 @@ export const catalogCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const coin = await requireCoin(db, args[0]);
       const on = onOff(args[1], 'catalog campaign');
-      await change(db, coin.id, { campaign: on ? 1 : 0 }, 'catalog campaign', { on });
+      await change(db, io.by, coin.id, { campaign: on ? 1 : 0 }, 'catalog campaign', { on });
       io.out(`${coin.id}: campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`);
     },
   },
@@ -114,7 +114,7 @@ export const catalogCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const coin = await requireCoin(db, args[0]);
       const on = onOff(args[1], 'catalog maintenance');
-      await change(db, coin.id, { maintenance: on ? 1 : 0 }, 'catalog maintenance', { on });
+      await change(db, io.by, coin.id, { maintenance: on ? 1 : 0 }, 'catalog maintenance', { on });
       io.out(`${coin.id}: maintenance ${on ? 'on' : 'off'}`);
     },
   },
@@ -125,7 +125,7 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (args.length !== 1) throw new UsageError('catalog delist takes one coin');
       const coin = await requireCoin(db, args[0]);
       if (coin.delisted) return io.out(`${coin.id} is already delisted`);
-      await change(db, coin.id, { delisted: 1 }, 'catalog delist', {});
+      await change(db, io.by, coin.id, { delisted: 1 }, 'catalog delist', {});
       io.out(`${coin.id}: delisted (${(await hostedCounts(db)).get(coin.id) ?? 0} hosted nodes keep running)`);
     },
   },

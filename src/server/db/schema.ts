@@ -250,7 +250,16 @@ export interface OperatorLogTable {
   action: string;
   detail: string;
   at: number;
+  /** Who wrote the line (migration 2100); 'unknown' only on rows from before. */
+  actor: Generated<OperatorLogActorKind>;
+  /** The operator's account for 'operator'. */
+  actor_user_id: number | null;
+  /** The CLI's OS user, the platform job's name, or the operator's username then. */
+  actor_name: Generated<string>;
+  /** The request's IP; 'cli' for the command line, 'system' for the platform itself. */
+  address: Generated<string>;
 }
+export type OperatorLogActorKind = 'operator' | 'cli' | 'system' | 'unknown';
 
 export interface CoinsTable {
   id: string;

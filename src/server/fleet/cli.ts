@@ -5,7 +5,7 @@ import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
 import { AppError } from '../errors';
 import { createLogger } from '../log';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction } from '../operator/log';
 import { dockerEngine } from './engines/docker';
 import { LocalEngine } from './engines/local';
 import { simulatorCommand } from './engines/registry';
@@ -70,7 +70,7 @@ export const fleetCommands: Record<string, CliCommand> = {
         await engine.close();
       }
       await insertHost(db, { name, engine: 'docker', url: flags.url, ipv4: flags.ipv4, ipv6: flags.ipv6 ?? null, dedicated_slots: count(flags.dedicated, 'dedicated', 10), cloud_slots: count(flags.cloud, 'cloud', 50), state: 'active', last_error: null });
-      await logOperatorAction(db, 'hosts add', { name, url: flags.url });
+      await logOperatorAction(db, io.by, 'hosts add', { name, url: flags.url });
       io.out(`host ${name} added`);
     },
   },
@@ -82,7 +82,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       const host = await requireHost(db, positional[0]);
       if (flags.ipv4 && !/^(\d{1,3}\.){3}\d{1,3}$/.test(flags.ipv4)) throw new UsageError('--ipv4 must be an IPv4 address');
       await updateHost(db, host.id, { dedicated_slots: count(flags.dedicated, 'dedicated', host.dedicated_slots), cloud_slots: count(flags.cloud, 'cloud', host.cloud_slots), ipv4: flags.ipv4 ?? host.ipv4 });
-      await logOperatorAction(db, 'hosts set', { name: host.name, ...flags });
+      await logOperatorAction(db, io.by, 'hosts set', { name: host.name, ...flags });
       io.out(`host ${host.name} updated`);
     },
   },
@@ -92,7 +92,7 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const host = await requireHost(db, args[0]);
       await updateHost(db, host.id, { state: 'draining' });
-      await logOperatorAction(db, 'hosts drain', { name: host.name });
+      await logOperatorAction(db, io.by, 'hosts drain', { name: host.name });
       io.out(`host ${host.name} is draining: no new nodes go there`);
     },
   },
@@ -106,7 +106,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (used && used.dedicated + used.cloud > 0) throw new UsageError(`host ${host.name} still runs ${used.dedicated + used.cloud} nodes; drain it and move or destroy them first`);
       await detachNodesFromHost(db, host.id);
       await deleteHost(db, host.id);
-      await logOperatorAction(db, 'hosts remove', { name: host.name });
+      await logOperatorAction(db, io.by, 'hosts remove', { name: host.name });
       io.out(`host ${host.name} removed`);
     },
   },
@@ -150,7 +150,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
       try {
         const node = await requestNode(db, { profiles, log: quietLog, simulator: config.fleetSimulator }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });
-        await logOperatorAction(db, 'fleet create', { node: node.mn_id, user_id: user.id });
+        await logOperatorAction(db, io.by, 'fleet create', { node: node.mn_id, user_id: user.id });
         io.out(`node ${node.mn_id} requested; the running server places and starts it`);
       } catch (err) {
         if (err instanceof AppError) throw new UsageError(err.message);
@@ -182,7 +182,7 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: "restart a node's daemon",
     async run(db, args, io) {
       const node = await requireNode(db, args[0]);
-      await requestRestart(db, node, 'operator');
+      await requestRestart(db, node, io.by);
       io.out(`node ${node.mn_id} will be restarted by the running server`);
     },
   },
@@ -191,7 +191,7 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: 'destroy a node and its data (cannot be undone)',
     async run(db, args, io) {
       const node = await requireNode(db, args[0]);
-      await requestDestroy(db, node, 'operator');
+      await requestDestroy(db, node, io.by);
       io.out(`node ${node.mn_id} is deleted; the running server removes its daemon and data`);
     },
   },

@@ -180,3 +180,49 @@ export async function realNodeCounts(db: Q): Promise<Map<string, number>> {
     .execute();
   return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));
 }
+
+// The operator console's overview (issue 11)
+
+/** Nodes asked for since `since`, and how many of those failed to start. */
+export async function deploysSince(db: Q, since: number): Promise<{ total: number; failed: number }> {
+  const row = await db
+    .selectFrom('node_view')
+    .select([(eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed')])
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), failed: Number(row.failed ?? 0) };
+}
+
+/** The live nodes' oldest and newest monitor check (null with no live node checked yet). */
+export async function monitorCheckSpread(db: Q): Promise<{ live: number; unchecked: number; oldest: number | null; newest: number | null }> {
+  const row = await db
+    .selectFrom('node_view')
+    .select([
+      (eb) => eb.fn.countAll<number>().as('live'),
+      (eb) => eb.fn.sum<number>(eb.case().when('last_checked_at', 'is', null).then(1).else(0).end()).as('unchecked'),
+      (eb) => eb.fn.min('last_checked_at').as('oldest'),
+      (eb) => eb.fn.max('last_checked_at').as('newest'),
+    ])
+    .where('state', '=', 'live')
+    .executeTakeFirstOrThrow();
+  return { live: Number(row.live), unchecked: Number(row.unchecked ?? 0), oldest: row.oldest ?? null, newest: row.newest ?? null };
+}
+
+/**
+ * How many nodes were hosted at each instant (a day's end): created by then, not deleted
+ * by then, and not failed (a failed node never ran for its owner).
+ */
+export async function hostedAt(db: Q, instants: number[]): Promise<number[]> {
+  return Promise.all(
+    instants.map(async (t) => {
+      const row = await db
+        .selectFrom('node_view')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('created_at', '<', t)
+        .where('state', '!=', 'failed')
+        .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>=', t)]))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    }),
+  );
+}

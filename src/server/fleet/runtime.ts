@@ -9,7 +9,7 @@ import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 import { raise } from '../notifications/raise';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction, systemActor } from '../operator/log';
 import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from './access';
 import { BURN_MESSAGES, lookUpBurn } from './burn-check';
 import type { RpcEndpoint } from './engine';
@@ -73,6 +73,9 @@ export type FleetOptions = {
  * job every second: a read while there is nothing to do, so rows the CLI writes are
  * acted on within a second at no cost when idle.
  */
+/** The control loop's own lines in the operator log. */
+const FLEET = systemActor('fleet');
+
 export class Fleet implements FleetAccess {
   readonly engines: EngineRegistry;
   readonly metrics = fleetMetrics();
@@ -319,7 +322,7 @@ export class Fleet implements FleetAccess {
         } else {
           await updatePlacement(trx, node.id, { last_error: message, restarted_at: Date.now() });
         }
-        await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, op, error: message });
+        await logOperatorAction(trx, FLEET, 'engine error', { node: node.mn_id, host: host.name, op, error: message });
         await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
       });
       void this.hub.poke();
@@ -339,7 +342,7 @@ export class Fleet implements FleetAccess {
     await this.db.transaction().execute(async (trx) => {
       await updatePlacement(trx, node.id, { attempts, last_error: message, next_attempt_at: Date.now() + engineRetryDelayMs(attempts) });
       await transition(trx, node.id, 'engine_retry');
-      await logOperatorAction(trx, 'engine error', { node: node.mn_id, host: host.name, op: 'create', attempt: attempts, error: message });
+      await logOperatorAction(trx, FLEET, 'engine error', { node: node.mn_id, host: host.name, op: 'create', attempt: attempts, error: message });
     });
   }
 
@@ -347,7 +350,7 @@ export class Fleet implements FleetAccess {
     await this.db.transaction().execute(async (trx) => {
       await updatePlacement(trx, node.id, { attempts, last_error: reason, destroyed_at: Date.now() });
       await transition(trx, node.id, 'engine_gave_up', { failed_reason: reason });
-      await logOperatorAction(trx, 'node failed', { node: node.mn_id, reason });
+      await logOperatorAction(trx, FLEET, 'node failed', { node: node.mn_id, reason });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
     });

@@ -7,7 +7,7 @@ import type { Database, Masternode, NodesTable } from '../db/schema';
 import { fail } from '../errors';
 import { insertEvent } from '../events/queries';
 import type { Logger } from '../log';
-import { logOperatorAction } from '../operator/settings';
+import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { findNodeById, insertNodeRow, transition } from '../nodes/repository';
 import { simulatorProfileId, type DaemonProfile } from './profiles';
 import { freeSlots } from './placement';
@@ -101,7 +101,7 @@ export async function requestNode(db: DB, deps: RequestDeps, input: { userId: nu
 }
 
 /** Marks a node deleting; the control loop destroys it on its engine. False: it was already going. */
-export async function requestDestroy(db: DB, node: Masternode, by: string, reason: string | null = null): Promise<boolean> {
+export async function requestDestroy(db: DB, node: Masternode, by: OperatorActor, reason: string | null = null): Promise<boolean> {
   return db.transaction().execute((trx) => markDestroy(trx, node, by, reason));
 }
 
@@ -109,20 +109,20 @@ export async function requestDestroy(db: DB, node: Masternode, by: string, reaso
  * `requestDestroy` in the caller's transaction (the daily charge destroys unpaid nodes in
  * the chunk that found them unpaid). `deletedAt`: when its charges stop (default now).
  */
-export async function markDestroy(trx: Q, node: Pick<Masternode, 'id' | 'mn_id' | 'user_id'>, by: string, reason: string | null, deletedAt = Date.now()): Promise<boolean> {
+export async function markDestroy(trx: Q, node: Pick<Masternode, 'id' | 'mn_id' | 'user_id'>, by: OperatorActor, reason: string | null, deletedAt = Date.now()): Promise<boolean> {
   const to = await transition(trx, node.id, 'delete', { deleted_at: deletedAt, delete_reason: reason });
   if (!to) return false;
   // Destroyed at once, whatever backoff an earlier engine failure left.
   await updatePlacement(trx, node.id, { attempts: 0, next_attempt_at: null });
   await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
   await insertEvent(trx, node.user_id, 'refresh_queue', {});
-  await logOperatorAction(trx, 'node destroy', { node: node.mn_id, by });
+  await logOperatorAction(trx, by, 'node destroy', { node: node.mn_id, reason });
   return true;
 }
 
-export async function requestRestart(db: DB, node: Masternode, by: string) {
+export async function requestRestart(db: DB, node: Masternode, by: OperatorActor) {
   await db.transaction().execute(async (trx) => {
     await updatePlacement(trx, node.id, { restart_requested_at: Date.now() });
-    await logOperatorAction(trx, 'node restart', { node: node.mn_id, by });
+    await logOperatorAction(trx, by, 'node restart', { node: node.mn_id });
   });
 }

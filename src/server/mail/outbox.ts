@@ -45,3 +45,16 @@ export function markMail(
 ) {
   return db.updateTable('mail_outbox').set(patch).where('id', '=', id).execute();
 }
+
+/** Mail not sent yet (and how old the oldest is) and mail given up on: the operator's backlog. */
+export async function mailBacklog(db: Kysely<Database>): Promise<{ pending: number; failed: number; oldestPendingAt: number | null }> {
+  const rows = await db
+    .selectFrom('mail_outbox')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
+    .where('status', 'in', ['pending', 'failed'])
+    .groupBy('status')
+    .execute();
+  const pending = rows.find((r) => r.status === 'pending');
+  const failed = rows.find((r) => r.status === 'failed');
+  return { pending: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), oldestPendingAt: pending?.oldest ?? null };
+}

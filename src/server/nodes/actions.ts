@@ -8,6 +8,7 @@ import { fail } from '../errors';
 import { insertEvent } from '../events/queries';
 import { FleetActionError } from '../fleet/access';
 import { requestDestroy } from '../fleet/service';
+import { systemActor } from '../operator/log';
 import { findCoin } from '../coins/queries';
 import { DaemonError } from '../fleet/daemons/http';
 import { RpcError } from '../fleet/daemons/jsonrpc';
@@ -86,7 +87,7 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
   // it and destroys it). Then a validator stops signing before its slashing-protection
   // file is made: the file bounds everything the key signed here, so the next client to
   // run it stays safe. A validator that cannot be stopped gets no file.
-  const gone = await requestDestroy(ctx.db, n, `user ${userId}`, reason);
+  const gone = await requestDestroy(ctx.db, n, systemActor(`user ${userId}`), reason);
   if (!gone) fail('NOT_FOUND', NOT_FOUND);
   let slashing: string | undefined;
   let note = '';

@@ -1,7 +1,9 @@
+import { banner as bannerSchema } from '../../shared/schemas/console';
 import type { CliCommand } from '../cli/types';
-import { UsageError } from '../cli/types';
-import { insertEvent } from '../events/queries';
-import { isMaintenance, logOperatorAction, setSetting } from './settings';
+import { parseFlags, UsageError } from '../cli/types';
+import { describeZodError } from '../trpc';
+import { getBanner, isSignupOpen, setBanner, setMaintenance, setSignupOpen } from './platform';
+import { isMaintenance } from './settings';
 
 export const operatorCommands: Record<string, CliCommand> = {
   maintenance: {
@@ -14,14 +16,40 @@ export const operatorCommands: Record<string, CliCommand> = {
         return;
       }
       if (state !== 'on' && state !== 'off') throw new UsageError('maintenance takes "on" or "off"');
-      await db.transaction().execute(async (trx) => {
-        await setSetting(trx, 'maintenance', state);
-        await logOperatorAction(trx, 'maintenance', { state });
-        // Logged-in tabs switch to (or leave) the maintenance app at once; visitors' tabs,
-        // which have no live channel, see it at their next system.status poll.
-        await insertEvent(trx, null, 'maintenance', { on: state === 'on' });
-      });
+      await setMaintenance(db, io.by, state === 'on');
       io.out(`maintenance is now ${state}`);
+    },
+  },
+  signup: {
+    usage: 'signup [open|closed]',
+    summary: 'show or switch whether visitors may register',
+    async run(db, args, io) {
+      const [state] = args;
+      if (state === undefined) return io.out(`sign-up is ${(await isSignupOpen(db)) ? 'open' : 'closed'}`);
+      if (state !== 'open' && state !== 'closed') throw new UsageError('signup takes "open" or "closed"');
+      await setSignupOpen(db, io.by, state === 'open');
+      io.out(`sign-up is now ${state}`);
+    },
+  },
+  banner: {
+    usage: 'banner [clear | set <text> [--link <path|url>] [--colour info|success|warning|danger]]',
+    summary: 'show, set or clear the alert banner every customer sees',
+    async run(db, args, io) {
+      const [verb, ...rest] = args;
+      if (verb === undefined) {
+        const b = await getBanner(db);
+        return io.out(b ? `banner (${b.bg}): ${b.text}${b.link ? ` -> ${b.link}` : ''}` : 'no banner');
+      }
+      if (verb === 'clear' && rest.length === 0) {
+        await setBanner(db, io.by, null);
+        return io.out('banner cleared');
+      }
+      if (verb !== 'set') throw new UsageError('banner takes "set <text>" or "clear"');
+      const { positional, flags } = parseFlags(rest, ['link', 'colour']);
+      const parsed = bannerSchema.safeParse({ text: positional.join(' '), link: flags.link ?? '', bg: flags.colour ?? 'info' });
+      if (!parsed.success) throw new UsageError(describeZodError(parsed.error));
+      await setBanner(db, io.by, parsed.data);
+      io.out('banner set: every customer sees it now');
     },
   },
 };

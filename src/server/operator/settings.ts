@@ -19,9 +19,6 @@ export async function isMaintenance(db: Kysely<Database>): Promise<boolean> {
   return (await getSetting(db, 'maintenance')) === 'on';
 }
 
-export async function logOperatorAction(db: Kysely<Database>, action: string, detail: Record<string, unknown>) {
-  await db.insertInto('operator_log').values({ action, detail: JSON.stringify(detail), at: Date.now() }).execute();
-}
 
 /** A value made once and then shared by every process on the data folder (first writer wins). */
 export async function ensureSetting(db: Kysely<Database>, key: string, make: () => string): Promise<string> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { formatUsdExact, parseUsd } from '../../../shared/money';
 import type { CliCommand } from '../../cli/types';
 import { parseFlags, UsageError } from '../../cli/types';
-import { logOperatorAction } from '../../operator/settings';
+import { logOperatorAction } from '../../operator/log';
 import { giftCodeHash, giftCodeHint, newGiftCode, normalizeGiftCode } from './codes';
 import { insertGiftCodes, listGiftCodes } from './queries';
 
@@ -52,7 +52,7 @@ export const couponCommands: Record<string, CliCommand> = {
             return { code_hash: giftCodeHash(n), hint: giftCodeHint(n), amount, expires_at: expiresAt, batch };
           }),
         );
-        await logOperatorAction(trx, 'coupons create', { batch, count, amount, expires_at: expiresAt });
+        await logOperatorAction(trx, io.by, 'coupons create', { batch, count, amount, expires_at: expiresAt });
       });
       io.out(`${count} gift code${count === 1 ? '' : 's'} of $${formatUsdExact(amount)}, valid until ${day(expiresAt)} UTC (batch ${batch}). They are shown only now:`);
       for (const c of codes) io.out(c);

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { CliCommand } from '../../cli/types';
 import { parseFlags, UsageError } from '../../cli/types';
-import { logOperatorAction } from '../../operator/settings';
+import { logOperatorAction } from '../../operator/log';
 import { openSecretBox } from '../../secrets/box';
 import { CurrencyFlags, passwordAad, sourceProblem } from './currencies';
 import { formatUsdExact } from '../../../shared/money';
@@ -69,7 +69,7 @@ export const depositCommands: Record<string, CliCommand> = {
           watch_from: now - RESCAN_SLACK_MS, // block times may lag the clock
           created_at: now,
         });
-        await logOperatorAction(trx, 'deposits add', { id: f.id, kind: monero ? 'monero' : 'bitcoin', rpc_url: f['monero-wallet-rpc'] ?? f['rpc-url'], confirmations: f.confirmations, minimum: f.minimum });
+        await logOperatorAction(trx, io.by, 'deposits add', { id: f.id, kind: monero ? 'monero' : 'bitcoin', rpc_url: f['monero-wallet-rpc'] ?? f['rpc-url'], confirmations: f.confirmations, minimum: f.minimum });
       });
       io.out(`${f.id}: deposits in ${f.label} (${f.ticker.toUpperCase()}) accepted, credited at ${f.confirmations} confirmations, minimum $${formatUsdExact(f.minimum)}`);
     },
@@ -102,7 +102,7 @@ async function toggle(db: Parameters<CliCommand['run']>[0], args: string[], io: 
   await db.transaction().execute(async (trx) => {
     const r = await setCurrencyEnabled(trx, args[0], enabled);
     if (!Number(r.numUpdatedRows)) throw new UsageError(`no deposit currency "${args[0]}"`);
-    await logOperatorAction(trx, enabled ? 'deposits enable' : 'deposits disable', { id: args[0] });
+    await logOperatorAction(trx, io.by, enabled ? 'deposits enable' : 'deposits disable', { id: args[0] });
   });
   io.out(`${args[0]}: ${enabled ? 'enabled' : 'disabled'}`);
 }

@@ -1,0 +1,109 @@
+import { useId, useState } from 'react';
+import type { OperatorLogLine } from '../../shared/schemas/console';
+import { trpc } from '../app/trpc';
+import { Pager } from '../ui/Pager';
+import { QueryState } from '../ui/QueryState';
+import { utc } from './format';
+
+const PER_PAGE = 50;
+
+type Filter = { action: string; operator: string; from: string; to: string };
+const NO_FILTER: Filter = { action: '', operator: '', from: '', to: '' };
+
+/** Every operator action, newest first: who, what, when, from where; filtered by action, operator and days. */
+export function Log() {
+  const [filter, setFilter] = useState<Filter>(NO_FILTER);
+  const [page, setPage] = useState(1);
+  const choices = trpc.console.log_filters.useQuery();
+  const log = trpc.console.log.useQuery({
+    page,
+    per_page: PER_PAGE,
+    action: filter.action || undefined,
+    operator_id: filter.operator ? Number(filter.operator) : undefined,
+    from: filter.from || undefined,
+    to: filter.to || undefined,
+  });
+  const set = (patch: Partial<Filter>) => {
+    setFilter({ ...filter, ...patch });
+    setPage(1);
+  };
+  const ids = { action: useId(), operator: useId(), from: useId(), to: useId() };
+  return (
+    <div className="console-log">
+      <form className="console-filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter the log">
+        <div className="field">
+          <label htmlFor={ids.action}>Action</label>
+          <select id={ids.action} value={filter.action} onChange={(e) => set({ action: e.target.value })}>
+            <option value="">All actions</option>
+            {choices.data?.actions.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.operator}>Operator</label>
+          <select id={ids.operator} value={filter.operator} onChange={(e) => set({ operator: e.target.value })}>
+            <option value="">Anyone</option>
+            {choices.data?.operators.map((o) => (
+              <option key={o.id} value={String(o.id)}>
+                {o.username}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.from}>From (UTC day)</label>
+          <input id={ids.from} type="date" value={filter.from} onChange={(e) => set({ from: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.to}>To (UTC day)</label>
+          <input id={ids.to} type="date" value={filter.to} onChange={(e) => set({ to: e.target.value })} />
+        </div>
+        <button type="button" className="btn btn-secondary" onClick={() => set(NO_FILTER)}>
+          Clear
+        </button>
+      </form>
+      <QueryState query={log} what="The log">
+        {(data) => (
+          <>
+            <p className="muted">{data.total === 1 ? '1 entry' : `${data.total} entries`}</p>
+            <table className="console-table console-log-table">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Who</th>
+                  <th>From</th>
+                  <th>Action</th>
+                  <th>Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.lines.map((l) => (
+                  <tr key={l.id}>
+                    <td className="nowrap">{utc(l.at)}</td>
+                    <td>{who(l)}</td>
+                    <td>{l.address}</td>
+                    <td className="nowrap">{l.action}</td>
+                    <td>
+                      <code className="console-detail">{JSON.stringify(l.detail)}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={data.page} total={data.total} perPage={data.per_page} onPage={setPage} label="Log pages" />
+          </>
+        )}
+      </QueryState>
+    </div>
+  );
+}
+
+function who(l: OperatorLogLine): string {
+  if (l.actor === 'operator') return l.operator ? l.operator.username : l.actor_name;
+  if (l.actor === 'cli') return `CLI (${l.actor_name})`;
+  if (l.actor === 'system') return `platform (${l.actor_name})`;
+  return 'unknown';
+}

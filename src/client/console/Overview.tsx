@@ -1,0 +1,137 @@
+import type { ConsoleOverview } from '../../shared/schemas/console';
+import { trpc } from '../app/trpc';
+import { QueryState } from '../ui/QueryState';
+import { age, usd, utc } from './format';
+import { TrendChart } from './TrendChart';
+
+/** Nodes by status and coin, deploys, slots, monitor, money and mail at a glance; refreshed every 30 s. */
+export function Overview() {
+  const overview = trpc.console.overview.useQuery(undefined, { refetchInterval: 30_000 });
+  return (
+    <QueryState query={overview} what="The overview">
+      {(o) => <OverviewBody o={o} />}
+    </QueryState>
+  );
+}
+
+function sumBy<T>(rows: T[], key: (r: T) => string, n: (r: T) => number): Array<[string, number]> {
+  const m = new Map<string, number>();
+  for (const r of rows) m.set(key(r), (m.get(key(r)) ?? 0) + n(r));
+  return [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+}
+
+function OverviewBody({ o }: { o: ConsoleOverview }) {
+  const byStatus = sumBy(o.nodes, (n) => n.status, (n) => n.count);
+  const byCoin = sumBy(o.nodes, (n) => n.coin_id, (n) => n.count);
+  const days = o.history.map((h) => h.day);
+  return (
+    <div className="console-overview">
+      <section className="console-cards" aria-label="Key figures">
+        <Card label="Revenue today" value={usd(o.revenue.today_micros)} />
+        <Card label="Revenue this month" value={usd(o.revenue.month_micros)} />
+        <Card label="Deploys, last 24 h" value={String(o.deploys_24h.total)} note={`${o.deploys_24h.failed} failed`} warn={o.deploys_24h.failed > 0} />
+        <Card label="Deposits pending" value={String(o.deposits_pending.count)} note={usd(o.deposits_pending.usd_micros)} />
+        <Card label="Mail backlog" value={String(o.mail.pending)} note={`${o.mail.failed} failed${o.mail.oldest_pending_at ? `, oldest ${utc(o.mail.oldest_pending_at)}` : ''}`} warn={o.mail.failed > 0} />
+        <Card
+          label="Monitor lag"
+          value={o.monitor.lag_seconds === null ? '--' : age(o.monitor.lag_seconds)}
+          note={`${o.monitor.live} live nodes, ${o.monitor.unchecked} not checked yet`}
+        />
+      </section>
+
+      <section className="console-charts" aria-label="Last 30 days">
+        <TrendChart label="Hosted nodes" days={days} values={o.history.map((h) => h.hosted)} format={(n) => String(n)} />
+        <TrendChart label="Revenue per day" days={days} values={o.history.map((h) => h.revenue_micros)} format={usd} />
+      </section>
+
+      <div className="console-columns">
+        <section>
+          <h2>Nodes by status</h2>
+          <CountTable head="Status" rows={byStatus} />
+        </section>
+        <section>
+          <h2>Nodes by coin</h2>
+          <CountTable head="Coin" rows={byCoin} />
+        </section>
+      </div>
+
+      <section>
+        <h2>Hosts</h2>
+        <table className="console-table">
+          <thead>
+            <tr>
+              <th>Host</th>
+              <th>Engine</th>
+              <th>State</th>
+              <th>Dedicated used / free</th>
+              <th>Cloud used / free</th>
+            </tr>
+          </thead>
+          <tbody>
+            {o.hosts.map((h) => (
+              <tr key={h.id}>
+                <td>{h.name}</td>
+                <td>{h.engine}</td>
+                <td>{h.state}</td>
+                <td>
+                  {h.dedicated.used} / {h.dedicated.free}
+                </td>
+                <td>
+                  {h.cloud.used} / {h.cloud.free}
+                </td>
+              </tr>
+            ))}
+            {o.hosts.length === 0 && (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No hosts yet.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+        <p className="muted">
+          Waiting for a host: {o.unplaced.dedicated} dedicated, {o.unplaced.cloud} cloud. As of {utc(o.at)}.
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function Card({ label, value, note, warn = false }: { label: string; value: string; note?: string; warn?: boolean }) {
+  return (
+    <div className={`console-card${warn ? ' console-card-warn' : ''}`}>
+      <div className="muted">{label}</div>
+      <div className="console-card-value">{value}</div>
+      {note && <div className="muted console-card-note">{note}</div>}
+    </div>
+  );
+}
+
+function CountTable({ head, rows }: { head: string; rows: Array<[string, number]> }) {
+  return (
+    <table className="console-table">
+      <thead>
+        <tr>
+          <th>{head}</th>
+          <th>Nodes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(([k, n]) => (
+          <tr key={k}>
+            <td>{k}</td>
+            <td>{n}</td>
+          </tr>
+        ))}
+        {rows.length === 0 && (
+          <tr>
+            <td colSpan={2} className="muted">
+              No nodes yet.
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}

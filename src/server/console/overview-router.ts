@@ -1,0 +1,6 @@
+import { consoleOverview as overviewOutput } from '../../shared/schemas/console';
+import { operatorProcedure } from '../trpc';
+import { consoleOverview } from './overview';
+
+/** `console.overview`. */
+export const overviewQuery = operatorProcedure.output(overviewOutput).query(({ ctx }) => consoleOverview(ctx.db));

@@ -1,0 +1,19 @@
+import { operatorProcedure, router } from '../trpc';
+import { consoleAccessOutput } from '../../shared/schemas/console';
+import { consoleLogRouter } from './log-router';
+import { overviewQuery } from './overview-router';
+import { consoleSettingsRouter } from './settings-router';
+
+/**
+ * The operator console's procedures, all under `console.` and all made with
+ * `operatorProcedure` (test/procedure/console-access.test.ts walks this tree and calls
+ * each one as a guest, a customer, an API key and an operator without 2FA). A console
+ * page's procedures go in their own router, listed here by one line.
+ */
+export const consoleRouter = router({
+  /** The console page asks this first: it answers only an operator with 2FA on. */
+  access: operatorProcedure.output(consoleAccessOutput).query(({ ctx }) => ({ username: ctx.user.username, maintenance: ctx.maintenance })),
+  ...consoleLogRouter,
+  overview: overviewQuery,
+  settings: consoleSettingsRouter,
+});
