@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { Logger } from '../log';
+import { outsideLogScope, type Logger } from '../log';
 import { errorText, runWithDeadline } from './attempt';
 
 export type RecurringSpec = {
@@ -80,7 +80,8 @@ export class Recurring {
   }
 
   private begin(): Promise<void> {
-    const run = runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown)
+    // A request may trigger a run; the run is the whole loop's, not that request's.
+    const run = outsideLogScope(() => runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown))
       .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
       .finally(() => {
         this.running = undefined;

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { queuedJobPayloads, type RecurringJobName } from '../../shared/jobs';
 import type { DB } from '../db/open';
 import type { JobRow } from '../db/schema';
-import type { Logger } from '../log';
+import { outsideLogScope, withLogFields, type Logger } from '../log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
-import { claimJob, claimableJobs, failJob, finishJob, insertJob, retryJob, type EnqueueOptions } from './queries';
+import { claimJob, claimableJobs, failJob, finishJob, insertJob, jobPayloadText, requestIdOfPayload, retryJob, type EnqueueOptions } from './queries';
 import { Recurring, type RecurringSpec } from './recurring';
 
 type Schemas = Record<string, z.ZodType>;
@@ -95,7 +95,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
 
   /** Queues a job and looks for due work at once. For a job in a transaction, use `enqueueJob` in it and `poke` after commit. */
   async enqueue<N extends keyof M & string>(name: N, payload: z.input<M[N]>, opts?: EnqueueOptions): Promise<boolean> {
-    const added = await insertJob(this.db, name, JSON.stringify(payload), opts);
+    const added = await insertJob(this.db, name, jobPayloadText(payload as object), opts);
     if (added) void this.poke();
     return added;
   }
@@ -119,7 +119,8 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       this.lookAgain = true;
       return this.looking;
     }
-    this.looking = this.look()
+    // A request that queued work pokes; the look serves every due job, not that request.
+    this.looking = outsideLogScope(() => this.look())
       .catch((err) => this.log.error('job runner: looking for due jobs failed', { error: errorText(err) }))
       .finally(() => {
         this.looking = undefined;
@@ -163,7 +164,9 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       const spec = this.handlers.get(name)!;
       const row = await claimJob(this.db, id, this.owner, now, now + spec.deadlineMs + ABORT_GRACE_MS * 2);
       if (!row) continue; // another process took it
-      const p = this.attempt(row, spec).finally(() => {
+      // The attempt's log lines carry the id of the request that queued the job, if one did.
+      const requestId = requestIdOfPayload(safeJson(row.payload));
+      const p = withLogFields(requestId ? { request_id: requestId } : {}, () => this.attempt(row, spec)).finally(() => {
         this.inFlight.delete(p);
         void this.poke(); // a slot is free
       });
