@@ -21,6 +21,8 @@ import * as channelsHeld from './2026-11-23T1930-channels-held';
 import * as cardSessions from './2026-11-23T2030-card-sessions';
 import * as giftCodes from './2026-11-23T2031-gift-codes';
 import * as referrerId from './2026-11-23T2040-referrer-id';
+import * as readinessProbe from './2026-11-23T2120-readiness-probe';
+import * as metricsIndexes from './2026-11-23T2121-metrics-indexes';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -50,4 +52,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2030-card-sessions': cardSessions,
   '2026-11-23T2031-gift-codes': giftCodes,
   '2026-11-23T2040-referrer-id': referrerId,
+  '2026-11-23T2120-readiness-probe': readinessProbe,
+  '2026-11-23T2121-metrics-indexes': metricsIndexes,
 };

@@ -10,6 +10,7 @@ import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps, Context } from './context';
 import { bearerToken, createContext } from './context';
 import { withLogFields } from './log';
+import type { Readiness } from './ops/readiness';
 import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
 import { openApiDocument } from './http/openapi';
 import { MAX_KEYSTORE_BYTES, MAX_KEYSTORE_FILES, MAX_UPLOAD_BYTES } from './http/multipart';
@@ -48,9 +49,9 @@ function remoteAddress(c: HonoContext): string | undefined {
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
-export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry };
+export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry; readiness?: () => Promise<Readiness> };
 
-export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: AppOptions) {
+export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
   const makeContext = (c: HonoContext): Context =>
     createContext(deps, { remoteAddress: remoteAddress(c), header: (name) => c.req.header(name), requestId: c.get('requestId') });
@@ -78,7 +79,15 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: Ap
 
   app.use('*', securityHeaders(deps.config));
 
+  // Liveness: the process answers; no database, no loop (a probe that restarts the process must stay cheap).
   app.get('/healthz', (c) => (state.ready ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+  // Readiness: the database takes a write, migrations are current, every loop turns (ops/readiness.ts).
+  app.get('/readyz', async (c) => {
+    c.header('cache-control', 'no-store');
+    if (!state.ready || !readiness) return c.json({ ok: false, failed: ['starting'], checks: {} }, 503);
+    const result = await readiness();
+    return c.json(result, result.ok ? 200 : 503);
+  });
 
   // Prometheus metrics for the operator, behind OPERATOR_TOKEN (unset: disabled).
   app.get('/metrics', async (c) => {

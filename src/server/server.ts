@@ -38,6 +38,7 @@ import { dockerEngine } from './fleet/engines/docker';
 import { loadProfiles } from './fleet/profiles';
 import { Fleet } from './fleet/runtime';
 import { appRouter } from './router';
+import { readinessProbe } from './ops/readiness';
 
 function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
   if (config.marketProvider === 'coingecko') return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
@@ -49,6 +50,8 @@ export type RunningServer = {
   port: number;
   deps: AppDeps;
   fleet: Fleet;
+  /** The job runner (tests stop it to see /readyz fail). */
+  jobs: JobRunner;
   close(): Promise<void>;
 };
 
@@ -139,7 +142,16 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   await fleet.start();
   jobs.start();
 
-  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry });
+  const readiness = readinessProbe({
+    db,
+    loops: {
+      job_runner: () => jobs.health(),
+      fleet_control_loop: () => jobs.health('fleet.reconcile'),
+      monitor: () => fleet.monitor.health(),
+      mail_outbox: () => (jobs.handles('mail.send') ? jobs.health() : 'no mail sender registered'),
+    },
+  });
+  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry, readiness });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: requestTimeouts }, () => resolve(s as Server));
@@ -211,5 +223,5 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       log.info('nodekeep stopped');
     })());
 
-  return { url, port, deps, fleet, close };
+  return { url, port, deps, fleet, jobs, close };
 }

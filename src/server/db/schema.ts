@@ -236,6 +236,12 @@ export interface PageVisitsTable {
   at: number;
 }
 
+/** The one row /readyz rewrites to prove the database takes a write (migration 2120). */
+export interface ReadinessProbeTable {
+  id: number;
+  at: number;
+}
+
 export interface OperatorLogTable {
   id: Generated<number>;
   action: string;
@@ -576,4 +582,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   jobs: JobsTable;
   masternode_key_moves: MasternodeKeyMovesTable;
+  readiness_probe: ReadinessProbeTable;
 }

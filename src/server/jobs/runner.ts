@@ -55,6 +55,8 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   private timer: NodeJS.Timeout | undefined;
   private retryTimers = new Set<NodeJS.Timeout>();
   private looking: Promise<void> | undefined;
+  /** When a look for due jobs last completed. */
+  private lastLookAt = 0;
   private lookAgain = false;
   private started = false;
   private stopped = false;
@@ -103,6 +105,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.lastLookAt = Date.now();
     for (const job of this.recurring.values()) job.start();
     this.timer = setInterval(() => void this.poke(), this.pollMs);
     this.timer.unref();
@@ -132,6 +135,26 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
     return this.looking;
   }
 
+  /**
+   * Whether the runner turns (for /readyz): null when it looks for due jobs every poll,
+   * else why not. `recurring`: the same for one of its recurring jobs.
+   */
+  health(recurring?: R, now = Date.now()): string | null {
+    if (recurring) {
+      const job = this.recurring.get(recurring);
+      return job ? job.health(now) : 'not scheduled';
+    }
+    if (this.stopped) return 'stopped';
+    if (!this.started) return 'not started';
+    const since = now - this.lastLookAt;
+    return since > Math.max(5 * this.pollMs, 5_000) ? `no look for due jobs in ${Math.round(since / 1000)} s` : null;
+  }
+
+  /** Whether a queued job of this name has a handler here. */
+  handles(name: keyof M & string): boolean {
+    return this.handlers.has(name);
+  }
+
   /** Queued jobs in flight now. */
   get busy(): number {
     return this.inFlight.size;
@@ -159,6 +182,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   private async look(): Promise<void> {
     const now = Date.now();
     const due = await claimableJobs(this.db, [...this.handlers.keys()], now, this.concurrency - this.inFlight.size);
+    this.lastLookAt = Date.now();
     for (const { id, name } of due) {
       if (this.stopped || this.inFlight.size >= this.concurrency) return;
       const spec = this.handlers.get(name)!;

@@ -45,3 +45,13 @@ export function markMail(
 ) {
   return db.updateTable('mail_outbox').set(patch).where('id', '=', id).execute();
 }
+
+/** Mail waiting to go out: how many, and when the longest-waiting of them was due (null: none). Reads the pending index only. */
+export async function mailBacklog(db: Kysely<Database>): Promise<{ pending: number; oldestDueAt: number | null }> {
+  const row = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return { pending: Number(row?.n ?? 0), oldestDueAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+}
