@@ -39,6 +39,7 @@ import { loadProfiles } from './fleet/profiles';
 import { Fleet } from './fleet/runtime';
 import { appRouter } from './router';
 import { readinessProbe } from './ops/readiness';
+import { registerBusinessMetrics } from './ops/business-metrics';
 
 function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
   if (config.marketProvider === 'coingecko') return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
@@ -180,6 +181,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       return ctx;
     },
   });
+  registerBusinessMetrics(fleet.metrics.registry, { db, liveConnections: () => wss.clients.size, liveSubscriptions: () => hub.subscriberCount });
   const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));
   server.on('upgrade', (req, socket, head) => {
     // Compared as text: `new URL` throws on a hostile request target, and a throw here

@@ -257,3 +257,17 @@ export async function prunePageVisits(db: Q, before: number, limit: number): Pro
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Customer accounts (operators aside) by state, for /metrics: verified, unverified (no email check yet), disabled. */
+export async function customerCounts(db: Q): Promise<{ verified: number; unverified: number; disabled: number }> {
+  const row = await db
+    .selectFrom('users')
+    .select([
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NULL AND verified_at IS NOT NULL)`.as('verified'),
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NULL AND verified_at IS NULL)`.as('unverified'),
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NOT NULL)`.as('disabled'),
+    ])
+    .where('role', '=', 'customer')
+    .executeTakeFirstOrThrow();
+  return { verified: Number(row.verified), unverified: Number(row.unverified), disabled: Number(row.disabled) };
+}

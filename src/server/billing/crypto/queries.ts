@@ -100,3 +100,9 @@ export function pendingOf(db: Q, userId: number) {
     .orderBy('deposits.id', 'desc')
     .execute();
 }
+
+/** Deposits counted by state, for /metrics (from the `deposits_state` index alone). */
+export async function depositCountsByState(db: Q): Promise<Array<{ state: DepositsTable['state']; n: number }>> {
+  const rows = await db.selectFrom('deposits').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+  return rows.map((r) => ({ state: r.state, n: Number(r.n) }));
+}

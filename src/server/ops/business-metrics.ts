@@ -1,0 +1,162 @@
+import { Gauge, type Registry } from 'prom-client';
+import { customerCounts } from '../auth/queries';
+import { depositCountsByState } from '../billing/crypto/queries';
+import { customerBalancesTotal, nonUserBalances, transfersOfKind } from '../billing/stats-queries';
+import type { DB } from '../db/open';
+import { mailBacklog } from '../mail/outbox';
+
+export type BusinessMetricsDeps = {
+  db: DB;
+  /** Open live websockets now. */
+  liveConnections: () => number;
+  /** Live subscriptions now (a tab holds one per subscribed feed). */
+  liveSubscriptions: () => number;
+};
+
+const DAY_MS = 86_400_000;
+const usd = (micros: number) => micros / 1e6;
+
+/** The metric names, for the dashboard's test and the docs. */
+export const BUSINESS_METRICS = [
+  'nodekeep_customers',
+  'nodekeep_customer_balances_usd',
+  'nodekeep_platform_account_usd',
+  'nodekeep_daily_charge_usd',
+  'nodekeep_daily_charge_transfers',
+  'nodekeep_deposits',
+  'nodekeep_mail_backlog',
+  'nodekeep_mail_oldest_pending_seconds',
+  'nodekeep_live_connections',
+  'nodekeep_live_subscriptions',
+] as const;
+
+/**
+ * The platform's business numbers beside the fleet's, in the same registry (/metrics),
+ * read at scrape time from counters and indexes, never from a scan of the ledger:
+ * balances from `ledger_accounts` (the platform's few rows; see customerBalancesTotal),
+ * charges from the index on (kind, created_at), deposits and mail from their state
+ * indexes. A finished day's charge total cannot change (transfers are immutable and
+ * dated when posted), so it is read once per day.
+ */
+export function registerBusinessMetrics(registry: Registry, deps: BusinessMetricsDeps): void {
+  const { db } = deps;
+  const registers = [registry];
+
+  new Gauge({
+    name: 'nodekeep_customers',
+    help: 'Customer accounts by state (verified, unverified, disabled); operators not counted',
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const c = await customerCounts(db);
+      for (const [state, n] of Object.entries(c)) this.set({ state }, n);
+    },
+  });
+
+  new Gauge({
+    name: 'nodekeep_customer_balances_usd',
+    help: "What all customers hold together on their balances, in USD (the ledger's counters)",
+    registers,
+    async collect() {
+      this.set(usd(await customerBalancesTotal(db)));
+    },
+  });
+
+  new Gauge({
+    name: 'nodekeep_platform_account_usd',
+    help: "Balance of each platform ledger account in USD (platform:revenue grows with every charge; clearing and expense accounts are negative by design)",
+    labelNames: ['account'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const a of await nonUserBalances(db)) this.set({ account: a.account }, usd(a.balance));
+    },
+  });
+
+  let finished: { dayStart: number; count: number; total: number } | undefined;
+  const dayTotals = async () => {
+    const now = Date.now();
+    const todayStart = Math.floor(now / DAY_MS) * DAY_MS;
+    if (finished?.dayStart !== todayStart - DAY_MS) {
+      const y = await transfersOfKind(db, 'daily_charge', todayStart - DAY_MS, todayStart);
+      finished = { dayStart: todayStart - DAY_MS, ...y };
+    }
+    const today = await transfersOfKind(db, 'daily_charge', todayStart, todayStart + DAY_MS);
+    return { today, yesterday: finished };
+  };
+  // Both gauges of one scrape read the same totals.
+  let pending: Promise<Awaited<ReturnType<typeof dayTotals>>> | undefined;
+  const sharedDayTotals = () => (pending ??= dayTotals().finally(() => setImmediate(() => (pending = undefined))));
+
+  new Gauge({
+    name: 'nodekeep_daily_charge_usd',
+    help: 'Daily charges posted on the UTC day (day="today": so far; day="yesterday": the whole previous day), in USD',
+    labelNames: ['day'],
+    registers,
+    async collect() {
+      const t = await sharedDayTotals();
+      this.set({ day: 'today' }, usd(t.today.total));
+      this.set({ day: 'yesterday' }, usd(t.yesterday.total));
+    },
+  });
+
+  new Gauge({
+    name: 'nodekeep_daily_charge_transfers',
+    help: 'Daily charge transfers posted on the UTC day (one per owner per day)',
+    labelNames: ['day'],
+    registers,
+    async collect() {
+      const t = await sharedDayTotals();
+      this.set({ day: 'today' }, t.today.count);
+      this.set({ day: 'yesterday' }, t.yesterday.count);
+    },
+  });
+
+  new Gauge({
+    name: 'nodekeep_deposits',
+    help: 'Crypto deposits by state (pending: seen, waiting for confirmations)',
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const counts = new Map((await depositCountsByState(db)).map((r) => [r.state, r.n]));
+      for (const state of ['pending', 'credited', 'below_minimum', 'removed'] as const) this.set({ state }, counts.get(state) ?? 0);
+    },
+  });
+
+  let backlog: Promise<Awaited<ReturnType<typeof mailBacklog>>> | undefined;
+  const sharedBacklog = () => (backlog ??= mailBacklog(db).finally(() => setImmediate(() => (backlog = undefined))));
+  new Gauge({
+    name: 'nodekeep_mail_backlog',
+    help: 'Mail in the outbox waiting to be sent (pending, retries included)',
+    registers,
+    async collect() {
+      this.set((await sharedBacklog()).pending);
+    },
+  });
+  new Gauge({
+    name: 'nodekeep_mail_oldest_pending_seconds',
+    help: 'How long the longest-waiting pending mail has been due (0: none due)',
+    registers,
+    async collect() {
+      const { oldestDueAt } = await sharedBacklog();
+      this.set(oldestDueAt === null ? 0 : Math.max(0, (Date.now() - oldestDueAt) / 1000));
+    },
+  });
+
+  new Gauge({
+    name: 'nodekeep_live_connections',
+    help: 'Open live websocket connections',
+    registers,
+    collect() {
+      this.set(deps.liveConnections());
+    },
+  });
+  new Gauge({
+    name: 'nodekeep_live_subscriptions',
+    help: 'Live event subscriptions being served',
+    registers,
+    collect() {
+      this.set(deps.liveSubscriptions());
+    },
+  });
+}
