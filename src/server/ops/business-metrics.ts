@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { customerCounts } from '../auth/queries';
-import { depositCountsByState } from '../billing/crypto/queries';
-import { customerBalancesTotal, nonUserBalances, transfersOfKind } from '../billing/stats-queries';
+import { depositCount } from '../billing/crypto/queries';
+import { customerBalancesTotal, lastTransferId, nonUserBalances, transfersOfKind, transfersOfKindAfter } from '../billing/stats-queries';
 import type { DB } from '../db/open';
 import { mailBacklog } from '../mail/outbox';
 
@@ -11,9 +11,27 @@ export type BusinessMetricsDeps = {
   liveConnections: () => number;
   /** Live subscriptions now (a tab holds one per subscribed feed). */
   liveSubscriptions: () => number;
+  /** How long the counts that visit every row (customers, credited deposits) are reused (default a minute). */
+  slowCountsMs?: number;
 };
 
 const DAY_MS = 86_400_000;
+
+/** `fn`'s last answer for `ms`, one call at a time. */
+function cachedFor<T>(ms: number, fn: () => Promise<T>): () => Promise<T> {
+  let last: { at: number; value: T } | undefined;
+  let running: Promise<T> | undefined;
+  return () => {
+    if (last && Date.now() - last.at < ms) return Promise.resolve(last.value);
+    running ??= fn()
+      .then((value) => {
+        last = { at: Date.now(), value };
+        return value;
+      })
+      .finally(() => (running = undefined));
+    return running;
+  };
+}
 const usd = (micros: number) => micros / 1e6;
 
 /** The metric names, for the dashboard's test and the docs. */
@@ -32,7 +50,8 @@ export const BUSINESS_METRICS = [
 
 /**
  * The platform's business numbers beside the fleet's, in the same registry (/metrics),
- * read at scrape time from counters and indexes, never from a scan of the ledger:
+ * read at scrape time from counters and indexes, never from a scan of the ledger
+ * (the two counts that must visit every row of their index are reused for a minute):
  * balances from `ledger_accounts` (the platform's few rows; see customerBalancesTotal),
  * charges from the index on (kind, created_at), deposits and mail from their state
  * indexes. A finished day's charge total cannot change (transfers are immutable and
@@ -42,13 +61,15 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
   const { db } = deps;
   const registers = [registry];
 
+  // Counting every account visits every row (an index's, but all of them): a minute-old count is good enough.
+  const customers = cachedFor(deps.slowCountsMs ?? 60_000, () => customerCounts(db));
   new Gauge({
     name: 'nodekeep_customers',
-    help: 'Customer accounts by state (verified, unverified, disabled); operators not counted',
+    help: 'Customer accounts by state (verified, unverified, disabled); operators not counted; refreshed once a minute',
     labelNames: ['state'],
     registers,
     async collect() {
-      const c = await customerCounts(db);
+      const c = await customers();
       for (const [state, n] of Object.entries(c)) this.set({ state }, n);
     },
   });
@@ -73,15 +94,23 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
     },
   });
 
+  // A finished day is read once (its transfers are immutable and dated when posted).
+  // Today's total is read whole once, then grown by the transfers written since the
+  // last scrape: a scrape reads the new rows, not the day's one row per owner.
   let finished: { dayStart: number; count: number; total: number } | undefined;
+  let today: { dayStart: number; count: number; total: number; lastId: number } | undefined;
   const dayTotals = async () => {
-    const now = Date.now();
-    const todayStart = Math.floor(now / DAY_MS) * DAY_MS;
+    const todayStart = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     if (finished?.dayStart !== todayStart - DAY_MS) {
-      const y = await transfersOfKind(db, 'daily_charge', todayStart - DAY_MS, todayStart);
-      finished = { dayStart: todayStart - DAY_MS, ...y };
+      finished = { dayStart: todayStart - DAY_MS, ...(await transfersOfKind(db, 'daily_charge', todayStart - DAY_MS, todayStart)) };
     }
-    const today = await transfersOfKind(db, 'daily_charge', todayStart, todayStart + DAY_MS);
+    if (today?.dayStart !== todayStart) {
+      const lastId = await lastTransferId(db);
+      // Up to lastId here; the ones after it are added below, each once.
+      today = { dayStart: todayStart, ...(await transfersOfKind(db, 'daily_charge', todayStart, todayStart + DAY_MS, lastId)), lastId };
+    }
+    const added = await transfersOfKindAfter(db, 'daily_charge', today.lastId, todayStart, todayStart + DAY_MS);
+    today = { ...today, count: today.count + added.count, total: today.total + added.total, lastId: added.maxId };
     return { today, yesterday: finished };
   };
   // Both gauges of one scrape read the same totals.
@@ -112,14 +141,17 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
     },
   });
 
+  // Credited deposits only grow and are most of the rows: counted once a minute; the
+  // other states are few and read at every scrape (a range of the state index each).
+  const credited = cachedFor(deps.slowCountsMs ?? 60_000, () => depositCount(db, 'credited'));
   new Gauge({
     name: 'nodekeep_deposits',
-    help: 'Crypto deposits by state (pending: seen, waiting for confirmations)',
+    help: 'Crypto deposits by state (pending: seen, waiting for confirmations); credited refreshed once a minute',
     labelNames: ['state'],
     registers,
     async collect() {
-      const counts = new Map((await depositCountsByState(db)).map((r) => [r.state, r.n]));
-      for (const state of ['pending', 'credited', 'below_minimum', 'removed'] as const) this.set({ state }, counts.get(state) ?? 0);
+      for (const state of ['pending', 'below_minimum', 'removed'] as const) this.set({ state }, await depositCount(db, state));
+      this.set({ state: 'credited' }, await credited());
     },
   });
 
