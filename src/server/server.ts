@@ -120,6 +120,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     jobs,
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
+    hostCheck: { everyMs: config.hostCheckMs, minFreeBytes: config.hostDiskMinFreeBytes },
     // A remote host publishes ports on its own address (loopback there is out of our reach);
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),

@@ -271,3 +271,9 @@ export async function customerCounts(db: Q): Promise<{ verified: number; unverif
     .executeTakeFirstOrThrow();
   return { verified: Number(row.verified), unverified: Number(row.unverified), disabled: Number(row.disabled) };
 }
+
+/** Users with the operator role who can be told something (not disabled). */
+export async function operatorIds(db: Q): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('role', '=', 'operator').where('disabled_at', 'is', null).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}

@@ -448,6 +448,12 @@ export interface HostsTable {
   state: 'active' | 'draining' | 'gone';
   last_error: string | null;
   created_at: number;
+  /** What the host check last measured of the nodes' disk (migration 2122); null: never, or the engine cannot say. */
+  disk_free_bytes: number | null;
+  disk_total_bytes: number | null;
+  disk_checked_at: number | null;
+  /** Since when free disk is below HOST_DISK_MIN_FREE_GB (operators alerted then); placement passes the host meanwhile. */
+  disk_low_at: number | null;
 }
 export type Host = Selectable<HostsTable>;
 
