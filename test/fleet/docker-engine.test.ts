@@ -386,6 +386,20 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] })).rejects.toThrow(/is not among its ports/);
   });
 
+  it("reports the free disk of the runtime's volumes folder", async () => {
+    const disk = await engine.disk!();
+    // Its volumes folder once a volume was made, else its storage root: both on this machine.
+    expect([path.join(pm().dir, 'storage', 'volumes'), path.join(pm().dir, 'storage')]).toContain(disk?.path);
+    const st = fs.statfsSync(disk!.path);
+    expect(disk?.totalBytes).toBe(st.blocks * st.bsize);
+    // Other writers on the machine move it a little between the two reads.
+    expect(Math.abs(disk!.freeBytes - st.bavail * st.bsize)).toBeLessThan(512 * 1024 * 1024);
+    // An unreachable host says so, as every other call does.
+    const gone = dockerEngine({ url: `unix://${path.join(pm().dir, 'no.sock')}`, hostId: HOST_ID, log });
+    await expect(gone.disk!()).rejects.toThrow(/unreachable/);
+    await gone.close();
+  });
+
   it('stops a daemon promptly: the init passes SIGTERM on', async () => {
     const id = nodeId('stop');
     await create(busyboxSpec(id));

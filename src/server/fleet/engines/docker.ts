@@ -410,8 +410,11 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       const podman = await getJson('/libpod/info').catch(() => null);
       const store = podman && typeof podman === 'object' && 'store' in podman ? (podman.store as Record<string, unknown>) : null;
       if (store) {
-        const folder = [store.volumePath, store.graphRoot].find((p): p is string => typeof p === 'string' && p !== '');
-        if (local && folder && fs.existsSync(folder)) return diskOf(folder);
+        const folders = [store.volumePath, store.graphRoot].filter((p): p is string => typeof p === 'string' && p !== '');
+        // The volumes folder appears with the first volume; the graph root is on the same disk unless configured apart.
+        const here = local ? folders.find((p) => fs.existsSync(p)) : undefined;
+        if (here) return diskOf(here);
+        const folder = folders[0];
         const total = Number(store.graphRootAllocated);
         const used = Number(store.graphRootUsed);
         if (total > 0 && used >= 0) return { freeBytes: Math.max(0, total - used), totalBytes: total, path: `${url} ${folder ?? ''}`.trim() };
