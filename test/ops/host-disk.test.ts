@@ -5,12 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/server/errors';
 import { FLEET_FULL, requestNode } from '../../src/server/fleet/service';
+import { scrape } from '../support/metrics';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 
 // The local host's disk is a real 64 MB tmpfs holding the whole data folder; the test
 // fills it with a file and frees it again. Threshold 30 MB, a host check every 200 ms.
 const MB = 1024 * 1024;
+const TOKEN = 'operator-token-disk-01234';
 
 function mountTmpfs(): { dir: string } | { skip: string } {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return { skip: 'mounting a tmpfs needs Linux and root' };
@@ -42,7 +44,7 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
   const filler = path.join(dataDir, 'filler.bin');
 
   beforeAll(async () => {
-    s = await startTestServer({ HOST_DISK_MIN_FREE_GB: '0.03', HOST_CHECK_SECONDS: '0.2' }, { dataDir });
+    s = await startTestServer({ HOST_DISK_MIN_FREE_GB: '0.03', HOST_CHECK_SECONDS: '0.2', OPERATOR_TOKEN: TOKEN }, { dataDir });
   });
   afterAll(async () => {
     await stopTestServer(s);
@@ -79,6 +81,12 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
     expect(logged).toHaveLength(1);
     // Mailed to the operator.
     await until('the alert mail', async () => s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', operator.email).where('subject', '=', 'Host local is running out of disk').executeTakeFirst());
+
+    // In /metrics for the dashboard.
+    const { samples } = await scrape(s.url, TOKEN);
+    expect(samples.get('nodekeep_host_disk_low{host="local"}')).toBe(1);
+    expect(samples.get('nodekeep_host_disk_total_bytes{host="local"}')).toBe(64 * MB);
+    expect(samples.get('nodekeep_host_disk_free_bytes{host="local"}')).toBeLessThan(30 * MB);
 
     // Placement passes it: the fleet has no other host, so the request is refused as full.
     await expect(ask(customer.id)).rejects.toSatisfy((e) => e instanceof AppError && e.message === FLEET_FULL);

@@ -3,6 +3,8 @@ import { customerCounts } from '../auth/queries';
 import { depositCount } from '../billing/crypto/queries';
 import { customerBalancesTotal, lastTransferId, nonUserBalances, transfersOfKind, transfersOfKindAfter } from '../billing/stats-queries';
 import type { DB } from '../db/open';
+import type { Host } from '../db/schema';
+import { listHosts } from '../fleet/queries';
 import { mailBacklog } from '../mail/outbox';
 
 export type BusinessMetricsDeps = {
@@ -46,6 +48,9 @@ export const BUSINESS_METRICS = [
   'nodekeep_mail_oldest_pending_seconds',
   'nodekeep_live_connections',
   'nodekeep_live_subscriptions',
+  'nodekeep_host_disk_free_bytes',
+  'nodekeep_host_disk_total_bytes',
+  'nodekeep_host_disk_low',
 ] as const;
 
 /**
@@ -174,6 +179,27 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
       this.set(oldestDueAt === null ? 0 : Math.max(0, (Date.now() - oldestDueAt) / 1000));
     },
   });
+
+  // The hosts' disks as the fleet's host check last measured them (a few rows).
+  let hostRows: ReturnType<typeof listHosts> | undefined;
+  const sharedHosts = () => (hostRows ??= listHosts(db).finally(() => setImmediate(() => (hostRows = undefined))));
+  const hostGauge = (name: string, help: string, value: (h: Host) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['host'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const h of await sharedHosts()) {
+          const v = h.state === 'gone' ? null : value(h);
+          if (v !== null) this.set({ host: h.name }, v);
+        }
+      },
+    });
+  hostGauge('nodekeep_host_disk_free_bytes', "Free bytes on each host's node-data disk, at the last host check", (h) => h.disk_free_bytes);
+  hostGauge('nodekeep_host_disk_total_bytes', "Size of each host's node-data disk", (h) => h.disk_total_bytes);
+  hostGauge('nodekeep_host_disk_low', 'Whether the host is short of disk (below HOST_DISK_MIN_FREE_GB: no new nodes go there)', (h) => (h.disk_checked_at === null ? null : h.disk_low_at === null ? 0 : 1));
 
   new Gauge({
     name: 'nodekeep_live_connections',
