@@ -84,7 +84,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   // Readiness: the database takes a write, migrations are current, every loop turns (ops/readiness.ts).
   app.get('/readyz', async (c) => {
     c.header('cache-control', 'no-store');
-    if (!state.ready || !readiness) return c.json({ ok: false, failed: ['starting'], checks: {} }, 503);
+    if (!state.ready || !readiness) return c.json({ ok: false, failed: ['server'], checks: { server: { ok: false, error: 'starting or stopping' } } }, 503);
     const result = await readiness();
     return c.json(result, result.ok ? 200 : 503);
   });
