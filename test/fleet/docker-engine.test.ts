@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import Docker from 'dockerode';
 import * as v from 'valibot';
@@ -394,6 +395,27 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect(disk?.totalBytes).toBe(st.blocks * st.bsize);
     // Other writers on the machine move it a little between the two reads.
     expect(Math.abs(disk!.freeBytes - st.bavail * st.bsize)).toBeLessThan(512 * 1024 * 1024);
+    // Reached over TCP (a remote host): its folders are not ours to statfs; Podman's own figures for its storage.
+    const relay = net.createServer((c) => {
+      const up = net.connect(pm().socketPath);
+      c.pipe(up).pipe(c);
+      c.on('error', () => up.destroy());
+      up.on('error', () => c.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
+    const remote = dockerEngine({ url: `tcp://127.0.0.1:${(relay.address() as net.AddressInfo).port}`, hostId: HOST_ID, log });
+    try {
+      const far = await remote.disk!();
+      expect(far?.path).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+ .*\/storage/);
+      const root = fs.statfsSync(path.join(pm().dir, 'storage'));
+      expect(far?.totalBytes).toBe(root.blocks * root.bsize);
+      // Podman counts used space from its own view (free blocks, not those free to us): within a few percent.
+      expect(Math.abs(far!.freeBytes - root.bfree * root.bsize)).toBeLessThan(0.02 * far!.totalBytes);
+    } finally {
+      await remote.close();
+      relay.close();
+    }
+
     // An unreachable host says so, as every other call does.
     const gone = dockerEngine({ url: `unix://${path.join(pm().dir, 'no.sock')}`, hostId: HOST_ID, log });
     await expect(gone.disk!()).rejects.toThrow(/unreachable/);
