@@ -23,6 +23,9 @@ import * as giftCodes from './2026-11-23T2031-gift-codes';
 import * as referrerId from './2026-11-23T2040-referrer-id';
 import * as nodeCharges from './2026-11-23T2045-node-charges';
 import * as operatorLogActor from './2026-11-23T2100-operator-log-actor';
+import * as readinessProbe from './2026-11-23T2120-readiness-probe';
+import * as metricsIndexes from './2026-11-23T2121-metrics-indexes';
+import * as hostDisk from './2026-11-23T2122-host-disk';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -54,4 +57,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2040-referrer-id': referrerId,
   '2026-11-23T2045-node-charges': nodeCharges,
   '2026-11-23T2100-operator-log-actor': operatorLogActor,
+  '2026-11-23T2120-readiness-probe': readinessProbe,
+  '2026-11-23T2121-metrics-indexes': metricsIndexes,
+  '2026-11-23T2122-host-disk': hostDisk,
 };

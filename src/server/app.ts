@@ -9,6 +9,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps, Context } from './context';
 import { bearerToken, createContext } from './context';
+import { withLogFields } from './log';
+import type { Readiness } from './ops/readiness';
 import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
 import { openApiDocument } from './http/openapi';
 import { MAX_KEYSTORE_BYTES, MAX_KEYSTORE_FILES, MAX_UPLOAD_BYTES } from './http/multipart';
@@ -26,6 +28,18 @@ export const WS_PATH = '/live';
 
 type Env = { Variables: { requestId: string } };
 
+/** A request id our own proxy may hand us: short, and safe to echo in a header and a log line. */
+const REQUEST_ID = /^[\w.:-]{8,64}$/;
+
+/**
+ * The request's id: the one a trusted proxy in front sent (TRUST_PROXY set), so a request
+ * is followed through the proxy's logs and ours alike, else a fresh one. From anyone else
+ * the header is ignored: a client could otherwise make its requests look like another's.
+ */
+export function requestIdOf(header: string | undefined, trustProxy: number): string {
+  return trustProxy > 0 && header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
 function remoteAddress(c: HonoContext): string | undefined {
   try {
     return getConnInfo(c).remote.address;
@@ -35,28 +49,45 @@ function remoteAddress(c: HonoContext): string | undefined {
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
-export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry };
+export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry; readiness?: () => Promise<Readiness> };
 
-export function createApp(deps: AppDeps, { state, cache, logosDir, metrics }: AppOptions) {
+export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
   const makeContext = (c: HonoContext): Context =>
     createContext(deps, { remoteAddress: remoteAddress(c), header: (name) => c.req.header(name), requestId: c.get('requestId') });
 
   app.use('*', async (c, next) => {
-    const incoming = c.req.header('x-request-id');
-    const id = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    const id = requestIdOf(c.req.header('x-request-id'), deps.config.trustProxy);
     c.set('requestId', id);
     c.header('x-request-id', id);
     const start = performance.now();
-    await next();
-    if (c.req.path !== '/healthz') {
+    // Every line logged while this request is handled carries its id (log.ts scope).
+    await withLogFields({ request_id: id }, next);
+    // Handlers that build their own Response (tRPC, static files) drop what was set above.
+    if (c.res.headers.get('x-request-id') !== id) {
+      try {
+        c.res.headers.set('x-request-id', id);
+      } catch {
+        c.res = new Response(c.res.body, c.res); // immutable headers (a fetched Response)
+        c.res.headers.set('x-request-id', id);
+      }
+    }
+    if (c.req.path !== '/healthz' && c.req.path !== '/readyz') {
       deps.log.info('request', { request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 });
     }
   });
 
   app.use('*', securityHeaders(deps.config));
 
+  // Liveness: the process answers; no database, no loop (a probe that restarts the process must stay cheap).
   app.get('/healthz', (c) => (state.ready ? c.json({ ok: true }) : c.json({ ok: false }, 503)));
+  // Readiness: the database takes a write, migrations are current, every loop turns (ops/readiness.ts).
+  app.get('/readyz', async (c) => {
+    c.header('cache-control', 'no-store');
+    if (!state.ready || !readiness) return c.json({ ok: false, failed: ['server'], checks: { server: { ok: false, error: 'starting or stopping' } } }, 503);
+    const result = await readiness();
+    return c.json(result, result.ok ? 200 : 503);
+  });
 
   // Prometheus metrics for the operator, behind OPERATOR_TOKEN (unset: disabled).
   app.get('/metrics', async (c) => {

@@ -159,6 +159,15 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be 1-100'), v.maxValue(100, 'must be 1-100')),
     '10',
   ),
+  // A host with less free disk than this alerts the operators and takes no new nodes; 0: off.
+  HOST_DISK_MIN_FREE_GB: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{1,6}(\.\d{1,3})?$/, 'must be a number of gigabytes such as 20 or 2.5 (0 turns the check off)'), v.transform(Number)),
+    '20',
+  ),
+  HOST_CHECK_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '60',
+  ),
   ALERT_RETRY_SECONDS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.01, 'must be at least 0.01')),
     '30',
@@ -223,6 +232,10 @@ export type Config = {
   alertChannelMaxFailures: number;
   /** First retry of a failed delivery after this long, doubling each time. */
   alertRetryMs: number;
+  /** HOST_DISK_MIN_FREE_GB in bytes (1 GB = 10^9 bytes); 0: hosts' disks are not checked against a threshold. */
+  hostDiskMinFreeBytes: number;
+  /** How often each host is asked for its free disk. */
+  hostCheckMs: number;
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -282,6 +295,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     discordWebhookBase: e.DISCORD_WEBHOOK_BASE.replace(/\/+$/, ''),
     alertChannelMaxFailures: e.ALERT_CHANNEL_MAX_FAILURES,
     alertRetryMs: Math.round(e.ALERT_RETRY_SECONDS * 1000),
+    hostDiskMinFreeBytes: Math.round(e.HOST_DISK_MIN_FREE_GB * 1e9),
+    hostCheckMs: Math.round(e.HOST_CHECK_SECONDS * 1000),
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

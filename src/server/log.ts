@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * JSON-lines logger. Secrets never reach it by design (we never pass bodies), and
  * as a second line of defence any field whose name looks secret is masked.
@@ -28,10 +30,36 @@ function redact(fields: Fields): Fields {
   return out;
 }
 
+/**
+ * Fields every log line written inside a scope carries, whoever writes it and however
+ * deep in the call: the request id of the HTTP request, tRPC procedure or job being
+ * handled. Async work started inside the scope inherits it (AsyncLocalStorage).
+ */
+const scope = new AsyncLocalStorage<Fields>();
+
+/** Runs `fn` with `fields` added to every log line it writes (on top of an outer scope's). */
+export function withLogFields<T>(fields: Fields, fn: () => T): T {
+  return scope.run({ ...scope.getStore(), ...fields }, fn);
+}
+
+/**
+ * Runs `fn` outside any request's scope: shared background work (the job runner's look,
+ * a recurring job) that a request only happened to wake must not carry that request's id.
+ */
+export function outsideLogScope<T>(fn: () => T): T {
+  return scope.exit(fn);
+}
+
+/** The request id of the scope we run in (an HTTP request, a procedure, a job a request queued), if any. */
+export function currentRequestId(): string | undefined {
+  const id = scope.getStore()?.request_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 export function createLogger(level: Level = 'info', sink: LogSink = (l) => process.stdout.write(l + '\n'), base: Fields = {}): Logger {
   const write = (lvl: Level, msg: string, fields?: Fields) => {
     if (order[lvl] < order[level]) return;
-    sink(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...redact({ ...base, ...fields }) }));
+    sink(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...redact({ ...scope.getStore(), ...base, ...fields }) }));
   };
   return {
     debug: (m, f) => write('debug', m, f),

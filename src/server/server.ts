@@ -38,6 +38,8 @@ import { dockerEngine } from './fleet/engines/docker';
 import { loadProfiles } from './fleet/profiles';
 import { Fleet } from './fleet/runtime';
 import { appRouter } from './router';
+import { readinessProbe } from './ops/readiness';
+import { registerBusinessMetrics } from './ops/business-metrics';
 
 function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
   if (config.marketProvider === 'coingecko') return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
@@ -49,6 +51,8 @@ export type RunningServer = {
   port: number;
   deps: AppDeps;
   fleet: Fleet;
+  /** The job runner (tests stop it to see /readyz fail). */
+  jobs: JobRunner;
   close(): Promise<void>;
 };
 
@@ -116,6 +120,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     jobs,
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
+    hostCheck: { everyMs: config.hostCheckMs, minFreeBytes: config.hostDiskMinFreeBytes },
     // A remote host publishes ports on its own address (loopback there is out of our reach);
     // a local socket's host is this machine.
     dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
@@ -139,7 +144,16 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   await fleet.start();
   jobs.start();
 
-  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry });
+  const readiness = readinessProbe({
+    db,
+    loops: {
+      job_runner: () => jobs.health(),
+      fleet_control_loop: () => jobs.health('fleet.reconcile'),
+      monitor: () => fleet.monitor.health(),
+      mail_outbox: () => (jobs.handles('mail.send') ? jobs.health() : 'no mail sender registered'),
+    },
+  });
+  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry, readiness });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: requestTimeouts }, () => resolve(s as Server));
@@ -168,6 +182,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       return ctx;
     },
   });
+  registerBusinessMetrics(fleet.metrics.registry, { db, liveConnections: () => wss.clients.size, liveSubscriptions: () => hub.subscriberCount });
   const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));
   server.on('upgrade', (req, socket, head) => {
     // Compared as text: `new URL` throws on a hostile request target, and a throw here
@@ -211,5 +226,5 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       log.info('nodekeep stopped');
     })());
 
-  return { url, port, deps, fleet, close };
+  return { url, port, deps, fleet, jobs, close };
 }

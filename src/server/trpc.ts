@@ -8,6 +8,7 @@ import type { Session, User } from './db/schema';
 import { AppError, fail, MESSAGES } from './errors';
 import { CONSOLE_NEEDS_2FA } from '../shared/console';
 import type { OperatorActor } from './operator/log';
+import { withLogFields } from './log';
 import { isMaintenance } from './operator/settings';
 
 /**
@@ -88,7 +89,8 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // Over HTTP these meet the batch cap and the public cache; on the socket nothing
   // would bound them (docs/decisions.md, "Attack on a running build").
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
-  const result = await next();
+  // The HTTP middleware scoped this already; a websocket message or a direct caller has only its context.
+  const result = await withLogFields({ request_id: ctx.req.requestId }, next);
   if (!result.ok) {
     const cause = result.error.cause;
     if (cause instanceof AppError) throw new TRPCError({ code: cause.code, message: cause.message, cause });

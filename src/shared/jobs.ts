@@ -31,6 +31,8 @@ export const recurringJobNames = [
   'deposits.watch',
   /** Make the engines match the nodes' lifecycle states. */
   'fleet.reconcile',
+  /** Ask every host for its free disk; alert the operators and stop placing on a host short of it. */
+  'fleet.hosts',
   /** Fetch prices, exchanges and history. */
   'market.refresh',
   /** Delete what has outlived its use (events, visits, sessions, finished nodes, failed jobs). */

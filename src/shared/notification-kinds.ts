@@ -212,6 +212,17 @@ export const notificationKinds = {
     subject: (p) => `Your ${p.coin} node was destroyed for unpaid fees`,
     build: (p) => ({ message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`, link: '/dashboard/billing' }),
   }),
+  // Operators only (raised to users with the operator role by the fleet's host check).
+  // Always mailed: a filling disk stops every node on the host, whatever the settings.
+  host_disk_low: def<{ host: string; free_gb: number; total_gb: number; threshold_gb: number }>({
+    setting: ALWAYS_MAILED,
+    icon: 'warning',
+    subject: (p) => `Host ${p.host} is running out of disk`,
+    build: (p) => ({
+      message: `Host ${p.host} has ${p.free_gb} GB of ${p.total_gb} GB free, below the ${p.threshold_gb} GB threshold. It takes no new nodes until space is freed.`,
+      link: '/console/fleet',
+    }),
+  }),
 } as const;
 
 export type NotificationKind = keyof typeof notificationKinds;

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import Docker from 'dockerode';
 import * as v from 'valibot';
@@ -384,6 +385,41 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const bad = nodeId('p2p-bad');
     await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'p2p', hostIps: [], hostPort: publicPort }] })).rejects.toThrow(/no public address/);
     await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] })).rejects.toThrow(/is not among its ports/);
+  });
+
+  it("reports the free disk of the runtime's volumes folder", async () => {
+    const disk = await engine.disk!();
+    // Its volumes folder once a volume was made, else its storage root: both on this machine.
+    expect([path.join(pm().dir, 'storage', 'volumes'), path.join(pm().dir, 'storage')]).toContain(disk?.path);
+    const st = fs.statfsSync(disk!.path);
+    expect(disk?.totalBytes).toBe(st.blocks * st.bsize);
+    // Other writers on the machine move it a little between the two reads.
+    expect(Math.abs(disk!.freeBytes - st.bavail * st.bsize)).toBeLessThan(512 * 1024 * 1024);
+    // Reached over TCP (a remote host): its folders are not ours to statfs; Podman's own figures for its storage.
+    const relay = net.createServer((c) => {
+      const up = net.connect(pm().socketPath);
+      c.pipe(up).pipe(c);
+      c.on('error', () => up.destroy());
+      up.on('error', () => c.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
+    const remote = dockerEngine({ url: `tcp://127.0.0.1:${(relay.address() as net.AddressInfo).port}`, hostId: HOST_ID, log });
+    try {
+      const far = await remote.disk!();
+      expect(far?.path).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+ .*\/storage/);
+      const root = fs.statfsSync(path.join(pm().dir, 'storage'));
+      expect(far?.totalBytes).toBe(root.blocks * root.bsize);
+      // Podman counts used space from its own view (free blocks, not those free to us): within a few percent.
+      expect(Math.abs(far!.freeBytes - root.bfree * root.bsize)).toBeLessThan(0.02 * far!.totalBytes);
+    } finally {
+      await remote.close();
+      relay.close();
+    }
+
+    // An unreachable host says so, as every other call does.
+    const gone = dockerEngine({ url: `unix://${path.join(pm().dir, 'no.sock')}`, hostId: HOST_ID, log });
+    await expect(gone.disk!()).rejects.toThrow(/unreachable/);
+    await gone.close();
   });
 
   it('stops a daemon promptly: the init passes SIGTERM on', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../src/server/db/schema';
-import { pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
+import { diskTransition, RECOVER_MARGIN } from '../../src/server/fleet/host-check';
+import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
-const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, ...patch });
+const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, disk_free_bytes: null, disk_total_bytes: null, disk_checked_at: null, disk_low_at: null, ...patch });
 const simulated: DaemonProfile = { run: 'simulator', rpc: 'dash', sync_seconds: 1, time_scale: 1 };
 const image: DaemonProfile = { run: 'binary', program: '/usr/bin/x', image: 'localhost/x:1', rpc: 'bitcoin', flavour: 'none', ports: ['rpc'], args: [] };
 const binaryOnly: DaemonProfile = { ...image, image: undefined };
@@ -14,6 +15,27 @@ describe('placement', () => {
     const usage = new Map([[2, { dedicated: 4, cloud: 0 }]]);
     expect(pickHost(hosts, usage, 'dedicated', image)?.host.id).toBe(1); // h1: 2 free, h2: 1 free, h3 draining
     expect(pickHost(hosts, usage, 'cloud', image)?.host.id).toBe(1); // equal free: the first
+  });
+
+  it('passes a host short of disk, however many free slots it has, and counts none of its slots', () => {
+    const hosts = [host(1, { cloud_slots: 50, disk_free_bytes: 1e9, disk_low_at: 1 }), host(2, { disk_free_bytes: 90e9 }), host(3, { disk_free_bytes: null })];
+    expect(pickHost(hosts, new Map(), 'cloud', image)?.host.id).toBe(2); // h1 roomiest but short; h2 and h3 equal: the first
+    expect(freeSlots(hosts, new Map(), 'cloud', image)).toBe(8);
+    expect(pickHost([hosts[0]], new Map(), 'cloud', image)).toBeNull();
+    expect(freeSlots([hosts[0]], new Map(), 'cloud', image)).toBe(0);
+    // Never measured (a remote Docker that does not say): not held back.
+    expect(pickHost([hosts[2]], new Map(), 'cloud', image)?.host.id).toBe(3);
+  });
+
+  it('marks a host short once per crossing of the disk threshold, and clears it back above with a margin', () => {
+    const min = 20e9;
+    expect(diskTransition(null, 25e9, min)).toBe('same');
+    expect(diskTransition(null, 19e9, min)).toBe('low');
+    expect(diskTransition(5, 10e9, min)).toBe('same'); // still low: no second alert
+    expect(diskTransition(5, 20.5e9, min)).toBe('same'); // just above the line: not yet recovered
+    expect(diskTransition(5, min * RECOVER_MARGIN, min)).toBe('recovered');
+    expect(diskTransition(null, 1, 0)).toBe('same'); // threshold off
+    expect(diskTransition(5, 1, 0)).toBe('recovered');
   });
 
   it('answers null when every host is full, draining or gone', () => {

@@ -39,12 +39,17 @@ describe('the kind map', () => {
       usd_micros: 12_500_000,
       balance_micros: 1_000_000,
       days_left: 3,
+      host: 'h1',
+      free_gb: 4.5,
+      total_gb: 100,
+      threshold_gb: 20,
     };
     for (const kind of notificationKindNames) {
       const n = renderNotification(kind, sample as never);
       expect([...emailSettingKeys, ALWAYS_MAILED], kind).toContain(n.setting);
       expect(n.message.length, kind).toBeGreaterThan(10);
-      expect(n.link, kind).toMatch(/^\/dashboard\//);
+      // Operator-only kinds link into the operator's console.
+      expect(n.link, kind).toMatch(kind === 'host_disk_low' ? /^\/console\// : /^\/dashboard\//);
       expect(n.subject.length, kind).toBeGreaterThan(5);
     }
     expect(renderNotification('node_down', { ...node, flaps: 2 }).message).toBe('Your Dash node mn-test-1 (home) is down. It went down 2 more times since the last alert.');
@@ -53,7 +58,7 @@ describe('the kind map', () => {
     expect(emailSettings.rewards.default).toBe(false);
     // The security kinds, and an alert channel turned off (the owner relied on it), are mailed whatever the settings say.
     expect(notificationKindNames.filter((k) => renderNotification(k, sample as never).setting === ALWAYS_MAILED).sort()).toEqual(
-      ['alert_channel_disabled', 'api_key_created', 'login_new_ip', 'password_changed', 'tfa_disabled', 'tfa_enabled'],
+      ['alert_channel_disabled', 'api_key_created', 'host_disk_low', 'login_new_ip', 'password_changed', 'tfa_disabled', 'tfa_enabled'],
     );
   });
 });

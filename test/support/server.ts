@@ -19,7 +19,8 @@ export function tempDataDir(prefix = 'nodekeep-test-'): string {
 export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   // The simulator is on unless a test turns it off: most fleet tests deploy simulated nodes.
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(opts.port ?? 0), DATA_DIR: dataDir, FLEET_SIMULATOR: 'true', ...env }, { clientDir: path.resolve('dist/client') });
+  // HOST_DISK_MIN_FREE_GB low: placement must not depend on how full the test machine's disk is.
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(opts.port ?? 0), DATA_DIR: dataDir, FLEET_SIMULATOR: 'true', HOST_DISK_MIN_FREE_GB: '0.1', ...env }, { clientDir: path.resolve('dist/client') });
   const log = memoryLogger();
   const running = await startServer(config, log);
   // PUBLIC_URL defaults to HOST:PORT; with port 0 the real port is known only now.

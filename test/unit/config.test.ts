@@ -27,9 +27,20 @@ describe('configuration from the environment', () => {
     ['LOG_LEVEL', 'loud'],
     ['TRUST_PROXY', 'maybe'],
     ['SESSION_TTL_DAYS', '0'],
+    ['HOST_DISK_MIN_FREE_GB', '-1'],
+    ['HOST_DISK_MIN_FREE_GB', '20GB'],
+    ['HOST_DISK_MIN_FREE_GB', '1.2345'],
+    ['HOST_CHECK_SECONDS', '0'],
+    ['HOST_CHECK_SECONDS', 'soon'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('reads the host disk threshold in GB (10^9 bytes) and the host check interval', () => {
+    expect(loadConfig({})).toMatchObject({ hostDiskMinFreeBytes: 20e9, hostCheckMs: 60_000 });
+    expect(loadConfig({ HOST_DISK_MIN_FREE_GB: '2.5', HOST_CHECK_SECONDS: '0.5' })).toMatchObject({ hostDiskMinFreeBytes: 2.5e9, hostCheckMs: 500 });
+    expect(loadConfig({ HOST_DISK_MIN_FREE_GB: '0' }).hostDiskMinFreeBytes).toBe(0);
   });
 
   it('treats empty values as unset', () => {

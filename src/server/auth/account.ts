@@ -78,7 +78,7 @@ export async function register(ctx: Context, input: { username: string; email: s
     return tellOwner(ctx, input.email);
   }
   void ctx.mail.kick();
-  ctx.log.info('user registered', { user_id: userId, request_id: ctx.req.requestId });
+  ctx.log.info('user registered', { user_id: userId });
   return { success: true as const, message: REGISTERED };
 }
 
@@ -162,7 +162,7 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
   void ctx.hub.poke();
-  ctx.log.info('password reset', { user_id: row.user_id, request_id: ctx.req.requestId });
+  ctx.log.info('password reset', { user_id: row.user_id });
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }
 
@@ -181,6 +181,6 @@ export async function changePassword(ctx: Context, user: User, sessionId: number
   });
   void ctx.mail.kick();
   void ctx.hub.poke();
-  ctx.log.info('password changed', { user_id: user.id, request_id: ctx.req.requestId });
+  ctx.log.info('password changed', { user_id: user.id });
   return { success: true as const, message: 'Your password has been changed. Your other sessions were signed out.' };
 }

@@ -29,7 +29,7 @@ export async function login(ctx: Context, input: { username: string; password: s
     fail('UNAUTHORIZED', BAD_LOGIN);
   }
   if (!(await verifyPassword(user.password_hash, input.password))) {
-    ctx.log.info('login failed', { user_id: user.id, request_id: req.requestId });
+    ctx.log.info('login failed', { user_id: user.id });
     fail('UNAUTHORIZED', BAD_LOGIN);
   }
   // The right password is not a guess: only wrong ones use up the allowance.
@@ -43,7 +43,7 @@ export async function login(ctx: Context, input: { username: string; password: s
   }
   const auth_token = await createSession(ctx, user.id);
   const device_token = device ? input.device! : await issueDeviceToken(ctx.db, user.id);
-  ctx.log.info('login', { user_id: user.id, request_id: req.requestId });
+  ctx.log.info('login', { user_id: user.id });
   return { success: true, message: 'Logged in successfully.', tfa_authenticated: true, auth_token, qr_key: user.qr_key, device_token };
 }
 

@@ -257,3 +257,23 @@ export async function prunePageVisits(db: Q, before: number, limit: number): Pro
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Customer accounts (operators aside) by state, for /metrics: verified, unverified (no email check yet), disabled. */
+export async function customerCounts(db: Q): Promise<{ verified: number; unverified: number; disabled: number }> {
+  const row = await db
+    .selectFrom('users')
+    .select([
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NULL AND verified_at IS NOT NULL)`.as('verified'),
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NULL AND verified_at IS NULL)`.as('unverified'),
+      sql<number>`count(*) FILTER (WHERE disabled_at IS NOT NULL)`.as('disabled'),
+    ])
+    .where('role', '=', 'customer')
+    .executeTakeFirstOrThrow();
+  return { verified: Number(row.verified), unverified: Number(row.unverified), disabled: Number(row.disabled) };
+}
+
+/** Users with the operator role who can be told something (not disabled). */
+export async function operatorIds(db: Q): Promise<number[]> {
+  const rows = await db.selectFrom('users').select('id').where('role', '=', 'operator').where('disabled_at', 'is', null).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}

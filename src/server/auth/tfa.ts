@@ -45,7 +45,7 @@ export async function checkTfaCode(ctx: Ctx, user: User, code: string): Promise<
   }
   const counted = await countTfaFailure(ctx.db, user.id, MAX_WRONG_CODES, now, LOCK_MS);
   if (counted === 'already-locked') lockedOut((await tfaState(ctx.db, user.id)).tfa_locked_until, now);
-  if (counted === 'locked') ctx.log.warn('2fa locked after wrong codes', { user_id: user.id, request_id: ctx.req.requestId });
+  if (counted === 'locked') ctx.log.warn('2fa locked after wrong codes', { user_id: user.id });
   fail('BAD_REQUEST', 'Invalid 2FA code.');
 }
 

@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import { secureDataDir, secureFile } from './data-dir';
 import { FifoSqliteDialect } from './fifo-driver';
 import type { Database } from './schema';
 
 export type DB = Kysely<Database>;
+
+/** How long a writer waits for another process's write lock (the CLI's) before failing. */
+export const BUSY_TIMEOUT_MS = 5000;
 
 class StaticMigrationProvider implements MigrationProvider {
   constructor(private readonly all: Record<string, Migration>) {}
@@ -29,7 +32,7 @@ export function openDatabase(file: string): DB {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // A page cache of up to 64 MiB (the default is 2 MiB): with a million nodes, the daily
   // charge's indexes and the ledger's hot pages stay in memory between its chunks. And a
   // checkpoint every 10,000 WAL pages (~40 MiB; default 1,000), so the pages many small
@@ -70,4 +73,16 @@ export async function migrateToLatest(db: DB): Promise<string[]> {
     throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Migrations this code has that the database has not run (`pending`), and ones the
+ * database ran that this code does not know (`unknown`: a newer version migrated it).
+ * Either way this process and its database disagree (/readyz).
+ */
+export async function migrationState(db: DB): Promise<{ pending: string[]; unknown: string[] }> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+  const applied = new Set(rows.map((r) => r.name));
+  const known = Object.keys(migrations);
+  return { pending: known.filter((n) => !applied.has(n)), unknown: [...applied].filter((n) => !known.includes(n)) };
 }

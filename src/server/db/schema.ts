@@ -245,6 +245,12 @@ export interface PageVisitsTable {
   at: number;
 }
 
+/** The one row /readyz rewrites to prove the database takes a write (migration 2120). */
+export interface ReadinessProbeTable {
+  id: number;
+  at: number;
+}
+
 export interface OperatorLogTable {
   id: Generated<number>;
   action: string;
@@ -460,6 +466,12 @@ export interface HostsTable {
   state: 'active' | 'draining' | 'gone';
   last_error: string | null;
   created_at: number;
+  /** What the host check last measured of the nodes' disk (migration 2122); null: never, or the engine cannot say. */
+  disk_free_bytes: number | null;
+  disk_total_bytes: number | null;
+  disk_checked_at: number | null;
+  /** Since when free disk is below HOST_DISK_MIN_FREE_GB (operators alerted then); placement passes the host meanwhile. */
+  disk_low_at: number | null;
 }
 export type Host = Selectable<HostsTable>;
 
@@ -595,4 +607,5 @@ export interface Database {
   api_keys: ApiKeysTable;
   jobs: JobsTable;
   masternode_key_moves: MasternodeKeyMovesTable;
+  readiness_probe: ReadinessProbeTable;
 }

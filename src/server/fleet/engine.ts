@@ -1,3 +1,5 @@
+import { statfs } from 'node:fs/promises';
+
 /**
  * How the fleet runs a coin daemon, whatever runs it: child processes on this machine
  * (`local`) or containers on any Docker Engine API (`docker`: Docker or Podman hosts).
@@ -66,6 +68,15 @@ export type EngineState = {
   error: string | null;
 };
 
+/** A host's disk for node data: bytes free to an unprivileged writer, and the filesystem's size. */
+export type DiskSpace = { freeBytes: number; totalBytes: number; /** The folder measured (for logs). */ path: string };
+
+/** statfs of a folder on this machine. */
+export async function diskOf(dir: string): Promise<DiskSpace> {
+  const s = await statfs(dir);
+  return { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize, path: dir };
+}
+
 /** Where the platform reaches the node's daemon RPC. */
 export type RpcEndpoint = { host: string; port: number; /** Path prefix, e.g. a simulated node's `/n/<id>`. */ path?: string };
 
@@ -87,6 +98,11 @@ export interface NodeEngine {
   rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint>;
   /** The ports an earlier `create` gave the node (null: none); engines with fixed ports need not say. */
   portsOf?(nodeId: string): Promise<Record<string, number> | null>;
+  /**
+   * Space on the disk the nodes' data lives on (the host check; null: this engine cannot
+   * tell, e.g. a remote Docker that does not report it).
+   */
+  disk?(): Promise<DiskSpace | null>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /** Releases connections/timers; local engine stops its children. */

@@ -57,6 +57,7 @@ export class Monitor {
   private stopped = false;
   private checks = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private lastTickAt = 0;
   private hosts = new Map<number, Host>();
   /** Nodes still to be checked in the current pass over all of them, and when it began. */
   private cycle = new Set<string>();
@@ -77,6 +78,7 @@ export class Monitor {
 
   start(nodes: Masternode[]) {
     for (const n of nodes) this.track(n.mn_id, true);
+    this.lastTickAt = Date.now();
     this.timer = setInterval(() => void this.tick(), 200);
     this.timer.unref();
   }
@@ -113,8 +115,16 @@ export class Monitor {
     this.hosts = new Map((await listHosts(this.db)).map((h) => [h.id, h]));
   }
 
+  /** Whether the loop turns (for /readyz): null when it ticks, else why not. */
+  health(now = Date.now()): string | null {
+    if (this.stopped) return 'stopped';
+    if (!this.timer) return 'not started';
+    return now - this.lastTickAt > 10_000 ? `no tick for ${Math.round((now - this.lastTickAt) / 1000)} s` : null;
+  }
+
   private async tick() {
     const now = Date.now();
+    this.lastTickAt = now;
     if (this.hosts.size === 0 || now % 5000 < 200) await this.refreshHosts().catch(() => {});
     this.pump();
   }

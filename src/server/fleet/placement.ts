@@ -30,6 +30,16 @@ export function pairsInUse(nodes: Array<{ host_id: number | null; server_ip: str
   return used;
 }
 
+/**
+ * Does the host take new nodes? Active, and not short of disk: a host whose free space
+ * fell below HOST_DISK_MIN_FREE_GB (the host check marks it) gets none until it is back
+ * above, so a filling disk is not filled further by new chains. A host whose disk was
+ * never measured is not held back by it.
+ */
+export function takesNewNodes(host: Host): boolean {
+  return host.state === 'active' && host.disk_low_at === null;
+}
+
 /** Can this host run this kind of daemon? Simulated and binary daemons run locally; containers need an image. */
 export function hostRuns(host: Host, profile: DaemonProfile): boolean {
   if (host.engine === 'local') return true;
@@ -41,7 +51,8 @@ export const fixedP2pPort = (profile: DaemonProfile): number | null => (profile.
 
 /**
  * The active host with the most free slots of the plan that can run the daemon, or
- * null when the fleet is full for it. Draining and gone hosts get no new nodes.
+ * null when the fleet is full for it. Draining and gone hosts, and hosts short of disk,
+ * get no new nodes.
  *
  * A daemon with a fixed P2P port (a real masternode: its network knows it as
  * address:port) also needs a public IPv4 of the host where that port is still free:
@@ -60,7 +71,7 @@ export function pickHost(
   let best: Placement | null = null;
   let bestFree = 0;
   for (const h of hosts) {
-    if (h.state !== 'active' || !hostRuns(h, profile)) continue;
+    if (!takesNewNodes(h) || !hostRuns(h, profile)) continue;
     const used = usage.get(h.id)?.[plan] ?? 0;
     const free = (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - used;
     if (free <= bestFree) continue;
@@ -80,11 +91,11 @@ export function pickHost(
   return best;
 }
 
-/** Free slots of a plan over every active host that can run the daemon. */
+/** Free slots of a plan over every host that takes new nodes and can run the daemon. */
 export function freeSlots(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud', profile: DaemonProfile): number {
   let free = 0;
   for (const h of hosts) {
-    if (h.state !== 'active' || !hostRuns(h, profile)) continue;
+    if (!takesNewNodes(h) || !hostRuns(h, profile)) continue;
     free += Math.max(0, (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - (usage.get(h.id)?.[plan] ?? 0));
   }
   return free;

@@ -16,6 +16,7 @@ import type { RpcEndpoint } from './engine';
 import { PermanentEngineError } from './engine';
 import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
+import { checkHostDisks } from './host-check';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
 import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
@@ -64,6 +65,8 @@ export type FleetOptions = {
   simulator?: boolean;
   /** FLEET_LOCAL_IPV4/IPV6. */
   localAddress?: { ipv4: string | null; ipv6: string | null };
+  /** The host check (HOST_CHECK_SECONDS, HOST_DISK_MIN_FREE_GB); default every minute, 20 GB. */
+  hostCheck?: { everyMs: number; minFreeBytes: number };
 };
 
 /**
@@ -126,6 +129,18 @@ export class Fleet implements FleetAccess {
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));
     this.opts.jobs.every('fleet.reconcile', { everyMs: this.opts.reconcileMs ?? 1000, deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000, run: () => this.pass() });
+    const hostCheck = this.opts.hostCheck ?? { everyMs: 60_000, minFreeBytes: 20e9 };
+    this.opts.jobs.every('fleet.hosts', {
+      everyMs: hostCheck.everyMs,
+      atStart: true,
+      deadlineMs: 30_000,
+      run: async () => {
+        if (await checkHostDisks(this.db, this.engines, this.log, { minFreeBytes: hostCheck.minFreeBytes })) {
+          void this.hub.poke();
+          void this.opts.jobs.poke(); // the operators' mail
+        }
+      },
+    });
     await this.reconcile();
   }
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { QueuedJobName, QueuedJobPayload } from '../../shared/jobs';
 import type { Database } from '../db/schema';
+import { currentRequestId } from '../log';
 
 type Q = Kysely<Database>;
 const LIVE = ['queued', 'running'] as const;
@@ -20,7 +21,23 @@ export type EnqueueOptions = {
  * runner finds it on its next look. Returns false when a live job with the key exists.
  */
 export function enqueueJob<N extends QueuedJobName>(db: Q, name: N, payload: QueuedJobPayload<N>, opts: EnqueueOptions = {}): Promise<boolean> {
-  return insertJob(db, name, JSON.stringify(payload), opts);
+  return insertJob(db, name, jobPayloadText(payload), opts);
+}
+
+/**
+ * The payload as stored: with the id of the request (or job) that queues it, so the
+ * job's log lines carry the id of the request that asked for it (the runner scopes its
+ * attempt with it). The payload schemas ignore the extra field.
+ */
+export function jobPayloadText(payload: object): string {
+  const requestId = currentRequestId();
+  return JSON.stringify(requestId ? { ...payload, request_id: requestId } : payload);
+}
+
+/** The request id a stored payload carries (see `jobPayloadText`). */
+export function requestIdOfPayload(parsed: unknown): string | undefined {
+  const id = parsed && typeof parsed === 'object' && 'request_id' in parsed ? parsed.request_id : undefined;
+  return typeof id === 'string' && id.length <= 64 ? id : undefined;
 }
 
 /** Untyped form of `enqueueJob`, for the runner (whose job map a test may replace). */

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { Logger } from '../log';
+import { outsideLogScope, type Logger } from '../log';
 import { errorText, runWithDeadline } from './attempt';
 
 export type RecurringSpec = {
@@ -27,6 +27,10 @@ export class Recurring {
   private jitter: NodeJS.Timeout | undefined;
   private cron: Cron | undefined;
   private stopped = false;
+  private started = false;
+  /** When the current run began (while running), and when the last one ended. */
+  private runStartedAt = 0;
+  private lastEndAt = 0;
 
   constructor(
     readonly name: string,
@@ -40,6 +44,8 @@ export class Recurring {
   }
 
   start(): void {
+    this.started = true;
+    this.lastEndAt = Date.now();
     if (this.spec.everyMs) {
       this.timer = setInterval(() => void this.tick(), this.spec.everyMs);
       this.timer.unref();
@@ -75,15 +81,30 @@ export class Recurring {
     this.again?.resolve();
   }
 
+  /**
+   * Whether the loop turns (for /readyz): null when it does, else why not. An interval job
+   * must have run within a few of its intervals (a run may take up to its deadline); a cron
+   * job only needs its schedule.
+   */
+  health(now = Date.now()): string | null {
+    if (this.stopped) return 'stopped';
+    if (!this.started) return 'not started';
+    if (this.running) return now - this.runStartedAt > this.spec.deadlineMs + 5_000 ? `a run has taken ${Math.round((now - this.runStartedAt) / 1000)} s, past its deadline` : null;
+    if (this.spec.everyMs && now - this.lastEndAt > this.spec.everyMs * 3 + 5_000) return `no run for ${Math.round((now - this.lastEndAt) / 1000)} s`;
+    return null;
+  }
+
   private tick(): void {
     if (!this.running && !this.stopped) void this.begin();
   }
 
   private begin(): Promise<void> {
-    const run = runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown)
+    // A request may trigger a run; the run is the whole loop's, not that request's.
+    const run = outsideLogScope(() => runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown))
       .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
       .finally(() => {
         this.running = undefined;
+        this.lastEndAt = Date.now();
         const waiting = this.again;
         this.again = undefined;
         if (waiting) {
@@ -91,6 +112,7 @@ export class Recurring {
           else void this.begin().then(waiting.resolve);
         }
       });
+    this.runStartedAt = Date.now();
     this.running = run;
     return run;
   }

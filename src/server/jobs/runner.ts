@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import { queuedJobPayloads, type RecurringJobName } from '../../shared/jobs';
 import type { DB } from '../db/open';
 import type { JobRow } from '../db/schema';
-import type { Logger } from '../log';
+import { outsideLogScope, withLogFields, type Logger } from '../log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
-import { claimJob, claimableJobs, failJob, finishJob, insertJob, retryJob, type EnqueueOptions } from './queries';
+import { claimJob, claimableJobs, failJob, finishJob, insertJob, jobPayloadText, requestIdOfPayload, retryJob, type EnqueueOptions } from './queries';
 import { Recurring, type RecurringSpec } from './recurring';
 
 type Schemas = Record<string, z.ZodType>;
@@ -55,6 +55,8 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   private timer: NodeJS.Timeout | undefined;
   private retryTimers = new Set<NodeJS.Timeout>();
   private looking: Promise<void> | undefined;
+  /** When a look for due jobs last completed. */
+  private lastLookAt = 0;
   private lookAgain = false;
   private started = false;
   private stopped = false;
@@ -95,7 +97,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
 
   /** Queues a job and looks for due work at once. For a job in a transaction, use `enqueueJob` in it and `poke` after commit. */
   async enqueue<N extends keyof M & string>(name: N, payload: z.input<M[N]>, opts?: EnqueueOptions): Promise<boolean> {
-    const added = await insertJob(this.db, name, JSON.stringify(payload), opts);
+    const added = await insertJob(this.db, name, jobPayloadText(payload as object), opts);
     if (added) void this.poke();
     return added;
   }
@@ -103,6 +105,7 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.lastLookAt = Date.now();
     for (const job of this.recurring.values()) job.start();
     this.timer = setInterval(() => void this.poke(), this.pollMs);
     this.timer.unref();
@@ -119,7 +122,8 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       this.lookAgain = true;
       return this.looking;
     }
-    this.looking = this.look()
+    // A request that queued work pokes; the look serves every due job, not that request.
+    this.looking = outsideLogScope(() => this.look())
       .catch((err) => this.log.error('job runner: looking for due jobs failed', { error: errorText(err) }))
       .finally(() => {
         this.looking = undefined;
@@ -129,6 +133,26 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
         }
       });
     return this.looking;
+  }
+
+  /**
+   * Whether the runner turns (for /readyz): null when it looks for due jobs every poll,
+   * else why not. `recurring`: the same for one of its recurring jobs.
+   */
+  health(recurring?: R, now = Date.now()): string | null {
+    if (recurring) {
+      const job = this.recurring.get(recurring);
+      return job ? job.health(now) : 'not scheduled';
+    }
+    if (this.stopped) return 'stopped';
+    if (!this.started) return 'not started';
+    const since = now - this.lastLookAt;
+    return since > Math.max(5 * this.pollMs, 5_000) ? `no look for due jobs in ${Math.round(since / 1000)} s` : null;
+  }
+
+  /** Whether a queued job of this name has a handler here. */
+  handles(name: keyof M & string): boolean {
+    return this.handlers.has(name);
   }
 
   /** Queued jobs in flight now. */
@@ -158,12 +182,15 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
   private async look(): Promise<void> {
     const now = Date.now();
     const due = await claimableJobs(this.db, [...this.handlers.keys()], now, this.concurrency - this.inFlight.size);
+    this.lastLookAt = Date.now();
     for (const { id, name } of due) {
       if (this.stopped || this.inFlight.size >= this.concurrency) return;
       const spec = this.handlers.get(name)!;
       const row = await claimJob(this.db, id, this.owner, now, now + spec.deadlineMs + ABORT_GRACE_MS * 2);
       if (!row) continue; // another process took it
-      const p = this.attempt(row, spec).finally(() => {
+      // The attempt's log lines carry the id of the request that queued the job, if one did.
+      const requestId = requestIdOfPayload(safeJson(row.payload));
+      const p = withLogFields(requestId ? { request_id: requestId } : {}, () => this.attempt(row, spec)).finally(() => {
         this.inFlight.delete(p);
         void this.poke(); // a slot is free
       });

@@ -46,15 +46,19 @@ export function markMail(
   return db.updateTable('mail_outbox').set(patch).where('id', '=', id).execute();
 }
 
-/** Mail not sent yet (and how old the oldest is) and mail given up on: the operator's backlog. */
-export async function mailBacklog(db: Kysely<Database>): Promise<{ pending: number; failed: number; oldestPendingAt: number | null }> {
+/**
+ * The operator's backlog: mail not sent yet (how many, when the oldest was written and
+ * when the longest-waiting was due) and mail given up on. Reads the status index only.
+ */
+export async function mailBacklog(db: Kysely<Database>): Promise<{ pending: number; failed: number; oldestPendingAt: number | null; oldestDueAt: number | null }> {
   const rows = await db
     .selectFrom('mail_outbox')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest'), (eb) => eb.fn.min('next_attempt_at').as('due')])
     .where('status', 'in', ['pending', 'failed'])
     .groupBy('status')
     .execute();
   const pending = rows.find((r) => r.status === 'pending');
   const failed = rows.find((r) => r.status === 'failed');
-  return { pending: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), oldestPendingAt: pending?.oldest ?? null };
+  const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
+  return { pending: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), oldestPendingAt: num(pending?.oldest), oldestDueAt: num(pending?.due) };
 }

@@ -106,3 +106,9 @@ export function pendingOf(db: Q, userId: number) {
     .orderBy('deposits.id', 'desc')
     .execute();
 }
+
+/** Deposits in one state, for /metrics (a range of the `deposits_state` index). */
+export async function depositCount(db: Q, state: DepositsTable['state']): Promise<number> {
+  const row = await db.selectFrom('deposits').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', state).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,8 +1,10 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import type { Logger } from '../../log';
-import type { DaemonFile, DaemonSpec, EngineState, NodeEngine } from '../engine';
+import { diskOf, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine } from '../engine';
 import { tarOf } from './tar';
 
 export type DockerEngineOptions = {
@@ -149,6 +151,13 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     return new DockerEngineError('api', `docker host ${url} refused to ${what}${status ? ` (HTTP ${status})` : ''}: ${daemonMessage(err)}`);
   };
   const missing = (nodeId: string) => new DockerEngineError('missing', `node ${nodeId} has no container on docker host ${url}`);
+
+  /** A GET of the API answered with JSON (a 404 is an error: the endpoint is not there). */
+  function getJson(apiPath: string): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      docker.modem.dial({ path: apiPath, method: 'GET', options: {}, statusCodes: { 200: true, 404: 'not found', 500: 'server error' } }, (err, data) => (err ? reject(err) : resolve(data)));
+    });
+  }
 
   function container(nodeId: string): Docker.Container {
     if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
@@ -391,6 +400,38 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       const binding = port ? info.NetworkSettings?.Ports?.[`${port}/tcp`]?.find((b) => b.HostPort) : undefined;
       if (!binding) throw new DockerEngineError('invalid', `node ${nodeId} has no published ${name ?? 'rpc'} port on docker host ${url} (is it running?)`);
       return { host: endpointHost(binding.HostIp), port: Number(binding.HostPort) };
+    },
+
+    async disk() {
+      if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
+      // A socket on this machine: its runtime's folders are ours to statfs (free space as
+      // an unprivileged writer sees it). Else only Podman says: its graph root's size and use.
+      const local = 'socketPath' in toConnection(url);
+      const podman = await getJson('/libpod/info').catch(() => null);
+      const store = podman && typeof podman === 'object' && 'store' in podman ? (podman.store as Record<string, unknown>) : null;
+      if (store) {
+        const folders = [store.volumePath, store.graphRoot].filter((p): p is string => typeof p === 'string' && p !== '');
+        // The volumes folder appears with the first volume; the graph root is on the same disk unless configured apart.
+        const here = local ? folders.find((p) => fs.existsSync(p)) : undefined;
+        if (here) return diskOf(here);
+        const folder = folders[0];
+        const total = Number(store.graphRootAllocated);
+        const used = Number(store.graphRootUsed);
+        if (total > 0 && used >= 0) return { freeBytes: Math.max(0, total - used), totalBytes: total, path: `${url} ${folder ?? ''}`.trim() };
+      }
+      let info: { DockerRootDir?: string };
+      try {
+        info = (await docker.info()) as { DockerRootDir?: string };
+      } catch (err) {
+        throw fail('read its info', err);
+      }
+      const root = info.DockerRootDir;
+      if (local && root) {
+        const volumes = path.join(root, 'volumes');
+        if (fs.existsSync(volumes)) return diskOf(volumes);
+        if (fs.existsSync(root)) return diskOf(root);
+      }
+      return null; // A remote Docker Engine does not report its free disk.
     },
 
     async list() {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { PermanentEngineError, plainFileName, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import { diskOf, PermanentEngineError, plainFileName, type DaemonFile, type DiskSpace, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -425,6 +425,11 @@ export class LocalEngine implements NodeEngine {
   async simulatorCoinEndpoint(coinId: string): Promise<RpcEndpoint> {
     if (!/^[a-z0-9]{1,32}$/.test(coinId)) throw new Error(`coin id ${JSON.stringify(coinId)} cannot name a simulated chain`);
     return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/c/${coinId}` };
+  }
+
+  /** The disk under the nodes' folders (chain data lives there). */
+  disk(): Promise<DiskSpace> {
+    return diskOf(this.opts.dir);
   }
 
   async list(): Promise<string[]> {
