@@ -56,12 +56,15 @@ export async function userTransfers(db: Kysely<Database>, userId: number, page: 
  * count. The counters are read before the count: a transfer landing in between leaves
  * counters older than the count, which the next call finds changed, never the reverse.
  */
-const counted = new Map<string, { debits: number; credits: number; n: number }>();
+const countedIn = new WeakMap<Kysely<Database>, Map<string, { debits: number; credits: number; n: number }>>();
 const MAX_COUNTED = 10_000;
 
 async function transferCount(db: Kysely<Database>, account: string): Promise<number> {
   const posted = await db.selectFrom('ledger_accounts').select(['debits', 'credits']).where('account', '=', account).executeTakeFirst();
   if (!posted) return 0;
+  // Per database: a process may hold more than one (tests, the CLI).
+  let counted = countedIn.get(db);
+  if (!counted) countedIn.set(db, (counted = new Map()));
   const known = counted.get(account);
   if (known && known.debits === posted.debits && known.credits === posted.credits) return known.n;
   const row = await db
