@@ -65,6 +65,7 @@ describe('guessing from many IPv6 addresses', () => {
     expect(addressKey('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
     expect(addressKey('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
     expect(addressKey('203.0.113.9')).toBe('203.0.113.9');
+    expect(addressKey('::ffff:c000:201')).toBe('192.0.2.1');
     expect(addressKey('not:an:address::x')).toBe('not:an:address::x');
   });
 });

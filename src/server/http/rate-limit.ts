@@ -66,6 +66,9 @@ export function addressKey(ip: string): string {
   const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
   const groups = halves.length === 2 ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail] : head;
   if (halves.length > 2 || groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return ip;
+  const n = groups.map((g) => parseInt(g, 16));
+  // An IPv4 client written as a mapped IPv6 address (::ffff:c000:201) is that IPv4 client.
+  if (n.slice(0, 5).every((x) => x === 0) && n[5] === 0xffff) return [n[6] >> 8, n[6] & 255, n[7] >> 8, n[7] & 255].join('.');
   return `${groups
     .slice(0, 4)
     .map((g) => parseInt(g, 16).toString(16))
