@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerMismatches } from '../../src/server/billing/ledger';
+import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
+import { runCli } from '../../src/server/cli/main';
 import { snapshot } from '../support/db-snapshot';
 import { signedEvent, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
@@ -139,5 +140,44 @@ describe('API keys on money calls', () => {
       return o;
     };
     expect(strip(await snapshot(s.deps.db))).toEqual(strip(before));
+  });
+});
+
+describe("the operator's adjustment keys", () => {
+  const adjust = async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string) => (err.push(String(chunk)), true)) as typeof process.stderr.write;
+    try {
+      const code = await runCli(['billing', 'adjust', ...args], { DATA_DIR: s.dataDir }, { out: (l) => out.push(l) });
+      return { code, out: out.join('\n'), err: err.join('') };
+    } finally {
+      process.stderr.write = write;
+    }
+  };
+
+  it("a --key naming a card payment's credit does not take it: the payment is still credited to its payer", async () => {
+    const [payer, other] = await Promise.all([freshUser(s.deps, { prefix: 'payer' }), freshUser(s.deps, { prefix: 'otheradj' })]);
+    const session = await open(payer, 30);
+    expect((await adjust(other.username, '+1', '--reason', 'goodwill', '--key', `card:${session}`)).code).toBe(0);
+    const paid = stripe.complete(session);
+    expect((await deliver(signedEvent('checkout.session.completed', paid, SECRET))).body.message).toBe('Credited.');
+    expect(await accountBalance(s.deps.db, userAccount(payer.id))).toBe(30_000_000);
+    expect(await accountBalance(s.deps.db, userAccount(other.id))).toBe(1_000_000);
+    expect(await ledgerMismatches(s.deps.db)).toEqual([]);
+  });
+
+  it('a key reused for another adjustment is refused, not reported as applied', async () => {
+    const [a, b] = await Promise.all([freshUser(s.deps, { prefix: 'adja' }), freshUser(s.deps, { prefix: 'adjb' })]);
+    expect((await adjust(a.username, '+2', '--reason', 'refund', '--key', `refund-${a.id}`)).code).toBe(0);
+    expect((await adjust(a.username, '+2', '--reason', 'refund', '--key', `refund-${a.id}`)).out).toBe(`already applied (key refund-${a.id}); balance $2.00`);
+    for (const [who, amount] of [[b.username, '+2'], [a.username, '+3'], [a.username, '-2']]) {
+      const r = await adjust(who, amount, '--reason', 'refund', '--key', `refund-${a.id}`);
+      expect(r.code, `${who} ${amount}`).toBe(2);
+      expect(r.err).toMatch(new RegExp(`key refund-${a.id} was used for another adjustment \\(platform:adjustments -> user:${a.id}, \\$2\\.00\\); nothing was written`));
+    }
+    expect(await accountBalance(s.deps.db, userAccount(a.id))).toBe(2_000_000);
+    expect(await accountBalance(s.deps.db, userAccount(b.id))).toBe(0);
   });
 });

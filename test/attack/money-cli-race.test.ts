@@ -47,7 +47,7 @@ it('6 CLI debits in processes of their own racing 30 deploys over HTTP on one ba
 
   // Each CLI run either debited or was refused for the balance; none failed otherwise.
   for (const [i, r] of cliAnswers.entries()) {
-    const row = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('idempotency_key', '=', `clirace-${u.id}-${i}`).executeTakeFirst();
+    const row = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('idempotency_key', '=', `operator-adjust:clirace-${u.id}-${i}`).executeTakeFirst();
     if (r.code === 0) {
       expect(r.out).toMatch(/debited \$0\.75, balance \$\d+\.\d+/);
       expect(row?.amount).toBe(750_000);

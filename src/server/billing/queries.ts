@@ -5,6 +5,11 @@ import { CHARGED } from '../../shared/lifecycle';
 import { userAccount } from './ledger';
 
 
+/** The transfer written under an idempotency key, if any. */
+export function findTransferByKey(db: Kysely<Database>, key: string) {
+  return db.selectFrom('ledger_transfers').select(['debit_account', 'credit_account', 'amount']).where('idempotency_key', '=', key).executeTakeFirst();
+}
+
 /** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
 export async function chargedNodeTotals(db: Kysely<Database>, userId: number): Promise<{ count: number; daily: number }> {
   const row = await db
