@@ -32,6 +32,11 @@ export const limits = {
   visitedPerUser: { max: 60, windowMs: MINUTE },
   /** Card payment sessions opened by one account (each is a call to the payment provider). */
   cardSessionsPerAccount: { max: 30, windowMs: 60 * MINUTE },
+  /**
+   * Resumes and cancels of one account that reach the payment provider: each is a call on
+   * the platform's one Stripe key, whose rate limit all users share.
+   */
+  cardCallsPerAccount: { max: 60, windowMs: 60 * MINUTE },
   /** Gift code attempts that failed (a good code hands its slot back): guessing stays hopeless. */
   giftCodePerAccount: { max: 10, windowMs: 60 * MINUTE },
   giftCodePerIp: { max: 30, windowMs: 60 * MINUTE },
@@ -40,6 +45,38 @@ export const limits = {
 } satisfies Record<string, LimitRule>;
 
 export type LimitName = keyof typeof limits;
+
+/**
+ * The key a per-address limit counts under: an IPv4 address itself, an IPv6 address's
+ * /64. One IPv6 customer line or server is routinely given a whole /64, so counting each
+ * of its 2^64 addresses apart would let one client pass every `*PerIp` limit by changing
+ * its address per request. Written out in full, so every spelling of an address counts once.
+ */
+export function addressKey(ip: string): string {
+  let a = ip.split('%')[0].toLowerCase();
+  if (!a.includes(':')) return ip;
+  // An IPv4 tail (64:ff9b::192.0.2.1) as its two groups.
+  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(a);
+  if (v4) {
+    const o = v4.slice(2).map(Number);
+    a = `${v4[1]}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
+  }
+  const halves = a.split('::');
+  const head = halves[0] ? halves[0].split(':') : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
+  const groups = halves.length === 2 ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail] : head;
+  if (halves.length > 2 || groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return ip;
+  const n = groups.map((g) => parseInt(g, 16));
+  // An IPv4 client written as a mapped IPv6 address (::ffff:c000:201) is that IPv4 client.
+  if (n.slice(0, 5).every((x) => x === 0) && n[5] === 0xffff) return [n[6] >> 8, n[6] & 255, n[7] >> 8, n[7] & 255].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** Per-address limits (`*PerIp`) count by `addressKey`; the others by their key as given. */
+const keyOf = (name: LimitName, key: string | number) => `${name}:${typeof key === 'string' && name.endsWith('PerIp') ? addressKey(key) : key}`;
 
 const SWEEP_ABOVE = 50_000;
 const SWEEP_EVERY_MS = 10_000;
@@ -54,7 +91,7 @@ export class RateLimiter {
   /** Takes one slot; false (and nothing taken) once the key has used up its window. */
   hit(name: LimitName, key: string | number): boolean {
     const rule = limits[name];
-    const id = `${name}:${key}`;
+    const id = keyOf(name, key);
     const t = this.now();
     const taken = this.live(id, rule, t);
     if (taken.length >= rule.max) return false;
@@ -66,7 +103,7 @@ export class RateLimiter {
 
   /** Hands back the newest slot of the key (the work it guarded did not count). */
   refund(name: LimitName, key: string | number): void {
-    const id = `${name}:${key}`;
+    const id = keyOf(name, key);
     const taken = this.windows.get(id);
     taken?.pop();
     if (taken && !taken.length) this.windows.delete(id);
@@ -75,7 +112,7 @@ export class RateLimiter {
   /** True while the key has no slot left, without taking one. */
   blocked(name: LimitName, key: string | number): boolean {
     const rule = limits[name];
-    return this.live(`${name}:${key}`, rule, this.now()).length >= rule.max;
+    return this.live(keyOf(name, key), rule, this.now()).length >= rule.max;
   }
 
   /** Keys held now (for tests and metrics). */
@@ -84,7 +121,7 @@ export class RateLimiter {
   }
 
   reset(name: LimitName, key: string | number): void {
-    this.windows.delete(`${name}:${key}`);
+    this.windows.delete(keyOf(name, key));
   }
 
   private live(id: string, rule: LimitRule, t: number): number[] {

@@ -56,8 +56,10 @@ export const creditCardInput = z
   .object({
     amount: z
       .number({ error: (issue) => (issue.input === undefined ? 'Amount required.' : 'The amount must be a number.') })
-      // n * 100 is not exact in binary (1.15 * 100 = 114.99999999999999): compare with a tolerance far below a cent.
-      .refine((n) => Number.isFinite(n) && Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'The amount has at most two decimals.')
+      // Read as the number's shortest decimal text, what the client wrote: n * 100 is not
+      // exact in binary (1.15 * 100 = 114.99999999999999), and a tolerance would take
+      // 5.000000001 as $5.00, a fraction of a cent the customer never gets a clear answer for.
+      .refine((n) => Number.isFinite(n) && /^-?\d+(\.\d{1,2})?$/.test(String(n)), 'The amount has at most two decimals.')
       .refine((n) => n >= CARD_MINIMUM, `The minimum card payment is $${CARD_MINIMUM}.`)
       .refine((n) => n <= CARD_MAXIMUM, `The largest card payment is $${CARD_MAXIMUM.toLocaleString('en-US')}.`),
     /**

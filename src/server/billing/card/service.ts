@@ -19,6 +19,7 @@ type Ctx = Pick<Context, 'db' | 'config' | 'log' | 'limiter'>;
 
 const NO_ANSWER = 'The card payment provider did not answer. Nothing was charged; please try again in a moment.';
 const NOT_FOUND = 'Payment session not found.';
+const TOO_MANY_CALLS = 'Too many payment requests. Please wait an hour and try again.';
 
 function gatewayOf(ctx: Ctx): CardGateway {
   return cardGateway(ctx.config) ?? fail('SERVICE_UNAVAILABLE', CARD_PAYMENTS_OFF);
@@ -66,12 +67,18 @@ export async function openCardSession(ctx: Ctx, userId: number, input: CreditCar
   return { success: true as const, message: 'Redirecting to the payment page.', session: session.id, url: session.url };
 }
 
-/** The user's own pending session, or NOT_FOUND (another user's session is not found either). */
+/**
+ * The user's own pending session, or NOT_FOUND (another user's session is not found
+ * either). Takes a slot of the account's provider calls, since the caller asks Stripe
+ * next: one account repeating resume or cancel must not use up the platform's Stripe
+ * rate limit, which every user's card payments share.
+ */
 async function ownPending(ctx: Ctx, userId: number, sessionId: string) {
   const row = await findCardSession(ctx.db, sessionId);
   if (!row || row.user_id !== userId) fail('NOT_FOUND', NOT_FOUND);
   if (row.status === 'paid') fail('BAD_REQUEST', 'This payment was already completed.');
   if (row.status !== 'pending') fail('BAD_REQUEST', `This payment session was ${row.status}.`);
+  if (!ctx.limiter.hit('cardCallsPerAccount', userId)) fail('TOO_MANY_REQUESTS', TOO_MANY_CALLS);
   return row;
 }
 

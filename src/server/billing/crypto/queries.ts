@@ -95,7 +95,7 @@ export function updateDeposit(db: Q, id: number, set: Partial<Pick<DepositsTable
   return db.updateTable('deposits').set({ ...set, updated_at: Date.now() }).where('id', '=', id).execute();
 }
 
-/** The user's deposits seen and not yet credited, newest first, with their currency's label and threshold. */
+/** The user's deposits seen and not yet credited, the 50 newest first, with their currency's label and threshold. */
 export function pendingOf(db: Q, userId: number) {
   return db
     .selectFrom('deposits')
@@ -104,6 +104,8 @@ export function pendingOf(db: Q, userId: number) {
     .where('deposits.user_id', '=', userId)
     .where('deposits.state', '=', 'pending')
     .orderBy('deposits.id', 'desc')
+    // Anyone can pay an address many small outputs: the list stays a page (as card sessions do).
+    .limit(50)
     .execute();
 }
 

@@ -79,19 +79,37 @@ async function derivedAddress(ctx: Ctx, c: DepositCurrency, userId: number): Pro
   });
 }
 
+/**
+ * A wallet RPC made again from the view key (after a loss, or another wallet file) counts
+ * its subaddresses from 1 again: what it hands out may be another user's stored address
+ * (or index). Those are passed over, each a new `create_address`, up to this many.
+ */
+const MAX_TAKEN_SUBADDRESSES = 50;
+
 async function subaddress(ctx: Ctx, c: DepositCurrency, userId: number, sources: Sources): Promise<string> {
+  for (let attempt = 0; attempt < MAX_TAKEN_SUBADDRESSES; attempt++) {
+    const sub = await newSubaddress(ctx, c, userId, sources);
+    await ctx.db.transaction().execute((trx) => insertAddress(trx, { currency_id: c.id, user_id: userId, address: sub.address, idx: sub.index }));
+    // The user's own (this one, or one a concurrent request stored first); otherwise the
+    // address or index is another user's and the user still has none.
+    const mine = await findAddress(ctx.db, c.id, userId);
+    if (mine) return mine.address;
+    ctx.log.warn('deposit subaddress already given to another user', { currency: c.id, index: sub.index });
+  }
+  ctx.log.error('the wallet RPC keeps handing out subaddresses already given: was the view-only wallet made again?', { currency: c.id });
+  throw new AppError('SERVICE_UNAVAILABLE', ADDRESS_UNAVAILABLE);
+}
+
+async function newSubaddress(ctx: Ctx, c: DepositCurrency, userId: number, sources: Sources): Promise<{ address: string; index: number }> {
   const prev = walletQueue.get(c.id) ?? Promise.resolve();
   const made = prev.catch(() => {}).then(() => sources.monero(c).createAddress(`nodekeep user ${userId}`));
   walletQueue.set(c.id, made);
-  let sub: { address: string; index: number };
   try {
-    sub = await made;
+    return await made;
   } catch (err) {
     ctx.log.warn('deposit subaddress not made', { currency: c.id, err: (err as Error).message });
     throw new AppError('SERVICE_UNAVAILABLE', ADDRESS_UNAVAILABLE);
   } finally {
     if (walletQueue.get(c.id) === made) walletQueue.delete(c.id);
   }
-  await ctx.db.transaction().execute((trx) => insertAddress(trx, { currency_id: c.id, user_id: userId, address: sub.address, idx: sub.index }));
-  return (await findAddress(ctx.db, c.id, userId))!.address;
 }

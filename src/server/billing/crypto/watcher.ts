@@ -64,7 +64,21 @@ export async function watchCurrency(deps: Deps, currencyId: string, sources: Sou
   }
 }
 
-type Effect = { userId: number; kind: 'pending' | 'credited' | 'changed'; amount?: string; micros?: number };
+type Effect = { userId: number; kind: 'pending' | 'credited' | 'changed'; atomic?: bigint; micros?: number };
+
+/**
+ * A payment worth less than the currency's minimum at the current price: it will not be
+ * credited (unless the price rises by its confirmations), so "credited once confirmed"
+ * is not said of it. Without a usable price nothing is known, and it is told.
+ */
+function belowMinimum(c: DepositCurrency, atomic: bigint, quote: { price_usd: number } | null): boolean {
+  if (!quote) return false;
+  try {
+    return atomicToMicros(atomic, c.decimals, quote.price_usd) < c.minimum;
+  } catch {
+    return false; // worth more than the ledger can hold: certainly not dust
+  }
+}
 
 async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], removed: Set<string>, cursor: string | null): Promise<void> {
   const now = Date.now();
@@ -98,7 +112,7 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
         const r = await insertDeposit(trx, { currency_id: c.id, txid: p.txid, vout: p.vout, user_id: userId, address: p.address, amount: p.amount.toString(), confirmations: p.confirmations, state: 'pending', seen_at: now, updated_at: now });
         if (!r.numInsertedOrUpdatedRows) continue; // credited or settled before: never again
         d = { id: Number(r.insertId), confirmations: p.confirmations, state: 'pending' };
-        if (p.confirmations < c.confirmations) effects.push({ userId, kind: 'pending', amount: formatAtomic(p.amount, c.decimals) });
+        if (p.confirmations < c.confirmations && !belowMinimum(c, p.amount, usable)) effects.push({ userId, kind: 'pending', atomic: p.amount });
         else effects.push({ userId, kind: 'changed' });
       } else if (d.state === 'removed' || d.confirmations !== p.confirmations) {
         await updateDeposit(trx, d.id, { state: 'pending', confirmations: p.confirmations });
@@ -128,10 +142,12 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
       await updateDeposit(trx, d.id, { state: 'credited', usd_micros: micros, confirmations: p.confirmations });
       effects.push({ userId, kind: 'credited', micros });
     }
-    for (const e of effects) {
-      if (e.kind === 'pending') await raise(trx, e.userId, 'deposit_pending', { currency: c.ticker, amount: e.amount! });
-      else if (e.kind === 'credited') await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });
-    }
+    // One "deposit received" per user and pass, for what the pass saw together: anyone can
+    // pay an address a thousand outputs in one transaction, and each must not be a mail.
+    const seenFor = new Map<number, bigint>();
+    for (const e of effects) if (e.kind === 'pending') seenFor.set(e.userId, (seenFor.get(e.userId) ?? 0n) + e.atomic!);
+    for (const [userId, atomic] of seenFor) await raise(trx, userId, 'deposit_pending', { currency: c.ticker, amount: formatAtomic(atomic, c.decimals) });
+    for (const e of effects) if (e.kind === 'credited') await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });
     // The ledger tells the owner of a credit; a pending list that changed is told here.
     for (const userId of new Set(effects.filter((e) => e.kind !== 'credited').map((e) => e.userId))) await insertEvent(trx, userId, 'refresh_transactions', {});
     if (cursor !== null && !waiting) await setCursor(trx, c.id, cursor);

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
+import { pidsMatching } from '../support/daemons';
+import { fastFleetEnv } from '../support/fast-fleet';
+import { loopback, requestFrom } from '../support/from-ip';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser } from '../support/users';
+
+// The operator's CLI and the server write the same database from two processes. Debits
+// from CLI processes racing the server's own debits (deploys paying their Initial Charge)
+// on one balance: every writer waits its turn (BEGIN IMMEDIATE), no balance goes below
+// zero, each side's answer says what it wrote, nothing fails for being busy.
+
+const dataDir = tempDataDir('nodekeep-cli-race-');
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer(fastFleetEnv(dataDir), { dataDir });
+});
+afterAll(async () => {
+  await stopTestServer(s);
+  expect(pidsMatching(dataDir)).toEqual([]);
+});
+
+function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+it('6 CLI debits in processes of their own racing 30 deploys over HTTP on one balance: nothing overdrawn, every answer true to the ledger', { timeout: 180_000 }, async () => {
+  const u = await freshUser(s.deps, { prefix: 'clirace' });
+  const start = 3_000_000; // $3: enough for some of both, never all
+  await s.deps.db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: `clirace-funds:${u.id}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: start, kind: 'adjustment', description: 'Funds' }));
+  const debits = Array.from({ length: 6 }, (_, i) => cli(['billing', 'adjust', u.username, '-0.75', '--reason', 'race', '--key', `clirace-${u.id}-${i}`]));
+  // A CLI process takes a second or two to start: the deploys are spread over that time, so the writers interleave.
+  const deploys = Array.from({ length: 30 }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, i * 150));
+    return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, { body: { currency: 'satori', rewardAddress: `Srace${i}`, neuronCount: 1 }, token: u.token });
+  });
+  const [cliAnswers, httpAnswers] = await Promise.all([Promise.all(debits), Promise.all(deploys)]);
+
+  // Each CLI run either debited or was refused for the balance; none failed otherwise.
+  for (const [i, r] of cliAnswers.entries()) {
+    const row = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('idempotency_key', '=', `operator-adjust:clirace-${u.id}-${i}`).executeTakeFirst();
+    if (r.code === 0) {
+      expect(r.out).toMatch(/debited \$0\.75, balance \$\d+\.\d+/);
+      expect(row?.amount).toBe(750_000);
+    } else {
+      expect({ code: r.code, err: r.err.trim() }).toEqual({ code: 2, err: expect.stringMatching(/balance is lower than the debit/) });
+      expect(row).toBeUndefined();
+    }
+  }
+  // Each deploy either made its node and paid for it, or was refused with nothing written.
+  for (const a of httpAnswers) {
+    if (a.status !== 200) expect(a.body.message, JSON.stringify(a.body)).toMatch(/^Your balance does not cover this node's first day of hosting/);
+  }
+  const nodes = await s.deps.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute();
+  expect(nodes).toHaveLength(httpAnswers.filter((a) => a.status === 200).length);
+  const charges = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('debit_account', '=', userAccount(u.id)).where('kind', '=', 'initial_charge').execute();
+  expect(charges).toHaveLength(nodes.length);
+  const cliDebited = cliAnswers.filter((r) => r.code === 0).length * 750_000;
+  const balance = await accountBalance(s.deps.db, userAccount(u.id));
+  expect(balance).toBe(start - cliDebited - charges.reduce((a, c) => a + c.amount, 0));
+  expect(balance).toBeGreaterThanOrEqual(0);
+  // Both kinds of writer got through: the race really was one.
+  expect(cliDebited).toBeGreaterThan(0);
+  expect(nodes.length).toBeGreaterThan(0);
+  expect(await ledgerMismatches(s.deps.db)).toEqual([]);
+});
