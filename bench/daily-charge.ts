@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,7 +42,13 @@ export async function benchDailyCharge(): Promise<void> {
     await sql`WITH RECURSIVE u(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM u WHERE i < ${users})
       INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
       SELECT 'fund:' || i, 'platform:adjustments', 'user:' || i, 100000000, 'adjustment', 'bench funds', ${created} FROM u`.execute(db);
-    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+    // Before each timed phase: the WAL copied back and the machine's dirty pages written
+    // out, so no phase pays for the writes of the one before it.
+    const settle = async () => {
+      await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+      execFileSync('sync');
+    };
+    await settle();
     const seedMs = performance.now() - t0;
     const progress = (what: string) => console.error(`[daily charge bench] ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     progress('seeded');
@@ -52,7 +59,7 @@ export async function benchDailyCharge(): Promise<void> {
     const bareMs = performance.now() - b0;
     progress(`bare UPDATE ${(bareMs / 1000).toFixed(2)} s`);
     await sql`UPDATE nodes SET start_claim_at = NULL`.execute(db);
-    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+    await settle();
 
     globalThis.gc?.();
     const rss0 = process.memoryUsage().rss;
