@@ -3,13 +3,12 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
-import { logOperatorAction } from '../operator/log';
-import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
+import { adjustBalance } from './adjust';
 
 export const billingCommands: Record<string, CliCommand> = {
   'billing adjust': {
     usage: 'billing adjust <username|email> <+/-usd> --reason <text> [--key <idempotency key>]',
-    summary: "credit (+) or debit (-) a user's balance as a ledger transfer",
+    summary: "credit (+) or debit (-) a user's balance as a ledger transfer (the console's Customers page does the same)",
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['reason', 'key']);
       if (positional.length !== 2) throw new UsageError('billing adjust takes a user and an amount');
@@ -23,28 +22,9 @@ export const billingCommands: Record<string, CliCommand> = {
       if (amount === 0) throw new UsageError('amount must not be zero');
       const user = await findUserByLogin(db, positional[0]);
       if (!user) throw new UsageError(`no user "${positional[0]}"`);
-      const key = flags.key ?? `operator-adjust:${randomUUID()}`;
-      const credit = amount > 0;
-      try {
-        const posted = await db.transaction().execute(async (trx) => {
-          const done = await postTransfer(trx, {
-            idempotencyKey: key,
-            debit: credit ? PLATFORM.adjustments : userAccount(user.id),
-            credit: credit ? userAccount(user.id) : PLATFORM.adjustments,
-            amount: Math.abs(amount),
-            kind: 'adjustment',
-            description: flags.reason.trim(),
-          });
-          if (!done) return false;
-          await logOperatorAction(trx, io.by, 'billing adjust', { user_id: user.id, amount, key });
-          return true;
-        });
-        const balance = await accountBalance(db, userAccount(user.id));
-        io.out(posted ? `${user.username}: ${credit ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(balance)}` : `already applied (key ${key}); balance $${formatUsdExact(balance)}`);
-      } catch (err) {
-        if (err instanceof InsufficientFunds) throw new UsageError(`${user.username}'s balance is lower than the debit`);
-        throw err;
-      }
+      const key = flags.key ?? randomUUID();
+      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key });
+      io.out(r.applied ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}` : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`);
     },
   },
 };

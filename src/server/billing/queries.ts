@@ -22,7 +22,7 @@ export async function userTransfers(db: Kysely<Database>, userId: number, page: 
   const touching = db.selectFrom('ledger_transfers').where((eb) => eb.or([eb('debit_account', '=', account), eb('credit_account', '=', account)]));
   const [rows, total] = await Promise.all([
     touching
-      .select(['id', 'debit_account', 'amount', 'description', 'created_at'])
+      .select(['id', 'debit_account', 'amount', 'kind', 'description', 'created_at'])
       .orderBy('id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage)
@@ -58,4 +58,30 @@ export async function pendingDepositTotals(db: Kysely<Database>): Promise<{ coun
     .where('state', '=', 'pending')
     .executeTakeFirstOrThrow();
   return { count: Number(row.n), usd: Number(row.usd) };
+}
+
+/** The transfer written under an idempotency key, if any. */
+export function findTransferByKey(db: Kysely<Database>, key: string) {
+  return db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+/** The daily charge's runs, newest day first (`charge_days`). */
+export function listChargeDays(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('charge_days').selectAll().orderBy('day', 'desc').limit(limit).execute();
+}
+
+/**
+ * The charges posted per UTC day (of the transfer's time) since `from`: sum and count of
+ * `daily_charge` and of `initial_charge` transfers, keyed "YYYY-MM-DD".
+ */
+export async function chargeTotalsByDay(db: Kysely<Database>, from: number) {
+  const day = sql<string>`strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')`;
+  const rows = await db
+    .selectFrom('ledger_transfers')
+    .select([day.as('day'), 'kind', sql<number>`sum(amount)`.as('total'), sql<number>`count(*)`.as('n')])
+    .where('kind', 'in', ['daily_charge', 'initial_charge'])
+    .where('created_at', '>=', from)
+    .groupBy([day, 'kind'])
+    .execute();
+  return rows.map((r) => ({ day: r.day, kind: r.kind as 'daily_charge' | 'initial_charge', total: Number(r.total), count: Number(r.n) }));
 }
