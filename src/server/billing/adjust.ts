@@ -25,7 +25,7 @@ export async function adjustBalance(db: DB, by: OperatorActor, a: Adjustment): P
   if (Math.abs(a.amount) > MAX) fail('BAD_REQUEST', 'The amount must be at most $10000 either way.', 'amount');
   const reason = a.reason.trim();
   if (!reason || reason.length > 200) fail('BAD_REQUEST', 'A reason of at most 200 characters is required (the customer sees it in their history).', 'reason');
-  if (!idempotencyKey.safeParse(a.key).success) fail('BAD_REQUEST', 'The key must be 8-100 letters, digits, dashes or underscores.', 'key');
+  if (!idempotencyKey.safeParse(a.key).success) fail('BAD_REQUEST', 'The key must be 1-100 letters, digits or . : _ -.', 'key');
   const user = await findUserById(db, a.userId);
   if (!user) fail('NOT_FOUND', `No customer #${a.userId}.`);
   const key = `operator-adjust:${a.key}`;

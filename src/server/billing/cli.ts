@@ -3,6 +3,7 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
+import { AppError } from '../errors';
 import { adjustBalance } from './adjust';
 
 export const billingCommands: Record<string, CliCommand> = {
@@ -23,7 +24,10 @@ export const billingCommands: Record<string, CliCommand> = {
       const user = await findUserByLogin(db, positional[0]);
       if (!user) throw new UsageError(`no user "${positional[0]}"`);
       const key = flags.key ?? randomUUID();
-      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key });
+      // A refused adjustment (a debit beyond the balance, a reused key) is a usage error here.
+      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key }).catch((err: unknown) => {
+        throw err instanceof AppError && (err.code === 'BAD_REQUEST' || err.code === 'CONFLICT') ? new UsageError(err.message) : err;
+      });
       io.out(r.applied ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}` : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`);
     },
   },

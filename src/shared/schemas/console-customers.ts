@@ -61,7 +61,7 @@ export const usdAmount = z
   .refine((m) => Math.abs(m) <= 10_000_000_000, 'must be at most 10000 dollars either way');
 
 /** Made by the form when it opens: a double submit posts one transfer. */
-export const idempotencyKey = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/, 'must be 8-100 letters, digits, dashes or underscores');
+export const idempotencyKey = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be 1-100 letters, digits or . : _ -');
 
 export const adjustBalanceInput = z
   .object({
