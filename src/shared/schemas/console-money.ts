@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { usdAmount } from './console-customers';
+import { parseUsd } from '../money';
 
 // The console's Money page (issue 11). Money in integer micro-dollars; times ISO.
 
@@ -7,7 +7,13 @@ export const giftCodeState = z.enum(['unused', 'redeemed', 'expired', 'revoked']
 
 export const createGiftCodesInput = z
   .object({
-    amount: usdAmount.refine((m) => m > 0, 'must be more than 0'),
+    amount: z
+      .string()
+      .trim()
+      .regex(/^\d{1,9}(\.\d{1,6})?$/, 'must be a dollar amount such as 25 or 2.50')
+      .transform((s) => parseUsd(s))
+      .refine((m) => m > 0, 'must be more than 0')
+      .refine((m) => m <= 10_000_000_000, 'must be at most 10000 dollars'),
     count: z.number().int('must be a whole number').min(1, 'must be 1-1000').max(1000, 'must be 1-1000'),
     /** Valid through this UTC day. */
     expires: z.iso.date({ error: 'must be a date such as 2027-01-31' }),
