@@ -71,7 +71,7 @@ describe('console Customers and Money in the browser', () => {
       f.requestSubmit();
       f.requestSubmit();
     });
-    await page.getByText(`Done: ${customer.username}'s balance is now $12.50.`).or(page.getByText('This adjustment was already applied; the balance is $12.50.')).first().waitFor();
+    await page.getByText(`Done: ${customer.username}'s balance is now $12.50.`).waitFor();
     await page.getByTestId('customer-balance').filter({ hasText: '$12.50' }).waitFor();
     await page.getByRole('cell', { name: 'Sorry for the outage on Sunday' }).waitFor();
     const credits = await server.deps.db.selectFrom('ledger_transfers').selectAll().where('credit_account', '=', userAccount(customer.id)).execute();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
 import type { CustomerProfile } from '../../shared/schemas/console-customers';
 import { errorMessage } from '../app/errors';
@@ -131,9 +131,13 @@ function AdjustSection({ id, username }: { id: number; username: string }) {
   const [key, setKey] = useState(newKey);
   const [done, setDone] = useState<string | null>(null);
   const refresh = useRefresh(id);
+  // The key this form saw applied: the echo of a double submit reports the same success.
+  const applied = useRef<string | null>(null);
   const adjust = trpc.console.customers.adjust_balance.useMutation({
-    onSuccess: (r) => {
-      setDone(r.applied ? `Done: ${username}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
+    onSuccess: (r, input) => {
+      if (r.applied) applied.current = input.key;
+      const ours = r.applied || applied.current === input.key;
+      setDone(ours ? `Done: ${username}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
       setAmount('');
       setReason('');
       setKey(newKey());
