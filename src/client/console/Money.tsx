@@ -265,7 +265,8 @@ function Deposits() {
   return (
     <section className="console-section console-wide" aria-labelledby="dep-h">
       <h2 id="dep-h">Crypto deposits</h2>
-      <div className="field">
+      <div className="console-filters">
+        <div className="field">
         <label htmlFor={id}>State</label>
         <select id={id} value={state} onChange={(e) => setState(e.target.value as typeof state)}>
           <option value="">All</option>
@@ -275,6 +276,7 @@ function Deposits() {
             </option>
           ))}
         </select>
+        </div>
       </div>
       <QueryState query={list} what="The deposits">
         {(l) =>
@@ -325,7 +327,8 @@ function CardSessions() {
   return (
     <section className="console-section console-wide" aria-labelledby="card-h">
       <h2 id="card-h">Card sessions</h2>
-      <div className="field">
+      <div className="console-filters">
+        <div className="field">
         <label htmlFor={id}>Status</label>
         <select id={id} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
           <option value="">All</option>
@@ -335,6 +338,7 @@ function CardSessions() {
             </option>
           ))}
         </select>
+        </div>
       </div>
       <QueryState query={list} what="The card sessions">
         {(l) =>
