@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { userAccount } from '../../src/server/billing/ledger';
@@ -97,6 +98,16 @@ describe('console Customers and Money in the browser', () => {
     for (const c of codes) await table.getByRole('cell', { name: `…${c.slice(-4)}`, exact: true }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(3);
     await screenshot(page, 'console-money');
+
+    // The CSV export: the list's columns, the codes' last four characters only.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('id,code_ends,amount_usd,batch,created_at,expires_at,state,redeemed_by,redeemed_at,revoked_at');
+    expect(csv).toHaveLength(4);
+    for (const c of codes) {
+      expect(csv.some((l) => l.split(',')[1] === c.slice(-4) && l.split(',')[2] === '5.00' && l.split(',')[6] === 'unused')).toBe(true);
+      expect(csv.join('\n')).not.toContain(c);
+    }
 
     // Revoke one; the customer cannot redeem it, but can redeem another.
     await page.getByRole('button', { name: `Revoke code ${await table.locator('tbody tr').filter({ hasText: `…${codes[0].slice(-4)}` }).locator('td').first().textContent()}` }).click();
