@@ -141,6 +141,26 @@ describe('gift codes', () => {
     expect(await logTotal()).toBe(lines2);
     expect((await cli('coupons', 'list', '--batch', made.batch)).out.filter((l) => l.includes('revoked at'))).toHaveLength(2);
   });
+  it('a revoke racing a redemption: each code ends either redeemed and credited, or revoked and not credited', async () => {
+    const made = await op().money.create_gift_codes({ amount: '4', count: 8, expires: nextYear() });
+    const rows = (await op().money.gift_codes({ batch: made.batch })).codes;
+    const idOf = (code: string) => rows.find((r) => r.hint === code.replace(/-/g, '').slice(-4))!.id;
+    const users = await Promise.all(made.codes.map(() => freshUser(d.deps, { prefix: 'race' })));
+    await Promise.all(
+      made.codes.flatMap((code, i) => [
+        op().money.revoke_gift_codes({ ids: [idOf(code)] }).catch(() => null),
+        d.caller(users[i].token, `127.1.0.${i + 1}`).billing.redeem_coupon({ code }).catch(() => null),
+      ]),
+    );
+    const states = (await op().money.gift_codes({ batch: made.batch })).codes;
+    for (const code of made.codes) {
+      const id = idOf(code);
+      const credited = await d.db.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', `coupon:${id}`).execute();
+      const state = states.find((r) => r.id === id)!.state;
+      expect(['redeemed', 'revoked']).toContain(state);
+      expect(credited.length).toBe(state === 'redeemed' ? 1 : 0);
+    }
+  });
 });
 
 describe('deposits, currencies and card sessions', () => {
