@@ -267,15 +267,15 @@ function Deposits() {
       <h2 id="dep-h">Crypto deposits</h2>
       <div className="console-filters">
         <div className="field">
-        <label htmlFor={id}>State</label>
-        <select id={id} value={state} onChange={(e) => setState(e.target.value as typeof state)}>
-          <option value="">All</option>
-          {DEPOSIT_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+          <label htmlFor={id}>State</label>
+          <select id={id} value={state} onChange={(e) => setState(e.target.value as typeof state)}>
+            <option value="">All</option>
+            {DEPOSIT_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
         </div>
       </div>
       <QueryState query={list} what="The deposits">
@@ -329,15 +329,15 @@ function CardSessions() {
       <h2 id="card-h">Card sessions</h2>
       <div className="console-filters">
         <div className="field">
-        <label htmlFor={id}>Status</label>
-        <select id={id} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
-          <option value="">All</option>
-          {CARD_STATES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+          <label htmlFor={id}>Status</label>
+          <select id={id} value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            <option value="">All</option>
+            {CARD_STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
         </div>
       </div>
       <QueryState query={list} what="The card sessions">
