@@ -30,7 +30,7 @@ const RESET_TTL_MS = 60 * 60_000;
 export const RECOVER_MESSAGE = 'If an account exists for that email, we have sent a link to reset its password.';
 
 /** Creates a verification token and queues its mail, in the caller's transaction. */
-async function sendVerification(trx: DB, ctx: Pick<Context, 'config'>, user: { id: number; email: string; username: string }) {
+export async function sendVerification(trx: DB, ctx: { config: Pick<Context['config'], 'publicUrl'> }, user: { id: number; email: string; username: string }) {
   const token = newToken();
   await insertEmailToken(trx, { user_id: user.id, kind: 'verify', token_hash: hashToken(token), expires_at: Date.now() + VERIFY_TTL_MS });
   await enqueueMail(trx, verificationMail(user.email, user.username, `${ctx.config.publicUrl}/verify?h=${token}`));

@@ -2,10 +2,10 @@ import type { CliCommand, CliIo } from '../cli/types';
 import type { DB } from '../db/open';
 import type { UserRole } from '../db/schema';
 import { terminalField as f } from '../cli/terminal';
-import { UsageError } from '../cli/types';
+import { parseFlags, UsageError } from '../cli/types';
 import { logOperatorAction } from '../operator/log';
 import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
-import { endSessions } from './sessions';
+import { disableUser, enableUser, resendVerificationFor, resetUserTfa } from './operator-actions';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -48,16 +48,36 @@ export const userCommands: Record<string, CliCommand> = {
     usage: 'users disable <username|email>',
     summary: 'disable an account and sign out all its sessions',
     async run(db, args, io) {
-      if (args.length !== 1) throw new UsageError('users disable takes one username or email');
-      const u = await findUserByLogin(db, args[0]);
-      if (!u) throw new UsageError(`no user "${f(args[0])}"`);
-      if (u.disabled_at) return io.out(`${f(u.username)} is already disabled`);
-      await db.transaction().execute(async (trx) => {
-        await updateUser(trx, u.id, { disabled_at: Date.now() });
-        await endSessions(trx, u.id, {});
-        await logOperatorAction(trx, io.by, 'users disable', { user_id: u.id });
-      });
-      io.out(`${f(u.username)} is disabled and signed out`);
+      const u = await oneUser(db, args, 'users disable');
+      io.out((await disableUser(db, io.by, u.id)) ? `${f(u.username)} is disabled and signed out` : `${f(u.username)} is already disabled`);
+    },
+  },
+  'users enable': {
+    usage: 'users enable <username|email>',
+    summary: 'let a disabled account log in again',
+    async run(db, args, io) {
+      const u = await oneUser(db, args, 'users enable');
+      io.out((await enableUser(db, io.by, u.id)) ? `${f(u.username)} is enabled` : `${f(u.username)} is not disabled`);
+    },
+  },
+  'users reset-2fa': {
+    usage: 'users reset-2fa <username|email> --check <how you checked who is asking>',
+    summary: 'turn two-factor authentication off for a user who lost it (the check is kept in the log)',
+    async run(db, args, io) {
+      const { positional, flags } = parseFlags(args, ['check']);
+      const u = await oneUser(db, positional, 'users reset-2fa');
+      if (!flags.check?.trim()) throw new UsageError('--check is required: say how you checked who is asking');
+      await resetUserTfa(db, io.by, u.id, flags.check);
+      io.out(`${f(u.username)}: two-factor authentication is off; they were told by mail and in-app`);
+    },
+  },
+  'users resend-verification': {
+    usage: 'users resend-verification <username|email>',
+    summary: 'send a fresh email verification link',
+    async run(db, args, io, config) {
+      const u = await oneUser(db, args, 'users resend-verification');
+      const { email } = await resendVerificationFor(db, io.by, config.publicUrl, u.id);
+      io.out(`verification link queued to ${f(email)}`);
     },
   },
   'users promote': {
@@ -85,4 +105,11 @@ async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
   });
   if (role === 'customer') return io.out(`${f(u.username)} is a customer now; the console refuses them from their next call`);
   io.out(`${f(u.username)} is an operator now${u.tfa_enabled ? '' : '; the console opens once they turn on two-factor authentication (Settings, Two-factor authentication)'}`);
+}
+
+async function oneUser(db: DB, args: string[], command: string) {
+  if (args.length !== 1) throw new UsageError(`${command} takes one username or email`);
+  const u = await findUserByLogin(db, args[0]);
+  if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+  return u;
 }

@@ -277,3 +277,26 @@ export async function operatorIds(db: Q): Promise<number[]> {
   const rows = await db.selectFrom('users').select('id').where('role', '=', 'operator').where('disabled_at', 'is', null).orderBy('id').execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * The operator's customer search: an id (42 or #42), or a part of a username or email
+ * (case-insensitive, `%` and `_` taken literally). Newest accounts first, `limit` rows.
+ */
+export function searchUsers(db: Q, text: string, limit: number) {
+  const t = text.trim();
+  const id = /^#?(\d{1,12})$/.exec(t);
+  const like = `%${userKey(t).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        ...(id ? [eb('id', '=', Number(id[1]))] : []),
+        sql<boolean>`username_key LIKE ${like} ESCAPE '\\'`,
+        sql<boolean>`email_key LIKE ${like} ESCAPE '\\'`,
+      ]),
+    )
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

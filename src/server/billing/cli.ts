@@ -3,14 +3,13 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
-import { logOperatorAction } from '../operator/log';
-import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
-import { findTransferByKey } from './queries';
+import { AppError } from '../errors';
+import { adjustBalance } from './adjust';
 
 export const billingCommands: Record<string, CliCommand> = {
   'billing adjust': {
     usage: 'billing adjust <username|email> <+/-usd> --reason <text> [--key <idempotency key>]',
-    summary: "credit (+) or debit (-) a user's balance as a ledger transfer",
+    summary: "credit (+) or debit (-) a user's balance as a ledger transfer (the console's Customers page does the same)",
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['reason', 'key']);
       if (positional.length !== 2) throw new UsageError('billing adjust takes a user and an amount');
@@ -24,32 +23,12 @@ export const billingCommands: Record<string, CliCommand> = {
       if (amount === 0) throw new UsageError('amount must not be zero');
       const user = await findUserByLogin(db, positional[0]);
       if (!user) throw new UsageError(`no user "${positional[0]}"`);
-      // The operator's keys live apart from the server's (`card:…`, `crypto:…`, `coupon:…`):
-      // a typed `--key card:cs_…` must not take the key a card payment's credit is written under.
-      const key = `operator-adjust:${flags.key ?? randomUUID()}`;
-      const credit = amount > 0;
-      const debit = credit ? PLATFORM.adjustments : userAccount(user.id);
-      const creditTo = credit ? userAccount(user.id) : PLATFORM.adjustments;
-      try {
-        const posted = await db.transaction().execute(async (trx) => {
-          const done = await postTransfer(trx, { idempotencyKey: key, debit, credit: creditTo, amount: Math.abs(amount), kind: 'adjustment', description: flags.reason.trim() });
-          if (!done) {
-            // A rerun must be the same adjustment: a key reused for another one would be "applied" without being so.
-            const earlier = await findTransferByKey(trx, key);
-            if (earlier && (earlier.debit_account !== debit || earlier.credit_account !== creditTo || earlier.amount !== Math.abs(amount))) {
-              throw new UsageError(`key ${flags.key} was used for another adjustment (${earlier.debit_account} -> ${earlier.credit_account}, $${formatUsdExact(earlier.amount)}); nothing was written`);
-            }
-            return false;
-          }
-          await logOperatorAction(trx, io.by, 'billing adjust', { user_id: user.id, amount, key });
-          return true;
-        });
-        const balance = await accountBalance(db, userAccount(user.id));
-        io.out(posted ? `${user.username}: ${credit ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(balance)}` : `already applied (key ${flags.key}); balance $${formatUsdExact(balance)}`);
-      } catch (err) {
-        if (err instanceof InsufficientFunds) throw new UsageError(`${user.username}'s balance is lower than the debit`);
-        throw err;
-      }
+      const key = flags.key ?? randomUUID();
+      // A refused adjustment (a debit beyond the balance, a reused key) is a usage error here.
+      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key }).catch((err: unknown) => {
+        throw err instanceof AppError && (err.code === 'BAD_REQUEST' || err.code === 'CONFLICT') ? new UsageError(err.message) : err;
+      });
+      io.out(r.applied ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}` : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`);
     },
   },
 };

@@ -5,11 +5,6 @@ import { CHARGED } from '../../shared/lifecycle';
 import { userAccount } from './ledger';
 
 
-/** The transfer written under an idempotency key, if any. */
-export function findTransferByKey(db: Kysely<Database>, key: string) {
-  return db.selectFrom('ledger_transfers').select(['debit_account', 'credit_account', 'amount']).where('idempotency_key', '=', key).executeTakeFirst();
-}
-
 /** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
 export async function chargedNodeTotals(db: Kysely<Database>, userId: number): Promise<{ count: number; daily: number }> {
   const row = await db
@@ -46,7 +41,7 @@ export async function userTransfers(db: Kysely<Database>, userId: number, page: 
       )
       .selectFrom('ledger_transfers as t')
       .innerJoin('page', 'page.id', 't.id')
-      .select(['t.id', 't.debit_account', 't.amount', 't.description', 't.created_at'])
+      .select(['t.id', 't.debit_account', 't.amount', 't.kind', 't.description', 't.created_at'])
       .orderBy('t.id', 'desc')
       .execute(),
     transferCount(db, account),
@@ -110,4 +105,30 @@ export async function pendingDepositTotals(db: Kysely<Database>): Promise<{ coun
     .where('state', '=', 'pending')
     .executeTakeFirstOrThrow();
   return { count: Number(row.n), usd: Number(row.usd) };
+}
+
+/** The transfer written under an idempotency key, if any. */
+export function findTransferByKey(db: Kysely<Database>, key: string) {
+  return db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+}
+
+/** The daily charge's runs, newest day first (`charge_days`). */
+export function listChargeDays(db: Kysely<Database>, limit: number) {
+  return db.selectFrom('charge_days').selectAll().orderBy('day', 'desc').limit(limit).execute();
+}
+
+/**
+ * The charges posted per UTC day (of the transfer's time) since `from`: sum and count of
+ * `daily_charge` and of `initial_charge` transfers, keyed "YYYY-MM-DD".
+ */
+export async function chargeTotalsByDay(db: Kysely<Database>, from: number) {
+  const day = sql<string>`strftime('%Y-%m-%d', created_at / 1000, 'unixepoch')`;
+  const rows = await db
+    .selectFrom('ledger_transfers')
+    .select([day.as('day'), 'kind', sql<number>`sum(amount)`.as('total'), sql<number>`count(*)`.as('n')])
+    .where('kind', 'in', ['daily_charge', 'initial_charge'])
+    .where('created_at', '>=', from)
+    .groupBy([day, 'kind'])
+    .execute();
+  return rows.map((r) => ({ day: r.day, kind: r.kind as 'daily_charge' | 'initial_charge', total: Number(r.total), count: Number(r.n) }));
 }

@@ -180,6 +180,8 @@ export interface GiftCodesTable {
   created_at: number;
   redeemed_by: number | null;
   redeemed_at: number | null;
+  /** Set when the operator revoked it unused (migration 2150); redemption refuses it. */
+  revoked_at: number | null;
 }
 
 /** An accepted deposit currency and its watch-only source (migration 2020; src/server/billing/crypto). */

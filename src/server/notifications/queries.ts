@@ -60,3 +60,8 @@ export async function pruneClearedNotifications(db: Q, olderThan: number, limit:
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** The user's newest notifications, open or cleared (the operator's view of a customer). */
+export function recentNotifications(db: Q, userId: number, limit = NOTIFICATION_LIST_LIMIT) {
+  return db.selectFrom('notifications').select(['message', 'link', 'hour', 'cleared_at']).where('user_id', '=', userId).orderBy('id', 'desc').limit(limit).execute();
+}

@@ -38,3 +38,13 @@ export async function setCardSessionStatus(db: Kysely<Database>, id: string, fro
   const r = await db.updateTable('card_sessions').set({ status: to, updated_at: Date.now() }).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
   return (r.numUpdatedRows ?? 0n) > 0n;
 }
+
+/** The newest card sessions of every user (the operator's list), optionally in one status. */
+export function listAllCardSessions(db: Kysely<Database>, status: Status | undefined, limit: number) {
+  let q = db
+    .selectFrom('card_sessions')
+    .leftJoin('users', 'users.id', 'card_sessions.user_id')
+    .select(['card_sessions.id', 'card_sessions.user_id', 'users.username', 'card_sessions.amount', 'card_sessions.status', 'card_sessions.created_at', 'card_sessions.updated_at']);
+  if (status) q = q.where('card_sessions.status', '=', status);
+  return q.orderBy('card_sessions.created_at', 'desc').limit(limit).execute();
+}

@@ -33,7 +33,8 @@ export async function redeemGiftCode(ctx: Ctx, userId: number, code: string) {
   const normalized = normalizeGiftCode(code);
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<Outcome> => {
     const row = normalized ? await findGiftCodeByHash(trx, giftCodeHash(normalized)) : undefined;
-    if (!row) return { ok: false, reason: 'invalid' };
+    // A revoked code reads as one that never existed: its holder learns nothing more.
+    if (!row || row.revoked_at !== null) return { ok: false, reason: 'invalid' };
     if (row.redeemed_by !== null || row.redeemed_at !== null) return { ok: false, reason: 'used' };
     if (row.expires_at <= Date.now()) return { ok: false, reason: 'expired' };
     if (!(await markGiftCodeRedeemed(trx, row.id, userId))) return { ok: false, reason: 'used' };

@@ -5,7 +5,9 @@ import { logOperatorAction } from '../../operator/log';
 import { openSecretBox } from '../../secrets/box';
 import { CurrencyFlags, passwordAad, sourceProblem } from './currencies';
 import { formatUsdExact } from '../../../shared/money';
-import { findCurrency, insertCurrency, listCurrencies, setCurrencyEnabled } from './queries';
+import { findCurrency, insertCurrency, listCurrencies } from './queries';
+import { setDepositCurrencyEnabled } from './admin';
+import { AppError } from '../../errors';
 import { moneroWalletCall, parseRpcUrl } from './sources';
 import { RESCAN_SLACK_MS } from './watcher';
 
@@ -99,10 +101,8 @@ export const depositCommands: Record<string, CliCommand> = {
 
 async function toggle(db: Parameters<CliCommand['run']>[0], args: string[], io: Parameters<CliCommand['run']>[2], enabled: boolean) {
   if (args.length !== 1) throw new UsageError(`deposits ${enabled ? 'enable' : 'disable'} takes one currency id`);
-  await db.transaction().execute(async (trx) => {
-    const r = await setCurrencyEnabled(trx, args[0], enabled);
-    if (!Number(r.numUpdatedRows)) throw new UsageError(`no deposit currency "${args[0]}"`);
-    await logOperatorAction(trx, io.by, enabled ? 'deposits enable' : 'deposits disable', { id: args[0] });
+  const changed = await setDepositCurrencyEnabled(db, io.by, args[0], enabled).catch((err: unknown) => {
+    throw err instanceof AppError && err.code === 'NOT_FOUND' ? new UsageError(`no deposit currency "${args[0]}"`) : err;
   });
-  io.out(`${args[0]}: ${enabled ? 'enabled' : 'disabled'}`);
+  io.out(`${args[0]}: ${changed ? '' : 'already '}${enabled ? 'enabled' : 'disabled'}`);
 }

@@ -114,3 +114,13 @@ export async function depositCount(db: Q, state: DepositsTable['state']): Promis
   const row = await db.selectFrom('deposits').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', state).executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** The newest deposits of every user (the operator's list), optionally in one state. */
+export function listAllDeposits(db: Q, state: DepositsTable['state'] | undefined, limit: number) {
+  let q = db
+    .selectFrom('deposits')
+    .leftJoin('users', 'users.id', 'deposits.user_id')
+    .select(['deposits.id', 'deposits.currency_id', 'deposits.user_id', 'users.username', 'deposits.txid', 'deposits.amount', 'deposits.confirmations', 'deposits.state', 'deposits.usd_micros', 'deposits.seen_at']);
+  if (state) q = q.where('deposits.state', '=', state);
+  return q.orderBy('deposits.id', 'desc').limit(limit).execute();
+}

@@ -1,0 +1,281 @@
+import { useRef, useState } from 'react';
+import { Link, useParams } from 'wouter';
+import type { CustomerProfile } from '../../shared/schemas/console-customers';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+import { TextField } from '../ui/Field';
+import { Pager } from '../ui/Pager';
+import { QueryState } from '../ui/QueryState';
+import { usd, utc } from './format';
+
+const LEDGER_PAGE = 20;
+
+/** One customer: profile and account actions, balance adjustment, nodes, ledger, notifications. */
+export function Customer() {
+  const params = useParams<{ id: string }>();
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) return <Alert kind="error">No such customer.</Alert>;
+  return <CustomerPage id={id} />;
+}
+
+function CustomerPage({ id }: { id: number }) {
+  const profile = trpc.console.customers.get.useQuery({ id });
+  return (
+    <QueryState query={profile} what="The customer">
+      {(p) => (
+        <div className="console-customer">
+          <p>
+            <Link href="/customers">← Customers</Link>
+          </p>
+          <ProfileSection p={p} />
+          <AdjustSection id={id} username={p.customer.username} />
+          <LedgerSection id={id} />
+          <NodesSection p={p} />
+          <NotificationsSection p={p} />
+        </div>
+      )}
+    </QueryState>
+  );
+}
+
+/** After an action the page reads the customer again (and the ledger, when money moved). */
+function useRefresh(id: number) {
+  const utils = trpc.useUtils();
+  return () => {
+    void utils.console.customers.get.invalidate({ id });
+    void utils.console.customers.ledger.invalidate();
+  };
+}
+
+function ProfileSection({ p }: { p: CustomerProfile }) {
+  const c = p.customer;
+  const refresh = useRefresh(c.id);
+  const [done, setDone] = useState<string | null>(null);
+  const opts = (text: string) => ({ onSuccess: () => (setDone(text), refresh()) });
+  const disable = trpc.console.customers.disable.useMutation(opts(`${c.username} is disabled and signed out.`));
+  const enable = trpc.console.customers.enable.useMutation(opts(`${c.username} can log in again.`));
+  const resend = trpc.console.customers.resend_verification.useMutation({ onSuccess: (r) => (setDone(r.message), refresh()) });
+  const reset = trpc.console.customers.reset_2fa.useMutation(opts(`Two-factor authentication is off for ${c.username}; they were told by mail and in-app.`));
+  const [check, setCheck] = useState('');
+  const failed = [disable, enable, resend, reset].find((m) => m.isError);
+  return (
+    <section className="console-section" aria-labelledby="profile-h">
+      <h2 id="profile-h">{c.username}</h2>
+      <dl className="console-facts">
+        <dt>Id</dt>
+        <dd>{c.id}</dd>
+        <dt>Email</dt>
+        <dd>
+          {c.email} ({c.verified_at ? `verified ${utc(c.verified_at)}` : 'not verified'})
+        </dd>
+        <dt>Balance</dt>
+        <dd data-testid="customer-balance">{usd(c.balance_micros)}</dd>
+        <dt>State</dt>
+        <dd>{c.disabled_at ? `disabled since ${utc(c.disabled_at)}` : 'active'}</dd>
+        <dt>2FA</dt>
+        <dd>{c.tfa ? 'on' : 'off'}</dd>
+        <dt>Sessions</dt>
+        <dd>{c.live_sessions} live</dd>
+        <dt>Referrer</dt>
+        <dd>{c.referrer ?? '-'}</dd>
+        <dt>Since</dt>
+        <dd>{utc(c.created_at)}</dd>
+      </dl>
+      <div className="console-buttons">
+        {c.disabled ? (
+          <button type="button" className="btn btn-secondary" disabled={enable.isPending} onClick={() => enable.mutate({ id: c.id })}>
+            Enable account
+          </button>
+        ) : (
+          <button type="button" className="btn btn-danger" disabled={disable.isPending} onClick={() => disable.mutate({ id: c.id })}>
+            Disable account
+          </button>
+        )}
+        {!c.verified && (
+          <button type="button" className="btn btn-secondary" disabled={resend.isPending} onClick={() => resend.mutate({ id: c.id })}>
+            Resend verification email
+          </button>
+        )}
+      </div>
+      {c.tfa && (
+        <form
+          className="console-subform"
+          onSubmit={(e) => {
+            e.preventDefault();
+            reset.mutate({ id: c.id, identity_check: check }, { onSuccess: () => setCheck('') });
+          }}
+        >
+          <h3>Reset two-factor authentication</h3>
+          <TextField label="Identity check" value={check} onValueChange={setCheck} maxLength={500} hint="How you checked that the person asking owns this account (kept in the log)." />
+          <button type="submit" className="btn btn-danger" disabled={reset.isPending || check.trim().length < 10}>
+            Reset 2FA
+          </button>
+        </form>
+      )}
+      {failed && <Alert kind="error">{errorMessage(failed.error)}</Alert>}
+      {done && !failed && <Alert kind="success">{done}</Alert>}
+    </section>
+  );
+}
+
+const newKey = () => crypto.randomUUID();
+
+/**
+ * The form's idempotency key is made when the form opens and renewed only after a
+ * success: a double click, or a retry after a lost answer, posts one transfer.
+ */
+function AdjustSection({ id, username }: { id: number; username: string }) {
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [key, setKey] = useState(newKey);
+  const [done, setDone] = useState<string | null>(null);
+  const refresh = useRefresh(id);
+  // The key this form saw applied: the echo of a double submit reports the same success.
+  const applied = useRef<string | null>(null);
+  const adjust = trpc.console.customers.adjust_balance.useMutation({
+    onSuccess: (r, input) => {
+      if (r.applied) applied.current = input.key;
+      const ours = r.applied || applied.current === input.key;
+      setDone(ours ? `Done: ${username}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
+      setAmount('');
+      setReason('');
+      setKey(newKey());
+      refresh();
+    },
+  });
+  return (
+    <section className="console-section" aria-labelledby="adjust-h">
+      <h2 id="adjust-h">Adjust the balance</h2>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setDone(null);
+          adjust.mutate({ id, amount, reason, key });
+        }}
+      >
+        <TextField label="Amount (USD)" value={amount} onValueChange={setAmount} hint="25 credits $25; -3.50 takes $3.50 away." inputMode="decimal" />
+        <TextField label="Reason" value={reason} onValueChange={setReason} maxLength={200} hint="The customer reads it in their transaction history." />
+        <button type="submit" className="btn btn-primary" disabled={adjust.isPending || !amount.trim() || !reason.trim()}>
+          Post adjustment
+        </button>
+      </form>
+      {adjust.isError && <Alert kind="error">{errorMessage(adjust.error)}</Alert>}
+      {done && !adjust.isError && <Alert kind="success">{done}</Alert>}
+    </section>
+  );
+}
+
+function LedgerSection({ id }: { id: number }) {
+  const [page, setPage] = useState(1);
+  const ledger = trpc.console.customers.ledger.useQuery({ id, page, per_page: LEDGER_PAGE });
+  return (
+    <section className="console-section console-wide" aria-labelledby="ledger-h">
+      <h2 id="ledger-h">Ledger</h2>
+      <QueryState query={ledger} what="The ledger">
+        {(l) => (
+          <>
+            <p>
+              Balance <strong>{usd(l.balance_micros)}</strong>, {l.total} transfer{l.total === 1 ? '' : 's'}.
+            </p>
+            {l.transfers.length > 0 && (
+              <table className="console-table">
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Kind</th>
+                    <th>Description</th>
+                    <th>Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {l.transfers.map((t) => (
+                    <tr key={t.id}>
+                      <td className="nowrap">{utc(t.at)}</td>
+                      <td>{t.kind}</td>
+                      <td>{t.description}</td>
+                      <td className="nowrap">{usd(t.amount_micros)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <Pager page={page} total={l.total} perPage={LEDGER_PAGE} onPage={setPage} label="Ledger pages" />
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function NodesSection({ p }: { p: CustomerProfile }) {
+  return (
+    <section className="console-section console-wide" aria-labelledby="nodes-h">
+      <h2 id="nodes-h">Nodes</h2>
+      {p.nodes.length ? (
+        <table className="console-table">
+          <thead>
+            <tr>
+              <th>Node</th>
+              <th>Coin</th>
+              <th>Plan</th>
+              <th>State</th>
+              <th>Status</th>
+              <th>IP</th>
+              <th>Per day</th>
+              <th>Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.nodes.map((n) => (
+              <tr key={n.id}>
+                <td>
+                  {n.alias ?? n.mn_id} <span className="muted">#{n.id}</span>
+                </td>
+                <td>{n.coin_id}</td>
+                <td>{n.package}</td>
+                <td>{n.state}</td>
+                <td>{n.status}</td>
+                <td>{n.server_ip ?? '-'}</td>
+                <td className="nowrap">{usd(n.daily_price_micros)}</td>
+                <td className="nowrap">{utc(n.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No nodes.</p>
+      )}
+    </section>
+  );
+}
+
+function NotificationsSection({ p }: { p: CustomerProfile }) {
+  return (
+    <section className="console-section console-wide" aria-labelledby="notes-h">
+      <h2 id="notes-h">Notifications</h2>
+      {p.notifications.length ? (
+        <table className="console-table">
+          <thead>
+            <tr>
+              <th>When (UTC)</th>
+              <th>Message</th>
+              <th>State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {p.notifications.map((n, i) => (
+              <tr key={i}>
+                <td className="nowrap">{n.hour}</td>
+                <td>{n.message}</td>
+                <td>{n.cleared ? 'cleared' : 'open'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No notifications.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+import { useId, useState } from 'react';
+import { Link } from 'wouter';
+import { trpc } from '../app/trpc';
+import { QueryState } from '../ui/QueryState';
+import { usd, utc } from './format';
+
+/** Find a customer by username, email (or a part of either) or id, and open their page. */
+export function Customers() {
+  const [draft, setDraft] = useState('');
+  const [q, setQ] = useState('');
+  const id = useId();
+  const found = trpc.console.customers.search.useQuery({ q }, { enabled: q !== '' });
+  return (
+    <div className="console-customers">
+      <form
+        className="console-filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setQ(draft.trim());
+        }}
+      >
+        <div className="field">
+          <label htmlFor={id}>Username, email or id</label>
+          <input id={id} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={100} />
+        </div>
+        <button type="submit" className="btn btn-primary" disabled={!draft.trim()}>
+          Search
+        </button>
+      </form>
+      {q && (
+        <QueryState query={found} what="The search">
+          {(r) =>
+            r.customers.length ? (
+              <>
+                <table className="console-table">
+                  <thead>
+                    <tr>
+                      <th>Id</th>
+                      <th>Username</th>
+                      <th>Email</th>
+                      <th>Balance</th>
+                      <th>State</th>
+                      <th>Since</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {r.customers.map((c) => (
+                      <tr key={c.id}>
+                        <td>{c.id}</td>
+                        <td>
+                          <Link href={`/customers/${c.id}`}>{c.username}</Link>
+                        </td>
+                        <td>{c.email}</td>
+                        <td className="nowrap">{usd(c.balance_micros)}</td>
+                        <td>{[c.disabled ? 'disabled' : 'active', c.verified ? 'verified' : 'not verified', c.tfa ? '2FA on' : null, c.operator ? 'operator' : null].filter(Boolean).join(', ')}</td>
+                        <td className="nowrap">{utc(c.created_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+                {r.more && <p className="muted">Only the newest 50 matches are shown; type more to narrow the search.</p>}
+              </>
+            ) : (
+              <p className="muted">No customer matches “{q}”.</p>
+            )
+          }
+        </QueryState>
+      )}
+    </div>
+  );
+}

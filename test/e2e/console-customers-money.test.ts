@@ -1,0 +1,131 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import type { Page } from 'playwright-core';
+import { runCli } from '../../src/server/cli/main';
+import { userAccount } from '../../src/server/billing/ledger';
+import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { freshUser, type FreshUser } from '../support/users';
+import { at, Authenticator, browserSession, logInLive, screenshot } from './browser';
+
+// The console's Customers and Money pages in Chromium against the real server (built
+// client in dist/client: run `npm run build` first): an operator finds a customer and
+// credits them with a reason (the customer's open billing page follows live), creates
+// gift codes and sees them listed, and reads both actions back on the Log page.
+
+let server: TestServer;
+const session = browserSession(() => server.url);
+let operator: FreshUser;
+let customer: FreshUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await session.launch();
+  operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
+  customer = await freshUser(server.deps, { prefix: 'cust' });
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+});
+afterEach(session.assertNoPageErrors);
+afterAll(async () => {
+  await session.close();
+  await stopTestServer(server);
+});
+
+async function logInWithCode(page: Page, user: FreshUser, phone: Authenticator) {
+  await page.goto('/login');
+  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByLabel('2FA code', { exact: true }).fill(await phone.nextStepCode());
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await at(page, '/dashboard');
+}
+
+const stat = (page: Page, label: string) => page.locator('.stat', { has: page.locator('.stat-label').getByText(label, { exact: true }) }).locator('.stat-value');
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+
+describe('console Customers and Money in the browser', () => {
+  it('finds a customer, credits them with a reason (live on their billing page), creates gift codes, and reads it back in the log', { timeout: 120_000 }, async () => {
+    // The customer has the billing page open.
+    const customerPage = await session.newPage();
+    await logInLive(customerPage, customer);
+    await customerPage.goto('/dashboard/billing');
+    await stat(customerPage, 'Account balance').filter({ hasText: '$0.00' }).waitFor();
+
+    const page = await session.newPage();
+    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await page.goto('/console');
+    await nav(page, 'Customers');
+    await at(page, '/console/customers');
+    await page.getByLabel('Username, email or id', { exact: true }).fill(customer.email.slice(0, 14));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: customer.username, exact: true }).click();
+    await at(page, `/console/customers/${customer.id}`);
+    await page.getByRole('heading', { name: customer.username }).waitFor();
+    await page.getByTestId('customer-balance').filter({ hasText: '$0.00' }).waitFor();
+
+    // A reason is required: the button stays off without one.
+    await page.getByLabel('Amount (USD)', { exact: true }).fill('12.50');
+    expect(await page.getByRole('button', { name: 'Post adjustment' }).isDisabled()).toBe(true);
+    await page.getByLabel('Reason', { exact: true }).fill('Sorry for the outage on Sunday');
+    // A double submit (two submits before the first answer) posts one transfer.
+    await page.locator('form', { has: page.getByRole('button', { name: 'Post adjustment' }) }).evaluate((f: HTMLFormElement) => {
+      f.requestSubmit();
+      f.requestSubmit();
+    });
+    await page.getByText(`Done: ${customer.username}'s balance is now $12.50.`).waitFor();
+    await page.getByTestId('customer-balance').filter({ hasText: '$12.50' }).waitFor();
+    await page.getByRole('cell', { name: 'Sorry for the outage on Sunday' }).waitFor();
+    const credits = await server.deps.db.selectFrom('ledger_transfers').selectAll().where('credit_account', '=', userAccount(customer.id)).execute();
+    expect(credits.map((t) => [t.amount, t.description])).toEqual([[12_500_000, 'Sorry for the outage on Sunday']]);
+
+    // The customer's open billing page follows without a reload.
+    await stat(customerPage, 'Account balance').filter({ hasText: '$12.50' }).waitFor();
+    await customerPage.getByText('Sorry for the outage on Sunday').waitFor();
+    await screenshot(page, 'console-customer');
+
+    // Gift codes: made, shown once, listed by their last four characters.
+    await nav(page, 'Money');
+    await at(page, '/console/money');
+    await page.getByLabel('Amount (USD)', { exact: true }).fill('5');
+    await page.getByLabel('How many', { exact: true }).fill('3');
+    await page.getByRole('button', { name: 'Create codes' }).click();
+    const shown = page.getByTestId('new-codes');
+    await shown.waitFor();
+    const codes = ((await shown.textContent()) ?? '').split('\n').filter(Boolean);
+    expect(codes).toHaveLength(3);
+    for (const c of codes) expect(c).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
+    const table = page.getByRole('table', { name: 'Gift codes' });
+    for (const c of codes) await table.getByRole('cell', { name: `…${c.slice(-4)}`, exact: true }).waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(3);
+    await screenshot(page, 'console-money');
+
+    // The CSV export: the list's columns, the codes' last four characters only.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = fs.readFileSync((await download.path())!, 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('id,code_ends,amount_usd,batch,created_at,expires_at,state,redeemed_by,redeemed_at,revoked_at');
+    expect(csv).toHaveLength(4);
+    for (const c of codes) {
+      expect(csv.some((l) => l.split(',')[1] === c.slice(-4) && l.split(',')[2] === '5.00' && l.split(',')[6] === 'unused')).toBe(true);
+      expect(csv.join('\n')).not.toContain(c);
+    }
+
+    // Revoke one; the customer cannot redeem it, but can redeem another.
+    await page.getByRole('button', { name: `Revoke code ${await table.locator('tbody tr').filter({ hasText: `…${codes[0].slice(-4)}` }).locator('td').first().textContent()}` }).click();
+    await table.locator('tbody tr').filter({ hasText: `…${codes[0].slice(-4)}` }).getByText('revoked').waitFor();
+
+    // The log: both actions, by the operator, from the browser's address; never a code.
+    await nav(page, 'Log');
+    await at(page, '/console/log');
+    const rows = page.locator('.console-log-table tbody tr');
+    await rows.first().waitFor();
+    const texts = await rows.allInnerTexts();
+    for (const action of ['billing adjust', 'coupons create', 'coupons revoke']) {
+      expect(texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')), action).toBe(true);
+    }
+    expect(texts.filter((t) => t.includes('billing adjust'))).toHaveLength(1);
+    for (const c of codes) expect(texts.join('\n')).not.toContain(c);
+    await page.getByLabel('Action', { exact: true }).selectOption('billing adjust');
+    await page.getByText('1 entry').waitFor();
+    expect((await rows.allInnerTexts())[0]).toContain('Sorry for the outage on Sunday');
+  });
+});
