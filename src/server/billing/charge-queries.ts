@@ -112,7 +112,11 @@ export async function insertChunkCharges(db: Q, day: string, start: number, afte
 /** What naming a node or destroying it needs, for the given ids. */
 export function chargeableNodes(db: Q, ids: number[]): Promise<ChargeableNode[]> {
   if (!ids.length) return Promise.resolve([]);
-  return db.selectFrom('nodes').select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price']).where('id', 'in', ids).execute();
+  return db
+    .selectFrom('nodes')
+    .select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price'])
+    .where('id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(ids)}))`)
+    .execute();
 }
 
 /**

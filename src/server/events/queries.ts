@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { LiveEventName, LiveEventPayload } from '../../shared/events';
 import type { Database } from '../db/schema';
 
@@ -21,14 +21,16 @@ export async function insertEvent<N extends LiveEventName>(
   return row.id;
 }
 
-/** `insertEvent` for many users at once (one statement): a batch writer's events, e.g. a chunk of the daily charge. */
+/**
+ * `insertEvent` for many users at once (one statement): a batch writer's events, e.g. a
+ * chunk of the daily charge. The rows travel as one JSON array, so the statement's text is
+ * the same whatever their number and SQLite prepares it once (a VALUES list of N rows is
+ * a new statement for every N).
+ */
 export async function insertEvents<N extends LiveEventName>(db: Kysely<Database>, type: N, rows: Array<{ userId: number; payload: LiveEventPayload<N> }>): Promise<void> {
   if (!rows.length) return;
-  const now = Date.now();
-  await db
-    .insertInto('events')
-    .values(rows.map((r) => ({ user_id: r.userId, type, payload: JSON.stringify(r.payload), created_at: now })))
-    .execute();
+  const json = JSON.stringify(rows.map((r) => [r.userId, JSON.stringify(r.payload)]));
+  await sql`INSERT INTO events (user_id, type, payload, created_at) SELECT value ->> 0, ${type}, value ->> 1, ${Date.now()} FROM json_each(${json})`.execute(db);
 }
 
 export function eventsAfter(db: Kysely<Database>, afterId: number, limit = 500) {
