@@ -22,6 +22,7 @@ import * as cardSessions from './2026-11-23T2030-card-sessions';
 import * as giftCodes from './2026-11-23T2031-gift-codes';
 import * as referrerId from './2026-11-23T2040-referrer-id';
 import * as operatorLogActor from './2026-11-23T2100-operator-log-actor';
+import * as hostCredentials from './2026-11-23T2140-host-credentials';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2031-gift-codes': giftCodes,
   '2026-11-23T2040-referrer-id': referrerId,
   '2026-11-23T2100-operator-log-actor': operatorLogActor,
+  '2026-11-23T2140-host-credentials': hostCredentials,
 };

@@ -451,6 +451,8 @@ export interface HostsTable {
   state: 'active' | 'draining' | 'gone';
   last_error: string | null;
   created_at: number;
+  /** Sealed JSON (fleet/host-credentials.ts): TLS client material or an SSH key; null for a socket. */
+  credentials: Generated<string | null>;
 }
 export type Host = Selectable<HostsTable>;
 
