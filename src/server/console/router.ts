@@ -3,6 +3,8 @@ import { consoleAccessOutput } from '../../shared/schemas/console';
 import { consoleLogRouter } from './log-router';
 import { overviewQuery } from './overview-router';
 import { consoleSettingsRouter } from './settings-router';
+import { fleetConsoleRouter } from '../fleet/console-router';
+import { catalogConsoleRouter } from '../coins/console-router';
 
 /**
  * The operator console's procedures, all under `console.` and all made with
@@ -16,4 +18,6 @@ export const consoleRouter = router({
   ...consoleLogRouter,
   overview: overviewQuery,
   settings: consoleSettingsRouter,
+  fleet: fleetConsoleRouter,
+  catalog: catalogConsoleRouter,
 });
