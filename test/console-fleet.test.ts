@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/server/cli/main';
 import { bundledCatalogPath, importCatalog } from '../src/server/coins/import';
 import { hostConnection, HostUrlError } from '../src/server/fleet/host-url';
-import { startFakeDocker } from './support/fake-docker';
+import fs from 'node:fs';
+import path from 'node:path';
+import { makeTlsMaterial, startFakeDocker, startFakeTlsDocker } from './support/fake-docker';
 import { makeDeps, rejection, type Deps } from './support/caller';
 import { insertTestNode } from './support/nodes';
 import { freshUser, type FreshUser } from './support/users';
@@ -145,6 +147,42 @@ describe('console Fleet: hosts', () => {
     expect((await hostRows()).some((h) => h.name === 'loop1')).toBe(false);
     expect((await rejection(op().fleet.set_host({ name: 'loop1', dedicated: 1 }))).code).toBe('NOT_FOUND');
     expect((await rejection(op().fleet.set_host({ name: 'local', dedicated: -1 }))).code).toBe('BAD_REQUEST');
+  });
+
+  it('adds a TLS host with its client certificate (sealed, never shown or logged); a wrong certificate is refused', async () => {
+    const dir = fs.mkdtempSync(path.join(d.deps.config.dataDir, 'tls-'));
+    const m = makeTlsMaterial(dir);
+    const tlsDocker = await startFakeTlsDocker(m);
+    try {
+      // A client certificate the host's CA did not sign: the TLS handshake fails, nothing is added.
+      const other = makeTlsMaterial(fs.mkdtempSync(path.join(d.deps.config.dataDir, 'tls-other-')));
+      const before = await logTotal();
+      const err = await rejection(op().fleet.add_host({ name: 'tls-bad', url: tlsDocker.url, ipv4: '192.0.2.40', tls: { ca: m.ca, cert: other.clientCert, key: other.clientKey } }));
+      expect(err.message).toMatch(/^cannot reach https:\/\/127\.0\.0\.1/);
+      expect(await logTotal()).toBe(before);
+
+      await op().fleet.add_host({ name: 'tls1', url: tlsDocker.url, ipv4: '192.0.2.40', tls: { ca: m.ca, cert: m.clientCert, key: m.clientKey } });
+      expect(tlsDocker.calls.some((c) => c.startsWith('GET /v1.41/containers/json'))).toBe(true);
+      const line = await lastLine();
+      expectOperatorLine(line, 'hosts add');
+      expect(line.detail).toEqual({ name: 'tls1', url: tlsDocker.url, connection: 'tls' });
+      const row = (await hostRows()).find((h) => h.name === 'tls1')!;
+      expect(row.credentials).not.toBeNull();
+      expect(row.credentials).not.toContain('PRIVATE KEY');
+      expect((await op().fleet.hosts()).find((h) => h.name === 'tls1')).toMatchObject({ has_credentials: true });
+      expect(JSON.stringify(await op().fleet.hosts())).not.toContain('PRIVATE KEY');
+      // The control loop's engine opens the sealed material and reaches the host the same way.
+      const { dockerEngineFor } = await import('../src/server/fleet/hosts');
+      const engine = dockerEngineFor(d.deps.secrets, row, d.log);
+      try {
+        expect(await engine.list()).toEqual([]);
+      } finally {
+        await engine.close();
+      }
+      await op().fleet.remove_host({ name: 'tls1' });
+    } finally {
+      await tlsDocker.close();
+    }
   });
 
   it('the CLI adds a host through the same check (and the console lists it)', async () => {
