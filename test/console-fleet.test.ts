@@ -233,6 +233,18 @@ describe('console Fleet: nodes and the failed queue', () => {
     expect(await d.db.selectFrom('nodes').select(['state', 'delete_reason']).where('mn_id', '=', 'dash-opnode002').executeTakeFirstOrThrow()).toEqual({ state: 'deleting', delete_reason: 'abuse report 43' });
   });
 
+  it("opens a node's log tail from its host, console and CLI alike", async () => {
+    expect((await cli('hosts', 'add', 'loop3', '--engine', 'docker', '--url', docker.url, '--ipv4', '192.0.2.23')).code).toBe(0);
+    const host = (await hostRows()).find((h) => h.name === 'loop3')!;
+    await insertTestNode(d.db, { mn_id: 'dash-logsnode1', user_id: customer.id, coin_id: 'dash', placement: { host_id: host.id } });
+    expect(await op().fleet.node_logs({ mn_id: 'dash-logsnode1', tail: 50 })).toEqual({ text: 'log of nodekeep-dash-logsnode1\ntail 50' });
+    const r = await cli('fleet', 'logs', 'dash-logsnode1', '--tail', '7');
+    expect(r).toEqual({ code: 0, out: ['log of nodekeep-dash-logsnode1\ntail 7'] });
+    expect((await rejection(op().fleet.node_logs({ mn_id: 'dash-logsnode1', tail: 5000 }))).code).toBe('BAD_REQUEST');
+    await insertTestNode(d.db, { mn_id: 'dash-nohost001', user_id: customer.id, coin_id: 'dash', placement: {} });
+    expect((await rejection(op().fleet.node_logs({ mn_id: 'dash-nohost001', tail: 5 }))).message).toBe('Node dash-nohost001 has no host yet.');
+  });
+
   it('lists failed jobs with their reason and retries one once, logged', async () => {
     const now = Date.now();
     const { id } = await d.db

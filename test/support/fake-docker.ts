@@ -18,6 +18,13 @@ export async function startFakeDocker(): Promise<{ url: string; calls: string[];
       res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
       return;
     }
+    // A container's log (raw text, as a TTY container sends it): its name and the tail asked for.
+    const logs = /^\/v1\.\d+\/containers\/([\w.-]+)\/logs\?(.*)$/.exec(req.url ?? '');
+    if (req.method === 'GET' && logs) {
+      const tail = new URLSearchParams(logs[2]).get('tail');
+      res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(`log of ${logs[1]}\ntail ${tail}\n`);
+      return;
+    }
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'not in this fake' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
