@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { startFakeDocker } from '../support/fake-docker';
+import { startPodman, type Podman } from '../support/podman';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 import { at, Authenticator, browserSession, liveSubscribed, logInLive, screenshot } from './browser';
@@ -18,10 +19,15 @@ const session = browserSession(() => server.url);
 let operator: FreshUser;
 let customer: FreshUser;
 let docker: Awaited<ReturnType<typeof startFakeDocker>>;
+/** A real Podman service on a unix socket when this machine has one (else the loopback host alone). */
+let podman: Podman | null = null;
 
 beforeAll(async () => {
   server = await startTestServer();
   docker = await startFakeDocker();
+  const started = await startPodman();
+  if ('skip' in started) console.warn(`console fleet: Podman host skipped: ${started.skip}`);
+  else podman = started;
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
   customer = await freshUser(server.deps, { prefix: 'cust' });
@@ -31,6 +37,7 @@ afterEach(session.assertNoPageErrors);
 afterAll(async () => {
   await session.close();
   await docker?.close();
+  await podman?.stop();
   await stopTestServer(server);
 });
 
@@ -73,6 +80,19 @@ describe('console Fleet and Catalog in the browser', () => {
     await row.getByTestId('host-state').getByText('active').waitFor();
     expect(await row.innerText()).toContain('0 / 10');
     expect(docker.calls.some((c) => c.startsWith('GET /v1.41/containers/json'))).toBe(true);
+
+    if (podman) {
+      // A real Podman service on its socket, reached the same way.
+      await page.getByLabel('Host name', { exact: true }).fill('podman-e2e');
+      await page.getByLabel('Docker API URL', { exact: true }).fill(podman.socketUrl);
+      await page.getByLabel('Public IPv4', { exact: true }).fill('192.0.2.31');
+      await page.getByRole('button', { name: 'Add host' }).click();
+      await page.getByText('Host podman-e2e added.').waitFor();
+      const podmanRow = page.locator('tr[data-host="podman-e2e"]');
+      await podmanRow.getByTestId('host-state').getByText('active').waitFor();
+      await podmanRow.getByRole('button', { name: 'Drain podman-e2e' }).click();
+      await podmanRow.getByTestId('host-state').getByText('draining').waitFor();
+    }
 
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('draining').waitFor();
