@@ -64,6 +64,7 @@ describe('the remote Docker API rule (shared by the CLI and the console)', () =>
       ['https://203.0.113.5:2376', {}],
       ['https://203.0.113.5:2376', { tls: { ca: 'x', cert: pem('CERTIFICATE'), key: pem('PRIVATE KEY') } }],
       ['ssh://203.0.113.5', {}],
+      ['ssh://deploy:secret@203.0.113.5', {}],
       ['ftp://203.0.113.5', {}],
       ['not a url', {}],
     ] as const) {

@@ -51,6 +51,8 @@ export function hostConnection(url: string, creds: HostCredentials = {}): HostCo
     return { kind: 'socket', socketPath: u.pathname };
   }
   if (!u.hostname) throw new HostUrlError(`${url} names no host`);
+  // The URL is shown in the console and written to the log: no secret may ride in it.
+  if (u.password) throw new HostUrlError('a host URL carries no password: give an SSH key or TLS client certificate instead');
   if (u.protocol === 'tcp:' || u.protocol === 'http:') {
     if (!isLoopback(u.hostname)) {
       throw new HostUrlError(
