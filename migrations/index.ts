@@ -28,6 +28,7 @@ import * as metricsIndexes from './2026-11-23T2121-metrics-indexes';
 import * as hostDisk from './2026-11-23T2122-host-disk';
 import * as giftCodeRevoke from './2026-11-23T2150-gift-code-revoke';
 import * as ledgerKindTime from './2026-11-23T2151-ledger-kind-time';
+import * as hostCredentials from './2026-11-23T2140-host-credentials';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2122-host-disk': hostDisk,
   '2026-11-23T2150-gift-code-revoke': giftCodeRevoke,
   '2026-11-23T2151-ledger-kind-time': ledgerKindTime,
+  '2026-11-23T2140-host-credentials': hostCredentials,
 };

@@ -34,7 +34,7 @@ import { coinGeckoProvider } from './market/coingecko';
 import { demoBasesFromCatalog, demoProvider } from './market/demo';
 import type { MarketDataProvider } from './market/provider';
 import { MarketRefresher } from './market/refresher';
-import { dockerEngine } from './fleet/engines/docker';
+import { dockerEngineFor } from './fleet/hosts';
 import { loadProfiles } from './fleet/profiles';
 import { Fleet } from './fleet/runtime';
 import { appRouter } from './router';
@@ -121,9 +121,9 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
     hostCheck: { everyMs: config.hostCheckMs, minFreeBytes: config.hostDiskMinFreeBytes },
-    // A remote host publishes ports on its own address (loopback there is out of our reach);
-    // a local socket's host is this machine.
-    dockerFactory: (host, l) => dockerEngine({ url: host.url!, hostId: host.name, log: l, bindAddress: host.url!.startsWith('tcp://') ? host.ipv4 : '127.0.0.1' }),
+    // Over TLS or SSH with the host's sealed credentials; a remote host publishes ports on
+    // its own address, a local socket's host is this machine (fleet/hosts.ts).
+    dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
   });
   const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
   handleChannelDelivery(jobs, deps);

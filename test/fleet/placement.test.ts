@@ -4,7 +4,7 @@ import { diskTransition, RECOVER_MARGIN } from '../../src/server/fleet/host-chec
 import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
-const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, disk_free_bytes: null, disk_total_bytes: null, disk_checked_at: null, disk_low_at: null, ...patch });
+const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, disk_free_bytes: null, disk_total_bytes: null, disk_checked_at: null, disk_low_at: null, credentials: null, ...patch });
 const simulated: DaemonProfile = { run: 'simulator', rpc: 'dash', sync_seconds: 1, time_scale: 1 };
 const image: DaemonProfile = { run: 'binary', program: '/usr/bin/x', image: 'localhost/x:1', rpc: 'bitcoin', flavour: 'none', ports: ['rpc'], args: [] };
 const binaryOnly: DaemonProfile = { ...image, image: undefined };

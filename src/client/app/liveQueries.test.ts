@@ -18,6 +18,7 @@ const cached = {
   tfa: getQueryKey(trpc.auth.get_tfa, undefined, 'query'),
   status: getQueryKey(trpc.system.status, undefined, 'query'),
   queue: getQueryKey(trpc.deploy.get_building_servers, undefined, 'query'),
+  deployInfo: getQueryKey(trpc.deploy.get_deploy_info, { coin: 'dash' }, 'query'),
   notifications: getQueryKey(trpc.notifications.get_notifications, undefined, 'query'),
   balance: getQueryKey(trpc.billing.get_balance, undefined, 'query'),
   history: getQueryKey(trpc.billing.get_transactions, { page: 2, per_page: 5 }, 'query'),
@@ -35,8 +36,8 @@ async function staleAfter(event: LiveEvent): Promise<Name[]> {
 }
 
 describe('live event → queries map', () => {
-  it('update_stats refetches the coin lists, coin pages and platform totals, nothing private', async () => {
-    expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual(['coin', 'coins', 'detailed', 'stats']);
+  it('update_stats refetches the coin lists, coin pages, platform totals and the deploy page, nothing private', async () => {
+    expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual(['coin', 'coins', 'deployInfo', 'detailed', 'stats']);
   });
 
   it("refresh_masternodes refetches the node list, node pages and the billing page's node totals only", async () => {

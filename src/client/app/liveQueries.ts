@@ -35,10 +35,11 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   new_notification: () => [],
   // The new balance is also written into the profile at once (live.tsx); the billing page refetches.
   update_balance: () => [all('billing.get_balance'), all('billing.get_transactions')],
-  // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals.
+  // Market refresh or catalogue change: the coin lists, the coin pages, the platform totals,
+  // and the deploy page (a coin put in maintenance shows there at once).
   // The operator's banner is part of the profile.
   refresh_profile: () => [all('auth.get_common_info')],
-  update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed')],
+  update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed'), all('deploy.get_deploy_info')],
   // Raised or cleared (here or in another tab): the navbar's list.
   refresh_notifications: () => [all('notifications.get_notifications')],
   // The build queue travels with the node list; the deploy page reads it alone.

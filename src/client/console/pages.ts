@@ -12,8 +12,8 @@ export type ConsolePage = { path: string; label: string; page: ComponentType | n
 
 export const CONSOLE_PAGES: ConsolePage[] = [
   { path: '/', label: 'Overview', page: lazyPage(() => import('./Overview'), 'Overview') },
-  { path: '/fleet', label: 'Fleet', page: null },
-  { path: '/catalog', label: 'Catalog', page: null },
+  { path: '/fleet', label: 'Fleet', page: lazyPage(() => import('./Fleet'), 'Fleet') },
+  { path: '/catalog', label: 'Catalog', page: lazyPage(() => import('./Catalog'), 'Catalog') },
   { path: '/customers', label: 'Customers', page: lazyPage(() => import('./Customers'), 'Customers') },
   { path: '/customers/:id', label: 'Customer', page: lazyPage(() => import('./Customer'), 'Customer'), nav: false },
   { path: '/money', label: 'Money', page: lazyPage(() => import('./Money'), 'Money') },

@@ -4,14 +4,10 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
-import { insertEvent } from '../events/queries';
+import { AppError } from '../errors';
 import { readMarketStatus } from '../market/refresher';
-import { logOperatorAction, type OperatorActor } from '../operator/log';
-import { CatalogError } from './catalog-file';
-import { importCatalog } from './import';
-import { findCoin, hostedCounts, listCoins, updateCoin } from './queries';
-import type { CoinsTable } from '../db/schema';
-import type { Updateable } from 'kysely';
+import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices } from './operator';
+import { findCoin, hostedCounts, listCoins } from './queries';
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : 'never');
 
@@ -37,13 +33,14 @@ function price(text: string, flag: string) {
   }
 }
 
-/** Changes one coin, logs the action and tells open browsers to refetch, in one transaction. */
-async function change(db: DB, by: OperatorActor, id: string, patch: Updateable<CoinsTable>, action: string, detail: Record<string, unknown>) {
-  await db.transaction().execute(async (trx) => {
-    await updateCoin(trx, id, patch);
-    await logOperatorAction(trx, by, action, { coin: id, ...detail });
-    await insertEvent(trx, null, 'update_stats', {});
-  });
+/** A rule the shared service refused, shown like any other mistake on the command line. */
+async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 export const catalogCommands: Record<string, CliCommand> = {
@@ -71,15 +68,8 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (args.length !== 1) throw new UsageError('catalog import takes one file');
       const file = path.resolve(args[0]);
       if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
-      try {
-        const r = await importCatalog(db, file, 'replace');
-        await logOperatorAction(db, io.by, 'catalog import', { file, added: r.added, updated: r.updated });
-        await insertEvent(db, null, 'update_stats', {});
-        io.out(`imported ${file}: ${r.added.length} added, ${r.updated.length} updated`);
-      } catch (err) {
-        if (err instanceof CatalogError) throw new UsageError(`the catalog file is invalid, nothing was imported:\n${err.message}`);
-        throw err;
-      }
+      const r = await asUsage(() => applyCatalogImport(db, io.by, fs.readFileSync(file, 'utf8'), file));
+      io.out(`imported ${file}: ${r.added.length} added, ${r.updated.length} updated`);
     },
   },
   'catalog set-price': {
@@ -90,11 +80,8 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (positional.length !== 1) throw new UsageError('catalog set-price takes one coin');
       if (!flags.dedicated && !flags.cloud) throw new UsageError('give --dedicated and/or --cloud');
       const coin = await requireCoin(db, positional[0]);
-      const patch: Updateable<CoinsTable> = {};
-      if (flags.dedicated) patch.dedicated_price = price(flags.dedicated, 'dedicated');
-      if (flags.cloud) patch.cloud_price = price(flags.cloud, 'cloud');
-      await change(db, io.by, coin.id, patch, 'catalog set-price', { dedicated: patch.dedicated_price, cloud: patch.cloud_price });
-      const after = (await findCoin(db, coin.id))!;
+      const prices = { dedicated: flags.dedicated ? price(flags.dedicated, 'dedicated') : undefined, cloud: flags.cloud ? price(flags.cloud, 'cloud') : undefined };
+      const after = await asUsage(() => setCoinPrices(db, io.by, coin.id, prices));
       io.out(`${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day`);
     },
   },
@@ -104,7 +91,7 @@ export const catalogCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const coin = await requireCoin(db, args[0]);
       const on = onOff(args[1], 'catalog campaign');
-      await change(db, io.by, coin.id, { campaign: on ? 1 : 0 }, 'catalog campaign', { on });
+      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'campaign', on));
       io.out(`${coin.id}: campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`);
     },
   },
@@ -114,8 +101,18 @@ export const catalogCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const coin = await requireCoin(db, args[0]);
       const on = onOff(args[1], 'catalog maintenance');
-      await change(db, io.by, coin.id, { maintenance: on ? 1 : 0 }, 'catalog maintenance', { on });
+      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'maintenance', on));
       io.out(`${coin.id}: maintenance ${on ? 'on' : 'off'}`);
+    },
+  },
+  'catalog cloud': {
+    usage: 'catalog cloud <coin> on|off',
+    summary: 'offer or withdraw the cloud plan of a coin (running nodes keep their plan)',
+    async run(db, args, io) {
+      const coin = await requireCoin(db, args[0]);
+      const on = onOff(args[1], 'catalog cloud');
+      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'cloud', on));
+      io.out(`${coin.id}: cloud plan ${on ? 'offered' : 'withdrawn'}`);
     },
   },
   'catalog delist': {
@@ -124,8 +121,7 @@ export const catalogCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       if (args.length !== 1) throw new UsageError('catalog delist takes one coin');
       const coin = await requireCoin(db, args[0]);
-      if (coin.delisted) return io.out(`${coin.id} is already delisted`);
-      await change(db, io.by, coin.id, { delisted: 1 }, 'catalog delist', {});
+      if (!(await delistCoin(db, io.by, coin.id))) return io.out(`${coin.id} is already delisted`);
       io.out(`${coin.id}: delisted (${(await hostedCounts(db)).get(coin.id) ?? 0} hosted nodes keep running)`);
     },
   },

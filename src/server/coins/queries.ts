@@ -18,7 +18,8 @@ export function coinDetails(row: { details: string }): CoinDetails {
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
-function columns(c: CatalogCoin, position: number) {
+/** A catalog entry as the coins row it becomes. */
+export function columns(c: CatalogCoin, position: number) {
   return {
     id: c.id,
     position,

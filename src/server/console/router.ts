@@ -5,6 +5,8 @@ import { overviewQuery } from './overview-router';
 import { consoleSettingsRouter } from './settings-router';
 import { customersConsoleRouter } from '../customers/console-router';
 import { moneyConsoleRouter } from '../billing/console-router';
+import { fleetConsoleRouter } from '../fleet/console-router';
+import { catalogConsoleRouter } from '../coins/console-router';
 
 /**
  * The operator console's procedures, all under `console.` and all made with
@@ -20,4 +22,6 @@ export const consoleRouter = router({
   settings: consoleSettingsRouter,
   customers: customersConsoleRouter,
   money: moneyConsoleRouter,
+  fleet: fleetConsoleRouter,
+  catalog: catalogConsoleRouter,
 });

@@ -474,6 +474,8 @@ export interface HostsTable {
   disk_checked_at: number | null;
   /** Since when free disk is below HOST_DISK_MIN_FREE_GB (operators alerted then); placement passes the host meanwhile. */
   disk_low_at: number | null;
+  /** Sealed JSON (fleet/host-credentials.ts): TLS client material or an SSH key; null for a socket. */
+  credentials: Generated<string | null>;
 }
 export type Host = Selectable<HostsTable>;
 

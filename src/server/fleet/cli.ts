@@ -6,12 +6,13 @@ import type { DB } from '../db/open';
 import { AppError } from '../errors';
 import { createLogger } from '../log';
 import { logOperatorAction } from '../operator/log';
-import { dockerEngine } from './engines/docker';
-import { LocalEngine } from './engines/local';
-import { simulatorCommand } from './engines/registry';
+import { openSecretBox } from '../secrets/box';
+import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
+import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { loadProfiles } from './profiles';
-import { deleteHost, detachNodesFromHost, findHost, findNode, hostUsage, insertHost, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus, updateHost } from './queries';
-import { requestDestroy, requestNode, requestRestart } from './service';
+import { findNode, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus } from './queries';
+import { requestNode } from './service';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const quietLog = createLogger('error');
@@ -29,11 +30,22 @@ async function requireNode(db: DB, id: string | undefined) {
   return node;
 }
 
-async function requireHost(db: DB, name: string | undefined) {
-  if (!name) throw new UsageError('name a host (see `hosts list`)');
-  const host = await findHost(db, name);
-  if (!host) throw new UsageError(`no host "${name}"`);
-  return host;
+/** A rule the shared service refused, shown like any other mistake on the command line. */
+async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof AppError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(path.resolve(file), 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
+  }
 }
 
 export const fleetCommands: Record<string, CliCommand> = {
@@ -41,37 +53,37 @@ export const fleetCommands: Record<string, CliCommand> = {
     usage: 'hosts list',
     summary: 'hosts with engine, address, state and capacity',
     async run(db, _args, io) {
-      const usage = await hostUsage(db);
       io.out(['name', 'engine', 'url', 'ipv4', 'state', 'dedicated used/slots', 'cloud used/slots'].join('\t'));
-      for (const h of await listHosts(db)) {
-        const u = usage.get(h.id) ?? { dedicated: 0, cloud: 0 };
+      for (const { host: h, used: u } of await hostsWithUsage(db)) {
         io.out([h.name, h.engine, h.url ?? '-', h.ipv4, h.state, `${u.dedicated}/${h.dedicated_slots}`, `${u.cloud}/${h.cloud_slots}`].join('\t') + (h.last_error ? `\t(${h.last_error})` : ''));
       }
     },
   },
   'hosts add': {
-    usage: 'hosts add <name> --engine docker --url unix:///path.sock|tcp://host:port --ipv4 <address> [--ipv6 <address>] [--dedicated N] [--cloud N]',
-    summary: 'add a remote Docker/Podman host to the fleet',
-    async run(db, args, io) {
-      const { positional, flags } = parseFlags(args, ['engine', 'url', 'ipv4', 'ipv6', 'dedicated', 'cloud']);
-      const [name] = positional;
-      if (positional.length !== 1 || !/^[a-z0-9][a-z0-9-]{0,31}$/.test(name)) throw new UsageError('hosts add takes one name of lowercase letters, digits and -');
+    usage:
+      'hosts add <name> --engine docker --url unix:///path.sock|https://host:2376|ssh://user@host|tcp://127.0.0.1:port --ipv4 <address> [--ipv6 <address>] [--dedicated N] [--cloud N] [--tls-ca ca.pem --tls-cert cert.pem --tls-key key.pem] [--ssh-key id_ed25519]',
+    summary: 'add a Docker/Podman host to the fleet (remote hosts only over TLS with a client certificate or SSH)',
+    async run(db, args, io, config) {
+      const { positional, flags } = parseFlags(args, ['engine', 'url', 'ipv4', 'ipv6', 'dedicated', 'cloud', 'tls-ca', 'tls-cert', 'tls-key', 'ssh-key']);
+      if (positional.length !== 1) throw new UsageError('hosts add takes one name of lowercase letters, digits and -');
       if (flags.engine !== 'docker') throw new UsageError('--engine docker is required (the local host exists already)');
-      if (!flags.url || !/^(unix:\/\/\/.+|tcp:\/\/[^/]+:\d+)$/.test(flags.url)) throw new UsageError('--url must be unix:///path/to/docker.sock or tcp://host:port');
-      if (!flags.ipv4 || !/^(\d{1,3}\.){3}\d{1,3}$/.test(flags.ipv4)) throw new UsageError('--ipv4 must be the IPv4 address customers see');
-      if (await findHost(db, name)) throw new UsageError(`host ${name} exists already`);
-      // Reach the host before adding it, so a typo never enters the fleet.
-      const engine = dockerEngine({ url: flags.url, hostId: name, log: quietLog });
-      try {
-        await engine.list();
-      } catch (err) {
-        throw new UsageError(`cannot reach ${flags.url}: ${(err as Error).message}`);
-      } finally {
-        await engine.close();
-      }
-      await insertHost(db, { name, engine: 'docker', url: flags.url, ipv4: flags.ipv4, ipv6: flags.ipv6 ?? null, dedicated_slots: count(flags.dedicated, 'dedicated', 10), cloud_slots: count(flags.cloud, 'cloud', 50), state: 'active', last_error: null });
-      await logOperatorAction(db, io.by, 'hosts add', { name, url: flags.url });
-      io.out(`host ${name} added`);
+      if (!flags.url) throw new UsageError('--url is required');
+      if (!flags.ipv4) throw new UsageError('--ipv4 must be the IPv4 address customers see');
+      const tlsFiles = [flags['tls-ca'], flags['tls-cert'], flags['tls-key']];
+      if (tlsFiles.some(Boolean) && !tlsFiles.every(Boolean)) throw new UsageError('give all three of --tls-ca, --tls-cert and --tls-key');
+      const tls = tlsFiles.every(Boolean) ? { ca: readText(flags['tls-ca']), cert: readText(flags['tls-cert']), key: readText(flags['tls-key']) } : undefined;
+      const input = {
+        name: positional[0],
+        url: flags.url,
+        ipv4: flags.ipv4,
+        ipv6: flags.ipv6 ?? null,
+        dedicated: count(flags.dedicated, 'dedicated', 10),
+        cloud: count(flags.cloud, 'cloud', 50),
+        tls,
+        sshKey: flags['ssh-key'] ? readText(flags['ssh-key']) : undefined,
+      };
+      await asUsage(() => addHost({ db, box: openSecretBox(config.dataDir, config), log: quietLog }, io.by, input));
+      io.out(`host ${input.name} added`);
     },
   },
   'hosts set': {
@@ -79,35 +91,28 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: "change a host's capacity or address",
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['dedicated', 'cloud', 'ipv4']);
-      const host = await requireHost(db, positional[0]);
-      if (flags.ipv4 && !/^(\d{1,3}\.){3}\d{1,3}$/.test(flags.ipv4)) throw new UsageError('--ipv4 must be an IPv4 address');
-      await updateHost(db, host.id, { dedicated_slots: count(flags.dedicated, 'dedicated', host.dedicated_slots), cloud_slots: count(flags.cloud, 'cloud', host.cloud_slots), ipv4: flags.ipv4 ?? host.ipv4 });
-      await logOperatorAction(db, io.by, 'hosts set', { name: host.name, ...flags });
-      io.out(`host ${host.name} updated`);
+      if (!positional[0]) throw new UsageError('name a host (see `hosts list`)');
+      const patch = { dedicated: flags.dedicated === undefined ? undefined : count(flags.dedicated, 'dedicated', 0), cloud: flags.cloud === undefined ? undefined : count(flags.cloud, 'cloud', 0), ipv4: flags.ipv4 };
+      await asUsage(() => setHost(db, io.by, positional[0], patch));
+      io.out(`host ${positional[0]} updated`);
     },
   },
   'hosts drain': {
     usage: 'hosts drain <name>',
     summary: 'place no new nodes on a host (its nodes keep running)',
     async run(db, args, io) {
-      const host = await requireHost(db, args[0]);
-      await updateHost(db, host.id, { state: 'draining' });
-      await logOperatorAction(db, io.by, 'hosts drain', { name: host.name });
-      io.out(`host ${host.name} is draining: no new nodes go there`);
+      if (!args[0]) throw new UsageError('name a host (see `hosts list`)');
+      await asUsage(() => drainHost(db, io.by, args[0]));
+      io.out(`host ${args[0]} is draining: no new nodes go there`);
     },
   },
   'hosts remove': {
     usage: 'hosts remove <name>',
     summary: 'remove a host that runs no nodes',
     async run(db, args, io) {
-      const host = await requireHost(db, args[0]);
-      if (host.engine === 'local') throw new UsageError('the local host cannot be removed; drain it instead');
-      const used = (await hostUsage(db)).get(host.id);
-      if (used && used.dedicated + used.cloud > 0) throw new UsageError(`host ${host.name} still runs ${used.dedicated + used.cloud} nodes; drain it and move or destroy them first`);
-      await detachNodesFromHost(db, host.id);
-      await deleteHost(db, host.id);
-      await logOperatorAction(db, io.by, 'hosts remove', { name: host.name });
-      io.out(`host ${host.name} removed`);
+      if (!args[0]) throw new UsageError('name a host (see `hosts list`)');
+      await asUsage(() => removeHost(db, io.by, args[0]));
+      io.out(`host ${args[0]} removed`);
     },
   },
   'fleet status': {
@@ -164,17 +169,7 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, args, io, config) {
       const { positional, flags } = parseFlags(args, ['tail']);
       const node = await requireNode(db, positional[0]);
-      const host = (await listHosts(db)).find((h) => h.id === node.host_id);
-      if (!host) throw new UsageError(`node ${node.mn_id} has no host`);
-      const tail = count(flags.tail, 'tail', 100);
-      const engine = host.engine === 'local' ? new LocalEngine({ dir: path.join(config.dataDir, 'fleet', 'local'), log: quietLog, simulatorCommand: simulatorCommand() }) : dockerEngine({ url: host.url!, hostId: host.name, log: quietLog });
-      try {
-        io.out(await engine.logs(node.mn_id, tail));
-      } catch (err) {
-        throw new UsageError(`cannot read logs: ${(err as Error).message}`);
-      } finally {
-        if (host.engine !== 'local') await engine.close();
-      }
+      io.out(await asUsage(() => nodeLogs({ db, box: openSecretBox(config.dataDir, config), config, log: quietLog }, node.mn_id, count(flags.tail, 'tail', 100))));
     },
   },
   'fleet restart': {
@@ -182,17 +177,35 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: "restart a node's daemon",
     async run(db, args, io) {
       const node = await requireNode(db, args[0]);
-      await requestRestart(db, node, io.by);
+      await asUsage(() => restartNode(db, io.by, node.mn_id));
       io.out(`node ${node.mn_id} will be restarted by the running server`);
     },
   },
   'fleet destroy': {
-    usage: 'fleet destroy <node>',
+    usage: 'fleet destroy <node> [--reason <text>]',
     summary: 'destroy a node and its data (cannot be undone)',
     async run(db, args, io) {
-      const node = await requireNode(db, args[0]);
-      await requestDestroy(db, node, io.by);
+      const { positional, flags } = parseFlags(args, ['reason']);
+      const node = await requireNode(db, positional[0]);
+      await asUsage(() => destroyNode(db, io.by, node.mn_id, flags.reason ?? null));
       io.out(`node ${node.mn_id} is deleted; the running server removes its daemon and data`);
+    },
+  },
+  'jobs failed': {
+    usage: 'jobs failed',
+    summary: 'background jobs that gave up, with their reason',
+    async run(db, _args, io) {
+      io.out(['id', 'job', 'attempts', 'failed at', 'reason'].join('\t'));
+      for (const j of await failedQueue(db)) io.out([j.id, j.name, j.attempts, new Date(j.updated_at).toISOString(), j.last_error ?? '-'].join('\t'));
+    },
+  },
+  'jobs retry': {
+    usage: 'jobs retry <id>',
+    summary: 'queue a failed job again (see `jobs failed`)',
+    async run(db, args, io) {
+      if (args.length !== 1 || !/^\d{1,12}$/.test(args[0])) throw new UsageError('jobs retry takes one job id (see `jobs failed`)');
+      await asUsage(() => retryFailedJob(db, io.by, Number(args[0])));
+      io.out(`job ${args[0]} queued again`);
     },
   },
 };

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, HostsTable, ObservationsTable, PlacementsTable } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -225,4 +225,39 @@ export async function hostedAt(db: Q, instants: number[]): Promise<number[]> {
       return Number(row.n);
     }),
   );
+}
+
+export type NodeSearch = { q?: string; status?: string; coin?: string; page: number; perPage: number };
+
+/**
+ * The operator's node search: every node that exists, matched on its id, owner (name or
+ * email), coin or address by `q`, and on status and coin exactly; newest first.
+ */
+export async function searchNodes(db: Q, s: NodeSearch) {
+  let q = db.selectFrom('node_view').innerJoin('users', 'users.id', 'node_view.user_id').leftJoin('hosts', 'hosts.id', 'node_view.host_id').where('node_view.state', '!=', 'deleted');
+  if (s.status) q = q.where('node_view.status', '=', s.status);
+  if (s.coin) q = q.where('node_view.coin_id', '=', s.coin);
+  if (s.q) {
+    const like = `%${s.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`node_view.mn_id`, 'like', sql`${like} escape '\\'`),
+        eb(sql`users.username`, 'like', sql`${like} escape '\\'`),
+        eb(sql`users.email`, 'like', sql`${like} escape '\\'`),
+        eb(sql`node_view.coin_id`, 'like', sql`${like} escape '\\'`),
+        eb(sql`coalesce(node_view.server_ip, '')`, 'like', sql`${like} escape '\\'`),
+        eb(sql`coalesce(node_view.server_ip6, '')`, 'like', sql`${like} escape '\\'`),
+      ]),
+    );
+  }
+  const [rows, total] = await Promise.all([
+    q
+      .select(['node_view.id', 'node_view.mn_id', 'node_view.coin_id', 'node_view.user_id', 'users.username', 'node_view.package', 'node_view.status', 'node_view.state', 'node_view.server_ip', 'node_view.simulated', 'node_view.failed_reason', 'node_view.created_at', 'hosts.name as host_name'])
+      .orderBy('node_view.id', 'desc')
+      .limit(s.perPage)
+      .offset((s.page - 1) * s.perPage)
+      .execute(),
+    q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
 }

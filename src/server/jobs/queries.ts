@@ -101,3 +101,23 @@ export async function pruneFailedJobs(db: Q, olderThan: number, limit: number): 
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
+
+/** Failed jobs, newest first, for the operator (their reason is `last_error`). */
+export function listFailedJobs(db: Q, limit: number) {
+  return db.selectFrom('jobs').select(['id', 'name', 'key', 'attempts', 'last_error', 'updated_at', 'created_at']).where('state', '=', 'failed').orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
+export function findJob(db: Q, id: number) {
+  return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Whether another row of the key is queued or running (single flight). */
+export async function liveJobOfKey(db: Q, key: string): Promise<boolean> {
+  return (await db.selectFrom('jobs').select('id').where('key', '=', key).where('state', 'in', ['queued', 'running']).executeTakeFirst()) !== undefined;
+}
+
+/** A failed job queued again, due now, with a fresh count of attempts. */
+export async function requeueFailedJob(db: Q, id: number): Promise<boolean> {
+  const res = await db.updateTable('jobs').set({ state: 'queued', owner: null, attempts: 0, run_at: Date.now(), updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'failed').executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}

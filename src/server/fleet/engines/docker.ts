@@ -1,15 +1,19 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import type { Logger } from '../../log';
 import { diskOf, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine } from '../engine';
 import { tarOf } from './tar';
+import type { HostConnection } from '../host-url';
 
 export type DockerEngineOptions = {
   /** `unix:///path/to/docker.sock`, or `tcp://host:port` (plain HTTP; put TLS in front of a remote host). */
   url: string;
+  /** How to connect, checked by fleet/host-url.ts (TLS client certificate, SSH); without it, from `url`. */
+  connection?: HostConnection;
   /** This platform host's id: containers carry it, and `list()` sees only its own. */
   hostId: string;
   /** Where published daemon ports bind on the docker host. */
@@ -73,6 +77,13 @@ function daemonMessage(err: unknown): string {
     if (typeof body === 'string' && body.trim()) return body.trim();
   }
   return err instanceof Error ? err.message.trim() : String(err);
+}
+
+function fromChecked(c: HostConnection): Docker.DockerOptions {
+  if (c.kind === 'socket') return { socketPath: c.socketPath };
+  if (c.kind === 'plain') return { host: c.host, port: c.port };
+  if (c.kind === 'tls') return { protocol: 'https', host: c.host, port: c.port, ca: c.tls.ca, cert: c.tls.cert, key: c.tls.key };
+  return { protocol: 'ssh', host: c.host, port: c.port, username: c.username, sshOptions: c.sshKey ? { privateKey: c.sshKey } : {} } as Docker.DockerOptions;
 }
 
 function toConnection(url: string): { socketPath: string } | { host: string; port: number } {
@@ -139,8 +150,10 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
   // A connection per request: with kept-alive sockets, Podman 4.3 now and then answered a
   // request with "socket hang up" (a reused connection it had dropped); a fresh unix-socket
   // connection costs next to nothing. Our own agent, so close() can cut requests in flight.
-  const agent = new http.Agent({ keepAlive: false, maxSockets: 16 });
-  const modem: ModemOptions = { ...toConnection(url), version: API_VERSION, agent, connectionTimeout: 5_000 };
+  // Over TLS an https agent (docker-modem adds the CA, certificate and key to each request);
+  // over SSH docker-modem puts its own tunnelling agent in place of this one.
+  const agent = opts.connection?.kind === 'tls' ? new https.Agent({ keepAlive: false, maxSockets: 16 }) : new http.Agent({ keepAlive: false, maxSockets: 16 });
+  const modem: ModemOptions = { ...(opts.connection ? fromChecked(opts.connection) : toConnection(url)), version: API_VERSION, agent, connectionTimeout: 5_000 };
   const docker = new Docker(modem);
   let closed = false;
 
