@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/server/apikeys/keys';
 import { createContext } from '../src/server/context';
-import { createCallerFactory, operatorProcedure, router, scriptProcedure } from '../src/server/trpc';
+import { createCallerFactory, router, scriptProcedure } from '../src/server/trpc';
 import { makeDeps, registerAndLogin, type Deps, rejection } from './support/caller';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
 
@@ -13,29 +13,8 @@ describe('operator procedures', () => {
   });
   afterAll(() => d.close());
 
-  // Nothing in the product uses the kind yet: a router of the kind's own.
-  const consoleRouter = router({ whoami: operatorProcedure.query(({ ctx }) => ({ id: ctx.user.id, role: ctx.user.role })) });
-  const call = (token: string | null) =>
-    createCallerFactory(consoleRouter)(createContext(d.deps, { remoteAddress: '10.9.0.1', header: () => undefined, token })).whoami();
-
-  it('answers NOT_FOUND (404), not FORBIDDEN, to a customer, and UNAUTHORIZED without a session', async () => {
-    const u = await registerAndLogin(d);
-    expect(await rejection(call(u.token))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await rejection(call(null))).toMatchObject({ code: 'UNAUTHORIZED' });
-  });
-
-  it('lets a user whose role is operator through, with the narrowed context', async () => {
-    const u = await registerAndLogin(d);
-    const row = await d.db.updateTable('users').set({ role: 'operator' }).where('username', '=', u.username).returning('id').executeTakeFirstOrThrow();
-    expect(await call(u.token)).toEqual({ id: row.id, role: 'operator' });
-  });
-
-  it('never takes an API key, even an operator\'s', async () => {
-    const u = await registerAndLogin(d);
-    const row = await d.db.updateTable('users').set({ role: 'operator' }).where('username', '=', u.username).returning('id').executeTakeFirstOrThrow();
-    const { key } = await createApiKey(d.db, row.id, { name: 'ops script' });
-    expect(await rejection(call(key))).toMatchObject({ code: 'FORBIDDEN' });
-  });
+  // Who gets through `operatorProcedure` (guests, customers, API keys, operators without
+  // 2FA: 404): test/procedure/console-access.test.ts, over every console procedure.
 
   it('the role column refuses values other than customer and operator', async () => {
     const u = await registerAndLogin(d);
