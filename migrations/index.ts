@@ -26,9 +26,9 @@ import * as operatorLogActor from './2026-11-23T2100-operator-log-actor';
 import * as readinessProbe from './2026-11-23T2120-readiness-probe';
 import * as metricsIndexes from './2026-11-23T2121-metrics-indexes';
 import * as hostDisk from './2026-11-23T2122-host-disk';
+import * as hostCredentials from './2026-11-23T2140-host-credentials';
 import * as giftCodeRevoke from './2026-11-23T2150-gift-code-revoke';
 import * as ledgerKindTime from './2026-11-23T2151-ledger-kind-time';
-import * as hostCredentials from './2026-11-23T2140-host-credentials';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -63,7 +63,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2120-readiness-probe': readinessProbe,
   '2026-11-23T2121-metrics-indexes': metricsIndexes,
   '2026-11-23T2122-host-disk': hostDisk,
+  '2026-11-23T2140-host-credentials': hostCredentials,
   '2026-11-23T2150-gift-code-revoke': giftCodeRevoke,
   '2026-11-23T2151-ledger-kind-time': ledgerKindTime,
-  '2026-11-23T2140-host-credentials': hostCredentials,
 };
