@@ -162,3 +162,17 @@ export async function logInLive(page: Page, user: { username: string; password: 
   await at(page, '/dashboard');
   await subscribed;
 }
+
+/** Logs in a user with 2FA on: password, then the authenticator's next code; lands on the dashboard. */
+export async function logInWithCode(page: Page, user: { username: string; password: string }, phone: Authenticator) {
+  await page.goto('/login');
+  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByLabel('2FA code', { exact: true }).fill(await phone.nextStepCode());
+  await page.getByRole('button', { name: 'Verify code' }).click();
+  await at(page, '/dashboard');
+}
+
+/** Opens a console page from the console's navigation. */
+export const consoleNav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();

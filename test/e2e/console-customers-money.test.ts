@@ -5,7 +5,7 @@ import { runCli } from '../../src/server/cli/main';
 import { userAccount } from '../../src/server/billing/ledger';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, logInLive, screenshot } from './browser';
+import { at, Authenticator, browserSession, consoleNav, logInLive, logInWithCode, screenshot } from './browser';
 
 // The console's Customers and Money pages in Chromium against the real server (built
 // client in dist/client: run `npm run build` first): an operator finds a customer and
@@ -30,18 +30,9 @@ afterAll(async () => {
   await stopTestServer(server);
 });
 
-async function logInWithCode(page: Page, user: FreshUser, phone: Authenticator) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByLabel('2FA code', { exact: true }).fill(await phone.nextStepCode());
-  await page.getByRole('button', { name: 'Verify code' }).click();
-  await at(page, '/dashboard');
-}
 
 const stat = (page: Page, label: string) => page.locator('.stat', { has: page.locator('.stat-label').getByText(label, { exact: true }) }).locator('.stat-value');
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+const nav = consoleNav;
 
 describe('console Customers and Money in the browser', () => {
   it('finds a customer, credits them with a reason (live on their billing page), creates gift codes, and reads it back in the log', { timeout: 120_000 }, async () => {

@@ -5,7 +5,7 @@ import { startFakeDocker } from '../support/fake-docker';
 import { startPodman, type Podman } from '../support/podman';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, liveSubscribed, logInLive, screenshot } from './browser';
+import { at, Authenticator, browserSession, consoleNav, liveSubscribed, logInLive, logInWithCode, screenshot } from './browser';
 
 // The console's Fleet and Catalog pages in Chromium against the real server (built client
 // in dist/client: run `npm run build` first): a host added (a Docker API on loopback, the
@@ -41,17 +41,8 @@ afterAll(async () => {
   await stopTestServer(server);
 });
 
-async function logInWithCode(page: Page, user: FreshUser, phone: Authenticator) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByLabel('2FA code', { exact: true }).fill(await phone.nextStepCode());
-  await page.getByRole('button', { name: 'Verify code' }).click();
-  await at(page, '/dashboard');
-}
 
-const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+const nav = consoleNav;
 
 describe('console Fleet and Catalog in the browser', () => {
   let page: Page;

@@ -4,7 +4,7 @@ import { runCli } from '../../src/server/cli/main';
 import { CONSOLE_NEEDS_2FA } from '../../src/shared/console';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, newUserInput, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, logInLive, screenshot } from './browser';
+import { at, Authenticator, browserSession, logInLive, logInWithCode, screenshot } from './browser';
 
 // The operator console's foundation in Chromium against the real server (built client in
 // dist/client: run `npm run build` first): who may open it, an operator logging in with
@@ -50,15 +50,6 @@ async function expect404(page: Page) {
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();
 }
 
-async function logInWithCode(page: Page, user: FreshUser, phone: Authenticator) {
-  await page.goto('/login');
-  await page.getByLabel('Username or email', { exact: true }).fill(user.username);
-  await page.getByLabel('Password', { exact: true }).fill(user.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.getByLabel('2FA code', { exact: true }).fill(await phone.nextStepCode());
-  await page.getByRole('button', { name: 'Verify code' }).click();
-  await at(page, '/dashboard');
-}
 
 describe('operator console in the browser', () => {
   it('shows guests and customers the ordinary 404 page and never loads the console for them', async () => {
