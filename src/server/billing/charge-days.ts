@@ -28,15 +28,6 @@ export function initialChargeAmount(dailyPrice: Micros, createdAt: number): Micr
   return Number((BigInt(dailyPrice) * BigInt(left)) / BigInt(DAY_MS));
 }
 
-/**
- * The key of an owner's daily-charge transfer: the sum of the fees of their nodes charged
- * for `day` in one chunk, named by the first of those nodes. Each node's fee is a
- * `node_charges` row keyed by node and day, written once and in the same transaction,
- * so this key is new whenever its nodes' fees are (an owner's nodes come in one chunk: in
- * practice one transfer per owner and day). Written by SQL in charge-queries
- * `insertOwnerCharges`, in the same shape.
- */
-export const dailyChargeKey = (day: string, userId: number, firstNodeId: number) => `daily:${day}:${userId}:${firstNodeId}`;
 export const initialChargeKey = (nodeId: number) => `initial-charge:${nodeId}`;
 
 /** "$0.34" rounded up to the cent: what a customer must have at least (never understated). */

@@ -135,7 +135,9 @@ export async function insertNodeCharges(db: Q, day: string, fees: OwedFee[]): Pr
 export type OwnerCharge = { userId: number; firstNodeId: number; amount: number; description: string };
 
 /**
- * The owners' daily-charge transfers in one statement, keyed as `dailyChargeKey` (a
+ * The owners' daily-charge transfers in one statement, keyed `daily:<day>:<owner>:<first
+ * node of the chunk>`: new whenever its nodes' fees are (each is written once, in the same
+ * transaction), so in practice one transfer per owner and day (a
  * batch `postTransfer`: same table and kind, the ledger's trigger moves both counters
  * per row and its CHECK refuses the statement if a balance would go below zero).
  * Returns how many were written; a key written before is skipped.
