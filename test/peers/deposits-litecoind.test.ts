@@ -39,8 +39,13 @@ const miner = <T,>(method: string, params: unknown[], schema: v.GenericSchema<un
   withinBudget(`miner ${method}`, (timeoutMs) => bitcoinCall({ ...target(), timeoutMs, wallet: 'miner' }, method, params, schema));
 const node = <T,>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>) => rpc(target(), method, params, schema);
 let minerAddress = '';
-const mine = async (n: number) => (await miner('generatetoaddress', [n, minerAddress], v.array(v.string())));
-const pay = (address: string, ltc: number, replaceable = false) => miner('sendtoaddress', [address, ltc, '', '', false, replaceable], v.string());
+// Wallets hear of new transactions and blocks through the daemon's notification queue,
+// asynchronously: the watch-only wallet may not list a payment the miner's wallet has just
+// made. Draining the queue makes "paid" mean "visible to the watcher" (a busy CI machine
+// showed the gap).
+const settled = async <T,>(result: T) => (await node('syncwithvalidationinterfacequeue', [], v.null()), result);
+const mine = async (n: number) => settled(await miner('generatetoaddress', [n, minerAddress], v.array(v.string())));
+const pay = async (address: string, ltc: number, replaceable = false) => settled(await miner('sendtoaddress', [address, ltc, '', '', false, replaceable], v.string()));
 
 const cli = async (...args: string[]) => {
   const lines: string[] = [];
