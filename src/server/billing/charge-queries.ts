@@ -6,9 +6,6 @@ type Q = Kysely<Database>;
 
 export type ChargeableNode = { id: number; user_id: number; mn_id: string; coin_id: string; alias: string | null; hosting_price: number };
 
-/** A node as the daily charge walks them: owner, id, fee. */
-export type OwedFee = Pick<ChargeableNode, 'id' | 'user_id' | 'hosting_price'>;
-
 /** Where a day's charge stands: the last (owner, node) charged. */
 export type ChargeCursor = { user: number; node: number };
 
@@ -50,49 +47,24 @@ export async function nextChunkEnd(db: Q, start: number, after: ChargeCursor, si
   return nth.user_id === first.user_id ? { user: nth.user_id, node: nth.id } : { user: nth.user_id - 1, node: Number.MAX_SAFE_INTEGER };
 }
 
-/** One owner's fees owed in a chunk (nodes not charged for the day yet), with their balance. */
-export type OwnerOwed = { user_id: number; nodes: number; amount: number; first_node: number; balance: number };
+/** A node's fee for a day, as `node_charges` keeps it. */
+export type NodeFee = { user_id: number; node_id: number; amount: number };
+
+/** One owner's fees in a chunk: how many, their sum, the first (oldest) node. */
+export type OwnerFees = { user_id: number; nodes: number; amount: number; first_node: number };
+
+const feesInRange = (db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor) =>
+  db
+    .selectFrom('node_charges')
+    .where('day', '=', day)
+    .where(sql<boolean>`(user_id, node_id) > (${after.user}, ${after.node}) AND (user_id, node_id) <= (${upTo.user}, ${upTo.node})`);
 
 /**
- * The chunk's owners, each with the count and sum of their fees still owed for `day`,
- * their first node, and their balance from the ledger's counters. One row per owner,
- * not per node.
- */
-export function owedByOwner(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerOwed[]> {
-  return chargedOn(db, start)
-    .where(inRange(after, upTo))
-    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM node_charges c WHERE c.day = ${day} AND c.user_id = nodes.user_id AND c.node_id = nodes.id)`)
-    .select([
-      'user_id',
-      sql<number>`count(*)`.as('nodes'),
-      sql<number>`sum(hosting_price)`.as('amount'),
-      sql<number>`min(id)`.as('first_node'),
-      sql<number>`coalesce((SELECT credits - debits FROM ledger_accounts WHERE account = 'user:' || nodes.user_id), 0)`.as('balance'),
-    ])
-    .groupBy('user_id')
-    .orderBy('user_id')
-    .execute();
-}
-
-/** The fees still owed for `day` by the given owners' nodes in a chunk, oldest first: for owners who cannot pay them all. */
-export function owedNodes(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, userIds: number[]): Promise<OwedFee[]> {
-  return chargedOn(db, start)
-    .select(['user_id', 'id', 'hosting_price'])
-    .where(inRange(after, upTo))
-    .where('user_id', 'in', userIds)
-    .where(sql<boolean>`NOT EXISTS (SELECT 1 FROM node_charges c WHERE c.day = ${day} AND c.user_id = nodes.user_id AND c.node_id = nodes.id)`)
-    .orderBy('user_id')
-    .orderBy('id')
-    .execute();
-}
-
-/**
- * Every fee owed for `day` in a chunk as a `node_charges` row in one statement, read
- * straight from the index, except the nodes of `except` owners (who cannot pay them all:
- * `insertNodeCharges` writes the ones they can). A fee written before is skipped.
+ * Every fee owed for `day` in a chunk as a `node_charges` row, in one statement read
+ * straight from the index; a fee written before (the key (day, owner, node)) is skipped.
  * Returns how many were written.
  */
-export async function insertChunkCharges(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, except: number[]): Promise<number> {
+export async function insertChunkCharges(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor): Promise<number> {
   const r = await db
     .insertInto('node_charges')
     .columns(['day', 'user_id', 'node_id', 'amount'])
@@ -100,13 +72,37 @@ export async function insertChunkCharges(db: Q, day: string, start: number, afte
       chargedOn(db, start)
         .select([sql<string>`${day}`.as('day'), 'user_id', 'id', 'hosting_price'])
         .where(inRange(after, upTo))
-        .where(sql<boolean>`user_id NOT IN (SELECT value FROM json_each(${JSON.stringify(except)}))`)
         .orderBy('user_id')
         .orderBy('id'),
     )
     .onConflict((oc) => oc.doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** The fees kept for `day` in a chunk's range (of the given owners only, when named), by owner then node. */
+export function chunkFees(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor, userIds?: number[]): Promise<NodeFee[]> {
+  let q = feesInRange(db, day, after, upTo).select(['user_id', 'node_id', 'amount']);
+  if (userIds) q = q.where('user_id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(userIds)}))`);
+  return q.orderBy('user_id').orderBy('node_id').execute();
+}
+
+/** The fees kept for `day` in a chunk's range, summed per owner (read from the rows just written: hot pages). */
+export function chunkFeeSums(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerFees[]> {
+  return feesInRange(db, day, after, upTo)
+    .select(['user_id', sql<number>`count(*)`.as('nodes'), sql<number>`sum(amount)`.as('amount'), sql<number>`min(node_id)`.as('first_node')])
+    .groupBy('user_id')
+    .orderBy('user_id')
+    .execute();
+}
+
+/** Takes back fees written in this transaction (owners who cannot pay them). */
+export async function deleteNodeCharges(db: Q, day: string, fees: NodeFee[]): Promise<number> {
+  if (!fees.length) return 0;
+  const r = await sql`
+    DELETE FROM node_charges WHERE day = ${day}
+    AND (user_id, node_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(fees.map((f) => [f.user_id, f.node_id]))}))`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /** What naming a node or destroying it needs, for the given ids. */
@@ -117,19 +113,6 @@ export function chargeableNodes(db: Q, ids: number[]): Promise<ChargeableNode[]>
     .select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price'])
     .where('id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(ids)}))`)
     .execute();
-}
-
-/**
- * One day's fees for many nodes in one statement (a JSON array, so the statement is one
- * prepared text whatever the count); each (day, node) once. Returns how many were new.
- */
-export async function insertNodeCharges(db: Q, day: string, fees: OwedFee[]): Promise<number> {
-  if (!fees.length) return 0;
-  const r = await sql`
-    INSERT INTO node_charges (day, user_id, node_id, amount)
-    SELECT ${day}, value ->> 0, value ->> 1, value ->> 2 FROM json_each(${JSON.stringify(fees.map((f) => [f.user_id, f.id, f.hosting_price]))}) WHERE true
-    ON CONFLICT DO NOTHING`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
 }
 
 export type OwnerCharge = { userId: number; firstNodeId: number; amount: number; description: string };

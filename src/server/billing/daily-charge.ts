@@ -7,8 +7,8 @@ import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { systemActor } from '../operator/log';
 import { dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, chargeableNodes, completeChargeDay, firstOpenDay, insertChunkCharges, insertNodeCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextChunkEnd, openChargeDay, owedByOwner, owedNodes, type ChargeCursor, type OwedFee, type OwnerCharge } from './charge-queries';
-import { PLATFORM, balancesChanged, type MoneyTx } from './ledger';
+import { chargeDay, chargeableNodes, chunkFeeSums, chunkFees, completeChargeDay, deleteNodeCharges, firstOpenDay, insertChunkCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextChunkEnd, openChargeDay, type ChargeCursor, type NodeFee, type OwnerCharge } from './charge-queries';
+import { PLATFORM, balancesChanged, userBalances, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
 /** Why a node destroyed by the daily charge went (kept on the node, like an owner's reason). */
@@ -93,42 +93,70 @@ export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: numb
   }
 }
 
+/** One owner's fees that a chunk charges: the first (oldest) node, how many, their sum. */
+type OwnerSum = { userId: number; first: number; nodes: number; amount: number };
+
 /**
- * A chunk: its owners' sums and balances (one row per owner); every fee of the owners who
- * can pay them all written straight from the index in one statement; for an owner who
- * cannot, node by node, oldest first, the ones the balance covers, the rest destroyed;
- * then one transfer per owner holding the sum of their fees written here.
+ * Fees in (owner, node) order paid from each owner's balance, oldest node first: each
+ * fee the rest of the balance covers is paid, the others are not (docs/decisions.md
+ * "Uncovered fees").
+ */
+function payInOrder(fees: NodeFee[], balances: Map<number, number>): { sums: OwnerSum[]; unpaid: NodeFee[] } {
+  const sums = new Map<number, OwnerSum>();
+  const unpaid: NodeFee[] = [];
+  for (const f of fees) {
+    const sum = sums.get(f.user_id) ?? { userId: f.user_id, first: f.node_id, nodes: 0, amount: 0 };
+    if (sum.amount + f.amount > (balances.get(f.user_id) ?? 0)) {
+      unpaid.push(f);
+      continue;
+    }
+    sum.nodes++;
+    sum.amount += f.amount;
+    sums.set(f.user_id, sum);
+  }
+  return { sums: [...sums.values()], unpaid };
+}
+
+const feeKey = (f: NodeFee) => `${f.user_id}:${f.node_id}`;
+
+/**
+ * A chunk: every fee owed in it written straight from the index in one statement, then
+ * summed per owner from the rows just written and set against each owner's balance
+ * (one read each); an owner who cannot pay them all keeps, oldest node first, the fees
+ * the balance covers, the rest are taken back and those nodes destroyed; then one
+ * transfer per owner holding the sum of their fees written here.
  */
 async function chargeChunk(trx: MoneyTx, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, now: number) {
-  const owners = await owedByOwner(trx, day, start, after, upTo);
-  const short = owners.filter((o) => o.amount > o.balance);
-  const payable = owners.filter((o) => o.amount <= o.balance);
-  let expected = payable.reduce((n, o) => n + o.nodes, 0);
-  let fees = await insertChunkCharges(trx, day, start, after, upTo, short.map((o) => o.user_id));
-  // Each owner's fees as [first node, count, sum]; a lone node lends its name to the line.
-  const sums: Array<{ userId: number; first: number; nodes: number; amount: number }> = payable.map((o) => ({ userId: o.user_id, first: o.first_node, nodes: o.nodes, amount: o.amount }));
-  const unpaid: number[] = [];
-  if (short.length) {
-    const paid: OwedFee[] = [];
-    const left = new Map(short.map((o) => [o.user_id, o.balance]));
-    const mine = new Map<number, { userId: number; first: number; nodes: number; amount: number }>();
-    for (const n of await owedNodes(trx, day, start, after, upTo, short.map((o) => o.user_id))) {
-      const l = left.get(n.user_id)!;
-      if (n.hosting_price > l) {
-        unpaid.push(n.id);
-        continue;
-      }
-      left.set(n.user_id, l - n.hosting_price);
-      paid.push(n);
-      const sum = mine.get(n.user_id) ?? { userId: n.user_id, first: n.id, nodes: 0, amount: 0 };
-      sum.nodes++;
-      sum.amount += n.hosting_price;
-      mine.set(n.user_id, sum);
+  // Fees already kept in the range: none (the cursor), except on a day begun before fees
+  // were kept per node, whose per-node transfers migration 2045 copied. Those are paid:
+  // the chunk then sums, node by node, only the fees it wrote.
+  const before = await chunkFees(trx, day, after, upTo);
+  const wrote = await insertChunkCharges(trx, day, start, after, upTo);
+  let sums: OwnerSum[];
+  let unpaid: NodeFee[] = [];
+  let balances: Map<number, number>;
+  if (before.length) {
+    const old = new Set(before.map(feeKey));
+    const fresh = (await chunkFees(trx, day, after, upTo)).filter((f) => !old.has(feeKey(f)));
+    balances = await userBalances(trx, [...new Set(fresh.map((f) => f.user_id))]);
+    ({ sums, unpaid } = payInOrder(fresh, balances));
+  } else {
+    const owners = await chunkFeeSums(trx, day, after, upTo);
+    balances = await userBalances(trx, owners.map((o) => o.user_id));
+    const short = owners.filter((o) => o.amount > balances.get(o.user_id)!);
+    sums = owners.filter((o) => o.amount <= balances.get(o.user_id)!).map((o) => ({ userId: o.user_id, first: o.first_node, nodes: o.nodes, amount: o.amount }));
+    if (short.length) {
+      const paid = payInOrder(await chunkFees(trx, day, after, upTo, short.map((o) => o.user_id)), balances);
+      sums.push(...paid.sums);
+      unpaid = paid.unpaid;
     }
-    sums.push(...mine.values());
-    fees += await insertNodeCharges(trx, day, paid);
-    expected += paid.length;
   }
+  const charged = sums.reduce((n, o) => n + o.nodes, 0);
+  // What is charged and what is taken back are what the statement wrote; anything else is a bug: write nothing.
+  if (charged + unpaid.length !== wrote || (await deleteNodeCharges(trx, day, unpaid)) !== unpaid.length) {
+    throw new Error(`daily charge ${day}: wrote ${wrote} node fees, charged ${charged}, ${unpaid.length} unpaid; rolled back`);
+  }
+  // A lone node lends its name to the line.
   const names = new Map((await chargeableNodes(trx, sums.filter((o) => o.nodes === 1).map((o) => o.first))).map((n) => [n.id, n.alias ?? n.mn_id]));
   const charges: OwnerCharge[] = sums.map((o) => ({
     userId: o.userId,
@@ -137,13 +165,11 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
     description: `Daily charge: ${o.nodes === 1 ? names.get(o.first) : `${o.nodes} nodes`} (${day})`,
   }));
   const transfers = await insertOwnerCharges(trx, day, charges, now, PLATFORM.revenue);
-  // Both kinds of key are new by construction (the cursor, the NOT EXISTS); anything else is a bug: write nothing.
-  if (fees !== expected || transfers !== charges.length) {
-    throw new Error(`daily charge ${day}: wrote ${fees}/${expected} node fees and ${transfers}/${charges.length} transfers; rolled back`);
-  }
-  await balancesChanged(trx, charges.map((c) => c.userId));
+  // The key is new with its nodes' fees (written just now, once); anything else is a bug: write nothing.
+  if (transfers !== charges.length) throw new Error(`daily charge ${day}: wrote ${transfers}/${charges.length} transfers; rolled back`);
+  await balancesChanged(trx, charges.map((c) => c.userId), new Map(charges.map((c) => [c.userId, balances.get(c.userId)! - c.amount])));
   let destroyed = 0;
-  for (const n of await chargeableNodes(trx, unpaid)) {
+  for (const n of await chargeableNodes(trx, unpaid.map((f) => f.node_id))) {
     // Unpaid from the start of this day: charged neither today nor after (charge-queries `chargedOn`).
     if (await markDestroy(trx, n, systemActor('daily charge'), UNPAID_REASON, start)) {
       destroyed++;
@@ -151,7 +177,7 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
       await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });
     }
   }
-  return { charged: expected, destroyed };
+  return { charged, destroyed };
 }
 
 /**

@@ -121,10 +121,11 @@ export async function balanceChanged(trx: MoneyTx, userId: number): Promise<void
 /**
  * `balanceChanged` for many users in three statements (the same events, the same
  * payload): for a writer that moved many balances in one transaction (a daily-charge chunk).
+ * `known`: the balances after the change, when the writer computed them (saves a read).
  */
-export async function balancesChanged(trx: MoneyTx, userIds: number[]): Promise<void> {
+export async function balancesChanged(trx: MoneyTx, userIds: number[], known?: Map<number, Micros>): Promise<void> {
   if (!userIds.length) return;
-  const balanceOf = await userBalances(trx, userIds);
+  const balanceOf = known ?? (await userBalances(trx, userIds));
   await insertEvents(trx, 'update_balance', userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(id) ?? 0) } })));
   await insertEvents(trx, 'refresh_transactions', userIds.map((id) => ({ userId: id, payload: {} })));
 }
