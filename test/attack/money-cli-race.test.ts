@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { initialChargeAmount } from '../../src/server/billing/charge-days';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
+import { currentPrices } from '../../src/server/coins/prices';
+import { findCoin } from '../../src/server/coins/queries';
 import { pidsMatching } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { loopback, requestFrom } from '../support/from-ip';
@@ -35,12 +38,19 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 
 it('6 CLI debits in processes of their own racing 30 deploys over HTTP on one balance: nothing overdrawn, every answer true to the ledger', { timeout: 180_000 }, async () => {
   const u = await freshUser(s.deps, { prefix: 'clirace' });
-  const start = 3_000_000; // $3: enough for some of both, never all
+  // A CLI process takes a second or more to start (more on a busy machine): the deploys
+  // are spread over three times what one takes here, so the writers interleave.
+  const t0 = Date.now();
+  await cli(['billing', 'adjust', 'nobody']);
+  const spread = Math.max(4500, 3 * (Date.now() - t0));
+  // Enough for three debits and half the deploys: some of both, never all (a deploy's
+  // first day is prorated, so its price depends on the time of day).
+  const firstDay = initialChargeAmount(currentPrices((await findCoin(s.deps.db, 'satori'))!).dedicated, Date.now());
+  const start = 3 * 750_000 + 15 * firstDay;
   await s.deps.db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: `clirace-funds:${u.id}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: start, kind: 'adjustment', description: 'Funds' }));
   const debits = Array.from({ length: 6 }, (_, i) => cli(['billing', 'adjust', u.username, '-0.75', '--reason', 'race', '--key', `clirace-${u.id}-${i}`]));
-  // A CLI process takes a second or two to start: the deploys are spread over that time, so the writers interleave.
   const deploys = Array.from({ length: 30 }, async (_, i) => {
-    await new Promise((r) => setTimeout(r, i * 150));
+    await new Promise((r) => setTimeout(r, (i * spread) / 30));
     return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, { body: { currency: 'satori', rewardAddress: `Srace${i}`, neuronCount: 1 }, token: u.token });
   });
   const [cliAnswers, httpAnswers] = await Promise.all([Promise.all(debits), Promise.all(deploys)]);
