@@ -164,6 +164,16 @@ const EnvSchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,6}(\.\d{1,3})?$/, 'must be a number of gigabytes such as 20 or 2.5 (0 turns the check off)'), v.transform(Number)),
     '20',
   ),
+  // When support answers the chat live (UTC); outside these hours the widget takes messages answered by email.
+  SUPPORT_HOURS_UTC: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/, 'must be HH:MM-HH:MM in UTC, such as 07:00-21:00'),
+      v.transform((t) => t.split('-').map((hm) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3)))),
+      v.check(([from, to]) => from < to && to <= 1440, 'must start before it ends, within one UTC day (00:00-24:00 for always)'),
+    ),
+    '07:00-21:00',
+  ),
   HOST_CHECK_SECONDS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '60',
@@ -236,6 +246,8 @@ export type Config = {
   hostDiskMinFreeBytes: number;
   /** How often each host is asked for its free disk. */
   hostCheckMs: number;
+  /** Support chat hours, minutes of the UTC day: [from, to). */
+  supportHours: { from: number; to: number };
   /** Where the built client lives; tests and the bundle point it at dist/client. */
   clientDir: string;
 };
@@ -297,6 +309,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertRetryMs: Math.round(e.ALERT_RETRY_SECONDS * 1000),
     hostDiskMinFreeBytes: Math.round(e.HOST_DISK_MIN_FREE_GB * 1e9),
     hostCheckMs: Math.round(e.HOST_CHECK_SECONDS * 1000),
+    supportHours: { from: e.SUPPORT_HOURS_UTC[0], to: e.SUPPORT_HOURS_UTC[1] },
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

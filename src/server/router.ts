@@ -10,6 +10,7 @@ import { alertChannelsRouter } from './notifications/channels/router';
 import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
 import { referralsRouter } from './referrals/router';
+import { supportRouter } from './support/router';
 import { createCallerFactory, router } from './trpc';
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   alertChannels: alertChannelsRouter,
   billing: billingRouter,
   referrals: referralsRouter,
+  support: supportRouter,
   console: consoleRouter,
 });
 

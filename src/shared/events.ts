@@ -20,6 +20,8 @@ export const liveEventPayloads = {
   refresh_transactions: z.object({}),
   server_created: z.object({ server_id: z.string() }),
   started: z.object({ mn_id: z.string() }),
+  /** A support chat changed (a message either way): the widget, or the console's inbox, refetches it. */
+  support_chat: z.object({}),
 } as const;
 
 export type LiveEventName = keyof typeof liveEventPayloads;

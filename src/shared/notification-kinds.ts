@@ -27,6 +27,7 @@ export const emailSettings = {
   rewards: { label: 'Rewards', subtitle: 'Every reward a node receives.', default: false },
   payments: { label: 'Payments', subtitle: 'Deposits and card payments credited to your balance, referral bonuses.', default: true },
   balance: { label: 'Balance', subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.', default: true },
+  support: { label: 'Support chat', subtitle: 'When support answers a chat message you left outside support hours.', default: true },
 } as const satisfies Record<string, { label: string; subtitle: string; default: boolean }>;
 
 export type EmailSettingKey = keyof typeof emailSettings;
@@ -172,6 +173,20 @@ export const notificationKinds = {
       message: `Your alert channel ${p.channel} was turned off after ${p.failures} failed deliveries in a row (last error: ${p.error}). Fix it and turn it on again.`,
       link: '/dashboard/notifications',
     }),
+  }),
+  // The answer to a chat message left outside support hours (in hours the chat itself shows it).
+  support_reply: def<{ excerpt: string }>({
+    setting: 'support',
+    icon: 'action',
+    subject: () => 'Nodekeep support answered your message',
+    build: (p) => ({ message: `Support answered your chat message: ${p.excerpt}`, link: '/dashboard?chat=open' }),
+  }),
+  // To operators, for the first unread message of a conversation (not every message).
+  support_message: def<{ who: string; excerpt: string; conversation_id: number }>({
+    setting: 'support',
+    icon: 'action',
+    subject: (p) => `New support message from ${p.who}`,
+    build: (p) => ({ message: `New support message from ${p.who}: ${p.excerpt}`, link: `/console/support?c=${p.conversation_id}` }),
   }),
   deposit_pending: def<{ currency: string; amount: string }>({
     setting: 'payments',

@@ -60,6 +60,8 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   ],
   server_created: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
   started: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
+  // The widget's thread (the console's inbox listens for it itself: console paths are three deep).
+  support_chat: () => [all('support.thread')],
 };
 
 export function queriesFor(event: LiveEvent): QueryTarget[] {

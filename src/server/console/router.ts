@@ -7,6 +7,7 @@ import { customersConsoleRouter } from '../customers/console-router';
 import { moneyConsoleRouter } from '../billing/console-router';
 import { fleetConsoleRouter } from '../fleet/console-router';
 import { catalogConsoleRouter } from '../coins/console-router';
+import { supportConsoleRouter } from '../support/console-router';
 
 /**
  * The operator console's procedures, all under `console.` and all made with
@@ -24,4 +25,5 @@ export const consoleRouter = router({
   money: moneyConsoleRouter,
   fleet: fleetConsoleRouter,
   catalog: catalogConsoleRouter,
+  support: supportConsoleRouter,
 });

@@ -576,6 +576,30 @@ export interface QuietHoursTable {
   end_hour: number;
 }
 
+/** A support chat: a customer's (`user_id`) or a visitor's (`visitor_email`, `token_hash`). */
+export interface SupportConversationsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  visitor_email: string | null;
+  /** SHA-256 (hex) of the visitor's token; null for a customer's conversation. */
+  token_hash: string | null;
+  created_at: number;
+  last_message_at: number;
+  operator_unread: Generated<number>;
+  customer_unread: Generated<number>;
+}
+
+export interface SupportMessagesTable {
+  id: Generated<number>;
+  conversation_id: number;
+  from_operator: number;
+  operator_id: number | null;
+  body: string;
+  /** 1: left outside support hours, so the answer goes by email. */
+  outside_hours: Generated<number>;
+  created_at: number;
+}
+
 export interface Database {
   alert_channels: AlertChannelsTable;
   node_alerts: NodeAlertsTable;
@@ -612,4 +636,6 @@ export interface Database {
   jobs: JobsTable;
   masternode_key_moves: MasternodeKeyMovesTable;
   readiness_probe: ReadinessProbeTable;
+  support_conversations: SupportConversationsTable;
+  support_messages: SupportMessagesTable;
 }

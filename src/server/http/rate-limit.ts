@@ -40,6 +40,12 @@ export const limits = {
   /** Gift code attempts that failed (a good code hands its slot back): guessing stays hopeless. */
   giftCodePerAccount: { max: 10, windowMs: 60 * MINUTE },
   giftCodePerIp: { max: 30, windowMs: 60 * MINUTE },
+  /** Chat messages in one conversation (a customer's, or a visitor's): a person types far slower. */
+  supportMessagesPerConversation: { max: 20, windowMs: MINUTE },
+  /** Chat messages from one address, over all its conversations. */
+  supportMessagesPerIp: { max: 60, windowMs: 10 * MINUTE },
+  /** Visitors' conversations opened from one address. */
+  supportConversationsPerIp: { max: 5, windowMs: 60 * MINUTE },
   /** Calls made with one API key (any address): a script polling every second fits. */
   apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;

@@ -1,0 +1,109 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+type Q = Kysely<Database>;
+
+export function conversationOfUser(db: Q, userId: number) {
+  return db.selectFrom('support_conversations').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+export function conversationByToken(db: Q, tokenHash: string) {
+  return db.selectFrom('support_conversations').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export function conversationById(db: Q, id: number) {
+  return db.selectFrom('support_conversations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** A customer's conversation, made on their first message (one per customer: the UNIQUE user_id). */
+export async function ensureUserConversation(db: Q, userId: number, now: number) {
+  await db
+    .insertInto('support_conversations')
+    .values({ user_id: userId, created_at: now, last_message_at: now })
+    .onConflict((oc) => oc.column('user_id').doNothing())
+    .execute();
+  return (await conversationOfUser(db, userId))!;
+}
+
+export async function insertVisitorConversation(db: Q, email: string, tokenHash: string, now: number): Promise<number> {
+  const r = await db.insertInto('support_conversations').values({ visitor_email: email, token_hash: tokenHash, created_at: now, last_message_at: now }).returning('id').executeTakeFirstOrThrow();
+  return r.id;
+}
+
+export async function insertMessage(
+  db: Q,
+  m: { conversation_id: number; from_operator: boolean; operator_id: number | null; body: string; outside_hours: boolean; created_at: number },
+): Promise<number> {
+  const r = await db
+    .insertInto('support_messages')
+    .values({ ...m, from_operator: m.from_operator ? 1 : 0, outside_hours: m.outside_hours ? 1 : 0 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // The unread count of the side that did not write grows; the writer has read everything.
+  await db
+    .updateTable('support_conversations')
+    .set(
+      m.from_operator
+        ? { last_message_at: m.created_at, customer_unread: sql`customer_unread + 1`, operator_unread: 0 }
+        : { last_message_at: m.created_at, operator_unread: sql`operator_unread + 1`, customer_unread: 0 },
+    )
+    .where('id', '=', m.conversation_id)
+    .execute();
+  return r.id;
+}
+
+/** A conversation's messages, oldest first, with the answering operator's name; the newest `limit`. */
+export async function messagesOf(db: Q, conversationId: number, limit = 200) {
+  const rows = await db
+    .selectFrom('support_messages as m')
+    .leftJoin('users as u', 'u.id', 'm.operator_id')
+    .select(['m.id', 'm.from_operator', 'm.body', 'm.outside_hours', 'm.created_at', 'u.username as operator'])
+    .where('m.conversation_id', '=', conversationId)
+    .orderBy('m.id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
+/** The customer's newest message, to tell whether it was left outside support hours. */
+export function lastCustomerMessage(db: Q, conversationId: number) {
+  return db
+    .selectFrom('support_messages')
+    .select(['id', 'outside_hours'])
+    .where('conversation_id', '=', conversationId)
+    .where('from_operator', '=', 0)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function markRead(db: Q, conversationId: number, side: 'operator' | 'customer'): Promise<boolean> {
+  const column = side === 'operator' ? 'operator_unread' : 'customer_unread';
+  const r = await db.updateTable('support_conversations').set({ [column]: 0 }).where('id', '=', conversationId).where(column, '>', 0).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** The inbox: conversations with unread messages first, then the most recent; with who wrote and the newest message. */
+export function inbox(db: Q, limit: number) {
+  return db
+    .selectFrom('support_conversations as c')
+    .leftJoin('users as u', 'u.id', 'c.user_id')
+    .select([
+      'c.id',
+      'c.user_id',
+      'c.visitor_email',
+      'u.username',
+      'c.operator_unread',
+      'c.last_message_at',
+      (eb) => eb.selectFrom('support_messages as m').select('m.body').whereRef('m.conversation_id', '=', 'c.id').orderBy('m.id', 'desc').limit(1).as('last_message'),
+    ])
+    .orderBy(sql`c.operator_unread > 0`, 'desc')
+    .orderBy('c.last_message_at', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function unreadTotal(db: Q): Promise<number> {
+  const r = await db.selectFrom('support_conversations').select(sql<number>`coalesce(sum(operator_unread), 0)`.as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}

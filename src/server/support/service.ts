@@ -1,0 +1,220 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { SupportConversation, SupportInbox, SupportStatus, SupportThread } from '../../shared/schemas/support';
+import { operatorIds } from '../auth/queries';
+import type { Config } from '../config';
+import type { Context } from '../context';
+import type { DB } from '../db/open';
+import { fail } from '../errors';
+import { insertEvent } from '../events/queries';
+import type { LimitName } from '../http/rate-limit';
+import { enqueueMail } from '../mail/outbox';
+import { afterRaise, raise } from '../notifications/raise';
+import { logOperatorAction, type OperatorActor } from '../operator/log';
+import * as q from './queries';
+
+type Ctx = Pick<Context, 'db' | 'config' | 'hub' | 'mail' | 'limiter' | 'req'>;
+
+export const SUPPORT_MESSAGES = {
+  tooFast: 'You are sending messages too fast. Please wait a minute and try again.',
+  tooManyChats: 'Too many new conversations from your address. Please try again later, or write to us by email.',
+  visitorGone: 'This conversation was not found. Please start a new one.',
+  noConversation: 'No such conversation.',
+} as const;
+
+const hm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+export function supportStatus(hours: Config['supportHours'], now = Date.now()): SupportStatus {
+  const minute = Math.floor((now % 86_400_000) / 60_000);
+  return { open: minute >= hours.from && minute < hours.to, hours: `${hm(hours.from)}–${hm(hours.to)} UTC` };
+}
+
+/** One line of a message for a notification: whitespace folded, long text cut. */
+export const excerpt = (body: string) => {
+  const line = body.replace(/\s+/g, ' ').trim();
+  return line.length > 140 ? `${line.slice(0, 139)}…` : line;
+};
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * A visitor's conversation is delivered on a live channel of its own: its events carry
+ * the conversation's id negated as their user id, which no account has (docs/decisions.md
+ * "Support chat for visitors").
+ */
+export const visitorChannel = (conversationId: number) => -conversationId;
+
+function take(ctx: Ctx, limits: Array<[LimitName, string | number]>, message: string) {
+  const taken: Array<[LimitName, string | number]> = [];
+  for (const [name, key] of limits) {
+    if (!ctx.limiter.hit(name, key)) {
+      for (const [n, k] of taken) ctx.limiter.refund(n, k);
+      fail('TOO_MANY_REQUESTS', message);
+    }
+    taken.push([name, key]);
+  }
+}
+
+const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number): SupportThread => ({
+  messages: rows.map((m) => ({ id: m.id, from: m.from_operator ? 'support' : 'you', body: m.body, at: new Date(m.created_at).toISOString(), outside_hours: m.outside_hours === 1 })),
+  unread,
+});
+
+export async function customerThread(db: DB, userId: number): Promise<SupportThread> {
+  const c = await q.conversationOfUser(db, userId);
+  return c ? toThread(await q.messagesOf(db, c.id), c.customer_unread) : { messages: [], unread: 0 };
+}
+
+export async function visitorThread(db: DB, token: string): Promise<SupportThread> {
+  const c = await q.conversationByToken(db, hashToken(token));
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.visitorGone);
+  return toThread(await q.messagesOf(db, c.id), c.customer_unread);
+}
+
+/** The visitor's conversation id for their token, or a clear NOT_FOUND. */
+export async function visitorConversationId(db: DB, token: string): Promise<number> {
+  const c = await q.conversationByToken(db, hashToken(token));
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.visitorGone);
+  return c.id;
+}
+
+/**
+ * A customer's or visitor's message, in one transaction with its live events: to the
+ * writer's own channel (their other tabs) and to every operator's (the inbox). Operators
+ * get a notification for the first unread message of a conversation only, so a chatty
+ * customer is one notice, not one per line.
+ */
+async function postFromCustomer(ctx: Ctx, conversation: { id: number; operator_unread: number }, channel: number, who: string, body: string): Promise<void> {
+  const now = Date.now();
+  const outside = !supportStatus(ctx.config.supportHours, now).open;
+  await ctx.db.transaction().execute(async (trx) => {
+    await q.insertMessage(trx, { conversation_id: conversation.id, from_operator: false, operator_id: null, body, outside_hours: outside, created_at: now });
+    await insertEvent(trx, channel, 'support_chat', {});
+    for (const op of await operatorIds(trx)) {
+      if (op === channel) continue;
+      await insertEvent(trx, op, 'support_chat', {});
+      if (conversation.operator_unread === 0) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversation.id });
+    }
+  });
+  afterRaise(ctx);
+}
+
+export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: string }, body: string): Promise<SupportThread> {
+  take(ctx, [['supportMessagesPerConversation', `u${user.id}`], ['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+  const c = await q.ensureUserConversation(ctx.db, user.id, Date.now());
+  await postFromCustomer(ctx, c, user.id, user.username, body);
+  return customerThread(ctx.db, user.id);
+}
+
+export async function startAsVisitor(ctx: Ctx, email: string, body: string): Promise<{ token: string }> {
+  take(ctx, [['supportConversationsPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooManyChats);
+  take(ctx, [['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+  // The browser keeps the token; the database only its hash, so a leaked database opens no conversation.
+  const token = randomBytes(24).toString('base64url');
+  const id = await q.insertVisitorConversation(ctx.db, email, hashToken(token), Date.now());
+  await postFromCustomer(ctx, { id, operator_unread: 0 }, visitorChannel(id), email, body);
+  return { token };
+}
+
+export async function sendAsVisitor(ctx: Ctx, token: string, body: string): Promise<SupportThread> {
+  const c = await q.conversationByToken(ctx.db, hashToken(token));
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.visitorGone);
+  take(ctx, [['supportMessagesPerConversation', `v${c.id}`], ['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+  await postFromCustomer(ctx, c, visitorChannel(c.id), c.visitor_email!, body);
+  return visitorThread(ctx.db, token);
+}
+
+/** The customer or visitor has seen the answers (the widget is open). */
+export async function customerRead(db: DB, conversationId: number | undefined, channel: number): Promise<void> {
+  if (conversationId === undefined) return;
+  if (await q.markRead(db, conversationId, 'customer')) await insertEvent(db, channel, 'support_chat', {});
+}
+
+export async function userConversationId(db: DB, userId: number): Promise<number | undefined> {
+  return (await q.conversationOfUser(db, userId))?.id;
+}
+
+// The operator's side.
+
+export async function supportInbox(db: DB): Promise<SupportInbox> {
+  const rows = await q.inbox(db, 100);
+  return {
+    conversations: rows.map((r) => ({
+      id: r.id,
+      who: r.username ?? r.visitor_email ?? `#${r.id}`,
+      user_id: r.user_id,
+      visitor: r.user_id === null,
+      last_message: excerpt(r.last_message ?? ''),
+      last_at: new Date(r.last_message_at).toISOString(),
+      unread: r.operator_unread,
+    })),
+    unread_total: await q.unreadTotal(db),
+  };
+}
+
+async function toConversation(db: DB, c: NonNullable<Awaited<ReturnType<typeof q.conversationById>>>): Promise<SupportConversation> {
+  const user = c.user_id === null ? undefined : await db.selectFrom('users').select(['username', 'email']).where('id', '=', c.user_id).executeTakeFirst();
+  return {
+    id: c.id,
+    who: user?.username ?? c.visitor_email ?? `#${c.id}`,
+    user_id: c.user_id,
+    email: user?.email ?? c.visitor_email,
+    messages: (await q.messagesOf(db, c.id)).map((m) => ({
+      id: m.id,
+      from: m.from_operator ? 'support' : 'you',
+      body: m.body,
+      at: new Date(m.created_at).toISOString(),
+      outside_hours: m.outside_hours === 1,
+      operator: m.operator,
+    })),
+  };
+}
+
+export async function supportConversation(db: DB, id: number): Promise<SupportConversation> {
+  const c = await q.conversationById(db, id);
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.noConversation);
+  return toConversation(db, c);
+}
+
+/** A customer's conversation for their console page; null until they write. */
+export async function conversationOfCustomer(db: DB, userId: number): Promise<SupportConversation | null> {
+  const c = await q.conversationOfUser(db, userId);
+  return c ? toConversation(db, c) : null;
+}
+
+export async function operatorRead(db: DB, id: number): Promise<void> {
+  await q.markRead(db, id, 'operator');
+}
+
+/**
+ * The operator's answer. It reaches the chat live; a visitor's answer also goes to the
+ * email they left (they may have closed the page), and the answer to a customer's
+ * message left outside support hours is a notification, mailed unless they turned
+ * support mail off. Written to the operator log (without the text).
+ */
+export async function replyAsOperator(ctx: Ctx, by: OperatorActor, id: number, body: string): Promise<{ emailed: boolean }> {
+  const c = await q.conversationById(ctx.db, id);
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.noConversation);
+  const now = Date.now();
+  const emailed = await ctx.db.transaction().execute(async (trx) => {
+    const last = await q.lastCustomerMessage(trx, id);
+    await q.insertMessage(trx, { conversation_id: id, from_operator: true, operator_id: by.kind === 'operator' ? by.userId : null, body, outside_hours: false, created_at: now });
+    await insertEvent(trx, c.user_id ?? visitorChannel(id), 'support_chat', {});
+    for (const op of await operatorIds(trx)) await insertEvent(trx, op, 'support_chat', {});
+    let mailed = false;
+    if (c.user_id === null) {
+      await enqueueMail(trx, {
+        to: c.visitor_email!,
+        subject: 'Nodekeep support answered your message',
+        text: `Hello,\n\nNodekeep support answered your chat message:\n\n${body}\n\nYou can reply in the chat on ${ctx.config.publicUrl} (from the same browser), or start a new conversation there.\n`,
+      });
+      mailed = true;
+    } else if (last?.outside_hours) {
+      await raise(trx, c.user_id, 'support_reply', { excerpt: excerpt(body) });
+      mailed = true;
+    }
+    await logOperatorAction(trx, by, 'support reply', { conversation: id, user_id: c.user_id, visitor: c.user_id === null, emailed: mailed });
+    return mailed;
+  });
+  afterRaise(ctx);
+  return { emailed };
+}
