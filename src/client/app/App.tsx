@@ -6,6 +6,7 @@ import { PageLoading } from '../ui/Spinner';
 import { LiveEvents } from './live';
 import { ErrorApp } from './ErrorApp';
 import { AppRoutes, MaintenanceRoutes } from './routes';
+import { SupportChat } from '../support/SupportChat';
 import { trpc } from './trpc';
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */
@@ -22,6 +23,8 @@ export function App() {
         <>
           {session.maintenance ? <MaintenanceRoutes /> : <AppRoutes />}
           {session.user && <LiveEvents key={session.token} />}
+          {/* Keyed by the login: logging out (or in) closes the chat. */}
+          {!session.maintenance && <SupportChat key={session.token ?? 'guest'} />}
           {/* During maintenance private calls answer 503: no visits to report. */}
           {session.user && !session.maintenance && <VisitReporter />}
         </>

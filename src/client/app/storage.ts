@@ -117,3 +117,11 @@ export const maintenanceReturnStore = {
     }
   },
 };
+
+const CHAT_KEY = 'support_chat_token';
+
+/** A visitor's key to their support conversation (signed-in customers need none: their account is it). */
+export const chatTokenStore = {
+  get: (): string | null => read(CHAT_KEY),
+  set: (value: string | null) => write(CHAT_KEY, value),
+};

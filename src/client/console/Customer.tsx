@@ -8,6 +8,7 @@ import { TextField } from '../ui/Field';
 import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
+import { ConversationLog } from './Support';
 
 const LEDGER_PAGE = 20;
 
@@ -33,6 +34,7 @@ function CustomerPage({ id }: { id: number }) {
           <LedgerSection id={id} />
           <NodesSection p={p} />
           <NotificationsSection p={p} />
+          <SupportSection id={id} />
         </div>
       )}
     </QueryState>
@@ -276,6 +278,28 @@ function NotificationsSection({ p }: { p: CustomerProfile }) {
       ) : (
         <p className="muted">No notifications.</p>
       )}
+    </section>
+  );
+}
+
+/** The customer's support chat, as the inbox shows it. */
+function SupportSection({ id }: { id: number }) {
+  const conversation = trpc.console.support.of_customer.useQuery({ user_id: id });
+  return (
+    <section className="console-section console-wide" aria-labelledby="support-h">
+      <h2 id="support-h">Support chat</h2>
+      <QueryState query={conversation} what="The conversation">
+        {(c) =>
+          c ? (
+            <>
+              <ConversationLog c={c} />
+              <Link href={`/support?c=${c.id}`}>Answer in the support inbox</Link>
+            </>
+          ) : (
+            <p className="muted">No chat messages from this customer.</p>
+          )
+        }
+      </QueryState>
     </section>
   );
 }

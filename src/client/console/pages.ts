@@ -19,5 +19,5 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { path: '/money', label: 'Money', page: lazyPage(() => import('./Money'), 'Money') },
   { path: '/settings', label: 'Settings', page: lazyPage(() => import('./Settings'), 'Settings') },
   { path: '/log', label: 'Log', page: lazyPage(() => import('./Log'), 'Log') },
-  { path: '/support', label: 'Support', page: null },
+  { path: '/support', label: 'Support', page: lazyPage(() => import('./Support'), 'Support') },
 ];

@@ -1,0 +1,129 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { SUPPORT_MESSAGE_MAX, type SupportConversation } from '../../shared/schemas/support';
+import { errorMessage } from '../app/errors';
+import { useLiveEvent } from '../app/liveBus';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+import { QueryState } from '../ui/QueryState';
+import { utc } from './format';
+
+/** The support inbox: conversations (unread first) and the one chosen (`?c=<id>`), with the answer box. */
+export function Support() {
+  const utils = trpc.useUtils();
+  const inbox = trpc.console.support.inbox.useQuery();
+  // Every message either way is a `support_chat` event to each operator.
+  useLiveEvent('support_chat', () => void utils.console.support.invalidate());
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const chosen = Number(new URLSearchParams(search).get('c')) || null;
+  return (
+    <QueryState query={inbox} what="The support inbox">
+      {(data) => (
+        <div className="console-support">
+          <section className="console-section" aria-labelledby="inbox-h">
+            <h2 id="inbox-h">Conversations{data.unread_total ? ` (${data.unread_total} unread)` : ''}</h2>
+            {data.conversations.length ? (
+              <ul className="support-inbox">
+                {data.conversations.map((c) => (
+                  <li key={c.id}>
+                    <button type="button" className="support-inbox-item" aria-current={c.id === chosen ? 'true' : undefined} onClick={() => navigate(`/support?c=${c.id}`)}>
+                      <span className="support-inbox-who">
+                        {c.who}
+                        {c.visitor ? ' (visitor)' : ''}
+                        {c.unread ? <span className="support-unread"> · {c.unread} unread</span> : null}
+                      </span>
+                      <span className="support-inbox-last">{c.last_message}</span>
+                      <span className="muted">{utc(c.last_at)}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="muted">No conversations yet. Customers and visitors write from the chat bubble on every page.</p>
+            )}
+          </section>
+          {chosen ? <ConversationPane id={chosen} /> : data.conversations.length ? <p className="muted">Choose a conversation to read and answer it.</p> : null}
+        </div>
+      )}
+    </QueryState>
+  );
+}
+
+function ConversationPane({ id }: { id: number }) {
+  const utils = trpc.useUtils();
+  const conversation = trpc.console.support.conversation.useQuery({ id });
+  const read = trpc.console.support.read.useMutation({ onSuccess: () => void utils.console.support.inbox.invalidate() });
+  const unread = utils.console.support.inbox.getData()?.conversations.find((c) => c.id === id)?.unread ?? 0;
+  useEffect(() => {
+    if (unread > 0 && conversation.isSuccess) read.mutate({ id });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id, unread, conversation.isSuccess]);
+  return (
+    <section className="console-section console-wide" aria-labelledby="conversation-h">
+      <QueryState query={conversation} what="The conversation">
+        {(c) => (
+          <>
+            <h2 id="conversation-h">
+              {c.user_id ? <Link href={`/customers/${c.user_id}`}>{c.who}</Link> : c.who}
+              {c.email && c.email !== c.who ? <span className="muted"> · {c.email}</span> : null}
+            </h2>
+            <ConversationLog c={c} />
+            <ReplyForm id={c.id} visitor={c.user_id === null} />
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+/** A conversation's messages, as the console's customer page shows them too. */
+export function ConversationLog({ c }: { c: SupportConversation }) {
+  return (
+    <ol className="support-thread" role="log" aria-label={`Conversation with ${c.who}`}>
+      {c.messages.map((m) => (
+        <li key={m.id} className={`support-line support-line-${m.from}`}>
+          <span className="muted">
+            {utc(m.at)} · {m.from === 'support' ? `Support${m.operator ? ` (${m.operator})` : ''}` : c.who}
+            {m.outside_hours ? ' · outside hours: answer goes by email' : ''}
+          </span>
+          <p>{m.body}</p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function ReplyForm({ id, visitor }: { id: number; visitor: boolean }) {
+  const utils = trpc.useUtils();
+  const [body, setBody] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  const fieldId = useId();
+  const reply = trpc.console.support.reply.useMutation({
+    onSuccess: (r) => {
+      setBody('');
+      setDone(r.emailed ? (visitor ? 'Sent, and mailed to the visitor.' : 'Sent; the customer is notified by mail (their message came outside support hours).') : 'Sent.');
+      void utils.console.support.invalidate();
+    },
+    onSettled: () => box.current?.focus(),
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setDone(null);
+    reply.mutate({ id, body });
+  };
+  return (
+    <form onSubmit={submit}>
+      {reply.isError && <Alert kind="error">{errorMessage(reply.error)}</Alert>}
+      {done && <Alert kind="success">{done}</Alert>}
+      <div className="field">
+        <label htmlFor={fieldId}>Answer</label>
+        <textarea id={fieldId} ref={box} rows={4} value={body} maxLength={SUPPORT_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} />
+      </div>
+      <button type="submit" className="btn btn-primary" disabled={reply.isPending || !body.trim()}>
+        {reply.isPending ? 'Sending…' : 'Send answer'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import type { SupportThread } from '../../shared/schemas/support';
+import { SUPPORT_MESSAGE_MAX } from '../../shared/schemas/support';
+import { errorCode, errorMessage } from '../app/errors';
+import { chatTokenStore } from '../app/storage';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+
+type Props = { signedIn: boolean; open: boolean; onClose: () => void };
+
+/** The chat itself: the hours, the conversation, and the message box. */
+export function ChatPanel({ signedIn, open, onClose }: Props) {
+  const status = trpc.support.status.useQuery(undefined, { staleTime: 60_000 });
+  return (
+    <>
+      <header className="support-head">
+        <strong>Support</strong>
+        <button type="button" className="support-close" aria-label="Close support chat" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      {status.data && (
+        <p className="support-hours" role="status">
+          {status.data.open
+            ? `We answer live, ${status.data.hours}.`
+            : `Support is offline now. Our hours are ${status.data.hours}: leave a message and we answer by email.`}
+        </p>
+      )}
+      {signedIn ? <CustomerChat open={open} /> : <VisitorChat open={open} />}
+    </>
+  );
+}
+
+function CustomerChat({ open }: { open: boolean }) {
+  const utils = trpc.useUtils();
+  // Kept fresh by the account's live channel (`support_chat` refetches it).
+  const thread = trpc.support.thread.useQuery();
+  const send = trpc.support.send.useMutation({ onSuccess: (t) => utils.support.thread.setData(undefined, t) });
+  const read = trpc.support.read.useMutation({ onSuccess: () => void utils.support.thread.invalidate() });
+  useReadWhenOpen(open, thread.data, () => read.mutate());
+  return (
+    <>
+      <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
+      <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ body }).then(() => true)} />
+    </>
+  );
+}
+
+function VisitorChat({ open }: { open: boolean }) {
+  const [token, setToken] = useState(chatTokenStore.get);
+  const keep = (t: string | null) => {
+    chatTokenStore.set(t);
+    setToken(t);
+  };
+  const utils = trpc.useUtils();
+  const thread = trpc.support.visitor_thread.useQuery({ token: token ?? '' }, { enabled: token !== null, retry: false });
+  // A conversation the server no longer knows: start afresh.
+  useEffect(() => {
+    if (thread.error && errorCode(thread.error) === 'NOT_FOUND') keep(null);
+  }, [thread.error]);
+  trpc.support.visitor_live.useSubscription(
+    { token: token ?? '' },
+    { enabled: open && token !== null && thread.isSuccess, onData: () => void utils.support.visitor_thread.invalidate() },
+  );
+  const start = trpc.support.visitor_start.useMutation({ onSuccess: (r) => keep(r.token) });
+  const send = trpc.support.visitor_send.useMutation({ onSuccess: (t) => utils.support.visitor_thread.setData({ token: token ?? '' }, t) });
+  const read = trpc.support.visitor_read.useMutation({ onSuccess: () => void utils.support.visitor_thread.invalidate() });
+  useReadWhenOpen(open, thread.data, () => token && read.mutate({ token }));
+  const [email, setEmail] = useState('');
+  if (token === null) {
+    return (
+      <>
+        <p className="support-intro">Leave your email and your question: we answer here, and by email if you have left.</p>
+        <label className="support-field">
+          Your email
+          <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required maxLength={254} />
+        </label>
+        <Composer busy={start.isPending} error={start.error} onSend={(body) => start.mutateAsync({ email, body }).then(() => true)} />
+      </>
+    );
+  }
+  return (
+    <>
+      <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
+      <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ token, body }).then(() => true)} />
+    </>
+  );
+}
+
+/** Answers shown in an open panel are read: once per change of the unread count. */
+function useReadWhenOpen(open: boolean, thread: SupportThread | undefined, markRead: () => void) {
+  const unread = thread?.unread ?? 0;
+  const latest = useRef(markRead);
+  latest.current = markRead;
+  useEffect(() => {
+    if (open && unread > 0) latest.current();
+  }, [open, unread]);
+}
+
+function Messages({ thread, loading, error }: { thread: SupportThread | undefined; loading: boolean; error: unknown }) {
+  const end = useRef<HTMLLIElement>(null);
+  const count = thread?.messages.length ?? 0;
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [count]);
+  if (loading) return <p className="support-empty">Loading your conversation…</p>;
+  if (error) return <Alert kind="error">{errorMessage(error)}</Alert>;
+  if (!count) return <p className="support-empty">Ask us anything about your nodes, billing or a coin: a person answers.</p>;
+  return (
+    <ol className="support-messages" role="log" aria-live="polite" aria-label="Conversation">
+      {thread!.messages.map((m) => (
+        <li key={m.id} className={`support-message support-from-${m.from}`}>
+          <span className="support-who">{m.from === 'support' ? 'Support' : 'You'}</span>
+          <p>{m.body}</p>
+          <time dateTime={m.at}>{new Date(m.at).toISOString().slice(11, 16)} UTC</time>
+        </li>
+      ))}
+      <li ref={end} aria-hidden="true" />
+    </ol>
+  );
+}
+
+function Composer({ busy, error, onSend }: { busy: boolean; error: unknown; onSend: (body: string) => Promise<boolean> }) {
+  const [body, setBody] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const submit = async (e?: FormEvent) => {
+    e?.preventDefault();
+    if (busy) return;
+    try {
+      if (await onSend(body)) setBody('');
+    } catch {
+      // Shown below from the mutation's error; the text stays for another try.
+    }
+    box.current?.focus();
+  };
+  // Enter sends, Shift+Enter starts a new line.
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void submit();
+    }
+  };
+  return (
+    <form className="support-form" onSubmit={submit}>
+      {error ? <Alert kind="error">{errorMessage(error)}</Alert> : null}
+      <label className="support-field">
+        Message
+        <textarea ref={box} rows={3} value={body} maxLength={SUPPORT_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} onKeyDown={onKey} />
+      </label>
+      <button type="submit" className="btn btn-primary" disabled={busy || !body.trim()}>
+        {busy ? 'Sending…' : 'Send'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,41 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { useSession } from '../auth/auth';
+import './support.css';
+
+const ChatPanel = lazy(() => import('./ChatPanel').then((m) => ({ default: m.ChatPanel })));
+
+/**
+ * The support chat bubble, on every page but the console's. The panel (its queries,
+ * its live channel) loads on first open. Mounted per login state (App.tsx keys it by
+ * token), so logging out closes it.
+ */
+export function SupportChat() {
+  const [location] = useLocation();
+  const search = useSearch();
+  const { user } = useSession();
+  // A notification's link ("?chat=open") opens it.
+  const [open, setOpen] = useState(() => new URLSearchParams(search).get('chat') === 'open');
+  const [opened, setOpened] = useState(open);
+  useEffect(() => {
+    if (new URLSearchParams(search).get('chat') === 'open') setOpen(true);
+  }, [search]);
+  useEffect(() => {
+    if (open) setOpened(true);
+  }, [open]);
+  if (location.startsWith('/console')) return null;
+  return (
+    <div className="support-chat">
+      {opened && (
+        <div className="support-panel" role="dialog" aria-label="Support chat" hidden={!open}>
+          <Suspense fallback={<p className="support-loading">Loading the chat…</p>}>
+            <ChatPanel signedIn={user !== null} open={open} onClose={() => setOpen(false)} />
+          </Suspense>
+        </div>
+      )}
+      <button type="button" className="support-bubble" aria-expanded={open} aria-label={open ? 'Close support chat' : 'Chat with support'} onClick={() => setOpen(!open)}>
+        {open ? '×' : 'Chat'}
+      </button>
+    </div>
+  );
+}
