@@ -25,6 +25,10 @@ describe('placement', () => {
     expect(freeSlots([hosts[0]], new Map(), 'cloud', image)).toBe(0);
     // Never measured (a remote Docker that does not say): not held back.
     expect(pickHost([hosts[2]], new Map(), 'cloud', image)?.host.id).toBe(3);
+    // A simulated node keeps no chain on disk: the demo on a small disk still deploys.
+    const local = host(4, { engine: 'local', cloud_slots: 50, disk_free_bytes: 1e9, disk_low_at: 1 });
+    expect(pickHost([local], new Map(), 'cloud', simulated)?.host.id).toBe(4);
+    expect(pickHost([local], new Map(), 'cloud', image)).toBeNull();
   });
 
   it('marks a host short once per crossing of the disk threshold, and clears it back above with a margin', () => {

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/server/errors';
-import { FLEET_FULL, requestNode } from '../../src/server/fleet/service';
+import { pickHost } from '../../src/server/fleet/placement';
+import type { DaemonProfile } from '../../src/server/fleet/profiles';
+import { requestNode } from '../../src/server/fleet/service';
 import { scrape } from '../support/metrics';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
@@ -37,6 +38,9 @@ async function until<T>(what: string, f: () => Promise<T | undefined | false>, m
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+const CHAIN_DAEMON: DaemonProfile = { run: 'binary', program: '/usr/bin/coind', rpc: 'bitcoin', flavour: 'none', ports: ['rpc'], args: [] };
+const SIMULATED: DaemonProfile = { run: 'simulator', rpc: 'dash', sync_seconds: 1, time_scale: 1 };
 
 describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let s: TestServer;
@@ -88,8 +92,9 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
     expect(samples.get('nodekeep_host_disk_total_bytes{host="local"}')).toBe(64 * MB);
     expect(samples.get('nodekeep_host_disk_free_bytes{host="local"}')).toBeLessThan(30 * MB);
 
-    // Placement passes it: the fleet has no other host, so the request is refused as full.
-    await expect(ask(customer.id)).rejects.toSatisfy((e) => e instanceof AppError && e.message === FLEET_FULL);
+    // Placement passes it for a daemon that keeps a chain on disk; a simulated node keeps none and still goes there.
+    expect(pickHost([await local()], new Map(), 'cloud', CHAIN_DAEMON)).toBeNull();
+    expect(pickHost([await local()], new Map(), 'cloud', SIMULATED)?.host.id).toBe(low.id);
 
     // Many more checks while it stays low: still one alert.
     const checked = (await local()).disk_checked_at!;
@@ -100,6 +105,7 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
     fs.rmSync(filler);
     await until('the mark cleared', async () => ((await local()).disk_low_at === null ? true : undefined));
     expect(s.logLines.some((l) => l.includes('"msg":"host disk ok again: the host takes new nodes"'))).toBe(true);
+    expect(pickHost([await local()], new Map(), 'cloud', CHAIN_DAEMON)?.host.id).toBe(low.id);
     const node = await ask(customer.id);
     await until('the node placed on the host', async () => {
       const row = await s.deps.db.selectFrom('node_view').select(['host_id', 'state']).where('mn_id', '=', node.mn_id).executeTakeFirst();

@@ -31,13 +31,14 @@ export function pairsInUse(nodes: Array<{ host_id: number | null; server_ip: str
 }
 
 /**
- * Does the host take new nodes? Active, and not short of disk: a host whose free space
- * fell below HOST_DISK_MIN_FREE_GB (the host check marks it) gets none until it is back
- * above, so a filling disk is not filled further by new chains. A host whose disk was
- * never measured is not held back by it.
+ * Does the host take new nodes of this daemon? Active, and not short of disk: a host
+ * whose free space fell below HOST_DISK_MIN_FREE_GB (the host check marks it) gets no
+ * chain until it is back above, so a filling disk is not filled further. A simulated
+ * node keeps no chain on disk, so the demo (`npm start`) on a small disk still deploys.
+ * A host whose disk was never measured is not held back by it.
  */
-export function takesNewNodes(host: Host): boolean {
-  return host.state === 'active' && host.disk_low_at === null;
+export function takesNewNodes(host: Host, profile: DaemonProfile): boolean {
+  return host.state === 'active' && (host.disk_low_at === null || profile.run === 'simulator');
 }
 
 /** Can this host run this kind of daemon? Simulated and binary daemons run locally; containers need an image. */
@@ -71,7 +72,7 @@ export function pickHost(
   let best: Placement | null = null;
   let bestFree = 0;
   for (const h of hosts) {
-    if (!takesNewNodes(h) || !hostRuns(h, profile)) continue;
+    if (!takesNewNodes(h, profile) || !hostRuns(h, profile)) continue;
     const used = usage.get(h.id)?.[plan] ?? 0;
     const free = (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - used;
     if (free <= bestFree) continue;
@@ -95,7 +96,7 @@ export function pickHost(
 export function freeSlots(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud', profile: DaemonProfile): number {
   let free = 0;
   for (const h of hosts) {
-    if (!takesNewNodes(h) || !hostRuns(h, profile)) continue;
+    if (!takesNewNodes(h, profile) || !hostRuns(h, profile)) continue;
     free += Math.max(0, (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - (usage.get(h.id)?.[plan] ?? 0));
   }
   return free;
