@@ -158,8 +158,25 @@ describe('a visitor', () => {
     const before = Number((await d.db.selectFrom('support_conversations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     const answers = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => d.caller(null, '192.0.2.77').support.visitor_start({ email: `v${i}@example.test`, body: 'hello' })));
     expect(answers.filter((a) => a.status === 'fulfilled')).toHaveLength(5);
+    for (const a of answers) if (a.status === 'rejected') expect(a.reason).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'We cannot open a new conversation right now. Please try again later, or write to us by email.' });
     const after = Number((await d.db.selectFrom('support_conversations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     expect(after - before).toBe(5);
+  });
+});
+
+describe('operators', () => {
+  it('are told once while the inbox has unread messages, however many customers write', async () => {
+    // Everything read first.
+    for (const c of (await op().inbox()).conversations) if (c.unread) await op().read({ id: c.id });
+    const before = (await notices(operator.id, 'support_message')).length;
+    const writers = await Promise.all([1, 2, 3].map((i) => freshUser(d.deps, { prefix: `supw${i}` })));
+    for (const w of writers) await d.caller(w.token).support.send({ body: `hello from ${w.username}` });
+    expect((await notices(operator.id, 'support_message')).length).toBe(before + 1);
+    expect((await op().inbox()).unread_total).toBe(3);
+    // Read: the next message is news again.
+    for (const c of (await op().inbox()).conversations) if (c.unread) await op().read({ id: c.id });
+    await d.caller(writers[0].token).support.send({ body: 'one more thing' });
+    expect((await notices(operator.id, 'support_message')).length).toBe(before + 2);
   });
 });
 

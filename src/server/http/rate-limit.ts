@@ -46,6 +46,8 @@ export const limits = {
   supportMessagesPerIp: { max: 60, windowMs: 10 * MINUTE },
   /** Visitors' conversations opened from one address. */
   supportConversationsPerIp: { max: 5, windowMs: 60 * MINUTE },
+  /** Visitors' conversations opened platform-wide: many addresses cannot bury the inbox (customers are not counted). */
+  supportConversationsTotal: { max: 200, windowMs: 60 * MINUTE },
   /** Calls made with one API key (any address): a script polling every second fits. */
   apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;

@@ -104,6 +104,7 @@ export function inbox(db: Q, limit: number) {
 }
 
 export async function unreadTotal(db: Q): Promise<number> {
-  const r = await db.selectFrom('support_conversations').select(sql<number>`coalesce(sum(operator_unread), 0)`.as('n')).executeTakeFirstOrThrow();
+  // `operator_unread > 0`: the partial index holds only those rows, so this reads the unread, not every conversation.
+  const r = await db.selectFrom('support_conversations').select(sql<number>`coalesce(sum(operator_unread), 0)`.as('n')).where('operator_unread', '>', 0).executeTakeFirstOrThrow();
   return Number(r.n);
 }

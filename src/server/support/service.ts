@@ -16,7 +16,7 @@ type Ctx = Pick<Context, 'db' | 'config' | 'hub' | 'mail' | 'limiter' | 'req'>;
 
 export const SUPPORT_MESSAGES = {
   tooFast: 'You are sending messages too fast. Please wait a minute and try again.',
-  tooManyChats: 'Too many new conversations from your address. Please try again later, or write to us by email.',
+  tooManyChats: 'We cannot open a new conversation right now. Please try again later, or write to us by email.',
   visitorGone: 'This conversation was not found. Please start a new one.',
   noConversation: 'No such conversation.',
 } as const;
@@ -80,19 +80,20 @@ export async function visitorConversationId(db: DB, token: string): Promise<numb
 /**
  * A customer's or visitor's message, in one transaction with its live events: to the
  * writer's own channel (their other tabs) and to every operator's (the inbox). Operators
- * get a notification for the first unread message of a conversation only, so a chatty
- * customer is one notice, not one per line.
+ * get a notification when the inbox had nothing unread, not for every message: a chatty
+ * customer, or a crowd of visitors, is one notice (and one mail) until the inbox is read.
  */
-async function postFromCustomer(ctx: Ctx, conversation: { id: number; operator_unread: number }, channel: number, who: string, body: string): Promise<void> {
+async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel: number, who: string, body: string): Promise<void> {
   const now = Date.now();
   const outside = !supportStatus(ctx.config.supportHours, now).open;
   await ctx.db.transaction().execute(async (trx) => {
+    const notify = (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
     await q.insertMessage(trx, { conversation_id: conversation.id, from_operator: false, operator_id: null, body, outside_hours: outside, created_at: now });
     await insertEvent(trx, channel, 'support_chat', {});
     for (const op of await operatorIds(trx)) {
       if (op === channel) continue;
       await insertEvent(trx, op, 'support_chat', {});
-      if (conversation.operator_unread === 0) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversation.id });
+      if (notify) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversation.id });
     }
   });
   afterRaise(ctx);
@@ -106,12 +107,12 @@ export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: str
 }
 
 export async function startAsVisitor(ctx: Ctx, email: string, body: string): Promise<{ token: string }> {
-  take(ctx, [['supportConversationsPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooManyChats);
+  take(ctx, [['supportConversationsPerIp', ctx.req.ip], ['supportConversationsTotal', 'all']], SUPPORT_MESSAGES.tooManyChats);
   take(ctx, [['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
   // The browser keeps the token; the database only its hash, so a leaked database opens no conversation.
   const token = randomBytes(24).toString('base64url');
   const id = await q.insertVisitorConversation(ctx.db, email, hashToken(token), Date.now());
-  await postFromCustomer(ctx, { id, operator_unread: 0 }, visitorChannel(id), email, body);
+  await postFromCustomer(ctx, { id }, visitorChannel(id), email, body);
   return { token };
 }
 
