@@ -30,6 +30,9 @@ const oldContainers: NodeEngine = {
   start: async () => {},
   writeFiles: async () => {},
   stop: async (id) => void stopped.push(id),
+  replace: async () => {
+    throw new Error('not replaced in this test');
+  },
   destroy: async () => {},
   inspect: async () => ({ state: 'running', restarts: 0, startedAt: Date.now(), exitCode: null, error: null }),
   logs: async () => '',

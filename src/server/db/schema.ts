@@ -373,6 +373,8 @@ export interface PlacementsTable {
   restarted_at: Generated<number | null>;
   engine_restarts: Generated<number>;
   destroyed_at: Generated<number | null>;
+  /** The daemon version the node runs (migration 2320); null: its profile's. */
+  daemon_version: Generated<string | null>;
 }
 
 /** What the monitor last saw of a node. Written by the fleet's monitor. */
@@ -600,6 +602,41 @@ export interface SupportMessagesTable {
   created_at: number;
 }
 
+/** The daemon version new nodes of a coin get (none: the profile's). */
+export interface CoinDaemonVersionsTable {
+  coin_id: string;
+  version: string;
+  set_at: number;
+}
+
+export type RolloutState = 'running' | 'paused' | 'done' | 'halted' | 'aborted';
+export type RolloutNodeState = 'pending' | 'upgrading' | 'healthy' | 'failed' | 'rolled_back' | 'skipped';
+
+export interface DaemonRolloutsTable {
+  id: Generated<number>;
+  coin_id: string;
+  from_version: string | null;
+  to_version: string;
+  batch_size: number;
+  batches: number;
+  current_batch: Generated<number>;
+  state: RolloutState;
+  reason: string | null;
+  started_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface DaemonRolloutNodesTable {
+  rollout_id: number;
+  node_id: number;
+  /** 0: the canary; 1 and on: the batches after it. */
+  batch: number;
+  state: RolloutNodeState;
+  error: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   alert_channels: AlertChannelsTable;
   node_alerts: NodeAlertsTable;
@@ -638,4 +675,7 @@ export interface Database {
   readiness_probe: ReadinessProbeTable;
   support_conversations: SupportConversationsTable;
   support_messages: SupportMessagesTable;
+  coin_daemon_versions: CoinDaemonVersionsTable;
+  daemon_rollouts: DaemonRolloutsTable;
+  daemon_rollout_nodes: DaemonRolloutNodesTable;
 }

@@ -55,7 +55,7 @@ export type DaemonSpec = {
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
-  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string; /** EVM validators: what the simulated validator client holds, and its Keymanager API token. */ validators?: Array<{ pubkey: string; feeRecipient: string }>; keymanagerToken?: string };
+  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string; /** EVM validators: what the simulated validator client holds, and its Keymanager API token. */ validators?: Array<{ pubkey: string; feeRecipient: string ; /** The daemon version it stands for (an upgrade), see the simulator's SimNodeConfig. */ daemonVersion?: string }>; keymanagerToken?: string };
 };
 
 export type EngineState = {
@@ -89,6 +89,12 @@ export interface NodeEngine {
   writeFiles(nodeId: string, files: DaemonFile[]): Promise<void>;
   /** Stops gracefully (SIGTERM, then SIGKILL after `timeoutS`). */
   stop(nodeId: string, timeoutS?: number): Promise<void>;
+  /**
+   * The node runs `spec` from now on (another daemon version): what runs it is replaced,
+   * its data kept, and it is running afterwards if it was before. A simulated node keeps
+   * its chain state (the simulator updates it in place).
+   */
+  replace(spec: DaemonSpec): Promise<void>;
   /** Stops and removes the node; its data folder/volume is removed too. Idempotent. */
   destroy(nodeId: string): Promise<void>;
   inspect(nodeId: string): Promise<EngineState>;

@@ -4,6 +4,7 @@ import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
 import { blsPublicKeyOf } from '../nodes/output-read';
 import { coinsToSat } from './daemons/amounts';
+import { versionedImage } from './daemon-version';
 import type { DaemonFile, DaemonSpec } from './engine';
 import { SIMULATOR_PROGRAM } from './engines/local';
 import { fill, type DaemonProfile } from './profiles';
@@ -65,7 +66,14 @@ export async function buildSpec(
   profile: DaemonProfile,
   host: Host,
   fleetDataDir: string,
-  opts: { operatorKey?: string | null; ports?: Record<string, number>; /** EVM validators: what the validator client runs with. */ validator?: ValidatorRun | null } = {},
+  opts: {
+    operatorKey?: string | null;
+    ports?: Record<string, number>;
+    /** EVM validators: what the validator client runs with. */
+    validator?: ValidatorRun | null;
+    /** Another daemon version than the profile's (an upgrade): daemon-version.ts says where that is possible. */
+    daemonVersion?: string | null;
+  } = {},
 ): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
   const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
   if (profile.run === 'simulator') {
@@ -93,6 +101,7 @@ export async function buildSpec(
           ...(profile.rpc === 'evm' && opts.validator
             ? { validators: [{ pubkey: normalPubkey(opts.validator.pubkey), feeRecipient: opts.validator.feeRecipient }], keymanagerToken: opts.validator.token }
             : {}),
+          ...(opts.daemonVersion ? { daemonVersion: opts.daemonVersion } : {}),
         },
       },
     };
@@ -123,6 +132,11 @@ export async function buildSpec(
     files.push({ name: profile.config_file, content: withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey), mode: 0o600 });
   }
   let program = docker ? profile.image! : profile.program;
+  if (opts.daemonVersion && opts.daemonVersion !== profile.version) {
+    const image = docker ? versionedImage(profile, opts.daemonVersion) : null;
+    if (!image) throw new Error(`node ${node.mn_id}: ${docker ? `the image ${profile.image} is not tagged with its version` : 'a daemon run from a path on this machine'} cannot run version ${opts.daemonVersion}`);
+    program = image;
+  }
   const vc = profile.validator_client;
   if (vc) {
     // A validator is run, not only watched: its client beside the beacon node, holding

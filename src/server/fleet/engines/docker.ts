@@ -287,7 +287,7 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     }
   }
 
-  return {
+  const engine: NodeEngine = {
     kind: 'docker',
 
     async create(spec) {
@@ -358,6 +358,23 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         throw fail(`stop ${containerName(nodeId)}`, err);
       }
       log.info('container stopped', { node: nodeId });
+    },
+
+    async replace(spec) {
+      const info = await find(spec.nodeId);
+      if (!info) throw missing(spec.nodeId);
+      const running = toState(info).state === 'running';
+      // Only the container goes: the chain data is in the node's volume, which the new
+      // container mounts again.
+      if (running) await engine.stop(spec.nodeId);
+      try {
+        await container(spec.nodeId).remove({ force: true });
+      } catch (err) {
+        if (statusOf(err) !== 404) throw fail(`remove ${containerName(spec.nodeId)}`, err);
+      }
+      await engine.create(spec);
+      if (running) await engine.start(spec.nodeId);
+      log.info('container replaced', { node: spec.nodeId, image: spec.program });
     },
 
     async destroy(nodeId) {
@@ -462,6 +479,7 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       agent.destroy();
     },
   };
+  return engine;
 
   /** The address the platform dials: the binding's own, unless it is a wildcard. */
   function endpointHost(hostIp: string): string {

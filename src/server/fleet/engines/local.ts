@@ -380,6 +380,23 @@ export class LocalEngine implements NodeEngine {
     await this.kill(nodeId, timeoutS);
   }
 
+  async replace(spec: DaemonSpec): Promise<void> {
+    const rec = this.record(spec.nodeId);
+    const { files, ...kept } = spec;
+    const running = rec.desired === 'running';
+    if (rec.spec.program === SIMULATOR_PROGRAM) {
+      // The simulator takes the new settings in place (start adds the node again, which
+      // updates it): stopping would drop the node's chain state, as a real node keeps its chain.
+      this.writeRecord(spec.nodeId, { ...rec, spec: kept });
+      if (running) await this.start(spec.nodeId);
+      return;
+    }
+    if (running) await this.stop(spec.nodeId);
+    if (files?.length) placeFiles(spec.dataDir, files);
+    this.writeRecord(spec.nodeId, { spec: kept, desired: 'stopped' });
+    if (running) await this.start(spec.nodeId);
+  }
+
   async destroy(nodeId: string): Promise<void> {
     const rec = this.readRecord(nodeId);
     if (!rec) return;

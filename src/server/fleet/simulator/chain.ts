@@ -26,6 +26,12 @@ export type SimNodeConfig = {
   validators?: Array<{ pubkey: string; feeRecipient: string }>;
   /** Bearer token of its Keymanager API. */
   keymanagerToken?: string;
+  /**
+   * The daemon version it runs (the profile's when absent), in every version string it
+   * reports. A version containing "broken" stands for a release that does not start on
+   * this chain: every RPC call fails, as a daemon stuck at start-up answers.
+   */
+  daemonVersion?: string;
 };
 
 export type SimNode = SimNodeConfig & {
@@ -68,7 +74,12 @@ export class SimChains {
 
   add(cfg: SimNodeConfig): SimNode {
     const existing = this.state.nodes[cfg.nodeId];
-    if (existing) return existing;
+    if (existing) {
+      // The same node started again with another daemon version (an upgrade or its
+      // rollback): its chain, registration and keys are the node's, kept as they are.
+      if (cfg.daemonVersion !== existing.daemonVersion) existing.daemonVersion = cfg.daemonVersion;
+      return existing;
+    }
     const node: SimNode = {
       ...cfg,
       createdAt: this.now(),

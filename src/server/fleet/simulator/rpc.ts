@@ -10,6 +10,10 @@ import { BASE58, addressBalance, addressDeltas, blockHeader, collateralAddress, 
 export type RpcReply = { status: number; body: unknown; /** The call changed the simulated world: save it. */ changed?: boolean };
 
 const VERSION = 'Nodekeep-Simulator/1.0';
+/** The node's version text: the simulator's, and the daemon version it stands for. */
+const versionOf = (node: SimNode) => (node.daemonVersion ? `${VERSION}:${node.daemonVersion}` : VERSION);
+/** A daemon version that does not start: how such a daemon answers (see SimNodeConfig.daemonVersion). */
+const BROKEN: RpcReply = { status: 500, body: { result: null, error: { code: -28, message: 'Loading block index... failed: this version does not run on this chain' }, id: null } };
 const ok = (body: unknown): RpcReply => ({ status: 200, body });
 
 type JsonRpcCall = { id?: unknown; method?: unknown; params?: unknown };
@@ -42,7 +46,7 @@ function bitcoinLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRe
       case 'getblockchaininfo':
         return { chain: 'main', blocks: height, headers: tip, verificationprogress: tip ? height / tip : 1, initialblockdownload: height < tip };
       case 'getnetworkinfo':
-        return { version: 190_100, subversion: `/${VERSION}/`, protocolversion: 70_230, connections: 8 + (node.nodeId.length % 5) };
+        return { version: 190_100, subversion: `/${versionOf(node)}/`, protocolversion: 70_230, connections: 8 + (node.nodeId.length % 5) };
       case 'masternode': {
         if (params[0] === 'status') {
           const net = chains.networkStatus(node);
@@ -138,7 +142,7 @@ function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRep
   const named = (typeof call.params === 'object' && call.params !== null && !Array.isArray(call.params) ? call.params : {}) as Record<string, unknown>;
   return jsonRpc(call, (method) => {
     const m = /^get_(service|master)_(node_key|nodes|node_registration_cmd_raw)$/.exec(method);
-    if (method === 'get_info') return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${VERSION}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
+    if (method === 'get_info') return { status: 'OK', height, target_height: tip, synchronized: height >= tip, version: `0.18.0.0-${versionOf(node)}`, incoming_connections_count: 4, outgoing_connections_count: 8, nettype: 'mainnet' };
     if (!m) return undefined;
     const word = m[1];
     if (m[2] === 'node_key') return { status: 'OK', [`${word}_node_pubkey`]: pubkey };
@@ -160,7 +164,7 @@ function moneroLike(chains: SimChains, node: SimNode, call: JsonRpcCall): RpcRep
 function beacon(chains: SimChains, node: SimNode, path: string): RpcReply {
   const height = chains.height(node);
   const tip = chains.tip(node.coin);
-  if (path === '/eth/v1/node/version') return ok({ data: { version: `${VERSION}/beacon` } });
+  if (path === '/eth/v1/node/version') return ok({ data: { version: `${versionOf(node)}/beacon` } });
   if (path === '/eth/v1/node/syncing') return ok({ data: { head_slot: String(height), sync_distance: String(tip - height), is_syncing: height < tip, is_optimistic: false } });
   if (path === '/eth/v1/node/peer_count') return ok({ data: { connected: '64', connecting: '0', disconnected: '3', disconnecting: '0' } });
   const m = /^\/eth\/v1\/beacon\/states\/head\/validators\/(0x[0-9a-f]+)$/.exec(path);
@@ -173,6 +177,7 @@ function beacon(chains: SimChains, node: SimNode, path: string): RpcReply {
 
 /** Dispatches one request for a node, by its RPC family. */
 export function answer(chains: SimChains, node: SimNode, method: string, path: string, body: unknown): RpcReply {
+  if (node.daemonVersion?.includes('broken')) return BROKEN;
   if (node.rpc === 'evm') return method === 'GET' ? beacon(chains, node, path) : { status: 405, body: { message: 'GET only' } };
   if (method !== 'POST') return { status: 405, body: { error: 'JSON-RPC wants POST' } };
   const call = (typeof body === 'object' && body !== null ? body : {}) as JsonRpcCall;

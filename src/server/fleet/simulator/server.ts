@@ -25,6 +25,7 @@ const NodeConfig = v.strictObject({
     ),
   ),
   keymanagerToken: v.optional(v.pipe(v.string(), v.regex(/^[\w-]{16,200}$/))),
+  daemonVersion: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]{1,40}$/))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
 const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
