@@ -55,6 +55,9 @@ export function offlineFleet(): FleetAccess {
       throw new Error('no fleet in this tier');
     },
     checkBurn: async () => ({ ok: false, message: 'The burn transaction cannot be checked right now. Please try again later.' }),
+    runNodeOnVersion: async () => {
+      throw new Error('no fleet in this tier');
+    },
   };
 }
 

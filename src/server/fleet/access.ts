@@ -27,6 +27,11 @@ export interface FleetAccess {
    * message; on a failure the node keeps its old key, config and daemon.
    */
   setOperatorKey(node: Masternode, secret: string): Promise<void>;
+  /**
+   * A daemon upgrade of one node (a rollout's step): resolves once it is healthy on
+   * `version`; otherwise it is put back on `back` and this throws `FleetActionError`.
+   */
+  runNodeOnVersion(node: Masternode, version: string, back: string | null): Promise<void>;
 }
 
 /** A fleet action the owner asked for did not happen; `message` is for them, and nothing changed. */

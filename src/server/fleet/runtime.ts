@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { findCoin } from '../coins/queries';
 import type { DB } from '../db/open';
-import type { Host, Masternode } from '../db/schema';
+import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
@@ -33,6 +33,9 @@ import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
 import { randomBytes } from 'node:crypto';
 import { buildSpec } from './spec';
+import { canChangeVersion } from './daemon-version';
+import { coinDaemonVersion, placementVersion } from './version-queries';
+import { untilHealthyOn } from './upgrade-health';
 
 /**
  * The local host's public addresses: FLEET_LOCAL_IPV4/IPV6 when the operator set them,
@@ -53,6 +56,8 @@ export type FleetOptions = {
   secrets?: Pick<SecretBox, 'open' | 'seal'>;
   /** How long a daemon restarted with a new operator key has to answer again (default 60 s). */
   keyRestartTimeoutMs?: number;
+  /** How long an upgraded daemon has to answer on its new version, synced (ROLLOUT_HEALTH_SECONDS, default 10 min). */
+  upgradeHealthTimeoutMs?: number;
   profiles: Record<string, DaemonProfile>;
   monitor: MonitorOptions;
   /** Runs the control loop (the recurring job `fleet.reconcile`). */
@@ -388,12 +393,11 @@ export class Fleet implements FleetAccess {
       node = { ...node, secrets: tokenAdded };
       this.log.info('validator given its Keymanager API token', { node: node.mn_id });
     }
-    const validator = isValidator ? openValidatorRun(this.opts.secrets!, node) : null;
-    // A retried provision keeps the ports an earlier try gave the node (saved with its
-    // placement, or in the engine's record), so config, engine and placement agree.
-    const saved = JSON.parse(node.ports || '{}') as Record<string, number>;
-    const known = Object.keys(saved).length ? saved : await engine.portsOf?.(node.mn_id);
-    const { spec, ports } = await buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator, ports: known ?? undefined });
+    // The version new nodes of the coin get (a rollout sets it), kept with the placement so
+    // a later change of the coin's version never changes this node's without a rollout.
+    const version = (await placementVersion(this.db, node.id)) ?? (await coinDaemonVersion(this.db, coin.id));
+    const { spec, ports } = await this.specOf(node, host, coin, profile, version, operatorKey);
+    if (version) await updatePlacement(this.db, node.id, { daemon_version: version });
     await engine.create(spec);
     await engine.start(node.mn_id);
     const started = await this.db.transaction().execute(async (trx) => {
@@ -415,6 +419,58 @@ export class Fleet implements FleetAccess {
     void this.hub.poke();
     this.monitor.track(node.mn_id, false, true);
     this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });
+  }
+
+  /**
+   * What the engine runs the node with: the profile filled with the node's settings, its
+   * operator key and validator keystore, on `version` (the profile's when null). A node
+   * provisioned before keeps the ports it has (saved with its placement, or in the
+   * engine's record), so config, engine and placement agree.
+   */
+  private async specOf(node: Masternode, host: Host, coin: CoinRecord, profile: DaemonProfile, version: string | null, operatorKey: string | null) {
+    const validator = familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
+    const saved = JSON.parse(node.ports || '{}') as Record<string, number>;
+    const known = Object.keys(saved).length ? saved : await this.engines.for(host).portsOf?.(node.mn_id);
+    return buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator, ports: known ?? undefined, daemonVersion: version });
+  }
+
+  /**
+   * One node's daemon upgrade (a rollout's step): the node runs `version` from now on,
+   * its data kept. Resolves once the daemon answers on that version and is synced;
+   * otherwise the node is put back on `back` (its previous version) and this throws with
+   * the reason. Refused for a node the control loop is working on, or whose daemon
+   * cannot change version where it runs (daemon-version.ts).
+   */
+  async runNodeOnVersion(node: Masternode, version: string, back: string | null): Promise<void> {
+    const profile = this.opts.profiles[node.daemon_profile ?? ''];
+    const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
+    const coin = await findCoin(this.db, node.coin_id);
+    if (!profile || !host || !coin) throw new FleetActionError(`node ${node.mn_id} is not placed on a host`, 'unsupported');
+    if (!canChangeVersion(profile, host)) throw new FleetActionError(`node ${node.mn_id}: its daemon (${node.daemon_profile} on ${host.name}) cannot change version there`, 'unsupported');
+    if (this.inProgress.has(node.mn_id)) throw new FleetActionError(`node ${node.mn_id} is being changed; try again in a minute`, 'busy');
+    this.inProgress.add(node.mn_id);
+    const engine = this.engines.for(host);
+    const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
+    const runOn = async (v: string | null) => {
+      await updatePlacement(this.db, node.id, { daemon_version: v });
+      await engine.replace((await this.specOf(node, host, coin, profile, v, operatorKey)).spec);
+    };
+    try {
+      await runOn(version);
+      await untilHealthyOn(engine, node, profile, version, this.opts.upgradeHealthTimeoutMs ?? 600_000);
+      this.log.info('node upgraded', { node: node.mn_id, version });
+    } catch (err) {
+      const reason = (err as Error).message;
+      this.log.warn('node upgrade failed; putting the previous version back', { node: node.mn_id, version, back, reason });
+      try {
+        await runOn(back);
+      } catch (again) {
+        this.log.error('node could not be put back on its previous version', { node: node.mn_id, back, error: (again as Error).message });
+      }
+      throw new FleetActionError(reason, 'failed');
+    } finally {
+      this.inProgress.delete(node.mn_id);
+    }
   }
 
   private async updateGauges() {

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+type Q = Kysely<Database>;
+
+/** The daemon version a node runs (null: its profile's). */
+export async function placementVersion(db: Q, nodeId: number): Promise<string | null> {
+  const row = await db.selectFrom('placements').select('daemon_version').where('node_id', '=', nodeId).executeTakeFirst();
+  return row?.daemon_version ?? null;
+}
+
+/** The version new nodes of a coin get (null: the profile's). */
+export async function coinDaemonVersion(db: Q, coinId: string): Promise<string | null> {
+  const row = await db.selectFrom('coin_daemon_versions').select('version').where('coin_id', '=', coinId).executeTakeFirst();
+  return row?.version ?? null;
+}
+
+/** Sets (or, with null, clears) the version new nodes of a coin get. */
+export async function setCoinDaemonVersion(db: Q, coinId: string, version: string | null, now: number): Promise<void> {
+  if (version === null) {
+    await db.deleteFrom('coin_daemon_versions').where('coin_id', '=', coinId).execute();
+    return;
+  }
+  await db
+    .insertInto('coin_daemon_versions')
+    .values({ coin_id: coinId, version, set_at: now })
+    .onConflict((oc) => oc.column('coin_id').doUpdateSet({ version, set_at: now }))
+    .execute();
+}
