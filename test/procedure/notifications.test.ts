@@ -44,12 +44,13 @@ describe('the kind map', () => {
       total_gb: 100,
       threshold_gb: 20,
     };
+    const OPERATOR_KINDS = new Set<string>(['host_disk_low', 'support_message', 'rollout_halted']);
     for (const kind of notificationKindNames) {
       const n = renderNotification(kind, sample as never);
       expect([...emailSettingKeys, ALWAYS_MAILED], kind).toContain(n.setting);
       expect(n.message.length, kind).toBeGreaterThan(10);
-      // Operator-only kinds link into the operator's console.
-      expect(n.link, kind).toMatch(kind === 'host_disk_low' ? /^\/console\// : /^\/dashboard\//);
+      // Operator-only kinds link into the operator's console; the others into the dashboard (a page, or the dashboard with the chat open).
+      expect(n.link, kind).toMatch(OPERATOR_KINDS.has(kind) ? /^\/console\// : /^\/dashboard([/?]|$)/);
       expect(n.subject.length, kind).toBeGreaterThan(5);
     }
     expect(renderNotification('node_down', { ...node, flaps: 2 }).message).toBe('Your Dash node mn-test-1 (home) is down. It went down 2 more times since the last alert.');
