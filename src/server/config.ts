@@ -174,6 +174,16 @@ const EnvSchema = v.object({
     ),
     '07:00-21:00',
   ),
+  // How long an upgraded daemon has to answer on its new version, synced, before its batch is rolled back.
+  ROLLOUT_HEALTH_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    '600',
+  ),
+  // How often running daemon upgrades are looked at (a batch runs to its end once begun).
+  ROLLOUT_TICK_SECONDS: v.optional(
+    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.05, 'must be at least 0.05')),
+    '5',
+  ),
   HOST_CHECK_SECONDS: v.optional(
     v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
     '60',
@@ -246,6 +256,9 @@ export type Config = {
   hostDiskMinFreeBytes: number;
   /** How often each host is asked for its free disk. */
   hostCheckMs: number;
+  /** ROLLOUT_HEALTH_SECONDS and ROLLOUT_TICK_SECONDS in ms. */
+  rolloutHealthMs: number;
+  rolloutTickMs: number;
   /** Support chat hours, minutes of the UTC day: [from, to). */
   supportHours: { from: number; to: number };
   /** Where the built client lives; tests and the bundle point it at dist/client. */
@@ -309,6 +322,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertRetryMs: Math.round(e.ALERT_RETRY_SECONDS * 1000),
     hostDiskMinFreeBytes: Math.round(e.HOST_DISK_MIN_FREE_GB * 1e9),
     hostCheckMs: Math.round(e.HOST_CHECK_SECONDS * 1000),
+    rolloutHealthMs: Math.round(e.ROLLOUT_HEALTH_SECONDS * 1000),
+    rolloutTickMs: Math.round(e.ROLLOUT_TICK_SECONDS * 1000),
     supportHours: { from: e.SUPPORT_HOURS_UTC[0], to: e.SUPPORT_HOURS_UTC[1] },
     clientDir: path.resolve('dist/client'),
     ...overrides,

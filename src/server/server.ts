@@ -17,6 +17,7 @@ import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
+import { scheduleRollouts } from './fleet/rollouts';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
@@ -124,11 +125,13 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     // Over TLS or SSH with the host's sealed credentials; a remote host publishes ports on
     // its own address, a local socket's host is this machine (fleet/hosts.ts).
     dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
+    upgradeHealthTimeoutMs: config.rolloutHealthMs,
   });
   const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
   handleChannelDelivery(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   scheduleDailyCharge(jobs, deps);
+  scheduleRollouts(jobs, deps, config.rolloutTickMs);
   const cache = new ResponseCache();
   const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
   market.onRefreshed = () => {

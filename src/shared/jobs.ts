@@ -33,6 +33,7 @@ export const recurringJobNames = [
   'fleet.reconcile',
   /** Ask every host for its free disk; alert the operators and stop placing on a host short of it. */
   'fleet.hosts',
+  'fleet.rollouts',
   /** Fetch prices, exchanges and history. */
   'market.refresh',
   /** Delete what has outlived its use (events, visits, sessions, finished nodes, failed jobs). */

@@ -27,6 +27,7 @@ export const emailSettings = {
   rewards: { label: 'Rewards', subtitle: 'Every reward a node receives.', default: false },
   payments: { label: 'Payments', subtitle: 'Deposits and card payments credited to your balance, referral bonuses.', default: true },
   balance: { label: 'Balance', subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.', default: true },
+  maintenance: { label: 'Node maintenance', subtitle: 'When we upgrade the daemon of a node to a new version.', default: true },
   support: { label: 'Support chat', subtitle: 'When support answers a chat message you left outside support hours.', default: true },
 } as const satisfies Record<string, { label: string; subtitle: string; default: boolean }>;
 
@@ -229,6 +230,19 @@ export const notificationKinds = {
   }),
   // Operators only (raised to users with the operator role by the fleet's host check).
   // Always mailed: a filling disk stops every node on the host, whatever the settings.
+  daemon_upgraded: def<NodeRef & { version: string }>({
+    setting: 'maintenance',
+    icon: 'up',
+    subject: (p) => `${nodeName(p)} was upgraded`,
+    build: (p) => ({ message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`, link: nodeLink(p) }),
+  }),
+  // To operators: a rollout stopped on a failed batch (its nodes are back on the old version).
+  rollout_halted: def<{ coin: string; version: string; reason: string }>({
+    setting: ALWAYS_MAILED,
+    icon: 'warning',
+    subject: (p) => `The ${p.coin} upgrade to ${p.version} stopped`,
+    build: (p) => ({ message: `The ${p.coin} daemon upgrade to ${p.version} stopped: ${p.reason} The batch was rolled back.`, link: '/console/upgrades' }),
+  }),
   host_disk_low: def<{ host: string; free_gb: number; total_gb: number; threshold_gb: number }>({
     setting: ALWAYS_MAILED,
     icon: 'warning',

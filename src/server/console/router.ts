@@ -8,6 +8,7 @@ import { moneyConsoleRouter } from '../billing/console-router';
 import { fleetConsoleRouter } from '../fleet/console-router';
 import { catalogConsoleRouter } from '../coins/console-router';
 import { supportConsoleRouter } from '../support/console-router';
+import { upgradesConsoleRouter } from '../fleet/upgrades-console-router';
 
 /**
  * The operator console's procedures, all under `console.` and all made with
@@ -26,4 +27,5 @@ export const consoleRouter = router({
   fleet: fleetConsoleRouter,
   catalog: catalogConsoleRouter,
   support: supportConsoleRouter,
+  upgrades: upgradesConsoleRouter,
 });

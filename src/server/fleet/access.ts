@@ -31,7 +31,7 @@ export interface FleetAccess {
    * A daemon upgrade of one node (a rollout's step): resolves once it is healthy on
    * `version`; otherwise it is put back on `back` and this throws `FleetActionError`.
    */
-  runNodeOnVersion(node: Masternode, version: string, back: string | null): Promise<void>;
+  runNodeOnVersion(node: Masternode, version: string | null, back: string | null): Promise<void>;
 }
 
 /** A fleet action the owner asked for did not happen; `message` is for them, and nothing changed. */

@@ -11,6 +11,7 @@ import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { loadProfiles } from './profiles';
 import { findNode, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus } from './queries';
+import { startRollout, upgradesOverview } from './rollouts';
 import { requestNode } from './service';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -189,6 +190,31 @@ export const fleetCommands: Record<string, CliCommand> = {
       const node = await requireNode(db, positional[0]);
       await asUsage(() => destroyNode(db, io.by, node.mn_id, flags.reason ?? null));
       io.out(`node ${node.mn_id} is deleted; the running server removes its daemon and data`);
+    },
+  },
+  'fleet upgrade': {
+    usage: 'fleet upgrade <coin> <version> [--batch-size <n>]',
+    summary: "move a coin's nodes to a new daemon version: a canary, then batches of n (default 10), each healthy before the next; a failed batch is rolled back (the console's Upgrades page does the same)",
+    async run(db, args, io, config) {
+      const { positional, flags } = parseFlags(args, ['batch-size']);
+      if (positional.length !== 2) throw new UsageError('fleet upgrade takes a coin and a version');
+      const batch = flags['batch-size'] ?? '10';
+      if (!/^\d{1,4}$/.test(batch)) throw new UsageError('--batch-size must be a whole number from 1 to 1000');
+      const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
+      const r = await asUsage(() => startRollout(db, { profiles }, io.by, { coinId: positional[0], version: positional[1], batchSize: Number(batch) }));
+      io.out(`upgrade #${r.id}: ${r.nodes} node(s) to ${positional[1]}${r.skipped ? `, ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}; the running server carries it out (see \`fleet upgrades\`)`);
+    },
+  },
+  'fleet upgrades': {
+    usage: 'fleet upgrades',
+    summary: 'recent daemon upgrades with their progress',
+    async run(db, _args, io, config) {
+      const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
+      io.out(['id', 'coin', 'from', 'to', 'state', 'batch', 'healthy', 'failed', 'pending', 'skipped', 'reason'].join('\t'));
+      for (const r of (await upgradesOverview(db, { profiles })).rollouts) {
+        const c = r.counts;
+        io.out([r.id, r.coin_id, r.from_version ?? '-', r.to_version, r.state, `${Math.min(r.current_batch, r.batches)}/${r.batches}`, c.healthy, c.failed, (c.pending ?? 0) + (c.upgrading ?? 0), c.skipped, r.reason ?? ''].join('\t'));
+      }
     },
   },
   'jobs failed': {

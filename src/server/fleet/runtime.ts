@@ -435,13 +435,14 @@ export class Fleet implements FleetAccess {
   }
 
   /**
-   * One node's daemon upgrade (a rollout's step): the node runs `version` from now on,
+   * One node's daemon upgrade (a rollout's step): the node runs `version` (null: its
+   * profile's) from now on,
    * its data kept. Resolves once the daemon answers on that version and is synced;
    * otherwise the node is put back on `back` (its previous version) and this throws with
    * the reason. Refused for a node the control loop is working on, or whose daemon
    * cannot change version where it runs (daemon-version.ts).
    */
-  async runNodeOnVersion(node: Masternode, version: string, back: string | null): Promise<void> {
+  async runNodeOnVersion(node: Masternode, version: string | null, back: string | null): Promise<void> {
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
     const coin = await findCoin(this.db, node.coin_id);

@@ -6,11 +6,12 @@ import type { DaemonProfile } from './profiles';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Until the node's daemon answers on `version` (its version text names it) and is synced;
+ * Until the node's daemon answers on `version` (its version text names it; null: the
+ * profile's, whatever it reports) and is synced;
  * throws with what it last saw when the engine says it stopped, or at the deadline. What
  * "healthy on the new version" means before a rollout's next batch.
  */
-export async function untilHealthyOn(engine: NodeEngine, node: Masternode, profile: DaemonProfile, version: string, timeoutMs: number): Promise<void> {
+export async function untilHealthyOn(engine: NodeEngine, node: Masternode, profile: DaemonProfile, version: string | null, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer yet';
   for (;;) {
@@ -19,13 +20,13 @@ export async function untilHealthyOn(engine: NodeEngine, node: Masternode, profi
     try {
       const seen = await observe(node, profile, await engine.rpcEndpoint(node.mn_id), 3_000);
       const reported = seen.wallet?.version ?? '';
-      if (!reported.includes(version)) last = `it reports version "${reported}"`;
-      else if (!seen.synced) last = `it is on ${version} but not synced (block ${seen.blocks ?? '?'})`;
+      if (version !== null && !reported.includes(version)) last = `it reports version "${reported}"`;
+      else if (!seen.synced) last = `it is on ${version ?? 'its version'} but not synced (block ${seen.blocks ?? '?'})`;
       else return;
     } catch (err) {
       last = (err as Error).message;
     }
-    if (Date.now() >= deadline) throw new Error(`not healthy on ${version} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
+    if (Date.now() >= deadline) throw new Error(`not healthy on ${version ?? 'its version'} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
     await sleep(Math.min(1000, Math.max(50, timeoutMs / 20)));
   }
 }
