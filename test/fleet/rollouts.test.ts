@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
 import { AppError } from '../../src/server/errors';
-import { planBatches, ROLLOUT_MESSAGES, startRollout } from '../../src/server/fleet/rollouts';
+import { changeRollout, planBatches, ROLLOUT_MESSAGES, startRollout } from '../../src/server/fleet/rollouts';
 import { requestNode } from '../../src/server/fleet/service';
 import { cliActor } from '../../src/server/operator/log';
 import { pidsMatching, waitFor } from '../support/daemons';
@@ -59,7 +59,7 @@ describe('daemon upgrades', () => {
     expect(planBatches([], 3)).toEqual([]);
   });
 
-  it('refuses a malformed version, the version the coin already runs, and a second upgrade of the coin under way', async () => {
+  it('refuses a malformed version, a bad batch size and an unknown coin, writing nothing', async () => {
     const start = (version: string, batchSize = 2) => startRollout(s.deps.db, s.deps.fleet, cliActor(), { coinId: 'dash', version, batchSize });
     await expect(start('22 beta')).rejects.toSatisfy((e) => e instanceof AppError && e.message === ROLLOUT_MESSAGES.badVersion);
     await expect(start('22.1', 0)).rejects.toSatisfy((e) => e instanceof AppError && /batch size/.test(e.message));
@@ -93,6 +93,38 @@ describe('daemon upgrades', () => {
     expect(told[0].message).toMatch(/now runs daemon version 22\.2\.0/);
     const logged = await s.deps.db.selectFrom('operator_log').select(['action', 'actor']).where('action', '=', 'fleet upgrade').execute();
     expect(logged).toEqual([{ action: 'fleet upgrade', actor: 'cli' }]);
+  });
+
+  it('pauses after the batch under way, resumes, and aborts with new nodes back on the version the rest run', async () => {
+    const r = await startRollout(s.deps.db, s.deps.fleet, cliActor(), { coinId: 'dash', version: '22.2.1', batchSize: 1 });
+    await changeRollout(s.deps.db, cliActor(), r.id, 'pause');
+    expect((await rollout(r.id)).state).toBe('paused');
+    // Whatever batch was under way ends; no other begins while paused.
+    await new Promise((res) => setTimeout(res, 1500));
+    const paused = await rolloutNodes(r.id);
+    expect(paused.filter((n) => n.state === 'healthy').length).toBeLessThanOrEqual(1);
+    expect(paused.filter((n) => n.state === 'pending').length).toBeGreaterThanOrEqual(4);
+    await changeRollout(s.deps.db, cliActor(), r.id, 'resume');
+    await waitFor(async () => (await rolloutNodes(r.id)).filter((n) => n.state === 'healthy').length >= 2, 20_000, 'two nodes upgraded after resuming');
+    await changeRollout(s.deps.db, cliActor(), r.id, 'abort');
+    const aborted = await rollout(r.id);
+    expect(aborted.state).toBe('aborted');
+    expect(aborted.reason).toMatch(/^Aborted by /);
+    expect(await coinVersion()).toBe('22.2.0');
+    await expect(changeRollout(s.deps.db, cliActor(), r.id, 'resume')).rejects.toSatisfy((e) => e instanceof AppError && e.message === ROLLOUT_MESSAGES.finished);
+    // Upgraded nodes keep the new version; the rest were not touched after the abort.
+    await new Promise((res) => setTimeout(res, 500));
+    const after = await rolloutNodes(r.id);
+    for (const n of after) expect(await versionOf(n.mn_id)).toBe(n.state === 'healthy' ? '22.2.1' : '22.2.0');
+    expect(await s.deps.db.selectFrom('operator_log').select('action').where('action', 'in', ['fleet upgrade pause', 'fleet upgrade resume', 'fleet upgrade abort']).execute()).toHaveLength(3);
+    // Back to one version: only the nodes on 22.2.1 are planned.
+    const upgraded = after.filter((n) => n.state === 'healthy').length;
+    const r2 = await startRollout(s.deps.db, s.deps.fleet, cliActor(), { coinId: 'dash', version: '22.2.0', batchSize: 5 });
+    expect(r2.nodes).toBe(upgraded);
+    await waitFor(async () => (await rollout(r2.id)).state === 'done', 30_000, 'all back on 22.2.0');
+    for (const mn of nodes) expect(await versionOf(mn)).toBe('22.2.0');
+    // Now every node and the coin are on 22.2.0: nothing to do.
+    await expect(startRollout(s.deps.db, s.deps.fleet, cliActor(), { coinId: 'dash', version: '22.2.0', batchSize: 5 })).rejects.toSatisfy((e) => e instanceof AppError && e.message === ROLLOUT_MESSAGES.sameVersion);
   });
 
   it('stops at a canary that is not healthy on the new version, puts it back, and tells the operators', async () => {

@@ -14,6 +14,7 @@ export const CONSOLE_PAGES: ConsolePage[] = [
   { path: '/', label: 'Overview', page: lazyPage(() => import('./Overview'), 'Overview') },
   { path: '/fleet', label: 'Fleet', page: lazyPage(() => import('./Fleet'), 'Fleet') },
   { path: '/catalog', label: 'Catalog', page: lazyPage(() => import('./Catalog'), 'Catalog') },
+  { path: '/upgrades', label: 'Upgrades', page: lazyPage(() => import('./Upgrades'), 'Upgrades') },
   { path: '/customers', label: 'Customers', page: lazyPage(() => import('./Customers'), 'Customers') },
   { path: '/customers/:id', label: 'Customer', page: lazyPage(() => import('./Customer'), 'Customer'), nav: false },
   { path: '/money', label: 'Money', page: lazyPage(() => import('./Money'), 'Money') },

@@ -15,7 +15,7 @@ import { canChangeVersion, DAEMON_VERSION, profileVersion } from './daemon-versi
 import { listHosts, listLiveNodes } from './queries';
 import * as q from './rollout-queries';
 import { profileFor } from './service';
-import { coinDaemonVersion, setCoinDaemonVersion } from './version-queries';
+import { coinDaemonVersion, nodeVersions, setCoinDaemonVersion } from './version-queries';
 
 export const ROLLOUT_MESSAGES = {
   badVersion: 'A version is 1-40 letters, digits and . + - _ (such as 22.1.3).',
@@ -54,9 +54,13 @@ export async function startRollout(db: DB, fleet: Pick<FleetAccess, 'profiles'>,
   const hosts = new Map((await listHosts(db)).map((h) => [h.id, h]));
   return db.transaction().execute(async (trx) => {
     const from = (await coinDaemonVersion(trx, coin.id)) ?? profileVersion(profile);
-    if (from === input.version) fail('BAD_REQUEST', ROLLOUT_MESSAGES.sameVersion, 'version');
     if (await q.openRolloutOf(trx, coin.id)) fail('CONFLICT', ROLLOUT_MESSAGES.busy);
-    const live = (await listLiveNodes(trx)).filter((n) => n.coin_id === coin.id).sort((a, b) => a.id - b.id);
+    // Nodes already on the version are left alone (after an abort, some are).
+    const versions = await nodeVersions(trx, coin.id);
+    const live = (await listLiveNodes(trx))
+      .filter((n) => n.coin_id === coin.id && (versions.get(n.id) ?? profileVersion(fleet.profiles[n.daemon_profile ?? ''] ?? profile)) !== input.version)
+      .sort((a, b) => a.id - b.id);
+    if (from === input.version && !live.length) fail('BAD_REQUEST', ROLLOUT_MESSAGES.sameVersion, 'version');
     const upgradable: Masternode[] = [];
     const skipped: Array<{ node_id: number; batch: number; state: 'skipped'; error: string }> = [];
     for (const n of live) {

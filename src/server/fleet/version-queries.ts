@@ -27,3 +27,15 @@ export async function setCoinDaemonVersion(db: Q, coinId: string, version: strin
     .onConflict((oc) => oc.column('coin_id').doUpdateSet({ version, set_at: now }))
     .execute();
 }
+
+/** The daemon version each placed node of a coin runs, where one was set (others run their profile's). */
+export async function nodeVersions(db: Q, coinId: string): Promise<Map<number, string>> {
+  const rows = await db
+    .selectFrom('placements as p')
+    .innerJoin('nodes as n', 'n.id', 'p.node_id')
+    .select(['p.node_id', 'p.daemon_version'])
+    .where('n.coin_id', '=', coinId)
+    .where('p.daemon_version', 'is not', null)
+    .execute();
+  return new Map(rows.map((r) => [r.node_id, r.daemon_version!]));
+}

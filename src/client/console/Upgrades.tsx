@@ -1,0 +1,145 @@
+import { useId, useState } from 'react';
+import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
+import { errorMessage } from '../app/errors';
+import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
+import { TextField } from '../ui/Field';
+import { QueryState } from '../ui/QueryState';
+import { utc } from './format';
+
+/** While a rollout runs the page reads its progress every few seconds. */
+const WHILE_RUNNING_MS = 3000;
+
+/** Daemon upgrades: start one for a coin, follow its batches, pause, resume or abort it. The CLI's `fleet upgrade`. */
+export function Upgrades() {
+  const overview = trpc.console.upgrades.overview.useQuery(undefined, {
+    refetchInterval: (q) => (q.state.data?.rollouts.some((r) => r.state === 'running') ? WHILE_RUNNING_MS : false),
+  });
+  return (
+    <QueryState query={overview} what="The upgrades">
+      {(data) => (
+        <div className="console-upgrades">
+          <StartSection data={data} />
+          <section className="console-section console-wide" aria-labelledby="rollouts-h">
+            <h2 id="rollouts-h">Upgrades</h2>
+            {data.rollouts.length ? (
+              <table className="console-table">
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>Coin</th>
+                    <th>Version</th>
+                    <th>State</th>
+                    <th>Progress</th>
+                    <th>Started (UTC)</th>
+                    <th>Actions</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.rollouts.map((r) => (
+                    <RolloutRow key={r.id} r={r} />
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p className="muted">No upgrades yet.</p>
+            )}
+          </section>
+        </div>
+      )}
+    </QueryState>
+  );
+}
+
+function StartSection({ data }: { data: UpgradesPage }) {
+  const utils = trpc.useUtils();
+  const coinId = useId();
+  const withNodes = data.coins.filter((c) => c.live_nodes > 0);
+  const [coin, setCoin] = useState(withNodes[0]?.id ?? data.coins[0]?.id ?? '');
+  const [version, setVersion] = useState('');
+  const [batch, setBatch] = useState('10');
+  const [done, setDone] = useState<string | null>(null);
+  const start = trpc.console.upgrades.start.useMutation({
+    onSuccess: (r) => {
+      setDone(`Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`);
+      setVersion('');
+      void utils.console.upgrades.invalidate();
+    },
+  });
+  const current = data.coins.find((c) => c.id === coin);
+  return (
+    <section className="console-section" aria-labelledby="start-h">
+      <h2 id="start-h">Upgrade a coin's daemon</h2>
+      <p>
+        When a coin's network requires a new daemon version, upgrade its nodes here: one node first, then the rest in batches, each checked healthy on the new version before the next. A batch that fails is rolled back and the upgrade stops. New nodes get the new version at once.
+      </p>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setDone(null);
+          start.mutate({ coin_id: coin, version: version.trim(), batch_size: Number(batch) });
+        }}
+      >
+        <div className="field">
+          <label htmlFor={coinId}>Coin</label>
+          <select id={coinId} value={coin} onChange={(e) => setCoin(e.target.value)}>
+            {data.coins.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.label} ({c.version ?? 'simulated'}, {c.live_nodes} live)
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField label="New version" value={version} onValueChange={setVersion} hint={current ? `Now: ${current.version ?? 'the simulator'}.` : undefined} maxLength={40} />
+        <TextField label="Batch size" value={batch} onValueChange={setBatch} inputMode="numeric" hint="Nodes upgraded together after the first." />
+        <button type="submit" className="btn btn-primary" disabled={start.isPending || !coin || !version.trim()}>
+          Start upgrade
+        </button>
+      </form>
+      {start.isError && <Alert kind="error">{errorMessage(start.error)}</Alert>}
+      {done && !start.isError && <Alert kind="success">{done}</Alert>}
+    </section>
+  );
+}
+
+const STATE_TEXT: Record<RolloutSummary['state'], string> = { running: 'running', paused: 'paused', done: 'done', halted: 'stopped (rolled back)', aborted: 'aborted' };
+
+function RolloutRow({ r }: { r: RolloutSummary }) {
+  const utils = trpc.useUtils();
+  const change = trpc.console.upgrades.change.useMutation({ onSuccess: () => void utils.console.upgrades.invalidate() });
+  const c = r.counts;
+  const total = Object.values(c).reduce((a, b) => a + b, 0) - (c.skipped ?? 0);
+  const batch = r.current_batch === 0 ? 'the canary' : `batch ${Math.min(r.current_batch, r.batches - 1)} of ${r.batches - 1}`;
+  const open = r.state === 'running' || r.state === 'paused';
+  const act = (action: 'pause' | 'resume' | 'abort', label: string) => (
+    <button type="button" className="btn btn-sm" aria-label={`${label} upgrade #${r.id}`} disabled={change.isPending} onClick={() => change.mutate({ id: r.id, action })}>
+      {label}
+    </button>
+  );
+  return (
+    <tr>
+      <td>{r.id}</td>
+      <td>{r.coin}</td>
+      <td className="nowrap">
+        {r.from_version ?? 'simulated'} → {r.to_version}
+      </td>
+      <td>
+        {STATE_TEXT[r.state]}
+        {r.reason ? <div className="muted">{r.reason}</div> : null}
+        {change.isError ? <Alert kind="error">{errorMessage(change.error)}</Alert> : null}
+      </td>
+      <td>
+        {c.healthy ?? 0}/{total} upgraded{open ? `, at ${batch}` : ''}
+        {c.failed ? `, ${c.failed} failed` : ''}
+        {c.rolled_back ? `, ${c.rolled_back} rolled back` : ''}
+        {c.skipped ? `, ${c.skipped} skipped` : ''}
+      </td>
+      <td className="nowrap">{utc(r.started_at)}</td>
+      <td className="console-actions">
+        {r.state === 'running' && act('pause', 'Pause')}
+        {r.state === 'paused' && act('resume', 'Resume')}
+        {open && act('abort', 'Abort')}
+      </td>
+    </tr>
+  );
+}
