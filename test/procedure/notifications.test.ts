@@ -57,9 +57,9 @@ describe('the kind map', () => {
     expect(renderNotification('deposit_credited', { currency: 'Litecoin', usd_micros: 12_345_678 }).message).toContain('$12.35');
     expect(emailSettings.first_reward.default).toBe(false);
     expect(emailSettings.rewards.default).toBe(false);
-    // The security kinds, and an alert channel turned off (the owner relied on it), are mailed whatever the settings say.
+    // The security kinds, an alert channel turned off (the owner relied on it) and the operators' alarms are mailed whatever the settings say.
     expect(notificationKindNames.filter((k) => renderNotification(k, sample as never).setting === ALWAYS_MAILED).sort()).toEqual(
-      ['alert_channel_disabled', 'api_key_created', 'host_disk_low', 'login_new_ip', 'password_changed', 'tfa_disabled', 'tfa_enabled'],
+      ['alert_channel_disabled', 'api_key_created', 'host_disk_low', 'login_new_ip', 'password_changed', 'rollout_halted', 'tfa_disabled', 'tfa_enabled'],
     );
   });
 });
