@@ -162,6 +162,30 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     await engine.destroy(id); // and again: nothing to do, no error
   });
 
+  it('replaces a container with another image (a daemon upgrade), keeping its volume and whether it runs', async () => {
+    const id = nodeId('upgr');
+    await create(busyboxSpec(id));
+    await engine.start(id);
+    const ep = await engine.rpcEndpoint(id);
+    await expect.poll(() => fetchText(`http://${ep.host}:${ep.port}/boots`), { timeout: 10_000 }).toBe('boot\n');
+    // The "new version": the same daemon under another tag, as a coin's next release would be.
+    const next = BUSYBOX_IMAGE.replace(/:1$/, ':2');
+    await pm().cli(['tag', BUSYBOX_IMAGE, next]);
+    await engine.replace({ ...busyboxSpec(id), program: next });
+    const info = await docker.getContainer(containerName(id)).inspect();
+    expect(info.Config.Image).toBe(next);
+    expect((await engine.inspect(id)).state).toBe('running');
+    const again = await engine.rpcEndpoint(id);
+    // The volume is the node's: the daemon on the new image finds its first boot there.
+    await expect.poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 }).toBe('boot\nboot\n');
+    // A stopped node is replaced and stays stopped.
+    await engine.stop(id, 10);
+    await engine.replace(busyboxSpec(id));
+    expect((await docker.getContainer(containerName(id)).inspect()).Config.Image).toBe(BUSYBOX_IMAGE);
+    expect((await engine.inspect(id)).state).toBe('created');
+    await expect(engine.replace(busyboxSpec(nodeId('none')))).rejects.toThrow();
+  });
+
   it("puts the node's files into its container before the first start, 0600, and never on its command line", async () => {
     const id = nodeId('files');
     const secret = crypto.randomBytes(32).toString('hex');
