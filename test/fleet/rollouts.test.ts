@@ -8,6 +8,7 @@ import { requestNode } from '../../src/server/fleet/service';
 import { cliActor } from '../../src/server/operator/log';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
+import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 
@@ -68,9 +69,20 @@ describe('daemon upgrades', () => {
     expect(await coinVersion()).toBeNull();
   });
 
+  it('100 operators starting the same upgrade at once from 100 addresses: one rollout, the rest refused', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, 9000), `${s.url}/trpc/console.upgrades.start`, { body: { coin_id: 'dash', version: '22.1.9', batch_size: 5 }, token: operator.token })),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const a of answers) if (a.status !== 200) expect(a.body.error.message).toBe(ROLLOUT_MESSAGES.busy);
+    const [only] = await s.deps.db.selectFrom('daemon_rollouts').selectAll().execute();
+    await waitFor(async () => (await rollout(only.id)).state === 'done', 30_000, 'the one rollout done');
+    expect(await s.deps.db.selectFrom('operator_log').select('address').where('action', '=', 'fleet upgrade').execute()).toHaveLength(1);
+  });
+
   it('upgrades the canary, then each batch once the one before is healthy on the new version; owners are told', async () => {
     expect(await cli('fleet', 'upgrade', 'dash', '22.2.0', '--batch-size', '2')).toBe(0);
-    const [{ id }] = await s.deps.db.selectFrom('daemon_rollouts').select('id').execute();
+    const { id } = await s.deps.db.selectFrom('daemon_rollouts').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow();
     // New nodes get the new version from the start.
     expect(await coinVersion()).toBe('22.2.0');
     // A second upgrade of the coin while this one runs is refused.
@@ -88,11 +100,14 @@ describe('daemon upgrades', () => {
       expect(await versionOf(mn)).toBe('22.2.0');
       expect(await subversion(mn)).toBe('/Nodekeep-Simulator/1.0:22.2.0/');
     }
-    const told = await s.deps.db.selectFrom('notifications').select('message').where('user_id', '=', owner.id).where('kind', '=', 'daemon_upgraded').execute();
+    const told = await s.deps.db.selectFrom('notifications').select('message').where('user_id', '=', owner.id).where('kind', '=', 'daemon_upgraded').where('message', 'like', '%22.2.0%').execute();
     expect(told).toHaveLength(5);
-    expect(told[0].message).toMatch(/now runs daemon version 22\.2\.0/);
-    const logged = await s.deps.db.selectFrom('operator_log').select(['action', 'actor']).where('action', '=', 'fleet upgrade').execute();
-    expect(logged).toEqual([{ action: 'fleet upgrade', actor: 'cli' }]);
+    expect(told[0].message).toMatch(/now runs daemon version 22\.2\.0, as its network requires\.$/);
+    const logged = await s.deps.db.selectFrom('operator_log').select(['action', 'actor']).where('action', '=', 'fleet upgrade').orderBy('id').execute();
+    expect(logged).toEqual([
+      { action: 'fleet upgrade', actor: 'operator' },
+      { action: 'fleet upgrade', actor: 'cli' },
+    ]);
   });
 
   it('pauses after the batch under way, resumes, and aborts with new nodes back on the version the rest run', async () => {
