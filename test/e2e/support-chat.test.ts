@@ -65,6 +65,14 @@ describe('support chat', () => {
     // No reload: the account's live channel brings the answer.
     await panel(page).getByRole('log', { name: 'Conversation' }).getByText('Looking at it now: restarted, it is syncing.').waitFor();
     await screenshot(page, 'support-chat-customer');
+    // With the chat closed, an answer shows on the bubble.
+    await panel(page).getByRole('button', { name: 'Close support chat' }).click();
+    // The conversation is still open on the operator's page: a second answer.
+    await operatorPage.getByLabel('Answer').fill('Synced now.');
+    await operatorPage.getByRole('button', { name: 'Send answer' }).click();
+    await page.getByRole('button', { name: 'Chat with support: 1 new answer' }).click();
+    await panel(page).getByRole('log', { name: 'Conversation' }).getByText('Synced now.').waitFor();
+    await page.getByRole('button', { name: 'Close support chat' }).first().click();
     // The answer was read with the panel open: the inbox and the thread agree.
     await expect.poll(async () => (await server.deps.db.selectFrom('support_conversations').select('customer_unread').where('user_id', '=', customer.id).executeTakeFirstOrThrow()).customer_unread).toBe(0);
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../auth/auth';
+import { trpc } from '../app/trpc';
 import './support.css';
 
 const ChatPanel = lazy(() => import('./ChatPanel').then((m) => ({ default: m.ChatPanel })));
@@ -23,6 +24,9 @@ export function SupportChat() {
   useEffect(() => {
     if (open) setOpened(true);
   }, [open]);
+  // A signed-in customer's answers arrive live (the account's channel refetches this): the bubble counts them.
+  const thread = trpc.support.thread.useQuery(undefined, { enabled: user !== null && !location.startsWith('/console') });
+  const unread = open ? 0 : (thread.data?.unread ?? 0);
   if (location.startsWith('/console')) return null;
   return (
     <div className="support-chat">
@@ -33,8 +37,15 @@ export function SupportChat() {
           </Suspense>
         </div>
       )}
-      <button type="button" className="support-bubble" aria-expanded={open} aria-label={open ? 'Close support chat' : 'Chat with support'} onClick={() => setOpen(!open)}>
+      <button
+        type="button"
+        className="support-bubble"
+        aria-expanded={open}
+        aria-label={open ? 'Close support chat' : unread ? `Chat with support: ${unread} new ${unread === 1 ? 'answer' : 'answers'}` : 'Chat with support'}
+        onClick={() => setOpen(!open)}
+      >
         {open ? '×' : 'Chat'}
+        {unread ? <span className="support-badge">{unread}</span> : null}
       </button>
     </div>
   );
