@@ -93,6 +93,9 @@ const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: v.optional(port, '8080'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
+  // Where the server's daily backups go (default: DATA_DIR/backups), and how many days they are kept (0: no scheduled backups).
+  BACKUP_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  BACKUP_KEEP_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number of days (0 turns scheduled backups off)'), v.transform(Number)), '14'),
   PUBLIC_URL: v.optional(httpUrl),
   SMTP_URL: v.optional(smtpUrl),
   MAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@nodekeep.local'),
@@ -199,6 +202,9 @@ export type Config = {
   port: number;
   dataDir: string;
   dbFile: string;
+  /** BACKUP_DIR (default DATA_DIR/backups) and BACKUP_KEEP_DAYS (0: no scheduled backups). */
+  backupDir: string;
+  backupKeepDays: number;
   publicUrl: string;
   smtpUrl: string | null;
   mailFrom: string;
@@ -287,6 +293,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     dataDir,
     dbFile: path.join(dataDir, 'nodekeep.sqlite'),
+    backupDir: e.BACKUP_DIR ? path.resolve(e.BACKUP_DIR) : path.join(dataDir, 'backups'),
+    backupKeepDays: e.BACKUP_KEEP_DAYS,
     publicUrl: (e.PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/+$/, ''),
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,

@@ -18,6 +18,7 @@ import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleRollouts } from './fleet/rollouts';
+import { scheduleBackups } from './ops/backup';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
@@ -132,6 +133,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   scheduleDailyCharge(jobs, deps);
   scheduleRollouts(jobs, deps, config.rolloutTickMs);
+  scheduleBackups(jobs, deps);
   const cache = new ResponseCache();
   const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
   market.onRefreshed = () => {

@@ -38,6 +38,8 @@ export const recurringJobNames = [
   'market.refresh',
   /** Delete what has outlived its use (events, visits, sessions, finished nodes, failed jobs). */
   'prune',
+  /** The daily backup into BACKUP_DIR, and old ones deleted (BACKUP_KEEP_DAYS). */
+  'backup.daily',
 ] as const;
 
 export type QueuedJobName = keyof typeof queuedJobPayloads;

@@ -4,6 +4,8 @@ import { couponCommands } from '../billing/coupons/cli';
 import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../fleet/cli';
+import { backupCommands } from '../ops/backup-cli';
+import { BackupError } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
@@ -19,7 +21,7 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...depositCommands, ...catalogCommands, ...fleetCommands };
+const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...depositCommands, ...catalogCommands, ...fleetCommands, ...backupCommands };
 
 function help(io: CliIo) {
   io.out('usage: npm run nodekeep -- <command>\n');
@@ -49,6 +51,7 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
     return 2;
   }
   const config = loadConfig(env);
+  if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config);
   const db = openDatabase(config.dbFile);
   try {
     await migrateToLatest(db);
@@ -62,12 +65,30 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.
-    if (err instanceof AppError) {
+    if (err instanceof AppError || err instanceof BackupError) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }
     throw err;
   } finally {
     await db.destroy();
+  }
+}
+
+/** A command that must not hold the database open (it replaces it): the same error handling, no database. */
+async function runStandalone(cmd: CliCommand, args: string[], io: CliIo, config: ReturnType<typeof loadConfig>): Promise<number> {
+  try {
+    await cmd.run(undefined as never, args, io, config);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(terminalLine(`error: ${err.message}\nusage: npm run nodekeep -- ${cmd.usage}\n`));
+      return 2;
+    }
+    if (err instanceof AppError || err instanceof BackupError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
   }
 }

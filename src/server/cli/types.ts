@@ -9,6 +9,8 @@ export type CliCommand = {
   usage: string;
   summary: string;
   run(db: DB, args: string[], io: CliIo, config: Config): Promise<void>;
+  /** Runs without opening (or migrating) the database: a command that replaces it (restore). */
+  withoutDatabase?: true;
 };
 
 /** A mistake in the operator's command line: shown with the usage, exit code 2. */

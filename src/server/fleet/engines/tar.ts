@@ -15,7 +15,8 @@ function octal(n: number, width: number): string {
   return n.toString(8).padStart(width - 1, '0') + '\0';
 }
 
-function header(name: string, size: number, mode: number, mtime: number): Buffer {
+/** One ustar header block (a plain file). */
+export function tarHeader(name: string, size: number, mode: number, mtime: number): Buffer {
   if (!plainFileName(name)) throw new Error(`tar: ${JSON.stringify(name)} is not a plain file name`);
   const h = Buffer.alloc(BLOCK, 0);
   h.write(name, 0, 'utf8');
@@ -38,7 +39,7 @@ export function tarOf(files: TarFile[], mtime = Math.floor(Date.now() / 1000)): 
   const parts: Buffer[] = [];
   for (const f of files) {
     const body = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content;
-    parts.push(header(f.name, body.length, f.mode, mtime), body, Buffer.alloc((BLOCK - (body.length % BLOCK)) % BLOCK, 0));
+    parts.push(tarHeader(f.name, body.length, f.mode, mtime), body, Buffer.alloc((BLOCK - (body.length % BLOCK)) % BLOCK, 0));
   }
   // The end of the archive: two zero blocks.
   parts.push(Buffer.alloc(2 * BLOCK, 0));

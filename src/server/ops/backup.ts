@@ -1,0 +1,241 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import zlib from 'node:zlib';
+import SQLite from 'better-sqlite3';
+import * as v from 'valibot';
+import type { AppDeps } from '../context';
+import { lockDataDir, DataDirInUse, secureDataDir } from '../db/data-dir';
+import type { JobRunner } from '../jobs/runner';
+import { tarHeader } from '../fleet/engines/tar';
+import { KEY_FILE_NAME } from '../secrets/key';
+
+/**
+ * A backup is one gzipped tar: `manifest.json`, `nodekeep.sqlite` (a consistent copy made
+ * with SQLite's online backup API while the server writes) and the data folder's
+ * `secrets.key` when there is one (the sealed node secrets need it). docs/self-hosting.md.
+ */
+export const BACKUP_FORMAT = 'nodekeep-backup/1';
+const DB_NAME = 'nodekeep.sqlite';
+const BLOCK = 512;
+
+const Manifest = v.strictObject({
+  format: v.literal(BACKUP_FORMAT),
+  created_at: v.string(),
+  migrations: v.array(v.string()),
+  files: v.array(v.picklist([DB_NAME, KEY_FILE_NAME])),
+});
+type Manifest = v.InferOutput<typeof Manifest>;
+
+export class BackupError extends Error {}
+
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
+
+/** The file name of a backup made at `ms` in `dir`. */
+export const backupFileName = (dir: string, ms: number) => path.join(dir, `nodekeep-${stamp(ms)}.tar.gz`);
+
+/**
+ * Copies the database online (the server may be writing: each step copies every page,
+ * so a write in between restarts it at most once per step) into `out`, with the
+ * secrets key. Written to `out.part` and renamed, so a crash never leaves half a backup
+ * under the final name. Returns its size.
+ */
+export async function writeBackup(dataDir: string, dbFile: string, out: string, now = Date.now()): Promise<{ file: string; bytes: number }> {
+  if (!fs.existsSync(dbFile)) throw new BackupError(`There is no database at ${dbFile} to back up.`);
+  const work = fs.mkdtempSync(path.join(dataDir, '.backup-'));
+  try {
+    const copy = path.join(work, DB_NAME);
+    const src = new SQLite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    try {
+      await src.backup(copy, { progress: () => 1_000_000_000 });
+    } finally {
+      src.close();
+    }
+    const db = new SQLite(copy);
+    let migrations: string[];
+    try {
+      migrations = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+      // One file: the copy carries no WAL of its own.
+      db.pragma('journal_mode = DELETE');
+    } finally {
+      db.close();
+    }
+    const key = path.join(dataDir, KEY_FILE_NAME);
+    const files: Array<{ name: string; file: string; mode: number }> = [{ name: DB_NAME, file: copy, mode: 0o600 }];
+    if (fs.existsSync(key)) files.push({ name: KEY_FILE_NAME, file: key, mode: 0o600 });
+    const manifest: Manifest = { format: BACKUP_FORMAT, created_at: new Date(now).toISOString(), migrations, files: files.map((f) => f.name as Manifest['files'][number]) };
+    fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
+    const part = `${out}.part`;
+    await pipeline(tarStream([{ name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 }, ...files]), zlib.createGzip(), fs.createWriteStream(part, { mode: 0o600 }));
+    fs.renameSync(part, out);
+    return { file: out, bytes: fs.statSync(out).size };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A tar of files read from disk (or given), streamed: a database of any size never sits in memory. */
+async function* tarStream(entries: Array<{ name: string; mode: number } & ({ file: string } | { content: Buffer })>): AsyncGenerator<Buffer> {
+  const mtime = Math.floor(Date.now() / 1000);
+  for (const e of entries) {
+    const size = 'file' in e ? fs.statSync(e.file).size : e.content.length;
+    yield tarHeader(e.name, size, e.mode, mtime);
+    if ('file' in e) for await (const chunk of fs.createReadStream(e.file)) yield chunk as Buffer;
+    else yield e.content;
+    yield Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK, 0);
+  }
+  yield Buffer.alloc(2 * BLOCK, 0);
+}
+
+/** The files of a gzipped tar, unpacked into `dir` (plain names only); their names. */
+async function unpack(archive: string, dir: string): Promise<string[]> {
+  const tar = path.join(dir, '.archive.tar');
+  try {
+    await pipeline(fs.createReadStream(archive), zlib.createGunzip(), fs.createWriteStream(tar));
+  } catch (err) {
+    throw new BackupError(`${archive} is not a Nodekeep backup (${(err as Error).message}).`);
+  }
+  const fd = fs.openSync(tar, 'r');
+  const names: string[] = [];
+  try {
+    const size = fs.fstatSync(fd).size;
+    const head = Buffer.alloc(BLOCK);
+    for (let at = 0; at + BLOCK <= size; ) {
+      fs.readSync(fd, head, 0, BLOCK, at);
+      if (head.every((b) => b === 0)) break;
+      const name = head.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
+      const length = parseInt(head.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim(), 8);
+      if (!/^[\w.-]{1,64}$/.test(name) || name.startsWith('.') || !Number.isSafeInteger(length) || length < 0 || at + BLOCK + length > size) {
+        throw new BackupError(`${archive} is not a Nodekeep backup (a damaged or foreign entry).`);
+      }
+      const out = fs.openSync(path.join(dir, name), 'w', 0o600);
+      try {
+        const buf = Buffer.alloc(Math.min(length, 1 << 20));
+        for (let done = 0; done < length; ) {
+          const n = fs.readSync(fd, buf, 0, Math.min(buf.length, length - done), at + BLOCK + done);
+          fs.writeSync(out, buf, 0, n);
+          done += n;
+        }
+      } finally {
+        fs.closeSync(out);
+      }
+      names.push(name);
+      at += BLOCK + Math.ceil(length / BLOCK) * BLOCK;
+    }
+  } finally {
+    fs.closeSync(fd);
+    fs.rmSync(tar, { force: true });
+  }
+  return names;
+}
+
+/**
+ * Replaces the data folder's database (and secrets key) with a backup's, after checking
+ * it: refused while a server holds the folder (its lock is taken for the whole restore,
+ * so none can start meanwhile), for an archive that is not a whole Nodekeep backup, a
+ * database that fails `PRAGMA integrity_check`, or one migrated by a newer Nodekeep
+ * than this one (`known`: this build's migrations). Nothing is replaced until all of
+ * that passed; what was there is kept in `before-restore-<time>/`.
+ */
+export async function restoreBackup(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null }> {
+  if (!fs.existsSync(archive)) throw new BackupError(`No file ${archive}.`);
+  secureDataDir(dataDir);
+  let lock: { release(): void };
+  try {
+    lock = lockDataDir(dataDir);
+  } catch (err) {
+    if (err instanceof DataDirInUse) throw new BackupError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it before restoring: a restore replaces the database it is using.`);
+    throw err;
+  }
+  const work = fs.mkdtempSync(path.join(dataDir, '.restore-'));
+  try {
+    const names = await unpack(archive, work);
+    let manifest: Manifest;
+    try {
+      manifest = v.parse(Manifest, JSON.parse(fs.readFileSync(path.join(work, 'manifest.json'), 'utf8')));
+    } catch {
+      throw new BackupError(`${archive} is not a Nodekeep backup (no valid manifest).`);
+    }
+    if (!names.includes(DB_NAME) || !manifest.files.every((f) => names.includes(f))) throw new BackupError(`${archive} is incomplete: it lacks ${manifest.files.filter((f) => !names.includes(f)).join(', ') || DB_NAME}.`);
+    const copy = path.join(work, DB_NAME);
+    const db = new SQLite(copy, { fileMustExist: true });
+    let applied: string[];
+    try {
+      const check = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
+      if (check[0]?.integrity_check !== 'ok') throw new BackupError(`The database in ${archive} is damaged (integrity_check: ${check.map((c) => c.integrity_check).slice(0, 3).join('; ')}).`);
+      applied = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+    } catch (err) {
+      if (err instanceof BackupError) throw err;
+      throw new BackupError(`The database in ${archive} cannot be read: ${(err as Error).message}.`);
+    } finally {
+      db.close();
+    }
+    const newer = applied.filter((m) => !known.includes(m));
+    if (newer.length) throw new BackupError(`${archive} was made by a newer Nodekeep (its database has migrations this build does not know: ${newer.join(', ')}). Restore it with that version or a newer one.`);
+    // All checked: the current files step aside, the backup's take their place.
+    const present = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, path.join(dataDir, KEY_FILE_NAME)].filter((f) => fs.existsSync(f));
+    let keptIn: string | null = null;
+    if (present.length) {
+      keptIn = path.join(dataDir, `before-restore-${stamp(now)}`);
+      fs.mkdirSync(keptIn, { mode: 0o700 });
+      for (const f of present) fs.renameSync(f, path.join(keptIn, path.basename(f)));
+    }
+    fs.renameSync(copy, dbFile);
+    if (names.includes(KEY_FILE_NAME)) fs.renameSync(path.join(work, KEY_FILE_NAME), path.join(dataDir, KEY_FILE_NAME));
+    return { migrations: applied.length, keptIn };
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+    lock.release();
+  }
+}
+
+/** Scheduled backups older than `keepDays` in `dir` (only files named as ours). */
+export function pruneBackups(dir: string, keepDays: number, now = Date.now()): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const gone: string[] = [];
+  for (const name of fs.readdirSync(dir)) {
+    if (!/^nodekeep-[\dTZ-]+\.tar\.gz$/.test(name)) continue;
+    const file = path.join(dir, name);
+    if (now - fs.statSync(file).mtimeMs > keepDays * 86_400_000) {
+      fs.rmSync(file, { force: true });
+      gone.push(name);
+    }
+  }
+  return gone;
+}
+
+/** The newest scheduled backup's time in `dir`, or null. */
+export function newestBackupAt(dir: string): number | null {
+  if (!fs.existsSync(dir)) return null;
+  let newest: number | null = null;
+  for (const name of fs.readdirSync(dir)) {
+    if (!/^nodekeep-[\dTZ-]+\.tar\.gz$/.test(name)) continue;
+    const t = fs.statSync(path.join(dir, name)).mtimeMs;
+    if (newest === null || t > newest) newest = t;
+  }
+  return newest;
+}
+
+/**
+ * The job `backup.daily`: looks every hour, and writes a backup when the newest in
+ * BACKUP_DIR is a day old (so a restart does not make another), then deletes those past
+ * BACKUP_KEEP_DAYS. Off with BACKUP_KEEP_DAYS=0.
+ */
+export function scheduleBackups(jobs: JobRunner, deps: Pick<AppDeps, 'config' | 'log'>, everyMs = 3_600_000): void {
+  const { config, log } = deps;
+  if (config.backupKeepDays === 0) return;
+  jobs.every('backup.daily', {
+    everyMs,
+    atStart: true,
+    deadlineMs: 2 * 3_600_000,
+    run: async () => {
+      const newest = newestBackupAt(config.backupDir);
+      if (newest === null || Date.now() - newest >= 86_400_000 - 60_000) {
+        const r = await writeBackup(config.dataDir, config.dbFile, backupFileName(config.backupDir, Date.now()));
+        log.info('daily backup written', { file: r.file, bytes: r.bytes });
+      }
+      const gone = pruneBackups(config.backupDir, config.backupKeepDays);
+      if (gone.length) log.info('old backups deleted', { files: gone });
+    },
+  });
+}

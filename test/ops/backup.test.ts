@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/server/cli/main';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { loopback, requestFrom } from '../support/from-ip';
+import { newUserInput } from '../support/users';
+
+// Backups and restore of a data folder, with the real server writing: `backup` in a
+// process of its own while registrations keep arriving over HTTP, then `restore` into a
+// new folder and a server started on it. Every registration acknowledged before the
+// backup began is there.
+
+const dataDir = tempDataDir('nodekeep-backup-');
+const restored = tempDataDir('nodekeep-restored-');
+const archive = path.join(tempDataDir('nodekeep-archives-'), 'b.tar.gz');
+let s: TestServer;
+
+/** The CLI in a process of its own, as an operator runs it. */
+function cliProcess(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+/** A registration from an address of its own (per-address limits), acknowledged when it answers 200. */
+async function register(i: number): Promise<string | null> {
+  const input = newUserInput(`bk${i}_`);
+  const r = await requestFrom(loopback(i, 30_000), `${s.url}/public_api/register`, { body: input });
+  return r.status === 200 ? input.username : null;
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ BACKUP_KEEP_DAYS: '14' }, { dataDir });
+});
+afterAll(async () => {
+  if (s) await stopTestServer(s);
+  for (const d of [restored, path.dirname(archive)]) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('backup and restore', () => {
+  it('makes a daily backup at start into BACKUP_DIR', async () => {
+    const dir = path.join(dataDir, 'backups');
+    await expect.poll(() => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.tar.gz')).length : 0), { timeout: 10_000 }).toBe(1);
+  });
+
+  it('backs up under write load; the restored folder starts and holds every write acknowledged before the backup', async () => {
+    const acknowledged: string[] = [];
+    let stop = false;
+    let n = 0;
+    const writer = (async () => {
+      while (!stop) {
+        const name = await register(n++);
+        if (name) acknowledged.push(name);
+      }
+    })();
+    await expect.poll(() => acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(20);
+    const before = [...acknowledged];
+    const b = await cliProcess(['backup', archive], { DATA_DIR: dataDir });
+    stop = true;
+    await writer;
+    expect(b.code, b.err).toBe(0);
+    expect(b.out).toMatch(/^backup written: .*b\.tar\.gz \(\d+\.\d MiB\)/);
+    expect(acknowledged.length).toBeGreaterThan(before.length); // writes went on during the backup
+
+    const r = await cliProcess(['restore', archive], { DATA_DIR: restored });
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^restored .* \(\d+ migrations\)\. Start the server\./);
+    // The key came along: sealed secrets open in the restored folder.
+    expect(fs.readFileSync(path.join(restored, 'secrets.key'))).toEqual(fs.readFileSync(path.join(dataDir, 'secrets.key')));
+    const t = await startTestServer({}, { dataDir: restored });
+    try {
+      const users = new Set((await t.deps.db.selectFrom('users').select('username').execute()).map((u) => u.username));
+      for (const name of before) expect(users.has(name), name).toBe(true);
+      const ok = await fetch(`${t.url}/readyz`);
+      expect(ok.status).toBe(200);
+    } finally {
+      await stopTestServer(t);
+    }
+  });
+
+  it('refuses to restore while a server holds the folder, and changes nothing', async () => {
+    const size = fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size;
+    const r = await runCli(['restore', archive], { DATA_DIR: dataDir }, { out: () => {} });
+    expect(r).toBe(1);
+    expect(fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size).toBe(size);
+    expect(fs.readdirSync(dataDir).some((f) => f.startsWith('before-restore-'))).toBe(false);
+  });
+
+  it('refuses an archive made by a newer Nodekeep, a damaged one and a foreign file, replacing nothing', async () => {
+    const target = tempDataDir('nodekeep-target-');
+    try {
+      // A folder with a database of its own, which a refused restore must leave alone.
+      expect(await runCli(['users', 'list'], { DATA_DIR: target }, { out: () => {} })).toBe(0);
+      const mine = fs.readFileSync(path.join(target, 'nodekeep.sqlite'));
+      // A backup whose database knows a migration this build does not.
+      const newer = path.join(path.dirname(archive), 'newer.tar.gz');
+      const src = tempDataDir('nodekeep-newer-');
+      expect(await runCli(['users', 'list'], { DATA_DIR: src }, { out: () => {} })).toBe(0);
+      const db = new SQLite(path.join(src, 'nodekeep.sqlite'));
+      db.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+      db.close();
+      expect(await runCli(['backup', newer], { DATA_DIR: src }, { out: () => {} })).toBe(0);
+      fs.rmSync(src, { recursive: true, force: true });
+      const err: string[] = [];
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
+      try {
+        expect(await runCli(['restore', newer], { DATA_DIR: target }, { out: () => {} })).toBe(1);
+        const damaged = path.join(path.dirname(archive), 'damaged.tar.gz');
+        const whole = fs.readFileSync(archive);
+        fs.writeFileSync(damaged, whole.subarray(0, Math.floor(whole.length / 2)));
+        expect(await runCli(['restore', damaged], { DATA_DIR: target }, { out: () => {} })).toBe(1);
+        const foreign = path.join(path.dirname(archive), 'foreign.tar.gz');
+        fs.writeFileSync(foreign, 'not a backup');
+        expect(await runCli(['restore', foreign], { DATA_DIR: target }, { out: () => {} })).toBe(1);
+      } finally {
+        process.stderr.write = write;
+      }
+      expect(err.join('')).toMatch(/was made by a newer Nodekeep \(its database has migrations this build does not know: 2099-01-01T0000-from-the-future\)/);
+      expect(err.join('')).toMatch(/is not a Nodekeep backup/);
+      expect(fs.readFileSync(path.join(target, 'nodekeep.sqlite'))).toEqual(mine);
+      expect(fs.readdirSync(target).some((f) => f.startsWith('before-restore-') || f.startsWith('.restore-'))).toBe(false);
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+});
