@@ -9,7 +9,8 @@ import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
 import { clientIp, createContext, type AppDeps, type Context } from './context';
 import { lockDataDir } from './db/data-dir';
-import { openDatabase, migrateToLatest, type DB } from './db/open';
+import { openDatabase, type DB } from './db/open';
+import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/queries';
 import { bindLiveSocket } from './events/direct';
@@ -93,7 +94,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
-  const applied = await migrateToLatest(db);
+  const applied = await upgradeDatabase(db, config, log);
   if (applied.length) log.info('migrations applied', { migrations: applied });
   // Masternode keys an older version kept in plaintext, moved aside by a migration: sealed now that the box is open.
   await sealMovedMasternodeKeys(db, secrets, log);

@@ -10,6 +10,7 @@ import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
 import { migrateToLatest, openDatabase } from '../db/open';
+import { assertNotNewer, DatabaseTooNew } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
 import { terminalLine } from './terminal';
@@ -54,6 +55,8 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
   if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config);
   const db = openDatabase(config.dbFile);
   try {
+    // A newer build's data is refused with what to do, before anything is migrated.
+    await assertNotNewer(db, config.dataDir);
     await migrateToLatest(db);
     // The same starting catalog the server seeds, so the CLI works before the first start.
     await importCatalog(db, bundledCatalogPath(), 'seed');
@@ -65,7 +68,7 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.
-    if (err instanceof AppError || err instanceof BackupError) {
+    if (err instanceof AppError || err instanceof BackupError || err instanceof DatabaseTooNew) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }

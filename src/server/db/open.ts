@@ -64,8 +64,8 @@ function withStatementCache(sqlite: SQLite.Database, max = 500) {
 }
 
 /** Runs every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: DB): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(migrations) });
+export async function migrateToLatest(db: DB, list: Record<string, Migration> = migrations): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(list) });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -147,6 +147,15 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
     if (err instanceof DataDirInUse) throw new BackupError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it before restoring: a restore replaces the database it is using.`);
     throw err;
   }
+  try {
+    return await restoreLocked(dataDir, dbFile, archive, known, now);
+  } finally {
+    lock.release();
+  }
+}
+
+/** `restoreBackup` for a caller that holds the data folder's lock already (a start putting back its pre-upgrade backup). */
+export async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null }> {
   const work = fs.mkdtempSync(path.join(dataDir, '.restore-'));
   try {
     const names = await unpack(archive, work);
@@ -185,7 +194,6 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
     return { migrations: applied.length, keptIn };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
-    lock.release();
   }
 }
 

@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { sql, type Migration } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrations } from '../../migrations/index';
+import { runCli } from '../../src/server/cli/main';
+import { migrateToLatest, openDatabase } from '../../src/server/db/open';
+import { DatabaseTooNew, UpgradeFailed, upgradeDatabase } from '../../src/server/db/upgrade';
+import { memoryLogger } from '../../src/server/log';
+import { startTestServer, stopTestServer, tempDataDir } from '../support/server';
+
+// Upgrades of a data folder: a newer build on an earlier release's database backs it up
+// and migrates; a migration that fails puts the folder back as it was; an older build on
+// a newer database refuses to run. "An earlier release" is made here by running only the
+// first migrations of this build, as that release had them.
+
+const names = Object.keys(migrations);
+const EARLIER = Math.floor(names.length / 2);
+const earlier = (): Record<string, Migration> => Object.fromEntries(names.slice(0, EARLIER).map((n) => [n, migrations[n]]));
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** A data folder as the earlier release left it, with one customer in it. */
+async function earlierFolder(): Promise<string> {
+  const dir = tempDataDir('nodekeep-upgrade-');
+  dirs.push(dir);
+  const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
+  await migrateToLatest(db, earlier());
+  await sql`INSERT INTO users (username, username_key, email, email_key, password_hash, room_id, qr_key, created_at) VALUES ('old_timer', 'old_timer', 'old@example.test', 'old@example.test', 'x', 'r1', 'q1', 1)`.execute(db);
+  await db.destroy();
+  return dir;
+}
+
+const migrationsIn = (dir: string) => {
+  const db = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+  } finally {
+    db.close();
+  }
+};
+
+describe('upgrading a data folder', () => {
+  it("starts a newer build on an earlier release's folder: backed up first, then migrated, nothing lost", async () => {
+    const dir = await earlierFolder();
+    expect(migrationsIn(dir)).toHaveLength(EARLIER);
+    const s = await startTestServer({}, { dataDir: dir });
+    try {
+      expect(migrationsIn(dir)).toEqual([...names].sort());
+      const user = await s.deps.db.selectFrom('users').select('email').where('username', '=', 'old_timer').executeTakeFirst();
+      expect(user?.email).toBe('old@example.test');
+      const backups = fs.readdirSync(path.join(dir, 'backups')).filter((f) => f.startsWith('nodekeep-before-upgrade-'));
+      expect(backups).toHaveLength(1);
+    } finally {
+      await stopTestServer(s).catch(() => {});
+    }
+  });
+
+  it('puts the folder back as it was when a migration fails, and says so', async () => {
+    const dir = await earlierFolder();
+    const before = migrationsIn(dir);
+    const boom: Migration = {
+      async up(db) {
+        await sql`CREATE TABLE half_done (x INTEGER)`.execute(db);
+        throw new Error('the disk said no');
+      },
+    };
+    const list = { ...migrations, '2099-12-31T2359-boom': boom };
+    const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
+    const err = await upgradeDatabase(db, { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') }, memoryLogger(), list).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UpgradeFailed);
+    expect((err as Error).message).toMatch(/^Upgrading the database failed \(migration 2099-12-31T2359-boom failed: the disk said no\)\. The data folder is back as it was before the upgrade/);
+    // As it was: the earlier migrations only, no trace of the failed ones, the customer there.
+    expect(migrationsIn(dir)).toEqual(before);
+    const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
+    try {
+      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half_done'").get()).toEqual({ n: 0 });
+      expect(raw.prepare("SELECT email FROM users WHERE username = 'old_timer'").get()).toEqual({ email: 'old@example.test' });
+      expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    } finally {
+      raw.close();
+    }
+    expect(fs.readdirSync(dir).some((f) => f.startsWith('before-restore-'))).toBe(true);
+  });
+
+  it('refuses to run an older build on a newer database, server and CLI alike', async () => {
+    const dir = await earlierFolder();
+    const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'));
+    raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+    raw.close();
+    const size = fs.statSync(path.join(dir, 'nodekeep.sqlite')).size;
+    await expect(startTestServer({}, { dataDir: dir })).rejects.toSatisfy((e) => e instanceof DatabaseTooNew && /was last used by a newer Nodekeep: its database has migrations this build does not know \(2099-01-01T0000-from-the-future\)/.test((e as Error).message));
+    const err: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
+    try {
+      expect(await runCli(['users', 'list'], { DATA_DIR: dir }, { out: () => {} })).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(err.join('')).toMatch(/newer Nodekeep/);
+    // Nothing was migrated or backed up.
+    expect(migrationsIn(dir)).toHaveLength(EARLIER + 1);
+    expect(fs.statSync(path.join(dir, 'nodekeep.sqlite')).size).toBe(size);
+    expect(fs.existsSync(path.join(dir, 'backups'))).toBe(false);
+  });
+});
