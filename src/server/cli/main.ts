@@ -24,8 +24,11 @@ import { UsageError } from './types';
  */
 const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...depositCommands, ...catalogCommands, ...fleetCommands, ...backupCommands };
 
-function help(io: CliIo) {
-  io.out('usage: npm run nodekeep -- <command>\n');
+/** How the operator runs a command: from a checkout, or the single executable (`nodekeep`). */
+export type CliProgram = string;
+
+function help(io: CliIo, prog: CliProgram) {
+  io.out(`usage: ${prog} <command>\n`);
   for (const c of Object.values(commands)) io.out(`  ${c.usage.padEnd(72)} ${c.summary}`);
 }
 
@@ -38,21 +41,26 @@ function pick(argv: string[]): [CliCommand, string[]] | null {
   return null;
 }
 
-export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliIo, 'out'> = { out: (l) => process.stdout.write(l + '\n') }): Promise<number> {
+export async function runCli(
+  argv: string[],
+  env = process.env,
+  rawIo: Pick<CliIo, 'out'> = { out: (l) => process.stdout.write(l + '\n') },
+  prog: CliProgram = 'npm run nodekeep --',
+): Promise<number> {
   // Every line any command prints passes here: no terminal control reaches the operator.
   const io: CliIo = { out: (l) => rawIo.out(terminalLine(l)), by: cliActor() };
   if (!argv.length || argv[0] === 'help' || argv[0] === '--help') {
-    help(io);
+    help(io, prog);
     return argv.length ? 0 : 2;
   }
   const found = pick(argv);
   if (!found) {
     process.stderr.write(terminalLine(`unknown command: ${argv.join(' ')}\n`));
-    help(io);
+    help(io, prog);
     return 2;
   }
   const config = loadConfig(env);
-  if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config);
+  if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config, prog);
   const db = openDatabase(config.dbFile);
   try {
     // A newer build's data is refused with what to do, before anything is migrated.
@@ -64,7 +72,7 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(terminalLine(`error: ${err.message}\nusage: npm run nodekeep -- ${found[0].usage}\n`));
+      process.stderr.write(terminalLine(`error: ${err.message}\nusage: ${prog} ${found[0].usage}\n`));
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.
@@ -79,13 +87,13 @@ export async function runCli(argv: string[], env = process.env, rawIo: Pick<CliI
 }
 
 /** A command that must not hold the database open (it replaces it): the same error handling, no database. */
-async function runStandalone(cmd: CliCommand, args: string[], io: CliIo, config: ReturnType<typeof loadConfig>): Promise<number> {
+async function runStandalone(cmd: CliCommand, args: string[], io: CliIo, config: ReturnType<typeof loadConfig>, prog: CliProgram): Promise<number> {
   try {
     await cmd.run(undefined as never, args, io, config);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(terminalLine(`error: ${err.message}\nusage: npm run nodekeep -- ${cmd.usage}\n`));
+      process.stderr.write(terminalLine(`error: ${err.message}\nusage: ${prog} ${cmd.usage}\n`));
       return 2;
     }
     if (err instanceof AppError || err instanceof BackupError) {

@@ -4,11 +4,13 @@ import { fileURLToPath } from 'node:url';
 import type { DB } from '../db/open';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { inExecutable, unpackedDir } from '../runtime/executable';
 import { parseCatalog, type CatalogCoin } from './catalog-file';
 import { findCoin, insertCoinIfNew, listCoins, maxPosition, upsertCoin } from './queries';
 
-/** A file of the catalog shipped with the platform; found from the source tree and from the bundle. */
+/** A file of the catalog shipped with the platform; found from the source tree, the bundle and the executable. */
 export function bundledCatalogPath(file = 'coins.json'): string {
+  if (inExecutable) return path.join(unpackedDir(), 'catalog', file);
   const candidates = [path.resolve('catalog', file), fileURLToPath(new URL(`../../catalog/${file}`, import.meta.url)), fileURLToPath(new URL(`../../../catalog/${file}`, import.meta.url))];
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`catalog/${file} not found (looked in ${candidates.join(', ')})`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { openSqlite } from './sqlite';
 
 /**
  * The data folder holds password hashes, 2FA secrets and session hashes: only the
@@ -34,7 +35,7 @@ export function lockDataDir(dir: string): { release(): void } {
   const file = path.join(dir, 'server.lock');
   const pidFile = path.join(dir, 'server.pid');
   secureFile(file);
-  const lock = new SQLite(file, { timeout: 0 });
+  const lock = openSqlite(file, { timeout: 0 });
   try {
     lock.exec('BEGIN EXCLUSIVE');
   } catch (err) {

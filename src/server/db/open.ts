@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { openSqlite } from './sqlite';
 import { Kysely, Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import { secureDataDir, secureFile } from './data-dir';
@@ -28,7 +29,7 @@ export function openDatabase(file: string): DB {
   // Owner-only; SQLite gives its -wal and -shm files the main file's permissions.
   secureFile(file);
   for (const side of [`${file}-wal`, `${file}-shm`]) if (fs.existsSync(side)) secureFile(side);
-  const sqlite = new SQLite(file);
+  const sqlite = openSqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
+import { openSqlite } from '../db/sqlite';
 import * as v from 'valibot';
 import type { AppDeps } from '../context';
 import { lockDataDir, DataDirInUse, secureDataDir } from '../db/data-dir';
@@ -45,13 +46,13 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
   const work = fs.mkdtempSync(path.join(dataDir, '.backup-'));
   try {
     const copy = path.join(work, DB_NAME);
-    const src = new SQLite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
+    const src = openSqlite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
     try {
       await src.backup(copy, { progress: () => 1_000_000_000 });
     } finally {
       src.close();
     }
-    const db = new SQLite(copy);
+    const db = openSqlite(copy);
     let migrations: string[];
     try {
       migrations = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
@@ -167,7 +168,7 @@ export async function restoreLocked(dataDir: string, dbFile: string, archive: st
     }
     if (!names.includes(DB_NAME) || !manifest.files.every((f) => names.includes(f))) throw new BackupError(`${archive} is incomplete: it lacks ${manifest.files.filter((f) => !names.includes(f)).join(', ') || DB_NAME}.`);
     const copy = path.join(work, DB_NAME);
-    const db = new SQLite(copy, { fileMustExist: true });
+    const db = openSqlite(copy, { fileMustExist: true });
     let applied: string[];
     try {
       const check = db.pragma('integrity_check') as Array<{ integrity_check: string }>;

@@ -5,9 +5,14 @@ import type { Host } from '../../db/schema';
 import type { Logger } from '../../log';
 import type { NodeEngine } from '../engine';
 import { LocalEngine } from './local';
+import { inExecutable } from '../../runtime/executable';
 
-/** How to start the coin-daemon simulator: the bundle's script, or the source under tsx. */
+/** The executable's hidden command that runs the simulator (src/server/nodekeep.ts). */
+export const SIMULATOR_COMMAND = '__simulator';
+
+/** How to start the coin-daemon simulator: the executable itself, the bundle's script, or the source under tsx. */
 export function simulatorCommand(): string[] {
+  if (inExecutable) return [process.execPath, SIMULATOR_COMMAND];
   const bundled = fileURLToPath(new URL('./simulator.js', import.meta.url));
   if (fs.existsSync(bundled)) return [process.execPath, bundled];
   const source = fileURLToPath(new URL('../simulator/main.ts', import.meta.url));

@@ -1,0 +1,51 @@
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './log';
+import { removeOtherBuilds } from './runtime/executable';
+import { startServer } from './server';
+
+/** SIGTERM's promise: the process is gone within this, whatever is still running (systemd waits 20 s). */
+export const STOP_DEADLINE_MS = 9_000;
+
+/**
+ * The server as a process: configuration from the environment (a clear message and
+ * exit 2 when it is wrong), the start, and the stop on SIGTERM or SIGINT. Shared by
+ * dist/server/main.js and the single executable's `serve`.
+ */
+export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {}): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env, defaults);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\nSee the Configuration table in README.md.\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(config.logLevel);
+  const running = await startServer(config, log).catch((err: unknown) => {
+    process.stderr.write(`Nodekeep failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+  // This process holds the data folder now: what earlier builds of the executable unpacked can go.
+  const removed = removeOtherBuilds();
+  if (removed.length) log.info('files of earlier builds removed', { builds: removed });
+  process.stdout.write(`\n  Nodekeep is running at ${running.url}\n\n`);
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(sig, () => {
+      log.info('shutting down', { signal: sig });
+      const deadline = setTimeout(() => {
+        log.error('shutdown took too long; exiting now', { deadline_ms: STOP_DEADLINE_MS });
+        process.exit(1);
+      }, STOP_DEADLINE_MS);
+      deadline.unref();
+      running.close().then(
+        () => process.exit(0),
+        (err) => {
+          log.error('shutdown failed', { err });
+          process.exit(1);
+        },
+      );
+    });
+  }
+}
