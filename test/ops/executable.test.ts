@@ -1,0 +1,168 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pidsMatching } from '../support/daemons';
+import { tempDataDir } from '../support/server';
+import { newUserInput } from '../support/users';
+
+// The single executable as an operator gets it: `npm run package` builds it, and it is
+// copied alone into an empty folder and run there with no `node` on PATH and no
+// node_modules above it. It serves the platform, runs the operator's commands on the
+// same data folder, and starts the simulated daemons as itself.
+
+const NAME = `nodekeep-${process.platform}-${process.arch}`;
+const dir = tempDataDir('nodekeep-exe-');
+const exe = path.join(dir, NAME);
+/** A PATH with nothing on it: no node, no npm, no tools. */
+const emptyBin = path.join(dir, 'bin');
+const env = { PATH: emptyBin, HOME: dir, LANG: 'C' };
+
+type Run = { code: number | null; out: string; err: string };
+function run(args: string[], extra: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const p = spawn(exe, args, { cwd: dir, env: { ...env, ...extra } });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+function serve(args: string[]) {
+  const child = spawn(exe, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, exited, output: () => out, url: () => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] };
+}
+
+const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+beforeAll(() => {
+  expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm test builds it first)').toBe(true);
+  execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+  fs.copyFileSync(`dist/${NAME}`, exe);
+  fs.chmodSync(exe, 0o755);
+  fs.mkdirSync(emptyBin);
+}, 300_000);
+
+afterAll(() => {
+  for (const pid of pidsMatching(dir)) process.kill(pid, 'SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the single executable', () => {
+  it('is alone: no node on its PATH, no node_modules above its folder', () => {
+    expect(fs.readdirSync(dir).sort()).toEqual(['bin', NAME]);
+    expect(fs.readdirSync(emptyBin)).toEqual([]);
+    for (let d = dir; ; d = path.dirname(d)) {
+      expect(fs.existsSync(path.join(d, 'node_modules')), `${d}/node_modules`).toBe(false);
+      if (d === path.dirname(d)) break;
+    }
+  });
+
+  it('answers --version and help without touching a data folder', async () => {
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.out).toMatch(/^nodekeep \d+\.\d+\.\d+\S* \(build [0-9a-f]{16}, node 20\.\d+\.\d+, linux-x64\)\n$/);
+    const help = await run(['help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/nodekeep serve/);
+    expect(help.out).toMatch(/--env-file <file>/);
+    // Every operator command, named as the executable runs it.
+    expect(help.out).toMatch(/usage: nodekeep <command>/);
+    for (const c of ['users list', 'billing adjust', 'fleet create', 'backup [file]', 'restore <file>']) expect(help.out).toContain(c);
+    expect(help.out).not.toMatch(/npm run/);
+    const unknown = await run(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/unknown command: frobnicate/);
+    expect(fs.existsSync(path.join(dir, 'data'))).toBe(false);
+  });
+
+  it('refuses a missing --env-file and a bad variable, saying which', async () => {
+    // Node 20 itself reads --env-file before the program starts, even in an executable
+    // (docs/decisions.md): a missing file stops it there, with Node's exit code 9.
+    const missing = await run(['--env-file', 'nope.env']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.err).toMatch(/nope\.env: not found|--env-file nope\.env: no such file/);
+    fs.writeFileSync(path.join(dir, 'bad.env'), 'PORT=eighty\n');
+    const bad = await run(['--env-file=bad.env', 'serve']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/PORT: must be a whole number/);
+  });
+
+  it('serves the platform from an empty folder; its commands work beside it and after it stops', async () => {
+    fs.writeFileSync(path.join(dir, 'nodekeep.env'), 'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n');
+    const cli = (...args: string[]) => run(['--env-file', 'nodekeep.env', ...args]);
+    const user = newUserInput('exe');
+    const s = serve(['--env-file', 'nodekeep.env']);
+    try {
+      await expect.poll(s.url, { timeout: 30_000 }).toBeTruthy();
+      const url = s.url()!;
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${url}/readyz`)).status).toBe(200);
+      // The client, the coin logos and the catalog came out of the executable.
+      const page = await fetch(`${url}/pricing`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toMatch(/<div id="root">/);
+      const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1];
+      expect((await fetch(`${url}${script}`)).status).toBe(200);
+      const logo = await fetch(`${url}/logos/dash.svg`);
+      expect(logo.status).toBe(200);
+      expect(await logo.text()).toMatch(/<svg/);
+      const coins = (await (await fetch(`${url}/public_api/get_coins`)).json()) as { order?: string[] };
+      expect(coins.order?.length).toBeGreaterThan(10);
+
+      // A customer registers and logs in (argon2 from the executable's own addon).
+      expect((await post(`${url}/public_api/register`, user)).status).toBe(200);
+      const login = (await (await post(`${url}/public_api/login`, { username: user.username, password: user.password })).json()) as { auth_token?: string };
+      expect(login.auth_token).toMatch(/\S{20,}/);
+
+      // The operator's commands on the same folder while the server runs.
+      expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).out).toMatch(/credited \$20\.00/);
+      const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
+      expect(created.code, created.err).toBe(0);
+      const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
+      // The server starts the node's simulated daemon: the executable itself, as its simulator.
+      await expect.poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 }).toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+      const sims = pidsMatching('__simulator').filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir));
+      expect(sims).toHaveLength(1);
+      expect(fs.readlinkSync(`/proc/${sims[0]}/exe`)).toBe(exe);
+
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+    } finally {
+      if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    }
+
+    // After the stop: the same data, through the executable's commands.
+    const users = await cli('users', 'list');
+    expect(users.code, users.err).toBe(0);
+    expect(users.out).toContain(user.email);
+    const backup = await cli('backup', 'copy.tar.gz');
+    expect(backup.code, backup.err).toBe(0);
+    expect(fs.statSync(path.join(dir, 'copy.tar.gz')).size).toBeGreaterThan(10_000);
+    // One build unpacked, owner-only, with its native addons.
+    const cache = path.join(dir, 'data', '.cache');
+    expect(fs.readdirSync(cache)).toHaveLength(1);
+    const build = path.join(cache, fs.readdirSync(cache)[0]);
+    expect(fs.readdirSync(path.join(build, 'native')).sort()).toEqual(['argon2.node', 'better_sqlite3.node']);
+    expect(fs.statSync(build).mode & 0o077).toBe(0);
+
+    // A second start on the folder finds the customer and the node.
+    const again = serve(['--env-file', 'nodekeep.env']);
+    try {
+      await expect.poll(again.url, { timeout: 30_000 }).toBeTruthy();
+      const nodes = await cli('fleet', 'nodes');
+      expect(nodes.out).toMatch(/dash-[0-9a-f]+\s.*\s(syncing|running)\s/);
+      again.child.kill('SIGTERM');
+      expect(await again.exited).toBe(0);
+    } finally {
+      if (again.child.exitCode === null) again.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
