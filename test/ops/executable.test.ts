@@ -9,7 +9,8 @@ import { newUserInput } from '../support/users';
 // The single executable as an operator gets it: `npm run package` builds it, and it is
 // copied alone into an empty folder and run there with no `node` on PATH and no
 // node_modules above it. It serves the platform, runs the operator's commands on the
-// same data folder, and starts the simulated daemons as itself.
+// same data folder, and starts the simulated daemons as itself. Then the file is
+// replaced with a newer build, which finds everything.
 
 const NAME = `nodekeep-${process.platform}-${process.arch}`;
 const dir = tempDataDir('nodekeep-exe-');
@@ -17,6 +18,8 @@ const exe = path.join(dir, NAME);
 /** A PATH with nothing on it: no node, no npm, no tools. */
 const emptyBin = path.join(dir, 'bin');
 const env = { PATH: emptyBin, HOME: dir, LANG: 'C' };
+/** The newer build the operator replaces the file with. */
+const newer = path.join(tempDataDir('nodekeep-exe-newer-'), NAME);
 
 type Run = { code: number | null; out: string; err: string };
 function run(args: string[], extra: Record<string, string> = {}): Promise<Run> {
@@ -43,15 +46,22 @@ const post = (url: string, body: unknown) => fetch(url, { method: 'POST', header
 
 beforeAll(() => {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm test builds it first)').toBe(true);
-  execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+  const build = (version?: string) =>
+    execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000, env: { ...process.env, NODEKEEP_VERSION: version ?? '' } });
+  // The operator's first file is an earlier release; the checkout's own build is the newer one.
+  build('0.0.9-earlier');
   fs.copyFileSync(`dist/${NAME}`, exe);
   fs.chmodSync(exe, 0o755);
+  build();
+  fs.copyFileSync(`dist/${NAME}`, newer);
+  fs.chmodSync(newer, 0o755);
   fs.mkdirSync(emptyBin);
 }, 300_000);
 
 afterAll(() => {
   for (const pid of pidsMatching(dir)) process.kill(pid, 'SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(path.dirname(newer), { recursive: true, force: true });
 });
 
 describe('the single executable', () => {
@@ -67,7 +77,7 @@ describe('the single executable', () => {
   it('answers --version and help without touching a data folder', async () => {
     const version = await run(['--version']);
     expect(version.code).toBe(0);
-    expect(version.out).toMatch(/^nodekeep \d+\.\d+\.\d+\S* \(build [0-9a-f]{16}, node 20\.\d+\.\d+, linux-x64\)\n$/);
+    expect(version.out).toMatch(/^nodekeep 0\.0\.9-earlier \(build [0-9a-f]{16}, node 20\.\d+\.\d+, linux-x64\)\n$/);
     const help = await run(['help']);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/nodekeep serve/);
@@ -94,7 +104,7 @@ describe('the single executable', () => {
     expect(bad.err).toMatch(/PORT: must be a whole number/);
   });
 
-  it('serves the platform from an empty folder; its commands work beside it and after it stops', async () => {
+  it('serves the platform from an empty folder; its commands work beside it and after it stops; a newer build finds everything', async () => {
     fs.writeFileSync(path.join(dir, 'nodekeep.env'), 'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n');
     const cli = (...args: string[]) => run(['--env-file', 'nodekeep.env', ...args]);
     const user = newUserInput('exe');
@@ -139,24 +149,37 @@ describe('the single executable', () => {
       if (s.child.exitCode === null) s.child.kill('SIGKILL');
     }
 
-    // After the stop: the same data, through the executable's commands.
+    const cacheOf = () => fs.readdirSync(path.join(dir, 'data', '.cache'));
+    const earlier = cacheOf();
+    expect(earlier).toHaveLength(1);
+    // The operator replaces the file with the newer build (as `install` does: a new file).
+    fs.rmSync(exe);
+    fs.copyFileSync(newer, exe);
+    fs.chmodSync(exe, 0o755);
+    expect((await run(['--version'])).out).not.toMatch(/0\.0\.9-earlier/);
+
+    // After the stop: the same data, through the newer executable's commands.
     const users = await cli('users', 'list');
     expect(users.code, users.err).toBe(0);
     expect(users.out).toContain(user.email);
     const backup = await cli('backup', 'copy.tar.gz');
     expect(backup.code, backup.err).toBe(0);
     expect(fs.statSync(path.join(dir, 'copy.tar.gz')).size).toBeGreaterThan(10_000);
-    // One build unpacked, owner-only, with its native addons.
-    const cache = path.join(dir, 'data', '.cache');
-    expect(fs.readdirSync(cache)).toHaveLength(1);
-    const build = path.join(cache, fs.readdirSync(cache)[0]);
-    expect(fs.readdirSync(path.join(build, 'native')).sort()).toEqual(['argon2.node', 'better_sqlite3.node']);
-    expect(fs.statSync(build).mode & 0o077).toBe(0);
+    // Each build unpacks its own files, owner-only, with its native addons.
+    const builds = cacheOf();
+    expect(builds).toHaveLength(2);
+    const current = builds.find((b) => !earlier.includes(b))!;
+    const unpacked = path.join(dir, 'data', '.cache', current);
+    expect(fs.readdirSync(path.join(unpacked, 'native')).sort()).toEqual(['argon2.node', 'better_sqlite3.node']);
+    expect(fs.statSync(unpacked).mode & 0o077).toBe(0);
 
-    // A second start on the folder finds the customer and the node.
+    // The newer server on the folder finds the customer and the node, and clears the earlier build's files.
     const again = serve(['--env-file', 'nodekeep.env']);
     try {
       await expect.poll(again.url, { timeout: 30_000 }).toBeTruthy();
+      expect(cacheOf()).toEqual([current]);
+      const login = await post(`${again.url()}/public_api/login`, { username: user.username, password: user.password });
+      expect(login.status).toBe(200);
       const nodes = await cli('fleet', 'nodes');
       expect(nodes.out).toMatch(/dash-[0-9a-f]+\s.*\s(syncing|running)\s/);
       again.child.kill('SIGTERM');
