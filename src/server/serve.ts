@@ -5,6 +5,8 @@ import { startServer } from './server';
 
 /** SIGTERM's promise: the process is gone within this, whatever is still running (systemd waits 20 s). */
 export const STOP_DEADLINE_MS = 9_000;
+/** Ctrl-C stops the daemons as well, each given up to 20 s before SIGKILL. */
+export const STOP_WITH_DAEMONS_DEADLINE_MS = 30_000;
 
 /**
  * The server as a process: configuration from the environment (a clear message and
@@ -31,15 +33,22 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
   const removed = removeOtherBuilds();
   if (removed.length) log.info('files of earlier builds removed', { builds: removed });
   process.stdout.write(`\n  Nodekeep is running at ${running.url}\n\n`);
+  // SIGTERM is a service manager's stop or restart: the coin daemons keep running (they
+  // are in their own process groups; the unit's KillMode=process leaves them alone) and
+  // the next start adopts them, so a restart or an upgrade restarts no node. SIGINT is
+  // Ctrl-C in a terminal (`npm start`): the operator is done, and the daemons stop too;
+  // a second Ctrl-C ends the process at once.
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
     process.once(sig, () => {
-      log.info('shutting down', { signal: sig });
+      const keepDaemons = sig === 'SIGTERM';
+      log.info('shutting down', { signal: sig, daemons: keepDaemons ? 'keep running' : 'stop' });
+      const limitMs = keepDaemons ? STOP_DEADLINE_MS : STOP_WITH_DAEMONS_DEADLINE_MS;
       const deadline = setTimeout(() => {
-        log.error('shutdown took too long; exiting now', { deadline_ms: STOP_DEADLINE_MS });
+        log.error('shutdown took too long; exiting now', { deadline_ms: limitMs });
         process.exit(1);
-      }, STOP_DEADLINE_MS);
+      }, limitMs);
       deadline.unref();
-      running.close().then(
+      running.close({ keepDaemons }).then(
         () => process.exit(0),
         (err) => {
           log.error('shutdown failed', { err });

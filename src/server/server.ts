@@ -23,6 +23,7 @@ import { scheduleBackups } from './ops/backup';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
+import { closeLiveSockets, drainHttp } from './http/drain';
 import { JobRunner } from './jobs/runner';
 import { RateLimiter } from './http/rate-limit';
 import { createLogger, type Logger } from './log';
@@ -40,6 +41,7 @@ import { MarketRefresher } from './market/refresher';
 import { dockerEngineFor } from './fleet/hosts';
 import { loadProfiles } from './fleet/profiles';
 import { Fleet } from './fleet/runtime';
+import type { CloseOptions } from './fleet/engine';
 import { appRouter } from './router';
 import { readinessProbe } from './ops/readiness';
 import { registerBusinessMetrics } from './ops/business-metrics';
@@ -56,7 +58,8 @@ export type RunningServer = {
   fleet: Fleet;
   /** The job runner (tests stop it to see /readyz fail). */
   jobs: JobRunner;
-  close(): Promise<void>;
+  /** Stops everything; the local daemons too unless `keepDaemons` (the next start adopts them). */
+  close(opts?: CloseOptions): Promise<void>;
 };
 
 /**
@@ -212,25 +215,20 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   log.info('nodekeep listening', { url, data_dir: config.dataDir, mail: mailer.kind });
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (opts: CloseOptions = {}) =>
     (closing ??= (async () => {
       state.ready = false;
+      // No new connections from here; requests under way finish (up to HTTP_DRAIN_MS)
+      // while live sockets get the reconnect notice and running jobs their deadline.
+      const http = drainHttp(server);
       wsHandler.broadcastReconnectNotification();
-      for (const ws of wss.clients) ws.terminate();
-      wss.close();
-      // Running jobs get up to their deadline, then are aborted.
-      await jobs.stop();
+      await Promise.all([http, closeLiveSockets(wss), jobs.stop()]);
       hub.stop();
-      await fleet.stop();
+      await fleet.stop(opts);
       await mail.stop();
-      // Stop accepting first, then drop what is still open (idle keep-alives).
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
-      await closed;
       await db.destroy();
       dataLock.release();
-      log.info('nodekeep stopped');
+      log.info('nodekeep stopped', { daemons: opts.keepDaemons ? 'left running' : 'stopped' });
     })());
-
   return { url, port, deps, fleet, jobs, close };
 }

@@ -42,6 +42,8 @@ function serve(args: string[]) {
   return { child, exited, output: () => out, url: () => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1] };
 }
 
+let simulator = 0;
+
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 beforeAll(() => {
@@ -59,6 +61,7 @@ beforeAll(() => {
 }, 300_000);
 
 afterAll(() => {
+  // What outlives the server by design (SIGTERM leaves the daemons running) ends here.
   for (const pid of pidsMatching(dir)) process.kill(pid, 'SIGKILL');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(path.dirname(newer), { recursive: true, force: true });
@@ -143,8 +146,12 @@ describe('the single executable', () => {
       expect(sims).toHaveLength(1);
       expect(fs.readlinkSync(`/proc/${sims[0]}/exe`)).toBe(exe);
 
+      simulator = sims[0];
+
       s.child.kill('SIGTERM');
       expect(await s.exited).toBe(0);
+      // A stop for a restart: the daemons run on.
+      expect(pidsMatching('__simulator')).toContain(simulator);
     } finally {
       if (s.child.exitCode === null) s.child.kill('SIGKILL');
     }
@@ -178,6 +185,8 @@ describe('the single executable', () => {
     try {
       await expect.poll(again.url, { timeout: 30_000 }).toBeTruthy();
       expect(cacheOf()).toEqual([current]);
+      // The earlier build's simulator, still running, is adopted rather than started again.
+      await expect.poll(again.output, { timeout: 10_000 }).toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${simulator}\\b`));
       const login = await post(`${again.url()}/public_api/login`, { username: user.username, password: user.password });
       expect(login.status).toBe(200);
       const nodes = await cli('fleet', 'nodes');

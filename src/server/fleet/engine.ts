@@ -111,8 +111,16 @@ export interface NodeEngine {
   disk?(): Promise<DiskSpace | null>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
-  /** Releases connections/timers; local engine stops its children. */
-  close(): Promise<void>;
+  /**
+   * Releases connections/timers. The local engine stops its children unless
+   * `keepDaemons` (a service restart: the next start adopts them); containers always
+   * keep running.
+   */
+  close(opts?: CloseOptions): Promise<void>;
+}
+
+export interface CloseOptions {
+  keepDaemons?: boolean;
 }
 
 /**

@@ -12,7 +12,7 @@ import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';
 import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from './access';
 import { BURN_MESSAGES, lookUpBurn } from './burn-check';
-import type { RpcEndpoint } from './engine';
+import type { CloseOptions, RpcEndpoint } from './engine';
 import { PermanentEngineError } from './engine';
 import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
 import { fleetMetrics } from './metrics';
@@ -223,10 +223,10 @@ export class Fleet implements FleetAccess {
   }
 
   /** Call after the job runner stopped (which waits for a pass in flight). */
-  async stop(): Promise<void> {
+  async stop(opts: CloseOptions = {}): Promise<void> {
     this.stopped = true;
     await this.monitor.stop();
-    await this.engines.close();
+    await this.engines.close(opts);
   }
 
   /** One pass of the control loop now, or one more after the current one (single flight). */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { diskOf, PermanentEngineError, plainFileName, type DaemonFile, type DiskSpace, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import { diskOf, PermanentEngineError, plainFileName, type CloseOptions, type DaemonFile, type DiskSpace, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -453,11 +453,21 @@ export class LocalEngine implements NodeEngine {
     return fs.readdirSync(this.opts.dir).filter((d) => d !== SIM_ID && this.readRecord(d));
   }
 
-  /** Stops every daemon (they start again at the next `resume`). */
-  async close(): Promise<void> {
+  /**
+   * Stops every daemon (they start again at the next `resume`), or with `keepDaemons`
+   * lets go of them: they run on in their own process groups and the next `resume`
+   * adopts them by pid file. Either way nothing of this engine restarts anything after.
+   */
+  async close({ keepDaemons = false }: CloseOptions = {}): Promise<void> {
     this.closing = true;
     for (const t of this.timers.values()) clearTimeout(t);
     for (const p of this.pollers.values()) clearInterval(p);
+    if (keepDaemons) {
+      this.opts.log.info('local engine leaves its daemons running', { daemons: this.procs.size });
+      this.procs.clear();
+      this.pollers.clear();
+      return;
+    }
     await Promise.all([...this.procs.keys()].map((id) => this.kill(id, 20)));
   }
 

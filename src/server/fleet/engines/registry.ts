@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import type { Host } from '../../db/schema';
 import type { Logger } from '../../log';
-import type { NodeEngine } from '../engine';
+import type { CloseOptions, NodeEngine } from '../engine';
 import { LocalEngine } from './local';
 import { inExecutable } from '../../runtime/executable';
 
@@ -50,7 +50,7 @@ export class EngineRegistry {
     return e;
   }
 
-  async close(): Promise<void> {
-    await Promise.all([this.local.close(), ...[...this.engines.values()].map((e) => e.close())]);
+  async close(opts: CloseOptions = {}): Promise<void> {
+    await Promise.all([this.local.close(opts), ...[...this.engines.values()].map((e) => e.close(opts))]);
   }
 }
