@@ -218,6 +218,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const close = (opts: CloseOptions = {}) =>
     (closing ??= (async () => {
       state.ready = false;
+      fleet.stopping();
       // No new connections from here; requests under way finish (up to HTTP_DRAIN_MS)
       // while live sockets get the reconnect notice and running jobs their deadline.
       const http = drainHttp(server);

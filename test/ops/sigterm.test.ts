@@ -72,6 +72,7 @@ describe('SIGTERM', () => {
     const user = newUserInput();
     const first = start();
     let second: ReturnType<typeof start> | undefined;
+    let third: ReturnType<typeof start> | undefined;
     try {
       await expect.poll(first.url, { timeout: 20_000 }).toBeTruthy();
       const url = first.url()!;
@@ -128,8 +129,28 @@ describe('SIGTERM', () => {
       expect(await second.exited).toBe(0);
       expect(second.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"stopped"/);
       expect(alive(sim)).toBe(false);
+
+      // `systemctl kill`: the server and its daemons get SIGTERM together. Nothing is
+      // restarted behind the operator's back while the server drains.
+      third = start();
+      await expect.poll(third.url, { timeout: 20_000 }).toBeTruthy();
+      await expect.poll(() => simulatorsHere().length, { timeout: 20_000 }).toBe(1);
+      const [sim3] = simulatorsHere();
+      expect(sim3).not.toBe(sim);
+      // A request under way keeps the server draining past the engine's restart backoff.
+      let finish!: () => void;
+      const slow = slowLogin(third.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)));
+      await new Promise((r) => setTimeout(r, 200));
+      process.kill(third.child.pid!, 'SIGTERM');
+      process.kill(sim3, 'SIGTERM');
+      await new Promise((r) => setTimeout(r, 2000));
+      finish();
+      expect((await slow).status).toBe(200);
+      expect(await third.exited).toBe(0);
+      expect(third.output()).not.toMatch(/daemon exited unexpectedly; restarting/);
+      expect(simulatorsHere()).toEqual([]);
     } finally {
-      for (const p of [first, second]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+      for (const p of [first, second, third]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     }
   }, 120_000);
 });

@@ -222,6 +222,11 @@ export class Fleet implements FleetAccess {
     }
   }
 
+  /** The first step of a stop: daemons that exit from now on stay stopped. */
+  stopping(): void {
+    this.engines.local.stopRestarting();
+  }
+
   /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(opts: CloseOptions = {}): Promise<void> {
     this.stopped = true;

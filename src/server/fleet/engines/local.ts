@@ -454,13 +454,23 @@ export class LocalEngine implements NodeEngine {
   }
 
   /**
+   * From the first moment of a stop: a daemon that exits is not restarted. `systemctl
+   * kill` signals the server and its daemons at once; a daemon restarted while the
+   * server drained would be left running after the operator stopped everything.
+   */
+  stopRestarting(): void {
+    this.closing = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /**
    * Stops every daemon (they start again at the next `resume`), or with `keepDaemons`
    * lets go of them: they run on in their own process groups and the next `resume`
    * adopts them by pid file. Either way nothing of this engine restarts anything after.
    */
   async close({ keepDaemons = false }: CloseOptions = {}): Promise<void> {
-    this.closing = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    this.stopRestarting();
     for (const p of this.pollers.values()) clearInterval(p);
     if (keepDaemons) {
       this.opts.log.info('local engine leaves its daemons running', { daemons: this.procs.size });
