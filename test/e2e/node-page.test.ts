@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
+import { insertEvent } from '../../src/server/events/queries';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
@@ -21,7 +22,7 @@ const env = fleetEnv;
 
 let server: TestServer;
 const session = browserSession(() => server.url);
-const owner = { username: '', password: '', token: '' };
+const owner = { id: 0, username: '', password: '', token: '' };
 
 type NodeData = { mn_id: string; state: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
 
@@ -133,6 +134,14 @@ describe('node page actions', () => {
     await page.getByLabel('Alias', { exact: true }).fill('Lost name');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await title(page).filter({ hasText: 'Lost name' }).waitFor();
+    // A live status change refetches the node while the call is out: the name shown
+    // stays the one being saved.
+    const refetched = page.waitForResponse((r) => r.url().includes('nodes.get_masternode') && !r.url().includes('get_masternodes'));
+    await insertEvent(server.deps.db, owner.id, 'refresh_masternode', { mn_id: mn });
+    await server.deps.hub.poke();
+    await refetched;
+    await page.waitForTimeout(100);
+    await title(page).filter({ hasText: 'Lost name' }).waitFor({ timeout: 1000 });
     release();
     await toast(page, 'Error updating alias').waitFor();
     await title(page).filter({ hasText: mn }).waitFor();

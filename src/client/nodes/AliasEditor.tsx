@@ -1,4 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
+import { useMutationState } from '@tanstack/react-query';
+import { getMutationKey } from '@trpc/react-query';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { ALIAS_MAX } from '../../shared/deploy-rules';
 import { trpc } from '../app/trpc';
@@ -13,12 +15,15 @@ import { ALIAS_ERROR, aliasProblem, aliasToast, aliasValue } from './configState
 export function useAliasUpdate(mn: string) {
   const utils = trpc.useUtils();
   const toasts = useToasts();
+  const put = (alias: string | null) => {
+    utils.nodes.get_masternode.setData({ masternode: mn }, (old) => (old ? { ...old, data: { ...old.data, alias } } : old));
+    utils.nodes.get_masternodes.setData(undefined, (old) => (old ? { ...old, masternodes: old.masternodes.map((n) => (n.mn_id === mn ? { ...n, alias } : n)) } : old));
+  };
   return trpc.nodes.update_alias.useMutation({
     async onMutate({ alias }) {
       await Promise.all([utils.nodes.get_masternode.cancel({ masternode: mn }), utils.nodes.get_masternodes.cancel()]);
       const before = { one: utils.nodes.get_masternode.getData({ masternode: mn }), list: utils.nodes.get_masternodes.getData() };
-      utils.nodes.get_masternode.setData({ masternode: mn }, (old) => (old ? { ...old, data: { ...old.data, alias } } : old));
-      utils.nodes.get_masternodes.setData(undefined, (old) => (old ? { ...old, masternodes: old.masternodes.map((n) => (n.mn_id === mn ? { ...n, alias } : n)) } : old));
+      put(alias);
       return before;
     },
     onError(_err, _input, before) {
@@ -29,6 +34,8 @@ export function useAliasUpdate(mn: string) {
       toasts.show(ALIAS_ERROR, { kind: 'error' });
     },
     onSuccess(_data, { alias }) {
+      // Again: a refetch that landed while the call was out brought the old name back.
+      put(alias);
       toasts.show(aliasToast(alias), { kind: 'success' });
     },
     onSettled() {
@@ -36,6 +43,20 @@ export function useAliasUpdate(mn: string) {
       void utils.nodes.get_masternodes.invalidate();
     },
   });
+}
+
+/**
+ * The node as it is shown: with the alias of a save under way, if one is. The cache
+ * alone is not enough: a live status change refetches the node while the call is out,
+ * and the old name came back in the middle of a save.
+ */
+export function useShownAlias<T extends { mn_id: string; alias: string | null }>(node: T): T {
+  const pending = useMutationState({
+    filters: { mutationKey: getMutationKey(trpc.nodes.update_alias), status: 'pending' },
+    select: (m) => m.state.variables as { mn: string; alias: string | null } | undefined,
+  }).filter((v) => v?.mn === node.mn_id);
+  const last = pending[pending.length - 1];
+  return last ? { ...node, alias: last.alias } : node;
 }
 
 /** The pencil button next to the name, and the inline form it opens. */

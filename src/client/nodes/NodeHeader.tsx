@@ -6,18 +6,19 @@ import { nodeName } from '../portfolio/portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { Stat } from '../ui/Stat';
 import { SimulatedBadge } from '../ui/SimulatedBadge';
-import { AliasEditor } from './AliasEditor';
+import { AliasEditor, useShownAlias } from './AliasEditor';
 
 /** Name (alias or id), "<TICKER> Masternode", the deploy link, and Worth and ROI when priced. */
 export function NodeHeader({ node }: { node: MasternodeDetail }) {
   const priced = node.worth !== '--' && node.revenue !== '--';
+  const shown = useShownAlias(node);
   return (
     <>
       <div className="node-header">
         <CoinLogo id={node.currency} ticker={node.currency_data.ticker} src={node.logo} size={48} />
         <div className="node-header-text">
           <div className="node-title-row">
-            <h1>{nodeName(node)}</h1>
+            <h1>{nodeName(shown)}</h1>
             <AliasEditor node={node} />
           </div>
           <p className="muted">{node.currency_data.ticker} Masternode</p>

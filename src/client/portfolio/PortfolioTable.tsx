@@ -9,6 +9,7 @@ import { TrashIcon } from '../ui/Icons';
 import { NodeStatusBadge } from '../nodes/StatusBadges';
 import { SimulatedBadge } from '../ui/SimulatedBadge';
 import { TableScroll } from '../ui/TableScroll';
+import { useShownAlias } from '../nodes/AliasEditor';
 
 const nodeHref = (mnId: string) => `/dashboard/masternode/${encodeURIComponent(mnId)}`;
 
@@ -51,7 +52,8 @@ function CoinCell({ id, label, ticker, logo }: { id: string; label: string; tick
   );
 }
 
-function NodeRow({ node }: { node: MasternodeListItem }) {
+function NodeRow({ node: cached }: { node: MasternodeListItem }) {
+  const node = useShownAlias(cached);
   const name = nodeName(node);
   const c = node.currency_data;
   return (
