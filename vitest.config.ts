@@ -10,7 +10,7 @@ const tiers = {
   procedure: ['test/procedure/**/*.test.ts', 'test/auth.test.ts', 'test/catalog.test.ts', 'test/migrations.test.ts'],
   /** Chromium against the built client (`npm run build` first). */
   browser: ['test/e2e/**/*.test.ts'],
-  /** Real coin daemons (litecoind, monerod) and a private Podman. */
+  /** Real coin daemons (litecoind, monerod) and a private Podman (Docker hosts; a Debian machine with systemd). */
   peers: ['test/peers/**/*.test.ts', 'test/fleet/local-engine.test.ts', 'test/fleet/fleet-real-daemons.test.ts', 'test/fleet/docker-engine.test.ts'],
 };
 /** Real HTTP, websockets, SMTP, CLI and server processes on loopback: everything else. */

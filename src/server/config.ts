@@ -89,6 +89,19 @@ function stripeConfig(e: { STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: 
   return { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiBase };
 }
 
+const emailAddress = v.pipe(v.string(), v.email());
+
+/**
+ * A mail sender as operators write one: `noreply@example.com`, or with the name mail
+ * programs show, `Nodekeep <noreply@example.com>` (nodemailer takes both). No line breaks:
+ * the value goes into a header.
+ */
+function isSender(value: string): boolean {
+  if (/[\r\n]/.test(value)) return false;
+  const named = /^\s*(?:"[^"]*"|[^"<>]*?)\s*<([^<>\s]+)>\s*$/.exec(value);
+  return v.is(emailAddress, named ? named[1] : value);
+}
+
 const EnvSchema = v.object({
   HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
   PORT: v.optional(port, '8080'),
@@ -98,7 +111,7 @@ const EnvSchema = v.object({
   BACKUP_KEEP_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number of days (0 turns scheduled backups off)'), v.transform(Number)), '14'),
   PUBLIC_URL: v.optional(httpUrl),
   SMTP_URL: v.optional(smtpUrl),
-  MAIL_FROM: v.optional(v.pipe(v.string(), v.email('must be an email address')), 'no-reply@nodekeep.local'),
+  MAIL_FROM: v.optional(v.pipe(v.string(), v.check(isSender, 'must be an email address, or a name and an address: Nodekeep <noreply@example.com>')), 'no-reply@nodekeep.local'),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
   STRIPE_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_... or sk_test_...)'))),
   STRIPE_PUBLISHABLE_KEY: v.optional(v.pipe(v.string(), v.regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_live_... or pk_test_...)'))),

@@ -32,9 +32,20 @@ describe('configuration from the environment', () => {
     ['HOST_DISK_MIN_FREE_GB', '1.2345'],
     ['HOST_CHECK_SECONDS', '0'],
     ['HOST_CHECK_SECONDS', 'soon'],
+    ['MAIL_FROM', 'nodekeep'],
+    ['MAIL_FROM', 'Nodekeep <nodekeep>'],
+    ['MAIL_FROM', 'Nodekeep <a@example.com'],
+    ['MAIL_FROM', 'a@example.com\r\nBcc: x@example.com'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));
+  });
+
+  it('takes a sender address alone or with a name (the form docs/self-hosting.md shows)', () => {
+    expect(loadConfig({}).mailFrom).toBe('no-reply@nodekeep.local');
+    expect(loadConfig({ MAIL_FROM: 'noreply@example.com' }).mailFrom).toBe('noreply@example.com');
+    expect(loadConfig({ MAIL_FROM: 'Nodekeep <noreply@example.com>' }).mailFrom).toBe('Nodekeep <noreply@example.com>');
+    expect(loadConfig({ MAIL_FROM: '"Nodekeep, hosting" <noreply@example.com>' }).mailFrom).toBe('"Nodekeep, hosting" <noreply@example.com>');
   });
 
   it('reads the host disk threshold in GB (10^9 bytes) and the host check interval', () => {

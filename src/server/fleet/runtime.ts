@@ -43,11 +43,26 @@ import { untilHealthyOn } from './upgrade-health';
  * is not what customers can reach, hence the settings).
  */
 function localAddresses(configured: { ipv4: string | null; ipv6: string | null }): { ipv4: string; ipv6: string | null } {
-  const all = Object.values(os.networkInterfaces()).flat().filter((a) => a && !a.internal);
+  const all = configured.ipv4 && configured.ipv6 ? [] : interfaceAddresses();
   return {
-    ipv4: configured.ipv4 ?? all.find((a) => a!.family === 'IPv4')?.address ?? '127.0.0.1',
-    ipv6: configured.ipv6 ?? all.find((a) => a!.family === 'IPv6' && !a!.address.startsWith('fe80'))?.address ?? null,
+    ipv4: configured.ipv4 ?? all.find((a) => a.family === 'IPv4')?.address ?? '127.0.0.1',
+    ipv6: configured.ipv6 ?? all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80'))?.address ?? null,
   };
+}
+
+/**
+ * Listing interfaces needs a netlink socket, which a sandbox may forbid (a systemd unit's
+ * RestrictAddressFamilies without AF_NETLINK made the start fail): then none are known,
+ * and FLEET_LOCAL_IPV4/IPV6 say what to show.
+ */
+function interfaceAddresses(): os.NetworkInterfaceInfo[] {
+  try {
+    return Object.values(os.networkInterfaces())
+      .flat()
+      .filter((a): a is os.NetworkInterfaceInfo => !!a && !a.internal);
+  } catch {
+    return [];
+  }
 }
 
 export type FleetOptions = {

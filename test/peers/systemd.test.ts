@@ -1,0 +1,156 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { startPodman, type Podman } from '../support/podman';
+import { waitFor } from '../support/wait';
+import { newUserInput } from '../support/users';
+
+// docs/self-hosting.md followed on a Debian machine without Node.js: a minimal Debian
+// with systemd as PID 1 (a container of Podman's, privileged so that the unit's
+// hardening really applies), the executable installed, deploy/nodekeep.service enabled.
+// The platform is used over HTTP and through `nk`, restarted by systemd (the daemon runs
+// on and is adopted), backed up, restored, and stopped with its nodes.
+
+const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
+const EXE = `dist/nodekeep-${process.platform}-${process.arch}`;
+const NAME = `nk-systemd-${process.pid}`;
+const ENV_FILE = '/etc/nodekeep/nodekeep.env';
+
+const started = fs.existsSync(path.join(ROOTFS, 'lib/systemd/systemd'))
+  ? await startPodman()
+  : process.env.NODEKEEP_REQUIRE_PODMAN === '1'
+    ? (() => {
+        throw new Error(`no Debian root at ${ROOTFS}: scripts/debian-rootfs.sh ${ROOTFS} makes it (.ci/run does)`);
+      })()
+    : { skip: `no Debian root at ${ROOTFS} (scripts/debian-rootfs.sh makes it)` };
+const skip = 'skip' in started ? started.skip : null;
+if (skip) console.warn(`systemd test skipped: ${skip}`);
+const pm = () => started as Podman;
+
+/** A shell script run as root on the machine; its output, or the error with it. */
+const sh = (script: string) => pm().cli(['exec', NAME, 'bash', '-euo', 'pipefail', '-c', script]);
+/** The operator's `nk` of docs/self-hosting.md. */
+const nk = (args: string) => sh(`runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} ${args}`);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** The executable of this checkout, built unless the one in dist/ is newer than the build. */
+function ensureExecutable() {
+  expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm run test:peers builds it first)').toBe(true);
+  const newest = Math.max(...['dist/server/main.js', 'dist/client/index.html'].map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : Infinity)));
+  if (fs.existsSync(EXE) && fs.statSync(EXE).mtimeMs > newest) return;
+  execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+}
+
+let port = 0;
+const url = (p: string) => `http://127.0.0.1:${port}${p}`;
+const post = (p: string, body: unknown) => fetch(url(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const healthy = () => fetch(url('/healthz')).then((r) => r.status, () => 0);
+/** The simulator processes on the machine (no procps there: read /proc). */
+const simulators = async () =>
+  (await sh(`for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^/usr/local/bin/nodekeep __simulator' && echo \${p#/proc/}; done; true`))
+    .split('\n')
+    .filter(Boolean)
+    .map(Number);
+
+beforeAll(async () => {
+  if (skip) return;
+  ensureExecutable();
+  port = await freePort();
+  // The host's network (the test reaches the server on loopback); its own everything else.
+  await pm().cli(['run', '-d', '--name', NAME, '--privileged', '--network', 'host', '--systemd', 'always', '--rootfs', `${ROOTFS}:O`, '/sbin/init']);
+  await waitFor(async () => /^(running|degraded)/.test(await sh('systemctl is-system-running || true')), 30_000, 'systemd to boot');
+  await pm().cli(['cp', EXE, `${NAME}:/root/nodekeep-linux-x64`]);
+  await pm().cli(['cp', 'deploy/nodekeep.service', `${NAME}:/etc/systemd/system/nodekeep.service`]);
+}, 300_000);
+
+afterAll(async () => {
+  if (skip) return;
+  await pm().cli(['rm', '-f', '-t', '0', NAME]).catch(() => {});
+  await pm().stop();
+});
+
+describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.md says', () => {
+  it('installs, serves, restarts keeping its daemons, backs up and restores, and stops with its nodes', async () => {
+    // What the operator would read first: the unit's state and its journal.
+    onTestFailed(async () => console.error(await sh('systemctl status nodekeep --no-pager || true; journalctl -u nodekeep --no-pager -o cat | tail -40').catch((e: Error) => e.message)));
+    expect(await sh('command -v node || echo "no node"')).toMatch(/no node/);
+
+    // Install and Configure, as the docs say.
+    const installed = await sh(`
+      install -m 755 /root/nodekeep-linux-x64 /usr/local/bin/nodekeep
+      nodekeep --version
+      useradd --system --home /var/lib/nodekeep --create-home nodekeep
+      mkdir -p /etc/nodekeep
+      printf '%s\\n' DATA_DIR=/var/lib/nodekeep/data HOST=127.0.0.1 PORT=${port} FLEET_SIMULATOR=true 'MAIL_FROM="Nodekeep <noreply@example.com>"' > ${ENV_FILE}
+      chown root:nodekeep ${ENV_FILE} && chmod 640 ${ENV_FILE}
+      systemctl daemon-reload && systemctl enable --now nodekeep 2>&1`);
+    expect(installed).toMatch(/^nodekeep \d+\.\d+\.\d+/);
+    await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
+    expect((await fetch(url('/readyz'))).status).toBe(200);
+
+    // The unit's hardening holds: its own user, no capabilities, a read-only system but
+    // for the data folder.
+    const pid = Number(await sh('systemctl show -p MainPID --value nodekeep'));
+    const status = await sh(`cat /proc/${pid}/status`);
+    const uid = (await sh('id -u nodekeep')).trim();
+    expect(status).toMatch(new RegExp(`^Uid:\\s+${uid}\\s`, 'm'));
+    expect(status).toMatch(/^CapEff:\s+0+$/m);
+    expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    const mounts = await sh(`cat /proc/${pid}/mountinfo`);
+    expect(mounts).toMatch(/^\S+ \S+ \S+ \/ \/ ro,/m);
+    expect(mounts).toMatch(/^\S+ \S+ \S+ \S+ \/var\/lib\/nodekeep rw,/m);
+
+    // A customer registers and logs in; the operator funds them and deploys a node.
+    const user = newUserInput();
+    expect((await post('/public_api/register', user)).status).toBe(200);
+    expect((await post('/public_api/login', { username: user.username, password: user.password })).status).toBe(200);
+    expect(await nk(`billing adjust ${user.username} +20 --reason welcome`)).toMatch(/credited \$20\.00/);
+    const node = /node (dash-[0-9a-f]+) requested/.exec(await nk(`fleet create dash --user ${user.username} --plan dedicated`))![1];
+    const listed = new RegExp(`${node}\\s.*\\s(syncing|running)\\s`);
+    await expect.poll(() => nk('fleet nodes'), { timeout: 30_000 }).toMatch(listed);
+    const [sim] = await simulators();
+    expect(sim).toBeGreaterThan(0);
+
+    // systemctl restart: the stop is quick, and the daemon runs through it and is adopted.
+    const t0 = Date.now();
+    await sh('systemctl restart nodekeep');
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
+    expect(await simulators()).toEqual([sim]);
+    await expect.poll(() => sh('journalctl -u nodekeep --no-pager -o cat'), { timeout: 10_000 }).toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(/"msg":"nodekeep stopped".*"daemons":"left running"/);
+    await expect.poll(() => nk('fleet nodes'), { timeout: 15_000 }).toMatch(listed);
+
+    // Backups: one now, while the server runs; a restore with the server stopped.
+    await nk('backup /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz');
+    const customer = newUserInput();
+    expect((await post('/public_api/register', customer)).status).toBe(200);
+    const restored = await sh(`systemctl stop nodekeep
+      runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} restore /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz
+      systemctl start nodekeep`);
+    expect(restored).toMatch(/restored/i);
+    await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
+    const users = await nk('users list');
+    expect(users).toContain(user.email);
+    expect(users).not.toContain(customer.email); // registered after the backup
+    expect((await post('/public_api/login', { username: user.username, password: user.password })).status).toBe(200);
+
+    // systemctl kill: the server and its daemons stop; nothing restarts them.
+    await sh('systemctl kill nodekeep');
+    await expect.poll(() => sh('systemctl is-active nodekeep || true'), { timeout: 15_000 }).toMatch(/^inactive/);
+    // The server is gone, so a restart would already have happened: the daemon's exit is awaited, not a quiet moment.
+    await expect.poll(simulators, { timeout: 10_000 }).toEqual([]);
+    expect(await healthy()).toBe(0);
+  }, 240_000);
+});
