@@ -98,7 +98,8 @@ const emailAddress = v.pipe(v.string(), v.email());
  */
 function isSender(value: string): boolean {
   if (/[\r\n]/.test(value)) return false;
-  const named = /^\s*(?:"[^"]*"|[^"<>]*?)\s*<([^<>\s]+)>\s*$/.exec(value);
+  // An unquoted name may not hold what a mail parser reads as a list or a group (, ; :) or an address (@ < >).
+  const named = /^\s*(?:"[^"\\]*"|[^"<>,;:@()[\]\\]*?)\s*<([^<>\s]+)>\s*$/.exec(value);
   return v.is(emailAddress, named ? named[1] : value);
 }
 

@@ -5,8 +5,10 @@ import { startServer } from './server';
 
 /** SIGTERM's promise: the process is gone within this, whatever is still running (systemd waits 20 s). */
 export const STOP_DEADLINE_MS = 9_000;
-/** Ctrl-C stops the daemons as well, each given up to 20 s before SIGKILL. */
-export const STOP_WITH_DAEMONS_DEADLINE_MS = 30_000;
+/** Ctrl-C stops the daemons as well, each given up to 20 s before SIGKILL (after the drain). */
+export const STOP_WITH_DAEMONS_DEADLINE_MS = 40_000;
+/** A second signal sooner than this is the same stop delivered twice. */
+const REPEAT_MS = 1_000;
 
 /**
  * The server as a process: configuration from the environment (a clear message and
@@ -36,10 +38,19 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
   // SIGTERM is a service manager's stop or restart: the coin daemons keep running (they
   // are in their own process groups; the unit's KillMode=process leaves them alone) and
   // the next start adopts them, so a restart or an upgrade restarts no node. SIGINT is
-  // Ctrl-C in a terminal (`npm start`): the operator is done, and the daemons stop too;
-  // a second Ctrl-C ends the process at once.
+  // Ctrl-C in a terminal (`npm start`): the operator is done, and the daemons stop too.
+  // `npm start` and a terminal both deliver one Ctrl-C to the server (npm forwards what
+  // the terminal already sent): a repeat within REPEAT_MS is that echo. A later one is
+  // the operator insisting, and ends the process at once.
+  let stopping = 0;
   for (const sig of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(sig, () => {
+    process.on(sig, () => {
+      if (stopping) {
+        if (Date.now() - stopping < REPEAT_MS) return;
+        log.warn('asked again to stop; exiting now', { signal: sig });
+        process.exit(1);
+      }
+      stopping = Date.now();
       const keepDaemons = sig === 'SIGTERM';
       log.info('shutting down', { signal: sig, daemons: keepDaemons ? 'keep running' : 'stop' });
       const limitMs = keepDaemons ? STOP_DEADLINE_MS : STOP_WITH_DAEMONS_DEADLINE_MS;

@@ -218,12 +218,13 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   const close = (opts: CloseOptions = {}) =>
     (closing ??= (async () => {
       state.ready = false;
-      fleet.stopping();
-      // No new connections from here; requests under way finish (up to HTTP_DRAIN_MS)
-      // while live sockets get the reconnect notice and running jobs their deadline.
+      // Nothing of the fleet starts from here, and no new health check. No new
+      // connections; requests under way finish (up to HTTP_DRAIN_MS) while live sockets
+      // get the reconnect notice and running jobs their deadline.
+      const fleetQuiet = fleet.stopping();
       const http = drainHttp(server);
       wsHandler.broadcastReconnectNotification();
-      await Promise.all([http, closeLiveSockets(wss), jobs.stop()]);
+      await Promise.all([fleetQuiet, http, closeLiveSockets(wss), jobs.stop()]);
       hub.stop();
       await fleet.stop(opts);
       await mail.stop();

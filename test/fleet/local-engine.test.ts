@@ -77,6 +77,33 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('local engine with a
   });
 });
 
+describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a stop that keeps the daemons (SIGTERM), and fleet stop-local after it', () => {
+  it('leaves litecoind running for the next engine, starts nothing once stopping, and stops what was left', async () => {
+    const dir = path.join(root, 'keep');
+    const e = engine(dir);
+    const { spec } = await realDaemonSpec('litecoind-regtest', 'ltc-keep', path.join(root, 'keepdata'));
+    await e.create(spec);
+    await e.start('ltc-keep');
+    const pid = e.pidOf('ltc-keep')!;
+    expect(pid).toBeGreaterThan(0);
+
+    await e.close({ keepDaemons: true });
+    expect(pidsMatching(path.join(root, 'keepdata', 'ltc-keep'))).toEqual([pid]);
+
+    // An engine that is stopping starts nothing (it would be left behind): here not even
+    // the duplicate a start without resume would launch.
+    const stopping = engine(dir);
+    stopping.stopRestarting();
+    await expect(stopping.start('ltc-keep')).rejects.toThrow(/not started: the server is stopping/);
+    expect(pidsMatching(path.join(root, 'keepdata', 'ltc-keep'))).toEqual([pid]);
+
+    // The operator's fleet stop-local, with no server: the daemon is stopped and waited for.
+    expect(await new LocalEngine({ dir, log: memoryLogger(), simulatorCommand: [] }).stopLeftRunning()).toEqual(['ltc-keep']);
+    expect(pidsMatching(path.join(root, 'keepdata', 'ltc-keep'))).toEqual([]);
+    expect(await new LocalEngine({ dir, log: memoryLogger(), simulatorCommand: [] }).stopLeftRunning()).toEqual([]);
+  });
+});
+
 describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a createwallet slower than its deadline (as on a loaded machine)', () => {
   it('is retried until the wallet is loaded, and mining then works', async () => {
     const e = engine(path.join(root, 'ltc-slow'));

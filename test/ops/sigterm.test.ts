@@ -73,6 +73,7 @@ describe('SIGTERM', () => {
     const first = start();
     let second: ReturnType<typeof start> | undefined;
     let third: ReturnType<typeof start> | undefined;
+    let fourth: ReturnType<typeof start> | undefined;
     try {
       await expect.poll(first.url, { timeout: 20_000 }).toBeTruthy();
       const url = first.url()!;
@@ -101,7 +102,12 @@ describe('SIGTERM', () => {
       const t0 = Date.now();
       first.child.kill('SIGTERM');
       // Taking no new connections at once.
-      await expect.poll(() => fetch(`${url}/healthz`).then(() => 'open', () => 'refused'), { timeout: 3000 }).toBe('refused');
+      // A new connection each time (no pooled keep-alive one, whose reset would also fail).
+      const connect = () =>
+        new Promise<string>((resolve) => {
+          http.get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`)).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+        });
+      await expect.poll(connect, { timeout: 3000 }).toBe('ECONNREFUSED');
       // The tab got the notice, then a 1012 (service restart) close.
       expect(await closed).toBe(1012);
       expect(messages.some((m) => JSON.parse(m).method === 'reconnect')).toBe(true);
@@ -124,33 +130,55 @@ describe('SIGTERM', () => {
       expect(simulatorsHere()).toEqual([sim]);
       await expect.poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 15_000 }).toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
 
-      // Ctrl-C in a terminal: the daemons stop with the server.
+      // Ctrl-C in a terminal: the daemons stop with the server. Under `npm start` the
+      // server gets it twice (the terminal's and npm's forward): still one clean stop.
+      second.child.kill('SIGINT');
       second.child.kill('SIGINT');
       expect(await second.exited).toBe(0);
       expect(second.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"stopped"/);
       expect(alive(sim)).toBe(false);
 
-      // `systemctl kill`: the server and its daemons get SIGTERM together. Nothing is
-      // restarted behind the operator's back while the server drains.
+      // Under systemd the operator stops the daemons a stop left with `fleet stop-local`:
+      // refused while a server runs (it would start them again), then they are gone.
       third = start();
       await expect.poll(third.url, { timeout: 20_000 }).toBeTruthy();
       await expect.poll(() => simulatorsHere().length, { timeout: 20_000 }).toBe(1);
       const [sim3] = simulatorsHere();
       expect(sim3).not.toBe(sim);
+      const refused = await cli('fleet', 'stop-local');
+      expect(refused.code).toBe(2);
+      expect(refused.err).toMatch(/Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/);
+      expect(alive(sim3)).toBe(true);
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+      expect(alive(sim3)).toBe(true);
+      const stopLocal = await cli('fleet', 'stop-local');
+      expect(stopLocal.code, stopLocal.err).toBe(0);
+      expect(stopLocal.out).toMatch(/stopped 1 daemon: _simulator/);
+      expect(alive(sim3)).toBe(false);
+      expect((await cli('fleet', 'stop-local')).out).toMatch(/no daemons were running/);
+
+      // `systemctl kill`: the server and its daemons get SIGTERM together. Nothing is
+      // restarted behind the operator's back while the server drains.
+      fourth = start();
+      await expect.poll(fourth.url, { timeout: 20_000 }).toBeTruthy();
+      await expect.poll(() => simulatorsHere().length, { timeout: 20_000 }).toBe(1);
+      const [sim4] = simulatorsHere();
+      expect(sim4).not.toBe(sim3);
       // A request under way keeps the server draining past the engine's restart backoff.
       let finish!: () => void;
-      const slow = slowLogin(third.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)));
+      const slow = slowLogin(fourth.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)));
       await new Promise((r) => setTimeout(r, 200));
-      process.kill(third.child.pid!, 'SIGTERM');
-      process.kill(sim3, 'SIGTERM');
+      process.kill(fourth.child.pid!, 'SIGTERM');
+      process.kill(sim4, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));
       finish();
       expect((await slow).status).toBe(200);
-      expect(await third.exited).toBe(0);
-      expect(third.output()).not.toMatch(/daemon exited unexpectedly; restarting/);
+      expect(await fourth.exited).toBe(0);
+      expect(fourth.output()).not.toMatch(/daemon exited unexpectedly; restarting/);
       expect(simulatorsHere()).toEqual([]);
     } finally {
-      for (const p of [first, second, third]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+      for (const p of [first, second, third, fourth]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
     }
   }, 120_000);
 });

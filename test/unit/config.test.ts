@@ -36,6 +36,9 @@ describe('configuration from the environment', () => {
     ['MAIL_FROM', 'Nodekeep <nodekeep>'],
     ['MAIL_FROM', 'Nodekeep <a@example.com'],
     ['MAIL_FROM', 'a@example.com\r\nBcc: x@example.com'],
+    ['MAIL_FROM', 'Nodekeep, Inc <noreply@example.com>'],
+    ['MAIL_FROM', 'a@example.com <noreply@example.com>'],
+    ['MAIL_FROM', 'Nodekeep; <noreply@example.com>'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name}: `));

@@ -19,7 +19,7 @@ export function NodeHeader({ node }: { node: MasternodeDetail }) {
         <div className="node-header-text">
           <div className="node-title-row">
             <h1>{nodeName(shown)}</h1>
-            <AliasEditor node={node} />
+            <AliasEditor node={shown} />
           </div>
           <p className="muted">{node.currency_data.ticker} Masternode</p>
           {node.simulated && <SimulatedBadge />}

@@ -1,4 +1,6 @@
 import { findUserByLogin } from '../auth/queries';
+import { DataDirInUse, lockDataDir } from '../db/data-dir';
+import { LocalEngine } from './engines/local';
 import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
@@ -140,6 +142,28 @@ export const fleetCommands: Record<string, CliCommand> = {
       io.out(['node', 'coin', 'user_id', 'plan', 'status', 'host', 'ip', 'kind'].join('\t'));
       for (const n of await listExistingNodes(db)) {
         io.out([n.mn_id, n.coin_id, n.user_id, n.package, n.status, hosts.get(n.host_id ?? -1) ?? '-', n.simulated ? '-' : (n.server_ip ?? '-'), n.simulated ? 'SIMULATED' : 'real'].join('\t'));
+      }
+    },
+  },
+  'fleet stop-local': {
+    usage: 'fleet stop-local',
+    summary: 'with the server stopped, stop the coin daemons it left running on this machine (a stop keeps them for the next start)',
+    withoutDatabase: true,
+    async run(_db, _args, io, config) {
+      let lock: { release(): void };
+      try {
+        lock = lockDataDir(config.dataDir);
+      } catch (err) {
+        if (err instanceof DataDirInUse) throw new UsageError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it first (systemctl stop nodekeep): it would start its daemons again.`);
+        throw err;
+      }
+      try {
+        const engine = new LocalEngine({ dir: path.join(config.dataDir, 'fleet', 'local'), log: quietLog, simulatorCommand: [] });
+        const stopped = await engine.stopLeftRunning();
+        io.out(stopped.length ? `stopped ${stopped.length} daemon${stopped.length === 1 ? '' : 's'}: ${stopped.join(', ')}` : 'no daemons were running');
+        if (stopped.length) io.out('The next start of the server starts them again.');
+      } finally {
+        lock.release();
       }
     },
   },

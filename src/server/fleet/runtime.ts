@@ -8,6 +8,7 @@ import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';
 import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from './access';
@@ -42,25 +43,29 @@ import { untilHealthyOn } from './upgrade-health';
  * else the first IPv4/IPv6 address of this machine's interfaces (a guess: behind NAT it
  * is not what customers can reach, hence the settings).
  */
-function localAddresses(configured: { ipv4: string | null; ipv6: string | null }): { ipv4: string; ipv6: string | null } {
-  const all = configured.ipv4 && configured.ipv6 ? [] : interfaceAddresses();
+function localAddresses(configured: { ipv4: string | null; ipv6: string | null }, log: Logger, earlier: { ipv4: string | null; ipv6: string | null } | null = null): { ipv4: string; ipv6: string | null } {
+  const all = configured.ipv4 && configured.ipv6 ? [] : interfaceAddresses(log);
   return {
-    ipv4: configured.ipv4 ?? all.find((a) => a.family === 'IPv4')?.address ?? '127.0.0.1',
-    ipv6: configured.ipv6 ?? all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80'))?.address ?? null,
+    ipv4: configured.ipv4 ?? all.find((a) => a.family === 'IPv4')?.address ?? earlier?.ipv4 ?? '127.0.0.1',
+    ipv6: configured.ipv6 ?? all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80'))?.address ?? earlier?.ipv6 ?? null,
   };
 }
+
+/** How long a stop waits for health checks under way. */
+const MONITOR_STOP_WAIT_MS = 1_000;
 
 /**
  * Listing interfaces needs a netlink socket, which a sandbox may forbid (a systemd unit's
  * RestrictAddressFamilies without AF_NETLINK made the start fail): then none are known,
  * and FLEET_LOCAL_IPV4/IPV6 say what to show.
  */
-function interfaceAddresses(): os.NetworkInterfaceInfo[] {
+function interfaceAddresses(log: Logger): os.NetworkInterfaceInfo[] {
   try {
     return Object.values(os.networkInterfaces())
       .flat()
       .filter((a): a is os.NetworkInterfaceInfo => !!a && !a.internal);
-  } catch {
+  } catch (err) {
+    log.warn('cannot list network interfaces; set FLEET_LOCAL_IPV4 (and FLEET_LOCAL_IPV6) to the address customers reach this machine on', { error: (err as Error).message });
     return [];
   }
 }
@@ -133,12 +138,12 @@ export class Fleet implements FleetAccess {
     const hosts = await listHosts(this.db);
     const local = hosts.find((h) => h.engine === 'local');
     if (hosts.length === 0) {
-      const addr = localAddresses(configured);
+      const addr = localAddresses(configured, this.log);
       await insertHost(this.db, { name: 'local', engine: 'local', url: null, ipv4: addr.ipv4, ipv6: addr.ipv6, dedicated_slots: 100, cloud_slots: 1000, state: 'active', last_error: null });
       this.log.info('fleet: local host added', { ipv4: addr.ipv4, configured: configured.ipv4 !== null });
     } else if (local && (configured.ipv4 !== null || configured.ipv6 !== null)) {
       // The operator's setting wins over what an earlier start detected.
-      const addr = localAddresses(configured);
+      const addr = localAddresses(configured, this.log, local);
       if (addr.ipv4 !== local.ipv4 || addr.ipv6 !== local.ipv6) {
         await updateHost(this.db, local.id, { ipv4: addr.ipv4, ipv6: addr.ipv6 });
         this.log.info('fleet: local host address set from FLEET_LOCAL_IPV4/IPV6', { ipv4: addr.ipv4, ipv6: addr.ipv6 });
@@ -237,15 +242,21 @@ export class Fleet implements FleetAccess {
     }
   }
 
-  /** The first step of a stop: daemons that exit from now on stay stopped. */
-  stopping(): void {
+  /**
+   * The first step of a stop: no daemon starts or restarts from now on, and no new
+   * health check begins. Resolves when the checks under way are over, or after
+   * MONITOR_STOP_WAIT_MS (a check of an unanswering daemon takes up to three RPC
+   * timeouts; what it would record is checked again at the next start).
+   */
+  stopping(): Promise<void> {
     this.engines.local.stopRestarting();
+    return Promise.race([this.monitor.stop(), sleep(MONITOR_STOP_WAIT_MS)]);
   }
 
   /** Call after the job runner stopped (which waits for a pass in flight). */
   async stop(opts: CloseOptions = {}): Promise<void> {
     this.stopped = true;
-    await this.monitor.stop();
+    await this.stopping();
     await this.engines.close(opts);
   }
 

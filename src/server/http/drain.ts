@@ -24,7 +24,9 @@ export async function drainHttp(server: Server, deadlineMs = HTTP_DRAIN_MS): Pro
     await Promise.race([done, sleep(25)]);
   }
   if (!closed) server.closeAllConnections();
-  await done;
+  // Sockets the HTTP server no longer tracks (upgraded, or ended by us but held open by
+  // the client) would hold the close callback: they go with the process.
+  await Promise.race([done, sleep(250)]);
 }
 
 /**

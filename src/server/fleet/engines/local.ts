@@ -196,6 +196,10 @@ export class LocalEngine implements NodeEngine {
   // --- processes ------------------------------------------------------------------------
 
   private async launch(id: string): Promise<void> {
+    // Nothing starts once a stop has begun (a request or a reconcile pass still under
+    // way): after `systemctl kill` or Ctrl-C it would be left running, and a kept daemon
+    // is the next start's to start anyway. Not permanent: the node's next attempt runs then.
+    if (this.closing) throw new Error(`${id} not started: the server is stopping`);
     const { spec } = this.record(id);
     const dir = this.nodeDir(id);
     // A stale port file would point the nodes at a dead simulator until the new one writes its own.
@@ -313,6 +317,32 @@ export class LocalEngine implements NodeEngine {
     this.pollers.delete(id);
   }
 
+  /** The pid of the node's daemon when an earlier run left it running (its pid file, checked against /proc). */
+  private leftRunning(id: string, rec: Record_): number | null {
+    const pidFile = path.join(this.nodeDir(id), 'pid');
+    const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+    return pid > 0 && alive(pid) && isOurs(pid, rec.spec.args.join('\0') || rec.spec.program) ? pid : null;
+  }
+
+  /**
+   * Stops the daemons a server left running when it stopped (SIGTERM keeps them), for
+   * the operator's `fleet stop-local` while no server runs. Their records still say
+   * running: the next start starts them again.
+   */
+  async stopLeftRunning(): Promise<string[]> {
+    const stopped: string[] = [];
+    for (const id of fs.readdirSync(this.opts.dir)) {
+      const rec = this.readRecord(id);
+      if (!rec || rec.spec.program === SIMULATOR_PROGRAM) continue;
+      const pid = this.leftRunning(id, rec);
+      if (!pid) continue;
+      this.adopt(id, pid);
+      stopped.push(id);
+    }
+    await this.close();
+    return stopped;
+  }
+
   // --- NodeEngine -------------------------------------------------------------------------
 
   /** Adopts daemons left running by an earlier run and starts those that should run. */
@@ -324,9 +354,8 @@ export class LocalEngine implements NodeEngine {
       const rec = this.readRecord(id)!;
       if (rec.spec.program === SIMULATOR_PROGRAM || rec.desired !== 'running' || this.procs.has(id)) continue;
       if (id === SIM_ID && !this.simulatorOn) continue;
-      const pidFile = path.join(this.nodeDir(id), 'pid');
-      const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
-      if (pid > 0 && alive(pid) && isOurs(pid, rec.spec.args.join('\0') || rec.spec.program)) {
+      const pid = this.leftRunning(id, rec);
+      if (pid) {
         this.adopt(id, pid);
         result.adopted.push(id);
       } else {
