@@ -2,6 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import WebSocket from 'ws';
 import { machine, writeSection } from './report';
 
 // The single executable (issue 12): its size, and its cold start to the first 200 of
@@ -12,27 +13,39 @@ import { machine, writeSection } from './report';
 const RUNS = 5;
 const NAME = `nodekeep-${process.platform}-${process.arch}`;
 
-/** Milliseconds from spawn to the first 200 of /healthz. */
-async function coldStart(cmd: string, args: string[], dataDir: string): Promise<number> {
+/**
+ * Milliseconds from spawn to the first 200 of /healthz, and from SIGTERM to the exit with
+ * a live tab (a websocket on /live) and an idle keep-alive connection open, as a restart
+ * under systemd meets them.
+ */
+async function startAndStop(cmd: string, args: string[], dataDir: string): Promise<{ start: number; stop: number }> {
   const started = performance.now();
   const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', HOME: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((r) => child.once('exit', r));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   try {
-    for (;;) {
+    let start = 0;
+    let url = '';
+    while (!start) {
       if (child.exitCode !== null) throw new Error(`${cmd} exited ${child.exitCode}: ${out.slice(-500)}`);
-      const url = /running at (http:\/\/[^\s]+)/.exec(out)?.[1];
-      if (url) {
-        const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-        if (ok) return performance.now() - started;
-      }
-      if (performance.now() - started > 60_000) throw new Error(`${cmd} did not answer in 60 s`);
-      await new Promise((r) => setTimeout(r, 5));
+      url = /running at (http:\/\/[^\s]+)/.exec(out)?.[1] ?? '';
+      if (url && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) start = performance.now() - started;
+      else if (performance.now() - started > 60_000) throw new Error(`${cmd} did not answer in 60 s`);
+      else await new Promise((r) => setTimeout(r, 5));
     }
-  } finally {
-    const exited = new Promise((r) => child.once('exit', r));
-    if (child.exitCode === null) child.kill('SIGTERM');
+    const ws = new WebSocket(`${url.replace('http', 'ws')}/live`);
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const stopping = performance.now();
+    child.kill('SIGTERM');
     await exited;
+    ws.terminate();
+    return { start, stop: performance.now() - stopping };
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
   }
 }
 
@@ -51,25 +64,28 @@ export async function benchExecutable(): Promise<void> {
     executable: { cmd: exe, args: [] as string[] },
     bundle: { cmd: process.execPath, args: [path.resolve('dist/server/main.js')] },
   };
-  const times: Record<string, { first: number[]; again: number[] }> = {};
+  const times: Record<string, { first: number[]; again: number[]; stop: number[] }> = {};
   for (const [name, k] of Object.entries(kinds)) {
-    times[name] = { first: [], again: [] };
+    times[name] = { first: [], again: [], stop: [] };
     for (let i = 0; i < RUNS; i++) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodekeep-bench-exe-'));
       try {
-        times[name]!.first.push(await coldStart(k.cmd, k.args, dir));
-        times[name]!.again.push(await coldStart(k.cmd, k.args, dir));
+        for (const key of ['first', 'again'] as const) {
+          const { start, stop } = await startAndStop(k.cmd, k.args, dir);
+          times[name]![key].push(start);
+          times[name]!.stop.push(stop);
+        }
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     }
   }
-  const row = (label: string, key: 'first' | 'again') => {
+  const row = (label: string, key: 'first' | 'again' | 'stop') => {
     const e = median(times.executable![key]);
     const b = median(times.bundle![key]);
     return `| ${label} | ${e.toFixed(0)} ms | ${b.toFixed(0)} ms | ${(e / b).toFixed(2)}× |`;
   };
-  const body = `## The single executable: size and cold start (issue 12)
+  const body = `## The single executable: size, cold start and stop (issue 12)
 
 ${new Date().toISOString().slice(0, 10)}, ${machine()}.
 
@@ -88,6 +104,12 @@ Cold start: from spawn to the first 200 of \`/healthz\`, median of ${RUNS} runs 
 |---|---|---|---|
 ${row('first (unpack files, create the database, seed the catalog)', 'first')}
 ${row('again on the same folder', 'again')}
+
+Stop: from SIGTERM to the exit, with a live tab's websocket and an idle keep-alive connection open (the tab is told to reconnect and closed with 1012), median of ${RUNS * 2} stops each. The promise is 10 s; what the median takes is the stop's own work.
+
+| stop | executable | \`node dist/server/main.js\` | ratio |
+|---|---|---|---|
+${row('SIGTERM to exit', 'stop')}
 
 Every run: executable first ${times.executable!.first.map((t) => t.toFixed(0)).join(', ')} ms, again ${times.executable!.again.map((t) => t.toFixed(0)).join(', ')} ms; bundle first ${times.bundle!.first.map((t) => t.toFixed(0)).join(', ')} ms, again ${times.bundle!.again.map((t) => t.toFixed(0)).join(', ')} ms.`;
   writeSection('executable', body);
