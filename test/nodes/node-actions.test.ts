@@ -4,7 +4,10 @@ import { START_UNDER_WAY } from '../../src/server/nodes/actions';
 import { START_CLAIM_MS } from '../../src/server/nodes/repository';
 import { bls12_381 } from '@noble/curves/bls12-381';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newNodeId, requestNode } from '../../src/server/fleet/service';
+import { newNodeId, requestDestroy, requestNode } from '../../src/server/fleet/service';
+import { systemActor } from '../../src/server/operator/log';
+import { findNode } from '../../src/server/fleet/queries';
+import { validatorExitFile } from '../../src/server/nodes/validator-exit';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
 import { pidsMatching, waitFor } from '../support/daemons';
@@ -280,6 +283,23 @@ describe('delete', () => {
     const att = file.data[0].signed_attestations[0];
     expect(Number(att.target_epoch)).toBeGreaterThanOrEqual(Math.floor(Number(head.data.head_slot) / 32));
     expect(Number(att.source_epoch)).toBeLessThanOrEqual(Number(att.target_epoch));
+  });
+
+  it('still gives the file when the control loop removed the validator before the delete stopped it', async () => {
+    const pubkey = 'a7'.repeat(48);
+    const mn = await newNode('eth', { validator_pubkey: pubkey, fee_recipient: '0x' + 'c'.repeat(40), output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'c'.repeat(40) }) });
+    await waitFor(async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live', 15_000, 'validator live');
+    // The delete's view of the node (live), taken before the loop's pass removes it.
+    const seen = (await findNode(s.deps.db, mn))!;
+    expect(await requestDestroy(s.deps.db, seen, systemActor('test'), 'race')).toBe(true);
+    await s.deps.fleet.reconcile();
+    await waitFor(async () => !(await simAdmin('/nodes')).nodes.includes(mn), 15_000, 'removed by the loop');
+    const text = await validatorExitFile({ fleet: s.deps.fleet, log: s.deps.log }, seen);
+    const file = JSON.parse(text!);
+    expect(file.data[0].pubkey).toBe(`0x${pubkey}`);
+    // Unreadable head: the wall clock's slot on Ethereum's chain, plus the margin.
+    const wallSlot = Math.floor((Date.now() / 1000 - 1_606_824_023) / 12);
+    expect(Number(file.data[0].signed_blocks[0].slot)).toBeGreaterThanOrEqual(wallSlot);
   });
 });
 

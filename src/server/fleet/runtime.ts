@@ -208,7 +208,17 @@ export class Fleet implements FleetAccess {
   async stopNode(node: Masternode): Promise<void> {
     const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
     if (!host || node.destroyed_at !== null) return;
-    await this.engines.for(host).stop(node.mn_id);
+    const engine = this.engines.for(host);
+    try {
+      await engine.stop(node.mn_id);
+    } catch (err) {
+      // A node being deleted may be gone already: the control loop stopped it before it
+      // removed it, which is what the caller asked for.
+      const now = await engine.inspect(node.mn_id).catch(() => null);
+      if (now?.state !== 'missing') throw err;
+      this.log.info('node already stopped and removed', { node: node.mn_id, host: host.name });
+      return;
+    }
     this.log.info('node stopped', { node: node.mn_id, host: host.name });
   }
 

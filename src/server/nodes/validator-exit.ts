@@ -31,13 +31,13 @@ export async function validatorExitFile(ctx: Pick<Context, 'fleet' | 'log'>, n: 
   if (!pubkey) return undefined;
   const chain = CHAINS[n.coin_id] ?? CHAINS.eth;
   let slot = Math.max(0, Math.floor((Date.now() / 1000 - chain.genesisS) / chain.slotS));
-  const d = await ctx.fleet.daemonOf(n);
-  if (d) {
-    try {
-      slot = Math.max(slot, await nodeDaemon(d, n.mn_id, 3_000).headSlot());
-    } catch (err) {
-      ctx.log.warn('validator head slot unreadable; wall clock used', { node: n.mn_id, err });
-    }
+  try {
+    // The control loop may have destroyed the node already (the delete asked it to):
+    // then there is no daemon to ask, and the wall clock bounds what it signed.
+    const d = await ctx.fleet.daemonOf(n);
+    if (d) slot = Math.max(slot, await nodeDaemon(d, n.mn_id, 3_000).headSlot());
+  } catch (err) {
+    ctx.log.warn('validator head slot unreadable; wall clock used', { node: n.mn_id, err });
   }
   await ctx.fleet.stopNode(n);
   const upTo = slot + MARGIN_EPOCHS * chain.perEpoch;
