@@ -113,5 +113,8 @@ try {
 }
 const answer = execFileSync(output, ['--version'], { encoding: 'utf8', env: { PATH: '' } }).trim();
 if (!answer.includes(index.build)) throw new Error(`the built executable does not answer with its build: ${answer}`);
+// The checksum an operator checks after copying the file (`sha256sum -c`, docs/self-hosting.md).
+const sum = crypto.createHash('sha256').update(fs.readFileSync(output)).digest('hex');
+fs.writeFileSync(`${output}.sha256`, `${sum}  ${target}\n`);
 const mb = (fs.statSync(output).size / 1024 / 1024).toFixed(1);
 console.log(`built dist/${target} (${mb} MiB, ${index.files.length} files inside, ${((Date.now() - started) / 1000).toFixed(1)} s): ${answer}`);

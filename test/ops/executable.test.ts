@@ -77,6 +77,13 @@ describe('the single executable', () => {
     }
   });
 
+  it('comes with the checksum the docs check before installing it', () => {
+    // The newer build is the one in dist/ now, beside its .sha256 file.
+    expect(fs.readFileSync(`dist/${NAME}.sha256`, 'utf8')).toMatch(new RegExp(`^[0-9a-f]{64}  ${NAME}\\n$`));
+    expect(execFileSync('sha256sum', ['-c', `${NAME}.sha256`], { cwd: 'dist', encoding: 'utf8' })).toBe(`${NAME}: OK\n`);
+    expect(fs.readFileSync(newer).equals(fs.readFileSync(`dist/${NAME}`))).toBe(true);
+  });
+
   it('answers --version and help without touching a data folder', async () => {
     const version = await run(['--version']);
     expect(version.code).toBe(0);

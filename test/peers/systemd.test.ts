@@ -71,6 +71,7 @@ beforeAll(async () => {
   await pm().cli(['run', '-d', '--name', NAME, '--privileged', '--network', 'host', '--systemd', 'always', '--rootfs', `${ROOTFS}:O`, '/sbin/init']);
   await waitFor(async () => /^(running|degraded)/.test(await sh('systemctl is-system-running || true')), 30_000, 'systemd to boot');
   await pm().cli(['cp', EXE, `${NAME}:/root/nodekeep-linux-x64`]);
+  await pm().cli(['cp', `${EXE}.sha256`, `${NAME}:/root/nodekeep-linux-x64.sha256`]);
   await pm().cli(['cp', 'deploy/nodekeep.service', `${NAME}:/etc/systemd/system/nodekeep.service`]);
 }, 300_000);
 
@@ -88,6 +89,7 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
 
     // Install and Configure, as the docs say.
     const installed = await sh(`
+      cd /root && sha256sum -c nodekeep-linux-x64.sha256
       install -m 755 /root/nodekeep-linux-x64 /usr/local/bin/nodekeep
       nodekeep --version
       useradd --system --home /var/lib/nodekeep --create-home nodekeep
@@ -95,7 +97,7 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
       printf '%s\\n' DATA_DIR=/var/lib/nodekeep/data HOST=127.0.0.1 PORT=${port} FLEET_SIMULATOR=true 'MAIL_FROM="Nodekeep <noreply@example.com>"' > ${ENV_FILE}
       chown root:nodekeep ${ENV_FILE} && chmod 640 ${ENV_FILE}
       systemctl daemon-reload && systemctl enable --now nodekeep 2>&1`);
-    expect(installed).toMatch(/^nodekeep \d+\.\d+\.\d+/);
+    expect(installed).toMatch(/^nodekeep-linux-x64: OK\nnodekeep \d+\.\d+\.\d+/);
     await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
     expect((await fetch(url('/readyz'))).status).toBe(200);
 
