@@ -19,7 +19,10 @@ export async function up(db: Kysely<any>): Promise<void> {
   const prior = (await sql<{ secure_delete: number }>`PRAGMA secure_delete`.execute(db)).rows[0]?.secure_delete ?? 0;
   await sql`PRAGMA secure_delete = ON`.execute(db);
   try {
-    await db.transaction().execute(async (trx) => {
+    // Migrations run in one transaction of their own now (src/server/db/fifo-driver.ts);
+    // databases migrated before that ran this one alone.
+    const inOne = (run: (trx: Kysely<any>) => Promise<void>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
+    await inOne(async (trx) => {
       const rows = await trx
         .selectFrom('nodes')
         .innerJoin('coins', 'coins.id', 'nodes.coin_id')

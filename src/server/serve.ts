@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config';
+import { DatabaseTooNew, UpgradeFailed } from './db/upgrade';
 import { createLogger } from './log';
 import { removeOtherBuilds } from './runtime/executable';
 import { startServer } from './server';
@@ -7,6 +8,8 @@ import { startServer } from './server';
 export const STOP_DEADLINE_MS = 9_000;
 /** Ctrl-C stops the daemons as well, each given up to 20 s before SIGKILL (after the drain). */
 export const STOP_WITH_DAEMONS_DEADLINE_MS = 40_000;
+/** The data folder needs the operator (a failed upgrade, a newer build's database): restarting cannot help. */
+export const EXIT_NEEDS_OPERATOR = 3;
 /** A second signal sooner than this is the same stop delivered twice. */
 const REPEAT_MS = 1_000;
 
@@ -29,7 +32,9 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
   const log = createLogger(config.logLevel);
   const running = await startServer(config, log).catch((err: unknown) => {
     process.stderr.write(`Nodekeep failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
+    // The same start would fail the same way (and write another pre-upgrade backup):
+    // the unit does not restart on this code (RestartPreventExitStatus).
+    process.exit(err instanceof UpgradeFailed || err instanceof DatabaseTooNew ? EXIT_NEEDS_OPERATOR : 1);
   });
   // This process holds the data folder now: what earlier builds of the executable unpacked can go.
   const removed = removeOtherBuilds();

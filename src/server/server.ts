@@ -97,7 +97,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
-  const applied = await upgradeDatabase(db, config, log);
+  const { applied } = await upgradeDatabase(db, config, log);
   if (applied.length) log.info('migrations applied', { migrations: applied });
   // Masternode keys an older version kept in plaintext, moved aside by a migration: sealed now that the box is open.
   await sealMovedMasternodeKeys(db, secrets, log);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -7,7 +8,9 @@ import { migrations } from '../../migrations/index';
 import { runCli } from '../../src/server/cli/main';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { DatabaseTooNew, UpgradeFailed, upgradeDatabase } from '../../src/server/db/upgrade';
+import { lockDataDir } from '../../src/server/db/data-dir';
 import { memoryLogger } from '../../src/server/log';
+import { EXIT_NEEDS_OPERATOR } from '../../src/server/serve';
 import { startTestServer, stopTestServer, tempDataDir } from '../support/server';
 
 // Upgrades of a data folder: a newer build on an earlier release's database backs it up
@@ -86,6 +89,69 @@ describe('upgrading a data folder', () => {
     expect(fs.readdirSync(dir).some((f) => f.startsWith('before-restore-'))).toBe(true);
   });
 
+  it('runs the pending migrations in one transaction: a failure leaves none of them behind', async () => {
+    const dir = await earlierFolder();
+    const before = migrationsIn(dir);
+    const schema = () => {
+      const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
+      try {
+        return raw.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all();
+      } finally {
+        raw.close();
+      }
+    };
+    const schemaBefore = schema();
+    const boom: Migration = {
+      async up() {
+        throw new Error('stopped halfway');
+      },
+    };
+    // Every migration the earlier release lacks runs first (tables made and rebuilt, rows moved), then one fails.
+    const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
+    try {
+      await expect(migrateToLatest(db, { ...migrations, '2099-12-31T2359-boom': boom })).rejects.toThrow(/migration 2099-12-31T2359-boom failed: stopped halfway/);
+    } finally {
+      await db.destroy();
+    }
+    expect(migrationsIn(dir)).toEqual(before);
+    expect(schema()).toEqual(schemaBefore);
+  });
+
+  it("upgrades from the command line as a start would, and refuses while a server runs on the folder", async () => {
+    const dir = await earlierFolder();
+    const cli = async (...argv: string[]) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const write = process.stderr.write.bind(process.stderr);
+      process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
+      try {
+        return { code: await runCli(argv, { DATA_DIR: dir }, { out: (l) => out.push(l) }), out: out.join('\n'), err: err.join('') };
+      } finally {
+        process.stderr.write = write;
+      }
+    };
+    // A server holds the folder (its lock): the command changes nothing and says what to do.
+    const server = lockDataDir(dir);
+    try {
+      const refused = await cli('users', 'list');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(new RegExp(`^error: Another Nodekeep server \\(pid ${process.pid}\\) is already running on the data folder .*\\. Its database is from an earlier Nodekeep than this command \\(\\d+ migrations to run\\)\\. Restart the server with this version first`));
+      expect(migrationsIn(dir)).toHaveLength(EARLIER);
+      expect(fs.existsSync(path.join(dir, 'backups'))).toBe(false);
+    } finally {
+      server.release();
+    }
+    // No server: backed up first, upgraded, then the command runs.
+    const ran = await cli('users', 'list');
+    expect(ran.code).toBe(0);
+    expect(ran.out).toContain('old_timer');
+    expect(ran.err).toMatch(/^The database was from an earlier Nodekeep: backed up to .*nodekeep-before-upgrade-.*\.tar\.gz, then upgraded \(\d+ migrations\)\.\n$/);
+    expect(migrationsIn(dir)).toEqual([...names].sort());
+    expect(fs.readdirSync(path.join(dir, 'backups')).filter((f) => f.startsWith('nodekeep-before-upgrade-'))).toHaveLength(1);
+    // Upgraded once: the next command says nothing of it.
+    expect((await cli('users', 'list')).err).toBe('');
+  });
+
   it('refuses to run an older build on a newer database, server and CLI alike', async () => {
     const dir = await earlierFolder();
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'));
@@ -102,6 +168,11 @@ describe('upgrading a data folder', () => {
       process.stderr.write = write;
     }
     expect(err.join('')).toMatch(/newer Nodekeep/);
+    // As a process: an exit code the systemd unit does not restart on (deploy/nodekeep.service).
+    const exited = spawnSync(process.execPath, ['dist/server/main.js'], { env: { PATH: process.env.PATH, DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0' }, encoding: 'utf8', timeout: 60_000 });
+    expect(exited.status).toBe(EXIT_NEEDS_OPERATOR);
+    expect(exited.stderr).toMatch(/^Nodekeep failed to start: The data folder .* was last used by a newer Nodekeep/);
+    expect(fs.readFileSync('deploy/nodekeep.service', 'utf8')).toMatch(new RegExp(`^RestartPreventExitStatus=2 ${EXIT_NEEDS_OPERATOR}$`, 'm'));
     // Nothing was migrated or backed up.
     expect(migrationsIn(dir)).toHaveLength(EARLIER + 1);
     expect(fs.statSync(path.join(dir, 'nodekeep.sqlite')).size).toBe(size);

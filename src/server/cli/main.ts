@@ -9,8 +9,8 @@ import { BackupError } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
-import { migrateToLatest, openDatabase } from '../db/open';
-import { assertNotNewer, DatabaseTooNew } from '../db/upgrade';
+import { openDatabase } from '../db/open';
+import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
 import { terminalLine } from './terminal';
@@ -63,9 +63,11 @@ export async function runCli(
   if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config, prog);
   const db = openDatabase(config.dbFile);
   try {
-    // A newer build's data is refused with what to do, before anything is migrated.
-    await assertNotNewer(db, config.dataDir);
-    await migrateToLatest(db);
+    // A newer build's data is refused with what to do, before anything is migrated; an
+    // earlier build's is upgraded as a server start would, never under a running server.
+    const upgraded = await upgradeForCommandLine(db, config);
+    // On stderr: what a command prints on stdout may be read by a script (a CSV export).
+    if (upgraded.backup) process.stderr.write(terminalLine(`The database was from an earlier Nodekeep: backed up to ${upgraded.backup}, then upgraded (${upgraded.applied.length} migrations).\n`));
     // The same starting catalog the server seeds, so the CLI works before the first start.
     await importCatalog(db, bundledCatalogPath(), 'seed');
     await found[0].run(db, found[1], io, config);
@@ -76,7 +78,7 @@ export async function runCli(
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.
-    if (err instanceof AppError || err instanceof BackupError || err instanceof DatabaseTooNew) {
+    if (err instanceof AppError || err instanceof BackupError || err instanceof DatabaseTooNew || err instanceof UpgradeFailed || err instanceof UpgradeNeedsServer) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }

@@ -1,5 +1,5 @@
-import type { DatabaseConnection, Driver, QueryCompiler, TransactionSettings } from 'kysely';
-import { CompiledQuery, SqliteDialect } from 'kysely';
+import type { DatabaseConnection, DialectAdapter, Driver, QueryCompiler, TransactionSettings } from 'kysely';
+import { CompiledQuery, SqliteAdapter, SqliteDialect } from 'kysely';
 
 /**
  * Kysely's SQLite driver guards its one connection with a mutex whose waiters all wake
@@ -59,10 +59,25 @@ class FifoDriver implements Driver {
   }
 }
 
-/** Kysely's SQLite dialect with the connection handed out in order (FifoDriver). */
+/**
+ * SQLite runs schema changes inside a transaction like any other statement; Kysely's
+ * adapter says it cannot only to stay safe on every SQLite build. Saying yes makes its
+ * migrator run the pending migrations in one transaction: a migration that fails, or a
+ * start killed halfway (a power cut, systemd's SIGKILL), leaves the database as it was.
+ */
+class TransactionalDdlAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl() {
+    return true;
+  }
+}
+
+/** Kysely's SQLite dialect with the connection handed out in order (FifoDriver) and migrations in a transaction. */
 export class FifoSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new FifoDriver(super.createDriver());
+  }
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlAdapter();
   }
 }
 

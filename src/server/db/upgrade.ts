@@ -2,14 +2,17 @@ import path from 'node:path';
 import { sql, type Migration } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import type { Config } from '../config';
-import type { Logger } from '../log';
+import { createLogger, type Logger } from '../log';
 import { restoreLocked, writeBackup } from '../ops/backup';
+import { DataDirInUse, lockDataDir } from './data-dir';
 import { migrateToLatest, type DB } from './open';
 
 /** The database was migrated by a newer build: this one must not run on it. */
 export class DatabaseTooNew extends Error {}
 /** Migrating failed; the data folder was put back as it was. */
 export class UpgradeFailed extends Error {}
+/** The command line would have to migrate a database a server is running on. */
+export class UpgradeNeedsServer extends Error {}
 
 async function appliedMigrations(db: DB): Promise<string[]> {
   const table = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
@@ -36,10 +39,15 @@ export async function assertNotNewer(db: DB, dataDir: string, list: Record<strin
  * backup (the caller holds the data folder's lock) and the start stops saying so. A
  * database from a newer build is refused (`assertNotNewer`). A new one is simply made.
  */
-export async function upgradeDatabase(db: DB, config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>, log: Logger, list: Record<string, Migration> = migrations): Promise<string[]> {
+export async function upgradeDatabase(
+  db: DB,
+  config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>,
+  log: Logger,
+  list: Record<string, Migration> = migrations,
+): Promise<{ applied: string[]; backup: string | null }> {
   const applied = await assertNotNewer(db, config.dataDir, list);
   const pending = Object.keys(list).filter((m) => !applied.includes(m));
-  if (!pending.length) return [];
+  if (!pending.length) return { applied: [], backup: null };
   let backup: string | null = null;
   if (applied.length) {
     const when = new Date().toISOString().replace(/[:.]/g, '-');
@@ -47,13 +55,52 @@ export async function upgradeDatabase(db: DB, config: Pick<Config, 'dataDir' | '
     log.info('database backed up before the upgrade', { file: backup, pending: pending.length });
   }
   try {
-    return await migrateToLatest(db, list);
+    return { applied: await migrateToLatest(db, list), backup };
   } catch (err) {
     if (!backup) throw err;
+    const why = (err as Error).message;
     await db.destroy();
-    await restoreLocked(config.dataDir, config.dbFile, backup, Object.keys(list));
+    // The migrations ran in one transaction, so the database is as it was already; the
+    // backup is put back all the same, in case a migration changed what a rollback cannot.
+    let keptIn: string | null;
+    try {
+      ({ keptIn } = await restoreLocked(config.dataDir, config.dbFile, backup, Object.keys(list)));
+    } catch (restoreErr) {
+      throw new UpgradeFailed(
+        `Upgrading the database failed (${why}), and putting back the backup taken just before it failed too (${(restoreErr as Error).message}). Nothing more was changed: restore ${backup} with the previous Nodekeep version's \`restore\` command, and report both errors.`,
+      );
+    }
     throw new UpgradeFailed(
-      `Upgrading the database failed (${(err as Error).message}). The data folder is back as it was before the upgrade, from ${backup}; the half-upgraded database is kept in a before-restore-* folder beside it. Run the previous Nodekeep version, and report the error.`,
+      `Upgrading the database failed (${why}). The data folder is back as it was before the upgrade, from ${backup}${keptIn ? `; the database as the failed upgrade left it is kept in ${keptIn}` : ''}. Run the previous Nodekeep version, and report the error.`,
     );
+  }
+}
+
+/**
+ * The command line's start on a data folder. A database from an earlier build is
+ * upgraded as a server start upgrades it (backed up first, put back on failure), holding
+ * the folder's lock, so never under a running server: a server of the earlier build
+ * would go on with a schema it does not know, and its writes could land between two
+ * steps of a migration. With a server running the command is refused, saying to
+ * restart the server with this build first.
+ */
+export async function upgradeForCommandLine(db: DB, config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>, list: Record<string, Migration> = migrations): Promise<{ applied: string[]; backup: string | null }> {
+  const applied = await assertNotNewer(db, config.dataDir, list);
+  const pending = Object.keys(list).filter((m) => !applied.includes(m));
+  if (!pending.length) return { applied: [], backup: null };
+  let lock: { release(): void };
+  try {
+    lock = lockDataDir(config.dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirInUse)) throw err;
+    throw new UpgradeNeedsServer(
+      `${err.message.replace(/ Stop it first.*$/, '')} Its database is from an earlier Nodekeep than this command (${pending.length} migration${pending.length === 1 ? '' : 's'} to run). Restart the server with this version first (it backs the database up and upgrades it), then run the command again.`,
+    );
+  }
+  try {
+    // The backup's file is told by the caller; nothing else here is worth a log line.
+    return await upgradeDatabase(db, config, createLogger('error', () => {}), list);
+  } finally {
+    lock.release();
   }
 }
