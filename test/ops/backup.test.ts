@@ -3,7 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { runCli } from '../../src/server/cli/main';
+import { connectionOf } from '../../src/server/db/open';
+import { sweepLeftovers, writeBackup } from '../../src/server/ops/backup';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { loopback, requestFrom } from '../support/from-ip';
 import { newUserInput } from '../support/users';
@@ -131,5 +134,87 @@ describe('backup and restore', () => {
     } finally {
       fs.rmSync(target, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the server's own backup", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ BACKUP_KEEP_DAYS: '0' });
+    // About 40 MiB: ten steps of the copy at least.
+    await sql`CREATE TABLE filler (b BLOB)`.execute(t.deps.db);
+    for (let i = 0; i < 40; i++) await sql`INSERT INTO filler (b) VALUES (randomblob(1048576))`.execute(t.deps.db);
+  });
+  afterAll(async () => {
+    await stopTestServer(t);
+  });
+
+  const workCopy = () => {
+    const work = fs.readdirSync(t.dataDir).find((f) => f.startsWith('.backup-'));
+    const copy = work && path.join(t.dataDir, work, 'nodekeep.sqlite');
+    return copy && fs.existsSync(copy) ? fs.statSync(copy).size : 0;
+  };
+
+  it('copies in steps with the event loop free between them, taking in what the server writes meanwhile', async () => {
+    const out = path.join(t.dataDir, 'backups', 'steps.tar.gz');
+    let done = false;
+    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: connectionOf(t.deps.db) }).finally(() => (done = true));
+    // Turns of the event loop while the copy is under way: the server answers meanwhile.
+    let turns = 0;
+    while (workCopy() === 0) {
+      await new Promise((r) => setImmediate(r));
+      turns++;
+    }
+    expect(done).toBe(false);
+    // A write through the server's connection in the middle of the copy ends up in it.
+    await sql`INSERT INTO filler (b) VALUES (x'c0ffee')`.execute(t.deps.db);
+    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    expect(done).toBe(false);
+    const r = await backup;
+    expect(r.withKey).toBe(true);
+    expect(turns).toBeGreaterThan(0);
+    const target = tempDataDir('nodekeep-steps-');
+    try {
+      expect(await runCli(['restore', out], { DATA_DIR: target }, { out: () => {} })).toBe(0);
+      const db = new SQLite(path.join(target, 'nodekeep.sqlite'), { readonly: true });
+      try {
+        expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+        expect(db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'c0ffee'").get()).toEqual({ n: 1 });
+        expect(db.prepare('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 41 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
+  it('stops between two steps when the server stops, leaving no copy and no part file', async () => {
+    const out = path.join(t.dataDir, 'backups', 'stopped.tar.gz');
+    const stop = new AbortController();
+    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: connectionOf(t.deps.db), signal: stop.signal }).then(
+      () => null,
+      (e: Error) => e,
+    );
+    while (workCopy() === 0) await new Promise((r) => setImmediate(r));
+    stop.abort(new Error('the server is shutting down'));
+    expect((await backup)?.message).toBe('the server is shutting down');
+    expect(fs.readdirSync(t.dataDir).filter((f) => f.startsWith('.backup-'))).toEqual([]);
+    expect(fs.readdirSync(path.join(t.dataDir, 'backups')).filter((f) => f.startsWith('stopped'))).toEqual([]);
+  });
+
+  it('sweeps what a cut-off backup or restore left once a day has passed, and nothing newer', () => {
+    const backups = path.join(t.dataDir, 'backups');
+    fs.mkdirSync(backups, { recursive: true });
+    const old = [path.join(t.dataDir, '.backup-old'), path.join(t.dataDir, '.restore-old'), path.join(backups, 'nodekeep-2026-01-01T00-00-00-000Z.tar.gz.part')];
+    const fresh = path.join(t.dataDir, '.backup-fresh');
+    for (const p of [...old.slice(0, 2), fresh]) fs.mkdirSync(p);
+    fs.writeFileSync(old[2], 'half');
+    const dayAgo = new Date(Date.now() - 86_400_000 - 60_000);
+    for (const p of old) fs.utimesSync(p, dayAgo, dayAgo);
+    expect(sweepLeftovers(t.dataDir, backups).sort()).toEqual([...old].sort());
+    for (const p of old) expect(fs.existsSync(p)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+    fs.rmSync(fresh, { recursive: true });
   });
 });

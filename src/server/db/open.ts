@@ -40,7 +40,22 @@ export function openDatabase(file: string): DB {
   // transactions rewrite are copied back once, not once per few chunks (docs/benchmarks.md).
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('wal_autocheckpoint = 10000');
-  return new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
+  connections.set(db, sqlite);
+  return db;
+}
+
+const connections = new WeakMap<DB, SQLite.Database>();
+
+/**
+ * The SQLite connection under `db`, for SQLite's online backup: run on the connection
+ * that writes, a backup in small steps takes each write in as it happens instead of
+ * restarting (docs/decisions.md, Backups).
+ */
+export function connectionOf(db: DB): SQLite.Database {
+  const c = connections.get(db);
+  if (!c) throw new Error('not a database opened by openDatabase');
+  return c;
 }
 
 /**

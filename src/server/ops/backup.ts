@@ -7,6 +7,7 @@ import { openSqlite } from '../db/sqlite';
 import * as v from 'valibot';
 import type { AppDeps } from '../context';
 import { lockDataDir, DataDirInUse, secureDataDir } from '../db/data-dir';
+import { connectionOf } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
 import { tarHeader } from '../fleet/engines/tar';
 import { KEY_FILE_NAME } from '../secrets/key';
@@ -35,22 +36,48 @@ const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
 /** The file name of a backup made at `ms` in `dir`. */
 export const backupFileName = (dir: string, ms: number) => path.join(dir, `nodekeep-${stamp(ms)}.tar.gz`);
 
+/** Pages copied per step by a backup from the server's own connection (4 MiB of 4 KiB pages, a few ms). */
+const STEP_PAGES = 1024;
+
+export type BackupOptions = {
+  now?: number;
+  /**
+   * The server's own connection (`connectionOf`): the copy goes in small steps with the
+   * event loop free between them, and the server's writes in between go into the copy as
+   * they happen. Without it, a read-only connection of this process copies every page in
+   * one step (a command-line process, where nothing else waits on its event loop, and a
+   * server's writes would restart a copy made in steps).
+   */
+  source?: SQLite.Database;
+  /** Stops the copy between two steps (the server is stopping); nothing is left behind. */
+  signal?: AbortSignal;
+};
+
 /**
- * Copies the database online (the server may be writing: each step copies every page,
- * so a write in between restarts it at most once per step) into `out`, with the
- * secrets key. Written to `out.part` and renamed, so a crash never leaves half a backup
- * under the final name. Returns its size.
+ * Copies the database online (the server may be writing) into `out`, with the secrets
+ * key. Written to `out.part`, flushed to disk and renamed, so a crash or a power cut
+ * never leaves half a backup under the final name; a failed one leaves nothing. Returns
+ * its size and whether the key file was in it (none when SECRETS_KEY is set).
  */
-export async function writeBackup(dataDir: string, dbFile: string, out: string, now = Date.now()): Promise<{ file: string; bytes: number }> {
+export async function writeBackup(dataDir: string, dbFile: string, out: string, opts: BackupOptions = {}): Promise<{ file: string; bytes: number; withKey: boolean }> {
+  const { now = Date.now(), source, signal } = opts;
   if (!fs.existsSync(dbFile)) throw new BackupError(`There is no database at ${dbFile} to back up.`);
-  const work = fs.mkdtempSync(path.join(dataDir, '.backup-'));
+  const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.backup));
+  const part = `${out}.part`;
   try {
     const copy = path.join(work, DB_NAME);
-    const src = openSqlite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
-    try {
-      await src.backup(copy, { progress: () => 1_000_000_000 });
-    } finally {
-      src.close();
+    const stopped = () => {
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('backup stopped');
+      return STEP_PAGES;
+    };
+    if (source) await source.backup(copy, { progress: stopped });
+    else {
+      const src = openSqlite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
+      try {
+        await src.backup(copy, { progress: () => 1_000_000_000 });
+      } finally {
+        src.close();
+      }
     }
     const db = openSqlite(copy);
     let migrations: string[];
@@ -66,13 +93,53 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
     if (fs.existsSync(key)) files.push({ name: KEY_FILE_NAME, file: key, mode: 0o600 });
     const manifest: Manifest = { format: BACKUP_FORMAT, created_at: new Date(now).toISOString(), migrations, files: files.map((f) => f.name as Manifest['files'][number]) };
     fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
-    const part = `${out}.part`;
-    await pipeline(tarStream([{ name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 }, ...files]), zlib.createGzip(), fs.createWriteStream(part, { mode: 0o600 }));
+    await pipeline(tarStream([{ name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 }, ...files]), zlib.createGzip(), fs.createWriteStream(part, { mode: 0o600 }), ...(signal ? [{ signal }] : []));
+    fsyncPath(part);
     fs.renameSync(part, out);
-    return { file: out, bytes: fs.statSync(out).size };
+    fsyncPath(path.dirname(out));
+    return { file: out, bytes: fs.statSync(out).size, withKey: files.length > 1 };
+  } catch (err) {
+    fs.rmSync(part, { force: true });
+    throw err;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Flushes a file, or a folder's entries (a rename), to the disk. */
+function fsyncPath(p: string): void {
+  const fd = fs.openSync(p, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The work folders backups and restores make in the data folder (a plaintext database copy while they run). */
+const WORK_PREFIX = { backup: '.backup-', restore: '.restore-' } as const;
+/** Older than this, a work folder or `.part` file belongs to no run: nothing takes a day. */
+const LEFTOVER_MS = 86_400_000;
+
+/**
+ * Removes what a backup or restore cut off (the process killed) left behind: work folders
+ * with a plaintext copy of the database, and `.part` files in the backup folder.
+ */
+export function sweepLeftovers(dataDir: string, backupDir: string, now = Date.now()): string[] {
+  const gone: string[] = [];
+  const sweep = (dir: string, test: (name: string) => boolean) => {
+    if (!fs.existsSync(dir)) return;
+    for (const name of fs.readdirSync(dir)) {
+      if (!test(name)) continue;
+      const p = path.join(dir, name);
+      if (now - fs.statSync(p).mtimeMs < LEFTOVER_MS) continue;
+      fs.rmSync(p, { recursive: true, force: true });
+      gone.push(p);
+    }
+  };
+  sweep(dataDir, (n) => n.startsWith(WORK_PREFIX.backup) || n.startsWith(WORK_PREFIX.restore));
+  sweep(backupDir, (n) => /^nodekeep-.*\.tar\.gz\.part$/.test(n));
+  return gone;
 }
 
 /** A tar of files read from disk (or given), streamed: a database of any size never sits in memory. */
@@ -138,8 +205,13 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
  * than this one (`known`: this build's migrations). Nothing is replaced until all of
  * that passed; what was there is kept in `before-restore-<time>/`.
  */
-export async function restoreBackup(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null }> {
-  if (!fs.existsSync(archive)) throw new BackupError(`No file ${archive}.`);
+export async function restoreBackup(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+  try {
+    fs.accessSync(archive, fs.constants.R_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new BackupError(code === 'ENOENT' ? `No file ${archive}.` : `${archive} cannot be read by this user (${code}): put it where the user running Nodekeep can read it.`);
+  }
   secureDataDir(dataDir);
   let lock: { release(): void };
   try {
@@ -156,8 +228,8 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
 }
 
 /** `restoreBackup` for a caller that holds the data folder's lock already (a start putting back its pre-upgrade backup). */
-export async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null }> {
-  const work = fs.mkdtempSync(path.join(dataDir, '.restore-'));
+export async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+  const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.restore));
   try {
     const names = await unpack(archive, work);
     let manifest: Manifest;
@@ -183,7 +255,10 @@ export async function restoreLocked(dataDir: string, dbFile: string, archive: st
     const newer = applied.filter((m) => !known.includes(m));
     if (newer.length) throw new BackupError(`${archive} was made by a newer Nodekeep (its database has migrations this build does not know: ${newer.join(', ')}). Restore it with that version or a newer one.`);
     // All checked: the current files step aside, the backup's take their place.
-    const present = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, path.join(dataDir, KEY_FILE_NAME)].filter((f) => fs.existsSync(f));
+    // A backup without a key file was made with SECRETS_KEY set: the folder's key file, if
+    // any, stays (moving it aside would make the next start create a new one).
+    const withKey = names.includes(KEY_FILE_NAME);
+    const present = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, ...(withKey ? [path.join(dataDir, KEY_FILE_NAME)] : [])].filter((f) => fs.existsSync(f));
     let keptIn: string | null = null;
     if (present.length) {
       keptIn = path.join(dataDir, `before-restore-${stamp(now)}`);
@@ -191,8 +266,8 @@ export async function restoreLocked(dataDir: string, dbFile: string, archive: st
       for (const f of present) fs.renameSync(f, path.join(keptIn, path.basename(f)));
     }
     fs.renameSync(copy, dbFile);
-    if (names.includes(KEY_FILE_NAME)) fs.renameSync(path.join(work, KEY_FILE_NAME), path.join(dataDir, KEY_FILE_NAME));
-    return { migrations: applied.length, keptIn };
+    if (withKey) fs.renameSync(path.join(work, KEY_FILE_NAME), path.join(dataDir, KEY_FILE_NAME));
+    return { migrations: applied.length, keptIn, withKey };
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
@@ -230,18 +305,20 @@ export function newestBackupAt(dir: string): number | null {
  * BACKUP_DIR is a day old (so a restart does not make another), then deletes those past
  * BACKUP_KEEP_DAYS. Off with BACKUP_KEEP_DAYS=0.
  */
-export function scheduleBackups(jobs: JobRunner, deps: Pick<AppDeps, 'config' | 'log'>, everyMs = 3_600_000): void {
+export function scheduleBackups(jobs: JobRunner, deps: Pick<AppDeps, 'config' | 'log' | 'db'>, everyMs = 3_600_000): void {
   const { config, log } = deps;
   if (config.backupKeepDays === 0) return;
   jobs.every('backup.daily', {
     everyMs,
     atStart: true,
     deadlineMs: 2 * 3_600_000,
-    run: async () => {
+    run: async (signal) => {
+      const left = sweepLeftovers(config.dataDir, config.backupDir);
+      if (left.length) log.warn('leftovers of a cut-off backup or restore removed', { paths: left });
       const newest = newestBackupAt(config.backupDir);
       if (newest === null || Date.now() - newest >= 86_400_000 - 60_000) {
-        const r = await writeBackup(config.dataDir, config.dbFile, backupFileName(config.backupDir, Date.now()));
-        log.info('daily backup written', { file: r.file, bytes: r.bytes });
+        const r = await writeBackup(config.dataDir, config.dbFile, backupFileName(config.backupDir, Date.now()), { source: connectionOf(deps.db), signal });
+        log.info('daily backup written', { file: r.file, bytes: r.bytes, secrets_key: r.withKey ? 'in the backup' : 'not in the backup (SECRETS_KEY is set: keep it apart)' });
       }
       const gone = pruneBackups(config.backupDir, config.backupKeepDays);
       if (gone.length) log.info('old backups deleted', { files: gone });
