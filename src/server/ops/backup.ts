@@ -161,7 +161,10 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
   try {
     await pipeline(fs.createReadStream(archive), zlib.createGunzip(), fs.createWriteStream(tar));
   } catch (err) {
-    throw new BackupError(`${archive} is not a Nodekeep backup (${(err as Error).message}).`);
+    // A file system's refusal (a full disk) is not the archive's fault: say which it is.
+    const e = err as NodeJS.ErrnoException;
+    if (e.syscall) throw new BackupError(`Cannot unpack ${archive} into ${dir}: ${e.message}. Nothing was replaced.`);
+    throw new BackupError(`${archive} is not a Nodekeep backup (${e.message}).`);
   }
   const fd = fs.openSync(tar, 'r');
   const names: string[] = [];
