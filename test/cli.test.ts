@@ -75,7 +75,8 @@ describe('operator CLI on a running server', () => {
   it('billing adjust is idempotent by key and never takes a balance below zero', async () => {
     expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toBe(`${dora.username}: credited $5.00, balance $5.00`);
     expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toMatch(/already applied.*balance \$5.00/);
-    expect((await cli('billing', 'adjust', dora.username, '-7', '--reason', 'oops')).code).toBe(2);
+    // A refusal by the rules (not a mistake in the command line): its message, exit 1.
+    expect((await cli('billing', 'adjust', dora.username, '-7', '--reason', 'oops')).code).toBe(1);
     expect((await cli('billing', 'adjust', dora.username, '-0.063', '--reason', 'one day')).out).toBe(`${dora.username}: debited $0.063, balance $4.937`);
     const transfers = await s.deps.db.selectFrom('ledger_transfers').selectAll().execute();
     expect(transfers.map((t) => t.amount)).toEqual([5_000_000, 63_000]);
@@ -85,7 +86,7 @@ describe('operator CLI on a running server', () => {
     const before = await s.deps.db.selectFrom('operator_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect((await cli('maintenance', 'maybe')).code).toBe(2);
     expect((await cli('users', 'show')).code).toBe(2);
-    expect((await cli('users', 'disable', 'nobody')).code).toBe(2);
+    expect((await cli('users', 'disable', 'nobody')).code).toBe(1);
     expect((await cli('billing', 'adjust', dora.username, 'ten', '--reason', 'x')).code).toBe(2);
     expect((await cli('billing', 'adjust', dora.username, '+1')).code).toBe(2);
     expect((await cli('billing', 'adjust', dora.username, '+1', '--reason', 'x', '--bogus', 'y')).code).toBe(2);

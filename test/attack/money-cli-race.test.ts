@@ -62,7 +62,7 @@ it('6 CLI debits in processes of their own racing 30 deploys over HTTP on one ba
       expect(r.out).toMatch(/debited \$0\.75, balance \$\d+\.\d+/);
       expect(row?.amount).toBe(750_000);
     } else {
-      expect({ code: r.code, err: r.err.trim() }).toEqual({ code: 2, err: expect.stringMatching(/balance is lower than the debit/) });
+      expect({ code: r.code, err: r.err.trim() }).toEqual({ code: 1, err: expect.stringMatching(/^error: .*balance is lower than the debit/) });
       expect(row).toBeUndefined();
     }
   }

@@ -193,6 +193,6 @@ describe('the fleet in the running platform', () => {
     expect((await cli('fleet', 'destroy', dashId)).code).toBe(0);
     await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('destroyed_at').where('mn_id', '=', dashId).executeTakeFirst())?.destroyed_at, 10_000, 'destroy');
     expect((await api('/api/get_masternodes', 'owner')).body.masternodes.map((m: any) => m.mn_id)).not.toContain(dashId);
-    expect((await cli('fleet', 'destroy', 'nope')).code).toBe(2);
+    expect((await cli('fleet', 'destroy', 'nope')).code).toBe(1);
   });
 });

@@ -50,13 +50,16 @@ describe('deposit currencies and addresses', () => {
       [['deposits', 'add', 'x', '--label', 'X', '--ticker', 'X', '--confirmations', '2', '--xpub', tpub, '--address', 'wpkh:rltc', '--rpc-url', 'http://127.0.0.1:1', '--monero-wallet-rpc', 'http://127.0.0.1:2'], /either --xpub/],
       [['deposits', 'add', 'x', '--label', 'X', '--ticker', 'X', '--confirmations', '2', '--xpub', tpub, '--address', 'wpkh:rltc', '--rpc-url', 'http://127.0.0.1:1', '--rpc-user', 'u'], /together/],
       [['deposits', 'add', 'x', '--label', 'X', '--ticker', 'X', '--confirmations', '2', '--xpub', tpub, '--address', 'wpkh:rltc', '--rpc-url', 'http://127.0.0.1:1', '--bogus', '1'], /unknown option --bogus/],
-      [['deposits', 'disable', 'nope'], /no deposit currency "nope"/],
     ];
     for (const [args, message] of cases) {
       const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err, args.join(' ')).toMatch(message);
     }
+    // Not a mistake in the command line: the message alone, exit 1.
+    const missing = await cli('deposits', 'disable', 'nope');
+    expect(missing.code).toBe(1);
+    expect(missing.err).toBe('error: no deposit currency "nope"\n');
     expect(await snapshot()).toEqual(before);
   });
 

@@ -1,3 +1,4 @@
+import { fail } from '../errors';
 import type { CliCommand, CliIo } from '../cli/types';
 import type { DB } from '../db/open';
 import type { UserRole } from '../db/schema';
@@ -28,7 +29,7 @@ export const userCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       if (args.length !== 1) throw new UsageError('users show takes one username or email');
       const u = await findUserByLogin(db, args[0]);
-      if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+      if (!u) fail('NOT_FOUND', `no user "${f(args[0])}"`);
       io.out(`id:        ${u.id}`);
       io.out(`username:  ${f(u.username)}`);
       io.out(`email:     ${f(u.email)} (${u.verified_at ? `verified ${iso(u.verified_at)}` : 'not verified'})`);
@@ -97,7 +98,7 @@ async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
   const verb = role === 'operator' ? 'promote' : 'demote';
   if (args.length !== 1) throw new UsageError(`users ${verb} takes one username or email`);
   const u = await findUserByLogin(db, args[0]);
-  if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+  if (!u) fail('NOT_FOUND', `no user "${f(args[0])}"`);
   if (u.role === role) return io.out(`${f(u.username)} is already ${role === 'operator' ? 'an operator' : 'a customer'}`);
   await db.transaction().execute(async (trx) => {
     await updateUser(trx, u.id, { role });
@@ -110,6 +111,6 @@ async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
 async function oneUser(db: DB, args: string[], command: string) {
   if (args.length !== 1) throw new UsageError(`${command} takes one username or email`);
   const u = await findUserByLogin(db, args[0]);
-  if (!u) throw new UsageError(`no user "${f(args[0])}"`);
+  if (!u) fail('NOT_FOUND', `no user "${f(args[0])}"`);
   return u;
 }

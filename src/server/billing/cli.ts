@@ -3,7 +3,7 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
-import { AppError } from '../errors';
+import { fail } from '../errors';
 import { adjustBalance } from './adjust';
 
 export const billingCommands: Record<string, CliCommand> = {
@@ -22,12 +22,11 @@ export const billingCommands: Record<string, CliCommand> = {
       }
       if (amount === 0) throw new UsageError('amount must not be zero');
       const user = await findUserByLogin(db, positional[0]);
-      if (!user) throw new UsageError(`no user "${positional[0]}"`);
+      if (!user) fail('NOT_FOUND', `no user "${positional[0]}"`);
       const key = flags.key ?? randomUUID();
-      // A refused adjustment (a debit beyond the balance, a reused key) is a usage error here.
-      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key }).catch((err: unknown) => {
-        throw err instanceof AppError && (err.code === 'BAD_REQUEST' || err.code === 'CONFLICT') ? new UsageError(err.message) : err;
-      });
+      // A refused adjustment (a debit beyond the balance, a reused key) is the rule's
+      // message and exit 1, not a mistake in the command line.
+      const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key });
       io.out(r.applied ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}` : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`);
     },
   },

@@ -4,7 +4,7 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
-import { AppError } from '../errors';
+import { AppError, fail } from '../errors';
 import { readMarketStatus } from '../market/refresher';
 import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices } from './operator';
 import { findCoin, hostedCounts, listCoins } from './queries';
@@ -14,7 +14,7 @@ const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : 'never');
 async function requireCoin(db: DB, id: string | undefined) {
   if (!id) throw new UsageError('name a coin id (see `catalog list`)');
   const coin = await findCoin(db, id.toLowerCase());
-  if (!coin) throw new UsageError(`no coin "${id}" (see \`catalog list\`)`);
+  if (!coin) fail('NOT_FOUND', `no coin "${id}" (see \`catalog list\`)`);
   return coin;
 }
 

@@ -5,7 +5,7 @@ import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../cli/types';
 import { parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
-import { AppError } from '../errors';
+import { AppError, fail } from '../errors';
 import { createLogger } from '../log';
 import { logOperatorAction } from '../operator/log';
 import { openSecretBox } from '../secrets/box';
@@ -29,7 +29,7 @@ function count(text: string | undefined, flag: string, fallback: number): number
 async function requireNode(db: DB, id: string | undefined) {
   if (!id) throw new UsageError('name a node id (see `fleet status`)');
   const node = await findNode(db, id);
-  if (!node) throw new UsageError(`no live node "${id}"`);
+  if (!node) fail('NOT_FOUND', `no live node "${id}"`);
   return node;
 }
 
@@ -176,7 +176,7 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (flags.plan !== 'dedicated' && flags.plan !== 'cloud') throw new UsageError('--plan must be dedicated or cloud');
       if (!flags.user) throw new UsageError('--user is required');
       const user = await findUserByLogin(db, flags.user);
-      if (!user) throw new UsageError(`no user "${flags.user}"`);
+      if (!user) fail('NOT_FOUND', `no user "${flags.user}"`);
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
       try {
         const node = await requestNode(db, { profiles, log: quietLog, simulator: config.fleetSimulator }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });

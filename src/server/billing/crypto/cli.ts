@@ -102,7 +102,7 @@ export const depositCommands: Record<string, CliCommand> = {
 async function toggle(db: Parameters<CliCommand['run']>[0], args: string[], io: Parameters<CliCommand['run']>[2], enabled: boolean) {
   if (args.length !== 1) throw new UsageError(`deposits ${enabled ? 'enable' : 'disable'} takes one currency id`);
   const changed = await setDepositCurrencyEnabled(db, io.by, args[0], enabled).catch((err: unknown) => {
-    throw err instanceof AppError && err.code === 'NOT_FOUND' ? new UsageError(`no deposit currency "${args[0]}"`) : err;
+    throw err instanceof AppError && err.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', `no deposit currency "${args[0]}"`) : err;
   });
   io.out(`${args[0]}: ${changed ? '' : 'already '}${enabled ? 'enabled' : 'disabled'}`);
 }
