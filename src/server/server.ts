@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { createApp, WS_PATH } from './app';
 import type { Config } from './config';
 import { clientIp, createContext, type AppDeps, type Context } from './context';
-import { lockDataDir } from './db/data-dir';
+import { assertDataDirOwner, lockDataDir } from './db/data-dir';
 import { openDatabase, type DB } from './db/open';
 import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
@@ -70,6 +70,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const state = { ready: false };
   // Before anything is written: one server per data folder (limits, node starts and
   // the simulator all assume it).
+  assertDataDirOwner(config.dataDir);
   const dataLock = lockDataDir(config.dataDir);
   try {
     return await startLocked(config, log, state, dataLock);

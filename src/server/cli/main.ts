@@ -9,6 +9,7 @@ import { BackupError } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../config';
 import { AppError } from '../errors';
+import { assertDataDirOwner, DataDirOwner } from '../db/data-dir';
 import { openDatabase } from '../db/open';
 import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
@@ -60,6 +61,13 @@ export async function runCli(
     return 2;
   }
   const config = loadConfig(env);
+  try {
+    assertDataDirOwner(config.dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirOwner)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    return 1;
+  }
   if (found[0].withoutDatabase) return runStandalone(found[0], found[1], io, config, prog);
   const db = openDatabase(config.dbFile);
   try {

@@ -22,6 +22,33 @@ export function secureFile(file: string): void {
 }
 
 export class DataDirInUse extends Error {}
+/** Root about to write into a data folder that belongs to another user (the service's). */
+export class DataDirOwner extends Error {}
+
+/** A user's name from /etc/passwd, or null. */
+function userName(uid: number): string | null {
+  try {
+    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
+    return line ? line.split(':')[0] : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses root on a data folder another user owns: what root writes there (a restored
+ * database, a new WAL, the secrets key) would be root's, and the service, running as
+ * its own user, could then not open it. The operator meant `runuser -u <owner> --`.
+ */
+export function assertDataDirOwner(dir: string): void {
+  if (process.getuid?.() !== 0 || !fs.existsSync(dir)) return;
+  const owner = fs.statSync(dir).uid;
+  if (owner === 0) return;
+  const name = userName(owner);
+  throw new DataDirOwner(
+    `The data folder ${dir} belongs to ${name ? `user ${name}` : `uid ${owner}`}, and this is root: files written now would be root's, and Nodekeep running as ${name ?? 'its owner'} could not open them. Run it as that user${name ? ` (runuser -u ${name} -- nodekeep …)` : ''}.`,
+  );
+}
 
 /**
  * An exclusive lock on the data folder for one server process. It is SQLite's own
