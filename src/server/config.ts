@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { parseUsd, type Micros } from '../shared/money';
@@ -104,7 +105,15 @@ function isSender(value: string): boolean {
 }
 
 const EnvSchema = v.object({
-  HOST: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), '127.0.0.1'),
+  // An address to listen on, not a name: a name would be looked up in DNS at start, and a
+  // typo (0.0.0.0.1) failed after the migrations with the variable unnamed.
+  HOST: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((h) => isIP(h) !== 0 || h === 'localhost', 'must be an IP address to listen on (127.0.0.1: this machine only; 0.0.0.0: every IPv4 address; ::, every address)'),
+    ),
+    '127.0.0.1',
+  ),
   PORT: v.optional(port, '8080'),
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
   // Where the server's daily backups go (default: DATA_DIR/backups), and how many days they are kept (0: no scheduled backups).

@@ -2,6 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { DatabaseTooNew, UpgradeFailed } from './db/upgrade';
 import { createLogger } from './log';
 import { removeOtherBuilds } from './runtime/executable';
+import { keepRunningWithoutOutput } from './runtime/pipes';
 import { startServer } from './server';
 
 /** SIGTERM's promise: the process is gone within this, whatever is still running (systemd waits 20 s). */
@@ -29,6 +30,7 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
     }
     throw err;
   }
+  keepRunningWithoutOutput();
   const log = createLogger(config.logLevel);
   const running = await startServer(config, log).catch((err: unknown) => {
     process.stderr.write(`Nodekeep failed to start: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -19,6 +19,8 @@ describe('configuration from the environment', () => {
   });
 
   it.each([
+    ['HOST', '0.0.0.0.1'],
+    ['HOST', 'example.com'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['PUBLIC_URL', 'not a url'],
