@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { runCli } from '../../src/server/cli/main';
 import { connectionOf } from '../../src/server/db/open';
 import { sweepLeftovers, writeBackup } from '../../src/server/ops/backup';
+import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { loopback, requestFrom } from '../support/from-ip';
 import { newUserInput } from '../support/users';
@@ -91,8 +92,9 @@ describe('backup and restore', () => {
 
   it('refuses to restore while a server holds the folder, and changes nothing', async () => {
     const size = fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size;
-    const r = await runCli(['restore', archive], { DATA_DIR: dataDir }, { out: () => {} });
-    expect(r).toBe(1);
+    const r = await cliRun(['restore', archive], { DATA_DIR: dataDir });
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^error: Another Nodekeep server \(pid \d+\) is already running on the data folder .*\. Stop it before restoring \(systemctl stop nodekeep\): a restore replaces the database it is using\.\n$/);
     expect(fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size).toBe(size);
     expect(fs.readdirSync(dataDir).some((f) => f.startsWith('before-restore-'))).toBe(false);
   });
@@ -128,7 +130,8 @@ describe('backup and restore', () => {
         process.stderr.write = write;
       }
       expect(err.join('')).toMatch(/was made by a newer Nodekeep \(its database has migrations this build does not know: 2099-01-01T0000-from-the-future\)/);
-      expect(err.join('')).toMatch(/is not a Nodekeep backup/);
+      expect(err.join('')).toMatch(/damaged\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(unexpected end of file\)\. Nothing was replaced\./);
+      expect(err.join('')).toMatch(/foreign\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(incorrect header check\)/);
       expect(fs.readFileSync(path.join(target, 'nodekeep.sqlite'))).toEqual(mine);
       expect(fs.readdirSync(target).some((f) => f.startsWith('before-restore-') || f.startsWith('.restore-'))).toBe(false);
     } finally {

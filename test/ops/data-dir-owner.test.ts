@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
+import { cliRun } from '../support/cli';
 import { startTestServer, tempDataDir } from '../support/server';
 
 // Root running `nodekeep restore` (or any command, or the server) on the service's data
@@ -15,18 +16,11 @@ describe("a data folder that belongs to the service's user", () => {
   it.runIf(process.getuid?.() === 0)('is refused to root, by the command line and the server, and nothing is written there', async () => {
     // nobody (65534) stands for the service's user.
     fs.chownSync(dir, 65534, 65534);
-    const err: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
-    let codes: number[];
-    try {
-      codes = [await runCli(['users', 'list'], { DATA_DIR: dir }, { out: () => {} }), await runCli(['restore', '/nonexistent.tar.gz'], { DATA_DIR: dir }, { out: () => {} })];
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(codes).toEqual([1, 1]);
+    const runs = [await cliRun(['users', 'list'], { DATA_DIR: dir }), await cliRun(['restore', '/nonexistent.tar.gz'], { DATA_DIR: dir })];
+    expect(runs.map((r) => r.code)).toEqual([1, 1]);
     const name = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === '65534')?.split(':')[0];
-    expect(err[0]).toBe(`error: The data folder ${dir} belongs to user ${name}, and this is root: files written now would be root's, and Nodekeep running as ${name} could not open them. Run it as that user (runuser -u ${name} -- nodekeep …).\n`);
+    expect(runs[1].err).toBe(runs[0].err);
+    expect(runs[0].err).toBe(`error: The data folder ${dir} belongs to user ${name}, and this is root: files written now would be root's, and Nodekeep running as ${name} could not open them. Run it as that user (runuser -u ${name} -- nodekeep …).\n`);
     await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(/belongs to user .*, and this is root/);
     expect(fs.readdirSync(dir)).toEqual([]);
     // Its own user's folder (root's here) works as ever.

@@ -5,12 +5,12 @@ import SQLite from 'better-sqlite3';
 import { sql, type Migration } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../migrations/index';
-import { runCli } from '../../src/server/cli/main';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { DatabaseTooNew, UpgradeFailed, upgradeDatabase } from '../../src/server/db/upgrade';
 import { lockDataDir } from '../../src/server/db/data-dir';
 import { memoryLogger } from '../../src/server/log';
 import { EXIT_NEEDS_OPERATOR } from '../../src/server/serve';
+import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir } from '../support/server';
 
 // Upgrades of a data folder: a newer build on an earlier release's database backs it up
@@ -119,17 +119,7 @@ describe('upgrading a data folder', () => {
 
   it("upgrades from the command line as a start would, and refuses while a server runs on the folder", async () => {
     const dir = await earlierFolder();
-    const cli = async (...argv: string[]) => {
-      const out: string[] = [];
-      const err: string[] = [];
-      const write = process.stderr.write.bind(process.stderr);
-      process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
-      try {
-        return { code: await runCli(argv, { DATA_DIR: dir }, { out: (l) => out.push(l) }), out: out.join('\n'), err: err.join('') };
-      } finally {
-        process.stderr.write = write;
-      }
-    };
+    const cli = (...argv: string[]) => cliRun(argv, { DATA_DIR: dir });
     // A server holds the folder (its lock): the command changes nothing and says what to do.
     const server = lockDataDir(dir);
     try {
@@ -159,15 +149,9 @@ describe('upgrading a data folder', () => {
     raw.close();
     const size = fs.statSync(path.join(dir, 'nodekeep.sqlite')).size;
     await expect(startTestServer({}, { dataDir: dir })).rejects.toSatisfy((e) => e instanceof DatabaseTooNew && /was last used by a newer Nodekeep: its database has migrations this build does not know \(2099-01-01T0000-from-the-future\)/.test((e as Error).message));
-    const err: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((c: string) => (err.push(String(c)), true)) as typeof process.stderr.write;
-    try {
-      expect(await runCli(['users', 'list'], { DATA_DIR: dir }, { out: () => {} })).toBe(1);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(err.join('')).toMatch(/newer Nodekeep/);
+    const refused = await cliRun(['users', 'list'], { DATA_DIR: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/newer Nodekeep/);
     // As a process: an exit code the systemd unit does not restart on (deploy/nodekeep.service).
     const exited = spawnSync(process.execPath, ['dist/server/main.js'], { env: { PATH: process.env.PATH, DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0' }, encoding: 'utf8', timeout: 60_000 });
     expect(exited.status).toBe(EXIT_NEEDS_OPERATOR);

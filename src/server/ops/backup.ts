@@ -164,7 +164,7 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
     // A file system's refusal (a full disk) is not the archive's fault: say which it is.
     const e = err as NodeJS.ErrnoException;
     if (e.syscall) throw new BackupError(`Cannot unpack ${archive} into ${dir}: ${e.message}. Nothing was replaced.`);
-    throw new BackupError(`${archive} is not a Nodekeep backup (${e.message}).`);
+    throw new BackupError(`${archive} is damaged (cut short in a copy?) or not a Nodekeep backup (${e.message}). Nothing was replaced.`);
   }
   const fd = fs.openSync(tar, 'r');
   const names: string[] = [];
@@ -220,7 +220,7 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
   try {
     lock = lockDataDir(dataDir);
   } catch (err) {
-    if (err instanceof DataDirInUse) throw new BackupError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it before restoring: a restore replaces the database it is using.`);
+    if (err instanceof DataDirInUse) throw new BackupError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it before restoring (systemctl stop nodekeep): a restore replaces the database it is using.`);
     throw err;
   }
   try {
