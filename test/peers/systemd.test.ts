@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startPodman, type Podman } from '../support/podman';
 import { waitFor } from '../support/wait';
@@ -11,7 +13,8 @@ import { newUserInput } from '../support/users';
 // with systemd as PID 1 (a container of Podman's, privileged so that the unit's
 // hardening really applies), the executable installed, deploy/nodekeep.service enabled.
 // The platform is used over HTTP and through `nk`, restarted by systemd (the daemon runs
-// on and is adopted), backed up, restored, and stopped with its nodes.
+// on and is adopted), backed up, restored, and stopped with its nodes; a data folder it
+// must not run on fails the start once, not every 5 s.
 
 const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
 const EXE = `dist/nodekeep-${process.platform}-${process.arch}`;
@@ -140,6 +143,7 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     const customer = newUserInput();
     expect((await post('/public_api/register', customer)).status).toBe(200);
     const restored = await sh(`systemctl stop nodekeep
+      runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} fleet stop-local
       runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} restore /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz
       systemctl start nodekeep`);
     expect(restored).toMatch(/restored/i);
@@ -154,5 +158,30 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     expect(await sh('systemctl is-active nodekeep || true')).toMatch(/^inactive/);
     expect(await simulators()).toEqual([]);
     expect(await healthy()).toBe(0);
+
+    // A data folder this build must not run on (a newer Nodekeep's database): the start
+    // fails with exit code 3, and systemd does not try again every 5 s (each try wrote a
+    // pre-upgrade backup before RestartPreventExitStatus).
+    const host = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-systemd-db-'));
+    try {
+      await pm().cli(['cp', `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite`, host]);
+      for (const side of ['-wal', '-shm']) await pm().cli(['cp', `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite${side}`, host]).catch(() => {});
+      const db = new SQLite(path.join(host, 'nodekeep.sqlite'));
+      db.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+      db.pragma('journal_mode = DELETE');
+      db.close();
+      await sh('rm -f /var/lib/nodekeep/data/nodekeep.sqlite-wal /var/lib/nodekeep/data/nodekeep.sqlite-shm');
+      await pm().cli(['cp', path.join(host, 'nodekeep.sqlite'), `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite`]);
+      await sh('chown nodekeep:nodekeep /var/lib/nodekeep/data/nodekeep.sqlite && chmod 600 /var/lib/nodekeep/data/nodekeep.sqlite');
+    } finally {
+      fs.rmSync(host, { recursive: true, force: true });
+    }
+    await sh('systemctl start nodekeep || true');
+    const unit = async (...props: string[]) => (await Promise.all(props.map((p) => sh(`systemctl show -p ${p} --value nodekeep`)))).map((v) => v.trim()).join(' ');
+    await expect.poll(() => unit('ActiveState', 'ExecMainStatus'), { timeout: 30_000 }).toBe('failed 3');
+    // Past RestartSec (5 s) and then some: still not restarted.
+    await new Promise((r) => setTimeout(r, 8_000));
+    expect(await unit('ActiveState', 'NRestarts')).toBe('failed 0');
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(/was last used by a newer Nodekeep/);
   }, 240_000);
 });
