@@ -105,7 +105,7 @@ describe('users promote and demote', () => {
     expect((await cli('users', 'show', u.username)).out).toMatch(/role:\s+operator/);
     expect((await cli('users', 'demote', u.username)).code).toBe(0);
     expect((await d.db.selectFrom('users').select('role').where('id', '=', u.id).executeTakeFirstOrThrow()).role).toBe('customer');
-    expect((await cli('users', 'demote', 'nobody-by-this-name')).code).toBe(2);
+    expect((await cli('users', 'demote', 'nobody-by-this-name')).code).toBe(1); // a refusal, not a usage mistake
     expect((await cli('users', 'promote')).code).toBe(2);
 
     const lines = await d.db.selectFrom('operator_log').selectAll().where('action', 'in', ['users promote', 'users demote']).where('detail', 'like', `%"user_id":${u.id},%`).orderBy('id').execute();
