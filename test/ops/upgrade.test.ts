@@ -62,7 +62,7 @@ describe('upgrading a data folder', () => {
     }
   });
 
-  it('puts the folder back as it was when a migration fails, and says so', async () => {
+  it('leaves the folder as it was when a migration fails, and says so', async () => {
     const dir = await earlierFolder();
     const before = migrationsIn(dir);
     const boom: Migration = {
@@ -74,8 +74,9 @@ describe('upgrading a data folder', () => {
     const list = { ...migrations, '2099-12-31T2359-boom': boom };
     const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
     const err = await upgradeDatabase(db, { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') }, memoryLogger(), list).catch((e: unknown) => e);
+    await db.destroy();
     expect(err).toBeInstanceOf(UpgradeFailed);
-    expect((err as Error).message).toMatch(/^Upgrading the database failed \(migration 2099-12-31T2359-boom failed: the disk said no\)\. The data folder is back as it was before the upgrade/);
+    expect((err as Error).message).toMatch(/^Upgrading the database failed \(migration 2099-12-31T2359-boom failed: the disk said no\)\. Nothing was changed: the database is as it was before the upgrade\. The backup taken just before is .*nodekeep-before-upgrade-.*\.tar\.gz\. Run the previous Nodekeep version/);
     // As it was: the earlier migrations only, no trace of the failed ones, the customer there.
     expect(migrationsIn(dir)).toEqual(before);
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
@@ -86,8 +87,27 @@ describe('upgrading a data folder', () => {
     } finally {
       raw.close();
     }
-    expect(fs.readdirSync(dir).some((f) => f.startsWith('before-restore-'))).toBe(true);
   });
+
+  it('waits for another process writing, and when it waits too long says the next start tries again (not a failed upgrade)', async () => {
+    const dir = await earlierFolder();
+    const before = migrationsIn(dir);
+    // Another process's write transaction, held past the busy timeout.
+    const other = new SQLite(path.join(dir, 'nodekeep.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
+    try {
+      const err = await upgradeDatabase(db, { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') }, memoryLogger()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err).not.toBeInstanceOf(UpgradeFailed);
+      expect((err as Error).message).toMatch(/^Upgrading the database waited too long for another process writing to it \(.*database is locked\)\. Nothing was changed; the next start tries again\.$/);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+      await db.destroy();
+    }
+    expect(migrationsIn(dir)).toEqual(before);
+  }, 30_000);
 
   it('runs the pending migrations in one transaction: a failure leaves none of them behind', async () => {
     const dir = await earlierFolder();

@@ -3,7 +3,7 @@ import { sql, type Migration } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import type { Config } from '../config';
 import { createLogger, type Logger } from '../log';
-import { restoreLocked, writeBackup } from '../ops/backup';
+import { writeBackup } from '../ops/backup';
 import { DataDirInUse, lockDataDir } from './data-dir';
 import { migrateToLatest, type DB } from './open';
 
@@ -35,8 +35,8 @@ export async function assertNotNewer(db: DB, dataDir: string, list: Record<strin
 /**
  * Brings the database to this build at start. A database from an earlier build is
  * backed up first (BACKUP_DIR, `nodekeep-before-upgrade-<time>.tar.gz`, kept whatever
- * BACKUP_KEEP_DAYS says); if a migration then fails, the database is put back from that
- * backup (the caller holds the data folder's lock) and the start stops saying so. A
+ * BACKUP_KEEP_DAYS says); the migrations then run in one transaction, so a failure leaves
+ * the database as it was, and the start stops saying so. A
  * database from a newer build is refused (`assertNotNewer`). A new one is simply made.
  */
 export async function upgradeDatabase(
@@ -57,22 +57,19 @@ export async function upgradeDatabase(
   try {
     return { applied: await migrateToLatest(db, list), backup };
   } catch (err) {
-    if (!backup) throw err;
     const why = (err as Error).message;
-    await db.destroy();
-    // The migrations ran in one transaction, so the database is as it was already; the
-    // backup is put back all the same, in case a migration changed what a rollback cannot.
-    let keptIn: string | null;
-    try {
-      ({ keptIn } = await restoreLocked(config.dataDir, config.dbFile, backup, Object.keys(list)));
-    } catch (restoreErr) {
-      throw new UpgradeFailed(
-        `Upgrading the database failed (${why}), and putting back the backup taken just before it failed too (${(restoreErr as Error).message}). Nothing more was changed: restore ${backup} with the previous Nodekeep version's \`restore\` command, and report both errors.`,
-      );
+    // The migrations ran in one transaction, rolled back now: the database is as it was.
+    // Checked all the same, since the operator's next step depends on it.
+    const after = await appliedMigrations(db).catch(() => null);
+    const kept = backup ? ` The backup taken just before is ${backup}.` : '';
+    if (after?.join() !== applied.join()) {
+      throw new UpgradeFailed(`Upgrading the database failed (${why}) and left it partly upgraded.${kept} Restore it with the previous Nodekeep version's \`restore\` command, run that version, and report the error.`);
     }
-    throw new UpgradeFailed(
-      `Upgrading the database failed (${why}). The data folder is back as it was before the upgrade, from ${backup}${keptIn ? `; the database as the failed upgrade left it is kept in ${keptIn}` : ''}. Run the previous Nodekeep version, and report the error.`,
-    );
+    // Another process held the write lock past the busy timeout: the next start may well pass.
+    if ((err as { cause?: { code?: string } }).cause?.code === 'SQLITE_BUSY') {
+      throw new Error(`Upgrading the database waited too long for another process writing to it (${why}). Nothing was changed; the next start tries again.`);
+    }
+    throw new UpgradeFailed(`Upgrading the database failed (${why}). Nothing was changed: the database is as it was before the upgrade.${kept} Run the previous Nodekeep version, and report the error.`);
   }
 }
 

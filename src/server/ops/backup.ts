@@ -230,8 +230,8 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
   }
 }
 
-/** `restoreBackup` for a caller that holds the data folder's lock already (a start putting back its pre-upgrade backup). */
-export async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+/** `restoreBackup`'s work, with the data folder's lock held. */
+async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
   const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.restore));
   try {
     const names = await unpack(archive, work);
