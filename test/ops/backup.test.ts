@@ -192,6 +192,32 @@ describe("the server's own backup", () => {
     }
   });
 
+  it("begins again when its first step meets the connection's own write transaction", async () => {
+    const out = path.join(t.dataDir, 'backups', 'busy.tar.gz');
+    const conn = connectionOf(t.deps.db);
+    // A transaction of the server's still open when the copy starts (none is today; one
+    // that waited on anything but the database would be): better-sqlite3 reports that
+    // first step as a finished copy of 0 pages.
+    conn.exec('BEGIN IMMEDIATE');
+    conn.prepare("INSERT INTO filler (b) VALUES (x'beef')").run();
+    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: conn });
+    setTimeout(() => conn.exec('COMMIT'), 300);
+    const r = await backup;
+    expect(r.bytes).toBeGreaterThan(0);
+    const target = tempDataDir('nodekeep-busy-');
+    try {
+      expect((await cliRun(['restore', out], { DATA_DIR: target })).code).toBe(0);
+      const db = new SQLite(path.join(target, 'nodekeep.sqlite'), { readonly: true });
+      try {
+        expect(db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'beef'").get()).toEqual({ n: 1 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  });
+
   it('stops between two steps when the server stops, leaving no copy and no part file', async () => {
     const out = path.join(t.dataDir, 'backups', 'stopped.tar.gz');
     const stop = new AbortController();

@@ -70,8 +70,15 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('backup stopped');
       return STEP_PAGES;
     };
-    if (source) await source.backup(copy, { progress: stopped });
-    else {
+    if (source) {
+      // A first step inside the connection's own write transaction copies nothing and
+      // better-sqlite3 takes it for the end (0 pages left): then the copy is begun again.
+      for (let tries = 0; (await source.backup(copy, { progress: stopped })).totalPages === 0; tries++) {
+        fs.rmSync(copy, { force: true });
+        if (tries === 50) throw new BackupError('The database stayed busy for 5 s; the backup is tried again at the next hour.');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } else {
       const src = openSqlite(dbFile, { readonly: true, fileMustExist: true, timeout: 10_000 });
       try {
         await src.backup(copy, { progress: () => 1_000_000_000 });
@@ -79,7 +86,7 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
         src.close();
       }
     }
-    const db = openSqlite(copy);
+    const db = openSqlite(copy, { fileMustExist: true });
     let migrations: string[];
     try {
       migrations = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
