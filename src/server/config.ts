@@ -105,12 +105,17 @@ function isSender(value: string): boolean {
 }
 
 const EnvSchema = v.object({
-  // An address to listen on, not a name: a name would be looked up in DNS at start, and a
-  // typo (0.0.0.0.1) failed after the migrations with the variable unnamed.
+  // An IP address ([v6] too) or a host name. A name whose last label is a number is no
+  // name but a mistyped address (0.0.0.0.1): it was looked up in DNS at start and failed
+  // after the migrations with the variable unnamed.
   HOST: v.optional(
     v.pipe(
       v.string(),
-      v.check((h) => isIP(h) !== 0 || h === 'localhost', 'must be an IP address to listen on (127.0.0.1: this machine only; 0.0.0.0: every IPv4 address; ::, every address)'),
+      v.transform((h) => (/^\[.*\]$/.test(h) ? h.slice(1, -1) : h)),
+      v.check(
+        (h) => isIP(h) !== 0 || (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(h) && !/(^|\.)\d+$/.test(h)),
+        'must be an IP address or a host name to listen on (127.0.0.1: this machine only; 0.0.0.0: every IPv4 address; ::, every address)',
+      ),
     ),
     '127.0.0.1',
   ),

@@ -15,12 +15,17 @@ describe('configuration from the environment', () => {
   it('builds PUBLIC_URL from HOST and PORT, and takes an explicit one without trailing slash', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).publicUrl).toBe('http://0.0.0.0:9000');
     expect(loadConfig({ HOST: '::1', PORT: '9000' }).publicUrl).toBe('http://[::1]:9000');
+    // IPv6 in brackets as in a URL, and host names, are taken too.
+    expect(loadConfig({ HOST: '[::]', PORT: '9000' })).toMatchObject({ host: '::', publicUrl: 'http://[::]:9000' });
+    expect(loadConfig({ HOST: 'node-1.example.lan' }).host).toBe('node-1.example.lan');
+    expect(loadConfig({ HOST: 'localhost' }).host).toBe('localhost');
     expect(loadConfig({ PUBLIC_URL: 'https://nodes.example.com/' }).publicUrl).toBe('https://nodes.example.com');
   });
 
   it.each([
     ['HOST', '0.0.0.0.1'],
-    ['HOST', 'example.com'],
+    ['HOST', '300.1.1.1'],
+    ['HOST', 'bad host'],
     ['PORT', 'abc'],
     ['PORT', '70000'],
     ['PUBLIC_URL', 'not a url'],
