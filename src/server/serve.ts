@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config';
+import { DataDirOwner } from './db/data-dir';
 import { DatabaseTooNew, UpgradeFailed } from './db/upgrade';
 import { createLogger } from './log';
 import { removeOtherBuilds } from './runtime/executable';
@@ -36,7 +37,7 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
     process.stderr.write(`Nodekeep failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     // The same start would fail the same way (and write another pre-upgrade backup):
     // the unit does not restart on this code (RestartPreventExitStatus).
-    process.exit(err instanceof UpgradeFailed || err instanceof DatabaseTooNew ? EXIT_NEEDS_OPERATOR : 1);
+    process.exit(err instanceof UpgradeFailed || err instanceof DatabaseTooNew || err instanceof DataDirOwner ? EXIT_NEEDS_OPERATOR : 1);
   });
   // This process holds the data folder now: what earlier builds of the executable unpacked can go.
   const removed = removeOtherBuilds();

@@ -70,7 +70,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const state = { ready: false };
   // Before anything is written: one server per data folder (limits, node starts and
   // the simulator all assume it).
-  assertDataDirOwner(config.dataDir);
+  assertDataDirOwner(config.dataDir, config.dbFile);
   const dataLock = lockDataDir(config.dataDir);
   try {
     return await startLocked(config, log, state, dataLock);

@@ -27,5 +27,9 @@ describe("a data folder that belongs to the service's user", () => {
     fs.chownSync(dir, 0, 0);
     expect(await runCli(['users', 'list'], { DATA_DIR: dir }, { out: () => {} })).toBe(0);
     expect(fs.existsSync(path.join(dir, 'nodekeep.sqlite'))).toBe(true);
+    // A folder mounted from elsewhere (another owner) whose database root made: root has
+    // been running it there (a container), and goes on.
+    fs.chownSync(dir, 65534, 65534);
+    expect(await runCli(['users', 'list'], { DATA_DIR: dir }, { out: () => {} })).toBe(0);
   });
 });

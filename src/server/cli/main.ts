@@ -62,7 +62,7 @@ export async function runCli(
   }
   const config = loadConfig(env);
   try {
-    assertDataDirOwner(config.dataDir);
+    assertDataDirOwner(config.dataDir, config.dbFile);
   } catch (err) {
     if (!(err instanceof DataDirOwner)) throw err;
     process.stderr.write(`error: ${err.message}\n`);

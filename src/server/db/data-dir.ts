@@ -39,11 +39,15 @@ function userName(uid: number): string | null {
  * Refuses root on a data folder another user owns: what root writes there (a restored
  * database, a new WAL, the secrets key) would be root's, and the service, running as
  * its own user, could then not open it. The operator meant `runuser -u <owner> --`.
+ * A folder whose database is root's already is root's to run.
  */
-export function assertDataDirOwner(dir: string): void {
+export function assertDataDirOwner(dir: string, dbFile: string): void {
   if (process.getuid?.() !== 0 || !fs.existsSync(dir)) return;
   const owner = fs.statSync(dir).uid;
   if (owner === 0) return;
+  // A database of root's in it: root has been running Nodekeep there all along (a
+  // container as root with a folder mounted from the host), and may go on.
+  if (fs.existsSync(dbFile) && fs.statSync(dbFile).uid === 0) return;
   const name = userName(owner);
   throw new DataDirOwner(
     `The data folder ${dir} belongs to ${name ? `user ${name}` : `uid ${owner}`}, and this is root: files written now would be root's, and Nodekeep running as ${name ?? 'its owner'} could not open them. Run it as that user${name ? ` (runuser -u ${name} -- nodekeep …)` : ''}.`,

@@ -14,7 +14,7 @@ export const backupCommands: Record<string, CliCommand> = {
     async run(_db, args, io, config) {
       if (args.length > 1) throw new UsageError('backup takes at most a file name');
       const r = await writeBackup(config.dataDir, config.dbFile, args[0] ?? backupFileName(config.backupDir, Date.now()));
-      io.out(`backup written: ${r.file} (${mib(r.bytes)})${r.withKey ? '' : '. It holds no secrets key: SECRETS_KEY is set, so keep that key apart; the stored node keys open only with it'}`);
+      io.out(`backup written: ${r.file} (${mib(r.bytes)})${r.withKey ? '' : '. It holds no secrets key: the data folder has no key file (SECRETS_KEY is set, or the server has not started yet), so keep the key apart; stored node keys open only with it'}`);
     },
   },
   restore: {
@@ -24,7 +24,7 @@ export const backupCommands: Record<string, CliCommand> = {
     async run(_db, args, io, config) {
       if (args.length !== 1) throw new UsageError('restore takes the backup file');
       const r = await restoreBackup(config.dataDir, config.dbFile, args[0], Object.keys(migrations));
-      io.out(`restored ${args[0]} into ${config.dataDir} (${r.migrations} migrations)${r.keptIn ? `; the previous files are in ${r.keptIn}` : ''}. Start the server${r.withKey ? '' : ' with the SECRETS_KEY the backup was made with (it holds no key file)'}.`);
+      io.out(`restored ${args[0]} into ${config.dataDir} (${r.migrations} migrations)${r.keptIn ? `; the previous files are in ${r.keptIn}` : ''}. Start the server${r.withKey ? '' : ' with the secrets key the backup was made with (it holds no key file: give the same SECRETS_KEY)'}.`);
     },
   },
 };
