@@ -140,6 +140,30 @@ describe('backup and restore', () => {
   });
 });
 
+describe('a folder whose key is SECRETS_KEY, not a file', () => {
+  it('backs up without a key and says so; its restore keeps the key file the target has', async () => {
+    const src = tempDataDir('nodekeep-envkey-');
+    const target = tempDataDir('nodekeep-envkey-target-');
+    const file = path.join(src, 'envkey.tar.gz');
+    const env = { SECRETS_KEY: 'ab'.repeat(32) };
+    try {
+      expect((await cliRun(['users', 'list'], { DATA_DIR: src, ...env })).code).toBe(0);
+      const b = await cliRun(['backup', file], { DATA_DIR: src, ...env });
+      expect(b.code).toBe(0);
+      expect(b.out).toMatch(/\. It holds no secrets key: the data folder has no key file \(SECRETS_KEY is set, or the server has not started yet\), so keep the key apart/);
+      // The target has a key file of its own: a restore of a key-less backup leaves it there.
+      expect((await cliRun(['users', 'list'], { DATA_DIR: target })).code).toBe(0);
+      fs.writeFileSync(path.join(target, 'secrets.key'), 'cd'.repeat(32) + '\n', { mode: 0o600 });
+      const r = await cliRun(['restore', file], { DATA_DIR: target });
+      expect(r.code).toBe(0);
+      expect(r.out).toMatch(/Start the server with the secrets key the backup was made with \(it holds no key file: give the same SECRETS_KEY\)\.$/);
+      expect(fs.readFileSync(path.join(target, 'secrets.key'), 'utf8')).toBe('cd'.repeat(32) + '\n');
+    } finally {
+      for (const d of [src, target]) fs.rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("the server's own backup", () => {
   let t: TestServer;
   beforeAll(async () => {
