@@ -146,7 +146,7 @@ describe('SIGTERM', () => {
       const [sim3] = simulatorsHere();
       expect(sim3).not.toBe(sim);
       const refused = await cli('fleet', 'stop-local');
-      expect(refused.code).toBe(2);
+      expect(refused.code).toBe(1);
       expect(refused.err).toMatch(/Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/);
       expect(alive(sim3)).toBe(true);
       third.child.kill('SIGTERM');

@@ -151,6 +151,18 @@ describe('upgrading a data folder', () => {
     } finally {
       server.release();
     }
+    // Another command at work on the folder (an upgrade, a restore): wait for it. A server
+    // starting then says the same of it, not that a server runs.
+    const command = lockDataDir(dir, 'command');
+    try {
+      const waiting = await cli('users', 'list');
+      expect(waiting.code).toBe(1);
+      expect(waiting.err).toBe(`error: A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then run the command again.\n`);
+      await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(`A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then try again.`);
+      expect(migrationsIn(dir)).toHaveLength(EARLIER);
+    } finally {
+      command.release();
+    }
     // No server: backed up first, upgraded, then the command runs.
     const ran = await cli('users', 'list');
     expect(ran.code).toBe(0);

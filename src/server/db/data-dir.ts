@@ -21,7 +21,16 @@ export function secureFile(file: string): void {
   if (fs.statSync(file).mode & 0o077) fs.chmodSync(file, 0o600);
 }
 
-export class DataDirInUse extends Error {}
+/** The data folder's lock is held: `who` holds it (a server, or a command at work), in a sentence. */
+export class DataDirInUse extends Error {
+  constructor(
+    readonly who: string,
+    readonly byServer: boolean,
+    advice: string,
+  ) {
+    super(`${who} ${advice}`);
+  }
+}
 /** Root about to write into a data folder that belongs to another user (the service's). */
 export class DataDirOwner extends Error {}
 
@@ -61,7 +70,7 @@ export function assertDataDirOwner(dir: string, dbFile: string): void {
  * leaves a stale lock behind. The operator CLI does not take it and keeps working
  * beside the server (both use the database in WAL mode).
  */
-export function lockDataDir(dir: string): { release(): void } {
+export function lockDataDir(dir: string, holder: 'server' | 'command' = 'server'): { release(): void } {
   secureDataDir(dir);
   const file = path.join(dir, 'server.lock');
   const pidFile = path.join(dir, 'server.pid');
@@ -72,17 +81,20 @@ export function lockDataDir(dir: string): { release(): void } {
   } catch (err) {
     lock.close();
     if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
-    let holder = '';
+    // "<pid>\n<server|command>\n"; a file of an earlier build holds the pid alone (a server's).
+    let pid = '';
+    let byServer = true;
     try {
-      holder = ` (pid ${Number.parseInt(fs.readFileSync(pidFile, 'utf8'), 10)})`;
+      const [p, what] = fs.readFileSync(pidFile, 'utf8').split('\n');
+      pid = ` (pid ${Number.parseInt(p, 10)})`;
+      byServer = what !== 'command';
     } catch {
       // No pid file: say so without one.
     }
-    throw new DataDirInUse(
-      `Another Nodekeep server${holder} is already running on the data folder ${dir}. Stop it first, or give this server its own DATA_DIR.`,
-    );
+    if (byServer) throw new DataDirInUse(`Another Nodekeep server${pid} is already running on the data folder ${dir}.`, true, 'Stop it first, or give this server its own DATA_DIR.');
+    throw new DataDirInUse(`A Nodekeep command${pid} is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local).`, false, 'Wait for it to finish, then try again.');
   }
-  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  fs.writeFileSync(pidFile, `${process.pid}\n${holder}\n`, { mode: 0o600 });
   let released = false;
   return {
     release() {

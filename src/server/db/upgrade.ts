@@ -87,11 +87,12 @@ export async function upgradeForCommandLine(db: DB, config: Pick<Config, 'dataDi
   if (!pending.length) return { applied: [], backup: null };
   let lock: { release(): void };
   try {
-    lock = lockDataDir(config.dataDir);
+    lock = lockDataDir(config.dataDir, 'command');
   } catch (err) {
     if (!(err instanceof DataDirInUse)) throw err;
+    if (!err.byServer) throw new UpgradeNeedsServer(`${err.who} Wait for it to finish, then run the command again.`);
     throw new UpgradeNeedsServer(
-      `${err.message.replace(/ Stop it first.*$/, '')} Its database is from an earlier Nodekeep than this command (${pending.length} migration${pending.length === 1 ? '' : 's'} to run). Restart the server with this version first (it backs the database up and upgrades it), then run the command again.`,
+      `${err.who} Its database is from an earlier Nodekeep than this command (${pending.length} migration${pending.length === 1 ? '' : 's'} to run). Restart the server with this version first (it backs the database up and upgrades it), then run the command again.`,
     );
   }
   try {

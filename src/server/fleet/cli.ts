@@ -152,9 +152,9 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(_db, _args, io, config) {
       let lock: { release(): void };
       try {
-        lock = lockDataDir(config.dataDir);
+        lock = lockDataDir(config.dataDir, 'command');
       } catch (err) {
-        if (err instanceof DataDirInUse) throw new UsageError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it first (systemctl stop nodekeep): it would start its daemons again.`);
+        if (err instanceof DataDirInUse) fail('CONFLICT', `${err.who} ${err.byServer ? 'Stop it first (systemctl stop nodekeep): it would start its daemons again.' : 'Wait for it to finish, then try again.'}`);
         throw err;
       }
       try {

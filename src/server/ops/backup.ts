@@ -225,9 +225,9 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
   secureDataDir(dataDir);
   let lock: { release(): void };
   try {
-    lock = lockDataDir(dataDir);
+    lock = lockDataDir(dataDir, 'command');
   } catch (err) {
-    if (err instanceof DataDirInUse) throw new BackupError(`${err.message.replace(/ Stop it first.*$/, '')} Stop it before restoring (systemctl stop nodekeep): a restore replaces the database it is using.`);
+    if (err instanceof DataDirInUse) throw new BackupError(`${err.who} ${err.byServer ? 'Stop it before restoring (systemctl stop nodekeep): a restore replaces the database it is using.' : 'Wait for it to finish, then restore.'}`);
     throw err;
   }
   try {
