@@ -134,7 +134,7 @@ describe('the fleet in the running platform', () => {
     expect((await cli('hosts', 'set', 'local', '--dedicated', '1')).code).toBe(0);
     expect((await cli('fleet', 'create', 'pivx', '--user', users.owner.username, '--plan', 'dedicated')).code).toBe(0);
     const full = await cli('fleet', 'create', 'pivx', '--user', users.other.username, '--plan', 'dedicated');
-    expect(full.code).toBe(2);
+    expect(full.code).toBe(1); // a refusal, not a usage mistake
     // Placement is the control loop's: the slot shows as used once it placed the node.
     await waitFor(async () => /local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/.test((await cli('fleet', 'status')).out), 5000, 'the slot in use');
     expect((await cli('fleet', 'create', 'bitg', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // maintenance

@@ -1,3 +1,4 @@
+import { AppError } from '../errors';
 import type { Config } from '../config';
 import type { DB } from '../db/open';
 import type { OperatorActor } from '../operator/log';
@@ -15,6 +16,24 @@ export type CliCommand = {
 
 /** A mistake in the operator's command line: shown with the usage, exit code 2. */
 export class UsageError extends Error {}
+
+/**
+ * What a shared service (the console's too) threw, as the command line shows it: a value
+ * it refused as malformed (BAD_REQUEST) is a mistake in the command line (usage, exit 2);
+ * any other refusal (not found, a conflict, a rule) is its message alone (exit 1).
+ */
+export function usageOrRefusal(err: unknown): unknown {
+  return err instanceof AppError && err.code === 'BAD_REQUEST' ? new UsageError(err.message) : err;
+}
+
+/** Runs a shared service's call, its errors shown as `usageOrRefusal` says. */
+export async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw usageOrRefusal(err);
+  }
+}
 
 /** `--name value` options after the positional arguments. */
 export function parseFlags(args: string[], known: string[]): { positional: string[]; flags: Record<string, string> } {

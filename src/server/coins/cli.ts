@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { formatUsdExact, parseUsd } from '../../shared/money';
 import type { CliCommand } from '../cli/types';
-import { parseFlags, UsageError } from '../cli/types';
+import { asUsage, parseFlags, UsageError } from '../cli/types';
 import type { DB } from '../db/open';
-import { AppError, fail } from '../errors';
+import { fail } from '../errors';
 import { readMarketStatus } from '../market/refresher';
 import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices } from './operator';
 import { findCoin, hostedCounts, listCoins } from './queries';
@@ -33,15 +33,6 @@ function price(text: string, flag: string) {
   }
 }
 
-/** A rule the shared service refused, shown like any other mistake on the command line. */
-async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AppError) throw new UsageError(err.message);
-    throw err;
-  }
-}
 
 export const catalogCommands: Record<string, CliCommand> = {
   'catalog list': {

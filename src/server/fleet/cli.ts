@@ -3,9 +3,9 @@ import { DataDirInUse, lockDataDir } from '../db/data-dir';
 import { LocalEngine } from './engines/local';
 import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../cli/types';
-import { parseFlags, UsageError } from '../cli/types';
+import { asUsage, parseFlags, UsageError, usageOrRefusal } from '../cli/types';
 import type { DB } from '../db/open';
-import { AppError, fail } from '../errors';
+import { fail } from '../errors';
 import { createLogger } from '../log';
 import { logOperatorAction } from '../operator/log';
 import { openSecretBox } from '../secrets/box';
@@ -33,15 +33,6 @@ async function requireNode(db: DB, id: string | undefined) {
   return node;
 }
 
-/** A rule the shared service refused, shown like any other mistake on the command line. */
-async function asUsage<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof AppError) throw new UsageError(err.message);
-    throw err;
-  }
-}
 
 function readText(file: string): string {
   try {
@@ -183,8 +174,7 @@ export const fleetCommands: Record<string, CliCommand> = {
         await logOperatorAction(db, io.by, 'fleet create', { node: node.mn_id, user_id: user.id });
         io.out(`node ${node.mn_id} requested; the running server places and starts it`);
       } catch (err) {
-        if (err instanceof AppError) throw new UsageError(err.message);
-        throw err;
+        throw usageOrRefusal(err);
       }
     },
   },

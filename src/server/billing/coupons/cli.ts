@@ -1,7 +1,6 @@
 import { formatUsdExact, parseUsd } from '../../../shared/money';
 import type { CliCommand } from '../../cli/types';
-import { AppError } from '../../errors';
-import { parseFlags, UsageError } from '../../cli/types';
+import { asUsage, parseFlags, UsageError } from '../../cli/types';
 import { createGiftCodes, giftCodeList, revokeGiftCodes } from './admin';
 
 /** "2027-01-31" (valid through that UTC day) or a full ISO time; epoch ms of the end. */
@@ -34,10 +33,7 @@ export const couponCommands: Record<string, CliCommand> = {
       }
       if (!/^\d+$/.test(flags.count)) throw new UsageError('--count must be a whole number from 1 to 1000');
       const expiresAt = parseExpiry(flags.expires);
-      // The service checks the numbers; on the command line a refused number is a usage error.
-      const b = await createGiftCodes(db, io.by, { amount, count: Number(flags.count), expiresAt }).catch((err: unknown) => {
-        throw err instanceof AppError && err.code === 'BAD_REQUEST' ? new UsageError(err.message) : err;
-      });
+      const b = await asUsage(() => createGiftCodes(db, io.by, { amount, count: Number(flags.count), expiresAt }));
       const n = b.codes.length;
       io.out(`${n} gift code${n === 1 ? '' : 's'} of $${formatUsdExact(b.amount)}, valid until ${minute(new Date(b.expiresAt).toISOString())} UTC (batch ${b.batch}). They are shown only now:`);
       for (const c of b.codes) io.out(c);

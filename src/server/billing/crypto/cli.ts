@@ -7,7 +7,7 @@ import { CurrencyFlags, passwordAad, sourceProblem } from './currencies';
 import { formatUsdExact } from '../../../shared/money';
 import { findCurrency, insertCurrency, listCurrencies } from './queries';
 import { setDepositCurrencyEnabled } from './admin';
-import { AppError } from '../../errors';
+import { AppError, fail } from '../../errors';
 import { moneroWalletCall, parseRpcUrl } from './sources';
 import { RESCAN_SLACK_MS } from './watcher';
 
@@ -29,7 +29,7 @@ export const depositCommands: Record<string, CliCommand> = {
       const f = parsed.output;
       const problem = sourceProblem(f);
       if (problem) throw new UsageError(problem);
-      if (await findCurrency(db, f.id)) throw new UsageError(`currency ${f.id} exists (disable it and add another id to change its source)`);
+      if (await findCurrency(db, f.id)) fail('CONFLICT', `currency ${f.id} exists (disable it and add another id to change its source)`);
       const monero = !!f['monero-wallet-rpc'];
       if ((viewKey || moneroAddress) && !(monero && viewKey && moneroAddress && f.wallet)) throw new UsageError('--view-key and --monero-address go together, with --monero-wallet-rpc and --wallet');
       if (viewKey && !/^[0-9a-f]{64}$/.test(viewKey)) throw new UsageError('--view-key is the 64-hex private view key');
