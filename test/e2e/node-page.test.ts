@@ -373,15 +373,33 @@ describe('node page actions', () => {
 
   it('stops and deletes a validator, then offers its EIP-3076 slashing-protection file', { timeout: 90_000 }, async () => {
     const { mn, pubkey } = await deployValidator();
+    // What the live socket brings the page.
+    const frames: string[] = [];
+    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
     await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
     const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
     await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
     await dialog.getByLabel('Reason').selectOption('I will deploy another node');
+    // The server marks the node deleted and tells the page before it answers (the answer
+    // waits for the validator's stop, seconds on a loaded machine). The answer is held
+    // here until the page has had that news: its refetch finds the node gone, and the
+    // page must stay for the file all the same (it went to /dashboard, and the file was lost).
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/trpc/*nodes.delete_masternode*', async (route) => {
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    const seen = frames.length;
     await dialog.getByRole('button', { name: 'Delete node' }).click();
+    await expect.poll(() => frames.slice(seen).some((f) => f.includes('refresh_masternodes')), { timeout: 30_000 }).toBe(true);
+    await page.waitForTimeout(1_500);
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
+    release();
 
     const done = page.getByRole('dialog', { name: 'Validator deleted' });
     const link = done.getByRole('link', { name: 'Download slashing-protection file' });
-    // The delete reads the beacon head, then stops the validator (2 s alone; far more on a loaded CI machine).
     await link.waitFor({ timeout: 45_000 });
     // The page stays for the download; the node is already gone.
     expect(await listedIds()).not.toContain(mn);

@@ -15,7 +15,8 @@ type Props = {
   validator: boolean;
   onClose: () => void;
   /** The node is gone: the page must not treat its own refetch failing as an error. */
-  onDeleted: () => void;
+  /** The delete is under way (true) or failed (false): the page stops reading the node meanwhile. */
+  onDeleting: (underWay: boolean) => void;
 };
 
 /**
@@ -25,15 +26,23 @@ type Props = {
  * under "Error!"; a success goes to the portfolio after 300 ms, or for a validator
  * first offers its slashing-protection file.
  */
-export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleted }: Props) {
+export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: Props) {
   const [reason, setReason] = useState('');
   const [other, setOther] = useState('');
   const [slashing, setSlashing] = useState<string | null>(null);
   const [, navigate] = useLocation();
   const utils = trpc.useUtils();
   const remove = trpc.nodes.delete_masternode.useMutation({
+    // From the click on: the server marks the node deleted before it answers (a validator's
+    // answer waits for its stop), and a refetch meanwhile must not take the page away,
+    // or the slashing-protection file in the answer is never shown.
+    onMutate() {
+      onDeleting(true);
+    },
+    onError() {
+      onDeleting(false);
+    },
     onSuccess(data) {
-      onDeleted();
       void utils.nodes.get_masternodes.invalidate();
       if (data.slashing_protection) setSlashing(data.slashing_protection);
     },

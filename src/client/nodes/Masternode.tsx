@@ -33,7 +33,8 @@ function readTab(value: string | null): NodeTab {
 }
 
 function NodePage({ mn }: { mn: string }) {
-  // Once deleted, the node is not fetched again: the dialog finishes (redirect, validator file) on the last data.
+  // From the delete's click on, the node is not fetched again and its absence is expected:
+  // the dialog finishes (redirect, validator file) on the last data.
   const [deleted, setDeleted] = useState(false);
   const node = trpc.nodes.get_masternode.useQuery({ masternode: mn }, { enabled: !deleted });
   const [params, setParams] = useSearchParams();
@@ -69,7 +70,7 @@ function NodePage({ mn }: { mn: string }) {
         {tab === 'proposals' && <Proposals node={data} />}
       </div>
       {deleting && (
-        <DeleteNodeDialog mn={data.mn_id} name={nodeName(data)} validator={data.front_options.validator_evm} onClose={closeDelete} onDeleted={() => setDeleted(true)} />
+        <DeleteNodeDialog mn={data.mn_id} name={nodeName(data)} validator={data.front_options.validator_evm} onClose={closeDelete} onDeleting={setDeleted} />
       )}
     </div>
   );
