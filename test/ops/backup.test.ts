@@ -176,6 +176,22 @@ describe("the server's own backup", () => {
     await stopTestServer(t);
   });
 
+  /** Restores `archive` into a new folder, as the operator would, and reads its database. */
+  async function restoredRead<T>(archive: string, read: (db: SQLite.Database) => T): Promise<T> {
+    const target = tempDataDir('nodekeep-restored-');
+    try {
+      expect((await cliRun(['restore', archive], { DATA_DIR: target })).code).toBe(0);
+      const db = new SQLite(path.join(target, 'nodekeep.sqlite'), { readonly: true });
+      try {
+        return read(db);
+      } finally {
+        db.close();
+      }
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  }
+
   const workCopy = () => {
     const work = fs.readdirSync(t.dataDir).find((f) => f.startsWith('.backup-'));
     const copy = work && path.join(t.dataDir, work, 'nodekeep.sqlite');
@@ -200,20 +216,11 @@ describe("the server's own backup", () => {
     const r = await backup;
     expect(r.withKey).toBe(true);
     expect(turns).toBeGreaterThan(0);
-    const target = tempDataDir('nodekeep-steps-');
-    try {
-      expect(await runCli(['restore', out], { DATA_DIR: target }, { out: () => {} })).toBe(0);
-      const db = new SQLite(path.join(target, 'nodekeep.sqlite'), { readonly: true });
-      try {
-        expect(db.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
-        expect(db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'c0ffee'").get()).toEqual({ n: 1 });
-        expect(db.prepare('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 41 });
-      } finally {
-        db.close();
-      }
-    } finally {
-      fs.rmSync(target, { recursive: true, force: true });
-    }
+    expect(await restoredRead(out, (db) => [db.pragma('integrity_check'), db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'c0ffee'").get(), db.prepare('SELECT count(*) AS n FROM filler').get()])).toEqual([
+      [{ integrity_check: 'ok' }],
+      { n: 1 },
+      { n: 41 },
+    ]);
   });
 
   it("begins again when its first step meets the connection's own write transaction", async () => {
@@ -228,18 +235,7 @@ describe("the server's own backup", () => {
     setTimeout(() => conn.exec('COMMIT'), 300);
     const r = await backup;
     expect(r.bytes).toBeGreaterThan(0);
-    const target = tempDataDir('nodekeep-busy-');
-    try {
-      expect((await cliRun(['restore', out], { DATA_DIR: target })).code).toBe(0);
-      const db = new SQLite(path.join(target, 'nodekeep.sqlite'), { readonly: true });
-      try {
-        expect(db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'beef'").get()).toEqual({ n: 1 });
-      } finally {
-        db.close();
-      }
-    } finally {
-      fs.rmSync(target, { recursive: true, force: true });
-    }
+    expect(await restoredRead(out, (db) => db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'beef'").get())).toEqual({ n: 1 });
   });
 
   it('stops between two steps when the server stops, leaving no copy and no part file', async () => {

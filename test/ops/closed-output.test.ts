@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../../src/server/fleet/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../support/server';
 
@@ -9,16 +9,6 @@ import { tempDataDir } from '../support/server';
 
 const dir = tempDataDir('nodekeep-pipes-');
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 describe('output closed early', () => {
   it('leaves the server serving', async () => {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { freePort } from '../../src/server/fleet/spec';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startPodman, type Podman } from '../support/podman';
 import { waitFor } from '../support/wait';
@@ -36,16 +36,6 @@ const pm = () => started as Podman;
 const sh = (script: string) => pm().cli(['exec', NAME, 'bash', '-euo', 'pipefail', '-c', script]);
 /** The operator's `nk` of docs/self-hosting.md. */
 const nk = (args: string) => sh(`runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} ${args}`);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 /** The executable of this checkout, built unless the one in dist/ is newer than the build. */
 function ensureExecutable() {
