@@ -21,6 +21,10 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: a loaded CI machine (two cores, Chromium and
+    // servers beside the test) takes longer to show a lazy chunk or a refetch. Only a failing
+    // poll waits the full time.
+    expect: { poll: { timeout: 10_000 } },
     // Each file runs in its own fork with its own database and servers; two cores here.
     pool: 'forks',
     maxWorkers: 2,

@@ -74,7 +74,10 @@ describe('daemon upgrades', () => {
       Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, 9000), `${s.url}/trpc/console.upgrades.start`, { body: { coin_id: 'dash', version: '22.1.9', batch_size: 5 }, token: operator.token })),
     );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
-    for (const a of answers) if (a.status !== 200) expect(a.body.error.message).toBe(ROLLOUT_MESSAGES.busy);
+    // A request that arrives while the rollout runs is told it is under way; on a loaded machine
+    // the five simulated nodes can finish first, and a late one is told the coin already runs it.
+    for (const a of answers) if (a.status !== 200) expect([ROLLOUT_MESSAGES.busy, ROLLOUT_MESSAGES.sameVersion]).toContain(a.body.error.message);
+    expect(await s.deps.db.selectFrom('daemon_rollouts').selectAll().execute()).toHaveLength(1);
     const [only] = await s.deps.db.selectFrom('daemon_rollouts').selectAll().execute();
     await waitFor(async () => (await rollout(only.id)).state === 'done', 30_000, 'the one rollout done');
     expect(await s.deps.db.selectFrom('operator_log').select('address').where('action', '=', 'fleet upgrade').execute()).toHaveLength(1);
