@@ -39,18 +39,18 @@ afterAll(async () => {
 
 describe('the server on its job runner', () => {
   it('prunes at start', async () => {
-    await expect.poll(async () => (await s.deps.db.selectFrom('page_visits').select('path').execute()).map((r) => r.path), { timeout: 5000 }).toEqual(['/today']);
+    await expect.poll(async () => (await s.deps.db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/today']);
   });
 
   it('sends mail that another connection queued', async () => {
     await cli.transaction().execute((trx) => enqueueMail(trx, { to: 'from-cli@example.test', subject: 'From the CLI', text: 'hello' }));
-    await expect.poll(async () => (await s.deps.db.selectFrom('mail_outbox').select('status').where('to_addr', '=', 'from-cli@example.test').executeTakeFirst())?.status, { timeout: 5000 }).toBe('logged');
+    await expect.poll(async () => (await s.deps.db.selectFrom('mail_outbox').select('status').where('to_addr', '=', 'from-cli@example.test').executeTakeFirst())?.status).toBe('logged');
     expect(await s.deps.db.selectFrom('jobs').selectAll().execute()).toEqual([]);
   });
 
   it('sends mail that another process queued and exited', async () => {
     const { stdout } = await otherProcess('enqueue-mail', dbFile, 'other-process@example.test');
     expect(stdout).toBe('queued\n');
-    await expect.poll(async () => (await s.deps.db.selectFrom('mail_outbox').select('status').where('to_addr', '=', 'other-process@example.test').executeTakeFirst())?.status, { timeout: 5000 }).toBe('logged');
+    await expect.poll(async () => (await s.deps.db.selectFrom('mail_outbox').select('status').where('to_addr', '=', 'other-process@example.test').executeTakeFirst())?.status).toBe('logged');
   });
 });

@@ -57,11 +57,11 @@ describe('queued jobs', () => {
     });
     r.start();
     await r.enqueue('test.work', { n: 1 });
-    await expect.poll(() => at.length, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => at.length).toBe(3);
     // Timers never fire early; a millisecond of clock rounding is allowed.
     expect(at[1] - at[0]).toBeGreaterThanOrEqual(149);
     expect(at[2] - at[1]).toBeGreaterThanOrEqual(299);
-    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length).toBe(0);
   });
 
   it('give up after the last attempt and keep the failed row with its error', async () => {
@@ -78,7 +78,7 @@ describe('queued jobs', () => {
     });
     r.start();
     await r.enqueue('test.work', { n: 1 }, { key: 'k' });
-    await expect.poll(async () => (await findJobs(db, 'test.work'))[0]?.state, { timeout: 5000 }).toBe('failed');
+    await expect.poll(async () => (await findJobs(db, 'test.work'))[0]?.state).toBe('failed');
     const [row] = await findJobs(db, 'test.work');
     expect(row).toMatchObject({ attempts: 3, last_error: 'always', owner: null });
     expect(runs).toBe(3);
@@ -92,7 +92,7 @@ describe('queued jobs', () => {
     r.handle('test.work', { deadlineMs: 1000, maxAttempts: 5, backoffMs: 20, run: async () => void runs++ });
     await insertJob(other, 'test.work', JSON.stringify({ n: 'not a number' }));
     r.start();
-    await expect.poll(async () => (await findJobs(db, 'test.work'))[0]?.state, { timeout: 5000 }).toBe('failed');
+    await expect.poll(async () => (await findJobs(db, 'test.work'))[0]?.state).toBe('failed');
     expect((await findJobs(db, 'test.work'))[0].last_error).toMatch(/bad payload/);
     expect(runs).toBe(0);
   });
@@ -114,10 +114,10 @@ describe('queued jobs', () => {
     r.start();
     const started = Date.now();
     await r.enqueue('test.work', { n: 1 });
-    await expect.poll(() => reasons.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => reasons.length).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(199);
     expect(reasons[0]).toBeInstanceOf(DeadlineError);
-    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length).toBe(0);
   });
 
   it('give up on an attempt that ignores its deadline, so its slot is free for the next job', async () => {
@@ -135,7 +135,7 @@ describe('queued jobs', () => {
     r.start();
     await r.enqueue('test.work', { n: 1 });
     await r.enqueue('test.work', { n: 2 });
-    await expect.poll(() => done, { timeout: 5000 }).toEqual([2]);
+    await expect.poll(() => done).toEqual([2]);
     const rows = await findJobs(db, 'test.work');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ state: 'failed', last_error: expect.stringMatching(/deadline/) });
@@ -153,11 +153,11 @@ describe('queued jobs', () => {
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await findJobs(db, 'test.work')).toHaveLength(1);
-    await expect.poll(() => runs, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => runs).toBe(1);
     // While it runs, the key still holds.
     expect(await r.enqueue('test.work', { n: 0 }, { key: 'once' })).toBe(false);
     release();
-    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length).toBe(0);
     expect(runs).toBe(1);
     // Finished, the key is free again.
     expect(await r.enqueue('test.work', { n: 0 }, { key: 'once' })).toBe(true);
@@ -169,7 +169,7 @@ describe('queued jobs', () => {
     r.handle('test.work', { deadlineMs: 1000, maxAttempts: 1, backoffMs: 10, run: async (p) => void seen.push(p.n) });
     r.start();
     await insertJob(other, 'test.work', JSON.stringify({ n: 42 }));
-    await expect.poll(() => seen, { timeout: 5000 }).toEqual([42]);
+    await expect.poll(() => seen).toEqual([42]);
   });
 
   it('run again, after its lease, a job whose owner crashed while running it', async () => {
@@ -182,10 +182,10 @@ describe('queued jobs', () => {
     const runs: { attempt: number; at: number }[] = [];
     r.handle('test.work', { deadlineMs: 1000, maxAttempts: 3, backoffMs: 10, run: async (_p, ctx: JobContext) => void runs.push({ attempt: ctx.attempt, at: Date.now() }) });
     r.start();
-    await expect.poll(() => runs.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => runs.length).toBe(1);
     expect(runs[0].attempt).toBe(2);
     expect(runs[0].at).toBeGreaterThanOrEqual(leaseUntil);
-    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length).toBe(0);
   });
 
   it('run again, after its lease, a job claimed by a process that was killed', async () => {
@@ -204,7 +204,7 @@ describe('queued jobs', () => {
     expect(runs[0]).toMatchObject({ attempt: 2 });
     expect(runs[0].at).toBeGreaterThanOrEqual(claimed.run_at);
     expect(claimed.run_at).toBeGreaterThanOrEqual(started + 1500);
-    await expect.poll(async () => (await findJobs(db, 'test.work')).length, { timeout: 5000 }).toBe(0);
+    await expect.poll(async () => (await findJobs(db, 'test.work')).length).toBe(0);
   });
 
   it('shutdown waits for a running job, and aborts one that outlives its deadline', async () => {
@@ -228,7 +228,7 @@ describe('queued jobs', () => {
     r.start();
     await r.enqueue('test.work', { n: 1 }, { key: 'quick' });
     await r.enqueue('test.work', { n: 2 }, { key: 'slow' });
-    await expect.poll(() => r.busy, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => r.busy).toBe(2);
     const t0 = Date.now();
     await r.stop();
     // Up to the deadline and the grace after it, not more.
@@ -255,7 +255,7 @@ describe('shutdown and giving up', () => {
     });
     r.start();
     await r.enqueue('test.work', { n: 1 }, { key: 'long' });
-    await expect.poll(() => r.busy, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => r.busy).toBe(1);
     const t0 = Date.now();
     await r.stop(200);
     expect(Date.now() - t0).toBeLessThan(200 + 1000 + 1000);
@@ -279,7 +279,7 @@ describe('shutdown and giving up', () => {
       onGiveUp: async (p, error) => void gaveUp.push({ n: p.n, error }),
     });
     r.start();
-    await expect.poll(() => gaveUp.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => gaveUp.length).toBe(1);
     expect(gaveUp[0].n).toBe(9);
     expect(runs).toBe(0);
     expect((await findJobs(db, 'test.work'))[0].state).toBe('failed');
@@ -316,17 +316,17 @@ describe('recurring jobs', () => {
       },
     });
     r.start();
-    await expect.poll(() => runs, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => runs).toBe(1);
     const triggers = Array.from({ length: 100 }, () => r.trigger('test.every'));
     const first = release;
     gate = new Promise<void>((res) => (release = res));
     first();
-    await expect.poll(() => runs, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => runs).toBe(2);
     release();
     await Promise.all(triggers);
     expect(most).toBe(1);
     // The interval keeps it going.
-    await expect.poll(() => runs, { timeout: 5000 }).toBeGreaterThan(2);
+    await expect.poll(() => runs).toBeGreaterThan(2);
   });
 
   it('reject a bad cron pattern when registered', () => {

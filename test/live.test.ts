@@ -32,11 +32,11 @@ describe('live events over websockets', () => {
 
     // Another process writes the ledger; the server finds the event and pushes it.
     expect(await runCli(['billing', 'adjust', aliceUser.username, '+12.50', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
-    await expect.poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 12.5 });
+    await expect.poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload).toEqual({ balance: 12.5 });
     // Bob's own credit comes after alice's: events reach a client in order, so once it is
     // there, alice's would have been too had it leaked (no waiting for an absence).
     expect(await runCli(['billing', 'adjust', bobUser.username, '+1', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
-    await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload, { timeout: 5000 }).toEqual({ balance: 1 });
+    await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload).toEqual({ balance: 1 });
     // Every balance change also refreshes the owner's transaction list.
     await expect.poll(() => own(bob)).toEqual(['sync', 'update_balance', 'refresh_transactions']);
 

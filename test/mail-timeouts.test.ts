@@ -99,13 +99,13 @@ describe('mail to a server that accepts and never answers', () => {
 
     await smtp.waitFor('second@example.test', /Hello/);
     await smtp.waitFor('third@example.test', /Hello/);
-    // Both went out while the first was still hanging, well inside its deadline.
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Both went out while the first was still hanging: its attempt has not ended yet.
+    expect(log.lines.some((l) => JSON.parse(l).msg === 'mail send failed')).toBe(false);
     expect((await outboxRow('first@example.test')).status).toBe('pending');
 
     await smtp.waitFor('first@example.test', /Hello/, 10_000);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(5000);
-    await expect.poll(async () => (await outboxRow('first@example.test')).status, { timeout: 5000 }).toBe('sent');
+    await expect.poll(async () => (await outboxRow('first@example.test')).status).toBe('sent');
     expect(await outboxRow('first@example.test')).toMatchObject({ attempts: 2, last_error: null });
     const failed = log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'mail send failed');
     expect(failed).toMatchObject({ attempts: 1, gave_up: false, error: expect.stringMatching(/deadline/) });
@@ -119,7 +119,7 @@ describe('mail to a server that accepts and never answers', () => {
     const t0 = Date.now();
     await enqueueMail(db, mailTo('greeting@example.test'));
     await mail.kick();
-    await expect.poll(async () => (await outboxRow('greeting@example.test')).attempts, { timeout: 5000 }).toBe(1);
+    await expect.poll(async () => (await outboxRow('greeting@example.test')).attempts).toBe(1);
     expect(Date.now() - t0).toBeLessThan(5000);
     const row = await outboxRow('greeting@example.test');
     expect(row).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/greeting/i) });

@@ -50,7 +50,7 @@ describe('new_notification over the live channel', () => {
 
       // A real trigger: alice logs in from a new address; her open tab hears of it.
       await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) });
-      await expect.poll(() => notes(alice).at(-1), { timeout: 5000 }).toBe('New login to your account from 127.0.0.1. If this was not you, change your password now.');
+      await expect.poll(() => notes(alice).at(-1)).toBe('New login to your account from 127.0.0.1. If this was not you, change your password now.');
 
       // Bob's own notification comes after all of alice's: events reach a client in
       // order, so had any of hers leaked, it would be there before his.

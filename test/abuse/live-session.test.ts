@@ -36,7 +36,7 @@ async function credit(name: string) {
   expect(await runCli(['billing', 'adjust', name, '+1', '--reason', 'test'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
 }
 async function ended(c: ReturnType<typeof liveClient>) {
-  await expect.poll(() => c.errors.map((e) => String((e as Error).message)), { timeout: 5000 }).toContainEqual(expect.stringMatching(/session has ended/));
+  await expect.poll(() => c.errors.map((e) => String((e as Error).message))).toContainEqual(expect.stringMatching(/session has ended/));
 }
 const balanceEvents = (c: ReturnType<typeof liveClient>) => c.received.filter((e) => e.type === 'update_balance').length;
 /**
@@ -54,7 +54,7 @@ async function creditPastWitness(name: string) {
   const before = witness.seen();
   await credit(name);
   await credit(witness.name);
-  await expect.poll(() => witness!.seen(), { timeout: 5000 }).toBe(before + 1);
+  await expect.poll(() => witness!.seen()).toBe(before + 1);
 }
 
 describe('live events end with their session', () => {
@@ -79,7 +79,7 @@ describe('live events end with their session', () => {
     expect((await post('/api/change_password', { current_password: 'live-pass-1', new_password: 'live-pass-2' }, mine)).status).toBe(200);
     await ended(elsewhere);
     await credit('live_change');
-    await expect.poll(() => balanceEvents(own), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => balanceEvents(own)).toBe(1);
     expect(balanceEvents(elsewhere)).toBe(0);
     expect(own.errors).toEqual([]);
     // The internal notice is never shown to a client.
@@ -112,18 +112,18 @@ describe('live events end with their session', () => {
     const token = await session('live_resume');
     const first = await subscribed(token);
     await credit('live_resume');
-    await expect.poll(() => balanceEvents(first), { timeout: 5000 }).toBe(1);
+    await expect.poll(() => balanceEvents(first)).toBe(1);
     // Another session of the user ends: an internal notice is written, and never replayed.
     const other = await session('live_resume');
     expect((await post('/api/logout', {}, other)).status).toBe(200);
     await credit('live_resume');
-    await expect.poll(() => balanceEvents(first), { timeout: 5000 }).toBe(2);
+    await expect.poll(() => balanceEvents(first)).toBe(2);
     expect(first.types()).not.toContain('sessions_ended');
     await post('/api/logout', {}, token);
     await ended(first);
     const again = liveClient(s.url, token);
     closers.push(again.close);
-    await expect.poll(() => again.errors.length, { timeout: 5000 }).toBeGreaterThan(0);
+    await expect.poll(() => again.errors.length).toBeGreaterThan(0);
     expect(again.received).toEqual([]);
   });
 });

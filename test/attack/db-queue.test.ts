@@ -35,8 +35,8 @@ it('runs 10,000 queued queries in linear time, in order, with transactions among
     ),
   );
   const ms = performance.now() - started;
-  // Before: 6 s and more (20,000 took 35 s); now well under one.
-  expect(ms).toBeLessThan(2500);
+  // Before: 6 s and more (20,000 took 35 s); now well under one here, with room for a loaded machine.
+  expect(ms).toBeLessThan(4500);
   expect(order).toEqual([...order].sort((a, b) => a - b));
   const rows = await sql<{ c: number }>`select count(*) as c from t`.execute(db);
   expect(rows.rows[0].c).toBe(20);

@@ -47,8 +47,9 @@ it("20 reads of a 300,000-transfer history at once leave another user's balance 
   const waited = performance.now() - t0;
   expect(other.status).toBe(200);
   await Promise.all(flood);
-  // Each of those reads sorted the whole history (about 0.4 s here): 20 of them held this answer about 8 s.
-  expect(waited).toBeLessThan(2_000);
+  // Each of those reads sorted the whole history (about 0.4 s here): 20 of them held this answer
+  // about 8 s. The bound sits well below that, with room for a loaded machine.
+  expect(waited).toBeLessThan(5_000);
   // The total follows a new transfer (the count is kept only while the account's counters stand still).
   await s.deps.db.transaction().execute((trx) =>
     postTransfer(trx, { idempotencyKey: `stall-more:${big.id}`, debit: userAccount(big.id), credit: PLATFORM.revenue, amount: 1, kind: 'adjustment', description: 'One more', quiet: true }),

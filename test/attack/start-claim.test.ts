@@ -191,5 +191,5 @@ it('register_submit: 100 refused at once from 100 addresses leave no claim behin
   const { result } = await rpc(mn, 'bls', ['generate']);
   const ok = await requestFrom(loopback(0, 9500), s.url + '/api/register_submit', { body: { mn, output: `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)} ${sig}` }, token: owner.token });
   expect(ok).toEqual({ status: 200, body: { success: true, message: SUBMITTED } });
-  await waitFor(async () => (await startedEvents(mn)) === 1, 5000, 'one started');
+  await waitFor(async () => (await startedEvents(mn)) === 1, 15_000, 'one started');
 }, 120_000);

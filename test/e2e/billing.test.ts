@@ -224,7 +224,8 @@ describe('the affiliate page', () => {
     await page.getByRole('button', { name: 'Copy Your referral link' }).click();
     await page.getByRole('button', { name: 'Copy Your referral link' }).filter({ hasText: 'Copied!' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
-    expect(await stat(page, 'Referrals').textContent()).toBe('0');
+    // The totals come from their own query, after the link: wait for it, the rest came with it.
+    await expectText(stat(page, 'Referrals'), '0');
     expect(await stat(page, 'Earnings').textContent()).toBe('$0.00');
     expect(await stat(page, 'MNs of referrals').textContent()).toBe('0');
     await page.getByRole('heading', { name: 'No referrals yet' }).waitFor();

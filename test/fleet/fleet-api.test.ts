@@ -50,7 +50,7 @@ describe('the fleet in the running platform', () => {
     const owner = liveClient(s.url, users.owner.token);
     const other = liveClient(s.url, users.other.token);
     clients.push(owner, other);
-    await waitFor(async () => owner.types().includes('sync') && other.types().includes('sync'), 5000, 'live clients');
+    await waitFor(async () => owner.types().includes('sync') && other.types().includes('sync'), 15_000, 'live clients');
 
     const created = await cli('fleet', 'create', 'dash', '--user', users.owner.username, '--plan', 'cloud');
     expect(created.code).toBe(0);
@@ -84,7 +84,7 @@ describe('the fleet in the running platform', () => {
     expect(running.active_time).toBeGreaterThanOrEqual(0);
     expect(running.reward_freq).not.toBeNull();
     const owner = clients[0];
-    await waitFor(async () => owner.received.find((e) => e.type === 'started'), 5000, 'started');
+    await waitFor(async () => owner.received.find((e) => e.type === 'started'), 15_000, 'started');
     // Registered from the owner's wallet: the start is recorded once, its text turned active.
     const row = () => s.deps.db.selectFrom('nodes').select(['started_at', 'output_text']).where('mn_id', '=', dashId).executeTakeFirstOrThrow();
     expect((await row()).started_at).not.toBeNull();
@@ -102,7 +102,7 @@ describe('the fleet in the running platform', () => {
     const dash = await waitFor(async () => {
       const d = await coin('dash');
       return d.latest_block > 0 && d;
-    }, 5000, 'latest block');
+    }, 15_000, 'latest block');
     expect(dash.wallet).toMatchObject({ version: expect.stringMatching(/Simulator/), protocol_version: '70230', connections: expect.any(Number) });
     expect(dash.chain_simulated).toBe(true);
     const row = await s.deps.db.selectFrom('node_view').select('blocks').where('mn_id', '=', dashId).executeTakeFirstOrThrow();
@@ -111,7 +111,7 @@ describe('the fleet in the running platform', () => {
     const stats = await waitFor(async () => {
       const b = await fetch(`${s.url}/public_api/get_stats`).then((r) => r.json());
       return b.data.total_mns === 1 && b;
-    }, 3000, 'stats');
+    }, 15_000, 'stats');
     expect(stats.data.total_mn_value).toBe(0);
     // A coin the fleet runs no node of has nothing to show.
     expect(await coin('firo')).toMatchObject({ wallet: null, latest_block: null, chain_simulated: false });
@@ -136,7 +136,7 @@ describe('the fleet in the running platform', () => {
     const full = await cli('fleet', 'create', 'pivx', '--user', users.other.username, '--plan', 'dedicated');
     expect(full.code).toBe(1); // a refusal, not a usage mistake
     // Placement is the control loop's: the slot shows as used once it placed the node.
-    await waitFor(async () => /local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/.test((await cli('fleet', 'status')).out), 5000, 'the slot in use');
+    await waitFor(async () => /local\tlocal\t-\t\S+\tactive\t1\/1\t1\/1000/.test((await cli('fleet', 'status')).out), 15_000, 'the slot in use');
     expect((await cli('fleet', 'create', 'bitg', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // maintenance
     expect((await cli('fleet', 'create', 'eth', '--user', users.owner.username, '--plan', 'cloud')).code).toBe(2); // no cloud plan
   });
@@ -164,7 +164,7 @@ describe('the fleet in the running platform', () => {
       const t = await res.text();
       // The gauges lag the table by up to one pass (the ghost node above was counted while it lived).
       return /coin="pivx"/.test(t) && /nodekeep_nodes\{status="running",coin="dash"\} 1\n/.test(t) && t;
-    }, 5000, 'the gauges to match the table');
+    }, 15_000, 'the gauges to match the table');
     expect(text, text).toMatch(/nodekeep_nodes\{status="running",coin="dash"\} 1/);
     expect(text).toMatch(/nodekeep_nodes\{status="\w[\w ]*",coin="pivx"\} 1/);
     expect(text).toMatch(/nodekeep_monitor_check_seconds_count \d+/);

@@ -152,12 +152,12 @@ describe('maintenance reaches open tabs', () => {
   it('tells a logged-in tab that maintenance began and ended, and visitors read it from system.status', async () => {
     const live = liveClient(s.url, token);
     try {
-      await waitFor(async () => live.types().includes('sync'), 5000, 'live');
+      await waitFor(async () => live.types().includes('sync'), 15_000, 'live');
       expect((await cli(['maintenance', 'on'])).code).toBe(0);
-      await waitFor(async () => live.received.find((e) => e.type === 'maintenance'), 5000, 'maintenance event');
+      await waitFor(async () => live.received.find((e) => e.type === 'maintenance'), 15_000, 'maintenance event');
       expect((await fetch(`${s.url}/public_api/status`).then((r) => r.json())).maintenance).toBe(true);
       expect((await cli(['maintenance', 'off'])).code).toBe(0);
-      await waitFor(async () => live.received.filter((e) => e.type === 'maintenance').length === 2 && true, 5000, 'maintenance end event');
+      await waitFor(async () => live.received.filter((e) => e.type === 'maintenance').length === 2 && true, 15_000, 'maintenance end event');
       expect(live.received.filter((e) => e.type === 'maintenance').map((e) => e.payload)).toEqual([{ on: true }, { on: false }]);
       expect((await fetch(`${s.url}/public_api/status`).then((r) => r.json())).maintenance).toBe(false);
     } finally {

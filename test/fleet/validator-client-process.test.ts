@@ -37,19 +37,19 @@ describe('the two-process script', () => {
   it('stops the daemon and exits with the client’s code when the client exits', async () => {
     const pidFile = path.join(dir, 'daemon.pid');
     const r = runScript(bothProcessesScript(['sh', '-c', `echo $$ > ${pidFile}; exec sleep 30`], ['sh', '-c', 'sleep 0.5; exit 3']));
-    const daemonPid = await waitFor(async () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : null), 5000, 'daemon started');
+    const daemonPid = await waitFor(async () => (fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : null), 15_000, 'daemon started');
     expect(alive(daemonPid)).toBe(true);
     expect(await r.exit).toBe(3);
-    await waitFor(async () => !alive(daemonPid), 5000, 'daemon stopped with the client');
+    await waitFor(async () => !alive(daemonPid), 15_000, 'daemon stopped with the client');
   });
 
   it('stops both on SIGTERM (the engine stopping the node)', async () => {
     const pids = [path.join(dir, 'a.pid'), path.join(dir, 'b.pid')];
     const r = runScript(bothProcessesScript(['sh', '-c', `echo $$ > ${pids[0]}; exec sleep 30`], ['sh', '-c', `echo $$ > ${pids[1]}; exec sleep 30`]));
-    const both = await waitFor(async () => (pids.every((p) => fs.existsSync(p) && fs.readFileSync(p, 'utf8').trim()) ? pids.map((p) => Number(fs.readFileSync(p, 'utf8'))) : null), 5000, 'both started');
+    const both = await waitFor(async () => (pids.every((p) => fs.existsSync(p) && fs.readFileSync(p, 'utf8').trim()) ? pids.map((p) => Number(fs.readFileSync(p, 'utf8'))) : null), 15_000, 'both started');
     r.child.kill('SIGTERM');
     expect(await r.exit).toBe(143);
-    await waitFor(async () => both.every((p) => !alive(p)), 5000, 'both stopped');
+    await waitFor(async () => both.every((p) => !alive(p)), 15_000, 'both stopped');
   });
 
   it('passes arguments with quotes and spaces through unchanged (no shell expansion)', async () => {

@@ -72,13 +72,13 @@ describe('alias', () => {
   it('sets, removes (null and empty), refuses bad characters and 49 characters, and tells the live page', async () => {
     const live = liveClient(s.url, users.owner.token);
     clients.push(live);
-    await waitFor(async () => live.types().includes('sync'), 5000, 'live');
+    await waitFor(async () => live.types().includes('sync'), 15_000, 'live');
     const mn = await testNode('pivx');
     expect(await post('/api/update_alias', { mn, alias: 'My node_1-a' })).toEqual({ status: 200, body: { success: true } });
     expect((await row(mn)).alias).toBe('My node_1-a');
     expect((await detail(mn)).alias).toBe('My node_1-a');
-    await waitFor(async () => live.received.find((e) => e.type === 'refresh_masternode' && e.payload.mn_id === mn), 5000, 'refresh_masternode');
-    await waitFor(async () => live.types().includes('refresh_masternodes'), 5000, 'refresh_masternodes');
+    await waitFor(async () => live.received.find((e) => e.type === 'refresh_masternode' && e.payload.mn_id === mn), 15_000, 'refresh_masternode');
+    await waitFor(async () => live.types().includes('refresh_masternodes'), 15_000, 'refresh_masternodes');
 
     const max = 'a'.repeat(48);
     expect((await post('/api/update_alias', { mn, alias: max })).status).toBe(200);
@@ -338,7 +338,7 @@ describe('starting a node from its page', () => {
     const r = await row(mn);
     expect(r.output_text).toBe(`x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 active`);
     expect(r.started_at).not.toBeNull();
-    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 5000, 'started');
+    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 15_000, 'started');
     expect((await detail(mn)).setup.started).toBe(true);
     await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
     // Once started, a second submit is refused and changes nothing.
@@ -398,7 +398,7 @@ describe('starting a node from its page', () => {
     const ok = await post('/api/quick_setup', { mn, secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4` });
     expect(ok.status).toBe(200);
     expect((await row(mn)).output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
-    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 5000, 'started');
+    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 15_000, 'started');
     await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
     const pivx = await testNode('pivx');
     expect((await post('/api/quick_setup', { mn: pivx, secret: key })).body.message).toBe('This node is not started with quick setup.');

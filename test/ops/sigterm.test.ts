@@ -52,18 +52,28 @@ function cli(...args: string[]): Promise<{ code: number | null; out: string; err
 }
 
 /** A login whose body arrives in two parts: the second after `gate` resolves. */
-function slowLogin(url: string, body: string, gate: Promise<void>) {
+/**
+ * A login whose headers and first bytes go out now and the rest once `gate` opens. Resolves
+ * once the server has read the headers: a fresh connection made after them was answered (the
+ * server accepts connections in order and reads what arrived before answering a later one).
+ */
+async function slowLogin(url: string, body: string, gate: Promise<void>) {
   const { port } = new URL(url);
-  return new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
+  let flushed!: () => void;
+  const sent = new Promise<void>((r) => (flushed = r));
+  const answer = new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: '/public_api/login', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
     });
     req.on('error', reject);
-    req.write(body.slice(0, 10));
+    req.write(body.slice(0, 10), () => flushed());
     void gate.then(() => req.end(body.slice(10)));
   });
+  await sent;
+  await new Promise<void>((resolve, reject) => http.get(`${url}/healthz`, { agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject));
+  return { answer };
 }
 
 describe('SIGTERM', () => {
@@ -96,8 +106,7 @@ describe('SIGTERM', () => {
       const agent = new http.Agent({ keepAlive: true });
       await new Promise<void>((resolve) => http.get(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)));
       let sendRest!: () => void;
-      const inFlight = slowLogin(url, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (sendRest = r)));
-      await new Promise((r) => setTimeout(r, 200));
+      const inFlight = (await slowLogin(url, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (sendRest = r)))).answer;
 
       const t0 = Date.now();
       first.child.kill('SIGTERM');
@@ -107,7 +116,7 @@ describe('SIGTERM', () => {
         new Promise<string>((resolve) => {
           http.get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`)).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
         });
-      await expect.poll(connect, { timeout: 3000 }).toBe('ECONNREFUSED');
+      await expect.poll(connect).toBe('ECONNREFUSED');
       // The tab got the notice, then a 1012 (service restart) close.
       expect(await closed).toBe(1012);
       expect(messages.some((m) => JSON.parse(m).method === 'reconnect')).toBe(true);
@@ -167,8 +176,7 @@ describe('SIGTERM', () => {
       expect(sim4).not.toBe(sim3);
       // A request under way keeps the server draining past the engine's restart backoff.
       let finish!: () => void;
-      const slow = slowLogin(fourth.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)));
-      await new Promise((r) => setTimeout(r, 200));
+      const slow = (await slowLogin(fourth.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)))).answer;
       process.kill(fourth.child.pid!, 'SIGTERM');
       process.kill(sim4, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));

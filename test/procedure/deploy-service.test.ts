@@ -97,10 +97,13 @@ describe('one deploy per user at a time', () => {
     const gate = new Promise<void>((r) => (release = r));
     const slow = 'd1'.repeat(32);
     burns.set(slow, { ok: true, output_id: 0 });
+    let reached!: () => void;
+    const checking = new Promise<void>((r) => (reached = r));
     const inner = d.deps.fleet.checkBurn;
-    d.deps.fleet = { ...d.deps.fleet, checkBurn: async (c, t) => (t === slow ? (await gate, inner(c, t)) : inner(c, t)) };
+    d.deps.fleet = { ...d.deps.fleet, checkBurn: async (c, t) => (t === slow ? (reached(), await gate, inner(c, t)) : inner(c, t)) };
     const first = call(a.token).deploy.deploy_server({ currency: 'sin', txid: 'a1'.repeat(32), burntxid: slow, burn_output_id: 0 });
-    await new Promise((r) => setTimeout(r, 20));
+    // The first deploy is being checked (inside its per-user guard) from here on.
+    await checking;
     await expect(call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) })).rejects.toThrow(DEPLOY_IN_FLIGHT);
     await expect(call(b.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) })).resolves.toMatchObject({ success: true });
     release();

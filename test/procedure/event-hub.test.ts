@@ -137,7 +137,8 @@ describe('event hub', () => {
     for (let i = 0; i < 50_000; i++) hub.subscribe(1_000_000 + i, () => (delivered += 1_000_000));
     const crowded = Math.min(await drainMs(), await drainMs());
     expect(delivered).toBe(events * 5);
-    // With a look at every subscription per event this is 250 million looks (seconds).
-    expect(crowded).toBeLessThan(alone * 3 + 100);
+    // With a look at every subscription per event this is 250 million looks (seconds); the
+    // added second is room for a loaded machine, not for that.
+    expect(crowded).toBeLessThan(alone * 3 + 1000);
   });
 });
