@@ -132,8 +132,10 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     await nk('backup /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz');
     const customer = newUserInput();
     expect((await post('/public_api/register', customer)).status).toBe(200);
+    // A node deployed after the backup: the restored database will not know it.
+    const later = /node (dash-[0-9a-f]+) requested/.exec(await nk(`fleet create dash --user ${user.username} --plan dedicated`))![1];
+    await expect.poll(() => nk('fleet nodes'), { timeout: 30_000 }).toMatch(new RegExp(`${later}\\s.*\\s(syncing|running)\\s`));
     const restored = await sh(`systemctl stop nodekeep
-      runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} fleet stop-local
       runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} restore /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz
       systemctl start nodekeep`);
     expect(restored).toMatch(/restored/i);
@@ -141,6 +143,11 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     const users = await nk('users list');
     expect(users).toContain(user.email);
     expect(users).not.toContain(customer.email); // registered after the backup
+    // The node the backup knows runs on; the later one was stopped at the start, and said.
+    await expect.poll(() => nk('fleet nodes'), { timeout: 15_000 }).toMatch(listed);
+    expect(await nk('fleet nodes')).not.toContain(later);
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).not.toMatch(/simulator kept a node set aside/);
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(new RegExp(`"msg":"fleet: stopped the local daemons of nodes the database does not know; their files are kept".*"nodes":\\["${later}"\\]`));
     expect((await post('/public_api/login', { username: user.username, password: user.password })).status).toBe(200);
 
     // Stopping the nodes too, as the docs say: the server, then the daemons it left.

@@ -20,7 +20,7 @@ import { fleetMetrics } from './metrics';
 import { checkHostDisks } from './host-check';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { hostUsage, insertHost, insertPlacement, placedAddresses, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import { hostUsage, insertHost, insertPlacement, placedAddresses, listExistingNodes, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
 import { rpcAuth } from './observe';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
@@ -150,6 +150,11 @@ export class Fleet implements FleetAccess {
       }
     }
     await markSimulated(this.db, Object.entries(this.opts.profiles).filter(([, p]) => p.run === 'simulator').map(([id]) => id));
+    // A restore of an older backup leaves the engine the nodes made since: not the database's
+    // any more, they would run on unwatched and uncharged, holding their ports.
+    const existing = new Set((await listExistingNodes(this.db)).map((n) => n.mn_id));
+    const strangers = await this.engines.local.setAside((id) => existing.has(id));
+    if (strangers.length) this.log.warn('fleet: stopped the local daemons of nodes the database does not know; their files are kept', { nodes: strangers });
     const resumed = await this.engines.local.resume();
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));

@@ -89,6 +89,8 @@ export class LocalEngine implements NodeEngine {
   readonly kind = 'local' as const;
   private procs = new Map<string, Proc>();
   private restarts = new Map<string, number>();
+  /** Simulated nodes `setAside` stopped: they leave the simulator once `resume` has it running. */
+  private simulatedAside: string[] = [];
   private lastError = new Map<string, string>();
   private timers = new Map<string, NodeJS.Timeout>();
   private pollers = new Map<string, NodeJS.Timeout>();
@@ -363,6 +365,10 @@ export class LocalEngine implements NodeEngine {
         result.started.push(id);
       }
     }
+    const aside = this.simulatedAside.splice(0);
+    if (this.procs.has(SIM_ID)) {
+      for (const id of aside) await this.simAdmin('DELETE', `/nodes/${encodeURIComponent(id)}`).catch((err) => this.opts.log.warn('simulator kept a node set aside', { node: id, error: (err as Error).message }));
+    }
     return result;
   }
 
@@ -465,6 +471,31 @@ export class LocalEngine implements NodeEngine {
     const p = spec.ports[port ?? spec.rpcPort];
     if (p === undefined) throw new Error(`node ${nodeId} has no port "${port}"`);
     return { host: '127.0.0.1', port: p };
+  }
+
+  /**
+   * Stops the daemons of nodes the database does not know, before `resume` would start
+   * them: after a restore of an older backup the records of nodes made since are still
+   * here (and their daemons may still run). Their records say stopped from now on; their
+   * files stay, for the operator to keep or delete. Simulated ones leave the simulator in
+   * `resume`, if it runs then (starting it to remove them would start what was stopped).
+   */
+  async setAside(known: (nodeId: string) => boolean): Promise<string[]> {
+    const setAside: string[] = [];
+    for (const id of await this.list()) {
+      if (known(id)) continue;
+      const rec = this.readRecord(id)!;
+      const pid = rec.spec.program === SIMULATOR_PROGRAM ? null : this.leftRunning(id, rec);
+      if (rec.desired !== 'running' && !pid) continue;
+      this.writeRecord(id, { ...rec, desired: 'stopped' });
+      if (pid) {
+        this.adopt(id, pid);
+        await this.kill(id, 20);
+      }
+      if (rec.spec.program === SIMULATOR_PROGRAM) this.simulatedAside.push(id);
+      setAside.push(id);
+    }
+    return setAside;
   }
 
   /** Chain-wide RPC of a simulated coin, before any node of it exists (SIN's burn check). */
