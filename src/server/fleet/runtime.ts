@@ -150,11 +150,12 @@ export class Fleet implements FleetAccess {
       }
     }
     await markSimulated(this.db, Object.entries(this.opts.profiles).filter(([, p]) => p.run === 'simulator').map(([id]) => id));
-    // A restore of an older backup leaves the engine the nodes made since: not the database's
-    // any more, they would run on unwatched and uncharged, holding their ports.
-    const existing = new Set((await listExistingNodes(this.db)).map((n) => n.mn_id));
-    const strangers = await this.engines.local.setAside((id) => existing.has(id));
-    if (strangers.length) this.log.warn('fleet: stopped the local daemons of nodes the database does not know; their files are kept', { nodes: strangers });
+    // A restore of an older backup leaves the engine the nodes made (or placed) since: not the
+    // database's any more, they would run on unwatched and uncharged, holding their ports.
+    const known = new Map((await listExistingNodes(this.db)).map((n) => [n.mn_id, { placed: n.state !== 'requested' && n.state !== 'placing', live: n.state === 'live' }]));
+    const { setAside, back } = await this.engines.local.setAside(known);
+    if (setAside.length) this.log.warn('fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept', { nodes: setAside });
+    if (back.length) this.log.info('fleet: local daemons set aside before run again: the database has their nodes again', { nodes: back });
     const resumed = await this.engines.local.resume();
     if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
     this.monitor.start(await listLiveNodes(this.db));

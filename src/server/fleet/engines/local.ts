@@ -12,7 +12,8 @@ const SIM_SECRETS = 'simulated-secrets.json';
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
 export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
-type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped' };
+/** `aside`: stopped by `setAside` (its node unknown to the database), not by the fleet. */
+type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped'; aside?: true };
 type Proc = {
   pid: number;
   startedAt: number;
@@ -89,8 +90,6 @@ export class LocalEngine implements NodeEngine {
   readonly kind = 'local' as const;
   private procs = new Map<string, Proc>();
   private restarts = new Map<string, number>();
-  /** Simulated nodes `setAside` stopped: they leave the simulator once `resume` has it running. */
-  private simulatedAside: string[] = [];
   private lastError = new Map<string, string>();
   private timers = new Map<string, NodeJS.Timeout>();
   private pollers = new Map<string, NodeJS.Timeout>();
@@ -365,11 +364,28 @@ export class LocalEngine implements NodeEngine {
         result.started.push(id);
       }
     }
-    const aside = this.simulatedAside.splice(0);
-    if (this.procs.has(SIM_ID)) {
-      for (const id of aside) await this.simAdmin('DELETE', `/nodes/${encodeURIComponent(id)}`).catch((err) => this.opts.log.warn('simulator kept a node set aside', { node: id, error: (err as Error).message }));
-    }
+    if (this.procs.has(SIM_ID)) await this.matchSimulator(ids);
     return result;
+  }
+
+  /**
+   * The simulator keeps its nodes across its own restarts: those set aside leave it, and
+   * those to run that it lacks (set aside, then the database's again) are added. Asked at
+   * each start, so one that failed is tried again; a failure does not hold the start up.
+   */
+  private async matchSimulator(ids: string[]): Promise<void> {
+    try {
+      const res = await fetch(`http://127.0.0.1:${await this.simulatorPort()}/admin/nodes`);
+      const served = new Set(((await res.json()) as { nodes: string[] }).nodes);
+      for (const id of ids) {
+        const rec = this.readRecord(id);
+        if (!rec || rec.spec.program !== SIMULATOR_PROGRAM) continue;
+        if (rec.aside && served.has(id)) await this.simAdmin('DELETE', `/nodes/${encodeURIComponent(id)}`);
+        else if (rec.desired === 'running' && !served.has(id)) await this.start(id);
+      }
+    } catch (err) {
+      this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', { error: (err as Error).message });
+    }
   }
 
   async create(spec: DaemonSpec): Promise<void> {
@@ -397,7 +413,7 @@ export class LocalEngine implements NodeEngine {
 
   async start(nodeId: string): Promise<void> {
     const rec = this.record(nodeId);
-    this.writeRecord(nodeId, { ...rec, desired: 'running' });
+    this.writeRecord(nodeId, { spec: rec.spec, desired: 'running' });
     if (rec.spec.program === SIMULATOR_PROGRAM) {
       if (!rec.spec.simulated) throw new Error(`node ${nodeId} runs on the simulator but has no simulation settings`);
       await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...this.simulatedSettings(nodeId, rec.spec.simulated) });
@@ -474,28 +490,38 @@ export class LocalEngine implements NodeEngine {
   }
 
   /**
-   * Stops the daemons of nodes the database does not know, before `resume` would start
-   * them: after a restore of an older backup the records of nodes made since are still
-   * here (and their daemons may still run). Their records say stopped from now on; their
-   * files stay, for the operator to keep or delete. Simulated ones leave the simulator in
-   * `resume`, if it runs then (starting it to remove them would start what was stopped).
+   * Before `resume`: stops the daemons the database has not placed. After a restore of an
+   * older backup the engine still holds the nodes made since (unknown to the database now)
+   * and those placed since (known, but not placed yet, so their ports may go to another
+   * node). Their records say stopped and `aside`; their files stay, for the operator. A node
+   * set aside that the database has live again (a newer backup restored after) runs again;
+   * one it has placed but not live yet is started by its provisioning as usual.
+   * `placed`: each node the database has, by id, with whether it is placed and whether live.
    */
-  async setAside(known: (nodeId: string) => boolean): Promise<string[]> {
-    const setAside: string[] = [];
+  async setAside(placed: ReadonlyMap<string, { placed: boolean; live: boolean }>): Promise<{ setAside: string[]; back: string[] }> {
+    const result = { setAside: [] as string[], back: [] as string[] };
+    const stops: Promise<void>[] = [];
     for (const id of await this.list()) {
-      if (known(id)) continue;
       const rec = this.readRecord(id)!;
+      const node = placed.get(id);
+      if (node?.placed) {
+        if (!rec.aside) continue;
+        this.writeRecord(id, { spec: rec.spec, desired: node.live ? 'running' : 'stopped' });
+        result.back.push(id);
+        continue;
+      }
       const pid = rec.spec.program === SIMULATOR_PROGRAM ? null : this.leftRunning(id, rec);
+      // Stopped by the fleet (or set aside before): nothing runs, and it stays as it is.
       if (rec.desired !== 'running' && !pid) continue;
-      this.writeRecord(id, { ...rec, desired: 'stopped' });
+      this.writeRecord(id, { spec: rec.spec, desired: 'stopped', aside: true });
       if (pid) {
         this.adopt(id, pid);
-        await this.kill(id, 20);
+        stops.push(this.kill(id, 20));
       }
-      if (rec.spec.program === SIMULATOR_PROGRAM) this.simulatedAside.push(id);
-      setAside.push(id);
+      result.setAside.push(id);
     }
-    return setAside;
+    await Promise.all(stops);
+    return result;
   }
 
   /** Chain-wide RPC of a simulated coin, before any node of it exists (SIN's burn check). */
