@@ -104,6 +104,15 @@ export type FleetOptions = {
 /** The control loop's own lines in the operator log. */
 const FLEET = systemActor('fleet');
 
+/**
+ * What the local engine may run (LocalEngine.setAside): each node the database has, placed
+ * on this machine or not. A node it has on another host must not run here too (its keys
+ * would run twice); one not placed yet may get other ports.
+ */
+export function placedHere(nodes: Array<Pick<Masternode, 'mn_id' | 'state' | 'host_id'>>, localHostId: number | undefined): Map<string, { placed: boolean; live: boolean }> {
+  return new Map(nodes.map((n) => [n.mn_id, { placed: localHostId !== undefined && n.host_id === localHostId && n.state !== 'requested' && n.state !== 'placing', live: n.state === 'live' }]));
+}
+
 export class Fleet implements FleetAccess {
   readonly engines: EngineRegistry;
   readonly metrics = fleetMetrics();
@@ -152,8 +161,8 @@ export class Fleet implements FleetAccess {
     await markSimulated(this.db, Object.entries(this.opts.profiles).filter(([, p]) => p.run === 'simulator').map(([id]) => id));
     // A restore of an older backup leaves the engine the nodes made (or placed) since: not the
     // database's any more, they would run on unwatched and uncharged, holding their ports.
-    const known = new Map((await listExistingNodes(this.db)).map((n) => [n.mn_id, { placed: n.state !== 'requested' && n.state !== 'placing', live: n.state === 'live' }]));
-    const { setAside, back } = await this.engines.local.setAside(known);
+    const localId = (await listHosts(this.db)).find((h) => h.engine === 'local')?.id;
+    const { setAside, back } = await this.engines.local.setAside(placedHere(await listExistingNodes(this.db), localId));
     if (setAside.length) this.log.warn('fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept', { nodes: setAside });
     if (back.length) this.log.info('fleet: local daemons set aside before run again: the database has their nodes again', { nodes: back });
     const resumed = await this.engines.local.resume();

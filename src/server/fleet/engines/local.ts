@@ -9,6 +9,8 @@ export const SIMULATOR_PROGRAM = 'simulator';
 const SIM_ID = '_simulator';
 /** A simulated node's secrets (its Keymanager token), beside its record and never in it. */
 const SIM_SECRETS = 'simulated-secrets.json';
+/** The simulator answers its admin calls at once; one that does not must not hold a start or a request. */
+const SIM_ADMIN_MS = 30_000;
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
 export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
@@ -190,7 +192,7 @@ export class LocalEngine implements NodeEngine {
 
   private async simAdmin(method: string, p: string, body?: unknown): Promise<void> {
     const port = await this.simulatorPort();
-    const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, { signal: AbortSignal.timeout(SIM_ADMIN_MS), method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`simulator refused ${method} ${p}: ${await res.text()}`);
   }
 
@@ -374,17 +376,23 @@ export class LocalEngine implements NodeEngine {
    * each start, so one that failed is tried again; a failure does not hold the start up.
    */
   private async matchSimulator(ids: string[]): Promise<void> {
+    const failed = (err: unknown, node?: string) => this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', { node, error: (err as Error).message });
+    let served: Set<string>;
     try {
-      const res = await fetch(`http://127.0.0.1:${await this.simulatorPort()}/admin/nodes`);
-      const served = new Set(((await res.json()) as { nodes: string[] }).nodes);
-      for (const id of ids) {
-        const rec = this.readRecord(id);
-        if (!rec || rec.spec.program !== SIMULATOR_PROGRAM) continue;
+      const res = await fetch(`http://127.0.0.1:${await this.simulatorPort()}/admin/nodes`, { signal: AbortSignal.timeout(SIM_ADMIN_MS) });
+      served = new Set(((await res.json()) as { nodes: string[] }).nodes);
+    } catch (err) {
+      return failed(err);
+    }
+    for (const id of ids) {
+      const rec = this.readRecord(id);
+      if (!rec || rec.spec.program !== SIMULATOR_PROGRAM) continue;
+      try {
         if (rec.aside && served.has(id)) await this.simAdmin('DELETE', `/nodes/${encodeURIComponent(id)}`);
         else if (rec.desired === 'running' && !served.has(id)) await this.start(id);
+      } catch (err) {
+        failed(err, id);
       }
-    } catch (err) {
-      this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', { error: (err as Error).message });
     }
   }
 
@@ -496,7 +504,8 @@ export class LocalEngine implements NodeEngine {
    * node). Their records say stopped and `aside`; their files stay, for the operator. A node
    * set aside that the database has live again (a newer backup restored after) runs again;
    * one it has placed but not live yet is started by its provisioning as usual.
-   * `placed`: each node the database has, by id, with whether it is placed and whether live.
+   * `placed`: each node the database has, by id, with whether it is placed on this machine
+   * and whether live (runtime's placedHere).
    */
   async setAside(placed: ReadonlyMap<string, { placed: boolean; live: boolean }>): Promise<{ setAside: string[]; back: string[] }> {
     const result = { setAside: [] as string[], back: [] as string[] };
