@@ -64,11 +64,12 @@ export function assertDataDirOwner(dir: string, dbFile: string): void {
 }
 
 /**
- * An exclusive lock on the data folder for one server process. It is SQLite's own
- * file lock on `server.lock`, held by a transaction that stays open while the server
- * runs: the kernel drops it when the process ends however it ends, so a crash never
- * leaves a stale lock behind. The operator CLI does not take it and keeps working
- * beside the server (both use the database in WAL mode).
+ * An exclusive lock on the data folder for one server process, or for a command that
+ * must have the folder to itself (`holder` 'command': restore, fleet stop-local, an
+ * upgrade). It is SQLite's own file lock on `server.lock`, held by a transaction that
+ * stays open meanwhile: the kernel drops it when the process ends however it ends, so a
+ * crash never leaves a stale lock behind. Other operator commands do not take it and
+ * keep working beside the server (both use the database in WAL mode).
  */
 export function lockDataDir(dir: string, holder: 'server' | 'command' = 'server'): { release(): void } {
   secureDataDir(dir);

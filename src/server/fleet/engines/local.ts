@@ -14,7 +14,7 @@ const SIM_ADMIN_MS = 30_000;
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
 export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
-/** `aside`: stopped by `setAside` (its node unknown to the database), not by the fleet. */
+/** `aside`: stopped by `setAside` (its node not the database's, or not placed here), not by the fleet. */
 type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped'; aside?: true };
 type Proc = {
   pid: number;
@@ -190,10 +190,12 @@ export class LocalEngine implements NodeEngine {
     throw new Error(`the coin-daemon simulator did not start; see ${path.join(this.nodeDir(SIM_ID), 'daemon.log')}`);
   }
 
-  private async simAdmin(method: string, p: string, body?: unknown): Promise<void> {
+  /** One admin call to the simulator (our own process); its JSON answer, if any. */
+  private async simAdmin(method: string, p: string, body?: unknown): Promise<unknown> {
     const port = await this.simulatorPort();
     const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, { signal: AbortSignal.timeout(SIM_ADMIN_MS), method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`simulator refused ${method} ${p}: ${await res.text()}`);
+    return res.ok ? res.json().catch(() => undefined) : undefined;
   }
 
   // --- processes ------------------------------------------------------------------------
@@ -379,8 +381,7 @@ export class LocalEngine implements NodeEngine {
     const failed = (err: unknown, node?: string) => this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', { node, error: (err as Error).message });
     let served: Set<string>;
     try {
-      const res = await fetch(`http://127.0.0.1:${await this.simulatorPort()}/admin/nodes`, { signal: AbortSignal.timeout(SIM_ADMIN_MS) });
-      served = new Set(((await res.json()) as { nodes: string[] }).nodes);
+      served = new Set(((await this.simAdmin('GET', '/nodes')) as { nodes: string[] }).nodes);
     } catch (err) {
       return failed(err);
     }
@@ -435,7 +436,10 @@ export class LocalEngine implements NodeEngine {
     this.writeRecord(nodeId, { ...rec, desired: 'stopped' });
     clearTimeout(this.timers.get(nodeId));
     // With the simulator off nothing serves the node, so there is nothing to stop.
-    if (rec.spec.program === SIMULATOR_PROGRAM) return this.simulatorOn ? this.simAdmin('DELETE', `/nodes/${encodeURIComponent(nodeId)}`) : undefined;
+    if (rec.spec.program === SIMULATOR_PROGRAM) {
+      if (this.simulatorOn) await this.simAdmin('DELETE', `/nodes/${encodeURIComponent(nodeId)}`);
+      return;
+    }
     await this.kill(nodeId, timeoutS);
   }
 
@@ -504,15 +508,15 @@ export class LocalEngine implements NodeEngine {
    * node). Their records say stopped and `aside`; their files stay, for the operator. A node
    * set aside that the database has live again (a newer backup restored after) runs again;
    * one it has placed but not live yet is started by its provisioning as usual.
-   * `placed`: each node the database has, by id, with whether it is placed on this machine
+   * `nodes`: each node the database has, by id, with whether it is placed on this machine
    * and whether live (runtime's placedHere).
    */
-  async setAside(placed: ReadonlyMap<string, { placed: boolean; live: boolean }>): Promise<{ setAside: string[]; back: string[] }> {
+  async setAside(nodes: ReadonlyMap<string, { placed: boolean; live: boolean }>): Promise<{ setAside: string[]; back: string[] }> {
     const result = { setAside: [] as string[], back: [] as string[] };
     const stops: Promise<void>[] = [];
     for (const id of await this.list()) {
       const rec = this.readRecord(id)!;
-      const node = placed.get(id);
+      const node = nodes.get(id);
       if (node?.placed) {
         if (!rec.aside) continue;
         this.writeRecord(id, { spec: rec.spec, desired: node.live ? 'running' : 'stopped' });
