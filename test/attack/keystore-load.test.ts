@@ -47,8 +47,8 @@ it("one customer's ten costly keystores do not make another customer's upload wa
   expect(lightAnswer.body).toMatchObject({ success: true, message: '1 validator deployed.' });
   expect(heavyAnswer.body.success).toBe(false);
   expect(Object.values(heavyAnswer.body.data)).toEqual(Array(10).fill({ success: false, message: WRONG_PASSWORD }));
-  // Ten derivations two at a time are five rounds; the light upload waited about one (behind
-  // the heavy one, it would wait all five: as long as the heavy upload).
+  // The heavy account's ten derivations run one at a time; the light upload waited for at
+  // most one of them (behind the heavy one, it would wait all ten: as long as the heavy upload).
   expect(lightMs, `light ${Math.round(lightMs)} ms, heavy ${Math.round(heavyMs)} ms`).toBeLessThan(heavyMs * 0.7);
   // On the event loop, the derivations would hold it for most of the heavy upload.
   expect(plainMs, `plain ${Math.round(plainMs)} ms, heavy ${Math.round(heavyMs)} ms`).toBeLessThan(heavyMs * 0.5);

@@ -13,7 +13,7 @@ import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
 import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository';
 import { buildQueue } from '../nodes/service';
-import { deployGuard } from './in-flight';
+import { deployGuard, UPLOAD_IN_FLIGHT } from './in-flight';
 import { checkUserNodeLimit } from './user-limit';
 import { nodeFieldsFor } from './node-fields';
 import { deployValidatorFiles } from './validators';
@@ -96,7 +96,7 @@ async function recheckBurn(ctx: Ctx, coin: CoinRecord, input: DeployServerInput)
 }
 
 export function deployValidators(ctx: Ctx, user: User, input: DeployValidatorsInput, signal?: AbortSignal) {
-  return deployGuard.run(user.id, () => deployValidatorFiles(ctx, user, input, signal));
+  return deployGuard.run(user.id, () => deployValidatorFiles(ctx, user, input, signal), UPLOAD_IN_FLIGHT);
 }
 
 export async function checkBurn(ctx: Ctx, input: CheckBurnInput) {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import os from 'node:os';
 import { promisify } from 'node:util';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
-import { BoundedQueue, QueueAbortedError, QueueFullError } from './bounded-queue';
+import { BoundedQueue, QueueAbortedError, QueueFullError, type Owner } from './bounded-queue';
 import { kdfCostError, keystoreShapeError, type Eip2335Keystore, type KdfModule } from './keystore-format';
 
 /**
@@ -12,11 +13,17 @@ import { kdfCostError, keystoreShapeError, type Eip2335Keystore, type KdfModule 
  * Key derivation (up to 256 MiB and about a second of CPU for the standard scrypt) runs
  * in Node's async crypto, on libuv's thread pool, never on the event loop; at most
  * DECRYPT_CONCURRENCY run at once so a burst of uploads waits in line instead of taking
- * all memory, and past MAX_QUEUED waiting files a file is answered "busy" at once.
+ * all memory and CPU, and past MAX_QUEUED waiting files a file is answered "busy" at
+ * once. The line is fair between uploaders (bounded-queue.ts): one derivation running per
+ * account, slots handed round robin, so another customer waits for at most one.
  */
 export type KeystoreCheck = { ok: true; pubkey: string; secret: Buffer } | { ok: false; message: string };
 
-export const DECRYPT_CONCURRENCY = 2;
+/**
+ * At most 2 (2 × 256 MiB), and one core left to the event loop: a derivation beside as many
+ * others as there are cores only slows them all, the one a waiting customer needs too.
+ */
+export const DECRYPT_CONCURRENCY = Math.min(2, Math.max(1, os.availableParallelism() - 1));
 export const MAX_QUEUED = 200;
 
 export const WRONG_PASSWORD = 'Wrong password';
@@ -28,7 +35,8 @@ const pbkdf2 = promisify(crypto.pbkdf2);
 // 128 * n * r bytes for the standard n = 2^18, r = 8 is 256 MiB; Node refuses at its 32 MiB default.
 const SCRYPT_MAXMEM = 288 * 1024 * 1024;
 
-const defaultQueue = new BoundedQueue(DECRYPT_CONCURRENCY, MAX_QUEUED);
+/** The server's one line of derivations (exported so tests can see who waits). */
+export const keystoreQueue = new BoundedQueue(DECRYPT_CONCURRENCY, MAX_QUEUED);
 
 /**
  * EIP-2335's password rule: NFKD, then drop the C0 (0x00-0x1F), DEL (0x7F) and C1
@@ -38,14 +46,14 @@ export function normalizeKeystorePassword(password: string): Buffer {
   return Buffer.from(password.normalize('NFKD').replace(/[\u0000-\u001f\u007f-\u009f]/g, ''), 'utf8');
 }
 
-/** `owner` (the uploader's user id): the line's turns are shared fairly between owners. */
-export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal; owner?: string | number };
+/** `owner` (the uploader's user id): one derivation at a time per owner, owners served in turn. */
+export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal; owner?: Owner };
 
 /**
  * Checks one keystore against the password. A string is read as the file's text, anything
  * else as its parsed JSON. `signal` (the request's) drops a file still waiting in line.
  */
-export async function checkKeystore(input: string | unknown, password: string, { queue = defaultQueue, signal, owner }: CheckOptions = {}): Promise<KeystoreCheck> {
+export async function checkKeystore(input: string | unknown, password: string, { queue = keystoreQueue, signal, owner }: CheckOptions = {}): Promise<KeystoreCheck> {
   let json: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -92,9 +100,9 @@ function openWithKey(ks: Eip2335Keystore, dk: Buffer): KeystoreCheck {
 export type KeystoreFileCheck = { name: string; result: KeystoreCheck };
 
 /**
- * Checks every file of one upload with the one password (in parallel, within the shared
- * bound), in the order given. A key that appears twice in the upload is deployed once:
- * the later file says where the key already is.
+ * Checks every file of one upload with the one password (all queued at once; an owner's
+ * run one at a time), in the order given. A key that appears twice in the upload is
+ * deployed once: the later file says where the key already is.
  */
 export async function checkKeystoreFiles(
   files: ReadonlyArray<{ name: string; json: unknown }>,
