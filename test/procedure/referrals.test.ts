@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { creditDeposit } from '../../src/server/billing/deposit';
+import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';
+import { matureReferralBonuses } from '../../src/server/referrals/mature';
 import { accountBalance, ledgerMismatches, PLATFORM, userAccount } from '../../src/server/billing/ledger';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
@@ -74,7 +76,7 @@ describe('get_referrals and get_ref_infos', () => {
 
   it('list sign-ups and the bonus of each first deposit of $10 or more, once, newest first, paged', async () => {
     const empty = await d.caller(ref.token).referrals.get_ref_infos();
-    expect(empty).toEqual({ success: true, total_refs: 0, total_ref_earnings: 0, total_ref_mns: 0 });
+    expect(empty).toEqual({ success: true, total_refs: 0, total_ref_earnings: 0, total_ref_mns: 0, pending_ref_earnings: 0 });
     expect(await d.caller(ref.token).referrals.get_referrals()).toEqual({ success: true, referrals: [], total: 0 });
 
     const bob = await referred(ref.username, 'bob');
@@ -87,6 +89,14 @@ describe('get_referrals and get_ref_infos', () => {
     expect(await deposit(carol.id, `carol-1-${carol.id}`, 10)).toBe(true);
     expect(await deposit(carol.id, `carol-1-${carol.id}`, 10)).toBe(false);
     expect(await deposit(carol.id, `carol-2-${carol.id}`, 25)).toBe(true);
+    // Held 14 days: shown as pending, nothing on the balance yet.
+    expect(await bonuses(userAccount(ref.id))).toBe(0);
+    expect(await accountBalance(d.db, userAccount(ref.id))).toBe(0);
+    expect(await d.caller(ref.token).referrals.get_ref_infos()).toEqual({ success: true, total_refs: 3, total_ref_earnings: 0, total_ref_mns: 0, pending_ref_earnings: 10 });
+    const held = await d.caller(ref.token).referrals.get_referrals({ page: 1, per_page: 1 });
+    expect(held.referrals[0].description).toMatch(new RegExp(`^Referral bonus: ${carol.username}'s first deposit \\(pending, spendable from \\d{4}-\\d\\d-\\d\\d\\)$`));
+    expect(held.referrals[0].amount).toBe(10);
+    expect(await matureReferralBonuses(d.deps, Date.now() + BONUS_HOLD_MS + 1000)).toBeGreaterThanOrEqual(1);
     expect(await bonuses(userAccount(ref.id))).toBe(1);
     expect(await accountBalance(d.db, userAccount(ref.id))).toBe(10_000_000);
     expect(await ledgerMismatches(d.db)).toEqual([]);
@@ -98,7 +108,7 @@ describe('get_referrals and get_ref_infos', () => {
     await insertTestNode(d.db, { mn_id: `pivx-ref-${dan.id}-2`, user_id: dan.id, coin_id: 'pivx', state: 'failed' });
     await insertTestNode(d.db, { mn_id: `pivx-ref-${other.id}-1`, user_id: other.id, coin_id: 'pivx', state: 'live' });
 
-    expect(await d.caller(ref.token).referrals.get_ref_infos()).toEqual({ success: true, total_refs: 3, total_ref_earnings: 10, total_ref_mns: 2 });
+    expect(await d.caller(ref.token).referrals.get_ref_infos()).toEqual({ success: true, total_refs: 3, total_ref_earnings: 10, total_ref_mns: 2, pending_ref_earnings: 0 });
     const all = await d.caller(ref.token).referrals.get_referrals({ page: 1, per_page: 100 });
     expect(all.total).toBe(4);
     expect(all.referrals.map((r) => [r.description, r.amount])).toEqual([
@@ -115,7 +125,7 @@ describe('get_referrals and get_ref_infos', () => {
 
   it("one user never sees another's referrals, and cannot ask for them", async () => {
     expect(await d.caller(other.token).referrals.get_referrals()).toEqual({ success: true, referrals: [], total: 0 });
-    expect(await d.caller(other.token).referrals.get_ref_infos()).toEqual({ success: true, total_refs: 0, total_ref_earnings: 0, total_ref_mns: 0 });
+    expect(await d.caller(other.token).referrals.get_ref_infos()).toEqual({ success: true, total_refs: 0, total_ref_earnings: 0, total_ref_mns: 0, pending_ref_earnings: 0 });
     // No way to name someone else: unknown keys are refused.
     const bad = await rejection(d.caller(other.token).referrals.get_referrals({ page: 1, per_page: 10, user_id: ref.id } as never));
     expect(bad.code).toBe('BAD_REQUEST');
@@ -145,6 +155,9 @@ describe('the referral bonus', () => {
     const results = await Promise.all(Array.from({ length: 40 }, (_, i) => deposit(gina.id, `gina-${gina.id}-${i % 20}`, 10 + i)));
     // 20 distinct deposits (each key twice): each credited once, and one bonus.
     expect(results.filter(Boolean)).toHaveLength(20);
+    expect(await d.db.selectFrom('referral_bonuses').select('status').where('referrer_id', '=', frank.id).execute()).toEqual([{ status: 'pending' }]);
+    // Many runs of the job at once pay it once.
+    await Promise.all(Array.from({ length: 10 }, () => matureReferralBonuses(d.deps, Date.now() + BONUS_HOLD_MS + 1000)));
     expect(await bonuses(userAccount(frank.id))).toBe(1);
     expect(await accountBalance(d.db, userAccount(frank.id))).toBe(10_000_000);
     expect((await d.caller(frank.token).referrals.get_ref_infos()).total_ref_earnings).toBe(10);
