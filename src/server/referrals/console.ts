@@ -15,7 +15,9 @@ import { findReferralBonus, heldReferralBonuses, setReferralBonusStatus } from '
 
 export async function heldBonusList(db: DB): Promise<HeldReferralBonusList> {
   const rows = await heldReferralBonuses(db, 500);
-  return { bonuses: rows.map(({ amount, ...r }) => ({ ...r, amount_micros: amount })) };
+  return {
+    bonuses: rows.map(({ amount, created_at, matures_at, ...r }) => ({ ...r, amount_micros: amount, created_at: new Date(created_at).toISOString(), matures_at: new Date(matures_at).toISOString() })),
+  };
 }
 
 const decidedBy = (by: OperatorActor) => (by.kind === 'operator' ? by.userId : null);

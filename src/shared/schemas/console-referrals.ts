@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One referral bonus waiting for the operator (amount in micro-dollars, times epoch ms). */
+/** One referral bonus waiting for the operator (amount in micro-dollars, times ISO). */
 export const heldReferralBonus = z.object({
   id: z.number().int(),
   referrer_id: z.number().int(),
@@ -9,8 +9,8 @@ export const heldReferralBonus = z.object({
   referred: z.string().nullable(),
   amount_micros: z.number().int(),
   reason: z.string().nullable(),
-  created_at: z.number().int(),
-  matures_at: z.number().int(),
+  created_at: z.string(),
+  matures_at: z.string(),
 });
 export const heldReferralBonusList = z.object({ bonuses: z.array(heldReferralBonus) });
 export type HeldReferralBonusList = z.infer<typeof heldReferralBonusList>;
