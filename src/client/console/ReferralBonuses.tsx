@@ -24,7 +24,7 @@ export function ReferralBonuses() {
       <QueryState query={list} what="The referral bonuses to approve">
         {(l) =>
           l.bonuses.length ? (
-            <table className="console-table">
+            <table className="console-table" aria-label="Referral bonuses to approve">
               <thead>
                 <tr>
                   <th>Deposit</th>
