@@ -118,7 +118,9 @@ function makeGateway(c: StripeConfig): CardGateway {
     },
     async cardFingerprint(sessionId) {
       try {
-        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] });
+        // Asked while Stripe waits for the webhook's answer: a short timeout (an unknown card
+        // only holds the referral bonus for the operator; the credit never waits on it).
+        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }, { timeout: 5_000 });
         const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
         const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
         return method?.card?.fingerprint ?? null;
