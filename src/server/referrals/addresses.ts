@@ -7,7 +7,8 @@ import ipaddr from 'ipaddr.js';
  * client). Null for anything that does not parse, which then matches nothing.
  */
 export function addressNetwork(ip: string): string | null {
-  if (!ipaddr.isValid(ip)) return null;
+  // Only the forms a socket gives: dotted quads and IPv6 (not `1.2.3` or hex IPv4 forms).
+  if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !ipaddr.IPv6.isValid(ip)) return null;
   const a = ipaddr.process(ip);
   if (a.kind() === 'ipv4') return `v4:${a.toString()}`;
   const parts = (a as ipaddr.IPv6).parts;
