@@ -18,6 +18,7 @@ import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
+import { scheduleReferralBonuses } from './referrals/mature';
 import { scheduleRollouts } from './fleet/rollouts';
 import { scheduleBackups } from './ops/backup';
 import { openSecretBox } from './secrets/box';
@@ -137,6 +138,7 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   handleChannelDelivery(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   scheduleDailyCharge(jobs, deps);
+  scheduleReferralBonuses(jobs, deps);
   scheduleRollouts(jobs, deps, config.rolloutTickMs);
   scheduleBackups(jobs, deps);
   const cache = new ResponseCache();

@@ -36,6 +36,8 @@ export const recurringJobNames = [
   'fleet.rollouts',
   /** Fetch prices, exchanges and history. */
   'market.refresh',
+  /** Pay the referral bonuses whose 14 days are over (referrals/mature.ts). */
+  'referrals.mature',
   /** Delete what has outlived its use (events, visits, sessions, finished nodes, failed jobs). */
   'prune',
   /** The daily backup into BACKUP_DIR, and old ones deleted (BACKUP_KEEP_DAYS). */

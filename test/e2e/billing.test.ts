@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { creditDeposit } from '../../src/server/billing/deposit';
+import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';
+import { matureReferralBonuses } from '../../src/server/referrals/mature';
 import { runCli } from '../../src/server/cli/main';
 import { PLATFORM, postTransfer, userAccount, type TransferInput } from '../../src/server/billing/ledger';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
@@ -251,12 +253,22 @@ describe('the affiliate page', () => {
     await expectText(stat(page, 'Referrals'), '1');
     await page.getByRole('cell', { name: `${name} signed up`, exact: true }).waitFor();
 
-    // The first deposit of $10 pays the bonus: badges, history and top bar follow live.
+    // One browser here: the visitor registered from the referrer's address, which pays no
+    // bonus (a self-referral). As if they had come from another machine:
+    await server.deps.db.updateTable('users').set({ registered_ip: '10.77.7.7' }).where('id', '=', referred.id).execute();
+    // The first deposit of $10 earns the bonus: pending for 14 days, shown live.
     await server.deps.db
       .transaction()
       .execute((trx) => creditDeposit(trx, { userId: referred.id, amount: 10_000_000, via: 'crypto', idempotencyKey: `e2e-dep-${referred.id}`, description: 'Deposit' }));
     await server.deps.hub.poke();
+    await expectText(stat(page, 'Pending earnings'), '$10.00');
+    expect(await stat(page, 'Earnings').textContent()).toBe('$0.00');
+    await page.getByRole('cell', { name: new RegExp(`^Referral bonus: ${name}'s first deposit \\(pending, spendable from \\d{4}-\\d\\d-\\d\\d\\)$`) }).waitFor();
+    await screenshot(page, 'affiliate-pending');
+    // The hold over (the job, run as at that time): paid to the balance; badges, history and top bar follow live.
+    expect(await matureReferralBonuses(server.deps, Date.now() + BONUS_HOLD_MS + 60_000)).toBe(1);
     await expectText(stat(page, 'Earnings'), '$10.00');
+    await expectText(stat(page, 'Pending earnings'), '$0.00');
     await expectText(page.getByTestId('topbar-balance'), '$10.00');
     await page.getByRole('cell', { name: `Referral bonus: ${name}'s first deposit`, exact: true }).waitFor();
     expect(await tableCells(page, 'Referral history')).toEqual([

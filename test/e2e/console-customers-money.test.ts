@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { userAccount } from '../../src/server/billing/ledger';
+import { creditDeposit } from '../../src/server/billing/deposit';
+import { insertUser } from '../../src/server/auth/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 import { at, Authenticator, browserSession, consoleNav, logInLive, logInWithCode, screenshot } from './browser';
@@ -16,6 +18,8 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 let operator: FreshUser;
 let customer: FreshUser;
+/** One authenticator for the operator across tests: a code's step is used once. */
+let phone: Authenticator;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -23,6 +27,7 @@ beforeAll(async () => {
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
   customer = await freshUser(server.deps, { prefix: 'cust' });
   expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+  phone = new Authenticator(operator.tfaSecret!);
 });
 afterEach(session.assertNoPageErrors);
 afterAll(async () => {
@@ -43,7 +48,7 @@ describe('console Customers and Money in the browser', () => {
     await stat(customerPage, 'Account balance').filter({ hasText: '$0.00' }).waitFor();
 
     const page = await session.newPage();
-    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await logInWithCode(page, operator, phone);
     await page.goto('/console');
     await nav(page, 'Customers');
     await at(page, '/console/customers');
@@ -118,5 +123,42 @@ describe('console Customers and Money in the browser', () => {
     await page.getByLabel('Action', { exact: true }).selectOption('billing adjust');
     await page.getByText('1 entry').waitFor();
     expect((await rows.allInnerTexts())[0]).toContain('Sorry for the outage on Sunday');
+  });
+  it('approves and refuses referral bonuses held for approval on the Money page, each logged', { timeout: 120_000 }, async () => {
+    // A referrer with two referred users whose card deposits Stripe could not identify: both wait.
+    const referrer = await freshUser(server.deps, { prefix: 'refr' });
+    const referred: number[] = [];
+    for (const n of [1, 2]) {
+      const name = `held${n}x${Date.now().toString(36)}`;
+      const id = await insertUser(server.deps.db, { username: name, email: `${name}@example.test`, password_hash: 'x', referrer: null, referrer_id: referrer.id, room_id: `r-${name}`, qr_key: `q-${name}`, registered_ip: `10.66.0.${n}` });
+      await server.deps.db.transaction().execute((trx) => creditDeposit(trx, { userId: id, amount: 10_000_000, via: 'card', idempotencyKey: `e2e-held-${id}`, description: 'Card payment', card: { fingerprint: null } }));
+      referred.push(id);
+    }
+    const status = async (id: number) => (await server.deps.db.selectFrom('referral_bonuses').select('status').where('referred_user_id', '=', id).executeTakeFirstOrThrow()).status;
+    expect([await status(referred[0]), await status(referred[1])]).toEqual(['awaiting_approval', 'awaiting_approval']);
+
+    const page = await session.newPage();
+    await logInWithCode(page, operator, phone);
+    await page.goto('/console');
+    await nav(page, 'Money');
+    await at(page, '/console/money');
+    const table = page.getByRole('table', { name: 'Referral bonuses to approve' });
+    await table.locator('tbody tr').nth(1).waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(2);
+    await table.getByText(referrer.username).first().waitFor();
+    await screenshot(page, 'console-referral-bonuses');
+    const [first, second] = await table.locator('tbody tr td:nth-child(3)').allInnerTexts();
+    await page.getByRole('button', { name: `Approve the bonus of ${referrer.username} for ${first}` }).click();
+    await table.locator('tbody tr').filter({ hasText: first }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Refuse the bonus of ${referrer.username} for ${second}` }).click();
+    await page.getByText('No referral bonuses wait for approval.').waitFor();
+    expect([await status(referred[0]), await status(referred[1])]).toEqual(['pending', 'refused']);
+
+    await nav(page, 'Log');
+    await at(page, '/console/log');
+    const rows = page.locator('.console-log-table tbody tr');
+    await rows.filter({ hasText: 'referral bonus refuse' }).waitFor();
+    const texts = await rows.allInnerTexts();
+    for (const action of ['referral bonus approve', 'referral bonus refuse']) expect(texts.filter((t) => t.includes(action) && t.includes(operator.username)), action).toHaveLength(1);
   });
 });

@@ -17,6 +17,8 @@ import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
 import { freePort } from '../../src/server/fleet/spec';
 import { upsertQuote } from '../../src/server/market/queries';
 import { afterRaise } from '../../src/server/notifications/raise';
+import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';
+import { matureReferralBonuses } from '../../src/server/referrals/mature';
 import { at, browserSession, liveSubscribed, logInLive, screenshot } from '../e2e/browser';
 import { ensureWallet, haveBinary, pidsMatching, rpc, waitFor, withinBudget } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
@@ -33,7 +35,8 @@ import { callerFor, freshUser } from '../support/users';
  *   through the mailed link; on /dashboard/billing generates a Litecoin address (three
  *   acknowledgements); the regtest miner pays it; the pending deposit shows live with its
  *   confirmations rising block by block, then is credited at the threshold (balance and
- *   history live, no reload) and the referrer gets $10; a card payment through the FAKE
+ *   history live, no reload) and the referrer's $10 is pending, paid when its 14-day hold
+ *   is over; a card payment through the FAKE
  *   Stripe (its webhook delivered twice) credits once and pays no second bonus; a gift
  *   code; a node deployed over the REST API pays its Initial Charge once; then the daily
  *   charge runs day after day (each day run twice) and charges once a day, the owner is
@@ -254,7 +257,13 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(JSON.parse(crypto[0].meta!)).toMatchObject({ price_usd: PRICE, price_source: 'test-quotes', txid, confirmations: CONFIRMATIONS });
       expect((await notes(user.id, 'deposit_pending')).length).toBe(1);
       expect(await notes(user.id, 'deposit_credited')).toEqual([{ message: `Your Litecoin deposit of ${noteUsd(ltcMicros)} was credited to your balance.` }]);
-      // The referrer: exactly $10, once.
+      // The referrer's bonus is held 14 days (a refund could still cancel it): pending, nothing spendable yet.
+      expect(await s.deps.db.selectFrom('referral_bonuses').select('status').where('referrer_id', '=', referrer.id).execute()).toEqual([{ status: 'pending' }]);
+      expect(await transfers({ kind: 'referral_bonus', credit: userAccount(referrer.id) })).toEqual([]);
+      expect(await balance(referrer.id)).toBe(0);
+      // The hold over (the job, run as at that time): exactly $10, once.
+      expect(await matureReferralBonuses(s.deps, Date.now() + BONUS_HOLD_MS + 60_000)).toBe(1);
+      expect(await matureReferralBonuses(s.deps, Date.now() + BONUS_HOLD_MS + 120_000)).toBe(0);
       const bonus = await transfers({ kind: 'referral_bonus', credit: userAccount(referrer.id) });
       expect(bonus.map((b) => b.amount)).toEqual([10_000_000]);
       expect(await balance(referrer.id)).toBe(10_000_000);
@@ -323,7 +332,7 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow()).state === 'live', 90_000, 'the node live');
       // The referrer's affiliate numbers: one referral, $10 earned, one node of theirs.
       const refInfos = async () => (await fetch(`${s.url}/api/get_ref_infos`, { headers: { authorization: `Bearer ${referrer.token}` } }).then((r) => r.json())) as Record<string, unknown>;
-      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 1 });
+      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 1, pending_ref_earnings: 0 });
       // The deploy's own daily job runs on (every minute, for the real today): it never charges this node today.
       expect(await transfers({ kind: 'daily_charge', debit: userAccount(user.id) })).toEqual([]);
 
@@ -384,7 +393,7 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       await shows(stat(page, 'Monthly expenses'), '$0.00');
       await shows(stat(page, 'Account balance'), usd(expected));
       expect(navigations).toEqual([]);
-      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 0 });
+      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 0, pending_ref_earnings: 0 });
       // In-app, on the open page: the navbar's list has the last reminder and the destruction.
       await page.getByRole('button', { name: /^Notifications( \(\d+\))?$/ }).click();
       const list = page.getByRole('region', { name: 'Notification list' });

@@ -6,6 +6,8 @@ import { giftCodeHash, giftCodeHint, normalizeGiftCode } from '../../src/server/
 import { insertGiftCodes } from '../../src/server/billing/coupons/queries';
 import { runDailyCharge } from '../../src/server/billing/daily-charge';
 import { creditDeposit } from '../../src/server/billing/deposit';
+import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';
+import { matureReferralBonuses } from '../../src/server/referrals/mature';
 import { chargeInitial } from '../../src/server/billing/initial-charge';
 import { ledgerMismatches } from '../../src/server/billing/ledger';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
@@ -145,5 +147,8 @@ it(`holds every money invariant over ${STEPS} random steps of deposits, gift cod
   for (const k of ['deposit', 'deposit replay', 'gift code', 'gift code reused', 'deploy', 'deploy refused', 'delete', 'day', 'day, charge not run']) expect(counts[k], `${k} in ${JSON.stringify(counts)}`).toBeGreaterThan(0);
   expect(await d.db.selectFrom('node_charges').select('node_id').execute()).not.toHaveLength(0);
   expect(await d.db.selectFrom('nodes').select('id').where('delete_reason', '=', 'Hosting fees not covered by the balance').execute()).not.toHaveLength(0);
+  // Referral bonuses are held 14 days (in real time) before they are paid: once every hold is over, they are paid once each.
+  await matureReferralBonuses(d.deps, Date.now() + BONUS_HOLD_MS + 60_000);
+  await invariants(d.db, 'after the referral holds');
   expect(await d.db.selectFrom('ledger_transfers').select('id').where('kind', '=', 'referral_bonus').execute()).not.toHaveLength(0);
 });

@@ -8,12 +8,14 @@ import Stripe from 'stripe';
  * calls Nodekeep makes through the official SDK (pointed here with its host/port/protocol
  * options, via STRIPE_API_BASE):
  * - `POST /v1/checkout/sessions` (form-encoded, as the SDK sends it),
- * - `GET /v1/checkout/sessions/:id`,
+ * - `GET /v1/checkout/sessions/:id` (with `expand[]=payment_intent.payment_method`, the
+ *   paid session's payment intent and its card, whose fingerprint the test chose),
  * - `POST /v1/checkout/sessions/:id/expire` (only an open session can be expired).
  * Requests need `Authorization: Bearer <secret key>`. Idempotency-Key is honoured as
  * Stripe does: a repeat with the same body gets the first answer again (header
  * `Idempotent-Replayed: true`), with another body a 400 `idempotency_error`.
- * Test controls: `complete(id)` pays a session as a customer would; `failNext(n, how)`
+ * Test controls: `complete(id, { fingerprint })` pays a session as a customer would (with
+ * the card of that fingerprint; a new card each time unless given); `failNext(n, how)`
  * makes the next n calls fail with a 500 or a dropped connection, before or after the
  * call is applied (the ambiguous outcomes). Webhooks are signed with the SDK's own
  * `webhooks.generateTestHeaderString`.
@@ -33,6 +35,8 @@ export type FakeSession = {
   success_url: string;
   cancel_url: string;
   created: number;
+  /** The payment intent's id once paid. */
+  payment_intent: string | null;
 };
 
 type Failure = 'status500' | 'drop' | 'drop_after_apply';
@@ -58,7 +62,20 @@ export async function startFakeStripe(opts: { secretKey: string }) {
   const idempotency = new Map<string, { body: string; status: number; answer: unknown }>();
   const requests: { method: string; path: string; idempotencyKey: string | null }[] = [];
   const failures: Failure[] = [];
+  /** The card fingerprint each paid session's payment method has, by session id. */
+  const cards = new Map<string, string>();
   let base = '';
+
+  /** The session as Stripe answers it, its payment intent and card expanded when asked. */
+  function retrieved(s: FakeSession, expand: string[]): unknown {
+    if (!s.payment_intent || !(expand.includes('payment_intent') || expand.includes('payment_intent.payment_method'))) return s;
+    const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, fingerprint: cards.get(s.id) ?? null };
+    const method = { id: `pm_${s.id.slice(8)}`, object: 'payment_method', type: 'card', card };
+    return {
+      ...s,
+      payment_intent: { id: s.payment_intent, object: 'payment_intent', amount: s.amount_total, currency: s.currency, status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : method.id },
+    };
+  }
 
   function create(form: Record<string, any>): [number, unknown] {
     const item = form.line_items?.[0];
@@ -82,18 +99,19 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       success_url: form.success_url,
       cancel_url: form.cancel_url,
       created: Math.floor(Date.now() / 1000),
+      payment_intent: null,
     };
     sessions.set(id, s);
     return [200, s];
   }
 
-  function route(method: string, path: string, form: Record<string, any>): [number, unknown] {
+  function route(method: string, path: string, form: Record<string, any>, query: Record<string, any>): [number, unknown] {
     if (method === 'POST' && path === '/v1/checkout/sessions') return create(form);
     const m = /^\/v1\/checkout\/sessions\/([\w]+)(\/expire)?$/.exec(path);
     const s = m ? sessions.get(m[1]) : undefined;
     if (!m) return [404, stripeError('invalid_request_error', `Unrecognized request URL (${method}: ${path}).`)];
     if (!s) return [404, stripeError('invalid_request_error', `No such checkout.session: '${m[1]}'`, { code: 'resource_missing' })];
-    if (method === 'GET' && !m[2]) return [200, s];
+    if (method === 'GET' && !m[2]) return [200, retrieved(s, Object.values(query.expand ?? {}).map(String))];
     if (method === 'POST' && m[2]) {
       if (s.status !== 'open') return [400, stripeError('invalid_request_error', 'Only Checkout Sessions with a status in ["open"] can be expired.')];
       s.status = 'expired';
@@ -127,7 +145,7 @@ export async function startFakeStripe(opts: { secretKey: string }) {
         if (seen && seen.body !== body) return reply(400, stripeError('idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with.`));
         if (seen) return reply(seen.status, seen.answer, { 'idempotent-replayed': 'true' });
       }
-      const [status, answer] = route(req.method ?? '', path, parseForm(body));
+      const [status, answer] = route(req.method ?? '', path, parseForm(body), parseForm((req.url ?? '').split('?')[1] ?? ''));
       // Stripe stores the answer of a request it executed, errors included (not 5xx).
       if (key && req.method === 'POST') idempotency.set(key, { body, status, answer: structuredClone(answer) });
       if (failure === 'drop_after_apply') return req.socket.destroy();
@@ -145,13 +163,15 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     failNext(n: number, how: Failure) {
       for (let i = 0; i < n; i++) failures.push(how);
     },
-    /** The customer pays the session on the hosted page. */
-    complete(id: string): FakeSession {
+    /** The customer pays the session on the hosted page, with the card of `fingerprint` (a new card unless given). */
+    complete(id: string, opts: { fingerprint?: string } = {}): FakeSession {
       const s = sessions.get(id);
       if (!s) throw new Error(`fake stripe: no session ${id}`);
       s.status = 'complete';
       s.payment_status = 'paid';
       s.url = null;
+      s.payment_intent = `pi_${randomBytes(12).toString('hex')}`;
+      cards.set(id, opts.fingerprint ?? `fp${randomBytes(8).toString('hex')}`);
       return structuredClone(s);
     },
     /** Stripe expires a session on its own (after 24 hours). */

@@ -18,8 +18,9 @@ export function referralLink(origin: string, username: string): string {
 
 /**
  * /dashboard/affiliate: the user's referral link, what referrals brought (get_ref_infos)
- * and the history of sign-ups and bonuses (get_referrals, 10 per page). A bonus is a
- * ledger transfer, so its `refresh_transactions` refetches both (liveQueries.ts).
+ * and the history of sign-ups and bonuses (get_referrals, 10 per page). A bonus is
+ * pending 14 days (its line says until when; "Pending earnings" sums them), then a ledger
+ * transfer; each change sends `refresh_transactions`, which refetches both (liveQueries.ts).
  */
 export function Affiliate() {
   const user = useUser();
@@ -33,12 +34,16 @@ export function Affiliate() {
     <>
       <PageHeader title="Affiliate" />
       <section className="card referral-link" aria-label="Referral link">
-        <p>Share your link. When someone who signed up through it makes a first deposit of $10 or more, you receive a $10 bonus on your balance.</p>
+        <p>
+          Share your link. When someone who signed up through it makes a first deposit of $10 or more, you earn a $10 bonus. It shows as pending for 14 days, then is added to
+          your balance.
+        </p>
         <CopyBlock label="Your referral link" text={link} />
       </section>
       <section className="stats billing-section" aria-label="Referral totals">
         <Stat label="Referrals" value={i ? formatCount(i.total_refs) : MISSING} />
         <Stat label="Earnings" value={i ? formatUsd2(i.total_ref_earnings) : MISSING} />
+        <Stat label="Pending earnings" value={i ? formatUsd2(i.pending_ref_earnings) : MISSING} />
         <Stat label="MNs of referrals" value={i ? formatCount(i.total_ref_mns) : MISSING} />
       </section>
       {infos.isError && !i && <QueryError what="Your referral totals" error={infos.error} retry={() => void infos.refetch()} />}

@@ -6,8 +6,9 @@ import { Alert } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
+import { ReferralBonuses } from './ReferralBonuses';
 
-/** Gift codes, card sessions, crypto deposits and currencies, and the daily charge's runs. */
+/** Gift codes, card sessions, crypto deposits and currencies, the daily charge's runs, and referral bonuses to approve. */
 export function Money() {
   return (
     <div className="console-money">
@@ -16,6 +17,7 @@ export function Money() {
       <Currencies />
       <Deposits />
       <CardSessions />
+      <ReferralBonuses />
     </div>
   );
 }

@@ -67,6 +67,8 @@ export async function register(ctx: Context, input: { username: string; email: s
         referrer_id: referrer ? await findUserIdByUsername(trx, referrer) : null,
         room_id: newToken(16),
         qr_key: newToken(16),
+        // Kept for the referral bonus's shared-address check (referrals/bonus.ts).
+        registered_ip: ctx.req.ip,
       });
       await sendVerification(trx, ctx, { id, email: input.email, username: input.username });
       return id;

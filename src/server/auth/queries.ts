@@ -43,7 +43,7 @@ export async function findUserIdByUsername(db: Q, username: string): Promise<num
 
 export async function insertUser(
   db: Q,
-  u: { username: string; email: string; password_hash: string; referrer: string | null; referrer_id: number | null; room_id: string; qr_key: string },
+  u: { username: string; email: string; password_hash: string; referrer: string | null; referrer_id: number | null; room_id: string; qr_key: string; registered_ip?: string | null },
 ): Promise<number> {
   const row = await db
     .insertInto('users')
@@ -65,6 +65,18 @@ export function listUsers(db: Q) {
 export function insertSession(db: Q, s: { user_id: number; token_hash: string; ip: string; user_agent: string; expires_at: number }) {
   const now = Date.now();
   return db.insertInto('sessions').values({ ...s, created_at: now, last_used_at: now }).execute();
+}
+
+/**
+ * The addresses an account is known from: where it registered and where its sessions
+ * (kept a week after they end) logged in. For the referral bonus's shared-address check.
+ */
+export async function knownAddresses(db: Q, userId: number): Promise<string[]> {
+  const [user, sessions] = await Promise.all([
+    db.selectFrom('users').select('registered_ip').where('id', '=', userId).executeTakeFirst(),
+    db.selectFrom('sessions').select('ip').distinct().where('user_id', '=', userId).execute(),
+  ]);
+  return [...(user?.registered_ip ? [user.registered_ip] : []), ...sessions.map((r) => r.ip)];
 }
 
 /** Whether the user ever had a session (kept a week after it ends), and one from `ip`. */

@@ -1,5 +1,5 @@
 import type { Micros } from '../../shared/money';
-import { payReferralBonus } from '../referrals/bonus';
+import { holdReferralBonus } from '../referrals/bonus';
 import type { MoneyTx } from './ledger';
 import { PLATFORM, postTransfer, userAccount } from './ledger';
 
@@ -12,11 +12,13 @@ export type DepositInput = {
   idempotencyKey: string;
   description: string;
   meta?: Record<string, unknown>;
+  /** A card payment's card: its Stripe fingerprint, null when Stripe did not say (the referral bonus then waits for the operator). */
+  card?: { fingerprint: string | null };
 };
 
 /**
  * Credits money that came in (crypto or card) to the user's balance, once per key, and
- * pays the referral bonus when it is the user's first deposit. In the caller's money
+ * holds the referral bonus when it is the user's first deposit (paid 14 days later). In the caller's money
  * transaction, so the credit, the bonus and whatever the caller marks (the deposit row,
  * the session) commit together or not at all. Returns false when the key was credited
  * before. The caller raises its own notification (`deposit_credited`, `card_payment_credited`).
@@ -33,6 +35,6 @@ export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<bool
   });
   if (!credited) return false;
   const row = await trx.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', d.idempotencyKey).executeTakeFirstOrThrow();
-  await payReferralBonus(trx, d.userId, row.id, d.amount);
+  await holdReferralBonus(trx, { userId: d.userId, depositTransferId: row.id, amount: d.amount, card: d.card });
   return true;
 }

@@ -9,6 +9,7 @@ import { fleetConsoleRouter } from '../fleet/console-router';
 import { catalogConsoleRouter } from '../coins/console-router';
 import { supportConsoleRouter } from '../support/console-router';
 import { upgradesConsoleRouter } from '../fleet/upgrades-console-router';
+import { referralsConsoleRouter } from '../referrals/console-router';
 
 /**
  * The operator console's procedures, all under `console.` and all made with
@@ -28,4 +29,5 @@ export const consoleRouter = router({
   catalog: catalogConsoleRouter,
   support: supportConsoleRouter,
   upgrades: upgradesConsoleRouter,
+  referrals: referralsConsoleRouter,
 });

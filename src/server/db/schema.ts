@@ -24,6 +24,8 @@ export interface UsersTable {
   disabled_at: number | null;
   created_at: number;
   role: Generated<UserRole>;
+  /** The address the account registered from (migration 0310); null for accounts from before. */
+  registered_ip: Generated<string | null>;
 }
 export type User = Selectable<UsersTable>;
 /** Operators may call operator procedures; nothing in the product shows the role. */
@@ -167,6 +169,8 @@ export interface CardSessionsTable {
   status: 'pending' | 'paid' | 'cancelled' | 'expired';
   created_at: number;
   updated_at: number;
+  /** Stripe's fingerprint of the card that paid, recorded with the credit (migration 0310); null when unknown. */
+  card_fingerprint: Generated<string | null>;
 }
 
 /** An operator-made gift code, stored by hash (migration 2031). */
@@ -637,6 +641,27 @@ export interface DaemonRolloutNodesTable {
   updated_at: number;
 }
 
+export type ReferralBonusStatus = 'pending' | 'awaiting_approval' | 'paid' | 'cancelled' | 'refused';
+/** One referred user's bonus, from their first qualifying deposit (migration 0310); money moves only when it is paid. */
+export interface ReferralBonusesTable {
+  id: Generated<number>;
+  referred_user_id: number;
+  referrer_id: number;
+  /** The ledger transfer of the deposit that earned it (a refund or dispute of it cancels the bonus). */
+  deposit_transfer_id: number;
+  amount: number;
+  status: ReferralBonusStatus;
+  /** Why it waits, was cancelled or refused (shown to the operator). */
+  reason: string | null;
+  created_at: number;
+  /** When a pending bonus becomes spendable (14 days after the deposit). */
+  matures_at: number;
+  /** The operator who approved or refused it. */
+  decided_by: number | null;
+  decided_at: number | null;
+}
+export type ReferralBonus = Selectable<ReferralBonusesTable>;
+
 export interface Database {
   alert_channels: AlertChannelsTable;
   node_alerts: NodeAlertsTable;
@@ -677,5 +702,6 @@ export interface Database {
   support_messages: SupportMessagesTable;
   coin_daemon_versions: CoinDaemonVersionsTable;
   daemon_rollouts: DaemonRolloutsTable;
+  referral_bonuses: ReferralBonusesTable;
   daemon_rollout_nodes: DaemonRolloutNodesTable;
 }

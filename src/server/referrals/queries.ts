@@ -1,30 +1,43 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { userAccount } from '../billing/ledger';
 import { CHARGED } from '../../shared/lifecycle';
-import type { Database } from '../db/schema';
+import type { Database, ReferralBonus, ReferralBonusesTable, ReferralBonusStatus } from '../db/schema';
 
 /*
  * What the affiliate page reads: the users a referrer brought (`users.referrer_id`,
- * fixed at registration) and the bonuses the ledger paid them (`referral_bonus`
- * transfers credited to the referrer). Read-only; nothing here moves money.
+ * fixed at registration), the bonuses held for them and the bonuses the ledger paid them
+ * (`referral_bonus` transfers credited to the referrer). Nothing here moves money.
  */
 
-export type ReferralLine = { at: number; kind: 'signup' | 'bonus'; username: string | null; description: string; amount: number };
+export type ReferralLine = {
+  at: number;
+  /** `held`: a bonus not paid yet (its `status`: pending or awaiting_approval, and `until`: when it matures). */
+  kind: 'signup' | 'bonus' | 'held';
+  username: string | null;
+  description: string;
+  amount: number;
+  status: string | null;
+  until: number | null;
+};
 
 /**
  * One page of the referrer's history, newest first: a line when a referred user signed
- * up, and one when that user's first deposit paid the bonus. With the total count.
+ * up, one while their bonus is held (pending or awaiting approval), and the ledger's line
+ * once it is paid. With the total count.
  */
 export async function referralHistory(db: Kysely<Database>, referrerId: number, page: number, perPage: number) {
   const account = userAccount(referrerId);
   // `ord` keeps a sign-up before its bonus when both fall in the same millisecond.
   const lines = sql<ReferralLine & { ord: number; id: number }>`
-    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, 0 AS ord, id FROM users WHERE referrer_id = ${referrerId}
+    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, NULL AS status, NULL AS until, 0 AS ord, id FROM users WHERE referrer_id = ${referrerId}
     UNION ALL
-    SELECT created_at, 'bonus', NULL, description, amount, 1, id FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'`;
+    SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'
+    UNION ALL
+    SELECT b.created_at, 'held', u.username, '', b.amount, b.status, b.matures_at, 1, b.id FROM referral_bonuses b LEFT JOIN users u ON u.id = b.referred_user_id
+      WHERE b.referrer_id = ${referrerId} AND b.status IN ('pending', 'awaiting_approval')`;
   const [rows, total] = await Promise.all([
-    sql<ReferralLine>`SELECT at, kind, username, description, amount FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(db),
+    sql<ReferralLine>`SELECT at, kind, username, description, amount, status, until FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(db),
     sql<{ n: number }>`SELECT count(*) AS n FROM (${lines})`.execute(db),
   ]);
   return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
@@ -48,4 +61,76 @@ export async function referralTotals(db: Kysely<Database>, referrerId: number): 
       .executeTakeFirstOrThrow(),
   ]);
   return { refs: Number(refs.n), earnings: Number(earnings.n), nodes: Number(nodes.n) };
+}
+
+/*
+ * The held bonuses (`referral_bonuses`, migration 0310): one row per referred user, from
+ * the first qualifying deposit on. Only bonus.ts and console.ts write them.
+ */
+
+type NewBonus = Omit<Insertable<ReferralBonusesTable>, 'id' | 'decided_by' | 'decided_at'>;
+
+/** Writes the referred user's bonus row; false when they already have one (one per referred user, ever). */
+export async function insertReferralBonus(db: Kysely<Database>, b: NewBonus): Promise<boolean> {
+  const r = await db.insertInto('referral_bonuses').values(b).onConflict((oc) => oc.column('referred_user_id').doNothing()).executeTakeFirst();
+  return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+/** How many bonuses the referrer was let through (pending or paid) since `since`; for the 10-in-30-days cap. */
+export async function recentBonusCount(db: Kysely<Database>, referrerId: number, since: number): Promise<number> {
+  const row = await db
+    .selectFrom('referral_bonuses')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('referrer_id', '=', referrerId)
+    .where('created_at', '>=', since)
+    .where('status', 'in', ['pending', 'paid'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findReferralBonus(db: Kysely<Database>, id: number) {
+  return db.selectFrom('referral_bonuses').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Pending bonuses whose 14 days are over, oldest first. */
+export function dueReferralBonuses(db: Kysely<Database>, now: number, limit: number) {
+  return db.selectFrom('referral_bonuses').selectAll().where('status', '=', 'pending').where('matures_at', '<=', now).orderBy('matures_at').orderBy('id').limit(limit).execute();
+}
+
+/** Moves a bonus from one of `from` to `to` (with why, and who decided); returns whether it moved. */
+export async function setReferralBonusStatus(
+  db: Kysely<Database>,
+  where: { id: number } | { depositTransferId: number },
+  from: ReferralBonusStatus[],
+  to: ReferralBonusStatus,
+  patch: { reason?: string; decided_by?: number | null; decided_at?: number } = {},
+): Promise<ReferralBonus | undefined> {
+  let q = db.updateTable('referral_bonuses').set({ status: to, ...patch }).where('status', 'in', from);
+  q = 'id' in where ? q.where('id', '=', where.id) : q.where('deposit_transfer_id', '=', where.depositTransferId);
+  return q.returningAll().executeTakeFirst();
+}
+
+/** The bonuses waiting for the operator, oldest first, with both users' names. */
+export function heldReferralBonuses(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('referral_bonuses as b')
+    .leftJoin('users as r', 'r.id', 'b.referrer_id')
+    .leftJoin('users as u', 'u.id', 'b.referred_user_id')
+    .select(['b.id', 'b.referrer_id', 'r.username as referrer', 'b.referred_user_id', 'u.username as referred', 'b.amount', 'b.reason', 'b.created_at', 'b.matures_at'])
+    .where('b.status', '=', 'awaiting_approval')
+    .orderBy('b.created_at')
+    .orderBy('b.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The referrer's bonuses not paid yet (pending or awaiting approval), in micro-dollars. */
+export async function pendingBonusTotal(db: Kysely<Database>, referrerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('referral_bonuses')
+    .select(sql<number>`coalesce(sum(amount), 0)`.as('n'))
+    .where('referrer_id', '=', referrerId)
+    .where('status', 'in', ['pending', 'awaiting_approval'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

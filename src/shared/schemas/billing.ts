@@ -89,6 +89,16 @@ export type ReferralRow = z.infer<typeof referral>;
 export const getReferralsInput = pageQuery.optional();
 export const getReferralsOutput = z.object({ success: z.literal(true), referrals: z.array(referral), total: z.number().int() });
 export type GetReferralsOutput = z.infer<typeof getReferralsOutput>;
-/** `get_ref_infos`: users referred, bonuses earned (USD), and the referred users' nodes that are charged. */
-export const getRefInfosOutput = z.object({ success: z.literal(true), total_refs: z.number().int(), total_ref_earnings: z.number(), total_ref_mns: z.number().int() });
+/**
+ * `get_ref_infos`: users referred, bonuses paid to the balance (USD), and the referred users'
+ * nodes that are charged. Beyond the spec: `pending_ref_earnings`, bonuses earned but not
+ * spendable yet (held 14 days, or waiting for review), in USD.
+ */
+export const getRefInfosOutput = z.object({
+  success: z.literal(true),
+  total_refs: z.number().int(),
+  total_ref_earnings: z.number(),
+  total_ref_mns: z.number().int(),
+  pending_ref_earnings: z.number(),
+});
 export type GetRefInfosOutput = z.infer<typeof getRefInfosOutput>;

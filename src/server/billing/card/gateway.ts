@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { StripeConfig } from '../../config';
 
 /**
- * The small typed adapter around the Stripe SDK: the three Checkout calls we make and the
+ * The small typed adapter around the Stripe SDK: the Checkout calls we make and the
  * webhook check. Every call that changes something at Stripe carries the caller's
  * idempotency key. Errors are sorted into two kinds: `definite` (Stripe refused and did
  * nothing, e.g. a bad request) and `ambiguous` (network, timeout, Stripe's 5xx: the call
@@ -40,6 +40,8 @@ export type CardGateway = {
   createSession(c: NewCheckout, idempotencyKey: string): Promise<CheckoutSession>;
   retrieveSession(id: string): Promise<CheckoutSession>;
   expireSession(id: string, idempotencyKey: string): Promise<CheckoutSession>;
+  /** Stripe's fingerprint of the card that paid the session (the same card has the same one on every account); null when it was not paid by card. */
+  cardFingerprint(sessionId: string): Promise<string | null>;
   /** The verified event from the raw body bytes and the Stripe-Signature header. */
   verifyEvent(rawBody: Buffer, signature: string | undefined): Stripe.Event;
 };
@@ -110,6 +112,18 @@ function makeGateway(c: StripeConfig): CardGateway {
     async retrieveSession(id) {
       try {
         return toSession(await stripe.checkout.sessions.retrieve(id));
+      } catch (err) {
+        sorted(err);
+      }
+    },
+    async cardFingerprint(sessionId) {
+      try {
+        // Asked while Stripe waits for the webhook's answer: a short timeout (an unknown card
+        // only holds the referral bonus for the operator; the credit never waits on it).
+        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }, { timeout: 5_000 });
+        const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
+        const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
+        return method?.card?.fingerprint ?? null;
       } catch (err) {
         sorted(err);
       }

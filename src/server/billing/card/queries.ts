@@ -39,6 +39,17 @@ export async function setCardSessionStatus(db: Kysely<Database>, id: string, fro
   return (r.numUpdatedRows ?? 0n) > 0n;
 }
 
+/** Records the fingerprint of the card that paid the session (the first one stays). */
+export async function setCardSessionFingerprint(db: Kysely<Database>, id: string, fingerprint: string): Promise<void> {
+  await db.updateTable('card_sessions').set({ card_fingerprint: fingerprint }).where('id', '=', id).where('card_fingerprint', 'is', null).execute();
+}
+
+/** Whether the user ever paid with the card of this fingerprint (recorded from issue 21 on). */
+export async function cardUsedBy(db: Kysely<Database>, userId: number, fingerprint: string): Promise<boolean> {
+  const row = await db.selectFrom('card_sessions').select('id').where('card_fingerprint', '=', fingerprint).where('user_id', '=', userId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** The newest card sessions of every user (the operator's list), optionally in one status. */
 export function listAllCardSessions(db: Kysely<Database>, status: Status | undefined, limit: number) {
   let q = db

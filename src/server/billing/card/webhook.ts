@@ -3,11 +3,27 @@ import type { AppDeps } from '../../context';
 import { insertEvent } from '../../events/queries';
 import { afterRaise, raise } from '../../notifications/raise';
 import { creditDeposit } from '../deposit';
-import { findCardSession, setCardSessionStatus } from './queries';
+import { cardGateway, GatewayError } from './gateway';
+import { findCardSession, setCardSessionFingerprint, setCardSessionStatus } from './queries';
 
 export type WebhookAnswer = { status: 200 | 400 | 404; message: string };
 
-type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log'>;
+type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log' | 'config'>;
+
+/**
+ * The fingerprint of the card that paid, asked of Stripe before the credit's transaction
+ * (no network call inside one); the referral bonus compares it with the referrer's cards.
+ * Null when Stripe did not tell: the bonus then waits for the operator.
+ */
+async function paidWithCard(deps: Deps, sessionId: string): Promise<{ fingerprint: string | null }> {
+  try {
+    return { fingerprint: (await cardGateway(deps.config)?.cardFingerprint(sessionId)) ?? null };
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    deps.log.warn('card fingerprint not retrieved', { session: sessionId, err: err.message });
+    return { fingerprint: null };
+  }
+}
 
 /**
  * Acts on one verified Stripe event. A paid `checkout.session.completed` (or
@@ -39,8 +55,11 @@ export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<
     return { status: 400, message: 'The amount, currency or customer of this session differ from the recorded session; nothing was credited.' };
   }
   if (s.payment_status !== 'paid') return { status: 200, message: 'The payment is not confirmed yet; waiting for it.' };
+  const card = row.status === 'paid' ? { fingerprint: row.card_fingerprint } : await paidWithCard(deps, row.id);
   const credited = await deps.db.transaction().execute(async (trx) => {
+    if (card.fingerprint) await setCardSessionFingerprint(trx, row.id, card.fingerprint);
     const done = await creditDeposit(trx, {
+      card,
       userId: row.user_id,
       amount: row.amount,
       via: 'card',
