@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findJobs } from '../src/server/jobs/queries';
 import { afterRaise, raise } from '../src/server/notifications/raise';
@@ -42,6 +43,17 @@ const api = (path: string, token: string, body?: unknown) =>
   }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 const channels = async (token: string) => (await api('/api/get_alert_channels', token)).body.channels as { id: number; type: string; target: string; enabled: boolean; failures: number; disabled_reason: string | null }[];
+
+/** 127.0.0.1 inside IPv6: NAT64 (both prefixes), 6to4, IPv4-compatible, RFC 6145 and Teredo (client inverted). */
+const embeddedLoopbackUrls = (port: number | string) =>
+  ['64:ff9b::127.0.0.1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '::127.0.0.1', '::ffff:0:7f00:1', '2001:0:4136:e378:8000:63bf:80ff:fffe'].map((a) => `http://[${a}]:${port}/`);
+
+/** This machine's own interface addresses (link-local ones need a zone id, which URLs cannot carry). */
+const ownAddressUrls = (port: number | string) =>
+  Object.values(os.networkInterfaces())
+    .flatMap((l) => l ?? [])
+    .filter((i) => !i.address.toLowerCase().startsWith('fe80'))
+    .map((i) => (i.family === 'IPv6' ? `http://[${i.address}]:${port}/` : `http://${i.address}:${port}/`));
 
 async function raiseDown(userId: number, mnId: string) {
   await raise(s.deps.db, userId, 'node_down', { mn_id: mnId, coin: 'Dash' });
@@ -223,10 +235,28 @@ describe('bad input and ownership', () => {
   it('without ALERT_WEBHOOK_ALLOW_PRIVATE, loopback and private addresses are refused', async () => {
     const u = await freshUser(s.deps, { prefix: 'priv' });
     const strict = callerFor({ ...s.deps, config: { ...s.deps.config, alertWebhookAllowPrivate: false } });
-    for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fd00::1]/x', 'http://[::ffff:127.0.0.1]/x']) {
+    const urls = ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fd00::1]/x', 'http://[::ffff:127.0.0.1]/x'];
+    for (const url of [...urls, ...embeddedLoopbackUrls(9), ...ownAddressUrls(9)]) {
       await expect(strict(u.token).alertChannels.add_alert_channel({ type: 'webhook', url }), url).rejects.toThrow('The URL must point to a public address, not a local or private network.');
     }
     expect(await channels(u.token)).toEqual([]);
+  });
+
+  it('a webhook saved while the filter was off is not delivered to an address that embeds loopback or is our own', async () => {
+    // Saved through the permissive test server; delivered under the production policy. Had a
+    // connection been tried, the test network guard would have recorded it and failed the test.
+    const strict = callerFor({ ...s.deps, config: { ...s.deps.config, alertWebhookAllowPrivate: false } });
+    const port = new URL(receiver.url).port;
+    const urls = [...embeddedLoopbackUrls(port), ...ownAddressUrls(port)];
+    for (let i = 0; i < urls.length; i += 10) {
+      const u = await freshUser(s.deps, { prefix: 'embed' });
+      for (const url of urls.slice(i, i + 10)) {
+        const added = await api('/api/add_alert_channel', u.token, { type: 'webhook', url: `${url}hook` });
+        expect(added.status, url).toBe(200);
+        const sent = await strict(u.token).alertChannels.test_alert_channel({ id: added.body.channel.id });
+        expect(sent, url).toEqual({ success: false, message: 'The test alert was not delivered: The URL must point to a public address, not a local or private network.' });
+      }
+    }
   });
 
   it("one user can neither see, change, test nor delete another's channel", async () => {

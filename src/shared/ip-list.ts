@@ -1,33 +1,22 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * An API key's allow list: "203.0.113.7, 2001:db8::/32, 10.0.0.0/8". Checked here, with
- * no Node module, so the page refuses exactly what the server refuses.
+ * ipaddr.js (no Node module), so the page refuses exactly what the server refuses.
  */
 export const MAX_ALLOWED_ENTRIES = 50;
 
-const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
-const IPV4 = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`);
-
+/** Four decimal parts only: "127.1", "0x7f.0.0.1" and "01.2.3.4" are refused, not guessed at. */
 export function isIPv4(s: string): boolean {
-  return IPV4.test(s);
+  return ipaddr.IPv4.isValidFourPartDecimal(s);
 }
 
 /** Full, compressed (::) and IPv4-tailed (::ffff:1.2.3.4) forms; no zone ids (%eth0). */
 export function isIPv6(s: string): boolean {
-  if (!/^[0-9a-fA-F:.]+$/.test(s) || s.length > 45) return false;
-  const halves = s.split('::');
-  if (halves.length > 2) return false;
-  const groups = (part: string) => (part === '' ? [] : part.split(':'));
-  const all = halves.flatMap(groups);
-  let count = 0;
-  for (let i = 0; i < all.length; i++) {
-    const g = all[i];
-    if (i === all.length - 1 && g.includes('.')) {
-      if (!isIPv4(g)) return false;
-      count += 2;
-    } else if (/^[0-9a-fA-F]{1,4}$/.test(g)) count += 1;
-    else return false;
-  }
-  return halves.length === 2 ? count < 8 : count === 8;
+  if (!/^[0-9a-fA-F:.]+$/.test(s) || !ipaddr.IPv6.isValid(s)) return false;
+  // ipaddr.js reads a tail like "01.2.3.4" too; the tail follows the IPv4 rule above.
+  const tail = s.slice(s.lastIndexOf(':') + 1);
+  return !tail.includes('.') || isIPv4(tail);
 }
 
 export type AllowEntry = { address: string; family: 'ipv4' | 'ipv6'; prefix: number | null };
@@ -39,8 +28,8 @@ export function parseAllowEntry(raw: string): AllowEntry | string {
   const [written, prefix, extra] = entry.split('/');
   if (extra !== undefined) return bad;
   // "::ffff:10.0.0.1" is how a dual-stack socket shows an IPv4 client: one address.
-  const mapped = prefix === undefined ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(written) : null;
-  const address = mapped ? mapped[1] : written;
+  const mapped = prefix === undefined && isIPv6(written) && ipaddr.IPv6.parse(written).isIPv4MappedAddress();
+  const address = mapped ? ipaddr.IPv6.parse(written).toIPv4Address().toString() : written;
   const family = isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : null;
   if (!family) return bad;
   if (prefix === undefined) return { address: address.toLowerCase(), family, prefix: null };

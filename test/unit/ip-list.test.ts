@@ -28,7 +28,7 @@ describe('API key allow lists', () => {
 
   it('IPv6 shapes', () => {
     for (const ok of ['::', '::1', '1::', 'fe80::1:2', '1:2:3:4:5:6:7::', '::ffff:10.0.0.1', '1:2:3:4:5:6:1.2.3.4']) expect(isIPv6(ok), ok).toBe(true);
-    for (const bad of [':', ':::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:1.2.3.4', 'g::1', '::1.2.3']) expect(isIPv6(bad), bad).toBe(false);
+    for (const bad of [':', ':::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:1.2.3.4', 'g::1', '::1.2.3', 'fe80::1%eth0', '::ffff:01.2.3.4', '::ffff:1.2.3']) expect(isIPv6(bad), bad).toBe(false);
   });
 
   it('matches the client address against addresses and ranges; empty allows any', () => {

@@ -9,6 +9,8 @@ import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
 import { ConversationLog } from './Support';
+import { escapeBidi } from '../../shared/bidi';
+import { CustomerText } from './CustomerText';
 
 const LEDGER_PAGE = 20;
 
@@ -55,21 +57,23 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
   const refresh = useRefresh(c.id);
   const [done, setDone] = useState<string | null>(null);
   const opts = (text: string) => ({ onSuccess: () => (setDone(text), refresh()) });
-  const disable = trpc.console.customers.disable.useMutation(opts(`${c.username} is disabled and signed out.`));
-  const enable = trpc.console.customers.enable.useMutation(opts(`${c.username} can log in again.`));
+  const disable = trpc.console.customers.disable.useMutation(opts(`${escapeBidi(c.username)} is disabled and signed out.`));
+  const enable = trpc.console.customers.enable.useMutation(opts(`${escapeBidi(c.username)} can log in again.`));
   const resend = trpc.console.customers.resend_verification.useMutation({ onSuccess: (r) => (setDone(r.message), refresh()) });
-  const reset = trpc.console.customers.reset_2fa.useMutation(opts(`Two-factor authentication is off for ${c.username}; they were told by mail and in-app.`));
+  const reset = trpc.console.customers.reset_2fa.useMutation(opts(`Two-factor authentication is off for ${escapeBidi(c.username)}; they were told by mail and in-app.`));
   const [check, setCheck] = useState('');
   const failed = [disable, enable, resend, reset].find((m) => m.isError);
   return (
     <section className="console-section" aria-labelledby="profile-h">
-      <h2 id="profile-h">{c.username}</h2>
+      <h2 id="profile-h">
+        <CustomerText text={c.username} />
+      </h2>
       <dl className="console-facts">
         <dt>Id</dt>
         <dd>{c.id}</dd>
         <dt>Email</dt>
         <dd>
-          {c.email} ({c.verified_at ? `verified ${utc(c.verified_at)}` : 'not verified'})
+          <CustomerText text={c.email} /> ({c.verified_at ? `verified ${utc(c.verified_at)}` : 'not verified'})
         </dd>
         <dt>Balance</dt>
         <dd data-testid="customer-balance">{usd(c.balance_micros)}</dd>
@@ -80,7 +84,7 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
         <dt>Sessions</dt>
         <dd>{c.live_sessions} live</dd>
         <dt>Referrer</dt>
-        <dd>{c.referrer ?? '-'}</dd>
+        <dd>{c.referrer ? <CustomerText text={c.referrer} /> : '-'}</dd>
         <dt>Since</dt>
         <dd>{utc(c.created_at)}</dd>
       </dl>
@@ -139,7 +143,7 @@ function AdjustSection({ id, username }: { id: number; username: string }) {
     onSuccess: (r, input) => {
       if (r.applied) applied.current = input.key;
       const ours = r.applied || applied.current === input.key;
-      setDone(ours ? `Done: ${username}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
+      setDone(ours ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
       setAmount('');
       setReason('');
       setKey(newKey());
@@ -195,7 +199,9 @@ function LedgerSection({ id }: { id: number }) {
                     <tr key={t.id}>
                       <td className="nowrap">{utc(t.at)}</td>
                       <td>{t.kind}</td>
-                      <td>{t.description}</td>
+                      <td>
+                        <CustomerText text={t.description} />
+                      </td>
                       <td className="nowrap">{usd(t.amount_micros)}</td>
                     </tr>
                   ))}
@@ -232,7 +238,7 @@ function NodesSection({ p }: { p: CustomerProfile }) {
             {p.nodes.map((n) => (
               <tr key={n.id}>
                 <td>
-                  {n.alias ?? n.mn_id} <span className="muted">#{n.id}</span>
+                  <CustomerText text={n.alias ?? n.mn_id} /> <span className="muted">#{n.id}</span>
                 </td>
                 <td>{n.coin_id}</td>
                 <td>{n.package}</td>
@@ -269,7 +275,9 @@ function NotificationsSection({ p }: { p: CustomerProfile }) {
             {p.notifications.map((n, i) => (
               <tr key={i}>
                 <td className="nowrap">{n.hour}</td>
-                <td>{n.message}</td>
+                <td>
+                  <CustomerText text={n.message} />
+                </td>
                 <td>{n.cleared ? 'cleared' : 'open'}</td>
               </tr>
             ))}

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { trpc } from '../app/trpc';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
+import { CustomerText } from './CustomerText';
 
 /** Find a customer by username, email (or a part of either) or id, and open their page. */
 export function Customers() {
@@ -49,9 +50,13 @@ export function Customers() {
                       <tr key={c.id}>
                         <td>{c.id}</td>
                         <td>
-                          <Link href={`/customers/${c.id}`}>{c.username}</Link>
+                          <Link href={`/customers/${c.id}`}>
+                            <CustomerText text={c.username} />
+                          </Link>
                         </td>
-                        <td>{c.email}</td>
+                        <td>
+                          <CustomerText text={c.email} />
+                        </td>
                         <td className="nowrap">{usd(c.balance_micros)}</td>
                         <td>{[c.disabled ? 'disabled' : 'active', c.verified ? 'verified' : 'not verified', c.tfa ? '2FA on' : null, c.operator ? 'operator' : null].filter(Boolean).join(', ')}</td>
                         <td className="nowrap">{utc(c.created_at)}</td>
@@ -62,7 +67,7 @@ export function Customers() {
                 {r.more && <p className="muted">Only the newest 50 matches are shown; type more to narrow the search.</p>}
               </>
             ) : (
-              <p className="muted">No customer matches “{q}”.</p>
+              <p className="muted">No customer matches “<CustomerText text={q} />”.</p>
             )
           }
         </QueryState>

@@ -5,6 +5,7 @@ import { Alert } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { utc } from './format';
+import { CustomerText } from './CustomerText';
 
 /** Hosts, every node, and failed background jobs: the CLI's `hosts`, `fleet` and `jobs` commands. */
 export function Fleet() {
@@ -231,16 +232,22 @@ function Nodes() {
                   <tr key={n.mn_id}>
                     <td>
                       <button type="button" className="btn-link" onClick={() => setOpen(open === n.mn_id ? null : n.mn_id)}>
-                        {n.mn_id}
+                        <CustomerText text={n.mn_id} />
                       </button>
                       {n.simulated && <small> simulated</small>}
                     </td>
                     <td>{n.coin}</td>
-                    <td>{n.username}</td>
+                    <td>
+                      <CustomerText text={n.username} />
+                    </td>
                     <td>{n.plan}</td>
                     <td>
                       {n.status}
-                      {n.failed_reason && <div className="console-error-text">{n.failed_reason}</div>}
+                      {n.failed_reason && (
+                        <div className="console-error-text">
+                          <CustomerText text={n.failed_reason} />
+                        </div>
+                      )}
                     </td>
                     <td>
                       {n.host ?? '-'} {n.ip && <small>{n.ip}</small>}
@@ -336,7 +343,7 @@ function FailedJobs() {
                     </td>
                     <td>{utc(j.failed_at)}</td>
                     <td>{j.attempts}</td>
-                    <td>{j.reason ?? '-'}</td>
+                    <td>{j.reason ? <CustomerText text={j.reason} /> : '-'}</td>
                     <td>
                       <button type="button" className="btn btn-sm" disabled={retry.isPending} onClick={() => retry.mutate({ id: j.id })}>
                         Retry

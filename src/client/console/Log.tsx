@@ -4,6 +4,8 @@ import { trpc } from '../app/trpc';
 import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
 import { utc } from './format';
+import { CustomerText } from './CustomerText';
+import { escapeBidi } from '../../shared/bidi';
 
 const PER_PAGE = 50;
 
@@ -48,7 +50,7 @@ export function Log() {
             <option value="">Anyone</option>
             {choices.data?.operators.map((o) => (
               <option key={o.id} value={String(o.id)}>
-                {o.username}
+                {escapeBidi(o.username)}
               </option>
             ))}
           </select>
@@ -83,11 +85,17 @@ export function Log() {
                 {data.lines.map((l) => (
                   <tr key={l.id}>
                     <td className="nowrap">{utc(l.at)}</td>
-                    <td>{who(l)}</td>
-                    <td>{l.address}</td>
+                    <td>
+                      <CustomerText text={who(l)} />
+                    </td>
+                    <td>
+                      <CustomerText text={l.address} />
+                    </td>
                     <td className="nowrap">{l.action}</td>
                     <td>
-                      <code className="console-detail">{JSON.stringify(l.detail)}</code>
+                      <code className="console-detail">
+                        <CustomerText text={JSON.stringify(l.detail)} />
+                      </code>
                     </td>
                   </tr>
                 ))}

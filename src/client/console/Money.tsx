@@ -8,6 +8,9 @@ import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
 import { ReferralBonuses } from './ReferralBonuses';
 
+import { escapeBidi } from '../../shared/bidi';
+import { CustomerText } from './CustomerText';
+
 /** Gift codes, card sessions, crypto deposits and currencies, the daily charge's runs, and referral bonuses to approve. */
 export function Money() {
   return (
@@ -118,7 +121,7 @@ function GiftCodes() {
                         )}
                       </td>
                       <td className="nowrap">{utc(c.expires_at)}</td>
-                      <td>{c.state === 'redeemed' ? `redeemed by ${c.redeemed_by} ${utc(c.redeemed_at!)}` : c.state}</td>
+                      <td>{c.state === 'redeemed' ? `redeemed by ${escapeBidi(c.redeemed_by ?? '')} ${utc(c.redeemed_at!)}` : c.state}</td>
                       <td>
                         {c.state === 'unused' && (
                           <button type="button" className="btn btn-secondary btn-sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ ids: [c.id] })} aria-label={`Revoke code ${c.id}`}>
@@ -300,7 +303,7 @@ function Deposits() {
                 {l.deposits.map((d) => (
                   <tr key={d.id}>
                     <td className="nowrap">{utc(d.seen_at)}</td>
-                    <td>{d.username ?? `#${d.user_id}`}</td>
+                    <td>{d.username ? <CustomerText text={d.username} /> : `#${d.user_id}`}</td>
                     <td>{d.currency_id}</td>
                     <td>{d.amount}</td>
                     <td>{d.confirmations}</td>
@@ -360,7 +363,7 @@ function CardSessions() {
                 {l.sessions.map((s) => (
                   <tr key={s.id}>
                     <td className="nowrap">{utc(s.created_at)}</td>
-                    <td>{s.username ?? `#${s.user_id}`}</td>
+                    <td>{s.username ? <CustomerText text={s.username} /> : `#${s.user_id}`}</td>
                     <td className="nowrap">{usd(s.amount_micros)}</td>
                     <td>{s.status}</td>
                     <td className="nowrap">{utc(s.updated_at)}</td>

@@ -3,6 +3,8 @@ import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
+import { escapeBidi } from '../../shared/bidi';
+import { CustomerText } from './CustomerText';
 
 /**
  * Referral bonuses waiting for an operator (over 10 in 30 days for one referrer, or a card
@@ -40,16 +42,16 @@ export function ReferralBonuses() {
                 {l.bonuses.map((b) => (
                   <tr key={b.id}>
                     <td className="nowrap">{utc(b.created_at)}</td>
-                    <td>{b.referrer ?? `#${b.referrer_id}`}</td>
-                    <td>{b.referred ?? `#${b.referred_user_id}`}</td>
+                    <td>{b.referrer != null ? <CustomerText text={b.referrer} /> : `#${b.referrer_id}`}</td>
+                    <td>{b.referred != null ? <CustomerText text={b.referred} /> : `#${b.referred_user_id}`}</td>
                     <td className="nowrap">{usd(b.amount_micros)}</td>
                     <td>{b.reason}</td>
                     <td className="nowrap">{utc(b.matures_at)}</td>
                     <td className="nowrap">
-                      <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => approve.mutate({ id: b.id })} aria-label={`Approve the bonus of ${b.referrer ?? b.referrer_id} for ${b.referred ?? b.referred_user_id}`}>
+                      <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => approve.mutate({ id: b.id })} aria-label={`Approve the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}>
                         Approve
                       </button>{' '}
-                      <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => refuse.mutate({ id: b.id })} aria-label={`Refuse the bonus of ${b.referrer ?? b.referrer_id} for ${b.referred ?? b.referred_user_id}`}>
+                      <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => refuse.mutate({ id: b.id })} aria-label={`Refuse the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}>
                         Refuse
                       </button>
                     </td>

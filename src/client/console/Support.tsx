@@ -7,6 +7,8 @@ import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
 import { utc } from './format';
+import { escapeBidi } from '../../shared/bidi';
+import { CustomerText } from './CustomerText';
 
 /** The support inbox: conversations (unread first) and the one chosen (`?c=<id>`), with the answer box. */
 export function Support() {
@@ -29,11 +31,13 @@ export function Support() {
                   <li key={c.id}>
                     <button type="button" className="support-inbox-item" aria-current={c.id === chosen ? 'true' : undefined} onClick={() => navigate(`/support?c=${c.id}`)}>
                       <span className="support-inbox-who">
-                        {c.who}
+                        <CustomerText text={c.who} />
                         {c.visitor ? ' (visitor)' : ''}
                         {c.unread ? <span className="support-unread"> · {c.unread} unread</span> : null}
                       </span>
-                      <span className="support-inbox-last">{c.last_message}</span>
+                      <span className="support-inbox-last">
+                        <CustomerText text={c.last_message} />
+                      </span>
                       <span className="muted">{utc(c.last_at)}</span>
                     </button>
                   </li>
@@ -65,8 +69,19 @@ function ConversationPane({ id }: { id: number }) {
         {(c) => (
           <>
             <h2 id="conversation-h">
-              {c.user_id ? <Link href={`/customers/${c.user_id}`}>{c.who}</Link> : c.who}
-              {c.email && c.email !== c.who ? <span className="muted"> · {c.email}</span> : null}
+              {c.user_id ? (
+                <Link href={`/customers/${c.user_id}`}>
+                  <CustomerText text={c.who} />
+                </Link>
+              ) : (
+                <CustomerText text={c.who} />
+              )}
+              {c.email && c.email !== c.who ? (
+                <span className="muted">
+                  {' '}
+                  · <CustomerText text={c.email} />
+                </span>
+              ) : null}
             </h2>
             <ConversationLog c={c} />
             <ReplyForm id={c.id} visitor={c.user_id === null} />
@@ -80,14 +95,16 @@ function ConversationPane({ id }: { id: number }) {
 /** A conversation's messages, as the console's customer page shows them too. */
 export function ConversationLog({ c }: { c: SupportConversation }) {
   return (
-    <ol className="support-thread" role="log" aria-label={`Conversation with ${c.who}`}>
+    <ol className="support-thread" role="log" aria-label={`Conversation with ${escapeBidi(c.who)}`}>
       {c.messages.map((m) => (
         <li key={m.id} className={`support-line support-line-${m.from}`}>
           <span className="muted">
-            {utc(m.at)} · {m.from === 'support' ? `Support${m.operator ? ` (${m.operator})` : ''}` : c.who}
+            {utc(m.at)} · {m.from === 'support' ? `Support${m.operator ? ` (${escapeBidi(m.operator)})` : ''}` : <CustomerText text={c.who} />}
             {m.outside_hours ? ' · outside hours: answer goes by email' : ''}
           </span>
-          <p>{m.body}</p>
+          <p>
+            <CustomerText text={m.body} />
+          </p>
         </li>
       ))}
     </ol>

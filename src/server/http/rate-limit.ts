@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Sliding-window counters kept in memory. A slot is taken (`hit`) before the work it
  * guards and, for limits on failures, handed back (`refund`) when the work turns out
@@ -61,25 +63,14 @@ export type LimitName = keyof typeof limits;
  * its address per request. Written out in full, so every spelling of an address counts once.
  */
 export function addressKey(ip: string): string {
-  let a = ip.split('%')[0].toLowerCase();
-  if (!a.includes(':')) return ip;
-  // An IPv4 tail (64:ff9b::192.0.2.1) as its two groups.
-  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(a);
-  if (v4) {
-    const o = v4.slice(2).map(Number);
-    a = `${v4[1]}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
-  }
-  const halves = a.split('::');
-  const head = halves[0] ? halves[0].split(':') : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : [];
-  const groups = halves.length === 2 ? [...head, ...Array<string>(Math.max(0, 8 - head.length - tail.length)).fill('0'), ...tail] : head;
-  if (halves.length > 2 || groups.length !== 8 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return ip;
-  const n = groups.map((g) => parseInt(g, 16));
+  const bare = ip.split('%')[0];
+  if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return ip;
+  const a = ipaddr.IPv6.parse(bare);
   // An IPv4 client written as a mapped IPv6 address (::ffff:c000:201) is that IPv4 client.
-  if (n.slice(0, 5).every((x) => x === 0) && n[5] === 0xffff) return [n[6] >> 8, n[6] & 255, n[7] >> 8, n[7] & 255].join('.');
-  return `${groups
+  if (a.isIPv4MappedAddress()) return a.toIPv4Address().toString();
+  return `${a.parts
     .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
+    .map((g) => g.toString(16))
     .join(':')}::/64`;
 }
 

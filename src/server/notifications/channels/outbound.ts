@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { hostAddresses, isPublicAddress } from './public-address';
 
 /** How long one delivery may take, connect to last byte: a slow receiver holds a job slot no longer. */
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -13,18 +14,13 @@ export class DeliveryError extends Error {
 }
 
 /**
- * Addresses a customer's webhook may not reach from our network: loopback, private,
- * link-local (cloud metadata at 169.254.169.254), CGNAT, unspecified, multicast and
- * reserved ranges, and their IPv6 forms (ULA, link-local, IPv4-mapped).
+ * Addresses a customer's webhook may not reach from our network: anything but global
+ * unicast (loopback, private, link-local with cloud metadata at 169.254.169.254, CGNAT,
+ * unspecified, multicast, reserved), IPv6 forms judged by the IPv4 they embed (mapped,
+ * compatible, NAT64, 6to4, Teredo), and this machine's own addresses. See public-address.ts.
  */
 export function isInternalAddress(ip: string): boolean {
-  const v4 = net.isIPv4(ip) ? ip : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)?.[1];
-  if (v4) {
-    const [a, b] = v4.split('.').map(Number);
-    return a === 0 || a === 10 || a === 127 || a >= 224 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19));
-  }
-  const s = ip.toLowerCase();
-  return s === '::' || s === '::1' || /^f[cd]/.test(s) || /^fe[89ab]/.test(s) || s.startsWith('ff') || s.startsWith('::ffff:');
+  return !isPublicAddress(ip);
 }
 
 export type OutboundPolicy = { allowInternal: boolean };
@@ -63,8 +59,9 @@ function guardedLookup(policy: OutboundPolicy): net.LookupFunction {
       const none = options.all ? [] : '';
       if (err) return callback(err, none, 0);
       if (!addresses.length) return callback(new DeliveryError(`${hostname} has no address`), none, 0);
-      if (!policy.allowInternal && addresses.some((a) => isInternalAddress(a.address))) {
-        return callback(new DeliveryError(`${hostname} resolves to a local or private address`), none, 0);
+      if (!policy.allowInternal) {
+        const own = hostAddresses(); // once per lookup, for every address it gave
+        if (addresses.some((a) => !isPublicAddress(a.address, own))) return callback(new DeliveryError(`${hostname} resolves to a local or private address`), none, 0);
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);

@@ -1,0 +1,87 @@
+import net from 'node:net';
+import os from 'node:os';
+import ipaddr from 'ipaddr.js';
+
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
+
+const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+
+/**
+ * The IPv4 addresses an IPv6 address carries, or null when it carries none. A packet to
+ * such an address is delivered (by the kernel, a NAT64 gateway, a 6to4 or Teredo relay)
+ * to the IPv4 inside, so that is the address to judge.
+ */
+export function embeddedIPv4(a: IPv6): IPv4[] | null {
+  const p = a.parts;
+  switch (a.range()) {
+    // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (RFC 6145).
+    case 'ipv4Mapped':
+    case 'rfc6145':
+    // 64:ff9b::/96 and the local-use 64:ff9b:1::/48, both read in the /96 layout that
+    // NAT64 gateways and DNS64 use by default: the IPv4 is the last 32 bits.
+    case 'rfc6052':
+      return [v4(p[6], p[7])];
+    // 2002:AABB:CCDD::/48: the 6to4 relay's IPv4 follows the prefix.
+    case '6to4':
+      return [v4(p[1], p[2])];
+    // 2001:0:server(32):flags:port:client(32, inverted): both ends are IPv4 hosts.
+    case 'teredo':
+      return [v4(p[2], p[3]), v4(p[6] ^ 0xffff, p[7] ^ 0xffff)];
+    default:
+      // ::a.b.c.d (IPv4-compatible, deprecated but still routed by some stacks); :: and ::1
+      // land here too and are judged as 0.0.0.0 and 0.0.0.1 (unspecified), refused.
+      return p.slice(0, 6).every((x) => x === 0) ? [v4(p[6], p[7])] : null;
+  }
+}
+
+/** Global unicast IPv6 is 2000::/3; ipaddr.js calls everything outside its special ranges "unicast". */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+function globalUnicast(a: IPv4 | IPv6): boolean {
+  if (a.kind() === 'ipv4') return a.range() === 'unicast';
+  return a.range() === 'unicast' && (a as IPv6).match(GLOBAL_UNICAST_V6);
+}
+
+/**
+ * Parses an address as resolvers and sockets give it (a zone id, %eth0, is dropped); null
+ * if it is none. Node's strict test first: ipaddr.js also reads "1.2.3" and "0x7f.1".
+ */
+function parse(ip: string): IPv4 | IPv6 | null {
+  const bare = ip.split('%')[0];
+  return net.isIP(bare) ? ipaddr.parse(bare) : null;
+}
+
+/**
+ * The normalized text of every address this machine's interfaces have, all of them, read
+ * now (they change). Null when they cannot be listed (a sandbox without netlink, see
+ * fleet/runtime.ts): then no address can be shown not to be ours, and every one is refused.
+ */
+export function hostAddresses(): Set<string> | null {
+  let lists: (os.NetworkInterfaceInfo[] | undefined)[];
+  try {
+    lists = Object.values(os.networkInterfaces());
+  } catch {
+    return null;
+  }
+  const own = new Set<string>();
+  for (const i of lists.flat()) {
+    const a = i && parse(i.address);
+    if (a) own.add(a.toNormalizedString());
+  }
+  return own;
+}
+
+/**
+ * Whether a customer's webhook may connect to `ip`: a global unicast address (ipaddr.js
+ * classifies it), judged by the IPv4 inside when it embeds one, and none of this machine's
+ * own addresses (a public address on one of our interfaces reaches our own services).
+ * Anything unparsable is refused, and everything when our own addresses are unknown.
+ */
+export function isPublicAddress(ip: string, own: Set<string> | null = hostAddresses()): boolean {
+  const a = parse(ip);
+  if (!a || !own) return false;
+  const inner = a.kind() === 'ipv6' ? embeddedIPv4(a as IPv6) : null;
+  const judged = inner ?? [a];
+  return judged.every(globalUnicast) && ![a, ...judged].some((x) => own.has(x.toNormalizedString()));
+}
