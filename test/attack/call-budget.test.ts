@@ -1,5 +1,8 @@
 import { Worker } from 'node:worker_threads';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { retryAfterMs } from '../../src/client/app/errors';
+import type { AppRouter } from '../../src/server/router';
 import { loopback, requestFrom } from '../support/from-ip';
 import { insertTestNode } from '../support/nodes';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
@@ -89,15 +92,19 @@ it('batches of the cached public get_coin from one address do not stall /healthz
   await replay({ url: batchUrl('coins.get_coin', { coin: 'dash' }), headers: {} });
 });
 
-it('refuses an over-budget mutation batch whole, with Retry-After, and runs none of its calls', async () => {
+it('refuses an over-budget mutation batch whole, with Retry-After, and runs none of its calls; the browser link gets the wait', async () => {
   const ip = loopback(4);
   const user = await freshUser(s.deps, { prefix: 'visits' });
   const auth = { authorization: `Bearer ${user.token}` };
-  const reads = batchUrl('nodes.get_masternodes', {});
-  // Spend the account's budget (reads until the first refusal), then post 20 page visits at once.
-  let refused = false;
-  for (let i = 0; i < 100 && !refused; i++) refused = (await requestFrom(ip, reads, { token: user.token })).status === 429;
-  expect(refused).toBe(true);
+  // Spend the account's budget to the last call: batches until one is refused, then single
+  // calls until one is. A batch of 20 now waits about two seconds of refill.
+  const spend = async (url: string) => {
+    for (let i = 0; i < 100; i++) if ((await requestFrom(ip, url, { token: user.token })).status === 429) return true;
+    return false;
+  };
+  expect(await spend(batchUrl('nodes.get_masternodes', {}))).toBe(true);
+  expect(await spend(`${s.url}/trpc/nodes.get_masternodes`)).toBe(true);
+
   const visits = Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/x${i}` }]));
   const res = await fetch(`${s.url}/trpc/${Array(BATCH).fill('auth.visited').join(',')}?batch=1`, {
     method: 'POST',
@@ -106,10 +113,22 @@ it('refuses an over-budget mutation batch whole, with Retry-After, and runs none
   });
   expect(res.status).toBe(429);
   expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-  // tRPC's own error shape, one per call, so the browser's batch link hands each query its error.
+  // tRPC's own error shape, one per call, so the browser's batch link hands each call its error.
   const body = (await res.json()) as Array<{ error: { message: string; data: { code: string; httpStatus: number } } }>;
   expect(body).toHaveLength(BATCH);
   expect(body.every((e) => e.error.data.code === 'TOO_MANY_REQUESTS' && e.error.data.httpStatus === 429)).toBe(true);
+  expect(body[0].error.message).toMatch(/Please wait \d+ seconds? and try again/);
+
+  // The browser's link (httpBatchLink, 20 calls a batch): each call rejects with the code and the wait.
+  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${s.url}/trpc`, maxItems: BATCH, headers: auth })] });
+  const results = await Promise.allSettled(Array.from({ length: BATCH }, (_, i) => client.auth.visited.mutate({ fullPath: `/y${i}` })));
+  for (const r of results) {
+    expect(r.status).toBe('rejected');
+    const err = (r as PromiseRejectedResult).reason;
+    expect(err).toBeInstanceOf(TRPCClientError);
+    expect(retryAfterMs(err)).toBeGreaterThanOrEqual(1000);
+  }
+
   const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
   expect(Number(written.n)).toBe(0);
 });
