@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ERROR_STATUS } from '../errors';
@@ -8,6 +9,15 @@ import { callPaths } from './trpc-http';
 export type CallerOf = (c: HonoContext) => { token: string | null; ip: string };
 
 const TOO_MANY = ERROR_STATUS.TOO_MANY_REQUESTS;
+
+/**
+ * A refusal is answered after this pause. Its Retry-After is at least a second, so a
+ * client that heeds it loses nothing; one that asks again at once (30 connections did,
+ * about 1,500 refusals a second) gets one answer per connection per second, and the
+ * refusals stop costing the event loop what the calls would have. Waiting holds only
+ * a timer and the connection (at most 256 per address, conn-limit.ts).
+ */
+export const REFUSAL_PAUSE_MS = 1000;
 
 /**
  * Every tRPC call counts against its payer's budget (http/call-budget.ts), batched or
@@ -30,6 +40,7 @@ export function trpcCallBudget(base: string, budget: CallBudget, callerOf: Calle
         },
       });
       const batch = c.req.query('batch') === '1';
+      await pause(REFUSAL_PAUSE_MS);
       return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(admission.retryAfterS) });
     }
     try {
@@ -46,6 +57,7 @@ export function restCallBudget(budget: CallBudget, callerOf: CallerOf): Middlewa
     const { token, ip } = callerOf(c);
     const admission = budget.take(budget.payer(token, ip), 1);
     if (!admission.ok) {
+      await pause(REFUSAL_PAUSE_MS);
       return c.json({ success: false, message: overBudgetMessage(admission.retryAfterS) }, TOO_MANY, { 'retry-after': String(admission.retryAfterS) });
     }
     try {
