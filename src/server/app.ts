@@ -21,7 +21,6 @@ import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
 import { CallBudget } from './http/call-budget';
 import { restCallBudget, trpcCallBudget, type CallerOf } from './http/call-budget-gate';
-import { callTurns } from './http/call-turns';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
 import { mountStripeWebhook, STRIPE_WEBHOOK_PATH } from './billing/card/webhook-http';
 import { appRouter } from './router';
@@ -63,12 +62,12 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
     ip: clientIp(remoteAddress(c), c.req.header('x-forwarded-for'), deps.config.trustProxy),
   });
   const makeContext = (c: HonoContext): Context => {
-    const token = bearerToken(c.req.header('authorization'));
+    const { token, ip } = callerOf(c);
     return createContext(deps, {
       remoteAddress: remoteAddress(c),
       header: (name) => c.req.header(name),
       requestId: c.get('requestId'),
-      turns: callTurns(),
+      turns: budget.turnsFor(budget.payer(token, ip).key),
       identified: token ? (userId) => budget.identify(token, userId) : undefined,
     });
   };

@@ -25,7 +25,7 @@ export type AppDeps = {
 /** Who is calling, from HTTP or a websocket connection alike. */
 /**
  * `live`: a message on the live websocket, which serves subscriptions only.
- * Over HTTP: `turns` makes a request's calls take turns (http/call-turns.ts), and
+ * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts), and
  * `identified` tells the call budget whose token this is once auth resolved it
  * (http/call-budget.ts).
  */

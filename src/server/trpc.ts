@@ -89,8 +89,8 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // Over HTTP these meet the batch cap and the public cache; on the socket nothing
   // would bound them (docs/decisions.md, "Attack on a running build").
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
-  // One HTTP request's calls take turns, so a batch gives the event loop back between
-  // its calls (http/call-turns.ts); the turn is held until the call's answer is ready.
+  // One payer's HTTP calls take turns, so a batch gives the event loop back between its
+  // calls (http/call-turns.ts); the turn is held until the call's answer is ready.
   const done = ctx.req.turns && type !== 'subscription' ? await ctx.req.turns.take() : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {

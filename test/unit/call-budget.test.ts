@@ -77,4 +77,26 @@ describe('call turns', () => {
     expect(order.indexOf('other client')).toBeGreaterThan(0);
     expect(order.indexOf('other client')).toBeLessThan(order.length - 1);
   });
+
+  it("queues one payer's calls together, whatever request they came in; another payer's call starts at once", async () => {
+    const budget = new CallBudget(() => 0);
+    const order: string[] = [];
+    const call = async (payer: string, name: string) => {
+      const done = await budget.turnsFor(payer).take();
+      order.push(name);
+      done();
+    };
+    // Two batches of the flooding account, then a customer's call, all arriving together.
+    const floods = [...Array.from({ length: 10 }, (_, i) => call('account:1', `a${i}`)), ...Array.from({ length: 10 }, (_, i) => call('account:1', `b${i}`))];
+    const customer = call('account:2', 'customer');
+    await Promise.all([...floods, customer]);
+    expect(order.indexOf('customer')).toBeLessThanOrEqual(1);
+    // Drained: the queue is forgotten, and the next call starts at once again.
+    let started = false;
+    const next = budget.turnsFor('account:1').take().then((done) => ((started = true), done()));
+    await Promise.resolve();
+    expect(started).toBe(true);
+    await next;
+  });
 });
+

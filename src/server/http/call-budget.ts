@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { callTurns, type CallTurns } from './call-turns';
 import { addressKey } from './rate-limit';
 
 /**
@@ -40,6 +41,8 @@ export class CallBudget {
   private buckets = new Map<string, Bucket>();
   /** sha256 of a bearer token → its account. Digests, so the map holds no usable token. */
   private accounts = new Map<string, number>();
+  /** Each busy payer's queue of calls (call-turns.ts); gone when it has nothing running. */
+  private turns = new Map<string, CallTurns>();
   private lastSweep = 0;
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -83,6 +86,23 @@ export class CallBudget {
         if (released) return;
         released = true;
         bucket.inFlight -= calls;
+      },
+    };
+  }
+
+  /**
+   * The turns a payer's calls take. Looked up when a call starts, not when its request
+   * arrived, so a payer has one queue at a time.
+   */
+  turnsFor(payerKey: string): CallTurns {
+    return {
+      take: () => {
+        let queue = this.turns.get(payerKey);
+        if (!queue) {
+          queue = callTurns(undefined, () => this.turns.delete(payerKey));
+          this.turns.set(payerKey, queue);
+        }
+        return queue.take();
       },
     };
   }

@@ -1,30 +1,32 @@
 /**
- * The calls of one HTTP request (a tRPC batch) take turns. tRPC starts a batch's calls
- * all at once; SQLite answers synchronously and the connection passes from query to
- * query in microtasks, so 30 batches of 20 calls ran as one chain that never gave the
- * event loop back, and /healthz waited seconds. Here a request's first call starts at
- * once and each further call starts in a later turn of the event loop (setImmediate,
- * after the loop has read other clients' sockets), with at most MAX_RUNNING of one
- * request running together (calls that wait on a daemon or a provider still overlap).
- * A request's answer is also bounded (MAX_BATCH_RESPONSE_BYTES), and each call's work
- * happens in its own turn, so no client's batch holds the loop for all its calls at once.
+ * One payer's calls (an account's, or an address's: http/call-budget.ts) take turns.
+ * tRPC starts a batch's calls all at once; SQLite answers synchronously and the
+ * connection passes from query to query in microtasks, so 30 batches of 20 calls ran
+ * as one chain that never gave the event loop back, and /healthz waited seconds. Here a
+ * call starts at once only when none of its payer's is running; otherwise it waits, and
+ * the next waiting call starts in a later turn of the event loop (setImmediate, after
+ * the loop has read other clients' sockets), with at most MAX_RUNNING running together
+ * (calls that wait on a daemon or a provider still overlap). So each payer advances by
+ * about one call per turn of the loop however many batches it sends, and another
+ * client's call waits for at most one call of each busy payer, not for all of theirs.
  */
-export const MAX_RUNNING = 4;
+export const MAX_RUNNING = 8;
 
 export type CallTurns = {
   /** Waits for this call's turn; call the returned function when the call is done. */
   take(): Promise<() => void>;
 };
 
-export function callTurns(maxRunning = MAX_RUNNING): CallTurns {
+/** `onIdle`: nothing running or waiting any more (the owner may forget this queue). */
+export function callTurns(maxRunning = MAX_RUNNING, onIdle?: () => void): CallTurns {
   let running = 0;
-  let started = 0;
   let scheduled = false;
   const waiting: Array<() => void> = [];
 
   const done = () => {
     running -= 1;
     pump();
+    if (!running && !waiting.length && !scheduled) onIdle?.();
   };
   function pump() {
     if (scheduled || !waiting.length || running >= maxRunning) return;
@@ -41,8 +43,7 @@ export function callTurns(maxRunning = MAX_RUNNING): CallTurns {
 
   return {
     take() {
-      started += 1;
-      if (started === 1) {
+      if (!running && !waiting.length && !scheduled) {
         running += 1;
         return Promise.resolve(once(done));
       }
