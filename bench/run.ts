@@ -1,3 +1,4 @@
+import { benchCallBudget } from './call-budget';
 import { benchCommonInfo } from './common-info';
 import { benchCoinListRender } from './coin-list-render';
 import { benchDailyCharge } from './daily-charge';
@@ -17,4 +18,5 @@ await benchDeploy();
 await benchInitialJs();
 await benchDailyCharge();
 await benchLiveFanout();
+await benchCallBudget();
 await benchExecutable();

@@ -8,7 +8,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
 import type { AppDeps, Context } from './context';
-import { bearerToken, createContext } from './context';
+import { bearerToken, clientIp, createContext } from './context';
 import { withLogFields } from './log';
 import type { Readiness } from './ops/readiness';
 import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
@@ -19,8 +19,10 @@ import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
+import { CallBudget } from './http/call-budget';
+import { restCallBudget, trpcCallBudget, type CallerOf } from './http/call-budget-gate';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
-import { mountStripeWebhook } from './billing/card/webhook-http';
+import { mountStripeWebhook, STRIPE_WEBHOOK_PATH } from './billing/card/webhook-http';
 import { appRouter } from './router';
 
 export const TRPC_PATH = '/trpc';
@@ -53,8 +55,22 @@ export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logo
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
-  const makeContext = (c: HonoContext): Context =>
-    createContext(deps, { remoteAddress: remoteAddress(c), header: (name) => c.req.header(name), requestId: c.get('requestId') });
+  // API calls' budgets per account or address (http/call-budget.ts); auth tells it whose a token is.
+  const budget = new CallBudget();
+  const callerOf: CallerOf = (c) => ({
+    token: bearerToken(c.req.header('authorization')),
+    ip: clientIp(remoteAddress(c), c.req.header('x-forwarded-for'), deps.config.trustProxy),
+  });
+  const makeContext = (c: HonoContext): Context => {
+    const { token, ip } = callerOf(c);
+    return createContext(deps, {
+      remoteAddress: remoteAddress(c),
+      header: (name) => c.req.header(name),
+      requestId: c.get('requestId'),
+      turns: budget.turnsFor(budget.payer(token, ip).key),
+      identified: token ? (userId) => budget.identify(token, userId) : undefined,
+    });
+  };
 
   app.use('*', async (c, next) => {
     const id = requestIdOf(c.req.header('x-request-id'), deps.config.trustProxy);
@@ -121,6 +137,11 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
+  app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf));
+  // Stripe's signed deliveries are money events, never refused for their rate.
+  const restBudget = restCallBudget(budget, callerOf);
+  app.use('/api/*', (c, next) => (c.req.path === STRIPE_WEBHOOK_PATH ? next() : restBudget(c, next)));
+  app.use('/public_api/*', restBudget);
   app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());
   app.use(`${TRPC_PATH}/*`, trpcPublicCache(TRPC_PATH, appRouter, cache, makeContext));
   app.use(

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from './config';
 import type { DB } from './db/open';
 import type { EventHub } from './events/hub';
+import type { CallTurns } from './http/call-turns';
 import type { RateLimiter } from './http/rate-limit';
 import type { Logger } from './log';
 import type { MailDispatcher } from './mail/dispatcher';
@@ -22,8 +23,13 @@ export type AppDeps = {
 };
 
 /** Who is calling, from HTTP or a websocket connection alike. */
-/** `live`: a message on the live websocket, which serves subscriptions only. */
-export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean };
+/**
+ * `live`: a message on the live websocket, which serves subscriptions only.
+ * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts), and
+ * `identified` tells the call budget whose token this is once auth resolved it
+ * (http/call-budget.ts).
+ */
+export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns; identified?: (userId: number) => void };
 
 export type Context = AppDeps & { req: RequestMeta; token: string | null };
 
@@ -67,6 +73,8 @@ export type Caller = {
   requestId?: string;
   /** The live websocket (subscriptions only). */
   live?: boolean;
+  turns?: CallTurns;
+  identified?: (userId: number) => void;
 };
 
 /** The one context builder, for the tRPC HTTP handler, the REST adapter and websockets. */
@@ -78,6 +86,8 @@ export function createContext(deps: AppDeps, caller: Caller): Context {
       userAgent: caller.header('user-agent') ?? '',
       requestId: caller.requestId ?? randomUUID(),
       ...(caller.live ? { live: true } : {}),
+      ...(caller.turns ? { turns: caller.turns } : {}),
+      ...(caller.identified ? { identified: caller.identified } : {}),
     },
     token: caller.token !== undefined ? caller.token || null : bearerToken(caller.header('authorization')),
   };

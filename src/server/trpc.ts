@@ -89,8 +89,16 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // Over HTTP these meet the batch cap and the public cache; on the socket nothing
   // would bound them (docs/decisions.md, "Attack on a running build").
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
-  // The HTTP middleware scoped this already; a websocket message or a direct caller has only its context.
-  const result = await withLogFields({ request_id: ctx.req.requestId }, next);
+  // One payer's HTTP calls take turns, so a batch gives the event loop back between its
+  // calls (http/call-turns.ts); the turn is held until the call's answer is ready.
+  const done = ctx.req.turns && type !== 'subscription' ? await ctx.req.turns.take() : undefined;
+  let result: Awaited<ReturnType<typeof next>>;
+  try {
+    // The HTTP middleware scoped this already; a websocket message or a direct caller has only its context.
+    result = await withLogFields({ request_id: ctx.req.requestId }, next);
+  } finally {
+    done?.();
+  }
   if (!result.ok) {
     const cause = result.error.cause;
     if (cause instanceof AppError) throw new TRPCError({ code: cause.code, message: cause.message, cause });
@@ -116,6 +124,7 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
   if (ctx.token && looksLikeApiKey(ctx.token)) fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
   const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
+  ctx.req.identified?.(found.user.id);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });
@@ -135,6 +144,7 @@ export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) =
     found = await resolveSession(ctx, ctx.token);
   }
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
+  ctx.req.identified?.(found.user.id);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });
@@ -156,6 +166,7 @@ export const scriptProcedure = publicProcedure.use(sessionOrKeyAuth);
 export const operatorAuth = t.middleware(async ({ ctx, next }) => {
   const found = ctx.token && !looksLikeApiKey(ctx.token) ? await resolveSession(ctx, ctx.token) : null;
   if (!found || found.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
+  ctx.req.identified?.(found.user.id);
   if (!found.user.tfa_enabled) fail('NOT_FOUND', CONSOLE_NEEDS_2FA);
   const { user, session } = found;
   const by: OperatorActor = { kind: 'operator', userId: user.id, username: user.username, ip: ctx.req.ip };

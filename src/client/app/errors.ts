@@ -55,3 +55,16 @@ export function isServerFault(err: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
+
+/** Longest wait a query retries after by itself; past it the page shows the error and its retry button. */
+export const MAX_AUTO_RETRY_AFTER_MS = 10_000;
+
+/**
+ * How long the server asked to wait before asking again, when it refused the call for
+ * the account's or address's call budget (429 with `retryAfter` seconds); else undefined.
+ */
+export function retryAfterMs(err: unknown): number | undefined {
+  if (errorCode(err) !== 'TOO_MANY_REQUESTS') return undefined;
+  const seconds: unknown = (asAppError(err)?.data as { retryAfter?: unknown } | undefined)?.retryAfter;
+  return typeof seconds === 'number' && seconds > 0 ? seconds * 1000 : undefined;
+}

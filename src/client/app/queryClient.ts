@@ -1,5 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { errorCode, isServerFault } from './errors';
+import { errorCode } from './errors';
+import { queryRetryDelay, shouldRetryQuery } from './retry';
 import { tokenStore } from './storage';
 
 /**
@@ -27,8 +28,8 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 10_000,
-        // Retrying a 4xx cannot help; a dropped connection or a 5xx might.
-        retry: (failures, err) => failures < 2 && isServerFault(err),
+        retry: shouldRetryQuery,
+        retryDelay: queryRetryDelay,
       },
     },
   });

@@ -18,7 +18,7 @@ export const MAX_BATCH_RESPONSE_BYTES = 4 * 1024 * 1024;
 const refuse = (c: HonoContext, code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE', message: string) => c.json({ success: false, message }, ERROR_STATUS[code]);
 
 /** The procedure paths of a tRPC request: /trpc/a.b,c.d?batch=1 → [a.b, c.d]. */
-function callPaths(c: HonoContext, base: string): string[] {
+export function callPaths(c: HonoContext, base: string): string[] {
   const rest = c.req.path.slice(base.length + 1);
   return c.req.query('batch') === '1' ? rest.split(',') : [rest];
 }

@@ -1,0 +1,141 @@
+import { Worker } from 'node:worker_threads';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { retryAfterMs } from '../../src/client/app/errors';
+import type { AppRouter } from '../../src/server/router';
+import { loopback, requestFrom } from '../support/from-ip';
+import { insertTestNode } from '../support/nodes';
+import { startTestServer, stopTestServer, type TestServer } from '../support/server';
+import { freshUser, type FreshUser } from '../support/users';
+
+// The finding: 30 workers sending tRPC batches of 20 `get_masternodes` from one account
+// for 20 s put /healthz at p50 2.1 s, max 4.0 s, and batches of the cached public
+// `get_coin` from one address did the same. Replayed here for FLOOD_MS each (10 s held
+// the stall on the old code: /healthz p50 well over a second), while another address
+// probes /healthz and another customer loads a page (one batch of three calls, as the
+// browser sends it). The load runs in worker threads, off the server's event loop.
+const FLOOD_MS = 10_000;
+const BATCH = 20;
+// The issue asks /healthz p99 under 100 ms and the customer's calls under 500 ms on an
+// idle test machine; `npm run bench` holds those numbers (docs/benchmarks.md). Here the
+// machine runs another test file beside this one on two cores, so the bounds sit well
+// under the old code's stall (p50 2 s) and well above what a loaded machine adds.
+const HEALTHZ_P99_MS = 250;
+const CUSTOMER_P99_MS = 750;
+
+let s: TestServer;
+let attacker: FreshUser;
+let customer: FreshUser;
+beforeAll(async () => {
+  s = await startTestServer();
+  attacker = await freshUser(s.deps, { prefix: 'flood' });
+  customer = await freshUser(s.deps, { prefix: 'cust' });
+  for (let i = 0; i < 10; i++) {
+    await insertTestNode(s.deps.db, { mn_id: `flood-${attacker.id}-${i}`, user_id: attacker.id, coin_id: 'dash', status: 'running', placement: {} });
+  }
+  for (let i = 0; i < 3; i++) {
+    await insertTestNode(s.deps.db, { mn_id: `cust-${customer.id}-${i}`, user_id: customer.id, coin_id: 'dash', status: 'running', placement: {} });
+  }
+});
+afterAll(() => stopTestServer(s));
+
+type Flood = { statuses: Record<number, number>; limitedWithRetryAfter: number };
+type Probe = { answers: Array<Array<{ status: number; ms: number }>> };
+
+function inWorker<T>(job: Record<string, unknown>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const w = new Worker(new URL('../support/http-load.mjs', import.meta.url), { workerData: job });
+    w.once('message', resolve);
+    w.once('error', reject);
+  });
+}
+
+const batchUrl = (path: string, input: unknown) =>
+  `${s.url}/trpc/${Array(BATCH).fill(path).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, input]))))}`;
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+/** The flood, with /healthz probed from one address and the customer's page from another meanwhile. */
+async function replay(request: { url: string; headers: Record<string, string> }) {
+  const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+  const page = `${s.url}/trpc/auth.get_common_info,nodes.get_masternodes,billing.get_balance?batch=1&input=${encodeURIComponent('{}')}`;
+  const [flood, health, pageLoads] = await Promise.all([
+    inWorker<Flood>({ kind: 'flood', ip: loopback(1), request, concurrency: 30, durationMs: FLOOD_MS }),
+    inWorker<Probe>({ kind: 'probe', ip: loopback(2), requests: [{ url: `${s.url}/healthz` }], durationMs: FLOOD_MS, pauseMs: 20 }),
+    inWorker<Probe>({ kind: 'probe', ip: loopback(3), requests: [{ url: page, headers: bearer(customer.token) }], durationMs: FLOOD_MS, pauseMs: 200 }),
+  ]);
+  const healthMs = health.answers[0].map((a) => a.ms);
+  const pageMs = pageLoads.answers[0].map((a) => a.ms);
+  const summary = {
+    flood: flood.statuses,
+    healthz: { n: healthMs.length, p50: quantile(healthMs, 0.5), p99: quantile(healthMs, 0.99), max: Math.max(...healthMs) },
+    page: { n: pageMs.length, p50: quantile(pageMs, 0.5), p99: quantile(pageMs, 0.99), max: Math.max(...pageMs) },
+  };
+  console.log(JSON.stringify(summary));
+  // Every probe and every page load was answered, and well.
+  expect(health.answers[0].every((a) => a.status === 200)).toBe(true);
+  expect(pageLoads.answers[0].every((a) => a.status === 200)).toBe(true);
+  expect(summary.healthz.p99).toBeLessThan(HEALTHZ_P99_MS);
+  expect(summary.page.p99).toBeLessThan(CUSTOMER_P99_MS);
+  // The flood met the budget: refused with Retry-After (every 429 carried it), some calls still served.
+  expect(flood.statuses[429]).toBeGreaterThan(0);
+  expect(flood.limitedWithRetryAfter).toBe(flood.statuses[429]);
+  expect(flood.statuses[200]).toBeGreaterThan(0);
+  expect(Object.keys(flood.statuses).sort()).toEqual(['200', '429']);
+}
+
+it('batches of get_masternodes from one account do not stall /healthz or another customer', { timeout: FLOOD_MS + 60_000 }, async () => {
+  await replay({ url: batchUrl('nodes.get_masternodes', {}), headers: { authorization: `Bearer ${attacker.token}` } });
+});
+
+it('batches of the cached public get_coin from one address do not stall /healthz or another customer', { timeout: FLOOD_MS + 60_000 }, async () => {
+  await replay({ url: batchUrl('coins.get_coin', { coin: 'dash' }), headers: {} });
+});
+
+it('refuses over-budget mutation batches whole, with Retry-After, and runs none of their calls; the browser link gets the wait', async () => {
+  const ip = loopback(4);
+  const user = await freshUser(s.deps, { prefix: 'visits' });
+  const auth = { authorization: `Bearer ${user.token}` };
+  // Spend the account's rate: read batches until one is refused. A refusal is answered after
+  // a pause, so about 10-30 calls are back when it arrives: fewer than two batches.
+  let refused = false;
+  for (let i = 0; i < 100 && !refused; i++) refused = (await requestFrom(ip, batchUrl('nodes.get_masternodes', {}), { token: user.token })).status === 429;
+  expect(refused).toBe(true);
+
+  // Now 10 batches of 20 page visits at once, and 40 more through the browser's link
+  // (httpBatchLink, 20 calls a batch): at most one of these 12 batches fits.
+  const visits = (tag: string) => Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/${tag}${i}` }]));
+  const raw = Array.from({ length: 10 }, (_, b) =>
+    fetch(`${s.url}/trpc/${Array(BATCH).fill('auth.visited').join(',')}?batch=1`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(visits(`b${b}-`)),
+    }).then(async (r) => ({ status: r.status, retryAfter: Number(r.headers.get('retry-after')), body: (await r.json()) as Array<{ result?: unknown; error?: { message: string; data: { code: string; httpStatus: number } } }> })),
+  );
+  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${s.url}/trpc`, maxItems: BATCH, headers: auth })] });
+  const viaLink = Promise.allSettled(Array.from({ length: 2 * BATCH }, (_, i) => client.auth.visited.mutate({ fullPath: `/link${i}` })));
+  const answers = await Promise.all(raw);
+  const linked = await viaLink;
+
+  const refusedRaw = answers.filter((a) => a.status === 429);
+  expect(refusedRaw.length).toBeGreaterThanOrEqual(9);
+  for (const a of refusedRaw) {
+    expect(a.retryAfter).toBeGreaterThanOrEqual(1);
+    // tRPC's own error shape, one per call, so the browser's batch link hands each call its error.
+    expect(a.body).toHaveLength(BATCH);
+    expect(a.body.every((e) => e.error?.data.code === 'TOO_MANY_REQUESTS' && e.error.data.httpStatus === 429)).toBe(true);
+    expect(a.body[0].error!.message).toMatch(/Please wait \d+ seconds? and try again/);
+  }
+  const rejected = linked.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+  expect(rejected.length).toBeGreaterThanOrEqual(BATCH);
+  for (const r of rejected) {
+    expect(r.reason).toBeInstanceOf(TRPCClientError);
+    expect(retryAfterMs(r.reason)).toBeGreaterThanOrEqual(1000);
+  }
+
+  // Exactly the calls that answered success wrote a visit: the refused ones ran nothing.
+  const succeeded = answers.flatMap((a) => (a.status === 429 ? [] : a.body.filter((e) => e.result))).length + linked.filter((r) => r.status === 'fulfilled').length;
+  expect(succeeded).toBeLessThanOrEqual(BATCH);
+  const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  expect(Number(written.n)).toBe(succeeded);
+});

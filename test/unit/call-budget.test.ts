@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { CALL_BUDGETS, CallBudget } from '../../src/server/http/call-budget';
+import { callTurns } from '../../src/server/http/call-turns';
+
+describe('call budget', () => {
+  it('takes a batch all or nothing from the rate, says when it fits again, and refills', () => {
+    let now = 0;
+    const budget = new CallBudget(() => now);
+    const payer = budget.payer(null, '198.51.100.7');
+    const { burst, perSecond } = CALL_BUDGETS.address;
+    for (let i = 0; i < burst / 20; i++) {
+      const a = budget.take(payer, 20);
+      expect(a.ok).toBe(true);
+      if (a.ok) a.release();
+    }
+    const refused = budget.take(payer, 20);
+    expect(refused).toEqual({ ok: false, retryAfterS: Math.ceil(20 / perSecond) });
+    now += (20 / perSecond) * 1000;
+    expect(budget.take(payer, 20).ok).toBe(true);
+  });
+
+  it('refuses calls past the concurrency until answers are released', () => {
+    const budget = new CallBudget(() => 0);
+    const payer = budget.payer(null, '198.51.100.8');
+    const held = Array.from({ length: CALL_BUDGETS.address.inFlight / 20 }, () => budget.take(payer, 20));
+    expect(held.every((a) => a.ok)).toBe(true);
+    expect(budget.take(payer, 1)).toEqual({ ok: false, retryAfterS: 1 });
+    (held[0] as { release(): void }).release();
+    (held[0] as { release(): void }).release(); // twice counts once
+    expect(budget.take(payer, 20).ok).toBe(true);
+    expect(budget.take(payer, 1).ok).toBe(false);
+  });
+
+  it('charges a resolved token to its account, whatever the address; an IPv6 /64 is one address', () => {
+    const budget = new CallBudget(() => 0);
+    expect(budget.payer('tok', '198.51.100.9').key).toBe('address:198.51.100.9');
+    budget.identify('tok', 42);
+    expect(budget.payer('tok', '198.51.100.9')).toEqual({ key: 'account:42', rule: CALL_BUDGETS.account });
+    expect(budget.payer('tok', '203.0.113.1').key).toBe('account:42');
+    expect(budget.payer('other', '2001:db8:1:2::1').key).toBe(budget.payer(null, '2001:db8:1:2:ffff::9').key);
+  });
+});
+
+describe('call turns', () => {
+  it('starts the first call at once and each further call in a later turn of the event loop, at most 4 running', async () => {
+    const turns = callTurns(4);
+    const log: string[] = [];
+    const running = new Set<number>();
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const done = await turns.take();
+        running.add(i);
+        most = Math.max(most, running.size);
+        log.push(`start ${i}`);
+        // Half the calls wait on something outside (a daemon): the others may overlap them.
+        if (i % 2) await new Promise((r) => setTimeout(r, 5));
+        running.delete(i);
+        done();
+      }),
+    );
+    expect(log).toEqual(Array.from({ length: 10 }, (_, i) => `start ${i}`));
+    expect(most).toBeLessThanOrEqual(4);
+    expect(most).toBeGreaterThan(1);
+  });
+
+  it('gives the event loop back between calls that never wait', async () => {
+    const turns = callTurns();
+    const order: string[] = [];
+    const calls = Array.from({ length: 3 }, async (_, i) => {
+      const done = await turns.take();
+      order.push(`call ${i}`);
+      done();
+    });
+    setImmediate(() => order.push('other client'));
+    await Promise.all(calls);
+    expect(order.indexOf('other client')).toBeGreaterThan(0);
+    expect(order.indexOf('other client')).toBeLessThan(order.length - 1);
+  });
+
+  it("queues one payer's calls together, whatever request they came in; another payer's call starts at once", async () => {
+    const budget = new CallBudget(() => 0);
+    const order: string[] = [];
+    const call = async (payer: string, name: string) => {
+      const done = await budget.turnsFor(payer).take();
+      order.push(name);
+      done();
+    };
+    // Two batches of the flooding account, then a customer's call, all arriving together.
+    const floods = [...Array.from({ length: 10 }, (_, i) => call('account:1', `a${i}`)), ...Array.from({ length: 10 }, (_, i) => call('account:1', `b${i}`))];
+    const customer = call('account:2', 'customer');
+    await Promise.all([...floods, customer]);
+    expect(order.indexOf('customer')).toBeLessThanOrEqual(1);
+    // Drained: the queue is forgotten, and the next call starts at once again.
+    let started = false;
+    const next = budget.turnsFor('account:1').take().then((done) => ((started = true), done()));
+    await Promise.resolve();
+    expect(started).toBe(true);
+    await next;
+  });
+});
+
