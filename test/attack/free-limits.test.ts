@@ -7,7 +7,7 @@ import { FLEET_FULL } from '../../src/server/fleet/service';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, fundedUser } from '../support/users';
-import { clients } from '../deploy/support';
+import { clients, makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 
 // Attack: with a sign-up credit, ten new accounts filled all 1,000 cloud slots (100 Satori
 // neurons each) and every later customer got 503. Accounts that never made a paid deposit
@@ -16,7 +16,7 @@ import { clients } from '../deploy/support';
 // dedicated slots (the share test) and 30 cloud ones (the per-account test stays far below).
 
 let s: TestServer;
-const { rest } = clients(() => s);
+const { rest, multipart } = clients(() => s);
 beforeAll(async () => {
   s = await startTestServer({ SIGNUP_CREDIT_USD: '1000', FREE_CAPACITY_SHARE: '3%' });
 });
@@ -45,6 +45,10 @@ it('an account on sign-up credit runs one node: 100 deploys at once from 100 add
     body: { success: false, message: freeNodeLimitReached(1) },
   });
   expect(await nodesOf(other.id)).toBe(0);
+  // Validators too, before any keystore is decrypted.
+  const k = await makeKeystore('pw', smallPbkdf2());
+  expect(await multipart(u.token, validatorForm({ files: [['k.json', k.text]], password: 'pw' }))).toEqual({ status: 403, body: { success: false, message: freeNodeLimitReached(1) } });
+  expect(await nodesOf(u.id)).toBe(1);
   expect(freeNodeLimitReached(1)).toBe('Accounts that have not made a deposit can run 1 node at a time. Add funds in Billing to deploy more.');
 
   // Once the account has paid a deposit, it deploys like any customer.
@@ -55,6 +59,11 @@ it('an account on sign-up credit runs one node: 100 deploys at once from 100 add
 });
 
 it('many free accounts deploying at once from distinct addresses never take more than the share of a plan; a paying customer still deploys', { timeout: 180_000 }, async () => {
+  // A paying customer's nodes on the plan are not the free accounts' share.
+  const paying = await fundedUser(s.deps, { prefix: 'payer' });
+  const first = await rest('POST', '/api/deploy_server', paying.token, { currency: 'satori', rewardAddress: 'Spayer', neuronCount: 5 });
+  expect(first.status, first.body.message).toBe(200);
+
   const users = await Promise.all(Array.from({ length: 10 }, (_, i) => freshUser(s.deps, { prefix: `share${i}` })));
   const answers = await Promise.all(
     users.map((u, i) => requestFrom(loopback(i, 12_000), deployUrl(), { body: { currency: 'satori', rewardAddress: `Sshare${i}`, neuronCount: 1 }, token: u.token })),
@@ -65,7 +74,6 @@ it('many free accounts deploying at once from distinct addresses never take more
   expect(free).toBe(3);
 
   // The share binds only accounts that never paid: a paying customer still gets a slot.
-  const paying = await fundedUser(s.deps, { prefix: 'payer' });
   const mine = await rest('POST', '/api/deploy_server', paying.token, { currency: 'satori', rewardAddress: 'Spayer', neuronCount: 2 });
   expect(mine.status, mine.body.message).toBe(200);
   expect(mine.body.message).not.toBe(FLEET_FULL);
