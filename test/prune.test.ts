@@ -78,7 +78,12 @@ describe('pruning', () => {
       notification('open-and-old', null),
     ]).execute();
 
-    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1, notifications: 1 });
+    await db.insertInto('username_holds').values([
+      { username_key: 'expired-hold', expires_at: now - 1 },
+      { username_key: 'current-hold', expires_at: now + 1 },
+    ]).execute();
+
+    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1, notifications: 1, username_holds: 1 });
 
     expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
     expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
@@ -86,8 +91,9 @@ describe('pruning', () => {
     expect((await db.selectFrom('nodes').select('mn_id').orderBy('id').execute()).map((r) => r.mn_id)).toEqual(['destroyed-recently', 'deleted-not-yet-destroyed', 'live-and-old']);
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
     expect((await db.selectFrom('notifications').select('message').orderBy('id').execute()).map((r) => r.message)).toEqual(['cleared-recently', 'open-and-old']);
+    expect((await db.selectFrom('username_holds').select('username_key').execute()).map((r) => r.username_key)).toEqual(['current-hold']);
 
     // A second run finds nothing more.
-    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0, notifications: 0 });
+    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0, notifications: 0, username_holds: 0 });
   });
 });

@@ -171,6 +171,18 @@ const EnvSchema = v.object({
     '0',
   ),
   MAX_NODES_PER_USER: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '100'),
+  // An account with no paid deposit (docs/decisions.md "Free accounts and username reservation"): nodes it may run at once.
+  FREE_NODE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1'),
+  // The share of each plan's slots that nodes of such accounts may take together, as a percent (`10%`).
+  FREE_CAPACITY_SHARE: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,3}(\.\d{1,2})?%$/, 'must be a percent such as 10% or 2.5% (0% to 100%)'),
+      v.transform((t) => Math.round(Number(t.slice(0, -1)) * 100)),
+      v.maxValue(10_000, 'must be at most 100%'),
+    ),
+    '10%',
+  ),
   MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   FLEET_SIMULATOR: v.optional(bool, 'false'),
@@ -261,6 +273,10 @@ export type Config = {
   depositPollMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
   maxNodesPerUser: number;
+  /** Nodes an account with no paid deposit may run at once (FREE_NODE_LIMIT). */
+  freeNodeLimit: number;
+  /** FREE_CAPACITY_SHARE in hundredths of a percent (10% is 1000): whole numbers, no float rounding. */
+  freeCapacityBasisPoints: number;
   /** SIGNUP_CREDIT_USD in micro-dollars. */
   signupCreditMicros: Micros;
   /** Bearer token for /metrics; empty disables it. */
@@ -343,6 +359,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alertDownMs: e.ALERT_DOWN_SECONDS * 1000,
     depositPollMs: e.DEPOSIT_POLL_SECONDS * 1000,
     maxNodesPerUser: e.MAX_NODES_PER_USER,
+    freeNodeLimit: e.FREE_NODE_LIMIT,
+    freeCapacityBasisPoints: e.FREE_CAPACITY_SHARE,
     signupCreditMicros: e.SIGNUP_CREDIT_USD,
     operatorToken: e.OPERATOR_TOKEN ?? '',
     fleetSimulator: e.FLEET_SIMULATOR,

@@ -23,7 +23,8 @@ import { waitFor } from '../support/wait';
 const dataDir = tempDataDir('nodekeep-charges-');
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer(fastFleetEnv(dataDir), { dataDir });
+  // Users funded by the operator, not by a paid deposit: the free-account limits (test/attack/free-limits) are not this test's subject.
+  s = await startTestServer({ ...fastFleetEnv(dataDir), FREE_NODE_LIMIT: '1000', FREE_CAPACITY_SHARE: '100%' }, { dataDir });
 });
 afterAll(async () => {
   await stopTestServer(s);

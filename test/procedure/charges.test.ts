@@ -29,6 +29,8 @@ afterEach(async () => {
 async function deps(): Promise<Deps> {
   const d = await makeDeps();
   open.push(d);
+  // These users are funded by the operator (not a paid deposit); the free-account limits are deploy-free-limits' subject.
+  Object.assign(d.deps.config, { freeNodeLimit: 1000, freeCapacityBasisPoints: 10_000 });
   await importCatalog(d.db, bundledCatalogPath(), 'seed');
   return d;
 }

@@ -92,13 +92,15 @@ export async function freshUser(deps: AppDeps, opts: FreshUserOptions = {}): Pro
 export const TEST_FUNDS = 1_000_000_000;
 
 /**
- * A fresh user with money on the balance (an operator adjustment), for tests that deploy:
- * a deploy pays its nodes' Initial Charge and is refused without it (billing/initial-charge.ts).
+ * A fresh user with money on the balance, for tests that deploy: a deploy pays its nodes'
+ * Initial Charge and is refused without it (billing/initial-charge.ts). Posted as a crypto
+ * deposit, so the user is a paying customer: accounts that never paid are held to
+ * FREE_NODE_LIMIT and FREE_CAPACITY_SHARE (deploy/free-limits.ts).
  */
 export async function fundedUser(deps: AppDeps, opts: FreshUserOptions = {}): Promise<FreshUser> {
   const u = await freshUser(deps, opts);
   await deps.db.transaction().execute((trx) =>
-    postTransfer(trx, { idempotencyKey: `test-funds:${u.id}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: TEST_FUNDS, kind: 'adjustment', description: 'Test funds', quiet: true }),
+    postTransfer(trx, { idempotencyKey: `test-funds:${u.id}`, debit: PLATFORM.crypto, credit: userAccount(u.id), amount: TEST_FUNDS, kind: 'crypto_deposit', description: 'Test funds', quiet: true }),
   );
   return u;
 }

@@ -14,6 +14,7 @@ import {
   findUserByEmail,
   findUserById,
   findUserIdByUsername,
+  holdUsername,
   insertEmailToken,
   insertUser,
   updateUser,
@@ -26,6 +27,12 @@ import { hashToken, newToken } from './tokens';
 import { isSignupOpen, SIGNUP_CLOSED } from '../operator/platform';
 
 const VERIFY_TTL_MS = 7 * 86_400_000;
+/**
+ * How long a registration that created no account (its email had one) holds its username:
+ * as long as a new registration's verification link lives, so the name answers "taken"
+ * meanwhile whatever the email's state. Housekeeping deletes the hold afterwards.
+ */
+export const USERNAME_HOLD_MS = VERIFY_TTL_MS;
 const RESET_TTL_MS = 60 * 60_000;
 export const RECOVER_MESSAGE = 'If an account exists for that email, we have sent a link to reset its password.';
 
@@ -42,7 +49,10 @@ const NAME_TAKEN = 'This username is already taken.';
 /**
  * A taken username may be said (names are public on referral links anyway); a taken
  * email may not: the answer is the one a new account gets, and the address's owner
- * gets a mail instead, so only the mailbox's owner learns the account exists.
+ * gets a mail instead, so only the mailbox's owner learns the account exists. Such a
+ * registration still holds its username (USERNAME_HOLD_MS), as a new account would:
+ * registering the name again says "taken" in both cases, so the second answer does not
+ * tell either (docs/decisions.md "Free accounts and username reservation").
  */
 export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
   if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
@@ -53,11 +63,13 @@ export async function register(ctx: Context, input: { username: string; email: s
 
   // Hashed either way, so both answers take as long.
   const password_hash = await hashPassword(input.password);
-  if (taken.email) return tellOwner(ctx, input.email);
+  if (taken.email) return holdForOwner(ctx, input);
   const referrer = input.referrer?.trim() || null;
   let userId: number;
   try {
     userId = await ctx.db.transaction().execute(async (trx) => {
+      // A hold taken since the check above (a racing registration with a taken email) wins, as an account would.
+      if ((await usernameOrEmailTaken(trx, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
       const id = await insertUser(trx, {
         username: input.username,
         email: input.email,
@@ -77,21 +89,29 @@ export async function register(ctx: Context, input: { username: string; email: s
     // Two registrations racing for one name or address: the unique index decides.
     if (!(err instanceof SqliteError && err.code === 'SQLITE_CONSTRAINT_UNIQUE')) throw err;
     if ((await usernameOrEmailTaken(ctx.db, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
-    return tellOwner(ctx, input.email);
+    return holdForOwner(ctx, input);
   }
   void ctx.mail.kick();
   ctx.log.info('user registered', { user_id: userId });
   return { success: true as const, message: REGISTERED };
 }
 
-async function tellOwner(ctx: Context, email: string) {
-  const owner = await findUserByEmail(ctx.db, email);
-  if (owner && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id)) {
-    const base = ctx.config.publicUrl;
-    // A mail is a row and its job: one transaction, so neither exists without the other.
-    await ctx.db.transaction().execute((trx) => enqueueMail(trx, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`)));
-    void ctx.mail.kick();
-  }
+/**
+ * The taken-email branch: holds the username and mails the address's owner, in one
+ * transaction (one write, like the new account's branch). The name is checked again
+ * inside it: an account or hold that took it meanwhile gets the answer it would get then.
+ */
+async function holdForOwner(ctx: Context, input: { username: string; email: string }) {
+  const owner = await findUserByEmail(ctx.db, input.email);
+  const notify = owner !== undefined && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id);
+  const base = ctx.config.publicUrl;
+  await ctx.db.transaction().execute(async (trx) => {
+    if ((await usernameOrEmailTaken(trx, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
+    await holdUsername(trx, input.username, Date.now() + USERNAME_HOLD_MS);
+    // A mail is a row and its job: in the transaction, so neither exists without the other.
+    if (notify) await enqueueMail(trx, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
+  });
+  if (notify) void ctx.mail.kick();
   return { success: true as const, message: REGISTERED };
 }
 

@@ -23,16 +23,41 @@ export function findUserByEmail(db: Q, email: string) {
   return db.selectFrom('users').selectAll().where('email_key', '=', userKey(email)).executeTakeFirst();
 }
 
-export async function usernameOrEmailTaken(db: Q, username: string, email: string) {
+/** Is the username an account's, or held by a registration that created none (until its hold expires)? Is the email an account's? */
+export async function usernameOrEmailTaken(db: Q, username: string, email: string, now = Date.now()) {
   const rows = await db
     .selectFrom('users')
     .select(['username_key', 'email_key'])
     .where((eb) => eb.or([eb('username_key', '=', userKey(username)), eb('email_key', '=', userKey(email))]))
     .execute();
   return {
-    username: rows.some((r) => r.username_key === userKey(username)),
+    username: rows.some((r) => r.username_key === userKey(username)) || (await usernameHeld(db, username, now)),
     email: rows.some((r) => r.email_key === userKey(email)),
   };
+}
+
+/** A hold on the username that has not expired yet. */
+export async function usernameHeld(db: Q, username: string, now: number): Promise<boolean> {
+  const row = await db.selectFrom('username_holds').select('username_key').where('username_key', '=', userKey(username)).where('expires_at', '>', now).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Holds the username until `expiresAt` (an expired hold not pruned yet is renewed). */
+export async function holdUsername(db: Q, username: string, expiresAt: number): Promise<void> {
+  await db
+    .insertInto('username_holds')
+    .values({ username_key: userKey(username), expires_at: expiresAt })
+    .onConflict((oc) => oc.column('username_key').doUpdateSet({ expires_at: expiresAt }))
+    .execute();
+}
+
+/** Deletes holds that expired before `before` (housekeeping), at most `limit` rows. */
+export async function pruneUsernameHolds(db: Q, before: number, limit: number): Promise<number> {
+  const res = await db
+    .deleteFrom('username_holds')
+    .where('username_key', 'in', (eb) => eb.selectFrom('username_holds').select('username_key').where('expires_at', '<=', before).limit(limit))
+    .executeTakeFirst();
+  return Number(res.numDeletedRows);
 }
 
 /** The id of the account with this username (any case), for resolving a referral code. */

@@ -132,3 +132,29 @@ export async function chargeTotalsByDay(db: Kysely<Database>, from: number) {
     .execute();
   return rows.map((r) => ({ day: r.day, kind: r.kind as 'daily_charge' | 'initial_charge', total: Number(r.total), count: Number(r.n) }));
 }
+
+/**
+ * Transfers that are money the customer paid in (crypto or card). Sign-up credit, gift
+ * codes, referral bonuses and the operator's credits are not: they are what decides
+ * whether an account is "free" (deploy/free-limits.ts).
+ */
+const PAID_KINDS = ['crypto_deposit', 'card_payment'] as const;
+
+/** Has the user ever made a paid deposit? */
+export async function hasPaidDeposit(db: Kysely<Database>, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('ledger_transfers').select('id').where('credit_account', '=', userAccount(userId)).where('kind', 'in', PAID_KINDS).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Which of these users have ever made a paid deposit (one statement, ids as one JSON array). */
+export async function paidUsers(db: Kysely<Database>, userIds: number[]): Promise<Set<number>> {
+  if (!userIds.length) return new Set();
+  const rows = await db
+    .selectFrom('ledger_transfers')
+    .select('credit_account')
+    .distinct()
+    .where('kind', 'in', PAID_KINDS)
+    .where('credit_account', 'in', sql<string>`(SELECT 'user:' || value FROM json_each(${JSON.stringify(userIds)}))`)
+    .execute();
+  return new Set(rows.map((r) => Number(r.credit_account.slice('user:'.length))));
+}

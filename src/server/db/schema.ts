@@ -3,6 +3,13 @@ import type { Generated, Insertable, Selectable } from 'kysely';
 
 // Hand-written to match migrations/. Times are epoch milliseconds; money is
 // integer micro-dollars.
+/** A username held by a registration that created no account (its email had one), until expires_at. */
+export interface UsernameHoldsTable {
+  /** Trimmed and lower-cased, as users.username_key. */
+  username_key: string;
+  expires_at: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;
@@ -677,6 +684,7 @@ export interface Database {
   node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;
+  username_holds: UsernameHoldsTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;

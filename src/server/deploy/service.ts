@@ -15,6 +15,7 @@ import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository'
 import { buildQueue } from '../nodes/service';
 import { deployGuard, UPLOAD_IN_FLIGHT } from './in-flight';
 import { checkUserNodeLimit } from './user-limit';
+import { checkFreeCapacity, checkFreeNodeLimit } from './free-limits';
 import { nodeFieldsFor } from './node-fields';
 import { deployValidatorFiles } from './validators';
 
@@ -54,7 +55,7 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
     if (family.wizard === 'burn') await recheckBurn(ctx, coin, input);
 
     const neurons = family.entry === 'reward_address';
-    const count = neurons ? Number(input.neuronCount ?? 1) : 1;
+    const count = neurons ? (input.neuronCount ?? 1) : 1;
     const deployId = randomUUID();
     const nodes = Array.from({ length: count }, () =>
       neurons ? nodeFieldsFor(coin, { txid: input.rewardAddress }, ctx.secrets, { deploy_id: deployId }) : nodeFieldsFor(coin, input, ctx.secrets, { deploy_id: deployId }),
@@ -69,7 +70,9 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }
       await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
+      const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
       const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+      if (free) await checkFreeCapacity(trx, plan, ctx.config);
       // Paid in the same transaction: a deploy the balance cannot cover writes nothing.
       await chargeInitial(trx, user.id, made);
       return made;

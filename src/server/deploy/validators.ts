@@ -14,6 +14,7 @@ import { validatorKeyInUse } from '../nodes/repository';
 import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { checkUserNodeLimit } from './user-limit';
+import { checkFreeCapacity, checkFreeNodeLimit } from './free-limits';
 
 export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;
 export const KEY_IN_USE = 'This validator key is already deployed on this platform.';
@@ -51,6 +52,7 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
 
   // Before the costly key derivations: an account at its limit spends no CPU on them.
   await checkUserNodeLimit(ctx.db, user.id, ctx.config.maxNodesPerUser, 1);
+  await checkFreeNodeLimit(ctx.db, user.id, ctx.config, 1);
   const checks = await checkKeystoreFiles(files, input.password, { signal, owner: user.id });
   const data: Record<string, FileResult> = {};
   const candidates: { name: string; pubkey: string; text: string }[] = [];
@@ -84,7 +86,9 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
     }
     if (!nodes.length) return [];
     await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
+    const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
     const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
+    if (free) await checkFreeCapacity(trx, plan, ctx.config);
     await chargeInitial(trx, user.id, made);
     for (const name of names) data[name] = { success: true, message: DEPLOYED };
     return made;

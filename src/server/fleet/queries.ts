@@ -43,6 +43,16 @@ export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number;
   return usage;
 }
 
+/** A plan's capacity: the slots of the hosts that take new nodes (active ones), together. */
+export async function planSlots(db: Q, plan: 'dedicated' | 'cloud'): Promise<number> {
+  const row = await db
+    .selectFrom('hosts')
+    .select(sql<number>`coalesce(sum(${sql.ref(plan === 'dedicated' ? 'dedicated_slots' : 'cloud_slots')}), 0)`.as('n'))
+    .where('state', '=', 'active')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Nodes asked for and not placed yet, per plan: they will take slots too. */
 export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud: number }> {
   const rows = await db.selectFrom('node_view').select(['package', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['requested', 'placing']).groupBy('package').execute();

@@ -1,4 +1,4 @@
-import { pruneEndedSessions, prunePageVisits } from '../auth/queries';
+import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/queries';
 import type { DB } from '../db/open';
 import { pruneEvents } from '../events/queries';
 import { pruneDestroyedNodes } from '../nodes/repository';
@@ -23,6 +23,8 @@ export const RETENTION = {
   failedJobsMs: 30 * DAY,
   /** Cleared notifications are no longer shown; a month lets support still see what was sent. */
   clearedNotificationsMs: 30 * DAY,
+  /** A username hold (auth/account.ts `register`) is deleted once expired: the name is free again. */
+  usernameHoldsMs: 0,
 };
 
 /** Rows per delete: each is a short write, so the CLI and requests never wait long on SQLite's one writer. */
@@ -39,6 +41,7 @@ export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retent
     ['nodes', pruneDestroyedNodes, retention.destroyedNodesMs],
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
     ['notifications', pruneClearedNotifications, retention.clearedNotificationsMs],
+    ['username_holds', pruneUsernameHolds, retention.usernameHoldsMs],
   ];
   const counts: Record<string, number> = {};
   for (const [table, prune, keepMs] of steps) {

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
-import { nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
+import { CHARGED, nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../shared/lifecycle';
 import type { Database, Masternode, NodesTable } from '../db/schema';
 import { withAddress } from './output-text';
 
@@ -108,6 +108,24 @@ export async function sameDeployExists(db: Q, userId: number, coinId: string, en
 export async function countUserNodes(db: Q, userId: number): Promise<number> {
   const row = await db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('state', 'not in', ['deleted', 'failed']).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** The user's nodes that hold a place and are charged now (lifecycle CHARGED), any plan. */
+export async function countChargedNodes(db: Q, userId: number): Promise<number> {
+  const row = await db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('state', 'in', CHARGED).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Per owner, how many charged nodes of this plan they hold: the fleet's use by account. */
+export async function chargedNodesByOwner(db: Q, plan: 'dedicated' | 'cloud'): Promise<{ user_id: number; n: number }[]> {
+  const rows = await db
+    .selectFrom('nodes')
+    .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('package', '=', plan)
+    .where('state', 'in', CHARGED)
+    .groupBy('user_id')
+    .execute();
+  return rows.map((r) => ({ user_id: r.user_id, n: Number(r.n) }));
 }
 
 /**

@@ -31,7 +31,8 @@ export const jsonFields = {
   burntxid: text(100).optional(),
   burn_output_id: z.coerce.number<number | string>().int().min(0).max(10_000).optional(),
   rewardAddress: text(120).optional(),
-  neuronCount: z.coerce.number<number | string>({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').optional(),
+  // A JSON number and nothing else: no coercion, which took "0x10" for 16, true for 1 and [2] for 2.
+  neuronCount: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').optional(),
 };
 
 /** The validators' multipart form (section 3): one password for every keystore file. */

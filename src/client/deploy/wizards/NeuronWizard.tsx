@@ -25,7 +25,8 @@ function NeuronForm({ props, steps }: { props: WizardProps; steps: ReturnType<ty
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    void deploy.send({ rewardAddress: rewardAddress.trim(), neuronCount: count.trim() });
+    // Sent as a number (the server takes nothing else); an empty or odd field becomes 0 or NaN, which the wizard's own check names.
+    void deploy.send({ rewardAddress: rewardAddress.trim(), neuronCount: Number(count.trim()) });
   }
 
   return (
