@@ -4,6 +4,7 @@ import { pruneEvents } from '../events/queries';
 import { pruneDestroyedNodes } from '../nodes/repository';
 import { pruneFailedJobs } from '../jobs/queries';
 import { pruneClearedNotifications } from '../notifications/queries';
+import { pruneHeldConversations } from '../support/queries';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 
@@ -23,6 +24,8 @@ export const RETENTION = {
   failedJobsMs: 30 * DAY,
   /** Cleared notifications are no longer shown; a month lets support still see what was sent. */
   clearedNotificationsMs: 30 * DAY,
+  /** Held visitor chats never confirmed go a day after their link expired (until then the link says it expired). */
+  heldSupportChatsMs: DAY,
 };
 
 /** Rows per delete: each is a short write, so the CLI and requests never wait long on SQLite's one writer. */
@@ -39,6 +42,7 @@ export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retent
     ['nodes', pruneDestroyedNodes, retention.destroyedNodesMs],
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
     ['notifications', pruneClearedNotifications, retention.clearedNotificationsMs],
+    ['support_conversations', pruneHeldConversations, retention.heldSupportChatsMs],
   ];
   const counts: Record<string, number> = {};
   for (const [table, prune, keepMs] of steps) {
