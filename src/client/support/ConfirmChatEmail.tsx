@@ -5,6 +5,7 @@ import { trpc } from '../app/trpc';
 import { AuthCard } from '../site/SiteLayout';
 import { Alert } from '../ui/Alert';
 import { PageLoading } from '../ui/Spinner';
+import '../auth/auth.css'; // the success view's look, as on the email verification page
 
 /**
  * The page of the link mailed to a visitor whose chat conversation is held: opening it
