@@ -116,14 +116,16 @@ async function tellOperators(trx: DB, notify: boolean, conversationId: number, c
  * conversation's message reaches the writer's channel only: the operators hear of it when
  * the visitor confirms their email.
  */
-async function postFromCustomer(ctx: Ctx, conversation: { id: number; held?: number | boolean }, channel: number, who: string, body: string): Promise<void> {
+async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel: number, who: string, body: string): Promise<void> {
   const now = Date.now();
   const outside = !supportStatus(ctx.config.supportHours, now).open;
   await ctx.db.transaction().execute(async (trx) => {
-    const notify = !conversation.held && (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
+    // Read in the transaction: a confirmation may have released it since the caller looked.
+    const held = (await q.conversationById(trx, conversation.id))?.held === 1;
+    const notify = !held && (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
     await q.insertMessage(trx, { conversation_id: conversation.id, from_operator: false, operator_id: null, body, outside_hours: outside, created_at: now });
     await insertEvent(trx, channel, 'support_chat', {});
-    if (!conversation.held) await tellOperators(trx, notify, conversation.id, channel, who, body);
+    if (!held) await tellOperators(trx, notify, conversation.id, channel, who, body);
   });
   afterRaise(ctx);
 }
