@@ -50,6 +50,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/pricing', page: Pricing, access: 'public', layout: 'site', title: 'Pricing' },
   { path: '/faq', page: Faq, access: 'public', layout: 'site', title: 'FAQ' },
   { path: '/verify', page: Verify, access: 'public', layout: 'site', title: 'Verify email' },
+  // SUPPORT_CONFIRM_PATH (shared/schemas/support.ts), written out: importing it would pull zod into the entry chunk.
   { path: '/support/confirm', page: ConfirmChatEmail, access: 'public', layout: 'site', title: 'Confirm your email' },
   { path: '/maintenance', page: Maintenance, access: 'public', layout: 'site', title: 'Maintenance' },
   { path: '/ref/:ref', page: Referral, access: 'public', layout: 'site' },

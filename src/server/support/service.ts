@@ -1,4 +1,4 @@
-import type { SupportConversation, SupportInbox, SupportStatus, SupportThread, SupportVisitorConfirmOutput } from '../../shared/schemas/support';
+import { SUPPORT_CONFIRM_PATH, type SupportConversation, type SupportInbox, type SupportStatus, type SupportThread, type SupportVisitorConfirmOutput } from '../../shared/schemas/support';
 import { operatorIds } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
 import type { Config } from '../config';
@@ -28,8 +28,6 @@ export const SUPPORT_MESSAGES = {
 
 /** How long a held conversation's confirmation link works; unconfirmed, it is then pruned. */
 export const CONFIRM_TTL_MS = 24 * 60 * 60_000;
-/** The page of the confirmation link (the client's route). */
-export const SUPPORT_CONFIRM_PATH = '/support/confirm';
 
 const hm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 

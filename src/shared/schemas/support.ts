@@ -51,6 +51,8 @@ export const supportVisitorStartOutput = z.object({ token: z.string(), held: z.b
 export const supportVisitorInput = z.object({ token: opaqueToken }).strict();
 export const supportVisitorSendInput = z.object({ token: opaqueToken, body: supportBody }).strict();
 
+/** The page of the mailed link that confirms a held conversation's email (a client route; the token in `?t=`). */
+export const SUPPORT_CONFIRM_PATH = '/support/confirm';
 /** The token of the link that confirms a held conversation's email. */
 export const supportVisitorConfirmInput = z.object({ token: opaqueToken }).strict();
 export const supportVisitorConfirmOutput = z.object({ status: z.enum(['confirmed', 'already_confirmed']) });
