@@ -34,6 +34,7 @@ import * as supportChat from './2026-11-23T2310-support-chat';
 import * as daemonRollouts from './2026-11-23T2320-daemon-rollouts';
 import * as referralBonuses from './2026-11-28T0310-referral-bonuses';
 import * as usernameHolds from './2026-11-28T0320-username-holds';
+import * as supportChatHeld from './2026-11-28T0350-support-chat-held';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2320-daemon-rollouts': daemonRollouts,
   '2026-11-28T0310-referral-bonuses': referralBonuses,
   '2026-11-28T0320-username-holds': usernameHolds,
+  '2026-11-28T0350-support-chat-held': supportChatHeld,
 };

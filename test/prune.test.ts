@@ -83,7 +83,20 @@ describe('pruning', () => {
       { username_key: 'current-hold', expires_at: now + 1 },
     ]).execute();
 
-    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1, notifications: 1, username_holds: 1 });
+    // Visitor chats held for an email confirmation: gone (with their messages) a while after the link expired, unless confirmed.
+    const chat = async (email: string, held: number, confirm_expires_at: number) => {
+      const { id } = await db
+        .insertInto('support_conversations')
+        .values({ visitor_email: email, token_hash: `t-${email}`, created_at: ago(3 * DAY), last_message_at: ago(3 * DAY), held, confirm_token_hash: `c-${email}`, confirm_expires_at })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('support_messages').values({ conversation_id: id, from_operator: 0, operator_id: null, body: 'hello', created_at: ago(3 * DAY) }).execute();
+    };
+    await chat('held-expired-long-ago', 1, justOver(RETENTION.heldSupportChatsMs));
+    await chat('held-expired-recently', 1, justUnder(RETENTION.heldSupportChatsMs));
+    await chat('confirmed-long-ago', 0, justOver(RETENTION.heldSupportChatsMs));
+
+    expect(await pruneAll(db, now)).toEqual({ events: 4500, page_visits: 1, sessions: 2, nodes: 1, jobs: 1, notifications: 1, username_holds: 1, support_conversations: 1 });
 
     expect(await db.selectFrom('events').select('created_at').execute()).toEqual([{ created_at: justUnder(RETENTION.eventsMs) }]);
     expect((await db.selectFrom('page_visits').select('path').execute()).map((r) => r.path)).toEqual(['/recent']);
@@ -92,8 +105,10 @@ describe('pruning', () => {
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual(['failed-recently', 'queued-old']);
     expect((await db.selectFrom('notifications').select('message').orderBy('id').execute()).map((r) => r.message)).toEqual(['cleared-recently', 'open-and-old']);
     expect((await db.selectFrom('username_holds').select('username_key').execute()).map((r) => r.username_key)).toEqual(['current-hold']);
+    expect((await db.selectFrom('support_conversations').select('visitor_email').orderBy('id').execute()).map((r) => r.visitor_email)).toEqual(['held-expired-recently', 'confirmed-long-ago']);
+    expect(await db.selectFrom('support_messages').select('id').execute()).toHaveLength(2);
 
     // A second run finds nothing more.
-    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0, notifications: 0, username_holds: 0 });
+    expect(await pruneAll(db, now)).toEqual({ events: 0, page_visits: 0, sessions: 0, nodes: 0, jobs: 0, notifications: 0, username_holds: 0, support_conversations: 0 });
   });
 });

@@ -164,6 +164,24 @@ describe('a visitor', () => {
   });
 });
 
+describe('a customer and the visitor limits', () => {
+  it('writes from an address whose visitors used up every per-address limit: no visitor limit counts a customer', async () => {
+    const ip = '192.0.2.88';
+    const guest = () => d.caller(null, ip).support;
+    // Five conversations (the address's hourly allowance) and 60 messages in all (its 10-minute allowance).
+    const tokens: string[] = [];
+    for (let i = 0; i < 5; i++) tokens.push((await guest().visitor_start({ email: `office${i}@example.test`, body: 'hello' })).token);
+    for (const token of tokens) for (let i = 0; i < 11; i++) await guest().visitor_send({ token, body: `line ${i}` });
+    expect(await rejection(guest().visitor_start({ email: 'office9@example.test', body: 'hello' }))).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect(await rejection(guest().visitor_send({ token: tokens[0], body: 'one more' }))).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'You are sending messages too fast. Please wait a minute and try again.' });
+    // A customer behind the same address writes as usual: their account's own limit (20 a minute) is the only one.
+    const dave = await freshUser(d.deps, { prefix: 'supdave' });
+    for (let i = 0; i < 20; i++) await d.caller(dave.token, ip).support.send({ body: `dave ${i}` });
+    expect(await rejection(d.caller(dave.token, ip).support.send({ body: 'dave 21' }))).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    expect((await d.caller(dave.token, ip).support.thread()).messages).toHaveLength(20);
+  });
+});
+
 describe('operators', () => {
   it('are told once while the inbox has unread messages, however many customers write', async () => {
     // Everything read first.

@@ -34,6 +34,7 @@ const Reset = lazyPage(() => import('../auth/Reset'), 'Reset');
 const Settings = lazyPage(() => import('../account/Settings'), 'Settings');
 const Staking = lazyPage(() => import('../nodes/Staking'), 'Staking');
 const Verify = lazyPage(() => import('../auth/Verify'), 'Verify');
+const ConfirmChatEmail = lazyPage(() => import('../support/ConfirmChatEmail'), 'ConfirmChatEmail');
 const ViewCoin = lazyPage(() => import('../coins/ViewCoin'), 'ViewCoin');
 
 /** public: anyone; guest: logged-in users go to /dashboard; user: visitors go to /login. */
@@ -49,6 +50,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/pricing', page: Pricing, access: 'public', layout: 'site', title: 'Pricing' },
   { path: '/faq', page: Faq, access: 'public', layout: 'site', title: 'FAQ' },
   { path: '/verify', page: Verify, access: 'public', layout: 'site', title: 'Verify email' },
+  // SUPPORT_CONFIRM_PATH (shared/schemas/support.ts), written out: importing it would pull zod into the entry chunk.
+  { path: '/support/confirm', page: ConfirmChatEmail, access: 'public', layout: 'site', title: 'Confirm your email' },
   { path: '/maintenance', page: Maintenance, access: 'public', layout: 'site', title: 'Maintenance' },
   { path: '/ref/:ref', page: Referral, access: 'public', layout: 'site' },
   { path: '/404', page: NotFound, access: 'public', layout: 'site', title: 'Page not found' },

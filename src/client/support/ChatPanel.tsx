@@ -79,11 +79,36 @@ function VisitorChat({ open }: { open: boolean }) {
       </>
     );
   }
+  const held = thread.data?.held;
   return (
     <>
+      {held && <HeldNotice email={held.email} expired={held.expired} onStartAgain={() => keep(null)} />}
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
-      <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ token, body }).then(() => true)} />
+      {!held?.expired && <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ token, body }).then(() => true)} />}
     </>
+  );
+}
+
+/**
+ * A conversation opened while many others were: it waits for the visitor to confirm their
+ * email before it reaches the team. Confirming (in any tab) refreshes the thread live.
+ */
+function HeldNotice({ email, expired, onStartAgain }: { email: string; expired: boolean; onStartAgain: () => void }) {
+  if (expired) {
+    return (
+      <Alert kind="warning">
+        The link we sent to {email} has expired, so your message has not reached our team.{' '}
+        <button type="button" className="btn-link" onClick={onStartAgain}>
+          Start a new conversation
+        </button>{' '}
+        to get a new link.
+      </Alert>
+    );
+  }
+  return (
+    <Alert kind="info">
+      We received your message. To reach our team, confirm your email: we sent a link to {email}. The link works for 24 hours.
+    </Alert>
   );
 }
 

@@ -600,6 +600,12 @@ export interface SupportConversationsTable {
   last_message_at: number;
   operator_unread: Generated<number>;
   customer_unread: Generated<number>;
+  /** 1: a visitor's conversation past the hourly rate, kept out of the inbox until its email is confirmed. */
+  held: Generated<number>;
+  /** SHA-256 (hex) of the mailed confirmation link's token; kept after confirmation (a reused link is told apart). */
+  confirm_token_hash: string | null;
+  confirm_expires_at: number | null;
+  confirmed_at: number | null;
 }
 
 export interface SupportMessagesTable {

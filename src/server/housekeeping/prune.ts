@@ -4,6 +4,7 @@ import { pruneEvents } from '../events/queries';
 import { pruneDestroyedNodes } from '../nodes/repository';
 import { pruneFailedJobs } from '../jobs/queries';
 import { pruneClearedNotifications } from '../notifications/queries';
+import { pruneHeldConversations } from '../support/queries';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../log';
 
@@ -25,6 +26,8 @@ export const RETENTION = {
   clearedNotificationsMs: 30 * DAY,
   /** A username hold (auth/account.ts `register`) is deleted once expired: the name is free again. */
   usernameHoldsMs: 0,
+  /** Held visitor chats never confirmed go a day after their link expired (until then the link says it expired). */
+  heldSupportChatsMs: DAY,
 };
 
 /** Rows per delete: each is a short write, so the CLI and requests never wait long on SQLite's one writer. */
@@ -42,6 +45,7 @@ export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retent
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
     ['notifications', pruneClearedNotifications, retention.clearedNotificationsMs],
     ['username_holds', pruneUsernameHolds, retention.usernameHoldsMs],
+    ['support_conversations', pruneHeldConversations, retention.heldSupportChatsMs],
   ];
   const counts: Record<string, number> = {};
   for (const [table, prune, keepMs] of steps) {

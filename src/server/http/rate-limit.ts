@@ -50,6 +50,13 @@ export const limits = {
   supportConversationsPerIp: { max: 5, windowMs: 60 * MINUTE },
   /** Visitors' conversations opened platform-wide: many addresses cannot bury the inbox (customers are not counted). */
   supportConversationsTotal: { max: 200, windowMs: 60 * MINUTE },
+  /**
+   * Mails with the link that confirms a held visitor conversation, to one email address
+   * (lower-cased): however many addresses ask, the link cannot flood a mailbox.
+   */
+  supportConfirmMailPerEmail: { max: 3, windowMs: 24 * 60 * MINUTE },
+  /** Those mails asked for from one client address. */
+  supportConfirmMailPerIp: { max: 3, windowMs: 60 * MINUTE },
   /** Calls made with one API key (any address): a script polling every second fits. */
   apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;

@@ -24,3 +24,12 @@ export function accountExistsMail(to: string, username: string, loginLink: strin
     text: `Hello ${username},\n\nSomebody just tried to create a new Nodekeep account with this email address, which already belongs to your account "${username}". No new account was made.\n\nIf it was you, log in here:\n\n${loginLink}\n\nIf you forgot your password, you can choose a new one here:\n\n${recoverLink}\n\nIf it was not you, you can ignore this mail.\n`,
   };
 }
+
+/** A visitor's chat message waits for this link before it reaches the support team. */
+export function visitorConfirmMail(to: string, link: string): MailMessage {
+  return {
+    to,
+    subject: 'Confirm your email to reach Nodekeep support',
+    text: `Hello,\n\nWe received your message in the Nodekeep support chat. To pass it on to our team, confirm your email address by opening this link within 24 hours:\n\n${link}\n\nWe answer in the chat and by email. If you did not write to us, ignore this mail: the message will be deleted.\n`,
+  };
+}

@@ -25,9 +25,54 @@ export async function ensureUserConversation(db: Q, userId: number, now: number)
   return (await conversationOfUser(db, userId))!;
 }
 
-export async function insertVisitorConversation(db: Q, email: string, tokenHash: string, now: number): Promise<number> {
-  const r = await db.insertInto('support_conversations').values({ visitor_email: email, token_hash: tokenHash, created_at: now, last_message_at: now }).returning('id').executeTakeFirstOrThrow();
+/** A visitor's conversation; `hold`: kept out of the inbox until the mailed link (its token's hash) is followed. */
+export async function insertVisitorConversation(db: Q, email: string, tokenHash: string, now: number, hold?: { confirmHash: string; expiresAt: number }): Promise<number> {
+  const r = await db
+    .insertInto('support_conversations')
+    .values({
+      visitor_email: email,
+      token_hash: tokenHash,
+      created_at: now,
+      last_message_at: now,
+      ...(hold ? { held: 1, confirm_token_hash: hold.confirmHash, confirm_expires_at: hold.expiresAt } : {}),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   return r.id;
+}
+
+export function conversationByConfirmHash(db: Q, confirmHash: string) {
+  return db.selectFrom('support_conversations').selectAll().where('confirm_token_hash', '=', confirmHash).executeTakeFirst();
+}
+
+/**
+ * Lets a held conversation into the inbox, once: only the call that finds it still held
+ * and its link unexpired changes it (true). Its visitor's messages become unread then.
+ */
+export async function releaseHeld(db: Q, id: number, now: number): Promise<boolean> {
+  const r = await db
+    .updateTable('support_conversations')
+    .set({
+      held: 0,
+      confirmed_at: now,
+      operator_unread: sql`(SELECT count(*) FROM support_messages WHERE conversation_id = ${id} AND from_operator = 0)`,
+    })
+    .where('id', '=', id)
+    .where('held', '=', 1)
+    .where('confirm_expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Deletes up to `limit` held conversations whose link expired before `before`, with their messages. */
+export async function pruneHeldConversations(db: Q, before: number, limit: number): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const ids = (await trx.selectFrom('support_conversations').select('id').where('held', '=', 1).where('confirm_expires_at', '<', before).limit(limit).execute()).map((r) => r.id);
+    if (!ids.length) return 0;
+    await trx.deleteFrom('support_messages').where('conversation_id', 'in', ids).execute();
+    await trx.deleteFrom('support_conversations').where('id', 'in', ids).execute();
+    return ids.length;
+  });
 }
 
 export async function insertMessage(
@@ -45,7 +90,8 @@ export async function insertMessage(
     .set(
       m.from_operator
         ? { last_message_at: m.created_at, customer_unread: sql`customer_unread + 1`, operator_unread: 0 }
-        : { last_message_at: m.created_at, operator_unread: sql`operator_unread + 1`, customer_unread: 0 },
+        : // A held conversation stays out of the operators' unread count (and its index) until released.
+          { last_message_at: m.created_at, operator_unread: sql`CASE WHEN held = 1 THEN 0 ELSE operator_unread + 1 END`, customer_unread: 0 },
     )
     .where('id', '=', m.conversation_id)
     .execute();
@@ -83,7 +129,7 @@ export async function markRead(db: Q, conversationId: number, side: 'operator' |
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** The inbox: conversations with unread messages first, then the most recent; with who wrote and the newest message. */
+/** The inbox: conversations with unread messages first, then the most recent; with who wrote and the newest message. Held ones are not in it. */
 export function inbox(db: Q, limit: number) {
   return db
     .selectFrom('support_conversations as c')
@@ -97,6 +143,7 @@ export function inbox(db: Q, limit: number) {
       'c.last_message_at',
       (eb) => eb.selectFrom('support_messages as m').select('m.body').whereRef('m.conversation_id', '=', 'c.id').orderBy('m.id', 'desc').limit(1).as('last_message'),
     ])
+    .where('c.held', '=', 0)
     .orderBy(sql`c.operator_unread > 0`, 'desc')
     .orderBy('c.last_message_at', 'desc')
     .limit(limit)

@@ -2,6 +2,8 @@ import {
   supportSendInput,
   supportStatus as supportStatusOutput,
   supportThread,
+  supportVisitorConfirmInput,
+  supportVisitorConfirmOutput,
   supportVisitorInput,
   supportVisitorSendInput,
   supportVisitorStartInput,
@@ -10,6 +12,7 @@ import {
 import { takeSubscriptionSlot } from '../events/live-limits';
 import { authedProcedure, publicProcedure, router } from '../trpc';
 import {
+  confirmVisitor,
   customerRead,
   customerThread,
   sendAsCustomer,
@@ -39,6 +42,11 @@ export const supportRouter = router({
     .input(supportVisitorStartInput)
     .output(supportVisitorStartOutput)
     .mutation(({ ctx, input }) => startAsVisitor(ctx, input.email, input.body)),
+  /** The mailed link's page: a held conversation joins the inbox. */
+  visitor_confirm: publicProcedure
+    .input(supportVisitorConfirmInput)
+    .output(supportVisitorConfirmOutput)
+    .mutation(({ ctx, input }) => confirmVisitor(ctx, input.token)),
   visitor_thread: publicProcedure.input(supportVisitorInput).output(supportThread).query(({ ctx, input }) => visitorThread(ctx.db, input.token)),
   visitor_send: publicProcedure.input(supportVisitorSendInput).output(supportThread).mutation(({ ctx, input }) => sendAsVisitor(ctx, input.token, input.body)),
   visitor_read: publicProcedure.input(supportVisitorInput).mutation(async ({ ctx, input }) => {

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { SupportConversation, SupportInbox, SupportStatus, SupportThread } from '../../shared/schemas/support';
+import { SUPPORT_CONFIRM_PATH, type SupportConversation, type SupportInbox, type SupportStatus, type SupportThread, type SupportVisitorConfirmOutput } from '../../shared/schemas/support';
 import { operatorIds } from '../auth/queries';
+import { hashToken, newToken } from '../auth/tokens';
 import type { Config } from '../config';
 import type { Context } from '../context';
 import type { DB } from '../db/open';
@@ -8,6 +8,7 @@ import { fail } from '../errors';
 import { insertEvent } from '../events/queries';
 import type { LimitName } from '../http/rate-limit';
 import { enqueueMail } from '../mail/outbox';
+import { visitorConfirmMail } from '../mail/templates';
 import { afterRaise, raise } from '../notifications/raise';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import * as q from './queries';
@@ -19,7 +20,14 @@ export const SUPPORT_MESSAGES = {
   tooManyChats: 'We cannot open a new conversation right now. Please try again later, or write to us by email.',
   visitorGone: 'This conversation was not found. Please start a new one.',
   noConversation: 'No such conversation.',
+  tooManyConfirmMails:
+    'We have already sent several confirmation links to this email, or from your network. Confirm your email from one of those mails, or try again later.',
+  confirmInvalid: 'This confirmation link is not valid. Open the link from our latest mail in full, or write to us again from the chat on our site.',
+  confirmExpired: 'This confirmation link has expired, so your message did not reach our team. Write to us again from the chat on our site: we will send you a new link.',
 } as const;
+
+/** How long a held conversation's confirmation link works; unconfirmed, it is then pruned. */
+export const CONFIRM_TTL_MS = 24 * 60 * 60_000;
 
 const hm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
@@ -34,8 +42,6 @@ export const excerpt = (body: string) => {
   return line.length > 140 ? `${line.slice(0, 139)}…` : line;
 };
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /**
  * A visitor's conversation is delivered on a live channel of its own: its events carry
  * the conversation's id negated as their user id, which no account has (docs/decisions.md
@@ -43,20 +49,31 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  */
 export const visitorChannel = (conversationId: number) => -conversationId;
 
-function take(ctx: Ctx, limits: Array<[LimitName, string | number]>, message: string) {
+/**
+ * Takes a slot of every limit or of none: the first one used up hands the others back
+ * and refuses with its message. Returns what hands them all back.
+ */
+function take(ctx: Ctx, limits: Array<[LimitName, string | number, string]>): () => void {
   const taken: Array<[LimitName, string | number]> = [];
-  for (const [name, key] of limits) {
+  const giveBack = () => {
+    for (const [n, k] of taken) ctx.limiter.refund(n, k);
+  };
+  for (const [name, key, message] of limits) {
     if (!ctx.limiter.hit(name, key)) {
-      for (const [n, k] of taken) ctx.limiter.refund(n, k);
+      giveBack();
       fail('TOO_MANY_REQUESTS', message);
     }
     taken.push([name, key]);
   }
+  return giveBack;
 }
 
-const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number): SupportThread => ({
+type ConversationRow = NonNullable<Awaited<ReturnType<typeof q.conversationById>>>;
+
+const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number, c?: ConversationRow): SupportThread => ({
   messages: rows.map((m) => ({ id: m.id, from: m.from_operator ? 'support' : 'you', body: m.body, at: new Date(m.created_at).toISOString(), outside_hours: m.outside_hours === 1 })),
   unread,
+  ...(c?.held ? { held: { email: c.visitor_email!, expired: (c.confirm_expires_at ?? 0) <= Date.now() } } : {}),
 });
 
 export async function customerThread(db: DB, userId: number): Promise<SupportThread> {
@@ -67,7 +84,7 @@ export async function customerThread(db: DB, userId: number): Promise<SupportThr
 export async function visitorThread(db: DB, token: string): Promise<SupportThread> {
   const c = await q.conversationByToken(db, hashToken(token));
   if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.visitorGone);
-  return toThread(await q.messagesOf(db, c.id), c.customer_unread);
+  return toThread(await q.messagesOf(db, c.id), c.customer_unread, c);
 }
 
 /** The visitor's conversation id for their token, or a clear NOT_FOUND. */
@@ -78,48 +95,128 @@ export async function visitorConversationId(db: DB, token: string): Promise<numb
 }
 
 /**
- * A customer's or visitor's message, in one transaction with its live events: to the
- * writer's own channel (their other tabs) and to every operator's (the inbox). Operators
- * get a notification when the inbox had nothing unread, not for every message: a chatty
+ * Tells the operators of new messages in a conversation: every inbox refreshes live, and a
+ * notification goes out when the inbox had nothing unread, not for every message: a chatty
  * customer, or a crowd of visitors, is one notice (and one mail) until the inbox is read.
+ * `notify` is read before the messages count as unread.
+ */
+async function tellOperators(trx: DB, notify: boolean, conversationId: number, channel: number, who: string, body: string): Promise<void> {
+  for (const op of await operatorIds(trx)) {
+    if (op === channel) continue;
+    await insertEvent(trx, op, 'support_chat', {});
+    if (notify) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversationId });
+  }
+}
+
+/**
+ * A customer's or visitor's message, in one transaction with its live events: to the
+ * writer's own channel (their other tabs) and to the operators (`tellOperators`). A held
+ * conversation's message reaches the writer's channel only: the operators hear of it when
+ * the visitor confirms their email.
  */
 async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel: number, who: string, body: string): Promise<void> {
   const now = Date.now();
   const outside = !supportStatus(ctx.config.supportHours, now).open;
   await ctx.db.transaction().execute(async (trx) => {
-    const notify = (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
+    // Read in the transaction: a confirmation may have released it since the caller looked.
+    const held = (await q.conversationById(trx, conversation.id))?.held === 1;
+    const notify = !held && (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
     await q.insertMessage(trx, { conversation_id: conversation.id, from_operator: false, operator_id: null, body, outside_hours: outside, created_at: now });
     await insertEvent(trx, channel, 'support_chat', {});
-    for (const op of await operatorIds(trx)) {
-      if (op === channel) continue;
-      await insertEvent(trx, op, 'support_chat', {});
-      if (notify) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversation.id });
-    }
+    if (!held) await tellOperators(trx, notify, conversation.id, channel, who, body);
   });
   afterRaise(ctx);
 }
 
+/**
+ * A signed-in customer's message. Counted per account only: no visitor limit applies (the
+ * per-address ones are shared with whoever else writes from that address, and a crowd of
+ * visitors must not lock a customer out).
+ */
 export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: string }, body: string): Promise<SupportThread> {
-  take(ctx, [['supportMessagesPerConversation', `u${user.id}`], ['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+  take(ctx, [['supportMessagesPerConversation', `u${user.id}`, SUPPORT_MESSAGES.tooFast]]);
   const c = await q.ensureUserConversation(ctx.db, user.id, Date.now());
   await postFromCustomer(ctx, c, user.id, user.username, body);
   return customerThread(ctx.db, user.id);
 }
 
-export async function startAsVisitor(ctx: Ctx, email: string, body: string): Promise<{ token: string }> {
-  take(ctx, [['supportConversationsPerIp', ctx.req.ip], ['supportConversationsTotal', 'all']], SUPPORT_MESSAGES.tooManyChats);
-  take(ctx, [['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+/**
+ * A visitor's first message opens their conversation. Past the hourly rate of new visitor
+ * conversations (over all addresses) it is still taken, but held: it reaches the inbox
+ * once the visitor follows the link mailed to the email they left (docs/decisions.md
+ * "Visitor chat confirmation"). Those mails are limited per email and per address.
+ */
+export async function startAsVisitor(ctx: Ctx, email: string, body: string): Promise<{ token: string; held: boolean }> {
+  const ip = ctx.req.ip;
+  const giveBack = take(ctx, [
+    ['supportConversationsPerIp', ip, SUPPORT_MESSAGES.tooManyChats],
+    ['supportMessagesPerIp', ip, SUPPORT_MESSAGES.tooFast],
+  ]);
+  const held = !ctx.limiter.hit('supportConversationsTotal', 'all');
+  if (held) {
+    try {
+      take(ctx, [
+        ['supportConfirmMailPerIp', ip, SUPPORT_MESSAGES.tooManyConfirmMails],
+        ['supportConfirmMailPerEmail', email.toLowerCase(), SUPPORT_MESSAGES.tooManyConfirmMails],
+      ]);
+    } catch (err) {
+      giveBack(); // nothing opened: the address's slots were not used
+      throw err;
+    }
+  }
   // The browser keeps the token; the database only its hash, so a leaked database opens no conversation.
-  const token = randomBytes(24).toString('base64url');
-  const id = await q.insertVisitorConversation(ctx.db, email, hashToken(token), Date.now());
-  await postFromCustomer(ctx, { id }, visitorChannel(id), email, body);
-  return { token };
+  const token = newToken(24);
+  const now = Date.now();
+  if (!held) {
+    const id = await q.insertVisitorConversation(ctx.db, email, hashToken(token), now);
+    await postFromCustomer(ctx, { id }, visitorChannel(id), email, body);
+    return { token, held: false };
+  }
+  const confirm = newToken();
+  await ctx.db.transaction().execute(async (trx) => {
+    const id = await q.insertVisitorConversation(trx, email, hashToken(token), now, { confirmHash: hashToken(confirm), expiresAt: now + CONFIRM_TTL_MS });
+    await q.insertMessage(trx, { conversation_id: id, from_operator: false, operator_id: null, body, outside_hours: !supportStatus(ctx.config.supportHours, now).open, created_at: now });
+    await enqueueMail(trx, visitorConfirmMail(email, `${ctx.config.publicUrl}${SUPPORT_CONFIRM_PATH}?t=${confirm}`));
+  });
+  void ctx.mail.kick();
+  return { token, held: true };
+}
+
+/**
+ * The visitor followed the mailed link: their held conversation joins the inbox and the
+ * operators are told, as if its messages had just arrived. Once only: a second use, or
+ * many at once, changes nothing and says it is done; a bad or expired link changes nothing.
+ */
+export async function confirmVisitor(ctx: Ctx, confirmToken: string): Promise<SupportVisitorConfirmOutput> {
+  const c = await q.conversationByConfirmHash(ctx.db, hashToken(confirmToken));
+  if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.confirmInvalid);
+  if (!c.held) return { status: 'already_confirmed' };
+  const now = Date.now();
+  if ((c.confirm_expires_at ?? 0) <= now) fail('BAD_REQUEST', SUPPORT_MESSAGES.confirmExpired);
+  const released = await ctx.db.transaction().execute(async (trx) => {
+    const notify = (await q.unreadTotal(trx)) === 0;
+    if (!(await q.releaseHeld(trx, c.id, now))) return false;
+    const body = (await q.messagesOf(trx, c.id, 1))[0]?.body ?? '';
+    await insertEvent(trx, visitorChannel(c.id), 'support_chat', {});
+    await tellOperators(trx, notify, c.id, visitorChannel(c.id), c.visitor_email!, body);
+    return true;
+  });
+  if (!released) {
+    // Another request confirmed it meanwhile, or the link expired between the two reads.
+    if ((await q.conversationById(ctx.db, c.id))?.held) fail('BAD_REQUEST', SUPPORT_MESSAGES.confirmExpired);
+    return { status: 'already_confirmed' };
+  }
+  afterRaise(ctx);
+  return { status: 'confirmed' };
 }
 
 export async function sendAsVisitor(ctx: Ctx, token: string, body: string): Promise<SupportThread> {
   const c = await q.conversationByToken(ctx.db, hashToken(token));
   if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.visitorGone);
-  take(ctx, [['supportMessagesPerConversation', `v${c.id}`], ['supportMessagesPerIp', ctx.req.ip]], SUPPORT_MESSAGES.tooFast);
+  take(ctx, [
+    ['supportMessagesPerConversation', `v${c.id}`, SUPPORT_MESSAGES.tooFast],
+    ['supportMessagesPerIp', ctx.req.ip, SUPPORT_MESSAGES.tooFast],
+  ]);
   await postFromCustomer(ctx, c, visitorChannel(c.id), c.visitor_email!, body);
   return visitorThread(ctx.db, token);
 }

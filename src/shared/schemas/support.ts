@@ -26,19 +26,37 @@ export const supportMessage = z.object({
 });
 export type SupportMessage = z.infer<typeof supportMessage>;
 
-/** A customer's or visitor's own conversation: its messages, oldest first. */
-export const supportThread = z.object({ messages: z.array(supportMessage), unread: z.number() });
+/**
+ * A customer's or visitor's own conversation: its messages, oldest first. `held`: a
+ * visitor's conversation waiting for them to confirm `email` from the mailed link before
+ * it reaches the team (`expired`: the link no longer works).
+ */
+export const supportThread = z.object({
+  messages: z.array(supportMessage),
+  unread: z.number(),
+  held: z.object({ email: z.string(), expired: z.boolean() }).optional(),
+});
 export type SupportThread = z.infer<typeof supportThread>;
 
 export const supportSendInput = z.object({ body: supportBody }).strict();
 
 /** A visitor's first message: the email the answer goes to, and the message. */
 export const supportVisitorStartInput = z.object({ email, body: supportBody }).strict();
-/** The visitor's token, kept by their browser: it is their only key to the conversation. */
-export const supportVisitorStartOutput = z.object({ token: z.string() });
+/**
+ * The visitor's token, kept by their browser: it is their only key to the conversation.
+ * `held`: it reaches the team once they confirm their email from the mailed link.
+ */
+export const supportVisitorStartOutput = z.object({ token: z.string(), held: z.boolean() });
 
 export const supportVisitorInput = z.object({ token: opaqueToken }).strict();
 export const supportVisitorSendInput = z.object({ token: opaqueToken, body: supportBody }).strict();
+
+/** The page of the mailed link that confirms a held conversation's email (a client route; the token in `?t=`). */
+export const SUPPORT_CONFIRM_PATH = '/support/confirm';
+/** The token of the link that confirms a held conversation's email. */
+export const supportVisitorConfirmInput = z.object({ token: opaqueToken }).strict();
+export const supportVisitorConfirmOutput = z.object({ status: z.enum(['confirmed', 'already_confirmed']) });
+export type SupportVisitorConfirmOutput = z.infer<typeof supportVisitorConfirmOutput>;
 
 // The console's inbox.
 
