@@ -19,7 +19,6 @@ function embeddings(ipv4: string): string[] {
     `::ffff:0:${ipv4}`, // RFC 6145 translated
     `64:ff9b::${ipv4}`, // NAT64, well-known prefix
     `64:ff9b::${hi}:${lo}`,
-    `64:ff9b:1::${ipv4}`, // NAT64, local-use prefix
     `2002:${hi}:${lo}::1`, // 6to4
     `2002:${hi}:${lo}:5:6:7:8:9`,
     `2001:0:4136:e378:8000:63bf:${inv(hi)}:${inv(lo)}`, // Teredo: a public server, the client inverted
@@ -39,6 +38,11 @@ describe('which addresses a customer webhook may reach', () => {
   it('every form of a public IPv4 is allowed', () => {
     for (const ip of embeddings('8.8.8.8')) expect(isPublicAddress(ip, OWN_NONE), ip).toBe(true);
     for (const ip of embeddings('1.1.1.1')) expect(isPublicAddress(ip, OWN_NONE), ip).toBe(true);
+  });
+
+  it('the local-use NAT64 prefix is refused in every layout, whatever IPv4 it seems to carry', () => {
+    // 127.0.0.1 in the /48 layout with 8.8.8.8 in the last 32 bits; and the /96 layout.
+    for (const ip of ['64:ff9b:1:7f00:0:100:808:808', '64:ff9b:1::8.8.8.8', '64:ff9b:1::808:808', '64:ff9b:1:ffff::1']) expect(isPublicAddress(ip, OWN_NONE), ip).toBe(false);
   });
 
   it('a Teredo address is judged by its server too', () => {

@@ -18,8 +18,8 @@ export function embeddedIPv4(a: IPv6): IPv4[] | null {
     // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (RFC 6145).
     case 'ipv4Mapped':
     case 'rfc6145':
-    // 64:ff9b::/96 and the local-use 64:ff9b:1::/48, both read in the /96 layout that
-    // NAT64 gateways and DNS64 use by default: the IPv4 is the last 32 bits.
+    // 64:ff9b::/96, the well-known NAT64 prefix: the IPv4 is the last 32 bits. (The
+    // local-use 64:ff9b:1::/48 is refused before this: see isPublicAddress.)
     case 'rfc6052':
       return [v4(p[6], p[7])];
     // 2002:AABB:CCDD::/48: the 6to4 relay's IPv4 follows the prefix.
@@ -34,6 +34,13 @@ export function embeddedIPv4(a: IPv6): IPv4[] | null {
       return p.slice(0, 6).every((x) => x === 0) ? [v4(p[6], p[7])] : null;
   }
 }
+
+/**
+ * The local-use NAT64 prefix (RFC 8215) may carry its IPv4 in any RFC 6052 layout (/48 to
+ * /96), so the IPv4 inside cannot be read for sure; it is a site's own translator, never a
+ * public destination, and is refused whole.
+ */
+const LOCAL_NAT64 = ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
 
 /** Global unicast IPv6 is 2000::/3; ipaddr.js calls everything outside its special ranges "unicast". */
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
@@ -81,6 +88,7 @@ export function hostAddresses(): Set<string> | null {
 export function isPublicAddress(ip: string, own: Set<string> | null = hostAddresses()): boolean {
   const a = parse(ip);
   if (!a || !own) return false;
+  if (a.kind() === 'ipv6' && (a as IPv6).match(LOCAL_NAT64)) return false;
   const inner = a.kind() === 'ipv6' ? embeddedIPv4(a as IPv6) : null;
   const judged = inner ?? [a];
   return judged.every(globalUnicast) && ![a, ...judged].some((x) => own.has(x.toNormalizedString()));
