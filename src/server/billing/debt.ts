@@ -19,7 +19,7 @@ export const debtOpen = (owed: Micros) =>
 
 /** What the user owes now (0 when nothing). */
 export async function openDebt(db: Kysely<Database>, userId: number): Promise<Micros> {
-  return -(await accountBalance(db, debtAccount(userId)));
+  return 0 - (await accountBalance(db, debtAccount(userId)));
 }
 
 export type TakeBack = { userId: number; amount: Micros; idempotencyKey: string; kind: TransferKind; description: string; meta?: Record<string, unknown> };
