@@ -177,6 +177,11 @@ describe('debt', () => {
     const owed = 30 * USD - left;
     expect(await balance(u)).toBe(0);
     expect(await debt(u)).toBe(owed);
+    // The customer's history: the refund whole, and the part owed beside it.
+    const lines = ((await get('/api/get_transactions', u.token)).body.transactions as { description: string; amount: number }[]).slice(0, 2);
+    expect(lines[0]).toMatchObject({ amount: -30, description: expect.stringMatching(/^Card payment refunded: \$30\.00/) });
+    expect(lines[1].description).toMatch(/^Owed: \$[\d.]+ your balance did not cover \(your next deposits pay it first\)$/);
+    expect(lines[1].amount).toBeGreaterThan(0);
     const [note] = await kinds(u.id, 'card_payment_reversed');
     expect(note).toMatch(/Your balance did not cover \$[\d.]+: it is owed, your next deposit pays it first, and new nodes cannot be deployed until then\. Add funds on the Billing page\.$/);
     expect(await debtsList()).toContainEqual({ user_id: u.id, username: u.username, owed_micros: owed });

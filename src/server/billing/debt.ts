@@ -40,7 +40,7 @@ export async function takeBack(trx: MoneyTx, t: TakeBack): Promise<Micros> {
       credit: userAccount(t.userId),
       amount: short,
       kind: 'debt',
-      description: `Owed: ${usd(short)} your balance did not cover, paid first from your next deposits`,
+      description: `Owed: ${usd(short)} your balance did not cover (your next deposits pay it first)`,
       meta: t.meta,
       quiet: true,
     });
