@@ -16,11 +16,11 @@ export type DepositInput = {
 };
 
 /**
- * Credits money that came in (crypto or card) to the user's balance, once per key, and
- * pays the user's open debt from it first (debt.ts), and pays the referral bonus when it
- * is the user's first deposit. In the caller's money
- * transaction, so the credit, the bonus and whatever the caller marks (the deposit row,
- * the session) commit together or not at all. Returns false when the key was credited
+ * Credits money that came in (crypto or card) to the user's balance, once per key, pays
+ * the user's open debt from it first (debt.ts), and pays the referral bonus when it is
+ * the user's first deposit. In the caller's money transaction, so the credit, the debt
+ * payment, the bonus and whatever the caller marks (the deposit row, the session) commit
+ * together or not at all. Returns false when the key was credited
  * before. The caller raises its own notification (`deposit_credited`, `card_payment_credited`).
  */
 export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<boolean> {
