@@ -107,6 +107,20 @@ describe('refunds', () => {
     expect(await balance(u)).toBe(15 * USD);
   });
 
+  it('a refund that overtakes the payment is refused (Stripe retries) and applied once the payment is credited', async () => {
+    const u = await freshUser(s.deps, { prefix: 'overtake' });
+    const r = await api('/api/credit_card', { amount: 12 }, u.token);
+    const completed = stripe.complete(r.body.session);
+    const refund = signedEvent('charge.refunded', stripe.refund(r.body.session, 1200), SECRET);
+    const first = await deliver(refund);
+    expect(first.status).toBe(404);
+    expect(first.body.message).toMatch(/^Unknown charge ch_test_\w+: no credited card payment has its payment intent; nothing was changed\.$/);
+    expect((await deliver(signedEvent('checkout.session.completed', completed, SECRET))).body.message).toBe('Credited.');
+    expect(await balance(u)).toBe(12 * USD);
+    expect((await deliver(refund)).body.message).toBe('Taken back.');
+    expect(await balance(u)).toBe(0);
+  });
+
   it('the same event 100 times at once from 100 addresses, and 100 distinct events of one growth: taken once', async () => {
     const u = await freshUser(s.deps, { prefix: 'hundred' });
     const session = await paid(u, 20);
