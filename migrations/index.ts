@@ -32,6 +32,7 @@ import * as ledgerKindTime from './2026-11-23T2151-ledger-kind-time';
 import * as ledgerLighterPost from './2026-11-23T2300-ledger-lighter-post';
 import * as supportChat from './2026-11-23T2310-support-chat';
 import * as daemonRollouts from './2026-11-23T2320-daemon-rollouts';
+import * as cardReversals from './2026-11-28T0300-card-reversals';
 import * as referralBonuses from './2026-11-28T0310-referral-bonuses';
 import * as usernameHolds from './2026-11-28T0320-username-holds';
 import * as supportChatHeld from './2026-11-28T0350-support-chat-held';
@@ -75,6 +76,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23T2300-ledger-lighter-post': ledgerLighterPost,
   '2026-11-23T2310-support-chat': supportChat,
   '2026-11-23T2320-daemon-rollouts': daemonRollouts,
+  '2026-11-28T0300-card-reversals': cardReversals,
   '2026-11-28T0310-referral-bonuses': referralBonuses,
   '2026-11-28T0320-username-holds': usernameHolds,
   '2026-11-28T0350-support-chat-held': supportChatHeld,

@@ -207,6 +207,28 @@ export const notificationKinds = {
     subject: () => 'Card payment credited',
     build: (p) => ({ message: `Your card payment of ${usd(p.usd_micros)} was credited to your balance.`, link: '/dashboard/billing' }),
   }),
+  // A card payment taken back by the card's bank (a refund, a dispute). `debt_micros`: the part the balance did not cover.
+  card_payment_reversed: def<{ usd_micros: number; reason: 'refund' | 'dispute'; debt_micros: number }>({
+    setting: 'payments',
+    icon: 'warning',
+    subject: (p) => (p.reason === 'refund' ? 'Card payment refunded' : 'Card payment disputed'),
+    build: (p) => ({
+      message:
+        (p.reason === 'refund'
+          ? `Your card payment was refunded: ${usd(p.usd_micros)} was taken from your balance.`
+          : `Your card payment is disputed with your bank: ${usd(p.usd_micros)} was taken from your balance.`) +
+        (p.debt_micros > 0
+          ? ` Your balance did not cover ${usd(p.debt_micros)}: it is owed, your next deposit pays it first, and new nodes cannot be deployed until then. Add funds on the Billing page.`
+          : ''),
+      link: '/dashboard/billing',
+    }),
+  }),
+  card_dispute_won: def<{ usd_micros: number }>({
+    setting: 'payments',
+    icon: 'wallet',
+    subject: () => 'Card dispute closed',
+    build: (p) => ({ message: `The dispute of your card payment is closed: ${usd(p.usd_micros)} is back in your account.`, link: '/dashboard/billing' }),
+  }),
   referral_bonus: def<{ usd_micros: number }>({
     setting: 'payments',
     icon: 'gift',
@@ -235,6 +257,24 @@ export const notificationKinds = {
     icon: 'up',
     subject: (p) => `${nodeName(p)} was upgraded`,
     build: (p) => ({ message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`, link: nodeLink(p) }),
+  }),
+  // To operators: a customer's card payment was refunded, disputed, or a dispute closed.
+  card_reversal_alert: def<{ who: string; event: 'refund' | 'dispute' | 'dispute_won' | 'dispute_lost'; usd_micros: number; debt_micros: number }>({
+    setting: 'payments',
+    icon: 'warning',
+    subject: (p) => `Card ${p.event === 'refund' ? 'refund' : 'dispute'} for ${p.who}`,
+    build: (p) => ({
+      message: `${p.who}: ${
+        p.event === 'refund'
+          ? `a card payment was refunded, ${usd(p.usd_micros)} taken back`
+          : p.event === 'dispute'
+            ? `a card payment is disputed, ${usd(p.usd_micros)} taken back`
+            : p.event === 'dispute_won'
+              ? `a card dispute was won, ${usd(p.usd_micros)} given back`
+              : 'a card dispute was lost, the amount stays taken'
+      }.${p.debt_micros > 0 ? ` The customer owes ${usd(p.debt_micros)}.` : ''}`,
+      link: '/console/money',
+    }),
   }),
   // To operators: a rollout stopped on a failed batch (its nodes are back on the old version).
   rollout_halted: def<{ coin: string; version: string; reason: string }>({

@@ -51,6 +51,14 @@ async function payByCard(a: Account, usd: number, fingerprint: string, opts: { s
   const ev = signedEvent('checkout.session.completed', paid, KEYS.STRIPE_WEBHOOK_SECRET);
   const r = await fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': ev.signature }, body: ev.payload });
   expect(await r.json()).toEqual({ success: true, message: 'Credited.' });
+  return open.body.session as string;
+}
+
+/** Delivers a signed Stripe event about a charge (refund, dispute) as Stripe would. */
+async function deliverCharge(type: string, object: unknown) {
+  const ev = signedEvent(type, object, KEYS.STRIPE_WEBHOOK_SECRET);
+  const r = await fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': ev.signature }, body: ev.payload });
+  expect(r.status).toBe(200);
 }
 
 const refInfos = (a: Account) => requestFrom(a.ip, `${s.url}/api/get_ref_infos`, { token: a.token }).then((r) => r.body);
@@ -105,5 +113,20 @@ describe('self-referral', () => {
     expect(await balanceAfterHolds(ann)).toBe(20_000_000);
     expect(await balanceAfterHolds(ann)).toBe(20_000_000);
     expect(await refInfos(ann)).toMatchObject({ total_ref_earnings: 10, pending_ref_earnings: 0 });
+  });
+
+  it.each([
+    ['refunded', (session: string) => deliverCharge('charge.refunded', stripe.refund(session, 100))],
+    ['disputed', (session: string) => deliverCharge('charge.dispute.created', stripe.dispute(session))],
+  ] as const)('a referred deposit %s during the hold: the pending bonus is cancelled and never paid', async (_what, reverse) => {
+    const ann = await account(loopback(nextIp++), null, 'ann');
+    const friend = await account(loopback(nextIp++), ann.username, 'friend');
+    const session = await payByCard(friend, 10, `fp-friend-${friend.id}`);
+    expect(await bonusStatuses(ann.id)).toEqual(['pending']);
+    await reverse(session);
+    expect(await bonusStatuses(ann.id)).toEqual(['cancelled']);
+    expect(await refInfos(ann)).toMatchObject({ total_ref_earnings: 0, pending_ref_earnings: 0 });
+    expect(await balanceAfterHolds(ann)).toBe(0);
+    expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });
 });

@@ -82,6 +82,9 @@ describe('console Customers and Money in the browser', () => {
     // Gift codes: made, shown once, listed by their last four characters.
     await nav(page, 'Money');
     await at(page, '/console/money');
+    // Open debts (a card payment taken back): none here.
+    await page.getByRole('heading', { name: 'Open debts' }).waitFor();
+    await page.getByText('No customer owes anything.').waitFor();
     await page.getByLabel('Amount (USD)', { exact: true }).fill('5');
     await page.getByLabel('How many', { exact: true }).fill('3');
     await page.getByRole('button', { name: 'Create codes' }).click();

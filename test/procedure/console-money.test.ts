@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ZodError } from 'zod';
 import { PLATFORM, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { insertCardSession } from '../../src/server/billing/card/queries';
+import { takeBack } from '../../src/server/billing/debt';
 import { insertCurrency } from '../../src/server/billing/crypto/queries';
 import { runCli } from '../../src/server/cli/main';
 import { describeZodError } from '../../src/server/trpc';
@@ -196,6 +197,21 @@ describe('deposits, currencies and card sessions', () => {
     await d.db.updateTable('card_sessions').set({ status: 'paid' }).where('id', '=', 'cs_test_2').execute();
     expect((await op().money.card_sessions({ status: 'paid' })).sessions).toEqual([expect.objectContaining({ id: 'cs_test_2', username: customer.username, amount_micros: 50_000_000, status: 'paid' })]);
     expect((await op().money.card_sessions({})).sessions).toHaveLength(2);
+  });
+});
+
+describe('open debts', () => {
+  it('lists customers who owe after a card payment was taken back, largest first; nobody else sees the list', async () => {
+    const [small, large] = [await freshUser(d.deps, { prefix: 'owesmall' }), await freshUser(d.deps, { prefix: 'owelarge' })];
+    expect((await op().money.debts()).debts).toEqual([]);
+    for (const [u, amount] of [[small, 2_000_000], [large, 9_000_000]] as const) {
+      await d.db.transaction().execute((trx) => takeBack(trx, { userId: u.id, amount, idempotencyKey: `debt-list:${u.id}`, kind: 'card_refund', description: 'Card payment refunded' }));
+    }
+    expect((await op().money.debts()).debts).toEqual([
+      { user_id: large.id, username: large.username, owed_micros: 9_000_000 },
+      { user_id: small.id, username: small.username, owed_micros: 2_000_000 },
+    ]);
+    expect((await rejection(d.caller(customer.token).console.money.debts())).code).toBe('NOT_FOUND');
   });
 });
 

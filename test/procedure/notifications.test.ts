@@ -44,7 +44,7 @@ describe('the kind map', () => {
       total_gb: 100,
       threshold_gb: 20,
     };
-    const OPERATOR_KINDS = new Set<string>(['host_disk_low', 'support_message', 'rollout_halted']);
+    const OPERATOR_KINDS = new Set<string>(['host_disk_low', 'support_message', 'rollout_halted', 'card_reversal_alert']);
     for (const kind of notificationKindNames) {
       const n = renderNotification(kind, sample as never);
       expect([...emailSettingKeys, ALWAYS_MAILED], kind).toContain(n.setting);

@@ -17,7 +17,9 @@ import Stripe from 'stripe';
  * Test controls: `complete(id, { fingerprint })` pays a session as a customer would (with
  * the card of that fingerprint; a new card each time unless given); `failNext(n, how)`
  * makes the next n calls fail with a 500 or a dropped connection, before or after the
- * call is applied (the ambiguous outcomes). Webhooks are signed with the SDK's own
+ * call is applied (the ambiguous outcomes). `refund(id, cents)` and `dispute(id, cents)`
+ * take a paid session's charge back as the customer's bank would (the objects the
+ * `charge.*` events carry). Webhooks are signed with the SDK's own
  * `webhooks.generateTestHeaderString`.
  */
 
@@ -35,9 +37,14 @@ export type FakeSession = {
   success_url: string;
   cancel_url: string;
   created: number;
-  /** The payment intent's id once paid. */
+  /** Set when the session is paid, as Stripe does. */
   payment_intent: string | null;
 };
+
+/** The charge of a paid session, as `charge.*` events carry it. */
+export type FakeCharge = { id: string; object: 'charge'; amount: number; amount_refunded: number; currency: string; payment_intent: string; paid: true; refunded: boolean; status: 'succeeded' };
+/** A dispute of a charge, as `charge.dispute.*` events carry it. */
+export type FakeDispute = { id: string; object: 'dispute'; amount: number; currency: string; charge: string; payment_intent: string; status: string; reason: string };
 
 type Failure = 'status500' | 'drop' | 'drop_after_apply';
 
@@ -64,7 +71,13 @@ export async function startFakeStripe(opts: { secretKey: string }) {
   const failures: Failure[] = [];
   /** The card fingerprint each paid session's payment method has, by session id. */
   const cards = new Map<string, string>();
+  const charges = new Map<string, FakeCharge>();
   let base = '';
+  const chargeOf = (sessionId: string): FakeCharge => {
+    const c = charges.get(sessionId);
+    if (!c) throw new Error(`fake stripe: session ${sessionId} is not paid`);
+    return c;
+  };
 
   /** The session as Stripe answers it, its payment intent and card expanded when asked. */
   function retrieved(s: FakeSession, expand: string[]): unknown {
@@ -170,9 +183,27 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       s.status = 'complete';
       s.payment_status = 'paid';
       s.url = null;
-      s.payment_intent = `pi_${randomBytes(12).toString('hex')}`;
       cards.set(id, opts.fingerprint ?? `fp${randomBytes(8).toString('hex')}`);
+      s.payment_intent ??= `pi_test_${randomBytes(12).toString('hex')}`;
+      if (!charges.has(id)) {
+        charges.set(id, { id: `ch_test_${randomBytes(12).toString('hex')}`, object: 'charge', amount: s.amount_total, amount_refunded: 0, currency: s.currency, payment_intent: s.payment_intent, paid: true, refunded: false, status: 'succeeded' });
+      }
       return structuredClone(s);
+    },
+    /** The charge of a paid session as it stands. */
+    charge: (sessionId: string): FakeCharge => structuredClone(chargeOf(sessionId)),
+    /** Refunds `cents` more of a paid session's charge; the charge after it. */
+    refund(sessionId: string, cents: number): FakeCharge {
+      const c = chargeOf(sessionId);
+      if (c.amount_refunded + cents > c.amount) throw new Error('fake stripe: refund larger than the charge');
+      c.amount_refunded += cents;
+      c.refunded = c.amount_refunded === c.amount;
+      return structuredClone(c);
+    },
+    /** A dispute of a paid session's charge (the whole charge unless `cents`), in `status`. */
+    dispute(sessionId: string, opts: { id?: string; cents?: number; status?: string } = {}): FakeDispute {
+      const c = chargeOf(sessionId);
+      return { id: opts.id ?? `dp_test_${randomBytes(12).toString('hex')}`, object: 'dispute', amount: opts.cents ?? c.amount, currency: c.currency, charge: c.id, payment_intent: c.payment_intent, status: opts.status ?? 'needs_response', reason: 'fraudulent' };
     },
     /** Stripe expires a session on its own (after 24 hours). */
     expire(id: string): FakeSession {
@@ -193,7 +224,7 @@ export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 
 const signer = new Stripe('sk_test_signer_only');
 
-/** A Stripe event about a session, as JSON text, and its Stripe-Signature header (signed `secondsAgo` in the past). */
+/** A Stripe event about a session (or a charge, a dispute), as JSON text, and its Stripe-Signature header (signed `secondsAgo` in the past). */
 export function signedEvent(type: string, session: unknown, secret: string, opts: { secondsAgo?: number; eventId?: string } = {}) {
   const payload = JSON.stringify({
     id: opts.eventId ?? `evt_${randomBytes(12).toString('hex')}`,

@@ -11,10 +11,11 @@ import { ReferralBonuses } from './ReferralBonuses';
 import { escapeBidi } from '../../shared/bidi';
 import { CustomerText } from './CustomerText';
 
-/** Gift codes, card sessions, crypto deposits and currencies, the daily charge's runs, and referral bonuses to approve. */
+/** Open debts, gift codes, card sessions, crypto deposits and currencies, the daily charge's runs, and referral bonuses to approve. */
 export function Money() {
   return (
     <div className="console-money">
+      <Debts />
       <GiftCodes />
       <ChargeRuns />
       <Currencies />
@@ -374,6 +375,40 @@ function CardSessions() {
             </table>
           ) : (
             <p className="muted">No card sessions.</p>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+/** Customers who owe money after a card payment was refunded or disputed; their next deposits pay it. */
+function Debts() {
+  const list = trpc.console.money.debts.useQuery();
+  return (
+    <section className="console-section" aria-labelledby="debts-h">
+      <h2 id="debts-h">Open debts</h2>
+      <QueryState query={list} what="The open debts">
+        {(l) =>
+          l.debts.length ? (
+            <table className="console-table" aria-label="Open debts">
+              <thead>
+                <tr>
+                  <th>Customer</th>
+                  <th>Owes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {l.debts.map((d) => (
+                  <tr key={d.user_id}>
+                    <td>{d.username ? <CustomerText text={d.username} /> : `#${d.user_id}`}</td>
+                    <td className="nowrap">{usd(d.owed_micros)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">No customer owes anything.</p>
           )
         }
       </QueryState>

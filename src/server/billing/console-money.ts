@@ -3,7 +3,7 @@ import type { Database } from '../db/schema';
 import { listAllCardSessions } from './card/queries';
 import { DAY_MS } from './charge-days';
 import { listAllDeposits, listCurrencies } from './crypto/queries';
-import { chargeTotalsByDay, listChargeDays } from './queries';
+import { chargeTotalsByDay, listChargeDays, listOpenDebts } from './queries';
 
 // The console's Money page, read side: lists over every customer. The actions (gift
 // codes, currencies) are in coupons/admin.ts and crypto/admin.ts, shared with the CLI.
@@ -15,6 +15,12 @@ const RUN_DAYS = 60;
 export async function cardSessionsList(db: Kysely<Database>, status?: 'pending' | 'paid' | 'cancelled' | 'expired') {
   const rows = await listAllCardSessions(db, status, LIST_LIMIT);
   return { sessions: rows.map((r) => ({ id: r.id, user_id: r.user_id, username: r.username, amount_micros: r.amount, status: r.status, created_at: iso(r.created_at), updated_at: iso(r.updated_at) })) };
+}
+
+/** Customers who owe money after a card payment was taken back. */
+export async function debtsList(db: Kysely<Database>) {
+  const rows = await listOpenDebts(db, LIST_LIMIT);
+  return { debts: rows.map((r) => ({ user_id: r.user_id, username: r.username, owed_micros: r.owed })) };
 }
 
 export async function depositsList(db: Kysely<Database>, state?: 'pending' | 'credited' | 'below_minimum' | 'removed') {

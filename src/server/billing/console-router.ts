@@ -5,6 +5,7 @@ import {
   createGiftCodesInput,
   createGiftCodesOutput,
   currencyList,
+  debtList,
   depositList,
   depositsInput,
   giftCodeList,
@@ -15,7 +16,7 @@ import {
 } from '../../shared/schemas/console-money';
 import { customerChangeOutput } from '../../shared/schemas/console-customers';
 import { operatorProcedure, router } from '../trpc';
-import { cardSessionsList, chargeRunsList, currenciesList, depositsList } from './console-money';
+import { cardSessionsList, chargeRunsList, currenciesList, debtsList, depositsList } from './console-money';
 import { createGiftCodes, giftCodeList as listCodes, revokeGiftCodes } from './coupons/admin';
 import { setDepositCurrencyEnabled } from './crypto/admin';
 import { dayStart } from './charge-days';
@@ -42,6 +43,7 @@ export const moneyConsoleRouter = router({
     .input(cardSessionsInput)
     .output(cardSessionList)
     .query(({ ctx, input }) => cardSessionsList(ctx.db, input.status)),
+  debts: operatorProcedure.output(debtList).query(({ ctx }) => debtsList(ctx.db)),
   deposits: operatorProcedure
     .input(depositsInput)
     .output(depositList)

@@ -1,5 +1,6 @@
 import type { Micros } from '../../shared/money';
 import { holdReferralBonus } from '../referrals/bonus';
+import { payDebt } from './debt';
 import type { MoneyTx } from './ledger';
 import { PLATFORM, postTransfer, userAccount } from './ledger';
 
@@ -17,9 +18,10 @@ export type DepositInput = {
 };
 
 /**
- * Credits money that came in (crypto or card) to the user's balance, once per key, and
- * holds the referral bonus when it is the user's first deposit (paid 14 days later). In the caller's money
- * transaction, so the credit, the bonus and whatever the caller marks (the deposit row,
+ * Credits money that came in (crypto or card) to the user's balance, once per key, pays
+ * the user's open debt from it first (debt.ts), and holds the referral bonus when it is
+ * the user's first deposit (paid 14 days later). In the caller's money transaction, so
+ * the credit, the debt payment, the bonus and whatever the caller marks (the deposit row,
  * the session) commit together or not at all. Returns false when the key was credited
  * before. The caller raises its own notification (`deposit_credited`, `card_payment_credited`).
  */
@@ -34,6 +36,8 @@ export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<bool
     meta: d.meta,
   });
   if (!credited) return false;
+  // An open debt (a card payment taken back) is paid first, from this money, in this transaction.
+  await payDebt(trx, d.userId, d.amount, `debt_payment:${d.idempotencyKey}`);
   const row = await trx.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', d.idempotencyKey).executeTakeFirstOrThrow();
   await holdReferralBonus(trx, { userId: d.userId, depositTransferId: row.id, amount: d.amount, card: d.card });
   return true;

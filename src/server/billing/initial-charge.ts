@@ -1,5 +1,6 @@
 import type { Masternode } from '../db/schema';
 import { fail } from '../errors';
+import { debtOpen, openDebt } from './debt';
 import { dayOf, initialChargeAmount, initialChargeKey, usdCeil } from './charge-days';
 import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
 
@@ -12,9 +13,13 @@ export const notCovered = (count: number, amount: number) =>
  * Charges each new node the rest of its first UTC day, in the transaction that creates
  * it, so a node never exists unpaid. When the balance cannot cover them all, the deploy
  * is refused (a domain error) and the caller's transaction, the nodes with it, rolls back:
- * the ledger's CHECK decides, so 100 deploys at once cannot overdraw the balance.
+ * the ledger's CHECK decides, so 100 deploys at once cannot overdraw the balance. While
+ * the user owes a debt (debt.ts), no node is deployed at all.
  */
 export async function chargeInitial(trx: MoneyTx, userId: number, nodes: NewNode[]): Promise<void> {
+  // Read in the deploy's transaction: a reversal landing meanwhile is seen by one or the other.
+  const owed = await openDebt(trx, userId);
+  if (owed > 0) fail('BAD_REQUEST', debtOpen(owed));
   const amounts = nodes.map((n) => initialChargeAmount(n.hosting_price, n.created_at));
   let charged = false;
   try {

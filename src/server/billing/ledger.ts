@@ -24,6 +24,8 @@ export function userOfAccount(account: string): number | null {
  * - crypto, card: clearing accounts that money enters through (debited by deposits);
  * - gift_codes, referrals, signup_credit: what the platform gives away (expenses);
  * - adjustments: the operator's corrections.
+ * Besides these, `debt:<user>` (debt.ts): what a customer owes after a card payment was
+ * taken back and their balance did not cover it.
  */
 export const PLATFORM = {
   adjustments: 'platform:adjustments',
@@ -36,7 +38,21 @@ export const PLATFORM = {
 } as const;
 
 /** What a transfer is; the transaction history and the invariants group by it. */
-export type TransferKind = 'adjustment' | 'initial_charge' | 'daily_charge' | 'crypto_deposit' | 'card_payment' | 'gift_code' | 'referral_bonus' | 'signup_credit';
+export type TransferKind =
+  | 'adjustment'
+  | 'initial_charge'
+  | 'daily_charge'
+  | 'crypto_deposit'
+  | 'card_payment'
+  | 'gift_code'
+  | 'referral_bonus'
+  | 'signup_credit'
+  // A card payment taken back (card/reversals.ts), given back, and the debt it may leave (debt.ts).
+  | 'card_refund'
+  | 'card_dispute'
+  | 'card_dispute_won'
+  | 'debt'
+  | 'debt_payment';
 
 export type TransferInput = {
   /** Unique in the database: a second transfer with the same key is not written. */

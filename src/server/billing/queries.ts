@@ -158,3 +158,17 @@ export async function paidUsers(db: Kysely<Database>, userIds: number[]): Promis
     .execute();
   return new Set(rows.map((r) => Number(r.credit_account.slice('user:'.length))));
 }
+
+/** The open debts (`debt:<user>` accounts with more debited than credited), largest first, with the username. */
+export async function listOpenDebts(db: Kysely<Database>, limit: number) {
+  const rows = await db
+    .selectFrom('ledger_accounts as a')
+    .leftJoin('users as u', (j) => j.on(sql<boolean>`u.id = CAST(substr(a.account, 6) AS INTEGER)`))
+    .select(['a.account', 'u.username', sql<number>`a.debits - a.credits`.as('owed')])
+    .where('a.account', 'like', 'debt:%')
+    .where(sql<boolean>`a.debits > a.credits`)
+    .orderBy('owed', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ user_id: Number(r.account.slice(5)), username: r.username, owed: Number(r.owed) }));
+}

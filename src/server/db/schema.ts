@@ -178,6 +178,36 @@ export interface CardSessionsTable {
   updated_at: number;
   /** Stripe's fingerprint of the card that paid, recorded with the credit (migration 0310); null when unknown. */
   card_fingerprint: Generated<string | null>;
+  /** Stripe's PaymentIntent, recorded when the payment is credited: refunds and disputes name it (migration 0300). */
+  payment_intent: string | null;
+}
+
+/** What was refunded and what is taken back from one paid card session (migration 0300); micro-dollars. */
+export interface CardReversalsTable {
+  session_id: string;
+  /** The largest `amount_refunded` Stripe reported for the charge. */
+  refunded: number;
+  /** What is taken from the customer for this payment now: min(credited, refunded + open or lost disputes). */
+  taken: number;
+  updated_at: number;
+}
+
+/** One Stripe dispute of a card payment (migration 0300). */
+export interface CardDisputesTable {
+  id: string;
+  session_id: string;
+  amount: number;
+  status: 'open' | 'won' | 'lost';
+  created_at: number;
+  updated_at: number;
+}
+
+/** The Stripe events about charges and disputes that were applied, by event id (migration 0300). */
+export interface CardEventsTable {
+  id: string;
+  type: string;
+  session_id: string;
+  applied_at: number;
 }
 
 /** An operator-made gift code, stored by hash (migration 2031). */
@@ -699,6 +729,9 @@ export interface Database {
   ledger_transfers: LedgerTransfersTable;
   ledger_accounts: LedgerAccountsTable;
   card_sessions: CardSessionsTable;
+  card_reversals: CardReversalsTable;
+  card_disputes: CardDisputesTable;
+  card_events: CardEventsTable;
   gift_codes: GiftCodesTable;
   deposit_currencies: DepositCurrenciesTable;
   deposit_addresses: DepositAddressesTable;

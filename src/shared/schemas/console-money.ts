@@ -49,6 +49,11 @@ export const cardSessionList = z.object({
   sessions: z.array(z.object({ id: z.string(), username: z.string().nullable(), user_id: z.number().int(), amount_micros: z.number().int(), status: z.string(), created_at: z.string(), updated_at: z.string() })),
 });
 
+/** Customers who owe money after a card payment was taken back (billing/debt.ts), largest first. */
+export const debtList = z.object({
+  debts: z.array(z.object({ user_id: z.number().int(), username: z.string().nullable(), owed_micros: z.number().int() })),
+});
+
 export const depositsInput = z.object({ state: z.enum(['pending', 'credited', 'below_minimum', 'removed']).optional() }).strict();
 export const depositList = z.object({
   deposits: z.array(

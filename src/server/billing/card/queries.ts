@@ -59,3 +59,66 @@ export function listAllCardSessions(db: Kysely<Database>, status: Status | undef
   if (status) q = q.where('card_sessions.status', '=', status);
   return q.orderBy('card_sessions.created_at', 'desc').limit(limit).execute();
 }
+
+/** Records the PaymentIntent of a paid session, once; none when another session already has it. */
+export async function setCardSessionPaymentIntent(db: Kysely<Database>, id: string, paymentIntent: string) {
+  await db
+    .updateTable('card_sessions')
+    .set({ payment_intent: paymentIntent })
+    .where('id', '=', id)
+    .where('payment_intent', 'is', null)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('card_sessions as o').select('o.id').where('o.payment_intent', '=', paymentIntent))))
+    .execute();
+}
+
+export function findCardSessionByPaymentIntent(db: Kysely<Database>, paymentIntent: string) {
+  return db.selectFrom('card_sessions').selectAll().where('payment_intent', '=', paymentIntent).executeTakeFirst();
+}
+
+/** Marks a Stripe event applied; false when it was applied before. */
+export async function insertCardEvent(db: Kysely<Database>, e: { id: string; type: string; session_id: string }): Promise<boolean> {
+  const r = await db
+    .insertInto('card_events')
+    .values({ ...e, applied_at: Date.now() })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export async function cardReversal(db: Kysely<Database>, sessionId: string): Promise<{ refunded: number; taken: number }> {
+  const row = await db.selectFrom('card_reversals').select(['refunded', 'taken']).where('session_id', '=', sessionId).executeTakeFirst();
+  return row ?? { refunded: 0, taken: 0 };
+}
+
+export async function saveCardReversal(db: Kysely<Database>, sessionId: string, refunded: number, taken: number) {
+  const now = Date.now();
+  await db
+    .insertInto('card_reversals')
+    .values({ session_id: sessionId, refunded, taken, updated_at: now })
+    .onConflict((oc) => oc.column('session_id').doUpdateSet({ refunded, taken, updated_at: now }))
+    .execute();
+}
+
+export function findCardDispute(db: Kysely<Database>, id: string) {
+  return db.selectFrom('card_disputes').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function upsertCardDispute(db: Kysely<Database>, d: { id: string; session_id: string; amount: number; status: 'open' | 'won' | 'lost' }) {
+  const now = Date.now();
+  await db
+    .insertInto('card_disputes')
+    .values({ ...d, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ amount: d.amount, status: d.status, updated_at: now }))
+    .execute();
+}
+
+/** What the session's open and lost disputes hold back (micro-dollars). */
+export async function disputedAmount(db: Kysely<Database>, sessionId: string): Promise<number> {
+  const row = await db
+    .selectFrom('card_disputes')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount'), eb.val(0)).as('total'))
+    .where('session_id', '=', sessionId)
+    .where('status', 'in', ['open', 'lost'])
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -4,7 +4,8 @@ import { insertEvent } from '../../events/queries';
 import { afterRaise, raise } from '../../notifications/raise';
 import { creditDeposit } from '../deposit';
 import { cardGateway, GatewayError } from './gateway';
-import { findCardSession, setCardSessionFingerprint, setCardSessionStatus } from './queries';
+import { findCardSession, setCardSessionFingerprint, setCardSessionPaymentIntent, setCardSessionStatus } from './queries';
+import { handleReversalEvent, REVERSAL_EVENTS } from './reversals';
 
 export type WebhookAnswer = { status: 200 | 400 | 404; message: string };
 
@@ -32,8 +33,11 @@ async function paidWithCard(deps: Deps, sessionId: string): Promise<{ fingerprin
  * not, post one transfer; the session is marked paid in the same transaction. Paid is
  * final: an `expired` arriving later changes nothing. A session we did not record, or
  * whose amount, currency or user differ from our record, is refused and changes nothing.
+ * The paid session's PaymentIntent is recorded with the credit: refunds and disputes of
+ * its charge (reversals.ts) find the payment by it.
  */
 export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<WebhookAnswer> {
+  if (REVERSAL_EVENTS.has(event.type)) return handleReversalEvent(deps, event);
   if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded' && event.type !== 'checkout.session.expired') {
     return { status: 200, message: `Event type ${event.type} is not used.` };
   }
@@ -68,6 +72,8 @@ export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<
       meta: { session: row.id, event: event.id },
     });
     await setCardSessionStatus(trx, row.id, ['pending', 'cancelled', 'expired'], 'paid');
+    // Also on a repeated delivery: a payment credited before this was recorded gets it then.
+    if (typeof s.payment_intent === 'string' && s.payment_intent.length > 0 && s.payment_intent.length <= 255) await setCardSessionPaymentIntent(trx, row.id, s.payment_intent);
     if (done) await raise(trx, row.user_id, 'card_payment_credited', { usd_micros: row.amount });
     return done;
   });
