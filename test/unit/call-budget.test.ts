@@ -61,14 +61,20 @@ describe('call turns', () => {
     const log: string[] = [];
     const running = new Set<number>();
     let most = 0;
+    // Half the calls wait on something outside (a daemon), which answers once the next call has started: the others overlap them.
+    const daemon = Array.from({ length: 10 }, () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    });
     await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         const done = await turns.take();
         running.add(i);
         most = Math.max(most, running.size);
         log.push(`start ${i}`);
-        // Half the calls wait on something outside (a daemon): the others may overlap them.
-        if (i % 2) await new Promise((r) => setTimeout(r, 5));
+        if (i > 0) daemon[i - 1].resolve();
+        if (i % 2 && i < 9) await daemon[i].promise;
         running.delete(i);
         done();
       }),
