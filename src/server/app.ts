@@ -19,8 +19,10 @@ import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
-import { CallBudget } from './http/call-budget';
-import { restCallBudget, trpcCallBudget, type CallerOf } from './http/call-budget-gate';
+import { addressPayer, CallBudget } from './http/call-budget';
+import { apiKeyOwner, looksLikeApiKey } from './apikeys/keys';
+import { sessionOwner } from './auth/sessions';
+import { restCallBudget, trpcCallBudget, type CallerOf, type PayerEnv } from './http/call-budget-gate';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
 import { mountStripeWebhook, STRIPE_WEBHOOK_PATH } from './billing/card/webhook-http';
 import { appRouter } from './router';
@@ -28,7 +30,7 @@ import { appRouter } from './router';
 export const TRPC_PATH = '/trpc';
 export const WS_PATH = '/live';
 
-type Env = { Variables: { requestId: string } };
+type Env = { Variables: { requestId: string } & PayerEnv['Variables'] };
 
 /** A request id our own proxy may hand us: short, and safe to echo in a header and a log line. */
 const REQUEST_ID = /^[\w.:-]{8,64}$/;
@@ -55,22 +57,23 @@ export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logo
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
-  // API calls' budgets per account or address (http/call-budget.ts); auth tells it whose a token is.
-  const budget = new CallBudget();
+  // API calls' budgets per account or address (http/call-budget.ts): a bearer token pays
+  // for the account it signs in now, looked up as the auth does.
+  const budget = new CallBudget({
+    ownerOf: (token, ip) => (looksLikeApiKey(token) ? apiKeyOwner(deps.db, token, ip) : sessionOwner(deps.db, token)),
+  });
   const callerOf: CallerOf = (c) => ({
     token: bearerToken(c.req.header('authorization')),
     ip: clientIp(remoteAddress(c), c.req.header('x-forwarded-for'), deps.config.trustProxy),
   });
-  const makeContext = (c: HonoContext): Context => {
-    const { token, ip } = callerOf(c);
-    return createContext(deps, {
+  const makeContext = (c: HonoContext): Context =>
+    createContext(deps, {
       remoteAddress: remoteAddress(c),
       header: (name) => c.req.header(name),
       requestId: c.get('requestId'),
-      turns: budget.turnsFor(budget.payer(token, ip).key),
-      identified: token ? (userId) => budget.identify(token, userId) : undefined,
+      // The payer the budget gate charged; every API route passes one.
+      turns: budget.turnsFor((c as HonoContext<Env>).get('callPayer') ?? addressPayer(callerOf(c).ip).key),
     });
-  };
 
   app.use('*', async (c, next) => {
     const id = requestIdOf(c.req.header('x-request-id'), deps.config.trustProxy);
@@ -139,7 +142,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
   app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf));
   // Stripe's signed deliveries are money events, never refused for their rate.
-  const restBudget = restCallBudget(budget, callerOf);
+  const restBudget = restCallBudget<Env>(budget, callerOf);
   app.use('/api/*', (c, next) => (c.req.path === STRIPE_WEBHOOK_PATH ? next() : restBudget(c, next)));
   app.use('/public_api/*', restBudget);
   app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());

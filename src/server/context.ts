@@ -25,11 +25,9 @@ export type AppDeps = {
 /** Who is calling, from HTTP or a websocket connection alike. */
 /**
  * `live`: a message on the live websocket, which serves subscriptions only.
- * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts), and
- * `identified` tells the call budget whose token this is once auth resolved it
- * (http/call-budget.ts).
+ * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts).
  */
-export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns; identified?: (userId: number) => void };
+export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns };
 
 export type Context = AppDeps & { req: RequestMeta; token: string | null };
 
@@ -74,7 +72,6 @@ export type Caller = {
   /** The live websocket (subscriptions only). */
   live?: boolean;
   turns?: CallTurns;
-  identified?: (userId: number) => void;
 };
 
 /** The one context builder, for the tRPC HTTP handler, the REST adapter and websockets. */
@@ -87,7 +84,6 @@ export function createContext(deps: AppDeps, caller: Caller): Context {
       requestId: caller.requestId ?? randomUUID(),
       ...(caller.live ? { live: true } : {}),
       ...(caller.turns ? { turns: caller.turns } : {}),
-      ...(caller.identified ? { identified: caller.identified } : {}),
     },
     token: caller.token !== undefined ? caller.token || null : bearerToken(caller.header('authorization')),
   };

@@ -124,7 +124,6 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
   if (ctx.token && looksLikeApiKey(ctx.token)) fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
   const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
-  ctx.req.identified?.(found.user.id);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });
@@ -144,7 +143,6 @@ export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) =
     found = await resolveSession(ctx, ctx.token);
   }
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
-  ctx.req.identified?.(found.user.id);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
 });
@@ -166,7 +164,6 @@ export const scriptProcedure = publicProcedure.use(sessionOrKeyAuth);
 export const operatorAuth = t.middleware(async ({ ctx, next }) => {
   const found = ctx.token && !looksLikeApiKey(ctx.token) ? await resolveSession(ctx, ctx.token) : null;
   if (!found || found.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
-  ctx.req.identified?.(found.user.id);
   if (!found.user.tfa_enabled) fail('NOT_FOUND', CONSOLE_NEEDS_2FA);
   const { user, session } = found;
   const by: OperatorActor = { kind: 'operator', userId: user.id, username: user.username, ip: ctx.req.ip };

@@ -1,7 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { retryAfterMs } from '../../src/client/app/errors';
+import { createApiKey } from '../../src/server/apikeys/keys';
 import type { AppRouter } from '../../src/server/router';
 import { loopback, requestFrom } from '../support/from-ip';
 import { insertTestNode } from '../support/nodes';
@@ -138,4 +140,63 @@ it('refuses over-budget mutation batches whole, with Retry-After, and runs none 
   expect(succeeded).toBeLessThanOrEqual(BATCH);
   const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
   expect(Number(written.n)).toBe(succeeded);
+});
+
+/**
+ * `get_masternodes` from `ip` with `token`, one request after another, until one is
+ * refused (at most `max`): batches of 20, or single REST calls (which leave less than a
+ * call of the rate: with the refusal's 1 s pause, under 11 once answered).
+ */
+async function spendUntilRefused(ip: string, token: () => string, batches = true, max = 100): Promise<Record<number, number>> {
+  const seen: Record<number, number> = {};
+  for (let i = 0; i < max; i++) {
+    const { status } = await requestFrom(ip, batches ? batchUrl('nodes.get_masternodes', {}) : `${s.url}/api/get_masternodes`, { token: token() });
+    seen[status] = (seen[status] ?? 0) + 1;
+    if (status === 429) break;
+  }
+  return seen;
+}
+
+it("a revoked API key flooded by whoever holds it charges the flooder's address, not its old owner", async () => {
+  const owner = await freshUser(s.deps, { prefix: 'revoked' });
+  const { key, handle } = await createApiKey(s.deps.db, owner.id, { name: 'leaked' });
+  // The key is used (the old code remembered it as the owner's from here), then revoked.
+  expect((await requestFrom(loopback(5), `${s.url}/api/get_masternodes`, { token: key })).status).toBe(200);
+  expect((await requestFrom(loopback(6), `${s.url}/api/delete_api_key`, { token: owner.token, body: { auth_key: `nk_${handle}` } })).body.success).toBe(true);
+
+  expect(await spendUntilRefused(loopback(5), () => key)).toEqual({ 401: expect.any(Number), 429: 1 });
+  expect(await spendUntilRefused(loopback(5), () => key, false)).toEqual({ 401: expect.any(Number), 429: 1 });
+  // The owner's own calls still have the account's whole budget.
+  const own = await requestFrom(loopback(6), batchUrl('nodes.get_masternodes', {}), { token: owner.token });
+  expect(own.status).toBe(200);
+});
+
+it('a customer sharing an address with a flood of bogus tokens is charged to their account from their first call', async () => {
+  // A customer the server has never seen over HTTP (as after a restart) behind the flooder's NAT.
+  const ip = loopback(7);
+  const customer = await freshUser(s.deps, { prefix: 'natted' });
+  const bogus = () => randomBytes(32).toString('base64url');
+  // The bogus tokens pay from the address, until it is over budget.
+  expect(await spendUntilRefused(ip, bogus)).toEqual({ 401: expect.any(Number), 429: 1 });
+  expect(await spendUntilRefused(ip, bogus, false)).toEqual({ 401: expect.any(Number), 429: 1 });
+  expect((await requestFrom(ip, batchUrl('nodes.get_masternodes', {}), { token: customer.token })).status).toBe(200);
+});
+
+it('refuses a streamed (JSON lines) tRPC answer, which would end the in-flight count before any call ran; nothing runs', async () => {
+  const user = await freshUser(s.deps, { prefix: 'jsonl' });
+  const body = JSON.stringify(Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/jsonl${i}` }])));
+  for (const headers of [{ 'trpc-accept': 'application/jsonl' }, { accept: 'text/html, application/jsonl' }] as Array<Record<string, string>>) {
+    const r = await fetch(`${s.url}/trpc/${Array(BATCH).fill('auth.visited').join(',')}?batch=1`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
+      body,
+    });
+    expect(r.status).toBe(400);
+    const answer = (await r.json()) as Array<{ error: { message: string; data: { code: string } } }>;
+    expect(answer).toHaveLength(BATCH);
+    expect(answer[0].error.data.code).toBe('BAD_REQUEST');
+    expect(answer[0].error.message).toMatch(/plain JSON/);
+  }
+  const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  expect(Number(written.n)).toBe(0);
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CALL_BUDGETS, CallBudget } from '../../src/server/http/call-budget';
+import { CALL_BUDGETS, CallBudget, MAX_PAUSED_REFUSALS } from '../../src/server/http/call-budget';
 import { callTurns } from '../../src/server/http/call-turns';
 
 describe('call budget', () => {
-  it('takes a batch all or nothing from the rate, says when it fits again, and refills', () => {
+  it('takes a batch all or nothing from the rate, says when it fits again, and refills', async () => {
     let now = 0;
-    const budget = new CallBudget(() => now);
-    const payer = budget.payer(null, '198.51.100.7');
+    const budget = new CallBudget({ now: () => now });
+    const payer = await budget.payer(null, '198.51.100.7');
     const { burst, perSecond } = CALL_BUDGETS.address;
     for (let i = 0; i < burst / 20; i++) {
       const a = budget.take(payer, 20);
@@ -19,9 +19,9 @@ describe('call budget', () => {
     expect(budget.take(payer, 20).ok).toBe(true);
   });
 
-  it('refuses calls past the concurrency until answers are released', () => {
-    const budget = new CallBudget(() => 0);
-    const payer = budget.payer(null, '198.51.100.8');
+  it('refuses calls past the concurrency until answers are released', async () => {
+    const budget = new CallBudget({ now: () => 0 });
+    const payer = await budget.payer(null, '198.51.100.8');
     const held = Array.from({ length: CALL_BUDGETS.address.inFlight / 20 }, () => budget.take(payer, 20));
     expect(held.every((a) => a.ok)).toBe(true);
     expect(budget.take(payer, 1)).toEqual({ ok: false, retryAfterS: 1 });
@@ -31,13 +31,27 @@ describe('call budget', () => {
     expect(budget.take(payer, 1).ok).toBe(false);
   });
 
-  it('charges a resolved token to its account, whatever the address; an IPv6 /64 is one address', () => {
-    const budget = new CallBudget(() => 0);
-    expect(budget.payer('tok', '198.51.100.9').key).toBe('address:198.51.100.9');
-    budget.identify('tok', 42);
-    expect(budget.payer('tok', '198.51.100.9')).toEqual({ key: 'account:42', rule: CALL_BUDGETS.account });
-    expect(budget.payer('tok', '203.0.113.1').key).toBe('account:42');
-    expect(budget.payer('other', '2001:db8:1:2::1').key).toBe(budget.payer(null, '2001:db8:1:2:ffff::9').key);
+  it('charges a token to the account it signs in now, whatever the address; otherwise (none, bogus, revoked) its address; an IPv6 /64 is one address', async () => {
+    const owners = new Map([['tok', 42]]);
+    const budget = new CallBudget({ now: () => 0, ownerOf: async (token) => owners.get(token) ?? null });
+    expect(await budget.payer('tok', '198.51.100.9')).toEqual({ key: 'account:42', rule: CALL_BUDGETS.account });
+    expect((await budget.payer('tok', '203.0.113.1')).key).toBe('account:42');
+    expect((await budget.payer('bogus', '198.51.100.9')).key).toBe('address:198.51.100.9');
+    owners.delete('tok'); // logged out, revoked: the next request pays from its address
+    expect((await budget.payer('tok', '198.51.100.9')).key).toBe('address:198.51.100.9');
+    expect((await budget.payer('other', '2001:db8:1:2::1')).key).toBe((await budget.payer(null, '2001:db8:1:2:ffff::9')).key);
+  });
+
+  it('lets a payer hold a bounded number of paused refusals, freed as they end', () => {
+    const budget = new CallBudget();
+    const held = Array.from({ length: MAX_PAUSED_REFUSALS }, () => budget.holdRefusal('address:198.51.100.10'));
+    expect(held.every((h) => h !== null)).toBe(true);
+    expect(budget.holdRefusal('address:198.51.100.10')).toBeNull();
+    expect(budget.holdRefusal('address:198.51.100.11')).not.toBeNull(); // another payer's own
+    held[0]!();
+    held[0]!(); // twice counts once
+    expect(budget.pausedRefusals('address:198.51.100.10')).toBe(MAX_PAUSED_REFUSALS - 1);
+    expect(budget.holdRefusal('address:198.51.100.10')).not.toBeNull();
   });
 });
 
@@ -47,14 +61,20 @@ describe('call turns', () => {
     const log: string[] = [];
     const running = new Set<number>();
     let most = 0;
+    // Half the calls wait on something outside (a daemon), which answers once the next call has started: the others overlap them.
+    const daemon = Array.from({ length: 10 }, () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    });
     await Promise.all(
       Array.from({ length: 10 }, async (_, i) => {
         const done = await turns.take();
         running.add(i);
         most = Math.max(most, running.size);
         log.push(`start ${i}`);
-        // Half the calls wait on something outside (a daemon): the others may overlap them.
-        if (i % 2) await new Promise((r) => setTimeout(r, 5));
+        if (i > 0) daemon[i - 1].resolve();
+        if (i % 2 && i < 9) await daemon[i].promise;
         running.delete(i);
         done();
       }),
@@ -79,7 +99,7 @@ describe('call turns', () => {
   });
 
   it("queues one payer's calls together, whatever request they came in; another payer's call starts at once", async () => {
-    const budget = new CallBudget(() => 0);
+    const budget = new CallBudget({ now: () => 0 });
     const order: string[] = [];
     const call = async (payer: string, name: string) => {
       const done = await budget.turnsFor(payer).take();

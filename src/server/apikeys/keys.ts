@@ -85,6 +85,19 @@ export async function createApiKey(
 }
 
 /**
+ * The account an API key signs in from `ip` now, or null (unknown or revoked key, an
+ * address outside its allow list, a disabled account); reads only, and spends nothing
+ * of the key's own rate: the call budget asks this before charging (http/call-budget.ts).
+ */
+export async function apiKeyOwner(db: DB, token: string, ip: string): Promise<number | null> {
+  if (token.length > 200) return null;
+  const key = await findApiKeyByHash(db, hashToken(token));
+  if (!key || !addressAllowed(key.allowed, ip)) return null;
+  const user = await findUserById(db, key.user_id);
+  return user && user.disabled_at === null ? user.id : null;
+}
+
+/**
  * The enabled user behind an API key used from `ctx.req.ip`, or null for an unknown
  * key. Read from the database at every call (no cache), so a deleted key is refused at
  * once. A known key used from an address outside its allow list is refused with a

@@ -57,6 +57,16 @@ export async function resolveSession(ctx: Pick<Context, 'db' | 'config'>, token:
   return found;
 }
 
+/**
+ * The account a session token signs in now, or null; reads only (the call budget asks
+ * this for every request before charging it, http/call-budget.ts).
+ */
+export async function sessionOwner(db: DB, token: string): Promise<number | null> {
+  if (token.length > 200) return null;
+  const found = await findLiveSessionWithUser(db, hashToken(token), Date.now());
+  return found && found.user.disabled_at === null ? found.user.id : null;
+}
+
 /** When a live session expires (it slides with use), or null once it has ended. */
 export async function liveSessionExpiry(db: DB, sessionId: number): Promise<number | null> {
   return (await isSessionLive(db, sessionId, Date.now()))?.expires_at ?? null;

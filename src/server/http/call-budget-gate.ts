@@ -10,14 +10,44 @@ export type CallerOf = (c: HonoContext) => { token: string | null; ip: string };
 
 const TOO_MANY = ERROR_STATUS.TOO_MANY_REQUESTS;
 
+/** What the gates leave on the Hono context: who paid, so the calls take that payer's turns. */
+export type PayerEnv = { Variables: { callPayer: string } };
+
 /**
- * A refusal is answered after this pause. Its Retry-After is at least a second, so a
- * client that heeds it loses nothing; one that asks again at once (30 connections did,
- * about 1,500 refusals a second) gets one answer per connection per second, and the
- * refusals stop costing the event loop what the calls would have. Waiting holds only
- * a timer and the connection (at most 256 per address, conn-limit.ts).
+ * A refusal is answered after this pause. A client that heeds Retry-After (what is
+ * left of the wait after the pause) loses nothing; one that asks again at once (30
+ * connections did, about 1,500 refusals a second) gets one answer per connection per
+ * second, and the refusals stop costing the event loop what the calls would have.
+ * Waiting holds a timer and the connection: at most MAX_PAUSED_REFUSALS per payer
+ * (call-budget.ts), further refusals answer at once; the pause ends when the client
+ * closes the connection.
  */
 export const REFUSAL_PAUSE_MS = 1000;
+
+/** Pauses the refusal (when the payer may still hold one), then answers it with the wait left. */
+async function refuse(c: HonoContext, budget: CallBudget, payerKey: string, retryAfterS: number, answer: (retryAfterS: number) => Response): Promise<Response> {
+  const end = budget.holdRefusal(payerKey);
+  if (!end) return answer(retryAfterS);
+  try {
+    await pause(REFUSAL_PAUSE_MS, undefined, { signal: c.req.raw.signal });
+  } catch {
+    return answer(retryAfterS); // the client left: nothing more to wait for
+  } finally {
+    end();
+  }
+  return answer(Math.max(1, retryAfterS - REFUSAL_PAUSE_MS / 1000));
+}
+
+/**
+ * tRPC streams its answer when asked for JSON lines (`trpc-accept: application/jsonl`,
+ * or without that header an Accept listing it, as tRPC reads them): the Response comes
+ * back before any call ran, so the budget's in-flight count would be released at once.
+ * The app's client asks plain JSON batches only (httpBatchLink), so such a request is
+ * refused.
+ */
+const wantsJsonLines = (c: HonoContext) =>
+  (c.req.header('trpc-accept') ?? (c.req.header('accept')?.split(',').some((t) => t.trim() === 'application/jsonl') ? 'application/jsonl' : null)) === 'application/jsonl';
+const STREAM_REFUSED = 'This server answers tRPC calls as plain JSON only, not as a stream: send the request without asking for application/jsonl.';
 
 /**
  * Every tRPC call counts against its payer's budget (http/call-budget.ts), batched or
@@ -26,22 +56,29 @@ export const REFUSAL_PAUSE_MS = 1000;
  * shape (one error per call, as the procedure would have answered), so the browser's
  * batch link hands each query its own TOO_MANY_REQUESTS error.
  */
-export function trpcCallBudget(base: string, budget: CallBudget, callerOf: CallerOf): MiddlewareHandler {
+export function trpcCallBudget<E extends PayerEnv>(base: string, budget: CallBudget, callerOf: CallerOf): MiddlewareHandler<E> {
   return async (c, next) => {
     const paths = callPaths(c, base);
+    const batch = c.req.query('batch') === '1';
+    if (wantsJsonLines(c)) {
+      const error = (path: string) => ({ error: { message: STREAM_REFUSED, code: TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST, data: { code: 'BAD_REQUEST', httpStatus: 400, path } } });
+      return c.json(batch ? paths.map(error) : error(paths[0]), 400);
+    }
     const { token, ip } = callerOf(c);
-    const admission = budget.take(budget.payer(token, ip), paths.length);
+    const payer = await budget.payer(token, ip);
+    c.set('callPayer', payer.key);
+    const admission = budget.take(payer, paths.length);
     if (!admission.ok) {
-      const error = (path: string) => ({
-        error: {
-          message: overBudgetMessage(admission.retryAfterS),
-          code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS,
-          data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: admission.retryAfterS },
-        },
+      return refuse(c, budget, payer.key, admission.retryAfterS, (retryAfterS) => {
+        const error = (path: string) => ({
+          error: {
+            message: overBudgetMessage(retryAfterS),
+            code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS,
+            data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: retryAfterS },
+          },
+        });
+        return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(retryAfterS) });
       });
-      const batch = c.req.query('batch') === '1';
-      await pause(REFUSAL_PAUSE_MS);
-      return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(admission.retryAfterS) });
     }
     try {
       await next();
@@ -52,13 +89,16 @@ export function trpcCallBudget(base: string, budget: CallBudget, callerOf: Calle
 }
 
 /** The same budget for the REST routes: one call per request, refused in the REST shape. */
-export function restCallBudget(budget: CallBudget, callerOf: CallerOf): MiddlewareHandler {
+export function restCallBudget<E extends PayerEnv>(budget: CallBudget, callerOf: CallerOf): MiddlewareHandler<E> {
   return async (c, next) => {
     const { token, ip } = callerOf(c);
-    const admission = budget.take(budget.payer(token, ip), 1);
+    const payer = await budget.payer(token, ip);
+    c.set('callPayer', payer.key);
+    const admission = budget.take(payer, 1);
     if (!admission.ok) {
-      await pause(REFUSAL_PAUSE_MS);
-      return c.json({ success: false, message: overBudgetMessage(admission.retryAfterS) }, TOO_MANY, { 'retry-after': String(admission.retryAfterS) });
+      return refuse(c, budget, payer.key, admission.retryAfterS, (retryAfterS) =>
+        c.json({ success: false, message: overBudgetMessage(retryAfterS) }, TOO_MANY, { 'retry-after': String(retryAfterS) }),
+      );
     }
     try {
       await next();

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { callTurns, type CallTurns } from './call-turns';
 import { addressKey } from './rate-limit';
 
@@ -26,37 +25,70 @@ export type Admission = { ok: true; release: () => void } | { ok: false; retryAf
 
 type Bucket = { tokens: number; at: number; inFlight: number };
 
+/**
+ * The account a bearer token signs in now (a live session, or an API key allowed from
+ * `ip`), or null: the auth's own indexed lookup by the token's hash, without its writes.
+ */
+export type OwnerOf = (token: string, ip: string) => Promise<number | null>;
+
+/**
+ * Refusals of one payer answered after a pause at once (call-budget-gate.ts); beyond
+ * these a refusal is answered at once, so a payer with many connections (an IPv6
+ * client's many addresses, anyone behind a proxy) holds no more than this many timers.
+ */
+export const MAX_PAUSED_REFUSALS = 32;
+
 const SWEEP_ABOVE = 50_000;
 const SWEEP_EVERY_MS = 10_000;
-const MAX_KNOWN_TOKENS = 100_000;
 
 /**
  * In-memory call budgets (one server holds a data folder, so these are the only ones;
- * a restart empties them, like the rate limiter's). Checked before any work: the payer
- * is found without the database, from tokens the auth middlewares have resolved before
- * (`identify`). A token seen for the first time pays from its address's budget until
- * its first call resolves it: at most one request's worth.
+ * a restart empties them, like the rate limiter's). Checked before any work. The payer
+ * of a request with a bearer token is looked up afresh each time (`ownerOf`), never
+ * remembered: a token revoked, logged out or used outside its key's allow list stops
+ * charging its old account at once, and a restart leaves no token unknown. A token
+ * that signs no one in (a bogus one) pays from its address, and nothing is kept of it.
  */
 export class CallBudget {
   private buckets = new Map<string, Bucket>();
-  /** sha256 of a bearer token → its account. Digests, so the map holds no usable token. */
-  private accounts = new Map<string, number>();
   /** Each busy payer's queue of calls (call-turns.ts); gone when it has nothing running. */
   private turns = new Map<string, CallTurns>();
+  /** Paused refusals per payer; gone at zero. */
+  private paused = new Map<string, number>();
   private lastSweep = 0;
-  constructor(private readonly now: () => number = Date.now) {}
-
-  payer(token: string | null, ip: string): Payer {
-    const account = token ? this.accounts.get(digest(token)) : undefined;
-    return account !== undefined ? { key: `account:${account}`, rule: CALL_BUDGETS.account } : { key: `address:${addressKey(ip)}`, rule: CALL_BUDGETS.address };
+  private readonly now: () => number;
+  private readonly ownerOf: OwnerOf;
+  constructor(opts: { now?: () => number; ownerOf?: OwnerOf } = {}) {
+    this.now = opts.now ?? Date.now;
+    this.ownerOf = opts.ownerOf ?? (async () => null);
   }
 
-  /** Remembers whose token this is, once a procedure's auth has resolved it. */
-  identify(token: string, userId: number): void {
-    const d = digest(token);
-    if (this.accounts.get(d) === userId) return;
-    if (this.accounts.size >= MAX_KNOWN_TOKENS) this.accounts.delete(this.accounts.keys().next().value!);
-    this.accounts.set(d, userId);
+  async payer(token: string | null, ip: string): Promise<Payer> {
+    const account = token ? await this.ownerOf(token, ip) : null;
+    return account !== null ? { key: `account:${account}`, rule: CALL_BUDGETS.account } : addressPayer(ip);
+  }
+
+  /**
+   * A refusal of `payerKey` may wait: its release, or null when MAX_PAUSED_REFUSALS of
+   * the payer's already wait (answer this one at once).
+   */
+  holdRefusal(payerKey: string): (() => void) | null {
+    const n = this.paused.get(payerKey) ?? 0;
+    if (n >= MAX_PAUSED_REFUSALS) return null;
+    this.paused.set(payerKey, n + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.paused.get(payerKey) ?? 1) - 1;
+      if (left) this.paused.set(payerKey, left);
+      else this.paused.delete(payerKey);
+    };
+  }
+
+  /** Refusals of the payer waiting now (for tests). */
+  pausedRefusals(payerKey: string): number {
+    return this.paused.get(payerKey) ?? 0;
   }
 
   /**
@@ -122,7 +154,8 @@ export class CallBudget {
   }
 }
 
-const digest = (token: string) => createHash('sha256').update(token).digest('base64url');
+/** The payer of a client without an account: its address (an IPv6 /64 is one). */
+export const addressPayer = (ip: string): Payer => ({ key: `address:${addressKey(ip)}`, rule: CALL_BUDGETS.address });
 
 /** The words of a refusal: what the client can do now. */
 export const overBudgetMessage = (retryAfterS: number) =>
