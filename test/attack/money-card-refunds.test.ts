@@ -168,6 +168,15 @@ describe('disputes', () => {
     expect(await debt(u)).toBe(0);
   });
 
+  it('a dispute closed lost for a smaller amount than it was opened for gives nothing back', async () => {
+    const u = await freshUser(s.deps, { prefix: 'shrink' });
+    const session = await paid(u, 10);
+    const d = stripe.dispute(session);
+    expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe('Taken back.');
+    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'lost', amount: 100 }, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect(await balance(u)).toBe(0);
+  });
+
   it('a dispute and a refund of the same charge never take more than the charge credited', async () => {
     const u = await freshUser(s.deps, { prefix: 'both' });
     const other = await paid(u, 40); // money the customer has from elsewhere

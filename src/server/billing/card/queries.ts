@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
 import type { CardSessionsTable, Database } from '../../db/schema';
 
 type Status = CardSessionsTable['status'];
@@ -103,12 +104,16 @@ export function findCardDispute(db: Kysely<Database>, id: string) {
   return db.selectFrom('card_disputes').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * Records a dispute or its new status. Its amount never shrinks: a later event naming a
+ * smaller amount (a `closed` lost for less than was `created`) must not give money back.
+ */
 export async function upsertCardDispute(db: Kysely<Database>, d: { id: string; session_id: string; amount: number; status: 'open' | 'won' | 'lost' }) {
   const now = Date.now();
   await db
     .insertInto('card_disputes')
     .values({ ...d, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ amount: d.amount, status: d.status, updated_at: now }))
+    .onConflict((oc) => oc.column('id').doUpdateSet({ amount: sql<number>`max(card_disputes.amount, excluded.amount)`, status: d.status, updated_at: now }))
     .execute();
 }
 
