@@ -158,3 +158,16 @@ export async function paidUsers(db: Kysely<Database>, userIds: number[]): Promis
     .execute();
   return new Set(rows.map((r) => Number(r.credit_account.slice('user:'.length))));
 }
+
+/** The id of the user's first deposit transfer (crypto or card; gift codes and credits are not deposits), if any. */
+export async function firstDepositTransferId(db: Kysely<Database>, userId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('ledger_transfers')
+    .select('id')
+    .where('credit_account', '=', userAccount(userId))
+    .where('kind', 'in', ['crypto_deposit', 'card_payment'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -134,3 +134,10 @@ export async function pendingBonusTotal(db: Kysely<Database>, referrerId: number
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Whether any of these users' first deposits earned (or was judged for) a bonus of this referrer. */
+export async function anyReferredBy(db: Kysely<Database>, referrerId: number, userIds: number[]): Promise<boolean> {
+  if (userIds.length === 0) return false;
+  const row = await db.selectFrom('referral_bonuses').select('id').where('referrer_id', '=', referrerId).where('referred_user_id', 'in', userIds).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
