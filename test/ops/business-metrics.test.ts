@@ -33,7 +33,7 @@ describe('business metrics in /metrics', () => {
     // $1.25 from a and $0.75 from b today, and took $2 from a yesterday.
     await db.transaction().execute(async (trx) => {
       await creditDeposit(trx, { userId: a.id, amount: 40_000_000, via: 'crypto', idempotencyKey: 'm:dep:a', description: 'Deposit', meta: {} });
-      await creditDeposit(trx, { userId: b.id, amount: 10_000_000, via: 'card', idempotencyKey: 'm:card:b', description: 'Card', meta: {} });
+      await creditDeposit(trx, { userId: b.id, amount: 10_000_000, via: 'card', card: { fingerprint: null }, idempotencyKey: 'm:card:b', description: 'Card', meta: {} });
     });
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     await db

@@ -85,7 +85,9 @@ it(`holds every money invariant over ${STEPS} random steps of deposits, gift cod
       const replay = depositKeys.length > 0 && rand() < 0.2;
       const key = replay ? pick(depositKeys) : `prop-dep:${i}`;
       const amount = 1 + Math.floor(rand() * 25_000_000);
-      await d.db.transaction().execute((trx) => creditDeposit(trx, { userId: u.id, amount, via: rand() < 0.5 ? 'crypto' : 'card', idempotencyKey: key, description: 'Deposit' }));
+      const base = { userId: u.id, amount, idempotencyKey: key, description: 'Deposit' };
+      const input = rand() < 0.5 ? { ...base, via: 'crypto' as const } : { ...base, via: 'card' as const, card: { fingerprint: null } };
+      await d.db.transaction().execute((trx) => creditDeposit(trx, input));
       if (!replay) depositKeys.push(key);
       step = replay ? 'deposit replay' : 'deposit';
     } else if (r < 0.35) {

@@ -248,6 +248,70 @@ describe('referral bonuses held against self-referral (issue 21)', () => {
     expect(await d.caller(ref.token).referrals.get_ref_infos()).toMatchObject({ total_ref_earnings: 10, pending_ref_earnings: 0 });
   });
 
+  /** Records that `userId` paid a card session with the card `fingerprint` (as the webhook does before crediting). */
+  async function paidCard(userId: number, sessionId: string, fingerprint: string) {
+    await insertCardSession(d.db, { id: sessionId, user_id: userId, amount: 10_000_000, currency: 'usd', url: 'https://pay.test', request_key: `rk-${sessionId}` });
+    await setCardSessionFingerprint(d.db, sessionId, fingerprint);
+  }
+
+  it('is refused, not paid, at maturity when an account was disabled or the two accounts got linked during the 14 days', async () => {
+    const ref = await freshUser(d.deps, { prefix: 'matref' });
+    const refIp = (await d.db.selectFrom('sessions').select('ip').where('user_id', '=', ref.id).executeTakeFirstOrThrow()).ip;
+    const [disabledRef, disabledReferred, loggedIn, sameCard, honest] = [
+      await referredFrom(ref.username, { register: '10.81.0.1' }),
+      await referredFrom(ref.username, { register: '10.81.0.2' }),
+      await referredFrom(ref.username, { register: '10.81.0.3' }),
+      await referredFrom(ref.username, { register: '10.81.0.4' }),
+      await referredFrom(ref.username, { register: '10.81.0.5' }),
+    ];
+    for (const u of [disabledRef, disabledReferred, loggedIn, sameCard, honest]) expect(await deposit(u.id, `mat-${u.id}`, 10)).toBe(true);
+    for (const u of [disabledRef, disabledReferred, loggedIn, sameCard, honest]) expect(await bonusOf(u.id)).toMatchObject({ status: 'pending' });
+    // During the 14 days: one referred account is disabled, one logs in from the referrer's
+    // address, one pays with a card the referrer pays with too.
+    await d.db.updateTable('users').set({ disabled_at: Date.now() }).where('id', '=', disabledReferred.id).execute();
+    expect((await d.caller(null, refIp).auth.login({ username: loggedIn.username, password: newUserInput('x').password })).auth_token).toBeTruthy();
+    await paidCard(ref.id, `cs_mat_ref_${ref.id}`, `fp-shared-${ref.id}`);
+    await paidCard(sameCard.id, `cs_mat_u_${sameCard.id}`, `fp-shared-${ref.id}`);
+    const due = Date.now() + BONUS_HOLD_MS + 1000;
+    expect(await matureReferralBonuses(d.deps, due)).toBeGreaterThanOrEqual(1);
+    expect(await bonusOf(disabledReferred.id)).toMatchObject({ status: 'refused', reason: BONUS_REASONS.referredDisabled });
+    expect(await bonusOf(loggedIn.id)).toMatchObject({ status: 'refused', reason: BONUS_REASONS.sharedAddress });
+    expect(await bonusOf(sameCard.id)).toMatchObject({ status: 'refused', reason: BONUS_REASONS.sharedCard });
+    expect(await bonusOf(honest.id)).toMatchObject({ status: 'paid' });
+    expect(await bonusOf(disabledRef.id)).toMatchObject({ status: 'paid' });
+    expect(await bonuses(userAccount(ref.id))).toBe(2);
+
+    // A referrer disabled during the 14 days gets none of its pending bonuses.
+    const ref2 = await freshUser(d.deps, { prefix: 'matref2' });
+    const u2 = await referredFrom(ref2.username, { register: '10.81.1.1' });
+    expect(await deposit(u2.id, `mat2-${u2.id}`, 10)).toBe(true);
+    await d.db.updateTable('users').set({ disabled_at: Date.now() }).where('id', '=', ref2.id).execute();
+    await matureReferralBonuses(d.deps, due);
+    expect(await bonusOf(u2.id)).toMatchObject({ status: 'refused', reason: BONUS_REASONS.referrerDisabled });
+    expect(await bonuses(userAccount(ref2.id))).toBe(0);
+    expect(await accountBalance(d.db, userAccount(ref2.id))).toBe(0);
+    expect(await ledgerMismatches(d.db)).toEqual([]);
+  });
+
+  it('one card paying the first deposits of several accounts referred by one referrer earns one bonus', async () => {
+    const ref = await freshUser(d.deps, { prefix: 'vpnref' });
+    // Each account from its own address (a VPN), all paid with one card the referrer never used.
+    const [a, b, c] = [await referredFrom(ref.username, { register: '10.82.0.1' }), await referredFrom(ref.username, { register: '10.82.0.2' }), await referredFrom(ref.username, { register: '10.82.0.3' })];
+    const fp = `fp-vpn-${ref.id}`;
+    for (const u of [a, b, c]) {
+      await paidCard(u.id, `cs_vpn_${u.id}`, fp);
+      await cardDeposit(u.id, `card:cs_vpn_${u.id}`, fp);
+    }
+    expect(await bonusOf(a.id)).toMatchObject({ status: 'pending', reason: null });
+    for (const u of [b, c]) expect(await bonusOf(u.id)).toMatchObject({ status: 'refused', reason: BONUS_REASONS.cardOfAnotherReferred });
+    // Another referrer's referred user paying with the same card is not affected.
+    const other = await freshUser(d.deps, { prefix: 'vpnother' });
+    const o = await referredFrom(other.username, { register: '10.82.1.1' });
+    await paidCard(o.id, `cs_vpn_${o.id}`, fp);
+    await cardDeposit(o.id, `card:cs_vpn_${o.id}`, fp);
+    expect(await bonusOf(o.id)).toMatchObject({ status: 'pending' });
+  });
+
   it('cancelReferralBonus cancels a pending or held bonus of that deposit, never a paid one', async () => {
     const ref = await freshUser(d.deps, { prefix: 'cancelref' });
     const [p, h, paid] = [await referredFrom(ref.username, { register: '10.80.0.1' }), await referredFrom(ref.username, { register: '10.80.0.2' }), await referredFrom(ref.username, { register: '10.80.0.3' })];

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { startTestServer, stopTestServer, type TestServer } from './server';
 
 /**
  * A FAKE of Stripe's HTTP API (a SaaS that cannot run here), on loopback, for the few
@@ -238,4 +239,26 @@ export function signedEvent(type: string, session: unknown, secret: string, opts
   });
   const signature = signer.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - (opts.secondsAgo ?? 0) });
   return { payload, signature };
+}
+
+/** The Stripe settings a test server runs with against the fake (the webhook secret signs `signedEvent`s). */
+export const STRIPE_TEST_KEYS = { STRIPE_SECRET_KEY: 'sk_test_nodekeep', STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep', STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest' };
+
+/** The fake of Stripe and a test server pointed at it; `stop` closes both (in a test's afterAll). */
+export async function startServerWithFakeStripe(env: Record<string, string> = {}): Promise<{ stripe: FakeStripe; server: TestServer; stop: () => Promise<void> }> {
+  const stripe = await startFakeStripe({ secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY });
+  try {
+    const server = await startTestServer({ ...STRIPE_TEST_KEYS, STRIPE_API_BASE: stripe.url, ...env });
+    return {
+      stripe,
+      server,
+      stop: async () => {
+        await stopTestServer(server);
+        await stripe.close();
+      },
+    };
+  } catch (err) {
+    await stripe.close();
+    throw err;
+  }
 }

@@ -36,7 +36,7 @@ export function Affiliate() {
       <section className="card referral-link" aria-label="Referral link">
         <p>
           Share your link. When someone who signed up through it makes a first deposit of $10 or more, you earn a $10 bonus. It shows as pending for 14 days, then is added to
-          your balance.
+          your balance, unless it needs a review first: then it stays pending until we have checked it.
         </p>
         <CopyBlock label="Your referral link" text={link} />
       </section>

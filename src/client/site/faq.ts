@@ -57,7 +57,7 @@ export const FAQ: FaqTopic[] = [
       {
         id: 'referral-bonus',
         q: 'How does the referral bonus work?',
-        a: ['You get a $10 bonus when someone you referred first deposits at least $10. Only the first deposit counts. The bonus shows as pending for 14 days, then is added to your balance; it pays for hosting and cannot be withdrawn. Accounts of one person (the same address or card) earn no bonus.'],
+        a: ['You get a $10 bonus when someone you referred first deposits at least $10. Only the first deposit counts. The bonus shows as pending for 14 days, then is added to your balance, unless it needs a review first (it then stays pending until we have checked it); it pays for hosting and cannot be withdrawn. Accounts of one person (the same address or card) earn no bonus.'],
       },
     ],
   },

@@ -10,6 +10,14 @@ export function findUserById(db: Q, id: number) {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The usernames of these users, by id (an unknown id is absent). */
+export async function usernamesByIds(db: Q, ids: number[]): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db.selectFrom('users').select(['id', 'username']).where('id', 'in', unique).execute();
+  return new Map(rows.map((r) => [r.id, r.username]));
+}
+
 export function findUserByLogin(db: Q, login: string) {
   const key = userKey(login);
   return db

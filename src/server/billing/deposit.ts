@@ -7,15 +7,18 @@ import { PLATFORM, postTransfer, userAccount } from './ledger';
 export type DepositInput = {
   userId: number;
   amount: Micros;
-  /** Where the money came in: a crypto deposit or a card payment. */
-  via: 'crypto' | 'card';
   /** Unique per deposit (`crypto:<currency>:<txid>:<vout>`, `card:<session id>`): the one credit it gets. */
   idempotencyKey: string;
   description: string;
   meta?: Record<string, unknown>;
-  /** A card payment's card: its Stripe fingerprint, null when Stripe did not say (the referral bonus then waits for the operator). */
-  card?: { fingerprint: string | null };
-};
+} & (
+  | {
+      via: 'card';
+      /** The card that paid: its Stripe fingerprint, null when Stripe did not say (the referral bonus then waits for the operator). Required, so no card payment skips the card checks. */
+      card: { fingerprint: string | null };
+    }
+  | { via: 'crypto' }
+);
 
 /**
  * Credits money that came in (crypto or card) to the user's balance, once per key, pays
@@ -39,6 +42,6 @@ export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<bool
   // An open debt (a card payment taken back) is paid first, from this money, in this transaction.
   await payDebt(trx, d.userId, d.amount, `debt_payment:${d.idempotencyKey}`);
   const row = await trx.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', d.idempotencyKey).executeTakeFirstOrThrow();
-  await holdReferralBonus(trx, { userId: d.userId, depositTransferId: row.id, amount: d.amount, card: d.card });
+  await holdReferralBonus(trx, { userId: d.userId, depositTransferId: row.id, amount: d.amount, card: d.via === 'card' ? d.card : null });
   return true;
 }

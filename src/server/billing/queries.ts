@@ -172,3 +172,16 @@ export async function listOpenDebts(db: Kysely<Database>, limit: number) {
     .execute();
   return rows.map((r) => ({ user_id: Number(r.account.slice(5)), username: r.username, owed: Number(r.owed) }));
 }
+
+/** The id of the user's first deposit transfer (crypto or card; gift codes and credits are not deposits), if any. */
+export async function firstDepositTransferId(db: Kysely<Database>, userId: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('ledger_transfers')
+    .select('id')
+    .where('credit_account', '=', userAccount(userId))
+    .where('kind', 'in', ['crypto_deposit', 'card_payment'])
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

@@ -1,14 +1,15 @@
 import type { Micros } from '../../shared/money';
 import { MICROS_PER_USD } from '../../shared/money';
 import { findUserById, knownAddresses } from '../auth/queries';
-import { cardUsedBy } from '../billing/card/queries';
+import { cardUsedBy, otherCardPayers, shareACard } from '../billing/card/queries';
+import { firstDepositTransferId } from '../billing/queries';
 import type { MoneyTx } from '../billing/ledger';
 import { PLATFORM, postTransfer, userAccount } from '../billing/ledger';
 import type { ReferralBonus } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import { raise } from '../notifications/raise';
 import { shareAnAddress } from './addresses';
-import { insertReferralBonus, recentBonusCount, setReferralBonusStatus } from './queries';
+import { anyReferredBy, findReferralBonus, insertReferralBonus, recentBonusCount, setReferralBonusStatus } from './queries';
 
 /** $10 to the referrer when the referred user's first deposit is at least $10 (section 9). */
 export const REFERRAL_BONUS: Micros = 10 * MICROS_PER_USD;
@@ -25,6 +26,10 @@ export const BONUS_CAP_WINDOW_MS = 30 * DAY_MS;
 export const BONUS_REASONS = {
   sharedAddress: 'The referred account and the referrer share a registration or login address.',
   referrerCard: "The deposit was paid with a card the referrer has used.",
+  cardOfAnotherReferred: "The deposit was paid with a card that already paid another referred account's first deposit for this referrer.",
+  referrerDisabled: 'The referrer was disabled before the bonus matured.',
+  referredDisabled: 'The referred account was disabled before the bonus matured.',
+  sharedCard: 'The referred account and the referrer have paid with the same card.',
   cardUnknown: 'The card of the deposit could not be checked (the payment provider did not say).',
   overCap: `The referrer already has ${BONUS_CAP} bonuses in 30 days.`,
 } as const;
@@ -33,8 +38,8 @@ export type HoldInput = {
   userId: number;
   depositTransferId: number;
   amount: Micros;
-  /** A card payment's card (fingerprint null: Stripe did not say); absent for crypto. */
-  card?: { fingerprint: string | null };
+  /** A card payment's card (fingerprint null: Stripe did not say); null for crypto. */
+  card: { fingerprint: string | null } | null;
 };
 
 /**
@@ -53,15 +58,7 @@ export type HoldInput = {
  */
 export async function holdReferralBonus(trx: MoneyTx, d: HoldInput, now = Date.now()): Promise<ReferralBonus['status'] | null> {
   if (d.amount < REFERRAL_MIN_DEPOSIT) return null;
-  const first = await trx
-    .selectFrom('ledger_transfers')
-    .select('id')
-    .where('credit_account', '=', userAccount(d.userId))
-    .where('kind', 'in', ['crypto_deposit', 'card_payment'])
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
-  if (first?.id !== d.depositTransferId) return null;
+  if ((await firstDepositTransferId(trx, d.userId)) !== d.depositTransferId) return null;
   const user = await findUserById(trx, d.userId);
   // The referrer as resolved at registration (a code is the referrer's username, any
   // case): the account that existed then, never one that took the name later.
@@ -90,17 +87,44 @@ export async function holdReferralBonus(trx: MoneyTx, d: HoldInput, now = Date.n
 async function verdict(trx: MoneyTx, d: HoldInput, referrerId: number, now: number): Promise<{ status: ReferralBonus['status']; reason: string | null }> {
   if (shareAnAddress(await knownAddresses(trx, d.userId), await knownAddresses(trx, referrerId))) return { status: 'refused', reason: BONUS_REASONS.sharedAddress };
   if (d.card?.fingerprint && (await cardUsedBy(trx, referrerId, d.card.fingerprint))) return { status: 'refused', reason: BONUS_REASONS.referrerCard };
+  // One card paying the first deposits of several referred accounts is one payer: only the first earns.
+  if (d.card?.fingerprint && (await anyReferredBy(trx, referrerId, await otherCardPayers(trx, d.card.fingerprint, d.userId)))) {
+    return { status: 'refused', reason: BONUS_REASONS.cardOfAnotherReferred };
+  }
   if (d.card && !d.card.fingerprint) return { status: 'awaiting_approval', reason: BONUS_REASONS.cardUnknown };
   if ((await recentBonusCount(trx, referrerId, now - BONUS_CAP_WINDOW_MS)) >= BONUS_CAP) return { status: 'awaiting_approval', reason: BONUS_REASONS.overCap };
   return { status: 'pending', reason: null };
 }
 
 /**
- * Pays a pending bonus: the row becomes paid and the ledger transfer
+ * Why a bonus about to be paid must not be, judged again on what the database knows now
+ * (no network call: it runs in the paying transaction): an account disabled meanwhile,
+ * or logins and card payments of the 14 days that now link the two accounts.
+ */
+async function refusalAtMaturity(trx: MoneyTx, referrerId: number, referredId: number): Promise<string | null> {
+  const [referrer, referred] = [await findUserById(trx, referrerId), await findUserById(trx, referredId)];
+  if (!referrer || referrer.disabled_at !== null) return BONUS_REASONS.referrerDisabled;
+  if (!referred || referred.disabled_at !== null) return BONUS_REASONS.referredDisabled;
+  if (shareAnAddress(await knownAddresses(trx, referredId), await knownAddresses(trx, referrerId))) return BONUS_REASONS.sharedAddress;
+  if (await shareACard(trx, referredId, referrerId)) return BONUS_REASONS.sharedCard;
+  return null;
+}
+
+/**
+ * Pays a pending bonus: the checks are run again (refusalAtMaturity; a failing one
+ * refuses the bonus with its reason), then the row becomes paid and the ledger transfer
  * `referral-bonus:<referred user id>` is posted, in the caller's transaction; the
- * referrer is told. False when the row was no longer pending (paid, cancelled) meanwhile.
+ * referrer is told. False when the row was no longer pending (paid, cancelled) meanwhile,
+ * or was refused now.
  */
 export async function payReferralBonus(trx: MoneyTx, bonusId: number): Promise<boolean> {
+  const pending = await findReferralBonus(trx, bonusId);
+  if (pending?.status !== 'pending') return false;
+  const refusal = await refusalAtMaturity(trx, pending.referrer_id, pending.referred_user_id);
+  if (refusal) {
+    if (await setReferralBonusStatus(trx, { id: bonusId }, ['pending'], 'refused', { reason: refusal })) await insertEvent(trx, pending.referrer_id, 'refresh_transactions', {});
+    return false;
+  }
   const b = await setReferralBonusStatus(trx, { id: bonusId }, ['pending'], 'paid');
   if (!b) return false;
   const user = await findUserById(trx, b.referred_user_id);

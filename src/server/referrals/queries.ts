@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
+import { usernamesByIds } from '../auth/queries';
 import { userAccount } from '../billing/ledger';
 import { CHARGED } from '../../shared/lifecycle';
 import type { Database, ReferralBonus, ReferralBonusesTable, ReferralBonusStatus } from '../db/schema';
@@ -29,18 +30,23 @@ export type ReferralLine = {
 export async function referralHistory(db: Kysely<Database>, referrerId: number, page: number, perPage: number) {
   const account = userAccount(referrerId);
   // `ord` keeps a sign-up before its bonus when both fall in the same millisecond.
-  const lines = sql<ReferralLine & { ord: number; id: number }>`
-    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, NULL AS status, NULL AS until, 0 AS ord, id FROM users WHERE referrer_id = ${referrerId}
+  // A held line carries its referred user's id; the name comes from auth (usernamesByIds).
+  const lines = sql<ReferralLine & { ord: number; id: number; referred_id: number | null }>`
+    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, NULL AS status, NULL AS until, 0 AS ord, id, NULL AS referred_id FROM users WHERE referrer_id = ${referrerId}
     UNION ALL
-    SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'
+    SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id, NULL FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'
     UNION ALL
-    SELECT b.created_at, 'held', u.username, '', b.amount, b.status, b.matures_at, 1, b.id FROM referral_bonuses b LEFT JOIN users u ON u.id = b.referred_user_id
-      WHERE b.referrer_id = ${referrerId} AND b.status IN ('pending', 'awaiting_approval')`;
+    SELECT created_at, 'held', NULL, '', amount, status, matures_at, 1, id, referred_user_id FROM referral_bonuses
+      WHERE referrer_id = ${referrerId} AND status IN ('pending', 'awaiting_approval')`;
   const [rows, total] = await Promise.all([
-    sql<ReferralLine>`SELECT at, kind, username, description, amount, status, until FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(db),
+    sql<ReferralLine & { referred_id: number | null }>`SELECT at, kind, username, description, amount, status, until, referred_id FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(db),
     sql<{ n: number }>`SELECT count(*) AS n FROM (${lines})`.execute(db),
   ]);
-  return { rows: rows.rows, total: Number(total.rows[0]?.n ?? 0) };
+  const names = await usernamesByIds(db, rows.rows.flatMap((r) => (r.referred_id === null ? [] : [r.referred_id])));
+  return {
+    rows: rows.rows.map(({ referred_id, ...r }): ReferralLine => (referred_id === null ? r : { ...r, username: names.get(referred_id) ?? null })),
+    total: Number(total.rows[0]?.n ?? 0),
+  };
 }
 
 /** How many users the referrer brought, what their bonuses came to (micro-dollars), and their nodes that are charged (not deleted or failed). */
@@ -110,18 +116,18 @@ export async function setReferralBonusStatus(
   return q.returningAll().executeTakeFirst();
 }
 
-/** The bonuses waiting for the operator, oldest first, with both users' names. */
-export function heldReferralBonuses(db: Kysely<Database>, limit: number) {
-  return db
-    .selectFrom('referral_bonuses as b')
-    .leftJoin('users as r', 'r.id', 'b.referrer_id')
-    .leftJoin('users as u', 'u.id', 'b.referred_user_id')
-    .select(['b.id', 'b.referrer_id', 'r.username as referrer', 'b.referred_user_id', 'u.username as referred', 'b.amount', 'b.reason', 'b.created_at', 'b.matures_at'])
-    .where('b.status', '=', 'awaiting_approval')
-    .orderBy('b.created_at')
-    .orderBy('b.id')
+/** The bonuses waiting for the operator, oldest first, with both users' names (from auth's usernamesByIds). */
+export async function heldReferralBonuses(db: Kysely<Database>, limit: number) {
+  const rows = await db
+    .selectFrom('referral_bonuses')
+    .select(['id', 'referrer_id', 'referred_user_id', 'amount', 'reason', 'created_at', 'matures_at'])
+    .where('status', '=', 'awaiting_approval')
+    .orderBy('created_at')
+    .orderBy('id')
     .limit(limit)
     .execute();
+  const names = await usernamesByIds(db, rows.flatMap((r) => [r.referrer_id, r.referred_user_id]));
+  return rows.map((r) => ({ ...r, referrer: names.get(r.referrer_id) ?? null, referred: names.get(r.referred_user_id) ?? null }));
 }
 
 /** The referrer's bonuses not paid yet (pending or awaiting approval), in micro-dollars. */
@@ -133,4 +139,11 @@ export async function pendingBonusTotal(db: Kysely<Database>, referrerId: number
     .where('status', 'in', ['pending', 'awaiting_approval'])
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** Whether any of these users' first deposits earned (or was judged for) a bonus of this referrer. */
+export async function anyReferredBy(db: Kysely<Database>, referrerId: number, userIds: number[]): Promise<boolean> {
+  if (userIds.length === 0) return false;
+  const row = await db.selectFrom('referral_bonuses').select('id').where('referrer_id', '=', referrerId).where('referred_user_id', 'in', userIds).limit(1).executeTakeFirst();
+  return row !== undefined;
 }

@@ -118,9 +118,10 @@ function makeGateway(c: StripeConfig): CardGateway {
     },
     async cardFingerprint(sessionId) {
       try {
-        // Asked while Stripe waits for the webhook's answer: a short timeout (an unknown card
-        // only holds the referral bonus for the operator; the credit never waits on it).
-        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }, { timeout: 5_000 });
+        // Asked before the credit, while Stripe waits for the webhook's answer: one attempt
+        // of at most 5 s (no retry: the client's retry would double it), so the credit waits
+        // 5 s at worst; an unknown card only holds the referral bonus for the operator.
+        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }, { timeout: 5_000, maxNetworkRetries: 0 });
         const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
         const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
         return method?.card?.fingerprint ?? null;

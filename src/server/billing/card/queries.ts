@@ -127,3 +127,23 @@ export async function disputedAmount(db: Kysely<Database>, sessionId: string): P
     .executeTakeFirstOrThrow();
   return Number(row.total);
 }
+
+/** Whether the two users ever paid with the same card (fingerprints recorded from issue 21 on). */
+export async function shareACard(db: Kysely<Database>, userA: number, userB: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('card_sessions as a')
+    .innerJoin('card_sessions as b', 'b.card_fingerprint', 'a.card_fingerprint')
+    .select('a.id')
+    .where('a.user_id', '=', userA)
+    .where('b.user_id', '=', userB)
+    .where('a.card_fingerprint', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The other users who paid with the card of this fingerprint. */
+export async function otherCardPayers(db: Kysely<Database>, fingerprint: string, exceptUserId: number): Promise<number[]> {
+  const rows = await db.selectFrom('card_sessions').select('user_id').distinct().where('card_fingerprint', '=', fingerprint).where('user_id', '!=', exceptUserId).execute();
+  return rows.map((r) => r.user_id);
+}

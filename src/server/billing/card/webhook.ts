@@ -14,7 +14,8 @@ type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log' | 'config'>;
 /**
  * The fingerprint of the card that paid, asked of Stripe before the credit's transaction
  * (no network call inside one); the referral bonus compares it with the referrer's cards.
- * Null when Stripe did not tell: the bonus then waits for the operator.
+ * One attempt of at most 5 s (the credit waits that long at worst); null when Stripe did
+ * not tell in time: the bonus then waits for the operator.
  */
 async function paidWithCard(deps: Deps, sessionId: string): Promise<{ fingerprint: string | null }> {
   try {
