@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
+import { openDebt } from '../../src/server/billing/debt';
+import { accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';
 import { matureReferralBonuses } from '../../src/server/referrals/mature';
 import { signedEvent, startServerWithFakeStripe, STRIPE_TEST_KEYS, type FakeStripe } from '../support/fake-stripe';
@@ -123,6 +124,28 @@ describe('self-referral', () => {
     await reverse(session);
     expect(await bonusStatuses(ann.id)).toEqual(['cancelled']);
     expect(await refInfos(ann)).toMatchObject({ total_ref_earnings: 0, pending_ref_earnings: 0 });
+    expect(await balanceAfterHolds(ann)).toBe(0);
+    expect(await ledgerMismatches(s.deps.db)).toEqual([]);
+  });
+
+  it('a deposit disputed after its bonus was paid: the bonus is taken back from the referrer, as a debt when it was spent', async () => {
+    const ann = await account(loopback(nextIp++), null, 'ann');
+    const friend = await account(loopback(nextIp++), ann.username, 'friend');
+    const session = await payByCard(friend, 10, `fp-friend-${friend.id}`);
+    expect(await balanceAfterHolds(ann)).toBe(10_000_000); // paid: the 14 days are over
+    // Ann spends it (a day's charge, in effect), then the friend's card payment is disputed.
+    await s.deps.db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: `spent:${ann.id}`, debit: userAccount(ann.id), credit: 'platform:revenue', amount: 4_000_000, kind: 'daily_charge', description: 'spent' }));
+    const ev = signedEvent('charge.dispute.created', stripe.dispute(session), KEYS.STRIPE_WEBHOOK_SECRET);
+    const deliver = () => fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': ev.signature }, body: ev.payload }).then((r) => r.status);
+    // Delivered 20 times at once: taken back once.
+    expect(new Set(await Promise.all(Array.from({ length: 20 }, deliver)))).toEqual(new Set([200]));
+    expect(await bonusStatuses(ann.id)).toEqual(['cancelled']);
+    expect(await accountBalance(s.deps.db, userAccount(ann.id))).toBe(0);
+    expect(await openDebt(s.deps.db, ann.id)).toBe(4_000_000);
+    expect(await refInfos(ann)).toMatchObject({ total_ref_earnings: 0, pending_ref_earnings: 0 });
+    const history = await requestFrom(ann.ip, `${s.url}/api/get_referrals`, { token: ann.token });
+    expect(history.body.referrals[0]).toMatchObject({ amount: -10 });
+    expect(history.body.referrals[0].description).toMatch(/^Referral bonus taken back: .+'s deposit was disputed$/);
     expect(await balanceAfterHolds(ann)).toBe(0);
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });

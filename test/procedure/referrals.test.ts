@@ -312,7 +312,7 @@ describe('referral bonuses held against self-referral (issue 21)', () => {
     expect(await bonusOf(o.id)).toMatchObject({ status: 'pending' });
   });
 
-  it('cancelReferralBonus cancels a pending or held bonus of that deposit, never a paid one', async () => {
+  it('cancelReferralBonus cancels a pending or held bonus of that deposit, and takes a paid one back, once', async () => {
     const ref = await freshUser(d.deps, { prefix: 'cancelref' });
     const [p, h, paid] = [await referredFrom(ref.username, { register: '10.80.0.1' }), await referredFrom(ref.username, { register: '10.80.0.2' }), await referredFrom(ref.username, { register: '10.80.0.3' })];
     await deposit(p.id, `cancel-p-${p.id}`, 10);
@@ -325,15 +325,16 @@ describe('referral bonuses held against self-referral (issue 21)', () => {
     expect(await cancel(bp.deposit_transfer_id, 'refunded')).toBe(true);
     expect(await cancel(bp.deposit_transfer_id, 'refunded')).toBe(false);
     expect(await cancel(bh.deposit_transfer_id, 'disputed')).toBe(true);
+    expect(await cancel(bpaid.deposit_transfer_id, 'disputed')).toBe(true);
     expect(await cancel(bpaid.deposit_transfer_id, 'disputed')).toBe(false);
     expect(await cancel(999_999_999, 'refunded')).toBe(false);
     expect(await bonusOf(p.id)).toMatchObject({ status: 'cancelled', reason: 'The deposit that earned it was refunded.' });
     expect(await bonusOf(h.id)).toMatchObject({ status: 'cancelled', reason: 'The deposit that earned it was disputed.' });
-    expect(await bonusOf(paid.id)).toMatchObject({ status: 'paid' });
+    expect(await bonusOf(paid.id)).toMatchObject({ status: 'cancelled', reason: 'The deposit that earned it was disputed. The paid bonus was taken back.' });
     await matureReferralBonuses(d.deps, Date.now() + 60 * 86_400_000);
-    expect(await bonuses(userAccount(ref.id))).toBe(1);
-    expect(await accountBalance(d.db, userAccount(ref.id))).toBe(10_000_000);
-    expect(await d.caller(ref.token).referrals.get_ref_infos()).toMatchObject({ total_ref_earnings: 10, pending_ref_earnings: 0 });
+    expect(await bonuses(userAccount(ref.id))).toBe(1); // paid once, then taken back
+    expect(await accountBalance(d.db, userAccount(ref.id))).toBe(0);
+    expect(await d.caller(ref.token).referrals.get_ref_infos()).toMatchObject({ total_ref_earnings: 0, pending_ref_earnings: 0 });
   });
 });
 

@@ -22,10 +22,19 @@ export async function openDebt(db: Kysely<Database>, userId: number): Promise<Mi
   return 0 - (await accountBalance(db, debtAccount(userId)));
 }
 
-export type TakeBack = { userId: number; amount: Micros; idempotencyKey: string; kind: TransferKind; description: string; meta?: Record<string, unknown> };
+export type TakeBack = {
+  userId: number;
+  amount: Micros;
+  idempotencyKey: string;
+  kind: TransferKind;
+  description: string;
+  meta?: Record<string, unknown>;
+  /** Where the money goes back to: the card clearing account unless said (a referral bonus goes back to the referrals account). */
+  credit?: string;
+};
 
 /**
- * Takes `amount` back from the user's balance toward the card clearing account. What the
+ * Takes `amount` back from the user's balance toward the card clearing account (or `credit`). What the
  * balance does not cover is first moved from the debt account to the balance (a line the
  * customer sees: "owed"), so the take itself leaves the balance at zero, never below.
  * Returns the part recorded as debt. Keys: `<key>:debt` and `<key>`.
@@ -45,7 +54,7 @@ export async function takeBack(trx: MoneyTx, t: TakeBack): Promise<Micros> {
       quiet: true,
     });
   }
-  await postTransfer(trx, { idempotencyKey: t.idempotencyKey, debit: userAccount(t.userId), credit: PLATFORM.card, amount: t.amount, kind: t.kind, description: t.description, meta: t.meta });
+  await postTransfer(trx, { idempotencyKey: t.idempotencyKey, debit: userAccount(t.userId), credit: t.credit ?? PLATFORM.card, amount: t.amount, kind: t.kind, description: t.description, meta: t.meta });
   return short;
 }
 

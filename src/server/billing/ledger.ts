@@ -52,7 +52,9 @@ export type TransferKind =
   | 'card_dispute'
   | 'card_dispute_won'
   | 'debt'
-  | 'debt_payment';
+  | 'debt_payment'
+  // A paid referral bonus taken back because the deposit that earned it was refunded or disputed later.
+  | 'referral_bonus_reversed';
 
 export type TransferInput = {
   /** Unique in the database: a second transfer with the same key is not written. */

@@ -1,7 +1,8 @@
 import type { Micros } from '../../shared/money';
 import { MICROS_PER_USD } from '../../shared/money';
-import { findUserById, knownAddresses } from '../auth/queries';
+import { findUserById, knownAddresses, usernamesByIds } from '../auth/queries';
 import { cardUsedBy, otherCardPayers, shareACard } from '../billing/card/queries';
+import { takeBack } from '../billing/debt';
 import { firstDepositTransferId } from '../billing/queries';
 import type { MoneyTx } from '../billing/ledger';
 import { PLATFORM, postTransfer, userAccount } from '../billing/ledger';
@@ -142,16 +143,31 @@ export async function payReferralBonus(trx: MoneyTx, bonusId: number): Promise<b
 }
 
 /**
- * Cancels the bonus earned by this deposit transfer while it is not paid (pending or
- * awaiting approval), because the deposit was refunded or disputed; a paid, refused or
- * already cancelled bonus is left as it is. In the caller's transaction (the refund's).
- * Returns whether a bonus was cancelled.
+ * Cancels the bonus earned by this deposit transfer, because the deposit was refunded or
+ * disputed. In the caller's transaction (the refund's). A bonus not paid yet (pending or
+ * awaiting approval) is simply cancelled. One already paid (the hold is 14 days; a card
+ * dispute can come months later) is taken back from the referrer's balance, and what the
+ * balance does not cover becomes their debt, as for a card payment taken back. A refused
+ * or already cancelled bonus is left as it is. Returns whether a bonus was cancelled.
  */
 export async function cancelReferralBonus(trx: MoneyTx, depositTransferId: number, reason: 'refunded' | 'disputed'): Promise<boolean> {
-  const b = await setReferralBonusStatus(trx, { depositTransferId }, ['pending', 'awaiting_approval'], 'cancelled', {
-    reason: reason === 'refunded' ? 'The deposit that earned it was refunded.' : 'The deposit that earned it was disputed.',
+  const why = reason === 'refunded' ? 'The deposit that earned it was refunded.' : 'The deposit that earned it was disputed.';
+  const held = await setReferralBonusStatus(trx, { depositTransferId }, ['pending', 'awaiting_approval'], 'cancelled', { reason: why });
+  if (held) {
+    await insertEvent(trx, held.referrer_id, 'refresh_transactions', {});
+    return true;
+  }
+  const paid = await setReferralBonusStatus(trx, { depositTransferId }, ['paid'], 'cancelled', { reason: `${why} The paid bonus was taken back.` });
+  if (!paid) return false;
+  const referred = (await usernamesByIds(trx, [paid.referred_user_id])).get(paid.referred_user_id) ?? 'a referred user';
+  await takeBack(trx, {
+    userId: paid.referrer_id,
+    amount: paid.amount,
+    idempotencyKey: `referral-bonus-back:${paid.referred_user_id}`,
+    kind: 'referral_bonus_reversed',
+    credit: PLATFORM.referrals,
+    description: `Referral bonus taken back: ${referred}'s deposit was ${reason}`,
+    meta: { referred_user_id: paid.referred_user_id, deposit_transfer_id: depositTransferId },
   });
-  if (!b) return false;
-  await insertEvent(trx, b.referrer_id, 'refresh_transactions', {});
   return true;
 }

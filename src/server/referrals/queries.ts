@@ -36,6 +36,8 @@ export async function referralHistory(db: Kysely<Database>, referrerId: number, 
     UNION ALL
     SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id, NULL FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'
     UNION ALL
+    SELECT created_at, 'bonus', NULL, description, -amount, NULL, NULL, 2, id, NULL FROM ledger_transfers WHERE debit_account = ${account} AND kind = 'referral_bonus_reversed'
+    UNION ALL
     SELECT created_at, 'held', NULL, '', amount, status, matures_at, 1, id, referred_user_id FROM referral_bonuses
       WHERE referrer_id = ${referrerId} AND status IN ('pending', 'awaiting_approval')`;
   const [rows, total] = await Promise.all([
@@ -55,9 +57,14 @@ export async function referralTotals(db: Kysely<Database>, referrerId: number): 
     db.selectFrom('users').select(sql<number>`count(*)`.as('n')).where('referrer_id', '=', referrerId).executeTakeFirstOrThrow(),
     db
       .selectFrom('ledger_transfers')
-      .select(sql<number>`coalesce(sum(amount), 0)`.as('n'))
-      .where('credit_account', '=', userAccount(referrerId))
-      .where('kind', '=', 'referral_bonus')
+      // Paid bonuses less those taken back (a refund or dispute of the deposit after payment).
+      .select(sql<number>`coalesce(sum(CASE WHEN kind = 'referral_bonus' THEN amount ELSE -amount END), 0)`.as('n'))
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('credit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus')]),
+          eb.and([eb('debit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus_reversed')]),
+        ]),
+      )
       .executeTakeFirstOrThrow(),
     db
       .selectFrom('nodes')
