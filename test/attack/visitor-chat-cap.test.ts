@@ -6,7 +6,7 @@ import { snapshot } from '../support/db-snapshot';
 import { byStatus, loopback, requestFrom, type Answer } from '../support/from-ip';
 import { startSmtp } from '../support/smtp';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { callerFor, freshUser, type FreshUser } from '../support/users';
+import { callerFor, freshUser, outboxLink, type FreshUser } from '../support/users';
 
 // The visitor chat's hourly rate of new conversations, attacked as issue 21 did: about 40
 // addresses use up the 200 an hour, then a real visitor writes. Their conversation is taken
@@ -155,6 +155,64 @@ describe('past the hourly rate of new visitor conversations', () => {
     expect(byStatus(fromOne)).toEqual({ 200: 3, 429: 97 });
     const mails = await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', 'like', 'spread%@mailbox.test').execute();
     expect(mails).toHaveLength(3);
+  });
+
+  it('unverified accounts are no way around the hold: 40 of them, 2 per address, reach no inbox; verifying one lets its conversation in', async () => {
+    await readInbox();
+    const before = await notices();
+    const call = (ip: string, name: string, body: unknown, token?: string) => requestFrom(ip, `${s.url}/trpc/${name}`, { body, token });
+    // As the attacker did: each address registers two accounts with an undeliverable email, logs in unverified, writes.
+    const stamp = Date.now().toString(36);
+    const accounts = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => {
+        const ip = loopback(Math.floor(i / 2), 5000);
+        const username = `unv${i}x${stamp}`;
+        const email = `${username}@nowhere.invalid`;
+        expect((await call(ip, 'auth.register', { username, email, password: 'correct horse 1' })).status).toBe(200);
+        const login = await call(ip, 'auth.login', { username, password: 'correct horse 1' });
+        const token = login.body.result.data.auth_token as string;
+        expect(token).toBeTruthy();
+        const sent = await call(ip, 'support.send', { body: `buy cheap ${i}` }, token);
+        expect(sent.status).toBe(200);
+        return { ip, username, email, token, thread: sent.body.result.data };
+      }),
+    );
+    // Taken, and the widget says what to do; but held: no inbox, nothing unread, no notice.
+    for (const a of accounts) expect(a.thread).toMatchObject({ held: { email: a.email, expired: false }, messages: [{ body: expect.stringMatching(/^buy cheap/) }] });
+    const ids = new Set(accounts.map((a) => a.username));
+    const inbox = await op().inbox();
+    expect(inbox.conversations.filter((c) => ids.has(c.who))).toEqual([]);
+    expect(inbox.unread_total).toBe(0);
+    expect(await notices()).toBe(before);
+    const rows = await s.deps.db.selectFrom('support_conversations as c').innerJoin('users as u', 'u.id', 'c.user_id').select(['c.held', 'c.operator_unread']).where('u.email', 'like', `%x${stamp}@nowhere.invalid`).execute();
+    expect(rows).toHaveLength(40);
+    expect(rows.every((r) => r.held === 1 && r.operator_unread === 0)).toBe(true);
+
+    // One account's owner follows its verification link: its conversation reaches the inbox, the operators are told once.
+    const [first] = accounts;
+    expect((await call(first.ip, 'support.send', { body: 'and one more thing' }, first.token)).status).toBe(200);
+    const hash = await outboxLink(s.deps.db, first.email, '/verify?h=');
+    expect((await call(loopback(0, 5100), 'auth.verify', { hash })).status).toBe(200);
+    const after = await op().inbox();
+    expect(after.conversations.find((c) => c.who === first.username)).toMatchObject({ unread: 2, last_message: 'and one more thing' });
+    expect(after.conversations.filter((c) => ids.has(c.who))).toHaveLength(1);
+    expect(await notices()).toBe(before + 1);
+    const mine = await requestFrom(first.ip, `${s.url}/trpc/support.thread`, { method: 'GET', token: first.token });
+    expect(mine.body.result.data.held).toBeUndefined();
+    // Verified, it is a customer like any other: never held again, straight to the inbox.
+    await readInbox();
+    expect((await call(first.ip, 'support.send', { body: 'thanks' }, first.token)).status).toBe(200);
+    expect((await op().inbox()).conversations.find((c) => c.who === first.username)).toMatchObject({ unread: 1 });
+  });
+
+  it('plus-addresses are one mailbox: 100 addresses mailing victim+N get 3 confirmation mails in all', async () => {
+    const spellings = (i: number) => [`victim+${i}@plus.test`, `Victim+x${i}@PLUS.test`, `vic.tim+${i}@gmail.com`, `victim+${i}@googlemail.com`][i % 4];
+    const many = await Promise.all(Array.from({ length: 100 }, (_, i) => start(loopback(i, 6000), { email: spellings(i), body: `bomb ${i}` })));
+    // Two mailboxes: victim@plus.test and victim@gmail.com, 3 mails each.
+    expect(byStatus(many)).toEqual({ 200: 6, 429: 94 });
+    for (const a of many.filter((x) => x.status === 429)) expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.tooManyConfirmMails);
+    const mails = await s.deps.db.selectFrom('mail_outbox').select('to_addr').where((eb) => eb.or([eb('to_addr', 'like', '%@plus.test'), eb('to_addr', 'like', '%mail.com')])).execute();
+    expect(mails).toHaveLength(6);
   });
 
   it('bad, expired and reused links change nothing and say so; 100 uses of one link at once confirm it once', async () => {

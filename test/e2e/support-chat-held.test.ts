@@ -4,7 +4,8 @@ import { SUPPORT_MESSAGES } from '../../src/server/support/service';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startSmtp } from '../support/smtp';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { browserSession, fitsViewport, screenshot } from './browser';
+import { callerFor, freshUser, outboxLink } from '../support/users';
+import { browserSession, fitsViewport, logInLive, screenshot } from './browser';
 
 // A visitor writes in the chat after 40 addresses used up the hourly rate of new visitor
 // conversations (built client: `npm run build` first). The widget says the message waits
@@ -66,6 +67,25 @@ describe('a held visitor conversation', () => {
     // The link again: already done.
     await tab.goto(link);
     await tab.getByText('Your email was already confirmed.').waitFor();
+    await page.context().close();
+  });
+
+  it('an account not yet verified: the widget points to its verification link; verifying drops the notice live', async () => {
+    const user = await freshUser(server.deps, { prefix: 'heldcust', verified: false, login: false });
+    const page: Page = await session.newPage(390);
+    await logInLive(page, user);
+    await page.getByRole('button', { name: 'Chat with support' }).click();
+    await panel(page).getByLabel('Message').fill('Is my account ready?');
+    await panel(page).getByRole('button', { name: 'Send' }).click();
+    const notice = panel(page).getByText(
+      `We received your message. To reach our team, confirm your email: use the link we sent to ${user.email} (Settings can resend it).`,
+    );
+    await notice.waitFor();
+    expect(await fitsViewport(page)).toBe(true);
+    await screenshot(page, 'support-chat-held-account-390');
+
+    await callerFor(server.deps)().auth.verify({ hash: await outboxLink(server.deps.db, user.email, '/verify?h=') });
+    await notice.waitFor({ state: 'detached' });
     await page.context().close();
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
 import { SUPPORT_MESSAGE_MAX } from '../../src/shared/schemas/support';
 import { makeDeps, rejection, type Deps } from '../support/caller';
-import { freshUser, type FreshUser } from '../support/users';
+import { freshUser, fundedUser, outboxLink, type FreshUser } from '../support/users';
 
 // The support chat: customers and visitors write, operators answer from the console.
 // Every rule through the real procedures on a real SQLite file.
@@ -205,5 +205,40 @@ describe('the console', () => {
     const before = await messages();
     expect((await rejection(op().reply({ id: c.id, body: '' }))).code).toBe('BAD_REQUEST');
     expect(await messages()).toBe(before);
+  });
+});
+
+// Last: these use up the hourly rate of new conversations shared by every test above.
+describe('an account not yet verified and the hourly rate of new conversations', () => {
+  const heldOf = async (userId: number) => (await d.db.selectFrom('support_conversations').select('held').where('user_id', '=', userId).executeTakeFirstOrThrow()).held;
+  const inboxHas = async (userId: number) => (await op().inbox()).conversations.some((c) => c.user_id === userId);
+
+  it('its first message takes from the rate; past it, held until a password reset (which verifies) or the link releases it', async () => {
+    // Leave one new conversation in this hour's rate.
+    while (d.deps.limiter.hit('supportConversationsTotal', 'all'));
+    d.deps.limiter.refund('supportConversationsTotal', 'all');
+    const first = await freshUser(d.deps, { prefix: 'supunv1', verified: false });
+    const second = await freshUser(d.deps, { prefix: 'supunv2', verified: false });
+    expect((await d.caller(first.token).support.send({ body: 'hello' })).held).toBeUndefined();
+    expect(await inboxHas(first.id)).toBe(true);
+    // The first took the last one: the second is held, and told where its link went.
+    expect((await d.caller(second.token).support.send({ body: 'hello too' })).held).toEqual({ email: second.email, expired: false });
+    expect(await heldOf(second.id)).toBe(1);
+    expect(await inboxHas(second.id)).toBe(false);
+    // A password reset proves the address: it verifies, and releases the conversation.
+    await d.caller(null).auth.recover({ email: second.email });
+    await d.caller(null).auth.reset({ token: await outboxLink(d.db, second.email, '/reset?token='), password: 'another horse 2' });
+    expect(await heldOf(second.id)).toBe(0);
+    expect((await op().inbox()).conversations.find((c) => c.user_id === second.id)).toMatchObject({ unread: 1 });
+  });
+
+  it('a verified customer or one who has paid is never held, with the rate used up', async () => {
+    expect(d.deps.limiter.blocked('supportConversationsTotal', 'all')).toBe(true);
+    const verified = await freshUser(d.deps, { prefix: 'supver' });
+    const paid = await fundedUser(d.deps, { prefix: 'suppaid', verified: false });
+    for (const u of [verified, paid]) {
+      expect((await d.caller(u.token).support.send({ body: 'hi' })).held).toBeUndefined();
+      expect(await inboxHas(u.id)).toBe(true);
+    }
   });
 });

@@ -38,8 +38,15 @@ function CustomerChat({ open }: { open: boolean }) {
   const send = trpc.support.send.useMutation({ onSuccess: (t) => utils.support.thread.setData(undefined, t) });
   const read = trpc.support.read.useMutation({ onSuccess: () => void utils.support.thread.invalidate() });
   useReadWhenOpen(open, thread.data, () => read.mutate());
+  const held = thread.data?.held;
   return (
     <>
+      {/* An account not yet verified, opening its conversation while many were opened: it waits for the account's link. */}
+      {held && (
+        <Alert kind="info">
+          We received your message. To reach our team, confirm your email: use the link we sent to {held.email} (Settings can resend it).
+        </Alert>
+      )}
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
       <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ body }).then(() => true)} />
     </>

@@ -5,7 +5,7 @@ import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../errors';
 import { enqueueMail } from '../mail/outbox';
 import { accountExistsMail, resetMail, verificationMail } from '../mail/templates';
-import { raise } from '../notifications/raise';
+import { afterRaise, raise } from '../notifications/raise';
 import { paySignupCredit } from '../billing/signup-credit';
 import { hashPassword, verifyPassword } from './passwords';
 import {
@@ -24,6 +24,7 @@ import {
 } from './queries';
 import { endSessions } from './sessions';
 import { hashToken, newToken } from './tokens';
+import { emailVerified } from './verified-hooks';
 import { isSignupOpen, SIGNUP_CLOSED } from '../operator/platform';
 
 const VERIFY_TTL_MS = 7 * 86_400_000;
@@ -117,15 +118,16 @@ async function holdForOwner(ctx: Context, input: { username: string; email: stri
 
 export async function verifyEmail(ctx: Context, hash: string) {
   if (!ctx.limiter.hit('verifyPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
-  let credited = false;
   const ok = await ctx.db.transaction().execute(async (trx) => {
     const token = await findUsableEmailToken(trx, 'verify', hashToken(hash), Date.now());
     if (!token || !(await consumeEmailToken(trx, token.id))) return false;
     await updateUser(trx, token.user_id, { verified_at: Date.now() });
-    credited = await paySignupCredit(trx, token.user_id, ctx.config.signupCreditMicros);
+    await paySignupCredit(trx, token.user_id, ctx.config.signupCreditMicros);
+    await emailVerified(trx, token.user_id);
     return true;
   });
-  if (credited) void ctx.hub.poke();
+  // Hooks may have raised notices (support tells the operators of a released conversation).
+  if (ok) afterRaise(ctx);
   if (!ok) fail('BAD_REQUEST', 'This verification link is invalid, expired or has already been used.');
   return { success: true as const, message: 'Successfully verified!' };
 }
@@ -178,12 +180,15 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     const user = await findUserById(trx, row.user_id);
     // Following the mailed link proves the address, so it counts as verified too.
     await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
-    if (user && user.verified_at === null) await paySignupCredit(trx, row.user_id, ctx.config.signupCreditMicros);
+    if (user && user.verified_at === null) {
+      await paySignupCredit(trx, row.user_id, ctx.config.signupCreditMicros);
+      await emailVerified(trx, row.user_id);
+    }
     await endSessions(trx, row.user_id, {});
     return true;
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
-  void ctx.hub.poke();
+  afterRaise(ctx);
   ctx.log.info('password reset', { user_id: row.user_id });
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }

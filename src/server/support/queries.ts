@@ -15,14 +15,18 @@ export function conversationById(db: Q, id: number) {
   return db.selectFrom('support_conversations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A customer's conversation, made on their first message (one per customer: the UNIQUE user_id). */
-export async function ensureUserConversation(db: Q, userId: number, now: number) {
-  await db
+/**
+ * A customer's conversation, made on their first message (one per customer: the UNIQUE
+ * user_id); `held`: kept out of the inbox until the account's email is verified.
+ * `created`: this call made it.
+ */
+export async function ensureUserConversation(db: Q, userId: number, now: number, held = false) {
+  const r = await db
     .insertInto('support_conversations')
-    .values({ user_id: userId, created_at: now, last_message_at: now })
+    .values({ user_id: userId, created_at: now, last_message_at: now, held: held ? 1 : 0 })
     .onConflict((oc) => oc.column('user_id').doNothing())
-    .execute();
-  return (await conversationOfUser(db, userId))!;
+    .executeTakeFirst();
+  return { row: (await conversationOfUser(db, userId))!, created: Number(r.numInsertedOrUpdatedRows ?? 0n) > 0 };
 }
 
 /** A visitor's conversation; `hold`: kept out of the inbox until the mailed link (its token's hash) is followed. */
@@ -48,6 +52,7 @@ export function conversationByConfirmHash(db: Q, confirmHash: string) {
 /**
  * Lets a held conversation into the inbox, once: only the call that finds it still held
  * and its link unexpired changes it (true). Its visitor's messages become unread then.
+ * An account's conversation has no link (its email's verification releases it).
  */
 export async function releaseHeld(db: Q, id: number, now: number): Promise<boolean> {
   const r = await db
@@ -59,7 +64,7 @@ export async function releaseHeld(db: Q, id: number, now: number): Promise<boole
     })
     .where('id', '=', id)
     .where('held', '=', 1)
-    .where('confirm_expires_at', '>', now)
+    .where((eb) => eb.or([eb('confirm_expires_at', '>', now), eb('user_id', 'is not', null)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }

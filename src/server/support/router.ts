@@ -32,7 +32,7 @@ import {
  */
 export const supportRouter = router({
   status: publicProcedure.meta({ allowInMaintenance: true }).output(supportStatusOutput).query(({ ctx }) => supportStatus(ctx.config.supportHours)),
-  thread: authedProcedure.output(supportThread).query(({ ctx }) => customerThread(ctx.db, ctx.user.id)),
+  thread: authedProcedure.output(supportThread).query(({ ctx }) => customerThread(ctx.db, ctx.user)),
   send: authedProcedure.input(supportSendInput).output(supportThread).mutation(({ ctx, input }) => sendAsCustomer(ctx, ctx.user, input.body)),
   read: authedProcedure.mutation(async ({ ctx }) => {
     await customerRead(ctx.db, await userConversationId(ctx.db, ctx.user.id), ctx.user.id);

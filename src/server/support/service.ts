@@ -1,6 +1,8 @@
 import { SUPPORT_CONFIRM_PATH, type SupportConversation, type SupportInbox, type SupportStatus, type SupportThread, type SupportVisitorConfirmOutput } from '../../shared/schemas/support';
-import { operatorIds } from '../auth/queries';
+import { findUserById, operatorIds } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
+import { onEmailVerified } from '../auth/verified-hooks';
+import { hasPaidDeposit } from '../billing/queries';
 import type { Config } from '../config';
 import type { Context } from '../context';
 import type { DB } from '../db/open';
@@ -11,6 +13,7 @@ import { enqueueMail } from '../mail/outbox';
 import { visitorConfirmMail } from '../mail/templates';
 import { afterRaise, raise } from '../notifications/raise';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
+import { canonicalMailbox } from './mailbox';
 import * as q from './queries';
 
 type Ctx = Pick<Context, 'db' | 'config' | 'hub' | 'mail' | 'limiter' | 'req'>;
@@ -76,9 +79,11 @@ const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number
   ...(c?.held ? { held: { email: c.visitor_email!, expired: (c.confirm_expires_at ?? 0) <= Date.now() } } : {}),
 });
 
-export async function customerThread(db: DB, userId: number): Promise<SupportThread> {
-  const c = await q.conversationOfUser(db, userId);
-  return c ? toThread(await q.messagesOf(db, c.id), c.customer_unread) : { messages: [], unread: 0 };
+/** A customer's thread; `held`: it waits for them to verify `email` (their account's link). */
+export async function customerThread(db: DB, user: { id: number; email: string }): Promise<SupportThread> {
+  const c = await q.conversationOfUser(db, user.id);
+  if (!c) return { messages: [], unread: 0 };
+  return { ...toThread(await q.messagesOf(db, c.id), c.customer_unread), ...(c.held ? { held: { email: user.email, expired: false } } : {}) };
 }
 
 export async function visitorThread(db: DB, token: string): Promise<SupportThread> {
@@ -128,17 +133,63 @@ async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel:
   afterRaise(ctx);
 }
 
-/**
- * A signed-in customer's message. Counted per account only: no visitor limit applies (the
- * per-address ones are shared with whoever else writes from that address, and a crowd of
- * visitors must not lock a customer out).
- */
-export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: string }, body: string): Promise<SupportThread> {
-  take(ctx, [['supportMessagesPerConversation', `u${user.id}`, SUPPORT_MESSAGES.tooFast]]);
-  const c = await q.ensureUserConversation(ctx.db, user.id, Date.now());
-  await postFromCustomer(ctx, c, user.id, user.username, body);
-  return customerThread(ctx.db, user.id);
+/** A customer beyond visitor limits: their email is verified, or they have paid money in. */
+async function trusted(db: DB, user: { id: number; verified_at: number | null }): Promise<boolean> {
+  return user.verified_at !== null || (await hasPaidDeposit(db, user.id));
 }
+
+/**
+ * A signed-in customer's message. A verified (or paying) customer is counted per account
+ * only: no visitor limit applies (the per-address ones are shared with whoever else writes
+ * from that address, and a crowd of visitors must not lock a customer out). An account
+ * nobody has verified costs nothing to make, so its first message counts against the
+ * visitors' hourly rate of new conversations and, past it, is held until the account's
+ * email is verified (docs/decisions.md "Visitor chat confirmation").
+ */
+export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: string; email: string; verified_at: number | null }, body: string): Promise<SupportThread> {
+  take(ctx, [['supportMessagesPerConversation', `u${user.id}`, SUPPORT_MESSAGES.tooFast]]);
+  const isTrusted = await trusted(ctx.db, user);
+  const existing = await q.conversationOfUser(ctx.db, user.id);
+  if (!existing) {
+    const hold = !isTrusted && !ctx.limiter.hit('supportConversationsTotal', 'all');
+    const { row, created } = await q.ensureUserConversation(ctx.db, user.id, Date.now(), hold);
+    // Another request opened it meanwhile: this one used no new conversation.
+    if (!created && !isTrusted && !hold) ctx.limiter.refund('supportConversationsTotal', 'all');
+    await postFromCustomer(ctx, row, user.id, user.username, body);
+  } else {
+    // Verified (or paid) by a path that did not release it: it joins the inbox now.
+    if (existing.held && isTrusted) await releaseAccountConversation(ctx, user.id);
+    await postFromCustomer(ctx, existing, user.id, user.username, body);
+  }
+  return customerThread(ctx.db, user);
+}
+
+/**
+ * An account's held conversation joins the inbox, in the caller's transaction: its
+ * messages become unread and the operators are told as for a new message. Once: false
+ * when there was nothing held.
+ */
+async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
+  const c = await q.conversationOfUser(trx, userId);
+  if (!c?.held) return false;
+  const notify = (await q.unreadTotal(trx)) === 0;
+  if (!(await q.releaseHeld(trx, c.id, Date.now()))) return false;
+  const body = (await q.messagesOf(trx, c.id, 1))[0]?.body ?? '';
+  const who = (await findUserById(trx, userId))?.username ?? `#${c.id}`;
+  await insertEvent(trx, userId, 'support_chat', {});
+  await tellOperators(trx, notify, c.id, userId, who, body);
+  return true;
+}
+
+async function releaseAccountConversation(ctx: Ctx, userId: number): Promise<void> {
+  if (await ctx.db.transaction().execute((trx) => releaseAccountHeld(trx, userId))) afterRaise(ctx);
+}
+
+// Verifying an account's email (its mailed link, or a password reset) releases its held
+// conversation in the same transaction; auth runs afterRaise once it commits.
+onEmailVerified(async (trx, userId) => {
+  await releaseAccountHeld(trx, userId);
+});
 
 /**
  * A visitor's first message opens their conversation. Past the hourly rate of new visitor
@@ -157,7 +208,8 @@ export async function startAsVisitor(ctx: Ctx, email: string, body: string): Pro
     try {
       take(ctx, [
         ['supportConfirmMailPerIp', ip, SUPPORT_MESSAGES.tooManyConfirmMails],
-        ['supportConfirmMailPerEmail', email.toLowerCase(), SUPPORT_MESSAGES.tooManyConfirmMails],
+        // Per mailbox: `victim+1@…`, `victim+2@…` are one inbox to flood.
+        ['supportConfirmMailPerEmail', canonicalMailbox(email), SUPPORT_MESSAGES.tooManyConfirmMails],
       ]);
     } catch (err) {
       giveBack(); // nothing opened: the address's slots were not used
