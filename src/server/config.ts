@@ -273,7 +273,7 @@ export type Config = {
   depositPollMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
   maxNodesPerUser: number;
-  /** Nodes an account with no paid deposit may run at once (FREE_NODE_LIMIT). */
+  /** Nodes a free account (paid less than PAYING_MINIMUM, net) may run at once (FREE_NODE_LIMIT). */
   freeNodeLimit: number;
   /** FREE_CAPACITY_SHARE in hundredths of a percent (10% is 1000): whole numbers, no float rounding. */
   freeCapacityBasisPoints: number;

@@ -10,6 +10,16 @@ export const notCovered = (count: number, amount: number) =>
   `Your balance does not cover ${count === 1 ? "this node's" : `these ${count} nodes'`} first day of hosting (${usdCeil(amount)}). Add funds on the Billing page.`;
 
 /**
+ * No deploy while the user owes a debt. Read in the deploy's transaction: a reversal
+ * landing meanwhile is seen by one or the other. Deploys ask it before the free limits
+ * too: a debtor whose refund made the account free is told of the debt, the cause.
+ */
+export async function refuseWhileOwing(trx: MoneyTx, userId: number): Promise<void> {
+  const owed = await openDebt(trx, userId);
+  if (owed > 0) fail('BAD_REQUEST', debtOpen(owed));
+}
+
+/**
  * Charges each new node the rest of its first UTC day, in the transaction that creates
  * it, so a node never exists unpaid. When the balance cannot cover them all, the deploy
  * is refused (a domain error) and the caller's transaction, the nodes with it, rolls back:
@@ -17,9 +27,7 @@ export const notCovered = (count: number, amount: number) =>
  * the user owes a debt (debt.ts), no node is deployed at all.
  */
 export async function chargeInitial(trx: MoneyTx, userId: number, nodes: NewNode[]): Promise<void> {
-  // Read in the deploy's transaction: a reversal landing meanwhile is seen by one or the other.
-  const owed = await openDebt(trx, userId);
-  if (owed > 0) fail('BAD_REQUEST', debtOpen(owed));
+  await refuseWhileOwing(trx, userId);
   const amounts = nodes.map((n) => initialChargeAmount(n.hosting_price, n.created_at));
   let charged = false;
   try {

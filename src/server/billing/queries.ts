@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import type { Database } from '../db/schema';
 import { CHARGED } from '../../shared/lifecycle';
 import { userAccount } from './ledger';
+import { MICROS_PER_USD, type Micros } from '../../shared/money';
+import { CARD_MINIMUM } from '../../shared/schemas/billing';
 
 
 /** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
@@ -134,29 +136,42 @@ export async function chargeTotalsByDay(db: Kysely<Database>, from: number) {
 }
 
 /**
- * Transfers that are money the customer paid in (crypto or card). Sign-up credit, gift
- * codes, referral bonuses and the operator's credits are not: they are what decides
- * whether an account is "free" (deploy/free-limits.ts).
+ * The least a customer must have paid in, net of what was taken back, to count as paying
+ * (micro-dollars): the smallest card payment. Below it an account is "free"
+ * (deploy/free-limits.ts), so a deposit refunded, disputed, or of one cent does not lift
+ * the free limits: escaping them costs this much real money per account.
  */
-const PAID_KINDS = ['crypto_deposit', 'card_payment'] as const;
+export const PAYING_MINIMUM: Micros = CARD_MINIMUM * MICROS_PER_USD;
 
-/** Has the user ever made a paid deposit? */
-export async function hasPaidDeposit(db: Kysely<Database>, userId: number): Promise<boolean> {
-  const row = await db.selectFrom('ledger_transfers').select('id').where('credit_account', '=', userAccount(userId)).where('kind', 'in', PAID_KINDS).limit(1).executeTakeFirst();
-  return row !== undefined;
+/**
+ * Which of these users are paying customers: their paid deposits (`crypto_deposit`,
+ * `card_payment`), less what card refunds and disputes took back (`card_refund`,
+ * `card_dispute`, plus `card_dispute_won` given back), come to at least PAYING_MINIMUM.
+ * Sign-up credit, gift codes, referral bonuses and the operator's credits are not paid
+ * money. One statement for all the ids (one JSON array). Each side is pinned to the small
+ * read (a unary `+` keeps SQLite off an index): the paid side down `ledger_credit` (an
+ * account's credits are few; the kind index would read every deposit of the platform),
+ * the taken-back side down the kind index (reversals are few; `ledger_debit` would read
+ * every daily charge of the account).
+ */
+export async function payingUsers(db: Kysely<Database>, userIds: number[]): Promise<Set<number>> {
+  if (!userIds.length) return new Set();
+  const { rows } = await sql<{ account: string }>`
+    WITH ids(account) AS (SELECT 'user:' || value FROM json_each(${JSON.stringify(userIds)})),
+    moves(account, amount) AS (
+      SELECT credit_account, amount FROM ledger_transfers
+       WHERE +kind IN ('crypto_deposit', 'card_payment', 'card_dispute_won') AND credit_account IN (SELECT account FROM ids)
+      UNION ALL
+      SELECT debit_account, -amount FROM ledger_transfers
+       WHERE kind IN ('card_refund', 'card_dispute') AND +debit_account IN (SELECT account FROM ids)
+    )
+    SELECT account FROM moves GROUP BY account HAVING sum(amount) >= ${PAYING_MINIMUM}`.execute(db);
+  return new Set(rows.map((r) => Number(r.account.slice('user:'.length))));
 }
 
-/** Which of these users have ever made a paid deposit (one statement, ids as one JSON array). */
-export async function paidUsers(db: Kysely<Database>, userIds: number[]): Promise<Set<number>> {
-  if (!userIds.length) return new Set();
-  const rows = await db
-    .selectFrom('ledger_transfers')
-    .select('credit_account')
-    .distinct()
-    .where('kind', 'in', PAID_KINDS)
-    .where('credit_account', 'in', sql<string>`(SELECT 'user:' || value FROM json_each(${JSON.stringify(userIds)}))`)
-    .execute();
-  return new Set(rows.map((r) => Number(r.credit_account.slice('user:'.length))));
+/** Is the user a paying customer (payingUsers)? */
+export async function isPaying(db: Kysely<Database>, userId: number): Promise<boolean> {
+  return (await payingUsers(db, [userId])).has(userId);
 }
 
 /** The open debts (`debt:<user>` accounts with more debited than credited), largest first, with the username. */

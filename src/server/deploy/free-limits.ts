@@ -1,43 +1,46 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { fail } from '../errors';
-import { hasPaidDeposit, paidUsers } from '../billing/queries';
+import { isPaying, payingUsers, PAYING_MINIMUM } from '../billing/queries';
+import { usd } from '../../shared/notification-kinds';
 import { planSlots } from '../fleet/queries';
 import { chargedNodesByOwner, countChargedNodes } from '../nodes/repository';
 
 /**
- * What an account that never made a paid deposit (crypto or card) may run. Without these,
+ * What a free account may run: one whose paid deposits (crypto or card), net of card
+ * refunds and disputes, come to less than PAYING_MINIMUM (billing/queries.ts). Without these,
  * ten new accounts on sign-up credit filled all 1,000 cloud slots (100 Satori neurons
  * each) and every paying customer after them got "no capacity". Both checks run in the
  * deploy's transaction (BEGIN IMMEDIATE: SQLite's one writer), so racing deploys, from
- * one account or many, see each other's nodes.
+ * one account or many, see each other's nodes, and a refund posted meanwhile counts.
  */
+const UNPAID = `Accounts that have deposited less than ${usd(PAYING_MINIMUM)}`;
+
 export const freeNodeLimitReached = (limit: number) =>
   limit === 0
-    ? 'Accounts that have not made a deposit cannot run nodes. Add funds in Billing to deploy.'
-    : `Accounts that have not made a deposit can run ${limit} node${limit === 1 ? '' : 's'} at a time. Add funds in Billing to deploy more.`;
+    ? `${UNPAID} cannot run nodes. Add funds in Billing to deploy.`
+    : `${UNPAID} can run ${limit} node${limit === 1 ? '' : 's'} at a time. Add funds in Billing to deploy more.`;
 
-export const FREE_CAPACITY_FULL =
-  'The servers set aside for accounts that have not made a deposit are full right now. Add funds in Billing to deploy, or try again later.';
+export const FREE_CAPACITY_FULL = `The servers set aside for ${UNPAID.toLowerCase()} are full right now. Add funds in Billing to deploy, or try again later.`;
 
 export type FreeLimits = { freeNodeLimit: number; freeCapacityBasisPoints: number };
 
-/** Before the nodes are written: an unpaid account past FREE_NODE_LIMIT is refused whole. Returns whether the account is free. */
+/** Before the nodes are written: a free account past FREE_NODE_LIMIT is refused whole. Returns whether the account is free. */
 export async function checkFreeNodeLimit(trx: Kysely<Database>, userId: number, limits: FreeLimits, adding: number): Promise<boolean> {
-  if (await hasPaidDeposit(trx, userId)) return false;
+  if (await isPaying(trx, userId)) return false;
   if ((await countChargedNodes(trx, userId)) + adding > limits.freeNodeLimit) fail('FORBIDDEN', freeNodeLimitReached(limits.freeNodeLimit));
   return true;
 }
 
 /**
  * After the nodes are written (so they count, and the fleet's own "no capacity" answer
- * comes first): the charged nodes of all unpaid accounts on this plan stay within
+ * comes first): the charged nodes of all free accounts on this plan stay within
  * FREE_CAPACITY_SHARE of the plan's slots, rounded down. Throwing rolls the deploy back.
  */
 export async function checkFreeCapacity(trx: Kysely<Database>, plan: 'dedicated' | 'cloud', limits: FreeLimits): Promise<void> {
   const allowed = Math.floor(((await planSlots(trx, plan)) * limits.freeCapacityBasisPoints) / 10_000);
   const owners = await chargedNodesByOwner(trx, plan);
-  const paid = await paidUsers(trx, owners.map((o) => o.user_id));
+  const paid = await payingUsers(trx, owners.map((o) => o.user_id));
   const free = owners.reduce((sum, o) => (paid.has(o.user_id) ? sum : sum + o.n), 0);
   if (free > allowed) fail('FORBIDDEN', FREE_CAPACITY_FULL);
 }

@@ -7,7 +7,7 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../context';
 import type { CoinRecord, User } from '../db/schema';
 import { fail } from '../errors';
-import { chargeInitial } from '../billing/initial-charge';
+import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
 import { checkDeployable, profileFor, requestNodes } from '../fleet/service';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
@@ -70,6 +70,7 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }
       await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
+      await refuseWhileOwing(trx, user.id);
       const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
       const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
       if (free) await checkFreeCapacity(trx, plan, ctx.config);

@@ -5,7 +5,7 @@ import { MAX_KEYSTORES, type DeployValidatorsInput } from '../../shared/schemas/
 import type { Context } from '../context';
 import type { User } from '../db/schema';
 import { fail } from '../errors';
-import { chargeInitial } from '../billing/initial-charge';
+import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
 import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
 import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
@@ -86,6 +86,7 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
     }
     if (!nodes.length) return [];
     await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
+    await refuseWhileOwing(trx, user.id);
     const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
     const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
     if (free) await checkFreeCapacity(trx, plan, ctx.config);
