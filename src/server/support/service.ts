@@ -2,7 +2,7 @@ import { SUPPORT_CONFIRM_PATH, type SupportConversation, type SupportInbox, type
 import { findUserById, operatorIds } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
 import { onEmailVerified } from '../auth/verified-hooks';
-import { hasPaidDeposit } from '../billing/queries';
+import { isPaying } from '../billing/queries';
 import type { Config } from '../config';
 import type { Context } from '../context';
 import type { DB } from '../db/open';
@@ -135,7 +135,7 @@ async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel:
 
 /** A customer beyond visitor limits: their email is verified, or they have paid money in. */
 async function trusted(db: DB, user: { id: number; verified_at: number | null }): Promise<boolean> {
-  return user.verified_at !== null || (await hasPaidDeposit(db, user.id));
+  return user.verified_at !== null || (await isPaying(db, user.id));
 }
 
 /**
