@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { deployProblem } from '../../shared/deploy-rules';
 import type { DeployInfoCoin, DeployServerInput, DeployServerOutput, Plan } from '../../shared/schemas/deploy';
-import { errorField, errorMessage } from '../app/errors';
+import { errorCode, errorField, errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { wizardOf } from './flow';
 import { serverErrorField, type WizardField } from './serverErrors';
@@ -37,7 +37,9 @@ export function useDeploy(coin: DeployInfoCoin, plan: Plan, onDeployed: (result:
       onDeployed(await mutation.mutateAsync({ ...input, currency: coin.id, package: plan }));
     } catch (err) {
       const message = errorMessage(err);
-      const field = serverErrorField(wizard, message, errorField(err));
+      // FORBIDDEN is the account's own limit (free accounts, the node cap), never a field's
+      // mistake: shown above the form, so a valid address is not marked wrong.
+      const field = errorCode(err) === 'FORBIDDEN' ? null : serverErrorField(wizard, message, errorField(err));
       if (field) setErrors({ [field]: message });
       else setError(message);
     } finally {
