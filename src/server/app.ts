@@ -140,9 +140,10 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
-  app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf));
+  // Keystore uploads wait on key derivation (its own fair queue), not on the loop: outside the admission pools.
+  app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf, (c) => c.req.path === UPLOAD_PROCEDURE));
   // Stripe's signed deliveries are money events, never refused for their rate.
-  const restBudget = restCallBudget<Env>(budget, callerOf);
+  const restBudget = restCallBudget<Env>(budget, callerOf, (c) => c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')));
   app.use('/api/*', (c, next) => (c.req.path === STRIPE_WEBHOOK_PATH ? next() : restBudget(c, next)));
   app.use('/public_api/*', restBudget);
   app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());

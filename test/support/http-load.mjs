@@ -2,6 +2,7 @@
 // (the server runs in the test's own thread). Two kinds of job:
 // - flood: `concurrency` loops, each sending `request` back to back for `durationMs`;
 //   reports the count of answers by status and how many 429s carried Retry-After;
+//   with `ips`, `concurrency` loops from each of those addresses (many clients at once);
 // - probe: one request at a time (each of `requests` in turn), paced by `pauseMs`,
 //   for `durationMs`; reports each one's latency in ms and its status.
 import http from 'node:http';
@@ -20,21 +21,23 @@ function send(agent, r) {
   });
 }
 
-async function flood({ ip, request, concurrency, durationMs }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, localAddress: ip });
+async function flood({ ip, ips, request, concurrency, durationMs }) {
+  const agents = (ips ?? [ip]).map((localAddress) => new http.Agent({ keepAlive: true, maxSockets: concurrency, localAddress }));
   const stopAt = Date.now() + durationMs;
   const statuses = {};
   let limitedWithRetryAfter = 0;
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < stopAt) {
-        const a = await send(agent, request);
-        statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-        if (a.status === 429 && Number(a.retryAfter) >= 1) limitedWithRetryAfter++;
-      }
-    }),
+    agents.flatMap((agent) =>
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < stopAt) {
+          const a = await send(agent, request);
+          statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+          if (a.status === 429 && Number(a.retryAfter) >= 1) limitedWithRetryAfter++;
+        }
+      }),
+    ),
   );
-  agent.destroy();
+  for (const agent of agents) agent.destroy();
   return { statuses, limitedWithRetryAfter };
 }
 

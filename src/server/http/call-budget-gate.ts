@@ -2,7 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ERROR_STATUS } from '../errors';
-import { overBudgetMessage, type CallBudget } from './call-budget';
+import { overBudgetMessage, serverBusyMessage, type CallBudget, type Payer } from './call-budget';
 import { callPaths } from './trpc-http';
 
 /** Who is calling, read from the request alone (no database): its bearer token and address. */
@@ -39,6 +39,45 @@ async function refuse(c: HonoContext, budget: CallBudget, payerKey: string, retr
 }
 
 /**
+ * Requests that wait mostly on something other than the event loop for long (a keystore
+ * upload waits its turn for key derivation, which has its own fair queue) skip the
+ * admission pool: holding a place for a minute they would keep everyone else waiting.
+ */
+export type Unpooled = (c: HonoContext) => boolean;
+
+/** A refusal by the admission pool: wait a second (the line moves in well under that). */
+export const BUSY_RETRY_AFTER_S = 1;
+
+/**
+ * Charges the payer's budget (refused: after a pause), then takes a place in its
+ * admission pool (refused: at once, the calls handed back), then handles the request.
+ * `answer` builds a refusal in the route's shape.
+ */
+async function admit(
+  c: HonoContext,
+  next: () => Promise<void>,
+  budget: CallBudget,
+  payer: Payer,
+  calls: number,
+  answer: (retryAfterS: number, message: string) => Response,
+  unpooled?: Unpooled,
+): Promise<Response | void> {
+  const admission = budget.take(payer, calls);
+  if (!admission.ok) return refuse(c, budget, payer.key, admission.retryAfterS, (s) => answer(s, overBudgetMessage(s)));
+  const entry = unpooled?.(c) ? { ok: true as const, leave: () => {} } : await budget.enter(payer, calls, c.req.raw.signal);
+  if (!entry.ok) {
+    admission.release(true);
+    return answer(BUSY_RETRY_AFTER_S, serverBusyMessage(BUSY_RETRY_AFTER_S));
+  }
+  try {
+    await next();
+  } finally {
+    entry.leave();
+    admission.release();
+  }
+}
+
+/**
  * tRPC streams its answer when asked for JSON lines (`trpc-accept: application/jsonl`,
  * or without that header an Accept listing it, as tRPC reads them): the Response comes
  * back before any call ran, so the budget's in-flight count would be released at once.
@@ -56,7 +95,7 @@ const STREAM_REFUSED = 'This server answers tRPC calls as plain JSON only, not a
  * shape (one error per call, as the procedure would have answered), so the browser's
  * batch link hands each query its own TOO_MANY_REQUESTS error.
  */
-export function trpcCallBudget<E extends PayerEnv>(base: string, budget: CallBudget, callerOf: CallerOf): MiddlewareHandler<E> {
+export function trpcCallBudget<E extends PayerEnv>(base: string, budget: CallBudget, callerOf: CallerOf, unpooled?: Unpooled): MiddlewareHandler<E> {
   return async (c, next) => {
     const paths = callPaths(c, base);
     const batch = c.req.query('batch') === '1';
@@ -67,43 +106,21 @@ export function trpcCallBudget<E extends PayerEnv>(base: string, budget: CallBud
     const { token, ip } = callerOf(c);
     const payer = await budget.payer(token, ip);
     c.set('callPayer', payer.key);
-    const admission = budget.take(payer, paths.length);
-    if (!admission.ok) {
-      return refuse(c, budget, payer.key, admission.retryAfterS, (retryAfterS) => {
-        const error = (path: string) => ({
-          error: {
-            message: overBudgetMessage(retryAfterS),
-            code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS,
-            data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: retryAfterS },
-          },
-        });
-        return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(retryAfterS) });
+    return admit(c, next, budget, payer, paths.length, (retryAfterS, message) => {
+      const error = (path: string) => ({
+        error: { message, code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS, data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: retryAfterS } },
       });
-    }
-    try {
-      await next();
-    } finally {
-      admission.release();
-    }
+      return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(retryAfterS) });
+    }, unpooled);
   };
 }
 
 /** The same budget for the REST routes: one call per request, refused in the REST shape. */
-export function restCallBudget<E extends PayerEnv>(budget: CallBudget, callerOf: CallerOf): MiddlewareHandler<E> {
+export function restCallBudget<E extends PayerEnv>(budget: CallBudget, callerOf: CallerOf, unpooled?: Unpooled): MiddlewareHandler<E> {
   return async (c, next) => {
     const { token, ip } = callerOf(c);
     const payer = await budget.payer(token, ip);
     c.set('callPayer', payer.key);
-    const admission = budget.take(payer, 1);
-    if (!admission.ok) {
-      return refuse(c, budget, payer.key, admission.retryAfterS, (retryAfterS) =>
-        c.json({ success: false, message: overBudgetMessage(retryAfterS) }, TOO_MANY, { 'retry-after': String(retryAfterS) }),
-      );
-    }
-    try {
-      await next();
-    } finally {
-      admission.release();
-    }
+    return admit(c, next, budget, payer, 1, (retryAfterS, message) => c.json({ success: false, message }, TOO_MANY, { 'retry-after': String(retryAfterS) }), unpooled);
   };
 }

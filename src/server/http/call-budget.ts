@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import { ADMISSION_POOLS, AdmissionPool, type Entry } from './admission-pool';
 import { callTurns, type CallTurns } from './call-turns';
 import { addressKey } from './rate-limit';
 
@@ -16,12 +18,22 @@ export const CALL_BUDGETS = {
   account: { burst: 600, perSecond: 10, inFlight: 100 },
   /** A client without a known account (guests, public calls), by address (an IPv6 /64 is one). */
   address: { burst: 600, perSecond: 10, inFlight: 100 },
+  /**
+   * An IPv6 /48, whose /64s (65,536 of them) each have an address budget: their calls
+   * also count here, so one tunnel or one provider's allocation has four addresses' worth.
+   */
+  network: { burst: 2400, perSecond: 40, inFlight: 400 },
 } satisfies Record<string, CallRule>;
 
-/** Who pays for a request's calls. */
-export type Payer = { key: string; rule: CallRule };
+/**
+ * Who pays for a request's calls: its bucket, and for an IPv6 guest its /48's too.
+ * `pool`: whose admission pool it waits in (admission-pool.ts), as `poolKey` (a /48
+ * for IPv6 guests, so its many /64s take one turn in the round robin, not thousands).
+ */
+export type Payer = { key: string; rule: CallRule; network?: { key: string; rule: CallRule }; pool: 'guest' | 'account'; poolKey: string };
 
-export type Admission = { ok: true; release: () => void } | { ok: false; retryAfterS: number };
+/** Admitted: `release` when the answer is built; `release(true)` when no call ran (the calls are handed back). */
+export type Admission = { ok: true; release: (unused?: boolean) => void } | { ok: false; retryAfterS: number };
 
 type Bucket = { tokens: number; at: number; inFlight: number };
 
@@ -55,6 +67,8 @@ export class CallBudget {
   private turns = new Map<string, CallTurns>();
   /** Paused refusals per payer; gone at zero. */
   private paused = new Map<string, number>();
+  /** Process-wide admission, one pool for all guests and one for all accounts. */
+  private pools = { guest: new AdmissionPool(ADMISSION_POOLS.guest), account: new AdmissionPool(ADMISSION_POOLS.account) };
   private lastSweep = 0;
   private readonly now: () => number;
   private readonly ownerOf: OwnerOf;
@@ -65,7 +79,17 @@ export class CallBudget {
 
   async payer(token: string | null, ip: string): Promise<Payer> {
     const account = token ? await this.ownerOf(token, ip) : null;
-    return account !== null ? { key: `account:${account}`, rule: CALL_BUDGETS.account } : addressPayer(ip);
+    return account !== null ? { key: `account:${account}`, rule: CALL_BUDGETS.account, pool: 'account', poolKey: `account:${account}` } : addressPayer(ip);
+  }
+
+  /** A place in the payer's admission pool for `calls` calls (admission-pool.ts). */
+  enter(payer: Payer, calls: number, signal?: AbortSignal): Entry | Promise<Entry> {
+    return this.pools[payer.pool].enter(payer.poolKey, calls, signal);
+  }
+
+  /** The pools' load now (for tests). */
+  poolLoad(pool: Payer['pool']) {
+    return this.pools[pool].load;
   }
 
   /**
@@ -97,29 +121,43 @@ export class CallBudget {
    */
   take(payer: Payer, calls: number): Admission {
     const t = this.now();
-    const { rule } = payer;
-    let b = this.buckets.get(payer.key);
+    const buckets = [this.bucket(payer.key, payer.rule, t), ...(payer.network ? [this.bucket(payer.network.key, payer.network.rule, t)] : [])];
+    const rules = [payer.rule, ...(payer.network ? [payer.network.rule] : [])];
+    let retryAfterS = 0;
+    buckets.forEach((b, i) => {
+      if (b.inFlight + calls > rules[i].inFlight) retryAfterS = Math.max(retryAfterS, 1);
+      else if (b.tokens < calls) retryAfterS = Math.max(retryAfterS, Math.ceil((calls - b.tokens) / rules[i].perSecond), 1);
+    });
+    if (retryAfterS) return { ok: false, retryAfterS };
+    for (const b of buckets) {
+      b.tokens -= calls;
+      b.inFlight += calls;
+    }
+    let released = false;
+    return {
+      ok: true,
+      release: (unused = false) => {
+        if (released) return;
+        released = true;
+        buckets.forEach((b, i) => {
+          b.inFlight -= calls;
+          if (unused) b.tokens = Math.min(rules[i].burst, b.tokens + calls);
+        });
+      },
+    };
+  }
+
+  /** The payer's bucket, refilled to now. */
+  private bucket(key: string, rule: CallRule, t: number): Bucket {
+    let b = this.buckets.get(key);
     if (!b) {
       b = { tokens: rule.burst, at: t, inFlight: 0 };
-      this.buckets.set(payer.key, b);
+      this.buckets.set(key, b);
       if (this.buckets.size > SWEEP_ABOVE && t - this.lastSweep > SWEEP_EVERY_MS) this.sweep(t);
     }
     b.tokens = Math.min(rule.burst, b.tokens + ((t - b.at) / 1000) * rule.perSecond);
     b.at = t;
-    if (b.inFlight + calls > rule.inFlight) return { ok: false, retryAfterS: 1 };
-    if (b.tokens < calls) return { ok: false, retryAfterS: Math.max(1, Math.ceil((calls - b.tokens) / rule.perSecond)) };
-    b.tokens -= calls;
-    b.inFlight += calls;
-    let released = false;
-    const bucket = b;
-    return {
-      ok: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        bucket.inFlight -= calls;
-      },
-    };
+    return b;
   }
 
   /**
@@ -148,14 +186,39 @@ export class CallBudget {
   private sweep(t: number) {
     this.lastSweep = t;
     for (const [key, b] of this.buckets) {
-      const rule = key.startsWith('account:') ? CALL_BUDGETS.account : CALL_BUDGETS.address;
+      const rule = key.startsWith('account:') ? CALL_BUDGETS.account : key.startsWith('network:') ? CALL_BUDGETS.network : CALL_BUDGETS.address;
       if (!b.inFlight && b.tokens + ((t - b.at) / 1000) * rule.perSecond >= rule.burst) this.buckets.delete(key);
     }
   }
 }
 
-/** The payer of a client without an account: its address (an IPv6 /64 is one). */
-export const addressPayer = (ip: string): Payer => ({ key: `address:${addressKey(ip)}`, rule: CALL_BUDGETS.address });
+/**
+ * The payer of a client without an account: its address (an IPv6 /64 is one), and for
+ * IPv6 also its /48.
+ */
+export function addressPayer(ip: string): Payer {
+  const key = `address:${addressKey(ip)}`;
+  const net = network48(ip);
+  if (!net) return { key, rule: CALL_BUDGETS.address, pool: 'guest', poolKey: key };
+  const network = { key: `network:${net}`, rule: CALL_BUDGETS.network };
+  return { key, rule: CALL_BUDGETS.address, network, pool: 'guest', poolKey: network.key };
+}
+
+/** An IPv6 client's /48 (`2001:db8:1::/48`); null for IPv4 (an IPv4-mapped address is IPv4). */
+function network48(ip: string): string | null {
+  const bare = ip.split('%')[0];
+  if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return null;
+  const a = ipaddr.IPv6.parse(bare);
+  if (a.isIPv4MappedAddress()) return null;
+  return `${a.parts
+    .slice(0, 3)
+    .map((g) => g.toString(16))
+    .join(':')}::/48`;
+}
+
+/** The words of a refusal by the admission pool (admission-pool.ts): what the client can do now. */
+export const serverBusyMessage = (retryAfterS: number) =>
+  `The server is busy answering many other visitors. Please wait ${retryAfterS} second${retryAfterS === 1 ? '' : 's'} and try again.`;
 
 /** The words of a refusal: what the client can do now. */
 export const overBudgetMessage = (retryAfterS: number) =>

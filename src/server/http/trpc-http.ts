@@ -24,6 +24,14 @@ export function callPaths(c: HonoContext, base: string): string[] {
 }
 
 /**
+ * Answers built here as bytes whose size was checked (the public cache's): the batch
+ * limit does not read them back. Reading a 470 KB answer back as text and wrapping it
+ * again cost about 10 ms a request (decode, re-encode, undici's string checks), outside
+ * the admission pool, and 300 such requests at once stalled the loop for seconds.
+ */
+const sized = new WeakSet<Response>();
+
+/**
  * Refuses over-size batches before any work (no context, no procedure), and answers
  * 413 instead of a batch answer over the size cap.
  */
@@ -34,7 +42,8 @@ export function batchLimit(base: string): MiddlewareHandler {
       return refuse(c, 'BAD_REQUEST', `A batch may hold at most ${MAX_BATCH_CALLS} calls; this one holds ${paths.length}. Split it.`);
     }
     await next();
-    if (paths.length < 2 || !c.res.body) return;
+    // (`sized` first: reading `body` turns the adapter's light Response into a full one.)
+    if (paths.length < 2 || sized.has(c.res) || !c.res.body) return;
     const text = await c.res.text();
     if (Buffer.byteLength(text) > MAX_BATCH_RESPONSE_BYTES) {
       c.res = undefined;
@@ -74,7 +83,12 @@ export function trpcPublicCache(base: string, router: AnyTRPCRouter, cache: Resp
         routes.map((r, i) => cachedAnswer(cache, r!, inputs[i], () => call((ctx ??= makeContext(c)), r!.procedure, inputs[i]))),
       );
       const items = bodies.map((b) => `{"result":{"data":${b}}}`);
-      return c.body(batch ? `[${items.join(',')}]` : items[0], 200, { 'content-type': 'application/json' });
+      // Encoded once, here, inside the caller's admission (the adapter writes the bytes as they are).
+      const bytes = Buffer.from(batch ? `[${items.join(',')}]` : items[0]);
+      if (bytes.length > MAX_BATCH_RESPONSE_BYTES) return refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
+      const res = c.body(bytes, 200, { 'content-type': 'application/json' });
+      sized.add(res);
+      return res;
     } catch {
       return next();
     }
