@@ -14,10 +14,12 @@ const FLOOD_MS = 7_000;
 const ADDRESSES = 100;
 const CONNECTIONS = 3;
 const BATCH = 20;
-// The machine runs another test file beside this one on two cores: bounds far under the
-// old code's stall (4-14 s here) and above what a loaded machine adds (575 ms seen at load 8).
-const HEALTHZ_P99_MS = 1000;
-const CUSTOMER_P99_MS = 1500;
+// The machine runs another test file beside this one on two cores: bounds at half the old
+// code's stall (healthz p99 4 s, page 5.5 s on a loaded machine; 14 s seen by hand) and far
+// above what the fix gives under load (575 ms and 1.1 s seen at load 8; 60-200 ms alone).
+// The 100 ms / 500 ms stay in the benchmark (npm run bench), not in a timed test.
+const HEALTHZ_P99_MS = 2000;
+const CUSTOMER_P99_MS = 2750;
 
 let s: TestServer;
 let customer: FreshUser;

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { SUPPORT_MESSAGE_MAX, type SupportConversation } from '../../shared/schemas/support';
+import { SUPPORT_INBOX_PAGE, SUPPORT_MESSAGE_MAX, type SupportConversation } from '../../shared/schemas/support';
 import { errorMessage } from '../app/errors';
 import { useLiveEvent } from '../app/liveBus';
 import { trpc } from '../app/trpc';
@@ -13,7 +13,8 @@ import { CustomerText } from './CustomerText';
 /** The support inbox: conversations (unread first) and the one chosen (`?c=<id>`), with the answer box. */
 export function Support() {
   const utils = trpc.useUtils();
-  const inbox = trpc.console.support.inbox.useQuery();
+  const [limit, setLimit] = useState(SUPPORT_INBOX_PAGE);
+  const inbox = trpc.console.support.inbox.useQuery({ limit }, { placeholderData: (previous) => previous });
   // Every message either way is a `support_chat` event to each operator.
   useLiveEvent('support_chat', () => void utils.console.support.invalidate());
   const search = useSearch();
@@ -46,6 +47,11 @@ export function Support() {
             ) : (
               <p className="muted">No conversations yet. Customers and visitors write from the chat bubble on every page.</p>
             )}
+            {data.more ? (
+              <button type="button" className="btn btn-secondary btn-sm" disabled={inbox.isFetching} onClick={() => setLimit((n) => n + SUPPORT_INBOX_PAGE)}>
+                Show older conversations
+              </button>
+            ) : null}
           </section>
           {chosen ? <ConversationPane id={chosen} /> : data.conversations.length ? <p className="muted">Choose a conversation to read and answer it.</p> : null}
         </div>

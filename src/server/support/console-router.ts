@@ -5,6 +5,8 @@ import {
   supportConversationOrNone,
   supportCustomerInput,
   supportInbox as supportInboxOutput,
+  supportInboxInput,
+  SUPPORT_INBOX_PAGE,
   supportReplyInput,
   supportReplyOutput,
 } from '../../shared/schemas/support';
@@ -13,7 +15,7 @@ import { conversationOfCustomer, operatorRead, replyAsOperator, supportConversat
 
 /** The console's support inbox: conversations, one conversation, the answer. */
 export const supportConsoleRouter = router({
-  inbox: operatorProcedure.output(supportInboxOutput).query(({ ctx }) => supportInbox(ctx.db)),
+  inbox: operatorProcedure.input(supportInboxInput).output(supportInboxOutput).query(({ ctx, input }) => supportInbox(ctx.db, input?.limit ?? SUPPORT_INBOX_PAGE)),
   conversation: operatorProcedure.input(supportConversationInput).output(supportConversation).query(({ ctx, input }) => getConversation(ctx.db, input.id)),
   of_customer: operatorProcedure.input(supportCustomerInput).output(supportConversationOrNone).query(({ ctx, input }) => conversationOfCustomer(ctx.db, input.user_id)),
   read: operatorProcedure.input(supportConversationInput).output(messageResponse).mutation(async ({ ctx, input }) => {

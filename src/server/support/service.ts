@@ -285,10 +285,12 @@ export async function userConversationId(db: DB, userId: number): Promise<number
 
 // The operator's side.
 
-export async function supportInbox(db: DB): Promise<SupportInbox> {
-  const rows = await q.inbox(db, 100);
+export async function supportInbox(db: DB, limit: number): Promise<SupportInbox> {
+  // One row past the page says whether there are more.
+  const rows = await q.inbox(db, limit + 1);
   return {
-    conversations: rows.map((r) => ({
+    more: rows.length > limit,
+    conversations: rows.slice(0, limit).map((r) => ({
       id: r.id,
       who: r.username ?? r.visitor_email ?? `#${r.id}`,
       user_id: r.user_id,
