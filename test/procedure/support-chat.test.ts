@@ -199,6 +199,21 @@ describe('operators', () => {
 });
 
 describe('the console', () => {
+  it('pages the inbox: past the first page, older conversations are one "show more" away, never out of reach', async () => {
+    const users = await Promise.all(Array.from({ length: 4 }, (_, i) => freshUser(d.deps, { prefix: `page${i}` })));
+    for (const u of users) await d.caller(u.token, '203.0.113.9').support.send({ body: `hello from ${u.username}` });
+    const total = (await op().inbox({ limit: 5000 })).conversations.length;
+    expect(total).toBeGreaterThanOrEqual(4);
+    const first = await op().inbox({ limit: total - 1 });
+    expect(first).toMatchObject({ more: true });
+    expect(first.conversations).toHaveLength(total - 1);
+    const all = await op().inbox({ limit: total });
+    expect(all.more).toBe(false);
+    for (const u of users) expect(all.conversations.some((c) => c.user_id === u.id)).toBe(true);
+    expect((await op().inbox()).conversations.length).toBe(Math.min(total, 100));
+    await expect(op().inbox({ limit: 0 })).rejects.toThrow();
+  });
+
   it('answers nothing for a conversation that does not exist, and refuses an empty answer', async () => {
     expect((await rejection(op().reply({ id: 999_999, body: 'hi' }))).message).toBe('No such conversation.');
     const c = (await op().inbox()).conversations[0];
