@@ -2,7 +2,7 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debtOpen } from '../../src/server/billing/debt';
 import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
-import { snapshot } from '../support/db-snapshot';
+import { settledSnapshot, snapshot } from '../support/db-snapshot';
 import { signedEvent, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
@@ -209,7 +209,7 @@ describe('debt', () => {
     expect(note).toMatch(/Your balance did not cover \$[\d.]+: it is owed, your next deposit pays it first, and new nodes cannot be deployed until then\. Add funds on the Billing page\.$/);
     expect(await debtsList()).toContainEqual({ user_id: u.id, username: u.username, owed_micros: owed });
 
-    const before = await snapshot(s.deps.db);
+    const before = await settledSnapshot(s.deps.db);
     const refused = await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor2', neuronCount: 1 }, u.token);
     expect(refused).toEqual({ status: 400, body: { success: false, message: debtOpen(owed) } });
     expect(await snapshot(s.deps.db)).toBe(before);
@@ -251,7 +251,7 @@ describe('bad events', () => {
     const session = await paid(u, 10);
     const c = stripe.charge(session);
     const d = stripe.dispute(session);
-    const before = await snapshot(s.deps.db);
+    const before = await settledSnapshot(s.deps.db);
     const cases: [string, unknown, number, RegExp][] = [
       ['charge.refunded', { ...c, amount_refunded: -100 }, 400, /amount_refunded must not be negative/],
       ['charge.refunded', { ...c, amount_refunded: '1000' }, 400, /amount_refunded must be a number/],

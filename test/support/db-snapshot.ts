@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { waitFor } from './wait';
 import type { DB } from '../../src/server/db/open';
 
 /**
@@ -20,4 +21,22 @@ export async function snapshot(db: DB): Promise<string> {
     out[name] = rows.filter((r) => !(name === 'settings' && r.key === 'market_status') && !(name === 'events' && r.type === 'update_stats' && r.user_id === null)).map((r) => JSON.stringify(r)).sort();
   }
   return JSON.stringify(out);
+}
+
+/**
+ * A snapshot once the work a previous request set off has ended: no mail due in the
+ * outbox (the dispatcher marks each sent or logged after the request answered), and two
+ * snapshots in a row alike. Taken before a request that must change nothing, so a late
+ * write of the one before is not blamed on it.
+ */
+export async function settledSnapshot(db: DB): Promise<string> {
+  let last = '';
+  return waitFor(async () => {
+    const due = await db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', Date.now()).limit(1).executeTakeFirst();
+    if (due) return null;
+    const now = await snapshot(db);
+    const same = now === last;
+    last = now;
+    return same ? now : null;
+  }, 20_000, 'the database to settle');
 }
