@@ -11,10 +11,18 @@ const tiers = {
   /** Chromium against the built client (`npm run build` first). */
   browser: ['test/e2e/**/*.test.ts'],
   /** Real coin daemons (litecoind, monerod) and a private Podman (Docker hosts; a Debian machine with systemd). */
-  peers: ['test/peers/**/*.test.ts', 'test/fleet/local-engine.test.ts', 'test/fleet/fleet-real-daemons.test.ts', 'test/fleet/docker-engine.test.ts'],
+  peers: [
+    'test/peers/**/*.test.ts',
+    'test/fleet/local-engine.test.ts',
+    'test/fleet/fleet-real-daemons.test.ts',
+    'test/fleet/docker-engine.test.ts',
+  ],
 };
 /** Real HTTP, websockets, SMTP, CLI and server processes on loopback: everything else. */
-const http = { include: ['test/**/*.test.ts'], exclude: [...tiers.unit, ...tiers.procedure, ...tiers.browser, ...tiers.peers] };
+const http = {
+  include: ['test/**/*.test.ts'],
+  exclude: [...tiers.unit, ...tiers.procedure, ...tiers.browser, ...tiers.peers],
+};
 
 export default defineConfig({
   test: {
@@ -35,12 +43,40 @@ export default defineConfig({
       // Tiers run one group after another (cheapest first), so Chromium and the real
       // daemons never compete with each other for the two cores.
       // The fast tiers may not open even a loopback socket (the guard refuses it).
-      { extends: true, test: { name: 'unit', include: tiers.unit, env: { NODEKEEP_TEST_NO_SOCKETS: '1' }, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: 'procedure', include: tiers.procedure, env: { NODEKEEP_TEST_NO_SOCKETS: '1' }, sequence: { groupOrder: 0 } } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: tiers.unit,
+          env: { NODEKEEP_TEST_NO_SOCKETS: '1' },
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'procedure',
+          include: tiers.procedure,
+          env: { NODEKEEP_TEST_NO_SOCKETS: '1' },
+          sequence: { groupOrder: 0 },
+        },
+      },
       { extends: true, test: { name: 'http', ...http, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } },
+      },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
-      { extends: true, test: { name: 'peers', include: tiers.peers, testTimeout: 240_000, hookTimeout: 120_000, sequence: { groupOrder: 3 } } },
+      {
+        extends: true,
+        test: {
+          name: 'peers',
+          include: tiers.peers,
+          testTimeout: 240_000,
+          hookTimeout: 120_000,
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

@@ -40,8 +40,20 @@ async function replay(s: TestServer, request: { url: string; headers: Record<str
   const page = `${s.url}/trpc/auth.get_common_info,nodes.get_masternodes,billing.get_balance?batch=1&input=${encodeURIComponent('{}')}`;
   const [flood, health, pages] = await Promise.all([
     inWorker<Flood>({ kind: 'flood', ip: loopback(1), request, concurrency: 30, durationMs: FLOOD_MS }),
-    inWorker<Probe>({ kind: 'probe', ip: loopback(2), requests: [{ url: `${s.url}/healthz` }], durationMs: FLOOD_MS, pauseMs: 20 }),
-    inWorker<Probe>({ kind: 'probe', ip: loopback(3), requests: [{ url: page, headers: { authorization: `Bearer ${customerToken}` } }], durationMs: FLOOD_MS, pauseMs: 200 }),
+    inWorker<Probe>({
+      kind: 'probe',
+      ip: loopback(2),
+      requests: [{ url: `${s.url}/healthz` }],
+      durationMs: FLOOD_MS,
+      pauseMs: 20,
+    }),
+    inWorker<Probe>({
+      kind: 'probe',
+      ip: loopback(3),
+      requests: [{ url: page, headers: { authorization: `Bearer ${customerToken}` } }],
+      durationMs: FLOOD_MS,
+      pauseMs: 200,
+    }),
   ]);
   return { flood, healthz: stats(health.answers[0].map((a) => a.ms)), page: stats(pages.answers[0].map((a) => a.ms)) };
 }
@@ -55,11 +67,29 @@ export async function benchCallBudget() {
   try {
     const attacker = await freshUser(s.deps, { prefix: 'flood' });
     const customer = await freshUser(s.deps, { prefix: 'cust' });
-    for (let i = 0; i < 10; i++) await insertTestNode(s.deps.db, { mn_id: `flood-${i}`, user_id: attacker.id, coin_id: 'dash', status: 'running', placement: {} });
-    for (let i = 0; i < 3; i++) await insertTestNode(s.deps.db, { mn_id: `cust-${i}`, user_id: customer.id, coin_id: 'dash', status: 'running', placement: {} });
+    for (let i = 0; i < 10; i++)
+      await insertTestNode(s.deps.db, {
+        mn_id: `flood-${i}`,
+        user_id: attacker.id,
+        coin_id: 'dash',
+        status: 'running',
+        placement: {},
+      });
+    for (let i = 0; i < 3; i++)
+      await insertTestNode(s.deps.db, {
+        mn_id: `cust-${i}`,
+        user_id: customer.id,
+        coin_id: 'dash',
+        status: 'running',
+        placement: {},
+      });
     const batch = (path: string, input: unknown) =>
       `${s.url}/trpc/${Array(BATCH).fill(path).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, input]))))}`;
-    const account = await replay(s, { url: batch('nodes.get_masternodes', {}), headers: { authorization: `Bearer ${attacker.token}` } }, customer.token);
+    const account = await replay(
+      s,
+      { url: batch('nodes.get_masternodes', {}), headers: { authorization: `Bearer ${attacker.token}` } },
+      customer.token,
+    );
     const address = await replay(s, { url: batch('coins.get_coin', { coin: 'dash' }), headers: {} }, customer.token);
     console.log(JSON.stringify({ account, address }));
     writeSection(

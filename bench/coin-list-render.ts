@@ -12,7 +12,12 @@ const RUNS = 5;
 function bigCatalog(n: number): string {
   const real = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
   const base = real.coins.filter((c: any) => !c.delisted);
-  const coins = Array.from({ length: n }, (_, i) => ({ ...structuredClone(base[i % base.length]), id: `bench${i}`, label: `Bench ${i} ${base[i % base.length].label}`, maintenance: false }));
+  const coins = Array.from({ length: n }, (_, i) => ({
+    ...structuredClone(base[i % base.length]),
+    id: `bench${i}`,
+    label: `Bench ${i} ${base[i % base.length].label}`,
+    maintenance: false,
+  }));
   return JSON.stringify({ ...real, coins });
 }
 
@@ -28,7 +33,8 @@ export async function benchCoinListRender() {
   const file = path.join(dataDir, 'bench-catalog.json');
   fs.writeFileSync(file, bigCatalog(COINS));
   // Load the coins before the server starts, so its first market refresh covers them.
-  if ((await runCli(['catalog', 'import', file], { DATA_DIR: dataDir }, { out: () => {} })) !== 0) throw new Error('catalog import failed');
+  if ((await runCli(['catalog', 'import', file], { DATA_DIR: dataDir }, { out: () => {} })) !== 0)
+    throw new Error('catalog import failed');
   const s = await startTestServer({ LOG_LEVEL: 'warn' }, { dataDir });
   const browser = await launchChromium();
   try {
@@ -43,12 +49,19 @@ export async function benchCoinListRender() {
       const page = await browser.newPage();
       const t0 = Date.now();
       await page.goto(`${s.url}/dashboard`);
-      await page.waitForFunction(() => document.querySelectorAll('[data-coin]').length >= 20, undefined, { timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelectorAll('[data-coin]').length >= 20, undefined, {
+        timeout: 30_000,
+      });
       first.push(Date.now() - t0);
-      const search = page.getByRole('searchbox').or(page.getByPlaceholder(/search/i)).first();
+      const search = page
+        .getByRole('searchbox')
+        .or(page.getByPlaceholder(/search/i))
+        .first();
       const t1 = Date.now();
       await search.fill('bench');
-      await page.waitForFunction((n) => document.querySelectorAll('[data-coin^="bench"]').length >= n, COINS, { timeout: 30_000 });
+      await page.waitForFunction((n) => document.querySelectorAll('[data-coin^="bench"]').length >= n, COINS, {
+        timeout: 30_000,
+      });
       all.push(Date.now() - t1);
       await page.close();
     }

@@ -11,14 +11,20 @@ export async function benchCommonInfo() {
   const s = await startTestServer({ LOG_LEVEL: 'warn' });
   const bare = await bareRoute({ success: true, info: { username: 'bench' } });
   try {
-    const post = (path: string, body: unknown) => fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (path: string, body: unknown) =>
+      fetch(s.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
     await post('/public_api/register', { username: 'bench', email: 'bench@example.test', password: 'bench-pass-1' });
     const { auth_token } = await post('/public_api/login', { username: 'bench', password: 'bench-pass-1' });
     const headers = { authorization: `Bearer ${auth_token}` };
 
     const bareResult = await load(bare.url);
     const api = await load(`${s.url}/api/get_common_info`, { headers });
-    if (api.errors || bareResult.errors) throw new Error(`errors during the run: api ${api.errors}, bare ${bareResult.errors}`);
+    if (api.errors || bareResult.errors)
+      throw new Error(`errors during the run: api ${api.errors}, bare ${bareResult.errors}`);
     const ratio = api.rps / bareResult.rps;
     writeSection(
       'get_common_info',
@@ -33,7 +39,9 @@ ${row('GET /api/get_common_info (REST adapter → tRPC caller → session, user,
 
 get_common_info reaches ${(ratio * 100).toFixed(0)}% of the bare route's throughput.`,
     );
-    console.log(`bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; get_common_info ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${(ratio * 100).toFixed(0)}%)`);
+    console.log(
+      `bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; get_common_info ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${(ratio * 100).toFixed(0)}%)`,
+    );
   } finally {
     await bare.close();
     await stopTestServer(s);

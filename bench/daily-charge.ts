@@ -34,14 +34,20 @@ export async function benchDailyCharge(): Promise<void> {
     const t0 = performance.now();
     await sql`WITH RECURSIVE u(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM u WHERE i < ${users})
       INSERT INTO users (id, username, username_key, email, email_key, password_hash, room_id, qr_key, created_at)
-      SELECT i, 'b' || i, 'b' || i, 'b' || i || '@example.test', 'b' || i || '@example.test', 'x', 'r' || i, 'q' || i, ${created} FROM u`.execute(db);
+      SELECT i, 'b' || i, 'b' || i, 'b' || i || '@example.test', 'b' || i || '@example.test', 'x', 'r' || i, 'q' || i, ${created} FROM u`.execute(
+      db,
+    );
     await sql`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${nodes - 1})
       INSERT INTO nodes (mn_id, user_id, coin_id, package, state, hosting_price, created_at, state_at)
-      SELECT 'dash-b' || i, 1 + i % ${users}, 'dash', 'dedicated', 'live', 330000, ${created}, ${created} FROM n`.execute(db);
+      SELECT 'dash-b' || i, 1 + i % ${users}, 'dash', 'dedicated', 'live', 330000, ${created}, ${created} FROM n`.execute(
+      db,
+    );
     // Funding as ordinary transfers (the counters move by the trigger as in production).
     await sql`WITH RECURSIVE u(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM u WHERE i < ${users})
       INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
-      SELECT 'fund:' || i, 'platform:adjustments', 'user:' || i, 100000000, 'adjustment', 'bench funds', ${created} FROM u`.execute(db);
+      SELECT 'fund:' || i, 'platform:adjustments', 'user:' || i, 100000000, 'adjustment', 'bench funds', ${created} FROM u`.execute(
+      db,
+    );
     // Before each timed phase: the WAL copied back and the machine's dirty pages written
     // out, so no phase pays for the writes of the one before it.
     const settle = async () => {
@@ -50,12 +56,16 @@ export async function benchDailyCharge(): Promise<void> {
     };
     await settle();
     const seedMs = performance.now() - t0;
-    const progress = (what: string) => console.error(`[daily charge bench] ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    const progress = (what: string) =>
+      console.error(`[daily charge bench] ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     progress('seeded');
 
     // The bare set-based UPDATE: the same rows, one statement, no ledger (then undone, untimed).
     const b0 = performance.now();
-    const bare = await sql`UPDATE nodes SET start_claim_at = ${start} WHERE created_at < ${start} AND failed_reason IS NULL AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0`.execute(db);
+    const bare =
+      await sql`UPDATE nodes SET start_claim_at = ${start} WHERE created_at < ${start} AND failed_reason IS NULL AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0`.execute(
+        db,
+      );
     const bareMs = performance.now() - b0;
     progress(`bare UPDATE ${(bareMs / 1000).toFixed(2)} s`);
     await sql`UPDATE nodes SET start_claim_at = NULL`.execute(db);
@@ -98,8 +108,13 @@ export async function benchDailyCharge(): Promise<void> {
     progress('reminders read');
     clearInterval(sampler);
     clearInterval(ticker);
-    const written = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM node_charges WHERE day = ${day}`.execute(db)).rows[0].n);
-    const transfers = Number((await sql<{ n: number }>`SELECT count(*) AS n FROM ledger_transfers WHERE kind = 'daily_charge'`.execute(db)).rows[0].n);
+    const written = Number(
+      (await sql<{ n: number }>`SELECT count(*) AS n FROM node_charges WHERE day = ${day}`.execute(db)).rows[0].n,
+    );
+    const transfers = Number(
+      (await sql<{ n: number }>`SELECT count(*) AS n FROM ledger_transfers WHERE kind = 'daily_charge'`.execute(db))
+        .rows[0].n,
+    );
     const summed = (await chargeMismatches(db)).length === 0;
     const whole = (await ledgerMismatches(db)).length === 0;
     const ratio = chargeMs / bareMs;
@@ -116,7 +131,7 @@ ${new Date().toISOString().slice(0, 10)} on ${machine()}; a real SQLite file (WA
 | daily charge (whole owners, about 1,000 nodes per transaction: a fee row per node keyed by node and day, one ledger transfer per owner with both accounts' counters moved by trigger, the balance check, the cursor, each owner's live events) | ${out.charged.toLocaleString('en-US')} | ${(chargeMs / 1000).toFixed(2)} | ${Math.round(out.charged / (chargeMs / 1000)).toLocaleString('en-US')} |
 | low-balance reminders pass (the job's second pass after the charges: every owner's balance against their fees, windows of 1,000 owners) | ${users.toLocaleString('en-US')} owners | ${(remindMs / 1000).toFixed(2)} | ${Math.round(users / (remindMs / 1000)).toLocaleString('en-US')} |
 
-The daily charge takes ${ratio.toFixed(1)}× the bare UPDATE (goal: within 3×): ${ratio <= 3 ? 'meets the goal' : 'misses the goal'}. ${written.toLocaleString('en-US')} node fees and ${transfers.toLocaleString('en-US')} owner transfers written; ${summed ? 'each transfer equals its nodes\' fees' : 'transfers DIFFER from their nodes\' fees'}; ledger counters ${whole ? 'equal the sums of the transfers' : 'DIFFER from the transfers'}. Peak memory during the charge: RSS ${mib(peakRss)} MiB (${mib(rss0)} MiB before it), JS heap ${mib(peakHeap)} MiB. Longest pause of the event loop while it ran: ${maxGap.toFixed(0)} ms. Chunk to chunk (about one transaction of 1,000 nodes, the longest a request waits for the writer): median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms, over ${chunkMs.length.toLocaleString('en-US')} chunks.
+The daily charge takes ${ratio.toFixed(1)}× the bare UPDATE (goal: within 3×): ${ratio <= 3 ? 'meets the goal' : 'misses the goal'}. ${written.toLocaleString('en-US')} node fees and ${transfers.toLocaleString('en-US')} owner transfers written; ${summed ? "each transfer equals its nodes' fees" : "transfers DIFFER from their nodes' fees"}; ledger counters ${whole ? 'equal the sums of the transfers' : 'DIFFER from the transfers'}. Peak memory during the charge: RSS ${mib(peakRss)} MiB (${mib(rss0)} MiB before it), JS heap ${mib(peakHeap)} MiB. Longest pause of the event loop while it ran: ${maxGap.toFixed(0)} ms. Chunk to chunk (about one transaction of 1,000 nodes, the longest a request waits for the writer): median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms, over ${chunkMs.length.toLocaleString('en-US')} chunks.
 `;
     writeSection('daily_charge', body);
     console.log(body);

@@ -18,23 +18,37 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function one(s: TestServer, token: string, live: ReturnType<typeof liveClient>, body: Record<string, unknown>) {
   const t0 = performance.now();
-  const res = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${s.url}/api/deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const answer = await res.json();
   if (!answer.success) throw new Error(`deploy refused: ${answer.message}`);
   const id: string = answer.server_id;
   const tAnswer = performance.now() - t0;
-  await waitFor(async () => live.received.some((e) => e.type === 'server_created' && e.payload.server_id === id), 30_000, `${id} server_created`);
+  await waitFor(
+    async () => live.received.some((e) => e.type === 'server_created' && e.payload.server_id === id),
+    30_000,
+    `${id} server_created`,
+  );
   const tCreated = performance.now() - t0;
   await waitFor(
     async () => {
-      const b = await fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+      const b = await fetch(`${s.url}/api/get_masternode?masternode=${id}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }).then((r) => r.json());
       return b.data?.wallet_info !== null && b.data?.status !== 'deploying' && b.data?.status !== 'unknown';
     },
     30_000,
     `${id} first status`,
   );
   const tStatus = performance.now() - t0;
-  await fetch(`${s.url}/api/delete_masternode`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ mn: id, reason: 'I will deploy another node' }) });
+  await fetch(`${s.url}/api/delete_masternode`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ mn: id, reason: 'I will deploy another node' }),
+  });
   return { tAnswer, tCreated, tStatus };
 }
 
@@ -43,7 +57,23 @@ export async function benchDeploy() {
   const catalogFile = path.join(dataDir, 'coins.json');
   const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
   const pivx = shipped.coins.find((c: any) => c.id === 'pivx');
-  fs.writeFileSync(catalogFile, JSON.stringify({ ...shipped, coins: [...shipped.coins, { ...pivx, id: 'ltc', label: 'Litecoin (regtest)', ticker: 'LTC', daemon: 'litecoind-regtest', market: { ...pivx.market, coingecko_id: 'litecoin' } }] }));
+  fs.writeFileSync(
+    catalogFile,
+    JSON.stringify({
+      ...shipped,
+      coins: [
+        ...shipped.coins,
+        {
+          ...pivx,
+          id: 'ltc',
+          label: 'Litecoin (regtest)',
+          ticker: 'LTC',
+          daemon: 'litecoind-regtest',
+          market: { ...pivx.market, coingecko_id: 'litecoin' },
+        },
+      ],
+    }),
+  );
   const env = { FLEET_SIMULATOR: 'true' };
   await runCli(['catalog', 'import', catalogFile], { DATA_DIR: dataDir, ...env }, { out: () => {} });
   const s = await startTestServer(env, { dataDir });
@@ -51,12 +81,16 @@ export async function benchDeploy() {
   try {
     const user = await fundedUser(s.deps, { prefix: 'bench' }); // a deploy pays its Initial Charge
     const live = liveClient(s.url, user.token);
-    const engines: [string, Record<string, unknown>][] = [['simulator (PIVX)', { currency: 'pivx', txid: 'a'.repeat(64) }]];
-    if (haveBinary('/usr/lib/litecoin/litecoind')) engines.push(['litecoind regtest (local process)', { currency: 'ltc', txid: 'b'.repeat(64) }]);
+    const engines: [string, Record<string, unknown>][] = [
+      ['simulator (PIVX)', { currency: 'pivx', txid: 'a'.repeat(64) }],
+    ];
+    if (haveBinary('/usr/lib/litecoin/litecoind'))
+      engines.push(['litecoind regtest (local process)', { currency: 'ltc', txid: 'b'.repeat(64) }]);
     for (const [name, body] of engines) {
       console.log(`deploy bench: ${name}`);
       const runs = [];
-      for (let i = 0; i < 5; i++) runs.push(await one(s, user.token, live, { ...body, txid: `${i}`.repeat(64).slice(0, 64) }));
+      for (let i = 0; i < 5; i++)
+        runs.push(await one(s, user.token, live, { ...body, txid: `${i}`.repeat(64).slice(0, 64) }));
       rows.push(
         `| ${name} | ${median(runs.map((r) => r.tAnswer)).toFixed(0)} | ${median(runs.map((r) => r.tCreated)).toFixed(0)} | ${median(runs.map((r) => r.tStatus)).toFixed(0)} | ${Math.max(...runs.map((r) => r.tStatus)).toFixed(0)} |`,
       );

@@ -20,7 +20,10 @@ const NAME = `nodekeep-${process.platform}-${process.arch}`;
  */
 async function startAndStop(cmd: string, args: string[], dataDir: string): Promise<{ start: number; stop: number }> {
   const started = performance.now();
-  const child = spawn(cmd, args, { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', HOME: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(cmd, args, {
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', HOME: dataDir },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const exited = new Promise((r) => child.once('exit', r));
   let out = '';
   child.stdout.on('data', (d) => (out += d));
@@ -30,7 +33,14 @@ async function startAndStop(cmd: string, args: string[], dataDir: string): Promi
     while (!start) {
       if (child.exitCode !== null) throw new Error(`${cmd} exited ${child.exitCode}: ${out.slice(-500)}`);
       url = /running at (http:\/\/[^\s]+)/.exec(out)?.[1] ?? '';
-      if (url && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) start = performance.now() - started;
+      if (
+        url &&
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        start = performance.now() - started;
       else if (performance.now() - started > 60_000) throw new Error(`${cmd} did not answer in 60 s`);
       else await new Promise((r) => setTimeout(r, 5));
     }
@@ -52,7 +62,8 @@ async function startAndStop(cmd: string, args: string[], dataDir: string): Promi
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function benchExecutable(): Promise<void> {
-  if (!fs.existsSync('dist/client/index.html') || !fs.existsSync('dist/server/main.js')) execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (!fs.existsSync('dist/client/index.html') || !fs.existsSync('dist/server/main.js'))
+    execFileSync('npm', ['run', 'build'], { stdio: 'inherit' });
   const t0 = performance.now();
   execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: 'inherit' });
   const buildS = (performance.now() - t0) / 1000;

@@ -35,19 +35,39 @@ async function startTimes() {
   const rows: string[] = [];
   const local = new LocalEngine({ dir: path.join(root, 'local'), log, simulatorCommand: simulatorCommand() });
   try {
-    const sim = (id: string): DaemonSpec => ({ nodeId: id, ownerId: 1, coinId: 'dash', plan: 'cloud', program: SIMULATOR_PROGRAM, args: [], ports: {}, rpcPort: 'rpc', dataDir: path.join(root, id), limits: { memoryBytes: 0, cpus: 0 }, simulated: { rpc: 'dash', blockTimeS: 150, syncSeconds: 20 } });
-    const askSim = (id: string) => async () => observeBitcoin({ endpoint: await local.rpcEndpoint(id), timeoutMs: 2000 }, 'dash', true);
+    const sim = (id: string): DaemonSpec => ({
+      nodeId: id,
+      ownerId: 1,
+      coinId: 'dash',
+      plan: 'cloud',
+      program: SIMULATOR_PROGRAM,
+      args: [],
+      ports: {},
+      rpcPort: 'rpc',
+      dataDir: path.join(root, id),
+      limits: { memoryBytes: 0, cpus: 0 },
+      simulated: { rpc: 'dash', blockTimeS: 150, syncSeconds: 20 },
+    });
+    const askSim = (id: string) => async () =>
+      observeBitcoin({ endpoint: await local.rpcEndpoint(id), timeoutMs: 2000 }, 'dash', true);
     console.log('fleet bench: simulator start times');
     const cold = await createToAnswer(local, sim('cold'), askSim('cold'));
     const warm: number[] = [];
     for (let i = 0; i < 5; i++) warm.push(await createToAnswer(local, sim(`warm${i}`), askSim(`warm${i}`)));
-    rows.push(`| simulator, first node (starts the simulator process) | local | ${cold.toFixed(0)} |`, `| simulator, further nodes (median of 5) | local | ${median(warm).toFixed(0)} |`);
+    rows.push(
+      `| simulator, first node (starts the simulator process) | local | ${cold.toFixed(0)} |`,
+      `| simulator, further nodes (median of 5) | local | ${median(warm).toFixed(0)} |`,
+    );
 
     console.log('fleet bench: litecoind start times');
     const ltc: number[] = [];
     for (let i = 0; i < 3; i++) {
       const { spec, auth } = await realDaemonSpec('litecoind-regtest', `ltc${i}`, path.join(root, 'ltc'));
-      ltc.push(await createToAnswer(local, spec, async () => observeBitcoin({ endpoint: await local.rpcEndpoint(spec.nodeId), auth, timeoutMs: 2000 }, 'none', false)));
+      ltc.push(
+        await createToAnswer(local, spec, async () =>
+          observeBitcoin({ endpoint: await local.rpcEndpoint(spec.nodeId), auth, timeoutMs: 2000 }, 'none', false),
+        ),
+      );
     }
     rows.push(`| litecoind 0.21 regtest (median of 3) | local | ${median(ltc).toFixed(0)} |`);
   } finally {
@@ -61,15 +81,33 @@ async function startTimes() {
     const docker = dockerEngine({ url: podman.socketUrl, hostId: 'bench', log });
     try {
       const image = 'localhost/nodekeep/litecoind:0.21';
-      await podman.buildImage(image, litecoindRootfs(fs.mkdtempSync(path.join(root, 'rootfs-'))), { entrypoint: LITECOIND_ENTRYPOINT });
+      await podman.buildImage(image, litecoindRootfs(fs.mkdtempSync(path.join(root, 'rootfs-'))), {
+        entrypoint: LITECOIND_ENTRYPOINT,
+      });
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {
         const { spec, auth } = await realDaemonSpec('litecoind-regtest', `dltc${i}`, path.join(root, 'dltc'));
-        const args = [`-regtest=1`, '-server=1', `-rpcuser=${auth.user}`, `-rpcpassword=${auth.password}`, '-rpcbind=0.0.0.0', '-rpcallowip=0.0.0.0/0', '-rpcport=20000', '-datadir=/data', '-printtoconsole'];
+        const args = [
+          `-regtest=1`,
+          '-server=1',
+          `-rpcuser=${auth.user}`,
+          `-rpcpassword=${auth.password}`,
+          '-rpcbind=0.0.0.0',
+          '-rpcallowip=0.0.0.0/0',
+          '-rpcport=20000',
+          '-datadir=/data',
+          '-printtoconsole',
+        ];
         const dspec = { ...spec, program: image, args, ports: { rpc: 20000 }, dataDir: '/data' };
-        times.push(await createToAnswer(docker, dspec, async () => observeBitcoin({ endpoint: await docker.rpcEndpoint(dspec.nodeId), auth, timeoutMs: 2000 }, 'none', false)));
+        times.push(
+          await createToAnswer(docker, dspec, async () =>
+            observeBitcoin({ endpoint: await docker.rpcEndpoint(dspec.nodeId), auth, timeoutMs: 2000 }, 'none', false),
+          ),
+        );
       }
-      rows.push(`| litecoind 0.21 regtest in a container (median of 3) | docker (Podman 4.3) | ${median(times).toFixed(0)} |`);
+      rows.push(
+        `| litecoind 0.21 regtest in a container (median of 3) | docker (Podman 4.3) | ${median(times).toFixed(0)} |`,
+      );
     } finally {
       await docker.close();
       await podman.stop();
@@ -86,21 +124,60 @@ async function density(n = 1000) {
   const shipped = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
   fs.writeFileSync(profiles, JSON.stringify(shipped));
   // Checks as fast as the monitor can go: every node due every second, 64 in flight.
-  const s = await startTestServer({ LOG_LEVEL: 'error', DAEMON_PROFILES_FILE: profiles, MONITOR_NODE_SECONDS: '1', MONITOR_NETWORK_SECONDS: '1', MONITOR_CONCURRENCY: '64' }, { dataDir });
+  const s = await startTestServer(
+    {
+      LOG_LEVEL: 'error',
+      DAEMON_PROFILES_FILE: profiles,
+      MONITOR_NODE_SECONDS: '1',
+      MONITOR_NETWORK_SECONDS: '1',
+      MONITOR_CONCURRENCY: '64',
+    },
+    { dataDir },
+  );
   try {
-    await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'density', email: 'density@example.test', password: 'density-1' }) });
+    await fetch(`${s.url}/public_api/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'density', email: 'density@example.test', password: 'density-1' }),
+    });
     const user = (await findUserByLogin(s.deps.db, 'density'))!;
-    await s.deps.db.updateTable('hosts').set({ cloud_slots: n + 10, dedicated_slots: n + 10 }).execute();
+    await s.deps.db
+      .updateTable('hosts')
+      .set({ cloud_slots: n + 10, dedicated_slots: n + 10 })
+      .execute();
     (globalThis as { gc?: () => void }).gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     const coins = ['dash', 'firo', 'pivx', 'bdx', 'eth', 'rtm', 'crw', 'nrg'];
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) await requestNode(s.deps.db, { profiles: s.fleet.profiles, log, simulator: s.fleet.simulator }, { userId: user.id, coinId: coins[i % coins.length], plan: coins[i % coins.length] === 'eth' ? 'dedicated' : 'cloud' });
+    for (let i = 0; i < n; i++)
+      await requestNode(
+        s.deps.db,
+        { profiles: s.fleet.profiles, log, simulator: s.fleet.simulator },
+        {
+          userId: user.id,
+          coinId: coins[i % coins.length],
+          plan: coins[i % coins.length] === 'eth' ? 'dedicated' : 'cloud',
+        },
+      );
     const placedMs = performance.now() - t0;
     void s.fleet.reconcile();
-    await waitFor(async () => Number((await s.deps.db.selectFrom('node_view').select((eb) => eb.fn.countAll().as('c')).where('provisioned_at', 'is not', null).executeTakeFirstOrThrow()).c) >= n, 300_000, 'all nodes started');
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await s.deps.db
+              .selectFrom('node_view')
+              .select((eb) => eb.fn.countAll().as('c'))
+              .where('provisioned_at', 'is not', null)
+              .executeTakeFirstOrThrow()
+          ).c,
+        ) >= n,
+      300_000,
+      'all nodes started',
+    );
     const startedMs = performance.now() - t0;
-    const metric = async () => (await s.fleet.metrics.checkSeconds.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
+    const metric = async () =>
+      (await s.fleet.metrics.checkSeconds.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
     await new Promise((r) => setTimeout(r, 5000)); // settle
     const c0 = await metric();
     const cpu0 = process.cpuUsage();

@@ -22,9 +22,11 @@ export async function benchGetCoins() {
     const api = await load(`${s.url}/public_api/get_coins`);
     // What the browser sends (httpBatchLink), served from the same cache.
     const trpc = await load(`${s.url}/trpc/coins.get_coins?batch=1&input=${encodeURIComponent('{}')}`);
-    if (api.errors || trpc.errors || bareResult.errors) throw new Error(`errors during the run: api ${api.errors}, trpc ${trpc.errors}, bare ${bareResult.errors}`);
+    if (api.errors || trpc.errors || bareResult.errors)
+      throw new Error(`errors during the run: api ${api.errors}, trpc ${trpc.errors}, bare ${bareResult.errors}`);
     const ratio = api.rps / bareResult.rps;
-    const verdict = ratio >= 0.6 && api.p99 < 10 && trpc.rps / bareResult.rps >= 0.6 && trpc.p99 < 10 ? 'meets' : 'misses';
+    const verdict =
+      ratio >= 0.6 && api.p99 < 10 && trpc.rps / bareResult.rps >= 0.6 && trpc.p99 < 10 ? 'meets' : 'misses';
     writeSection(
       'get_coins',
       `## GET /public_api/get_coins vs a bare Hono route
@@ -39,7 +41,9 @@ ${row('GET /trpc/coins.get_coins (the browser)', trpc)}
 
 get_coins reaches ${(ratio * 100).toFixed(0)}% of the bare route over REST and ${((trpc.rps / bareResult.rps) * 100).toFixed(0)}% over the browser's tRPC path (goal ≥ 60%, p99 < 10 ms): ${verdict} the goal.`,
     );
-    console.log(`get_coins: bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; api ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${(ratio * 100).toFixed(0)}%)`);
+    console.log(
+      `get_coins: bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; api ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${(ratio * 100).toFixed(0)}%)`,
+    );
   } finally {
     await stopTestServer(s);
   }

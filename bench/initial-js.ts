@@ -50,7 +50,11 @@ function sizeOf(assets: string, name: string): JsFile {
 export function measureInitialJs(dist = 'dist/client'): InitialJs {
   const html = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
   const assets = path.join(dist, 'assets');
-  const named = [...html.matchAll(/<(?:script[^>]*type="module"[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/assets\/([\w.-]+\.js)"/g)].map((m) => m[1]!);
+  const named = [
+    ...html.matchAll(
+      /<(?:script[^>]*type="module"[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="\/assets\/([\w.-]+\.js)"/g,
+    ),
+  ].map((m) => m[1]!);
   if (named.length === 0) throw new Error(`no module script in ${dist}/index.html`);
   const seen = new Set<string>();
   const initial = closure(assets, named, seen).map((f) => sizeOf(assets, f));
@@ -67,7 +71,10 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 export async function benchInitialJs() {
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   const m = measureInitialJs();
-  const rows = [...m.initial.map((f) => ({ ...f, part: 'initial' })), ...m.landing.map((f) => ({ ...f, part: 'landing page' }))]
+  const rows = [
+    ...m.initial.map((f) => ({ ...f, part: 'initial' })),
+    ...m.landing.map((f) => ({ ...f, part: 'landing page' })),
+  ]
     .map((f) => `| ${f.part} | \`${f.file}\` | ${kb(f.bytes)} | ${kb(f.gzip)} |`)
     .join('\n');
   writeSection(

@@ -37,7 +37,15 @@ type Collected = { recvAt: (number | null)[]; sample: string; closed: Record<str
 function stats(latencies: (number | null)[], cpu: number, sample: string): Stats {
   const ok = latencies.filter((x): x is number => x !== null).sort((a, b) => a - b);
   const at = (q: number) => ok[Math.max(0, Math.ceil(q * ok.length) - 1)] ?? NaN;
-  return { delivered: ok.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: ok[ok.length - 1] ?? NaN, cpuMs: cpu, bytes: Buffer.byteLength(sample) };
+  return {
+    delivered: ok.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: ok[ok.length - 1] ?? NaN,
+    cpuMs: cpu,
+    bytes: Buffer.byteLength(sample),
+  };
 }
 
 /**
@@ -46,7 +54,13 @@ function stats(latencies: (number | null)[], cpu: number, sample: string): Stats
  * time from the send until the last frame arrived (less sensitive than latency to
  * other work on the machine).
  */
-async function fanOut(server: Child, clients: Child, match: string, send: () => Promise<(i: number) => number>, profile?: string): Promise<Stats> {
+async function fanOut(
+  server: Child,
+  clients: Child,
+  match: string,
+  send: () => Promise<(i: number) => number>,
+  profile?: string,
+): Promise<Stats> {
   await clients.call('arm', { text: match });
   if (profile) await server.call('profileStart');
   const cpu0 = cpuMs(server.pid);
@@ -55,7 +69,8 @@ async function fanOut(server: Child, clients: Child, match: string, send: () => 
   const cpu = cpuMs(server.pid) - cpu0;
   if (profile) await server.call('profileStop', { file: profile });
   closedSoFar = got.closed;
-  if (Object.keys(got.closed).length) console.log(`live bench: sockets closed by the server so far, by close code: ${JSON.stringify(got.closed)}`);
+  if (Object.keys(got.closed).length)
+    console.log(`live bench: sockets closed by the server so far, by close code: ${JSON.stringify(got.closed)}`);
   return stats(
     got.recvAt.map((t, i) => (t === null ? null : t - sentAt(i))),
     cpu,
@@ -80,23 +95,41 @@ async function platformRun() {
     const userIds = users.map((u) => u.id);
     const before = await server.call<Mem>('memory');
     console.log('live bench: opening subscriptions');
-    const { openMs } = await clients.call<{ openMs: number }>('open', { url: `${url.replace(/^http/, 'ws')}/live`, n: N, tokens: users.map((u) => u.token), perIp: PER_IP, concurrency: CONCURRENCY });
+    const { openMs } = await clients.call<{ openMs: number }>('open', {
+      url: `${url.replace(/^http/, 'ws')}/live`,
+      n: N,
+      tokens: users.map((u) => u.token),
+      perIp: PER_IP,
+      concurrency: CONCURRENCY,
+    });
     const after = await server.call<Mem>('memory');
     if (after.subscribers !== N) throw new Error(`the hub has ${after.subscribers} subscribers, expected ${N}`);
 
     console.log('live bench: one broadcast event');
     const broadcast = await median((i) =>
-      fanOut(server, clients, '"update_stats"', async () => {
-        const { sentAt } = await server.call<{ sentAt: number }>('broadcast');
-        return () => sentAt;
-      }, PROFILE && i === 0 ? `${PROFILE}.broadcast.cpuprofile` : undefined),
+      fanOut(
+        server,
+        clients,
+        '"update_stats"',
+        async () => {
+          const { sentAt } = await server.call<{ sentAt: number }>('broadcast');
+          return () => sentAt;
+        },
+        PROFILE && i === 0 ? `${PROFILE}.broadcast.cpuprofile` : undefined,
+      ),
     );
     console.log('live bench: one event per user, in one transaction');
     const batch = await median((i) =>
-      fanOut(server, clients, '"update_balance"', async () => {
-        const { sentAt } = await server.call<{ sentAt: number }>('batchEach', { userIds });
-        return () => sentAt;
-      }, PROFILE && i === 0 ? `${PROFILE}.batch.cpuprofile` : undefined),
+      fanOut(
+        server,
+        clients,
+        '"update_balance"',
+        async () => {
+          const { sentAt } = await server.call<{ sentAt: number }>('batchEach', { userIds });
+          return () => sentAt;
+        },
+        PROFILE && i === 0 ? `${PROFILE}.batch.cpuprofile` : undefined,
+      ),
     );
     console.log('live bench: one notification per user');
     let raiseMs = 0;
@@ -144,7 +177,10 @@ async function bareRun(sizes: number[]) {
 }
 
 const ms = (x: number) => x.toFixed(1);
-const perSub = (before: Mem, after: Mem) => ({ rss: ((after.rssKiB - before.rssKiB) * 1024) / N, heap: (after.heapUsed - before.heapUsed) / N });
+const perSub = (before: Mem, after: Mem) => ({
+  rss: ((after.rssKiB - before.rssKiB) * 1024) / N,
+  heap: (after.heapUsed - before.heapUsed) / N,
+});
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 const row = (name: string, s: Stats) =>
@@ -194,9 +230,12 @@ Against the bare server: broadcast ${ratio(p.broadcast, bareBroadcast)}; one eve
 ${closedLine(p.closed)}
 
 Opening the ${N} subscriptions (${CONCURRENCY} handshakes in flight, each a session lookup, a maintenance check, the session guard's check and the last event id) took ${(p.openMs / 1000).toFixed(1)} s.`;
-  writeSection('live_fanout', `${body}
+  writeSection(
+    'live_fanout',
+    `${body}
 
-${FINDINGS}`);
+${FINDINGS}`,
+  );
   console.log(body);
 }
 

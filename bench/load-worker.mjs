@@ -10,10 +10,20 @@ const target = new URL(url);
 function once() {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const req = http.request({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: 'GET', headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ns: Number(process.hrtime.bigint() - start) }));
-    });
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: 'GET',
+        headers,
+        agent,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, ns: Number(process.hrtime.bigint() - start) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -13,7 +13,8 @@ export async function bareRoute(body: unknown) {
   return { url: `http://127.0.0.1:${port}/bare`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-export const row = (name: string, r: LoadResult) => `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.count} |`;
+export const row = (name: string, r: LoadResult) =>
+  `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.count} |`;
 export const TABLE_HEAD = '| route | requests/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|';
 
 export { load, loadGenerator };

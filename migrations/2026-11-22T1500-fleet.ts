@@ -19,7 +19,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   const add = (name: string, type: 'text' | 'integer', build?: (c: any) => any) =>
-    db.schema.alterTable('masternodes').addColumn(name, type, build ?? ((c) => c)).execute();
+    db.schema
+      .alterTable('masternodes')
+      .addColumn(name, type, build ?? ((c) => c))
+      .execute();
   await add('alias', 'text');
   await add('host_id', 'integer', (c) => c.references('hosts.id'));
   await add('daemon_profile', 'text');

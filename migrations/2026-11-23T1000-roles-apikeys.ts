@@ -5,7 +5,12 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Operators run the platform; everyone else is a customer. Nothing shows the role.
   await db.schema
     .alterTable('users')
-    .addColumn('role', 'text', (c) => c.notNull().defaultTo('customer').check(sql`role in ('customer', 'operator')`))
+    .addColumn('role', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('customer')
+        .check(sql`role in ('customer', 'operator')`),
+    )
     .execute();
 
   // Keys that scripts send as the bearer token (platform-and-account.md: name up to 48,

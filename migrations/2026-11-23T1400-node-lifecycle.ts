@@ -17,7 +17,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('coin_id', 'text', (c) => c.notNull().references('coins.id'))
     .addColumn('package', 'text', (c) => c.notNull().check(sql`package in ('dedicated', 'cloud')`))
     .addColumn('state', 'text', (c) =>
-      c.notNull().check(sql`state in ('requested', 'placing', 'provisioning', 'live', 'deleting', 'deleted', 'failed')`),
+      c
+        .notNull()
+        .check(sql`state in ('requested', 'placing', 'provisioning', 'live', 'deleting', 'deleted', 'failed')`),
     )
     .addColumn('failed_reason', 'text')
     .addColumn('alias', 'text')
@@ -45,7 +47,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('nodes_state').on('nodes').columns(['state', 'state_at']).execute();
   // A validator key runs once, on any account: two signers of one key get it slashed.
   // A node that failed never ran the key (failed_reason stays set when it is then deleted).
-  await sql`CREATE UNIQUE INDEX nodes_validator_pubkey ON nodes (validator_pubkey) WHERE validator_pubkey IS NOT NULL AND state NOT IN ('deleted', 'failed') AND failed_reason IS NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX nodes_validator_pubkey ON nodes (validator_pubkey) WHERE validator_pubkey IS NOT NULL AND state NOT IN ('deleted', 'failed') AND failed_reason IS NULL`.execute(
+    db,
+  );
   // ZEN: a t_address serves one node ever (section 5).
   await sql`CREATE INDEX nodes_entry ON nodes (coin_id, entry)`.execute(db);
 
@@ -72,7 +76,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('placements_host').on('placements').columns(['host_id', 'destroyed_at']).execute();
   // One node per public address and port: the network finds a masternode by ip:port.
-  await sql`CREATE UNIQUE INDEX placements_address ON placements (server_ip, p2p_port) WHERE p2p_port IS NOT NULL AND destroyed_at IS NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX placements_address ON placements (server_ip, p2p_port) WHERE p2p_port IS NOT NULL AND destroyed_at IS NULL`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('observations')

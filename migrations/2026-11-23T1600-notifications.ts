@@ -22,7 +22,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cleared_at', 'integer')
     .execute();
   // The dropdown's read: a user's uncleared rows, newest first.
-  await sql`CREATE INDEX notifications_user_open ON notifications (user_id, id DESC) WHERE cleared_at IS NULL`.execute(db);
+  await sql`CREATE INDEX notifications_user_open ON notifications (user_id, id DESC) WHERE cleared_at IS NULL`.execute(
+    db,
+  );
   // Pruning of cleared rows.
   await sql`CREATE INDEX notifications_cleared ON notifications (cleared_at) WHERE cleared_at IS NOT NULL`.execute(db);
 
@@ -39,4 +41,3 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Extra headers as a JSON object (List-Unsubscribe, List-Unsubscribe-Post).
   await db.schema.alterTable('mail_outbox').addColumn('headers', 'text').execute();
 }
-

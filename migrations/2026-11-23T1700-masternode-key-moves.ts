@@ -21,7 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   try {
     // Migrations run in one transaction of their own now (src/server/db/fifo-driver.ts);
     // databases migrated before that ran this one alone.
-    const inOne = (run: (trx: Kysely<any>) => Promise<void>) => (db.isTransaction ? run(db) : db.transaction().execute(run));
+    const inOne = (run: (trx: Kysely<any>) => Promise<void>) =>
+      db.isTransaction ? run(db) : db.transaction().execute(run);
     await inOne(async (trx) => {
       const rows = await trx
         .selectFrom('nodes')
@@ -34,9 +35,17 @@ export async function up(db: Kysely<any>): Promise<void> {
         const words = r.output_text.trim().split(/\s+/);
         // The masternode.conf layout has at least 5 words; "-" is an empty slot.
         if (words.length < 5 || words[2] === '-') continue;
-        await trx.insertInto('masternode_key_moves').values({ node_id: r.id, masternode_key: words[2] }).onConflict((oc) => oc.column('node_id').doNothing()).execute();
+        await trx
+          .insertInto('masternode_key_moves')
+          .values({ node_id: r.id, masternode_key: words[2] })
+          .onConflict((oc) => oc.column('node_id').doNothing())
+          .execute();
         words[2] = '-';
-        await trx.updateTable('nodes').set({ output_text: words.join(' ') }).where('id', '=', r.id).execute();
+        await trx
+          .updateTable('nodes')
+          .set({ output_text: words.join(' ') })
+          .where('id', '=', r.id)
+          .execute();
       }
     });
   } finally {

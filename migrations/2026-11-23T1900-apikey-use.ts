@@ -7,7 +7,12 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('api_keys')
-    .addColumn('read_only', 'integer', (c) => c.notNull().defaultTo(0).check(sql`read_only in (0, 1)`))
+    .addColumn('read_only', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`read_only in (0, 1)`),
+    )
     .execute();
   await db.schema.alterTable('api_keys').addColumn('last_used_ip', 'text').execute();
 }

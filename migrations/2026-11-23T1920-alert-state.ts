@@ -22,7 +22,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('network_alerted', 'text')
     .addColumn('action_alerted', 'text')
     .addColumn('reward_height', 'integer')
-    .addColumn('muted', 'integer', (c) => c.notNull().defaultTo(0).check(sql`muted in (0, 1)`))
+    .addColumn('muted', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`muted in (0, 1)`),
+    )
     .execute();
 
   await db.schema
@@ -32,6 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('end_hour', 'integer', (c) => c.notNull().check(sql`end_hour between 0 and 23`))
     .execute();
 
-  await db.schema.alterTable('notifications').addColumn('mail_held', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('notifications')
+    .addColumn('mail_held', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`CREATE INDEX notifications_mail_held ON notifications (user_id) WHERE mail_held = 1`.execute(db);
 }

@@ -22,7 +22,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('minimum', 'integer', (c) => c.notNull().check(sql`minimum >= 10000`))
     .addColumn('price_coin', 'text', (c) => c.notNull())
     .addColumn('decimals', 'integer', (c) => c.notNull())
-    .addColumn('enabled', 'integer', (c) => c.notNull().defaultTo(1).check(sql`enabled in (0, 1)`))
+    .addColumn('enabled', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`enabled in (0, 1)`),
+    )
     .addColumn('xpub', 'text')
     .addColumn('address_type', 'text')
     .addColumn('rpc_url', 'text', (c) => c.notNull())
@@ -60,7 +65,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     // Atomic units (satoshi, piconero) as decimal text: Monero amounts can pass 2^53.
     .addColumn('amount', 'text', (c) => c.notNull())
     .addColumn('confirmations', 'integer', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('pending', 'credited', 'below_minimum', 'removed')`))
+    .addColumn('state', 'text', (c) =>
+      c.notNull().check(sql`state in ('pending', 'credited', 'below_minimum', 'removed')`),
+    )
     .addColumn('usd_micros', 'integer')
     .addColumn('seen_at', 'integer', (c) => c.notNull())
     .addColumn('updated_at', 'integer', (c) => c.notNull())

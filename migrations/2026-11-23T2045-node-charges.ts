@@ -32,11 +32,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     SELECT substr(t.idempotency_key, length(t.idempotency_key) - 9), n.user_id, n.id, t.amount
     FROM ledger_transfers t
     JOIN nodes n ON n.id = CAST(substr(t.idempotency_key, 8, length(t.idempotency_key) - 18) AS INTEGER)
-    WHERE t.kind = 'daily_charge' AND t.idempotency_key GLOB 'charge:*:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`.execute(db);
+    WHERE t.kind = 'daily_charge' AND t.idempotency_key GLOB 'charge:*:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'`.execute(
+    db,
+  );
   await sql`ALTER TABLE charge_days ADD COLUMN cursor_node INTEGER NOT NULL DEFAULT 0`.execute(db);
   await sql`UPDATE charge_days SET cursor = 0 WHERE completed_at IS NULL`.execute(db);
   await sql`
     CREATE INDEX nodes_charged ON nodes (user_id, id, created_at, deleted_at, hosting_price)
     WHERE failed_reason IS NULL AND hosting_price > 0`.execute(db);
 }
-

@@ -10,14 +10,27 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .alterTable('operator_log')
-    .addColumn('actor', 'text', (c) => c.notNull().defaultTo('unknown').check(sql`actor in ('operator', 'cli', 'system', 'unknown')`))
+    .addColumn('actor', 'text', (c) =>
+      c
+        .notNull()
+        .defaultTo('unknown')
+        .check(sql`actor in ('operator', 'cli', 'system', 'unknown')`),
+    )
     .execute();
-  await db.schema.alterTable('operator_log').addColumn('actor_user_id', 'integer', (c) => c.references('users.id').onDelete('set null')).execute();
-  await db.schema.alterTable('operator_log').addColumn('actor_name', 'text', (c) => c.notNull().defaultTo('')).execute();
-  await db.schema.alterTable('operator_log').addColumn('address', 'text', (c) => c.notNull().defaultTo('')).execute();
+  await db.schema
+    .alterTable('operator_log')
+    .addColumn('actor_user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+    .execute();
+  await db.schema
+    .alterTable('operator_log')
+    .addColumn('actor_name', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
+  await db.schema
+    .alterTable('operator_log')
+    .addColumn('address', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
   // The console browses newest first, filtered by action or operator.
   await db.schema.createIndex('operator_log_at').on('operator_log').columns(['at', 'id']).execute();
   await db.schema.createIndex('operator_log_action').on('operator_log').columns(['action', 'at']).execute();
   await db.schema.createIndex('operator_log_actor').on('operator_log').columns(['actor_user_id', 'at']).execute();
 }
-

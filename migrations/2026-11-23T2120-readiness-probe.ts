@@ -5,5 +5,7 @@ import { sql, type Kysely } from 'kysely';
 // One row that /readyz rewrites on each check: proof that the database takes a write
 // (a real one, in a BEGIN IMMEDIATE transaction), without touching a table anyone reads.
 export async function up(db: Kysely<any>): Promise<void> {
-  await sql`CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL) STRICT`.execute(db);
+  await sql`CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY CHECK (id = 1), at INTEGER NOT NULL) STRICT`.execute(
+    db,
+  );
 }

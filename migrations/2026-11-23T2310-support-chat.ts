@@ -21,7 +21,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       CHECK (user_id IS NOT NULL OR visitor_email IS NOT NULL)
     ) STRICT`.execute(db);
   await sql`CREATE INDEX support_conversations_recent ON support_conversations (last_message_at)`.execute(db);
-  await sql`CREATE INDEX support_conversations_unread ON support_conversations (operator_unread) WHERE operator_unread > 0`.execute(db);
+  await sql`CREATE INDEX support_conversations_unread ON support_conversations (operator_unread) WHERE operator_unread > 0`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE support_messages (
       id INTEGER PRIMARY KEY AUTOINCREMENT,

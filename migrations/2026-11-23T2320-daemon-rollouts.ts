@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       finished_at INTEGER
     ) STRICT`.execute(db);
   // At most one unfinished rollout per coin.
-  await sql`CREATE UNIQUE INDEX daemon_rollouts_open ON daemon_rollouts (coin_id) WHERE state IN ('running', 'paused')`.execute(db);
+  await sql`CREATE UNIQUE INDEX daemon_rollouts_open ON daemon_rollouts (coin_id) WHERE state IN ('running', 'paused')`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE daemon_rollout_nodes (
       rollout_id INTEGER NOT NULL REFERENCES daemon_rollouts (id),

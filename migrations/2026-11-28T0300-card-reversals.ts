@@ -15,7 +15,9 @@ import { sql, type Kysely } from 'kysely';
 //   trigger refuses, in the very statement, a payment that would take it past zero.
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`ALTER TABLE card_sessions ADD COLUMN payment_intent TEXT`.execute(db);
-  await sql`CREATE UNIQUE INDEX card_sessions_payment_intent ON card_sessions (payment_intent) WHERE payment_intent IS NOT NULL`.execute(db);
+  await sql`CREATE UNIQUE INDEX card_sessions_payment_intent ON card_sessions (payment_intent) WHERE payment_intent IS NOT NULL`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE card_reversals (
       session_id TEXT PRIMARY KEY REFERENCES card_sessions (id) ON DELETE CASCADE,

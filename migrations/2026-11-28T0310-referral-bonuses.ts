@@ -16,7 +16,9 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('users').addColumn('registered_ip', 'text').execute();
   await db.schema.alterTable('card_sessions').addColumn('card_fingerprint', 'text').execute();
-  await sql`CREATE INDEX card_sessions_fingerprint ON card_sessions (card_fingerprint, user_id) WHERE card_fingerprint IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX card_sessions_fingerprint ON card_sessions (card_fingerprint, user_id) WHERE card_fingerprint IS NOT NULL`.execute(
+    db,
+  );
   await sql`
     CREATE TABLE referral_bonuses (
       id INTEGER PRIMARY KEY,

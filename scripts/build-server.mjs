@@ -3,7 +3,11 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { main: 'src/server/main.ts', cli: 'src/server/cli/bin.ts', simulator: 'src/server/fleet/simulator/main.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    cli: 'src/server/cli/bin.ts',
+    simulator: 'src/server/fleet/simulator/main.ts',
+  },
   outdir: 'dist/server',
   platform: 'node',
   format: 'esm',
@@ -11,7 +15,9 @@ await build({
   bundle: true,
   sourcemap: true,
   external: ['better-sqlite3', '@node-rs/argon2', 'dockerode', 'ssh2', 'cpu-features'],
-  banner: { js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __nkCreateRequire } from 'node:module'; const require = __nkCreateRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });
 console.log('server built: dist/server/main.js, cli.js, simulator.js');

@@ -18,7 +18,8 @@ const output = path.join(root, 'dist', target);
 const started = Date.now();
 
 if (process.platform !== 'linux') throw new Error(`the executable is built on Linux (this is ${process.platform})`);
-if (!fs.existsSync(path.join(root, 'dist/client/index.html'))) throw new Error('dist/client is missing: run `npm run build:client` first (npm run package does)');
+if (!fs.existsSync(path.join(root, 'dist/client/index.html')))
+  throw new Error('dist/client is missing: run `npm run build:client` first (npm run package does)');
 fs.rmSync(work, { recursive: true, force: true });
 fs.mkdirSync(work, { recursive: true });
 
@@ -29,11 +30,19 @@ fs.mkdirSync(work, { recursive: true });
 const natives = {
   name: 'natives-from-assets',
   setup(b) {
-    b.onResolve({ filter: /^@node-rs\/argon2$/ }, () => ({ path: path.join(root, 'src/server/runtime/argon2-addon.ts') }));
+    b.onResolve({ filter: /^@node-rs\/argon2$/ }, () => ({
+      path: path.join(root, 'src/server/runtime/argon2-addon.ts'),
+    }));
     // Modules the executable does not carry: they throw as a missing module would, where
     // their callers expect it, without Node's warning about require in an executable.
-    b.onResolve({ filter: /\.node$|^(cpu-features|bufferutil|utf-8-validate|supports-color)$/ }, (a) => ({ path: a.path, namespace: 'absent' }));
-    b.onLoad({ filter: /.*/, namespace: 'absent' }, (a) => ({ contents: `throw new Error(${JSON.stringify(`${a.path} is not inside the executable`)});`, loader: 'js' }));
+    b.onResolve({ filter: /\.node$|^(cpu-features|bufferutil|utf-8-validate|supports-color)$/ }, (a) => ({
+      path: a.path,
+      namespace: 'absent',
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'absent' }, (a) => ({
+      contents: `throw new Error(${JSON.stringify(`${a.path} is not inside the executable`)});`,
+      loader: 'js',
+    }));
   },
 };
 const bundle = path.join(work, 'nodekeep.cjs');
@@ -75,12 +84,21 @@ const addons = { sqlite: 'native/better_sqlite3.node', argon2: 'native/argon2.no
 files[addons.sqlite] = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 const argon2Dir = path.dirname(require.resolve('@node-rs/argon2/package.json'));
 const argon2Platform = `@node-rs/argon2-${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}`;
-files[addons.argon2] = createRequire(path.join(argon2Dir, 'index.js')).resolve(`${argon2Platform}/package.json`).replace(/package\.json$/, `argon2.${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}.node`);
+files[addons.argon2] = createRequire(path.join(argon2Dir, 'index.js'))
+  .resolve(`${argon2Platform}/package.json`)
+  .replace(
+    /package\.json$/,
+    `argon2.${process.platform}-${process.arch}${process.platform === 'linux' ? '-gnu' : ''}.node`,
+  );
 
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 let commit = '';
 try {
-  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  }).trim();
 } catch {
   // Not a git checkout: the build hash alone names the build.
 }
@@ -96,7 +114,17 @@ fs.writeFileSync(indexFile, JSON.stringify(index));
 const config = path.join(work, 'sea-config.json');
 fs.writeFileSync(
   config,
-  JSON.stringify({ main: bundle, output: path.join(work, 'sea-prep.blob'), disableExperimentalSEAWarning: true, useCodeCache: true, assets: { 'index.json': indexFile, ...files } }, null, 1),
+  JSON.stringify(
+    {
+      main: bundle,
+      output: path.join(work, 'sea-prep.blob'),
+      disableExperimentalSEAWarning: true,
+      useCodeCache: true,
+      assets: { 'index.json': indexFile, ...files },
+    },
+    null,
+    1,
+  ),
 );
 execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: ['ignore', 'ignore', 'inherit'] });
 fs.rmSync(output, { force: true });
@@ -107,7 +135,9 @@ const { inject } = require('postject');
 const warn = console.warn;
 console.warn = () => {};
 try {
-  await inject(output, 'NODE_SEA_BLOB', fs.readFileSync(path.join(work, 'sea-prep.blob')), { sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2' });
+  await inject(output, 'NODE_SEA_BLOB', fs.readFileSync(path.join(work, 'sea-prep.blob')), {
+    sentinelFuse: 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+  });
 } finally {
   console.warn = warn;
 }
@@ -117,4 +147,6 @@ if (!answer.includes(index.build)) throw new Error(`the built executable does no
 const sum = crypto.createHash('sha256').update(fs.readFileSync(output)).digest('hex');
 fs.writeFileSync(`${output}.sha256`, `${sum}  ${target}\n`);
 const mb = (fs.statSync(output).size / 1024 / 1024).toFixed(1);
-console.log(`built dist/${target} (${mb} MiB, ${index.files.length} files inside, ${((Date.now() - started) / 1000).toFixed(1)} s): ${answer}`);
+console.log(
+  `built dist/${target} (${mb} MiB, ${index.files.length} files inside, ${((Date.now() - started) / 1000).toFixed(1)} s): ${answer}`,
+);

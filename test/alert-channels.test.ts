@@ -38,15 +38,33 @@ afterAll(async () => {
 const api = (path: string, token: string, body?: unknown) =>
   fetch(s.url + path, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-const channels = async (token: string) => (await api('/api/get_alert_channels', token)).body.channels as { id: number; type: string; target: string; enabled: boolean; failures: number; disabled_reason: string | null }[];
+const channels = async (token: string) =>
+  (await api('/api/get_alert_channels', token)).body.channels as {
+    id: number;
+    type: string;
+    target: string;
+    enabled: boolean;
+    failures: number;
+    disabled_reason: string | null;
+  }[];
 
 /** 127.0.0.1 inside IPv6: NAT64 (both prefixes), 6to4, IPv4-compatible, RFC 6145 and Teredo (client inverted). */
 const embeddedLoopbackUrls = (port: number | string) =>
-  ['64:ff9b::127.0.0.1', '64:ff9b:1::7f00:1', '2002:7f00:1::1', '::127.0.0.1', '::ffff:0:7f00:1', '2001:0:4136:e378:8000:63bf:80ff:fffe'].map((a) => `http://[${a}]:${port}/`);
+  [
+    '64:ff9b::127.0.0.1',
+    '64:ff9b:1::7f00:1',
+    '2002:7f00:1::1',
+    '::127.0.0.1',
+    '::ffff:0:7f00:1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+  ].map((a) => `http://[${a}]:${port}/`);
 
 /** This machine's own interface addresses (link-local ones need a zone id, which URLs cannot carry). */
 const ownAddressUrls = (port: number | string) =>
@@ -70,16 +88,30 @@ describe('generic webhook against a real receiver', () => {
     // Shown once: the list never carries it, and the stored value is sealed.
     const listed = await api('/api/get_alert_channels', alice.token);
     expect(JSON.stringify(listed.body)).not.toContain(added.body.secret);
-    const row = await s.deps.db.selectFrom('alert_channels').selectAll().where('id', '=', added.body.channel.id).executeTakeFirstOrThrow();
+    const row = await s.deps.db
+      .selectFrom('alert_channels')
+      .selectAll()
+      .where('id', '=', added.body.channel.id)
+      .executeTakeFirstOrThrow();
     expect(row.secret).not.toContain(added.body.secret);
     expect(row.secret.startsWith('v1:')).toBe(true);
 
     const before = receiver.received.length;
     await raiseDown(alice.id, 'mn-wh1');
-    const got = await waitFor(async () => receiver.received.slice(before).find((r) => r.body.includes('mn-wh1')), 10_000, 'webhook delivery');
+    const got = await waitFor(
+      async () => receiver.received.slice(before).find((r) => r.body.includes('mn-wh1')),
+      10_000,
+      'webhook delivery',
+    );
     expect(got.verdict).toBe('ok');
     const body = JSON.parse(got.body);
-    expect(body).toEqual({ kind: 'node_down', message: 'Your Dash node mn-wh1 is down.', link: `${s.url}/dashboard/masternode/mn-wh1`, node: 'mn-wh1', time: expect.any(String) });
+    expect(body).toEqual({
+      kind: 'node_down',
+      message: 'Your Dash node mn-wh1 is down.',
+      link: `${s.url}/dashboard/masternode/mn-wh1`,
+      node: 'mn-wh1',
+      time: expect.any(String),
+    });
     expect(Math.abs(Date.parse(body.time) - Date.now())).toBeLessThan(60_000);
     expect(got.headers['nodekeep-delivery']).toMatch(/^\d+$/);
     expect(String(got.headers['nodekeep-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
@@ -94,10 +126,16 @@ describe('generic webhook against a real receiver', () => {
       receiver.state.clockOffsetS = 0;
     }
     // The signature covers the body: one changed character fails it.
-    expect(await receiver.replay(got, { body: got.body.replace('mn-wh1', 'mn-wh2') })).toEqual({ status: 401, text: 'bad signature' });
+    expect(await receiver.replay(got, { body: got.body.replace('mn-wh1', 'mn-wh2') })).toEqual({
+      status: 401,
+      text: 'bad signature',
+    });
     // And the timestamp: a fresh t with the old v1 fails (an old capture cannot be made fresh).
     const v1 = String(got.headers['nodekeep-signature']).split('v1=')[1];
-    expect(await receiver.replay(got, { signature: `t=${Math.floor(Date.now() / 1000) + 1000},v1=${v1}` })).toEqual({ status: 401, text: 'bad signature' });
+    expect(await receiver.replay(got, { signature: `t=${Math.floor(Date.now() / 1000) + 1000},v1=${v1}` })).toEqual({
+      status: 401,
+      text: 'bad signature',
+    });
     // A receiver with another secret refuses it.
     receiver.state.secret = 'whsec_someone_else';
     expect(await receiver.replay(got)).toEqual({ status: 401, text: 'bad signature' });
@@ -116,7 +154,9 @@ describe('generic webhook against a real receiver', () => {
     try {
       const bad = await api('/api/test_alert_channel', u.token, { id: added.body.channel.id });
       expect(bad.body.success).toBe(false);
-      expect(bad.body.message).toBe('The test alert was not delivered: the receiver answered HTTP 500: database is down');
+      expect(bad.body.message).toBe(
+        'The test alert was not delivered: the receiver answered HTTP 500: database is down',
+      );
     } finally {
       receiver.state.failWith = null;
     }
@@ -132,11 +172,20 @@ describe('generic webhook against a real receiver', () => {
     try {
       const before = receiver.received.length;
       await raiseDown(u.id, 'mn-fail1');
-      const notice = await waitFor(async () => {
-        const list = (await api('/api/get_notifications', u.token)).body.notifications as { message: string; link: string }[];
-        return list.find((n) => n.message.includes('was turned off'));
-      }, 15_000, 'turned-off notice');
-      expect(notice.message).toBe(`Your alert channel webhook ${receiver.url}/hook was turned off after 3 failed deliveries in a row (last error: the receiver answered HTTP 503: try later). Fix it and turn it on again.`);
+      const notice = await waitFor(
+        async () => {
+          const list = (await api('/api/get_notifications', u.token)).body.notifications as {
+            message: string;
+            link: string;
+          }[];
+          return list.find((n) => n.message.includes('was turned off'));
+        },
+        15_000,
+        'turned-off notice',
+      );
+      expect(notice.message).toBe(
+        `Your alert channel webhook ${receiver.url}/hook was turned off after 3 failed deliveries in a row (last error: the receiver answered HTTP 503: try later). Fix it and turn it on again.`,
+      );
       expect(notice.link).toBe('/dashboard/notifications');
       const tries = receiver.received.slice(before).filter((r) => r.body.includes('mn-fail1'));
       // The same delivery (one id) three times, each validly signed, then no more.
@@ -160,7 +209,11 @@ describe('generic webhook against a real receiver', () => {
       const on = await api('/api/save_alert_channel', u.token, { id: c.id, enabled: true });
       expect(on.body.channel).toMatchObject({ enabled: true, failures: 0, disabled_reason: null });
       await raiseDown(u.id, 'mn-fail3');
-      await waitFor(async () => receiver.received.find((r) => r.body.includes('mn-fail3') && r.verdict === 'ok'), 10_000, 'delivery after turning on');
+      await waitFor(
+        async () => receiver.received.find((r) => r.body.includes('mn-fail3') && r.verdict === 'ok'),
+        10_000,
+        'delivery after turning on',
+      );
     } finally {
       receiver.state.failWith = null;
     }
@@ -170,21 +223,49 @@ describe('generic webhook against a real receiver', () => {
 describe('Telegram and Discord through their fakes', () => {
   it('Telegram: an alert reaches the chat through sendMessage; a wrong token is reported by "send test"', async () => {
     const u = await freshUser(s.deps, { prefix: 'tg' });
-    const added = await api('/api/add_alert_channel', u.token, { type: 'telegram', bot_token: BOT_TOKEN, chat_id: '424242' });
+    const added = await api('/api/add_alert_channel', u.token, {
+      type: 'telegram',
+      bot_token: BOT_TOKEN,
+      chat_id: '424242',
+    });
     expect(added.status).toBe(200);
     expect(added.body.secret).toBeUndefined();
     expect(added.body.channel).toMatchObject({ type: 'telegram', target: '424242', enabled: true });
     expect(JSON.stringify(await channels(u.token))).not.toContain(BOT_TOKEN);
 
     await raiseDown(u.id, 'mn-tg1');
-    const m = await waitFor(async () => telegram.messages.find((x) => x.text.includes('mn-tg1')), 10_000, 'telegram message');
-    expect(m).toEqual({ token: BOT_TOKEN, chat_id: '424242', text: `Your Dash node mn-tg1 is down.\n${s.url}/dashboard/masternode/mn-tg1` });
-    expect((await api('/api/test_alert_channel', u.token, { id: added.body.channel.id })).body).toEqual({ success: true, message: 'Test alert sent.' });
+    const m = await waitFor(
+      async () => telegram.messages.find((x) => x.text.includes('mn-tg1')),
+      10_000,
+      'telegram message',
+    );
+    expect(m).toEqual({
+      token: BOT_TOKEN,
+      chat_id: '424242',
+      text: `Your Dash node mn-tg1 is down.\n${s.url}/dashboard/masternode/mn-tg1`,
+    });
+    expect((await api('/api/test_alert_channel', u.token, { id: added.body.channel.id })).body).toEqual({
+      success: true,
+      message: 'Test alert sent.',
+    });
 
-    const wrong = await api('/api/add_alert_channel', u.token, { type: 'telegram', bot_token: '987654321:AAEwrongTokenWrongTokenWrong', chat_id: '424242' });
-    expect((await api('/api/test_alert_channel', u.token, { id: wrong.body.channel.id })).body).toEqual({ success: false, message: 'The test alert was not delivered: Telegram answered 401: Unauthorized' });
-    const noChat = await api('/api/add_alert_channel', u.token, { type: 'telegram', bot_token: BOT_TOKEN, chat_id: '777' });
-    expect((await api('/api/test_alert_channel', u.token, { id: noChat.body.channel.id })).body.message).toBe('The test alert was not delivered: Telegram answered 400: Bad Request: chat not found');
+    const wrong = await api('/api/add_alert_channel', u.token, {
+      type: 'telegram',
+      bot_token: '987654321:AAEwrongTokenWrongTokenWrong',
+      chat_id: '424242',
+    });
+    expect((await api('/api/test_alert_channel', u.token, { id: wrong.body.channel.id })).body).toEqual({
+      success: false,
+      message: 'The test alert was not delivered: Telegram answered 401: Unauthorized',
+    });
+    const noChat = await api('/api/add_alert_channel', u.token, {
+      type: 'telegram',
+      bot_token: BOT_TOKEN,
+      chat_id: '777',
+    });
+    expect((await api('/api/test_alert_channel', u.token, { id: noChat.body.channel.id })).body.message).toBe(
+      'The test alert was not delivered: Telegram answered 400: Bad Request: chat not found',
+    );
     // The bot token never reaches the log.
     expect(s.logLines.join('\n')).not.toContain(BOT_TOKEN);
   });
@@ -197,12 +278,22 @@ describe('Telegram and Discord through their fakes', () => {
     expect(JSON.stringify(await channels(u.token))).not.toContain(DISCORD.token);
 
     await raiseDown(u.id, 'mn-dc1');
-    const m = await waitFor(async () => discord.messages.find((x) => x.content.includes('mn-dc1')), 10_000, 'discord message');
+    const m = await waitFor(
+      async () => discord.messages.find((x) => x.content.includes('mn-dc1')),
+      10_000,
+      'discord message',
+    );
     expect(m.content).toBe(`Your Dash node mn-dc1 is down.\n${s.url}/dashboard/masternode/mn-dc1`);
     expect(m.body.allowed_mentions).toEqual({ parse: [] });
 
-    const gone = await api('/api/add_alert_channel', u.token, { type: 'discord', url: `${discord.base}/999999999999/${DISCORD.token}` });
-    expect((await api('/api/test_alert_channel', u.token, { id: gone.body.channel.id })).body).toEqual({ success: false, message: 'The test alert was not delivered: Discord answered 404: Unknown Webhook' });
+    const gone = await api('/api/add_alert_channel', u.token, {
+      type: 'discord',
+      url: `${discord.base}/999999999999/${DISCORD.token}`,
+    });
+    expect((await api('/api/test_alert_channel', u.token, { id: gone.body.channel.id })).body).toEqual({
+      success: false,
+      message: 'The test alert was not delivered: Discord answered 404: Unknown Webhook',
+    });
     expect(s.logLines.join('\n')).not.toContain(DISCORD.token);
   });
 });
@@ -220,7 +311,10 @@ describe('bad input and ownership', () => {
       [{ type: 'webhook', url: 'https://example.com/x', extra: 1 }, /extra/],
       [{ type: 'telegram', bot_token: 'nope', chat_id: '1' }, /The bot token looks like/],
       [{ type: 'telegram', bot_token: BOT_TOKEN, chat_id: 'drop table' }, /The chat id is a number/],
-      [{ type: 'discord', url: 'https://evil.example.com/api/webhooks/1234567/abcdefghijklmnopqrstuvwxyz' }, /Enter a Discord webhook URL/],
+      [
+        { type: 'discord', url: 'https://evil.example.com/api/webhooks/1234567/abcdefghijklmnopqrstuvwxyz' },
+        /Enter a Discord webhook URL/,
+      ],
       [{ type: 'discord', url: `${discord.base}/notanid/x` }, /Enter a Discord webhook URL/],
     ];
     for (const [input, message] of cases) {
@@ -235,9 +329,20 @@ describe('bad input and ownership', () => {
   it('without ALERT_WEBHOOK_ALLOW_PRIVATE, loopback and private addresses are refused', async () => {
     const u = await freshUser(s.deps, { prefix: 'priv' });
     const strict = callerFor({ ...s.deps, config: { ...s.deps.config, alertWebhookAllowPrivate: false } });
-    const urls = ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://[fd00::1]/x', 'http://[::ffff:127.0.0.1]/x'];
+    const urls = [
+      'http://127.0.0.1:9/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://192.168.1.1/x',
+      'http://169.254.169.254/latest',
+      'http://[::1]/x',
+      'http://[fd00::1]/x',
+      'http://[::ffff:127.0.0.1]/x',
+    ];
     for (const url of [...urls, ...embeddedLoopbackUrls(9), ...ownAddressUrls(9)]) {
-      await expect(strict(u.token).alertChannels.add_alert_channel({ type: 'webhook', url }), url).rejects.toThrow('The URL must point to a public address, not a local or private network.');
+      await expect(strict(u.token).alertChannels.add_alert_channel({ type: 'webhook', url }), url).rejects.toThrow(
+        'The URL must point to a public address, not a local or private network.',
+      );
     }
     expect(await channels(u.token)).toEqual([]);
   });
@@ -254,7 +359,11 @@ describe('bad input and ownership', () => {
         const added = await api('/api/add_alert_channel', u.token, { type: 'webhook', url: `${url}hook` });
         expect(added.status, url).toBe(200);
         const sent = await strict(u.token).alertChannels.test_alert_channel({ id: added.body.channel.id });
-        expect(sent, url).toEqual({ success: false, message: 'The test alert was not delivered: The URL must point to a public address, not a local or private network.' });
+        expect(sent, url).toEqual({
+          success: false,
+          message:
+            'The test alert was not delivered: The URL must point to a public address, not a local or private network.',
+        });
       }
     }
   });
@@ -276,7 +385,9 @@ describe('bad input and ownership', () => {
     }
     expect(await channels(owner.token)).toMatchObject([{ id, enabled: true }]);
     // The owner can turn it off and delete it.
-    expect((await api('/api/save_alert_channel', owner.token, { id, enabled: false })).body.channel.enabled).toBe(false);
+    expect((await api('/api/save_alert_channel', owner.token, { id, enabled: false })).body.channel.enabled).toBe(
+      false,
+    );
     expect((await api('/api/delete_alert_channel', owner.token, { id })).body).toEqual({ success: true });
     expect(await channels(owner.token)).toEqual([]);
   });

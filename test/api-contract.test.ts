@@ -94,7 +94,9 @@ describe('one declaration per REST route', () => {
   const routes = restRoutes(appRouter);
 
   it('every spec route is declared on its procedure, once', () => {
-    expect(routes.map((r) => `${r.method} ${r.path}${r.multipart ? ' multipart' : ''}`).sort()).toEqual([...SPEC_ROUTES].sort());
+    expect(routes.map((r) => `${r.method} ${r.path}${r.multipart ? ' multipart' : ''}`).sort()).toEqual(
+      [...SPEC_ROUTES].sort(),
+    );
   });
 
   it('GET /api/openapi.json is a valid OpenAPI 3.1 document listing every REST route', async () => {
@@ -115,11 +117,18 @@ describe('one declaration per REST route', () => {
     }
     // Every path the server answers as a REST route is in the document, and no other.
     expect(Object.keys(doc.paths).sort()).toEqual([...new Set(routes.map((r) => r.path))].sort());
-    expect(doc.components.schemas.Error).toMatchObject({ properties: { success: { const: false }, message: { type: 'string' } } });
+    expect(doc.components.schemas.Error).toMatchObject({
+      properties: { success: { const: false }, message: { type: 'string' } },
+    });
     expect(doc.components.securitySchemes.session).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Request schemas come from the shared zod schemas.
-    expect(doc.paths['/public_api/login'].post.requestBody.content['application/json'].schema.required).toEqual(['username', 'password']);
-    expect(doc.paths['/public_api/get_coin'].get.parameters).toEqual([expect.objectContaining({ name: 'coin', in: 'query', required: true })]);
+    expect(doc.paths['/public_api/login'].post.requestBody.content['application/json'].schema.required).toEqual([
+      'username',
+      'password',
+    ]);
+    expect(doc.paths['/public_api/get_coin'].get.parameters).toEqual([
+      expect.objectContaining({ name: 'coin', in: 'query', required: true }),
+    ]);
     expect(doc.paths['/api/get_masternodes'].get.security).toEqual([{ session: [] }, { apiKey: [] }]);
     expect(doc.paths['/api/change_password'].post.security).toEqual([{ session: [] }]);
   });
@@ -156,10 +165,20 @@ describe('GET query parameters are coerced by the shared schemas', () => {
       list: publicProcedure
         .meta({ rest: { method: 'GET', path: '/public_api/list_things', summary: 'a page of things' } })
         .input(listInput)
-        .output(z.object({ page: z.number(), per_page: z.number(), items: z.array(z.object({ n: z.number(), even: z.boolean() })) }))
+        .output(
+          z.object({
+            page: z.number(),
+            per_page: z.number(),
+            items: z.array(z.object({ n: z.number(), even: z.boolean() })),
+          }),
+        )
         .query(({ input }) => {
           const all = input.even === undefined ? items : items.filter((x) => x.even === input.even);
-          return { page: input.page, per_page: input.per_page, items: all.slice((input.page - 1) * input.per_page, input.page * input.per_page) };
+          return {
+            page: input.page,
+            per_page: input.per_page,
+            items: all.slice((input.page - 1) * input.per_page, input.page * input.per_page),
+          };
         }),
     }),
   });
@@ -169,7 +188,12 @@ describe('GET query parameters are coerced by the shared schemas', () => {
   beforeAll(async () => {
     d = await makeDeps();
     const app = new Hono();
-    const routes = mountRest(app, testRouter, (c) => createContext(d.deps, { remoteAddress: '127.0.0.1', header: (n) => c.req.header(n) }), new ResponseCache());
+    const routes = mountRest(
+      app,
+      testRouter,
+      (c) => createContext(d.deps, { remoteAddress: '127.0.0.1', header: (n) => c.req.header(n) }),
+      new ResponseCache(),
+    );
     mountApiFallback(app, routes);
     server = await new Promise<Server>((resolve) => {
       const srv = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(srv as Server));
@@ -182,7 +206,9 @@ describe('GET query parameters are coerced by the shared schemas', () => {
   });
 
   it('a page asked over REST (strings) answers what tRPC (numbers) answers', async () => {
-    const caller = createCallerFactory(testRouter)(createContext(d.deps, { remoteAddress: '127.0.0.1', header: () => undefined }));
+    const caller = createCallerFactory(testRouter)(
+      createContext(d.deps, { remoteAddress: '127.0.0.1', header: () => undefined }),
+    );
     const rest = await fetch(`${url}/public_api/list_things?page=2&per_page=10&even=false`).then((r) => r.json());
     const trpc = await caller.things.list({ page: 2, per_page: 10, even: false });
     expect(rest).toEqual(trpc);

@@ -22,7 +22,10 @@ describe('register and verify', () => {
     const stored = await d.db.selectFrom('email_tokens').selectAll().where('user_id', '=', row!.id).execute();
     expect(stored.map((t) => t.token_hash)).toEqual([hashToken(token)]); // only the hash is kept
 
-    expect(await d.caller().auth.verify({ hash: token })).toMatchObject({ success: true, message: 'Successfully verified!' });
+    expect(await d.caller().auth.verify({ hash: token })).toMatchObject({
+      success: true,
+      message: 'Successfully verified!',
+    });
     expect((await findUserByLogin(d.db, u.username))!.verified_at).not.toBeNull();
     expect((await rejection(d.caller().auth.verify({ hash: token }))).code).toBe('BAD_REQUEST');
   });
@@ -41,8 +44,16 @@ describe('register and verify', () => {
     const again = await d.caller().auth.register({ ...other, email: owner.email.toUpperCase() });
     expect(again).toEqual(fresh);
     expect(await findUserByLogin(d.db, other.username)).toBeUndefined();
-    const mails = await d.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', owner.email).orderBy('id').execute();
-    expect(mails.map((m) => m.subject)).toEqual(['Confirm your Nodekeep email address', 'Someone tried to register with your email at Nodekeep']);
+    const mails = await d.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_addr', '=', owner.email)
+      .orderBy('id')
+      .execute();
+    expect(mails.map((m) => m.subject)).toEqual([
+      'Confirm your Nodekeep email address',
+      'Someone tried to register with your email at Nodekeep',
+    ]);
     expect(mails[1].text).toContain(owner.username);
     expect(mails[1].text).not.toMatch(/verify\?h=/);
   });
@@ -60,7 +71,9 @@ describe('register and verify', () => {
     await d.caller().auth.verify({ hash: await outboxLink(d, u.email, '/verify?h=') });
     const v = await registerAndLogin(d);
     await d.caller().auth.verify({ hash: await outboxLink(d, v.email, '/verify?h=') });
-    expect(await rejection(d.caller(v.token).auth.resend_verification_email())).toMatchObject({ message: 'Your email address is already verified.' });
+    expect(await rejection(d.caller(v.token).auth.resend_verification_email())).toMatchObject({
+      message: 'Your email address is already verified.',
+    });
   });
 });
 
@@ -71,8 +84,16 @@ describe('login and sessions', () => {
     const byEmail = await d.caller().auth.login({ username: u.email.toUpperCase(), password: u.password });
     expect(byEmail).toMatchObject({ success: true, tfa_authenticated: true });
     const info = await d.caller(byEmail.auth_token!).auth.get_common_info();
-    expect(info).toMatchObject({ success: true, maintenance: false, info: { username: u.username, email: u.email, balance: 0, verified: false } });
-    const session = await d.db.selectFrom('sessions').selectAll().where('token_hash', '=', hashToken(byEmail.auth_token!)).executeTakeFirstOrThrow();
+    expect(info).toMatchObject({
+      success: true,
+      maintenance: false,
+      info: { username: u.username, email: u.email, balance: 0, verified: false },
+    });
+    const session = await d.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('token_hash', '=', hashToken(byEmail.auth_token!))
+      .executeTakeFirstOrThrow();
     expect(session).toMatchObject({ ip: expect.stringMatching(/^10\.200\./), user_agent: 'vitest', revoked_at: null });
   });
 
@@ -91,13 +112,18 @@ describe('login and sessions', () => {
     const device = (await d.caller().auth.login({ username: u.username, password: u.password })).device_token!;
     for (let i = 0; i < 20; i++) {
       const name = i % 2 ? u.username : u.email;
-      expect((await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: name, password: 'wrong-pass' }))).code).toBe('UNAUTHORIZED');
+      expect(
+        (await rejection(d.caller(null, `10.1.0.${i}`).auth.login({ username: name, password: 'wrong-pass' }))).code,
+      ).toBe('UNAUTHORIZED');
     }
     for (const name of [u.username, u.email]) {
       const locked = await rejection(d.caller(null, '10.1.1.1').auth.login({ username: name, password: u.password }));
       expect(locked.code).toBe('TOO_MANY_REQUESTS');
     }
-    expect((await d.caller(null, '10.1.1.2').auth.login({ username: u.username, password: u.password, device })).tfa_authenticated).toBe(true);
+    expect(
+      (await d.caller(null, '10.1.1.2').auth.login({ username: u.username, password: u.password, device }))
+        .tfa_authenticated,
+    ).toBe(true);
   });
 
   it('limits login attempts per IP', async () => {
@@ -119,14 +145,20 @@ describe('login and sessions', () => {
   it('an unknown or expired token is refused', async () => {
     expect((await rejection(d.caller('made-up').auth.get_common_info())).code).toBe('UNAUTHORIZED');
     const u = await registerAndLogin(d);
-    await d.db.updateTable('sessions').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', hashToken(u.token)).execute();
+    await d.db
+      .updateTable('sessions')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', hashToken(u.token))
+      .execute();
     expect((await rejection(d.caller(u.token).auth.get_common_info())).code).toBe('UNAUTHORIZED');
   });
 
   it('changing the password needs the current one and signs out the other sessions only', async () => {
     const u = await registerAndLogin(d);
     const other = (await d.caller().auth.login({ username: u.username, password: u.password })).auth_token!;
-    const bad = await rejection(d.caller(u.token).auth.change_password({ current_password: 'not-it', new_password: 'brand-new-1' }));
+    const bad = await rejection(
+      d.caller(u.token).auth.change_password({ current_password: 'not-it', new_password: 'brand-new-1' }),
+    );
     expect(bad).toMatchObject({ code: 'BAD_REQUEST', message: 'Your current password is incorrect.' });
     await d.caller(u.token).auth.change_password({ current_password: u.password, new_password: 'brand-new-1' });
     expect((await d.caller(u.token).auth.get_common_info()).success).toBe(true);
@@ -154,7 +186,9 @@ describe('two-factor authentication', () => {
 
     const step1 = await d.caller().auth.login({ username: u.username, password: u.password });
     expect(step1).toEqual({ success: true, message: 'Please enter your 2FA code.', tfa_authenticated: false });
-    const step2 = await d.caller().auth.login({ username: u.username, password: u.password, tfa: totpCode(secret, Date.now() + 30_000) });
+    const step2 = await d
+      .caller()
+      .auth.login({ username: u.username, password: u.password, tfa: totpCode(secret, Date.now() + 30_000) });
     expect(step2).toMatchObject({ success: true, tfa_authenticated: true });
     expect(step2.auth_token).toBeTruthy();
   });
@@ -163,9 +197,17 @@ describe('two-factor authentication', () => {
     const u = await registerAndLogin(d);
     const secret = await enable2fa(u.token);
     // The code that just enabled 2FA cannot log in.
-    const replay = await rejection(d.caller().auth.login({ username: u.username, password: u.password, tfa: totpCode(secret) }));
+    const replay = await rejection(
+      d.caller().auth.login({ username: u.username, password: u.password, tfa: totpCode(secret) }),
+    );
     expect(replay.message).toMatch(/already used/);
-    const wrong = await rejection(d.caller().auth.login({ username: u.username, password: u.password, tfa: '000000' === totpCode(secret) ? '111111' : '000000' }));
+    const wrong = await rejection(
+      d.caller().auth.login({
+        username: u.username,
+        password: u.password,
+        tfa: '000000' === totpCode(secret) ? '111111' : '000000',
+      }),
+    );
     expect(wrong.message).toMatch(/Invalid 2FA code|already used/);
   });
 
@@ -174,8 +216,13 @@ describe('two-factor authentication', () => {
     const secret = await enable2fa(u.token);
     const right = totpCode(secret, Date.now() + 30_000);
     const wrong = right === '123456' ? '654321' : '123456';
-    for (let i = 0; i < 5; i++) await rejection(d.caller(null, `10.2.0.${i}`).auth.login({ username: u.username, password: u.password, tfa: wrong }));
-    const locked = await rejection(d.caller(null, '10.2.1.1').auth.login({ username: u.username, password: u.password, tfa: right }));
+    for (let i = 0; i < 5; i++)
+      await rejection(
+        d.caller(null, `10.2.0.${i}`).auth.login({ username: u.username, password: u.password, tfa: wrong }),
+      );
+    const locked = await rejection(
+      d.caller(null, '10.2.1.1').auth.login({ username: u.username, password: u.password, tfa: right }),
+    );
     expect(locked).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     expect(locked.message).toMatch(/Too many wrong 2FA codes/);
   });
@@ -183,7 +230,9 @@ describe('two-factor authentication', () => {
   it('disables with a code and makes a fresh secret next time', async () => {
     const u = await registerAndLogin(d);
     const secret = await enable2fa(u.token);
-    await rejection(d.caller(u.token).auth.update_tfa({ enable: false, code: '999999' === totpCode(secret) ? '888888' : '999999' }));
+    await rejection(
+      d.caller(u.token).auth.update_tfa({ enable: false, code: '999999' === totpCode(secret) ? '888888' : '999999' }),
+    );
     await d.caller(u.token).auth.update_tfa({ enable: false, code: totpCode(secret, Date.now() + 30_000) });
     const again = await d.caller(u.token).auth.get_tfa();
     expect(again.enabled).toBe(false);
@@ -217,7 +266,11 @@ describe('recover and reset', () => {
 
     await d.caller(null, '10.4.0.2').auth.recover({ email: u.email });
     const late = await outboxLink(d, u.email, '/reset?token=');
-    await d.db.updateTable('email_tokens').set({ expires_at: Date.now() - 1 }).where('token_hash', '=', hashToken(late)).execute();
+    await d.db
+      .updateTable('email_tokens')
+      .set({ expires_at: Date.now() - 1 })
+      .where('token_hash', '=', hashToken(late))
+      .execute();
     expect((await rejection(d.caller().auth.reset({ token: late, password: 'too-late-1' }))).code).toBe('BAD_REQUEST');
   });
 });

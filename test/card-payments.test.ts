@@ -10,7 +10,11 @@ import { freshUser, type FreshUser } from './support/users';
 // Card payments against a FAKE of Stripe's HTTP API (test/support/fake-stripe.ts), through
 // the real SDK, a real server and real HTTP. Webhooks are signed by the SDK's test helper.
 
-const KEYS = { STRIPE_SECRET_KEY: 'sk_test_nodekeep', STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep', STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest' };
+const KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_nodekeep',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep',
+  STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest',
+};
 const SECRET = KEYS.STRIPE_WEBHOOK_SECRET;
 
 let stripe: FakeStripe;
@@ -29,20 +33,33 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-const api = (path: string, body: unknown, token?: string) => requestFrom(loopback(nextIp++), `${s.url}${path}`, { method: 'POST', body, token });
+const api = (path: string, body: unknown, token?: string) =>
+  requestFrom(loopback(nextIp++), `${s.url}${path}`, { method: 'POST', body, token });
 const get = (path: string, token: string) => requestFrom(loopback(nextIp++), `${s.url}${path}`, { token });
 
 function deliver(ev: { payload: string; signature: string }, signature: string | null = ev.signature) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (signature !== null) headers['stripe-signature'] = signature;
-  return fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers, body: ev.payload }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  return fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers, body: ev.payload }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
 }
 
 const balance = async (u: FreshUser) => (await get('/api/get_balance', u.token)).body.balance as number;
-const transfers = (key: string) => s.deps.db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', key).execute();
-const row = (id: string) => s.deps.db.selectFrom('card_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+const transfers = (key: string) =>
+  s.deps.db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', key).execute();
+const row = (id: string) =>
+  s.deps.db.selectFrom('card_sessions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const credits = async (userId: number) =>
-  (await s.deps.db.selectFrom('notifications').select('id').where('user_id', '=', userId).where('kind', '=', 'card_payment_credited').execute()).length;
+  (
+    await s.deps.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'card_payment_credited')
+      .execute()
+  ).length;
 
 async function open(u: FreshUser, amount: number) {
   const r = await api('/api/credit_card', { amount }, u.token);
@@ -54,24 +71,45 @@ describe('credit_card', () => {
   it('opens a Checkout session for the amount in cents, with an idempotency key, and lists it as pending', async () => {
     const before = stripe.requests.length;
     const r = await open(ann, 10);
-    expect(r).toMatchObject({ success: true, session: expect.stringMatching(/^cs_test_/), url: `${stripe.url}/pay/${r.session}` });
+    expect(r).toMatchObject({
+      success: true,
+      session: expect.stringMatching(/^cs_test_/),
+      url: `${stripe.url}/pay/${r.session}`,
+    });
     const at = stripe.sessions.get(r.session)!;
-    expect(at).toMatchObject({ amount_total: 1000, currency: 'usd', mode: 'payment', client_reference_id: String(ann.id), metadata: { user_id: String(ann.id) } });
+    expect(at).toMatchObject({
+      amount_total: 1000,
+      currency: 'usd',
+      mode: 'payment',
+      client_reference_id: String(ann.id),
+      metadata: { user_id: String(ann.id) },
+    });
     expect(at.success_url).toBe(`${s.config.publicUrl}/dashboard/billing?card=success`);
     const calls = stripe.requests.slice(before);
     expect(calls).toHaveLength(1);
     expect(calls[0].idempotencyKey).toMatch(new RegExp(`^credit_card:${ann.id}:`));
     expect(await row(r.session)).toMatchObject({ user_id: ann.id, amount: 10_000_000, status: 'pending' });
     const tx = (await get('/api/get_transactions', ann.token)).body;
-    expect(tx.stripe).toContainEqual({ id: r.session, amount: 10, time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/) });
-    expect((await get('/api/get_transactions', bob.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(r.session);
+    expect(tx.stripe).toContainEqual({
+      id: r.session,
+      amount: 10,
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+    });
+    expect((await get('/api/get_transactions', bob.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(
+      r.session,
+    );
   });
 
   it('a repeated request with the same key gets the same session; Stripe is asked with the same key', async () => {
     const key = 'pay-click-0001';
-    const [a, b] = await Promise.all([api('/api/credit_card', { amount: 25, idempotency_key: key }, ann.token), api('/api/credit_card', { amount: 25, idempotency_key: key }, ann.token)]);
+    const [a, b] = await Promise.all([
+      api('/api/credit_card', { amount: 25, idempotency_key: key }, ann.token),
+      api('/api/credit_card', { amount: 25, idempotency_key: key }, ann.token),
+    ]);
     expect(a.body.session).toBe(b.body.session);
-    const mine = [...stripe.sessions.values()].filter((x) => x.metadata.user_id === String(ann.id) && x.amount_total === 2500);
+    const mine = [...stripe.sessions.values()].filter(
+      (x) => x.metadata.user_id === String(ann.id) && x.amount_total === 2500,
+    );
     expect(mine).toHaveLength(1);
     const other = await api('/api/credit_card', { amount: 50, idempotency_key: key }, ann.token);
     expect(other.status).toBe(400);
@@ -123,10 +161,16 @@ describe('credit_card', () => {
   });
   it('limits the sessions one account opens (30 an hour), even 40 at once', async () => {
     const carl = await freshUser(s.deps, { prefix: 'carl' });
-    const answers = await Promise.all(Array.from({ length: 40 }, () => api('/api/credit_card', { amount: 5 }, carl.token)));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => api('/api/credit_card', { amount: 5 }, carl.token)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(30);
-    expect(answers.filter((a) => a.status === 429).map((a) => a.body.message)).toEqual(Array(10).fill('Too many payment attempts. Please wait an hour and try again.'));
-    expect(await s.deps.db.selectFrom('card_sessions').select('id').where('user_id', '=', carl.id).execute()).toHaveLength(30);
+    expect(answers.filter((a) => a.status === 429).map((a) => a.body.message)).toEqual(
+      Array(10).fill('Too many payment attempts. Please wait an hour and try again.'),
+    );
+    expect(
+      await s.deps.db.selectFrom('card_sessions').select('id').where('user_id', '=', carl.id).execute(),
+    ).toHaveLength(30);
   });
 });
 
@@ -135,7 +179,9 @@ describe('the Stripe webhook', () => {
     const r = await open(ann, 50);
     const before = await balance(ann);
     const paid = stripe.complete(r.session);
-    const events = Array.from({ length: 100 }, (_, i) => signedEvent('checkout.session.completed', paid, SECRET, { eventId: i % 2 ? 'evt_same' : undefined }));
+    const events = Array.from({ length: 100 }, (_, i) =>
+      signedEvent('checkout.session.completed', paid, SECRET, { eventId: i % 2 ? 'evt_same' : undefined }),
+    );
     const answers = await Promise.all(events.map((e) => deliver(e)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => a.body.message === 'Credited.')).toHaveLength(1);
@@ -143,8 +189,13 @@ describe('the Stripe webhook', () => {
     expect(await balance(ann)).toBe(before + 50);
     expect((await row(r.session)).status).toBe('paid');
     expect(await credits(ann.id)).toBe(1);
-    expect((await get('/api/get_transactions', ann.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(r.session);
-    expect((await get('/api/get_transactions', ann.token)).body.transactions[0]).toMatchObject({ description: 'Card payment', amount: 50 });
+    expect((await get('/api/get_transactions', ann.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(
+      r.session,
+    );
+    expect((await get('/api/get_transactions', ann.token)).body.transactions[0]).toMatchObject({
+      description: 'Card payment',
+      amount: 50,
+    });
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });
 
@@ -152,8 +203,12 @@ describe('the Stripe webhook', () => {
     const r = await open(bob, 20);
     const paid = stripe.complete(r.session);
     expect((await deliver(signedEvent('checkout.session.completed', paid, SECRET))).body.message).toBe('Credited.');
-    expect((await deliver(signedEvent('checkout.session.completed', paid, SECRET))).body.message).toBe('Already credited.');
-    expect((await deliver(signedEvent('checkout.session.expired', { ...paid, status: 'expired' }, SECRET))).status).toBe(200);
+    expect((await deliver(signedEvent('checkout.session.completed', paid, SECRET))).body.message).toBe(
+      'Already credited.',
+    );
+    expect(
+      (await deliver(signedEvent('checkout.session.expired', { ...paid, status: 'expired' }, SECRET))).status,
+    ).toBe(200);
     expect((await row(r.session)).status).toBe('paid');
     expect(await transfers(`card:${r.session}`)).toHaveLength(1);
   });
@@ -165,7 +220,9 @@ describe('the Stripe webhook', () => {
     expect(await transfers(`card:${r.session}`)).toHaveLength(0);
     expect((await row(r.session)).status).toBe('pending');
     const expired = stripe.expire(r.session);
-    expect((await deliver(signedEvent('checkout.session.expired', expired, SECRET))).body.message).toBe('Session marked expired.');
+    expect((await deliver(signedEvent('checkout.session.expired', expired, SECRET))).body.message).toBe(
+      'Session marked expired.',
+    );
     expect((await row(r.session)).status).toBe('expired');
   });
 
@@ -202,7 +259,11 @@ describe('the Stripe webhook', () => {
 
     const r = await open(bob, 10);
     const paid = stripe.complete(r.session);
-    const forged = [{ ...paid, amount_total: 100000 }, { ...paid, currency: 'eur' }, { ...paid, metadata: { user_id: String(ann.id) } }];
+    const forged = [
+      { ...paid, amount_total: 100000 },
+      { ...paid, currency: 'eur' },
+      { ...paid, metadata: { user_id: String(ann.id) } },
+    ];
     for (const f of forged) {
       const a = await deliver(signedEvent('checkout.session.completed', f, SECRET));
       expect(a.status).toBe(400);
@@ -217,14 +278,20 @@ describe('the Stripe webhook', () => {
     const a = await deliver(signedEvent('payment_intent.created', { id: 'pi_1', object: 'payment_intent' }, SECRET));
     expect(a).toMatchObject({ status: 200, body: { message: 'Event type payment_intent.created is not used.' } });
     const empty = await deliver(signedEvent('checkout.session.completed', { object: 'checkout.session' }, SECRET));
-    expect(empty).toMatchObject({ status: 400, body: { success: false, message: 'The event carries no checkout session.' } });
+    expect(empty).toMatchObject({
+      status: 400,
+      body: { success: false, message: 'The event carries no checkout session.' },
+    });
   });
 });
 
 describe('resume and cancel', () => {
   it('resumes a pending session at its hosted page; an expired one is marked and refused', async () => {
     const r = await open(ann, 100);
-    expect((await api('/api/resume_stripe', { session_id: r.session }, ann.token)).body).toEqual({ success: true, url: r.url });
+    expect((await api('/api/resume_stripe', { session_id: r.session }, ann.token)).body).toEqual({
+      success: true,
+      url: r.url,
+    });
     expect((await api('/api/resume_stripe', { session_id: r.session }, bob.token)).status).toBe(404);
     stripe.expire(r.session);
     const gone = await api('/api/resume_stripe', { session_id: r.session }, ann.token);
@@ -245,9 +312,13 @@ describe('resume and cancel', () => {
     const mine = await api('/api/cancel_stripe', { session_id: r.session }, ann.token);
     expect(mine.body).toEqual({ success: true, message: 'The payment was cancelled.' });
     expect(stripe.sessions.get(r.session)!.status).toBe('expired');
-    expect(stripe.requests.find((q) => q.path === `/v1/checkout/sessions/${r.session}/expire`)?.idempotencyKey).toBe(`expire:${r.session}`);
+    expect(stripe.requests.find((q) => q.path === `/v1/checkout/sessions/${r.session}/expire`)?.idempotencyKey).toBe(
+      `expire:${r.session}`,
+    );
     expect((await row(r.session)).status).toBe('cancelled');
-    expect((await get('/api/get_transactions', ann.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(r.session);
+    expect((await get('/api/get_transactions', ann.token)).body.stripe.map((x: { id: string }) => x.id)).not.toContain(
+      r.session,
+    );
     const again = await api('/api/cancel_stripe', { session_id: r.session }, ann.token);
     expect(again.status).toBe(400);
     expect(again.body.message).toBe('This payment session was cancelled.');
@@ -272,7 +343,8 @@ describe('without Stripe keys', () => {
 
   it('card calls answer that card payments are off, the webhook is not there, the profile has no key', async () => {
     const u = await freshUser(off.deps, { prefix: 'nokeys' });
-    const post = (path: string, body: unknown) => requestFrom(loopback(nextIp++), `${off.url}${path}`, { method: 'POST', body, token: u.token });
+    const post = (path: string, body: unknown) =>
+      requestFrom(loopback(nextIp++), `${off.url}${path}`, { method: 'POST', body, token: u.token });
     const r = await post('/api/credit_card', { amount: 10 });
     expect(r.status).toBe(503);
     expect(r.body).toEqual({ success: false, message: CARD_PAYMENTS_OFF });
@@ -286,9 +358,15 @@ describe('without Stripe keys', () => {
   it('configuration takes all three keys or none, each in its format', () => {
     expect(loadConfig({ ...KEYS }).stripe).toMatchObject({ secretKey: KEYS.STRIPE_SECRET_KEY, apiBase: null });
     expect(loadConfig({ ...KEYS }).stripePublicKey).toBe(KEYS.STRIPE_PUBLISHABLE_KEY);
-    expect(loadConfig({ ...KEYS, STRIPE_API_BASE: 'http://127.0.0.1:9' }).stripe?.apiBase).toEqual({ host: '127.0.0.1', port: 9, protocol: 'http' });
+    expect(loadConfig({ ...KEYS, STRIPE_API_BASE: 'http://127.0.0.1:9' }).stripe?.apiBase).toEqual({
+      host: '127.0.0.1',
+      port: 9,
+      protocol: 'http',
+    });
     expect(loadConfig({}).stripe).toBeNull();
-    expect(() => loadConfig({ STRIPE_SECRET_KEY: KEYS.STRIPE_SECRET_KEY })).toThrow(/STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: card payments need all of/);
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: KEYS.STRIPE_SECRET_KEY })).toThrow(
+      /STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: card payments need all of/,
+    );
     expect(() => loadConfig({ ...KEYS, STRIPE_SECRET_KEY: 'pk_test_wrong' })).toThrow(ConfigError);
     expect(() => loadConfig({ ...KEYS, STRIPE_SECRET_KEY: 'pk_test_wrong' })).not.toThrow(/pk_test_wrong/);
     expect(() => loadConfig({ STRIPE_API_BASE: 'http://127.0.0.1:9' })).toThrow(/STRIPE_API_BASE: needs/);

@@ -22,7 +22,11 @@ async function cli(...args: string[]) {
 }
 
 const login = (u: FreshUser) =>
-  fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: u.username, password: u.password }) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${s.url}/public_api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: u.username, password: u.password }),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('operator CLI on a running server', () => {
@@ -32,7 +36,10 @@ describe('operator CLI on a running server', () => {
     const tfa = await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } });
     expect(tfa.status).toBe(503);
     expect((await tfa.json()).message).toMatch(/tuning up/);
-    expect(await fetch(`${s.url}/public_api/status`).then((r) => r.json())).toMatchObject({ success: true, maintenance: true });
+    expect(await fetch(`${s.url}/public_api/status`).then((r) => r.json())).toMatchObject({
+      success: true,
+      maintenance: true,
+    });
     expect((await cli('maintenance')).out).toBe('maintenance is on');
     expect((await cli('maintenance', 'off')).code).toBe(0);
     expect((await fetch(`${s.url}/api/get_tfa`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -65,7 +72,9 @@ describe('operator CLI on a running server', () => {
   it('disables a user: sessions end and login is refused', async () => {
     const token = (await login(eve)).body.auth_token;
     expect((await cli('users', 'disable', eve.username)).out).toBe(`${eve.username} is disabled and signed out`);
-    expect((await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(401);
     const again = await login(eve);
     expect(again.status).toBe(403);
     expect(again.body.message).toMatch(/disabled/);
@@ -73,17 +82,26 @@ describe('operator CLI on a running server', () => {
   });
 
   it('billing adjust is idempotent by key and never takes a balance below zero', async () => {
-    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toBe(`${dora.username}: credited $5.00, balance $5.00`);
-    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toMatch(/already applied.*balance \$5.00/);
+    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toBe(
+      `${dora.username}: credited $5.00, balance $5.00`,
+    );
+    expect((await cli('billing', 'adjust', dora.username, '+5', '--reason', 'goodwill', '--key', 'k-1')).out).toMatch(
+      /already applied.*balance \$5.00/,
+    );
     // A refusal by the rules (not a mistake in the command line): its message, exit 1.
     expect((await cli('billing', 'adjust', dora.username, '-7', '--reason', 'oops')).code).toBe(1);
-    expect((await cli('billing', 'adjust', dora.username, '-0.063', '--reason', 'one day')).out).toBe(`${dora.username}: debited $0.063, balance $4.937`);
+    expect((await cli('billing', 'adjust', dora.username, '-0.063', '--reason', 'one day')).out).toBe(
+      `${dora.username}: debited $0.063, balance $4.937`,
+    );
     const transfers = await s.deps.db.selectFrom('ledger_transfers').selectAll().execute();
     expect(transfers.map((t) => t.amount)).toEqual([5_000_000, 63_000]);
   });
 
   it('refuses bad command lines with usage and changes nothing', async () => {
-    const before = await s.deps.db.selectFrom('operator_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const before = await s.deps.db
+      .selectFrom('operator_log')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect((await cli('maintenance', 'maybe')).code).toBe(2);
     expect((await cli('users', 'show')).code).toBe(2);
     expect((await cli('users', 'disable', 'nobody')).code).toBe(1);
@@ -91,7 +109,10 @@ describe('operator CLI on a running server', () => {
     expect((await cli('billing', 'adjust', dora.username, '+1')).code).toBe(2);
     expect((await cli('billing', 'adjust', dora.username, '+1', '--reason', 'x', '--bogus', 'y')).code).toBe(2);
     expect((await cli('frobnicate')).code).toBe(2);
-    const after = await s.deps.db.selectFrom('operator_log').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const after = await s.deps.db
+      .selectFrom('operator_log')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 });

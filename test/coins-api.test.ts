@@ -12,7 +12,10 @@ let token: string;
 let userId: number;
 
 const get = (path: string, auth?: string) =>
-  fetch(s.url + path, { headers: auth ? { authorization: `Bearer ${auth}` } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(s.url + path, { headers: auth ? { authorization: `Bearer ${auth}` } : {} }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
 const quiet = { out: () => {} };
 const cli = (...args: string[]) => runCli(args, { DATA_DIR: s.dataDir }, quiet);
 /**
@@ -20,22 +23,36 @@ const cli = (...args: string[]) => runCli(args, { DATA_DIR: s.dataDir }, quiet);
  * its answer shows the change (a positive signal, not a sleep), and that answer is returned.
  */
 const coinsShowing = (what: string, shows: (body: any) => boolean) =>
-  waitFor(async () => {
-    const { body } = await get('/public_api/get_coins');
-    return shows(body) && body;
-  }, 10_000, what);
+  waitFor(
+    async () => {
+      const { body } = await get('/public_api/get_coins');
+      return shows(body) && body;
+    },
+    10_000,
+    what,
+  );
 
 beforeAll(async () => {
   s = await startTestServer();
   ({ token, id: userId } = await freshUser(s.deps, { prefix: 'coiner' }));
   // The demo market data is refreshed right after start.
-  for (let i = 0; i < 100 && typeof (await get('/public_api/get_coins')).body.data?.dash?.masternode_value.value !== 'number'; i++) await new Promise((r) => setTimeout(r, 100));
+  for (
+    let i = 0;
+    i < 100 && typeof (await get('/public_api/get_coins')).body.data?.dash?.masternode_value.value !== 'number';
+    i++
+  )
+    await new Promise((r) => setTimeout(r, 100));
 });
 afterAll(() => stopTestServer(s));
 
 async function host(coin: string, n: number) {
   for (let i = 0; i < n; i++) {
-    await insertTestNode(s.deps.db, { mn_id: `${coin}-${i}-${Math.random().toString(36).slice(2, 8)}`, user_id: userId, coin_id: coin, status: 'running' });
+    await insertTestNode(s.deps.db, {
+      mn_id: `${coin}-${i}-${Math.random().toString(36).slice(2, 8)}`,
+      user_id: userId,
+      coin_id: coin,
+      status: 'running',
+    });
   }
 }
 
@@ -47,9 +64,36 @@ describe('GET /public_api/get_coins', () => {
     expect(body.order).not.toContain('pac'); // delisted, nothing hosted
     expect(body.order).toHaveLength(34);
     const dash = body.data.dash;
-    expect(Object.keys(dash).sort()).toEqual(['collateral', 'delisted', 'host_price', 'hosted_mns', 'id', 'label', 'logo', 'maintenance', 'masternode_value', 'price_change', 'revenue_mo', 'roi', 'ticker'].sort());
-    expect(dash.collateral).toEqual({ value: 1000, round: 2, prefix: '', suffix: ' DASH', format: 'number', color: '', mustsee: false });
-    expect(dash.roi.value).toBeCloseTo(roiPercent({ block_time_s: 150, block_reward: 1.7, node_share: 0.6, network_nodes: 3000 }, 1000)!, 10);
+    expect(Object.keys(dash).sort()).toEqual(
+      [
+        'collateral',
+        'delisted',
+        'host_price',
+        'hosted_mns',
+        'id',
+        'label',
+        'logo',
+        'maintenance',
+        'masternode_value',
+        'price_change',
+        'revenue_mo',
+        'roi',
+        'ticker',
+      ].sort(),
+    );
+    expect(dash.collateral).toEqual({
+      value: 1000,
+      round: 2,
+      prefix: '',
+      suffix: ' DASH',
+      format: 'number',
+      color: '',
+      mustsee: false,
+    });
+    expect(dash.roi.value).toBeCloseTo(
+      roiPercent({ block_time_s: 150, block_reward: 1.7, node_share: 0.6, network_nodes: 3000 }, 1000)!,
+      10,
+    );
     // dash runs a campaign: its cheapest plan is the campaign cloud price.
     expect(dash.host_price).toBe(0.045);
     expect(body.data.bitg.maintenance).toBe(true);
@@ -62,7 +106,11 @@ describe('GET /public_api/get_coins', () => {
     const body = await coinsShowing('pac listed', (b) => b.order.includes('pac'));
     expect(body.order.slice(0, 2)).toEqual(['firo', 'pac']);
     expect(body.data.pac).toMatchObject({ delisted: true, hosted_mns: { value: 1 } });
-    await s.deps.db.updateTable('nodes').set({ state: 'deleted', deleted_at: Date.now() }).where('coin_id', '=', 'pac').execute();
+    await s.deps.db
+      .updateTable('nodes')
+      .set({ state: 'deleted', deleted_at: Date.now() })
+      .where('coin_id', '=', 'pac')
+      .execute();
     expect((await coinsShowing('pac gone', (b) => !b.order.includes('pac'))).order).not.toContain('pac');
   });
 });
@@ -79,7 +127,10 @@ describe('GET /public_api/get_coin', () => {
     expect(d.market_data.price).toBeGreaterThan(0);
     expect(d.exchanges.length).toBeGreaterThan(0);
     expect(d.exchanges.reduce((sum: number, e: any) => sum + e.volume_percent, 0)).toBeCloseTo(100, 0);
-    expect(d.statistics.find((x: any) => x.variable === 'revenue_mo').value).toBeCloseTo(income(1000, d.market_data.price, d.roi).monthly, 8);
+    expect(d.statistics.find((x: any) => x.variable === 'revenue_mo').value).toBeCloseTo(
+      income(1000, d.market_data.price, d.roi).monthly,
+      8,
+    );
   });
 
   it('names each figure once in the specification and statistics tables', async () => {
@@ -93,7 +144,10 @@ describe('GET /public_api/get_coin', () => {
   });
 
   it('answers 404 for an unknown coin and 400 for a bad query', async () => {
-    expect(await get('/public_api/get_coin?coin=doesnotexist')).toEqual({ status: 404, body: { success: false, message: 'Unknown coin "doesnotexist".' } });
+    expect(await get('/public_api/get_coin?coin=doesnotexist')).toEqual({
+      status: 404,
+      body: { success: false, message: 'Unknown coin "doesnotexist".' },
+    });
     expect((await get('/public_api/get_coin')).status).toBe(400);
     const bad = await get('/public_api/get_coin?coin=' + encodeURIComponent('<script>'));
     expect(bad.status).toBe(400);
@@ -102,7 +156,9 @@ describe('GET /public_api/get_coin', () => {
   });
 
   it('serves the same procedure over tRPC', async () => {
-    const res = await fetch(`${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: 'firo' }))}`);
+    const res = await fetch(
+      `${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: 'firo' }))}`,
+    );
     expect((await res.json()).result.data.data.ticker).toBe('FIRO');
   });
 });
@@ -136,9 +192,22 @@ describe('stats, detailed and deploy info', () => {
     const { status, body } = await get('/api/get_deploy_info?coin=zen42', token);
     expect(status).toBe(200);
     expect(body.data).toEqual({
-      id: 'zen42', ticker: 'ZEN', label: expect.any(String), collateral: 42, dedicated_price: expect.any(Number), cloud_price: expect.any(Number), cloud: expect.any(Boolean), campaign: false,
-      campaign_prices: { dedicated_price: expect.any(Number), cloud_price: expect.any(Number) }, maintenance: false, monero: false, dip003: false, dip003_restrict: false, front_options: { validator_evm: false },
-      family: 'zen', simulated: true,
+      id: 'zen42',
+      ticker: 'ZEN',
+      label: expect.any(String),
+      collateral: 42,
+      dedicated_price: expect.any(Number),
+      cloud_price: expect.any(Number),
+      cloud: expect.any(Boolean),
+      campaign: false,
+      campaign_prices: { dedicated_price: expect.any(Number), cloud_price: expect.any(Number) },
+      maintenance: false,
+      monero: false,
+      dip003: false,
+      dip003_restrict: false,
+      front_options: { validator_evm: false },
+      family: 'zen',
+      simulated: true,
     });
     expect((await get('/api/get_deploy_info?coin=eth', token)).body.data.front_options.validator_evm).toBe(true);
     expect((await get('/api/get_deploy_info?coin=nope', token)).status).toBe(404);
@@ -162,8 +231,16 @@ describe('operator catalog commands', () => {
 
     expect(await cli('catalog', 'delist', 'xsn')).toBe(0);
     expect((await coinsShowing('xsn delisted', (b) => !b.order.includes('xsn'))).order).not.toContain('xsn');
-    const actions = (await s.deps.db.selectFrom('operator_log').select('action').orderBy('id').execute()).map((r) => r.action);
-    expect(actions).toEqual(['catalog set-price', 'catalog maintenance', 'catalog campaign', 'catalog maintenance', 'catalog delist']);
+    const actions = (await s.deps.db.selectFrom('operator_log').select('action').orderBy('id').execute()).map(
+      (r) => r.action,
+    );
+    expect(actions).toEqual([
+      'catalog set-price',
+      'catalog maintenance',
+      'catalog campaign',
+      'catalog maintenance',
+      'catalog delist',
+    ]);
   });
 
   it('refuse bad commands and change nothing', async () => {
@@ -183,7 +260,8 @@ describe('operator catalog commands', () => {
     // A coin that is not there is no mistake in the command line: exit 1.
     expect(await cli('catalog', 'set-price', 'nocoin', '--dedicated', '0.1')).toBe(1);
     // Market refreshes may run meanwhile; compare what the commands could touch.
-    const strip = (snap: string) => JSON.stringify({ coins: JSON.parse(snap).coins, operator_log: JSON.parse(snap).operator_log });
+    const strip = (snap: string) =>
+      JSON.stringify({ coins: JSON.parse(snap).coins, operator_log: JSON.parse(snap).operator_log });
     expect(strip(await snapshot(s.deps.db))).toBe(strip(before));
   });
 });

@@ -41,20 +41,36 @@ const logTotal = async () => (await op().log({})).total;
 const hostRows = () => d.db.selectFrom('hosts').selectAll().orderBy('id').execute();
 
 function expectOperatorLine(line: Awaited<ReturnType<typeof lastLine>>, action: string) {
-  expect(line).toMatchObject({ action, actor: 'operator', operator: { id: operator.id, username: operator.username }, address: OPERATOR_IP });
+  expect(line).toMatchObject({
+    action,
+    actor: 'operator',
+    operator: { id: operator.id, username: operator.username },
+    address: OPERATOR_IP,
+  });
   expect(Math.abs(Date.parse(line.at) - Date.now())).toBeLessThan(60_000);
 }
 
 describe('the remote Docker API rule (shared by the CLI and the console)', () => {
   it('accepts sockets, loopback tcp, TLS with all three PEMs and SSH with a user; refuses the rest with a reason', () => {
     const pem = (w: string) => `-----BEGIN ${w}-----\nAAAA\n-----END ${w}-----`;
-    expect(hostConnection('unix:///run/podman/podman.sock')).toEqual({ kind: 'socket', socketPath: '/run/podman/podman.sock' });
+    expect(hostConnection('unix:///run/podman/podman.sock')).toEqual({
+      kind: 'socket',
+      socketPath: '/run/podman/podman.sock',
+    });
     expect(hostConnection('tcp://127.0.0.1:2375')).toMatchObject({ kind: 'plain', host: '127.0.0.1', port: 2375 });
     expect(hostConnection('tcp://127.8.9.10:2375')).toMatchObject({ kind: 'plain' });
     expect(hostConnection('tcp://localhost:2375')).toMatchObject({ kind: 'plain' });
     expect(hostConnection('tcp://[::1]:2375')).toMatchObject({ kind: 'plain' });
-    expect(hostConnection('https://203.0.113.5:2376', { tls: { ca: pem('CERTIFICATE'), cert: pem('CERTIFICATE'), key: pem('PRIVATE KEY') } })).toMatchObject({ kind: 'tls', host: '203.0.113.5', port: 2376 });
-    expect(hostConnection('tcp+tls://203.0.113.5', { tls: { ca: pem('CERTIFICATE'), cert: pem('CERTIFICATE'), key: pem('PRIVATE KEY') } })).toMatchObject({ kind: 'tls', port: 2376 });
+    expect(
+      hostConnection('https://203.0.113.5:2376', {
+        tls: { ca: pem('CERTIFICATE'), cert: pem('CERTIFICATE'), key: pem('PRIVATE KEY') },
+      }),
+    ).toMatchObject({ kind: 'tls', host: '203.0.113.5', port: 2376 });
+    expect(
+      hostConnection('tcp+tls://203.0.113.5', {
+        tls: { ca: pem('CERTIFICATE'), cert: pem('CERTIFICATE'), key: pem('PRIVATE KEY') },
+      }),
+    ).toMatchObject({ kind: 'tls', port: 2376 });
     expect(hostConnection('ssh://deploy@203.0.113.5')).toMatchObject({ kind: 'ssh', username: 'deploy', port: 22 });
     for (const [url, creds] of [
       ['tcp://203.0.113.5:2375', {}],
@@ -70,12 +86,16 @@ describe('the remote Docker API rule (shared by the CLI and the console)', () =>
     ] as const) {
       expect(() => hostConnection(url, creds), url).toThrow(HostUrlError);
     }
-    expect(() => hostConnection('tcp://203.0.113.5:2375')).toThrow(/plain tcp:\/\/ is refused for 203\.0\.113\.5.*TLS with a client certificate.*SSH/);
+    expect(() => hostConnection('tcp://203.0.113.5:2375')).toThrow(
+      /plain tcp:\/\/ is refused for 203\.0\.113\.5.*TLS with a client certificate.*SSH/,
+    );
   });
 
   it('refuses a plain tcp:// remote host from the console and from the CLI, with the same message, and changes nothing', async () => {
     const [hostsBefore, linesBefore] = [await hostRows(), await logTotal()];
-    const err = await rejection(op().fleet.add_host({ name: 'remote1', url: 'tcp://203.0.113.5:2375', ipv4: '203.0.113.5' }));
+    const err = await rejection(
+      op().fleet.add_host({ name: 'remote1', url: 'tcp://203.0.113.5:2375', ipv4: '203.0.113.5' }),
+    );
     expect(err.code).toBe('BAD_REQUEST');
     expect(err.message).toMatch(/plain tcp:\/\/ is refused for 203\.0\.113\.5/);
     const stderr: string[] = [];
@@ -83,14 +103,29 @@ describe('the remote Docker API rule (shared by the CLI and the console)', () =>
     process.stderr.write = ((chunk: string) => (stderr.push(String(chunk)), true)) as typeof process.stderr.write;
     let code: number;
     try {
-      code = (await cli('hosts', 'add', 'remote1', '--engine', 'docker', '--url', 'tcp://203.0.113.5:2375', '--ipv4', '203.0.113.5')).code;
+      code = (
+        await cli(
+          'hosts',
+          'add',
+          'remote1',
+          '--engine',
+          'docker',
+          '--url',
+          'tcp://203.0.113.5:2375',
+          '--ipv4',
+          '203.0.113.5',
+        )
+      ).code;
     } finally {
       process.stderr.write = write;
     }
     expect(code).toBe(2);
     expect(stderr.join('')).toContain(err.message);
     // TLS without its certificate and key is refused the same way.
-    expect((await rejection(op().fleet.add_host({ name: 'remote2', url: 'https://203.0.113.5:2376', ipv4: '203.0.113.5' }))).message).toMatch(/needs the CA certificate, the client certificate and the client key/);
+    expect(
+      (await rejection(op().fleet.add_host({ name: 'remote2', url: 'https://203.0.113.5:2376', ipv4: '203.0.113.5' })))
+        .message,
+    ).toMatch(/needs the CA certificate, the client certificate and the client key/);
     expect(await hostRows()).toEqual(hostsBefore);
     expect(await logTotal()).toBe(linesBefore);
   });
@@ -106,7 +141,12 @@ describe('console Fleet: hosts', () => {
     expectOperatorLine(line, 'hosts add');
     expect(line.detail).toEqual({ name: 'loop1', url: docker.url, connection: 'plain' });
     const listed = (await op().fleet.hosts()).find((h) => h.name === 'loop1');
-    expect(listed).toMatchObject({ state: 'active', has_credentials: false, dedicated: { used: 0, slots: 3, free: 3 }, cloud: { used: 0, slots: 7, free: 7 } });
+    expect(listed).toMatchObject({
+      state: 'active',
+      has_credentials: false,
+      dedicated: { used: 0, slots: 3, free: 3 },
+      cloud: { used: 0, slots: 7, free: 7 },
+    });
   });
 
   it('refuses a host it cannot reach, and a name taken, changing nothing', async () => {
@@ -116,8 +156,12 @@ describe('console Fleet: hosts', () => {
     const err = await rejection(op().fleet.add_host({ name: 'gone1', url: closed.url, ipv4: '192.0.2.21' }));
     expect(err.code).toBe('BAD_REQUEST');
     expect(err.message).toMatch(/^cannot reach tcp:\/\/127\.0\.0\.1:\d+: .*unreachable/);
-    expect((await rejection(op().fleet.add_host({ name: 'loop1', url: docker.url, ipv4: '192.0.2.20' }))).code).toBe('CONFLICT');
-    expect((await rejection(op().fleet.add_host({ name: 'Bad Name', url: docker.url, ipv4: '192.0.2.20' }))).code).toBe('BAD_REQUEST');
+    expect((await rejection(op().fleet.add_host({ name: 'loop1', url: docker.url, ipv4: '192.0.2.20' }))).code).toBe(
+      'CONFLICT',
+    );
+    expect((await rejection(op().fleet.add_host({ name: 'Bad Name', url: docker.url, ipv4: '192.0.2.20' }))).code).toBe(
+      'BAD_REQUEST',
+    );
     expect(await hostRows()).toEqual(hostsBefore);
     expect(await logTotal()).toBe(linesBefore);
   });
@@ -125,11 +169,17 @@ describe('console Fleet: hosts', () => {
   it('sets capacity, drains and removes through the same service as the CLI, each logged under the CLI command name', async () => {
     await op().fleet.set_host({ name: 'loop1', dedicated: 5 });
     expectOperatorLine(await lastLine(), 'hosts set');
-    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')).toMatchObject({ dedicated: { slots: 5 }, cloud: { slots: 7 } });
+    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')).toMatchObject({
+      dedicated: { slots: 5 },
+      cloud: { slots: 7 },
+    });
     // The CLI changes the same row; the console reads it back.
     expect((await cli('hosts', 'set', 'loop1', '--cloud', '9')).code).toBe(0);
     expect(await lastLine()).toMatchObject({ action: 'hosts set', actor: 'cli', address: 'cli' });
-    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')).toMatchObject({ dedicated: { slots: 5 }, cloud: { slots: 9 } });
+    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')).toMatchObject({
+      dedicated: { slots: 5 },
+      cloud: { slots: 9 },
+    });
 
     await op().fleet.drain_host({ name: 'loop1' });
     expectOperatorLine(await lastLine(), 'hosts drain');
@@ -137,7 +187,12 @@ describe('console Fleet: hosts', () => {
 
     // A host with a node on it is not removed.
     const host = (await hostRows()).find((h) => h.name === 'loop1')!;
-    const nodeId = await insertTestNode(d.db, { mn_id: 'dash-hostnode01', user_id: customer.id, coin_id: 'dash', placement: { host_id: host.id } });
+    const nodeId = await insertTestNode(d.db, {
+      mn_id: 'dash-hostnode01',
+      user_id: customer.id,
+      coin_id: 'dash',
+      placement: { host_id: host.id },
+    });
     const before = await logTotal();
     expect((await rejection(op().fleet.remove_host({ name: 'loop1' }))).message).toMatch(/still runs 1 nodes/);
     expect(await logTotal()).toBe(before);
@@ -158,11 +213,23 @@ describe('console Fleet: hosts', () => {
       // A client certificate the host's CA did not sign: the TLS handshake fails, nothing is added.
       const other = makeTlsMaterial(fs.mkdtempSync(path.join(d.deps.config.dataDir, 'tls-other-')));
       const before = await logTotal();
-      const err = await rejection(op().fleet.add_host({ name: 'tls-bad', url: tlsDocker.url, ipv4: '192.0.2.40', tls: { ca: m.ca, cert: other.clientCert, key: other.clientKey } }));
+      const err = await rejection(
+        op().fleet.add_host({
+          name: 'tls-bad',
+          url: tlsDocker.url,
+          ipv4: '192.0.2.40',
+          tls: { ca: m.ca, cert: other.clientCert, key: other.clientKey },
+        }),
+      );
       expect(err.message).toMatch(/^cannot reach https:\/\/127\.0\.0\.1/);
       expect(await logTotal()).toBe(before);
 
-      await op().fleet.add_host({ name: 'tls1', url: tlsDocker.url, ipv4: '192.0.2.40', tls: { ca: m.ca, cert: m.clientCert, key: m.clientKey } });
+      await op().fleet.add_host({
+        name: 'tls1',
+        url: tlsDocker.url,
+        ipv4: '192.0.2.40',
+        tls: { ca: m.ca, cert: m.clientCert, key: m.clientKey },
+      });
       expect(tlsDocker.calls.some((c) => c.startsWith('GET /v1.41/containers/json'))).toBe(true);
       const line = await lastLine();
       expectOperatorLine(line, 'hosts add');
@@ -187,19 +254,48 @@ describe('console Fleet: hosts', () => {
   });
 
   it('the CLI adds a host through the same check (and the console lists it)', async () => {
-    expect((await cli('hosts', 'add', 'loop2', '--engine', 'docker', '--url', docker.url, '--ipv4', '192.0.2.22', '--dedicated', '2')).code).toBe(0);
-    expect(await lastLine()).toMatchObject({ action: 'hosts add', actor: 'cli', detail: { name: 'loop2', connection: 'plain' } });
+    expect(
+      (
+        await cli(
+          'hosts',
+          'add',
+          'loop2',
+          '--engine',
+          'docker',
+          '--url',
+          docker.url,
+          '--ipv4',
+          '192.0.2.22',
+          '--dedicated',
+          '2',
+        )
+      ).code,
+    ).toBe(0);
+    expect(await lastLine()).toMatchObject({
+      action: 'hosts add',
+      actor: 'cli',
+      detail: { name: 'loop2', connection: 'plain' },
+    });
     expect((await op().fleet.hosts()).find((h) => h.name === 'loop2')).toMatchObject({ dedicated: { slots: 2 } });
   });
 });
 
 describe('console Fleet: nodes and the failed queue', () => {
   it('searches every node by user, coin, id, IP and status, paginated', async () => {
-    for (let i = 0; i < 3; i++) await insertTestNode(d.db, { mn_id: `pivx-search0${i}`, user_id: customer.id, coin_id: 'pivx', status: i === 0 ? 'ENABLED' : 'SYNCING', placement: { server_ip: `192.0.2.${100 + i}` } });
+    for (let i = 0; i < 3; i++)
+      await insertTestNode(d.db, {
+        mn_id: `pivx-search0${i}`,
+        user_id: customer.id,
+        coin_id: 'pivx',
+        status: i === 0 ? 'ENABLED' : 'SYNCING',
+        placement: { server_ip: `192.0.2.${100 + i}` },
+      });
     expect((await op().fleet.nodes({ q: customer.username })).total).toBeGreaterThanOrEqual(3);
     expect((await op().fleet.nodes({ q: 'pivx-search01' })).nodes.map((n) => n.mn_id)).toEqual(['pivx-search01']);
     expect((await op().fleet.nodes({ q: '192.0.2.102' })).nodes.map((n) => n.mn_id)).toEqual(['pivx-search02']);
-    expect((await op().fleet.nodes({ coin: 'pivx', status: 'ENABLED' })).nodes.map((n) => n.mn_id)).toEqual(['pivx-search00']);
+    expect((await op().fleet.nodes({ coin: 'pivx', status: 'ENABLED' })).nodes.map((n) => n.mn_id)).toEqual([
+      'pivx-search00',
+    ]);
     const page1 = await op().fleet.nodes({ coin: 'pivx', per_page: 2 });
     const page2 = await op().fleet.nodes({ coin: 'pivx', per_page: 2, page: 2 });
     expect(page1.total).toBe(3);
@@ -213,50 +309,101 @@ describe('console Fleet: nodes and the failed queue', () => {
     await insertTestNode(d.db, { mn_id: 'dash-opnode001', user_id: customer.id, coin_id: 'dash', placement: {} });
     await op().fleet.restart_node({ mn_id: 'dash-opnode001' });
     expectOperatorLine(await lastLine(), 'node restart');
-    const p = await d.db.selectFrom('placements').innerJoin('nodes', 'nodes.id', 'placements.node_id').select('restart_requested_at').where('nodes.mn_id', '=', 'dash-opnode001').executeTakeFirstOrThrow();
+    const p = await d.db
+      .selectFrom('placements')
+      .innerJoin('nodes', 'nodes.id', 'placements.node_id')
+      .select('restart_requested_at')
+      .where('nodes.mn_id', '=', 'dash-opnode001')
+      .executeTakeFirstOrThrow();
     expect(p.restart_requested_at).not.toBeNull();
 
     const before = await logTotal();
-    expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-opnode001', reason: '  ' }))).code).toBe('BAD_REQUEST');
-    expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-nonesuch', reason: 'abuse' }))).code).toBe('NOT_FOUND');
+    expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-opnode001', reason: '  ' }))).code).toBe(
+      'BAD_REQUEST',
+    );
+    expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-nonesuch', reason: 'abuse' }))).code).toBe(
+      'NOT_FOUND',
+    );
     expect(await logTotal()).toBe(before);
     await op().fleet.destroy_node({ mn_id: 'dash-opnode001', reason: 'abuse report 42' });
     const line = await lastLine();
     expectOperatorLine(line, 'node destroy');
     expect(line.detail).toEqual({ node: 'dash-opnode001', reason: 'abuse report 42' });
-    const node = await d.db.selectFrom('nodes').select(['state', 'delete_reason']).where('mn_id', '=', 'dash-opnode001').executeTakeFirstOrThrow();
+    const node = await d.db
+      .selectFrom('nodes')
+      .select(['state', 'delete_reason'])
+      .where('mn_id', '=', 'dash-opnode001')
+      .executeTakeFirstOrThrow();
     expect(node).toEqual({ state: 'deleting', delete_reason: 'abuse report 42' });
 
     // The CLI's destroy is the same service: same log line and state.
     await insertTestNode(d.db, { mn_id: 'dash-opnode002', user_id: customer.id, coin_id: 'dash', placement: {} });
     expect((await cli('fleet', 'destroy', 'dash-opnode002', '--reason', 'abuse report 43')).code).toBe(0);
-    expect(await lastLine()).toMatchObject({ action: 'node destroy', actor: 'cli', detail: { node: 'dash-opnode002', reason: 'abuse report 43' } });
-    expect(await d.db.selectFrom('nodes').select(['state', 'delete_reason']).where('mn_id', '=', 'dash-opnode002').executeTakeFirstOrThrow()).toEqual({ state: 'deleting', delete_reason: 'abuse report 43' });
+    expect(await lastLine()).toMatchObject({
+      action: 'node destroy',
+      actor: 'cli',
+      detail: { node: 'dash-opnode002', reason: 'abuse report 43' },
+    });
+    expect(
+      await d.db
+        .selectFrom('nodes')
+        .select(['state', 'delete_reason'])
+        .where('mn_id', '=', 'dash-opnode002')
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ state: 'deleting', delete_reason: 'abuse report 43' });
   });
 
   it("opens a node's log tail from its host, console and CLI alike", async () => {
-    expect((await cli('hosts', 'add', 'loop3', '--engine', 'docker', '--url', docker.url, '--ipv4', '192.0.2.23')).code).toBe(0);
+    expect(
+      (await cli('hosts', 'add', 'loop3', '--engine', 'docker', '--url', docker.url, '--ipv4', '192.0.2.23')).code,
+    ).toBe(0);
     const host = (await hostRows()).find((h) => h.name === 'loop3')!;
-    await insertTestNode(d.db, { mn_id: 'dash-logsnode1', user_id: customer.id, coin_id: 'dash', placement: { host_id: host.id } });
-    expect(await op().fleet.node_logs({ mn_id: 'dash-logsnode1', tail: 50 })).toEqual({ text: 'log of nodekeep-dash-logsnode1\ntail 50' });
+    await insertTestNode(d.db, {
+      mn_id: 'dash-logsnode1',
+      user_id: customer.id,
+      coin_id: 'dash',
+      placement: { host_id: host.id },
+    });
+    expect(await op().fleet.node_logs({ mn_id: 'dash-logsnode1', tail: 50 })).toEqual({
+      text: 'log of nodekeep-dash-logsnode1\ntail 50',
+    });
     const r = await cli('fleet', 'logs', 'dash-logsnode1', '--tail', '7');
     expect(r).toEqual({ code: 0, out: ['log of nodekeep-dash-logsnode1\ntail 7'] });
     expect((await rejection(op().fleet.node_logs({ mn_id: 'dash-logsnode1', tail: 5000 }))).code).toBe('BAD_REQUEST');
     await insertTestNode(d.db, { mn_id: 'dash-nohost001', user_id: customer.id, coin_id: 'dash', placement: {} });
-    expect((await rejection(op().fleet.node_logs({ mn_id: 'dash-nohost001', tail: 5 }))).message).toBe('Node dash-nohost001 has no host yet.');
+    expect((await rejection(op().fleet.node_logs({ mn_id: 'dash-nohost001', tail: 5 }))).message).toBe(
+      'Node dash-nohost001 has no host yet.',
+    );
   });
 
   it('lists failed jobs with their reason and retries one once, logged', async () => {
     const now = Date.now();
     const { id } = await d.db
       .insertInto('jobs')
-      .values({ name: 'channel_delivery', key: 'retry-test-1', payload: '{}', state: 'failed', attempts: 5, run_at: now, owner: null, last_error: 'webhook answered 500', created_at: now, updated_at: now })
+      .values({
+        name: 'channel_delivery',
+        key: 'retry-test-1',
+        payload: '{}',
+        state: 'failed',
+        attempts: 5,
+        run_at: now,
+        owner: null,
+        last_error: 'webhook answered 500',
+        created_at: now,
+        updated_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    expect((await op().fleet.failed_jobs()).find((j) => j.id === id)).toMatchObject({ name: 'channel_delivery', attempts: 5, reason: 'webhook answered 500' });
+    expect((await op().fleet.failed_jobs()).find((j) => j.id === id)).toMatchObject({
+      name: 'channel_delivery',
+      attempts: 5,
+      reason: 'webhook answered 500',
+    });
     await op().fleet.retry_job({ id });
     expectOperatorLine(await lastLine(), 'jobs retry');
-    expect(await d.db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow()).toEqual({ state: 'queued', attempts: 0 });
+    expect(
+      await d.db.selectFrom('jobs').select(['state', 'attempts']).where('id', '=', id).executeTakeFirstOrThrow(),
+    ).toEqual({ state: 'queued', attempts: 0 });
     const before = await logTotal();
     expect((await rejection(op().fleet.retry_job({ id }))).code).toBe('NOT_FOUND');
     expect(await logTotal()).toBe(before);

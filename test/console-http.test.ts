@@ -11,7 +11,10 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(s));
 
 const get = (path: string, token?: string) =>
-  fetch(`${s.url}/trpc/${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(`${s.url}/trpc/${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
 
 describe('console over HTTP', () => {
   it('answers 404 Not found to a guest, a customer and API keys, and 200 to an operator with 2FA', async () => {
@@ -27,14 +30,22 @@ describe('console over HTTP', () => {
       }
     }
     // A mutation as a POST, from the operator's own key.
-    const post = await fetch(`${s.url}/trpc/console.settings.set_maintenance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ on: true }) });
+    const post = await fetch(`${s.url}/trpc/console.settings.set_maintenance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ on: true }),
+    });
     expect(post.status).toBe(404);
-    expect(await s.deps.db.selectFrom('settings').select('value').where('key', '=', 'maintenance').executeTakeFirst()).toBeUndefined();
+    expect(
+      await s.deps.db.selectFrom('settings').select('value').where('key', '=', 'maintenance').executeTakeFirst(),
+    ).toBeUndefined();
 
     const ok = await get('console.access', operator.token);
     expect(ok.status).toBe(200);
     expect(ok.body.result.data).toEqual({ username: operator.username, maintenance: false });
     // No REST route reaches the console.
-    expect((await fetch(`${s.url}/api/console/access`, { headers: { authorization: `Bearer ${operator.token}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${s.url}/api/console/access`, { headers: { authorization: `Bearer ${operator.token}` } })).status,
+    ).toBe(404);
   });
 });

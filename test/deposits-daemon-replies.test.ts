@@ -18,7 +18,9 @@ let fake: http.Server;
 let port = 0;
 let reply: (method: string, params: unknown) => unknown = () => null;
 const calls: string[] = [];
-const tpub = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive("m/84'/1'/0'").publicExtendedKey;
+const tpub = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive(
+  "m/84'/1'/0'",
+).publicExtendedKey;
 
 const snapshot = async () => ({
   currencies: await d.db.selectFrom('deposit_currencies').selectAll().execute(),
@@ -47,9 +49,33 @@ beforeAll(async () => {
   await new Promise<void>((ok) => fake.listen(0, '127.0.0.1', ok));
   port = (fake.address() as AddressInfo).port;
   const now = Date.now();
-  const base = { confirmations: 2, minimum: 10_000, watch_from: now, created_at: now, rpc_url: `http://127.0.0.1:${port}` };
-  await insertCurrency(d.db, { ...base, id: 'ltc', label: 'Litecoin', ticker: 'LTC', kind: 'bitcoin', price_coin: 'ltc', decimals: 8, xpub: tpub, address_type: 'wpkh:rltc' });
-  await insertCurrency(d.db, { ...base, id: 'xmr', label: 'Monero', ticker: 'XMR', kind: 'monero', price_coin: 'xmr', decimals: 12 });
+  const base = {
+    confirmations: 2,
+    minimum: 10_000,
+    watch_from: now,
+    created_at: now,
+    rpc_url: `http://127.0.0.1:${port}`,
+  };
+  await insertCurrency(d.db, {
+    ...base,
+    id: 'ltc',
+    label: 'Litecoin',
+    ticker: 'LTC',
+    kind: 'bitcoin',
+    price_coin: 'ltc',
+    decimals: 8,
+    xpub: tpub,
+    address_type: 'wpkh:rltc',
+  });
+  await insertCurrency(d.db, {
+    ...base,
+    id: 'xmr',
+    label: 'Monero',
+    ticker: 'XMR',
+    kind: 'monero',
+    price_coin: 'xmr',
+    decimals: 12,
+  });
   await generateWallet(d.deps, u.id, 'ltc');
 });
 afterAll(async () => {
@@ -62,7 +88,11 @@ const hex = (c: string) => c.repeat(64);
 
 describe('garbage from a deposit daemon', () => {
   it('bitcoin family: every malformed reply is refused and nothing is written', async () => {
-    const good: Record<string, unknown> = { listwallets: ok(['nodekeep-ltc']), getdescriptorinfo: ok({ descriptor: 'x', checksum: 'abcdefgh' }), importmulti: ok([{ success: true }]) };
+    const good: Record<string, unknown> = {
+      listwallets: ok(['nodekeep-ltc']),
+      getdescriptorinfo: ok({ descriptor: 'x', checksum: 'abcdefgh' }),
+      importmulti: ok([{ success: true }]),
+    };
     const addr = (await d.db.selectFrom('deposit_addresses').select('address').executeTakeFirstOrThrow()).address;
     const entry = { category: 'receive', txid: hex('a'), vout: 0, address: addr, amount: 1, confirmations: 5 };
     const garbage: unknown[] = [
@@ -90,22 +120,44 @@ describe('garbage from a deposit daemon', () => {
     await d.db.updateTable('deposit_addresses').set({ idx: 0 }).execute();
     await d.db.updateTable('deposit_currencies').set({ next_index: 40 }).where('id', '=', 'ltc').execute();
     const grown = await snapshot();
-    reply = (m) => (m === 'importmulti' ? ok([{ success: false, error: { message: 'Rescan failed' } }]) : good[m] ?? ok({ transactions: [], lastblock: hex('c') }));
+    reply = (m) =>
+      m === 'importmulti'
+        ? ok([{ success: false, error: { message: 'Rescan failed' } }])
+        : (good[m] ?? ok({ transactions: [], lastblock: hex('c') }));
     await expect(watchCurrency(d.deps, 'ltc')).rejects.toThrow(/Rescan failed/);
     expect(await snapshot()).toEqual(grown);
   });
 
   it('monero family: malformed transfers are refused; a bad subaddress reply gives a clear error and no address', async () => {
-    const t = { txid: hex('d'), amount: 1_000_000_000_000, confirmations: 3, address: '5'.repeat(95), subaddr_index: { major: 0, minor: 1 } };
+    const t = {
+      txid: hex('d'),
+      amount: 1_000_000_000_000,
+      confirmations: 3,
+      address: '5'.repeat(95),
+      subaddr_index: { major: 0, minor: 1 },
+    };
     const before = await snapshot();
-    for (const g of ['<html>', ok({ in: [{ ...t, amount: -1 }] }), ok({ in: [{ ...t, amount: 2 ** 60 }] }), ok({ in: [{ ...t, subaddr_index: null }] }), ok({ in: 'x' })]) {
+    for (const g of [
+      '<html>',
+      ok({ in: [{ ...t, amount: -1 }] }),
+      ok({ in: [{ ...t, amount: 2 ** 60 }] }),
+      ok({ in: [{ ...t, subaddr_index: null }] }),
+      ok({ in: 'x' }),
+    ]) {
       reply = (m) => (m === 'refresh' ? ok({ blocks_fetched: 0 }) : g);
       await expect(watchCurrency(d.deps, 'xmr')).rejects.toThrow(/get_transfers|reply is not JSON/);
       expect(await snapshot()).toEqual(before);
     }
-    for (const g of [ok({ address: 'short', address_index: 1 }), ok({ address: '8'.repeat(95), address_index: 0 }), { error: { code: -1, message: 'busy' } }, 'garbage']) {
+    for (const g of [
+      ok({ address: 'short', address_index: 1 }),
+      ok({ address: '8'.repeat(95), address_index: 0 }),
+      { error: { code: -1, message: 'busy' } },
+      'garbage',
+    ]) {
       reply = () => g;
-      await expect(generateWallet(d.deps, u.id, 'xmr')).rejects.toThrow('A deposit address could not be made right now. Please try again in a little while.');
+      await expect(generateWallet(d.deps, u.id, 'xmr')).rejects.toThrow(
+        'A deposit address could not be made right now. Please try again in a little while.',
+      );
       expect(await snapshot()).toEqual(before);
     }
   });
@@ -113,7 +165,8 @@ describe('garbage from a deposit daemon', () => {
   it('monero family: 100 requests of one user at once make one subaddress', async () => {
     calls.length = 0;
     let next = 1;
-    reply = (m) => (m === 'create_address' ? ok({ address: `8${String(next).padStart(94, 'x')}`, address_index: next++ }) : null);
+    reply = (m) =>
+      m === 'create_address' ? ok({ address: `8${String(next).padStart(94, 'x')}`, address_index: next++ }) : null;
     const all = await Promise.all(Array.from({ length: 100 }, () => generateWallet(d.deps, u.id, 'xmr')));
     expect(new Set(all).size).toBe(1);
     expect(calls.filter((c) => c === 'create_address')).toHaveLength(1);

@@ -35,7 +35,8 @@ async function makeCodes(amount: string, count: number, expires = inAYear): Prom
   return codes;
 }
 
-const redeem = (u: FreshUser, code: unknown, ip = loopback(nextIp++)) => requestFrom(ip, `${s.url}/api/redeem_coupon`, { method: 'POST', body: { code }, token: u.token });
+const redeem = (u: FreshUser, code: unknown, ip = loopback(nextIp++)) =>
+  requestFrom(ip, `${s.url}/api/redeem_coupon`, { method: 'POST', body: { code }, token: u.token });
 const balance = (userId: number) => accountBalance(s.deps.db, `user:${userId}`);
 
 describe('coupons CLI', () => {
@@ -85,7 +86,10 @@ describe('redeem_coupon', () => {
     const again = await redeem(ann, code);
     expect(again.body).toEqual({ success: false, message: 'This gift code was already used.' });
     expect(await balance(ann.id)).toBe(before + 25_000_000);
-    expect((await requestFrom(loopback(nextIp++), `${s.url}/api/get_transactions`, { token: ann.token })).body.transactions[0]).toMatchObject({ description: 'Gift code', amount: 25 });
+    expect(
+      (await requestFrom(loopback(nextIp++), `${s.url}/api/get_transactions`, { token: ann.token })).body
+        .transactions[0],
+    ).toMatchObject({ description: 'Gift code', amount: 25 });
     expect((await cli('coupons', 'list')).out.join('\n')).toContain(`…${code.slice(-4)} $25.00 expires`);
     expect((await cli('coupons', 'list')).out.join('\n')).toContain(`redeemed by ${ann.username}`);
   });
@@ -93,36 +97,57 @@ describe('redeem_coupon', () => {
   it('refuses unknown, expired, empty and malformed codes, and a stored hash, changing nothing', async () => {
     const bea = await freshUser(s.deps, { prefix: 'giftbea' });
     const [code] = await makeCodes('7.5', 1);
-    await s.deps.db.updateTable('gift_codes').set({ expires_at: Date.now() - 1000 }).where('amount', '=', 7_500_000).execute();
+    await s.deps.db
+      .updateTable('gift_codes')
+      .set({ expires_at: Date.now() - 1000 })
+      .where('amount', '=', 7_500_000)
+      .execute();
     expect((await redeem(bea, code)).body).toEqual({ success: false, message: 'This gift code has expired.' });
     expect((await redeem(bea, 'AAAA-BBBB-CCCC-DDDD')).body).toEqual({ success: false, message: 'Invalid gift code.' });
     expect((await redeem(bea, '')).body).toEqual({ success: false, message: 'code: Gift code required.' });
     expect((await redeem(bea, 42)).status).toBe(400);
-    const hash = (await s.deps.db.selectFrom('gift_codes').select('code_hash').where('redeemed_by', 'is', null).executeTakeFirstOrThrow()).code_hash;
+    const hash = (
+      await s.deps.db
+        .selectFrom('gift_codes')
+        .select('code_hash')
+        .where('redeemed_by', 'is', null)
+        .executeTakeFirstOrThrow()
+    ).code_hash;
     expect((await redeem(bea, hash)).body.message).toMatch(/Gift code not found|Invalid gift code/);
     expect(await balance(bea.id)).toBe(0);
-    expect((await requestFrom(loopback(nextIp++), `${s.url}/api/redeem_coupon`, { method: 'POST', body: { code } })).status).toBe(401);
+    expect(
+      (await requestFrom(loopback(nextIp++), `${s.url}/api/redeem_coupon`, { method: 'POST', body: { code } })).status,
+    ).toBe(401);
   });
 
-  it('100 users redeeming one code at once from 100 addresses: exactly one is credited', { timeout: 120_000 }, async () => {
-    const [code] = await makeCodes('10', 1);
-    const users: FreshUser[] = [];
-    for (let i = 0; i < 100; i += 10) users.push(...(await Promise.all(Array.from({ length: 10 }, () => freshUser(s.deps, { prefix: 'giftrace' })))));
-    const expenseBefore = await accountBalance(s.deps.db, PLATFORM.giftCodes);
-    const answers = await Promise.all(users.map((u, i) => redeem(u, i % 2 ? code : code.toLowerCase(), loopback(5000 + i))));
-    expect(byStatus(answers)).toEqual({ 200: 1, 409: 99 });
-    const balances = await Promise.all(users.map((u) => balance(u.id)));
-    expect(balances.filter((b) => b === 10_000_000)).toHaveLength(1);
-    expect(balances.filter((b) => b === 0)).toHaveLength(99);
-    expect(await accountBalance(s.deps.db, PLATFORM.giftCodes)).toBe(expenseBefore - 10_000_000);
-    expect(await ledgerMismatches(s.deps.db)).toEqual([]);
-  });
+  it(
+    '100 users redeeming one code at once from 100 addresses: exactly one is credited',
+    { timeout: 120_000 },
+    async () => {
+      const [code] = await makeCodes('10', 1);
+      const users: FreshUser[] = [];
+      for (let i = 0; i < 100; i += 10)
+        users.push(...(await Promise.all(Array.from({ length: 10 }, () => freshUser(s.deps, { prefix: 'giftrace' })))));
+      const expenseBefore = await accountBalance(s.deps.db, PLATFORM.giftCodes);
+      const answers = await Promise.all(
+        users.map((u, i) => redeem(u, i % 2 ? code : code.toLowerCase(), loopback(5000 + i))),
+      );
+      expect(byStatus(answers)).toEqual({ 200: 1, 409: 99 });
+      const balances = await Promise.all(users.map((u) => balance(u.id)));
+      expect(balances.filter((b) => b === 10_000_000)).toHaveLength(1);
+      expect(balances.filter((b) => b === 0)).toHaveLength(99);
+      expect(await accountBalance(s.deps.db, PLATFORM.giftCodes)).toBe(expenseBefore - 10_000_000);
+      expect(await ledgerMismatches(s.deps.db)).toEqual([]);
+    },
+  );
 
   it('limits guesses per account (10 an hour) and per address (30 an hour); a good code does not count', async () => {
     const [good1, good2] = await makeCodes('1', 2);
     const guesser = await freshUser(s.deps, { prefix: 'guesser' });
     expect((await redeem(guesser, good1)).status).toBe(200);
-    const guesses = await Promise.all(Array.from({ length: 15 }, (_, i) => redeem(guesser, `ZZZZ-ZZZZ-ZZZZ-${String(i).padStart(4, '0')}`)));
+    const guesses = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => redeem(guesser, `ZZZZ-ZZZZ-ZZZZ-${String(i).padStart(4, '0')}`)),
+    );
     expect(byStatus(guesses)).toEqual({ 404: 10, 429: 5 });
     const blocked = await redeem(guesser, good2);
     expect(blocked.status).toBe(429);
@@ -132,7 +157,9 @@ describe('redeem_coupon', () => {
     // Many accounts from one address.
     const ip = loopback(9000);
     const crowd = await Promise.all(Array.from({ length: 4 }, () => freshUser(s.deps, { prefix: 'crowd' })));
-    const fromOne = await Promise.all(Array.from({ length: 36 }, (_, i) => redeem(crowd[i % 4], `YYYY-YYYY-YYYY-${String(i).padStart(4, '0')}`, ip)));
+    const fromOne = await Promise.all(
+      Array.from({ length: 36 }, (_, i) => redeem(crowd[i % 4], `YYYY-YYYY-YYYY-${String(i).padStart(4, '0')}`, ip)),
+    );
     expect(byStatus(fromOne)).toEqual({ 404: 30, 429: 6 });
     // Another address is not held back by it.
     expect((await redeem(crowd[0], good2, loopback(9001))).status).toBe(200);

@@ -21,10 +21,13 @@ describe('the platform over HTTP', () => {
   let userId: number;
   beforeAll(async () => {
     s = await startTestServer({ OPERATOR_TOKEN: 'operator-token-0123456789' });
-    const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', headers: json, body: JSON.stringify(body) }).then((r) => r.json());
+    const post = (p: string, body: unknown) =>
+      fetch(s.url + p, { method: 'POST', headers: json, body: JSON.stringify(body) }).then((r) => r.json());
     await post('/public_api/register', { username: 'hardy', email: 'hardy@example.test', password: 'hardy-pass-1' });
     token = (await post('/public_api/login', { username: 'hardy', password: 'hardy-pass-1' })).auth_token;
-    userId = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'hardy').executeTakeFirstOrThrow()).id;
+    userId = (
+      await s.deps.db.selectFrom('users').select('id').where('username', '=', 'hardy').executeTakeFirstOrThrow()
+    ).id;
     // The demo market data is refreshed right after start (and clears the cache then).
     for (let i = 0; i < 100; i++) {
       const coins = await fetch(`${s.url}/public_api/get_coins?wait=${i}`).then((r) => r.json());
@@ -39,18 +42,37 @@ describe('the platform over HTTP', () => {
       const paths = Array(750).fill('coins.get_coins').join(',');
       const res = await fetch(`${s.url}/trpc/${paths}?batch=1&input=${encodeURIComponent('{}')}`);
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ success: false, message: expect.stringMatching(/at most 20 calls; this one holds 750/) });
+      expect(await res.json()).toEqual({
+        success: false,
+        message: expect.stringMatching(/at most 20 calls; this one holds 750/),
+      });
     });
 
     it(`answers a batch of ${MAX_BATCH_CALLS} and refuses ${MAX_BATCH_CALLS + 1}, mutations included`, async () => {
       const ok = await fetch(`${s.url}/trpc/${Array(MAX_BATCH_CALLS).fill('coins.get_stats').join(',')}?batch=1`);
       expect(ok.status).toBe(200);
       expect(await ok.json()).toHaveLength(MAX_BATCH_CALLS);
-      expect((await fetch(`${s.url}/trpc/${Array(MAX_BATCH_CALLS + 1).fill('coins.get_stats').join(',')}?batch=1`)).status).toBe(400);
-      const body = JSON.stringify(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [i, { email: `x${i}@example.test` }])));
-      const m = await fetch(`${s.url}/trpc/${Array(30).fill('auth.recover').join(',')}?batch=1`, { method: 'POST', headers: json, body });
+      expect(
+        (
+          await fetch(
+            `${s.url}/trpc/${Array(MAX_BATCH_CALLS + 1)
+              .fill('coins.get_stats')
+              .join(',')}?batch=1`,
+          )
+        ).status,
+      ).toBe(400);
+      const body = JSON.stringify(
+        Object.fromEntries(Array.from({ length: 30 }, (_, i) => [i, { email: `x${i}@example.test` }])),
+      );
+      const m = await fetch(`${s.url}/trpc/${Array(30).fill('auth.recover').join(',')}?batch=1`, {
+        method: 'POST',
+        headers: json,
+        body,
+      });
       expect(m.status).toBe(400);
-      expect(await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', 'like', 'x%@example.test').execute()).toEqual([]);
+      expect(
+        await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', 'like', 'x%@example.test').execute(),
+      ).toEqual([]);
     });
 
     it('replaces a batch answer over the size cap with a 413', async () => {
@@ -98,8 +120,16 @@ describe('the platform over HTTP', () => {
         fetch(`${s.url}/api/get_common_info`),
         fetch(`${s.url}/trpc/auth.get_common_info`, { headers: auth }),
         fetch(`${s.url}/trpc/auth.get_common_info,nodes.get_masternodes?batch=1&input=%7B%7D`, { headers: auth }),
-        fetch(`${s.url}/trpc/auth.visited`, { method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify({ fullPath: '/x' }) }),
-        fetch(`${s.url}/public_api/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'hardy', password: 'hardy-pass-1' }) }),
+        fetch(`${s.url}/trpc/auth.visited`, {
+          method: 'POST',
+          headers: { ...auth, ...json },
+          body: JSON.stringify({ fullPath: '/x' }),
+        }),
+        fetch(`${s.url}/public_api/login`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ username: 'hardy', password: 'hardy-pass-1' }),
+        }),
         fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer operator-token-0123456789' } }),
       ]);
       for (const res of answers) {
@@ -110,7 +140,7 @@ describe('the platform over HTTP', () => {
   });
 
   describe('the public response cache (finding 7)', () => {
-    it('is keyed on what the call reads: random parameters do not bypass it, and the browser\'s tRPC path shares it', async () => {
+    it("is keyed on what the call reads: random parameters do not bypass it, and the browser's tRPC path shares it", async () => {
       // The entry lives 1 s: a try counts only when its reads all came well inside it (a loaded
       // machine may be slower than that), and each try starts after the last one's entry expired.
       let before, random, trpc, batch;
@@ -119,11 +149,20 @@ describe('the platform over HTTP', () => {
         const t0 = Date.now();
         before = await fetch(`${s.url}/public_api/get_coins?x=${Math.random()}`).then((r) => r.json());
         // A change that does not clear the cache: visible only once the entry expires.
-        await insertTestNode(s.deps.db, { mn_id: `cache-${Date.now()}-${attempt}`, user_id: userId, coin_id: 'dash', status: 'running' });
+        await insertTestNode(s.deps.db, {
+          mn_id: `cache-${Date.now()}-${attempt}`,
+          user_id: userId,
+          coin_id: 'dash',
+          status: 'running',
+        });
         [random, trpc, batch] = await Promise.all([
           fetch(`${s.url}/public_api/get_coins?x=${Math.random()}&y=1`).then((r) => r.json()),
-          fetch(`${s.url}/trpc/coins.get_coins?input=${encodeURIComponent(JSON.stringify({ x: Math.random() }))}`).then((r) => r.json()),
-          fetch(`${s.url}/trpc/coins.get_coins,coins.get_stats?batch=1&input=${encodeURIComponent('{}')}`).then((r) => r.json()),
+          fetch(`${s.url}/trpc/coins.get_coins?input=${encodeURIComponent(JSON.stringify({ x: Math.random() }))}`).then(
+            (r) => r.json(),
+          ),
+          fetch(`${s.url}/trpc/coins.get_coins,coins.get_stats?batch=1&input=${encodeURIComponent('{}')}`).then((r) =>
+            r.json(),
+          ),
         ]);
         if (Date.now() - t0 < 800 || attempt === 9) break;
       }
@@ -140,12 +179,21 @@ describe('the platform over HTTP', () => {
 
     it('keys a call with input on its parsed input: get_coin?coin=DASH and coin=dash share an entry', async () => {
       const a = await fetch(`${s.url}/public_api/get_coin?coin=dash`).then((r) => r.json());
-      await insertTestNode(s.deps.db, { mn_id: `cache2-${Date.now()}`, user_id: userId, coin_id: 'dash', status: 'running' });
-      const b = await fetch(`${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: ' DASH ' }))}`).then((r) => r.json());
+      await insertTestNode(s.deps.db, {
+        mn_id: `cache2-${Date.now()}`,
+        user_id: userId,
+        coin_id: 'dash',
+        status: 'running',
+      });
+      const b = await fetch(
+        `${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: ' DASH ' }))}`,
+      ).then((r) => r.json());
       expect(b.result.data).toEqual(a);
       // Bad input is not cached; it answers the error in each transport's shape.
       expect((await fetch(`${s.url}/public_api/get_coin?coin=da$h`)).status).toBe(400);
-      const bad = await fetch(`${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: 'da$h' }))}`);
+      const bad = await fetch(
+        `${s.url}/trpc/coins.get_coin?input=${encodeURIComponent(JSON.stringify({ coin: 'da$h' }))}`,
+      );
       expect(bad.status).toBe(400);
       expect((await bad.json()).error.message).toMatch(/coin/);
     });
@@ -154,25 +202,55 @@ describe('the platform over HTTP', () => {
   describe('public POSTs require JSON (finding 10)', () => {
     it('a cross-site form posting text/plain or urlencoded is refused with 415 and changes nothing', async () => {
       const body = JSON.stringify({ username: 'formed', email: 'formed@example.test', password: 'formed-pass-1' });
-      for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      for (const type of [
+        'text/plain',
+        'text/plain;charset=UTF-8',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+      ]) {
         for (const p of ['/public_api/register', '/trpc/auth.register']) {
           const res = await fetch(s.url + p, { method: 'POST', headers: { 'content-type': type }, body });
           expect(res.status, `${type} ${p}`).toBe(415);
         }
       }
-      const rest = await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body });
-      expect(await rest.json()).toEqual({ success: false, message: expect.stringMatching(/Content-Type: application\/json/) });
-      expect(await s.deps.db.selectFrom('users').select('id').where('username', '=', 'formed').executeTakeFirst()).toBeUndefined();
+      const rest = await fetch(`${s.url}/public_api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body,
+      });
+      expect(await rest.json()).toEqual({
+        success: false,
+        message: expect.stringMatching(/Content-Type: application\/json/),
+      });
+      expect(
+        await s.deps.db.selectFrom('users').select('id').where('username', '=', 'formed').executeTakeFirst(),
+      ).toBeUndefined();
       // The same body as JSON works.
-      expect((await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${s.url}/public_api/register`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json; charset=utf-8' },
+            body,
+          })
+        ).status,
+      ).toBe(200);
     });
   });
 
   describe('/metrics token (finding 10)', () => {
     it('answers only the exact token; wrong tokens of any length are 401', async () => {
-      const get = (t: string) => fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
+      const get = (t: string) =>
+        fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${t}` } }).then((r) => r.status);
       expect(await get('operator-token-0123456789')).toBe(200);
-      for (const t of ['x', 'operator-token-012345678', 'operator-token-01234567890', 'operator-token-0123456788', 'x'.repeat(500)]) expect(await get(t), t).toBe(401);
+      for (const t of [
+        'x',
+        'operator-token-012345678',
+        'operator-token-01234567890',
+        'operator-token-0123456788',
+        'x'.repeat(500),
+      ])
+        expect(await get(t), t).toBe(401);
     });
 
     it('compares fixed-length digests, so tokens of other lengths neither throw nor short-cut', () => {
@@ -200,10 +278,16 @@ describe('HSTS only when PUBLIC_URL is https', () => {
 describe('X-Forwarded-For behind trusted proxies (finding 8)', () => {
   async function loginIp(s: TestServer, forwardedFor: string): Promise<string> {
     const post = (p: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(s.url + p, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) }).then((r) => r.json());
+      fetch(s.url + p, { method: 'POST', headers: { ...json, ...headers }, body: JSON.stringify(body) }).then((r) =>
+        r.json(),
+      );
     const name = `xff${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'xff-pass-12' });
-    const res = await post('/public_api/login', { username: name, password: 'xff-pass-12' }, { 'x-forwarded-for': forwardedFor });
+    const res = await post(
+      '/public_api/login',
+      { username: name, password: 'xff-pass-12' },
+      { 'x-forwarded-for': forwardedFor },
+    );
     expect(res.success).toBe(true);
     const row = await s.deps.db.selectFrom('sessions').select('ip').orderBy('id', 'desc').executeTakeFirstOrThrow();
     return row.ip;
@@ -265,7 +349,9 @@ describe('websocket connections read the client address as HTTP does (one contex
     const sockets: WebSocket[] = [];
     const open = (forwardedFor: string) =>
       new Promise<number>((resolve) => {
-        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { headers: { 'x-forwarded-for': forwardedFor } });
+        const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, {
+          headers: { 'x-forwarded-for': forwardedFor },
+        });
         sockets.push(ws);
         ws.once('open', () => resolve(101));
         ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
@@ -273,7 +359,9 @@ describe('websocket connections read the client address as HTTP does (one contex
       });
     try {
       // One client behind the proxy, writing a different address of its own each time.
-      const first = await Promise.all(Array.from({ length: MAX_SOCKETS_PER_IP }, (_, i) => open(`10.0.${i}.1, 203.0.113.7`)));
+      const first = await Promise.all(
+        Array.from({ length: MAX_SOCKETS_PER_IP }, (_, i) => open(`10.0.${i}.1, 203.0.113.7`)),
+      );
       expect(first.every((status) => status === 101)).toBe(true);
       expect(await open('10.9.9.9, 203.0.113.7')).toBe(429);
       // A client that writes 203.0.113.7 itself is another client (the proxy added 6.6.6.6).
@@ -286,7 +374,10 @@ describe('websocket connections read the client address as HTTP does (one contex
 
   it('a query over the websocket gets a clear error with its id, not an answer and not silence', async () => {
     const s = await startTestServer();
-    const ws = createWSClient({ url: `${s.url.replace(/^http/, 'ws')}/live`, WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+    const ws = createWSClient({
+      url: `${s.url.replace(/^http/, 'ws')}/live`,
+      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+    });
     const client = createTRPCClient<AppRouter>({ links: [wsLink({ client: ws })] });
     try {
       await expect(client.coins.get_coins.query()).rejects.toThrow(/subscriptions only/);

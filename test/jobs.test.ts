@@ -37,7 +37,10 @@ afterAll(async () => {
 });
 
 function runner(opts: { pollMs?: number; concurrency?: number } = {}): Runner {
-  const r = new JobRunner<typeof testJobs, string>(db, memoryLogger(), testJobs, { pollMs: opts.pollMs ?? 50, concurrency: opts.concurrency });
+  const r = new JobRunner<typeof testJobs, string>(db, memoryLogger(), testJobs, {
+    pollMs: opts.pollMs ?? 50,
+    concurrency: opts.concurrency,
+  });
   runners.push(r);
   return r;
 }
@@ -146,10 +149,19 @@ describe('queued jobs', () => {
     let runs = 0;
     let release!: () => void;
     const gate = new Promise<void>((res) => (release = res));
-    r.handle('test.work', { deadlineMs: 5000, maxAttempts: 1, backoffMs: 10, run: async () => void (runs++, await gate) });
+    r.handle('test.work', {
+      deadlineMs: 5000,
+      maxAttempts: 1,
+      backoffMs: 10,
+      run: async () => void (runs++, await gate),
+    });
     r.start();
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (i % 2 ? insertJob(other, 'test.work', JSON.stringify({ n: i }), { key: 'once' }) : r.enqueue('test.work', { n: i }, { key: 'once' }))),
+      Array.from({ length: 100 }, (_, i) =>
+        i % 2
+          ? insertJob(other, 'test.work', JSON.stringify({ n: i }), { key: 'once' })
+          : r.enqueue('test.work', { n: i }, { key: 'once' }),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await findJobs(db, 'test.work')).toHaveLength(1);
@@ -177,10 +189,18 @@ describe('queued jobs', () => {
     const [job] = await findJobs(other, 'test.work');
     // A process claims it and dies: nobody will ever finish or release this claim.
     const leaseUntil = Date.now() + 400;
-    expect(await claimJob(other, job.id, 'dead-process', Date.now(), leaseUntil)).toMatchObject({ state: 'running', attempts: 1 });
+    expect(await claimJob(other, job.id, 'dead-process', Date.now(), leaseUntil)).toMatchObject({
+      state: 'running',
+      attempts: 1,
+    });
     const r = runner({ pollMs: 50 });
     const runs: { attempt: number; at: number }[] = [];
-    r.handle('test.work', { deadlineMs: 1000, maxAttempts: 3, backoffMs: 10, run: async (_p, ctx: JobContext) => void runs.push({ attempt: ctx.attempt, at: Date.now() }) });
+    r.handle('test.work', {
+      deadlineMs: 1000,
+      maxAttempts: 3,
+      backoffMs: 10,
+      run: async (_p, ctx: JobContext) => void runs.push({ attempt: ctx.attempt, at: Date.now() }),
+    });
     r.start();
     await expect.poll(() => runs.length).toBe(1);
     expect(runs[0].attempt).toBe(2);
@@ -191,14 +211,23 @@ describe('queued jobs', () => {
   it('run again, after its lease, a job claimed by a process that was killed', async () => {
     await insertJob(other, 'test.work', JSON.stringify({ n: 8 }), { key: 'killed' });
     const started = Date.now();
-    const child = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/support/job-process.ts', 'claim-and-crash', file, 'test.work', '1500'], { timeout: 60_000 }).catch((e) => e);
+    const child = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/job-process.ts', 'claim-and-crash', file, 'test.work', '1500'],
+      { timeout: 60_000 },
+    ).catch((e) => e);
     expect(child.signal).toBe('SIGKILL');
     expect(child.stdout).toBe('claimed 1\n');
     const [claimed] = await findJobs(db, 'test.work');
     expect(claimed).toMatchObject({ state: 'running', attempts: 1, owner: expect.stringMatching(/^pid-/) });
     const r = runner({ pollMs: 50 });
     const runs: { attempt: number; at: number }[] = [];
-    r.handle('test.work', { deadlineMs: 1000, maxAttempts: 3, backoffMs: 10, run: async (_p, ctx) => void runs.push({ attempt: ctx.attempt, at: Date.now() }) });
+    r.handle('test.work', {
+      deadlineMs: 1000,
+      maxAttempts: 3,
+      backoffMs: 10,
+      run: async (_p, ctx) => void runs.push({ attempt: ctx.attempt, at: Date.now() }),
+    });
     r.start();
     await expect.poll(() => runs.length, { timeout: 10_000 }).toBe(1);
     expect(runs[0]).toMatchObject({ attempt: 2 });

@@ -22,7 +22,14 @@ async function rawSubscription(url: string, token: string, id: number, lastEvent
   });
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.send(JSON.stringify({ method: 'connectionParams', data: { token } }));
-  ws.send(JSON.stringify({ id, jsonrpc: '2.0', method: 'subscription', params: { path: 'events.live', input: undefined, lastEventId } }));
+  ws.send(
+    JSON.stringify({
+      id,
+      jsonrpc: '2.0',
+      method: 'subscription',
+      params: { path: 'events.live', input: undefined, lastEventId },
+    }),
+  );
   const data = () => frames.filter((f) => JSON.parse(f).result?.type === 'data');
   return { frames, data };
 }
@@ -39,11 +46,16 @@ describe('the live fast path', () => {
     const encode = vi.spyOn(liveEncoder, 'encode');
     await insertEvent(s.deps.db, user.id, 'update_balance', { balance: 3.25 });
     await insertEvent(s.deps.db, null, 'update_stats', {});
-    await insertEvent(s.deps.db, user.id, 'new_notification', { message: 'é "quoted" \u2028 </script>', link: '/dashboard' });
+    await insertEvent(s.deps.db, user.id, 'new_notification', {
+      message: 'é "quoted" \u2028 </script>',
+      link: '/dashboard',
+    });
     await s.deps.hub.poke();
     await expect.poll(() => first.data().length).toBe(4);
     // Both went out directly: tRPC encoded no data frame for them.
-    expect(encode.mock.calls.filter(([d]) => (d as { result?: { type?: string } }).result?.type === 'data')).toEqual([]);
+    expect(encode.mock.calls.filter(([d]) => (d as { result?: { type?: string } }).result?.type === 'data')).toEqual(
+      [],
+    );
     encode.mockRestore();
 
     // The same events replayed to a reconnect go through tRPC: byte for byte the same frames.
@@ -53,7 +65,11 @@ describe('the live fast path', () => {
     expect(JSON.parse(first.data()[1])).toEqual({
       id: 7,
       jsonrpc: '2.0',
-      result: { type: 'data', id: String(Number(syncId) + 1), data: { id: String(Number(syncId) + 1), data: { type: 'update_balance', payload: { balance: 3.25 } } } },
+      result: {
+        type: 'data',
+        id: String(Number(syncId) + 1),
+        data: { id: String(Number(syncId) + 1), data: { type: 'update_balance', payload: { balance: 3.25 } } },
+      },
     });
   });
 });

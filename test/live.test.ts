@@ -20,9 +20,12 @@ async function server(opts: { dataDir?: string; port?: number } = {}) {
 const quiet = { out: () => {} };
 
 describe('live events over websockets', () => {
-  it("deliver update_balance from the operator CLI to its owner only", async () => {
+  it('deliver update_balance from the operator CLI to its owner only', async () => {
     const s = await server();
-    const [aliceUser, bobUser] = [await freshUser(s.deps, { prefix: 'alice' }), await freshUser(s.deps, { prefix: 'bob' })];
+    const [aliceUser, bobUser] = [
+      await freshUser(s.deps, { prefix: 'alice' }),
+      await freshUser(s.deps, { prefix: 'bob' }),
+    ];
     const alice = liveClient(s.url, aliceUser.token);
     const bob = liveClient(s.url, bobUser.token);
     cleanup.push(alice.close, bob.close);
@@ -31,17 +34,37 @@ describe('live events over websockets', () => {
     await expect.poll(() => own(bob)).toEqual(['sync']);
 
     // Another process writes the ledger; the server finds the event and pushes it.
-    expect(await runCli(['billing', 'adjust', aliceUser.username, '+12.50', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
-    await expect.poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload).toEqual({ balance: 12.5 });
+    expect(
+      await runCli(
+        ['billing', 'adjust', aliceUser.username, '+12.50', '--reason', 'welcome credit'],
+        { DATA_DIR: s.dataDir },
+        quiet,
+      ),
+    ).toBe(0);
+    await expect
+      .poll(() => alice.received.find((e) => e.type === 'update_balance')?.payload)
+      .toEqual({ balance: 12.5 });
     // Bob's own credit comes after alice's: events reach a client in order, so once it is
     // there, alice's would have been too had it leaked (no waiting for an absence).
-    expect(await runCli(['billing', 'adjust', bobUser.username, '+1', '--reason', 'welcome credit'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
+    expect(
+      await runCli(
+        ['billing', 'adjust', bobUser.username, '+1', '--reason', 'welcome credit'],
+        { DATA_DIR: s.dataDir },
+        quiet,
+      ),
+    ).toBe(0);
     await expect.poll(() => bob.received.find((e) => e.type === 'update_balance')?.payload).toEqual({ balance: 1 });
     // Every balance change also refreshes the owner's transaction list.
     await expect.poll(() => own(bob)).toEqual(['sync', 'update_balance', 'refresh_transactions']);
 
-    const relogin = await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) }).then((r) => r.json());
-    const info = await fetch(`${s.url}/api/get_common_info`, { headers: { authorization: `Bearer ${relogin.auth_token}` } }).then((r) => r.json());
+    const relogin = await fetch(`${s.url}/public_api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }),
+    }).then((r) => r.json());
+    const info = await fetch(`${s.url}/api/get_common_info`, {
+      headers: { authorization: `Bearer ${relogin.auth_token}` },
+    }).then((r) => r.json());
     expect(info.info.balance).toBe(12.5);
   });
 
@@ -67,11 +90,19 @@ describe('live events over websockets', () => {
 
     await first.close(); // keeps the data folder
     // While the server is down, the operator credits carol.
-    expect(await runCli(['billing', 'adjust', carolUser.username, '+1', '--reason', 'sorry for the downtime'], { DATA_DIR: dataDir }, quiet)).toBe(0);
+    expect(
+      await runCli(
+        ['billing', 'adjust', carolUser.username, '+1', '--reason', 'sorry for the downtime'],
+        { DATA_DIR: dataDir },
+        quiet,
+      ),
+    ).toBe(0);
     await server({ dataDir, port });
 
     // (update_stats broadcasts from the market refresh may come in between.)
-    await expect.poll(() => carol.types().filter((t) => t !== 'update_stats'), { timeout: 10_000 }).toEqual(['sync', 'update_balance', 'refresh_transactions', 'restarted']);
+    await expect
+      .poll(() => carol.types().filter((t) => t !== 'update_stats'), { timeout: 10_000 })
+      .toEqual(['sync', 'update_balance', 'refresh_transactions', 'restarted']);
     expect(carol.received.find((e) => e.type === 'update_balance')!.payload).toEqual({ balance: 1 });
     // Ids only grow, so the client resumes exactly after what it has.
     const ids = carol.received.map((e) => Number(e.id));
@@ -91,7 +122,9 @@ describe('live events over websockets', () => {
     for (let i = 0; i < 1200; i++) await insertEvent(db, dan.id, 'refresh_masternode', { mn_id: `n${i}` });
     await db.destroy();
     await server({ dataDir, port });
-    await expect.poll(() => client.types().filter((t) => t === 'refresh_masternode').length, { timeout: 20_000 }).toBe(1200);
+    await expect
+      .poll(() => client.types().filter((t) => t === 'refresh_masternode').length, { timeout: 20_000 })
+      .toBe(1200);
     const ids = client.received.map((e) => Number(e.id));
     expect(new Set(ids).size).toBe(ids.length);
   });

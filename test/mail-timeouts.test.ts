@@ -80,14 +80,19 @@ function dispatcher(url: string, timeouts: SmtpTimeouts, job: MailJobOptions) {
 }
 
 const mailTo = (to: string) => ({ to, subject: `Hello ${to}`, text: 'Body' });
-const outboxRow = (to: string) => db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', to).executeTakeFirstOrThrow();
+const outboxRow = (to: string) =>
+  db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', to).executeTakeFirstOrThrow();
 
 describe('mail to a server that accepts and never answers', () => {
   it('bounds the hung send by its attempt deadline; the next mails go out meanwhile, and the hung one on retry', async () => {
     const hung = await hangingSmtp(Number(new URL(smtp.url).port), 1);
     cleanups.push(hung.close);
     // nodemailer's own timeouts are long here: the attempt deadline is what ends the hang.
-    const { mail, log } = dispatcher(hung.url, { connectionMs: 30_000, greetingMs: 30_000, socketMs: 30_000 }, { deadlineMs: 5000, maxAttempts: 3, backoffMs: 100 });
+    const { mail, log } = dispatcher(
+      hung.url,
+      { connectionMs: 30_000, greetingMs: 30_000, socketMs: 30_000 },
+      { deadlineMs: 5000, maxAttempts: 3, backoffMs: 100 },
+    );
 
     const t0 = Date.now();
     await enqueueMail(db, mailTo('first@example.test'));
@@ -115,7 +120,11 @@ describe('mail to a server that accepts and never answers', () => {
   it('ends the wait for the greeting by the SMTP greeting timeout, and keeps the mail for a retry', async () => {
     const hung = await hangingSmtp(Number(new URL(smtp.url).port), 1000);
     cleanups.push(hung.close);
-    const { mail } = dispatcher(hung.url, { connectionMs: 2000, greetingMs: 300, socketMs: 2000 }, { deadlineMs: 20_000, maxAttempts: 3, backoffMs: 60_000 });
+    const { mail } = dispatcher(
+      hung.url,
+      { connectionMs: 2000, greetingMs: 300, socketMs: 2000 },
+      { deadlineMs: 20_000, maxAttempts: 3, backoffMs: 60_000 },
+    );
     const t0 = Date.now();
     await enqueueMail(db, mailTo('greeting@example.test'));
     await mail.kick();

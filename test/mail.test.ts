@@ -15,7 +15,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(s.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+  fetch(s.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
 describe('mail through a real SMTP server', () => {
   it('sends the verification link, which verifies the account', async () => {
@@ -24,8 +28,15 @@ describe('mail through a real SMTP server', () => {
     const link = linkIn(mail.text, '/verify?h=');
     expect(link.startsWith(`${s.url}/verify?h=`)).toBe(true);
     const h = new URL(link).searchParams.get('h')!;
-    expect(await post('/public_api/verify', { hash: h })).toEqual({ status: 200, body: { success: true, message: 'Successfully verified!' } });
-    const row = await s.deps.db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', 'mailer@example.test').executeTakeFirstOrThrow();
+    expect(await post('/public_api/verify', { hash: h })).toEqual({
+      status: 200,
+      body: { success: true, message: 'Successfully verified!' },
+    });
+    const row = await s.deps.db
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('to_addr', '=', 'mailer@example.test')
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('sent');
   });
 
@@ -45,8 +56,17 @@ describe('mail through a real SMTP server', () => {
     await down.close();
     const other = await startTestServer({ SMTP_URL: url });
     try {
-      await fetch(`${other.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'offline', email: 'offline@example.test', password: 'offline-1' }) });
-      await expect.poll(async () => (await other.deps.db.selectFrom('mail_outbox').selectAll().executeTakeFirst())?.attempts ?? 0, { timeout: 10_000 }).toBeGreaterThan(0);
+      await fetch(`${other.url}/public_api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'offline', email: 'offline@example.test', password: 'offline-1' }),
+      });
+      await expect
+        .poll(
+          async () => (await other.deps.db.selectFrom('mail_outbox').selectAll().executeTakeFirst())?.attempts ?? 0,
+          { timeout: 10_000 },
+        )
+        .toBeGreaterThan(0);
       const row = await other.deps.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
       expect(row.status).toBe('pending');
       expect(row.last_error).toMatch(/ECONNREFUSED|connect/);
@@ -61,8 +81,14 @@ describe('mail without SMTP_URL', () => {
   it('goes to the outbox and its text, link included, to the log', async () => {
     const offline = await startTestServer();
     try {
-      await fetch(`${offline.url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'nomail', email: 'nomail@example.test', password: 'nomail-1' }) });
-      await expect.poll(() => offline.logLines.find((l) => l.includes('printed instead of sent')), { timeout: 10_000 }).toBeTruthy();
+      await fetch(`${offline.url}/public_api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'nomail', email: 'nomail@example.test', password: 'nomail-1' }),
+      });
+      await expect
+        .poll(() => offline.logLines.find((l) => l.includes('printed instead of sent')), { timeout: 10_000 })
+        .toBeTruthy();
       const line = JSON.parse(offline.logLines.find((l) => l.includes('printed instead of sent'))!);
       expect(line.text).toContain(`${offline.url}/verify?h=`);
       const row = await offline.deps.db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();

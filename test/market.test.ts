@@ -27,10 +27,23 @@ describe('CoinGecko adapter against a fake server', () => {
     const quotes = await provider().quotes(['dash', 'zencash']);
     expect(quotes).toEqual([
       { market_id: 'dash', price_usd: 10, volume_24h_usd: 50_000, market_cap_usd: 1_000_000, change_24h_pct: 2.5 },
-      { market_id: 'zencash', price_usd: 11, volume_24h_usd: 100_000, market_cap_usd: 2_000_000, change_24h_pct: -1.25 },
+      {
+        market_id: 'zencash',
+        price_usd: 11,
+        volume_24h_usd: 100_000,
+        market_cap_usd: 2_000_000,
+        change_24h_pct: -1.25,
+      },
     ]);
     const tickers = await provider().tickers('dash');
-    expect(tickers[0]).toEqual({ exchange: 'Binance', base: 'DASH', target: 'USDT', price_usd: 25.1, volume_usd: 25100, link: 'https://www.binance.com/en/trade/DASH_USDT' });
+    expect(tickers[0]).toEqual({
+      exchange: 'Binance',
+      base: 'DASH',
+      target: 'USDT',
+      price_usd: 25.1,
+      volume_usd: 25100,
+      link: 'https://www.binance.com/en/trade/DASH_USDT',
+    });
     expect(tickers[1].link).toBe('');
     const history = await provider().history('dash', 1);
     expect(history).toHaveLength(70);
@@ -38,9 +51,21 @@ describe('CoinGecko adapter against a fake server', () => {
   });
 
   it('drops malformed items of a partial reply and keeps the rest', async () => {
-    fake.set((p) => (p.includes('/coins/markets') ? { body: [{ id: 'dash', current_price: 'lots' }, { id: 'firo', current_price: 1.5, market_cap: null, total_volume: 7, price_change_percentage_24h: null }, null] } : undefined));
+    fake.set((p) =>
+      p.includes('/coins/markets')
+        ? {
+            body: [
+              { id: 'dash', current_price: 'lots' },
+              { id: 'firo', current_price: 1.5, market_cap: null, total_volume: 7, price_change_percentage_24h: null },
+              null,
+            ],
+          }
+        : undefined,
+    );
     try {
-      expect(await provider().quotes(['dash', 'firo'])).toEqual([{ market_id: 'firo', price_usd: 1.5, volume_24h_usd: 7, market_cap_usd: 0, change_24h_pct: null }]);
+      expect(await provider().quotes(['dash', 'firo'])).toEqual([
+        { market_id: 'firo', price_usd: 1.5, volume_24h_usd: 7, market_cap_usd: 0, change_24h_pct: null },
+      ]);
       expect(d.log.lines.some((l) => l.includes('dropped malformed items'))).toBe(true);
     } finally {
       fake.set(undefined);
@@ -72,7 +97,9 @@ describe('CoinGecko adapter against a fake server', () => {
   it('reports rate limiting with the advised wait', async () => {
     fake.set(() => ({ status: 429, body: { status: { error_code: 429 } }, headers: { 'retry-after': '42' } }));
     try {
-      const err = await provider().quotes(['dash']).catch((e) => e);
+      const err = await provider()
+        .quotes(['dash'])
+        .catch((e) => e);
       expect(err).toBeInstanceOf(RateLimitedError);
       expect(err.retryAfterMs).toBe(42_000);
     } finally {
@@ -112,7 +139,20 @@ describe('refreshing market data', () => {
   it('quotes the accepted deposit currencies too, by their price id when it is not a hosted coin', async () => {
     await d.db
       .insertInto('deposit_currencies')
-      .values({ id: 'ltc', label: 'Litecoin', ticker: 'LTC', kind: 'bitcoin', confirmations: 6, minimum: 10_000, price_coin: 'litecoin', decimals: 8, rpc_url: 'http://127.0.0.1:1', enabled: 1, watch_from: 0, created_at: Date.now() })
+      .values({
+        id: 'ltc',
+        label: 'Litecoin',
+        ticker: 'LTC',
+        kind: 'bitcoin',
+        confirmations: 6,
+        minimum: 10_000,
+        price_coin: 'litecoin',
+        decimals: 8,
+        rpc_url: 'http://127.0.0.1:1',
+        enabled: 1,
+        watch_from: 0,
+        created_at: Date.now(),
+      })
       .execute();
     fake.requests.length = 0;
     await new MarketRefresher(d.db, provider(), d.log, 10, 0).refresh();
@@ -125,7 +165,10 @@ describe('refreshing market data', () => {
 describe('demo provider', () => {
   it('is deterministic, moves over time and covers every catalog coin', async () => {
     let now = Date.UTC(2026, 10, 22, 12);
-    const demo = demoProvider(() => demoBasesFromCatalog(d.db), () => now);
+    const demo = demoProvider(
+      () => demoBasesFromCatalog(d.db),
+      () => now,
+    );
     const a = await demo.quotes(['dash', 'zencash', 'nothing-here']);
     expect(a.map((q) => q.market_id)).toEqual(['dash', 'zencash']);
     expect(await demo.quotes(['dash'])).toEqual([a[0]]);

@@ -30,7 +30,12 @@ beforeAll(async () => {
         },
         { highWaterMark: 0 },
       );
-      req = new Request(raw.url, { method: 'POST', headers: raw.headers, body: counted, duplex: 'half' } as RequestInit);
+      req = new Request(raw.url, {
+        method: 'POST',
+        headers: raw.headers,
+        body: counted,
+        duplex: 'half',
+      } as RequestInit);
     }
     const r = await readValidatorUpload(req);
     if (!r.ok) return c.json({ success: false, message: r.message, error_input: r.error_input }, r.status);
@@ -40,7 +45,11 @@ beforeAll(async () => {
       package: r.package,
       password: r.password,
       fee_recipient: r.fee_recipient,
-      files: r.keystores.map((k) => ({ name: k.name, bytes: k.text.length, version: (k.json as { version?: number }).version })),
+      files: r.keystores.map((k) => ({
+        name: k.name,
+        bytes: k.text.length,
+        version: (k.json as { version?: number }).version,
+      })),
     });
   });
   server = await new Promise<Server>((resolve) => {
@@ -54,9 +63,16 @@ beforeEach(() => {
 });
 
 const FEE = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
-const keystoreJson = (i: number) => JSON.stringify({ version: 4, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, crypto: {} });
+const keystoreJson = (i: number) =>
+  JSON.stringify({ version: 4, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, crypto: {} });
 
-function form(opts: { files?: Array<[string, string | Uint8Array<ArrayBuffer>]>; password?: string | null; fee?: string | null } = {}) {
+function form(
+  opts: {
+    files?: Array<[string, string | Uint8Array<ArrayBuffer>]>;
+    password?: string | null;
+    fee?: string | null;
+  } = {},
+) {
   const f = new FormData();
   f.set('currency', 'eth');
   f.set('package', 'dedicated');
@@ -84,51 +100,114 @@ describe('validator upload (multipart) limits', () => {
     ];
     const { status, json } = await post(form({ files }));
     expect(status).toBe(200);
-    expect(json).toMatchObject({ success: true, currency: 'eth', package: 'dedicated', password: 'pässword 🔑', fee_recipient: FEE });
+    expect(json).toMatchObject({
+      success: true,
+      currency: 'eth',
+      package: 'dedicated',
+      password: 'pässword 🔑',
+      fee_recipient: FEE,
+    });
     const names = (json.files as Array<{ name: string; version: number }>).map((f) => f.name);
-    expect(names).toEqual(['keystore-a.json', 'keystore-a (2).json', 'keystore-b.json', 'evil.json', '__proto__ (2)', `${'x'.repeat(95)}.json`]);
+    expect(names).toEqual([
+      'keystore-a.json',
+      'keystore-a (2).json',
+      'keystore-b.json',
+      'evil.json',
+      '__proto__ (2)',
+      `${'x'.repeat(95)}.json`,
+    ]);
     expect((json.files as Array<{ version: number }>).every((f) => f.version === 4)).toBe(true);
   });
 
   it('takes exactly 10 files of 64 KiB each', async () => {
     const big = `{"pad":"${'a'.repeat(64 * 1024 - 10)}"}`;
     expect(Buffer.byteLength(big)).toBe(64 * 1024);
-    const { status, json } = await post(form({ files: Array.from({ length: 10 }, (_, i) => [`k${i}.json`, big] as [string, string]) }));
+    const { status, json } = await post(
+      form({ files: Array.from({ length: 10 }, (_, i) => [`k${i}.json`, big] as [string, string]) }),
+    );
     expect(status).toBe(200);
     expect((json.files as unknown[]).length).toBe(10);
   });
 
   it('refuses eleven files', async () => {
-    const { status, json } = await post(form({ files: Array.from({ length: 11 }, (_, i) => [`k${i}.json`, keystoreJson(i)] as [string, string]) }));
+    const { status, json } = await post(
+      form({ files: Array.from({ length: 11 }, (_, i) => [`k${i}.json`, keystoreJson(i)] as [string, string]) }),
+    );
     expect(status).toBe(400);
     expect(json).toEqual({ success: false, message: 'You can upload up to 10 files', error_input: 'keystores' });
   });
 
   it('refuses a 65 KiB file, naming it', async () => {
     const big = `{"pad":"${'a'.repeat(65 * 1024)}"}`;
-    const { status, json } = await post(form({ files: [['ok.json', keystoreJson(1)], ['big.json', big]] }));
+    const { status, json } = await post(
+      form({
+        files: [
+          ['ok.json', keystoreJson(1)],
+          ['big.json', big],
+        ],
+      }),
+    );
     expect(status).toBe(400);
-    expect(json).toEqual({ success: false, message: 'big.json: the file is larger than 64 KiB', error_input: 'keystores' });
+    expect(json).toEqual({
+      success: false,
+      message: 'big.json: the file is larger than 64 KiB',
+      error_input: 'keystores',
+    });
   });
 
   it('refuses a file that is not JSON, naming it', async () => {
-    const { json } = await post(form({ files: [['ok.json', keystoreJson(1)], ['notes.json', 'password=hunter2\n']] }));
+    const { json } = await post(
+      form({
+        files: [
+          ['ok.json', keystoreJson(1)],
+          ['notes.json', 'password=hunter2\n'],
+        ],
+      }),
+    );
     expect(json).toEqual({ success: false, message: 'notes.json: not a JSON file', error_input: 'keystores' });
     const binary = await post(form({ files: [['key.json', new Uint8Array([0xff, 0xfe, 0x00, 0x01])]] }));
     expect(binary.json.message).toBe('key.json: not a JSON file');
   });
 
   it('names each missing part under its field', async () => {
-    expect((await post(form({ files: [] }))).json).toEqual({ success: false, message: 'Please select at least one file', error_input: 'keystores' });
-    expect((await post(form({ password: null }))).json).toEqual({ success: false, message: 'Password required', error_input: 'password' });
-    expect((await post(form({ password: '' }))).json).toEqual({ success: false, message: 'Password required', error_input: 'password' });
-    expect((await post(form({ fee: null }))).json).toEqual({ success: false, message: 'Address required', error_input: 'fee_recipient' });
-    expect((await post(form({ fee: '0x123' }))).json).toEqual({ success: false, message: 'Invalid address', error_input: 'fee_recipient' });
+    expect((await post(form({ files: [] }))).json).toEqual({
+      success: false,
+      message: 'Please select at least one file',
+      error_input: 'keystores',
+    });
+    expect((await post(form({ password: null }))).json).toEqual({
+      success: false,
+      message: 'Password required',
+      error_input: 'password',
+    });
+    expect((await post(form({ password: '' }))).json).toEqual({
+      success: false,
+      message: 'Password required',
+      error_input: 'password',
+    });
+    expect((await post(form({ fee: null }))).json).toEqual({
+      success: false,
+      message: 'Address required',
+      error_input: 'fee_recipient',
+    });
+    expect((await post(form({ fee: '0x123' }))).json).toEqual({
+      success: false,
+      message: 'Invalid address',
+      error_input: 'fee_recipient',
+    });
     const badChecksum = `${FEE.slice(0, 3)}${FEE[3].toUpperCase()}${FEE.slice(4)}`;
-    expect((await post(form({ fee: badChecksum }))).json).toEqual({ success: false, message: 'Invalid address', error_input: 'fee_recipient' });
+    expect((await post(form({ fee: badChecksum }))).json).toEqual({
+      success: false,
+      message: 'Invalid address',
+      error_input: 'fee_recipient',
+    });
     const asText = form({ files: [] });
     asText.append('keystores', keystoreJson(1));
-    expect((await post(asText)).json).toEqual({ success: false, message: 'Keystores must be uploaded as files.', error_input: 'keystores' });
+    expect((await post(asText)).json).toEqual({
+      success: false,
+      message: 'Keystores must be uploaded as files.',
+      error_input: 'keystores',
+    });
   });
 
   it('refuses a 5 MB chunked body (no Content-Length) after reading no more than the cap', async () => {
@@ -203,7 +282,10 @@ describe('validator upload (multipart) limits', () => {
       body: '--other\r\nContent-Disposition: form-data; name="password"\r\n\r\nx\r\n--other--\r\n',
     });
     expect(wrongBoundary.status).toBe(400);
-    expect(await wrongBoundary.json()).toEqual({ success: false, message: 'The upload could not be read (malformed multipart body).' });
+    expect(await wrongBoundary.json()).toEqual({
+      success: false,
+      message: 'The upload could not be read (malformed multipart body).',
+    });
 
     const truncated = await fetch(`${base}/api/deploy_server`, {
       method: 'POST',
@@ -212,9 +294,17 @@ describe('validator upload (multipart) limits', () => {
     });
     expect(truncated.status).toBe(400);
 
-    const noBoundary = await fetch(`${base}/api/deploy_server`, { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
+    const noBoundary = await fetch(`${base}/api/deploy_server`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
     expect(noBoundary.status).toBe(415);
-    const json = await fetch(`${base}/api/deploy_server`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await fetch(`${base}/api/deploy_server`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(json.status).toBe(415);
     expect((await json.json()).message).toBe('Expected a multipart/form-data upload with keystore files.');
   });
@@ -245,7 +335,13 @@ describe('many uploads at once', () => {
     const file = (i: number) => `{"client":${i},"pad":"${'b'.repeat(64 * 1024 - 40)}"}`;
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        postFrom(`127.0.${Math.floor(i / 200)}.${(i % 200) + 2}`, form({ files: Array.from({ length: 10 }, (_, k) => [`k${k}.json`, file(i)] as [string, string]), password: `pw-${i}` })),
+        postFrom(
+          `127.0.${Math.floor(i / 200)}.${(i % 200) + 2}`,
+          form({
+            files: Array.from({ length: 10 }, (_, k) => [`k${k}.json`, file(i)] as [string, string]),
+            password: `pw-${i}`,
+          }),
+        ),
       ),
     );
     answers.forEach((a, i) => {

@@ -44,15 +44,29 @@ const cli = async (...args: string[]) => {
 };
 const simAdmin = (method: string, p: string, body?: unknown) => {
   const simPort = fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
-  return fetch(`http://127.0.0.1:${simPort}/admin${p}`, { method, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`http://127.0.0.1:${simPort}/admin${p}`, {
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 };
 const post = (u: FreshUser, p: string, body: unknown) =>
-  fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }));
-const get = (u: FreshUser, p: string) => fetch(s.url + p, { headers: { authorization: `Bearer ${u.token}` } }).then((r) => r.json());
+  fetch(s.url + p, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: await r.json() }));
+const get = (u: FreshUser, p: string) =>
+  fetch(s.url + p, { headers: { authorization: `Bearer ${u.token}` } }).then((r) => r.json());
 
 /** The user's notification rows of a node, oldest first. */
 const rowsOf = (userId: number, mnId: string) =>
-  s.deps.db.selectFrom('notifications').select(['id', 'kind', 'message', 'created_at', 'mail_held', 'channels_held']).where('user_id', '=', userId).where('params', 'like', `%"${mnId}"%`).orderBy('id').execute();
+  s.deps.db
+    .selectFrom('notifications')
+    .select(['id', 'kind', 'message', 'created_at', 'mail_held', 'channels_held'])
+    .where('user_id', '=', userId)
+    .where('params', 'like', `%"${mnId}"%`)
+    .orderBy('id')
+    .execute();
 const kindsOf = async (userId: number, mnId: string) => (await rowsOf(userId, mnId)).map((r) => r.kind);
 
 /** A dash node of the user on the simulator, waited for until its daemon answers ("start required"). */
@@ -60,7 +74,13 @@ async function deployedNode(u: FreshUser): Promise<string> {
   const created = await cli('fleet', 'create', 'dash', '--user', u.username, '--plan', 'cloud');
   expect(created.code).toBe(0);
   const mnId = /node (\S+) requested/.exec(created.out)![1];
-  await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('status').where('mn_id', '=', mnId).executeTakeFirst())?.status === 'start required', 20_000, 'start required');
+  await waitFor(
+    async () =>
+      (await s.deps.db.selectFrom('node_view').select('status').where('mn_id', '=', mnId).executeTakeFirst())
+        ?.status === 'start required',
+    20_000,
+    'start required',
+  );
   return mnId;
 }
 
@@ -71,19 +91,33 @@ describe('node down and back up, raised by the monitor', () => {
     try {
       await expect.poll(() => live.types()).toContain('sync');
       const mnId = await deployedNode(owner);
-      await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
+      await waitFor(
+        async () => (await kindsOf(owner.id, mnId)).includes('start_required'),
+        10_000,
+        'start required raised',
+      );
 
       const stoppedAt = Date.now();
       expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
-      const down = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'), 15_000, 'node_down');
+      const down = await waitFor(
+        async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'),
+        15_000,
+        'node_down',
+      );
       // Not before the node had failed its checks for the whole threshold.
       expect(down.created_at - stoppedAt).toBeGreaterThanOrEqual(DOWN_MS - CHECK_SLACK_MS);
       expect(down.message).toBe(`Your Dash node ${mnId} is down.`);
-      await expect.poll(() => live.received.find((e) => e.type === 'new_notification' && (e.payload as { icon: string }).icon === 'down')?.payload).toEqual({
-        message: down.message,
-        icon: 'down',
-        link: `/dashboard/masternode/${mnId}`,
-      });
+      await expect
+        .poll(
+          () =>
+            live.received.find((e) => e.type === 'new_notification' && (e.payload as { icon: string }).icon === 'down')
+              ?.payload,
+        )
+        .toEqual({
+          message: down.message,
+          icon: 'down',
+          link: `/dashboard/masternode/${mnId}`,
+        });
       const downMail = await smtp.waitFor(owner.email, /Your Dash node is down/);
       expect(downMail.text).toContain(down.message);
       expect(downMail.headers['list-unsubscribe']).toMatch(/\/unsubscribe\?t=/);
@@ -93,7 +127,11 @@ describe('node down and back up, raised by the monitor', () => {
       expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'node_down')).toHaveLength(1);
 
       expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
-      const up = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_up'), 15_000, 'node_up');
+      const up = await waitFor(
+        async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_up'),
+        15_000,
+        'node_up',
+      );
       expect(up.message).toBe(`Your Dash node ${mnId} is back up.`);
       await smtp.waitFor(owner.email, /Your Dash node is back up/);
       // Running on for a while raises nothing more; "start required" was not raised again
@@ -101,7 +139,9 @@ describe('node down and back up, raised by the monitor', () => {
       await new Promise((r) => setTimeout(r, DOWN_MS));
       expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
       const list = await get(owner, '/api/get_notifications');
-      expect(list.notifications.map((n: { message: string }) => n.message)).toEqual(expect.arrayContaining([down.message, up.message]));
+      expect(list.notifications.map((n: { message: string }) => n.message)).toEqual(
+        expect.arrayContaining([down.message, up.message]),
+      );
     } finally {
       await live.close();
     }
@@ -112,13 +152,21 @@ describe('node down and back up, raised by the monitor', () => {
     const live = liveClient(s.url, owner.token);
     const downMails = () => smtp.inbox.filter((m) => m.to.includes(owner.email) && /is down/.test(m.subject));
     const upMails = () => smtp.inbox.filter((m) => m.to.includes(owner.email) && /is back up/.test(m.subject));
-    const liveOf = (icon: string) => live.received.filter((e) => e.type === 'new_notification' && (e.payload as { icon: string }).icon === icon);
+    const liveOf = (icon: string) =>
+      live.received.filter((e) => e.type === 'new_notification' && (e.payload as { icon: string }).icon === icon);
     try {
       await expect.poll(() => live.types()).toContain('sync');
       const mnId = await deployedNode(owner);
-      await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
-      const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
-      const alertState = () => s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+      await waitFor(
+        async () => (await kindsOf(owner.id, mnId)).includes('start_required'),
+        10_000,
+        'start required raised',
+      );
+      const nodeId = (
+        await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()
+      ).id;
+      const alertState = () =>
+        s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
       const count = async (kind: string) => (await kindsOf(owner.id, mnId)).filter((k) => k === kind).length;
       /** Killed on the simulator, then revived by the operator's restart once `whileDown` is true. */
       async function outage(whileDown: () => Promise<boolean>, what: string) {
@@ -146,21 +194,37 @@ describe('node down and back up, raised by the monitor', () => {
       // The clock passes the 30-minute window since the first down (its time in the node's
       // alert state moves back by the window; the monitor reads it at each check).
       const { last_down_at } = await alertState();
-      await s.deps.db.updateTable('node_alerts').set({ last_down_at: last_down_at! - 30 * 60_000 }).where('node_id', '=', nodeId).execute();
+      await s.deps.db
+        .updateTable('node_alerts')
+        .set({ last_down_at: last_down_at! - 30 * 60_000 })
+        .where('node_id', '=', nodeId)
+        .execute();
       await new Promise((r) => setTimeout(r, 1000));
       expect((await alertState()).last_down_at).toBe(last_down_at! - 30 * 60_000);
 
       // The next outage is raised, and its message counts the flaps since the last alert.
       await outage(async () => (await count('node_down')) === 2, 'second down');
       const downs = (await rowsOf(owner.id, mnId)).filter((r) => r.kind === 'node_down');
-      expect(downs.map((r) => r.message)).toEqual([`Your Dash node ${mnId} is down.`, `Your Dash node ${mnId} is down. It went down 3 more times since the last alert.`]);
+      expect(downs.map((r) => r.message)).toEqual([
+        `Your Dash node ${mnId} is down.`,
+        `Your Dash node ${mnId} is down. It went down 3 more times since the last alert.`,
+      ]);
       const mail = await smtp.waitFor(owner.email, /Your Dash node is down/);
       expect(mail.text).toContain('It went down 3 more times since the last alert.');
       await waitFor(async () => (await count('node_up')) === 2, 10_000, 'second back up');
       await smtp.waitFor(owner.email, /Your Dash node is back up/);
-      await expect.poll(() => liveOf('down').map((e) => (e.payload as { message: string }).message)).toEqual(downs.map((r) => r.message));
+      await expect
+        .poll(() => liveOf('down').map((e) => (e.payload as { message: string }).message))
+        .toEqual(downs.map((r) => r.message));
       expect((await alertState()).flaps).toBe(0);
-      expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up', 'node_down', 'node_up']);
+      expect(await kindsOf(owner.id, mnId)).toEqual([
+        'node_deployed',
+        'start_required',
+        'node_down',
+        'node_up',
+        'node_down',
+        'node_up',
+      ]);
     } finally {
       await live.close();
     }
@@ -170,7 +234,11 @@ describe('node down and back up, raised by the monitor', () => {
     const owner = await freshUser(s.deps, { prefix: 'muter' });
     const other = await freshUser(s.deps, { prefix: 'stranger' });
     const mnId = await deployedNode(owner);
-    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
+    await waitFor(
+      async () => (await kindsOf(owner.id, mnId)).includes('start_required'),
+      10_000,
+      'start required raised',
+    );
 
     // Bad input and another user's call are refused and write nothing.
     expect((await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: 'yes' })).status).toBe(400);
@@ -179,27 +247,56 @@ describe('node down and back up, raised by the monitor', () => {
     expect(stranger.body.message).toBe('Masternode not found.');
     expect((await get(owner, '/api/get_alert_settings')).muted_nodes).toEqual([]);
 
-    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({ status: 200, body: { success: true } });
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await get(owner, '/api/get_alert_settings')).muted_nodes).toEqual([mnId]);
     const before = (await rowsOf(owner.id, mnId)).length;
 
     const stoppedAt = Date.now();
     expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
     // The monitor did see the outage for longer than the threshold (its state says so)…
-    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
-    await waitFor(async () => {
-      const a = await s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
-      return a !== undefined && a.failing_since !== null && a.down_raised === 2 && Date.now() - stoppedAt > DOWN_MS + 1000;
-    }, 15_000, 'outage past the threshold');
+    const nodeId = (
+      await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()
+    ).id;
+    await waitFor(
+      async () => {
+        const a = await s.deps.db
+          .selectFrom('node_alerts')
+          .selectAll()
+          .where('node_id', '=', nodeId)
+          .executeTakeFirst();
+        return (
+          a !== undefined && a.failing_since !== null && a.down_raised === 2 && Date.now() - stoppedAt > DOWN_MS + 1000
+        );
+      },
+      15_000,
+      'outage past the threshold',
+    );
     // …and raised nothing for it: no row, no mail.
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
     expect(smtp.inbox.filter((m) => m.to.includes(owner.email) && /down/.test(m.subject))).toEqual([]);
 
     // Unmuted before it returns: no "back up" is owed for a down the owner was never told of.
-    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({ status: 200, body: { success: true } });
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await get(owner, '/api/get_alert_settings')).muted_nodes).toEqual([]);
     expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
-    await waitFor(async () => (await s.deps.db.selectFrom('node_alerts').select('failing_since').where('node_id', '=', nodeId).executeTakeFirst())?.failing_since === null, 15_000, 'back');
+    await waitFor(
+      async () =>
+        (
+          await s.deps.db
+            .selectFrom('node_alerts')
+            .select('failing_since')
+            .where('node_id', '=', nodeId)
+            .executeTakeFirst()
+        )?.failing_since === null,
+      15_000,
+      'back',
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
   }, 60_000);
@@ -207,15 +304,28 @@ describe('node down and back up, raised by the monitor', () => {
   it('an outage while muted does not start the 30-minute window: the first down after unmuting is told, counting the muted one', async () => {
     const owner = await freshUser(s.deps, { prefix: 'mutedflap' });
     const mnId = await deployedNode(owner);
-    await waitFor(async () => (await kindsOf(owner.id, mnId)).includes('start_required'), 10_000, 'start required raised');
-    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
-    const alertState = () => s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
+    await waitFor(
+      async () => (await kindsOf(owner.id, mnId)).includes('start_required'),
+      10_000,
+      'start required raised',
+    );
+    const nodeId = (
+      await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()
+    ).id;
+    const alertState = () =>
+      s.deps.db.selectFrom('node_alerts').selectAll().where('node_id', '=', nodeId).executeTakeFirstOrThrow();
 
     // Muted for maintenance: the node goes down past the threshold (untold) and comes back.
-    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({ status: 200, body: { success: true } });
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: true })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
     await waitFor(async () => (await alertState()).down_raised === 2, 15_000, 'untold down');
-    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({ status: 200, body: { success: true } });
+    expect(await post(owner, '/api/mute_node_alerts', { mn: mnId, muted: false })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
     await waitFor(async () => (await alertState()).failing_since === null, 15_000, 'back');
     expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required']);
@@ -224,7 +334,11 @@ describe('node down and back up, raised by the monitor', () => {
     // not 30 minutes after the down nobody was told of.
     const stoppedAt = Date.now();
     expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
-    const down = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'), 15_000, 'node_down after unmuting');
+    const down = await waitFor(
+      async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'node_down'),
+      15_000,
+      'node_down after unmuting',
+    );
     expect(down.created_at - stoppedAt).toBeGreaterThanOrEqual(DOWN_MS - CHECK_SLACK_MS);
     expect(down.message).toBe(`Your Dash node ${mnId} is down. It went down 1 more time since the last alert.`);
     expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
@@ -238,29 +352,59 @@ describe('rewards and network status, raised by the monitor', () => {
     const owner = await freshUser(s.deps, { prefix: 'rewarded' });
     const mnId = await deployedNode(owner);
     expect((await simAdmin('POST', `/nodes/${mnId}/register`)).status).toBe(200);
-    const first = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'first_reward'), 30_000, 'first_reward');
+    const first = await waitFor(
+      async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'first_reward'),
+      30_000,
+      'first_reward',
+    );
     expect(first.message).toMatch(new RegExp(`^Your Dash node ${mnId} received its first reward: [0-9.]+ DASH\\.$`));
     expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'first_reward')).toHaveLength(1);
 
     expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: 'POSE_BANNED' })).status).toBe(200);
-    const banned = await waitFor(async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'network_status'), 15_000, 'network_status');
+    const banned = await waitFor(
+      async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'network_status'),
+      15_000,
+      'network_status',
+    );
     expect(banned.message).toBe(`Your Dash node ${mnId} was PoSe banned by the network.`);
     // Many network checks later, still one.
     await new Promise((r) => setTimeout(r, 2000));
     expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status')).toHaveLength(1);
     // Out of it and back into it: a second change, a second alert.
     expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: null })).status).toBe(200);
-    const nodeId = (await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()).id;
-    await waitFor(async () => (await s.deps.db.selectFrom('node_alerts').select('network_alerted').where('node_id', '=', nodeId).executeTakeFirst())?.network_alerted === null, 15_000, 'ban cleared');
+    const nodeId = (
+      await s.deps.db.selectFrom('nodes').select('id').where('mn_id', '=', mnId).executeTakeFirstOrThrow()
+    ).id;
+    await waitFor(
+      async () =>
+        (
+          await s.deps.db
+            .selectFrom('node_alerts')
+            .select('network_alerted')
+            .where('node_id', '=', nodeId)
+            .executeTakeFirst()
+        )?.network_alerted === null,
+      15_000,
+      'ban cleared',
+    );
     expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: 'POSE_BANNED' })).status).toBe(200);
-    await waitFor(async () => (await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status').length === 2, 15_000, 'second network_status');
+    await waitFor(
+      async () => (await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status').length === 2,
+      15_000,
+      'second network_status',
+    );
   }, 90_000);
 });
 
 describe('quiet hours', () => {
   it('refuses bad hours with a clear message and writes nothing', async () => {
     const u = await freshUser(s.deps, { prefix: 'quietbad' });
-    for (const quiet_hours of [{ start_hour: 3, end_hour: 3 }, { start_hour: 24, end_hour: 2 }, { start_hour: 1.5, end_hour: 2 }, { start_hour: 1 }]) {
+    for (const quiet_hours of [
+      { start_hour: 3, end_hour: 3 },
+      { start_hour: 24, end_hour: 2 },
+      { start_hour: 1.5, end_hour: 2 },
+      { start_hour: 1 },
+    ]) {
       const r = await post(u, '/api/save_quiet_hours', { quiet_hours });
       expect(r.status).toBe(400);
       expect(r.body.message).toMatch(/must be a whole hour from 0 to 23 \(UTC\)|The start and end hour must differ/);
@@ -279,7 +423,10 @@ describe('quiet hours', () => {
     const h = new Date().getUTCHours();
     // Quiet from this hour for two hours, so the test cannot run past their end.
     const hours = { start_hour: h, end_hour: (h + 2) % 24 };
-    expect(await post(u, '/api/save_quiet_hours', { quiet_hours: hours })).toEqual({ status: 200, body: { success: true } });
+    expect(await post(u, '/api/save_quiet_hours', { quiet_hours: hours })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await get(u, '/api/get_alert_settings')).quiet_hours).toEqual(hours);
 
     const mnId = await deployedNode(u);
@@ -292,10 +439,22 @@ describe('quiet hours', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(smtp.inbox.filter((m) => m.to.includes(u.email))).toEqual([]);
     expect(receiver.received.length).toBe(before);
-    expect(await s.deps.db.selectFrom('jobs').select('id').where('name', '=', 'notify.channel').where('key', 'like', `notify.channel:${rows[0].id}:%`).execute()).toEqual([]);
+    expect(
+      await s.deps.db
+        .selectFrom('jobs')
+        .select('id')
+        .where('name', '=', 'notify.channel')
+        .where('key', 'like', `notify.channel:${rows[0].id}:%`)
+        .execute(),
+    ).toEqual([]);
 
     // One summary job, due at the end of the quiet hours.
-    const jobs = await s.deps.db.selectFrom('jobs').selectAll().where('name', '=', 'notify.quiet_summary').where('key', 'like', `notify.quiet_summary:${u.id}:%`).execute();
+    const jobs = await s.deps.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('name', '=', 'notify.quiet_summary')
+      .where('key', 'like', `notify.quiet_summary:${u.id}:%`)
+      .execute();
     expect(jobs).toHaveLength(1);
     const end = new Date(jobs[0].run_at);
     expect([end.getUTCHours(), end.getUTCMinutes(), end.getUTCSeconds()]).toEqual([hours.end_hour, 0, 0]);

@@ -29,14 +29,24 @@ describe('node deployed', () => {
     try {
       await expect.poll(() => live.types()).toContain('sync');
       const lines: string[] = [];
-      expect(await runCli(['fleet', 'create', 'dash', '--user', owner.username, '--plan', 'cloud'], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) })).toBe(0);
+      expect(
+        await runCli(
+          ['fleet', 'create', 'dash', '--user', owner.username, '--plan', 'cloud'],
+          { DATA_DIR: dataDir, ...env },
+          { out: (l) => lines.push(l) },
+        ),
+      ).toBe(0);
       const mnId = /node (\S+) requested/.exec(lines.join('\n'))![1];
       const message = `Your Dash node ${mnId} is deployed and running.`;
-      await expect.poll(() => live.received.find((e) => e.type === 'new_notification')?.payload, { timeout: 15_000 }).toEqual({ message, icon: 'check', link: `/dashboard/masternode/${mnId}` });
+      await expect
+        .poll(() => live.received.find((e) => e.type === 'new_notification')?.payload, { timeout: 15_000 })
+        .toEqual({ message, icon: 'check', link: `/dashboard/masternode/${mnId}` });
       // In the same transaction as server_created, and delivered right after it.
       const types = live.types();
       expect(types.indexOf('new_notification')).toBeGreaterThan(types.indexOf('server_created'));
-      const list = await fetch(`${s.url}/api/get_notifications`, { headers: { authorization: `Bearer ${owner.token}` } }).then((r) => r.json());
+      const list = await fetch(`${s.url}/api/get_notifications`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      }).then((r) => r.json());
       expect(list.notifications.map((n: { message: string }) => n.message)).toEqual([message]);
       const mail = await smtp.waitFor(owner.email, /Your Dash node is deployed/);
       expect(mail.text).toContain(message);

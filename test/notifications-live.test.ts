@@ -15,13 +15,17 @@ const node = (mn_id: string) => ({ mn_id, coin: 'Dash' });
 
 describe('new_notification over the live channel', () => {
   it('reaches only its owner, only after the commit, never for a rolled-back raise', async () => {
-    const [aliceUser, bobUser] = [await freshUser(s.deps, { prefix: 'alice' }), await freshUser(s.deps, { prefix: 'bob' })];
+    const [aliceUser, bobUser] = [
+      await freshUser(s.deps, { prefix: 'alice' }),
+      await freshUser(s.deps, { prefix: 'bob' }),
+    ];
     const alice = liveClient(s.url, aliceUser.token);
     const bob = liveClient(s.url, bobUser.token);
     try {
       await expect.poll(() => alice.types()).toContain('sync');
       await expect.poll(() => bob.types()).toContain('sync');
-      const notes = (c: typeof alice) => c.received.filter((e) => e.type === 'new_notification').map((e) => e.payload.message as string);
+      const notes = (c: typeof alice) =>
+        c.received.filter((e) => e.type === 'new_notification').map((e) => e.payload.message as string);
 
       // Raised but not committed: the hub is poked and has time to look, and finds nothing.
       await s.deps.db.transaction().execute(async (trx) => {
@@ -33,7 +37,11 @@ describe('new_notification over the live channel', () => {
       afterRaise(s.deps);
       await expect.poll(() => notes(alice)).toEqual(['Your Dash node mn-1 is down.']);
       const i = alice.types().indexOf('new_notification');
-      expect(alice.received[i].payload).toEqual({ message: 'Your Dash node mn-1 is down.', icon: 'down', link: '/dashboard/masternode/mn-1' });
+      expect(alice.received[i].payload).toEqual({
+        message: 'Your Dash node mn-1 is down.',
+        icon: 'down',
+        link: '/dashboard/masternode/mn-1',
+      });
       await expect.poll(() => alice.types().slice(i)).toEqual(['new_notification', 'refresh_notifications']);
 
       // Rolled back: never delivered (the next raise arrives, and it alone).
@@ -46,11 +54,19 @@ describe('new_notification over the live channel', () => {
         .catch(() => {});
       await raise(s.deps.db, aliceUser.id, 'node_up', node('mn-1'));
       afterRaise(s.deps);
-      await expect.poll(() => notes(alice)).toEqual(['Your Dash node mn-1 is down.', 'Your Dash node mn-1 is back up.']);
+      await expect
+        .poll(() => notes(alice))
+        .toEqual(['Your Dash node mn-1 is down.', 'Your Dash node mn-1 is back up.']);
 
       // A real trigger: alice logs in from a new address; her open tab hears of it.
-      await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }) });
-      await expect.poll(() => notes(alice).at(-1)).toBe('New login to your account from 127.0.0.1. If this was not you, change your password now.');
+      await fetch(`${s.url}/public_api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: aliceUser.username, password: aliceUser.password }),
+      });
+      await expect
+        .poll(() => notes(alice).at(-1))
+        .toBe('New login to your account from 127.0.0.1. If this was not you, change your password now.');
 
       // Bob's own notification comes after all of alice's: events reach a client in
       // order, so had any of hers leaked, it would be there before his.

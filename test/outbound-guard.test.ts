@@ -18,7 +18,9 @@ afterEach(() => {
 function read(s: net.Socket) {
   return new Promise<string>((resolve, reject) => {
     let text = '';
-    s.on('data', (d) => (text += d)).on('end', () => resolve(text)).on('error', reject);
+    s.on('data', (d) => (text += d))
+      .on('end', () => resolve(text))
+      .on('error', reject);
   });
 }
 
@@ -57,7 +59,10 @@ describe('outbound guard', () => {
     expect(await reqError).toBeInstanceOf(OutboundRefused);
     expect(takeRefusals().map((r) => r.what)).toEqual(['tcp 192.0.2.1:80']);
 
-    const failed = await fetch('http://192.0.2.1:8080/x').then(() => null, (e: Error) => e);
+    const failed = await fetch('http://192.0.2.1:8080/x').then(
+      () => null,
+      (e: Error) => e,
+    );
     expect((failed?.cause as Error | undefined)?.message ?? failed?.message).toMatch(/refused by the test guard/);
     expect(takeRefusals().map((r) => r.what)).toEqual(['tcp 192.0.2.1:8080']);
   });
@@ -69,14 +74,21 @@ describe('outbound guard', () => {
     await expect(dns.promises.resolve4('example.com')).rejects.toBeInstanceOf(OutboundRefused);
     // A client asked for a name connects nowhere either.
     expect(await outcome(net.connect({ host: 'example.com', port: 80 }))).toBeInstanceOf(OutboundRefused);
-    expect(takeRefusals().map((r) => r.what)).toEqual(['dns lookup example.com', 'dns lookup example.com', 'dns resolve4 example.com', 'tcp example.com:80']);
+    expect(takeRefusals().map((r) => r.what)).toEqual([
+      'dns lookup example.com',
+      'dns lookup example.com',
+      'dns resolve4 example.com',
+      'tcp example.com:80',
+    ]);
   });
 
   it('fails the test even when the code under test swallows the error', async () => {
     // As a retry loop or a logged failure would: the error never reaches the test.
     await fetch('http://192.0.2.1:8025/').catch(() => {});
     // What the setup file's afterEach runs after every test.
-    expect(() => assertNoRefusals('during this test')).toThrow(/1 unexpected outbound connection\(s\) during this test:\n- tcp 192\.0\.2\.1:8025\n/);
+    expect(() => assertNoRefusals('during this test')).toThrow(
+      /1 unexpected outbound connection\(s\) during this test:\n- tcp 192\.0\.2\.1:8025\n/,
+    );
     expect(() => assertNoRefusals('during this test')).not.toThrow(); // reported once
   });
 
@@ -86,10 +98,12 @@ describe('outbound guard', () => {
     const { port } = server.address() as net.AddressInfo;
     const get = (host: string) =>
       new Promise<string>((resolve, reject) => {
-        http.get({ host, port, path: '/', agent: false }, (res) => {
-          let text = '';
-          res.on('data', (d) => (text += d)).on('end', () => resolve(text));
-        }).on('error', reject);
+        http
+          .get({ host, port, path: '/', agent: false }, (res) => {
+            let text = '';
+            res.on('data', (d) => (text += d)).on('end', () => resolve(text));
+          })
+          .on('error', reject);
       });
     try {
       expect(await get('127.0.0.1')).toBe('hi');
@@ -100,7 +114,9 @@ describe('outbound guard', () => {
       await new Promise((r) => server.close(r));
     }
     const v6 = net.createServer((s) => s.end('v6'));
-    const v6up = await new Promise<boolean>((resolve) => v6.once('error', () => resolve(false)).listen(0, '::1', () => resolve(true)));
+    const v6up = await new Promise<boolean>((resolve) =>
+      v6.once('error', () => resolve(false)).listen(0, '::1', () => resolve(true)),
+    );
     if (v6up) {
       expect(await read(net.connect({ host: '::1', port: (v6.address() as net.AddressInfo).port }))).toBe('v6');
       await new Promise((r) => v6.close(r));
@@ -119,8 +135,23 @@ describe('outbound guard', () => {
   });
 
   it.each([
-    ['127.0.0.1', true], ['127.255.3.4', true], ['::1', true], ['[::1]', true], ['0:0:0:0:0:0:0:1', true], ['::ffff:127.0.0.1', true], ['localhost', true], ['LOCALHOST', true],
-    ['192.0.2.1', false], ['10.0.0.1', false], ['0.0.0.0', false], ['::', false], ['::ffff:192.0.2.1', false], ['128.0.0.1', false], ['localhost.example.com', false], ['example.com', false], ['fe80::1', false],
+    ['127.0.0.1', true],
+    ['127.255.3.4', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['0:0:0:0:0:0:0:1', true],
+    ['::ffff:127.0.0.1', true],
+    ['localhost', true],
+    ['LOCALHOST', true],
+    ['192.0.2.1', false],
+    ['10.0.0.1', false],
+    ['0.0.0.0', false],
+    ['::', false],
+    ['::ffff:192.0.2.1', false],
+    ['128.0.0.1', false],
+    ['localhost.example.com', false],
+    ['example.com', false],
+    ['fe80::1', false],
   ])('%s is loopback: %s', (host, expected) => {
     expect(isLoopback(host)).toBe(expected);
   });

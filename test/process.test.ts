@@ -9,7 +9,10 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
 function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [BUNDLE], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BUNDLE], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -31,7 +34,9 @@ describe('the server process', () => {
     const p = run({ DATA_DIR: dataDir, PORT: '0' });
     const cleanup = killOnFail(p.child);
     try {
-      await expect.poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())?.[1], { timeout: 15_000 }).toBeTruthy();
+      await expect
+        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())?.[1], { timeout: 15_000 })
+        .toBeTruthy();
       const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())![1];
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // The built client is served, and deep links get the SPA.
@@ -45,7 +50,10 @@ describe('the server process', () => {
       expect(await p.exited).toBe(0);
       expect(p.output()).toMatch(/"msg":"nodekeep stopped"/);
       // Every log line is JSON (after the banner).
-      const lines = p.output().split('\n').filter((l) => l.startsWith('{'));
+      const lines = p
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
       expect(lines.length).toBeGreaterThan(2);
       for (const l of lines) expect(() => JSON.parse(l)).not.toThrow();
     } finally {
@@ -59,15 +67,21 @@ describe('the server process', () => {
     const first = run({ DATA_DIR: dataDir, PORT: '0' });
     const cleanup = killOnFail(first.child);
     try {
-      await expect.poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1], { timeout: 15_000 }).toBeTruthy();
+      await expect
+        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1], { timeout: 15_000 })
+        .toBeTruthy();
       const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())![1];
       const second = run({ DATA_DIR: dataDir, PORT: '0' });
       expect(await second.exited).toBe(1);
-      expect(second.output()).toContain(`Another Nodekeep server (pid ${first.child.pid}) is already running on the data folder ${dataDir}`);
+      expect(second.output()).toContain(
+        `Another Nodekeep server (pid ${first.child.pid}) is already running on the data folder ${dataDir}`,
+      );
       expect(second.output()).not.toMatch(/running at/);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       // The operator CLI works beside the running server.
-      const cli = spawn(process.execPath, ['dist/server/cli.js', 'users', 'list'], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } });
+      const cli = spawn(process.execPath, ['dist/server/cli.js', 'users', 'list'], {
+        env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+      });
       let out = '';
       cli.stdout.on('data', (d) => (out += d));
       expect(await new Promise((resolve) => cli.on('exit', resolve))).toBe(0);

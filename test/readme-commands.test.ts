@@ -10,7 +10,10 @@ describe("README's operator commands", () => {
     const lines: string[] = [];
     expect(await runCli(['help'], {}, { out: (l) => lines.push(l) })).toBe(0);
     const readme = fs.readFileSync('README.md', 'utf8');
-    const block = readme.slice(readme.indexOf('npm run nodekeep -- help'), readme.indexOf('```', readme.indexOf('npm run nodekeep -- help')));
+    const block = readme.slice(
+      readme.indexOf('npm run nodekeep -- help'),
+      readme.indexOf('```', readme.indexOf('npm run nodekeep -- help')),
+    );
     const usages = lines.filter((l) => l.startsWith('  ')).map((l) => l.trim().split(/\s{2,}/)[0]);
     expect(usages.length).toBeGreaterThan(30);
     for (const usage of usages) {
@@ -18,7 +21,10 @@ describe("README's operator commands", () => {
       const name = usage.split(/ [<[(|-]/)[0];
       expect(block, `${name} missing from README`).toContain(name);
       for (const option of usage.match(/--[a-z][a-z0-9-]*/g) ?? []) {
-        const line = block.split('\n').filter((l) => l.includes(name)).join('\n');
+        const line = block
+          .split('\n')
+          .filter((l) => l.includes(name))
+          .join('\n');
         expect(line, `${name} ${option} missing from README`).toContain(option);
       }
     }

@@ -9,10 +9,19 @@ let token: string;
 let secret: string;
 let user: FreshUser;
 
-async function call(method: string, path: string, body?: unknown, opts: { token?: string; raw?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { token?: string; raw?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  const res = await fetch(s.url + path, { method, headers, body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const res = await fetch(s.url + path, {
+    method,
+    headers,
+    body: opts.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -39,11 +48,29 @@ describe('REST adapters at the spec paths', () => {
   it('login answers the spec fields, get_common_info the profile', async () => {
     const login = await call('POST', '/public_api/login', { username: user.email, password: user.password });
     expect(login.status).toBe(200);
-    expect(Object.keys(login.body).sort()).toEqual(['auth_token', 'device_token', 'message', 'qr_key', 'success', 'tfa_authenticated']);
+    expect(Object.keys(login.body).sort()).toEqual([
+      'auth_token',
+      'device_token',
+      'message',
+      'qr_key',
+      'success',
+      'tfa_authenticated',
+    ]);
     const info = await call('GET', '/api/get_common_info', undefined, { token: login.body.auth_token });
     expect(info.status).toBe(200);
     expect(Object.keys(info.body.info).sort()).toEqual(
-      ['alert', 'balance', 'created_at', 'email', 'qr_url', 'room_id', 'stripe_public_key', 'user_id', 'username', 'verified'].sort(),
+      [
+        'alert',
+        'balance',
+        'created_at',
+        'email',
+        'qr_url',
+        'room_id',
+        'stripe_public_key',
+        'user_id',
+        'username',
+        'verified',
+      ].sort(),
     );
     expect(info.body).toMatchObject({ success: true, maintenance: false });
   });
@@ -60,15 +87,25 @@ describe('REST adapters at the spec paths', () => {
     ['wrong scheme', `Basic ${Buffer.from('a:b').toString('base64')}`],
     ['oversized token', `Bearer ${'x'.repeat(5000)}`],
   ])('private calls with %s get 401 {success:false, message}', async (_name, auth) => {
-    for (const [method, path] of [['GET', '/api/get_common_info'], ['GET', '/api/get_tfa'], ['POST', '/api/logout'], ['POST', '/api/visited']]) {
-      const res = await call(method, path, method === 'POST' ? { fullPath: '/x' } : undefined, { headers: auth ? { authorization: auth } : {} });
+    for (const [method, path] of [
+      ['GET', '/api/get_common_info'],
+      ['GET', '/api/get_tfa'],
+      ['POST', '/api/logout'],
+      ['POST', '/api/visited'],
+    ]) {
+      const res = await call(method, path, method === 'POST' ? { fullPath: '/x' } : undefined, {
+        headers: auth ? { authorization: auth } : {},
+      });
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.body).toEqual({ success: false, message: expect.stringMatching(/log in/) });
     }
   });
 
   it('unknown API paths get 404 JSON, a wrong method 405, never the SPA', async () => {
-    expect(await call('GET', '/api/nope')).toEqual({ status: 404, body: { success: false, message: 'Unknown API call: GET /api/nope' } });
+    expect(await call('GET', '/api/nope')).toEqual({
+      status: 404,
+      body: { success: false, message: 'Unknown API call: GET /api/nope' },
+    });
     expect((await call('POST', '/public_api/get_everything', {})).status).toBe(404);
     expect((await call('GET', '/public_api/login')).status).toBe(405);
   });
@@ -84,9 +121,21 @@ const publicBad: [string, unknown, RegExp][] = [
   ['/public_api/login', [1, 2], /expected object/i],
   ['/public_api/register', { username: 'ab', email: 'x@y.io', password: 'secret1' }, /username: must be at least 3/],
   ['/public_api/register', { username: 'abc', email: 'nope', password: 'secret1' }, /email/],
-  ['/public_api/register', { username: 'abc', email: 'x@y.io', password: 'x'.repeat(129) }, /password: must be at most 128/],
-  ['/public_api/register', { username: 'abc', email: 'x@y.io', password: 'secret1', referrer: 'r'.repeat(65) }, /referrer/],
-  ['/public_api/register', { username: 'abc', email: 'x@y.io', password: 'secret1', role: 'admin' }, /unknown field: role/],
+  [
+    '/public_api/register',
+    { username: 'abc', email: 'x@y.io', password: 'x'.repeat(129) },
+    /password: must be at most 128/,
+  ],
+  [
+    '/public_api/register',
+    { username: 'abc', email: 'x@y.io', password: 'secret1', referrer: 'r'.repeat(65) },
+    /referrer/,
+  ],
+  [
+    '/public_api/register',
+    { username: 'abc', email: 'x@y.io', password: 'secret1', role: 'admin' },
+    /unknown field: role/,
+  ],
   ['/public_api/register', { username: "abc'; drop table users;--", email: 'x@y.io', password: 'secret1' }, /username/],
   ['/public_api/recover', { email: 42 }, /email/],
   ['/public_api/recover', {}, /email/],
@@ -127,7 +176,17 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
 
   it('malformed JSON on every POST endpoint', async () => {
     const before = await snapshot(s.deps.db);
-    for (const path of ['/public_api/login', '/public_api/register', '/public_api/recover', '/public_api/reset', '/public_api/check_reset_token', '/public_api/verify', '/api/update_tfa', '/api/change_password', '/api/visited']) {
+    for (const path of [
+      '/public_api/login',
+      '/public_api/register',
+      '/public_api/recover',
+      '/public_api/reset',
+      '/public_api/check_reset_token',
+      '/public_api/verify',
+      '/api/update_tfa',
+      '/api/change_password',
+      '/api/visited',
+    ]) {
       const res = await call('POST', path, undefined, { raw: '{"username": "a",', token });
       expect(res, path).toEqual({ status: 400, body: { success: false, message: 'Malformed JSON body.' } });
     }
@@ -135,7 +194,9 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
   });
 
   it('an oversized body is refused before it is read', async () => {
-    const res = await call('POST', '/public_api/register', undefined, { raw: JSON.stringify({ username: 'abc', email: 'x@y.io', password: 'p'.repeat(100_000) }) });
+    const res = await call('POST', '/public_api/register', undefined, {
+      raw: JSON.stringify({ username: 'abc', email: 'x@y.io', password: 'p'.repeat(100_000) }),
+    });
     expect(res.status).toBe(413);
     expect(res.body.success).toBe(false);
   });
@@ -143,14 +204,26 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
   it('a wrong or replayed TOTP code changes nothing but the failure counter', async () => {
     const code = totpCode(secret);
     expect((await call('POST', '/api/update_tfa', { enable: true, code }, { token })).status).toBe(200);
-    const before = await s.deps.db.selectFrom('users').select(['tfa_enabled', 'tfa_secret', 'tfa_last_step']).where('username', '=', user.username).executeTakeFirstOrThrow();
+    const before = await s.deps.db
+      .selectFrom('users')
+      .select(['tfa_enabled', 'tfa_secret', 'tfa_last_step'])
+      .where('username', '=', user.username)
+      .executeTakeFirstOrThrow();
     const replay = await call('POST', '/api/update_tfa', { enable: false, code }, { token });
     expect(replay.status).toBe(400);
     expect(replay.body.message).toMatch(/already used/);
-    const replayLogin = await call('POST', '/public_api/login', { username: user.username, password: user.password, tfa: code });
+    const replayLogin = await call('POST', '/public_api/login', {
+      username: user.username,
+      password: user.password,
+      tfa: code,
+    });
     expect(replayLogin.status).toBe(400);
     expect(replayLogin.body.auth_token).toBeUndefined();
-    const after = await s.deps.db.selectFrom('users').select(['tfa_enabled', 'tfa_secret', 'tfa_last_step']).where('username', '=', user.username).executeTakeFirstOrThrow();
+    const after = await s.deps.db
+      .selectFrom('users')
+      .select(['tfa_enabled', 'tfa_secret', 'tfa_last_step'])
+      .where('username', '=', user.username)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
   });
 });
@@ -162,7 +235,10 @@ describe('errors', () => {
     await sql`alter table page_visits rename to page_visits_gone`.execute(s.deps.db);
     try {
       const res = await call('POST', '/api/visited', { fullPath: '/x' }, { token });
-      expect(res).toEqual({ status: 500, body: { success: false, message: 'Something went wrong on our side. Please try again in a little while.' } });
+      expect(res).toEqual({
+        status: 500,
+        body: { success: false, message: 'Something went wrong on our side. Please try again in a little while.' },
+      });
       expect(s.logLines.some((l) => l.includes('no such table: page_visits'))).toBe(true);
     } finally {
       await sql`alter table page_visits_gone rename to page_visits`.execute(s.deps.db);

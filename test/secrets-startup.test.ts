@@ -33,7 +33,9 @@ describe('the secrets key at server start', () => {
     const file = path.join(dataDir, 'secrets.key');
     fs.writeFileSync(file, `${'c3'.repeat(32)}\n`, { mode: 0o644 });
     fs.chmodSync(file, 0o644);
-    await expect(startTestServer({}, { dataDir })).rejects.toThrow(/readable or writable by other users \(mode 644\).*chmod 600/);
+    await expect(startTestServer({}, { dataDir })).rejects.toThrow(
+      /readable or writable by other users \(mode 644\).*chmod 600/,
+    );
     fs.chmodSync(file, 0o600);
     fs.writeFileSync(file, 'not a key\n');
     await expect(startTestServer({}, { dataDir })).rejects.toThrow(/secrets\.key is malformed/);

@@ -27,7 +27,10 @@ function sourceAddress(i: number, perIp: number): string {
 function openOne(i: number, o: OpenArgs): Promise<Sock> {
   return new Promise((resolve, reject) => {
     const trpc = o.tokens !== null;
-    const ws = new WebSocket(trpc ? `${o.url}?connectionParams=1` : o.url, { localAddress: sourceAddress(i, o.perIp), perMessageDeflate: false });
+    const ws = new WebSocket(trpc ? `${o.url}?connectionParams=1` : o.url, {
+      localAddress: sourceAddress(i, o.perIp),
+      perMessageDeflate: false,
+    });
     const s: Sock = { ws, recvAt: NaN, bytes: 0 };
     let ready = false;
     const done = (err?: Error) => {
@@ -89,7 +92,8 @@ serveParent(
     /** Waits until every socket has its frame (or `timeoutMs`), then returns the arrival times in socket order. */
     collect: async ({ timeoutMs }: { timeoutMs: number }) => {
       const until = Date.now() + timeoutMs;
-      while (socks.some((s) => Number.isNaN(s.recvAt)) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      while (socks.some((s) => Number.isNaN(s.recvAt)) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
       match = null;
       return { recvAt: socks.map((s) => (Number.isNaN(s.recvAt) ? null : s.recvAt)), sample, closed: closedAfterReady };
     },

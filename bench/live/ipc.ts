@@ -8,7 +8,8 @@ type Reply = { id: number; result?: unknown; error?: string };
 export const wallMs = () => performance.timeOrigin + performance.now();
 
 /** Resident set size of a process, in KiB (from /proc). */
-export const rssKiB = (pid: number | 'self') => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+export const rssKiB = (pid: number | 'self') =>
+  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 /**
  * A benchmark helper in its own Node process (its own event loop and memory), driven

@@ -30,9 +30,23 @@ serveParent(
         const users: { id: number; token: string }[] = [];
         for (let i = 0; i < n; i++) {
           const username = `live${run}${i}`;
-          const id = await insertUser(trx, { username, email: `${username}@example.test`, password_hash: 'bench: no password', referrer: null, referrer_id: null, room_id: newToken(16), qr_key: newToken(16) });
+          const id = await insertUser(trx, {
+            username,
+            email: `${username}@example.test`,
+            password_hash: 'bench: no password',
+            referrer: null,
+            referrer_id: null,
+            room_id: newToken(16),
+            qr_key: newToken(16),
+          });
           const token = newToken();
-          await insertSession(trx, { user_id: id, token_hash: hashToken(token), ip: '127.0.0.1', user_agent: 'bench', expires_at: Date.now() + config.sessionTtlMs });
+          await insertSession(trx, {
+            user_id: id,
+            token_hash: hashToken(token),
+            ip: '127.0.0.1',
+            user_agent: 'bench',
+            expires_at: Date.now() + config.sessionTtlMs,
+          });
           users.push({ id, token });
         }
         return users;

@@ -53,7 +53,13 @@ function remoteAddress(c: HonoContext): string | undefined {
 }
 
 /** Assembled in order: request id + log, health, tRPC, REST, static assets, SPA fallback. */
-export type AppOptions = { state: { ready: boolean }; cache: ResponseCache; logosDir: string; metrics?: Registry; readiness?: () => Promise<Readiness> };
+export type AppOptions = {
+  state: { ready: boolean };
+  cache: ResponseCache;
+  logosDir: string;
+  metrics?: Registry;
+  readiness?: () => Promise<Readiness>;
+};
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
@@ -92,7 +98,13 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
       }
     }
     if (c.req.path !== '/healthz' && c.req.path !== '/readyz') {
-      deps.log.info('request', { request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((performance.now() - start) * 10) / 10 });
+      deps.log.info('request', {
+        request_id: id,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - start) * 10) / 10,
+      });
     }
   });
 
@@ -103,7 +115,11 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   // Readiness: the database takes a write, migrations are current, every loop turns (ops/readiness.ts).
   app.get('/readyz', async (c) => {
     c.header('cache-control', 'no-store');
-    if (!state.ready || !readiness) return c.json({ ok: false, failed: ['server'], checks: { server: { ok: false, error: 'starting or stopping' } } }, 503);
+    if (!state.ready || !readiness)
+      return c.json(
+        { ok: false, failed: ['server'], checks: { server: { ok: false, error: 'starting or stopping' } } },
+        503,
+      );
     const result = await readiness();
     return c.json(result, result.ok ? 200 : 503);
   });
@@ -112,7 +128,8 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   app.get('/metrics', async (c) => {
     const token = deps.config.operatorToken;
     if (!token || !metrics) return c.text('metrics are disabled: set OPERATOR_TOKEN', 404);
-    if (!sameSecret(bearerToken(c.req.header('authorization')) ?? '', token)) return c.text('operator token required', 401);
+    if (!sameSecret(bearerToken(c.req.header('authorization')) ?? '', token))
+      return c.text('operator token required', 401);
     return c.text(await metrics.metrics(), 200, { 'content-type': metrics.contentType });
   });
 
@@ -120,44 +137,76 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
     maxSize: 64 * 1024,
     // The rest of the body is never read: the connection closes after the answer, so a
     // client does not send its next request down it (it would meet a closed socket).
-    onError: (c) => c.json({ success: false, message: 'Request body is too large (64 KiB at most).' }, 413, { connection: 'close' }),
+    onError: (c) =>
+      c.json({ success: false, message: 'Request body is too large (64 KiB at most).' }, 413, { connection: 'close' }),
   });
   // Only for requests with a body: touching the body makes the node adapter build a
   // full fetch Request, which costs a GET more than the rest of its handling.
-  const apiLimit: typeof limitBody = (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next));
+  const apiLimit: typeof limitBody = (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next);
   // The validators' upload: the multipart route's reader has its own cap (http/multipart.ts);
   // from the browser the same files come as JSON strings (a JSON file's quotes and line
   // breaks escape to two bytes), alone in their request.
   const limitUploadJson = bodyLimit({
     maxSize: 2 * MAX_UPLOAD_BYTES,
-    onError: (c) => c.json({ success: false, message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).` }, 413, { connection: 'close' }),
+    onError: (c) =>
+      c.json(
+        {
+          success: false,
+          message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).`,
+        },
+        413,
+        { connection: 'close' },
+      ),
   });
   const UPLOAD_PROCEDURE = `${TRPC_PATH}/deploy.deploy_validators`;
-  app.use(`${TRPC_PATH}/*`, (c, next) => (c.req.method === 'POST' && c.req.path === UPLOAD_PROCEDURE ? limitUploadJson(c, next) : apiLimit(c, next)));
+  app.use(`${TRPC_PATH}/*`, (c, next) =>
+    c.req.method === 'POST' && c.req.path === UPLOAD_PROCEDURE ? limitUploadJson(c, next) : apiLimit(c, next),
+  );
   app.use('/api/*', (c, next) =>
-    c.req.method === 'POST' && c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')) ? next() : apiLimit(c, next),
+    c.req.method === 'POST' &&
+    c.req.path === '/api/deploy_server' &&
+    isMultipartContentType(c.req.header('content-type'))
+      ? next()
+      : apiLimit(c, next),
   );
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
   // Keystore uploads wait on key derivation (its own fair queue), not on the loop: outside the admission pools.
-  app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf, (c) => c.req.path === UPLOAD_PROCEDURE));
+  app.use(
+    `${TRPC_PATH}/*`,
+    trpcCallBudget(TRPC_PATH, budget, callerOf, (c) => c.req.path === UPLOAD_PROCEDURE),
+  );
   // Stripe's signed deliveries are money events, never refused for their rate.
-  const restBudget = restCallBudget<Env>(budget, callerOf, (c) => c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')));
+  const restBudget = restCallBudget<Env>(
+    budget,
+    callerOf,
+    (c) => c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')),
+  );
   app.use('/api/*', (c, next) => (c.req.path === STRIPE_WEBHOOK_PATH ? next() : restBudget(c, next)));
   app.use('/public_api/*', restBudget);
   app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());
   app.use(`${TRPC_PATH}/*`, trpcPublicCache(TRPC_PATH, appRouter, cache, makeContext));
   app.use(
     `${TRPC_PATH}/*`,
-    trpcServer({ router: appRouter, endpoint: TRPC_PATH, maxBatchSize: MAX_BATCH_CALLS, createContext: (_opts, c) => makeContext(c as HonoContext) }),
+    trpcServer({
+      router: appRouter,
+      endpoint: TRPC_PATH,
+      maxBatchSize: MAX_BATCH_CALLS,
+      createContext: (_opts, c) => makeContext(c as HonoContext),
+    }),
   );
 
   const routes = mountRest(app, appRouter, makeContext, cache);
   // For script authors: the same declarations, as OpenAPI 3.1 and as a page.
   let openapi: string | undefined;
   let docsPage: string | undefined;
-  app.get('/api/openapi.json', (c) => c.body((openapi ??= JSON.stringify(openApiDocument(routes, deps.config.publicUrl))), 200, { 'content-type': 'application/json' }));
+  app.get('/api/openapi.json', (c) =>
+    c.body((openapi ??= JSON.stringify(openApiDocument(routes, deps.config.publicUrl))), 200, {
+      'content-type': 'application/json',
+    }),
+  );
   app.get('/api/docs', (c) => c.html((docsPage ??= apiDocsHtml(routes))));
   app.get('/api/docs.css', (c) => c.body(API_DOCS_CSS, 200, { 'content-type': 'text/css; charset=utf-8' }));
   mountUnsubscribe(app, deps);
@@ -181,7 +230,8 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   });
   app.use('*', serveStatic({ root }));
   app.get('*', (c) => {
-    if (path.extname(c.req.path) || c.req.path.startsWith(TRPC_PATH) || c.req.path === WS_PATH) return c.text('Not found', 404);
+    if (path.extname(c.req.path) || c.req.path.startsWith(TRPC_PATH) || c.req.path === WS_PATH)
+      return c.text('Not found', 404);
     indexHtml ??= fs.existsSync(indexFile) ? fs.readFileSync(indexFile, 'utf8') : undefined;
     if (!indexHtml) return c.text('The web client is not built. Run `npm run build` first.', 503);
     c.header('cache-control', 'no-cache');

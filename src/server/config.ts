@@ -46,9 +46,19 @@ const trustProxy = v.pipe(
 /** "Label=https://url" pairs separated by commas, e.g. "Telegram=https://t.me/x,Discord=https://discord.gg/y". */
 const communityLinks = v.pipe(
   v.string(),
-  v.transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean)),
-  v.check((pairs) => pairs.every((p) => /^[^=]{1,40}=https?:\/\/\S+$/.test(p)), 'must be Label=https://url pairs separated by commas'),
-  v.transform((pairs) => pairs.map((p) => ({ label: p.slice(0, p.indexOf('=')).trim(), url: p.slice(p.indexOf('=') + 1) }))),
+  v.transform((s) =>
+    s
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
+  ),
+  v.check(
+    (pairs) => pairs.every((p) => /^[^=]{1,40}=https?:\/\/\S+$/.test(p)),
+    'must be Label=https://url pairs separated by commas',
+  ),
+  v.transform((pairs) =>
+    pairs.map((p) => ({ label: p.slice(0, p.indexOf('=')).trim(), url: p.slice(p.indexOf('=') + 1) })),
+  ),
 );
 
 const ipv4 = v.pipe(v.string(), v.ipv4('must be an IPv4 address such as 203.0.113.7'));
@@ -61,7 +71,13 @@ const secretsKey = v.pipe(
 );
 
 /** Never echoed back in a configuration error: a near-miss of a secret is still a secret. */
-const SECRET_VARIABLES = new Set(['SECRETS_KEY', 'OPERATOR_TOKEN', 'MARKET_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']);
+const SECRET_VARIABLES = new Set([
+  'SECRETS_KEY',
+  'OPERATOR_TOKEN',
+  'MARKET_API_KEY',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+]);
 
 /** Card payments need all three Stripe keys; any other mix is a mistake, named at start-up. */
 const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
@@ -69,25 +85,49 @@ const STRIPE_KEYS = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBH
 /** Where the Stripe SDK sends its calls (STRIPE_API_BASE): a self-hosted gateway or the test fake. */
 export type StripeApiBase = { host: string; port: number; protocol: 'http' | 'https' };
 
-export type StripeConfig = { secretKey: string; publishableKey: string; webhookSecret: string; apiBase: StripeApiBase | null };
+export type StripeConfig = {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  apiBase: StripeApiBase | null;
+};
 
-function stripeConfig(e: { STRIPE_SECRET_KEY?: string; STRIPE_PUBLISHABLE_KEY?: string; STRIPE_WEBHOOK_SECRET?: string; STRIPE_API_BASE?: string }): StripeConfig | null {
+function stripeConfig(e: {
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
+}): StripeConfig | null {
   const set = STRIPE_KEYS.filter((k) => e[k] !== undefined);
   if (set.length === 0) {
-    if (e.STRIPE_API_BASE) throw new ConfigError('Invalid configuration:\n  STRIPE_API_BASE: needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET');
+    if (e.STRIPE_API_BASE)
+      throw new ConfigError(
+        'Invalid configuration:\n  STRIPE_API_BASE: needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET',
+      );
     return null;
   }
   if (set.length < STRIPE_KEYS.length) {
     const missing = STRIPE_KEYS.filter((k) => e[k] === undefined);
-    throw new ConfigError(`Invalid configuration:\n  ${missing.join(', ')}: card payments need all of ${STRIPE_KEYS.join(', ')} (or none)`);
+    throw new ConfigError(
+      `Invalid configuration:\n  ${missing.join(', ')}: card payments need all of ${STRIPE_KEYS.join(', ')} (or none)`,
+    );
   }
   let apiBase: StripeApiBase | null = null;
   if (e.STRIPE_API_BASE) {
     const u = new URL(e.STRIPE_API_BASE);
     const protocol = u.protocol === 'http:' ? 'http' : 'https';
-    apiBase = { host: u.hostname.replace(/^\[|\]$/g, ''), port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443, protocol };
+    apiBase = {
+      host: u.hostname.replace(/^\[|\]$/g, ''),
+      port: u.port ? Number(u.port) : protocol === 'http' ? 80 : 443,
+      protocol,
+    };
   }
-  return { secretKey: e.STRIPE_SECRET_KEY!, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiBase };
+  return {
+    secretKey: e.STRIPE_SECRET_KEY!,
+    publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+    apiBase,
+  };
 }
 
 const emailAddress = v.pipe(v.string(), v.email());
@@ -113,7 +153,10 @@ const EnvSchema = v.object({
       v.string(),
       v.transform((h) => (/^\[.*\]$/.test(h) ? h.slice(1, -1) : h)),
       v.check(
-        (h) => isIP(h) !== 0 || (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(h) && !/(^|\.)\d+$/.test(h)),
+        (h) =>
+          isIP(h) !== 0 ||
+          (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(h) &&
+            !/(^|\.)\d+$/.test(h)),
         'must be an IP address or a host name to listen on (127.0.0.1: this machine only; 0.0.0.0: every IPv4 address; ::, every address)',
       ),
     ),
@@ -123,42 +166,96 @@ const EnvSchema = v.object({
   DATA_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty')), './data'),
   // Where the server's daily backups go (default: DATA_DIR/backups), and how many days they are kept (0: no scheduled backups).
   BACKUP_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
-  BACKUP_KEEP_DAYS: v.optional(v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'must be a whole number of days (0 turns scheduled backups off)'), v.transform(Number)), '14'),
+  BACKUP_KEEP_DAYS: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'must be a whole number of days (0 turns scheduled backups off)'),
+      v.transform(Number),
+    ),
+    '14',
+  ),
   PUBLIC_URL: v.optional(httpUrl),
   SMTP_URL: v.optional(smtpUrl),
-  MAIL_FROM: v.optional(v.pipe(v.string(), v.check(isSender, 'must be an email address, or a name and an address: Nodekeep <noreply@example.com>')), 'no-reply@nodekeep.local'),
+  MAIL_FROM: v.optional(
+    v.pipe(
+      v.string(),
+      v.check(isSender, 'must be an email address, or a name and an address: Nodekeep <noreply@example.com>'),
+    ),
+    'no-reply@nodekeep.local',
+  ),
   LOG_LEVEL: v.optional(v.picklist(['debug', 'info', 'warn', 'error'], 'must be debug, info, warn or error'), 'info'),
-  STRIPE_SECRET_KEY: v.optional(v.pipe(v.string(), v.regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_... or sk_test_...)'))),
-  STRIPE_PUBLISHABLE_KEY: v.optional(v.pipe(v.string(), v.regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_live_... or pk_test_...)'))),
-  STRIPE_WEBHOOK_SECRET: v.optional(v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_...)'))),
+  STRIPE_SECRET_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_live_... or sk_test_...)'),
+    ),
+  ),
+  STRIPE_PUBLISHABLE_KEY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_live_... or pk_test_...)'),
+    ),
+  ),
+  STRIPE_WEBHOOK_SECRET: v.optional(
+    v.pipe(v.string(), v.regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_...)')),
+  ),
   STRIPE_API_BASE: v.optional(httpUrl),
   TRUST_PROXY: v.optional(trustProxy, 'false'),
   MARKET_PROVIDER: v.optional(v.picklist(['demo', 'coingecko'], 'must be demo or coingecko'), 'demo'),
   MARKET_API_URL: v.optional(httpUrl, 'https://api.coingecko.com/api/v3'),
   MARKET_API_KEY: v.optional(v.string(), ''),
   MARKET_REFRESH_MINUTES: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(5, 'must be 5-15'), v.maxValue(15, 'must be 5-15')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(5, 'must be 5-15'),
+      v.maxValue(15, 'must be 5-15'),
+    ),
     '10',
   ),
   COIN_LOGO_URL: v.optional(
-    v.pipe(v.string(), v.check((s) => s.startsWith('/') || /^https?:\/\//.test(s), 'must be a path such as /logos or an http(s) URL')),
+    v.pipe(
+      v.string(),
+      v.check((s) => s.startsWith('/') || /^https?:\/\//.test(s), 'must be a path such as /logos or an http(s) URL'),
+    ),
     '/logos',
   ),
   DAEMON_PROFILES_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   MONITOR_NODE_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '60',
   ),
   MONITOR_NETWORK_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '900',
   ),
   DEPOSIT_POLL_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '30',
   ),
   ALERT_DOWN_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '180',
   ),
   // Paid once per user at email verification (docs/decisions.md "Sign-up credit"); 0: none.
@@ -170,7 +267,15 @@ const EnvSchema = v.object({
     ),
     '0',
   ),
-  MAX_NODES_PER_USER: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '100'),
+  MAX_NODES_PER_USER: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+    ),
+    '100',
+  ),
   // An account with no paid deposit (docs/decisions.md "Free accounts and username reservation"): nodes it may run at once.
   FREE_NODE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1'),
   // The share of each plan's slots that nodes of such accounts may take together, as a percent (`10%`).
@@ -183,7 +288,15 @@ const EnvSchema = v.object({
     ),
     '10%',
   ),
-  MONITOR_CONCURRENCY: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')), '32'),
+  MONITOR_CONCURRENCY: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+    ),
+    '32',
+  ),
   OPERATOR_TOKEN: v.optional(v.pipe(v.string(), v.minLength(16, 'must be at least 16 characters'))),
   FLEET_SIMULATOR: v.optional(bool, 'false'),
   FLEET_LOCAL_IPV4: v.optional(ipv4),
@@ -191,7 +304,12 @@ const EnvSchema = v.object({
   SUPPORT_EMAIL: v.optional(v.pipe(v.string(), v.email('must be an email address'))),
   COMMUNITY_LINKS: v.optional(communityLinks),
   SESSION_TTL_DAYS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be at least 1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be at least 1'),
+    ),
     '30',
   ),
   SECRETS_KEY: v.optional(secretsKey),
@@ -199,12 +317,22 @@ const EnvSchema = v.object({
   TELEGRAM_API_BASE: v.optional(httpUrl, 'https://api.telegram.org'),
   DISCORD_WEBHOOK_BASE: v.optional(httpUrl, 'https://discord.com/api/webhooks'),
   ALERT_CHANNEL_MAX_FAILURES: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number), v.minValue(1, 'must be 1-100'), v.maxValue(100, 'must be 1-100')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, 'must be a whole number'),
+      v.transform(Number),
+      v.minValue(1, 'must be 1-100'),
+      v.maxValue(100, 'must be 1-100'),
+    ),
     '10',
   ),
   // A host with less free disk than this alerts the operators and takes no new nodes; 0: off.
   HOST_DISK_MIN_FREE_GB: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,6}(\.\d{1,3})?$/, 'must be a number of gigabytes such as 20 or 2.5 (0 turns the check off)'), v.transform(Number)),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,6}(\.\d{1,3})?$/, 'must be a number of gigabytes such as 20 or 2.5 (0 turns the check off)'),
+      v.transform(Number),
+    ),
     '20',
   ),
   // When support answers the chat live (UTC); outside these hours the widget takes messages answered by email.
@@ -213,26 +341,49 @@ const EnvSchema = v.object({
       v.string(),
       v.regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$/, 'must be HH:MM-HH:MM in UTC, such as 07:00-21:00'),
       v.transform((t) => t.split('-').map((hm) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3)))),
-      v.check(([from, to]) => from < to && to <= 1440, 'must start before it ends, within one UTC day (00:00-24:00 for always)'),
+      v.check(
+        ([from, to]) => from < to && to <= 1440,
+        'must start before it ends, within one UTC day (00:00-24:00 for always)',
+      ),
     ),
     '07:00-21:00',
   ),
   // How long an upgraded daemon has to answer on its new version, synced, before its batch is rolled back.
   ROLLOUT_HEALTH_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '600',
   ),
   // How often running daemon upgrades are looked at (a batch runs to its end once begun).
   ROLLOUT_TICK_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.05, 'must be at least 0.05')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.05, 'must be at least 0.05'),
+    ),
     '5',
   ),
   HOST_CHECK_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.1, 'must be at least 0.1')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.1, 'must be at least 0.1'),
+    ),
     '60',
   ),
   ALERT_RETRY_SECONDS: v.optional(
-    v.pipe(v.string(), v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'), v.transform(Number), v.minValue(0.01, 'must be at least 0.01')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+      v.transform(Number),
+      v.minValue(0.01, 'must be at least 0.01'),
+    ),
     '30',
   ),
 });
@@ -317,7 +468,10 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<Config> = {},
+): Config {
   // Empty strings count as unset, as in most shells' `VAR= cmd`.
   const present = Object.fromEntries(Object.entries(env).filter(([k, val]) => k in EnvSchema.entries && val !== ''));
   const parsed = v.safeParse(EnvSchema, present);

@@ -45,7 +45,11 @@ export function bearerToken(header: string | null | undefined): string | null {
  * (a proxy not set up as configured) gives its leftmost entry, the farthest any
  * trusted proxy saw.
  */
-export function clientIp(remoteAddress: string | undefined, forwardedFor: string | undefined, trustedHops: number): string {
+export function clientIp(
+  remoteAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trustedHops: number,
+): string {
   const socket = normalizeIp(remoteAddress ?? '') || 'unknown';
   if (trustedHops <= 0 || !forwardedFor) return socket;
   const chain = forwardedFor

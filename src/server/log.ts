@@ -56,10 +56,21 @@ export function currentRequestId(): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-export function createLogger(level: Level = 'info', sink: LogSink = (l) => process.stdout.write(l + '\n'), base: Fields = {}): Logger {
+export function createLogger(
+  level: Level = 'info',
+  sink: LogSink = (l) => process.stdout.write(l + '\n'),
+  base: Fields = {},
+): Logger {
   const write = (lvl: Level, msg: string, fields?: Fields) => {
     if (order[lvl] < order[level]) return;
-    sink(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...redact({ ...scope.getStore(), ...base, ...fields }) }));
+    sink(
+      JSON.stringify({
+        time: new Date().toISOString(),
+        level: lvl,
+        msg,
+        ...redact({ ...scope.getStore(), ...base, ...fields }),
+      }),
+    );
   };
   return {
     debug: (m, f) => write('debug', m, f),
@@ -73,5 +84,8 @@ export function createLogger(level: Level = 'info', sink: LogSink = (l) => proce
 /** For tests: a logger that keeps its lines. */
 export function memoryLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  return Object.assign(createLogger('debug', (l) => lines.push(l)), { lines });
+  return Object.assign(
+    createLogger('debug', (l) => lines.push(l)),
+    { lines },
+  );
 }

@@ -42,7 +42,9 @@ function loadEnvFiles(argv: string[]): string[] {
     try {
       process.loadEnvFile(file);
     } catch (err) {
-      throw new ConfigError(`--env-file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+      throw new ConfigError(
+        `--env-file ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`,
+      );
     }
   }
   return rest;
@@ -85,7 +87,13 @@ main().then(
     if (code !== undefined) process.exit(code);
   },
   (err) => {
-    process.stderr.write(terminalLine(err instanceof ConfigError ? `${err.message}\n` : `error: ${err instanceof Error ? err.message : String(err)}\n`));
+    process.stderr.write(
+      terminalLine(
+        err instanceof ConfigError
+          ? `${err.message}\n`
+          : `error: ${err instanceof Error ? err.message : String(err)}\n`,
+      ),
+    );
     process.exit(err instanceof ConfigError ? 2 : 1);
   },
 );

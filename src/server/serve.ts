@@ -37,7 +37,11 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
     process.stderr.write(`Nodekeep failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
     // The same start would fail the same way (and write another pre-upgrade backup):
     // the unit does not restart on this code (RestartPreventExitStatus).
-    process.exit(err instanceof UpgradeFailed || err instanceof DatabaseTooNew || err instanceof DataDirOwner ? EXIT_NEEDS_OPERATOR : 1);
+    process.exit(
+      err instanceof UpgradeFailed || err instanceof DatabaseTooNew || err instanceof DataDirOwner
+        ? EXIT_NEEDS_OPERATOR
+        : 1,
+    );
   });
   // This process holds the data folder now: what earlier builds of the executable unpacked can go.
   const removed = removeOtherBuilds();

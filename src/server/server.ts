@@ -48,7 +48,8 @@ import { readinessProbe } from './ops/readiness';
 import { registerBusinessMetrics } from './ops/business-metrics';
 
 function marketProvider(config: Config, db: DB, log: Logger): MarketDataProvider {
-  if (config.marketProvider === 'coingecko') return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
+  if (config.marketProvider === 'coingecko')
+    return coinGeckoProvider({ baseUrl: config.marketApiUrl, apiKey: config.marketApiKey || undefined }, log);
   return demoProvider(() => demoBasesFromCatalog(db));
 }
 
@@ -81,7 +82,12 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   }
 }
 
-async function startLocked(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }): Promise<RunningServer> {
+async function startLocked(
+  config: Config,
+  log: Logger,
+  state: { ready: boolean },
+  dataLock: { release(): void },
+): Promise<RunningServer> {
   // What has started so far, undone in reverse if a later step fails (a port in use):
   // the lock is released then, so nothing of this start may keep running.
   const undo: Array<() => unknown> = [];
@@ -93,7 +99,13 @@ async function startLocked(config: Config, log: Logger, state: { ready: boolean 
   }
 }
 
-async function startParts(config: Config, log: Logger, state: { ready: boolean }, dataLock: { release(): void }, undo: Array<() => unknown>): Promise<RunningServer> {
+async function startParts(
+  config: Config,
+  log: Logger,
+  state: { ready: boolean },
+  dataLock: { release(): void },
+  undo: Array<() => unknown>,
+): Promise<RunningServer> {
   // Before the database: a missing key file is created now (first start), a bad one stops the start.
   const secrets = openSecretBox(config.dataDir, config);
   log.info('secrets key', { source: secrets.keySource });
@@ -124,7 +136,13 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
     dataDir: config.dataDir,
     secrets,
     profiles,
-    monitor: { nodeMs: config.monitorNodeMs, networkMs: config.monitorNetworkMs, concurrency: config.monitorConcurrency, daemonTimeoutMs: 5000, alertDownMs: config.alertDownMs },
+    monitor: {
+      nodeMs: config.monitorNodeMs,
+      networkMs: config.monitorNetworkMs,
+      concurrency: config.monitorConcurrency,
+      daemonTimeoutMs: 5000,
+      alertDownMs: config.alertDownMs,
+    },
     jobs,
     simulator: config.fleetSimulator,
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
@@ -142,7 +160,13 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
   scheduleRollouts(jobs, deps, config.rolloutTickMs);
   scheduleBackups(jobs, deps);
   const cache = new ResponseCache();
-  const market = new MarketRefresher(db, marketProvider(config, db, log), log, config.marketRefreshMinutes, config.marketProvider === 'demo' ? Infinity : 6);
+  const market = new MarketRefresher(
+    db,
+    marketProvider(config, db, log),
+    log,
+    config.marketRefreshMinutes,
+    config.marketProvider === 'demo' ? Infinity : 6,
+  );
   market.onRefreshed = () => {
     cache.clear();
     // Open coin lists and top bars refetch.
@@ -165,10 +189,19 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       mail_outbox: () => (jobs.handles('mail.send') ? jobs.health() : 'no mail sender registered'),
     },
   });
-  const app = createApp(deps, { state, cache, logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'), metrics: fleet.metrics.registry, readiness });
+  const app = createApp(deps, {
+    state,
+    cache,
+    logosDir: path.join(path.dirname(bundledCatalogPath()), 'logos'),
+    metrics: fleet.metrics.registry,
+    readiness,
+  });
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: requestTimeouts }, () => resolve(s as Server));
+    const s = serve(
+      { fetch: app.fetch, hostname: config.host, port: config.port, serverOptions: requestTimeouts },
+      () => resolve(s as Server),
+    );
     s.once('error', reject);
   });
   if (!config.trustProxy) capConnectionsPerAddress(server);
@@ -194,8 +227,14 @@ async function startParts(config: Config, log: Logger, state: { ready: boolean }
       return ctx;
     },
   });
-  registerBusinessMetrics(fleet.metrics.registry, { db, liveConnections: () => wss.clients.size, liveSubscriptions: () => hub.subscriberCount });
-  const gate = socketGate((req) => clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy));
+  registerBusinessMetrics(fleet.metrics.registry, {
+    db,
+    liveConnections: () => wss.clients.size,
+    liveSubscriptions: () => hub.subscriberCount,
+  });
+  const gate = socketGate((req) =>
+    clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy),
+  );
   server.on('upgrade', (req, socket, head) => {
     // Compared as text: `new URL` throws on a hostile request target, and a throw here
     // would escape the 'upgrade' listener and end the process.

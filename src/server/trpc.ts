@@ -61,7 +61,13 @@ const t = initTRPC
       // A domain error raised while a subscription streams never passes the transport
       // middleware (it runs after the procedure returned): map it here too.
       const app = error.cause instanceof AppError ? error.cause : null;
-      const message = zod ? describeZodError(zod) : app ? app.message : error.code === 'INTERNAL_SERVER_ERROR' ? MESSAGES.internal : shape.message;
+      const message = zod
+        ? describeZodError(zod)
+        : app
+          ? app.message
+          : error.code === 'INTERNAL_SERVER_ERROR'
+            ? MESSAGES.internal
+            : shape.message;
       return {
         ...shape,
         code: app ? TRPC_ERROR_CODES_BY_KEY[app.code] : shape.code,
@@ -121,7 +127,8 @@ async function checkMaintenance(ctx: Context, allowInMaintenance: boolean | unde
 
 /** A logged-in browser session. After this, `ctx.user` and `ctx.session` are there. */
 export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
-  if (ctx.token && looksLikeApiKey(ctx.token)) fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
+  if (ctx.token && looksLikeApiKey(ctx.token))
+    fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
   const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
@@ -137,7 +144,11 @@ export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) =
   let found: { user: User; session: Session | null } | null = null;
   if (ctx.token && looksLikeApiKey(ctx.token)) {
     const key = await resolveApiKey(ctx, ctx.token);
-    if (key?.key.read_only && type === 'mutation') fail('FORBIDDEN', 'This API key is read-only: it may only read (GET calls). Use a key with write access for this call.');
+    if (key?.key.read_only && type === 'mutation')
+      fail(
+        'FORBIDDEN',
+        'This API key is read-only: it may only read (GET calls). Use a key with write access for this call.',
+      );
     if (key) found = { user: key.user, session: null };
   } else if (ctx.token) {
     found = await resolveSession(ctx, ctx.token);
@@ -167,7 +178,15 @@ export const operatorAuth = t.middleware(async ({ ctx, next }) => {
   if (!found.user.tfa_enabled) fail('NOT_FOUND', CONSOLE_NEEDS_2FA);
   const { user, session } = found;
   const by: OperatorActor = { kind: 'operator', userId: user.id, username: user.username, ip: ctx.req.ip };
-  return next({ ctx: { ...ctx, user: { ...user, role: 'operator' as const }, session, maintenance: await isMaintenance(ctx.db), by } });
+  return next({
+    ctx: {
+      ...ctx,
+      user: { ...user, role: 'operator' as const },
+      session,
+      maintenance: await isMaintenance(ctx.db),
+      by,
+    },
+  });
 });
 
 export const operatorProcedure = publicProcedure.use(operatorAuth);

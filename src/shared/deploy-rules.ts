@@ -17,13 +17,15 @@ export const MAX_NEURONS = 50;
 /** A field the coin's family does not send (families.ts `fields`). */
 export const fieldNotTaken = (label: string, field: string) => `The field "${field}" is not part of a ${label} deploy.`;
 
-export const addressNotValid = (label: string, prefix: string) => `Address is not valid: a ${label} address starts with "${prefix}".`;
+export const addressNotValid = (label: string, prefix: string) =>
+  `Address is not valid: a ${label} address starts with "${prefix}".`;
 
 type Coin = { id: string; label: string; family: string; dip003_restrict: boolean };
 
 /** Nothing sent: an absent, empty or unticked field (a script's fixed template) is not a field the family refuses. */
 // 0 too: a script's fixed template sends burn_output_id 0 for coins that take no burn (a SIN deploy keeps it: its family takes the field).
-const empty = (v: unknown) => v === undefined || v === null || v === false || v === 0 || (typeof v === 'string' && v.trim() === '');
+const empty = (v: unknown) =>
+  v === undefined || v === null || v === false || v === 0 || (typeof v === 'string' && v.trim() === '');
 
 /**
  * The first field of the payload that the coin's family does not take, run through the
@@ -32,7 +34,9 @@ const empty = (v: unknown) => v === undefined || v === null || v === false || v 
  */
 export function payloadProblem(coin: Pick<Coin, 'label' | 'family'>, input: object): FieldProblem | null {
   const family = familyOf(coin.family);
-  const sent = Object.fromEntries(Object.entries(input).filter(([k, v]) => !empty(v) || (family.fields as readonly string[]).includes(k)));
+  const sent = Object.fromEntries(
+    Object.entries(input).filter(([k, v]) => !empty(v) || (family.fields as readonly string[]).includes(k)),
+  );
   const r = family.payload.safeParse({ currency: '-', ...sent });
   if (r.success) return null;
   for (const issue of r.error.issues) {
@@ -44,7 +48,10 @@ export function payloadProblem(coin: Pick<Coin, 'label' | 'family'>, input: obje
   return null;
 }
 
-export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount'>): FieldProblem | null {
+export function deployProblem(
+  coin: Coin,
+  input: Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount'>,
+): FieldProblem | null {
   const foreign = payloadProblem(coin, input);
   if (foreign) return foreign;
   const family = familyOf(coin.family);
@@ -53,19 +60,22 @@ export function deployProblem(coin: Coin, input: Pick<DeployServerInput, 'txid' 
   if (family.entry === 'reward_address') {
     if (!input.rewardAddress?.trim()) return { field: 'rewardAddress', message: 'Address required.' };
     const n = input.neuronCount ?? 1;
-    if (!Number.isInteger(Number(n)) || Number(n) < 1 || Number(n) > MAX_NEURONS) return { field: 'neuronCount', message: `You can deploy 1 to ${MAX_NEURONS} neurons at once.` };
+    if (!Number.isInteger(Number(n)) || Number(n) < 1 || Number(n) > MAX_NEURONS)
+      return { field: 'neuronCount', message: `You can deploy 1 to ${MAX_NEURONS} neurons at once.` };
     return null;
   }
   if (family.entry === 'keystores') return null; // the multipart form has its own rules
   if (!txid && !migrate) return { field: 'txid', message: entryRequired(coin.family) };
   const prefix = coinWords(coin.id).addressPrefix;
-  if (prefix && txid && !txid.startsWith(prefix)) return { field: 'txid', message: addressNotValid(coin.label, prefix) };
+  if (prefix && txid && !txid.startsWith(prefix))
+    return { field: 'txid', message: addressNotValid(coin.label, prefix) };
   if (coin.dip003_restrict) {
     const payee = input.payee?.trim() ?? '';
     if (!payee) return { field: 'payee', message: PAYEE_REQUIRED };
     if (!payee.startsWith('3')) return { field: 'payee', message: PAYEE_INCORRECT };
   }
-  if (migrate && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? '')) return { field: 'blsKey', message: BLS_INCORRECT };
+  if (migrate && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? ''))
+    return { field: 'blsKey', message: BLS_INCORRECT };
   return null;
 }
 

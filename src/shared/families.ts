@@ -11,13 +11,28 @@ import { payloadSchema, UPLOAD_FIELDS, type PayloadField } from './schemas/deplo
  * (end of file). The client, the server and the fleet all read it; nothing else decides
  * by family or coin id.
  */
-export const FAMILIES = ['dip003', 'dip003_restrict', 'smartnode', 'classic', 'zen', 'nrg', 'monero', 'playa3ull', 'satori', 'sin', 'evm', 'defi'] as const;
+export const FAMILIES = [
+  'dip003',
+  'dip003_restrict',
+  'smartnode',
+  'classic',
+  'zen',
+  'nrg',
+  'monero',
+  'playa3ull',
+  'satori',
+  'sin',
+  'evm',
+  'defi',
+] as const;
 export type Family = (typeof FAMILIES)[number];
 
-export type WizardKind = 'burn' | 'dip003' | 'zen' | 'monero' | 'license' | 'neuron' | 'validator' | 'energi' | 'classic';
+export type WizardKind =
+  'burn' | 'dip003' | 'zen' | 'monero' | 'license' | 'neuron' | 'validator' | 'energi' | 'classic';
 
 /** The node page's Configuration tab, one view per node kind (section 2, "Node page"). */
-export type ConfigView = 'dip003_restrict' | 'dip003' | 'quick_setup' | 'zen' | 'nrg' | '3ull' | 'monero' | 'validator' | 'classic';
+export type ConfigView =
+  'dip003_restrict' | 'dip003' | 'quick_setup' | 'zen' | 'nrg' | '3ull' | 'monero' | 'validator' | 'classic';
 
 /** What the fleet's daemon for the family speaks, when the coin names no daemon profile. */
 export type SimulatedRpc = 'dash' | 'classic' | 'monero' | 'evm';
@@ -72,10 +87,28 @@ export type FamilyProfile = Profile & {
   payload: z.ZodObject<z.ZodRawShape, z.core.$strict>;
 };
 
-const base = { exported: false, networkStatus: true, governance: false, deployedAtOnce: false, startCall: null, uniqueEntry: false, nodeTracker: false, validator: false } as const;
+const base = {
+  exported: false,
+  networkStatus: true,
+  governance: false,
+  deployedAtOnce: false,
+  startCall: null,
+  uniqueEntry: false,
+  nodeTracker: false,
+  validator: false,
+} as const;
 
 const DIP003_FIELDS = ['txid', 'payee', 'blsKey', 'migrate'] as const;
-const dip003 = { ...base, wizard: 'dip003', steps: 4, advancedStep: 4, entry: 'txid', fields: DIP003_FIELDS, output: 'dip003', simulatedRpc: 'dash' } as const;
+const dip003 = {
+  ...base,
+  wizard: 'dip003',
+  steps: 4,
+  advancedStep: 4,
+  entry: 'txid',
+  fields: DIP003_FIELDS,
+  output: 'dip003',
+  simulatedRpc: 'dash',
+} as const;
 const entryOnly = { fields: ['txid'], output: 'entry' } as const;
 
 const PROFILES: Record<Family, Profile> = {
@@ -83,20 +116,124 @@ const PROFILES: Record<Family, Profile> = {
   dip003_restrict: { ...dip003, configView: 'dip003_restrict', governance: true, startCall: 'register_submit' },
   // Raptoreum-style smartnodes: the dip003 wizard (they carry the dip003 flag), then `protx quick_setup`.
   smartnode: { ...dip003, configView: 'quick_setup', startCall: 'quick_setup' },
-  classic: { ...base, wizard: 'classic', steps: 2, advancedStep: 2, entry: 'txid', fields: ['txid'], output: 'masternode_conf', configView: 'classic', exported: true, simulatedRpc: 'classic' },
-  zen: { ...base, ...entryOnly, wizard: 'zen', steps: 4, advancedStep: 4, entry: 'address', configView: 'zen', networkStatus: false, uniqueEntry: true, nodeTracker: true, simulatedRpc: 'classic' },
-  nrg: { ...base, ...entryOnly, wizard: 'energi', steps: 2, advancedStep: 2, entry: 'address', configView: 'nrg', networkStatus: false, simulatedRpc: 'classic' },
+  classic: {
+    ...base,
+    wizard: 'classic',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'txid',
+    fields: ['txid'],
+    output: 'masternode_conf',
+    configView: 'classic',
+    exported: true,
+    simulatedRpc: 'classic',
+  },
+  zen: {
+    ...base,
+    ...entryOnly,
+    wizard: 'zen',
+    steps: 4,
+    advancedStep: 4,
+    entry: 'address',
+    configView: 'zen',
+    networkStatus: false,
+    uniqueEntry: true,
+    nodeTracker: true,
+    simulatedRpc: 'classic',
+  },
+  nrg: {
+    ...base,
+    ...entryOnly,
+    wizard: 'energi',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'address',
+    configView: 'nrg',
+    networkStatus: false,
+    simulatedRpc: 'classic',
+  },
   // The monero_secret is sent only by a migration (the node's key from the customer's current platform).
-  monero: { ...base, wizard: 'monero', steps: 2, advancedStep: 2, entry: 'address', fields: ['txid', 'monero_secret'], output: 'entry', configView: 'monero', simulatedRpc: 'monero' },
-  playa3ull: { ...base, ...entryOnly, wizard: 'license', steps: 2, advancedStep: 2, entry: 'license', configView: '3ull', networkStatus: false, simulatedRpc: 'classic' },
-  satori: { ...base, wizard: 'neuron', steps: 2, advancedStep: 2, entry: 'reward_address', fields: ['rewardAddress', 'neuronCount'], required: ['rewardAddress'], output: 'entry', configView: 'classic', networkStatus: false, simulatedRpc: 'classic' },
-  sin: { ...base, wizard: 'burn', steps: 9, advancedStep: 7, entry: 'txid', fields: ['txid', 'burntxid', 'burn_output_id'], required: ['burntxid', 'burn_output_id'], output: 'masternode_conf', configView: 'classic', exported: true, simulatedRpc: 'classic' },
-  evm: { ...base, wizard: 'validator', steps: 5, advancedStep: 4, entry: 'keystores', fields: UPLOAD_FIELDS, required: UPLOAD_FIELDS, output: 'validator', configView: 'validator', validator: true, simulatedRpc: 'evm' },
-  defi: { ...base, wizard: 'classic', steps: 2, advancedStep: 2, entry: 'txid', fields: ['txid'], output: 'defi', configView: 'classic', networkStatus: false, deployedAtOnce: true, simulatedRpc: 'classic' },
+  monero: {
+    ...base,
+    wizard: 'monero',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'address',
+    fields: ['txid', 'monero_secret'],
+    output: 'entry',
+    configView: 'monero',
+    simulatedRpc: 'monero',
+  },
+  playa3ull: {
+    ...base,
+    ...entryOnly,
+    wizard: 'license',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'license',
+    configView: '3ull',
+    networkStatus: false,
+    simulatedRpc: 'classic',
+  },
+  satori: {
+    ...base,
+    wizard: 'neuron',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'reward_address',
+    fields: ['rewardAddress', 'neuronCount'],
+    required: ['rewardAddress'],
+    output: 'entry',
+    configView: 'classic',
+    networkStatus: false,
+    simulatedRpc: 'classic',
+  },
+  sin: {
+    ...base,
+    wizard: 'burn',
+    steps: 9,
+    advancedStep: 7,
+    entry: 'txid',
+    fields: ['txid', 'burntxid', 'burn_output_id'],
+    required: ['burntxid', 'burn_output_id'],
+    output: 'masternode_conf',
+    configView: 'classic',
+    exported: true,
+    simulatedRpc: 'classic',
+  },
+  evm: {
+    ...base,
+    wizard: 'validator',
+    steps: 5,
+    advancedStep: 4,
+    entry: 'keystores',
+    fields: UPLOAD_FIELDS,
+    required: UPLOAD_FIELDS,
+    output: 'validator',
+    configView: 'validator',
+    validator: true,
+    simulatedRpc: 'evm',
+  },
+  defi: {
+    ...base,
+    wizard: 'classic',
+    steps: 2,
+    advancedStep: 2,
+    entry: 'txid',
+    fields: ['txid'],
+    output: 'defi',
+    configView: 'classic',
+    networkStatus: false,
+    deployedAtOnce: true,
+    simulatedRpc: 'classic',
+  },
 };
 
 const withPayload = (p: Profile): FamilyProfile => ({ ...p, payload: payloadSchema(p.fields, p.required) });
-export const FAMILY = Object.fromEntries(FAMILIES.map((f) => [f, withPayload(PROFILES[f])])) as Record<Family, FamilyProfile>;
+export const FAMILY = Object.fromEntries(FAMILIES.map((f) => [f, withPayload(PROFILES[f])])) as Record<
+  Family,
+  FamilyProfile
+>;
 
 export function isFamily(value: string): value is Family {
   return (FAMILIES as readonly string[]).includes(value);

@@ -6,7 +6,8 @@
  * - prices get two decimals, six below 0.01;
  * - balances and fees as money: two decimals.
  */
-const us = (min: number, max: number) => new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
+const us = (min: number, max: number) =>
+  new Intl.NumberFormat('en-US', { minimumFractionDigits: min, maximumFractionDigits: max });
 const fmt2 = us(2, 2);
 const fmt0 = us(0, 0);
 const fmt6 = us(6, 6);

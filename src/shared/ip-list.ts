@@ -34,7 +34,8 @@ export function parseAllowEntry(raw: string): AllowEntry | string {
   if (!family) return bad;
   if (prefix === undefined) return { address: address.toLowerCase(), family, prefix: null };
   const max = family === 'ipv4' ? 32 : 128;
-  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max) return `"${entry.slice(0, 60)}": the range size after / must be 0-${max}`;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > max)
+    return `"${entry.slice(0, 60)}": the range size after / must be 0-${max}`;
   return { address: address.toLowerCase(), family, prefix: Number(prefix) };
 }
 

@@ -17,7 +17,11 @@ export const queuedJobPayloads = {
   /** Deliver one notification to one of the user's alert channels (webhook, Telegram, Discord). */
   'notify.channel': z.object({ notification_id: z.number().int().positive(), channel_id: z.number().int().positive() }),
   /** At the end of a user's quiet hours: one channel message summarising notifications `first_id`..`last_id` that were held from it. */
-  'notify.channel_summary': z.object({ channel_id: z.number().int().positive(), first_id: z.number().int().positive(), last_id: z.number().int().positive() }),
+  'notify.channel_summary': z.object({
+    channel_id: z.number().int().positive(),
+    first_id: z.number().int().positive(),
+    last_id: z.number().int().positive(),
+  }),
   /** At the end of a user's quiet hours: one mail summarising the notifications whose mail was held, and one message to each alert channel. */
   'notify.quiet_summary': z.object({ user_id: z.number().int().positive() }),
 } as const;

@@ -5,7 +5,15 @@
  * monitor's observations say how it does. The owner's delete makes it `deleting` until
  * the engine destroyed it (`deleted`). `failed` keeps the reason and is never charged.
  */
-export const LIFECYCLE_STATES = ['requested', 'placing', 'provisioning', 'live', 'deleting', 'deleted', 'failed'] as const;
+export const LIFECYCLE_STATES = [
+  'requested',
+  'placing',
+  'provisioning',
+  'live',
+  'deleting',
+  'deleted',
+  'failed',
+] as const;
 export type LifecycleState = (typeof LIFECYCLE_STATES)[number];
 
 export type LifecycleEvent =
@@ -25,7 +33,13 @@ const TRANSITIONS: Record<LifecycleEvent, Partial<Record<LifecycleState, Lifecyc
   started: { provisioning: 'live' },
   engine_retry: { provisioning: 'provisioning' },
   engine_gave_up: { provisioning: 'failed' },
-  delete: { requested: 'deleting', placing: 'deleting', provisioning: 'deleting', live: 'deleting', failed: 'deleting' },
+  delete: {
+    requested: 'deleting',
+    placing: 'deleting',
+    provisioning: 'deleting',
+    live: 'deleting',
+    failed: 'deleting',
+  },
   destroyed: { deleting: 'deleted' },
 };
 

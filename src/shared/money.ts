@@ -27,7 +27,9 @@ export function parseUsd(text: string): Micros {
 export function formatUsdExact(micros: Micros): string {
   const abs = Math.abs(micros);
   const whole = Math.floor(abs / MICROS_PER_USD);
-  let frac = String(abs % MICROS_PER_USD).padStart(6, '0').replace(/0+$/, '');
+  let frac = String(abs % MICROS_PER_USD)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   if (frac.length < 2) frac = frac.padEnd(2, '0');
   return `${micros < 0 ? '-' : ''}${whole}.${frac}`;
 }

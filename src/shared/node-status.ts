@@ -2,7 +2,16 @@
  * The status catalogue of deployment-and-nodes.md section 4, in one place for the
  * server (monitor) and the client (dots, badges, help popovers).
  */
-export const NODE_STATUSES = ['deploying', 'unknown', 'syncing', 'pending', 'start required', 'running', 'error', 'removed'] as const;
+export const NODE_STATUSES = [
+  'deploying',
+  'unknown',
+  'syncing',
+  'pending',
+  'start required',
+  'running',
+  'error',
+  'removed',
+] as const;
 export type NodeStatus = (typeof NODE_STATUSES)[number];
 
 export type StatusColour = 'green' | 'warning' | 'grey' | 'red';
@@ -41,7 +50,8 @@ export function networkStatusColour(status: string | null | undefined): StatusCo
   if (!status) return null;
   const s = status.toUpperCase();
   if (['PRE_ENABLED', 'ENABLED', 'ACTIVE', 'ACTIVE_ONGOING'].includes(s)) return 'green';
-  if (s === 'WATCHDOG_EXPIRED' || s === 'WITHDRAWAL_POSSIBLE' || s.includes('EXITING') || s.includes('PENDING')) return 'warning';
+  if (s === 'WATCHDOG_EXPIRED' || s === 'WITHDRAWAL_POSSIBLE' || s.includes('EXITING') || s.includes('PENDING'))
+    return 'warning';
   if (s === 'UNKNOWN' || s === 'WITHDRAWAL_DONE' || s.includes('EXITED')) return 'grey';
   return 'red';
 }
@@ -62,7 +72,8 @@ export const NETWORK_STATUS_HELP: Record<string, string> = {
   REMOVE: 'Start the alias again and wait 15 minutes; otherwise set the node up anew with a new transaction ID.',
   REMOVED: 'The node must be deployed again.',
   DOWN: 'The network sees the node as down; it is re-enabled automatically. Contact support if it stays down.',
-  POSE_BANNED: 'The network banned the node for missed service; it is re-enabled automatically. Contact support if it stays banned.',
+  POSE_BANNED:
+    'The network banned the node for missed service; it is re-enabled automatically. Contact support if it stays banned.',
   OUTPOINT_SPENT: 'The collateral moved; the node may need to be deployed again.',
   UNKNOWN: 'Not found on the network; maybe not started yet.',
 };
@@ -71,7 +82,10 @@ export const NETWORK_STATUS_HELP: Record<string, string> = {
  * `status_on_network` may be multi-word text ("Masternode successfully started ENABLED"):
  * its fourth word is the status; the full text is kept as `status_text`.
  */
-export function splitNetworkStatus(raw: string | null | undefined): { status_on_network: string | null; status_text: string | null } {
+export function splitNetworkStatus(raw: string | null | undefined): {
+  status_on_network: string | null;
+  status_text: string | null;
+} {
   const text = raw?.trim();
   if (!text) return { status_on_network: null, status_text: null };
   const words = text.split(/\s+/);

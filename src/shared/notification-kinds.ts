@@ -6,7 +6,8 @@
  */
 
 /** Icon names the client maps to its icon set (a small closed list, not free text). */
-export type NotificationIcon = 'check' | 'action' | 'down' | 'up' | 'warning' | 'reward' | 'shield' | 'wallet' | 'gift' | 'trash';
+export type NotificationIcon =
+  'check' | 'action' | 'down' | 'up' | 'warning' | 'reward' | 'shield' | 'wallet' | 'gift' | 'trash';
 
 /**
  * The email settings (get/save_notification_settings), keyed by name. The spec names
@@ -16,8 +17,16 @@ export type NotificationIcon = 'check' | 'action' | 'down' | 'up' | 'warning' | 
  */
 export const emailSettings = {
   node_deployed: { label: 'Node deployed', subtitle: 'When a node you ordered is set up and running.', default: true },
-  node_action: { label: 'Action required', subtitle: 'When a node needs you to start it again or to update it.', default: true },
-  node_down: { label: 'Node down and back up', subtitle: 'When a node stops answering, and when it is back.', default: true },
+  node_action: {
+    label: 'Action required',
+    subtitle: 'When a node needs you to start it again or to update it.',
+    default: true,
+  },
+  node_down: {
+    label: 'Node down and back up',
+    subtitle: 'When a node stops answering, and when it is back.',
+    default: true,
+  },
   network_status: {
     label: 'Network status',
     subtitle: 'When the network bans or removes a node, its collateral is spent or it expires.',
@@ -25,10 +34,26 @@ export const emailSettings = {
   },
   first_reward: { label: 'First reward', subtitle: 'When a node receives its first reward.', default: false },
   rewards: { label: 'Rewards', subtitle: 'Every reward a node receives.', default: false },
-  payments: { label: 'Payments', subtitle: 'Deposits and card payments credited to your balance, referral bonuses.', default: true },
-  balance: { label: 'Balance', subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.', default: true },
-  maintenance: { label: 'Node maintenance', subtitle: 'When we upgrade the daemon of a node to a new version.', default: true },
-  support: { label: 'Support chat', subtitle: 'When support answers a chat message you left outside support hours.', default: true },
+  payments: {
+    label: 'Payments',
+    subtitle: 'Deposits and card payments credited to your balance, referral bonuses.',
+    default: true,
+  },
+  balance: {
+    label: 'Balance',
+    subtitle: 'When your balance runs low, and nodes destroyed for unpaid fees.',
+    default: true,
+  },
+  maintenance: {
+    label: 'Node maintenance',
+    subtitle: 'When we upgrade the daemon of a node to a new version.',
+    default: true,
+  },
+  support: {
+    label: 'Support chat',
+    subtitle: 'When support answers a chat message you left outside support hours.',
+    default: true,
+  },
 } as const satisfies Record<string, { label: string; subtitle: string; default: boolean }>;
 
 export type EmailSettingKey = keyof typeof emailSettings;
@@ -60,9 +85,11 @@ const def = <P>(d: KindDef<P>) => d;
 
 /** "Dash node mn-abc (my alias)". */
 const nodeName = (n: NodeRef) => `${n.coin} node ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
-const nodeLink = (n: NodeRef, tab?: string) => `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
+const nodeLink = (n: NodeRef, tab?: string) =>
+  `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
 /** "$12.50" from micro-dollars (whole cents; the ledger keeps the exact amount). */
-export const usd = (micros: number) => `$${(Math.round(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const usd = (micros: number) =>
+  `$${(Math.round(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** The bad on-chain states that raise `network_status` (deployment-and-nodes.md status_on_network). */
 export const badNetworkStates = ['POSE_BANNED', 'REMOVED', 'OUTPOINT_SPENT', 'EXPIRED'] as const;
@@ -136,14 +163,18 @@ export const notificationKinds = {
     setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'New login to your Nodekeep account',
-    build: (p) => ({ message: `New login to your account from ${p.ip}. If this was not you, change your password now.`, link: '/dashboard/settings' }),
+    build: (p) => ({
+      message: `New login to your account from ${p.ip}. If this was not you, change your password now.`,
+      link: '/dashboard/settings',
+    }),
   }),
   password_changed: def<Record<string, never>>({
     setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Your Nodekeep password was changed',
     build: () => ({
-      message: 'Your password was changed and your other sessions were signed out. If this was not you, reset your password at once and contact support.',
+      message:
+        'Your password was changed and your other sessions were signed out. If this was not you, reset your password at once and contact support.',
       link: '/dashboard/settings',
     }),
   }),
@@ -151,13 +182,20 @@ export const notificationKinds = {
     setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Two-factor authentication is on',
-    build: () => ({ message: 'Two-factor authentication was turned on for your account.', link: '/dashboard/settings' }),
+    build: () => ({
+      message: 'Two-factor authentication was turned on for your account.',
+      link: '/dashboard/settings',
+    }),
   }),
   tfa_disabled: def<Record<string, never>>({
     setting: ALWAYS_MAILED,
     icon: 'shield',
     subject: () => 'Two-factor authentication is off',
-    build: () => ({ message: 'Two-factor authentication was turned off for your account. If this was not you, change your password now.', link: '/dashboard/settings' }),
+    build: () => ({
+      message:
+        'Two-factor authentication was turned off for your account. If this was not you, change your password now.',
+      link: '/dashboard/settings',
+    }),
   }),
   api_key_created: def<{ name: string }>({
     setting: ALWAYS_MAILED,
@@ -187,25 +225,37 @@ export const notificationKinds = {
     setting: 'support',
     icon: 'action',
     subject: (p) => `New support message from ${p.who}`,
-    build: (p) => ({ message: `New support message from ${p.who}: ${p.excerpt}`, link: `/console/support?c=${p.conversation_id}` }),
+    build: (p) => ({
+      message: `New support message from ${p.who}: ${p.excerpt}`,
+      link: `/console/support?c=${p.conversation_id}`,
+    }),
   }),
   deposit_pending: def<{ currency: string; amount: string }>({
     setting: 'payments',
     icon: 'wallet',
     subject: (p) => `${p.currency} deposit received`,
-    build: (p) => ({ message: `We see your deposit of ${p.amount} ${p.currency}; it is credited once confirmed.`, link: '/dashboard/billing' }),
+    build: (p) => ({
+      message: `We see your deposit of ${p.amount} ${p.currency}; it is credited once confirmed.`,
+      link: '/dashboard/billing',
+    }),
   }),
   deposit_credited: def<{ currency: string; usd_micros: number }>({
     setting: 'payments',
     icon: 'wallet',
     subject: (p) => `${p.currency} deposit credited`,
-    build: (p) => ({ message: `Your ${p.currency} deposit of ${usd(p.usd_micros)} was credited to your balance.`, link: '/dashboard/billing' }),
+    build: (p) => ({
+      message: `Your ${p.currency} deposit of ${usd(p.usd_micros)} was credited to your balance.`,
+      link: '/dashboard/billing',
+    }),
   }),
   card_payment_credited: def<{ usd_micros: number }>({
     setting: 'payments',
     icon: 'wallet',
     subject: () => 'Card payment credited',
-    build: (p) => ({ message: `Your card payment of ${usd(p.usd_micros)} was credited to your balance.`, link: '/dashboard/billing' }),
+    build: (p) => ({
+      message: `Your card payment of ${usd(p.usd_micros)} was credited to your balance.`,
+      link: '/dashboard/billing',
+    }),
   }),
   // A card payment taken back by the card's bank (a refund, a dispute). `debt_micros`: the part the balance did not cover.
   card_payment_reversed: def<{ usd_micros: number; reason: 'refund' | 'dispute'; debt_micros: number }>({
@@ -227,7 +277,10 @@ export const notificationKinds = {
     setting: 'payments',
     icon: 'wallet',
     subject: () => 'Card dispute closed',
-    build: (p) => ({ message: `The dispute of your card payment is closed: ${usd(p.usd_micros)} is back in your account.`, link: '/dashboard/billing' }),
+    build: (p) => ({
+      message: `The dispute of your card payment is closed: ${usd(p.usd_micros)} is back in your account.`,
+      link: '/dashboard/billing',
+    }),
   }),
   referral_bonus: def<{ usd_micros: number }>({
     setting: 'payments',
@@ -248,7 +301,10 @@ export const notificationKinds = {
     setting: 'balance',
     icon: 'trash',
     subject: (p) => `Your ${p.coin} node was destroyed for unpaid fees`,
-    build: (p) => ({ message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`, link: '/dashboard/billing' }),
+    build: (p) => ({
+      message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`,
+      link: '/dashboard/billing',
+    }),
   }),
   // Operators only (raised to users with the operator role by the fleet's host check).
   // Always mailed: a filling disk stops every node on the host, whatever the settings.
@@ -256,10 +312,18 @@ export const notificationKinds = {
     setting: 'maintenance',
     icon: 'up',
     subject: (p) => `${nodeName(p)} was upgraded`,
-    build: (p) => ({ message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`, link: nodeLink(p) }),
+    build: (p) => ({
+      message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`,
+      link: nodeLink(p),
+    }),
   }),
   // To operators: a customer's card payment was refunded, disputed, or a dispute closed.
-  card_reversal_alert: def<{ who: string; event: 'refund' | 'dispute' | 'dispute_won' | 'dispute_lost'; usd_micros: number; debt_micros: number }>({
+  card_reversal_alert: def<{
+    who: string;
+    event: 'refund' | 'dispute' | 'dispute_won' | 'dispute_lost';
+    usd_micros: number;
+    debt_micros: number;
+  }>({
     setting: 'payments',
     icon: 'warning',
     subject: (p) => `Card ${p.event === 'refund' ? 'refund' : 'dispute'} for ${p.who}`,
@@ -281,7 +345,10 @@ export const notificationKinds = {
     setting: ALWAYS_MAILED,
     icon: 'warning',
     subject: (p) => `The ${p.coin} upgrade to ${p.version} stopped`,
-    build: (p) => ({ message: `The ${p.coin} daemon upgrade to ${p.version} stopped: ${p.reason} The batch was rolled back.`, link: '/console/upgrades' }),
+    build: (p) => ({
+      message: `The ${p.coin} daemon upgrade to ${p.version} stopped: ${p.reason} The batch was rolled back.`,
+      link: '/console/upgrades',
+    }),
   }),
   host_disk_low: def<{ host: string; free_gb: number; total_gb: number; threshold_gb: number }>({
     setting: ALWAYS_MAILED,
@@ -296,7 +363,8 @@ export const notificationKinds = {
 
 export type NotificationKind = keyof typeof notificationKinds;
 export const notificationKindNames = Object.keys(notificationKinds) as NotificationKind[];
-export type NotificationParams<K extends NotificationKind> = (typeof notificationKinds)[K] extends KindDef<infer P> ? P : never;
+export type NotificationParams<K extends NotificationKind> =
+  (typeof notificationKinds)[K] extends KindDef<infer P> ? P : never;
 
 export function isNotificationKind(kind: string): kind is NotificationKind {
   return Object.hasOwn(notificationKinds, kind);

@@ -22,7 +22,13 @@ describe('operator CLI output', () => {
     const u = newUserInput();
     await d.caller().auth.register({ ...u, referrer: HOSTILE.slice(0, 60) });
     const user = (await findUserByLogin(d.db, u.username))!;
-    await insertSession(d.db, { user_id: user.id, token_hash: 'h-escapes', ip: '10.0.0.1', user_agent: `Mozilla ${HOSTILE}`, expires_at: Date.now() + 60_000 });
+    await insertSession(d.db, {
+      user_id: user.id,
+      token_hash: 'h-escapes',
+      ip: '10.0.0.1',
+      user_agent: `Mozilla ${HOSTILE}`,
+      expires_at: Date.now() + 60_000,
+    });
 
     const show = await cli('users', 'show', u.username);
     expect(show.code).toBe(0);

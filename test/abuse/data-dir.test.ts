@@ -17,7 +17,8 @@ describe('the data folder', () => {
     const s = await startTestServer({}, { dataDir });
     try {
       expect(mode(dataDir)).toBe(0o700);
-      for (const f of ['nodekeep.sqlite', 'nodekeep.sqlite-wal', 'nodekeep.sqlite-shm']) expect(mode(path.join(dataDir, f))).toBe(0o600);
+      for (const f of ['nodekeep.sqlite', 'nodekeep.sqlite-wal', 'nodekeep.sqlite-shm'])
+        expect(mode(path.join(dataDir, f))).toBe(0o600);
     } finally {
       await stopTestServer(s, { keepData: true });
     }
@@ -40,7 +41,9 @@ describe('the data folder', () => {
     roots.push(dataDir);
     const first = await startTestServer({}, { dataDir });
     try {
-      await expect(startTestServer({}, { dataDir })).rejects.toThrow(`Another Nodekeep server (pid ${process.pid}) is already running on the data folder ${dataDir}`);
+      await expect(startTestServer({}, { dataDir })).rejects.toThrow(
+        `Another Nodekeep server (pid ${process.pid}) is already running on the data folder ${dataDir}`,
+      );
       expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
       const lines: string[] = [];
       expect(await runCli(['maintenance'], { DATA_DIR: dataDir }, { out: (l) => lines.push(l) })).toBe(0);

@@ -14,11 +14,15 @@ afterAll(async () => {
 });
 
 let nextIp = 3000;
-const post = (path: string, body: unknown, token?: string) => requestFrom(loopback(nextIp++), s.url + path, { body, token });
+const post = (path: string, body: unknown, token?: string) =>
+  requestFrom(loopback(nextIp++), s.url + path, { body, token });
 const quiet = { out: () => {} };
 
 async function account(name: string) {
-  expect((await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'live-pass-1' })).status).toBe(200);
+  expect(
+    (await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'live-pass-1' }))
+      .status,
+  ).toBe(200);
 }
 async function session(name: string, password = 'live-pass-1'): Promise<string> {
   const r = await post('/public_api/login', { username: name, password });
@@ -36,9 +40,12 @@ async function credit(name: string) {
   expect(await runCli(['billing', 'adjust', name, '+1', '--reason', 'test'], { DATA_DIR: s.dataDir }, quiet)).toBe(0);
 }
 async function ended(c: ReturnType<typeof liveClient>) {
-  await expect.poll(() => c.errors.map((e) => String((e as Error).message))).toContainEqual(expect.stringMatching(/session has ended/));
+  await expect
+    .poll(() => c.errors.map((e) => String((e as Error).message)))
+    .toContainEqual(expect.stringMatching(/session has ended/));
 }
-const balanceEvents = (c: ReturnType<typeof liveClient>) => c.received.filter((e) => e.type === 'update_balance').length;
+const balanceEvents = (c: ReturnType<typeof liveClient>) =>
+  c.received.filter((e) => e.type === 'update_balance').length;
 /**
  * Credits `name`, then a witness user whose live stream stays open. The hub delivers in
  * id order, so once the witness has its credit, `name`'s earlier one would have reached
@@ -76,7 +83,10 @@ describe('live events end with their session', () => {
     const other = await session('live_change');
     const own = await subscribed(mine);
     const elsewhere = await subscribed(other);
-    expect((await post('/api/change_password', { current_password: 'live-pass-1', new_password: 'live-pass-2' }, mine)).status).toBe(200);
+    expect(
+      (await post('/api/change_password', { current_password: 'live-pass-1', new_password: 'live-pass-2' }, mine))
+        .status,
+    ).toBe(200);
     await ended(elsewhere);
     await credit('live_change');
     await expect.poll(() => balanceEvents(own)).toBe(1);
@@ -90,7 +100,12 @@ describe('live events end with their session', () => {
     await account('live_reset');
     const c = await subscribed(await session('live_reset'));
     expect((await post('/public_api/recover', { email: 'live_reset@example.test' })).status).toBe(200);
-    const mail = await s.deps.db.selectFrom('mail_outbox').select('text').where('to_addr', '=', 'live_reset@example.test').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const mail = await s.deps.db
+      .selectFrom('mail_outbox')
+      .select('text')
+      .where('to_addr', '=', 'live_reset@example.test')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     const token = /reset\?token=(\S+)/.exec(mail.text)![1];
     expect((await post('/public_api/reset', { token, password: 'live-pass-3' })).status).toBe(200);
     await ended(c);

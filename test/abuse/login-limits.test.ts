@@ -14,7 +14,9 @@ let nextIp = 0;
 const ips = (n: number) => Array.from({ length: n }, () => loopback(nextIp++));
 
 async function register(name: string) {
-  const r = await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, { body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' } });
+  const r = await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, {
+    body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' },
+  });
   expect(r.status).toBe(200);
 }
 
@@ -27,7 +29,9 @@ describe('per-account login limit under a parallel attack from many addresses', 
     const device = before.body.device_token as string;
     expect(device).toMatch(/^[\w.-]{40,200}$/);
 
-    const answers = await Promise.all(ips(150).map((ip, i) => login(ip, { username: 'victim', password: `guess-${i}` })));
+    const answers = await Promise.all(
+      ips(150).map((ip, i) => login(ip, { username: 'victim', password: `guess-${i}` })),
+    );
     expect(byStatus(answers)).toEqual({ 401: 10, 429: 140 });
 
     // Even the right password is not checked for a stranger now...
@@ -39,27 +43,37 @@ describe('per-account login limit under a parallel attack from many addresses', 
   });
 
   it('limits an unknown username exactly like a known one', async () => {
-    const answers = await Promise.all(ips(150).map((ip, i) => login(ip, { username: 'no-such-account', password: `guess-${i}` })));
+    const answers = await Promise.all(
+      ips(150).map((ip, i) => login(ip, { username: 'no-such-account', password: `guess-${i}` })),
+    );
     expect(byStatus(answers)).toEqual({ 401: 10, 429: 140 });
   });
 
   it('a device token counts only for its own account, and has its own limit', async () => {
     await register('owner2');
     await register('other2');
-    const device = (await login(loopback(nextIp++), { username: 'owner2', password: 'owner-pass-1' })).body.device_token as string;
+    const device = (await login(loopback(nextIp++), { username: 'owner2', password: 'owner-pass-1' })).body
+      .device_token as string;
     // owner2's device gives no allowance on other2's account: strangers' limit applies.
-    const onOther = await Promise.all(ips(30).map((ip, i) => login(ip, { username: 'other2', password: `guess-${i}`, device })));
+    const onOther = await Promise.all(
+      ips(30).map((ip, i) => login(ip, { username: 'other2', password: `guess-${i}`, device })),
+    );
     expect(byStatus(onOther)).toEqual({ 401: 10, 429: 20 });
     // A tampered token is a stranger's.
     const forged = device.slice(0, -2) + (device.endsWith('AA') ? 'BB' : 'AA');
-    expect((await login(loopback(nextIp++), { username: 'other2', password: 'owner-pass-1', device: forged })).status).toBe(429);
+    expect(
+      (await login(loopback(nextIp++), { username: 'other2', password: 'owner-pass-1', device: forged })).status,
+    ).toBe(429);
     // The device's own allowance is limited too (someone on the owner's machine guessing).
-    const onOwn = await Promise.all(ips(15).map((ip, i) => login(ip, { username: 'owner2', password: `guess-${i}`, device })));
+    const onOwn = await Promise.all(
+      ips(15).map((ip, i) => login(ip, { username: 'owner2', password: `guess-${i}`, device })),
+    );
     expect(byStatus(onOwn)).toEqual({ 401: 10, 429: 5 });
   });
 
   it('the same limits hold through the tRPC endpoint the browser uses', async () => {
-    const trpcLogin = (ip: string, i: number) => requestFrom(ip, `${s.url}/trpc/auth.login`, { body: { username: 'trpc-ghost', password: `guess-${i}` } });
+    const trpcLogin = (ip: string, i: number) =>
+      requestFrom(ip, `${s.url}/trpc/auth.login`, { body: { username: 'trpc-ghost', password: `guess-${i}` } });
     const answers = await Promise.all(ips(40).map((ip, i) => trpcLogin(ip, i)));
     expect(byStatus(answers)).toEqual({ 401: 10, 429: 30 });
   });

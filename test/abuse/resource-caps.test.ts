@@ -19,7 +19,8 @@ afterAll(async () => {
 });
 
 let nextIp = 5000;
-const post = (path: string, body: unknown, token?: string) => requestFrom(loopback(nextIp++), s.url + path, { body, token });
+const post = (path: string, body: unknown, token?: string) =>
+  requestFrom(loopback(nextIp++), s.url + path, { body, token });
 
 async function newSession(name: string): Promise<string> {
   await post('/public_api/register', { username: name, email: `${name}@example.test`, password: 'caps-pass-1' });
@@ -66,7 +67,9 @@ describe('resource caps', () => {
 
   it('one account holds at most a bounded number of live subscriptions, over any number of sockets', async () => {
     const token = await newSession('caps_user');
-    const clients = Array.from({ length: MAX_SUBSCRIPTIONS_PER_USER + 5 }, () => wsClientFrom(loopback(nextIp++), token));
+    const clients = Array.from({ length: MAX_SUBSCRIPTIONS_PER_USER + 5 }, () =>
+      wsClientFrom(loopback(nextIp++), token),
+    );
     for (const c of clients) c.subscribe();
     const synced = () => clients.reduce((n, c) => n + c.outcome.synced, 0);
     const refused = () => clients.flatMap((c) => c.outcome.errors);
@@ -101,36 +104,66 @@ describe('resource caps', () => {
       .poll(async () => {
         const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live`, { localAddress: ip });
         closers.push(() => ws.terminate());
-        return new Promise<boolean>((resolve) => (ws.once('open', () => resolve(true)), ws.once('unexpected-response', () => resolve(false))));
+        return new Promise<boolean>(
+          (resolve) => (ws.once('open', () => resolve(true)), ws.once('unexpected-response', () => resolve(false))),
+        );
       })
       .toBe(true);
   });
 
   it('page visits are rate limited per user', async () => {
     const token = await newSession('caps_visits');
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => post('/api/visited', { fullPath: `/dashboard?i=${i}` }, token)));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => post('/api/visited', { fullPath: `/dashboard?i=${i}` }, token)),
+    );
     expect(byStatus(answers)).toEqual({ 200: 60, 429: 40 });
-    const user = await s.deps.db.selectFrom('users').select('id').where('username', '=', 'caps_visits').executeTakeFirstOrThrow();
+    const user = await s.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'caps_visits')
+      .executeTakeFirstOrThrow();
     const stored = await s.deps.db.selectFrom('page_visits').select('id').where('user_id', '=', user.id).execute();
     expect(stored).toHaveLength(60);
   });
 
   it('stored visits are capped per user, keeping the newest', async () => {
     await newSession('caps_visits2');
-    const user = await s.deps.db.selectFrom('users').select('id').where('username', '=', 'caps_visits2').executeTakeFirstOrThrow();
+    const user = await s.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'caps_visits2')
+      .executeTakeFirstOrThrow();
     for (let i = 0; i < 8; i++) await recordVisit(s.deps.db, user.id, `/p${i}`, 5);
-    const paths = await s.deps.db.selectFrom('page_visits').select('path').where('user_id', '=', user.id).orderBy('id').execute();
+    const paths = await s.deps.db
+      .selectFrom('page_visits')
+      .select('path')
+      .where('user_id', '=', user.id)
+      .orderBy('id')
+      .execute();
     expect(paths.map((p) => p.path)).toEqual(['/p3', '/p4', '/p5', '/p6', '/p7']);
   });
 
   it('an account keeps at most its newest sessions; the oldest are signed out', async () => {
     const first = await newSession('caps_sessions');
     const tokens = [first];
-    for (let i = 1; i < MAX_SESSIONS_PER_USER + 5; i++) tokens.push((await post('/public_api/login', { username: 'caps_sessions', password: 'caps-pass-1' })).body.auth_token);
-    const user = await s.deps.db.selectFrom('users').select('id').where('username', '=', 'caps_sessions').executeTakeFirstOrThrow();
-    const live = await s.deps.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
+    for (let i = 1; i < MAX_SESSIONS_PER_USER + 5; i++)
+      tokens.push(
+        (await post('/public_api/login', { username: 'caps_sessions', password: 'caps-pass-1' })).body.auth_token,
+      );
+    const user = await s.deps.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', 'caps_sessions')
+      .executeTakeFirstOrThrow();
+    const live = await s.deps.db
+      .selectFrom('sessions')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('revoked_at', 'is', null)
+      .execute();
     expect(live).toHaveLength(MAX_SESSIONS_PER_USER);
-    const status = async (t: string) => (await requestFrom(loopback(nextIp++), `${s.url}/api/get_common_info`, { token: t })).status;
+    const status = async (t: string) =>
+      (await requestFrom(loopback(nextIp++), `${s.url}/api/get_common_info`, { token: t })).status;
     expect(await status(tokens[0])).toBe(401);
     expect(await status(tokens[4])).toBe(401);
     expect(await status(tokens[5])).toBe(200);

@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(s));
 
 const post = (body: string) =>
-  fetch(`${s.url}/api/save_notification_settings`, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body }).then(async (r) => ({
+  fetch(`${s.url}/api/save_notification_settings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+    body,
+  }).then(async (r) => ({
     status: r.status,
     connection: r.headers.get('connection'),
     body: (await r.json()) as any,
@@ -23,7 +27,11 @@ const post = (body: string) =>
 
 it('after a 413 the next requests on the same client all get their answers', async () => {
   for (let round = 0; round < 5; round++) {
-    const big = await post(JSON.stringify({ settings: ['s'.repeat(1 << 20)] })).catch((err) => ({ status: 0, connection: null, body: String(err) }));
+    const big = await post(JSON.stringify({ settings: ['s'.repeat(1 << 20)] })).catch((err) => ({
+      status: 0,
+      connection: null,
+      body: String(err),
+    }));
     // Either the 413 arrives, or the client was still sending when the server answered.
     expect([0, 413]).toContain(big.status);
     for (let i = 0; i < 4; i++) {
@@ -40,7 +48,11 @@ it('after a multipart upload over its cap (413) the next requests on the same cl
     f.set('password', 'p');
     f.set('fee_recipient', '0x' + 'a'.repeat(40));
     for (let i = 0; i < 12; i++) f.append('keystores', new Blob(['x'.repeat(64 * 1024)]), `k${i}.json`);
-    const big = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${u.token}` }, body: f })
+    const big = await fetch(`${s.url}/api/deploy_server`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}` },
+      body: f,
+    })
       .then((r) => r.status)
       .catch(() => 0);
     expect([0, 413]).toContain(big);

@@ -33,10 +33,22 @@ beforeAll(async () => {
   attacker = await freshUser(s.deps, { prefix: 'flood' });
   customer = await freshUser(s.deps, { prefix: 'cust' });
   for (let i = 0; i < 10; i++) {
-    await insertTestNode(s.deps.db, { mn_id: `flood-${attacker.id}-${i}`, user_id: attacker.id, coin_id: 'dash', status: 'running', placement: {} });
+    await insertTestNode(s.deps.db, {
+      mn_id: `flood-${attacker.id}-${i}`,
+      user_id: attacker.id,
+      coin_id: 'dash',
+      status: 'running',
+      placement: {},
+    });
   }
   for (let i = 0; i < 3; i++) {
-    await insertTestNode(s.deps.db, { mn_id: `cust-${customer.id}-${i}`, user_id: customer.id, coin_id: 'dash', status: 'running', placement: {} });
+    await insertTestNode(s.deps.db, {
+      mn_id: `cust-${customer.id}-${i}`,
+      user_id: customer.id,
+      coin_id: 'dash',
+      status: 'running',
+      placement: {},
+    });
   }
 });
 afterAll(() => stopTestServer(s));
@@ -55,7 +67,8 @@ function inWorker<T>(job: Record<string, unknown>): Promise<T> {
 const batchUrl = (path: string, input: unknown) =>
   `${s.url}/trpc/${Array(BATCH).fill(path).join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, input]))))}`;
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** The flood, with /healthz probed from one address and the customer's page from another meanwhile. */
 async function replay(request: { url: string; headers: Record<string, string> }) {
@@ -63,14 +76,31 @@ async function replay(request: { url: string; headers: Record<string, string> })
   const page = `${s.url}/trpc/auth.get_common_info,nodes.get_masternodes,billing.get_balance?batch=1&input=${encodeURIComponent('{}')}`;
   const [flood, health, pageLoads] = await Promise.all([
     inWorker<Flood>({ kind: 'flood', ip: loopback(1), request, concurrency: 30, durationMs: FLOOD_MS }),
-    inWorker<Probe>({ kind: 'probe', ip: loopback(2), requests: [{ url: `${s.url}/healthz` }], durationMs: FLOOD_MS, pauseMs: 20 }),
-    inWorker<Probe>({ kind: 'probe', ip: loopback(3), requests: [{ url: page, headers: bearer(customer.token) }], durationMs: FLOOD_MS, pauseMs: 200 }),
+    inWorker<Probe>({
+      kind: 'probe',
+      ip: loopback(2),
+      requests: [{ url: `${s.url}/healthz` }],
+      durationMs: FLOOD_MS,
+      pauseMs: 20,
+    }),
+    inWorker<Probe>({
+      kind: 'probe',
+      ip: loopback(3),
+      requests: [{ url: page, headers: bearer(customer.token) }],
+      durationMs: FLOOD_MS,
+      pauseMs: 200,
+    }),
   ]);
   const healthMs = health.answers[0].map((a) => a.ms);
   const pageMs = pageLoads.answers[0].map((a) => a.ms);
   const summary = {
     flood: flood.statuses,
-    healthz: { n: healthMs.length, p50: quantile(healthMs, 0.5), p99: quantile(healthMs, 0.99), max: Math.max(...healthMs) },
+    healthz: {
+      n: healthMs.length,
+      p50: quantile(healthMs, 0.5),
+      p99: quantile(healthMs, 0.99),
+      max: Math.max(...healthMs),
+    },
     page: { n: pageMs.length, p50: quantile(pageMs, 0.5), p99: quantile(pageMs, 0.99), max: Math.max(...pageMs) },
   };
   console.log(JSON.stringify(summary));
@@ -86,13 +116,24 @@ async function replay(request: { url: string; headers: Record<string, string> })
   expect(Object.keys(flood.statuses).sort()).toEqual(['200', '429']);
 }
 
-it('batches of get_masternodes from one account do not stall /healthz or another customer', { timeout: FLOOD_MS + 60_000 }, async () => {
-  await replay({ url: batchUrl('nodes.get_masternodes', {}), headers: { authorization: `Bearer ${attacker.token}` } });
-});
+it(
+  'batches of get_masternodes from one account do not stall /healthz or another customer',
+  { timeout: FLOOD_MS + 60_000 },
+  async () => {
+    await replay({
+      url: batchUrl('nodes.get_masternodes', {}),
+      headers: { authorization: `Bearer ${attacker.token}` },
+    });
+  },
+);
 
-it('batches of the cached public get_coin from one address do not stall /healthz or another customer', { timeout: FLOOD_MS + 60_000 }, async () => {
-  await replay({ url: batchUrl('coins.get_coin', { coin: 'dash' }), headers: {} });
-});
+it(
+  'batches of the cached public get_coin from one address do not stall /healthz or another customer',
+  { timeout: FLOOD_MS + 60_000 },
+  async () => {
+    await replay({ url: batchUrl('coins.get_coin', { coin: 'dash' }), headers: {} });
+  },
+);
 
 it('refuses over-budget mutation batches whole, with Retry-After, and runs none of their calls; the browser link gets the wait', async () => {
   const ip = loopback(4);
@@ -101,21 +142,34 @@ it('refuses over-budget mutation batches whole, with Retry-After, and runs none 
   // Spend the account's rate: read batches until one is refused. A refusal is answered after
   // a pause, so about 10-30 calls are back when it arrives: fewer than two batches.
   let refused = false;
-  for (let i = 0; i < 100 && !refused; i++) refused = (await requestFrom(ip, batchUrl('nodes.get_masternodes', {}), { token: user.token })).status === 429;
+  for (let i = 0; i < 100 && !refused; i++)
+    refused = (await requestFrom(ip, batchUrl('nodes.get_masternodes', {}), { token: user.token })).status === 429;
   expect(refused).toBe(true);
 
   // Now 10 batches of 20 page visits at once, and 40 more through the browser's link
   // (httpBatchLink, 20 calls a batch): at most one of these 12 batches fits.
-  const visits = (tag: string) => Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/${tag}${i}` }]));
+  const visits = (tag: string) =>
+    Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/${tag}${i}` }]));
   const raw = Array.from({ length: 10 }, (_, b) =>
     fetch(`${s.url}/trpc/${Array(BATCH).fill('auth.visited').join(',')}?batch=1`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify(visits(`b${b}-`)),
-    }).then(async (r) => ({ status: r.status, retryAfter: Number(r.headers.get('retry-after')), body: (await r.json()) as Array<{ result?: unknown; error?: { message: string; data: { code: string; httpStatus: number } } }> })),
+    }).then(async (r) => ({
+      status: r.status,
+      retryAfter: Number(r.headers.get('retry-after')),
+      body: (await r.json()) as Array<{
+        result?: unknown;
+        error?: { message: string; data: { code: string; httpStatus: number } };
+      }>,
+    })),
   );
-  const client = createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: `${s.url}/trpc`, maxItems: BATCH, headers: auth })] });
-  const viaLink = Promise.allSettled(Array.from({ length: 2 * BATCH }, (_, i) => client.auth.visited.mutate({ fullPath: `/link${i}` })));
+  const client = createTRPCClient<AppRouter>({
+    links: [httpBatchLink({ url: `${s.url}/trpc`, maxItems: BATCH, headers: auth })],
+  });
+  const viaLink = Promise.allSettled(
+    Array.from({ length: 2 * BATCH }, (_, i) => client.auth.visited.mutate({ fullPath: `/link${i}` })),
+  );
   const answers = await Promise.all(raw);
   const linked = await viaLink;
 
@@ -125,7 +179,9 @@ it('refuses over-budget mutation batches whole, with Retry-After, and runs none 
     expect(a.retryAfter).toBeGreaterThanOrEqual(1);
     // tRPC's own error shape, one per call, so the browser's batch link hands each call its error.
     expect(a.body).toHaveLength(BATCH);
-    expect(a.body.every((e) => e.error?.data.code === 'TOO_MANY_REQUESTS' && e.error.data.httpStatus === 429)).toBe(true);
+    expect(a.body.every((e) => e.error?.data.code === 'TOO_MANY_REQUESTS' && e.error.data.httpStatus === 429)).toBe(
+      true,
+    );
     expect(a.body[0].error!.message).toMatch(/Please wait \d+ seconds? and try again/);
   }
   const rejected = linked.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -136,9 +192,15 @@ it('refuses over-budget mutation batches whole, with Retry-After, and runs none 
   }
 
   // Exactly the calls that answered success wrote a visit: the refused ones ran nothing.
-  const succeeded = answers.flatMap((a) => (a.status === 429 ? [] : a.body.filter((e) => e.result))).length + linked.filter((r) => r.status === 'fulfilled').length;
+  const succeeded =
+    answers.flatMap((a) => (a.status === 429 ? [] : a.body.filter((e) => e.result))).length +
+    linked.filter((r) => r.status === 'fulfilled').length;
   expect(succeeded).toBeLessThanOrEqual(BATCH);
-  const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const written = await s.deps.db
+    .selectFrom('page_visits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', user.id)
+    .executeTakeFirstOrThrow();
   expect(Number(written.n)).toBe(succeeded);
 });
 
@@ -147,10 +209,19 @@ it('refuses over-budget mutation batches whole, with Retry-After, and runs none 
  * refused (at most `max`): batches of 20, or single REST calls (which leave less than a
  * call of the rate: with the refusal's 1 s pause, under 11 once answered).
  */
-async function spendUntilRefused(ip: string, token: () => string, batches = true, max = 100): Promise<Record<number, number>> {
+async function spendUntilRefused(
+  ip: string,
+  token: () => string,
+  batches = true,
+  max = 100,
+): Promise<Record<number, number>> {
   const seen: Record<number, number> = {};
   for (let i = 0; i < max; i++) {
-    const { status } = await requestFrom(ip, batches ? batchUrl('nodes.get_masternodes', {}) : `${s.url}/api/get_masternodes`, { token: token() });
+    const { status } = await requestFrom(
+      ip,
+      batches ? batchUrl('nodes.get_masternodes', {}) : `${s.url}/api/get_masternodes`,
+      { token: token() },
+    );
     seen[status] = (seen[status] ?? 0) + 1;
     if (status === 429) break;
   }
@@ -162,7 +233,14 @@ it("a revoked API key flooded by whoever holds it charges the flooder's address,
   const { key, handle } = await createApiKey(s.deps.db, owner.id, { name: 'leaked' });
   // The key is used (the old code remembered it as the owner's from here), then revoked.
   expect((await requestFrom(loopback(5), `${s.url}/api/get_masternodes`, { token: key })).status).toBe(200);
-  expect((await requestFrom(loopback(6), `${s.url}/api/delete_api_key`, { token: owner.token, body: { auth_key: `nk_${handle}` } })).body.success).toBe(true);
+  expect(
+    (
+      await requestFrom(loopback(6), `${s.url}/api/delete_api_key`, {
+        token: owner.token,
+        body: { auth_key: `nk_${handle}` },
+      })
+    ).body.success,
+  ).toBe(true);
 
   expect(await spendUntilRefused(loopback(5), () => key)).toEqual({ 401: expect.any(Number), 429: 1 });
   expect(await spendUntilRefused(loopback(5), () => key, false)).toEqual({ 401: expect.any(Number), 429: 1 });
@@ -184,8 +262,12 @@ it('a customer sharing an address with a flood of bogus tokens is charged to the
 
 it('refuses a streamed (JSON lines) tRPC answer, which would end the in-flight count before any call ran; nothing runs', async () => {
   const user = await freshUser(s.deps, { prefix: 'jsonl' });
-  const body = JSON.stringify(Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/jsonl${i}` }])));
-  for (const headers of [{ 'trpc-accept': 'application/jsonl' }, { accept: 'text/html, application/jsonl' }] as Array<Record<string, string>>) {
+  const body = JSON.stringify(
+    Object.fromEntries(Array.from({ length: BATCH }, (_, i) => [i, { fullPath: `/jsonl${i}` }])),
+  );
+  for (const headers of [{ 'trpc-accept': 'application/jsonl' }, { accept: 'text/html, application/jsonl' }] as Array<
+    Record<string, string>
+  >) {
     const r = await fetch(`${s.url}/trpc/${Array(BATCH).fill('auth.visited').join(',')}?batch=1`, {
       method: 'POST',
       headers: { ...headers, authorization: `Bearer ${user.token}`, 'content-type': 'application/json' },
@@ -197,6 +279,10 @@ it('refuses a streamed (JSON lines) tRPC answer, which would end the in-flight c
     expect(answer[0].error.data.code).toBe('BAD_REQUEST');
     expect(answer[0].error.message).toMatch(/plain JSON/);
   }
-  const written = await s.deps.db.selectFrom('page_visits').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', user.id).executeTakeFirstOrThrow();
+  const written = await s.deps.db
+    .selectFrom('page_visits')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', user.id)
+    .executeTakeFirstOrThrow();
   expect(Number(written.n)).toBe(0);
 });

@@ -27,7 +27,9 @@ it('closes connections past the cap of one address; other addresses are served m
       sockets.push(c);
       c.on('error', () => {});
       c.on('close', () => (closed += 1));
-      return new Promise((resolve) => c.once('connect', () => resolve(c.write('GET / HTTP/1.1\r\nHost: x\r\n'))).once('close', resolve));
+      return new Promise((resolve) =>
+        c.once('connect', () => resolve(c.write('GET / HTTP/1.1\r\nHost: x\r\n'))).once('close', resolve),
+      );
     }),
   );
   await expect.poll(() => closed).toBeGreaterThanOrEqual(300);

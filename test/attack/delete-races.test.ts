@@ -26,21 +26,37 @@ afterAll(() => stopTestServer(s));
 
 const simPort = () => fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
 const rpc = (mn: string, method: string, params: unknown[] = []) =>
-  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, { method: 'POST', body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }) }).then((r) => r.json());
+  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }),
+  }).then((r) => r.json());
 
 it('a delete that lands while register_submit asks the daemon: no start recorded, no started event, the submit answers not found', async () => {
   const u = await fundedUser(s.deps);
   const call = async (p: string, body?: unknown) => {
-    const r = await fetch(s.url + p, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${u.token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const r = await fetch(s.url + p, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${u.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: r.status, body: (await r.json()) as any };
   };
-  const node = await requestNode(s.deps.db, { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true }, { userId: u.id, coinId: 'dash', plan: 'dedicated' }, {
-    entry: 'aa'.repeat(32),
-    output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active`,
-  });
+  const node = await requestNode(
+    s.deps.db,
+    { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true },
+    { userId: u.id, coinId: 'dash', plan: 'dedicated' },
+    {
+      entry: 'aa'.repeat(32),
+      output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active`,
+    },
+  );
   await s.deps.fleet.reconcile();
   const mn = node.mn_id;
-  await waitFor(async () => (await call(`/api/get_masternode?masternode=${mn}`)).body.data?.status === 'start required', 20_000, 'start required');
+  await waitFor(
+    async () => (await call(`/api/get_masternode?masternode=${mn}`)).body.data?.status === 'start required',
+    20_000,
+    'start required',
+  );
   const { result } = await rpc(mn, 'bls', ['generate']);
   const output = `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)} ${Buffer.alloc(65, 7).toString('base64')}`;
 
@@ -67,7 +83,11 @@ it('a delete that lands while register_submit asks the daemon: no start recorded
     fleet.daemonOf = daemonOf;
     fleet.reconcile = reconcile;
   }
-  const row = await s.deps.db.selectFrom('nodes').select(['state', 'started_at']).where('mn_id', '=', mn).executeTakeFirstOrThrow();
+  const row = await s.deps.db
+    .selectFrom('nodes')
+    .select(['state', 'started_at'])
+    .where('mn_id', '=', mn)
+    .executeTakeFirstOrThrow();
   expect(row.started_at).toBeNull();
   expect(['deleting', 'deleted']).toContain(row.state);
   const started = await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute();
@@ -77,7 +97,11 @@ it('a delete that lands while register_submit asks the daemon: no start recorded
 it('a delete that lands while the node is created on its engine: no server_created, the node is destroyed', async () => {
   const u = await fundedUser(s.deps);
   const post = async (p: string, body: unknown) => {
-    const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const r = await fetch(s.url + p, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: r.status, body: (await r.json()) as any };
   };
   // The server's own fleet (FleetAccess is the narrow view procedures get).
@@ -87,19 +111,30 @@ it('a delete that lands while the node is created on its engine: no server_creat
   let mn = '';
   engine.create = async (spec: DaemonSpec) => {
     await create(spec);
-    if (spec.ownerId === u.id && !deleted) deleted = await post('/api/delete_masternode', { mn: spec.nodeId, reason: 'Testing the platform' });
+    if (spec.ownerId === u.id && !deleted)
+      deleted = await post('/api/delete_masternode', { mn: spec.nodeId, reason: 'Testing the platform' });
   };
   try {
     const r = await post('/api/deploy_server', { currency: 'pivx', txid: `${'ef'.repeat(32)}-0` });
     expect(r.status).toBe(200);
     mn = r.body.server_id;
-    await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('mn_id', '=', mn).executeTakeFirst())?.state === 'deleted', 20_000, 'deleted');
+    await waitFor(
+      async () =>
+        (await s.deps.db.selectFrom('nodes').select('state').where('mn_id', '=', mn).executeTakeFirst())?.state ===
+        'deleted',
+      20_000,
+      'deleted',
+    );
   } finally {
     engine.create = create;
   }
   expect(deleted?.status).toBe(200);
   const created = await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'server_created').execute();
   expect(created.filter((e) => JSON.parse(e.payload).server_id === mn)).toEqual([]);
-  const placement = await s.deps.db.selectFrom('node_view').select(['destroyed_at']).where('mn_id', '=', mn).executeTakeFirstOrThrow();
+  const placement = await s.deps.db
+    .selectFrom('node_view')
+    .select(['destroyed_at'])
+    .where('mn_id', '=', mn)
+    .executeTakeFirstOrThrow();
   expect(placement.destroyed_at).not.toBeNull();
 }, 60_000);

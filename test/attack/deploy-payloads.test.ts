@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(s));
 
 const raw = async (body: string, type = 'application/json') => {
-  const r = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': type }, body });
+  const r = await fetch(`${s.url}/api/deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}`, 'content-type': type },
+    body,
+  });
   const text = await r.text();
   let json: any;
   try {
@@ -32,20 +36,43 @@ const raw = async (body: string, type = 'application/json') => {
 const rawHttp = (body: string) =>
   new Promise<{ status: number; body: any }>((resolve, reject) => {
     const url = new URL(`${s.url}/api/deploy_server`);
-    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => (err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err)));
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${u.token}`,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      err.code === 'EPIPE' || err.code === 'ECONNRESET' ? undefined : reject(err),
+    );
     req.end(body);
   });
 const trpc = async (input: string) => {
-  const r = await fetch(`${s.url}/trpc/deploy.deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, body: input });
+  const r = await fetch(`${s.url}/trpc/deploy.deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' },
+    body: input,
+  });
   return { status: r.status, body: (await r.json()) as any };
 };
 const multipart = async (form: FormData) => {
-  const r = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${u.token}` }, body: form });
+  const r = await fetch(`${s.url}/api/deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}` },
+    body: form,
+  });
   return { status: r.status, body: (await r.json()) as any };
 };
 
@@ -108,14 +135,18 @@ it('JSON: oversized fields and bodies, wrong types, non-object bodies', async ()
     ['neuronCount 51', JSON.stringify({ currency: 'satori', rewardAddress: 'E'.repeat(34), neuronCount: 51 })],
     ['neuronCount 1e9', JSON.stringify({ currency: 'satori', rewardAddress: 'E'.repeat(34), neuronCount: 1e9 })],
     ['neuronCount 2.5', JSON.stringify({ currency: 'satori', rewardAddress: 'E'.repeat(34), neuronCount: 2.5 })],
-    ['burn_output_id negative', JSON.stringify({ currency: 'sin', txid, burntxid: 'ab'.repeat(32), burn_output_id: -1 })],
+    [
+      'burn_output_id negative',
+      JSON.stringify({ currency: 'sin', txid, burntxid: 'ab'.repeat(32), burn_output_id: -1 }),
+    ],
     ['an array body', JSON.stringify([{ currency: 'pivx', txid }])],
     ['a string body', JSON.stringify('pivx')],
     ['null', 'null'],
     ['broken JSON', '{"currency":"pivx",'],
     ['deeply nested', '{"currency":"pivx","txid":' + '['.repeat(5000) + ']'.repeat(5000) + '}'],
   ];
-  for (const [what, body, status] of cases) await refused(what, () => (body.length > 100_000 ? rawHttp(body) : raw(body)), status ?? 400);
+  for (const [what, body, status] of cases)
+    await refused(what, () => (body.length > 100_000 ? rawHttp(body) : raw(body)), status ?? 400);
 });
 
 it('multipart: parts foreign to the validator payload, __proto__ / constructor parts, text for a file, a JSON body with a multipart type', async () => {
@@ -125,7 +156,18 @@ it('multipart: parts foreign to the validator payload, __proto__ / constructor p
     f.append(name, value);
     return f;
   };
-  for (const part of ['txid', 'payee', 'monero_secret', 'migrate', 'neuronCount', 'rewardAddress', '__proto__', 'constructor', 'prototype', 'user_id']) {
+  for (const part of [
+    'txid',
+    'payee',
+    'monero_secret',
+    'migrate',
+    'neuronCount',
+    'rewardAddress',
+    '__proto__',
+    'constructor',
+    'prototype',
+    'user_id',
+  ]) {
     const r = await refused(`part ${part}`, () => multipart(withPart(part, 'x')));
     expect(r.body.message, part).toContain(part);
   }

@@ -21,16 +21,23 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(s));
 
 const nodesOf = async (userId: number) =>
-  Number((await sql<{ n: number }>`SELECT count(*) AS n FROM nodes WHERE user_id = ${userId}`.execute(s.deps.db)).rows[0].n);
+  Number(
+    (await sql<{ n: number }>`SELECT count(*) AS n FROM nodes WHERE user_id = ${userId}`.execute(s.deps.db)).rows[0].n,
+  );
 
 it('one account cannot take the whole fleet with racing Satori deploys; another customer still deploys', async () => {
   const greedy = await fundedUser(s.deps);
   const other = await fundedUser(s.deps);
   const body = { currency: 'satori', rewardAddress: 'Sgreedy', neuronCount: LIMIT };
-  const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => requestFrom(loopback(i, 3000), `${s.url}/api/deploy_server`, { body, token: greedy.token })));
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      requestFrom(loopback(i, 3000), `${s.url}/api/deploy_server`, { body, token: greedy.token }),
+    ),
+  );
   const ok = answers.filter((a) => a.status === 200);
   expect(ok, JSON.stringify(byStatus(answers))).toHaveLength(1);
-  for (const a of answers.filter((x) => x.status !== 200)) expect([DEPLOY_IN_FLIGHT, nodeLimitReached(LIMIT)]).toContain(a.body.message);
+  for (const a of answers.filter((x) => x.status !== 200))
+    expect([DEPLOY_IN_FLIGHT, nodeLimitReached(LIMIT)]).toContain(a.body.message);
   expect(await nodesOf(greedy.id)).toBe(LIMIT);
 
   // Past the limit, refused whole, nothing written.
@@ -38,13 +45,25 @@ it('one account cannot take the whole fleet with racing Satori deploys; another 
   expect(over).toEqual({ status: 403, body: { success: false, message: nodeLimitReached(LIMIT) } });
   expect(await nodesOf(greedy.id)).toBe(LIMIT);
 
-  const mine = await rest('POST', '/api/deploy_server', other.token, { currency: 'satori', rewardAddress: 'Sother', neuronCount: 5 });
+  const mine = await rest('POST', '/api/deploy_server', other.token, {
+    currency: 'satori',
+    rewardAddress: 'Sother',
+    neuronCount: 5,
+  });
   expect(mine.status, mine.body.message).toBe(200);
 });
 
 it('validators count too: an account at its limit is refused before any keystore is decrypted', async () => {
   const u = await fundedUser(s.deps);
-  expect((await rest('POST', '/api/deploy_server', u.token, { currency: 'satori', rewardAddress: 'Sfull', neuronCount: LIMIT })).status).toBe(200);
+  expect(
+    (
+      await rest('POST', '/api/deploy_server', u.token, {
+        currency: 'satori',
+        rewardAddress: 'Sfull',
+        neuronCount: LIMIT,
+      })
+    ).status,
+  ).toBe(200);
   const k = await makeKeystore('pw', smallPbkdf2());
   const r = await multipart(u.token, validatorForm({ files: [['k.json', k.text]], password: 'pw' }));
   expect(r).toEqual({ status: 403, body: { success: false, message: nodeLimitReached(LIMIT) } });

@@ -47,14 +47,20 @@ beforeAll(async () => {
           return res.end(JSON.stringify({ code: 500, message: 'client busy' }));
         }
         const held = req.method === 'POST' && [...hold].some((a) => text.includes(a));
-        const fwd = http.request({ host: '127.0.0.1', port: simPort(), path: req.url, method: req.method, headers: req.headers }, (r) => {
-          // The answer comes back after another random delay: a reply can overtake an earlier one.
-          setTimeout(() => {
-            if (res.destroyed) return r.resume();
-            res.writeHead(r.statusCode ?? 502, r.headers);
-            r.pipe(res);
-          }, held ? 12_000 : Math.floor(Math.random() * 100));
-        });
+        const fwd = http.request(
+          { host: '127.0.0.1', port: simPort(), path: req.url, method: req.method, headers: req.headers },
+          (r) => {
+            // The answer comes back after another random delay: a reply can overtake an earlier one.
+            setTimeout(
+              () => {
+                if (res.destroyed) return r.resume();
+                res.writeHead(r.statusCode ?? 502, r.headers);
+                r.pipe(res);
+              },
+              held ? 12_000 : Math.floor(Math.random() * 100),
+            );
+          },
+        );
         fwd.on('error', () => res.destroy());
         fwd.end(body);
       }, delay);
@@ -68,7 +74,10 @@ beforeAll(async () => {
     const d = await daemonOf(n);
     if (!d?.keymanager) return d;
     const keymanager = d.keymanager;
-    return { ...d, keymanager: async () => ({ ...(await keymanager()), host: '127.0.0.1', port }) } satisfies DaemonAccess;
+    return {
+      ...d,
+      keymanager: async () => ({ ...(await keymanager()), host: '127.0.0.1', port }),
+    } satisfies DaemonAccess;
   };
 });
 afterAll(async () => {
@@ -78,18 +87,30 @@ afterAll(async () => {
 
 const row = (mn: string) => s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
 const clientFee = async (mn: string, pubkey: string) => {
-  const r = await fetch(`http://127.0.0.1:${simPort()}/n/${mn}/eth/v1/validator/${pubkey}/feerecipient`, { headers: { authorization: `Bearer ${token}` } });
+  const r = await fetch(`http://127.0.0.1:${simPort()}/n/${mn}/eth/v1/validator/${pubkey}/feerecipient`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await r.json()) as any).data.ethaddress as string;
 };
 
 async function liveValidator(pubkey: string, feeRecipient: string) {
   const mn_id = newNodeId('eth');
-  const secrets = sealSecrets(s.deps.secrets, mn_id, { keystore: '{"version":4}', keystore_password: 'pw', keymanager_token: token });
+  const secrets = sealSecrets(s.deps.secrets, mn_id, {
+    keystore: '{"version":4}',
+    keystore_password: 'pw',
+    keymanager_token: token,
+  });
   const n = await requestNode(
     s.deps.db,
     { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true },
     { userId: owner.id, coinId: 'eth', plan: 'dedicated' },
-    { mn_id, validator_pubkey: pubkey, fee_recipient: feeRecipient, output_text: JSON.stringify({ pubkey, fee_recipient: feeRecipient }), secrets },
+    {
+      mn_id,
+      validator_pubkey: pubkey,
+      fee_recipient: feeRecipient,
+      output_text: JSON.stringify({ pubkey, fee_recipient: feeRecipient }),
+      secrets,
+    },
   );
   await s.deps.fleet.reconcile();
   await waitFor(async () => (await row(n.mn_id)).state === 'live', 20_000, 'validator live');
@@ -104,7 +125,12 @@ it('100 different fee recipients at once from 100 addresses: the row, the output
   const mn = await liveValidator(pubkey, '0x' + 'd'.repeat(40));
   const addrs = Array.from({ length: 100 }, (_, i) => addr(i));
   const answers = await Promise.all(
-    addrs.map((fee_recipient, i) => requestFrom(loopback(i, 100), s.url + '/api/update_validator_fee', { body: { mn, fee_recipient, change_for: 'only_this' }, token: owner.token })),
+    addrs.map((fee_recipient, i) =>
+      requestFrom(loopback(i, 100), s.url + '/api/update_validator_fee', {
+        body: { mn, fee_recipient, change_for: 'only_this' },
+        token: owner.token,
+      }),
+    ),
   );
   expect(byStatus(answers)).toEqual({ 200: 100 });
   const client = await clientFee(mn, pubkey);
@@ -118,10 +144,17 @@ it('100 at once, a third refused by the client and a third invalid: whatever win
   const pubkey = '0x' + '4f'.repeat(48);
   const first = '0x' + 'e'.repeat(40);
   const mn = await liveValidator(pubkey, first);
-  const addrs = Array.from({ length: 100 }, (_, i) => (i % 3 === 2 ? '0x' + 'Ab'.repeat(20) /* bad checksum */ : addr(200 + i)));
+  const addrs = Array.from({ length: 100 }, (_, i) =>
+    i % 3 === 2 ? '0x' + 'Ab'.repeat(20) /* bad checksum */ : addr(200 + i),
+  );
   for (let i = 1; i < 100; i += 3) refuse.add(addrs[i].slice(2));
   const answers = await Promise.all(
-    addrs.map((fee_recipient, i) => requestFrom(loopback(i, 400), s.url + '/api/update_validator_fee', { body: { mn, fee_recipient, change_for: 'only_this' }, token: owner.token })),
+    addrs.map((fee_recipient, i) =>
+      requestFrom(loopback(i, 400), s.url + '/api/update_validator_fee', {
+        body: { mn, fee_recipient, change_for: 'only_this' },
+        token: owner.token,
+      }),
+    ),
   );
   answers.forEach((a, i) => {
     if (i % 3 === 0) expect(a.status, `${i} ${JSON.stringify(a.body)}`).toBe(200);
@@ -140,7 +173,10 @@ it('the client takes the change but its answer never comes (timeout): the row fo
   const mn = await liveValidator(pubkey, first);
   const next = addr(900);
   hold.add(next.slice(2));
-  const r = await requestFrom(loopback(0, 800), s.url + '/api/update_validator_fee', { body: { mn, fee_recipient: next, change_for: 'only_this' }, token: owner.token });
+  const r = await requestFrom(loopback(0, 800), s.url + '/api/update_validator_fee', {
+    body: { mn, fee_recipient: next, change_for: 'only_this' },
+    token: owner.token,
+  });
   const client = await clientFee(mn, pubkey);
   expect(client).toBe(next); // the client did take it
   const row_ = await row(mn);

@@ -20,11 +20,12 @@ afterAll(async () => {
   await new Promise((r) => http.close(r));
 });
 
-const open = (u: string) => new Promise<WebSocket>((resolve, reject) => {
-  const ws = new WebSocket(u);
-  ws.once('open', () => resolve(ws));
-  ws.once('error', reject);
-});
+const open = (u: string) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(u);
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
 
 it('closes a socket that asks for no subscription, and keeps one that does', async () => {
   const [silent, subscriber] = await Promise.all([open(url), open(url)]);

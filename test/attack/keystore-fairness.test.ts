@@ -48,13 +48,31 @@ async function uploadFrom(ip: string, token: string, form: FormData): Promise<An
   const url = new URL(s.url);
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': encoded.headers.get('content-type')!, 'content-length': String(body.length), connection: 'close' };
-    const req = http.request({ host: url.hostname, port: url.port, path: '/api/deploy_server', method: 'POST', headers, localAddress: ip, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), ms: performance.now() - start }));
-    });
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': encoded.headers.get('content-type')!,
+      'content-length': String(body.length),
+      connection: 'close',
+    };
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/api/deploy_server',
+        method: 'POST',
+        headers,
+        localAddress: ip,
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), ms: performance.now() - start }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -62,11 +80,20 @@ async function uploadFrom(ip: string, token: string, form: FormData): Promise<An
 
 it("two accounts' twenty standard keystores keep a third customer's one-file upload within 3x its idle time", async () => {
   const [heavyA, heavyB, light] = await Promise.all([fundedUser(s.deps), fundedUser(s.deps), fundedUser(s.deps)]);
-  const [filesA, filesB, first, second] = await Promise.all([standardCostFiles('a', 10), standardCostFiles('b', 10), standardKeystore('pw'), standardKeystore('pw')]);
+  const [filesA, filesB, first, second] = await Promise.all([
+    standardCostFiles('a', 10),
+    standardCostFiles('b', 10),
+    standardKeystore('pw'),
+    standardKeystore('pw'),
+  ]);
   const [ipA, ipB, ipLight] = [loopback(0, 2100), loopback(1, 2100), loopback(2, 2100)];
 
   // The third customer's upload on an idle server, in this run (the machine's load now).
-  const idle = await uploadFrom(ipLight, light.token, validatorForm({ files: [['first.json', first.text]], password: 'pw' }));
+  const idle = await uploadFrom(
+    ipLight,
+    light.token,
+    validatorForm({ files: [['first.json', first.text]], password: 'pw' }),
+  );
   expect(idle.body).toMatchObject({ success: true, message: '1 validator deployed.' });
 
   const heavyAnswers = Promise.all([
@@ -78,14 +105,24 @@ it("two accounts' twenty standard keystores keep a third customer's one-file upl
   const allIn = 20 - keystoreQueue.concurrency;
   await waitFor(async () => keystoreQueue.queued >= allIn, 60_000, 'both heavy uploads in the derivation line');
   await waitFor(async () => keystoreQueue.queued < allIn, 60_000, 'a derivation slot handed on');
-  const loaded = await uploadFrom(ipLight, light.token, validatorForm({ files: [['second.json', second.text]], password: 'pw' }));
+  const loaded = await uploadFrom(
+    ipLight,
+    light.token,
+    validatorForm({ files: [['second.json', second.text]], password: 'pw' }),
+  );
   expect(loaded.body).toMatchObject({ success: true, message: '1 validator deployed.' });
-  expect(loaded.ms, `idle ${Math.round(idle.ms)} ms, under attack ${Math.round(loaded.ms)} ms`).toBeLessThan(3 * idle.ms);
+  expect(loaded.ms, `idle ${Math.round(idle.ms)} ms, under attack ${Math.round(loaded.ms)} ms`).toBeLessThan(
+    3 * idle.ms,
+  );
 
   // A second upload from an account whose upload is still being checked is refused at once and changes nothing.
   const before = { nodes: (await counts(s)).nodes, queued: keystoreQueue.queued };
   const cheap = await makeKeystore('pw', smallPbkdf2());
-  const again = await uploadFrom(ipA, heavyA.token, validatorForm({ files: [['again.json', cheap.text]], password: 'pw' }));
+  const again = await uploadFrom(
+    ipA,
+    heavyA.token,
+    validatorForm({ files: [['again.json', cheap.text]], password: 'pw' }),
+  );
   expect(again.status).toBe(409);
   expect(again.body).toEqual({ success: false, message: UPLOAD_IN_FLIGHT });
   expect((await counts(s)).nodes).toBe(before.nodes);

@@ -28,15 +28,23 @@ async function costly() {
 it("one customer's ten costly keystores do not make another customer's upload wait behind them", async () => {
   const heavy = await fundedUser(s.deps);
   const light = await fundedUser(s.deps);
-  const files: Array<[string, string]> = await Promise.all(Array.from({ length: 10 }, async (_, i) => [`h${i}.json`, await costly()] as [string, string]));
+  const files: Array<[string, string]> = await Promise.all(
+    Array.from({ length: 10 }, async (_, i) => [`h${i}.json`, await costly()] as [string, string]),
+  );
   const small = await makeKeystore('pw', smallPbkdf2());
 
   const t0 = performance.now();
-  const heavyDone = multipart(heavy.token, validatorForm({ files, password: 'pw' })).then((r) => ({ r, ms: performance.now() - t0 }));
+  const heavyDone = multipart(heavy.token, validatorForm({ files, password: 'pw' })).then((r) => ({
+    r,
+    ms: performance.now() - t0,
+  }));
   // Let the heavy upload reach the line first.
   await new Promise((r) => setTimeout(r, 150));
   const t1 = performance.now();
-  const lightAnswer = await multipart(light.token, validatorForm({ files: [['mine.json', small.text]], password: 'pw' }));
+  const lightAnswer = await multipart(
+    light.token,
+    validatorForm({ files: [['mine.json', small.text]], password: 'pw' }),
+  );
   const lightMs = performance.now() - t1;
   // Meanwhile plain requests answer at once (derivation is off the event loop).
   const t2 = performance.now();

@@ -31,7 +31,11 @@ async function rawSocket(ip: string, frames: unknown[], ms = 1500, token?: strin
   ws.send(JSON.stringify({ method: 'connectionParams', data: token ? { token } : {} }));
   for (const f of frames) if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(f));
   // A loaded machine may take longer than `ms` to answer at all: wait for what must come first.
-  for (const until = Date.now() + 20_000; got.length < atLeast && Date.now() < until && ws.readyState === WebSocket.OPEN; ) await new Promise((r) => setTimeout(r, 20));
+  for (
+    const until = Date.now() + 20_000;
+    got.length < atLeast && Date.now() < until && ws.readyState === WebSocket.OPEN;
+  )
+    await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, ms));
   ws.terminate();
   return { got, bytes };
@@ -39,9 +43,13 @@ async function rawSocket(ip: string, frames: unknown[], ms = 1500, token?: strin
 
 async function newSession(prefix: string): Promise<string> {
   const name = `${prefix}${Date.now().toString(36)}`;
-  const reg = await requestFrom(loopback(4), `${s.url}/public_api/register`, { body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' } });
+  const reg = await requestFrom(loopback(4), `${s.url}/public_api/register`, {
+    body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' },
+  });
   expect(reg.status).toBe(200);
-  const login = await requestFrom(loopback(5), `${s.url}/public_api/login`, { body: { username: name, password: 'owner-pass-1' } });
+  const login = await requestFrom(loopback(5), `${s.url}/public_api/login`, {
+    body: { username: name, password: 'owner-pass-1' },
+  });
   return login.body.auth_token;
 }
 
@@ -49,7 +57,13 @@ const query = (id: number, path = 'coins.get_coins') => ({ id, method: 'query', 
 
 describe('the live websocket under abuse', () => {
   it('answers no query or mutation: those go over HTTP, where the batch cap and the cache hold', async () => {
-    const { got } = await rawSocket(loopback(1), [query(1), { id: 2, method: 'mutation', params: { path: 'auth.logout', input: {} } }], 1500, undefined, 2);
+    const { got } = await rawSocket(
+      loopback(1),
+      [query(1), { id: 2, method: 'mutation', params: { path: 'auth.logout', input: {} } }],
+      1500,
+      undefined,
+      2,
+    );
     expect(got.some((f) => f.result?.type === 'data')).toBe(false);
     expect(got.map((f) => [f.id, f.error?.message])).toEqual([
       [1, expect.stringMatching(/subscriptions only/)],
@@ -58,7 +72,13 @@ describe('the live websocket under abuse', () => {
   });
 
   it('refuses a frame of more than 50 calls without running any of them', async () => {
-    const { got } = await rawSocket(loopback(2), [Array.from({ length: 60 }, (_, i) => query(i + 1))], 1500, undefined, 1);
+    const { got } = await rawSocket(
+      loopback(2),
+      [Array.from({ length: 60 }, (_, i) => query(i + 1))],
+      1500,
+      undefined,
+      1,
+    );
     expect(got).toHaveLength(1);
     expect(got[0].error?.message).toMatch(/at most 50 messages/);
   });
@@ -79,7 +99,12 @@ describe('the live websocket under abuse', () => {
     // Each refused subscription still costs a session lookup: 10 sockets x 200 frames
     // x 50 subscriptions held /healthz for 14 s before sockets had a frame budget.
     const token = await newSession('flood');
-    const subscribe = (f: number) => Array.from({ length: 50 }, (_, i) => ({ id: f * 50 + i + 1, method: 'subscription', params: { path: 'events.live', input: {} } }));
+    const subscribe = (f: number) =>
+      Array.from({ length: 50 }, (_, i) => ({
+        id: f * 50 + i + 1,
+        method: 'subscription',
+        params: { path: 'events.live', input: {} },
+      }));
     const frames = Array.from({ length: 200 }, (_, f) => subscribe(f));
     const flood = (i: number) => rawSocket(loopback(10 + i), frames, 3000, token);
     const health = async () => {
@@ -87,13 +112,16 @@ describe('the live websocket under abuse', () => {
       const r = await requestFrom(loopback(30), `${s.url}/healthz`);
       expect(r.status).toBe(200);
     };
-    await Promise.all([Promise.all(Array.from({ length: 10 }, (_, i) => flood(i))).then((answers) => {
-      // Each socket is cut off after its budget: a few frames' worth of answers, not
-      // 10,000. That bound is what keeps /healthz from waiting behind the flood (it
-      // waited 13.9 s before sockets had a budget); how long it waits on this machine
-      // under CI's load is no test's business (a 5 s bound failed at 5.4 s under load).
-      for (const a of answers) expect(a.got.length).toBeLessThan(400);
-    }), health()]);
+    await Promise.all([
+      Promise.all(Array.from({ length: 10 }, (_, i) => flood(i))).then((answers) => {
+        // Each socket is cut off after its budget: a few frames' worth of answers, not
+        // 10,000. That bound is what keeps /healthz from waiting behind the flood (it
+        // waited 13.9 s before sockets had a budget); how long it waits on this machine
+        // under CI's load is no test's business (a 5 s bound failed at 5.4 s under load).
+        for (const a of answers) expect(a.got.length).toBeLessThan(400);
+      }),
+      health(),
+    ]);
   });
 
   it('still serves the browser its live events', async () => {

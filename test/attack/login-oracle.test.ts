@@ -13,11 +13,14 @@ afterAll(() => stopTestServer(s));
 
 let nextIp = 0;
 const ips = (n: number) => Array.from({ length: n }, () => loopback(nextIp++));
-const login = (ip: string, username: string, password: string) => requestFrom(ip, `${s.url}/public_api/login`, { body: { username, password } });
+const login = (ip: string, username: string, password: string) =>
+  requestFrom(ip, `${s.url}/public_api/login`, { body: { username, password } });
 
 it("spending the allowance through a username says nothing about which email is the account's", async () => {
   const name = `oracle${Date.now().toString(36)}`;
-  const reg = await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, { body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' } });
+  const reg = await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, {
+    body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' },
+  });
   expect(reg.status).toBe(200);
 
   const spent = await Promise.all(ips(40).map((ip, i) => login(ip, name, `guess-${i}`)));
@@ -31,7 +34,11 @@ it("spending the allowance through a username says nothing about which email is 
 
 it('still checks at most 20 passwords per account, through its username and its email together', async () => {
   const name = `both${Date.now().toString(36)}`;
-  await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, { body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' } });
-  const answers = await Promise.all(ips(100).map((ip, i) => login(ip, i % 2 ? name : `${name}@EXAMPLE.test`, `guess-${i}`)));
+  await requestFrom(loopback(nextIp++), `${s.url}/public_api/register`, {
+    body: { username: name, email: `${name}@example.test`, password: 'owner-pass-1' },
+  });
+  const answers = await Promise.all(
+    ips(100).map((ip, i) => login(ip, i % 2 ? name : `${name}@EXAMPLE.test`, `guess-${i}`)),
+  );
   expect(byStatus(answers)[401]).toBeLessThanOrEqual(20);
 });

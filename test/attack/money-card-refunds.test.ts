@@ -13,7 +13,11 @@ import { callerFor, freshUser, type FreshUser } from '../support/users';
 // and the credit stayed: free money. Against the FAKE of Stripe's API
 // (test/support/fake-stripe.ts), real HTTP, a real server; events signed by the SDK.
 
-const KEYS = { STRIPE_SECRET_KEY: 'sk_test_nodekeep', STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep', STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest' };
+const KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_nodekeep',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep',
+  STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest',
+};
 const SECRET = KEYS.STRIPE_WEBHOOK_SECRET;
 const USD = 1_000_000;
 
@@ -33,14 +37,26 @@ afterAll(async () => {
   await stripe?.close();
 });
 
-const api = (path: string, body: unknown, token: string) => requestFrom(loopback(nextIp++), `${s.url}${path}`, { method: 'POST', body, token });
+const api = (path: string, body: unknown, token: string) =>
+  requestFrom(loopback(nextIp++), `${s.url}${path}`, { method: 'POST', body, token });
 const get = (path: string, token: string) => requestFrom(loopback(nextIp++), `${s.url}${path}`, { token });
 /** One signed delivery, from its own loopback address. */
-function deliver(ev: { payload: string; signature: string }, ip = loopback(nextIp++)): Promise<{ status: number; body: any }> {
+function deliver(
+  ev: { payload: string; signature: string },
+  ip = loopback(nextIp++),
+): Promise<{ status: number; body: any }> {
   const u = new URL(`${s.url}/api/stripe_webhook`);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', localAddress: ip, agent: false, headers: { 'content-type': 'application/json', 'stripe-signature': ev.signature, connection: 'close' } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        localAddress: ip,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'stripe-signature': ev.signature, connection: 'close' },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -54,14 +70,24 @@ function deliver(ev: { payload: string; signature: string }, ip = loopback(nextI
 }
 const balance = (u: FreshUser) => accountBalance(s.deps.db, userAccount(u.id));
 const debt = async (u: FreshUser) => 0 - (await accountBalance(s.deps.db, `debt:${u.id}`));
-const kinds = async (userId: number, kind: string) => (await s.deps.db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', kind).execute()).map((n) => n.message);
+const kinds = async (userId: number, kind: string) =>
+  (
+    await s.deps.db
+      .selectFrom('notifications')
+      .select('message')
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .execute()
+  ).map((n) => n.message);
 
 /** A paid and credited card payment of `dollars`: its session id. */
 async function paid(u: FreshUser, dollars: number): Promise<string> {
   const r = await api('/api/credit_card', { amount: dollars }, u.token);
   expect(r.status).toBe(200);
   const session = r.body.session as string;
-  expect((await deliver(signedEvent('checkout.session.completed', stripe.complete(session), SECRET))).body.message).toBe('Credited.');
+  expect(
+    (await deliver(signedEvent('checkout.session.completed', stripe.complete(session), SECRET))).body.message,
+  ).toBe('Credited.');
   return session;
 }
 
@@ -74,10 +100,20 @@ describe('refunds', () => {
     expect(r).toEqual({ status: 200, body: { success: true, message: 'Taken back.' } });
     expect(await balance(u)).toBe(0);
     expect(await debt(u)).toBe(0);
-    const tx = (await get('/api/get_transactions', u.token)).body.transactions as { description: string; amount: number }[];
-    expect(tx[0]).toMatchObject({ amount: -10, description: expect.stringMatching(/^Card payment refunded: \$10\.00 of your payment of \d{4}-\d\d-\d\d$/) });
-    expect(await kinds(u.id, 'card_payment_reversed')).toEqual(['Your card payment was refunded: $10.00 was taken from your balance.']);
-    expect((await kinds(operator.id, 'card_reversal_alert')).at(-1)).toBe(`${u.username}: a card payment was refunded, $10.00 taken back.`);
+    const tx = (await get('/api/get_transactions', u.token)).body.transactions as {
+      description: string;
+      amount: number;
+    }[];
+    expect(tx[0]).toMatchObject({
+      amount: -10,
+      description: expect.stringMatching(/^Card payment refunded: \$10\.00 of your payment of \d{4}-\d\d-\d\d$/),
+    });
+    expect(await kinds(u.id, 'card_payment_reversed')).toEqual([
+      'Your card payment was refunded: $10.00 was taken from your balance.',
+    ]);
+    expect((await kinds(operator.id, 'card_reversal_alert')).at(-1)).toBe(
+      `${u.username}: a card payment was refunded, $10.00 taken back.`,
+    );
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });
 
@@ -92,8 +128,12 @@ describe('refunds', () => {
     expect(await balance(u)).toBe(25 * USD);
     // The first event again (same id), another event for the same growth, and the older state under a new id.
     expect((await deliver(first)).body.message).toBe('Already applied.');
-    expect((await deliver(signedEvent('charge.refunded', grown, SECRET))).body.message).toBe('Applied; nothing more to take.');
-    expect((await deliver(signedEvent('charge.refunded', { ...grown, amount_refunded: 1000 }, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect((await deliver(signedEvent('charge.refunded', grown, SECRET))).body.message).toBe(
+      'Applied; nothing more to take.',
+    );
+    expect(
+      (await deliver(signedEvent('charge.refunded', { ...grown, amount_refunded: 1000 }, SECRET))).body.message,
+    ).toBe('Applied; nothing more to take.');
     expect(await balance(u)).toBe(25 * USD);
   });
 
@@ -114,8 +154,12 @@ describe('refunds', () => {
     const refund = signedEvent('charge.refunded', stripe.refund(r.body.session, 1200), SECRET);
     const first = await deliver(refund);
     expect(first.status).toBe(404);
-    expect(first.body.message).toMatch(/^Unknown charge ch_test_\w+: no credited card payment has its payment intent; nothing was changed\.$/);
-    expect((await deliver(signedEvent('checkout.session.completed', completed, SECRET))).body.message).toBe('Credited.');
+    expect(first.body.message).toMatch(
+      /^Unknown charge ch_test_\w+: no credited card payment has its payment intent; nothing was changed\.$/,
+    );
+    expect((await deliver(signedEvent('checkout.session.completed', completed, SECRET))).body.message).toBe(
+      'Credited.',
+    );
     expect(await balance(u)).toBe(12 * USD);
     expect((await deliver(refund)).body.message).toBe('Taken back.');
     expect(await balance(u)).toBe(0);
@@ -129,10 +173,19 @@ describe('refunds', () => {
     expect(byStatus(same)).toEqual({ 200: 100 });
     expect(same.filter((a) => a.body.message === 'Taken back.')).toHaveLength(1);
     const grown = stripe.refund(session, 300);
-    const distinct = await Promise.all(Array.from({ length: 100 }, (_, i) => deliver(signedEvent('charge.refunded', grown, SECRET), loopback(i, 50_200))));
+    const distinct = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        deliver(signedEvent('charge.refunded', grown, SECRET), loopback(i, 50_200)),
+      ),
+    );
     expect(distinct.filter((a) => a.body.message === 'Taken back.')).toHaveLength(1);
     expect(await balance(u)).toBe(10 * USD);
-    const taken = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('debit_account', '=', userAccount(u.id)).where('kind', '=', 'card_refund').execute();
+    const taken = await s.deps.db
+      .selectFrom('ledger_transfers')
+      .select('amount')
+      .where('debit_account', '=', userAccount(u.id))
+      .where('kind', '=', 'card_refund')
+      .execute();
     expect(taken.map((t) => t.amount).sort()).toEqual([3 * USD, 7 * USD]);
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });
@@ -145,11 +198,17 @@ describe('disputes', () => {
     const d = stripe.dispute(session);
     expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe('Taken back.');
     expect(await balance(u)).toBe(0);
-    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'won' }, SECRET))).body.message).toBe('Given back.');
+    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'won' }, SECRET))).body.message).toBe(
+      'Given back.',
+    );
     expect(await balance(u)).toBe(25 * USD);
-    expect(await kinds(u.id, 'card_dispute_won')).toEqual(['The dispute of your card payment is closed: $25.00 is back in your account.']);
+    expect(await kinds(u.id, 'card_dispute_won')).toEqual([
+      'The dispute of your card payment is closed: $25.00 is back in your account.',
+    ]);
     // A late `created` of the closed dispute changes nothing.
-    expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe(
+      'Applied; nothing more to take.',
+    );
     expect(await balance(u)).toBe(25 * USD);
   });
 
@@ -159,11 +218,17 @@ describe('disputes', () => {
     const b = await paid(u, 15);
     const da = stripe.dispute(a);
     expect((await deliver(signedEvent('charge.dispute.created', da, SECRET))).body.message).toBe('Taken back.');
-    expect((await deliver(signedEvent('charge.dispute.closed', { ...da, status: 'lost' }, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect((await deliver(signedEvent('charge.dispute.closed', { ...da, status: 'lost' }, SECRET))).body.message).toBe(
+      'Applied; nothing more to take.',
+    );
     expect(await balance(u)).toBe(15 * USD);
     const db = stripe.dispute(b);
-    expect((await deliver(signedEvent('charge.dispute.closed', { ...db, status: 'lost' }, SECRET))).body.message).toBe('Taken back.');
-    expect((await deliver(signedEvent('charge.dispute.created', db, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect((await deliver(signedEvent('charge.dispute.closed', { ...db, status: 'lost' }, SECRET))).body.message).toBe(
+      'Taken back.',
+    );
+    expect((await deliver(signedEvent('charge.dispute.created', db, SECRET))).body.message).toBe(
+      'Applied; nothing more to take.',
+    );
     expect(await balance(u)).toBe(0);
     expect(await debt(u)).toBe(0);
   });
@@ -173,7 +238,9 @@ describe('disputes', () => {
     const session = await paid(u, 10);
     const d = stripe.dispute(session);
     expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe('Taken back.');
-    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'lost', amount: 100 }, SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect(
+      (await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'lost', amount: 100 }, SECRET))).body.message,
+    ).toBe('Applied; nothing more to take.');
     expect(await balance(u)).toBe(0);
   });
 
@@ -181,8 +248,12 @@ describe('disputes', () => {
     const u = await freshUser(s.deps, { prefix: 'both' });
     const other = await paid(u, 40); // money the customer has from elsewhere
     const session = await paid(u, 10);
-    expect((await deliver(signedEvent('charge.dispute.created', stripe.dispute(session), SECRET))).body.message).toBe('Taken back.');
-    expect((await deliver(signedEvent('charge.refunded', stripe.refund(session, 1000), SECRET))).body.message).toBe('Applied; nothing more to take.');
+    expect((await deliver(signedEvent('charge.dispute.created', stripe.dispute(session), SECRET))).body.message).toBe(
+      'Taken back.',
+    );
+    expect((await deliver(signedEvent('charge.refunded', stripe.refund(session, 1000), SECRET))).body.message).toBe(
+      'Applied; nothing more to take.',
+    );
     expect(await balance(u)).toBe(40 * USD);
     expect(other).not.toBe(session);
   });
@@ -193,33 +264,57 @@ describe('debt', () => {
     const u = await freshUser(s.deps, { prefix: 'debtor' });
     const session = await paid(u, 30);
     // Spent most of it: a Satori neuron's first day, and more.
-    expect((await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor', neuronCount: 1 }, u.token)).status).toBe(200);
+    expect(
+      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor', neuronCount: 1 }, u.token))
+        .status,
+    ).toBe(200);
     const left = await balance(u);
     expect(left).toBeLessThan(30 * USD);
-    expect((await deliver(signedEvent('charge.refunded', stripe.refund(session, 3000), SECRET))).body.message).toBe('Taken back.');
+    expect((await deliver(signedEvent('charge.refunded', stripe.refund(session, 3000), SECRET))).body.message).toBe(
+      'Taken back.',
+    );
     const owed = 30 * USD - left;
     expect(await balance(u)).toBe(0);
     expect(await debt(u)).toBe(owed);
     // The customer's history: the refund whole, and the part owed beside it.
-    const lines = ((await get('/api/get_transactions', u.token)).body.transactions as { description: string; amount: number }[]).slice(0, 2);
-    expect(lines[0]).toMatchObject({ amount: -30, description: expect.stringMatching(/^Card payment refunded: \$30\.00/) });
-    expect(lines[1].description).toMatch(/^Owed: \$[\d.]+ your balance did not cover \(your next deposits pay it first\)$/);
+    const lines = (
+      (await get('/api/get_transactions', u.token)).body.transactions as { description: string; amount: number }[]
+    ).slice(0, 2);
+    expect(lines[0]).toMatchObject({
+      amount: -30,
+      description: expect.stringMatching(/^Card payment refunded: \$30\.00/),
+    });
+    expect(lines[1].description).toMatch(
+      /^Owed: \$[\d.]+ your balance did not cover \(your next deposits pay it first\)$/,
+    );
     expect(lines[1].amount).toBeGreaterThan(0);
     const [note] = await kinds(u.id, 'card_payment_reversed');
-    expect(note).toMatch(/Your balance did not cover \$[\d.]+: it is owed, your next deposit pays it first, and new nodes cannot be deployed until then\. Add funds on the Billing page\.$/);
+    expect(note).toMatch(
+      /Your balance did not cover \$[\d.]+: it is owed, your next deposit pays it first, and new nodes cannot be deployed until then\. Add funds on the Billing page\.$/,
+    );
     expect(await debtsList()).toContainEqual({ user_id: u.id, username: u.username, owed_micros: owed });
 
     const before = await settledSnapshot(s.deps.db);
-    const refused = await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor2', neuronCount: 1 }, u.token);
+    const refused = await api(
+      '/api/deploy_server',
+      { currency: 'satori', rewardAddress: 'Sdebtor2', neuronCount: 1 },
+      u.token,
+    );
     expect(refused).toEqual({ status: 400, body: { success: false, message: debtOpen(owed) } });
     expect(await snapshot(s.deps.db)).toBe(before);
 
     await paid(u, 5);
     expect(await debt(u)).toBe(0);
     expect(await balance(u)).toBe(5 * USD - owed);
-    const tx = (await get('/api/get_transactions', u.token)).body.transactions as { description: string; amount: number }[];
+    const tx = (await get('/api/get_transactions', u.token)).body.transactions as {
+      description: string;
+      amount: number;
+    }[];
     expect(tx[0].description).toMatch(/^Owed amount paid: \$/);
-    expect((await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor3', neuronCount: 1 }, u.token)).status).toBe(200);
+    expect(
+      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor3', neuronCount: 1 }, u.token))
+        .status,
+    ).toBe(200);
     expect(await debtsList()).not.toContainEqual(expect.objectContaining({ user_id: u.id }));
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
   });
@@ -231,14 +326,23 @@ describe('debt', () => {
     // The money is spent before the dispute arrives (a platform correction stands in for hosting).
     await s.deps.db.transaction().execute(async (trx) => {
       const { postTransfer, PLATFORM } = await import('../../src/server/billing/ledger');
-      await postTransfer(trx, { idempotencyKey: `spent:${u.id}`, debit: userAccount(u.id), credit: PLATFORM.revenue, amount: 20 * USD, kind: 'adjustment', description: 'Spent' });
+      await postTransfer(trx, {
+        idempotencyKey: `spent:${u.id}`,
+        debit: userAccount(u.id),
+        credit: PLATFORM.revenue,
+        amount: 20 * USD,
+        kind: 'adjustment',
+        description: 'Spent',
+      });
     });
     expect((await deliver(signedEvent('charge.dispute.created', d, SECRET))).body.message).toBe('Taken back.');
     expect(await debt(u)).toBe(20 * USD);
     await paid(u, 8);
     expect(await balance(u)).toBe(0);
     expect(await debt(u)).toBe(12 * USD);
-    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'won' }, SECRET))).body.message).toBe('Given back.');
+    expect((await deliver(signedEvent('charge.dispute.closed', { ...d, status: 'won' }, SECRET))).body.message).toBe(
+      'Given back.',
+    );
     expect(await debt(u)).toBe(0);
     expect(await balance(u)).toBe(8 * USD);
     expect(await ledgerMismatches(s.deps.db)).toEqual([]);
@@ -260,7 +364,12 @@ describe('bad events', () => {
       ['charge.refunded', { ...c, amount: 5000, amount_refunded: 5000 }, 400, /amount differs/],
       ['charge.refunded', { ...c, amount_refunded: 1000, currency: 'eur' }, 400, /currency eur differs/],
       ['charge.refunded', { ...c, payment_intent: null }, 400, /payment_intent must be text/],
-      ['charge.refunded', { ...c, amount_refunded: 1000, payment_intent: 'pi_unknown' }, 404, /Unknown charge .*nothing was changed/],
+      [
+        'charge.refunded',
+        { ...c, amount_refunded: 1000, payment_intent: 'pi_unknown' },
+        404,
+        /Unknown charge .*nothing was changed/,
+      ],
       ['charge.refunded', { ...d }, 400, /object/],
       ['charge.dispute.created', { ...d, amount: 5000 }, 400, /larger than the recorded payment/],
       ['charge.dispute.created', { ...d, amount: -1 }, 400, /amount must not be negative/],

@@ -19,7 +19,10 @@ const dataDir = tempDataDir('nodekeep-cli-race-');
 let s: TestServer;
 beforeAll(async () => {
   // Users funded by the operator, not by a paid deposit: the free-account limits (test/attack/free-limits) are not this test's subject.
-  s = await startTestServer({ ...fastFleetEnv(dataDir), FREE_NODE_LIMIT: '1000', FREE_CAPACITY_SHARE: '100%' }, { dataDir });
+  s = await startTestServer(
+    { ...fastFleetEnv(dataDir), FREE_NODE_LIMIT: '1000', FREE_CAPACITY_SHARE: '100%' },
+    { dataDir },
+  );
 });
 afterAll(async () => {
   await stopTestServer(s);
@@ -28,7 +31,9 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], { env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir } });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -37,50 +42,83 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
   });
 }
 
-it('6 CLI debits in processes of their own racing 30 deploys over HTTP on one balance: nothing overdrawn, every answer true to the ledger', { timeout: 180_000 }, async () => {
-  const u = await freshUser(s.deps, { prefix: 'clirace' });
-  // A CLI process takes a second or more to start (more on a busy machine): the deploys
-  // are spread over three times what one takes here, so the writers interleave.
-  const t0 = Date.now();
-  await cli(['billing', 'adjust', 'nobody']);
-  const spread = Math.max(4500, 3 * (Date.now() - t0));
-  // Enough for three debits and half the deploys: some of both, never all (a deploy's
-  // first day is prorated, so its price depends on the time of day).
-  const firstDay = initialChargeAmount(currentPrices((await findCoin(s.deps.db, 'satori'))!).dedicated, Date.now());
-  const start = 3 * 750_000 + 15 * firstDay;
-  await s.deps.db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: `clirace-funds:${u.id}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: start, kind: 'adjustment', description: 'Funds' }));
-  const debits = Array.from({ length: 6 }, (_, i) => cli(['billing', 'adjust', u.username, '-0.75', '--reason', 'race', '--key', `clirace-${u.id}-${i}`]));
-  const deploys = Array.from({ length: 30 }, async (_, i) => {
-    await new Promise((r) => setTimeout(r, (i * spread) / 30));
-    return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, { body: { currency: 'satori', rewardAddress: `Srace${i}`, neuronCount: 1 }, token: u.token });
-  });
-  const [cliAnswers, httpAnswers] = await Promise.all([Promise.all(debits), Promise.all(deploys)]);
+it(
+  '6 CLI debits in processes of their own racing 30 deploys over HTTP on one balance: nothing overdrawn, every answer true to the ledger',
+  { timeout: 180_000 },
+  async () => {
+    const u = await freshUser(s.deps, { prefix: 'clirace' });
+    // A CLI process takes a second or more to start (more on a busy machine): the deploys
+    // are spread over three times what one takes here, so the writers interleave.
+    const t0 = Date.now();
+    await cli(['billing', 'adjust', 'nobody']);
+    const spread = Math.max(4500, 3 * (Date.now() - t0));
+    // Enough for three debits and half the deploys: some of both, never all (a deploy's
+    // first day is prorated, so its price depends on the time of day).
+    const firstDay = initialChargeAmount(currentPrices((await findCoin(s.deps.db, 'satori'))!).dedicated, Date.now());
+    const start = 3 * 750_000 + 15 * firstDay;
+    await s.deps.db.transaction().execute((trx) =>
+      postTransfer(trx, {
+        idempotencyKey: `clirace-funds:${u.id}`,
+        debit: PLATFORM.adjustments,
+        credit: userAccount(u.id),
+        amount: start,
+        kind: 'adjustment',
+        description: 'Funds',
+      }),
+    );
+    const debits = Array.from({ length: 6 }, (_, i) =>
+      cli(['billing', 'adjust', u.username, '-0.75', '--reason', 'race', '--key', `clirace-${u.id}-${i}`]),
+    );
+    const deploys = Array.from({ length: 30 }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, (i * spread) / 30));
+      return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, {
+        body: { currency: 'satori', rewardAddress: `Srace${i}`, neuronCount: 1 },
+        token: u.token,
+      });
+    });
+    const [cliAnswers, httpAnswers] = await Promise.all([Promise.all(debits), Promise.all(deploys)]);
 
-  // Each CLI run either debited or was refused for the balance; none failed otherwise.
-  for (const [i, r] of cliAnswers.entries()) {
-    const row = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('idempotency_key', '=', `operator-adjust:clirace-${u.id}-${i}`).executeTakeFirst();
-    if (r.code === 0) {
-      expect(r.out).toMatch(/debited \$0\.75, balance \$\d+\.\d+/);
-      expect(row?.amount).toBe(750_000);
-    } else {
-      expect({ code: r.code, err: r.err.trim() }).toEqual({ code: 1, err: expect.stringMatching(/^error: .*balance is lower than the debit/) });
-      expect(row).toBeUndefined();
+    // Each CLI run either debited or was refused for the balance; none failed otherwise.
+    for (const [i, r] of cliAnswers.entries()) {
+      const row = await s.deps.db
+        .selectFrom('ledger_transfers')
+        .select('amount')
+        .where('idempotency_key', '=', `operator-adjust:clirace-${u.id}-${i}`)
+        .executeTakeFirst();
+      if (r.code === 0) {
+        expect(r.out).toMatch(/debited \$0\.75, balance \$\d+\.\d+/);
+        expect(row?.amount).toBe(750_000);
+      } else {
+        expect({ code: r.code, err: r.err.trim() }).toEqual({
+          code: 1,
+          err: expect.stringMatching(/^error: .*balance is lower than the debit/),
+        });
+        expect(row).toBeUndefined();
+      }
     }
-  }
-  // Each deploy either made its node and paid for it, or was refused with nothing written.
-  for (const a of httpAnswers) {
-    if (a.status !== 200) expect(a.body.message, JSON.stringify(a.body)).toMatch(/^Your balance does not cover this node's first day of hosting/);
-  }
-  const nodes = await s.deps.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute();
-  expect(nodes).toHaveLength(httpAnswers.filter((a) => a.status === 200).length);
-  const charges = await s.deps.db.selectFrom('ledger_transfers').select('amount').where('debit_account', '=', userAccount(u.id)).where('kind', '=', 'initial_charge').execute();
-  expect(charges).toHaveLength(nodes.length);
-  const cliDebited = cliAnswers.filter((r) => r.code === 0).length * 750_000;
-  const balance = await accountBalance(s.deps.db, userAccount(u.id));
-  expect(balance).toBe(start - cliDebited - charges.reduce((a, c) => a + c.amount, 0));
-  expect(balance).toBeGreaterThanOrEqual(0);
-  // Both kinds of writer got through: the race really was one.
-  expect(cliDebited).toBeGreaterThan(0);
-  expect(nodes.length).toBeGreaterThan(0);
-  expect(await ledgerMismatches(s.deps.db)).toEqual([]);
-});
+    // Each deploy either made its node and paid for it, or was refused with nothing written.
+    for (const a of httpAnswers) {
+      if (a.status !== 200)
+        expect(a.body.message, JSON.stringify(a.body)).toMatch(
+          /^Your balance does not cover this node's first day of hosting/,
+        );
+    }
+    const nodes = await s.deps.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute();
+    expect(nodes).toHaveLength(httpAnswers.filter((a) => a.status === 200).length);
+    const charges = await s.deps.db
+      .selectFrom('ledger_transfers')
+      .select('amount')
+      .where('debit_account', '=', userAccount(u.id))
+      .where('kind', '=', 'initial_charge')
+      .execute();
+    expect(charges).toHaveLength(nodes.length);
+    const cliDebited = cliAnswers.filter((r) => r.code === 0).length * 750_000;
+    const balance = await accountBalance(s.deps.db, userAccount(u.id));
+    expect(balance).toBe(start - cliDebited - charges.reduce((a, c) => a + c.amount, 0));
+    expect(balance).toBeGreaterThanOrEqual(0);
+    // Both kinds of writer got through: the race really was one.
+    expect(cliDebited).toBeGreaterThan(0);
+    expect(nodes.length).toBeGreaterThan(0);
+    expect(await ledgerMismatches(s.deps.db)).toEqual([]);
+  },
+);

@@ -21,15 +21,30 @@ afterAll(() => stopTestServer(s));
 
 function send(opts: { token: string; body: string; contentType?: string; forwardedFor?: string }): Promise<Answer> {
   const u = new URL(s.url);
-  const headers: Record<string, string> = { connection: 'close', authorization: `Bearer ${opts.token}`, 'content-type': opts.contentType ?? 'application/json' };
+  const headers: Record<string, string> = {
+    connection: 'close',
+    authorization: `Bearer ${opts.token}`,
+    'content-type': opts.contentType ?? 'application/json',
+  };
   if (opts.forwardedFor) headers['x-forwarded-for'] = opts.forwardedFor;
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: '/api/redeem_coupon', method: 'POST', headers, localAddress: loopback(nextIp++), agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: '/api/redeem_coupon',
+        method: 'POST',
+        headers,
+        localAddress: loopback(nextIp++),
+        agent: false,
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -38,22 +53,44 @@ function send(opts: { token: string; body: string; contentType?: string; forward
 async function makeCode(): Promise<string> {
   const out: string[] = [];
   const inAYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
-  expect(await runCli(['coupons', 'create', '--amount', '5', '--count', '1', '--expires', inAYear], { DATA_DIR: s.dataDir }, { out: (l) => out.push(l) })).toBe(0);
+  expect(
+    await runCli(
+      ['coupons', 'create', '--amount', '5', '--count', '1', '--expires', inAYear],
+      { DATA_DIR: s.dataDir },
+      { out: (l) => out.push(l) },
+    ),
+  ).toBe(0);
   return out.find((l) => /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(l))!;
 }
 
 describe('guessing from many IPv6 addresses', () => {
   it('every address of one /64 counts as one client: 40 guesses from 40 of its addresses, 30 are answered', async () => {
-    const crowd: FreshUser[] = await Promise.all(Array.from({ length: 4 }, () => freshUser(s.deps, { prefix: 'v6crowd' })));
+    const crowd: FreshUser[] = await Promise.all(
+      Array.from({ length: 4 }, () => freshUser(s.deps, { prefix: 'v6crowd' })),
+    );
     const guesses = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => send({ token: crowd[i % 4].token, body: JSON.stringify({ code: `QQQQ-QQQQ-QQQQ-${String(i).padStart(4, '0')}` }), forwardedFor: `2001:db8:77:1:${(i + 1).toString(16)}::${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        send({
+          token: crowd[i % 4].token,
+          body: JSON.stringify({ code: `QQQQ-QQQQ-QQQQ-${String(i).padStart(4, '0')}` }),
+          forwardedFor: `2001:db8:77:1:${(i + 1).toString(16)}::${i}`,
+        }),
+      ),
     );
     // Per account 10, per address 30: the crowd's 4 accounts could take 40, the /64 takes 30.
     expect(byStatus(guesses)).toEqual({ 404: 30, 429: 10 });
     // The same /64 spelled in full or upper case is still that client; the next /64 is another.
-    const spelled = await send({ token: (await freshUser(s.deps, { prefix: 'v6same' })).token, body: JSON.stringify({ code: await makeCode() }), forwardedFor: '2001:0DB8:0077:0001:0000:0000:0000:00FF' });
+    const spelled = await send({
+      token: (await freshUser(s.deps, { prefix: 'v6same' })).token,
+      body: JSON.stringify({ code: await makeCode() }),
+      forwardedFor: '2001:0DB8:0077:0001:0000:0000:0000:00FF',
+    });
     expect(spelled.status).toBe(429);
-    const neighbour = await send({ token: (await freshUser(s.deps, { prefix: 'v6next' })).token, body: JSON.stringify({ code: await makeCode() }), forwardedFor: '2001:db8:77:2::1' });
+    const neighbour = await send({
+      token: (await freshUser(s.deps, { prefix: 'v6next' })).token,
+      body: JSON.stringify({ code: await makeCode() }),
+      forwardedFor: '2001:db8:77:2::1',
+    });
     expect(neighbour.body).toEqual({ success: true, message: 'Gift code redeemed: $5.00 was added to your balance.' });
   });
 

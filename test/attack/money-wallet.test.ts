@@ -15,7 +15,25 @@ let d: Deps;
 beforeAll(async () => {
   d = await makeDeps();
   const out: string[] = [];
-  expect(await runCli(['deposits', 'add', 'xmr', '--label', 'Monero', '--ticker', 'XMR', '--confirmations', '2', '--monero-wallet-rpc', 'http://127.0.0.1:1'], { DATA_DIR: d.deps.config.dataDir }, { out: (l) => out.push(l) })).toBe(0);
+  expect(
+    await runCli(
+      [
+        'deposits',
+        'add',
+        'xmr',
+        '--label',
+        'Monero',
+        '--ticker',
+        'XMR',
+        '--confirmations',
+        '2',
+        '--monero-wallet-rpc',
+        'http://127.0.0.1:1',
+      ],
+      { DATA_DIR: d.deps.config.dataDir },
+      { out: (l) => out.push(l) },
+    ),
+  ).toBe(0);
 });
 afterAll(() => d.close());
 
@@ -39,7 +57,13 @@ function wallet(from: number) {
   return { sources, calls };
 }
 
-const stored = () => d.db.selectFrom('deposit_addresses').select(['user_id', 'address', 'idx']).where('currency_id', '=', 'xmr').orderBy('idx').execute();
+const stored = () =>
+  d.db
+    .selectFrom('deposit_addresses')
+    .select(['user_id', 'address', 'idx'])
+    .where('currency_id', '=', 'xmr')
+    .orderBy('idx')
+    .execute();
 
 it('a wallet made again hands out taken subaddresses: they are passed over, each user still gets one of their own', async () => {
   const first = wallet(1);
@@ -51,7 +75,9 @@ it('a wallet made again hands out taken subaddresses: they are passed over, each
   const again = wallet(1);
   const late = await Promise.all(Array.from({ length: 2 }, (_, i) => freshUser(d.deps, { prefix: `xmrlate${i}` })));
   // Each late user asks 10 times at once.
-  const answers = await Promise.all(late.flatMap((u) => Array.from({ length: 10 }, () => generateWallet(d.deps, u.id, 'xmr', again.sources))));
+  const answers = await Promise.all(
+    late.flatMap((u) => Array.from({ length: 10 }, () => generateWallet(d.deps, u.id, 'xmr', again.sources))),
+  );
   const rows = await stored();
   expect(rows.map((r) => r.idx)).toEqual([1, 2, 3, 4, 5]);
   for (const [i, u] of late.entries()) {

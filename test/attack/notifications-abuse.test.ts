@@ -27,7 +27,10 @@ const settings = async (u: FreshUser) => {
   const body = (await r.json()) as { settings: Record<string, { enabled: boolean }> };
   return Object.fromEntries(Object.entries(body.settings).map(([k, v]) => [k, v.enabled]));
 };
-const onList = (m: Record<string, boolean>) => Object.keys(m).filter((k) => m[k]).sort();
+const onList = (m: Record<string, boolean>) =>
+  Object.keys(m)
+    .filter((k) => m[k])
+    .sort();
 
 /** A form POST (what a mail client's one-click unsubscribe sends) or a GET, from `ip`. */
 function unsubscribeFrom(ip: string, t: string, method: 'GET' | 'POST' = 'POST', rawQuery?: string): Promise<Answer> {
@@ -42,7 +45,12 @@ function unsubscribeFrom(ip: string, t: string, method: 'GET' | 'POST' = 'POST',
         method,
         localAddress: ip,
         agent: false,
-        headers: { connection: 'close', ...(body ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) } : {}) },
+        headers: {
+          connection: 'close',
+          ...(body
+            ? { 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) }
+            : {}),
+        },
       },
       (res) => {
         let text = '';
@@ -80,12 +88,21 @@ it('forged, altered and moved tokens, 100 at once from 100 addresses: all 400 wi
     'x'.repeat(4000),
   ];
   const before = await snapshot(s.deps.db);
-  const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => unsubscribeFrom(loopback(i, 100), forged[i % forged.length], i % 2 ? 'POST' : 'GET')));
+  const answers = await Promise.all(
+    Array.from({ length: 100 }, (_, i) =>
+      unsubscribeFrom(loopback(i, 100), forged[i % forged.length], i % 2 ? 'POST' : 'GET'),
+    ),
+  );
   expect(byStatus(answers)).toEqual({ 400: 100 });
   for (const a of answers) expect(a.body.text).toContain('This unsubscribe link is not valid.');
   expect(await snapshot(s.deps.db)).toBe(before);
   // No token at all, a token sent twice (the second one good), a huge query.
-  for (const q of ['', 'x=1', `t=${encodeURIComponent(forged[0])}&t=${encodeURIComponent(good)}`, `t=${'a'.repeat(8000)}`]) {
+  for (const q of [
+    '',
+    'x=1',
+    `t=${encodeURIComponent(forged[0])}&t=${encodeURIComponent(good)}`,
+    `t=${'a'.repeat(8000)}`,
+  ]) {
     const r = await unsubscribeFrom(loopback(0, 300), '', 'POST', q);
     expect(r.status, q.slice(0, 40)).toBeGreaterThanOrEqual(400);
     expect(r.status, q.slice(0, 40)).toBeLessThan(500);
@@ -109,7 +126,9 @@ it("a good token replayed 100 times at once from 100 addresses: one setting of o
   const r = await unsubscribeFrom(loopback(0, 700), await unsubscribeToken(s.deps.db, ghost, 'node_down'));
   expect(r.status).toBe(400);
   expect(r.body.text).toContain('This unsubscribe link is not valid.');
-  expect(await s.deps.db.selectFrom('notification_settings').selectAll().where('user_id', '=', ghost).execute()).toEqual([]);
+  expect(
+    await s.deps.db.selectFrom('notification_settings').selectAll().where('user_id', '=', ghost).execute(),
+  ).toEqual([]);
 });
 
 it('100 saves at once from 100 addresses, each a different set, with unsubscribes racing: the result is exactly one save, then the unsubscribes', async () => {
@@ -117,7 +136,12 @@ it('100 saves at once from 100 addresses, each a different set, with unsubscribe
   // Save i turns on the keys whose bit is set in i (over the first keys), a distinct set each.
   const sets = Array.from({ length: 100 }, (_, i) => keys.filter((_, k) => ((i + 1) >> k) & 1));
   const unsub = await unsubscribeToken(s.deps.db, bob.id, keys[0]);
-  const saves = sets.map((list, i) => requestFrom(loopback(i, 900), `${s.url}/api/save_notification_settings`, { body: { settings: list }, token: bob.token }));
+  const saves = sets.map((list, i) =>
+    requestFrom(loopback(i, 900), `${s.url}/api/save_notification_settings`, {
+      body: { settings: list },
+      token: bob.token,
+    }),
+  );
   const answers = await Promise.all(saves);
   expect(byStatus(answers)).toEqual({ 200: 100 });
   const final = onList(await settings(bob));
@@ -126,18 +150,33 @@ it('100 saves at once from 100 addresses, each a different set, with unsubscribe
   // Saves and the unsubscribe link at once: either the save came last (its set) or the
   // unsubscribe did (that set with keys[0] off); never a mix of two saves.
   const racing = await Promise.all([
-    ...sets.slice(0, 50).map((list, i) => requestFrom(loopback(i, 1100), `${s.url}/api/save_notification_settings`, { body: { settings: list }, token: bob.token })),
+    ...sets.slice(0, 50).map((list, i) =>
+      requestFrom(loopback(i, 1100), `${s.url}/api/save_notification_settings`, {
+        body: { settings: list },
+        token: bob.token,
+      }),
+    ),
     ...Array.from({ length: 50 }, (_, i) => unsubscribeFrom(loopback(i, 1200), unsub)),
   ]);
   expect(byStatus(racing)).toEqual({ 200: 100 });
   const after = onList(await settings(bob)).join(',');
-  const possible = sets.slice(0, 50).flatMap((l) => [[...l].sort().join(','), l.filter((k) => k !== keys[0]).sort().join(',')]);
+  const possible = sets.slice(0, 50).flatMap((l) => [
+    [...l].sort().join(','),
+    l
+      .filter((k) => k !== keys[0])
+      .sort()
+      .join(','),
+  ]);
   expect(possible).toContain(after);
 });
 
 it('hostile inputs to the procedures: clear 400s, nothing written', async () => {
   const post = async (p: string, body: string) => {
-    const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' }, body });
+    const r = await fetch(s.url + p, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}`, 'content-type': 'application/json' },
+      body,
+    });
     const text = await r.text();
     let json: any;
     try {
@@ -164,7 +203,10 @@ it('hostile inputs to the procedures: clear 400s, nothing written', async () => 
     ['broken JSON', '{"settings":['],
   ];
   for (const [what, body, status] of cases) {
-    const r = await post('/api/save_notification_settings', body).catch((err) => ({ status: 0, body: { text: String(err) } }));
+    const r = await post('/api/save_notification_settings', body).catch((err) => ({
+      status: 0,
+      body: { text: String(err) },
+    }));
     if (status === 413 && r.status === 0) continue; // answered before the body was all sent
     expect(r.status, `${what}: ${JSON.stringify(r.body).slice(0, 200)}`).toBe(status ?? 400);
     expect(r.body.success, what).toBe(false);

@@ -31,7 +31,11 @@ beforeAll(async () => {
 afterAll(() => stopTestServer(s));
 
 const call = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
-  const r = await fetch(s.url + p, { method, headers: { authorization: `Bearer ${u.token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const r = await fetch(s.url + p, {
+    method,
+    headers: { authorization: `Bearer ${u.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   return { status: r.status, body: (await r.json()) as any };
 };
 const row = (mn: string) => s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
@@ -59,12 +63,22 @@ it('no secret in the database file, its WAL, the log, any data-folder file but t
   expect(rtm.status, JSON.stringify(rtm.body)).toBe(200);
   // Validator: keystore, password, and the Keymanager token made at deploy.
   const ks = await makeKeystore(PASSWORD, smallPbkdf2());
-  const vr = await fetch(`${s.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${u.token}` }, body: validatorForm({ files: [['k.json', ks.text]], password: PASSWORD }) });
+  const vr = await fetch(`${s.url}/api/deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${u.token}` },
+    body: validatorForm({ files: [['k.json', ks.text]], password: PASSWORD }),
+  });
   const validator = (await vr.json()) as any;
   expect(vr.status, JSON.stringify(validator)).toBe(200);
 
-  const ids = { pivx: pivx.body.server_id as string, dash: dash.body.server_id as string, rtm: rtm.body.server_id as string, eth: validator.server_id as string };
-  for (const mn of Object.values(ids)) await waitFor(async () => (await row(mn)).state === 'live', 30_000, `${mn} live`);
+  const ids = {
+    pivx: pivx.body.server_id as string,
+    dash: dash.body.server_id as string,
+    rtm: rtm.body.server_id as string,
+    eth: validator.server_id as string,
+  };
+  for (const mn of Object.values(ids))
+    await waitFor(async () => (await row(mn)).state === 'live', 30_000, `${mn} live`);
   await waitFor(async () => (await status(ids.rtm)) === 'start required', 30_000, 'rtm start required');
   const quickKey = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
   const started = await call('POST', '/api/quick_setup', { mn: ids.rtm, secret: `smartnodeblsprivkey=${quickKey}` });
@@ -86,19 +100,26 @@ it('no secret in the database file, its WAL, the log, any data-folder file but t
   await new Promise((r) => setTimeout(r, 2000));
   await s.deps.db.selectFrom('nodes').select('id').execute();
 
-  const forms = (v: string) => [v, v.toUpperCase(), Buffer.from(v).toString('base64')].filter((x, i, a) => a.indexOf(x) === i);
-  const found = (text: string) => Object.entries(secrets).filter(([, v]) => forms(v).some((f) => text.includes(f))).map(([what]) => what);
+  const forms = (v: string) =>
+    [v, v.toUpperCase(), Buffer.from(v).toString('base64')].filter((x, i, a) => a.indexOf(x) === i);
+  const found = (text: string) =>
+    Object.entries(secrets)
+      .filter(([, v]) => forms(v).some((f) => text.includes(f)))
+      .map(([what]) => what);
   const leaks: string[] = [];
   for (const f of [s.config.dbFile, `${s.config.dbFile}-wal`, `${s.config.dbFile}-shm`]) {
-    if (fs.existsSync(f)) for (const what of found(fs.readFileSync(f).toString('latin1'))) leaks.push(`${what} in ${path.basename(f)}`);
+    if (fs.existsSync(f))
+      for (const what of found(fs.readFileSync(f).toString('latin1'))) leaks.push(`${what} in ${path.basename(f)}`);
   }
   for (const what of found(s.logLines.join('\n'))) leaks.push(`${what} in the server log`);
-  for (const what of found(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }))) leaks.push(`${what} in a command line`);
+  for (const what of found(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })))
+    leaks.push(`${what} in a command line`);
   // Every file of the data folder but the database (above): a secret may sit only in what
   // stands for a daemon's own files (its record and config, the simulated daemons' state),
   // and only when the file is owner-only.
   const files = allFiles(dataDir).filter((f) => !f.startsWith(s.config.dbFile));
-  const daemonOwn = /(^|\/)(node\.json|state\.json|simulated-secrets\.json|[^/]+\.conf|[^/]+\.ya?ml|keystore[^/]*|[^/]*token[^/]*|[^/]*password[^/]*)$/;
+  const daemonOwn =
+    /(^|\/)(node\.json|state\.json|simulated-secrets\.json|[^/]+\.conf|[^/]+\.ya?ml|keystore[^/]*|[^/]*token[^/]*|[^/]*password[^/]*)$/;
   const mode = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
   for (const f of files) {
     const rel = path.relative(dataDir, f);

@@ -44,5 +44,7 @@ it('a multipart upload trickled a byte a second is cut off with 408, not held fo
   expect(r.closedAfterMs!).toBeLessThan(REQUEST_TIMEOUT_MS + 5_000);
   expect(r.text).toMatch(/^HTTP\/1\.1 408/);
   // The server still answers others.
-  expect((await fetch(`${s.url}/api/get_building_servers`, { headers: { authorization: `Bearer ${u.token}` } })).status).toBe(200);
+  expect(
+    (await fetch(`${s.url}/api/get_building_servers`, { headers: { authorization: `Bearer ${u.token}` } })).status,
+  ).toBe(200);
 }, 60_000);

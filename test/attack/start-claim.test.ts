@@ -45,10 +45,13 @@ beforeAll(async () => {
       } catch {
         /* not JSON-RPC: forwarded as is */
       }
-      const fwd = http.request({ host: '127.0.0.1', port: simPort(), path: req.url, method: req.method, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const fwd = http.request(
+        { host: '127.0.0.1', port: simPort(), path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       fwd.on('error', () => res.destroy());
       fwd.end(body);
     });
@@ -74,34 +77,56 @@ const get = async (p: string, u: FreshUser) => {
 };
 const row = (mn: string) => s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
 const startedEvents = async (mn: string) =>
-  (await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute()).filter((e) => JSON.parse(e.payload).mn_id === mn).length;
+  (await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute()).filter(
+    (e) => JSON.parse(e.payload).mn_id === mn,
+  ).length;
 const rpc = (mn: string, method: string, params: unknown[] = []) =>
-  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, { method: 'POST', body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }) }).then((r) => r.json() as Promise<any>);
+  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }),
+  }).then((r) => r.json() as Promise<any>);
 
 async function startRequired(coinId: string, fields: Parameters<typeof requestNode>[3]) {
-  const n = await requestNode(s.deps.db, { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true }, { userId: owner.id, coinId, plan: 'dedicated' }, fields);
+  const n = await requestNode(
+    s.deps.db,
+    { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true },
+    { userId: owner.id, coinId, plan: 'dedicated' },
+    fields,
+  );
   await s.deps.fleet.reconcile();
-  await waitFor(async () => (await get(`/api/get_masternode?masternode=${n.mn_id}`, owner)).data?.status === 'start required', 30_000, 'start required');
+  await waitFor(
+    async () => (await get(`/api/get_masternode?masternode=${n.mn_id}`, owner)).data?.status === 'start required',
+    30_000,
+    'start required',
+  );
   return n.mn_id;
 }
 
 const hundred = (base: number, p: string, body: unknown, u: FreshUser) =>
-  Promise.all(Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, base), s.url + p, { body, token: u.token })));
+  Promise.all(
+    Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, base), s.url + p, { body, token: u.token })),
+  );
 
-const SUBMITTED = 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.';
+const SUBMITTED =
+  'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.';
 const UNDER_WAY = 'This node is being started right now. Please wait a minute, then check its status.';
 
 /** One success; the others told it is started (400) or being started by another submit (409). */
 function expectOneStart(answers: Answer[]) {
   expect(answers.filter((a) => a.status === 200).map((a) => a.body)).toEqual([{ success: true, message: SUBMITTED }]);
   for (const a of answers.filter((x) => x.status !== 200)) {
-    expect([a.status, a.body.message]).toEqual(a.status === 409 ? [409, UNDER_WAY] : [400, 'This node has already been started.']);
+    expect([a.status, a.body.message]).toEqual(
+      a.status === 409 ? [409, UNDER_WAY] : [400, 'This node has already been started.'],
+    );
   }
 }
 const sig = Buffer.alloc(65, 7).toString('base64');
 
 it('register_submit: 100 at once from 100 addresses -> a refused answer gives the claim back, then one success, one started, the daemon asked once; another user sees not found', async () => {
-  const mn = await startRequired('dash', { entry: 'aa'.repeat(32), output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active` });
+  const mn = await startRequired('dash', {
+    entry: 'aa'.repeat(32),
+    output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active`,
+  });
   const before = await row(mn);
 
   // Another user, 100 times at once: not found, nothing changes, the daemon never asked.
@@ -115,8 +140,14 @@ it('register_submit: 100 at once from 100 addresses -> a refused answer gives th
   expect(seen[submitKey] ?? 0).toBe(0);
 
   // A refused answer (a registration for another operator key) gives the claim back.
-  const refused = await requestFrom(loopback(0, 2000), s.url + '/api/register_submit', { body: { mn, output: `${'03000100'.padEnd(200, '0')} ${sig}` }, token: owner.token });
-  expect(refused).toEqual({ status: 400, body: { success: false, message: 'The network refused the registration: transaction payload not deserializable' } });
+  const refused = await requestFrom(loopback(0, 2000), s.url + '/api/register_submit', {
+    body: { mn, output: `${'03000100'.padEnd(200, '0')} ${sig}` },
+    token: owner.token,
+  });
+  expect(refused).toEqual({
+    status: 400,
+    body: { success: false, message: 'The network refused the registration: transaction payload not deserializable' },
+  });
   expect((await row(mn)).started_at).toBeNull();
   expect(seen[submitKey]).toBe(1);
 
@@ -127,7 +158,11 @@ it('register_submit: 100 at once from 100 addresses -> a refused answer gives th
   const after = await row(mn);
   expect(after.started_at).not.toBeNull();
   expect(after.output_text).toBe(`x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 active`);
-  await waitFor(async () => (await get(`/api/get_masternode?masternode=${mn}`, owner)).data?.status === 'running', 30_000, 'running');
+  await waitFor(
+    async () => (await get(`/api/get_masternode?masternode=${mn}`, owner)).data?.status === 'running',
+    30_000,
+    'running',
+  );
   // The monitor sees it run afterwards: still one started.
   await new Promise((r) => setTimeout(r, 1500));
   expect(await startedEvents(mn)).toBe(1);
@@ -160,7 +195,10 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
     expect(asked).toBe(0);
 
     refuseNext = true;
-    const refused = await requestFrom(loopback(0, 6000), s.url + '/api/quick_setup', { body: { mn, secret: key }, token: owner.token });
+    const refused = await requestFrom(loopback(0, 6000), s.url + '/api/quick_setup', {
+      body: { mn, secret: key },
+      token: owner.token,
+    });
     expect(refused.status).toBe(503);
     expect((await row(mn)).started_at).toBeNull();
     expect(asked).toBe(1);
@@ -169,7 +207,11 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
     expectOneStart(answers);
     expect(asked).toBe(2);
     expect((await row(mn)).output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
-    await waitFor(async () => (await get(`/api/get_masternode?masternode=${mn}`, owner)).data?.status === 'running', 30_000, 'running');
+    await waitFor(
+      async () => (await get(`/api/get_masternode?masternode=${mn}`, owner)).data?.status === 'running',
+      30_000,
+      'running',
+    );
     await new Promise((r) => setTimeout(r, 1500));
     expect(await startedEvents(mn)).toBe(1);
   } finally {
@@ -178,18 +220,27 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
 }, 120_000);
 
 it('register_submit: 100 refused at once from 100 addresses leave no claim behind; the owner can still start the node once', async () => {
-  const mn = await startRequired('dash', { entry: 'dd'.repeat(32), output_text: `x 0.0.0.0:9999 ${'dd'.repeat(32)} 1 not_active` });
+  const mn = await startRequired('dash', {
+    entry: 'dd'.repeat(32),
+    output_text: `x 0.0.0.0:9999 ${'dd'.repeat(32)} 1 not_active`,
+  });
   const bad = `${'03000100'.padEnd(200, '0')} ${sig}`;
   const answers = await hundred(9000, '/api/register_submit', { mn, output: bad }, owner);
   // Each refused by the daemon, or told another submit is asking it: never "already started".
-  for (const a of answers) expect([a.status, a.body.message]).toContainEqual(a.status === 409 ? UNDER_WAY : 'The network refused the registration: transaction payload not deserializable');
+  for (const a of answers)
+    expect([a.status, a.body.message]).toContainEqual(
+      a.status === 409 ? UNDER_WAY : 'The network refused the registration: transaction payload not deserializable',
+    );
   expect(answers.some((a) => a.status === 400)).toBe(true);
   const r = await row(mn);
   expect(r.started_at).toBeNull();
   expect(r.output_text).toContain('not_active');
   expect(await startedEvents(mn)).toBe(0);
   const { result } = await rpc(mn, 'bls', ['generate']);
-  const ok = await requestFrom(loopback(0, 9500), s.url + '/api/register_submit', { body: { mn, output: `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)} ${sig}` }, token: owner.token });
+  const ok = await requestFrom(loopback(0, 9500), s.url + '/api/register_submit', {
+    body: { mn, output: `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)} ${sig}` },
+    token: owner.token,
+  });
   expect(ok).toEqual({ status: 200, body: { success: true, message: SUBMITTED } });
   await waitFor(async () => (await startedEvents(mn)) === 1, 15_000, 'one started');
 }, 120_000);

@@ -30,7 +30,9 @@ beforeAll(async () => {
 
   // The attack: 40 addresses open 5 conversations each, at once; all are taken as before.
   const flood = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => start(loopback(Math.floor(i / 5), 100), { email: `flood${i}@spam.test`, body: `spam ${i}` })),
+    Array.from({ length: 200 }, (_, i) =>
+      start(loopback(Math.floor(i / 5), 100), { email: `flood${i}@spam.test`, body: `spam ${i}` }),
+    ),
   );
   expect(byStatus(flood)).toEqual({ 200: 200 });
   expect(flood.filter((a) => a.body.result.data.held === true)).toEqual([]);
@@ -41,10 +43,17 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const trpc = (ip: string, name: string, body: unknown, token?: string) => requestFrom(ip, `${s.url}/trpc/support.${name}`, { body, token });
+const trpc = (ip: string, name: string, body: unknown, token?: string) =>
+  requestFrom(ip, `${s.url}/trpc/support.${name}`, { body, token });
 const start = (ip: string, input: { email: string; body: string }) => trpc(ip, 'visitor_start', input);
 const confirm = (ip: string, token: string) => trpc(ip, 'visitor_confirm', { token });
-const thread = async (token: string) => (await requestFrom('127.0.0.1', `${s.url}/trpc/support.visitor_thread?input=${encodeURIComponent(JSON.stringify({ token }))}`)).body.result.data;
+const thread = async (token: string) =>
+  (
+    await requestFrom(
+      '127.0.0.1',
+      `${s.url}/trpc/support.visitor_thread?input=${encodeURIComponent(JSON.stringify({ token }))}`,
+    )
+  ).body.result.data;
 const errorOf = (a: Answer) => ({ status: a.status, message: a.body.error?.message as string });
 
 const op = () => callerFor(s.deps)(operator.token).console.support;
@@ -56,12 +65,23 @@ async function readInbox() {
     for (const c of unread) await op().read({ id: c.id });
   }
 }
-const notices = async () => (await s.deps.db.selectFrom('notifications').select('message').where('user_id', '=', operator.id).where('kind', '=', 'support_message').execute()).length;
-const mailsTo = async (to: string) => (await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', to).execute()).length;
-const conversationsOf = async (email: string) => s.deps.db.selectFrom('support_conversations').selectAll().where('visitor_email', '=', email).execute();
+const notices = async () =>
+  (
+    await s.deps.db
+      .selectFrom('notifications')
+      .select('message')
+      .where('user_id', '=', operator.id)
+      .where('kind', '=', 'support_message')
+      .execute()
+  ).length;
+const mailsTo = async (to: string) =>
+  (await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', to).execute()).length;
+const conversationsOf = async (email: string) =>
+  s.deps.db.selectFrom('support_conversations').selectAll().where('visitor_email', '=', email).execute();
 /** The database once every queued mail has gone out (the mail job marks its row after sending): what a request changed shows. */
 async function settled(): Promise<Record<string, unknown>> {
-  const pending = async () => (await s.deps.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').execute()).length;
+  const pending = async () =>
+    (await s.deps.db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').execute()).length;
   await expect.poll(pending, { timeout: 20_000 }).toBe(0);
   return JSON.parse(await snapshot(s.deps.db)) as Record<string, unknown>;
 }
@@ -82,7 +102,10 @@ describe('past the hourly rate of new visitor conversations', () => {
     const token = a.body.result.data.token as string;
     // The widget says so, and the visitor may add to it meanwhile.
     expect((await trpc(ip, 'visitor_send', { token, body: 'On the dedicated plan.' })).status).toBe(200);
-    expect(await thread(token)).toMatchObject({ held: { email: 'Real.Visitor@example.test', expired: false }, messages: [{ body: 'Can I host a Dash masternode with you?' }, { body: 'On the dedicated plan.' }] });
+    expect(await thread(token)).toMatchObject({
+      held: { email: 'Real.Visitor@example.test', expired: false },
+      messages: [{ body: 'Can I host a Dash masternode with you?' }, { body: 'On the dedicated plan.' }],
+    });
 
     // Held: not in the inbox, nothing unread, no notice to the operators.
     const [row] = await conversationsOf('Real.Visitor@example.test');
@@ -105,7 +128,12 @@ describe('past the hourly rate of new visitor conversations', () => {
     expect(c.body.result.data).toEqual({ status: 'confirmed' });
 
     const after = await op().inbox();
-    expect(after.conversations.find((x) => x.id === row.id)).toMatchObject({ who: 'Real.Visitor@example.test', visitor: true, unread: 2, last_message: 'On the dedicated plan.' });
+    expect(after.conversations.find((x) => x.id === row.id)).toMatchObject({
+      who: 'Real.Visitor@example.test',
+      visitor: true,
+      unread: 2,
+      last_message: 'On the dedicated plan.',
+    });
     expect(await notices()).toBe(before + 1);
     expect((await thread(token)).held).toBeUndefined();
     // The operator answers as to any visitor.
@@ -128,13 +156,22 @@ describe('past the hourly rate of new visitor conversations', () => {
       expect(a.body.result.data.held).toBe(true);
       tokens.push(a.body.result.data.token);
     }
-    const sends = await Promise.all(tokens.flatMap((token) => Array.from({ length: 19 }, (_, i) => trpc(ip, 'visitor_send', { token, body: `more ${i}` }))));
+    const sends = await Promise.all(
+      tokens.flatMap((token) =>
+        Array.from({ length: 19 }, (_, i) => trpc(ip, 'visitor_send', { token, body: `more ${i}` })),
+      ),
+    );
     expect(byStatus(sends)).toEqual({ 200: 57 });
-    expect(errorOf(await trpc(ip, 'visitor_send', { token: tokens[0], body: 'one more' }))).toEqual({ status: 429, message: SUPPORT_MESSAGES.tooFast });
+    expect(errorOf(await trpc(ip, 'visitor_send', { token: tokens[0], body: 'one more' }))).toEqual({
+      status: 429,
+      message: SUPPORT_MESSAGES.tooFast,
+    });
     expect(errorOf(await start(ip, { email: 'shared9@office.test', body: 'hello' })).status).toBe(429);
 
     // The customer on the same address: counted per account only (20 a minute).
-    const mine = await Promise.all(Array.from({ length: 25 }, (_, i) => trpc(ip, 'send', { body: `customer line ${i}` }, customer.token)));
+    const mine = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => trpc(ip, 'send', { body: `customer line ${i}` }, customer.token)),
+    );
     expect(byStatus(mine)).toEqual({ 200: 20, 429: 5 });
     // A customer's conversation is their account's: never held, straight to the inbox.
     const conv = (await op().inbox()).conversations.find((c) => c.user_id === customer.id);
@@ -143,24 +180,40 @@ describe('past the hourly rate of new visitor conversations', () => {
 
   it('100 attempts at once to mail one address, from 100 addresses: 3 mails; from one address with 100 emails: 3 mails', async () => {
     const target = 'victim@mailbox.test';
-    const many = await Promise.all(Array.from({ length: 100 }, (_, i) => start(loopback(i, 3000), { email: i % 2 ? target : target.toUpperCase(), body: `bomb ${i}` })));
+    const many = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        start(loopback(i, 3000), { email: i % 2 ? target : target.toUpperCase(), body: `bomb ${i}` }),
+      ),
+    );
     expect(byStatus(many)).toEqual({ 200: 3, 429: 97 });
-    for (const a of many.filter((x) => x.status === 429)) expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.tooManyConfirmMails);
-    const rows = await s.deps.db.selectFrom('support_conversations').select('id').where((eb) => eb('visitor_email', '=', target).or('visitor_email', '=', target.toUpperCase())).execute();
+    for (const a of many.filter((x) => x.status === 429))
+      expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.tooManyConfirmMails);
+    const rows = await s.deps.db
+      .selectFrom('support_conversations')
+      .select('id')
+      .where((eb) => eb('visitor_email', '=', target).or('visitor_email', '=', target.toUpperCase()))
+      .execute();
     expect(rows).toHaveLength(3);
     expect((await mailsTo(target)) + (await mailsTo(target.toUpperCase()))).toBe(3);
 
     const ip = loopback(0, 3200);
-    const fromOne = await Promise.all(Array.from({ length: 100 }, (_, i) => start(ip, { email: `spread${i}@mailbox.test`, body: 'hi' })));
+    const fromOne = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => start(ip, { email: `spread${i}@mailbox.test`, body: 'hi' })),
+    );
     expect(byStatus(fromOne)).toEqual({ 200: 3, 429: 97 });
-    const mails = await s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', 'like', 'spread%@mailbox.test').execute();
+    const mails = await s.deps.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where('to_addr', 'like', 'spread%@mailbox.test')
+      .execute();
     expect(mails).toHaveLength(3);
   });
 
   it('unverified accounts are no way around the hold: 40 of them, 2 per address, reach no inbox; verifying one lets its conversation in', async () => {
     await readInbox();
     const before = await notices();
-    const call = (ip: string, name: string, body: unknown, token?: string) => requestFrom(ip, `${s.url}/trpc/${name}`, { body, token });
+    const call = (ip: string, name: string, body: unknown, token?: string) =>
+      requestFrom(ip, `${s.url}/trpc/${name}`, { body, token });
     // As the attacker did: each address registers two accounts with an undeliverable email, logs in unverified, writes.
     const stamp = Date.now().toString(36);
     const accounts = await Promise.all(
@@ -178,13 +231,22 @@ describe('past the hourly rate of new visitor conversations', () => {
       }),
     );
     // Taken, and the widget says what to do; but held: no inbox, nothing unread, no notice.
-    for (const a of accounts) expect(a.thread).toMatchObject({ held: { email: a.email, expired: false }, messages: [{ body: expect.stringMatching(/^buy cheap/) }] });
+    for (const a of accounts)
+      expect(a.thread).toMatchObject({
+        held: { email: a.email, expired: false },
+        messages: [{ body: expect.stringMatching(/^buy cheap/) }],
+      });
     const ids = new Set(accounts.map((a) => a.username));
     const inbox = await op().inbox();
     expect(inbox.conversations.filter((c) => ids.has(c.who))).toEqual([]);
     expect(inbox.unread_total).toBe(0);
     expect(await notices()).toBe(before);
-    const rows = await s.deps.db.selectFrom('support_conversations as c').innerJoin('users as u', 'u.id', 'c.user_id').select(['c.held', 'c.operator_unread']).where('u.email', 'like', `%x${stamp}@nowhere.invalid`).execute();
+    const rows = await s.deps.db
+      .selectFrom('support_conversations as c')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select(['c.held', 'c.operator_unread'])
+      .where('u.email', 'like', `%x${stamp}@nowhere.invalid`)
+      .execute();
     expect(rows).toHaveLength(40);
     expect(rows.every((r) => r.held === 1 && r.operator_unread === 0)).toBe(true);
 
@@ -194,7 +256,10 @@ describe('past the hourly rate of new visitor conversations', () => {
     const hash = await outboxLink(s.deps.db, first.email, '/verify?h=');
     expect((await call(loopback(0, 5100), 'auth.verify', { hash })).status).toBe(200);
     const after = await op().inbox();
-    expect(after.conversations.find((c) => c.who === first.username)).toMatchObject({ unread: 2, last_message: 'and one more thing' });
+    expect(after.conversations.find((c) => c.who === first.username)).toMatchObject({
+      unread: 2,
+      last_message: 'and one more thing',
+    });
     expect(after.conversations.filter((c) => ids.has(c.who))).toHaveLength(1);
     expect(await notices()).toBe(before + 1);
     const mine = await requestFrom(first.ip, `${s.url}/trpc/support.thread`, { method: 'GET', token: first.token });
@@ -206,19 +271,31 @@ describe('past the hourly rate of new visitor conversations', () => {
   });
 
   it('plus-addresses are one mailbox: 100 addresses mailing victim+N get 3 confirmation mails in all', async () => {
-    const spellings = (i: number) => [`victim+${i}@plus.test`, `Victim+x${i}@PLUS.test`, `vic.tim+${i}@gmail.com`, `victim+${i}@googlemail.com`][i % 4];
-    const many = await Promise.all(Array.from({ length: 100 }, (_, i) => start(loopback(i, 6000), { email: spellings(i), body: `bomb ${i}` })));
+    const spellings = (i: number) =>
+      [`victim+${i}@plus.test`, `Victim+x${i}@PLUS.test`, `vic.tim+${i}@gmail.com`, `victim+${i}@googlemail.com`][
+        i % 4
+      ];
+    const many = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => start(loopback(i, 6000), { email: spellings(i), body: `bomb ${i}` })),
+    );
     // Two mailboxes: victim@plus.test and victim@gmail.com, 3 mails each.
     expect(byStatus(many)).toEqual({ 200: 6, 429: 94 });
-    for (const a of many.filter((x) => x.status === 429)) expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.tooManyConfirmMails);
-    const mails = await s.deps.db.selectFrom('mail_outbox').select('to_addr').where((eb) => eb.or([eb('to_addr', 'like', '%@plus.test'), eb('to_addr', 'like', '%mail.com')])).execute();
+    for (const a of many.filter((x) => x.status === 429))
+      expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.tooManyConfirmMails);
+    const mails = await s.deps.db
+      .selectFrom('mail_outbox')
+      .select('to_addr')
+      .where((eb) => eb.or([eb('to_addr', 'like', '%@plus.test'), eb('to_addr', 'like', '%mail.com')]))
+      .execute();
     expect(mails).toHaveLength(6);
   });
 
   it('bad, expired and reused links change nothing and say so; 100 uses of one link at once confirm it once', async () => {
     // 100 made-up tokens from 100 addresses.
     const before = await settled();
-    const bad = await Promise.all(Array.from({ length: 100 }, (_, i) => confirm(loopback(i, 4000), `made-up-token-${i}`)));
+    const bad = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => confirm(loopback(i, 4000), `made-up-token-${i}`)),
+    );
     expect(byStatus(bad)).toEqual({ 404: 100 });
     for (const a of bad) expect(errorOf(a).message).toBe(SUPPORT_MESSAGES.confirmInvalid);
     expect(errorOf(await confirm(loopback(0, 4000), '')).status).toBe(400);
@@ -226,10 +303,19 @@ describe('past the hourly rate of new visitor conversations', () => {
 
     // An expired link (its 24 hours are over): refused, the conversation stays held, the widget says so.
     const old = await start(loopback(0, 4200), { email: 'late@example.test', body: 'hello?' });
-    const oldLink = tokenIn(/https?:\/\/\S+/.exec((await smtp.waitFor('late@example.test', /^Confirm your email/)).text)![0]);
-    await s.deps.db.updateTable('support_conversations').set({ confirm_expires_at: Date.now() - 1 }).where('visitor_email', '=', 'late@example.test').execute();
+    const oldLink = tokenIn(
+      /https?:\/\/\S+/.exec((await smtp.waitFor('late@example.test', /^Confirm your email/)).text)![0],
+    );
+    await s.deps.db
+      .updateTable('support_conversations')
+      .set({ confirm_expires_at: Date.now() - 1 })
+      .where('visitor_email', '=', 'late@example.test')
+      .execute();
     const frozen = await settled();
-    expect(errorOf(await confirm(loopback(1, 4200), oldLink))).toEqual({ status: 400, message: SUPPORT_MESSAGES.confirmExpired });
+    expect(errorOf(await confirm(loopback(1, 4200), oldLink))).toEqual({
+      status: 400,
+      message: SUPPORT_MESSAGES.confirmExpired,
+    });
     expect(await settled()).toEqual(frozen);
     expect((await thread(old.body.result.data.token)).held).toEqual({ email: 'late@example.test', expired: true });
 
@@ -237,7 +323,9 @@ describe('past the hourly rate of new visitor conversations', () => {
     await readInbox();
     const noticesBefore = await notices();
     await start(loopback(0, 4400), { email: 'eager@example.test', body: 'hello!' });
-    const link = tokenIn(/https?:\/\/\S+/.exec((await smtp.waitFor('eager@example.test', /^Confirm your email/)).text)![0]);
+    const link = tokenIn(
+      /https?:\/\/\S+/.exec((await smtp.waitFor('eager@example.test', /^Confirm your email/)).text)![0],
+    );
     const all = await Promise.all(Array.from({ length: 100 }, (_, i) => confirm(loopback(i, 4500), link)));
     expect(byStatus(all)).toEqual({ 200: 100 });
     const statuses = all.map((a) => a.body.result.data.status as string);

@@ -90,7 +90,9 @@ describe('client states', () => {
     const page = await newPage();
     await page.route('**/trpc/**', (route) => route.abort('connectionrefused'));
     await page.goto('/');
-    await page.getByText('Oops! Looks like there is a problem on our side. Please try again in a little while').waitFor();
+    await page
+      .getByText('Oops! Looks like there is a problem on our side. Please try again in a little while')
+      .waitFor();
     await screenshot(page, 'error-app');
 
     await page.unroute('**/trpc/**');

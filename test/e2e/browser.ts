@@ -149,7 +149,9 @@ export class Authenticator {
 export function liveSubscribed(page: Page): Promise<unknown> {
   return page
     .waitForEvent('websocket', { timeout: 30_000 })
-    .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"'), timeout: 30_000 }));
+    .then((ws) =>
+      ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"'), timeout: 30_000 }),
+    );
 }
 
 /** Logs in through the form and waits until the live subscription has its first frame. */
@@ -175,4 +177,5 @@ export async function logInWithCode(page: Page, user: { username: string; passwo
 }
 
 /** Opens a console page from the console's navigation. */
-export const consoleNav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+export const consoleNav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();

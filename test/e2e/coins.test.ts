@@ -17,7 +17,16 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const { newPage } = session;
 
-type Detailed = { data: { id: string; dedicated_price_usd: number; cloud_price_usd: number | null; regular_dedicated_price_usd: number; regular_cloud_price_usd: number | null; delisted: boolean }[] };
+type Detailed = {
+  data: {
+    id: string;
+    dedicated_price_usd: number;
+    cloud_price_usd: number | null;
+    regular_dedicated_price_usd: number;
+    regular_cloud_price_usd: number | null;
+    delisted: boolean;
+  }[];
+};
 
 async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(`${server.url}${path}`);
@@ -94,11 +103,15 @@ describe('coin list', () => {
     expect(await rowsOf(table).count()).toBe(20);
     // Default sort: hosted nodes descending, then the server's order.
     expect(await idsOf(table)).toEqual(listed.slice(0, 20));
-    expect(await table.getByRole('columnheader', { name: 'Hosted nodes' }).getAttribute('aria-sort')).toBe('descending');
+    expect(await table.getByRole('columnheader', { name: 'Hosted nodes' }).getAttribute('aria-sort')).toBe(
+      'descending',
+    );
 
     // The top bar totals, for a visitor too.
     const stats = await getJson<{ data: { total_mns: number; supported_mns: number } }>('/public_api/get_stats');
-    await expect.poll(() => page.getByTestId('stat-listed-projects').textContent()).toBe(String(stats.data.supported_mns));
+    await expect
+      .poll(() => page.getByTestId('stat-listed-projects').textContent())
+      .toBe(String(stats.data.supported_mns));
     expect(await page.getByTestId('stat-hosted-nodes').textContent()).toBe(String(stats.data.total_mns));
 
     await screenshot(page, 'dashboard', { fullPage: false });
@@ -106,16 +119,25 @@ describe('coin list', () => {
     // The demo provider is named, with an explanation on focus.
     const badge = page.getByTestId('demo-badge');
     await badge.focus();
-    await page.getByRole('tooltip').filter({ hasText: /offline demo data/ }).waitFor();
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: /offline demo data/ })
+      .waitFor();
 
     // A coin in maintenance: badge, and no way to deploy.
     const bitg = table.locator('tr[data-coin="bitg"]');
     await bitg.getByText('Maintenance', { exact: true }).waitFor();
     expect(await bitg.getByRole('button', { name: /Deploy/ }).isDisabled()).toBe(true);
     const dash = table.locator('tr[data-coin="dash"]');
-    expect(await dash.getByRole('link', { name: 'Deploy Dash' }).getAttribute('href')).toBe('/dashboard/deploy?coin=dash');
-    expect(await dash.getByRole('link', { name: /Dash/ }).first().getAttribute('href')).toBe('/dashboard/view_coin?coin=dash');
-    expect(await dash.locator('td[data-col="monthly_fee"]').textContent()).toBe(`$${formatBalance(30 * coins.data.dash!.host_price)}`);
+    expect(await dash.getByRole('link', { name: 'Deploy Dash' }).getAttribute('href')).toBe(
+      '/dashboard/deploy?coin=dash',
+    );
+    expect(await dash.getByRole('link', { name: /Dash/ }).first().getAttribute('href')).toBe(
+      '/dashboard/view_coin?coin=dash',
+    );
+    expect(await dash.locator('td[data-col="monthly_fee"]').textContent()).toBe(
+      `$${formatBalance(30 * coins.data.dash!.host_price)}`,
+    );
 
     // Scrolling near the bottom brings 20 more, then the rest.
     await scrollToBottom(page);
@@ -127,7 +149,9 @@ describe('coin list', () => {
     // Search matches label, ticker and id; clearing brings the list back.
     const search = page.getByRole('searchbox', { name: 'Search coins' });
     await search.fill('dash');
-    const matching = listed.filter((id) => [id, coins.data[id]!.label, coins.data[id]!.ticker].some((s) => s.toLowerCase().includes('dash')));
+    const matching = listed.filter((id) =>
+      [id, coins.data[id]!.label, coins.data[id]!.ticker].some((s) => s.toLowerCase().includes('dash')),
+    );
     await expect.poll(() => idsOf(table)).toEqual(matching);
     await search.fill('zzz-no-coin');
     await page.getByText('No coins match “zzz-no-coin”.').waitFor();
@@ -164,33 +188,49 @@ describe('coin list', () => {
     await insertTestNode(server.deps.db, { mn_id: 'e2e-1', user_id: user.id, coin_id: 'pac', status: 'running' });
     // Public answers may be cached for a second: reload until the page shows the node's coin.
     const delisted = delistedTable(page);
-    await waitFor(async () => {
-      await page.reload();
-      await rowsOf(coinTable(page)).first().waitFor();
-      return (await rowsOf(delisted).count()) > 0;
-    }, 15_000, 'the delisted section');
+    await waitFor(
+      async () => {
+        await page.reload();
+        await rowsOf(coinTable(page)).first().waitFor();
+        return (await rowsOf(delisted).count()) > 0;
+      },
+      15_000,
+      'the delisted section',
+    );
     await page.getByRole('heading', { name: 'Delisted', exact: true }).waitFor();
     expect(await idsOf(delisted)).toEqual(['pac']);
     expect(await coinTable(page).locator('tr[data-coin="pac"]').count()).toBe(0);
     expect(await delisted.getByRole('link', { name: /Deploy/ }).count()).toBe(0);
     await delisted.locator('tr[data-coin="pac"] td[data-col="hosted_mns"]').filter({ hasText: '1' }).waitFor();
     // The platform stats are a public answer of their own, cached apart: reloaded until they count the node too.
-    await waitFor(async () => {
-      if ((await page.getByTestId('stat-hosted-nodes').textContent()) === '1') return true;
-      await page.reload();
-      await page.getByTestId('stat-hosted-nodes').filter({ hasText: /\d/ }).waitFor();
-      return false;
-    }, 15_000, 'the hosted-nodes stat');
+    await waitFor(
+      async () => {
+        if ((await page.getByTestId('stat-hosted-nodes').textContent()) === '1') return true;
+        await page.reload();
+        await page.getByTestId('stat-hosted-nodes').filter({ hasText: /\d/ }).waitFor();
+        return false;
+      },
+      15_000,
+      'the hosted-nodes stat',
+    );
     await screenshot(page, 'dashboard-delisted');
 
     // Once its last node is deleted, the coin leaves the list (again past any cached answer:
     // reloaded until the page, fully drawn, has no delisted section).
-    await server.deps.db.updateTable('nodes').set({ state: 'deleted', deleted_at: Date.now() }).where('mn_id', '=', 'e2e-1').execute();
-    await waitFor(async () => {
-      await page.reload();
-      await rowsOf(coinTable(page)).first().waitFor();
-      return (await delistedTable(page).count()) === 0;
-    }, 15_000, 'the delisted section to go');
+    await server.deps.db
+      .updateTable('nodes')
+      .set({ state: 'deleted', deleted_at: Date.now() })
+      .where('mn_id', '=', 'e2e-1')
+      .execute();
+    await waitFor(
+      async () => {
+        await page.reload();
+        await rowsOf(coinTable(page)).first().waitFor();
+        return (await delistedTable(page).count()) === 0;
+      },
+      15_000,
+      'the delisted section to go',
+    );
     await page.context().close();
   });
 });
@@ -212,84 +252,106 @@ describe('view_coin', () => {
     await page.context().close();
   });
 
-  it('shows the coin, its charts and an income calculator that matches the shared formula', { timeout: 60_000 }, async () => {
-    const page = await newPage();
-    let coin: CoinDetail | undefined;
-    // The demo prices move when the refresher runs: compare with the data the page shows.
-    for (let attempt = 0; attempt < 3 && !coin; attempt++) {
-      await page.goto('/dashboard/view_coin?coin=dash');
-      const shownPrice = await page.getByTestId('market-price').textContent();
-      const data = (await getJson<{ data: CoinDetail }>('/public_api/get_coin?coin=dash')).data;
-      if (shownPrice === `$${formatPrice(data.market_data!.price)}`) coin = data;
-      else await sleep(1100);
-    }
-    expect(coin).toBeDefined();
-    const c = coin!;
-    const market = c.market_data!;
+  it(
+    'shows the coin, its charts and an income calculator that matches the shared formula',
+    { timeout: 60_000 },
+    async () => {
+      const page = await newPage();
+      let coin: CoinDetail | undefined;
+      // The demo prices move when the refresher runs: compare with the data the page shows.
+      for (let attempt = 0; attempt < 3 && !coin; attempt++) {
+        await page.goto('/dashboard/view_coin?coin=dash');
+        const shownPrice = await page.getByTestId('market-price').textContent();
+        const data = (await getJson<{ data: CoinDetail }>('/public_api/get_coin?coin=dash')).data;
+        if (shownPrice === `$${formatPrice(data.market_data!.price)}`) coin = data;
+        else await sleep(1100);
+      }
+      expect(coin).toBeDefined();
+      const c = coin!;
+      const market = c.market_data!;
 
-    // Header, alerts, links.
-    await page.getByRole('heading', { level: 1, name: /Dash/ }).waitFor();
-    expect(await page.getByRole('link', { name: 'Deploy a node' }).getAttribute('href')).toBe('/dashboard/deploy?coin=dash');
-    await page.getByText(c.alerts[0]!.title).waitFor();
-    await page.getByRole('navigation', { name: 'Links' }).getByRole('link', { name: /Website/ }).waitFor();
+      // Header, alerts, links.
+      await page.getByRole('heading', { level: 1, name: /Dash/ }).waitFor();
+      expect(await page.getByRole('link', { name: 'Deploy a node' }).getAttribute('href')).toBe(
+        '/dashboard/deploy?coin=dash',
+      );
+      await page.getByText(c.alerts[0]!.title).waitFor();
+      await page
+        .getByRole('navigation', { name: 'Links' })
+        .getByRole('link', { name: /Website/ })
+        .waitFor();
 
-    // Statistics and specifications, by their display format.
-    const statistics = page.getByRole('table', { name: 'Statistics' });
-    await statistics.locator('tr[data-variable="roi"]').getByText(formatPercent(c.roi!)).waitFor();
-    await statistics.locator('tr[data-variable="price"]').getByText(`$${formatPrice(market.price)}`).waitFor();
-    await statistics.locator('tr[data-variable="network_nodes"]').getByText('3,000').waitFor();
-    await page.getByRole('table', { name: 'Specifications' }).getByText('X11').waitFor();
+      // Statistics and specifications, by their display format.
+      const statistics = page.getByRole('table', { name: 'Statistics' });
+      await statistics.locator('tr[data-variable="roi"]').getByText(formatPercent(c.roi!)).waitFor();
+      await statistics
+        .locator('tr[data-variable="price"]')
+        .getByText(`$${formatPrice(market.price)}`)
+        .waitFor();
+      await statistics.locator('tr[data-variable="network_nodes"]').getByText('3,000').waitFor();
+      await page.getByRole('table', { name: 'Specifications' }).getByText('X11').waitFor();
 
-    // Exchanges.
-    const exchanges = page.getByRole('table', { name: 'Exchanges' });
-    expect(await exchanges.locator('tbody tr').count()).toBe(c.exchanges.length);
-    await exchanges.getByText(c.exchanges[0]!.exchange.name).first().waitFor();
-    await exchanges.getByText(formatPercent(c.exchanges[0]!.volume_percent)).first().waitFor();
+      // Exchanges.
+      const exchanges = page.getByRole('table', { name: 'Exchanges' });
+      expect(await exchanges.locator('tbody tr').count()).toBe(c.exchanges.length);
+      await exchanges.getByText(c.exchanges[0]!.exchange.name).first().waitFor();
+      await exchanges.getByText(formatPercent(c.exchanges[0]!.volume_percent)).first().waitFor();
 
-    // Two uPlot charts.
-    await expect.poll(() => page.locator('.chart-card canvas').count()).toBe(2);
-    await page.getByRole('figure', { name: /Market chart: Market cap and Volume/ }).waitFor();
+      // Two uPlot charts.
+      await expect.poll(() => page.locator('.chart-card canvas').count()).toBe(2);
+      await page.getByRole('figure', { name: /Market chart: Market cap and Volume/ }).waitFor();
 
-    // Chain data is not known yet.
-    expect(await page.getByTestId('latest-block').textContent()).toBe('—');
-    await page.getByText('No node of this coin has reported its chain to the platform lately.').waitFor();
+      // Chain data is not known yet.
+      expect(await page.getByTestId('latest-block').textContent()).toBe('—');
+      await page.getByText('No node of this coin has reported its chain to the platform lately.').waitFor();
 
-    // Income calculator: 1 node at the current price and ROI, then 3 nodes.
-    const expected = income(c.collateral, market.price, c.roi!);
-    const yearly = page.getByTestId('income-yearly');
-    expect(Math.abs(money(await yearly.textContent()) - expected.yearly)).toBeLessThan(0.0051);
-    expect(Math.abs(money(await page.getByTestId('income-monthly').textContent()) - expected.monthly)).toBeLessThan(0.0051);
-    expect(Math.abs(money(await page.getByTestId('income-daily').textContent()) - expected.daily)).toBeLessThan(0.0051);
-    const nodes = page.getByLabel('Number of nodes');
-    expect(await nodes.inputValue()).toBe('1');
-    await nodes.fill('3');
-    await expect.poll(async () => Math.abs(money(await yearly.textContent()) - 3 * expected.yearly)).toBeLessThan(0.0051);
-    expect(await page.getByTestId('income-collateral').textContent()).toBe(`${formatNumber(3 * c.collateral)} DASH`);
-    expect(await page.getByTestId('income-hosting').textContent()).toBe(`$${formatBalance(3 * 30 * c.dedicated_price)}`);
-    await screenshot(page, 'view_coin');
+      // Income calculator: 1 node at the current price and ROI, then 3 nodes.
+      const expected = income(c.collateral, market.price, c.roi!);
+      const yearly = page.getByTestId('income-yearly');
+      expect(Math.abs(money(await yearly.textContent()) - expected.yearly)).toBeLessThan(0.0051);
+      expect(Math.abs(money(await page.getByTestId('income-monthly').textContent()) - expected.monthly)).toBeLessThan(
+        0.0051,
+      );
+      expect(Math.abs(money(await page.getByTestId('income-daily').textContent()) - expected.daily)).toBeLessThan(
+        0.0051,
+      );
+      const nodes = page.getByLabel('Number of nodes');
+      expect(await nodes.inputValue()).toBe('1');
+      await nodes.fill('3');
+      await expect
+        .poll(async () => Math.abs(money(await yearly.textContent()) - 3 * expected.yearly))
+        .toBeLessThan(0.0051);
+      expect(await page.getByTestId('income-collateral').textContent()).toBe(`${formatNumber(3 * c.collateral)} DASH`);
+      expect(await page.getByTestId('income-hosting').textContent()).toBe(
+        `$${formatBalance(3 * 30 * c.dedicated_price)}`,
+      );
+      await screenshot(page, 'view_coin');
 
-    // Bad input: a message, dashes, never NaN.
-    for (const bad of ['', '-2', 'abc', '1.5']) {
-      await nodes.fill(bad);
-      await page.getByRole('alert').filter({ hasText: /node/ }).waitFor();
+      // Bad input: a message, dashes, never NaN.
+      for (const bad of ['', '-2', 'abc', '1.5']) {
+        await nodes.fill(bad);
+        await page.getByRole('alert').filter({ hasText: /node/ }).waitFor();
+        expect(await yearly.textContent()).toBe('--');
+      }
+      await nodes.fill('5000');
+      await page.getByText('At most 1000 nodes: showing 1000.').waitFor();
+      expect(await page.getByTestId('income-collateral').textContent()).toBe(
+        `${formatNumber(1000 * c.collateral)} DASH`,
+      );
+      await nodes.fill('1');
+      const price = page.getByLabel('Price (USD)');
+      await price.fill('12x');
+      await page.getByRole('alert').filter({ hasText: /price/ }).waitFor();
       expect(await yearly.textContent()).toBe('--');
-    }
-    await nodes.fill('5000');
-    await page.getByText('At most 1000 nodes: showing 1000.').waitFor();
-    expect(await page.getByTestId('income-collateral').textContent()).toBe(`${formatNumber(1000 * c.collateral)} DASH`);
-    await nodes.fill('1');
-    const price = page.getByLabel('Price (USD)');
-    await price.fill('12x');
-    await page.getByRole('alert').filter({ hasText: /price/ }).waitFor();
-    expect(await yearly.textContent()).toBe('--');
-    await price.fill('10');
-    await page.getByLabel('ROI (% per year)').fill('-1');
-    await page.getByRole('alert').filter({ hasText: /ROI/ }).waitFor();
-    await page.getByLabel('ROI (% per year)').fill('10');
-    expect(money(await yearly.textContent())).toBeCloseTo(income(c.collateral, 10, 10).yearly, 2);
-    expect(await page.locator('body').textContent()).not.toContain('NaN');
-    await page.context().close();
-  });
+      await price.fill('10');
+      await page.getByLabel('ROI (% per year)').fill('-1');
+      await page.getByRole('alert').filter({ hasText: /ROI/ }).waitFor();
+      await page.getByLabel('ROI (% per year)').fill('10');
+      expect(money(await yearly.textContent())).toBeCloseTo(income(c.collateral, 10, 10).yearly, 2);
+      expect(await page.locator('body').textContent()).not.toContain('NaN');
+      await page.context().close();
+    },
+  );
 });
 
 describe('public pages', () => {
@@ -298,16 +360,25 @@ describe('public pages', () => {
     const listed = detailed.data.filter((r) => !r.delisted);
     // The plans start at the lowest regular price; campaigns are shown as campaigns (newuser.test.ts).
     const dedicated = Math.min(...listed.map((r) => r.regular_dedicated_price_usd));
-    const cloud = Math.min(...listed.flatMap((r) => (r.regular_cloud_price_usd === null ? [] : [r.regular_cloud_price_usd])));
+    const cloud = Math.min(
+      ...listed.flatMap((r) => (r.regular_cloud_price_usd === null ? [] : [r.regular_cloud_price_usd])),
+    );
 
     const page = await newPage();
     await page.goto('/pricing');
     const dedicatedCard = page.locator('[data-plan="dedicated"]');
     const cloudCard = page.locator('[data-plan="cloud"]');
-    await dedicatedCard.getByTestId('plan-dedicated-daily').filter({ hasText: `$${formatDailyPrice(dedicated)}` }).waitFor();
-    expect(await dedicatedCard.getByTestId('plan-dedicated-monthly').textContent()).toBe(`from $${formatBalance(30 * dedicated)}/mo`);
+    await dedicatedCard
+      .getByTestId('plan-dedicated-daily')
+      .filter({ hasText: `$${formatDailyPrice(dedicated)}` })
+      .waitFor();
+    expect(await dedicatedCard.getByTestId('plan-dedicated-monthly').textContent()).toBe(
+      `from $${formatBalance(30 * dedicated)}/mo`,
+    );
     expect(await cloudCard.getByTestId('plan-cloud-daily').textContent()).toBe(`$${formatDailyPrice(cloud)}`);
-    expect(await cloudCard.getByTestId('plan-cloud-monthly').textContent()).toBe(`from $${formatBalance(30 * cloud)}/mo`);
+    expect(await cloudCard.getByTestId('plan-cloud-monthly').textContent()).toBe(
+      `from $${formatBalance(30 * cloud)}/mo`,
+    );
     await dedicatedCard.getByText('99.99% uptime').waitFor();
     await dedicatedCard.getByText('Dedicated resources').waitFor();
     await cloudCard.getByText('99.00% uptime').waitFor();
@@ -374,7 +445,9 @@ describe('public pages', () => {
     expect(await fitsViewport(page)).toBe(true);
     await screenshot(page, 'mobile-view_coin');
     await page.goto('/pricing');
-    await rowsOf(page.getByRole('table', { name: 'Prices per coin' })).first().waitFor();
+    await rowsOf(page.getByRole('table', { name: 'Prices per coin' }))
+      .first()
+      .waitFor();
     expect(await fitsViewport(page)).toBe(true);
     await page.context().close();
   });

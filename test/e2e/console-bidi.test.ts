@@ -20,7 +20,9 @@ beforeAll(async () => {
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
   customer = await freshUser(server.deps, { prefix: 'rlo' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(
+    0,
+  );
 });
 afterEach(session.assertNoPageErrors);
 afterAll(async () => {
@@ -33,28 +35,37 @@ const mainText = (page: Page) => page.locator('main').innerText();
 const RAW_BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 describe('bidi controls in the console', () => {
-  it('a chat message and a node alias holding U+202E show the escape, not reversed text', { timeout: 120_000 }, async () => {
-    await callerFor(server.deps)(customer.token).support.send({ body: 'Please refund \u202Eevil' });
-    // Aliases typed today allow letters only; one stored earlier may hold anything.
-    await insertTestNode(server.deps.db, { mn_id: `mn-rlo-${customer.id}`, user_id: customer.id, coin_id: 'dash', alias: 'a\u202Egnp.exe' });
+  it(
+    'a chat message and a node alias holding U+202E show the escape, not reversed text',
+    { timeout: 120_000 },
+    async () => {
+      await callerFor(server.deps)(customer.token).support.send({ body: 'Please refund \u202Eevil' });
+      // Aliases typed today allow letters only; one stored earlier may hold anything.
+      await insertTestNode(server.deps.db, {
+        mn_id: `mn-rlo-${customer.id}`,
+        user_id: customer.id,
+        coin_id: 'dash',
+        alias: 'a\u202Egnp.exe',
+      });
 
-    const page = await session.newPage();
-    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
-    await page.goto('/console/support');
-    await page.getByRole('button', { name: new RegExp(customer.username) }).click();
-    const thread = page.getByRole('log', { name: `Conversation with ${customer.username}` });
-    await thread.getByText('Please refund \\u202eevil').waitFor();
-    expect(await thread.locator('.bidi-escape').allInnerTexts()).toEqual(['\\u202e']);
-    // The inbox's preview of the newest message too.
-    await page.locator('.support-inbox-last', { hasText: 'Please refund \\u202eevil' }).waitFor();
-    expect(await mainText(page)).not.toMatch(RAW_BIDI);
-    await screenshot(page, 'console-bidi-support');
+      const page = await session.newPage();
+      await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+      await page.goto('/console/support');
+      await page.getByRole('button', { name: new RegExp(customer.username) }).click();
+      const thread = page.getByRole('log', { name: `Conversation with ${customer.username}` });
+      await thread.getByText('Please refund \\u202eevil').waitFor();
+      expect(await thread.locator('.bidi-escape').allInnerTexts()).toEqual(['\\u202e']);
+      // The inbox's preview of the newest message too.
+      await page.locator('.support-inbox-last', { hasText: 'Please refund \\u202eevil' }).waitFor();
+      expect(await mainText(page)).not.toMatch(RAW_BIDI);
+      await screenshot(page, 'console-bidi-support');
 
-    await page.goto(`/console/customers/${customer.id}`);
-    await at(page, `/console/customers/${customer.id}`);
-    await page.getByRole('cell', { name: /a\\u202egnp\.exe/ }).waitFor();
-    await page.getByText('Please refund \\u202eevil').waitFor();
-    expect(await mainText(page)).not.toMatch(RAW_BIDI);
-    expect(await page.locator('main .bidi-escape').count()).toBe(2);
-  });
+      await page.goto(`/console/customers/${customer.id}`);
+      await at(page, `/console/customers/${customer.id}`);
+      await page.getByRole('cell', { name: /a\\u202egnp\.exe/ }).waitFor();
+      await page.getByText('Please refund \\u202eevil').waitFor();
+      expect(await mainText(page)).not.toMatch(RAW_BIDI);
+      expect(await page.locator('main .bidi-escape').count()).toBe(2);
+    },
+  );
 });

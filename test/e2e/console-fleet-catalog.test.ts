@@ -5,14 +5,24 @@ import { startFakeDocker } from '../support/fake-docker';
 import { startPodman, type Podman } from '../support/podman';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, consoleNav, liveSubscribed, logInLive, logInWithCode, screenshot } from './browser';
+import {
+  at,
+  Authenticator,
+  browserSession,
+  consoleNav,
+  liveSubscribed,
+  logInLive,
+  logInWithCode,
+  screenshot,
+} from './browser';
 
 // The console's Fleet and Catalog pages in Chromium against the real server (built client
 // in dist/client: run `npm run build` first): a host added (a Docker API on loopback, the
 // one plain tcp:// the rule allows) and drained; a coin put in maintenance, seen at once
 // on a customer's deploy page in another browser context; a price edited; all in the log.
 
-const MAINTENANCE_NOTICE = "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.";
+const MAINTENANCE_NOTICE =
+  "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.";
 
 let server: TestServer;
 const session = browserSession(() => server.url);
@@ -31,7 +41,9 @@ beforeAll(async () => {
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
   customer = await freshUser(server.deps, { prefix: 'cust' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(
+    0,
+  );
 });
 afterEach(session.assertNoPageErrors);
 afterAll(async () => {
@@ -40,7 +52,6 @@ afterAll(async () => {
   await podman?.stop();
   await stopTestServer(server);
 });
-
 
 const nav = consoleNav;
 
@@ -59,7 +70,10 @@ describe('console Fleet and Catalog in the browser', () => {
     await page.getByLabel('Docker API URL', { exact: true }).fill('tcp://203.0.113.5:2375');
     await page.getByLabel('Public IPv4', { exact: true }).fill('192.0.2.30');
     await page.getByRole('button', { name: 'Add host' }).click();
-    await page.getByRole('alert').getByText(/plain tcp:\/\/ is refused for 203\.0\.113\.5/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/plain tcp:\/\/ is refused for 203\.0\.113\.5/)
+      .waitFor();
     // TLS asks for the CA, certificate and key.
     await page.getByLabel('Docker API URL', { exact: true }).fill('https://203.0.113.5:2376');
     await page.getByLabel('Client key (PEM)').waitFor();
@@ -87,7 +101,11 @@ describe('console Fleet and Catalog in the browser', () => {
 
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('draining').waitFor();
-    const host = await server.deps.db.selectFrom('hosts').select('state').where('name', '=', 'loop-e2e').executeTakeFirstOrThrow();
+    const host = await server.deps.db
+      .selectFrom('hosts')
+      .select('state')
+      .where('name', '=', 'loop-e2e')
+      .executeTakeFirstOrThrow();
     expect(host.state).toBe('draining');
     await screenshot(page, 'console-fleet');
   });
@@ -114,15 +132,34 @@ describe('console Fleet and Catalog in the browser', () => {
     await page.getByLabel('Dedicated price of Dash', { exact: true }).fill('0.31');
     await page.getByRole('button', { name: 'Save prices' }).click();
     await page.getByRole('button', { name: 'Edit prices of Dash' }).getByText('0.31').waitFor();
-    expect((await server.deps.db.selectFrom('coins').select('dedicated_price').where('id', '=', 'dash').executeTakeFirstOrThrow()).dedicated_price).toBe(310_000);
+    expect(
+      (
+        await server.deps.db
+          .selectFrom('coins')
+          .select('dedicated_price')
+          .where('id', '=', 'dash')
+          .executeTakeFirstOrThrow()
+      ).dedicated_price,
+    ).toBe(310_000);
 
     // A bad price is refused with its reason and changes nothing.
     await page.getByRole('button', { name: 'Edit prices of Dash' }).click();
     await page.getByLabel('Dedicated price of Dash', { exact: true }).fill('-3');
     await page.getByRole('button', { name: 'Save prices' }).click();
-    await page.getByRole('alert').getByText(/must be a USD amount per day/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/must be a USD amount per day/)
+      .waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
-    expect((await server.deps.db.selectFrom('coins').select('dedicated_price').where('id', '=', 'dash').executeTakeFirstOrThrow()).dedicated_price).toBe(310_000);
+    expect(
+      (
+        await server.deps.db
+          .selectFrom('coins')
+          .select('dedicated_price')
+          .where('id', '=', 'dash')
+          .executeTakeFirstOrThrow()
+      ).dedicated_price,
+    ).toBe(310_000);
 
     await maintenance.click();
     await expect.poll(() => maintenance.isChecked(), { timeout: 15_000 }).toBe(false);
@@ -137,7 +174,10 @@ describe('console Fleet and Catalog in the browser', () => {
     await rows.first().waitFor();
     const texts = await rows.allInnerTexts();
     for (const action of ['hosts add', 'hosts drain', 'catalog maintenance', 'catalog set-price']) {
-      expect(texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')), action).toBe(true);
+      expect(
+        texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')),
+        action,
+      ).toBe(true);
     }
   });
 });

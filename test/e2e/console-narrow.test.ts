@@ -18,7 +18,9 @@ beforeAll(async () => {
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'narrowop', tfa: true });
   await freshUser(server.deps, { prefix: 'narrowcust' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(
+    0,
+  );
 });
 afterEach(session.assertNoPageErrors);
 afterAll(async () => {

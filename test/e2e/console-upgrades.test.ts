@@ -19,14 +19,36 @@ let operator: FreshUser;
 let owner: FreshUser;
 
 beforeAll(async () => {
-  server = await startTestServer({ ...fastFleetEnv(dataDir), ROLLOUT_TICK_SECONDS: '0.2', ROLLOUT_HEALTH_SECONDS: '3' }, { dataDir });
+  server = await startTestServer(
+    { ...fastFleetEnv(dataDir), ROLLOUT_TICK_SECONDS: '0.2', ROLLOUT_HEALTH_SECONDS: '3' },
+    { dataDir },
+  );
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'upop', tfa: true });
   owner = await freshUser(server.deps, { prefix: 'upown' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
-  for (let i = 0; i < 3; i++) await requestNode(server.deps.db, { profiles: server.deps.fleet.profiles, log: server.deps.log, simulator: true }, { userId: owner.id, coinId: 'dash', plan: 'dedicated' });
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(
+    0,
+  );
+  for (let i = 0; i < 3; i++)
+    await requestNode(
+      server.deps.db,
+      { profiles: server.deps.fleet.profiles, log: server.deps.log, simulator: true },
+      { userId: owner.id, coinId: 'dash', plan: 'dedicated' },
+    );
   await server.deps.fleet.reconcile();
-  await waitFor(async () => (await server.deps.db.selectFrom('node_view').select('id').where('state', '=', 'live').where('user_id', '=', owner.id).execute()).length === 3, 30_000, 'three live nodes');
+  await waitFor(
+    async () =>
+      (
+        await server.deps.db
+          .selectFrom('node_view')
+          .select('id')
+          .where('state', '=', 'live')
+          .where('user_id', '=', owner.id)
+          .execute()
+      ).length === 3,
+    30_000,
+    'three live nodes',
+  );
 }, 60_000);
 afterEach(session.assertNoPageErrors);
 afterAll(async () => {
@@ -54,7 +76,10 @@ describe('console upgrades', () => {
     // Bad input: refused with the reason, nothing started.
     await page.getByLabel('New version').fill('22 beta');
     await page.getByRole('button', { name: 'Start upgrade' }).click();
-    await page.getByRole('alert').getByText(/must be 1-40 letters/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/must be 1-40 letters/)
+      .waitFor();
 
     await page.getByLabel('New version').fill('23.0.0-broken');
     await page.getByRole('button', { name: 'Start upgrade' }).click();

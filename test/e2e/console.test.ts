@@ -50,7 +50,6 @@ async function expect404(page: Page) {
   await page.getByRole('heading', { name: 'Page not found' }).waitFor();
 }
 
-
 describe('operator console in the browser', () => {
   it('shows guests and customers the ordinary 404 page and never loads the console for them', async () => {
     const guest = await session.newPage();
@@ -79,7 +78,7 @@ describe('operator console in the browser', () => {
     expect(chunks).toEqual([]);
   });
 
-  it('lets an operator with TOTP 2FA run maintenance, the banner and sign-up, live on customers\' tabs, and reads it all back in the log', async () => {
+  it("lets an operator with TOTP 2FA run maintenance, the banner and sign-up, live on customers' tabs, and reads it all back in the log", async () => {
     // A customer with the dashboard open.
     const customerPage = await session.newPage();
     await logInLive(customerPage, customer);
@@ -95,7 +94,10 @@ describe('operator console in the browser', () => {
     }
     await screenshot(page, 'console-overview');
 
-    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Settings', exact: true }).click();
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: 'Settings', exact: true })
+      .click();
     await at(page, '/console/settings');
 
     // The banner: a bad link is refused with its reason, then a good one shows on the customer's tab without a reload.
@@ -103,11 +105,16 @@ describe('operator console in the browser', () => {
     await page.getByLabel('Banner link', { exact: true }).fill('javascript:alert(1)');
     await page.getByLabel('Banner colour', { exact: true }).selectOption('warning');
     await page.getByRole('button', { name: 'Show banner' }).click();
-    await page.getByRole('alert').getByText(/banner\.link: must be empty, a path/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/banner\.link: must be empty, a path/)
+      .waitFor();
     await page.getByLabel('Banner link', { exact: true }).fill('/dashboard/billing');
     await page.getByRole('button', { name: 'Show banner' }).click();
     await page.getByText('The banner is shown to every customer.').waitFor();
-    const banner = customerPage.locator('.banner-warning').getByRole('link', { name: 'Planned upgrade on Sunday 10:00 UTC' });
+    const banner = customerPage
+      .locator('.banner-warning')
+      .getByRole('link', { name: 'Planned upgrade on Sunday 10:00 UTC' });
     await banner.waitFor();
     expect(await banner.getAttribute('href')).toBe('/dashboard/billing');
     await screenshot(customerPage, 'console-customer-banner', { fullPage: false });
@@ -149,7 +156,10 @@ describe('operator console in the browser', () => {
     await rows.first().waitFor();
     const texts = await rows.allInnerTexts();
     for (const action of ['banner set', 'maintenance', 'signup close', 'signup open', 'banner clear']) {
-      expect(texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')), action).toBe(true);
+      expect(
+        texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')),
+        action,
+      ).toBe(true);
     }
     expect(texts.some((t) => t.includes('users promote') && t.includes('CLI ('))).toBe(true);
     await page.getByLabel('Action', { exact: true }).selectOption('maintenance');

@@ -23,7 +23,11 @@ async function violationsOn(paths: string[], token?: string): Promise<string[]> 
     if (/Content Security Policy|Refused to/i.test(m.text())) found.push(m.text());
   });
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(
+        `Refused to: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}:${e.columnNumber} ${e.sample}`,
+      ),
+    );
   });
   if (token) await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), token);
   for (const p of paths) {
@@ -37,15 +41,38 @@ async function violationsOn(paths: string[], token?: string): Promise<string[]> 
 
 describe('the built client under the Content-Security-Policy', () => {
   it('visitor pages run without a violation', async () => {
-    expect(await violationsOn(['/', '/pricing', '/faq', '/dashboard', '/dashboard/view_coin?coin=dash', '/login', '/register'])).toEqual([]);
+    expect(
+      await violationsOn([
+        '/',
+        '/pricing',
+        '/faq',
+        '/dashboard',
+        '/dashboard/view_coin?coin=dash',
+        '/login',
+        '/register',
+      ]),
+    ).toEqual([]);
     session.assertNoPageErrors();
   });
 
   it("a user's pages run without a violation", async () => {
     const json = { 'content-type': 'application/json' };
-    await fetch(`${s.url}/public_api/register`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'csp_user', email: 'csp@example.test', password: 'csp-pass-12' }) });
-    const { auth_token } = await fetch(`${s.url}/public_api/login`, { method: 'POST', headers: json, body: JSON.stringify({ username: 'csp_user', password: 'csp-pass-12' }) }).then((r) => r.json());
-    expect(await violationsOn(['/dashboard/portfolio', '/dashboard/settings', '/dashboard/billing', '/dashboard/api'], auth_token)).toEqual([]);
+    await fetch(`${s.url}/public_api/register`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: 'csp_user', email: 'csp@example.test', password: 'csp-pass-12' }),
+    });
+    const { auth_token } = await fetch(`${s.url}/public_api/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ username: 'csp_user', password: 'csp-pass-12' }),
+    }).then((r) => r.json());
+    expect(
+      await violationsOn(
+        ['/dashboard/portfolio', '/dashboard/settings', '/dashboard/billing', '/dashboard/api'],
+        auth_token,
+      ),
+    ).toEqual([]);
     session.assertNoPageErrors();
   });
 

@@ -49,7 +49,8 @@ const txid = () => randomBytes(32).toString('hex');
 const burnTxid = (prefix: 'b0b0' | '01d0' | '5e4d' = 'b0b0') => prefix + randomBytes(30).toString('hex');
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** An address-like string: a prefix and base58 characters, `length` in all. */
-const address = (prefix: string, length: number) => prefix + Array.from(randomBytes(length - prefix.length), (b) => BASE58[b % 58]).join('');
+const address = (prefix: string, length: number) =>
+  prefix + Array.from(randomBytes(length - prefix.length), (b) => BASE58[b % 58]).join('');
 const button = (name: string) => page.getByRole('button', { name, exact: true });
 /** The message under a field, by the field's label. */
 const fieldError = (label: string) => page.locator(`.field:has(> label:text-is("${label}")) .field-error`);
@@ -76,15 +77,20 @@ async function start(coin: string, experience: 'Beginner' | 'Advanced/Migration'
   expect(await page.getByRole('radio', { name: /Dedicated/ }).isChecked()).toBe(true);
   expect(await page.getByRole('radio', { name: /Beginner/ }).isChecked()).toBe(true);
   if (plan) await page.getByRole('radio', { name: new RegExp(plan) }).check();
-  if (experience !== 'Beginner') await page.getByRole('radio', { name: new RegExp(experience.replace('/', '\\/')) }).check();
+  if (experience !== 'Beginner')
+    await page.getByRole('radio', { name: new RegExp(experience.replace('/', '\\/')) }).check();
   await button("Let's start").click();
 }
 
 /** Clicks the deploy button and returns the server's answer (its server_id). */
 async function deploy(name = 'Deploy'): Promise<{ server_id: string; server_ids: string[] }> {
-  const answer = page.waitForResponse((r) => r.url().includes('deploy.deploy_server') || r.url().includes('deploy.deploy_validators'));
+  const answer = page.waitForResponse(
+    (r) => r.url().includes('deploy.deploy_server') || r.url().includes('deploy.deploy_validators'),
+  );
   await button(name).click();
-  const body = (await (await answer).json()) as [{ result?: { data: { server_id: string; server_ids: string[] } }; error?: { message: string } }];
+  const body = (await (await answer).json()) as [
+    { result?: { data: { server_id: string; server_ids: string[] } }; error?: { message: string } },
+  ];
   expect(body[0].error?.message).toBeUndefined();
   return body[0].result!.data;
 }
@@ -134,9 +140,16 @@ describe('the deploy page', () => {
 
   it('shows the maintenance notice instead of the wizard (BITG is under maintenance)', async () => {
     await page.goto('/dashboard/deploy?coin=bitg');
-    await page.getByText("Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.", { exact: true }).waitFor();
+    await page
+      .getByText(
+        "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.",
+        { exact: true },
+      )
+      .waitFor();
     expect(await page.getByRole('button', { name: "Let's start" }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'View stats' }).getAttribute('href')).toBe('/dashboard/view_coin?coin=bitg');
+    expect(await page.getByRole('link', { name: 'View stats' }).getAttribute('href')).toBe(
+      '/dashboard/view_coin?coin=bitg',
+    );
   });
 
   it('plan cards: daily prices to 3 decimals, the campaign price beside the struck-through one, Cloud disabled without a cloud plan', async () => {
@@ -146,14 +159,18 @@ describe('the deploy page', () => {
     expect(await dedicated.locator('s').textContent()).toBe('$0.130');
     expect(await dedicated.locator('strong').textContent()).toBe('$0.100');
     expect(await page.locator('.choice-card[data-plan="cloud"] strong').textContent()).toBe('$0.045');
-    expect(await page.getByRole('link', { name: 'View stats' }).getAttribute('href')).toBe('/dashboard/view_coin?coin=dash');
+    expect(await page.getByRole('link', { name: 'View stats' }).getAttribute('href')).toBe(
+      '/dashboard/view_coin?coin=dash',
+    );
     await screenshot(page, 'deploy-begin');
 
     await page.goto('/dashboard/deploy?coin=eth');
     const cloud = page.getByRole('radio', { name: /Cloud/ });
     await cloud.waitFor({ state: 'attached' });
     expect(await cloud.isDisabled()).toBe(true);
-    expect(await page.locator('.choice-card[data-plan="cloud"]').getAttribute('title')).toBe('This coin has no Cloud plan.');
+    expect(await page.locator('.choice-card[data-plan="cloud"]').getAttribute('title')).toBe(
+      'This coin has no Cloud plan.',
+    );
     expect(await page.locator('.choice-card[data-plan="dedicated"] strong').textContent()).toBe('$0.330');
   });
 
@@ -173,93 +190,106 @@ describe('the deploy page', () => {
 });
 
 describe('one coin of every wizard, deployed end to end', () => {
-  it('dip003 (Dash), beginner: four steps with its commands, the txid rule, the payee choice, migration', { timeout: 90_000 }, async () => {
-    await start('dash');
-    await expectStep(1, 4);
-    await next();
-    await expectStep(2, 4);
-    await page.getByText('getnewaddress', { exact: true }).waitFor();
-    await next();
-    await expectStep(3, 4);
-    await page.getByText('sendtoaddress <your new address> 1000', { exact: true }).waitFor();
-    await page.getByText('masternode outputs', { exact: true }).waitFor();
-    await screenshot(page, 'deploy-dash-step3');
-    await button('Copy: masternode outputs').click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('masternode outputs');
-    await next();
-    await expectStep(4, 4);
+  it(
+    'dip003 (Dash), beginner: four steps with its commands, the txid rule, the payee choice, migration',
+    { timeout: 90_000 },
+    async () => {
+      await start('dash');
+      await expectStep(1, 4);
+      await next();
+      await expectStep(2, 4);
+      await page.getByText('getnewaddress', { exact: true }).waitFor();
+      await next();
+      await expectStep(3, 4);
+      await page.getByText('sendtoaddress <your new address> 1000', { exact: true }).waitFor();
+      await page.getByText('masternode outputs', { exact: true }).waitFor();
+      await screenshot(page, 'deploy-dash-step3');
+      await button('Copy: masternode outputs').click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('masternode outputs');
+      await next();
+      await expectStep(4, 4);
 
-    await button('Deploy').click();
-    await expectFieldError('Transaction ID', 'Transaction ID required.');
-    await input('Transaction ID').fill('a');
-    expect(await fieldError('Transaction ID').count()).toBe(0);
+      await button('Deploy').click();
+      await expectFieldError('Transaction ID', 'Transaction ID required.');
+      await input('Transaction ID').fill('a');
+      expect(await fieldError('Transaction ID').count()).toBe(0);
 
-    await page.getByRole('radio', { name: 'Use another one' }).check();
-    await input('Payee address').waitFor();
-    await page.getByRole('radio', { name: 'Use the same address I sent the collateral to' }).check();
-    await input('I want to migrate my masternode from another platform').check();
-    await input('Transaction ID').fill('');
-    await input('Operator key (BLS secret key)').fill('not-a-key');
-    await button('Deploy').click();
-    await expectFieldError('Operator key (BLS secret key)', 'Incorrect BLS key');
-    await screenshot(page, 'deploy-dash-step4');
-    await input('I want to migrate my masternode from another platform').uncheck();
+      await page.getByRole('radio', { name: 'Use another one' }).check();
+      await input('Payee address').waitFor();
+      await page.getByRole('radio', { name: 'Use the same address I sent the collateral to' }).check();
+      await input('I want to migrate my masternode from another platform').check();
+      await input('Transaction ID').fill('');
+      await input('Operator key (BLS secret key)').fill('not-a-key');
+      await button('Deploy').click();
+      await expectFieldError('Operator key (BLS secret key)', 'Incorrect BLS key');
+      await screenshot(page, 'deploy-dash-step4');
+      await input('I want to migrate my masternode from another platform').uncheck();
 
-    await input('Transaction ID').fill(txid());
-    const { server_id } = await deploy();
-    await page.getByRole('heading', { name: 'Setting up your node...' }).or(page.getByRole('heading', { name: 'Setup completed!' })).waitFor();
-    await screenshot(page, 'deploy-dash-deploying');
-    // Not started yet: the sign-message start form.
-    await finish(server_id, async () => {
-      await view('Start your masternode').getByLabel('Prepared transaction and signature').waitFor();
-      await view('Start your masternode').getByRole('button', { name: 'Start node' }).waitFor();
-    });
-    expect(pathOf(page)).toBe(`/dashboard/masternode/${server_id}?tab=config`);
-  });
+      await input('Transaction ID').fill(txid());
+      const { server_id } = await deploy();
+      await page
+        .getByRole('heading', { name: 'Setting up your node...' })
+        .or(page.getByRole('heading', { name: 'Setup completed!' }))
+        .waitFor();
+      await screenshot(page, 'deploy-dash-deploying');
+      // Not started yet: the sign-message start form.
+      await finish(server_id, async () => {
+        await view('Start your masternode').getByLabel('Prepared transaction and signature').waitFor();
+        await view('Start your masternode').getByRole('button', { name: 'Start node' }).waitFor();
+      });
+      expect(pathOf(page)).toBe(`/dashboard/masternode/${server_id}?tab=config`);
+    },
+  );
 
-  it('burn (SIN), advanced: starts at the burn, Previous goes to the start, a checked burn jumps to 9', { timeout: 90_000 }, async () => {
-    await start('sin', 'Advanced/Migration');
-    await expectStep(7, 9);
-    await page.getByText('infinitynodeburnfund <your new address> 1000000 <your backup address>', { exact: true }).waitFor();
-    await button('Previous').click();
-    await button("Let's start").waitFor();
-    expect(await page.getByRole('radio', { name: /Advanced/ }).isChecked()).toBe(true);
-    await button("Let's start").click();
-    await expectStep(7, 9);
+  it(
+    'burn (SIN), advanced: starts at the burn, Previous goes to the start, a checked burn jumps to 9',
+    { timeout: 90_000 },
+    async () => {
+      await start('sin', 'Advanced/Migration');
+      await expectStep(7, 9);
+      await page
+        .getByText('infinitynodeburnfund <your new address> 1000000 <your backup address>', { exact: true })
+        .waitFor();
+      await button('Previous').click();
+      await button("Let's start").waitFor();
+      expect(await page.getByRole('radio', { name: /Advanced/ }).isChecked()).toBe(true);
+      await button("Let's start").click();
+      await expectStep(7, 9);
 
-    await button('Check burn').click();
-    await expectFieldError('Burn transaction ID', 'Transaction ID required.');
-    // The server looks the burn up on the coin's daemon: each refusal keeps step 7 with its message.
-    for (const [id, message] of [
-      [txid(), 'Burn transaction not found. Check the transaction ID and try again.'],
-      [burnTxid('5e4d'), 'This transaction does not burn any coins.'],
-      [burnTxid('01d0'), 'This burn transaction is more than 1 year old and can no longer be used.'],
-    ]) {
-      await input('Burn transaction ID').fill(id);
-      const checked = page.waitForResponse((r) => r.url().includes('deploy.check_burn'));
       await button('Check burn').click();
-      await checked;
-      await expectFieldError('Burn transaction ID', message);
-      expect(await counter().textContent()).toBe('Step 7 of 9');
-    }
-    await input('Burn transaction ID').fill(burnTxid());
-    await button('Check burn').click();
-    await expectStep(9, 9);
-    await button('Previous').click();
-    await expectStep(7, 9);
-    const burn = burnTxid();
-    await input('Burn transaction ID').fill(burn);
-    await button('Check burn').click();
-    await expectStep(9, 9);
+      await expectFieldError('Burn transaction ID', 'Transaction ID required.');
+      // The server looks the burn up on the coin's daemon: each refusal keeps step 7 with its message.
+      for (const [id, message] of [
+        [txid(), 'Burn transaction not found. Check the transaction ID and try again.'],
+        [burnTxid('5e4d'), 'This transaction does not burn any coins.'],
+        [burnTxid('01d0'), 'This burn transaction is more than 1 year old and can no longer be used.'],
+      ]) {
+        await input('Burn transaction ID').fill(id);
+        const checked = page.waitForResponse((r) => r.url().includes('deploy.check_burn'));
+        await button('Check burn').click();
+        await checked;
+        await expectFieldError('Burn transaction ID', message);
+        expect(await counter().textContent()).toBe('Step 7 of 9');
+      }
+      await input('Burn transaction ID').fill(burnTxid());
+      await button('Check burn').click();
+      await expectStep(9, 9);
+      await button('Previous').click();
+      await expectStep(7, 9);
+      const burn = burnTxid();
+      await input('Burn transaction ID').fill(burn);
+      await button('Check burn').click();
+      await expectStep(9, 9);
 
-    await button('Deploy').click();
-    await expectFieldError('Transaction ID', 'Transaction ID required.');
-    const collateral = txid();
-    await input('Transaction ID').fill(collateral);
-    const { server_id } = await deploy();
-    // The masternode.conf line carries the collateral and the checked burn.
-    await finish(server_id, () => classicView(collateral, burn));
-  });
+      await button('Deploy').click();
+      await expectFieldError('Transaction ID', 'Transaction ID required.');
+      const collateral = txid();
+      await input('Transaction ID').fill(collateral);
+      const { server_id } = await deploy();
+      // The masternode.conf line carries the collateral and the checked burn.
+      await finish(server_id, () => classicView(collateral, burn));
+    },
+  );
 
   it('burn (SIN), beginner: nine steps with the coin’s amounts', { timeout: 30_000 }, async () => {
     await start('sin');
@@ -290,7 +320,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('T-address', 'Address required.');
     await input('T-address').fill(address('t1', 35));
     const { server_id } = await deploy();
-    await finish(server_id, () => view('Your Horizen node').getByText('there is nothing to run from your wallet', { exact: false }).waitFor());
+    await finish(server_id, () =>
+      view('Your Horizen node').getByText('there is nothing to run from your wallet', { exact: false }).waitFor(),
+    );
   });
 
   it('monero type (BDX), advanced: the address rule, migration with the secret key', { timeout: 90_000 }, async () => {
@@ -308,7 +340,12 @@ describe('one coin of every wizard, deployed end to end', () => {
     // Monero-type: syncing, then the register command, then running (the simulator moves fast).
     await finish(server_id, async () => {
       const v = view('Start your service node');
-      await v.getByText('Syncing', { exact: true }).or(v.getByLabel('Start command', { exact: true })).or(v.getByText('Congratulations', { exact: true })).first().waitFor();
+      await v
+        .getByText('Syncing', { exact: true })
+        .or(v.getByLabel('Start command', { exact: true }))
+        .or(v.getByText('Congratulations', { exact: true }))
+        .first()
+        .waitFor();
     });
   });
 
@@ -319,7 +356,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('Collateral address', 'Address required.');
     await input('Collateral address').fill(address('E', 34));
     const { server_id } = await deploy();
-    await finish(server_id, () => view('Start your Energi masternode').getByRole('link', { name: 'Energi web wallet' }).waitFor());
+    await finish(server_id, () =>
+      view('Start your Energi masternode').getByRole('link', { name: 'Energi web wallet' }).waitFor(),
+    );
   });
 
   it('3ULL: the license key ("License key required.")', { timeout: 90_000 }, async () => {
@@ -330,7 +369,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectFieldError('License key', 'License key required.');
     await input('License key').fill(randomBytes(12).toString('hex').toUpperCase());
     const { server_id } = await deploy();
-    await finish(server_id, () => view('Your node').getByText('Your node is deployed and needs no action from you.', { exact: true }).waitFor());
+    await finish(server_id, () =>
+      view('Your node').getByText('Your node is deployed and needs no action from you.', { exact: true }).waitFor(),
+    );
   });
 
   it('classic (PIVX), beginner: the payment to yourself with its commands', { timeout: 90_000 }, async () => {
@@ -339,7 +380,8 @@ describe('one coin of every wizard, deployed end to end', () => {
     // Prerequisites are a reminder only: Next works with nothing ticked.
     await next();
     await expectStep(2, 2);
-    for (const c of ['getnewaddress MN1', 'sendtoaddress <your new address> 10000', 'masternode outputs']) await page.getByText(c, { exact: true }).waitFor();
+    for (const c of ['getnewaddress MN1', 'sendtoaddress <your new address> 10000', 'masternode outputs'])
+      await page.getByText(c, { exact: true }).waitFor();
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
     const collateral = txid();
@@ -347,7 +389,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     const { server_id } = await deploy();
     await finish(server_id, () => classicView(collateral));
     // The line holds the node's masternode key in PIVX's format (prefix 212: "Y…"), opened for its owner.
-    expect(await view('Start your masternode').getByLabel('masternode.conf', { exact: true }).textContent()).toMatch(/ Y[1-9A-HJ-NP-Za-km-z]{51} /);
+    expect(await view('Start your masternode').getByLabel('masternode.conf', { exact: true }).textContent()).toMatch(
+      / Y[1-9A-HJ-NP-Za-km-z]{51} /,
+    );
 
     // Advanced 'Deploy another node' comes back to the guide's step; beginner to the begin step.
     await page.goto('/dashboard/deploy?coin=pivx');
@@ -376,7 +420,9 @@ describe('one coin of every wizard, deployed end to end', () => {
     await page.getByRole('heading', { name: 'Setup completed!' }).waitFor();
     expect(await page.getByText('Click your node in the right pane').count()).toBe(0);
     await page.getByRole('link', { name: 'Proceed with configuration' }).click();
-    await onConfigTab(server_id, () => view('Start your masternode').getByLabel('Create the masternode from your wallet', { exact: true }).waitFor());
+    await onConfigTab(server_id, () =>
+      view('Start your masternode').getByLabel('Create the masternode from your wallet', { exact: true }).waitFor(),
+    );
 
     // Advanced: 'Deploy another node' goes back to the guide's Advanced step.
     await start('defi', 'Advanced/Migration');
@@ -396,48 +442,81 @@ describe('one coin of every wizard, deployed end to end', () => {
     await input('Number of neurons').fill('21');
     const { server_id, server_ids } = await deploy();
     expect(server_ids).toHaveLength(21);
-    await expect.poll(() => page.locator('.queue-item').evaluateAll((els, ids) => ids.filter((id) => els.some((e) => e.getAttribute('data-mn') === id)).length, server_ids), { timeout: 30_000 }).toBe(21);
-    await finish(server_id, () => view('Start your masternode').getByText('There is nothing to run for this node: it needs no start command from your wallet.', { exact: true }).waitFor());
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('.queue-item')
+            .evaluateAll(
+              (els, ids) => ids.filter((id) => els.some((e) => e.getAttribute('data-mn') === id)).length,
+              server_ids,
+            ),
+        { timeout: 30_000 },
+      )
+      .toBe(21);
+    await finish(server_id, () =>
+      view('Start your masternode')
+        .getByText('There is nothing to run for this node: it needs no start command from your wallet.', {
+          exact: true,
+        })
+        .waitFor(),
+    );
   });
 
-  it('validator (ETH), advanced: the upload checks with their messages, per-file results, Deploy more', { timeout: 120_000 }, async () => {
-    const password = 'keystore password 1';
-    const keystore = async () => {
-      const sk = bls12_381.utils.randomPrivateKey();
-      const pbkdf2 = defaultPbkdfModule();
-      const ks = await create(password, sk, bls12_381.getPublicKey(sk), 'm/12381/3600/0/0/0', null, { ...pbkdf2, params: { ...pbkdf2.params, c: 2048 } });
-      return Buffer.from(JSON.stringify(ks));
-    };
-    await start('eth', 'Advanced/Migration');
-    await expectStep(4, 5);
-    await button('Deploy').click();
-    await expectFieldError('Keystore files', 'Please select at least one file');
-    await expectFieldError('Keystore password', 'Password required');
-    await expectFieldError('Fee recipient', 'Address required');
-    await input('Fee recipient').fill('0x1234');
-    await expectFieldError('Fee recipient', 'Invalid address');
+  it(
+    'validator (ETH), advanced: the upload checks with their messages, per-file results, Deploy more',
+    { timeout: 120_000 },
+    async () => {
+      const password = 'keystore password 1';
+      const keystore = async () => {
+        const sk = bls12_381.utils.randomPrivateKey();
+        const pbkdf2 = defaultPbkdfModule();
+        const ks = await create(password, sk, bls12_381.getPublicKey(sk), 'm/12381/3600/0/0/0', null, {
+          ...pbkdf2,
+          params: { ...pbkdf2.params, c: 2048 },
+        });
+        return Buffer.from(JSON.stringify(ks));
+      };
+      await start('eth', 'Advanced/Migration');
+      await expectStep(4, 5);
+      await button('Deploy').click();
+      await expectFieldError('Keystore files', 'Please select at least one file');
+      await expectFieldError('Keystore password', 'Password required');
+      await expectFieldError('Fee recipient', 'Address required');
+      await input('Fee recipient').fill('0x1234');
+      await expectFieldError('Fee recipient', 'Invalid address');
 
-    const files = input('Keystore files');
-    const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `keystore-${i}.json`, mimeType: 'application/json', buffer: Buffer.from('{}') }));
-    await files.setInputFiles(eleven);
-    await expectFieldError('Keystore files', 'You can upload up to 10 files');
+      const files = input('Keystore files');
+      const eleven = Array.from({ length: 11 }, (_, i) => ({
+        name: `keystore-${i}.json`,
+        mimeType: 'application/json',
+        buffer: Buffer.from('{}'),
+      }));
+      await files.setInputFiles(eleven);
+      await expectFieldError('Keystore files', 'You can upload up to 10 files');
 
-    await files.setInputFiles([{ name: 'keystore-m_12381_3600_0_0_0.json', mimeType: 'application/json', buffer: await keystore() }]);
-    await input('Keystore password').fill(password);
-    const fee = '0x' + randomBytes(20).toString('hex');
-    await input('Fee recipient').fill(fee);
-    const { server_id } = await deploy();
-    await expectStep(5, 5);
-    const result = page.locator('.keystore-results li[data-file="keystore-m_12381_3600_0_0_0.json"]');
-    expect(await result.getAttribute('class')).toBe('text-green');
-    await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: 30_000 });
-    await button('Deploy more').click();
-    await expectStep(4, 5);
-    await page.goto('/dashboard/deploy?coin=eth');
-    await page.locator(`.queue-item[data-mn="${server_id}"]`).getByRole('link', { name: 'Click here to continue' }).click({ timeout: 30_000 });
-    await onConfigTab(server_id, async () => {
-      await view('Change the fee recipient').getByLabel('New fee recipient').waitFor();
-      expect(await page.getByTestId('fee-recipient').textContent()).toBe(fee);
-    });
-  });
+      await files.setInputFiles([
+        { name: 'keystore-m_12381_3600_0_0_0.json', mimeType: 'application/json', buffer: await keystore() },
+      ]);
+      await input('Keystore password').fill(password);
+      const fee = '0x' + randomBytes(20).toString('hex');
+      await input('Fee recipient').fill(fee);
+      const { server_id } = await deploy();
+      await expectStep(5, 5);
+      const result = page.locator('.keystore-results li[data-file="keystore-m_12381_3600_0_0_0.json"]');
+      expect(await result.getAttribute('class')).toBe('text-green');
+      await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: 30_000 });
+      await button('Deploy more').click();
+      await expectStep(4, 5);
+      await page.goto('/dashboard/deploy?coin=eth');
+      await page
+        .locator(`.queue-item[data-mn="${server_id}"]`)
+        .getByRole('link', { name: 'Click here to continue' })
+        .click({ timeout: 30_000 });
+      await onConfigTab(server_id, async () => {
+        await view('Change the fee recipient').getByLabel('New fee recipient').waitFor();
+        expect(await page.getByTestId('fee-recipient').textContent()).toBe(fee);
+      });
+    },
+  );
 });

@@ -28,43 +28,47 @@ afterAll(async () => {
 const REGISTER = /\/trpc\/auth\.register(\?|$)/;
 
 describe('forms', () => {
-  it('check with the shared schema before sending, and show the server field errors under their fields', { timeout: 60_000 }, async () => {
-    const page = await session.newPage();
-    const sent: string[] = [];
-    page.on('request', (r) => {
-      if (REGISTER.test(r.url())) sent.push(r.url());
-    });
-    await page.goto('/register');
-    const username = page.getByLabel('Username', { exact: true });
-    await username.fill('x');
-    await page.getByLabel('Email', { exact: true }).fill('not-an-email');
-    await page.getByRole('button', { name: 'Register', exact: true }).click();
-    // Refused in the browser, with the shared rule's words, tied to the field.
-    await page.getByText('Username must be at least 3 characters').waitFor();
-    expect(await username.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByText('Email must be a valid email address').count()).toBe(1);
-    expect(sent).toEqual([]);
+  it(
+    'check with the shared schema before sending, and show the server field errors under their fields',
+    { timeout: 60_000 },
+    async () => {
+      const page = await session.newPage();
+      const sent: string[] = [];
+      page.on('request', (r) => {
+        if (REGISTER.test(r.url())) sent.push(r.url());
+      });
+      await page.goto('/register');
+      const username = page.getByLabel('Username', { exact: true });
+      await username.fill('x');
+      await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      // Refused in the browser, with the shared rule's words, tied to the field.
+      await page.getByText('Username must be at least 3 characters').waitFor();
+      expect(await username.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.getByText('Email must be a valid email address').count()).toBe(1);
+      expect(sent).toEqual([]);
 
-    // A client without the check (an old tab, a script) sends bad input anyway: the
-    // server's own validation answers with field errors, shown under the same fields.
-    await page.route(REGISTER, async (route) => {
-      const body = JSON.parse(route.request().postData() ?? '{}') as Record<string, Record<string, unknown>>;
-      for (const call of Object.values(body)) Object.assign(call, { username: 'x', email: 'not-an-email' });
-      await route.continue({ postData: JSON.stringify(body) });
-    });
-    await username.fill(`forms_${Date.now().toString(36)}`);
-    await page.getByLabel('Email', { exact: true }).fill('forms@example.test');
-    await page.getByLabel('Password', { exact: true }).fill('forms-secret-1');
-    await page.getByLabel('Confirm password', { exact: true }).fill('forms-secret-1');
-    await page.getByRole('button', { name: 'Register', exact: true }).click();
-    await page.getByText('Username must be at least 3 characters').waitFor();
-    await page.getByText('Email must be a valid email address').waitFor();
-    expect(sent.length).toBe(1);
-    // One error alert for the form, nothing else.
-    expect(await page.getByRole('alert').count()).toBe(1);
-    expect(await page.getByRole('alert').textContent()).toContain('Error!');
-    await page.context().close();
-  });
+      // A client without the check (an old tab, a script) sends bad input anyway: the
+      // server's own validation answers with field errors, shown under the same fields.
+      await page.route(REGISTER, async (route) => {
+        const body = JSON.parse(route.request().postData() ?? '{}') as Record<string, Record<string, unknown>>;
+        for (const call of Object.values(body)) Object.assign(call, { username: 'x', email: 'not-an-email' });
+        await route.continue({ postData: JSON.stringify(body) });
+      });
+      await username.fill(`forms_${Date.now().toString(36)}`);
+      await page.getByLabel('Email', { exact: true }).fill('forms@example.test');
+      await page.getByLabel('Password', { exact: true }).fill('forms-secret-1');
+      await page.getByLabel('Confirm password', { exact: true }).fill('forms-secret-1');
+      await page.getByRole('button', { name: 'Register', exact: true }).click();
+      await page.getByText('Username must be at least 3 characters').waitFor();
+      await page.getByText('Email must be a valid email address').waitFor();
+      expect(sent.length).toBe(1);
+      // One error alert for the form, nothing else.
+      expect(await page.getByRole('alert').count()).toBe(1);
+      expect(await page.getByRole('alert').textContent()).toContain('Error!');
+      await page.context().close();
+    },
+  );
 
   it('show one success message, and a new submit clears the last one', async () => {
     const page = await session.newPage();

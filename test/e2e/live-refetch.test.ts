@@ -68,11 +68,19 @@ describe('live events in the browser', () => {
 
     // Refetching everything would put every active query in the same batch as the
     // one the event concerns (invalidation refetches them all in one tick).
-    const afterStats = await refetchAfter(page, () => insertEvent(server.deps.db, null, 'update_stats', {}), 'coins.get_stats');
+    const afterStats = await refetchAfter(
+      page,
+      () => insertEvent(server.deps.db, null, 'update_stats', {}),
+      'coins.get_stats',
+    );
     expect(afterStats).not.toContain('nodes.get_masternodes');
     expect(afterStats).not.toContain('auth.get_common_info');
 
-    const afterNodes = await refetchAfter(page, () => insertEvent(server.deps.db, userId, 'refresh_masternodes', {}), 'nodes.get_masternodes');
+    const afterNodes = await refetchAfter(
+      page,
+      () => insertEvent(server.deps.db, userId, 'refresh_masternodes', {}),
+      'nodes.get_masternodes',
+    );
     expect(afterNodes).not.toContain('coins.get_stats');
     expect(afterNodes).not.toContain('auth.get_common_info');
     await page.context().close();

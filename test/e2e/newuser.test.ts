@@ -30,10 +30,21 @@ let mnId = '';
 beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
   await session.launch();
-  const post = (p: string, body: unknown) => fetch(server.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (p: string, body: unknown) =>
+    fetch(server.url + p, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   expect((await post('/public_api/register', { ...user, email: `${user.username}@example.test` })).status).toBe(200);
   const lines: string[] = [];
-  expect(await runCli(['fleet', 'create', 'dash', '--user', user.username, '--plan', 'cloud'], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) })).toBe(0);
+  expect(
+    await runCli(
+      ['fleet', 'create', 'dash', '--user', user.username, '--plan', 'cloud'],
+      { DATA_DIR: dataDir, ...env },
+      { out: (l) => lines.push(l) },
+    ),
+  ).toBe(0);
   mnId = /node (\S+) requested/.exec(lines.join('\n'))![1];
 });
 
@@ -65,23 +76,35 @@ describe('public pages', () => {
     const page = await newPage();
     await page.goto('/verify?h=not-a-real-link');
     await at(page, '/');
-    await page.getByRole('alert').filter({ hasText: /Email not verified/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Email not verified/ })
+      .waitFor();
     await page.context().close();
   });
 
   it('scrolls /#features and /#overview to their sections on load', async () => {
-    for (const [width, id] of [[1280, 'features'], [390, 'overview'], [390, 'features']] as const) {
+    for (const [width, id] of [
+      [1280, 'features'],
+      [390, 'overview'],
+      [390, 'features'],
+    ] as const) {
       const page = await newPage(width);
       await page.goto(`/#${id}`);
       const section = page.locator(`section#${id}`);
       await section.waitFor();
       // At the top of the screen, or as near as the page's end allows.
       await expect
-        .poll(async () => {
-          const y = (await section.boundingBox())!.y;
-          const atEnd = await page.evaluate(() => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2);
-          return Math.abs(y) < 2 || (atEnd && y >= 0 && y < 500);
-        }, { timeout: 5000 })
+        .poll(
+          async () => {
+            const y = (await section.boundingBox())!.y;
+            const atEnd = await page.evaluate(
+              () => window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2,
+            );
+            return Math.abs(y) < 2 || (atEnd && y >= 0 && y < 500);
+          },
+          { timeout: 5000 },
+        )
         .toBe(true);
       expect(await page.evaluate(() => window.scrollY), `${id} at ${width}`).toBeGreaterThan(100);
       await page.context().close();
@@ -93,8 +116,20 @@ describe('public pages', () => {
     await page.goto('/pricing');
     const plans = page.getByRole('table', { name: 'Plans' });
     await plans.waitFor();
-    expect(await plans.locator('tr[data-plan-row="dedicated"] > *').allTextContents()).toEqual(['Dedicated', 'from $3.90', '$0.130', '99.99%', 'Dedicated']);
-    expect(await plans.locator('tr[data-plan-row="cloud"] > *').allTextContents()).toEqual(['Cloud', 'from $1.89', '$0.063', '99.00%', 'Shared']);
+    expect(await plans.locator('tr[data-plan-row="dedicated"] > *').allTextContents()).toEqual([
+      'Dedicated',
+      'from $3.90',
+      '$0.130',
+      '99.99%',
+      'Dedicated',
+    ]);
+    expect(await plans.locator('tr[data-plan-row="cloud"] > *').allTextContents()).toEqual([
+      'Cloud',
+      'from $1.89',
+      '$0.063',
+      '99.00%',
+      'Shared',
+    ]);
     // The cards agree with the table (and with the landing's "from $0.063").
     expect(await page.getByTestId('plan-dedicated-daily').textContent()).toBe('$0.130');
     expect(await page.getByTestId('plan-cloud-daily').textContent()).toBe('$0.063');
@@ -129,7 +164,9 @@ describe('public pages', () => {
     await page.reload();
     await page.getByText('Oops! Looks like there is a problem on our side').waitFor();
     const community = page.getByRole('navigation', { name: 'Community and support' });
-    expect(await community.getByRole('link', { name: 'Discord' }).getAttribute('href')).toBe('https://discord.example.test/nk');
+    expect(await community.getByRole('link', { name: 'Discord' }).getAttribute('href')).toBe(
+      'https://discord.example.test/nk',
+    );
     await community.getByRole('link', { name: 'help@example.test' }).waitFor();
     await screenshot(page, 'newuser-error-app');
     await page.context().close();
@@ -141,7 +178,9 @@ describe('coin pages', () => {
     const page = await newPage();
     await page.goto('/dashboard/view_coin?coin=dash');
     const chain = page.getByRole('region', { name: /Wallet and latest block/ });
-    await expect.poll(async () => (await chain.getByTestId('latest-block').textContent())?.trim(), { timeout: 15_000 }).toMatch(/^\d[\d,]*$/);
+    await expect
+      .poll(async () => (await chain.getByTestId('latest-block').textContent())?.trim(), { timeout: 15_000 })
+      .toMatch(/^\d[\d,]*$/);
     await chain.getByTestId('simulated-badge').waitFor();
     await chain.getByText(/Nodekeep-Simulator/).waitFor();
     const specs = page.getByRole('region', { name: 'Specifications' });
@@ -155,7 +194,9 @@ describe('coin pages', () => {
   });
 
   it('keep sub-cent price axis labels inside the chart and distinct', async () => {
-    const detailed = (await fetch(`${server.url}/public_api/get_detailed`).then((r) => r.json())) as { data: { id: string; price_usd: number | null }[] };
+    const detailed = (await fetch(`${server.url}/public_api/get_detailed`).then((r) => r.json())) as {
+      data: { id: string; price_usd: number | null }[];
+    };
     const tiny = detailed.data.find((r) => r.price_usd !== null && r.price_usd < 0.01 && r.price_usd > 0)!;
     const page = await newPage(390);
     await page.goto(`/dashboard/view_coin?coin=${tiny.id}`);
@@ -189,7 +230,9 @@ describe('a signed-in customer', () => {
     await page.locator('.node-header').getByTestId('simulated-badge').waitFor();
     expect(await page.getByText('None: a simulated node has no address on the network').count()).toBe(1);
     expect(await page.getByText('192.0.2.').count()).toBe(0);
-    expect((await page.locator('.stat', { hasText: 'Investment' }).locator('.stat-value').textContent())?.trim()).toBe('None (simulated)');
+    expect((await page.locator('.stat', { hasText: 'Investment' }).locator('.stat-value').textContent())?.trim()).toBe(
+      'None (simulated)',
+    );
     // Worth and ROI are not shown as if the node earned.
     expect(await page.getByRole('region', { name: 'Value' }).count()).toBe(0);
 
@@ -199,11 +242,20 @@ describe('a signed-in customer', () => {
     expect((await stat('Monthly expenses').textContent())?.trim()).toBe('$1.35'); // 30 × Dash's $0.045 cloud campaign price
     await page.getByRole('link', { name: 'contact support' }).waitFor();
     // No placeholder speaks of our plans.
-    for (const p of ['/dashboard/billing', '/dashboard/api', '/dashboard/affiliate', '/dashboard/notifications', '/dashboard/deploy?coin=dash', `/dashboard/masternode/${mnId}?tab=config`]) {
+    for (const p of [
+      '/dashboard/billing',
+      '/dashboard/api',
+      '/dashboard/affiliate',
+      '/dashboard/notifications',
+      '/dashboard/deploy?coin=dash',
+      `/dashboard/masternode/${mnId}?tab=config`,
+    ]) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(200);
-      expect(await page.locator('body').innerText(), p).not.toMatch(/deploy issue|deploy wizard|later issue|arrives with|not open yet|coming soon/i);
+      expect(await page.locator('body').innerText(), p).not.toMatch(
+        /deploy issue|deploy wizard|later issue|arrives with|not open yet|coming soon/i,
+      );
     }
     // The dashboard has a footer with the support links.
     expect(await page.locator('footer').getByRole('link', { name: 'Telegram' }).count()).toBe(1);
@@ -249,7 +301,19 @@ describe('a signed-in customer', () => {
   it('fits 320 px on every logged-in page', async () => {
     const page = await newPage(320);
     await logIn(page);
-    for (const p of ['/dashboard', '/dashboard/portfolio', `/dashboard/masternode/${mnId}`, '/dashboard/billing', '/dashboard/settings', '/dashboard/notifications', '/dashboard/api', '/dashboard/affiliate', '/dashboard/deploy?coin=dash', '/dashboard/staking', '/dashboard/view_coin?coin=dash']) {
+    for (const p of [
+      '/dashboard',
+      '/dashboard/portfolio',
+      `/dashboard/masternode/${mnId}`,
+      '/dashboard/billing',
+      '/dashboard/settings',
+      '/dashboard/notifications',
+      '/dashboard/api',
+      '/dashboard/affiliate',
+      '/dashboard/deploy?coin=dash',
+      '/dashboard/staking',
+      '/dashboard/view_coin?coin=dash',
+    ]) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForTimeout(300);
@@ -281,7 +345,9 @@ describe('maintenance', () => {
 
   it("takes a user's tab out of maintenance back where it was, and reports no visits meanwhile", async () => {
     const page = await newPage();
-    const subscribed = page.waitForEvent('websocket').then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
+    const subscribed = page
+      .waitForEvent('websocket')
+      .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
     await logIn(page);
     await subscribed;
     await page.goto(`/dashboard/portfolio?q=1`);

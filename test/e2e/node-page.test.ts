@@ -24,7 +24,13 @@ let server: TestServer;
 const session = browserSession(() => server.url);
 const owner = { id: 0, username: '', password: '', token: '' };
 
-type NodeData = { mn_id: string; state: string; alias: string | null; output_text: string; setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] } };
+type NodeData = {
+  mn_id: string;
+  state: string;
+  alias: string | null;
+  output_text: string;
+  setup: { view: string; fee_recipient: string | null; fields: { label: string; value: string }[] };
+};
 
 async function api<T>(p: string): Promise<T> {
   const res = await fetch(server.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
@@ -33,17 +39,26 @@ async function api<T>(p: string): Promise<T> {
 }
 
 async function post(p: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(server.url + p, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(server.url + p, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
 const nodeData = (mn: string) => api<{ data: NodeData }>(`/api/get_masternode?masternode=${mn}`).then((r) => r.data);
-const listedIds = () => api<{ masternodes: { mn_id: string }[] }>('/api/get_masternodes').then((r) => r.masternodes.map((n) => n.mn_id));
+const listedIds = () =>
+  api<{ masternodes: { mn_id: string }[] }>('/api/get_masternodes').then((r) => r.masternodes.map((n) => n.mn_id));
 
 /** A node made through the fleet, as the operator's CLI makes it. */
 async function createNode(coin: string, plan: 'cloud' | 'dedicated' = 'cloud'): Promise<string> {
   const lines: string[] = [];
-  const code = await runCli(['fleet', 'create', coin, '--user', owner.username, '--plan', plan], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
+  const code = await runCli(
+    ['fleet', 'create', coin, '--user', owner.username, '--plan', plan],
+    { DATA_DIR: dataDir, ...env },
+    { out: (l) => lines.push(l) },
+  );
   expect(code, lines.join('\n')).toBe(0);
   const mn = /node (\S+) requested/.exec(lines.join('\n'))![1];
   await expect.poll(listedIds, { timeout: 30_000 }).toContain(mn);
@@ -54,7 +69,11 @@ async function createNode(coin: string, plan: 'cloud' | 'dedicated' = 'cloud'): 
 async function deployValidator(): Promise<{ mn: string; pubkey: string }> {
   const password = 'node page keystore';
   const ks = await makeKeystore(password, smallPbkdf2());
-  const res = await fetch(`${server.url}/api/deploy_server`, { method: 'POST', headers: { authorization: `Bearer ${owner.token}` }, body: validatorForm({ files: [['validator.json', ks.text]], password }) });
+  const res = await fetch(`${server.url}/api/deploy_server`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}` },
+    body: validatorForm({ files: [['validator.json', ks.text]], password }),
+  });
   const body = (await res.json()) as { success: boolean; server_id: string };
   expect(res.status, JSON.stringify(body)).toBe(200);
   expect(body.success, JSON.stringify(body)).toBe(true);
@@ -88,7 +107,8 @@ async function dropCalls(page: Page, procedure: string, opts: { held?: boolean }
   return release;
 }
 
-const toast = (page: Page, text: string) => page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) =>
+  page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
 const title = (page: Page) => page.getByRole('heading', { level: 1 });
 
 /**
@@ -122,228 +142,258 @@ afterAll(async () => {
 });
 
 describe('node page actions', () => {
-  it('renames a node at once, puts the name back when saving fails, and removes the alias', { timeout: 90_000 }, async () => {
-    const mn = await createNode('pivx');
-    await page.goto(`/dashboard/masternode/${mn}`);
-    await title(page).filter({ hasText: mn }).waitFor();
-    const updates = callsTo(page, 'nodes.update_alias');
+  it(
+    'renames a node at once, puts the name back when saving fails, and removes the alias',
+    { timeout: 90_000 },
+    async () => {
+      const mn = await createNode('pivx');
+      await page.goto(`/dashboard/masternode/${mn}`);
+      await title(page).filter({ hasText: mn }).waitFor();
+      const updates = callsTo(page, 'nodes.update_alias');
 
-    // A dropped connection: the new name shows while the call is out, then the old one is back.
-    const release = await dropCalls(page, 'nodes.update_alias', { held: true });
-    await page.getByRole('button', { name: 'Edit alias' }).click();
-    await page.getByLabel('Alias', { exact: true }).fill('Lost name');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await title(page).filter({ hasText: 'Lost name' }).waitFor();
-    // A live status change refetches the node while the call is out: the name shown
-    // stays the one being saved.
-    const refetched = page.waitForResponse((r) => r.url().includes('nodes.get_masternode') && !r.url().includes('get_masternodes'));
-    await insertEvent(server.deps.db, owner.id, 'refresh_masternode', { mn_id: mn });
-    await server.deps.hub.poke();
-    await refetched;
-    await page.waitForTimeout(100);
-    await title(page).filter({ hasText: 'Lost name' }).waitFor({ timeout: 1000 });
-    release();
-    await toast(page, 'Error updating alias').waitFor();
-    await title(page).filter({ hasText: mn }).waitFor();
-    await page.unroute('**/trpc/*nodes.update_alias*');
+      // A dropped connection: the new name shows while the call is out, then the old one is back.
+      const release = await dropCalls(page, 'nodes.update_alias', { held: true });
+      await page.getByRole('button', { name: 'Edit alias' }).click();
+      await page.getByLabel('Alias', { exact: true }).fill('Lost name');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await title(page).filter({ hasText: 'Lost name' }).waitFor();
+      // A live status change refetches the node while the call is out: the name shown
+      // stays the one being saved.
+      const refetched = page.waitForResponse(
+        (r) => r.url().includes('nodes.get_masternode') && !r.url().includes('get_masternodes'),
+      );
+      await insertEvent(server.deps.db, owner.id, 'refresh_masternode', { mn_id: mn });
+      await server.deps.hub.poke();
+      await refetched;
+      await page.waitForTimeout(100);
+      await title(page).filter({ hasText: 'Lost name' }).waitFor({ timeout: 1000 });
+      release();
+      await toast(page, 'Error updating alias').waitFor();
+      await title(page).filter({ hasText: mn }).waitFor();
+      await page.unroute('**/trpc/*nodes.update_alias*');
 
-    // The rule is checked before anything is sent.
-    const before = updates.length;
-    await page.getByRole('button', { name: 'Edit alias' }).click();
-    await page.getByLabel('Alias', { exact: true }).fill('bad/name!');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('An alias may hold only letters, digits, hyphens, underscores and spaces.').waitFor();
-    await page.getByLabel('Alias', { exact: true }).fill('x'.repeat(49));
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('An alias may be at most 48 characters.').waitFor();
-    expect(updates.length).toBe(before);
+      // The rule is checked before anything is sent.
+      const before = updates.length;
+      await page.getByRole('button', { name: 'Edit alias' }).click();
+      await page.getByLabel('Alias', { exact: true }).fill('bad/name!');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('An alias may hold only letters, digits, hyphens, underscores and spaces.').waitFor();
+      await page.getByLabel('Alias', { exact: true }).fill('x'.repeat(49));
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('An alias may be at most 48 characters.').waitFor();
+      expect(updates.length).toBe(before);
 
-    // Saved: shown at once, toasted, kept by the server.
-    await page.getByLabel('Alias', { exact: true }).fill('My PIVX_node-1');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await title(page).filter({ hasText: 'My PIVX_node-1' }).waitFor();
-    await toast(page, 'Alias changed to: My PIVX_node-1').waitFor();
-    await expect.poll(async () => (await nodeData(mn)).alias).toBe('My PIVX_node-1');
-    await screenshot(page, 'node-alias');
+      // Saved: shown at once, toasted, kept by the server.
+      await page.getByLabel('Alias', { exact: true }).fill('My PIVX_node-1');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await title(page).filter({ hasText: 'My PIVX_node-1' }).waitFor();
+      await toast(page, 'Alias changed to: My PIVX_node-1').waitFor();
+      await expect.poll(async () => (await nodeData(mn)).alias).toBe('My PIVX_node-1');
+      await screenshot(page, 'node-alias');
 
-    // Empty removes it; the toast goes after 5 s.
-    await page.getByRole('button', { name: 'Edit alias' }).click();
-    await page.getByLabel('Alias', { exact: true }).fill('');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await toast(page, 'Alias removed').waitFor();
-    await title(page).filter({ hasText: mn }).waitFor();
-    await expect.poll(async () => (await nodeData(mn)).alias).toBeNull();
-    await toast(page, 'Alias removed').waitFor({ state: 'detached', timeout: 8_000 });
-  });
+      // Empty removes it; the toast goes after 5 s.
+      await page.getByRole('button', { name: 'Edit alias' }).click();
+      await page.getByLabel('Alias', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await toast(page, 'Alias removed').waitFor();
+      await title(page).filter({ hasText: mn }).waitFor();
+      await expect.poll(async () => (await nodeData(mn)).alias).toBeNull();
+      await toast(page, 'Alias removed').waitFor({ state: 'detached', timeout: 8_000 });
+    },
+  );
 
-  it('deletes a node: a reason is required, hints, Other words, Error! on failure, the portfolio after success', { timeout: 90_000 }, async () => {
-    const mn = await createNode('pivx');
-    await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
-    const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
-    await dialog.waitFor();
-    const deletes = callsTo(page, 'nodes.delete_masternode');
+  it(
+    'deletes a node: a reason is required, hints, Other words, Error! on failure, the portfolio after success',
+    { timeout: 90_000 },
+    async () => {
+      const mn = await createNode('pivx');
+      await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
+      const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
+      await dialog.waitFor();
+      const deletes = callsTo(page, 'nodes.delete_masternode');
 
-    // The fifteen reasons, in the spec's order, after a placeholder.
-    const reason = dialog.getByLabel('Reason');
-    expect(await reason.locator('option:not([disabled])').allTextContents()).toEqual([...DELETE_REASONS]);
+      // The fifteen reasons, in the spec's order, after a placeholder.
+      const reason = dialog.getByLabel('Reason');
+      expect(await reason.locator('option:not([disabled])').allTextContents()).toEqual([...DELETE_REASONS]);
 
-    // Without a reason the button reads as unavailable and sends nothing.
-    const button = dialog.getByRole('button', { name: 'Delete node' });
-    expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await button.click({ force: true });
-    await page.waitForTimeout(300);
-    expect(deletes).toHaveLength(0);
+      // Without a reason the button reads as unavailable and sends nothing.
+      const button = dialog.getByRole('button', { name: 'Delete node' });
+      expect(await button.getAttribute('aria-disabled')).toBe('true');
+      await button.click({ force: true });
+      await page.waitForTimeout(300);
+      expect(deletes).toHaveLength(0);
 
-    // Hints: reward times with the FAQ, or live chat.
-    await reason.selectOption("I'm not receiving rewards");
-    const hint = dialog.getByTestId('reason-hint');
-    await hint.filter({ hasText: 'first one often comes after about 3 times' }).waitFor();
-    expect(await hint.getByRole('link', { name: 'the FAQ' }).getAttribute('href')).toBe('/faq');
-    await reason.selectOption('There is a problem with the node');
-    await hint.filter({ hasText: 'live chat answers every day from 7:00 to 21:00 UTC' }).waitFor();
-    await reason.selectOption('Moving to Cloud plan');
-    expect(await hint.count()).toBe(0);
+      // Hints: reward times with the FAQ, or live chat.
+      await reason.selectOption("I'm not receiving rewards");
+      const hint = dialog.getByTestId('reason-hint');
+      await hint.filter({ hasText: 'first one often comes after about 3 times' }).waitFor();
+      expect(await hint.getByRole('link', { name: 'the FAQ' }).getAttribute('href')).toBe('/faq');
+      await reason.selectOption('There is a problem with the node');
+      await hint.filter({ hasText: 'live chat answers every day from 7:00 to 21:00 UTC' }).waitFor();
+      await reason.selectOption('Moving to Cloud plan');
+      expect(await hint.count()).toBe(0);
 
-    // Other asks for the customer's words (up to 1000 characters); without them nothing is sent.
-    await reason.selectOption('Other');
-    const words = dialog.getByLabel('Your reason');
-    expect(await words.getAttribute('maxlength')).toBe('1000');
-    expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await words.fill('Moving the coins to cold storage');
-    expect(await button.getAttribute('aria-disabled')).toBeNull();
+      // Other asks for the customer's words (up to 1000 characters); without them nothing is sent.
+      await reason.selectOption('Other');
+      const words = dialog.getByLabel('Your reason');
+      expect(await words.getAttribute('maxlength')).toBe('1000');
+      expect(await button.getAttribute('aria-disabled')).toBe('true');
+      await words.fill('Moving the coins to cold storage');
+      expect(await button.getAttribute('aria-disabled')).toBeNull();
 
-    // A failure shows under "Error!" and the node stays.
-    await dropCalls(page, 'nodes.delete_masternode');
-    await button.click();
-    await dialog.getByRole('alert').filter({ hasText: 'Error!' }).waitFor();
-    expect(await listedIds()).toContain(mn);
-    await screenshot(page, 'node-delete-error', { fullPage: false });
-    await page.unroute('**/trpc/*nodes.delete_masternode*');
+      // A failure shows under "Error!" and the node stays.
+      await dropCalls(page, 'nodes.delete_masternode');
+      await button.click();
+      await dialog.getByRole('alert').filter({ hasText: 'Error!' }).waitFor();
+      expect(await listedIds()).toContain(mn);
+      await screenshot(page, 'node-delete-error', { fullPage: false });
+      await page.unroute('**/trpc/*nodes.delete_masternode*');
 
-    // Success: the words are the reason, then the portfolio without the node.
-    const sent = page.waitForRequest((r) => r.url().includes('nodes.delete_masternode') && r.method() === 'POST');
-    await button.click();
-    expect(JSON.stringify((await sent).postDataJSON())).toContain('"reason":"Moving the coins to cold storage"');
-    await at(page, '/dashboard/portfolio');
-    expect(await listedIds()).not.toContain(mn);
-    await expect.poll(() => page.locator(`tr[data-mn="${mn}"]`).count()).toBe(0);
-    const gone = await fetch(`${server.url}/api/get_masternode?masternode=${mn}`, { headers: { authorization: `Bearer ${owner.token}` } });
-    expect(gone.status).toBe(404);
-  });
+      // Success: the words are the reason, then the portfolio without the node.
+      const sent = page.waitForRequest((r) => r.url().includes('nodes.delete_masternode') && r.method() === 'POST');
+      await button.click();
+      expect(JSON.stringify((await sent).postDataJSON())).toContain('"reason":"Moving the coins to cold storage"');
+      await at(page, '/dashboard/portfolio');
+      expect(await listedIds()).not.toContain(mn);
+      await expect.poll(() => page.locator(`tr[data-mn="${mn}"]`).count()).toBe(0);
+      const gone = await fetch(`${server.url}/api/get_masternode?masternode=${mn}`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(gone.status).toBe(404);
+    },
+  );
 
-  it("starts a DIP003 node from its configuration tab: sign-message form, register_submit, then 'Congratulations' live", { timeout: 120_000 }, async () => {
-    // Deployed as a customer deploys it: the collateral's transaction id.
-    const txid = crypto.randomBytes(32).toString('hex');
-    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
-    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
-    const mn = String(deployed.json.server_id);
-    await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
-    await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
+  it(
+    "starts a DIP003 node from its configuration tab: sign-message form, register_submit, then 'Congratulations' live",
+    { timeout: 120_000 },
+    async () => {
+      // Deployed as a customer deploys it: the collateral's transaction id.
+      const txid = crypto.randomBytes(32).toString('hex');
+      const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+      expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+      const mn = String(deployed.json.server_id);
+      await expect.poll(listedIds, { timeout: 60_000 }).toContain(mn);
+      await expect.poll(async () => (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
 
-    // The details table: the operator key (BLS secret) is blurred until the eye is pressed.
-    await page.goto(`/dashboard/masternode/${mn}`);
-    const details = page.getByRole('table', { name: 'Details' });
-    const eye = details.getByRole('button', { name: /^Show / }).first();
-    await eye.waitFor();
-    const secret = details.getByTestId('secret').first();
-    expect(await eye.getAttribute('aria-pressed')).toBe('false');
-    expect(await secret.getAttribute('class')).toContain('secret-blurred');
-    await eye.click();
-    expect(await eye.getAttribute('aria-pressed')).toBe('true');
-    expect(await secret.getAttribute('class')).toBeNull();
+      // The details table: the operator key (BLS secret) is blurred until the eye is pressed.
+      await page.goto(`/dashboard/masternode/${mn}`);
+      const details = page.getByRole('table', { name: 'Details' });
+      const eye = details.getByRole('button', { name: /^Show / }).first();
+      await eye.waitFor();
+      const secret = details.getByTestId('secret').first();
+      expect(await eye.getAttribute('aria-pressed')).toBe('false');
+      expect(await secret.getAttribute('class')).toContain('secret-blurred');
+      await eye.click();
+      expect(await eye.getAttribute('aria-pressed')).toBe('true');
+      expect(await secret.getAttribute('class')).toBeNull();
 
-    await page.getByRole('tab', { name: 'Configuration' }).click();
-    await at(page, `/dashboard/masternode/${mn}?tab=config`);
-    const view = page.getByRole('region', { name: 'Start your masternode' });
-    await view.waitFor();
-    // The commands to run in the customer's own wallet, copyable.
-    expect(await view.getByRole('button', { name: /^Copy / }).count()).toBeGreaterThan(0);
-    const field = view.getByLabel('Prepared transaction and signature');
+      await page.getByRole('tab', { name: 'Configuration' }).click();
+      await at(page, `/dashboard/masternode/${mn}?tab=config`);
+      const view = page.getByRole('region', { name: 'Start your masternode' });
+      await view.waitFor();
+      // The commands to run in the customer's own wallet, copyable.
+      expect(await view.getByRole('button', { name: /^Copy / }).count()).toBeGreaterThan(0);
+      const field = view.getByLabel('Prepared transaction and signature');
 
-    // Nothing pasted: said under the field, nothing sent.
-    const submits = callsTo(page, 'nodes.register_submit');
-    await view.getByRole('button', { name: 'Start node' }).click();
-    await view.getByText('Paste the result and the signature.').waitFor();
-    expect(submits).toHaveLength(0);
+      // Nothing pasted: said under the field, nothing sent.
+      const submits = callsTo(page, 'nodes.register_submit');
+      await view.getByRole('button', { name: 'Start node' }).click();
+      await view.getByText('Paste the result and the signature.').waitFor();
+      expect(submits).toHaveLength(0);
 
-    // What `protx register_prepare` returned and the collateral address's signature.
-    await field.fill(await registration(mn));
-    await screenshot(page, 'node-config-dip003');
-    await view.getByRole('button', { name: 'Start node' }).click();
-    await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
-    await view.getByText('Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.').waitFor();
-    const after = await nodeData(mn);
-    expect(after.output_text).toMatch(/\bactive\b/);
-    expect(after.output_text).not.toMatch(/\bnot_active\b/);
-    await screenshot(page, 'node-config-dip003-started');
-  });
+      // What `protx register_prepare` returned and the collateral address's signature.
+      await field.fill(await registration(mn));
+      await screenshot(page, 'node-config-dip003');
+      await view.getByRole('button', { name: 'Start node' }).click();
+      await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+      await view
+        .getByText(
+          'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',
+        )
+        .waitFor();
+      const after = await nodeData(mn);
+      expect(after.output_text).toMatch(/\bactive\b/);
+      expect(after.output_text).not.toMatch(/\bnot_active\b/);
+      await screenshot(page, 'node-config-dip003-started');
+    },
+  );
 
-  it("follows a start sent from elsewhere (an API script): the 'started' event flips the open view", { timeout: 120_000 }, async () => {
-    const txid = crypto.randomBytes(32).toString('hex');
-    const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
-    expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
-    const mn = String(deployed.json.server_id);
-    await expect.poll(async () => (await listedIds()).includes(mn) && (await nodeData(mn)).output_text, { timeout: 60_000 }).toMatch(/\bnot_active\b/);
+  it(
+    "follows a start sent from elsewhere (an API script): the 'started' event flips the open view",
+    { timeout: 120_000 },
+    async () => {
+      const txid = crypto.randomBytes(32).toString('hex');
+      const deployed = await post('/api/deploy_server', { currency: 'dash', txid, package: 'cloud' });
+      expect(deployed.status, JSON.stringify(deployed.json)).toBe(200);
+      const mn = String(deployed.json.server_id);
+      await expect
+        .poll(async () => (await listedIds()).includes(mn) && (await nodeData(mn)).output_text, { timeout: 60_000 })
+        .toMatch(/\bnot_active\b/);
 
-    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
-    const view = page.getByRole('region', { name: 'Start your masternode' });
-    await view.getByLabel('Prepared transaction and signature').waitFor();
-    await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
-    const started = await post('/api/register_submit', { mn, output: await registration(mn) });
-    expect(started.status, JSON.stringify(started.json)).toBe(200);
-    await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
-    expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);
-  });
+      await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+      const view = page.getByRole('region', { name: 'Start your masternode' });
+      await view.getByLabel('Prepared transaction and signature').waitFor();
+      await page.evaluate(() => ((window as unknown as { stayedLoaded: boolean }).stayedLoaded = true));
+      const started = await post('/api/register_submit', { mn, output: await registration(mn) });
+      expect(started.status, JSON.stringify(started.json)).toBe(200);
+      await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+      expect(await page.evaluate(() => (window as unknown as { stayedLoaded?: boolean }).stayedLoaded)).toBe(true);
+    },
+  );
 
-  it('checks a validator fee recipient with the spec messages and confirms a change with a toast that stays', { timeout: 90_000 }, async () => {
-    const { mn } = await deployValidator();
-    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
-    const form = page.getByRole('region', { name: 'Change the fee recipient' });
-    await form.waitFor();
-    const input = form.getByLabel('New fee recipient');
-    const submit = form.getByRole('button', { name: 'Change fee recipient' });
-    const updates = callsTo(page, 'nodes.update_validator_fee');
+  it(
+    'checks a validator fee recipient with the spec messages and confirms a change with a toast that stays',
+    { timeout: 90_000 },
+    async () => {
+      const { mn } = await deployValidator();
+      await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+      const form = page.getByRole('region', { name: 'Change the fee recipient' });
+      await form.waitFor();
+      const input = form.getByLabel('New fee recipient');
+      const submit = form.getByRole('button', { name: 'Change fee recipient' });
+      const updates = callsTo(page, 'nodes.update_validator_fee');
 
-    // Required once a submit is tried; then 0x + 40 hex.
-    expect(await form.getByText('Address required', { exact: true }).count()).toBe(0);
-    await submit.click();
-    await form.getByText('Address required', { exact: true }).waitFor();
-    await input.fill('0x1234');
-    await form.getByText('Invalid address', { exact: true }).waitFor();
-    await input.fill('0x' + 'g'.repeat(40));
-    await form.getByText('Invalid address', { exact: true }).waitFor();
-    await submit.click();
-    expect(updates).toHaveLength(0);
-    const fee = '0x' + crypto.randomBytes(20).toString('hex');
-    await input.fill(fee);
-    expect(await form.locator('.field-error').count()).toBe(0);
+      // Required once a submit is tried; then 0x + 40 hex.
+      expect(await form.getByText('Address required', { exact: true }).count()).toBe(0);
+      await submit.click();
+      await form.getByText('Address required', { exact: true }).waitFor();
+      await input.fill('0x1234');
+      await form.getByText('Invalid address', { exact: true }).waitFor();
+      await input.fill('0x' + 'g'.repeat(40));
+      await form.getByText('Invalid address', { exact: true }).waitFor();
+      await submit.click();
+      expect(updates).toHaveLength(0);
+      const fee = '0x' + crypto.randomBytes(20).toString('hex');
+      await input.fill(fee);
+      expect(await form.locator('.field-error').count()).toBe(0);
 
-    // A network failure: the message beside the button; submit is ignored while it shows; typing clears it.
-    await dropCalls(page, 'nodes.update_validator_fee');
-    await submit.click();
-    await form.getByText('Something went wrong. Please try again or contact support.').waitFor();
-    const tried = updates.length;
-    await submit.click();
-    await page.waitForTimeout(300);
-    expect(updates.length).toBe(tried);
-    await input.fill(fee + ' ');
-    await input.fill(fee);
-    expect(await form.getByText('Something went wrong. Please try again or contact support.').count()).toBe(0);
-    await page.unroute('**/trpc/*nodes.update_validator_fee*');
+      // A network failure: the message beside the button; submit is ignored while it shows; typing clears it.
+      await dropCalls(page, 'nodes.update_validator_fee');
+      await submit.click();
+      await form.getByText('Something went wrong. Please try again or contact support.').waitFor();
+      const tried = updates.length;
+      await submit.click();
+      await page.waitForTimeout(300);
+      expect(updates.length).toBe(tried);
+      await input.fill(fee + ' ');
+      await input.fill(fee);
+      expect(await form.getByText('Something went wrong. Please try again or contact support.').count()).toBe(0);
+      await page.unroute('**/trpc/*nodes.update_validator_fee*');
 
-    // Success: a toast that stays until OK, and the fee recipient shown changes.
-    await submit.click();
-    const messages = page.getByRole('region', { name: 'Messages' });
-    const ok = messages.getByRole('button', { name: 'OK' });
-    await ok.waitFor();
-    await page.getByTestId('fee-recipient').filter({ hasText: fee }).waitFor();
-    await page.waitForTimeout(6_000);
-    expect(await ok.count()).toBe(1);
-    await screenshot(page, 'node-config-validator');
-    await ok.click();
-    expect(await ok.count()).toBe(0);
-    await expect.poll(async () => (await nodeData(mn)).setup.fee_recipient?.toLowerCase()).toBe(fee);
-  });
+      // Success: a toast that stays until OK, and the fee recipient shown changes.
+      await submit.click();
+      const messages = page.getByRole('region', { name: 'Messages' });
+      const ok = messages.getByRole('button', { name: 'OK' });
+      await ok.waitFor();
+      await page.getByTestId('fee-recipient').filter({ hasText: fee }).waitFor();
+      await page.waitForTimeout(6_000);
+      expect(await ok.count()).toBe(1);
+      await screenshot(page, 'node-config-validator');
+      await ok.click();
+      expect(await ok.count()).toBe(0);
+      await expect.poll(async () => (await nodeData(mn)).setup.fee_recipient?.toLowerCase()).toBe(fee);
+    },
+  );
 
   it('shows quick-setup steps only for a 34-character fee address', { timeout: 90_000 }, async () => {
     const mn = await createNode('rtm');
@@ -367,50 +417,65 @@ describe('node page actions', () => {
     await page.goto(`/dashboard/masternode/${dash}?tab=proposals`);
     const table = page.getByRole('table', { name: 'Proposals' });
     await table.waitFor({ timeout: 30_000 });
-    expect(await table.locator('thead th').allTextContents()).toEqual(['Name', 'Budget', 'Start', 'End', 'Yes', 'No', 'Abstain', 'Status']);
+    expect(await table.locator('thead th').allTextContents()).toEqual([
+      'Name',
+      'Budget',
+      'Start',
+      'End',
+      'Yes',
+      'No',
+      'Abstain',
+      'Status',
+    ]);
     expect(await table.locator('tbody tr').count()).toBeGreaterThan(0);
   });
 
-  it('stops and deletes a validator, then offers its EIP-3076 slashing-protection file', { timeout: 90_000 }, async () => {
-    const { mn, pubkey } = await deployValidator();
-    // What the live socket brings the page.
-    const frames: string[] = [];
-    page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
-    await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
-    const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
-    await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
-    await dialog.getByLabel('Reason').selectOption('I will deploy another node');
-    // The server marks the node deleted and tells the page before it answers (the answer
-    // waits for the validator's stop, seconds on a loaded machine). The answer is held
-    // here until the page has had that news: its refetch finds the node gone, and the
-    // page must stay for the file all the same (it went to /dashboard, and the file was lost).
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/trpc/*nodes.delete_masternode*', async (route) => {
-      const response = await route.fetch();
-      await held;
-      await route.fulfill({ response });
-    });
-    const seen = frames.length;
-    await dialog.getByRole('button', { name: 'Delete node' }).click();
-    await expect.poll(() => frames.slice(seen).some((f) => f.includes('refresh_masternodes')), { timeout: 30_000 }).toBe(true);
-    await page.waitForTimeout(1_500);
-    expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
-    release();
+  it(
+    'stops and deletes a validator, then offers its EIP-3076 slashing-protection file',
+    { timeout: 90_000 },
+    async () => {
+      const { mn, pubkey } = await deployValidator();
+      // What the live socket brings the page.
+      const frames: string[] = [];
+      page.on('websocket', (ws) => ws.on('framereceived', (f) => frames.push(String(f.payload))));
+      await page.goto(`/dashboard/masternode/${mn}?tab=delete`);
+      const dialog = page.getByRole('dialog', { name: 'Delete masternode' });
+      await dialog.getByText('The validator is stopped before it is deleted.', { exact: false }).waitFor();
+      await dialog.getByLabel('Reason').selectOption('I will deploy another node');
+      // The server marks the node deleted and tells the page before it answers (the answer
+      // waits for the validator's stop, seconds on a loaded machine). The answer is held
+      // here until the page has had that news: its refetch finds the node gone, and the
+      // page must stay for the file all the same (it went to /dashboard, and the file was lost).
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/trpc/*nodes.delete_masternode*', async (route) => {
+        const response = await route.fetch();
+        await held;
+        await route.fulfill({ response });
+      });
+      const seen = frames.length;
+      await dialog.getByRole('button', { name: 'Delete node' }).click();
+      await expect
+        .poll(() => frames.slice(seen).some((f) => f.includes('refresh_masternodes')), { timeout: 30_000 })
+        .toBe(true);
+      await page.waitForTimeout(1_500);
+      expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
+      release();
 
-    const done = page.getByRole('dialog', { name: 'Validator deleted' });
-    const link = done.getByRole('link', { name: 'Download slashing-protection file' });
-    await link.waitFor({ timeout: 45_000 });
-    // The page stays for the download; the node is already gone.
-    expect(await listedIds()).not.toContain(mn);
-    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-    expect(download.suggestedFilename()).toBe(`slashing-protection-${mn}.json`);
-    const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
-    expect(file.metadata.interchange_format_version).toBe('5');
-    expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(file.data).toHaveLength(1);
-    expect(file.data[0].pubkey).toBe(pubkey);
-    await done.getByRole('button', { name: 'Go to portfolio' }).click();
-    await at(page, '/dashboard/portfolio');
-  });
+      const done = page.getByRole('dialog', { name: 'Validator deleted' });
+      const link = done.getByRole('link', { name: 'Download slashing-protection file' });
+      await link.waitFor({ timeout: 45_000 });
+      // The page stays for the download; the node is already gone.
+      expect(await listedIds()).not.toContain(mn);
+      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+      expect(download.suggestedFilename()).toBe(`slashing-protection-${mn}.json`);
+      const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+      expect(file.metadata.interchange_format_version).toBe('5');
+      expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(file.data).toHaveLength(1);
+      expect(file.data[0].pubkey).toBe(pubkey);
+      await done.getByRole('button', { name: 'Go to portfolio' }).click();
+      await at(page, '/dashboard/portfolio');
+    },
+  );
 });

@@ -33,7 +33,11 @@ async function api<T>(p: string, token: string): Promise<T> {
 
 async function createNode(coin: string, username: string): Promise<string> {
   const lines: string[] = [];
-  const code = await runCli(['fleet', 'create', coin, '--user', username, '--plan', 'cloud'], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
+  const code = await runCli(
+    ['fleet', 'create', coin, '--user', username, '--plan', 'cloud'],
+    { DATA_DIR: dataDir, ...env },
+    { out: (l) => lines.push(l) },
+  );
   expect(code, lines.join('\n')).toBe(0);
   return /node (\S+) requested/.exec(lines.join('\n'))![1];
 }
@@ -45,9 +49,11 @@ async function registerOnNetwork(mnId: string) {
 }
 
 /** The value of one of the page's stat cards ("Nodes", "Monthly expenses"). */
-const stat = (page: Page, label: string) => page.locator('.stat', { has: page.getByText(label, { exact: true }) }).locator('.stat-value');
+const stat = (page: Page, label: string) =>
+  page.locator('.stat', { has: page.getByText(label, { exact: true }) }).locator('.stat-value');
 const table = (page: Page) => page.getByRole('table', { name: 'Masternodes' });
-const nodeRowIds = (t: Locator) => t.locator('tbody tr[data-mn]:not([data-queue])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-mn')));
+const nodeRowIds = (t: Locator) =>
+  t.locator('tbody tr[data-mn]:not([data-queue])').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-mn')));
 /** A row of the node page's tables by its label ("IP" and not "IPv6"). */
 const detailRow = (page: Page, label: string) => page.getByRole('row', { name: new RegExp(`^${label}\\s`) });
 
@@ -94,16 +100,26 @@ describe('portfolio and node pages', () => {
     expect(await stat(page, 'Nodes').textContent()).toBe('2');
 
     // Monthly expenses: 30 × the nodes' daily prices.
-    const list = await api<{ masternodes: { mn_id: string }[]; monthly_cost: number }>('/api/get_masternodes', owner.token);
+    const list = await api<{ masternodes: { mn_id: string }[]; monthly_cost: number }>(
+      '/api/get_masternodes',
+      owner.token,
+    );
     let daily = 0;
-    for (const n of list.masternodes) daily += (await api<{ data: { hosting_price: number } }>(`/api/get_masternode?masternode=${n.mn_id}`, owner.token)).data.hosting_price;
+    for (const n of list.masternodes)
+      daily += (
+        await api<{ data: { hosting_price: number } }>(`/api/get_masternode?masternode=${n.mn_id}`, owner.token)
+      ).data.hosting_price;
     expect(list.monthly_cost).toBeCloseTo(30 * daily, 9);
     expect(await stat(page, 'Monthly expenses').textContent()).toBe(`$${formatBalance(30 * daily)}`);
 
     // Rows: status, created date, links to the node page and the delete shortcut.
     const dashRow = t.locator(`tr[data-mn="${dashId}"]`);
-    expect(await dashRow.getByRole('link', { name: `Open ${dashId}` }).getAttribute('href')).toBe(`/dashboard/masternode/${dashId}`);
-    expect(await dashRow.getByRole('link', { name: `Delete ${dashId}` }).getAttribute('href')).toBe(`/dashboard/masternode/${dashId}?tab=delete`);
+    expect(await dashRow.getByRole('link', { name: `Open ${dashId}` }).getAttribute('href')).toBe(
+      `/dashboard/masternode/${dashId}`,
+    );
+    expect(await dashRow.getByRole('link', { name: `Delete ${dashId}` }).getAttribute('href')).toBe(
+      `/dashboard/masternode/${dashId}?tab=delete`,
+    );
     expect(await dashRow.locator('td[data-col="created"]').textContent()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(await dashRow.locator('td[data-col="last_reward"]').textContent()).toBe('--');
     await screenshot(page, 'portfolio');
@@ -141,24 +157,35 @@ describe('portfolio and node pages', () => {
   });
 
   it('shows the node page with wallet details and follows its status live', { timeout: 120_000 }, async () => {
-    await table(page).getByRole('link', { name: `Open ${dashId}` }).click();
+    await table(page)
+      .getByRole('link', { name: `Open ${dashId}` })
+      .click();
     await at(page, `/dashboard/masternode/${dashId}`);
     await page.getByRole('heading', { level: 1, name: dashId }).waitFor();
     await page.getByText('DASH Masternode', { exact: true }).waitFor();
-    expect(await page.getByRole('link', { name: 'Deploy a node' }).getAttribute('href')).toBe('/dashboard/deploy?coin=dash');
+    expect(await page.getByRole('link', { name: 'Deploy a node' }).getAttribute('href')).toBe(
+      '/dashboard/deploy?coin=dash',
+    );
 
     // Synced on the simulator: start required (warning), waiting for its ProTx.
     const status = page.getByTestId('node-status');
     await expect.poll(() => status.textContent(), { timeout: 30_000 }).toBe('Start required');
     expect(await status.getAttribute('class')).toContain('status-warning');
-    await expect.poll(() => page.getByTestId('network-status').textContent(), { timeout: 15_000 }).toBe('WAITING_FOR_PROTX');
+    await expect
+      .poll(() => page.getByTestId('network-status').textContent(), { timeout: 15_000 })
+      .toBe('WAITING_FOR_PROTX');
     expect(await detailRow(page, 'Version').textContent()).toContain('Simulator');
     expect(await detailRow(page, 'ID').textContent()).toContain(dashId);
     // A simulated node shows no address as if it had one.
     expect(await detailRow(page, 'IP').textContent()).toMatch(/None: a simulated node has no address/);
     expect(await detailRow(page, 'Plan').textContent()).toContain('Cloud');
     expect(await detailRow(page, 'Cost').textContent()).toMatch(/\$\d+\.\d{3} per day/);
-    expect(await page.locator('.stat', { has: page.getByText('Earnings', { exact: true }) }).locator('.stat-value').textContent()).toBe('---');
+    expect(
+      await page
+        .locator('.stat', { has: page.getByText('Earnings', { exact: true }) })
+        .locator('.stat-value')
+        .textContent(),
+    ).toBe('---');
     await page.getByRole('heading', { name: 'Important notes' }).waitFor();
     await page.getByText(/charged daily at 00:00 UTC/).waitFor();
     await screenshot(page, 'node-overview');

@@ -21,7 +21,11 @@ beforeAll(async () => {
   server = await startTestServer({ SMTP_URL: smtp.url, SUPPORT_HOURS_UTC: '00:00-24:00' });
   await session.launch();
   const flood = await Promise.all(
-    Array.from({ length: 200 }, (_, i) => requestFrom(loopback(Math.floor(i / 5), 100), `${server.url}/trpc/support.visitor_start`, { body: { email: `flood${i}@spam.test`, body: 'spam' } })),
+    Array.from({ length: 200 }, (_, i) =>
+      requestFrom(loopback(Math.floor(i / 5), 100), `${server.url}/trpc/support.visitor_start`, {
+        body: { email: `flood${i}@spam.test`, body: 'spam' },
+      }),
+    ),
   );
   expect(byStatus(flood)).toEqual({ 200: 200 });
 });
@@ -42,7 +46,10 @@ describe('a held visitor conversation', () => {
     await panel(page).getByLabel('Your email').fill('held@example.test');
     await panel(page).getByLabel('Message').fill('Do you host Dash nodes?');
     await panel(page).getByRole('button', { name: 'Send' }).click();
-    const notice = panel(page).getByText('We received your message. To reach our team, confirm your email: we sent a link to held@example.test.', { exact: false });
+    const notice = panel(page).getByText(
+      'We received your message. To reach our team, confirm your email: we sent a link to held@example.test.',
+      { exact: false },
+    );
     await notice.waitFor();
     await panel(page).getByRole('log', { name: 'Conversation' }).getByText('Do you host Dash nodes?').waitFor();
     expect(await fitsViewport(page)).toBe(true);
@@ -54,7 +61,15 @@ describe('a held visitor conversation', () => {
     const tab = await page.context().newPage();
     await tab.goto('/support/confirm?t=made-up');
     await tab.getByText(SUPPORT_MESSAGES.confirmInvalid).waitFor();
-    expect((await server.deps.db.selectFrom('support_conversations').select('held').where('visitor_email', '=', 'held@example.test').executeTakeFirstOrThrow()).held).toBe(1);
+    expect(
+      (
+        await server.deps.db
+          .selectFrom('support_conversations')
+          .select('held')
+          .where('visitor_email', '=', 'held@example.test')
+          .executeTakeFirstOrThrow()
+      ).held,
+    ).toBe(1);
 
     await tab.goto(link);
     await tab.getByText('Your email is confirmed.').waitFor();
@@ -62,7 +77,15 @@ describe('a held visitor conversation', () => {
     await screenshot(tab, 'support-chat-confirmed');
     // The open widget hears of it on the visitor's live channel.
     await notice.waitFor({ state: 'detached' });
-    expect((await server.deps.db.selectFrom('support_conversations').select('held').where('visitor_email', '=', 'held@example.test').executeTakeFirstOrThrow()).held).toBe(0);
+    expect(
+      (
+        await server.deps.db
+          .selectFrom('support_conversations')
+          .select('held')
+          .where('visitor_email', '=', 'held@example.test')
+          .executeTakeFirstOrThrow()
+      ).held,
+    ).toBe(0);
 
     // The link again: already done.
     await tab.goto(link);

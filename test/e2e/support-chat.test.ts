@@ -3,7 +3,15 @@ import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { Authenticator, browserSession, consoleNav, fitsViewport, logInLive, logInWithCode, screenshot } from './browser';
+import {
+  Authenticator,
+  browserSession,
+  consoleNav,
+  fitsViewport,
+  logInLive,
+  logInWithCode,
+  screenshot,
+} from './browser';
 
 // The support chat in Chromium against the real server (built client: `npm run build`
 // first): a customer and a visitor write from the bubble, the operator answers from the
@@ -21,7 +29,9 @@ beforeAll(async () => {
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'supop', tfa: true });
   customer = await freshUser(server.deps, { prefix: 'supcust' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(0);
+  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: server.dataDir }, { out: () => {} })).toBe(
+    0,
+  );
   operatorPage = await session.newPage();
   await logInWithCode(operatorPage, operator, new Authenticator(operator.tfaSecret!));
   await operatorPage.goto('/console');
@@ -50,7 +60,10 @@ async function answer(who: string, text: string) {
   await operatorPage.getByLabel('Answer').fill(text);
   await operatorPage.getByRole('button', { name: 'Send answer' }).click();
   await operatorPage.getByRole('alert').or(operatorPage.getByRole('status')).filter({ hasText: /^Sent/ }).waitFor();
-  await operatorPage.getByRole('log', { name: new RegExp(`Conversation with ${who}`) }).getByText(text).waitFor();
+  await operatorPage
+    .getByRole('log', { name: new RegExp(`Conversation with ${who}`) })
+    .getByText(text)
+    .waitFor();
 }
 
 describe('support chat', () => {
@@ -59,11 +72,16 @@ describe('support chat', () => {
     await logInLive(page, customer);
     await page.getByRole('button', { name: 'Chat with support' }).click();
     await panel(page).getByText('We answer live, 00:00–24:00 UTC.').waitFor();
-    await panel(page).getByText(/a person answers/).waitFor();
+    await panel(page)
+      .getByText(/a person answers/)
+      .waitFor();
     await send(page, 'My Dash node shows DOWN.');
     await answer(customer.username, 'Looking at it now: restarted, it is syncing.');
     // No reload: the account's live channel brings the answer.
-    await panel(page).getByRole('log', { name: 'Conversation' }).getByText('Looking at it now: restarted, it is syncing.').waitFor();
+    await panel(page)
+      .getByRole('log', { name: 'Conversation' })
+      .getByText('Looking at it now: restarted, it is syncing.')
+      .waitFor();
     await screenshot(page, 'support-chat-customer');
     // With the chat closed, an answer shows on the bubble.
     await panel(page).getByRole('button', { name: 'Close support chat' }).click();
@@ -74,12 +92,26 @@ describe('support chat', () => {
     await panel(page).getByRole('log', { name: 'Conversation' }).getByText('Synced now.').waitFor();
     await page.getByRole('button', { name: 'Close support chat' }).first().click();
     // The answer was read with the panel open: the inbox and the thread agree.
-    await expect.poll(async () => (await server.deps.db.selectFrom('support_conversations').select('customer_unread').where('user_id', '=', customer.id).executeTakeFirstOrThrow()).customer_unread).toBe(0);
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.deps.db
+              .selectFrom('support_conversations')
+              .select('customer_unread')
+              .where('user_id', '=', customer.id)
+              .executeTakeFirstOrThrow()
+          ).customer_unread,
+      )
+      .toBe(0);
 
     // The customer's console page shows the conversation too.
     await operatorPage.getByRole('link', { name: customer.username }).click();
     await operatorPage.getByRole('heading', { name: 'Support chat' }).waitFor();
-    await operatorPage.getByRole('log', { name: `Conversation with ${customer.username}` }).getByText('My Dash node shows DOWN.').waitFor();
+    await operatorPage
+      .getByRole('log', { name: `Conversation with ${customer.username}` })
+      .getByText('My Dash node shows DOWN.')
+      .waitFor();
     await consoleNav(operatorPage, 'Support');
 
     // Logging out closes the widget.
@@ -98,9 +130,16 @@ describe('support chat', () => {
     await send(page, 'Which coins can I host?');
     expect(await fitsViewport(page)).toBe(true);
     await answer('curious@example.test', 'More than 50: see the coin list.');
-    await panel(page).getByRole('log', { name: 'Conversation' }).getByText('More than 50: see the coin list.').waitFor();
+    await panel(page)
+      .getByRole('log', { name: 'Conversation' })
+      .getByText('More than 50: see the coin list.')
+      .waitFor();
     await screenshot(page, 'support-chat-visitor-390');
-    const mail = await server.deps.db.selectFrom('mail_outbox').select('text').where('to_addr', '=', 'curious@example.test').executeTakeFirstOrThrow();
+    const mail = await server.deps.db
+      .selectFrom('mail_outbox')
+      .select('text')
+      .where('to_addr', '=', 'curious@example.test')
+      .executeTakeFirstOrThrow();
     expect(mail.text).toContain('More than 50: see the coin list.');
     // The conversation survives a reload (the browser keeps its token).
     await page.reload();

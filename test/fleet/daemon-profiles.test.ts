@@ -8,7 +8,9 @@ import { buildSpec } from '../../src/server/fleet/spec';
 import { tempDataDir } from '../support/server';
 
 const profiles = loadProfiles(bundledCatalogPath('daemons.json'));
-const coins: Array<{ id: string; family: string }> = JSON.parse(fs.readFileSync(bundledCatalogPath('coins.json'), 'utf8')).coins;
+const coins: Array<{ id: string; family: string }> = JSON.parse(
+  fs.readFileSync(bundledCatalogPath('coins.json'), 'utf8'),
+).coins;
 
 describe('catalog/daemons.json production profiles', () => {
   it('names a real daemon with a fixed P2P port for every coin of the catalog', () => {
@@ -23,7 +25,13 @@ describe('catalog/daemons.json production profiles', () => {
       expect(p.version, coin.id).toBeTruthy();
       expect(p.source, coin.id).toBeTruthy();
       // Every placeholder of its arguments and config resolves.
-      const values = { data: '/data', ports: Object.fromEntries(p.ports.map((n, i) => [n, 20_000 + i])), rpcUser: 'u', rpcPassword: 'p', publicIp: '192.0.2.7' };
+      const values = {
+        data: '/data',
+        ports: Object.fromEntries(p.ports.map((n, i) => [n, 20_000 + i])),
+        rpcUser: 'u',
+        rpcPassword: 'p',
+        publicIp: '192.0.2.7',
+      };
       const text = [...p.args, p.config ?? ''].map((t) => fill(t, values)).join('\n');
       expect(text, coin.id).not.toMatch(/\{[a-z_:]+\}/);
     }
@@ -31,7 +39,19 @@ describe('catalog/daemons.json production profiles', () => {
 
   it("has the coins' well-known mainnet ports", () => {
     const port = (coin: string) => productionProfile(profiles, coin)!.profile.p2p_port;
-    expect({ dash: port('dash'), firo: port('firo'), sys: port('sys'), pivx: port('pivx'), zen: port('zen42'), nrg: port('nrg'), bdx: port('bdx'), oxen: port('oxen'), sin: port('sin'), defi: port('defi'), xsn: port('xsn') }).toEqual({
+    expect({
+      dash: port('dash'),
+      firo: port('firo'),
+      sys: port('sys'),
+      pivx: port('pivx'),
+      zen: port('zen42'),
+      nrg: port('nrg'),
+      bdx: port('bdx'),
+      oxen: port('oxen'),
+      sin: port('sin'),
+      defi: port('defi'),
+      xsn: port('xsn'),
+    }).toEqual({
       dash: 9999,
       firo: 8168,
       sys: 8369,
@@ -52,7 +72,15 @@ describe('catalog/daemons.json production profiles', () => {
   it('says how each bitcoin-family daemon reads the collateral activity', () => {
     const way = (id: string) => activityWay(profiles[id]);
     // An address index where the daemon keeps one, a watch-only wallet where it does not.
-    expect({ dashd: way('dashd'), polisd: way('polisd'), pivxd: way('pivxd'), sind: way('sind'), litecoind: way('litecoind-regtest'), simDash: way('simulator-dash'), simClassic: way('simulator-classic') }).toEqual({
+    expect({
+      dashd: way('dashd'),
+      polisd: way('polisd'),
+      pivxd: way('pivxd'),
+      sind: way('sind'),
+      litecoind: way('litecoind-regtest'),
+      simDash: way('simulator-dash'),
+      simClassic: way('simulator-classic'),
+    }).toEqual({
       dashd: 'address_index',
       polisd: 'address_index',
       pivxd: 'watch_wallet',
@@ -97,13 +125,23 @@ describe('catalog/daemons.json production profiles', () => {
     fs.writeFileSync(file, JSON.stringify(shipped));
     expect(() => loadProfiles(file)).toThrow(/p2p_port/);
     fs.rmSync(dir, { recursive: true, force: true });
-    expect(() => fill('externalip={public_ip}', { data: '/d', ports: {}, rpcUser: 'u', rpcPassword: 'p' })).toThrow(/no public address/);
+    expect(() => fill('externalip={public_ip}', { data: '/d', ports: {}, rpcUser: 'u', rpcPassword: 'p' })).toThrow(
+      /no public address/,
+    );
   });
 
   it("builds a real node's spec: the coin's port, published on the node's public addresses, announced in its config", async () => {
     const dir = tempDataDir();
     // Only the columns buildSpec reads.
-    const node = { mn_id: 'dash-abc', user_id: 7, package: 'dedicated', rpc_user: 'nk1', rpc_password: 'pw', server_ip: '203.0.113.7', server_ip6: '2001:db8::7' } as Masternode;
+    const node = {
+      mn_id: 'dash-abc',
+      user_id: 7,
+      package: 'dedicated',
+      rpc_user: 'nk1',
+      rpc_password: 'pw',
+      server_ip: '203.0.113.7',
+      server_ip6: '2001:db8::7',
+    } as Masternode;
     const coin = { id: 'dash', label: 'Dash' } as CoinRecord;
     const host = { id: 1, engine: 'docker' } as Host;
     const { profile } = productionProfile(profiles, 'dash')!;
@@ -115,8 +153,12 @@ describe('catalog/daemons.json production profiles', () => {
     expect(spec.args).toEqual(['-conf=/data/dash.conf', '-datadir=/data']);
     expect(spec.files).toHaveLength(1);
     expect(spec.files![0]).toMatchObject({ name: 'dash.conf', mode: 0o600 });
-    expect(spec.files![0].content.split('\n')).toEqual(expect.arrayContaining(['port=9999', 'externalip=203.0.113.7', 'addressindex=1', 'rpcuser=nk1']));
-    await expect(buildSpec({ ...node, server_ip: null }, coin, profile, host, dir)).rejects.toThrow(/needs a public IPv4 for its P2P port 9999/);
+    expect(spec.files![0].content.split('\n')).toEqual(
+      expect.arrayContaining(['port=9999', 'externalip=203.0.113.7', 'addressindex=1', 'rpcuser=nk1']),
+    );
+    await expect(buildSpec({ ...node, server_ip: null }, coin, profile, host, dir)).rejects.toThrow(
+      /needs a public IPv4 for its P2P port 9999/,
+    );
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -13,14 +13,17 @@ let handle: (method: string, params: unknown[]) => Reply;
 const calls: string[] = [];
 const server = http.createServer((req, res) => {
   let body = '';
-  req.on('data', (c) => (body += c)).on('end', () => {
-    const { method, params } = JSON.parse(body) as { method: string; params: unknown[] };
-    calls.push(method);
-    const reply = handle(method, params);
-    setTimeout(() => {
-      if (!res.destroyed) res.end(JSON.stringify({ id: 1, result: reply.result ?? null, error: reply.error ?? null }));
-    }, reply.delayMs ?? 0);
-  });
+  req
+    .on('data', (c) => (body += c))
+    .on('end', () => {
+      const { method, params } = JSON.parse(body) as { method: string; params: unknown[] };
+      calls.push(method);
+      const reply = handle(method, params);
+      setTimeout(() => {
+        if (!res.destroyed)
+          res.end(JSON.stringify({ id: 1, result: reply.result ?? null, error: reply.error ?? null }));
+      }, reply.delayMs ?? 0);
+    });
 });
 let target: { endpoint: { host: string; port: number } };
 
@@ -28,16 +31,24 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   target = { endpoint: { host: '127.0.0.1', port: (server.address() as AddressInfo).port } };
 });
-afterAll(() => new Promise<void>((r) => {
-  server.closeAllConnections();
-  server.close(() => r());
-}));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 beforeEach(() => {
   calls.length = 0;
 });
 
 const fast = { budgetMs: 5_000, attemptMs: 300 };
-const noWallet = { error: { code: -18, message: 'No wallet is loaded. Load a wallet using loadwallet or create a new one with createwallet.' } };
+const noWallet = {
+  error: {
+    code: -18,
+    message: 'No wallet is loaded. Load a wallet using loadwallet or create a new one with createwallet.',
+  },
+};
 
 describe('RPC calls to real daemons retry within a budget', () => {
   it('retry while the daemon warms up, then answer', async () => {
@@ -50,15 +61,21 @@ describe('RPC calls to real daemons retry within a budget', () => {
   it('report the last error when the budget runs out, never a later symptom', async () => {
     handle = () => ({ result: 1, delayMs: 2_000 });
     const t0 = Date.now();
-    const err = await rpc(target, 'getblockcount', [], v.number(), { budgetMs: 1_000, attemptMs: 300 }).catch((e: Error) => e);
+    const err = await rpc(target, 'getblockcount', [], v.number(), { budgetMs: 1_000, attemptMs: 300 }).catch(
+      (e: Error) => e,
+    );
     expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toMatch(/^getblockcount \[\] still failing after \d+ ms and [2-9] tries; last error: no answer within 300 ms$/);
+    expect((err as Error).message).toMatch(
+      /^getblockcount \[\] still failing after \d+ ms and [2-9] tries; last error: no answer within 300 ms$/,
+    );
     expect(Date.now() - t0).toBeLessThan(3_000);
   });
 
   it('fail at once on an answer that retrying cannot change', async () => {
     handle = () => ({ error: { code: -32601, message: 'Method not found' } });
-    await expect(rpc(target, 'frobnicate', [], v.unknown(), fast)).rejects.toThrow('frobnicate [] failed: frobnicate: Method not found (-32601)');
+    await expect(rpc(target, 'frobnicate', [], v.unknown(), fast)).rejects.toThrow(
+      'frobnicate [] failed: frobnicate: Method not found (-32601)',
+    );
     expect(calls).toEqual(['frobnicate']);
   });
 });
@@ -69,7 +86,8 @@ describe('ensureWallet', () => {
     handle = (method, params) => {
       if (method === 'listwallets') return { result: [...loaded] };
       if (method === 'createwallet') {
-        if (loaded.includes(String(params[0]))) return { error: { code: -4, message: 'Wallet file verification failed. Database already exists.' } };
+        if (loaded.includes(String(params[0])))
+          return { error: { code: -4, message: 'Wallet file verification failed. Database already exists.' } };
         loaded.push(String(params[0])); // done in the daemon; the answer comes too late
         return { result: { name: params[0] }, delayMs: 1_000 };
       }
@@ -85,7 +103,14 @@ describe('ensureWallet', () => {
     let isLoaded = false;
     handle = (method) => {
       if (method === 'listwallets') return { result: isLoaded ? ['miner'] : [] };
-      if (method === 'createwallet') return { error: { code: -4, message: 'Wallet file verification failed. Failed to create database path \'/data/regtest/wallets/miner\'. Database already exists.' } };
+      if (method === 'createwallet')
+        return {
+          error: {
+            code: -4,
+            message:
+              "Wallet file verification failed. Failed to create database path '/data/regtest/wallets/miner'. Database already exists.",
+          },
+        };
       if (method === 'loadwallet') {
         isLoaded = true;
         return { result: { name: 'miner', warning: '' } };
@@ -108,8 +133,13 @@ describe('ensureWallet', () => {
   });
 
   it('passes on a real refusal in its own words', async () => {
-    handle = (method) => (method === 'listwallets' ? { result: [] } : { error: { code: -8, message: 'Invalid parameter, wallet name is invalid' } });
-    await expect(ensureWallet(target, 'miner', fast)).rejects.toThrow('createwallet miner failed: createwallet: Invalid parameter, wallet name is invalid (-8)');
+    handle = (method) =>
+      method === 'listwallets'
+        ? { result: [] }
+        : { error: { code: -8, message: 'Invalid parameter, wallet name is invalid' } };
+    await expect(ensureWallet(target, 'miner', fast)).rejects.toThrow(
+      'createwallet miner failed: createwallet: Invalid parameter, wallet name is invalid (-8)',
+    );
     expect(calls).toEqual(['listwallets', 'createwallet']);
   });
 });
@@ -131,6 +161,13 @@ describe('mineTo', () => {
     };
     expect(await mineTo(target, 3, fast)).toBe(3);
     expect(height).toBe(3);
-    expect(calls).toEqual(['getnewaddress', 'getblockcount', 'generatetoaddress', 'getblockcount', 'generatetoaddress', 'getblockcount']);
+    expect(calls).toEqual([
+      'getnewaddress',
+      'getblockcount',
+      'generatetoaddress',
+      'getblockcount',
+      'generatetoaddress',
+      'getblockcount',
+    ]);
   });
 });

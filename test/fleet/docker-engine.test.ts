@@ -70,9 +70,18 @@ async function readArchived(id: string, file: string): Promise<{ name: string; m
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(c as Buffer);
   const tar = Buffer.concat(chunks);
-  const field = (at: number, len: number) => tar.subarray(at, at + len).toString('ascii').replace(/\0.*$/s, '').trim();
+  const field = (at: number, len: number) =>
+    tar
+      .subarray(at, at + len)
+      .toString('ascii')
+      .replace(/\0.*$/s, '')
+      .trim();
   const size = parseInt(field(124, 12), 8);
-  return { name: field(0, 100), mode: parseInt(field(100, 8), 8), content: tar.subarray(512, 512 + size).toString('utf8') };
+  return {
+    name: field(0, 100),
+    mode: parseInt(field(100, 8), 8),
+    content: tar.subarray(512, 512 + size).toString('utf8'),
+  };
 }
 
 async function volumeExists(name: string): Promise<boolean> {
@@ -95,7 +104,8 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
 
   afterEach(async () => {
     // Even when a test failed half-way: nothing of it may outlive it.
-    for (const id of made.splice(0)) await engine.destroy(id).catch((err) => console.warn(`cleanup of ${id}: ${(err as Error).message}`));
+    for (const id of made.splice(0))
+      await engine.destroy(id).catch((err) => console.warn(`cleanup of ${id}: ${(err as Error).message}`));
   });
 
   afterAll(async () => {
@@ -123,7 +133,9 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect(info.HostConfig.RestartPolicy).toMatchObject({ Name: 'on-failure', MaximumRetryCount: 10 });
     expect(info.HostConfig.Memory).toBe(64 * 1024 * 1024);
     expect(info.HostConfig.NanoCpus).toBe(500_000_000);
-    expect(info.Mounts).toEqual([expect.objectContaining({ Type: 'volume', Name: volumeName(id), Destination: '/data' })]);
+    expect(info.Mounts).toEqual([
+      expect.objectContaining({ Type: 'volume', Name: volumeName(id), Destination: '/data' }),
+    ]);
 
     await engine.start(id);
     console.info(`create+start: ${Math.round(performance.now() - t0)} ms`);
@@ -135,9 +147,15 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const ep = await engine.rpcEndpoint(id);
     expect(ep.host).toBe('127.0.0.1');
     expect(ep.port).toBeGreaterThan(0);
-    await expect.poll(() => fetchText(`http://${ep.host}:${ep.port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    await expect
+      .poll(() => fetchText(`http://${ep.host}:${ep.port}/index.html`), { timeout: 10_000 })
+      .toMatch(/^hello from /);
     // stdout and stderr reach the log through separate pipes: wait for both.
-    await expect.poll(() => engine.logs(id), { timeout: 10_000 }).toMatch(/nk-daemon: stderr works[^]*nk-daemon: serving \/data|nk-daemon: serving \/data[^]*nk-daemon: stderr works/);
+    await expect
+      .poll(() => engine.logs(id), { timeout: 10_000 })
+      .toMatch(
+        /nk-daemon: stderr works[^]*nk-daemon: serving \/data|nk-daemon: serving \/data[^]*nk-daemon: stderr works/,
+      );
     const logs = await engine.logs(id);
     expect(logs).toMatch(/nk-daemon: boot 1 on port 8080/);
     expect(logs).not.toMatch(/[\x00-\x08]/);
@@ -153,11 +171,19 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect((await engine.inspect(id)).state).toBe('running');
     const again = await engine.rpcEndpoint(id);
     // The volume outlived the stop: the daemon counts its boots in it.
-    await expect.poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 }).toBe('boot\nboot\n');
+    await expect
+      .poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 })
+      .toBe('boot\nboot\n');
     await engine.start(id); // starting a running node is fine
 
     await engine.destroy(id);
-    expect(await engine.inspect(id)).toEqual({ state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null });
+    expect(await engine.inspect(id)).toEqual({
+      state: 'missing',
+      restarts: 0,
+      startedAt: null,
+      exitCode: null,
+      error: null,
+    });
     expect(await volumeExists(volumeName(id))).toBe(false);
     await engine.destroy(id); // and again: nothing to do, no error
   });
@@ -177,7 +203,9 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect((await engine.inspect(id)).state).toBe('running');
     const again = await engine.rpcEndpoint(id);
     // The volume is the node's: the daemon on the new image finds its first boot there.
-    await expect.poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 }).toBe('boot\nboot\n');
+    await expect
+      .poll(() => fetchText(`http://${again.host}:${again.port}/boots`), { timeout: 10_000 })
+      .toBe('boot\nboot\n');
     // A stopped node is replaced and stays stopped.
     await engine.stop(id, 10);
     await engine.replace(busyboxSpec(id));
@@ -200,7 +228,9 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect(await pm().cli(['inspect', containerName(id)])).not.toContain(secret);
 
     await engine.start(id);
-    expect((await pm().cli(['exec', containerName(id), 'stat', '-c', '%a %u %s', '/data/node.conf'])).trim()).toBe(`600 0 ${conf.length}`);
+    expect((await pm().cli(['exec', containerName(id), 'stat', '-c', '%a %u %s', '/data/node.conf'])).trim()).toBe(
+      `600 0 ${conf.length}`,
+    );
     expect(await pm().cli(['exec', containerName(id), 'cat', '/data/node.conf'])).toBe(conf);
     expect(await pm().cli(['exec', containerName(id), 'cat', '/proc/1/cmdline'])).not.toContain(secret);
     expect(await pm().cli(['ps', '--no-trunc', '--format', '{{.Command}}'])).not.toContain(secret);
@@ -214,7 +244,9 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect((await pm().cli(['exec', containerName(id), 'stat', '-c', '%a', '/data/node.conf'])).trim()).toBe('600');
     // The volume kept the rest: the daemon counted two boots.
     expect(await pm().cli(['exec', containerName(id), 'cat', '/data/boots'])).toBe('boot\nboot\n');
-    await expect(engine.writeFiles(nodeId('absent'), [{ name: 'x', content: '', mode: 0o600 }])).rejects.toThrow(/has no container/);
+    await expect(engine.writeFiles(nodeId('absent'), [{ name: 'x', content: '', mode: 0o600 }])).rejects.toThrow(
+      /has no container/,
+    );
   });
 
   it('lets the restart policy bring a crashing daemon back, counting restarts', async () => {
@@ -238,7 +270,9 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     expect(servedAfterRestart.size).toBeGreaterThan(0);
     expect(['running', 'restarting', 'exited']).toContain(state.state);
 
-    await expect.poll(async () => (await engine.logs(id, 1000)).match(/nk-daemon: crashing/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    await expect
+      .poll(async () => (await engine.logs(id, 1000)).match(/nk-daemon: crashing/g)?.length ?? 0)
+      .toBeGreaterThanOrEqual(3);
     expect(await engine.logs(id, 1000)).toMatch(/nk-daemon: boot 3 on port 8080/);
 
     // A stop ends the cycle. Podman settles every exit with one event: `restart` when the
@@ -246,10 +280,26 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     // on the stop's exit (the last `died` once stop has returned) rather than for time.
     await engine.stop(id, 10);
     expect((await engine.inspect(id)).state).toBe('exited');
-    const events = async () => (await pm().cli(['events', '--stream=false', '--filter', `container=${containerName(id)}`, '--format', '{{.Status}}'])).trim().split('\n');
+    const events = async () =>
+      (
+        await pm().cli([
+          'events',
+          '--stream=false',
+          '--filter',
+          `container=${containerName(id)}`,
+          '--format',
+          '{{.Status}}',
+        ])
+      )
+        .trim()
+        .split('\n');
     const stopDied = (await events()).lastIndexOf('died');
     expect(stopDied).toBeGreaterThan(0);
-    const verdict = await waitFor(async () => (await events()).slice(stopDied + 1).find((e) => e === 'restart' || e === 'cleanup'), 30_000, "podman's verdict on the stopped container");
+    const verdict = await waitFor(
+      async () => (await events()).slice(stopDied + 1).find((e) => e === 'restart' || e === 'cleanup'),
+      30_000,
+      "podman's verdict on the stopped container",
+    );
     expect(verdict).toBe('cleanup');
     expect((await events()).slice(stopDied + 1)).not.toContain('start');
     expect((await engine.inspect(id)).state).toBe('exited');
@@ -297,15 +347,21 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
 
     // Until it has loaded its chain it answers -28 "Loading…", or nothing at all: retried
     // within the budget, and a failure names the daemon's last answer.
-    expect(await rpc(target, 'getblockchaininfo', [], v.looseObject({ chain: v.string(), blocks: v.number() }))).toMatchObject({ chain: 'regtest', blocks: 0 });
+    expect(
+      await rpc(target, 'getblockchaininfo', [], v.looseObject({ chain: v.string(), blocks: v.number() })),
+    ).toMatchObject({ chain: 'regtest', blocks: 0 });
     console.info(`litecoind: start to first RPC answer ${Math.round(performance.now() - tStart)} ms`);
-    expect(await rpc(target, 'getnetworkinfo', [], v.looseObject({ subversion: v.string() }))).toMatchObject({ subversion: expect.stringMatching(/LitecoinCore:0\.21/) });
+    expect(await rpc(target, 'getnetworkinfo', [], v.looseObject({ subversion: v.string() }))).toMatchObject({
+      subversion: expect.stringMatching(/LitecoinCore:0\.21/),
+    });
     expect(await rpc(target, 'getblockcount', [], v.number())).toBe(0);
     await ensureWallet(target, 'miner');
     expect(await mineTo(target, 5)).toBe(5);
     expect(await rpc(target, 'getblockcount', [], v.number())).toBe(5);
     // conmon writes the log file a moment after the daemon prints.
-    await expect.poll(() => engine.logs(id, 500), { timeout: 10_000 }).toMatch(/UpdateTip: new best=[0-9a-f]{64} height=5/);
+    await expect
+      .poll(() => engine.logs(id, 500), { timeout: 10_000 })
+      .toMatch(/UpdateTip: new best=[0-9a-f]{64} height=5/);
 
     await engine.stop(id, 30);
     const stopped = await engine.inspect(id);
@@ -329,7 +385,11 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const otherEngine = dockerEngine({ url: pm().socketUrl, hostId: 'other-host', log });
     const theirs = nodeId('theirs');
     await otherEngine.create(busyboxSpec(theirs));
-    const foreign = await docker.createContainer({ name: `foreign-${crypto.randomBytes(4).toString('hex')}`, Image: BUSYBOX_IMAGE, Cmd: ['/data', '8080'] });
+    const foreign = await docker.createContainer({
+      name: `foreign-${crypto.randomBytes(4).toString('hex')}`,
+      Image: BUSYBOX_IMAGE,
+      Cmd: ['/data', '8080'],
+    });
     try {
       const listed = await engine.list();
       expect(listed).toContain(ours);
@@ -344,7 +404,11 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
 
     // A container that merely has our naming is not ours to adopt.
     const squatter = nodeId('squat');
-    const squat = await docker.createContainer({ name: containerName(squatter), Image: BUSYBOX_IMAGE, Cmd: ['/data', '8080'] });
+    const squat = await docker.createContainer({
+      name: containerName(squatter),
+      Image: BUSYBOX_IMAGE,
+      Cmd: ['/data', '8080'],
+    });
     try {
       await expect(engine.create(busyboxSpec(squatter))).rejects.toThrow(/was not created by Nodekeep/);
     } finally {
@@ -353,20 +417,28 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
 
     const unknown = nodeId('unknown');
     expect((await engine.inspect(unknown)).state).toBe('missing');
-    await expect(engine.logs(unknown)).rejects.toThrow(`node ${unknown} has no container on docker host ${pm().socketUrl}`);
-    await expect(engine.start(unknown)).rejects.toThrow(`node ${unknown} has no container on docker host ${pm().socketUrl}`);
+    await expect(engine.logs(unknown)).rejects.toThrow(
+      `node ${unknown} has no container on docker host ${pm().socketUrl}`,
+    );
+    await expect(engine.start(unknown)).rejects.toThrow(
+      `node ${unknown} has no container on docker host ${pm().socketUrl}`,
+    );
     await expect(engine.rpcEndpoint(unknown)).rejects.toThrow(/has no container/);
     await engine.destroy(unknown);
 
     const noImage = nodeId('noimage');
-    await expect(engine.create({ ...busyboxSpec(noImage), program: 'localhost/nodekeep-test/absent:1' })).rejects.toThrow(
-      `image localhost/nodekeep-test/absent:1 not found on docker host ${pm().socketUrl}`,
-    );
+    await expect(
+      engine.create({ ...busyboxSpec(noImage), program: 'localhost/nodekeep-test/absent:1' }),
+    ).rejects.toThrow(`image localhost/nodekeep-test/absent:1 not found on docker host ${pm().socketUrl}`);
     expect(await volumeExists(volumeName(noImage))).toBe(false); // no half-made node left behind
 
-    expect(() => dockerEngine({ url: 'ftp://example', hostId: HOST_ID, log })).toThrow(/is not unix:\/\/\/path.sock or tcp:\/\/host:port/);
+    expect(() => dockerEngine({ url: 'ftp://example', hostId: HOST_ID, log })).toThrow(
+      /is not unix:\/\/\/path.sock or tcp:\/\/host:port/,
+    );
     const gone = dockerEngine({ url: `unix://${pm().dir}/no-such.sock`, hostId: HOST_ID, log });
-    await expect(gone.list()).rejects.toThrow(`docker host unix://${pm().dir}/no-such.sock unreachable: connect ENOENT`);
+    await expect(gone.list()).rejects.toThrow(
+      `docker host unix://${pm().dir}/no-such.sock unreachable: connect ENOENT`,
+    );
     await expect(gone.inspect('x')).rejects.toThrow(/unreachable/);
     await gone.close();
   });
@@ -374,19 +446,29 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
   it("publishes a masternode's P2P port on its fixed public address, and one address:port holds one node", async () => {
     // The coin's port on the node's own address; loopback and a port the kernel had free stand in for 203.0.113.7:9999.
     const publicPort = await freePort();
-    const p2pSpec = (id: string): DaemonSpec => ({ ...busyboxSpec(id, ['/data', '8080', '', '9999']), ports: { rpc: 8080, p2p: 9999 }, publish: [{ port: 'p2p', hostIps: ['127.0.0.1'], hostPort: publicPort }] });
+    const p2pSpec = (id: string): DaemonSpec => ({
+      ...busyboxSpec(id, ['/data', '8080', '', '9999']),
+      ports: { rpc: 8080, p2p: 9999 },
+      publish: [{ port: 'p2p', hostIps: ['127.0.0.1'], hostPort: publicPort }],
+    });
     const id = nodeId('p2p');
     await create(p2pSpec(id));
     const info = await docker.getContainer(containerName(id)).inspect();
     expect(info.HostConfig.PortBindings?.['9999/tcp']).toEqual([{ HostIp: '127.0.0.1', HostPort: String(publicPort) }]);
     // The RPC port: loopback, at a port the runtime picks (Podman picks it at create).
-    expect(info.HostConfig.PortBindings?.['8080/tcp']).toEqual([{ HostIp: '127.0.0.1', HostPort: expect.not.stringMatching(new RegExp(`^${publicPort}$`)) }]);
+    expect(info.HostConfig.PortBindings?.['8080/tcp']).toEqual([
+      { HostIp: '127.0.0.1', HostPort: expect.not.stringMatching(new RegExp(`^${publicPort}$`)) },
+    ]);
     await engine.start(id);
     // The network reaches the daemon at address:port; the platform's RPC stays on its own binding.
-    await expect.poll(() => fetchText(`http://127.0.0.1:${publicPort}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    await expect
+      .poll(() => fetchText(`http://127.0.0.1:${publicPort}/index.html`), { timeout: 10_000 })
+      .toMatch(/^hello from /);
     const rpcEp = await engine.rpcEndpoint(id);
     expect(rpcEp.port).not.toBe(publicPort);
-    await expect.poll(() => fetchText(`http://${rpcEp.host}:${rpcEp.port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    await expect
+      .poll(() => fetchText(`http://${rpcEp.host}:${rpcEp.port}/index.html`), { timeout: 10_000 })
+      .toMatch(/^hello from /);
 
     // A second node of the same coin on the same address:port cannot start: placement must not send one there.
     const twin = nodeId('p2p-twin');
@@ -397,18 +479,26 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
     const dual = nodeId('p2p-v6');
     const v6Port = await freePort();
     await create({ ...p2pSpec(dual), publish: [{ port: 'p2p', hostIps: ['127.0.0.1', '::1'], hostPort: v6Port }] });
-    const dualBindings = (await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.['9999/tcp'] as Array<{ HostIp: string; HostPort: string }>;
+    const dualBindings = (await docker.getContainer(containerName(dual)).inspect()).HostConfig.PortBindings?.[
+      '9999/tcp'
+    ] as Array<{ HostIp: string; HostPort: string }>;
     expect([...dualBindings].sort((a, b) => (a.HostIp < b.HostIp ? -1 : 1))).toEqual([
       { HostIp: '127.0.0.1', HostPort: String(v6Port) },
       { HostIp: '::1', HostPort: String(v6Port) },
     ]);
     await engine.start(dual);
     // Reaching it over IPv6 also needs an IPv6-enabled container network, which this test's Podman does not have.
-    await expect.poll(() => fetchText(`http://127.0.0.1:${v6Port}/index.html`), { timeout: 10_000 }).toMatch(/^hello from /);
+    await expect
+      .poll(() => fetchText(`http://127.0.0.1:${v6Port}/index.html`), { timeout: 10_000 })
+      .toMatch(/^hello from /);
 
     const bad = nodeId('p2p-bad');
-    await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'p2p', hostIps: [], hostPort: publicPort }] })).rejects.toThrow(/no public address/);
-    await expect(engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] })).rejects.toThrow(/is not among its ports/);
+    await expect(
+      engine.create({ ...p2pSpec(bad), publish: [{ port: 'p2p', hostIps: [], hostPort: publicPort }] }),
+    ).rejects.toThrow(/no public address/);
+    await expect(
+      engine.create({ ...p2pSpec(bad), publish: [{ port: 'nope', hostIps: ['127.0.0.1'], hostPort: publicPort }] }),
+    ).rejects.toThrow(/is not among its ports/);
   });
 
   it("reports the free disk of the runtime's volumes folder", async () => {
@@ -427,7 +517,11 @@ describe.skipIf(skip !== null)(`docker engine against a real Podman${skip ? ` (s
       up.on('error', () => c.destroy());
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', () => r()));
-    const remote = dockerEngine({ url: `tcp://127.0.0.1:${(relay.address() as net.AddressInfo).port}`, hostId: HOST_ID, log });
+    const remote = dockerEngine({
+      url: `tcp://127.0.0.1:${(relay.address() as net.AddressInfo).port}`,
+      hostId: HOST_ID,
+      log,
+    });
     try {
       const far = await remote.disk!();
       expect(far?.path).toMatch(/^tcp:\/\/127\.0\.0\.1:\d+ .*\/storage/);

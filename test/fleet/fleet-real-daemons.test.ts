@@ -21,8 +21,24 @@ fs.writeFileSync(
   JSON.stringify({
     ...shipped,
     coins: [
-      { ...base, id: 'ltc', label: 'Litecoin (regtest)', ticker: 'LTC', daemon: 'litecoind-regtest', market: { ...base.market, coingecko_id: 'litecoin' } },
-      { ...base, id: 'xmr', label: 'Monero (regtest)', ticker: 'XMR', family: 'monero', flags: { ...base.flags, monero: true }, daemon: 'monerod-regtest', market: { ...base.market, coingecko_id: 'monero' } },
+      {
+        ...base,
+        id: 'ltc',
+        label: 'Litecoin (regtest)',
+        ticker: 'LTC',
+        daemon: 'litecoind-regtest',
+        market: { ...base.market, coingecko_id: 'litecoin' },
+      },
+      {
+        ...base,
+        id: 'xmr',
+        label: 'Monero (regtest)',
+        ticker: 'XMR',
+        family: 'monero',
+        flags: { ...base.flags, monero: true },
+        daemon: 'monerod-regtest',
+        market: { ...base.market, coingecko_id: 'monero' },
+      },
     ],
   }),
 );
@@ -35,8 +51,12 @@ const cli = async (...args: string[]) => {
   const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
   return { code, out: lines.join('\n') };
 };
-const node = (id: string) => fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${miner.token}` } }).then((r) => r.json()).then((b) => b.data);
-const nodeRow = (id: string) => s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
+const node = (id: string) =>
+  fetch(`${s.url}/api/get_masternode?masternode=${id}`, { headers: { authorization: `Bearer ${miner.token}` } })
+    .then((r) => r.json())
+    .then((b) => b.data);
+const nodeRow = (id: string) =>
+  s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
   expect((await cli('catalog', 'import', catalogFile)).code).toBe(0);
@@ -57,7 +77,10 @@ afterAll(async () => {
 async function mine(mnId: string, n: number) {
   const row = await nodeRow(mnId);
   const host = await s.deps.db.selectFrom('hosts').selectAll().where('id', '=', row.host_id!).executeTakeFirstOrThrow();
-  const target = async () => ({ endpoint: await s.fleet.engines.for(host).rpcEndpoint(mnId), auth: { user: row.rpc_user!, password: row.rpc_password! } });
+  const target = async () => ({
+    endpoint: await s.fleet.engines.for(host).rpcEndpoint(mnId),
+    auth: { user: row.rpc_user!, password: row.rpc_password! },
+  });
   const start = await rpc(target, 'getblockcount', [], v.number());
   await ensureWallet(target, 'w');
   expect(await mineTo(target, start + n)).toBe(start + n);
@@ -69,10 +92,22 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('a litecoind node th
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
     // Fresh regtest chains are in initial block download until a block arrives.
-    const syncing = await waitFor(async () => ((await node(id))?.status === 'syncing' ? node(id) : null), DAEMON_BUDGET_MS, 'syncing');
-    expect(syncing.wallet_info).toMatchObject({ version: expect.stringMatching(/LitecoinCore:0\.21/), blocks: 0, connections: 0 });
+    const syncing = await waitFor(
+      async () => ((await node(id))?.status === 'syncing' ? node(id) : null),
+      DAEMON_BUDGET_MS,
+      'syncing',
+    );
+    expect(syncing.wallet_info).toMatchObject({
+      version: expect.stringMatching(/LitecoinCore:0\.21/),
+      blocks: 0,
+      connections: 0,
+    });
     await mine(id, 3);
-    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), DAEMON_BUDGET_MS, 'running');
+    const running = await waitFor(
+      async () => ((await node(id))?.status === 'running' ? node(id) : null),
+      DAEMON_BUDGET_MS,
+      'running',
+    );
     expect(running.wallet_info.blocks).toBe(3);
     expect(running.status_on_network).toBeNull(); // a plain daemon has no masternode list
   });
@@ -83,10 +118,14 @@ describe.skipIf(!haveBinary('/usr/bin/monerod'))('a monerod node through the fle
     const created = await cli('fleet', 'create', 'xmr', '--user', miner.username, '--plan', 'dedicated');
     expect(created.code).toBe(0);
     const id = /node (\S+) requested/.exec(created.out)![1];
-    const n = await waitFor(async () => {
-      const d = await node(id);
-      return d?.wallet_info && d.status !== 'deploying' && d;
-    }, DAEMON_BUDGET_MS, 'monerod answers');
+    const n = await waitFor(
+      async () => {
+        const d = await node(id);
+        return d?.wallet_info && d.status !== 'deploying' && d;
+      },
+      DAEMON_BUDGET_MS,
+      'monerod answers',
+    );
     expect(n.wallet_info).toMatchObject({ version: expect.stringMatching(/^0\.18/), blocks: expect.any(Number) });
     expect(['running', 'syncing']).toContain(n.status);
   });
@@ -100,8 +139,26 @@ describe('a litecoind container on a Podman host through the fleet', () => {
       return;
     }
     const image = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8')).profiles['litecoind-regtest'].image;
-    await podman.buildImage(image, litecoindRootfs(fs.mkdtempSync(path.join(dataDir, 'rootfs-'))), { entrypoint: LITECOIND_ENTRYPOINT });
-    expect((await cli('hosts', 'add', 'podman1', '--engine', 'docker', '--url', podman.socketUrl, '--ipv4', '192.0.2.10', '--dedicated', '2')).code).toBe(0);
+    await podman.buildImage(image, litecoindRootfs(fs.mkdtempSync(path.join(dataDir, 'rootfs-'))), {
+      entrypoint: LITECOIND_ENTRYPOINT,
+    });
+    expect(
+      (
+        await cli(
+          'hosts',
+          'add',
+          'podman1',
+          '--engine',
+          'docker',
+          '--url',
+          podman.socketUrl,
+          '--ipv4',
+          '192.0.2.10',
+          '--dedicated',
+          '2',
+        )
+      ).code,
+    ).toBe(0);
     // Keep the local machine out of it, so placement must pick the Podman host.
     expect((await cli('hosts', 'drain', 'local')).code).toBe(0);
     const created = await cli('fleet', 'create', 'ltc', '--user', miner.username, '--plan', 'dedicated');
@@ -112,9 +169,15 @@ describe('a litecoind container on a Podman host through the fleet', () => {
     try {
       await mine(id, 2);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- container log ---\n${(await cli('fleet', 'logs', id, '--tail', '30')).out}`);
+      throw new Error(
+        `${(err as Error).message}\n--- container log ---\n${(await cli('fleet', 'logs', id, '--tail', '30')).out}`,
+      );
     }
-    const running = await waitFor(async () => ((await node(id))?.status === 'running' ? node(id) : null), DAEMON_BUDGET_MS, 'running in the container');
+    const running = await waitFor(
+      async () => ((await node(id))?.status === 'running' ? node(id) : null),
+      DAEMON_BUDGET_MS,
+      'running in the container',
+    );
     expect(running).toMatchObject({ server_ip: '192.0.2.10', wallet_info: { blocks: 2 } });
     const containers = await podman.cli(['ps', '--format', '{{.Names}} {{.Labels}}']);
     expect(containers).toMatch(new RegExp(`nodekeep-${id}`));

@@ -51,12 +51,21 @@ describe('local engine with the coin-daemon simulator', () => {
     }
     const pid = e.pidOf('s1')!;
     expect(e.pidOf('s2')).toBe(pid);
-    const rpc = async (id: string) => observeBitcoin({ endpoint: await e.rpcEndpoint(id), timeoutMs: 10_000 }, 'dash', true);
+    const rpc = async (id: string) =>
+      observeBitcoin({ endpoint: await e.rpcEndpoint(id), timeoutMs: 10_000 }, 'dash', true);
     expect((await rpc('s2')).networkStatus).toBe('WAITING_FOR_PROTX');
 
     process.kill(pid, 'SIGKILL');
-    await waitFor(async () => (await e.inspect('s1')).state === 'restarting' || e.pidOf('s1') !== pid, 20_000, 'the crash to be noticed');
-    await waitFor(async () => e.pidOf('s1') !== null && e.pidOf('s1') !== pid && (await rpc('s1')), 30_000, 'the simulator to come back');
+    await waitFor(
+      async () => (await e.inspect('s1')).state === 'restarting' || e.pidOf('s1') !== pid,
+      20_000,
+      'the crash to be noticed',
+    );
+    await waitFor(
+      async () => e.pidOf('s1') !== null && e.pidOf('s1') !== pid && (await rpc('s1')),
+      30_000,
+      'the simulator to come back',
+    );
     expect((await e.inspect('s3')).restarts).toBeGreaterThanOrEqual(1);
     expect((await rpc('s3')).blocks).toBeGreaterThan(0); // its nodes came back with it
 
@@ -82,7 +91,10 @@ describe('local engine with the coin-daemon simulator', () => {
     await expect(e.simulatorOperatorKey('nobody', 'ab'.repeat(32))).rejects.toThrow(/has no node nobody/);
     // SIN's burn check asks the simulated chain itself, no node needed.
     const sin = await e.simulatorCoinEndpoint('sin');
-    expect(await checkBurn({ endpoint: sin, timeoutMs: 10_000 }, `b0b0${'1'.repeat(60)}`)).toMatchObject({ ok: true, output_id: `b0b0${'1'.repeat(60)}-0` });
+    expect(await checkBurn({ endpoint: sin, timeoutMs: 10_000 }, `b0b0${'1'.repeat(60)}`)).toMatchObject({
+      ok: true,
+      output_id: `b0b0${'1'.repeat(60)}-0`,
+    });
     await expect(e.simulatorCoinEndpoint('../x')).rejects.toThrow(/cannot name a simulated chain/);
   });
 });
@@ -93,7 +105,17 @@ describe("a simulated validator's secrets on this machine", () => {
     const e = engine(dir);
     const pubkey = `0x${'ab'.repeat(48)}`;
     const token = 'kmTOKEN_' + 'x'.repeat(32);
-    const spec = { ...simSpec('v1'), coinId: 'eth', simulated: { rpc: 'evm' as const, blockTimeS: 12, syncSeconds: 0, validators: [{ pubkey, feeRecipient: `0x${'11'.repeat(20)}` }], keymanagerToken: token } };
+    const spec = {
+      ...simSpec('v1'),
+      coinId: 'eth',
+      simulated: {
+        rpc: 'evm' as const,
+        blockTimeS: 12,
+        syncSeconds: 0,
+        validators: [{ pubkey, feeRecipient: `0x${'11'.repeat(20)}` }],
+        keymanagerToken: token,
+      },
+    };
     await e.create(spec);
     await e.start('v1');
     const record = path.join(dir, 'v1', 'node.json');
@@ -102,10 +124,14 @@ describe("a simulated validator's secrets on this machine", () => {
     const state = path.join(dir, '_simulator', 'state.json');
     await waitFor(async () => fs.readFileSync(state, 'utf8').includes(token), 10_000, 'the simulator to save the node');
     expect(fs.statSync(state).mode & 0o777).toBe(0o600);
-    for (const f of fs.readdirSync(path.join(dir, 'v1'))) if (fs.readFileSync(path.join(dir, 'v1', f), 'utf8').includes(token)) expect(fs.statSync(path.join(dir, 'v1', f)).mode & 0o777).toBe(0o600);
+    for (const f of fs.readdirSync(path.join(dir, 'v1')))
+      if (fs.readFileSync(path.join(dir, 'v1', f), 'utf8').includes(token))
+        expect(fs.statSync(path.join(dir, 'v1', f)).mode & 0o777).toBe(0o600);
     const keystores = async (eng: LocalEngine) => {
       const ep = await eng.rpcEndpoint('v1');
-      return fetch(`http://${ep.host}:${ep.port}${ep.path}/eth/v1/keystores`, { headers: { authorization: `Bearer ${token}` } });
+      return fetch(`http://${ep.host}:${ep.port}${ep.path}/eth/v1/keystores`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
     };
     expect((await keystores(e)).status).toBe(200);
     // A restart from the record alone (another engine, as after the platform restarted) still gives the simulator the token.

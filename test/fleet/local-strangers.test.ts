@@ -30,7 +30,18 @@ afterAll(async () => {
 /** A daemon that runs until stopped; its data folder's path in its arguments tells its processes apart. */
 function sleeper(nodeId: string, root: string): DaemonSpec {
   const dataDir = path.join(root, 'data', nodeId);
-  return { nodeId, ownerId: 1, coinId: 'ltc', plan: 'cloud', program: '/bin/sh', args: ['-c', 'while :; do sleep 1; done', dataDir], ports: {}, rpcPort: 'rpc', dataDir, limits: { memoryBytes: 0, cpus: 0 } };
+  return {
+    nodeId,
+    ownerId: 1,
+    coinId: 'ltc',
+    plan: 'cloud',
+    program: '/bin/sh',
+    args: ['-c', 'while :; do sleep 1; done', dataDir],
+    ports: {},
+    rpcPort: 'rpc',
+    dataDir,
+    limits: { memoryBytes: 0, cpus: 0 },
+  };
 }
 
 function engineAt(dir: string) {
@@ -46,7 +57,11 @@ async function leftRunning(root: string, ids: string[]) {
     await e.create({ ...sleeper(id, root), files: [{ name: 'node.conf', content: `node=${id}\n`, mode: 0o600 }] });
     await e.start(id);
   }
-  await waitFor(async () => ids.every((id) => pidsMatching(path.join(root, 'data', id)).length === 1), 15_000, 'the daemons started');
+  await waitFor(
+    async () => ids.every((id) => pidsMatching(path.join(root, 'data', id)).length === 1),
+    15_000,
+    'the daemons started',
+  );
   await e.close({ keepDaemons: true });
 }
 
@@ -54,7 +69,10 @@ describe('local daemons the database does not know or has not placed', () => {
   const live = { placed: true, live: true };
   const unplaced = { placed: false, live: false };
   const provisioning = { placed: true, live: false };
-  const sorted = (r: { setAside: string[]; back: string[] }) => ({ setAside: [...r.setAside].sort(), back: [...r.back].sort() });
+  const sorted = (r: { setAside: string[]; back: string[] }) => ({
+    setAside: [...r.setAside].sort(),
+    back: [...r.back].sort(),
+  });
 
   it('are stopped and kept stopped, their files kept; the live ones are adopted as before; a node live again runs again', async () => {
     const root = tempDataDir('nodekeep-strangers-');
@@ -65,7 +83,10 @@ describe('local daemons the database does not know or has not placed', () => {
     const running = (id: string) => pidsMatching(path.join(root, 'data', id)).length > 0;
 
     const e = engineAt(path.join(root, 'fleet', 'local'));
-    const db = new Map([['known-1', live], ['unplaced-1', unplaced]]);
+    const db = new Map([
+      ['known-1', live],
+      ['unplaced-1', unplaced],
+    ]);
     expect(sorted(await e.setAside(db))).toEqual({ setAside: ['gone-1', 'unplaced-1'], back: [] });
     expect([running('gone-1'), running('unplaced-1')]).toEqual([false, false]);
     expect(fs.readFileSync(path.join(root, 'data', 'gone-1', 'node.conf'), 'utf8')).toBe('node=gone-1\n');
@@ -80,14 +101,32 @@ describe('local daemons the database does not know or has not placed', () => {
     // A newer backup restored after: the database has gone-1 live again and unplaced-1 placed.
     // The live one runs again; the placed one waits for its provisioning to start it.
     const next = engineAt(path.join(root, 'fleet', 'local'));
-    expect(sorted(await next.setAside(new Map([['known-1', live], ['gone-1', live], ['unplaced-1', provisioning]])))).toEqual({ setAside: [], back: ['gone-1', 'unplaced-1'] });
+    expect(
+      sorted(
+        await next.setAside(
+          new Map([
+            ['known-1', live],
+            ['gone-1', live],
+            ['unplaced-1', provisioning],
+          ]),
+        ),
+      ),
+    ).toEqual({ setAside: [], back: ['gone-1', 'unplaced-1'] });
     expect((await next.resume()).started.sort()).toEqual(['gone-1', 'known-1']);
     await waitFor(async () => running('gone-1') && running('known-1'), 15_000, 'both running');
     expect(running('unplaced-1')).toBe(false);
     await next.start('unplaced-1');
     await waitFor(async () => running('unplaced-1'), 15_000, 'the provisioned one running');
     // Started by the fleet, it is the fleet's again: a later start does not touch it.
-    expect(await next.setAside(new Map([['known-1', live], ['gone-1', live], ['unplaced-1', live]]))).toEqual({ setAside: [], back: [] });
+    expect(
+      await next.setAside(
+        new Map([
+          ['known-1', live],
+          ['gone-1', live],
+          ['unplaced-1', live],
+        ]),
+      ),
+    ).toEqual({ setAside: [], back: [] });
     await next.close();
   });
 
@@ -109,60 +148,101 @@ describe('local daemons the database does not know or has not placed', () => {
     expect([...placedHere([...nodes], undefined).values()].some((n) => n.placed)).toBe(false);
   });
 
-  it('a server started on a restored backup stops them, the simulated ones too, and says so; a newer backup restored after runs its node again', { timeout: 120_000 }, async () => {
-    const root = tempDataDir('nodekeep-strangers-');
-    dirs.push(root);
-    const env = fastFleetEnv(root);
-    const archive = path.join(root, 'before.tar.gz');
-    let s = await startTestServer(env, { dataDir: root });
-    let owner;
-    try {
-      owner = await freshUser(s.deps, { prefix: 'aside' });
-      expect(await runCli(['backup', archive], { DATA_DIR: root }, { out: () => {} })).toBe(0);
-      // After the backup: a simulated node deployed, and a real process of a node made on the side.
-      const node = await requestNode(s.deps.db, { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true }, { userId: owner.id, coinId: 'dash', plan: 'dedicated' });
-      await s.deps.fleet.reconcile();
-      await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('state').where('mn_id', '=', node.mn_id).executeTakeFirst())?.state === 'live', 30_000, 'the node live');
-      await leftRunning(root, ['made-after-backup']);
-      const newer = path.join(root, 'newer.tar.gz');
-      expect(await runCli(['backup', newer], { DATA_DIR: root }, { out: () => {} })).toBe(0);
-      const simulated = async () => {
-        const port = Number(fs.readFileSync(path.join(root, 'fleet', 'local', '_simulator', 'port'), 'utf8'));
-        return ((await (await fetch(`http://127.0.0.1:${port}/admin/nodes`)).json()) as { nodes: string[] }).nodes;
-      };
-      expect(await simulated()).toContain(node.mn_id);
-      // A SIGTERM stop: the daemons run on; then the restore.
-      await s.close({ keepDaemons: true });
-      expect(await runCli(['restore', archive], { DATA_DIR: root }, { out: () => {} })).toBe(0);
+  it(
+    'a server started on a restored backup stops them, the simulated ones too, and says so; a newer backup restored after runs its node again',
+    { timeout: 120_000 },
+    async () => {
+      const root = tempDataDir('nodekeep-strangers-');
+      dirs.push(root);
+      const env = fastFleetEnv(root);
+      const archive = path.join(root, 'before.tar.gz');
+      let s = await startTestServer(env, { dataDir: root });
+      let owner;
+      try {
+        owner = await freshUser(s.deps, { prefix: 'aside' });
+        expect(await runCli(['backup', archive], { DATA_DIR: root }, { out: () => {} })).toBe(0);
+        // After the backup: a simulated node deployed, and a real process of a node made on the side.
+        const node = await requestNode(
+          s.deps.db,
+          { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true },
+          { userId: owner.id, coinId: 'dash', plan: 'dedicated' },
+        );
+        await s.deps.fleet.reconcile();
+        await waitFor(
+          async () =>
+            (await s.deps.db.selectFrom('node_view').select('state').where('mn_id', '=', node.mn_id).executeTakeFirst())
+              ?.state === 'live',
+          30_000,
+          'the node live',
+        );
+        await leftRunning(root, ['made-after-backup']);
+        const newer = path.join(root, 'newer.tar.gz');
+        expect(await runCli(['backup', newer], { DATA_DIR: root }, { out: () => {} })).toBe(0);
+        const simulated = async () => {
+          const port = Number(fs.readFileSync(path.join(root, 'fleet', 'local', '_simulator', 'port'), 'utf8'));
+          return ((await (await fetch(`http://127.0.0.1:${port}/admin/nodes`)).json()) as { nodes: string[] }).nodes;
+        };
+        expect(await simulated()).toContain(node.mn_id);
+        // A SIGTERM stop: the daemons run on; then the restore.
+        await s.close({ keepDaemons: true });
+        expect(await runCli(['restore', archive], { DATA_DIR: root }, { out: () => {} })).toBe(0);
 
-      s = await startTestServer(env, { dataDir: root });
-      expect(pidsMatching(path.join(root, 'data', 'made-after-backup'))).toEqual([]);
-      const warned = s.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept');
-      expect(warned.level).toBe('warn');
-      expect([...warned.nodes].sort()).toEqual([node.mn_id, 'made-after-backup'].sort());
-      expect(fs.existsSync(path.join(root, 'data', 'made-after-backup', 'node.conf'))).toBe(true);
-      // The simulator ran on through the stop and was adopted; the node left it.
-      expect(s.logLines.some((l) => l.includes('"msg":"local engine adopted running daemon"') && l.includes('"node":"_simulator"'))).toBe(true);
-      expect(await simulated()).not.toContain(node.mn_id);
-      expect(s.logLines.some((l) => l.includes('simulator nodes not matched'))).toBe(false);
+        s = await startTestServer(env, { dataDir: root });
+        expect(pidsMatching(path.join(root, 'data', 'made-after-backup'))).toEqual([]);
+        const warned = s.logLines
+          .map((l) => JSON.parse(l))
+          .find(
+            (l) =>
+              l.msg ===
+              'fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept',
+          );
+        expect(warned.level).toBe('warn');
+        expect([...warned.nodes].sort()).toEqual([node.mn_id, 'made-after-backup'].sort());
+        expect(fs.existsSync(path.join(root, 'data', 'made-after-backup', 'node.conf'))).toBe(true);
+        // The simulator ran on through the stop and was adopted; the node left it.
+        expect(
+          s.logLines.some(
+            (l) => l.includes('"msg":"local engine adopted running daemon"') && l.includes('"node":"_simulator"'),
+          ),
+        ).toBe(true);
+        expect(await simulated()).not.toContain(node.mn_id);
+        expect(s.logLines.some((l) => l.includes('simulator nodes not matched'))).toBe(false);
 
-      // Once more with the stop: nothing more to set aside, and the node stays out.
-      await s.close({ keepDaemons: true });
-      s = await startTestServer(env, { dataDir: root });
-      expect(s.logLines.some((l) => l.includes('nodes the database does not know'))).toBe(false);
-      expect(await simulated()).not.toContain(node.mn_id);
+        // Once more with the stop: nothing more to set aside, and the node stays out.
+        await s.close({ keepDaemons: true });
+        s = await startTestServer(env, { dataDir: root });
+        expect(s.logLines.some((l) => l.includes('nodes the database does not know'))).toBe(false);
+        expect(await simulated()).not.toContain(node.mn_id);
 
-      // The newer backup after all: its live node runs again, in the simulator it had left.
-      await s.close({ keepDaemons: true });
-      expect(await runCli(['restore', newer], { DATA_DIR: root }, { out: () => {} })).toBe(0);
-      s = await startTestServer(env, { dataDir: root });
-      expect(s.logLines.map((l) => JSON.parse(l)).find((l) => l.msg === 'fleet: local daemons set aside before run again: the database has their nodes again')?.nodes).toEqual([node.mn_id]);
-      expect(await simulated()).toContain(node.mn_id);
-      await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('status').where('mn_id', '=', node.mn_id).executeTakeFirst())?.status !== 'error', 15_000, 'the node answering');
-      // The process made on the side is not the database's: still stopped.
-      expect(pidsMatching(path.join(root, 'data', 'made-after-backup'))).toEqual([]);
-    } finally {
-      await stopTestServer(s, { keepData: true });
-    }
-  });
+        // The newer backup after all: its live node runs again, in the simulator it had left.
+        await s.close({ keepDaemons: true });
+        expect(await runCli(['restore', newer], { DATA_DIR: root }, { out: () => {} })).toBe(0);
+        s = await startTestServer(env, { dataDir: root });
+        expect(
+          s.logLines
+            .map((l) => JSON.parse(l))
+            .find(
+              (l) => l.msg === 'fleet: local daemons set aside before run again: the database has their nodes again',
+            )?.nodes,
+        ).toEqual([node.mn_id]);
+        expect(await simulated()).toContain(node.mn_id);
+        await waitFor(
+          async () =>
+            (
+              await s.deps.db
+                .selectFrom('node_view')
+                .select('status')
+                .where('mn_id', '=', node.mn_id)
+                .executeTakeFirst()
+            )?.status !== 'error',
+          15_000,
+          'the node answering',
+        );
+        // The process made on the side is not the database's: still stopped.
+        expect(pidsMatching(path.join(root, 'data', 'made-after-backup'))).toEqual([]);
+      } finally {
+        await stopTestServer(s, { keepData: true });
+      }
+    },
+  );
 });

@@ -30,14 +30,24 @@ const cli = async (args: string[], extra: Record<string, string> = {}) => {
   const code = await runCli(args, { DATA_DIR: dataDir, ...env, ...extra }, { out: (l) => lines.push(l) });
   return { code, out: lines.join('\n') };
 };
-const api = (p: string) => fetch(s.url + p, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({ status: r.status, body: await r.json() }));
-const post = (p: string, body: unknown) => fetch(s.url + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+const api = (p: string) =>
+  fetch(s.url + p, { headers: { authorization: `Bearer ${token}` } }).then(async (r) => ({
+    status: r.status,
+    body: await r.json(),
+  }));
+const post = (p: string, body: unknown) =>
+  fetch(s.url + p, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json());
 
 beforeAll(async () => {
   s = await startTestServer(env, { dataDir });
   await post('/public_api/register', { username: 'newbie', email: 'newbie@example.test', password: 'newbie-pass-1' });
   token = (await post('/public_api/login', { username: 'newbie', password: 'newbie-pass-1' })).auth_token;
-  userId = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'newbie').executeTakeFirstOrThrow()).id;
+  userId = (await s.deps.db.selectFrom('users').select('id').where('username', '=', 'newbie').executeTakeFirstOrThrow())
+    .id;
 });
 afterAll(async () => {
   await stopTestServer(s);
@@ -78,10 +88,14 @@ describe('configuration of what customers see', () => {
   });
 
   it("takes the local host's public address from FLEET_LOCAL_IPV4, also on a later start", async () => {
-    const local = () => s.deps.db.selectFrom('hosts').selectAll().where('engine', '=', 'local').executeTakeFirstOrThrow();
+    const local = () =>
+      s.deps.db.selectFrom('hosts').selectAll().where('engine', '=', 'local').executeTakeFirstOrThrow();
     expect((await local()).ipv4).toBe('203.0.113.7');
     await s.close();
-    s = await startTestServer({ ...env, FLEET_LOCAL_IPV4: '203.0.113.8', FLEET_LOCAL_IPV6: '2001:db8::8' }, { dataDir, port: s.port });
+    s = await startTestServer(
+      { ...env, FLEET_LOCAL_IPV4: '203.0.113.8', FLEET_LOCAL_IPV6: '2001:db8::8' },
+      { dataDir, port: s.port },
+    );
     expect(await local()).toMatchObject({ ipv4: '203.0.113.8', ipv6: '2001:db8::8' });
   });
 });
@@ -91,21 +105,33 @@ describe('the simulator only when the operator enables it', () => {
     const before = await s.deps.db.selectFrom('node_view').select('id').execute();
     expect((await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'])).code).toBe(1);
     // The same rule inside the server, in the customer's words (no talk of our machinery); the operator's log says why.
-    const refused = requestNode(s.deps.db, { profiles: s.fleet.profiles, log: s.deps.log, simulator: s.fleet.simulator }, { userId, coinId: 'dash', plan: 'cloud' });
-    await expect(refused).rejects.toThrow(/^Dash nodes cannot be deployed right now\. Please try again later or contact support\.$/);
+    const refused = requestNode(
+      s.deps.db,
+      { profiles: s.fleet.profiles, log: s.deps.log, simulator: s.fleet.simulator },
+      { userId, coinId: 'dash', plan: 'cloud' },
+    );
+    await expect(refused).rejects.toThrow(
+      /^Dash nodes cannot be deployed right now\. Please try again later or contact support\.$/,
+    );
     expect(s.logLines.join('\n')).toMatch(/simulator, which is off \(FLEET_SIMULATOR\)/);
     expect(await s.deps.db.selectFrom('node_view').select('id').execute()).toEqual(before);
   });
 
   it('does not serve a simulated node while it is off: no simulator process, the node in error, marked simulated', async () => {
     // Requested by a CLI that had the simulator on (e.g. before the operator turned it off).
-    const r = await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'], { FLEET_SIMULATOR: 'true' });
+    const r = await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'], {
+      FLEET_SIMULATOR: 'true',
+    });
     expect(r.code).toBe(0);
     const id = /node (\S+) requested/.exec(r.out)![1];
-    const row = await waitFor(async () => {
-      const n = await s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
-      return n.status === 'error' && n;
-    }, 10_000, 'node in error');
+    const row = await waitFor(
+      async () => {
+        const n = await s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
+        return n.status === 'error' && n;
+      },
+      10_000,
+      'node in error',
+    );
     expect(row.simulated).toBe(1);
     expect(row.last_error).toMatch(/simulator is off/);
     expect(pidsMatching(path.join(dataDir, 'fleet', 'local', '_simulator'))).toEqual([]);
@@ -113,7 +139,14 @@ describe('the simulator only when the operator enables it', () => {
     const item = [...listed.masternodes, ...listed.queue].find((m: any) => m.mn_id === id);
     expect(item).toBeTruthy();
     const detail = (await api(`/api/get_masternode?masternode=${id}`)).body.data;
-    expect(detail).toMatchObject({ simulated: true, server_ip: null, server_ip6: null, worth: '--', revenue: '--', roi: null });
+    expect(detail).toMatchObject({
+      simulated: true,
+      server_ip: null,
+      server_ip6: null,
+      worth: '--',
+      revenue: '--',
+      roi: null,
+    });
     // The operator sees it too.
     const nodes = await cli(['fleet', 'nodes']);
     expect(nodes.out).toMatch(new RegExp(`${id}\\tdash\\t${userId}\\tcloud\\terror\\tlocal\\t-\\tSIMULATED`));
@@ -121,20 +154,53 @@ describe('the simulator only when the operator enables it', () => {
     expect(status.out).toMatch(/simulated nodes: 1 /);
     expect(status.out).toMatch(/FLEET_SIMULATOR in this environment: off/);
     await cli(['fleet', 'destroy', id]);
-    await waitFor(async () => (await s.deps.db.selectFrom('node_view').select('destroyed_at').where('mn_id', '=', id).executeTakeFirstOrThrow()).destroyed_at, 10_000, 'destroyed');
+    await waitFor(
+      async () =>
+        (
+          await s.deps.db
+            .selectFrom('node_view')
+            .select('destroyed_at')
+            .where('mn_id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).destroyed_at,
+      10_000,
+      'destroyed',
+    );
   });
 });
 
 describe('the Deployments panel', () => {
   it('lists what deploys and only the latest few finished nodes, for a short while', async () => {
     const now = Date.now();
-    const host = await s.deps.db.selectFrom('hosts').select('id').where('engine', '=', 'local').executeTakeFirstOrThrow();
-    const base = { user_id: userId, coin_id: 'pivx', package: 'cloud' as const, hosting_price: 63_000, status: 'running' };
+    const host = await s.deps.db
+      .selectFrom('hosts')
+      .select('id')
+      .where('engine', '=', 'local')
+      .executeTakeFirstOrThrow();
+    const base = {
+      user_id: userId,
+      coin_id: 'pivx',
+      package: 'cloud' as const,
+      hosting_price: 63_000,
+      status: 'running',
+    };
     // Rows only: nothing is requested of the engine (provisioned, or deleted-free "deploying" on a host we drain first).
     await s.deps.db.updateTable('hosts').set({ state: 'draining' }).where('id', '=', host.id).execute();
     const rows = [
-      ...Array.from({ length: FINISHED_IN_QUEUE + 2 }, (_, i) => ({ ...base, mn_id: `q-done-${i}`, created_at: now - 60_000 * (i + 2), placement: { host_id: host.id, provisioned_at: now - 60_000 * (i + 1) }, observation: { checked_at: now, first_answer_at: now - 60_000 * (i + 1) } })),
-      { ...base, mn_id: 'q-old', created_at: now - DONE_IN_QUEUE_MS * 3, placement: { host_id: host.id, provisioned_at: now - DONE_IN_QUEUE_MS * 2 }, observation: { checked_at: now, first_answer_at: now - DONE_IN_QUEUE_MS * 2 } },
+      ...Array.from({ length: FINISHED_IN_QUEUE + 2 }, (_, i) => ({
+        ...base,
+        mn_id: `q-done-${i}`,
+        created_at: now - 60_000 * (i + 2),
+        placement: { host_id: host.id, provisioned_at: now - 60_000 * (i + 1) },
+        observation: { checked_at: now, first_answer_at: now - 60_000 * (i + 1) },
+      })),
+      {
+        ...base,
+        mn_id: 'q-old',
+        created_at: now - DONE_IN_QUEUE_MS * 3,
+        placement: { host_id: host.id, provisioned_at: now - DONE_IN_QUEUE_MS * 2 },
+        observation: { checked_at: now, first_answer_at: now - DONE_IN_QUEUE_MS * 2 },
+      },
     ];
     for (const r of rows) await insertTestNode(s.deps.db, r);
     const { queue, masternodes } = (await api('/api/get_masternodes')).body;
@@ -157,8 +223,15 @@ describe('maintenance reaches open tabs', () => {
       await waitFor(async () => live.received.find((e) => e.type === 'maintenance'), 15_000, 'maintenance event');
       expect((await fetch(`${s.url}/public_api/status`).then((r) => r.json())).maintenance).toBe(true);
       expect((await cli(['maintenance', 'off'])).code).toBe(0);
-      await waitFor(async () => live.received.filter((e) => e.type === 'maintenance').length === 2 && true, 15_000, 'maintenance end event');
-      expect(live.received.filter((e) => e.type === 'maintenance').map((e) => e.payload)).toEqual([{ on: true }, { on: false }]);
+      await waitFor(
+        async () => live.received.filter((e) => e.type === 'maintenance').length === 2 && true,
+        15_000,
+        'maintenance end event',
+      );
+      expect(live.received.filter((e) => e.type === 'maintenance').map((e) => e.payload)).toEqual([
+        { on: true },
+        { on: false },
+      ]);
       expect((await fetch(`${s.url}/public_api/status`).then((r) => r.json())).maintenance).toBe(false);
     } finally {
       await live.close();

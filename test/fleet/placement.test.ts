@@ -4,9 +4,35 @@ import { diskTransition, RECOVER_MARGIN } from '../../src/server/fleet/host-chec
 import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
-const host = (id: number, patch: Partial<Host> = {}): Host => ({ id, name: `h${id}`, engine: 'docker', url: 'unix:///x.sock', ipv4: `192.0.2.${id}`, ipv6: null, dedicated_slots: 2, cloud_slots: 4, state: 'active', last_error: null, created_at: 0, disk_free_bytes: null, disk_total_bytes: null, disk_checked_at: null, disk_low_at: null, credentials: null, ...patch });
+const host = (id: number, patch: Partial<Host> = {}): Host => ({
+  id,
+  name: `h${id}`,
+  engine: 'docker',
+  url: 'unix:///x.sock',
+  ipv4: `192.0.2.${id}`,
+  ipv6: null,
+  dedicated_slots: 2,
+  cloud_slots: 4,
+  state: 'active',
+  last_error: null,
+  created_at: 0,
+  disk_free_bytes: null,
+  disk_total_bytes: null,
+  disk_checked_at: null,
+  disk_low_at: null,
+  credentials: null,
+  ...patch,
+});
 const simulated: DaemonProfile = { run: 'simulator', rpc: 'dash', sync_seconds: 1, time_scale: 1 };
-const image: DaemonProfile = { run: 'binary', program: '/usr/bin/x', image: 'localhost/x:1', rpc: 'bitcoin', flavour: 'none', ports: ['rpc'], args: [] };
+const image: DaemonProfile = {
+  run: 'binary',
+  program: '/usr/bin/x',
+  image: 'localhost/x:1',
+  rpc: 'bitcoin',
+  flavour: 'none',
+  ports: ['rpc'],
+  args: [],
+};
 const binaryOnly: DaemonProfile = { ...image, image: undefined };
 
 describe('placement', () => {
@@ -18,7 +44,11 @@ describe('placement', () => {
   });
 
   it('passes a host short of disk, however many free slots it has, and counts none of its slots', () => {
-    const hosts = [host(1, { cloud_slots: 50, disk_free_bytes: 1e9, disk_low_at: 1 }), host(2, { disk_free_bytes: 90e9 }), host(3, { disk_free_bytes: null })];
+    const hosts = [
+      host(1, { cloud_slots: 50, disk_free_bytes: 1e9, disk_low_at: 1 }),
+      host(2, { disk_free_bytes: 90e9 }),
+      host(3, { disk_free_bytes: null }),
+    ];
     expect(pickHost(hosts, new Map(), 'cloud', image)?.host.id).toBe(2); // h1 roomiest but short; h2 and h3 equal: the first
     expect(freeSlots(hosts, new Map(), 'cloud', image)).toBe(8);
     expect(pickHost([hosts[0]], new Map(), 'cloud', image)).toBeNull();
@@ -63,9 +93,17 @@ describe('placement', () => {
 
     it("puts the coin's port on a free public address, IPv6 too where the host has one", () => {
       const hosts = [host(1, { ipv6: '2001:db8::1' })];
-      expect(pickHost(hosts, new Map(), 'dedicated', dashd)).toMatchObject({ host: { id: 1 }, ipv4: '192.0.2.1', ipv6: '2001:db8::1', p2pPort: 9999 });
+      expect(pickHost(hosts, new Map(), 'dedicated', dashd)).toMatchObject({
+        host: { id: 1 },
+        ipv4: '192.0.2.1',
+        ipv6: '2001:db8::1',
+        p2pPort: 9999,
+      });
       // The simulator publishes nothing: no port, the host's address as before.
-      expect(pickHost([host(2, { engine: 'local', url: null })], new Map(), 'dedicated', simulated)).toMatchObject({ ipv4: '192.0.2.2', p2pPort: null });
+      expect(pickHost([host(2, { engine: 'local', url: null })], new Map(), 'dedicated', simulated)).toMatchObject({
+        ipv4: '192.0.2.2',
+        p2pPort: null,
+      });
     });
 
     it('refuses a host whose every address has the port taken, whatever its free slots', () => {
@@ -81,16 +119,24 @@ describe('placement', () => {
       expect(pickHost(hosts, new Map(), 'dedicated', dashd, { inUse: full })).toBeNull();
       // A free IPv6 alone does not make a masternode address: IPv4 is required.
       const v6 = [host(3, { ipv6: '2001:db8::3' })];
-      expect(pickHost(v6, new Map(), 'dedicated', dashd, { inUse: pairsInUse([{ host_id: 3, server_ip: '192.0.2.3', server_ip6: null, p2p_port: 9999 }]) })).toBeNull();
+      expect(
+        pickHost(v6, new Map(), 'dedicated', dashd, {
+          inUse: pairsInUse([{ host_id: 3, server_ip: '192.0.2.3', server_ip6: null, p2p_port: 9999 }]),
+        }),
+      ).toBeNull();
       // A host without any public IPv4 cannot take a real masternode.
       expect(pickHost([host(4, { ipv4: '' })], new Map(), 'dedicated', dashd)).toBeNull();
     });
 
     it('counts address:port pairs when a host has several addresses', () => {
-      const many: HostAddresses = { ipv4: ['198.51.100.1', '198.51.100.2', '198.51.100.3'], ipv6: ['2001:db8::a', '2001:db8::b'] };
+      const many: HostAddresses = {
+        ipv4: ['198.51.100.1', '198.51.100.2', '198.51.100.3'],
+        ipv6: ['2001:db8::a', '2001:db8::b'],
+      };
       const hosts = [host(1, { dedicated_slots: 10 })];
       const placed: string[] = [];
-      const rows: Array<{ host_id: number; server_ip: string | null; server_ip6: string | null; p2p_port: number }> = [];
+      const rows: Array<{ host_id: number; server_ip: string | null; server_ip6: string | null; p2p_port: number }> =
+        [];
       for (;;) {
         const p = pickHost(hosts, new Map(), 'dedicated', dashd, { inUse: pairsInUse(rows), addresses: () => many });
         if (!p) break;
@@ -99,7 +145,15 @@ describe('placement', () => {
       }
       // Three IPv4 addresses: three Dash nodes, the first two with an IPv6 each.
       expect(placed).toEqual(['198.51.100.1 2001:db8::a', '198.51.100.2 2001:db8::b', '198.51.100.3 null']);
-      expect(pairsInUse(rows).get(1)).toEqual(new Set(['198.51.100.1:9999', '[2001:db8::a]:9999', '198.51.100.2:9999', '[2001:db8::b]:9999', '198.51.100.3:9999']));
+      expect(pairsInUse(rows).get(1)).toEqual(
+        new Set([
+          '198.51.100.1:9999',
+          '[2001:db8::a]:9999',
+          '198.51.100.2:9999',
+          '[2001:db8::b]:9999',
+          '198.51.100.3:9999',
+        ]),
+      );
       expect(pairKey('2001:db8::1', 1)).toBe('[2001:db8::1]:1');
     });
   });

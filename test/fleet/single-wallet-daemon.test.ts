@@ -28,7 +28,12 @@ const server = http.createServer((req, res) => {
     calls.push(method);
     switch (method) {
       case 'validateaddress':
-        return answer({ isvalid: true, address: params[0], ismine: false, iswatchonly: watched && params[0] === ADDRESS });
+        return answer({
+          isvalid: true,
+          address: params[0],
+          ismine: false,
+          iswatchonly: watched && params[0] === ADDRESS,
+        });
       case 'importaddress':
         watched = true;
         return answer(null);
@@ -38,9 +43,30 @@ const server = http.createServer((req, res) => {
         return answer(
           watched
             ? [
-                { address: ADDRESS, category: 'receive', amount: 1000, txid: TX(1), blockheight: 10, blocktime: 1_700_000_000 },
-                { address: ADDRESS, category: 'receive', amount: 2.5, txid: TX(2), blockheight: 12, blocktime: 1_700_000_120 },
-                { address: 'DElsewhere', category: 'send', amount: -2, txid: TX(3), blockheight: 13, blocktime: 1_700_000_180 },
+                {
+                  address: ADDRESS,
+                  category: 'receive',
+                  amount: 1000,
+                  txid: TX(1),
+                  blockheight: 10,
+                  blocktime: 1_700_000_000,
+                },
+                {
+                  address: ADDRESS,
+                  category: 'receive',
+                  amount: 2.5,
+                  txid: TX(2),
+                  blockheight: 12,
+                  blocktime: 1_700_000_120,
+                },
+                {
+                  address: 'DElsewhere',
+                  category: 'send',
+                  amount: -2,
+                  txid: TX(3),
+                  blockheight: 13,
+                  blocktime: 1_700_000_180,
+                },
               ]
             : [],
         );
@@ -55,10 +81,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   rpc = { endpoint: { host: '127.0.0.1', port: (server.address() as AddressInfo).port }, timeoutMs: 2_000 };
 });
-afterAll(() => new Promise<void>((r) => {
-  server.closeAllConnections();
-  server.close(() => r());
-}));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 describe('watch-only reading on a daemon with a single wallet', () => {
   it('imports into its only wallet once and reads it there', async () => {
@@ -68,7 +97,12 @@ describe('watch-only reading on a daemon with a single wallet', () => {
     expect(await watchAddress(rpc, ADDRESS, { rescan: true })).toEqual({ wallet: null, imported: false });
     expect(calls.filter((c) => c === 'importaddress')).toHaveLength(1);
     const a = await watchedActivity(rpc, ADDRESS, { wallet: null });
-    expect(a).toMatchObject({ address: ADDRESS, balanceSat: coinsToSat('1000.5'), receivedSat: coinsToSat('1002.5'), sentSat: coinsToSat('2') });
+    expect(a).toMatchObject({
+      address: ADDRESS,
+      balanceSat: coinsToSat('1000.5'),
+      receivedSat: coinsToSat('1002.5'),
+      sentSat: coinsToSat('2'),
+    });
     expect(a.transactions.map((t) => [t.txid, t.block, t.time])).toEqual([
       [TX(3), 13, 1_700_000_180],
       [TX(2), 12, 1_700_000_120],

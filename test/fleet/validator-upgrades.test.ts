@@ -20,7 +20,9 @@ let hostId: number;
 const specs: DaemonSpec[] = [];
 const stopped: string[] = [];
 // The beacon node's RPC: its head slot, for the slashing-protection file.
-const beacon = http.createServer((req, res) => res.end(JSON.stringify({ data: { head_slot: '9000000', sync_distance: '0', is_syncing: false } })));
+const beacon = http.createServer((req, res) =>
+  res.end(JSON.stringify({ data: { head_slot: '9000000', sync_distance: '0', is_syncing: false } })),
+);
 let beaconPort = 0;
 
 /** A Docker host's engine whose containers were made before they had a Keymanager port label. */
@@ -49,9 +51,24 @@ beforeAll(async () => {
   beaconPort = (beacon.address() as AddressInfo).port;
   d = await makeDeps();
   await importCatalog(d.db, bundledCatalogPath(), 'seed');
-  hostId = (await insertHost(d.db, { name: 'old-docker', engine: 'docker', url: 'http://127.0.0.1:1', ipv4: '203.0.113.7', ipv6: null, dedicated_slots: 10, cloud_slots: 10, state: 'active', last_error: null })).id;
+  hostId = (
+    await insertHost(d.db, {
+      name: 'old-docker',
+      engine: 'docker',
+      url: 'http://127.0.0.1:1',
+      ipv4: '203.0.113.7',
+      ipv6: null,
+      dedicated_slots: 10,
+      cloud_slots: 10,
+      state: 'active',
+      last_error: null,
+    })
+  ).id;
   let pass: Promise<void> = Promise.resolve();
-  const jobs = { every: () => {}, trigger: () => (pass = pass.then(() => (fleet as unknown as { pass(): Promise<void> }).pass())) } as unknown as JobRunner;
+  const jobs = {
+    every: () => {},
+    trigger: () => (pass = pass.then(() => (fleet as unknown as { pass(): Promise<void> }).pass())),
+  } as unknown as JobRunner;
   fleet = new Fleet(d.db, d.deps.hub, d.log, {
     dataDir: d.deps.config.dataDir,
     secrets: d.deps.secrets,
@@ -74,14 +91,25 @@ const validatorFields = (mnId: string) => ({
   fee_recipient: '0x' + 'b'.repeat(40),
   output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'b'.repeat(40) }),
   // Sealed as deploys sealed them before the Keymanager token: keystore and password only.
-  secrets: sealSecrets(d.deps.secrets, mnId, { keystore: JSON.stringify({ pubkey, crypto: {} }), keystore_password: 'pw' }),
+  secrets: sealSecrets(d.deps.secrets, mnId, {
+    keystore: JSON.stringify({ pubkey, crypto: {} }),
+    keystore_password: 'pw',
+  }),
 });
 
 describe('a validator on a container made before its Keymanager port was labelled', () => {
   it('is still stopped on delete and its slashing-protection file answered', async () => {
     const { token, id: userId } = await freshUser(d.deps);
     const mn = 'eth-old-container';
-    await insertTestNode(d.db, { mn_id: mn, user_id: userId, coin_id: 'eth', state: 'live', ...validatorFields(mn), status: 'running', placement: { host_id: hostId, daemon_profile: 'lighthouse-mainnet' } });
+    await insertTestNode(d.db, {
+      mn_id: mn,
+      user_id: userId,
+      coin_id: 'eth',
+      state: 'live',
+      ...validatorFields(mn),
+      status: 'running',
+      placement: { host_id: hostId, daemon_profile: 'lighthouse-mainnet' },
+    });
     const r = await d.caller(token).nodes.delete_masternode({ mn, reason: 'I will deploy another node' });
     expect(r.message).toBe('Masternode deleted.');
     expect(stopped).toContain(mn);
@@ -96,7 +124,14 @@ describe('a validator whose sealed secrets have no Keymanager token', () => {
   it('is provisioned with a new token instead of failing', async () => {
     const { id: userId } = await freshUser(d.deps);
     const mn = 'eth-no-token';
-    await insertTestNode(d.db, { mn_id: mn, user_id: userId, coin_id: 'eth', state: 'provisioning', ...validatorFields(mn), placement: { host_id: hostId, daemon_profile: 'lighthouse-mainnet', server_ip: '203.0.113.7' } });
+    await insertTestNode(d.db, {
+      mn_id: mn,
+      user_id: userId,
+      coin_id: 'eth',
+      state: 'provisioning',
+      ...validatorFields(mn),
+      placement: { host_id: hostId, daemon_profile: 'lighthouse-mainnet', server_ip: '203.0.113.7' },
+    });
     await fleet.reconcile();
     const row = await d.db.selectFrom('node_view').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
     expect({ state: row.state, failed: row.failed_reason }).toEqual({ state: 'live', failed: null });

@@ -5,7 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forDisplay, watchAddress, watchedActivity, WATCH_WALLET } from '../../src/server/fleet/daemons/activity';
 import { coinsToSat } from '../../src/server/fleet/daemons/amounts';
 import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
-import { DAEMON_BUDGET_MS, ensureWallet, haveBinary, pidsMatching, realDaemonSpec, rpc, withinBudget } from '../support/daemons';
+import {
+  DAEMON_BUDGET_MS,
+  ensureWallet,
+  haveBinary,
+  pidsMatching,
+  realDaemonSpec,
+  rpc,
+  withinBudget,
+} from '../support/daemons';
 import { tempDataDir } from '../support/server';
 
 // The watch-only reading of a collateral address on a real litecoind 0.21 (regtest): it
@@ -34,8 +42,10 @@ afterAll(async () => {
 }, 60_000);
 
 const inWallet = (wallet: string) => ({ ...target, endpoint: { ...target.endpoint, path: undefined }, wallet });
-const call = <T,>(wallet: string, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>) =>
-  withinBudget(`${wallet} ${method}`, (timeoutMs) => bitcoinCall({ ...inWallet(wallet), timeoutMs }, method, params, schema));
+const call = <T>(wallet: string, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>) =>
+  withinBudget(`${wallet} ${method}`, (timeoutMs) =>
+    bitcoinCall({ ...inWallet(wallet), timeoutMs }, method, params, schema),
+  );
 
 describe.skipIf(!haveBinary(LITECOIND))('collateral activity from a watch-only wallet on litecoind', () => {
   it('sees what the address received and sent, with blocks and times', async () => {
@@ -51,7 +61,13 @@ describe.skipIf(!haveBinary(LITECOIND))('collateral activity from a watch-only w
     const t = { ...target, timeoutMs: 20_000 };
     await watchAddress(t, collateral, { rescan: true });
     await watchAddress(t, collateral, { rescan: false }); // again: nothing changes
-    expect(await watchedActivity(t, collateral)).toMatchObject({ address: collateral, balanceSat: 0, receivedSat: 0, sentSat: 0, transactions: [] });
+    expect(await watchedActivity(t, collateral)).toMatchObject({
+      address: collateral,
+      balanceSat: 0,
+      receivedSat: 0,
+      sentSat: 0,
+      transactions: [],
+    });
 
     const paid = await call('miner', 'sendtoaddress', [collateral, 100], v.string());
     const reward = await call('miner', 'sendtoaddress', [collateral, 2.5], v.string());
@@ -72,7 +88,12 @@ describe.skipIf(!haveBinary(LITECOIND))('collateral activity from a watch-only w
     expect(spent.amountSat).toBeLessThanOrEqual(-coinsToSat('1.25'));
     expect(a.transactions[0].txid).toBe(out); // newest first
     // The balance is what is left on the address itself; sent is the rest.
-    const unspent = await call(WATCH_WALLET, 'listunspent', [0, 9_999_999, [collateral], true], v.array(v.object({ amount: v.number() })));
+    const unspent = await call(
+      WATCH_WALLET,
+      'listunspent',
+      [0, 9_999_999, [collateral], true],
+      v.array(v.object({ amount: v.number() })),
+    );
     expect(a.balanceSat).toBe(unspent.reduce((s, u) => s + Math.round(u.amount * 1e8), 0));
     expect(a.sentSat).toBe(a.receivedSat - a.balanceSat);
     expect(a.sentSat).toBeGreaterThan(0);

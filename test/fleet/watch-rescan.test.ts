@@ -25,7 +25,8 @@ const server = http.createServer((req, res) => {
   req.on('end', () => {
     const { method, params } = JSON.parse(body) as { method: string; params: unknown[] };
     calls.push({ method, params, path: req.url ?? '' });
-    const answer = (result: unknown, error: { code: number; message: string } | null = null) => res.end(JSON.stringify({ result, error, id: 'nodekeep' }));
+    const answer = (result: unknown, error: { code: number; message: string } | null = null) =>
+      res.end(JSON.stringify({ result, error, id: 'nodekeep' }));
     switch (method) {
       case 'gettxout':
         return answer({ confirmations: CONFIRMATIONS, value: 100, scriptPubKey: { address: ADDRESS } });
@@ -48,7 +49,20 @@ const server = http.createServer((req, res) => {
       case 'listunspent':
         return answer(rescanned ? [{ address: ADDRESS, amount: 100 }] : []);
       case 'listtransactions':
-        return answer(rescanned ? [{ address: ADDRESS, category: 'receive', amount: 100, txid: TXID, blockheight: BLOCKS - CONFIRMATIONS + 1, blocktime: 1_700_000_000 }] : []);
+        return answer(
+          rescanned
+            ? [
+                {
+                  address: ADDRESS,
+                  category: 'receive',
+                  amount: 100,
+                  txid: TXID,
+                  blockheight: BLOCKS - CONFIRMATIONS + 1,
+                  blocktime: 1_700_000_000,
+                },
+              ]
+            : [],
+        );
       default:
         return answer(null, { code: -32601, message: 'Method not found' });
     }
@@ -59,18 +73,33 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => {
-  releaseRescan();
-  server.closeAllConnections();
-  server.close(() => r());
-}));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      releaseRescan();
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 describe("a watch-only collateral address's import", () => {
   it('imports without a rescan and rescans from the collateral block in the background; the next check reads it', async () => {
     // A long RPC timeout: a read that waited for the rescan would take that long, not fail fast.
     const views = new OwnerViews(memoryLogger(), 30_000);
-    const node = { mn_id: 'ltc-rescan', rpc_user: 'u', rpc_password: 'p', entry: `${TXID}-0`, output_text: null, activity: null } as unknown as Masternode;
-    const profile = { run: 'binary', rpc: 'bitcoin', flavour: 'none', activity: 'watch_wallet' } as unknown as DaemonProfile;
+    const node = {
+      mn_id: 'ltc-rescan',
+      rpc_user: 'u',
+      rpc_password: 'p',
+      entry: `${TXID}-0`,
+      output_text: null,
+      activity: null,
+    } as unknown as Masternode;
+    const profile = {
+      run: 'binary',
+      rpc: 'bitcoin',
+      flavour: 'none',
+      activity: 'watch_wallet',
+    } as unknown as DaemonProfile;
     const obs = { posePenalty: null, collateralAddress: null } as unknown as Observation;
     const endpoint = { host: '127.0.0.1', port };
 
@@ -82,13 +111,21 @@ describe("a watch-only collateral address's import", () => {
     expect(imports.map((c) => c.params)).toEqual([[ADDRESS, 'collateral', false]]);
     await waitFor(async () => calls.some((c) => c.method === 'rescanblockchain'), 15_000, 'the rescan');
     const rescan = calls.find((c) => c.method === 'rescanblockchain')!;
-    expect(rescan).toEqual({ method: 'rescanblockchain', params: [BLOCKS - CONFIRMATIONS + 1], path: '/wallet/nodekeep-watch' });
+    expect(rescan).toEqual({
+      method: 'rescanblockchain',
+      params: [BLOCKS - CONFIRMATIONS + 1],
+      path: '/wallet/nodekeep-watch',
+    });
     // While it runs, checks read nothing new (the last activity stays) and start no second one.
     expect(await views.read(node, profile, endpoint, obs)).toEqual({});
     expect(calls.filter((c) => c.method === 'rescanblockchain' || c.method === 'importaddress')).toHaveLength(2);
 
     releaseRescan();
-    const after = await waitFor(async () => (await views.read(node, profile, endpoint, obs)).activity ?? null, 15_000, 'the reading after the rescan');
+    const after = await waitFor(
+      async () => (await views.read(node, profile, endpoint, obs)).activity ?? null,
+      15_000,
+      'the reading after the rescan',
+    );
     expect(JSON.parse(after)).toMatchObject({ address: ADDRESS, balance: 100, sent: 0 });
     expect(calls.filter((c) => c.method === 'rescanblockchain' || c.method === 'importaddress')).toHaveLength(2);
   });

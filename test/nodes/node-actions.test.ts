@@ -38,12 +38,20 @@ const call = async (method: 'GET' | 'POST', p: string, who: Who, body?: unknown)
   return { status: r.status, body: await r.json() };
 };
 const post = (p: string, body: unknown, who: Who = 'owner') => call('POST', p, who, body);
-const detail = async (mn: string, who: Who = 'owner') => (await call('GET', `/api/get_masternode?masternode=${mn}`, who)).body.data;
+const detail = async (mn: string, who: Who = 'owner') =>
+  (await call('GET', `/api/get_masternode?masternode=${mn}`, who)).body.data;
 const row = (mn: string) => s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
 const simPort = () => fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
-const simAdmin = (p: string, body?: unknown) => fetch(`http://127.0.0.1:${simPort()}/admin${p}`, { method: body === undefined ? 'GET' : 'POST', body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json());
+const simAdmin = (p: string, body?: unknown) =>
+  fetch(`http://127.0.0.1:${simPort()}/admin${p}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json());
 const rpc = (mn: string, method: string, params: unknown[] = []) =>
-  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, { method: 'POST', body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }) }).then((r) => r.json());
+  fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '1.0', id: 't', method, params }),
+  }).then((r) => r.json());
 
 const deps = () => ({ profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true });
 const newNode = async (coinId: string, fields: Parameters<typeof requestNode>[3] = {}, who: Who = 'owner') => {
@@ -74,10 +82,17 @@ describe('alias', () => {
     clients.push(live);
     await waitFor(async () => live.types().includes('sync'), 15_000, 'live');
     const mn = await testNode('pivx');
-    expect(await post('/api/update_alias', { mn, alias: 'My node_1-a' })).toEqual({ status: 200, body: { success: true } });
+    expect(await post('/api/update_alias', { mn, alias: 'My node_1-a' })).toEqual({
+      status: 200,
+      body: { success: true },
+    });
     expect((await row(mn)).alias).toBe('My node_1-a');
     expect((await detail(mn)).alias).toBe('My node_1-a');
-    await waitFor(async () => live.received.find((e) => e.type === 'refresh_masternode' && e.payload.mn_id === mn), 15_000, 'refresh_masternode');
+    await waitFor(
+      async () => live.received.find((e) => e.type === 'refresh_masternode' && e.payload.mn_id === mn),
+      15_000,
+      'refresh_masternode',
+    );
     await waitFor(async () => live.types().includes('refresh_masternodes'), 15_000, 'refresh_masternodes');
 
     const max = 'a'.repeat(48);
@@ -99,7 +114,11 @@ describe('alias', () => {
 
 describe("another user's node", () => {
   it('answers every call exactly like a missing node and changes nothing', async () => {
-    const mn = await testNode('eth', { validator_pubkey: 'ab'.repeat(48), fee_recipient: null, output_text: JSON.stringify({ pubkey: 'ab'.repeat(48), fee_recipient: null }) });
+    const mn = await testNode('eth', {
+      validator_pubkey: 'ab'.repeat(48),
+      fee_recipient: null,
+      output_text: JSON.stringify({ pubkey: 'ab'.repeat(48), fee_recipient: null }),
+    });
     const before = await row(mn);
     const calls: Array<[string, Record<string, unknown>]> = [
       ['/api/update_alias', { mn, alias: 'stolen' }],
@@ -127,22 +146,44 @@ describe("another user's node", () => {
 describe('validator fee', () => {
   it('answers the spec messages under fee_recipient, refuses non-validators and a validator with no client to reach', async () => {
     const pubkey = 'cd'.repeat(48);
-    const mn = await testNode('eth', { validator_pubkey: pubkey, fee_recipient: '0x' + 'a'.repeat(40), output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'a'.repeat(40) }) });
-    const fee = (fee_recipient: string, id = mn) => post('/api/update_validator_fee', { mn: id, fee_recipient, change_for: 'only_this' });
-    expect(await fee('')).toEqual({ status: 400, body: { success: false, message: 'Address required', error_input: 'fee_recipient' } });
-    for (const bad of ['0x123', 'ab' + 'c'.repeat(40), '0x' + 'g'.repeat(40), '0x52908400098527886e0F7030069857D2E4169EE7']) {
-      expect(await fee(bad), bad).toEqual({ status: 400, body: { success: false, message: 'Invalid address', error_input: 'fee_recipient' } });
+    const mn = await testNode('eth', {
+      validator_pubkey: pubkey,
+      fee_recipient: '0x' + 'a'.repeat(40),
+      output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'a'.repeat(40) }),
+    });
+    const fee = (fee_recipient: string, id = mn) =>
+      post('/api/update_validator_fee', { mn: id, fee_recipient, change_for: 'only_this' });
+    expect(await fee('')).toEqual({
+      status: 400,
+      body: { success: false, message: 'Address required', error_input: 'fee_recipient' },
+    });
+    for (const bad of [
+      '0x123',
+      'ab' + 'c'.repeat(40),
+      '0x' + 'g'.repeat(40),
+      '0x52908400098527886e0F7030069857D2E4169EE7',
+    ]) {
+      expect(await fee(bad), bad).toEqual({
+        status: 400,
+        body: { success: false, message: 'Invalid address', error_input: 'fee_recipient' },
+      });
     }
     // No validator client holds this key (no Keymanager token): nothing changes.
     const before = await row(mn);
     expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7')).toEqual({
       status: 503,
-      body: { success: false, message: 'The fee recipient of this validator cannot be changed from the node page. Please contact support.' },
+      body: {
+        success: false,
+        message: 'The fee recipient of this validator cannot be changed from the node page. Please contact support.',
+      },
     });
     expect(await row(mn)).toEqual(before);
 
     const dash = await testNode('dash');
-    expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7', dash)).toEqual({ status: 400, body: { success: false, message: 'Only validators have a fee recipient.', error_input: 'fee_recipient' } });
+    expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7', dash)).toEqual({
+      status: 400,
+      body: { success: false, message: 'Only validators have a fee recipient.', error_input: 'fee_recipient' },
+    });
     expect((await row(dash)).fee_recipient).toBeNull();
   });
 
@@ -157,9 +198,23 @@ describe('validator fee', () => {
     }).then(async (r) => ({ status: r.status, body: await r.json() }));
   const liveValidator = async (pubkey: string, feeRecipient: string) => {
     const mn_id = newNodeId('eth');
-    const secrets = sealSecrets(s.deps.secrets, mn_id, { keystore: '{"version":4}', keystore_password: 'pw', keymanager_token: token });
-    const mn = await newNode('eth', { mn_id, validator_pubkey: pubkey, fee_recipient: feeRecipient, output_text: JSON.stringify({ pubkey, fee_recipient: feeRecipient }), secrets });
-    await waitFor(async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live', 15_000, 'validator live');
+    const secrets = sealSecrets(s.deps.secrets, mn_id, {
+      keystore: '{"version":4}',
+      keystore_password: 'pw',
+      keymanager_token: token,
+    });
+    const mn = await newNode('eth', {
+      mn_id,
+      validator_pubkey: pubkey,
+      fee_recipient: feeRecipient,
+      output_text: JSON.stringify({ pubkey, fee_recipient: feeRecipient }),
+      secrets,
+    });
+    await waitFor(
+      async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live',
+      15_000,
+      'validator live',
+    );
     return mn;
   };
 
@@ -168,8 +223,14 @@ describe('validator fee', () => {
     const first = '0x' + 'a'.repeat(40);
     const mn = await liveValidator(pubkey, first);
     // The deployed key is what the client holds, with the fee recipient given at deploy.
-    expect(await km(mn, '/eth/v1/keystores')).toEqual({ status: 200, body: { data: [{ validating_pubkey: pubkey, derivation_path: '', readonly: false }] } });
-    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
+    expect(await km(mn, '/eth/v1/keystores')).toEqual({
+      status: 200,
+      body: { data: [{ validating_pubkey: pubkey, derivation_path: '', readonly: false }] },
+    });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({
+      status: 200,
+      body: { data: { pubkey, ethaddress: first } },
+    });
     expect((await km(mn, '/eth/v1/keystores', { token: null })).status).toBe(401);
     expect((await km(mn, '/eth/v1/keystores', { token: 'nope'.repeat(8) })).status).toBe(403);
 
@@ -178,7 +239,10 @@ describe('validator fee', () => {
     const ok = await post('/api/update_validator_fee', { mn, fee_recipient: good, change_for: 'only_this' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({ success: true, message: expect.stringContaining(good) });
-    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: good } } });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({
+      status: 200,
+      body: { data: { pubkey, ethaddress: good } },
+    });
     const r = await row(mn);
     expect(r.fee_recipient).toBe(good);
     expect(JSON.parse(r.output_text!)).toEqual({ pubkey, fee_recipient: good });
@@ -191,7 +255,9 @@ describe('validator fee', () => {
     const pubkey = '0x' + '6d'.repeat(48);
     const mn = await liveValidator(pubkey, '0x' + 'd'.repeat(40));
     const addrs = Array.from({ length: 20 }, (_, i) => '0x' + (i + 1).toString(16).padStart(2, '0').repeat(20));
-    const answers = await Promise.all(addrs.map((fee_recipient) => post('/api/update_validator_fee', { mn, fee_recipient, change_for: 'only_this' })));
+    const answers = await Promise.all(
+      addrs.map((fee_recipient) => post('/api/update_validator_fee', { mn, fee_recipient, change_for: 'only_this' })),
+    );
     expect(answers.map((a) => a.status)).toEqual(addrs.map(() => 200));
     const client = (await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).body.data.ethaddress;
     expect(addrs).toContain(client);
@@ -203,22 +269,52 @@ describe('validator fee', () => {
     const pubkey = '0x' + '8b'.repeat(48);
     const first = '0x' + 'b'.repeat(40);
     const mn = await liveValidator(pubkey, first);
-    const fee = () => post('/api/update_validator_fee', { mn, fee_recipient: '0x' + 'c'.repeat(40), change_for: 'only_this' });
+    const fee = () =>
+      post('/api/update_validator_fee', { mn, fee_recipient: '0x' + 'c'.repeat(40), change_for: 'only_this' });
     // The platform's sealed token no longer matches the one the client runs with.
     const before = await row(mn);
-    await s.deps.db.updateTable('nodes').set({ secrets: sealSecrets(s.deps.secrets, mn, { keystore: '{}', keystore_password: 'pw', keymanager_token: 'e1'.repeat(32) }) }).where('mn_id', '=', mn).execute();
-    expect(await fee()).toEqual({ status: 400, body: { success: false, message: 'Your validator client refused the new fee recipient (invalid API token). Your fee recipient was not changed.' } });
-    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
+    await s.deps.db
+      .updateTable('nodes')
+      .set({
+        secrets: sealSecrets(s.deps.secrets, mn, {
+          keystore: '{}',
+          keystore_password: 'pw',
+          keymanager_token: 'e1'.repeat(32),
+        }),
+      })
+      .where('mn_id', '=', mn)
+      .execute();
+    expect(await fee()).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        message:
+          'Your validator client refused the new fee recipient (invalid API token). Your fee recipient was not changed.',
+      },
+    });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({
+      status: 200,
+      body: { data: { pubkey, ethaddress: first } },
+    });
     expect((await row(mn)).fee_recipient).toBe(first);
     expect((await row(mn)).output_text).toBe(before.output_text);
 
     // The right token, but the row names a key the client does not hold.
-    await s.deps.db.updateTable('nodes').set({ secrets: before.secrets, validator_pubkey: '0x' + '7c'.repeat(48) }).where('mn_id', '=', mn).execute();
+    await s.deps.db
+      .updateTable('nodes')
+      .set({ secrets: before.secrets, validator_pubkey: '0x' + '7c'.repeat(48) })
+      .where('mn_id', '=', mn)
+      .execute();
     const r = await fee();
     expect(r.status).toBe(400);
-    expect(r.body.message).toMatch(/^Your validator client refused the new fee recipient \(no validator with pubkey 0x(7c){48}\)\. Your fee recipient was not changed\.$/);
+    expect(r.body.message).toMatch(
+      /^Your validator client refused the new fee recipient \(no validator with pubkey 0x(7c){48}\)\. Your fee recipient was not changed\.$/,
+    );
     expect((await row(mn)).fee_recipient).toBe(first);
-    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({ status: 200, body: { data: { pubkey, ethaddress: first } } });
+    expect(await km(mn, `/eth/v1/validator/${pubkey}/feerecipient`)).toEqual({
+      status: 200,
+      body: { data: { pubkey, ethaddress: first } },
+    });
   });
 });
 
@@ -236,7 +332,10 @@ describe('delete', () => {
     }
     const mn = await testNode('pivx');
     const other = await post('/api/delete_masternode', { mn, reason: 'Other' });
-    expect(other).toEqual({ status: 400, body: { success: false, message: 'Please tell us the reason in your own words.', error_input: 'reason' } });
+    expect(other).toEqual({
+      status: 400,
+      body: { success: false, message: 'Please tell us the reason in your own words.', error_input: 'reason' },
+    });
     const long = await post('/api/delete_masternode', { mn, reason: 'x'.repeat(1001) });
     expect(long.status).toBe(400);
     expect(long.body.success).toBe(false);
@@ -266,15 +365,26 @@ describe('delete', () => {
 
   it('stops a validator first and answers its EIP-3076 slashing-protection file', async () => {
     const pubkey = 'ef'.repeat(48);
-    const mn = await newNode('eth', { validator_pubkey: pubkey, fee_recipient: '0x' + 'b'.repeat(40), output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'b'.repeat(40) }) });
-    await waitFor(async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live', 15_000, 'validator live');
+    const mn = await newNode('eth', {
+      validator_pubkey: pubkey,
+      fee_recipient: '0x' + 'b'.repeat(40),
+      output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'b'.repeat(40) }),
+    });
+    await waitFor(
+      async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live',
+      15_000,
+      'validator live',
+    );
     const head = await fetch(`http://127.0.0.1:${simPort()}/n/${mn}/eth/v1/node/syncing`).then((r) => r.json());
     const r = await post('/api/delete_masternode', { mn, reason: 'I will deploy another node' });
     expect(r.status).toBe(200);
     // Stopped before the answer: the simulator no longer serves it.
     expect((await simAdmin('/nodes')).nodes).not.toContain(mn);
     const file = JSON.parse(r.body.slashing_protection);
-    expect(file.metadata).toEqual({ interchange_format_version: '5', genesis_validators_root: '0x4b363db94e286120d76eb905340fdd4e54bfe9f06bf33ff6cf5ad27f511bfe95' });
+    expect(file.metadata).toEqual({
+      interchange_format_version: '5',
+      genesis_validators_root: '0x4b363db94e286120d76eb905340fdd4e54bfe9f06bf33ff6cf5ad27f511bfe95',
+    });
     expect(file.data).toHaveLength(1);
     expect(file.data[0].pubkey).toBe(`0x${pubkey}`);
     // Everything the node could have signed is at or below the recorded slot and epoch.
@@ -287,8 +397,16 @@ describe('delete', () => {
 
   it('still gives the file when the control loop removed the validator before the delete stopped it', async () => {
     const pubkey = 'a7'.repeat(48);
-    const mn = await newNode('eth', { validator_pubkey: pubkey, fee_recipient: '0x' + 'c'.repeat(40), output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'c'.repeat(40) }) });
-    await waitFor(async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live', 15_000, 'validator live');
+    const mn = await newNode('eth', {
+      validator_pubkey: pubkey,
+      fee_recipient: '0x' + 'c'.repeat(40),
+      output_text: JSON.stringify({ pubkey, fee_recipient: '0x' + 'c'.repeat(40) }),
+    });
+    await waitFor(
+      async () => (await simAdmin('/nodes')).nodes.includes(mn) && (await detail(mn))?.state === 'live',
+      15_000,
+      'validator live',
+    );
     // The delete's view of the node (live), taken before the loop's pass removes it.
     const seen = (await findNode(s.deps.db, mn))!;
     expect(await requestDestroy(s.deps.db, seen, systemActor('test'), 'race')).toBe(true);
@@ -307,56 +425,103 @@ describe('starting a node from its page', () => {
   it('register_submit: strict parsing, then the daemon registers it and it goes from start required to running, live', async () => {
     const live = liveClient(s.url, users.owner.token);
     clients.push(live);
-    const mn = await newNode('dash', { entry: 'aa'.repeat(32), output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active` });
+    const mn = await newNode('dash', {
+      entry: 'aa'.repeat(32),
+      output_text: `x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 not_active`,
+    });
     await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
     const d = await detail(mn);
     expect(d.setup.view).toBe('dip003');
     expect(d.setup.started).toBe(false);
-    expect(d.setup.commands.map((c: { text: string }) => c.text).join('\n')).toContain(`protx register_prepare ${'aa'.repeat(32)} 1 `);
+    expect(d.setup.commands.map((c: { text: string }) => c.text).join('\n')).toContain(
+      `protx register_prepare ${'aa'.repeat(32)} 1 `,
+    );
 
     const sig = Buffer.alloc(65, 7).toString('base64');
     const bad: Array<[string, string]> = [
       ['{"tx": "zz"', 'The register_prepare output is not valid JSON: paste it exactly as the wallet printed it.'],
       ['{"collateralAddress": "X"} ' + sig, 'The register_prepare output has no "tx" field.'],
       ['{"tx": "nothex"} ' + sig, 'The transaction is not valid hex.'],
-      [`{"tx": "${'03000100'.padEnd(200, '0')}"}`, 'The signature is missing: paste the text signmessage printed after the register_prepare output.'],
-      [`${'03000100'.padEnd(200, '0')} short`, 'The signature is not valid: it is the 88-character text signmessage printed.'],
+      [
+        `{"tx": "${'03000100'.padEnd(200, '0')}"}`,
+        'The signature is missing: paste the text signmessage printed after the register_prepare output.',
+      ],
+      [
+        `${'03000100'.padEnd(200, '0')} short`,
+        'The signature is not valid: it is the 88-character text signmessage printed.',
+      ],
       ['a b c', 'Expected the register_prepare output and the signature, nothing else.'],
     ];
     for (const [output, message] of bad) {
-      expect(await post('/api/register_submit', { mn, output }), output).toEqual({ status: 400, body: { success: false, message, error_input: 'output' } });
+      expect(await post('/api/register_submit', { mn, output }), output).toEqual({
+        status: 400,
+        body: { success: false, message, error_input: 'output' },
+      });
     }
     // A well-formed transaction for another operator key: the daemon's own words.
-    const refused = await post('/api/register_submit', { mn, output: `{"tx": "${'03000100'.padEnd(200, '0')}"} ${sig}` });
-    expect(refused).toEqual({ status: 400, body: { success: false, message: 'The network refused the registration: transaction payload not deserializable' } });
+    const refused = await post('/api/register_submit', {
+      mn,
+      output: `{"tx": "${'03000100'.padEnd(200, '0')}"} ${sig}`,
+    });
+    expect(refused).toEqual({
+      status: 400,
+      body: { success: false, message: 'The network refused the registration: transaction payload not deserializable' },
+    });
     expect((await row(mn)).output_text).toContain('not_active');
 
     const { result } = await rpc(mn, 'bls', ['generate']);
     const tx = `03000100${'00'.repeat(40)}${result.public}${'00'.repeat(20)}`;
-    const ok = await post('/api/register_submit', { mn, output: `{"tx": "${tx}", "collateralAddress": "Xabc", "signMessage": "m"}\n${sig}` });
-    expect(ok).toEqual({ status: 200, body: { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' } });
+    const ok = await post('/api/register_submit', {
+      mn,
+      output: `{"tx": "${tx}", "collateralAddress": "Xabc", "signMessage": "m"}\n${sig}`,
+    });
+    expect(ok).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        message:
+          'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',
+      },
+    });
     const r = await row(mn);
     expect(r.output_text).toBe(`x 0.0.0.0:9999 ${'aa'.repeat(32)} 1 active`);
     expect(r.started_at).not.toBeNull();
-    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 15_000, 'started');
+    await waitFor(
+      async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn),
+      15_000,
+      'started',
+    );
     expect((await detail(mn)).setup.started).toBe(true);
     await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
     // Once started, a second submit is refused and changes nothing.
-    expect((await post('/api/register_submit', { mn, output: `${tx} ${sig}` })).body.message).toBe('This node has already been started.');
+    expect((await post('/api/register_submit', { mn, output: `${tx} ${sig}` })).body.message).toBe(
+      'This node has already been started.',
+    );
 
     // The monitor now reads its collateral address and PoSe penalty.
     await simAdmin(`/nodes/${mn}/pose`, { penalty: 25 });
-    const watched = await waitFor(async () => {
-      const n = await detail(mn);
-      return n.setup.pose_penalty === 25 && n.activity && n;
-    }, 15_000, 'activity and PoSe');
+    const watched = await waitFor(
+      async () => {
+        const n = await detail(mn);
+        return n.setup.pose_penalty === 25 && n.activity && n;
+      },
+      15_000,
+      'activity and PoSe',
+    );
     expect(watched.activity.balance).toBeGreaterThanOrEqual(1000);
     expect(watched.activity.address).toMatch(/^X/);
-    expect(watched.activity.transactions[0]).toMatchObject({ txid: expect.stringMatching(/^[0-9a-f]{64}$/), human_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    expect(watched.activity.transactions[0]).toMatchObject({
+      txid: expect.stringMatching(/^[0-9a-f]{64}$/),
+      human_time: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
+    });
   }, 90_000);
 
   it('a deployed DIP003 node runs with the operator key the deploy made: the page shows its secret, a registration naming it starts the node', async () => {
-    const deployed = await post('/api/deploy_server', { currency: 'dash', txid: 'ab'.repeat(32), package: 'dedicated' });
+    const deployed = await post('/api/deploy_server', {
+      currency: 'dash',
+      txid: 'ab'.repeat(32),
+      package: 'dedicated',
+    });
     expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
     const mn = String(deployed.body.server_id);
     await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
@@ -365,11 +530,22 @@ describe('starting a node from its page', () => {
     const secret = fields.find((f) => f.label === 'BLS secret');
     // The secret the deploy sealed is shown (behind the eye), and it is the key the page names.
     expect(secret).toMatchObject({ secret: true, value: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(Buffer.from(bls12_381.longSignatures.getPublicKey(Buffer.from(secret!.value, 'hex')).toBytes(true)).toString('hex')).toBe(operatorPub);
+    expect(
+      Buffer.from(bls12_381.longSignatures.getPublicKey(Buffer.from(secret!.value, 'hex')).toBytes(true)).toString(
+        'hex',
+      ),
+    ).toBe(operatorPub);
     // The simulated daemon runs with that key: the owner's registration names it and is taken.
     const tx = `03000100${'11'.repeat(40)}${operatorPub}${'22'.repeat(32)}`;
     const ok = await post('/api/register_submit', { mn, output: `${tx} ${Buffer.alloc(65, 9).toString('base64')}` });
-    expect(ok).toEqual({ status: 200, body: { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' } });
+    expect(ok).toEqual({
+      status: 200,
+      body: {
+        success: true,
+        message:
+          'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',
+      },
+    });
     await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
   }, 60_000);
 
@@ -389,19 +565,34 @@ describe('starting a node from its page', () => {
     expect((await detail(mn)).setup.view).toBe('quick_setup');
     for (const [secret, message] of [
       ['smartnodeblsprivkey=xyz', 'The BLS secret key must be 64 hexadecimal characters.'],
-      ['rpcuser=a\nrpcpassword=b', 'No smartnodeblsprivkey line found: paste the file protx quick_setup wrote, or the key alone.'],
+      [
+        'rpcuser=a\nrpcpassword=b',
+        'No smartnodeblsprivkey line found: paste the file protx quick_setup wrote, or the key alone.',
+      ],
       ['f'.repeat(64), 'Incorrect BLS key'],
     ]) {
-      expect(await post('/api/quick_setup', { mn, secret }), secret).toEqual({ status: 400, body: { success: false, message, error_input: 'secret' } });
+      expect(await post('/api/quick_setup', { mn, secret }), secret).toEqual({
+        status: 400,
+        body: { success: false, message, error_input: 'secret' },
+      });
     }
     const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
-    const ok = await post('/api/quick_setup', { mn, secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4` });
+    const ok = await post('/api/quick_setup', {
+      mn,
+      secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4`,
+    });
     expect(ok.status).toBe(200);
     expect((await row(mn)).output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
-    await waitFor(async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn), 15_000, 'started');
+    await waitFor(
+      async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn),
+      15_000,
+      'started',
+    );
     await waitFor(async () => (await detail(mn))?.status === 'running', 30_000, 'running');
     const pivx = await testNode('pivx');
-    expect((await post('/api/quick_setup', { mn: pivx, secret: key })).body.message).toBe('This node is not started with quick setup.');
+    expect((await post('/api/quick_setup', { mn: pivx, secret: key })).body.message).toBe(
+      'This node is not started with quick setup.',
+    );
   }, 90_000);
 });
 
@@ -413,8 +604,14 @@ describe('the same start sent many times at once', () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => post('/api/quick_setup', { mn, secret: key })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     // The others: started (400), or another submit asking the daemon right now (409).
-    for (const a of answers.filter((x) => x.status !== 200)) expect(a.body.message).toBe(a.status === 409 ? START_UNDER_WAY : 'This node has already been started.');
-    const started = await s.deps.db.selectFrom('events').select('payload').where('user_id', '=', users.owner.id).where('type', '=', 'started').execute();
+    for (const a of answers.filter((x) => x.status !== 200))
+      expect(a.body.message).toBe(a.status === 409 ? START_UNDER_WAY : 'This node has already been started.');
+    const started = await s.deps.db
+      .selectFrom('events')
+      .select('payload')
+      .where('user_id', '=', users.owner.id)
+      .where('type', '=', 'started')
+      .execute();
     expect(started.filter((e) => String(e.payload).includes(mn))).toHaveLength(1);
   }, 60_000);
 
@@ -422,13 +619,21 @@ describe('the same start sent many times at once', () => {
     const mn = await newNode('rtm', { output_text: 'x not_active' });
     await waitFor(async () => (await detail(mn))?.status === 'start required', 20_000, 'start required');
     const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
-    const claim = (at: number) => s.deps.db.updateTable('nodes').set({ start_claim_at: at }).where('mn_id', '=', mn).execute();
+    const claim = (at: number) =>
+      s.deps.db.updateTable('nodes').set({ start_claim_at: at }).where('mn_id', '=', mn).execute();
     await claim(Date.now() - 60_000);
-    expect(await post('/api/quick_setup', { mn, secret: key })).toEqual({ status: 409, body: { success: false, message: START_UNDER_WAY } });
+    expect(await post('/api/quick_setup', { mn, secret: key })).toEqual({
+      status: 409,
+      body: { success: false, message: START_UNDER_WAY },
+    });
     expect((await detail(mn)).setup.started).toBe(false);
     await claim(Date.now() - START_CLAIM_MS - 1000);
     expect(await post('/api/quick_setup', { mn, secret: key })).toMatchObject({ status: 200, body: { success: true } });
-    const row = await s.deps.db.selectFrom('nodes').select(['started_at', 'start_claim_at', 'output_text']).where('mn_id', '=', mn).executeTakeFirstOrThrow();
+    const row = await s.deps.db
+      .selectFrom('nodes')
+      .select(['started_at', 'start_claim_at', 'output_text'])
+      .where('mn_id', '=', mn)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ started_at: expect.any(Number), start_claim_at: null, output_text: 'x active' });
   }, 60_000);
 });
@@ -436,30 +641,52 @@ describe('the same start sent many times at once', () => {
 describe('proposals', () => {
   it("reads governance proposals from a Dash node's daemon; other families answer an empty list", async () => {
     const mn = await newNode('dash');
-    const list = await waitFor(async () => {
-      const r = await call('GET', `/api/get_proposals?masternode=${mn}`, 'owner');
-      return r.status === 200 && r.body;
-    }, 15_000, 'proposals');
+    const list = await waitFor(
+      async () => {
+        const r = await call('GET', `/api/get_proposals?masternode=${mn}`, 'owner');
+        return r.status === 200 && r.body;
+      },
+      15_000,
+      'proposals',
+    );
     expect(list.success).toBe(true);
     expect(list.data).toHaveLength(3);
     // The simulator's votes move with its chain: the shape and the proposal, not the counts.
     const count = expect.any(Number);
-    expect(list.data[0]).toEqual({ name: 'dash-exchange-listing', budget: 300, start_block: expect.any(Number), end_block: expect.any(Number), yes: count, no: count, abstain: count, status: expect.stringMatching(/^(passing|not passing)$/) });
+    expect(list.data[0]).toEqual({
+      name: 'dash-exchange-listing',
+      budget: 300,
+      start_block: expect.any(Number),
+      end_block: expect.any(Number),
+      yes: count,
+      no: count,
+      abstain: count,
+      status: expect.stringMatching(/^(passing|not passing)$/),
+    });
     expect(list.data[0].end_block).toBeGreaterThan(list.data[0].start_block);
     expect(list.data.map((p: { status: string }) => p.status)).toContain('expired');
     const pivx = await testNode('pivx');
-    expect(await call('GET', `/api/get_proposals?masternode=${pivx}`, 'owner')).toEqual({ status: 200, body: { success: true, data: [] } });
+    expect(await call('GET', `/api/get_proposals?masternode=${pivx}`, 'owner')).toEqual({
+      status: 200,
+      body: { success: true, data: [] },
+    });
   });
 
   it("gives a monero-type node, once synced, the register_{word}_node command its owner runs; the view's start command is it minus its last word", async () => {
     const address = `bxRegisterTest${seq++}`;
     const mn = await newNode('bdx', { entry: address, output_text: `mn1 ${address}` });
-    const n = await waitFor(async () => {
-      const d = await detail(mn);
-      return d?.output_text.startsWith('register_') && d;
-    }, 20_000, 'the register command');
+    const n = await waitFor(
+      async () => {
+        const d = await detail(mn);
+        return d?.output_text.startsWith('register_') && d;
+      },
+      20_000,
+      'the register command',
+    );
     // Beldex calls them master nodes; the owner stakes the whole requirement to their own address.
-    expect(n.output_text).toMatch(new RegExp(`^register_master_node 100 ${address} 10000 \\d+ [0-9a-f]{64} [0-9a-f]+ not_active$`));
+    expect(n.output_text).toMatch(
+      new RegExp(`^register_master_node 100 ${address} 10000 \\d+ [0-9a-f]{64} [0-9a-f]+ not_active$`),
+    );
     expect(n.setup.view).toBe('monero');
     expect(n.start_cmd).toBe(n.output_text.split(' ').slice(0, -1).join(' '));
   });
@@ -468,7 +695,11 @@ describe('proposals', () => {
     const mn = await newNode('pivx');
     const n = await waitFor(async () => (await detail(mn))?.activity, 15_000, 'activity');
     // The collateral (PIVX: 10,000) sits on the address; a node not yet paid has sent nothing.
-    expect(n).toMatchObject({ address: expect.stringMatching(/^S[1-9A-HJ-NP-Za-km-z]{33}$/), balance: 10_000, sent: 0 });
+    expect(n).toMatchObject({
+      address: expect.stringMatching(/^S[1-9A-HJ-NP-Za-km-z]{33}$/),
+      balance: 10_000,
+      sent: 0,
+    });
     expect(n.transactions.map((t: { amount: number }) => t.amount)).toContain(10_000);
   });
 });

@@ -23,9 +23,14 @@ const archive = path.join(tempDataDir('nodekeep-archives-'), 'b.tar.gz');
 let s: TestServer;
 
 /** The CLI in a process of its own, as an operator runs it. */
-function cliProcess(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
+function cliProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+    });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -52,7 +57,11 @@ afterAll(async () => {
 describe('backup and restore', () => {
   it('makes a daily backup at start into BACKUP_DIR', async () => {
     const dir = path.join(dataDir, 'backups');
-    await expect.poll(() => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.tar.gz')).length : 0), { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(() => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.tar.gz')).length : 0), {
+        timeout: 10_000,
+      })
+      .toBe(1);
   });
 
   it('backs up under write load; the restored folder starts and holds every write acknowledged before the backup', async () => {
@@ -78,7 +87,9 @@ describe('backup and restore', () => {
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^restored .* \(\d+ migrations\)\. Start the server\./);
     // The key came along: sealed secrets open in the restored folder.
-    expect(fs.readFileSync(path.join(restored, 'secrets.key'))).toEqual(fs.readFileSync(path.join(dataDir, 'secrets.key')));
+    expect(fs.readFileSync(path.join(restored, 'secrets.key'))).toEqual(
+      fs.readFileSync(path.join(dataDir, 'secrets.key')),
+    );
     const t = await startTestServer({}, { dataDir: restored });
     try {
       const users = new Set((await t.deps.db.selectFrom('users').select('username').execute()).map((u) => u.username));
@@ -94,7 +105,9 @@ describe('backup and restore', () => {
     const size = fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size;
     const r = await cliRun(['restore', archive], { DATA_DIR: dataDir });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^error: Another Nodekeep server \(pid \d+\) is already running on the data folder .*\. Stop it before restoring \(systemctl stop nodekeep\): a restore replaces the database it is using\.\n$/);
+    expect(r.err).toMatch(
+      /^error: Another Nodekeep server \(pid \d+\) is already running on the data folder .*\. Stop it before restoring \(systemctl stop nodekeep\): a restore replaces the database it is using\.\n$/,
+    );
     expect(fs.statSync(path.join(dataDir, 'nodekeep.sqlite')).size).toBe(size);
     expect(fs.readdirSync(dataDir).some((f) => f.startsWith('before-restore-'))).toBe(false);
   });
@@ -110,7 +123,9 @@ describe('backup and restore', () => {
       const src = tempDataDir('nodekeep-newer-');
       expect(await runCli(['users', 'list'], { DATA_DIR: src }, { out: () => {} })).toBe(0);
       const db = new SQLite(path.join(src, 'nodekeep.sqlite'));
-      db.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+      db.prepare(
+        "INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')",
+      ).run();
       db.close();
       expect(await runCli(['backup', newer], { DATA_DIR: src }, { out: () => {} })).toBe(0);
       fs.rmSync(src, { recursive: true, force: true });
@@ -129,11 +144,19 @@ describe('backup and restore', () => {
       } finally {
         process.stderr.write = write;
       }
-      expect(err.join('')).toMatch(/was made by a newer Nodekeep \(its database has migrations this build does not know: 2099-01-01T0000-from-the-future\)/);
-      expect(err.join('')).toMatch(/damaged\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(unexpected end of file\)\. Nothing was replaced\./);
-      expect(err.join('')).toMatch(/foreign\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(incorrect header check\)/);
+      expect(err.join('')).toMatch(
+        /was made by a newer Nodekeep \(its database has migrations this build does not know: 2099-01-01T0000-from-the-future\)/,
+      );
+      expect(err.join('')).toMatch(
+        /damaged\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(unexpected end of file\)\. Nothing was replaced\./,
+      );
+      expect(err.join('')).toMatch(
+        /foreign\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(incorrect header check\)/,
+      );
       expect(fs.readFileSync(path.join(target, 'nodekeep.sqlite'))).toEqual(mine);
-      expect(fs.readdirSync(target).some((f) => f.startsWith('before-restore-') || f.startsWith('.restore-'))).toBe(false);
+      expect(fs.readdirSync(target).some((f) => f.startsWith('before-restore-') || f.startsWith('.restore-'))).toBe(
+        false,
+      );
     } finally {
       fs.rmSync(target, { recursive: true, force: true });
     }
@@ -150,13 +173,17 @@ describe('a folder whose key is SECRETS_KEY, not a file', () => {
       expect((await cliRun(['users', 'list'], { DATA_DIR: src, ...env })).code).toBe(0);
       const b = await cliRun(['backup', file], { DATA_DIR: src, ...env });
       expect(b.code).toBe(0);
-      expect(b.out).toMatch(/\. It holds no secrets key: the data folder has no key file \(SECRETS_KEY is set, or the server has not started yet\), so keep the key apart/);
+      expect(b.out).toMatch(
+        /\. It holds no secrets key: the data folder has no key file \(SECRETS_KEY is set, or the server has not started yet\), so keep the key apart/,
+      );
       // The target has a key file of its own: a restore of a key-less backup leaves it there.
       expect((await cliRun(['users', 'list'], { DATA_DIR: target })).code).toBe(0);
       fs.writeFileSync(path.join(target, 'secrets.key'), 'cd'.repeat(32) + '\n', { mode: 0o600 });
       const r = await cliRun(['restore', file], { DATA_DIR: target });
       expect(r.code).toBe(0);
-      expect(r.out).toMatch(/Start the server with the secrets key the backup was made with \(it holds no key file: give the same SECRETS_KEY\)\.$/);
+      expect(r.out).toMatch(
+        /Start the server with the secrets key the backup was made with \(it holds no key file: give the same SECRETS_KEY\)\.$/,
+      );
       expect(fs.readFileSync(path.join(target, 'secrets.key'), 'utf8')).toBe('cd'.repeat(32) + '\n');
     } finally {
       for (const d of [src, target]) fs.rmSync(d, { recursive: true, force: true });
@@ -201,7 +228,9 @@ describe("the server's own backup", () => {
   it('copies in steps with the event loop free between them, taking in what the server writes meanwhile', async () => {
     const out = path.join(t.dataDir, 'backups', 'steps.tar.gz');
     let done = false;
-    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: connectionOf(t.deps.db) }).finally(() => (done = true));
+    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: connectionOf(t.deps.db) }).finally(
+      () => (done = true),
+    );
     // Turns of the event loop while the copy is under way: the server answers meanwhile.
     let turns = 0;
     while (workCopy() === 0) {
@@ -216,11 +245,13 @@ describe("the server's own backup", () => {
     const r = await backup;
     expect(r.withKey).toBe(true);
     expect(turns).toBeGreaterThan(0);
-    expect(await restoredRead(out, (db) => [db.pragma('integrity_check'), db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'c0ffee'").get(), db.prepare('SELECT count(*) AS n FROM filler').get()])).toEqual([
-      [{ integrity_check: 'ok' }],
-      { n: 1 },
-      { n: 41 },
-    ]);
+    expect(
+      await restoredRead(out, (db) => [
+        db.pragma('integrity_check'),
+        db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'c0ffee'").get(),
+        db.prepare('SELECT count(*) AS n FROM filler').get(),
+      ]),
+    ).toEqual([[{ integrity_check: 'ok' }], { n: 1 }, { n: 41 }]);
   });
 
   it("begins again when its first step meets the connection's own write transaction", async () => {
@@ -235,13 +266,18 @@ describe("the server's own backup", () => {
     setTimeout(() => conn.exec('COMMIT'), 300);
     const r = await backup;
     expect(r.bytes).toBeGreaterThan(0);
-    expect(await restoredRead(out, (db) => db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'beef'").get())).toEqual({ n: 1 });
+    expect(
+      await restoredRead(out, (db) => db.prepare("SELECT count(*) AS n FROM filler WHERE b = x'beef'").get()),
+    ).toEqual({ n: 1 });
   });
 
   it('stops between two steps when the server stops, leaving no copy and no part file', async () => {
     const out = path.join(t.dataDir, 'backups', 'stopped.tar.gz');
     const stop = new AbortController();
-    const backup = writeBackup(t.dataDir, t.config.dbFile, out, { source: connectionOf(t.deps.db), signal: stop.signal }).then(
+    const backup = writeBackup(t.dataDir, t.config.dbFile, out, {
+      source: connectionOf(t.deps.db),
+      signal: stop.signal,
+    }).then(
       () => null,
       (e: Error) => e,
     );
@@ -255,7 +291,11 @@ describe("the server's own backup", () => {
   it('sweeps what a cut-off backup or restore left once a day has passed, and nothing newer', () => {
     const backups = path.join(t.dataDir, 'backups');
     fs.mkdirSync(backups, { recursive: true });
-    const old = [path.join(t.dataDir, '.backup-old'), path.join(t.dataDir, '.restore-old'), path.join(backups, 'nodekeep-2026-01-01T00-00-00-000Z.tar.gz.part')];
+    const old = [
+      path.join(t.dataDir, '.backup-old'),
+      path.join(t.dataDir, '.restore-old'),
+      path.join(backups, 'nodekeep-2026-01-01T00-00-00-000Z.tar.gz.part'),
+    ];
     const fresh = path.join(t.dataDir, '.backup-fresh');
     for (const p of [...old.slice(0, 2), fresh]) fs.mkdirSync(p);
     fs.writeFileSync(old[2], 'half');

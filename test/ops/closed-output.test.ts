@@ -13,7 +13,14 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('output closed early', () => {
   it('leaves the server serving', async () => {
     const port = await freePort();
-    const env = { PATH: process.env.PATH ?? '', DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port), BACKUP_KEEP_DAYS: '0', LOG_LEVEL: 'debug' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      DATA_DIR: dir,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      BACKUP_KEEP_DAYS: '0',
+      LOG_LEVEL: 'debug',
+    };
     const p = spawn(process.execPath, ['dist/server/main.js'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     // Closed before its first line, as `head -1` closes after it: every log line from now on meets EPIPE.
     p.stdout.destroy();
@@ -21,7 +28,16 @@ describe('output closed early', () => {
     p.stderr.on('data', (d) => (err += d));
     try {
       const url = `http://127.0.0.1:${port}`;
-      await expect.poll(() => fetch(`${url}/healthz`).then((r) => r.status, () => 0), { timeout: 30_000 }).toBe(200);
+      await expect
+        .poll(
+          () =>
+            fetch(`${url}/healthz`).then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 30_000 },
+        )
+        .toBe(200);
       for (let i = 0; i < 10; i++) expect((await fetch(`${url}/public_api/status`)).status).toBe(200);
       expect(p.exitCode).toBe(null);
       expect(err).not.toMatch(/EPIPE/);

@@ -44,12 +44,17 @@ function serve(args: string[]) {
 
 let simulator = 0;
 
-const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 beforeAll(() => {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm test builds it first)').toBe(true);
   const build = (version?: string) =>
-    execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000, env: { ...process.env, NODEKEEP_VERSION: version ?? '' } });
+    execFileSync(process.execPath, ['scripts/package.mjs'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: 240_000,
+      env: { ...process.env, NODEKEEP_VERSION: version ?? '' },
+    });
   // The operator's first file is an earlier release; the checkout's own build is the newer one.
   build('0.0.9-earlier');
   fs.copyFileSync(`dist/${NAME}`, exe);
@@ -80,7 +85,9 @@ describe('the single executable', () => {
   it('comes with the checksum the docs check before installing it', () => {
     // The newer build is the one in dist/ now, beside its .sha256 file.
     expect(fs.readFileSync(`dist/${NAME}.sha256`, 'utf8')).toMatch(new RegExp(`^[0-9a-f]{64}  ${NAME}\\n$`));
-    expect(execFileSync('sha256sum', ['-c', `${NAME}.sha256`], { cwd: 'dist', encoding: 'utf8' })).toBe(`${NAME}: OK\n`);
+    expect(execFileSync('sha256sum', ['-c', `${NAME}.sha256`], { cwd: 'dist', encoding: 'utf8' })).toBe(
+      `${NAME}: OK\n`,
+    );
     expect(fs.readFileSync(newer).equals(fs.readFileSync(`dist/${NAME}`))).toBe(true);
   });
 
@@ -94,7 +101,8 @@ describe('the single executable', () => {
     expect(help.out).toMatch(/--env-file <file>/);
     // Every operator command, named as the executable runs it.
     expect(help.out).toMatch(/usage: nodekeep <command>/);
-    for (const c of ['users list', 'billing adjust', 'fleet create', 'backup [file]', 'restore <file>']) expect(help.out).toContain(c);
+    for (const c of ['users list', 'billing adjust', 'fleet create', 'backup [file]', 'restore <file>'])
+      expect(help.out).toContain(c);
     expect(help.out).not.toMatch(/npm run/);
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
@@ -115,7 +123,10 @@ describe('the single executable', () => {
   });
 
   it('serves the platform from an empty folder; its commands work beside it and after it stops; a newer build finds everything', async () => {
-    fs.writeFileSync(path.join(dir, 'nodekeep.env'), 'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n');
+    fs.writeFileSync(
+      path.join(dir, 'nodekeep.env'),
+      'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n',
+    );
     const cli = (...args: string[]) => run(['--env-file', 'nodekeep.env', ...args]);
     const user = newUserInput('exe');
     const s = serve(['--env-file', 'nodekeep.env']);
@@ -139,17 +150,25 @@ describe('the single executable', () => {
 
       // A customer registers and logs in (argon2 from the executable's own addon).
       expect((await post(`${url}/public_api/register`, user)).status).toBe(200);
-      const login = (await (await post(`${url}/public_api/login`, { username: user.username, password: user.password })).json()) as { auth_token?: string };
+      const login = (await (
+        await post(`${url}/public_api/login`, { username: user.username, password: user.password })
+      ).json()) as { auth_token?: string };
       expect(login.auth_token).toMatch(/\S{20,}/);
 
       // The operator's commands on the same folder while the server runs.
-      expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).out).toMatch(/credited \$20\.00/);
+      expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).out).toMatch(
+        /credited \$20\.00/,
+      );
       const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
       expect(created.code, created.err).toBe(0);
       const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
       // The server starts the node's simulated daemon: the executable itself, as its simulator.
-      await expect.poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 }).toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
-      const sims = pidsMatching('__simulator').filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir));
+      await expect
+        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 })
+        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+      const sims = pidsMatching('__simulator').filter((pid) =>
+        fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir),
+      );
       expect(sims).toHaveLength(1);
       expect(fs.readlinkSync(`/proc/${sims[0]}/exe`)).toBe(exe);
 
@@ -193,7 +212,9 @@ describe('the single executable', () => {
       await expect.poll(again.url, { timeout: 30_000 }).toBeTruthy();
       expect(cacheOf()).toEqual([current]);
       // The earlier build's simulator, still running, is adopted rather than started again.
-      await expect.poll(again.output, { timeout: 10_000 }).toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${simulator}\\b`));
+      await expect
+        .poll(again.output, { timeout: 10_000 })
+        .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${simulator}\\b`));
       const login = await post(`${again.url()}/public_api/login`, { username: user.username, password: user.password });
       expect(login.status).toBe(200);
       const nodes = await cli('fleet', 'nodes');

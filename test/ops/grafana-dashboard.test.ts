@@ -8,8 +8,22 @@ import { fundedUser } from '../support/users';
 const TOKEN = 'operator-token-grafana-0123';
 
 type Target = { refId: string; expr: string; datasource: { type: string; uid: string } };
-type Panel = { id: number; type: string; title: string; datasource?: { type: string; uid: string }; gridPos: { x: number; y: number; w: number; h: number }; targets?: Target[] };
-type Dashboard = { __inputs: Array<{ name: string; type: string; pluginId: string }>; uid: string; title: string; schemaVersion: number; id: null; panels: Panel[] };
+type Panel = {
+  id: number;
+  type: string;
+  title: string;
+  datasource?: { type: string; uid: string };
+  gridPos: { x: number; y: number; w: number; h: number };
+  targets?: Target[];
+};
+type Dashboard = {
+  __inputs: Array<{ name: string; type: string; pluginId: string }>;
+  uid: string;
+  title: string;
+  schemaVersion: number;
+  id: null;
+  panels: Panel[];
+};
 
 const dashboard = JSON.parse(fs.readFileSync('docs/grafana-dashboard.json', 'utf8')) as Dashboard;
 const queries = dashboard.panels.flatMap((p) => p.targets ?? []);
@@ -30,7 +44,9 @@ function balanced(expr: string): boolean {
 
 describe('docs/grafana-dashboard.json', () => {
   it('is an importable dashboard model with the Prometheus datasource as an input', () => {
-    expect(dashboard.__inputs).toEqual([expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' })]);
+    expect(dashboard.__inputs).toEqual([
+      expect.objectContaining({ name: 'DS_PROMETHEUS', type: 'datasource', pluginId: 'prometheus' }),
+    ]);
     expect(dashboard.id).toBeNull(); // a fresh import, not a copy of someone's saved one
     expect(dashboard.uid).toMatch(/^[\w-]{1,40}$/);
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
@@ -66,7 +82,14 @@ describe('docs/grafana-dashboard.json', () => {
       // A charge, so the revenue account exists as on any platform that has earned something.
       const u = await fundedUser(s.deps);
       await s.deps.db.transaction().execute((trx) =>
-        postTransfer(trx, { idempotencyKey: `g:${u.id}`, debit: userAccount(u.id), credit: PLATFORM.revenue, amount: 1_000_000, kind: 'daily_charge', description: 'Daily charge' }),
+        postTransfer(trx, {
+          idempotencyKey: `g:${u.id}`,
+          debit: userAccount(u.id),
+          credit: PLATFORM.revenue,
+          amount: 1_000_000,
+          kind: 'daily_charge',
+          description: 'Daily charge',
+        }),
       );
     });
     afterAll(() => stopTestServer(s));
@@ -74,7 +97,11 @@ describe('docs/grafana-dashboard.json', () => {
     it('queries only metrics the server exports, with label values it exports', async () => {
       // The host check's first measurement.
       let scraped = await scrape(s.url, TOKEN);
-      for (let i = 0; i < 50 && ![...scraped.samples.keys()].some((k) => k.startsWith('nodekeep_host_disk_free_bytes')); i++) {
+      for (
+        let i = 0;
+        i < 50 && ![...scraped.samples.keys()].some((k) => k.startsWith('nodekeep_host_disk_free_bytes'));
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 100));
         scraped = await scrape(s.url, TOKEN);
       }

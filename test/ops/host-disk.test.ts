@@ -16,7 +16,8 @@ const MB = 1024 * 1024;
 const TOKEN = 'operator-token-disk-01234';
 
 function mountTmpfs(): { dir: string } | { skip: string } {
-  if (process.platform !== 'linux' || process.getuid?.() !== 0) return { skip: 'mounting a tmpfs needs Linux and root' };
+  if (process.platform !== 'linux' || process.getuid?.() !== 0)
+    return { skip: 'mounting a tmpfs needs Linux and root' };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodekeep-disk-'));
   const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64m,mode=0700', 'tmpfs', dir], { encoding: 'utf8' });
   if (r.status !== 0) {
@@ -39,7 +40,14 @@ async function until<T>(what: string, f: () => Promise<T | undefined | false>, m
   }
 }
 
-const CHAIN_DAEMON: DaemonProfile = { run: 'binary', program: '/usr/bin/coind', rpc: 'bitcoin', flavour: 'none', ports: ['rpc'], args: [] };
+const CHAIN_DAEMON: DaemonProfile = {
+  run: 'binary',
+  program: '/usr/bin/coind',
+  rpc: 'bitcoin',
+  flavour: 'none',
+  ports: ['rpc'],
+  args: [],
+};
 const SIMULATED: DaemonProfile = { run: 'simulator', rpc: 'dash', sync_seconds: 1, time_scale: 1 };
 
 describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? ` (skipped: ${skip})` : ''}`, () => {
@@ -48,7 +56,10 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
   const filler = path.join(dataDir, 'filler.bin');
 
   beforeAll(async () => {
-    s = await startTestServer({ HOST_DISK_MIN_FREE_GB: '0.03', HOST_CHECK_SECONDS: '0.2', OPERATOR_TOKEN: TOKEN }, { dataDir });
+    s = await startTestServer(
+      { HOST_DISK_MIN_FREE_GB: '0.03', HOST_CHECK_SECONDS: '0.2', OPERATOR_TOKEN: TOKEN },
+      { dataDir },
+    );
   });
   afterAll(async () => {
     await stopTestServer(s);
@@ -59,8 +70,19 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
   });
 
   const local = () => s.deps.db.selectFrom('hosts').selectAll().where('engine', '=', 'local').executeTakeFirstOrThrow();
-  const alerts = (userId: number) => s.deps.db.selectFrom('notifications').selectAll().where('user_id', '=', userId).where('kind', '=', 'host_disk_low').execute();
-  const ask = (userId: number) => requestNode(s.deps.db, { profiles: s.fleet.profiles, log: s.deps.log, simulator: true }, { userId, coinId: 'dash', plan: 'cloud' });
+  const alerts = (userId: number) =>
+    s.deps.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'host_disk_low')
+      .execute();
+  const ask = (userId: number) =>
+    requestNode(
+      s.deps.db,
+      { profiles: s.fleet.profiles, log: s.deps.log, simulator: true },
+      { userId, coinId: 'dash', plan: 'cloud' },
+    );
 
   it('records free disk, alerts the operators once per crossing, and places no node on the host while it is short', async () => {
     const operator = await freshUser(s.deps, { prefix: 'dop', login: false });
@@ -75,16 +97,31 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
 
     // Fill it past the threshold.
     fs.writeFileSync(filler, Buffer.alloc(40 * MB, 1));
-    const low = await until('the host marked short of disk', async () => ((await local()).disk_low_at !== null ? local() : undefined));
+    const low = await until('the host marked short of disk', async () =>
+      (await local()).disk_low_at !== null ? local() : undefined,
+    );
     expect(low.disk_free_bytes).toBeLessThan(30 * MB);
-    const [alert] = await until('the operator alert', async () => ((await alerts(operator.id)).length ? alerts(operator.id) : undefined));
+    const [alert] = await until('the operator alert', async () =>
+      (await alerts(operator.id)).length ? alerts(operator.id) : undefined,
+    );
     expect(alert.message).toMatch(/^Host local has [\d.]+ GB of 0\.07 GB free, below the 0\.03 GB threshold\./);
     expect(await alerts(customer.id)).toEqual([]);
     expect(s.logLines.filter((l) => l.includes('"msg":"host disk low: the host takes no new nodes"'))).toHaveLength(1);
-    const logged = await s.deps.db.selectFrom('operator_log').selectAll().where('action', '=', 'host disk low').execute();
+    const logged = await s.deps.db
+      .selectFrom('operator_log')
+      .selectAll()
+      .where('action', '=', 'host disk low')
+      .execute();
     expect(logged).toHaveLength(1);
     // Mailed to the operator.
-    await until('the alert mail', async () => s.deps.db.selectFrom('mail_outbox').select('id').where('to_addr', '=', operator.email).where('subject', '=', 'Host local is running out of disk').executeTakeFirst());
+    await until('the alert mail', async () =>
+      s.deps.db
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('to_addr', '=', operator.email)
+        .where('subject', '=', 'Host local is running out of disk')
+        .executeTakeFirst(),
+    );
 
     // In /metrics for the dashboard.
     const { samples } = await scrape(s.url, TOKEN);
@@ -108,7 +145,11 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
     expect(pickHost([await local()], new Map(), 'cloud', CHAIN_DAEMON)?.host.id).toBe(low.id);
     const node = await ask(customer.id);
     await until('the node placed on the host', async () => {
-      const row = await s.deps.db.selectFrom('node_view').select(['host_id', 'state']).where('mn_id', '=', node.mn_id).executeTakeFirst();
+      const row = await s.deps.db
+        .selectFrom('node_view')
+        .select(['host_id', 'state'])
+        .where('mn_id', '=', node.mn_id)
+        .executeTakeFirst();
       return row?.host_id === low.id && row.state !== 'failed' ? row : undefined;
     });
 

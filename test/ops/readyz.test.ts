@@ -39,7 +39,14 @@ describe('GET /readyz against a running server', () => {
     expect(r.body).toEqual({
       ok: true,
       failed: [],
-      checks: { database: { ok: true }, migrations: { ok: true }, job_runner: { ok: true }, fleet_control_loop: { ok: true }, monitor: { ok: true }, mail_outbox: { ok: true } },
+      checks: {
+        database: { ok: true },
+        migrations: { ok: true },
+        job_runner: { ok: true },
+        fleet_control_loop: { ok: true },
+        monitor: { ok: true },
+        mail_outbox: { ok: true },
+      },
     });
     // The write really happened.
     const row = await s.deps.db.selectFrom('readiness_probe').selectAll().executeTakeFirstOrThrow();
@@ -65,11 +72,17 @@ describe('GET /readyz against a running server', () => {
   });
 
   it('answers 503 naming migrations when the database was migrated by a newer version', async () => {
-    await s.deps.db.insertInto('kysely_migration' as never).values({ name: '2099-01-01T0000-from-the-future', timestamp: new Date().toISOString() } as never).execute();
+    await s.deps.db
+      .insertInto('kysely_migration' as never)
+      .values({ name: '2099-01-01T0000-from-the-future', timestamp: new Date().toISOString() } as never)
+      .execute();
     const r = await readyzUntil(s, (x) => x.status === 503);
     expect(r.body.failed).toEqual(['migrations']);
     expect(r.body.checks.migrations.error).toContain('2099-01-01T0000-from-the-future');
-    await s.deps.db.deleteFrom('kysely_migration' as never).where('name' as never, '=', '2099-01-01T0000-from-the-future' as never).execute();
+    await s.deps.db
+      .deleteFrom('kysely_migration' as never)
+      .where('name' as never, '=', '2099-01-01T0000-from-the-future' as never)
+      .execute();
     await readyzUntil(s, (x) => x.status === 200);
   });
 
@@ -77,7 +90,14 @@ describe('GET /readyz against a running server', () => {
     const now = Date.now();
     const { id } = await s.deps.db
       .insertInto('mail_outbox')
-      .values({ to_addr: 'stuck@example.test', subject: 's', text: 't', status: 'pending', next_attempt_at: now - 20 * 60_000, created_at: now - 20 * 60_000 })
+      .values({
+        to_addr: 'stuck@example.test',
+        subject: 's',
+        text: 't',
+        status: 'pending',
+        next_attempt_at: now - 20 * 60_000,
+        created_at: now - 20 * 60_000,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const r = await readyzUntil(s, (x) => x.status === 503);

@@ -10,7 +10,11 @@ const parsed = (s: TestServer): Line[] => s.logLines.map((l) => JSON.parse(l) as
 
 async function register(s: TestServer, headers: Record<string, string> = {}) {
   const input = newUserInput('rid');
-  const res = await fetch(`${s.url}/trpc/auth.register`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+  const res = await fetch(`${s.url}/trpc/auth.register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(input),
+  });
   expect(res.status).toBe(200);
   return { input, id: res.headers.get('x-request-id') };
 }
@@ -37,13 +41,22 @@ describe('request id behind a trusted proxy (TRUST_PROXY=1)', () => {
     const { input, id } = await register(s, { 'x-request-id': proxyId });
     expect(id).toBe(proxyId);
     // The procedure's own line: written without naming the id (the scope adds it).
-    const registered = await until('user registered', () => parsed(s).find((l) => l.msg === 'user registered' && l.request_id === proxyId));
+    const registered = await until('user registered', () =>
+      parsed(s).find((l) => l.msg === 'user registered' && l.request_id === proxyId),
+    );
     expect(registered.user_id).toBeTypeOf('number');
-    expect(parsed(s).find((l) => l.msg === 'request' && l.path === '/trpc/auth.register' && l.request_id === proxyId)?.status).toBe(200);
+    expect(
+      parsed(s).find((l) => l.msg === 'request' && l.path === '/trpc/auth.register' && l.request_id === proxyId)
+        ?.status,
+    ).toBe(200);
     // The verification mail: queued by the request, rendered and "sent" by the job runner later.
-    const mailed = await until('the mail job', () => parsed(s).find((l) => l.msg.startsWith('mail (no SMTP_URL') && l.to === input.email));
+    const mailed = await until('the mail job', () =>
+      parsed(s).find((l) => l.msg.startsWith('mail (no SMTP_URL') && l.to === input.email),
+    );
     expect(mailed.request_id).toBe(proxyId);
-    const sent = await until('mail sent', () => parsed(s).find((l) => l.msg === 'mail sent' && l.request_id === proxyId));
+    const sent = await until('mail sent', () =>
+      parsed(s).find((l) => l.msg === 'mail sent' && l.request_id === proxyId),
+    );
     expect(sent.job).toBeUndefined(); // fields of the scope only, nothing else leaks in
     // A second request's lines have its own id, not the first's.
     const other = await register(s, { 'x-request-id': 'edge-7f3a9c21-0002' });

@@ -15,7 +15,8 @@ import { newUserInput } from '../support/users';
 const BUNDLE = 'dist/server/main.js';
 const dataDir = tempDataDir('nodekeep-sigterm-');
 const env = { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, PORT: '0', FLEET_SIMULATOR: 'true' };
-const simulatorsHere = () => pidsMatching('simulator').filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir));
+const simulatorsHere = () =>
+  pidsMatching('simulator').filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir));
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -62,17 +63,28 @@ async function slowLogin(url: string, body: string, gate: Promise<void>) {
   let flushed!: () => void;
   const sent = new Promise<void>((r) => (flushed = r));
   const answer = new Promise<{ status: number; connection: string | undefined; text: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/public_api/login', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/public_api/login',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, text }));
+      },
+    );
     req.on('error', reject);
     req.write(body.slice(0, 10), () => flushed());
     void gate.then(() => req.end(body.slice(10)));
   });
   await sent;
-  await new Promise<void>((resolve, reject) => http.get(`${url}/healthz`, { agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject));
+  await new Promise<void>((resolve, reject) =>
+    http.get(`${url}/healthz`, { agent: false }, (res) => res.resume().on('end', resolve)).on('error', reject),
+  );
   return { answer };
 }
 
@@ -87,13 +99,19 @@ describe('SIGTERM', () => {
     try {
       await expect.poll(first.url, { timeout: 20_000 }).toBeTruthy();
       const url = first.url()!;
-      const reg = await fetch(`${url}/public_api/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(user) });
+      const reg = await fetch(`${url}/public_api/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(user),
+      });
       expect(reg.status).toBe(200);
       expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).code).toBe(0);
       const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
       expect(created.code, created.err).toBe(0);
       const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
-      await expect.poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 }).toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+      await expect
+        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 })
+        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
       const [sim] = simulatorsHere();
       expect(sim).toBeGreaterThan(0);
 
@@ -104,9 +122,17 @@ describe('SIGTERM', () => {
       const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
       await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
       const agent = new http.Agent({ keepAlive: true });
-      await new Promise<void>((resolve) => http.get(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)));
+      await new Promise<void>((resolve) =>
+        http.get(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)),
+      );
       let sendRest!: () => void;
-      const inFlight = (await slowLogin(url, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (sendRest = r)))).answer;
+      const inFlight = (
+        await slowLogin(
+          url,
+          JSON.stringify({ username: user.username, password: user.password }),
+          new Promise((r) => (sendRest = r)),
+        )
+      ).answer;
 
       const t0 = Date.now();
       first.child.kill('SIGTERM');
@@ -114,7 +140,9 @@ describe('SIGTERM', () => {
       // A new connection each time (no pooled keep-alive one, whose reset would also fail).
       const connect = () =>
         new Promise<string>((resolve) => {
-          http.get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`)).on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          http
+            .get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`))
+            .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
         });
       await expect.poll(connect).toBe('ECONNREFUSED');
       // The tab got the notice, then a 1012 (service restart) close.
@@ -135,9 +163,13 @@ describe('SIGTERM', () => {
       expect(alive(sim)).toBe(true);
       second = start();
       await expect.poll(second.url, { timeout: 20_000 }).toBeTruthy();
-      await expect.poll(() => second!.output(), { timeout: 10_000 }).toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
+      await expect
+        .poll(() => second!.output(), { timeout: 10_000 })
+        .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
       expect(simulatorsHere()).toEqual([sim]);
-      await expect.poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 15_000 }).toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+      await expect
+        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 15_000 })
+        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
 
       // Ctrl-C in a terminal: the daemons stop with the server. Under `npm start` the
       // server gets it twice (the terminal's and npm's forward): still one clean stop.
@@ -156,7 +188,9 @@ describe('SIGTERM', () => {
       expect(sim3).not.toBe(sim);
       const refused = await cli('fleet', 'stop-local');
       expect(refused.code).toBe(1);
-      expect(refused.err).toMatch(/Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/);
+      expect(refused.err).toMatch(
+        /Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/,
+      );
       expect(alive(sim3)).toBe(true);
       third.child.kill('SIGTERM');
       expect(await third.exited).toBe(0);
@@ -176,7 +210,13 @@ describe('SIGTERM', () => {
       expect(sim4).not.toBe(sim3);
       // A request under way keeps the server draining past the engine's restart backoff.
       let finish!: () => void;
-      const slow = (await slowLogin(fourth.url()!, JSON.stringify({ username: user.username, password: user.password }), new Promise((r) => (finish = r)))).answer;
+      const slow = (
+        await slowLogin(
+          fourth.url()!,
+          JSON.stringify({ username: user.username, password: user.password }),
+          new Promise((r) => (finish = r)),
+        )
+      ).answer;
       process.kill(fourth.child.pid!, 'SIGTERM');
       process.kill(sim4, 'SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));

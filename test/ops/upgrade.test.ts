@@ -20,7 +20,8 @@ import { startTestServer, stopTestServer, tempDataDir } from '../support/server'
 
 const names = Object.keys(migrations);
 const EARLIER = Math.floor(names.length / 2);
-const earlier = (): Record<string, Migration> => Object.fromEntries(names.slice(0, EARLIER).map((n) => [n, migrations[n]]));
+const earlier = (): Record<string, Migration> =>
+  Object.fromEntries(names.slice(0, EARLIER).map((n) => [n, migrations[n]]));
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -32,7 +33,9 @@ async function earlierFolder(): Promise<string> {
   dirs.push(dir);
   const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
   await migrateToLatest(db, earlier());
-  await sql`INSERT INTO users (username, username_key, email, email_key, password_hash, room_id, qr_key, created_at) VALUES ('old_timer', 'old_timer', 'old@example.test', 'old@example.test', 'x', 'r1', 'q1', 1)`.execute(db);
+  await sql`INSERT INTO users (username, username_key, email, email_key, password_hash, room_id, qr_key, created_at) VALUES ('old_timer', 'old_timer', 'old@example.test', 'old@example.test', 'x', 'r1', 'q1', 1)`.execute(
+    db,
+  );
   await db.destroy();
   return dir;
 }
@@ -40,7 +43,9 @@ async function earlierFolder(): Promise<string> {
 const migrationsIn = (dir: string) => {
   const db = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
   try {
-    return (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+    return (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
   } finally {
     db.close();
   }
@@ -53,7 +58,11 @@ describe('upgrading a data folder', () => {
     const s = await startTestServer({}, { dataDir: dir });
     try {
       expect(migrationsIn(dir)).toEqual([...names].sort());
-      const user = await s.deps.db.selectFrom('users').select('email').where('username', '=', 'old_timer').executeTakeFirst();
+      const user = await s.deps.db
+        .selectFrom('users')
+        .select('email')
+        .where('username', '=', 'old_timer')
+        .executeTakeFirst();
       expect(user?.email).toBe('old@example.test');
       const backups = fs.readdirSync(path.join(dir, 'backups')).filter((f) => f.startsWith('nodekeep-before-upgrade-'));
       expect(backups).toHaveLength(1);
@@ -73,16 +82,25 @@ describe('upgrading a data folder', () => {
     };
     const list = { ...migrations, '2099-12-31T2359-boom': boom };
     const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
-    const err = await upgradeDatabase(db, { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') }, memoryLogger(), list).catch((e: unknown) => e);
+    const err = await upgradeDatabase(
+      db,
+      { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') },
+      memoryLogger(),
+      list,
+    ).catch((e: unknown) => e);
     await db.destroy();
     expect(err).toBeInstanceOf(UpgradeFailed);
-    expect((err as Error).message).toMatch(/^Upgrading the database failed \(migration 2099-12-31T2359-boom failed: the disk said no\)\. Nothing was changed: the database is as it was before the upgrade\. The backup taken just before is .*nodekeep-before-upgrade-.*\.tar\.gz\. Run the previous Nodekeep version/);
+    expect((err as Error).message).toMatch(
+      /^Upgrading the database failed \(migration 2099-12-31T2359-boom failed: the disk said no\)\. Nothing was changed: the database is as it was before the upgrade\. The backup taken just before is .*nodekeep-before-upgrade-.*\.tar\.gz\. Run the previous Nodekeep version/,
+    );
     // As it was: the earlier migrations only, no trace of the failed ones, the customer there.
     expect(migrationsIn(dir)).toEqual(before);
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
     try {
       expect(raw.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'half_done'").get()).toEqual({ n: 0 });
-      expect(raw.prepare("SELECT email FROM users WHERE username = 'old_timer'").get()).toEqual({ email: 'old@example.test' });
+      expect(raw.prepare("SELECT email FROM users WHERE username = 'old_timer'").get()).toEqual({
+        email: 'old@example.test',
+      });
       expect(raw.pragma('integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     } finally {
       raw.close();
@@ -97,10 +115,16 @@ describe('upgrading a data folder', () => {
     other.exec('BEGIN IMMEDIATE');
     const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
     try {
-      const err = await upgradeDatabase(db, { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') }, memoryLogger()).catch((e: unknown) => e);
+      const err = await upgradeDatabase(
+        db,
+        { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') },
+        memoryLogger(),
+      ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Error);
       expect(err).not.toBeInstanceOf(UpgradeFailed);
-      expect((err as Error).message).toMatch(/^Upgrading the database waited too long for another process writing to it \(.*database is locked\)\. Nothing was changed; the next start tries again\.$/);
+      expect((err as Error).message).toMatch(
+        /^Upgrading the database waited too long for another process writing to it \(.*database is locked\)\. Nothing was changed; the next start tries again\.$/,
+      );
     } finally {
       other.exec('ROLLBACK');
       other.close();
@@ -129,7 +153,9 @@ describe('upgrading a data folder', () => {
     // Every migration the earlier release lacks runs first (tables made and rebuilt, rows moved), then one fails.
     const db = openDatabase(path.join(dir, 'nodekeep.sqlite'));
     try {
-      await expect(migrateToLatest(db, { ...migrations, '2099-12-31T2359-boom': boom })).rejects.toThrow(/migration 2099-12-31T2359-boom failed: stopped halfway/);
+      await expect(migrateToLatest(db, { ...migrations, '2099-12-31T2359-boom': boom })).rejects.toThrow(
+        /migration 2099-12-31T2359-boom failed: stopped halfway/,
+      );
     } finally {
       await db.destroy();
     }
@@ -137,7 +163,7 @@ describe('upgrading a data folder', () => {
     expect(schema()).toEqual(schemaBefore);
   });
 
-  it("upgrades from the command line as a start would, and refuses while a server runs on the folder", async () => {
+  it('upgrades from the command line as a start would, and refuses while a server runs on the folder', async () => {
     const dir = await earlierFolder();
     const cli = (...argv: string[]) => cliRun(argv, { DATA_DIR: dir });
     // A server holds the folder (its lock): the command changes nothing and says what to do.
@@ -145,7 +171,11 @@ describe('upgrading a data folder', () => {
     try {
       const refused = await cli('users', 'list');
       expect(refused.code).toBe(1);
-      expect(refused.err).toMatch(new RegExp(`^error: Another Nodekeep server \\(pid ${process.pid}\\) is already running on the data folder .*\\. Its database is from an earlier Nodekeep than this command \\(\\d+ migrations to run\\)\\. Restart the server with this version first`));
+      expect(refused.err).toMatch(
+        new RegExp(
+          `^error: Another Nodekeep server \\(pid ${process.pid}\\) is already running on the data folder .*\\. Its database is from an earlier Nodekeep than this command \\(\\d+ migrations to run\\)\\. Restart the server with this version first`,
+        ),
+      );
       expect(migrationsIn(dir)).toHaveLength(EARLIER);
       expect(fs.existsSync(path.join(dir, 'backups'))).toBe(false);
     } finally {
@@ -157,8 +187,12 @@ describe('upgrading a data folder', () => {
     try {
       const waiting = await cli('users', 'list');
       expect(waiting.code).toBe(1);
-      expect(waiting.err).toBe(`error: A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then run the command again.\n`);
-      await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(`A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then try again.`);
+      expect(waiting.err).toBe(
+        `error: A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then run the command again.\n`,
+      );
+      await expect(startTestServer({}, { dataDir: dir })).rejects.toThrow(
+        `A Nodekeep command (pid ${process.pid}) is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local). Wait for it to finish, then try again.`,
+      );
       expect(migrationsIn(dir)).toHaveLength(EARLIER);
     } finally {
       command.release();
@@ -167,9 +201,13 @@ describe('upgrading a data folder', () => {
     const ran = await cli('users', 'list');
     expect(ran.code).toBe(0);
     expect(ran.out).toContain('old_timer');
-    expect(ran.err).toMatch(/^The database was from an earlier Nodekeep: backed up to .*nodekeep-before-upgrade-.*\.tar\.gz, then upgraded \(\d+ migrations\)\.\n$/);
+    expect(ran.err).toMatch(
+      /^The database was from an earlier Nodekeep: backed up to .*nodekeep-before-upgrade-.*\.tar\.gz, then upgraded \(\d+ migrations\)\.\n$/,
+    );
     expect(migrationsIn(dir)).toEqual([...names].sort());
-    expect(fs.readdirSync(path.join(dir, 'backups')).filter((f) => f.startsWith('nodekeep-before-upgrade-'))).toHaveLength(1);
+    expect(
+      fs.readdirSync(path.join(dir, 'backups')).filter((f) => f.startsWith('nodekeep-before-upgrade-')),
+    ).toHaveLength(1);
     // Upgraded once: the next command says nothing of it.
     expect((await cli('users', 'list')).err).toBe('');
   });
@@ -177,18 +215,34 @@ describe('upgrading a data folder', () => {
   it('refuses to run an older build on a newer database, server and CLI alike', async () => {
     const dir = await earlierFolder();
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'));
-    raw.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+    raw
+      .prepare(
+        "INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')",
+      )
+      .run();
     raw.close();
     const size = fs.statSync(path.join(dir, 'nodekeep.sqlite')).size;
-    await expect(startTestServer({}, { dataDir: dir })).rejects.toSatisfy((e) => e instanceof DatabaseTooNew && /was last used by a newer Nodekeep: its database has migrations this build does not know \(2099-01-01T0000-from-the-future\)/.test((e as Error).message));
+    await expect(startTestServer({}, { dataDir: dir })).rejects.toSatisfy(
+      (e) =>
+        e instanceof DatabaseTooNew &&
+        /was last used by a newer Nodekeep: its database has migrations this build does not know \(2099-01-01T0000-from-the-future\)/.test(
+          (e as Error).message,
+        ),
+    );
     const refused = await cliRun(['users', 'list'], { DATA_DIR: dir });
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/newer Nodekeep/);
     // As a process: an exit code the systemd unit does not restart on (deploy/nodekeep.service).
-    const exited = spawnSync(process.execPath, ['dist/server/main.js'], { env: { PATH: process.env.PATH, DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0' }, encoding: 'utf8', timeout: 60_000 });
+    const exited = spawnSync(process.execPath, ['dist/server/main.js'], {
+      env: { PATH: process.env.PATH, DATA_DIR: dir, HOST: '127.0.0.1', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(exited.status).toBe(EXIT_NEEDS_OPERATOR);
     expect(exited.stderr).toMatch(/^Nodekeep failed to start: The data folder .* was last used by a newer Nodekeep/);
-    expect(fs.readFileSync('deploy/nodekeep.service', 'utf8')).toMatch(new RegExp(`^RestartPreventExitStatus=2 ${EXIT_NEEDS_OPERATOR}$`, 'm'));
+    expect(fs.readFileSync('deploy/nodekeep.service', 'utf8')).toMatch(
+      new RegExp(`^RestartPreventExitStatus=2 ${EXIT_NEEDS_OPERATOR}$`, 'm'),
+    );
     // Nothing was migrated or backed up.
     expect(migrationsIn(dir)).toHaveLength(EARLIER + 1);
     expect(fs.statSync(path.join(dir, 'nodekeep.sqlite')).size).toBe(size);

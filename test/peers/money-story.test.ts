@@ -65,7 +65,11 @@ const PRICE = 80; // USD per LTC in the quotes table
 const LTC_PAID = 0.15; // $12 at PRICE: a first deposit of at least $10 pays the referral bonus
 const CARD_USD = 10; // the Stripe tab's default preset
 const GIFT_USD = 1;
-const KEYS = { STRIPE_SECRET_KEY: 'sk_test_story', STRIPE_PUBLISHABLE_KEY: 'pk_test_story', STRIPE_WEBHOOK_SECRET: 'whsec_storytest' };
+const KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_story',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_story',
+  STRIPE_WEBHOOK_SECRET: 'whsec_storytest',
+};
 const ACKNOWLEDGEMENTS = [
   'I understand that deposits only cover hosting fees.',
   'I understand that I must buy the masternode collateral myself.',
@@ -79,11 +83,15 @@ let stripe: FakeStripe;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 const session = browserSession(() => s.url);
 // The operator's account key: the test holds the seed, the platform only the tpub.
-const tpub = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive("m/84'/1'/0'").publicExtendedKey;
+const tpub = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf }).derive(
+  "m/84'/1'/0'",
+).publicExtendedKey;
 
 const target = () => ({ endpoint: { host: '127.0.0.1', port: rpcPort }, auth });
-const miner = <T,>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>) =>
-  withinBudget(`miner ${method}`, (timeoutMs) => bitcoinCall({ ...target(), timeoutMs, wallet: 'miner' }, method, params, schema));
+const miner = <T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>) =>
+  withinBudget(`miner ${method}`, (timeoutMs) =>
+    bitcoinCall({ ...target(), timeoutMs, wallet: 'miner' }, method, params, schema),
+  );
 let minerAddress = '';
 const mine = (n: number) => miner('generatetoaddress', [n, minerAddress], v.array(v.string()));
 
@@ -95,7 +103,8 @@ const cli = async (...args: string[]) => {
 const balance = (userId: number) => accountBalance(s.deps.db, userAccount(userId));
 /** "$12.00" as the pages write a balance in micro-dollars. */
 const usd = (micros: number) => `$${formatBalance(micros / 1_000_000)}`;
-const stat = (page: Page, label: string) => page.locator('.stat', { has: page.locator('.stat-label').getByText(label, { exact: true }) }).locator('.stat-value');
+const stat = (page: Page, label: string) =>
+  page.locator('.stat', { has: page.locator('.stat-label').getByText(label, { exact: true }) }).locator('.stat-value');
 async function shows(locator: ReturnType<Page['locator']>, text: string) {
   await locator.filter({ hasText: text }).first().waitFor({ timeout: 30_000 });
   expect(await locator.first().textContent()).toBe(text);
@@ -106,7 +115,14 @@ const transfers = (where: { kind: string; credit?: string; debit?: string }) => 
   if (where.debit) q = q.where('debit_account', '=', where.debit);
   return q.orderBy('id').execute();
 };
-const notes = (userId: number, kind: string) => s.deps.db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', kind).orderBy('id').execute();
+const notes = (userId: number, kind: string) =>
+  s.deps.db
+    .selectFrom('notifications')
+    .select('message')
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .orderBy('id')
+    .execute();
 
 /** Every live process below this test's worker (zombies, already exited, aside). */
 function descendants(of: number): number[] {
@@ -139,7 +155,14 @@ beforeAll(async () => {
     `regtest=1\nserver=1\nlisten=1\ndiscover=0\ndnsseed=0\nupnp=0\nrpcuser=${auth.user}\nrpcpassword=${auth.password}\nfallbackfee=0.0001\n[regtest]\nrpcport=${rpcPort}\nrpcbind=127.0.0.1\nrpcallowip=127.0.0.1\nport=${p2p}\nbind=127.0.0.1:${p2p}\nbind=127.0.0.1:${onion}=onion\nvbparams=mweb:4000000000:9223372036854775807\n`,
   );
   daemon = spawn(LITECOIND, [`-conf=${chainDir}/litecoin.conf`, `-datadir=${chainDir}`], { stdio: 'ignore' });
-  await waitFor(async () => rpc(target(), 'getblockcount', [], v.number()).then(() => true).catch(() => false), 60_000, 'litecoind answers');
+  await waitFor(
+    async () =>
+      rpc(target(), 'getblockcount', [], v.number())
+        .then(() => true)
+        .catch(() => false),
+    60_000,
+    'litecoind answers',
+  );
   await ensureWallet(async () => target(), 'miner');
   minerAddress = await miner('getnewaddress', [], v.string());
   await mine(110);
@@ -147,8 +170,17 @@ beforeAll(async () => {
   smtp = await startSmtp();
   stripe = await startFakeStripe({ secretKey: KEYS.STRIPE_SECRET_KEY });
   // The deposit job polls the daemon every second (its default is 30 s); the fleet simulator runs fast.
-  s = await startTestServer({ ...fastFleetEnv(dataDir), ...KEYS, STRIPE_API_BASE: stripe.url, SMTP_URL: smtp.url, DEPOSIT_POLL_SECONDS: '1' }, { dataDir });
-  await upsertQuote(s.deps.db, 'litecoin', 'test-quotes', { market_id: 'litecoin', price_usd: PRICE, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null }, Date.now());
+  s = await startTestServer(
+    { ...fastFleetEnv(dataDir), ...KEYS, STRIPE_API_BASE: stripe.url, SMTP_URL: smtp.url, DEPOSIT_POLL_SECONDS: '1' },
+    { dataDir },
+  );
+  await upsertQuote(
+    s.deps.db,
+    'litecoin',
+    'test-quotes',
+    { market_id: 'litecoin', price_usd: PRICE, volume_24h_usd: 1, market_cap_usd: 1, change_24h_pct: null },
+    Date.now(),
+  );
   await session.launch();
 }, 180_000);
 
@@ -163,7 +195,11 @@ afterAll(async () => {
   }
   // Nothing this file started is left: not litecoind, not the fleet's simulator, not Chromium.
   expect(pidsMatching(root)).toEqual([]);
-  await waitFor(async () => descendants(process.pid).length === 0, 20_000, `no process left under the test (${descendants(process.pid).join(', ')})`);
+  await waitFor(
+    async () => descendants(process.pid).length === 0,
+    20_000,
+    `no process left under the test (${descendants(process.pid).join(', ')})`,
+  );
   fs.rmSync(root, { recursive: true, force: true });
 }, 120_000);
 
@@ -175,11 +211,45 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       const t0 = Date.now();
       // ---- The operator: Litecoin accepted (CLI, watch-only from a tpub), a gift code (CLI).
       const added = await cli(
-        ...['deposits', 'add', 'ltc', '--label', 'Litecoin', '--ticker', 'LTC', '--confirmations', String(CONFIRMATIONS), '--minimum', '1', '--price-coin', 'litecoin'],
-        ...['--rpc-url', `http://127.0.0.1:${rpcPort}`, '--rpc-user', auth.user, '--rpc-password', auth.password, '--xpub', tpub, '--address', 'wpkh:rltc'],
+        ...[
+          'deposits',
+          'add',
+          'ltc',
+          '--label',
+          'Litecoin',
+          '--ticker',
+          'LTC',
+          '--confirmations',
+          String(CONFIRMATIONS),
+          '--minimum',
+          '1',
+          '--price-coin',
+          'litecoin',
+        ],
+        ...[
+          '--rpc-url',
+          `http://127.0.0.1:${rpcPort}`,
+          '--rpc-user',
+          auth.user,
+          '--rpc-password',
+          auth.password,
+          '--xpub',
+          tpub,
+          '--address',
+          'wpkh:rltc',
+        ],
       );
       expect(added.code).toBe(0);
-      const coupon = await cli('coupons', 'create', '--amount', String(GIFT_USD), '--count', '1', '--expires', '2099-12-31');
+      const coupon = await cli(
+        'coupons',
+        'create',
+        '--amount',
+        String(GIFT_USD),
+        '--count',
+        '1',
+        '--expires',
+        '2099-12-31',
+      );
       expect(coupon.code).toBe(0);
       const code = coupon.out.find((l) => /^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/.test(l))!;
       expect(code).toBeDefined();
@@ -209,7 +279,11 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       const token = (await callerFor(s.deps)().auth.login({ username, password })).auth_token!;
       expect(token).toBeTruthy();
       const api = async (method: 'GET' | 'POST', p: string, body?: unknown) => {
-        const r = await fetch(`${s.url}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+        const r = await fetch(`${s.url}${p}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        });
         return { status: r.status, body: (await r.json()) as any };
       };
 
@@ -225,7 +299,11 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       }
       await generate.click();
       const address = (await page.getByTestId('deposit-address').innerText()).trim();
-      const stored = await s.deps.db.selectFrom('deposit_addresses').selectAll().where('user_id', '=', user.id).executeTakeFirstOrThrow();
+      const stored = await s.deps.db
+        .selectFrom('deposit_addresses')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(stored).toMatchObject({ currency_id: 'ltc', address });
       // From here on the page is never reloaded: everything arrives over the live socket.
       const navigations: string[] = [];
@@ -254,11 +332,24 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(crypto).toHaveLength(1);
       expect(crypto[0].idempotency_key).toMatch(new RegExp(`^crypto:ltc:${txid}:\\d+$`));
       expect(crypto[0].amount).toBe(ltcMicros);
-      expect(JSON.parse(crypto[0].meta!)).toMatchObject({ price_usd: PRICE, price_source: 'test-quotes', txid, confirmations: CONFIRMATIONS });
+      expect(JSON.parse(crypto[0].meta!)).toMatchObject({
+        price_usd: PRICE,
+        price_source: 'test-quotes',
+        txid,
+        confirmations: CONFIRMATIONS,
+      });
       expect((await notes(user.id, 'deposit_pending')).length).toBe(1);
-      expect(await notes(user.id, 'deposit_credited')).toEqual([{ message: `Your Litecoin deposit of ${noteUsd(ltcMicros)} was credited to your balance.` }]);
+      expect(await notes(user.id, 'deposit_credited')).toEqual([
+        { message: `Your Litecoin deposit of ${noteUsd(ltcMicros)} was credited to your balance.` },
+      ]);
       // The referrer's bonus is held 14 days (a refund could still cancel it): pending, nothing spendable yet.
-      expect(await s.deps.db.selectFrom('referral_bonuses').select('status').where('referrer_id', '=', referrer.id).execute()).toEqual([{ status: 'pending' }]);
+      expect(
+        await s.deps.db
+          .selectFrom('referral_bonuses')
+          .select('status')
+          .where('referrer_id', '=', referrer.id)
+          .execute(),
+      ).toEqual([{ status: 'pending' }]);
       expect(await transfers({ kind: 'referral_bonus', credit: userAccount(referrer.id) })).toEqual([]);
       expect(await balance(referrer.id)).toBe(0);
       // The hold over (the job, run as at that time): exactly $10, once.
@@ -290,14 +381,28 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       await resubscribed;
       navigations.length = 0;
       const paid = signedEvent('checkout.session.completed', stripe.complete(sessionId), KEYS.STRIPE_WEBHOOK_SECRET);
-      const deliveries = await Promise.all([0, 1].map(() => fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers: { 'stripe-signature': paid.signature }, body: paid.payload })));
+      const deliveries = await Promise.all(
+        [0, 1].map(() =>
+          fetch(`${s.url}/api/stripe_webhook`, {
+            method: 'POST',
+            headers: { 'stripe-signature': paid.signature },
+            body: paid.payload,
+          }),
+        ),
+      );
       expect(deliveries.map((r) => r.status)).toEqual([200, 200]);
       // Stripe's retry of the same event later on: still one credit.
-      const again = await fetch(`${s.url}/api/stripe_webhook`, { method: 'POST', headers: { 'stripe-signature': paid.signature }, body: paid.payload });
+      const again = await fetch(`${s.url}/api/stripe_webhook`, {
+        method: 'POST',
+        headers: { 'stripe-signature': paid.signature },
+        body: paid.payload,
+      });
       expect(again.status).toBe(200);
       const afterCard = ltcMicros + CARD_USD * 1_000_000;
       await shows(stat(page, 'Account balance'), usd(afterCard));
-      expect(await transfers({ kind: 'card_payment', credit: userAccount(user.id) })).toEqual([expect.objectContaining({ idempotency_key: `card:${sessionId}`, amount: CARD_USD * 1_000_000 })]);
+      expect(await transfers({ kind: 'card_payment', credit: userAccount(user.id) })).toEqual([
+        expect.objectContaining({ idempotency_key: `card:${sessionId}`, amount: CARD_USD * 1_000_000 }),
+      ]);
       expect(await balance(user.id)).toBe(afterCard);
       expect(await transfers({ kind: 'referral_bonus' })).toHaveLength(1);
       expect(await balance(referrer.id)).toBe(10_000_000);
@@ -315,24 +420,45 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(navigations).toEqual([]);
 
       // ---- A node deployed over the REST API: its Initial Charge for the rest of today, once.
-      const deployed = await api('POST', '/api/deploy_server', { currency: 'pivx', package: 'dedicated', txid: randomBytes(32).toString('hex') });
+      const deployed = await api('POST', '/api/deploy_server', {
+        currency: 'pivx',
+        package: 'dedicated',
+        txid: randomBytes(32).toString('hex'),
+      });
       expect(deployed.status, JSON.stringify(deployed.body)).toBe(200);
       const mnId = deployed.body.server_id as string;
       const node = await s.deps.db.selectFrom('nodes').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
       const fee = node.hosting_price;
       expect(fee).toBeGreaterThan(0);
       const initial = initialChargeAmount(fee, node.created_at);
-      expect(await transfers({ kind: 'initial_charge', debit: userAccount(user.id) })).toEqual([expect.objectContaining({ idempotency_key: initialChargeKey(node.id), amount: initial })]);
+      expect(await transfers({ kind: 'initial_charge', debit: userAccount(user.id) })).toEqual([
+        expect.objectContaining({ idempotency_key: initialChargeKey(node.id), amount: initial }),
+      ]);
       let expected = funded - initial;
       expect(await balance(user.id)).toBe(expected);
       await shows(stat(page, 'Account balance'), usd(expected));
       await shows(stat(page, 'Total nodes'), '1');
       await shows(stat(page, 'Monthly expenses'), usd(30 * fee));
       await page.getByRole('cell', { name: /^Initial Charge: / }).waitFor();
-      await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow()).state === 'live', 90_000, 'the node live');
+      await waitFor(
+        async () =>
+          (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow())
+            .state === 'live',
+        90_000,
+        'the node live',
+      );
       // The referrer's affiliate numbers: one referral, $10 earned, one node of theirs.
-      const refInfos = async () => (await fetch(`${s.url}/api/get_ref_infos`, { headers: { authorization: `Bearer ${referrer.token}` } }).then((r) => r.json())) as Record<string, unknown>;
-      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 1, pending_ref_earnings: 0 });
+      const refInfos = async () =>
+        (await fetch(`${s.url}/api/get_ref_infos`, { headers: { authorization: `Bearer ${referrer.token}` } }).then(
+          (r) => r.json(),
+        )) as Record<string, unknown>;
+      expect(await refInfos()).toEqual({
+        success: true,
+        total_refs: 1,
+        total_ref_earnings: 10,
+        total_ref_mns: 1,
+        pending_ref_earnings: 0,
+      });
       // The deploy's own daily job runs on (every minute, for the real today): it never charges this node today.
       expect(await transfers({ kind: 'daily_charge', debit: userAccount(user.id) })).toEqual([]);
 
@@ -361,7 +487,11 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
         } else destroyedOn = day;
         expect(await chargesOfNode()).toEqual(paidDays);
         // The owner's history: one line for the day, named by the node.
-        if (paidDays.at(-1) === day) expect((await transfers({ kind: 'daily_charge', debit: userAccount(user.id) })).at(-1)).toMatchObject({ amount: fee, description: `Daily charge: ${mnId} (${day})` });
+        if (paidDays.at(-1) === day)
+          expect((await transfers({ kind: 'daily_charge', debit: userAccount(user.id) })).at(-1)).toMatchObject({
+            amount: fee,
+            description: `Daily charge: ${mnId} (${day})`,
+          });
         expect(await balance(user.id), day).toBe(expected);
         expect((await notes(user.id, 'low_balance')).length, day).toBe(remindedDays.length);
       }
@@ -370,30 +500,56 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(remindedDays.length).toBeGreaterThanOrEqual(1);
       expect(remindedDays.length).toBeLessThanOrEqual(3);
       expect((await notes(user.id, 'low_balance')).map((n) => n.message)).toEqual(
-        remindedDays.map(({ left }) => `Your balance is ${noteUsd(left)}: enough for ${daysText(Math.floor(left / fee))} of hosting. Add funds to keep your nodes running.`),
+        remindedDays.map(
+          ({ left }) =>
+            `Your balance is ${noteUsd(left)}: enough for ${daysText(Math.floor(left / fee))} of hosting. Add funds to keep your nodes running.`,
+        ),
       );
       // In-app (the notification list the navbar reads) and one mail per reminder on the SMTP server.
-      const inApp = (await api('GET', '/api/get_notifications')).body.notifications.map((n: { message: string }) => n.message);
+      const inApp = (await api('GET', '/api/get_notifications')).body.notifications.map(
+        (n: { message: string }) => n.message,
+      );
       expect(inApp).toContain((await notes(user.id, 'low_balance')).at(-1)!.message);
-      for (let i = 0; i < remindedDays.length; i++) await smtp.waitFor(email, /^Your Nodekeep balance is running low$/, 30_000);
+      for (let i = 0; i < remindedDays.length; i++)
+        await smtp.waitFor(email, /^Your Nodekeep balance is running low$/, 30_000);
       expect(smtp.inbox.filter((m) => m.to.includes(email) && /running low/.test(m.subject))).toEqual([]);
 
       // ---- The day the balance cannot pay: destroyed through the fleet, the owner told, the page live.
       expect(await balance(user.id)).toBeLessThan(fee);
-      await waitFor(async () => (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow()).state === 'deleted', 60_000, 'the node destroyed by the engine');
-      expect(await s.deps.db.selectFrom('nodes').select(['delete_reason', 'deleted_at']).where('id', '=', node.id).executeTakeFirstOrThrow()).toEqual({
+      await waitFor(
+        async () =>
+          (await s.deps.db.selectFrom('nodes').select('state').where('id', '=', node.id).executeTakeFirstOrThrow())
+            .state === 'deleted',
+        60_000,
+        'the node destroyed by the engine',
+      );
+      expect(
+        await s.deps.db
+          .selectFrom('nodes')
+          .select(['delete_reason', 'deleted_at'])
+          .where('id', '=', node.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({
         delete_reason: 'Hosting fees not covered by the balance',
         deleted_at: dayStart(destroyedOn),
       });
       const destroyedNote = `Your PIVX node ${mnId} was destroyed because its hosting fees were not paid.`;
       expect(await notes(user.id, 'node_destroyed_unpaid')).toEqual([{ message: destroyedNote }]);
-      expect((await api('GET', '/api/get_notifications')).body.notifications.map((n: { message: string }) => n.message)).toContain(destroyedNote);
+      expect(
+        (await api('GET', '/api/get_notifications')).body.notifications.map((n: { message: string }) => n.message),
+      ).toContain(destroyedNote);
       await smtp.waitFor(email, /^Your PIVX node was destroyed for unpaid fees$/, 30_000);
       await shows(stat(page, 'Total nodes'), '0');
       await shows(stat(page, 'Monthly expenses'), '$0.00');
       await shows(stat(page, 'Account balance'), usd(expected));
       expect(navigations).toEqual([]);
-      expect(await refInfos()).toEqual({ success: true, total_refs: 1, total_ref_earnings: 10, total_ref_mns: 0, pending_ref_earnings: 0 });
+      expect(await refInfos()).toEqual({
+        success: true,
+        total_refs: 1,
+        total_ref_earnings: 10,
+        total_ref_mns: 0,
+        pending_ref_earnings: 0,
+      });
       // In-app, on the open page: the navbar's list has the last reminder and the destruction.
       await page.getByRole('button', { name: /^Notifications( \(\d+\))?$/ }).click();
       const list = page.getByRole('region', { name: 'Notification list' });
@@ -416,7 +572,9 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       expect(await balance(referrer.id)).toBe(10_000_000);
       expect(await ledgerMismatches(s.deps.db)).toEqual([]);
       await page.context().close();
-      console.log(`money story: ${paidDays.length} days paid, reminded on ${remindedDays.length}, destroyed ${destroyedOn}; days in ${daysMs} ms; whole story ${Date.now() - t0} ms`);
+      console.log(
+        `money story: ${paidDays.length} days paid, reminded on ${remindedDays.length}, destroyed ${destroyedOn}; days in ${daysMs} ms; whole story ${Date.now() - t0} ms`,
+      );
     },
   );
 });

@@ -39,21 +39,34 @@ const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMO
 let s: TestServer;
 let owner: FreshUser;
 const post = async (p: string, body: unknown) => {
-  const r = await fetch(s.url + p, { method: 'POST', headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await fetch(s.url + p, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: r.status, body: await r.json() };
 };
-const row = (mn: string) => s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
+const row = (mn: string) =>
+  s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', mn).executeTakeFirstOrThrow();
 const confOf = (mn: string) => path.join(dataDir, 'fleet', 'data', mn, 'litecoin.conf');
 const NetInfo = v.looseObject({ subversion: v.string() });
 /** The node's daemon as the fleet reaches it now (the port and credentials of its row). */
 const target = (mn: string) => async () => {
   const r = await row(mn);
-  return { endpoint: await s.fleet.engines.local.rpcEndpoint(mn), auth: { user: r.rpc_user!, password: r.rpc_password! } };
+  return {
+    endpoint: await s.fleet.engines.local.rpcEndpoint(mn),
+    auth: { user: r.rpc_user!, password: r.rpc_password! },
+  };
 };
 
 /** A smartnode waiting for its start, on a real litecoind that answers. */
 async function startRequiredNode(coinId: string): Promise<string> {
-  const n = await requestNode(s.deps.db, { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: false }, { userId: owner.id, coinId, plan: 'dedicated' }, { entry: 'bb'.repeat(32), output_text: `x ${'bb'.repeat(32)} 0 not_active` });
+  const n = await requestNode(
+    s.deps.db,
+    { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: false },
+    { userId: owner.id, coinId, plan: 'dedicated' },
+    { entry: 'bb'.repeat(32), output_text: `x ${'bb'.repeat(32)} 0 not_active` },
+  );
   await s.deps.fleet.reconcile();
   await waitFor(async () => (await row(n.mn_id)).provisioned_at, DAEMON_BUDGET_MS, 'provisioned');
   await rpc(target(n.mn_id), 'getnetworkinfo', [], NetInfo);
@@ -64,7 +77,10 @@ const newKey = () => Buffer.from(bls12_381.utils.randomSecretKey()).toString('he
 
 beforeAll(async () => {
   const lines: string[] = [];
-  expect(await runCli(['catalog', 'import', catalogFile], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) }), lines.join('\n')).toBe(0);
+  expect(
+    await runCli(['catalog', 'import', catalogFile], { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) }),
+    lines.join('\n'),
+  ).toBe(0);
   s = await startTestServer(env, { dataDir });
   owner = await freshUser(s.deps, { prefix: 'quick' });
 }, 60_000);
@@ -81,8 +97,14 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('quick setup on a re
     const pidBefore = s.fleet.engines.local.pidOf(mn);
     const key = newKey();
 
-    const ok = await post('/api/quick_setup', { mn, secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4` });
-    expect(ok).toEqual({ status: 200, body: { success: true, message: expect.stringMatching(/successfully submitted/) } });
+    const ok = await post('/api/quick_setup', {
+      mn,
+      secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4`,
+    });
+    expect(ok).toEqual({
+      status: 200,
+      body: { success: true, message: expect.stringMatching(/successfully submitted/) },
+    });
 
     // The config file: the key before the network section, owner-only, the rest as before.
     const conf = fs.readFileSync(confOf(mn), 'utf8');
@@ -100,7 +122,9 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('quick setup on a re
     expect(r.output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
     expect(r.secrets).not.toContain(key);
     expect(operatorKeyFor(s.deps.secrets, r, 'smartnode')).toBe(key);
-    expect((await post('/api/quick_setup', { mn, secret: newKey() })).body.message).toBe('This node has already been started.');
+    expect((await post('/api/quick_setup', { mn, secret: newKey() })).body.message).toBe(
+      'This node has already been started.',
+    );
   }, 120_000);
 
   it('puts the old config and daemon back when the daemon does not come back with the key', async () => {
@@ -108,7 +132,14 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('quick setup on a re
     const before = fs.readFileSync(confOf(mn), 'utf8');
     const { secrets } = await row(mn);
     const res = await post('/api/quick_setup', { mn, secret: newKey() });
-    expect(res).toEqual({ status: 503, body: { success: false, message: 'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.' } });
+    expect(res).toEqual({
+      status: 503,
+      body: {
+        success: false,
+        message:
+          'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.',
+      },
+    });
     // Nothing changed: config, sealed secrets, start marker; the daemon runs as before.
     expect(fs.readFileSync(confOf(mn), 'utf8')).toBe(before);
     expect(fs.statSync(confOf(mn)).mode & 0o777).toBe(0o600);

@@ -39,19 +39,34 @@ const nk = (args: string) => sh(`runuser -u nodekeep -- nodekeep --env-file ${EN
 
 /** The executable of this checkout, built unless the one in dist/ is newer than the build. */
 function ensureExecutable() {
-  expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm run test:peers builds it first)').toBe(true);
-  const newest = Math.max(...['dist/server/main.js', 'dist/client/index.html'].map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : Infinity)));
+  expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm run test:peers builds it first)').toBe(
+    true,
+  );
+  const newest = Math.max(
+    ...['dist/server/main.js', 'dist/client/index.html'].map((f) =>
+      fs.existsSync(f) ? fs.statSync(f).mtimeMs : Infinity,
+    ),
+  );
   if (fs.existsSync(EXE) && fs.statSync(EXE).mtimeMs > newest) return;
   execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
 }
 
 let port = 0;
 const url = (p: string) => `http://127.0.0.1:${port}${p}`;
-const post = (p: string, body: unknown) => fetch(url(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const healthy = () => fetch(url('/healthz')).then((r) => r.status, () => 0);
+const post = (p: string, body: unknown) =>
+  fetch(url(p), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const healthy = () =>
+  fetch(url('/healthz')).then(
+    (r) => r.status,
+    () => 0,
+  );
 /** The simulator processes on the machine (no procps there: read /proc). */
 const simulators = async () =>
-  (await sh(`for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^/usr/local/bin/nodekeep __simulator' && echo \${p#/proc/}; done; true`))
+  (
+    await sh(
+      `for p in /proc/[0-9]*; do tr '\\0' ' ' < $p/cmdline 2>/dev/null | grep -q '^/usr/local/bin/nodekeep __simulator' && echo \${p#/proc/}; done; true`,
+    )
+  )
     .split('\n')
     .filter(Boolean)
     .map(Number);
@@ -61,8 +76,25 @@ beforeAll(async () => {
   ensureExecutable();
   port = await freePort();
   // The host's network (the test reaches the server on loopback); its own everything else.
-  await pm().cli(['run', '-d', '--name', NAME, '--privileged', '--network', 'host', '--systemd', 'always', '--rootfs', `${ROOTFS}:O`, '/sbin/init']);
-  await waitFor(async () => /^(running|degraded)/.test(await sh('systemctl is-system-running || true')), 30_000, 'systemd to boot');
+  await pm().cli([
+    'run',
+    '-d',
+    '--name',
+    NAME,
+    '--privileged',
+    '--network',
+    'host',
+    '--systemd',
+    'always',
+    '--rootfs',
+    `${ROOTFS}:O`,
+    '/sbin/init',
+  ]);
+  await waitFor(
+    async () => /^(running|degraded)/.test(await sh('systemctl is-system-running || true')),
+    30_000,
+    'systemd to boot',
+  );
   await pm().cli(['cp', EXE, `${NAME}:/root/nodekeep-linux-x64`]);
   await pm().cli(['cp', `${EXE}.sha256`, `${NAME}:/root/nodekeep-linux-x64.sha256`]);
   await pm().cli(['cp', 'deploy/nodekeep.service', `${NAME}:/etc/systemd/system/nodekeep.service`]);
@@ -70,14 +102,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (skip) return;
-  await pm().cli(['rm', '-f', '-t', '0', NAME]).catch(() => {});
+  await pm()
+    .cli(['rm', '-f', '-t', '0', NAME])
+    .catch(() => {});
   await pm().stop();
 });
 
 describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.md says', () => {
   it('installs, serves, restarts keeping its daemons, backs up and restores, and stops with its nodes', async () => {
     // What the operator would read first: the unit's state and its journal.
-    onTestFailed(async () => console.error(await sh('systemctl status nodekeep --no-pager || true; journalctl -u nodekeep --no-pager -o cat | tail -40').catch((e: Error) => e.message)));
+    onTestFailed(async () =>
+      console.error(
+        await sh(
+          'systemctl status nodekeep --no-pager || true; journalctl -u nodekeep --no-pager -o cat | tail -40',
+        ).catch((e: Error) => e.message),
+      ),
+    );
     expect(await sh('command -v node || echo "no node"')).toMatch(/no node/);
 
     // Install and Configure, as the docs say.
@@ -111,7 +151,9 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     expect((await post('/public_api/register', user)).status).toBe(200);
     expect((await post('/public_api/login', { username: user.username, password: user.password })).status).toBe(200);
     expect(await nk(`billing adjust ${user.username} +20 --reason welcome`)).toMatch(/credited \$20\.00/);
-    const node = /node (dash-[0-9a-f]+) requested/.exec(await nk(`fleet create dash --user ${user.username} --plan dedicated`))![1];
+    const node = /node (dash-[0-9a-f]+) requested/.exec(
+      await nk(`fleet create dash --user ${user.username} --plan dedicated`),
+    )![1];
     const listed = new RegExp(`${node}\\s.*\\s(syncing|running)\\s`);
     await expect.poll(() => nk('fleet nodes'), { timeout: 30_000 }).toMatch(listed);
     const [sim] = await simulators();
@@ -124,8 +166,12 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     expect(Date.now() - t0).toBeLessThan(10_000);
     await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
     expect(await simulators()).toEqual([sim]);
-    await expect.poll(() => sh('journalctl -u nodekeep --no-pager -o cat'), { timeout: 10_000 }).toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
-    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(/"msg":"nodekeep stopped".*"daemons":"left running"/);
+    await expect
+      .poll(() => sh('journalctl -u nodekeep --no-pager -o cat'), { timeout: 10_000 })
+      .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(
+      /"msg":"nodekeep stopped".*"daemons":"left running"/,
+    );
     await expect.poll(() => nk('fleet nodes'), { timeout: 15_000 }).toMatch(listed);
 
     // Backups: one now, while the server runs; a restore with the server stopped.
@@ -133,8 +179,12 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     const customer = newUserInput();
     expect((await post('/public_api/register', customer)).status).toBe(200);
     // A node deployed after the backup: the restored database will not know it.
-    const later = /node (dash-[0-9a-f]+) requested/.exec(await nk(`fleet create dash --user ${user.username} --plan dedicated`))![1];
-    await expect.poll(() => nk('fleet nodes'), { timeout: 30_000 }).toMatch(new RegExp(`${later}\\s.*\\s(syncing|running)\\s`));
+    const later = /node (dash-[0-9a-f]+) requested/.exec(
+      await nk(`fleet create dash --user ${user.username} --plan dedicated`),
+    )![1];
+    await expect
+      .poll(() => nk('fleet nodes'), { timeout: 30_000 })
+      .toMatch(new RegExp(`${later}\\s.*\\s(syncing|running)\\s`));
     const restored = await sh(`systemctl stop nodekeep
       runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} restore /var/lib/nodekeep/data/backups/nodekeep-now.tar.gz
       systemctl start nodekeep`);
@@ -146,16 +196,23 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     // The node the backup knows runs on; the later one was stopped at the start, and said.
     await expect.poll(() => nk('fleet nodes'), { timeout: 15_000 }).toMatch(listed);
     expect(await nk('fleet nodes')).not.toContain(later);
-    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(new RegExp(`"msg":"fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept".*"nodes":\\["${later}"\\]`));
+    expect(await sh('journalctl -u nodekeep --no-pager -o cat')).toMatch(
+      new RegExp(
+        `"msg":"fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept".*"nodes":\\["${later}"\\]`,
+      ),
+    );
     // The simulator ran on through the stop; the later node has left it.
     const simPort = Number(await sh('cat /var/lib/nodekeep/data/fleet/local/_simulator/port'));
-    const simNodes = async () => ((await (await fetch(`http://127.0.0.1:${simPort}/admin/nodes`)).json()) as { nodes: string[] }).nodes;
+    const simNodes = async () =>
+      ((await (await fetch(`http://127.0.0.1:${simPort}/admin/nodes`)).json()) as { nodes: string[] }).nodes;
     expect(await simNodes()).toContain(node);
     expect(await simNodes()).not.toContain(later);
     expect((await post('/public_api/login', { username: user.username, password: user.password })).status).toBe(200);
 
     // Stopping the nodes too, as the docs say: the server, then the daemons it left.
-    expect(await sh(`systemctl stop nodekeep && runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} fleet stop-local`)).toMatch(/stopped 1 daemon: _simulator/);
+    expect(
+      await sh(`systemctl stop nodekeep && runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} fleet stop-local`),
+    ).toMatch(/stopped 1 daemon: _simulator/);
     expect(await sh('systemctl is-active nodekeep || true')).toMatch(/^inactive/);
     expect(await simulators()).toEqual([]);
     expect(await healthy()).toBe(0);
@@ -166,19 +223,29 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     const host = fs.mkdtempSync(path.join(os.tmpdir(), 'nk-systemd-db-'));
     try {
       await pm().cli(['cp', `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite`, host]);
-      for (const side of ['-wal', '-shm']) await pm().cli(['cp', `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite${side}`, host]).catch(() => {});
+      for (const side of ['-wal', '-shm'])
+        await pm()
+          .cli(['cp', `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite${side}`, host])
+          .catch(() => {});
       const db = new SQLite(path.join(host, 'nodekeep.sqlite'));
-      db.prepare("INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')").run();
+      db.prepare(
+        "INSERT INTO kysely_migration (name, timestamp) VALUES ('2099-01-01T0000-from-the-future', '2099-01-01')",
+      ).run();
       db.pragma('journal_mode = DELETE');
       db.close();
       await sh('rm -f /var/lib/nodekeep/data/nodekeep.sqlite-wal /var/lib/nodekeep/data/nodekeep.sqlite-shm');
       await pm().cli(['cp', path.join(host, 'nodekeep.sqlite'), `${NAME}:/var/lib/nodekeep/data/nodekeep.sqlite`]);
-      await sh('chown nodekeep:nodekeep /var/lib/nodekeep/data/nodekeep.sqlite && chmod 600 /var/lib/nodekeep/data/nodekeep.sqlite');
+      await sh(
+        'chown nodekeep:nodekeep /var/lib/nodekeep/data/nodekeep.sqlite && chmod 600 /var/lib/nodekeep/data/nodekeep.sqlite',
+      );
     } finally {
       fs.rmSync(host, { recursive: true, force: true });
     }
     await sh('systemctl start nodekeep || true');
-    const unit = async (...props: string[]) => (await Promise.all(props.map((p) => sh(`systemctl show -p ${p} --value nodekeep`)))).map((v) => v.trim()).join(' ');
+    const unit = async (...props: string[]) =>
+      (await Promise.all(props.map((p) => sh(`systemctl show -p ${p} --value nodekeep`))))
+        .map((v) => v.trim())
+        .join(' ');
     await expect.poll(() => unit('ActiveState', 'ExecMainStatus'), { timeout: 30_000 }).toBe('failed 3');
     // Past RestartSec (5 s) and then some: still not restarted.
     await new Promise((r) => setTimeout(r, 8_000));

@@ -39,7 +39,17 @@ it('moves the old per-node charges into node fees and finishes an open day witho
     for (const name of ['olda', 'oldb']) {
       const { id } = await db
         .insertInto('users')
-        .values({ username: name, username_key: name, email: `${name}@example.test`, email_key: `${name}@example.test`, password_hash: 'x', verified_at: 1, room_id: `r${name}`, qr_key: `q${name}`, created_at: created })
+        .values({
+          username: name,
+          username_key: name,
+          email: `${name}@example.test`,
+          email_key: `${name}@example.test`,
+          password_hash: 'x',
+          verified_at: 1,
+          room_id: `r${name}`,
+          qr_key: `q${name}`,
+          created_at: created,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       users.push(id);
@@ -47,25 +57,61 @@ it('moves the old per-node charges into node fees and finishes an open day witho
     const nodes: Array<{ id: number; user: number }> = [];
     for (let i = 0; i < 6; i++) {
       const user = users[i % 2];
-      nodes.push({ user, id: await insertTestNode(db, { mn_id: `dash-old${i}`, user_id: user, coin_id: 'dash', state: 'live', hosting_price: 330_000, created_at: created }) });
+      nodes.push({
+        user,
+        id: await insertTestNode(db, {
+          mn_id: `dash-old${i}`,
+          user_id: user,
+          coin_id: 'dash',
+          state: 'live',
+          hosting_price: 330_000,
+          created_at: created,
+        }),
+      });
     }
     await db.transaction().execute(async (trx) => {
-      for (const u of users) await postTransfer(trx, { idempotencyKey: `fund:${u}`, debit: PLATFORM.adjustments, credit: userAccount(u), amount: 10_000_000, kind: 'adjustment', description: 'funds', quiet: true });
+      for (const u of users)
+        await postTransfer(trx, {
+          idempotencyKey: `fund:${u}`,
+          debit: PLATFORM.adjustments,
+          credit: userAccount(u),
+          amount: 10_000_000,
+          kind: 'adjustment',
+          description: 'funds',
+          quiet: true,
+        });
       // As the old charge left it: D1 done, D cut after its third node.
       const old = (n: { id: number; user: number }, day: string) =>
-        postTransfer(trx, { idempotencyKey: `charge:${n.id}:${day}`, debit: userAccount(n.user), credit: PLATFORM.revenue, amount: 330_000, kind: 'daily_charge', description: `Daily charge: x (${day})`, quiet: true });
+        postTransfer(trx, {
+          idempotencyKey: `charge:${n.id}:${day}`,
+          debit: userAccount(n.user),
+          credit: PLATFORM.revenue,
+          amount: 330_000,
+          kind: 'daily_charge',
+          description: `Daily charge: x (${day})`,
+          quiet: true,
+        });
       for (const n of nodes) await old(n, D1);
       for (const n of nodes.slice(0, 3)) await old(n, D);
     });
-    await db.insertInto('charge_days').values([
-      { day: D1, started_at: 1, completed_at: 2, cursor: nodes[5].id },
-      { day: D, started_at: 3, cursor: nodes[2].id },
-    ]).execute();
+    await db
+      .insertInto('charge_days')
+      .values([
+        { day: D1, started_at: 1, completed_at: 2, cursor: nodes[5].id },
+        { day: D, started_at: 3, cursor: nodes[2].id },
+      ])
+      .execute();
 
     await migrateToLatest(db);
     expect(await db.selectFrom('node_charges').select('day').where('day', '=', D1).execute()).toHaveLength(6);
     expect(await db.selectFrom('node_charges').select('day').where('day', '=', D).execute()).toHaveLength(3);
-    expect(await db.selectFrom('charge_days').select(['cursor', 'cursor_node']).where('day', '=', D).executeTakeFirstOrThrow()).toEqual({ cursor: 0, cursor_node: 0 });
+    expect(
+      await db
+        .selectFrom('charge_days')
+        .select(['cursor', 'cursor_node'])
+        .where('day', '=', D)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ cursor: 0, cursor_node: 0 });
 
     const out = await runDailyCharge({ db, log: memoryLogger() }, dayStart(D) + 60_000);
     expect(out).toEqual([{ day: D, charged: 3, destroyed: 0 }]);

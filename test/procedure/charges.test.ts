@@ -8,7 +8,12 @@ import { openDatabase, type DB } from '../../src/server/db/open';
 import { insertHost } from '../../src/server/fleet/queries';
 import { JobRunner } from '../../src/server/jobs/runner';
 import { DAY_MS, dayOf, dayStart, initialChargeAmount, nextDay } from '../../src/server/billing/charge-days';
-import { UNPAID_REASON, chargeOneDay, runDailyCharge, scheduleDailyCharge } from '../../src/server/billing/daily-charge';
+import {
+  UNPAID_REASON,
+  chargeOneDay,
+  runDailyCharge,
+  scheduleDailyCharge,
+} from '../../src/server/billing/daily-charge';
 import { chargeMismatches } from '../../src/server/billing/charge-queries';
 import { notCovered } from '../../src/server/billing/initial-charge';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
@@ -40,14 +45,43 @@ const at = (day: string, hms = '00:00:30') => Date.parse(`${day}T${hms}.000Z`);
 const before = (day: string, n: number) => dayOf(dayStart(day) - n * DAY_MS);
 
 async function fund(db: DB, userId: number, micros: number, key = `fund:${userId}:${micros}:${Math.random()}`) {
-  await db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: key, debit: PLATFORM.adjustments, credit: userAccount(userId), amount: micros, kind: 'adjustment', description: 'test funds' }));
+  await db.transaction().execute((trx) =>
+    postTransfer(trx, {
+      idempotencyKey: key,
+      debit: PLATFORM.adjustments,
+      credit: userAccount(userId),
+      amount: micros,
+      kind: 'adjustment',
+      description: 'test funds',
+    }),
+  );
 }
 async function drain(db: DB, userId: number) {
   const b = await accountBalance(db, userAccount(userId));
-  if (b > 0) await db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: `drain:${userId}:${Math.random()}`, debit: userAccount(userId), credit: PLATFORM.adjustments, amount: b, kind: 'adjustment', description: 'test drain' }));
+  if (b > 0)
+    await db.transaction().execute((trx) =>
+      postTransfer(trx, {
+        idempotencyKey: `drain:${userId}:${Math.random()}`,
+        debit: userAccount(userId),
+        credit: PLATFORM.adjustments,
+        amount: b,
+        kind: 'adjustment',
+        description: 'test drain',
+      }),
+    );
 }
 let seq = 0;
-async function node(db: DB, userId: number, opts: { created: number; price?: number; state?: 'live' | 'failed' | 'deleting'; deleted_at?: number; failed_reason?: string }) {
+async function node(
+  db: DB,
+  userId: number,
+  opts: {
+    created: number;
+    price?: number;
+    state?: 'live' | 'failed' | 'deleting';
+    deleted_at?: number;
+    failed_reason?: string;
+  },
+) {
   const mn_id = `dash-c${++seq}`;
   const id = await insertTestNode(db, {
     mn_id,
@@ -63,7 +97,13 @@ async function node(db: DB, userId: number, opts: { created: number; price?: num
 }
 const chargesOf = nodeCharges;
 const dailyTransfers = (db: DB, userId: number) =>
-  db.selectFrom('ledger_transfers').select(['amount', 'description']).where('kind', '=', 'daily_charge').where('debit_account', '=', userAccount(userId)).orderBy('id').execute();
+  db
+    .selectFrom('ledger_transfers')
+    .select(['amount', 'description'])
+    .where('kind', '=', 'daily_charge')
+    .where('debit_account', '=', userAccount(userId))
+    .orderBy('id')
+    .execute();
 const balance = (db: DB, userId: number) => accountBalance(db, userAccount(userId));
 const run = (d: Deps, now: number, chunk?: number) => runDailyCharge({ db: d.db, log: d.log, chunk }, now);
 
@@ -82,9 +122,20 @@ describe('Initial Charge', () => {
 
   it('is paid in the deploy; a deploy the balance cannot cover is refused with nothing written', async () => {
     const d = await deps();
-    await insertHost(d.db, { name: 'local', engine: 'local', url: null, ipv4: '203.0.113.9', ipv6: null, dedicated_slots: 100, cloud_slots: 100, state: 'active', last_error: null });
+    await insertHost(d.db, {
+      name: 'local',
+      engine: 'local',
+      url: null,
+      ipv4: '203.0.113.9',
+      ipv6: null,
+      dedicated_slots: 100,
+      cloud_slots: 100,
+      state: 'active',
+      last_error: null,
+    });
     const u = await freshUser(d.deps);
-    const deploy = (n: number) => d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: n });
+    const deploy = (n: number) =>
+      d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: n });
 
     const snapshot = async () => ({
       nodes: (await d.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute()).length,
@@ -97,7 +148,9 @@ describe('Initial Charge', () => {
       () => null,
       (e: Error) => e.message,
     );
-    expect(refused).toMatch(/^Your balance does not cover this node's first day of hosting \(\$\d+\.\d\d\)\. Add funds on the Billing page\.$/);
+    expect(refused).toMatch(
+      /^Your balance does not cover this node's first day of hosting \(\$\d+\.\d\d\)\. Add funds on the Billing page\.$/,
+    );
     expect(await snapshot()).toEqual(empty);
 
     // Enough for two nodes' first day, not three: three refused whole, two taken.
@@ -108,25 +161,47 @@ describe('Initial Charge', () => {
     await expect(deploy(3)).rejects.toThrow(/^Your balance does not cover these 3 nodes' first day of hosting/);
     expect(await snapshot()).toEqual(funded);
     const ok = await deploy(2);
-    const made = await d.db.selectFrom('nodes').select(['id', 'mn_id', 'hosting_price', 'created_at']).where('user_id', '=', u.id).execute();
+    const made = await d.db
+      .selectFrom('nodes')
+      .select(['id', 'mn_id', 'hosting_price', 'created_at'])
+      .where('user_id', '=', u.id)
+      .execute();
     expect(made.map((n) => n.mn_id).sort()).toEqual([...ok.server_ids].sort());
     let paid = 0;
     for (const n of made) {
-      const t = await d.db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', `initial-charge:${n.id}`).executeTakeFirstOrThrow();
-      expect(t).toMatchObject({ kind: 'initial_charge', debit_account: userAccount(u.id), credit_account: PLATFORM.revenue, amount: initialChargeAmount(n.hosting_price, n.created_at) });
+      const t = await d.db
+        .selectFrom('ledger_transfers')
+        .selectAll()
+        .where('idempotency_key', '=', `initial-charge:${n.id}`)
+        .executeTakeFirstOrThrow();
+      expect(t).toMatchObject({
+        kind: 'initial_charge',
+        debit_account: userAccount(u.id),
+        credit_account: PLATFORM.revenue,
+        amount: initialChargeAmount(n.hosting_price, n.created_at),
+      });
       expect(t.description).toMatch(/^Initial Charge: /);
       paid += t.amount;
     }
     expect(await balance(d.db, u.id)).toBe(2 * first - paid);
     // The owner hears of the new balance once for the deploy.
-    const ev = await d.db.selectFrom('events').select('type').where('user_id', '=', u.id).where('type', '=', 'update_balance').execute();
+    const ev = await d.db
+      .selectFrom('events')
+      .select('type')
+      .where('user_id', '=', u.id)
+      .where('type', '=', 'update_balance')
+      .execute();
     expect(ev.length).toBe(2); // the funding, the deploy
     expect(await ledgerMismatches(d.db)).toEqual([]);
   });
 
   it('the message names the amount rounded up to the cent', () => {
-    expect(notCovered(1, 164_999)).toBe("Your balance does not cover this node's first day of hosting ($0.17). Add funds on the Billing page.");
-    expect(notCovered(4, 1_000_000)).toBe("Your balance does not cover these 4 nodes' first day of hosting ($1.00). Add funds on the Billing page.");
+    expect(notCovered(1, 164_999)).toBe(
+      "Your balance does not cover this node's first day of hosting ($0.17). Add funds on the Billing page.",
+    );
+    expect(notCovered(4, 1_000_000)).toBe(
+      "Your balance does not cover these 4 nodes' first day of hosting ($1.00). Add funds on the Billing page.",
+    );
   });
 });
 
@@ -140,13 +215,19 @@ describe('daily charge', () => {
     const setUp = await node(d.db, u.id, { created: at(y, '23:59:59') });
     await d.db.updateTable('nodes').set({ state: 'requested' }).where('id', '=', setUp.id).execute();
     const today = await node(d.db, u.id, { created: at(TODAY, '00:00:00') });
-    const failed = await node(d.db, u.id, { created: at(y, '01:00:00'), state: 'failed', failed_reason: 'No capacity' });
+    const failed = await node(d.db, u.id, {
+      created: at(y, '01:00:00'),
+      state: 'failed',
+      failed_reason: 'No capacity',
+    });
 
     const out = await run(d, at(TODAY));
     expect(out).toEqual([{ day: TODAY, charged: 2, destroyed: 0 }]);
     expect(await chargesOf(d.db, live.id)).toEqual([{ day: TODAY, amount: 330_000 }]);
     // One line in the owner's history for the day: the sum of the nodes' fees.
-    expect(await dailyTransfers(d.db, u.id)).toEqual([{ amount: 660_000, description: `Daily charge: 2 nodes (${TODAY})` }]);
+    expect(await dailyTransfers(d.db, u.id)).toEqual([
+      { amount: 660_000, description: `Daily charge: 2 nodes (${TODAY})` },
+    ]);
     expect(await chargesOf(d.db, setUp.id)).toHaveLength(1);
     expect(await chargesOf(d.db, today.id)).toEqual([]); // created at 00:00: its Initial Charge paid the day
     expect(await chargesOf(d.db, failed.id)).toEqual([]);
@@ -196,7 +277,12 @@ describe('daily charge', () => {
     expect((await dailyTransfers(d.db, c)).map((t) => t.amount)).toEqual([5 * 330_000, 5 * 330_000]);
     expect((await dailyTransfers(d.db, a)).map((t) => t.description)).toEqual([`Daily charge: 3 nodes (${TODAY})`]);
     for (const u of owners) {
-      const ev = await d.db.selectFrom('events').select('user_id').where('type', '=', 'update_balance').where('user_id', '=', u.id).execute();
+      const ev = await d.db
+        .selectFrom('events')
+        .select('user_id')
+        .where('type', '=', 'update_balance')
+        .where('user_id', '=', u.id)
+        .execute();
       expect(ev.length).toBe(1 + (u.id === c ? 2 : 1)); // funding + one per chunk that charged them
     }
     expect((await d.db.selectFrom('charge_days').selectAll().executeTakeFirstOrThrow()).completed_at).not.toBeNull();
@@ -212,12 +298,23 @@ describe('daily charge', () => {
     const d1 = before(TODAY, 1);
     const old = await node(d.db, u.id, { created: at(before(TODAY, 10)) });
     // Deleted during d2: charged for d2 (it existed at 00:00), never after.
-    const gone = await node(d.db, u.id, { created: at(before(TODAY, 10)), state: 'deleting', deleted_at: at(d2, '15:00:00') });
+    const gone = await node(d.db, u.id, {
+      created: at(before(TODAY, 10)),
+      state: 'deleting',
+      deleted_at: at(d2, '15:00:00'),
+    });
     // Deleted during d3 (before the missed days): nothing.
-    const early = await node(d.db, u.id, { created: at(before(TODAY, 10)), state: 'deleting', deleted_at: at(d3, '09:00:00') });
+    const early = await node(d.db, u.id, {
+      created: at(before(TODAY, 10)),
+      state: 'deleting',
+      deleted_at: at(d3, '09:00:00'),
+    });
     // Created during d1: its first daily charge is for today.
     const late = await node(d.db, u.id, { created: at(d1, '18:00:00') });
-    await d.db.insertInto('charge_days').values({ day: d3, started_at: at(d3), completed_at: at(d3) }).execute();
+    await d.db
+      .insertInto('charge_days')
+      .values({ day: d3, started_at: at(d3), completed_at: at(d3) })
+      .execute();
 
     const out = await run(d, at(TODAY, '07:00:00'));
     expect(out.map((o) => o.day)).toEqual([d2, d1, TODAY]);
@@ -225,13 +322,22 @@ describe('daily charge', () => {
     expect((await chargesOf(d.db, gone.id)).map((c) => c.day)).toEqual([d2]);
     expect(await chargesOf(d.db, early.id)).toEqual([]);
     expect((await chargesOf(d.db, late.id)).map((c) => c.day)).toEqual([TODAY]);
-    expect((await dailyTransfers(d.db, u.id)).map((t) => t.description)).toEqual([`Daily charge: 2 nodes (${d2})`, `Daily charge: ${old.mn_id} (${d1})`, `Daily charge: 2 nodes (${TODAY})`]);
+    expect((await dailyTransfers(d.db, u.id)).map((t) => t.description)).toEqual([
+      `Daily charge: 2 nodes (${d2})`,
+      `Daily charge: ${old.mn_id} (${d1})`,
+      `Daily charge: 2 nodes (${TODAY})`,
+    ]);
 
     // The next day: only what is still there.
     await run(d, at(nextDay(TODAY)));
     expect(await chargesOf(d.db, old.id)).toHaveLength(4);
     expect(await chargesOf(d.db, gone.id)).toHaveLength(1);
-    const days = await d.db.selectFrom('charge_days').select('day').where('completed_at', 'is not', null).orderBy('day').execute();
+    const days = await d.db
+      .selectFrom('charge_days')
+      .select('day')
+      .where('completed_at', 'is not', null)
+      .orderBy('day')
+      .execute();
     expect(days.map((r) => r.day)).toEqual([d3, d2, d1, TODAY, nextDay(TODAY)]);
   });
 
@@ -260,7 +366,9 @@ describe('requests during the charge', () => {
     const created = at(before(TODAY, 2));
     await sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
       INSERT INTO nodes (mn_id, user_id, coin_id, package, state, hosting_price, created_at, state_at)
-      SELECT 'dash-load' || i, ${u.id}, 'dash', 'dedicated', 'live', 330000, ${created}, ${created} FROM n`.execute(d.db);
+      SELECT 'dash-load' || i, ${u.id}, 'dash', 'dedicated', 'live', 330000, ${created}, ${created} FROM n`.execute(
+      d.db,
+    );
     let running = true;
     const waits: number[] = [];
     let duringRun = 0;
@@ -301,11 +409,23 @@ describe('uncovered fees', () => {
     expect(await chargesOf(d.db, a.id)).toHaveLength(1);
     expect(await chargesOf(d.db, b.id)).toEqual([]);
     expect(await chargesOf(d.db, c.id)).toHaveLength(1);
-    expect(await dailyTransfers(d.db, u.id)).toEqual([{ amount: 500_000, description: `Daily charge: 2 nodes (${TODAY})` }]);
+    expect(await dailyTransfers(d.db, u.id)).toEqual([
+      { amount: 500_000, description: `Daily charge: 2 nodes (${TODAY})` },
+    ]);
     const row = await d.db.selectFrom('nodes').selectAll().where('id', '=', b.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ state: 'deleting', delete_reason: UNPAID_REASON, deleted_at: dayStart(TODAY) });
-    const notes = await d.db.selectFrom('notifications').select(['kind', 'message']).where('user_id', '=', u.id).where('kind', '=', 'node_destroyed_unpaid').execute();
-    expect(notes).toEqual([{ kind: 'node_destroyed_unpaid', message: `Your Dash node ${b.mn_id} was destroyed because its hosting fees were not paid.` }]);
+    const notes = await d.db
+      .selectFrom('notifications')
+      .select(['kind', 'message'])
+      .where('user_id', '=', u.id)
+      .where('kind', '=', 'node_destroyed_unpaid')
+      .execute();
+    expect(notes).toEqual([
+      {
+        kind: 'node_destroyed_unpaid',
+        message: `Your Dash node ${b.mn_id} was destroyed because its hosting fees were not paid.`,
+      },
+    ]);
     const mailJobs = await d.db.selectFrom('jobs').select('name').where('name', '=', 'notify.mail').execute();
     expect(mailJobs.length).toBeGreaterThanOrEqual(1);
 
@@ -316,7 +436,9 @@ describe('uncovered fees', () => {
     await run(d, at(nextDay(TODAY)));
     expect(await chargesOf(d.db, b.id)).toEqual([]);
     expect(await chargesOf(d.db, a.id)).toHaveLength(2);
-    expect(await d.db.selectFrom('notifications').select('id').where('kind', '=', 'node_destroyed_unpaid').execute()).toHaveLength(1);
+    expect(
+      await d.db.selectFrom('notifications').select('id').where('kind', '=', 'node_destroyed_unpaid').execute(),
+    ).toHaveLength(1);
     expect(await ledgerMismatches(d.db)).toEqual([]);
     expect(await chargeMismatches(d.db)).toEqual([]);
   });
@@ -334,11 +456,26 @@ describe('low-balance reminders', () => {
     await run(d, at(TODAY, '18:00:00'));
     await d.db.updateTable('charge_days').set({ reminded_at: null }).execute(); // as if the mark were lost: the per-user key holds
     await run(d, at(TODAY, '19:00:00'));
-    const remindersOf = (userId: number) => d.db.selectFrom('notifications').select('message').where('user_id', '=', userId).where('kind', '=', 'low_balance').execute();
-    expect(await remindersOf(low.id)).toEqual([{ message: 'Your balance is $2.50: enough for about 2 days of hosting. Add funds to keep your nodes running.' }]);
+    const remindersOf = (userId: number) =>
+      d.db
+        .selectFrom('notifications')
+        .select('message')
+        .where('user_id', '=', userId)
+        .where('kind', '=', 'low_balance')
+        .execute();
+    expect(await remindersOf(low.id)).toEqual([
+      { message: 'Your balance is $2.50: enough for about 2 days of hosting. Add funds to keep your nodes running.' },
+    ]);
     // And by mail: the reminder's mail job is queued with it.
-    const [note] = await d.db.selectFrom('notifications').select('id').where('user_id', '=', low.id).where('kind', '=', 'low_balance').execute();
-    expect(await d.db.selectFrom('jobs').select('key').where('key', '=', `notify.mail:${note.id}`).execute()).toHaveLength(1);
+    const [note] = await d.db
+      .selectFrom('notifications')
+      .select('id')
+      .where('user_id', '=', low.id)
+      .where('kind', '=', 'low_balance')
+      .execute();
+    expect(
+      await d.db.selectFrom('jobs').select('key').where('key', '=', `notify.mail:${note.id}`).execute(),
+    ).toHaveLength(1);
     expect(await remindersOf(fine.id)).toEqual([]);
     await run(d, at(nextDay(TODAY)));
     expect(await remindersOf(low.id)).toHaveLength(2);
@@ -354,7 +491,11 @@ describe('sign-up credit', () => {
     expect(await balance(d.db, u.id)).toBe(2_500_000);
     expect(await d.db.transaction().execute((trx) => paySignupCredit(trx, u.id, 2_500_000))).toBe(false);
     expect(await balance(d.db, u.id)).toBe(2_500_000);
-    const t = await d.db.selectFrom('ledger_transfers').selectAll().where('idempotency_key', '=', `signup-credit:${u.id}`).executeTakeFirstOrThrow();
+    const t = await d.db
+      .selectFrom('ledger_transfers')
+      .selectAll()
+      .where('idempotency_key', '=', `signup-credit:${u.id}`)
+      .executeTakeFirstOrThrow();
     expect(t).toMatchObject({ debit_account: PLATFORM.signupCredit, kind: 'signup_credit' });
     const unverified = await freshUser(d.deps, { verified: false });
     expect(await balance(d.db, unverified.id)).toBe(0);
@@ -368,7 +509,8 @@ describe('bad input', () => {
   it('SIGNUP_CREDIT_USD must be a plain USD amount; a bad day is refused', () => {
     expect(loadConfig({}).signupCreditMicros).toBe(0);
     expect(loadConfig({ SIGNUP_CREDIT_USD: '2.5' }).signupCreditMicros).toBe(2_500_000);
-    for (const bad of ['-1', 'abc', '1.1234567', '1e3', '10000000', ' 5']) expect(() => loadConfig({ SIGNUP_CREDIT_USD: bad }), bad).toThrow(ConfigError);
+    for (const bad of ['-1', 'abc', '1.1234567', '1e3', '10000000', ' 5'])
+      expect(() => loadConfig({ SIGNUP_CREDIT_USD: bad }), bad).toThrow(ConfigError);
     expect(() => dayStart('2026-13-45')).toThrow(RangeError);
     expect(() => dayStart('yesterday')).toThrow(RangeError);
   });

@@ -52,10 +52,21 @@ async function refusal(token: string | null, path: string): Promise<TRPCError> {
 
 describe('operator console access', () => {
   it('has console procedures to walk', () => {
-    expect(consolePaths).toEqual(expect.arrayContaining(['console.access', 'console.log', 'console.log_filters', 'console.overview', 'console.settings.get', 'console.settings.set_maintenance', 'console.settings.set_banner', 'console.settings.set_signup']));
+    expect(consolePaths).toEqual(
+      expect.arrayContaining([
+        'console.access',
+        'console.log',
+        'console.log_filters',
+        'console.overview',
+        'console.settings.get',
+        'console.settings.set_maintenance',
+        'console.settings.set_banner',
+        'console.settings.set_signup',
+      ]),
+    );
   });
 
-  it('answers NOT_FOUND to guests, customers, API keys (an operator\'s own too) and operators without 2FA, on every console procedure', async () => {
+  it("answers NOT_FOUND to guests, customers, API keys (an operator's own too) and operators without 2FA, on every console procedure", async () => {
     const callers: Array<[string, () => string | null]> = [
       ['guest', () => null],
       ['customer', () => customer.token],
@@ -73,12 +84,19 @@ describe('operator console access', () => {
       }
     }
     // Nothing the refused calls could have changed did change.
-    const log = await d.db.selectFrom('operator_log').select('action').where('action', 'not in', ['users promote']).execute();
+    const log = await d.db
+      .selectFrom('operator_log')
+      .select('action')
+      .where('action', 'not in', ['users promote'])
+      .execute();
     expect(log).toEqual([]);
   });
 
   it('opens for an operator with 2FA on, also during maintenance, and closes again on demotion', async () => {
-    expect(await d.caller(operator.token).console.access()).toEqual({ username: operator.username, maintenance: false });
+    expect(await d.caller(operator.token).console.access()).toEqual({
+      username: operator.username,
+      maintenance: false,
+    });
     expect((await cli('maintenance', 'on')).code).toBe(0);
     try {
       expect(await d.caller(operator.token).console.access()).toMatchObject({ maintenance: true });
@@ -89,7 +107,10 @@ describe('operator console access', () => {
     const demoted = await freshUser(d.deps, { prefix: 'op-demoted', tfa: true });
     expect((await cli('users', 'promote', demoted.username)).code).toBe(0);
     await d.caller(demoted.token).console.access();
-    expect(await cli('users', 'demote', demoted.username)).toEqual({ code: 0, out: `${demoted.username} is a customer now; the console refuses them from their next call` });
+    expect(await cli('users', 'demote', demoted.username)).toEqual({
+      code: 0,
+      out: `${demoted.username} is a customer now; the console refuses them from their next call`,
+    });
     expect((await refusal(demoted.token, 'console.access')).code).toBe('NOT_FOUND');
   });
 });
@@ -100,15 +121,25 @@ describe('users promote and demote', () => {
     const promoted = await cli('users', 'promote', u.email);
     expect(promoted.code).toBe(0);
     expect(promoted.out).toMatch(/is an operator now; the console opens once they turn on two-factor authentication/);
-    expect((await d.db.selectFrom('users').select('role').where('id', '=', u.id).executeTakeFirstOrThrow()).role).toBe('operator');
+    expect((await d.db.selectFrom('users').select('role').where('id', '=', u.id).executeTakeFirstOrThrow()).role).toBe(
+      'operator',
+    );
     expect((await cli('users', 'promote', u.username)).out).toBe(`${u.username} is already an operator`);
     expect((await cli('users', 'show', u.username)).out).toMatch(/role:\s+operator/);
     expect((await cli('users', 'demote', u.username)).code).toBe(0);
-    expect((await d.db.selectFrom('users').select('role').where('id', '=', u.id).executeTakeFirstOrThrow()).role).toBe('customer');
+    expect((await d.db.selectFrom('users').select('role').where('id', '=', u.id).executeTakeFirstOrThrow()).role).toBe(
+      'customer',
+    );
     expect((await cli('users', 'demote', 'nobody-by-this-name')).code).toBe(1); // a refusal, not a usage mistake
     expect((await cli('users', 'promote')).code).toBe(2);
 
-    const lines = await d.db.selectFrom('operator_log').selectAll().where('action', 'in', ['users promote', 'users demote']).where('detail', 'like', `%"user_id":${u.id},%`).orderBy('id').execute();
+    const lines = await d.db
+      .selectFrom('operator_log')
+      .selectAll()
+      .where('action', 'in', ['users promote', 'users demote'])
+      .where('detail', 'like', `%"user_id":${u.id},%`)
+      .orderBy('id')
+      .execute();
     expect(lines.map((l) => l.action)).toEqual(['users promote', 'users demote']);
     for (const l of lines) {
       expect(l).toMatchObject({ actor: 'cli', actor_user_id: null, address: 'cli' });

@@ -26,10 +26,23 @@ const cli = (...args: string[]) => runCli(args, env(), { out: () => {} });
 const lastLine = async () => (await op().log({ per_page: 1 })).lines[0];
 const logTotal = async () => (await op().log({})).total;
 const coinRow = (id: string) => d.db.selectFrom('coins').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-const statsEvents = async () => (await d.db.selectFrom('events').select('id').where('type', '=', 'update_stats').where('user_id', 'is', null).execute()).length;
+const statsEvents = async () =>
+  (
+    await d.db
+      .selectFrom('events')
+      .select('id')
+      .where('type', '=', 'update_stats')
+      .where('user_id', 'is', null)
+      .execute()
+  ).length;
 
 function expectOperatorLine(line: Awaited<ReturnType<typeof lastLine>>, action: string) {
-  expect(line).toMatchObject({ action, actor: 'operator', operator: { id: operator.id, username: operator.username }, address: OPERATOR_IP });
+  expect(line).toMatchObject({
+    action,
+    actor: 'operator',
+    operator: { id: operator.id, username: operator.username },
+    address: OPERATOR_IP,
+  });
   expect(Math.abs(Date.parse(line.at) - Date.now())).toBeLessThan(60_000);
 }
 
@@ -38,7 +51,12 @@ describe('console Catalog', () => {
     const coins = await op().catalog.coins();
     const dash = coins.find((c) => c.id === 'dash')!;
     const row = await coinRow('dash');
-    expect(dash).toMatchObject({ maintenance: row.maintenance === 1, cloud: row.cloud === 1, campaign: row.campaign === 1, delisted: row.delisted === 1 });
+    expect(dash).toMatchObject({
+      maintenance: row.maintenance === 1,
+      cloud: row.cloud === 1,
+      campaign: row.campaign === 1,
+      delisted: row.delisted === 1,
+    });
     expect(coins.length).toBe((await d.db.selectFrom('coins').select('id').execute()).length);
   });
 
@@ -53,8 +71,15 @@ describe('console Catalog', () => {
     // The CLI through the same service: the same row, the same action.
     expect(await cli('catalog', 'set-price', 'dash', '--cloud', '0.05')).toBe(0);
     expect(await coinRow('dash')).toMatchObject({ dedicated_price: 123_456, cloud_price: 50_000 });
-    expect(await lastLine()).toMatchObject({ action: 'catalog set-price', actor: 'cli', detail: { coin: 'dash', cloud: 50_000 } });
-    expect((await op().catalog.coins()).find((c) => c.id === 'dash')).toMatchObject({ dedicated_price: '0.123456', cloud_price: '0.05' });
+    expect(await lastLine()).toMatchObject({
+      action: 'catalog set-price',
+      actor: 'cli',
+      detail: { coin: 'dash', cloud: 50_000 },
+    });
+    expect((await op().catalog.coins()).find((c) => c.id === 'dash')).toMatchObject({
+      dedicated_price: '0.123456',
+      cloud_price: '0.05',
+    });
   });
 
   it('refuses bad prices and unknown coins with a clear error, changing nothing', async () => {
@@ -64,8 +89,12 @@ describe('console Catalog', () => {
       expect(err.code).toBe('BAD_REQUEST');
     }
     expect((await rejection(op().catalog.set_price({ coin: 'dash' }))).code).toBe('BAD_REQUEST');
-    expect((await rejection(op().catalog.set_price({ coin: 'nosuchcoin', dedicated: '1' }))).message).toBe('No coin "nosuchcoin".');
-    expect((await rejection(op().catalog.set_flag({ coin: 'nosuchcoin', flag: 'maintenance', on: true }))).code).toBe('NOT_FOUND');
+    expect((await rejection(op().catalog.set_price({ coin: 'nosuchcoin', dedicated: '1' }))).message).toBe(
+      'No coin "nosuchcoin".',
+    );
+    expect((await rejection(op().catalog.set_flag({ coin: 'nosuchcoin', flag: 'maintenance', on: true }))).code).toBe(
+      'NOT_FOUND',
+    );
     expect(await cli('catalog', 'set-price', 'dash', '--dedicated', '-1')).toBe(2);
     expect(await coinRow('dash')).toEqual(before);
     expect(await logTotal()).toBe(lines);
@@ -80,7 +109,11 @@ describe('console Catalog', () => {
     expect(info.data.maintenance).toBe(true);
     expect(await cli('catalog', 'maintenance', 'pivx', 'off')).toBe(0);
     expect((await d.caller(customer.token).deploy.get_deploy_info({ coin: 'pivx' })).data.maintenance).toBe(false);
-    expect(await lastLine()).toMatchObject({ action: 'catalog maintenance', actor: 'cli', detail: { coin: 'pivx', on: false } });
+    expect(await lastLine()).toMatchObject({
+      action: 'catalog maintenance',
+      actor: 'cli',
+      detail: { coin: 'pivx', on: false },
+    });
 
     await op().catalog.set_flag({ coin: 'pivx', flag: 'campaign', on: true });
     expectOperatorLine(await lastLine(), 'catalog campaign');
@@ -113,7 +146,11 @@ describe('console Catalog', () => {
     expect(preview.coins.find((c) => c.id === 'dashtwo')?.kind).toBe('add');
     const change = preview.coins.find((c) => c.id === 'dash')!;
     expect(change.kind).toBe('update');
-    expect(change.changes).toContainEqual({ field: 'dedicated_price', from: String(before.dedicated_price), to: '200000' });
+    expect(change.changes).toContainEqual({
+      field: 'dedicated_price',
+      from: String(before.dedicated_price),
+      to: '200000',
+    });
     expect(await coinRow('dash')).toEqual(before);
     expect(await logTotal()).toBe(lines);
 
@@ -128,7 +165,11 @@ describe('console Catalog', () => {
     const dir = fs.mkdtempSync(path.join(d.deps.config.dataDir, 'cat-'));
     fs.writeFileSync(path.join(dir, 'mine.json'), text);
     expect(await cli('catalog', 'import', path.join(dir, 'mine.json'))).toBe(0);
-    expect(await lastLine()).toMatchObject({ action: 'catalog import', actor: 'cli', detail: { added: [], updated: ['dash', 'dashtwo'] } });
+    expect(await lastLine()).toMatchObject({
+      action: 'catalog import',
+      actor: 'cli',
+      detail: { added: [], updated: ['dash', 'dashtwo'] },
+    });
   });
 
   it('shows every validation error of a bad file and imports nothing', async () => {

@@ -45,7 +45,12 @@ async function lastLine() {
   return (await op().log({ per_page: 1 })).lines[0];
 }
 function expectOperatorLine(line: Awaited<ReturnType<typeof lastLine>>, action: string) {
-  expect(line).toMatchObject({ action, actor: 'operator', operator: { id: operator.id, username: operator.username }, address: OPERATOR_IP });
+  expect(line).toMatchObject({
+    action,
+    actor: 'operator',
+    operator: { id: operator.id, username: operator.username },
+    address: OPERATOR_IP,
+  });
   expect(Math.abs(Date.parse(line.at) - Date.now())).toBeLessThan(60_000);
 }
 const transferCount = async () => (await d.db.selectFrom('ledger_transfers').select('id').execute()).length;
@@ -56,7 +61,10 @@ describe('find a customer', () => {
     const ann = await freshUser(d.deps, { prefix: 'annfind' });
     for (const q of [ann.username, ann.username.toUpperCase(), ann.email.slice(3, 12), String(ann.id), `#${ann.id}`]) {
       const r = await op().customers.search({ q });
-      expect(r.customers.map((c) => c.id), q).toContain(ann.id);
+      expect(
+        r.customers.map((c) => c.id),
+        q,
+      ).toContain(ann.id);
     }
     // Wildcards are taken literally.
     expect((await op().customers.search({ q: '%' })).customers).toEqual([]);
@@ -64,13 +72,34 @@ describe('find a customer', () => {
     expect(err.code).toBe('BAD_REQUEST');
     expect(describeZodError(err.cause as ZodError)).toBe('q: type a username, email or id');
 
-    await insertTestNode(d.db, { mn_id: `mn-${ann.id}`, user_id: ann.id, coin_id: 'dash', alias: 'my dash', state: 'live' });
+    await insertTestNode(d.db, {
+      mn_id: `mn-${ann.id}`,
+      user_id: ann.id,
+      coin_id: 'dash',
+      alias: 'my dash',
+      state: 'live',
+    });
     await op().customers.adjust_balance({ id: ann.id, amount: '7.5', reason: 'welcome', key: `k-${ann.id}` });
     const p = await op().customers.get({ id: ann.id });
-    expect(p.customer).toMatchObject({ id: ann.id, username: ann.username, email: ann.email, verified: true, tfa: false, disabled: false, balance_micros: 7_500_000, live_sessions: 1 });
-    expect(p.nodes).toEqual([expect.objectContaining({ mn_id: `mn-${ann.id}`, coin_id: 'dash', alias: 'my dash', state: 'live' })]);
+    expect(p.customer).toMatchObject({
+      id: ann.id,
+      username: ann.username,
+      email: ann.email,
+      verified: true,
+      tfa: false,
+      disabled: false,
+      balance_micros: 7_500_000,
+      live_sessions: 1,
+    });
+    expect(p.nodes).toEqual([
+      expect.objectContaining({ mn_id: `mn-${ann.id}`, coin_id: 'dash', alias: 'my dash', state: 'live' }),
+    ]);
     const ledger = await op().customers.ledger({ id: ann.id });
-    expect(ledger).toMatchObject({ balance_micros: 7_500_000, total: 1, transfers: [{ kind: 'adjustment', description: 'welcome', amount_micros: 7_500_000 }] });
+    expect(ledger).toMatchObject({
+      balance_micros: 7_500_000,
+      total: 1,
+      transfers: [{ kind: 'adjustment', description: 'welcome', amount_micros: 7_500_000 }],
+    });
     // A raised notification shows (the reset below raises one; here: the verification flow raised none).
     expect(Array.isArray(p.notifications)).toBe(true);
     expect((await rejection(op().customers.get({ id: 999_999 }))).message).toBe('No customer #999999.');
@@ -80,19 +109,43 @@ describe('find a customer', () => {
 describe('adjust the balance', () => {
   it('credits with a reason as an ordinary ledger transfer, tells the customer live, and logs who, what, when, from where', async () => {
     const bob = await freshUser(d.deps, { prefix: 'bobadj' });
-    const r = await op().customers.adjust_balance({ id: bob.id, amount: '12.50', reason: 'Sorry for the outage', key: 'console-key-1' });
+    const r = await op().customers.adjust_balance({
+      id: bob.id,
+      amount: '12.50',
+      reason: 'Sorry for the outage',
+      key: 'console-key-1',
+    });
     expect(r).toEqual({ applied: true, balance_micros: 12_500_000 });
     const line = await lastLine();
     expectOperatorLine(line, 'billing adjust');
-    expect(line.detail).toEqual({ user_id: bob.id, username: bob.username, amount: 12_500_000, reason: 'Sorry for the outage', key: 'console-key-1' });
+    expect(line.detail).toEqual({
+      user_id: bob.id,
+      username: bob.username,
+      amount: 12_500_000,
+      reason: 'Sorry for the outage',
+      key: 'console-key-1',
+    });
     // The customer's own history and balance.
     const tx = await d.caller(bob.token).billing.get_transactions({});
     expect(tx.transactions[0]).toMatchObject({ description: 'Sorry for the outage', amount: 12.5 });
     expect((await d.caller(bob.token).billing.get_balance()).balance).toBe(12.5);
-    const ev = await d.db.selectFrom('events').selectAll().where('user_id', '=', bob.id).where('type', '=', 'update_balance').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const ev = await d.db
+      .selectFrom('events')
+      .selectAll()
+      .where('user_id', '=', bob.id)
+      .where('type', '=', 'update_balance')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(ev.payload)).toEqual({ balance: 12.5 });
     // A debit.
-    expect(await op().customers.adjust_balance({ id: bob.id, amount: '-2.5', reason: 'double credit', key: 'console-key-2' })).toEqual({ applied: true, balance_micros: 10_000_000 });
+    expect(
+      await op().customers.adjust_balance({
+        id: bob.id,
+        amount: '-2.5',
+        reason: 'double credit',
+        key: 'console-key-2',
+      }),
+    ).toEqual({ applied: true, balance_micros: 10_000_000 });
   });
 
   it('credits once when the same submit arrives 100 times at once from 100 addresses', async () => {
@@ -100,7 +153,12 @@ describe('adjust the balance', () => {
     const [transfers, lines] = [await transferCount(), await logTotal()];
     const results = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        d.caller(operator.token, `127.0.${i >> 8}.${(i & 255) + 1}`).console.customers.adjust_balance({ id: cid.id, amount: '25', reason: 'goodwill', key: 'double-submit-0001' }),
+        d.caller(operator.token, `127.0.${i >> 8}.${(i & 255) + 1}`).console.customers.adjust_balance({
+          id: cid.id,
+          amount: '25',
+          reason: 'goodwill',
+          key: 'double-submit-0001',
+        }),
       ),
     );
     expect(results.filter((r) => r.applied)).toHaveLength(1);
@@ -118,7 +176,10 @@ describe('adjust the balance', () => {
       [{ id: dan.id, amount: '0', reason: 'x', key: 'dan-1' }, 'amount: must not be zero'],
       [{ id: dan.id, amount: 'ten', reason: 'x', key: 'dan-1' }, 'amount: must be a dollar amount such as 25 or -3.50'],
       [{ id: dan.id, amount: '10001', reason: 'x', key: 'dan-1' }, 'amount: must be at most 10000 dollars either way'],
-      [{ id: dan.id, amount: '1', reason: '   ', key: 'dan-1' }, 'reason: a reason is required (the customer sees it in their history)'],
+      [
+        { id: dan.id, amount: '1', reason: '   ', key: 'dan-1' },
+        'reason: a reason is required (the customer sees it in their history)',
+      ],
       [{ id: dan.id, amount: '1', reason: 'x', key: 'bad key!' }, 'key: must be 1-100 letters, digits or . : _ -'],
     ] as const;
     for (const [input, message] of zod) {
@@ -126,13 +187,25 @@ describe('adjust the balance', () => {
       expect(err.code).toBe('BAD_REQUEST');
       expect(describeZodError(err.cause as ZodError)).toBe(message);
     }
-    const over = await rejection(op().customers.adjust_balance({ id: dan.id, amount: '-5', reason: 'too much', key: 'dan-2' }));
-    expect([over.code, over.message]).toEqual(['BAD_REQUEST', `${dan.username}'s balance is lower than the debit of $5.00.`]);
-    const nobody = await rejection(op().customers.adjust_balance({ id: 999_999, amount: '5', reason: 'x', key: 'dan-3' }));
+    const over = await rejection(
+      op().customers.adjust_balance({ id: dan.id, amount: '-5', reason: 'too much', key: 'dan-2' }),
+    );
+    expect([over.code, over.message]).toEqual([
+      'BAD_REQUEST',
+      `${dan.username}'s balance is lower than the debit of $5.00.`,
+    ]);
+    const nobody = await rejection(
+      op().customers.adjust_balance({ id: 999_999, amount: '5', reason: 'x', key: 'dan-3' }),
+    );
     expect([nobody.code, nobody.message]).toEqual(['NOT_FOUND', 'No customer #999999.']);
     // The key of an earlier adjustment, for another amount: refused, the first stands.
-    const reused = await rejection(op().customers.adjust_balance({ id: dan.id, amount: '2', reason: 'start', key: 'dan-start' }));
-    expect([reused.code, reused.message]).toEqual(['CONFLICT', 'This key was already used for a different adjustment; nothing was changed.']);
+    const reused = await rejection(
+      op().customers.adjust_balance({ id: dan.id, amount: '2', reason: 'start', key: 'dan-start' }),
+    );
+    expect([reused.code, reused.message]).toEqual([
+      'CONFLICT',
+      'This key was already used for a different adjustment; nothing was changed.',
+    ]);
     expect(await transferCount()).toBe(transfers);
     expect(await logTotal()).toBe(lines);
     expect(await balance(dan.id)).toBe(1_000_000);
@@ -140,21 +213,60 @@ describe('adjust the balance', () => {
 
   it('the CLI and the console post the same transfer through the same service, and share keys', async () => {
     const eve = await freshUser(d.deps, { prefix: 'evecli' });
-    const viaCli = await cli('billing', 'adjust', eve.username, '+3', '--reason', 'same service', '--key', 'shared-key');
+    const viaCli = await cli(
+      'billing',
+      'adjust',
+      eve.username,
+      '+3',
+      '--reason',
+      'same service',
+      '--key',
+      'shared-key',
+    );
     expect(viaCli).toMatchObject({ code: 0, out: [`${eve.username}: credited $3.00, balance $3.00`] });
-    expect(await lastLine()).toMatchObject({ action: 'billing adjust', actor: 'cli', address: 'cli', operator: null, detail: { user_id: eve.id, amount: 3_000_000, reason: 'same service', key: 'shared-key' } });
+    expect(await lastLine()).toMatchObject({
+      action: 'billing adjust',
+      actor: 'cli',
+      address: 'cli',
+      operator: null,
+      detail: { user_id: eve.id, amount: 3_000_000, reason: 'same service', key: 'shared-key' },
+    });
     // The console with the CLI's key: already applied, nothing more.
-    expect(await op().customers.adjust_balance({ id: eve.id, amount: '3', reason: 'same service', key: 'shared-key' })).toEqual({ applied: false, balance_micros: 3_000_000 });
+    expect(
+      await op().customers.adjust_balance({ id: eve.id, amount: '3', reason: 'same service', key: 'shared-key' }),
+    ).toEqual({ applied: false, balance_micros: 3_000_000 });
     await op().customers.adjust_balance({ id: eve.id, amount: '3', reason: 'same service', key: 'console-own' });
-    const rows = await d.db.selectFrom('ledger_transfers').selectAll().where('credit_account', '=', userAccount(eve.id)).orderBy('id').execute();
-    const shape = (t: (typeof rows)[number]) => ({ debit: t.debit_account, credit: t.credit_account, amount: t.amount, kind: t.kind, description: t.description });
+    const rows = await d.db
+      .selectFrom('ledger_transfers')
+      .selectAll()
+      .where('credit_account', '=', userAccount(eve.id))
+      .orderBy('id')
+      .execute();
+    const shape = (t: (typeof rows)[number]) => ({
+      debit: t.debit_account,
+      credit: t.credit_account,
+      amount: t.amount,
+      kind: t.kind,
+      description: t.description,
+    });
     expect(rows).toHaveLength(2);
     expect(shape(rows[0])).toEqual(shape(rows[1]));
     expect(shape(rows[0])).toMatchObject({ debit: PLATFORM.adjustments, kind: 'adjustment' });
     expect(rows.map((r) => r.idempotency_key)).toEqual(['operator-adjust:shared-key', 'operator-adjust:console-own']);
     // An operator key cannot take another writer's key (a gift code's, here).
-    await d.db.transaction().execute((trx) => postTransfer(trx, { idempotencyKey: 'coupon:424242', debit: PLATFORM.giftCodes, credit: userAccount(eve.id), amount: 1, kind: 'gift_code', description: 'Gift code' }));
-    expect((await op().customers.adjust_balance({ id: eve.id, amount: '1', reason: 'x', key: 'coupon:424242' })).applied).toBe(true);
+    await d.db.transaction().execute((trx) =>
+      postTransfer(trx, {
+        idempotencyKey: 'coupon:424242',
+        debit: PLATFORM.giftCodes,
+        credit: userAccount(eve.id),
+        amount: 1,
+        kind: 'gift_code',
+        description: 'Gift code',
+      }),
+    );
+    expect(
+      (await op().customers.adjust_balance({ id: eve.id, amount: '1', reason: 'x', key: 'coupon:424242' })).applied,
+    ).toBe(true);
   });
 });
 
@@ -168,7 +280,10 @@ describe('disable, enable, reset 2FA, resend verification', () => {
     expect((await op().customers.get({ id: fay.id })).customer).toMatchObject({ disabled: true, live_sessions: 0 });
     const lines = await logTotal();
     expect(await op().customers.disable({ id: fay.id })).toEqual({ changed: false });
-    expect(await cli('users', 'disable', fay.username)).toMatchObject({ code: 0, out: [`${fay.username} is already disabled`] });
+    expect(await cli('users', 'disable', fay.username)).toMatchObject({
+      code: 0,
+      out: [`${fay.username} is already disabled`],
+    });
     expect(await logTotal()).toBe(lines);
 
     expect(await cli('users', 'enable', fay.username)).toMatchObject({ code: 0, out: [`${fay.username} is enabled`] });
@@ -192,7 +307,9 @@ describe('disable, enable, reset 2FA, resend verification', () => {
     const lines = await logTotal();
     const err = await rejection(op().customers.reset_2fa({ id: gus.id, identity_check: 'ok' }));
     expect(err.code).toBe('BAD_REQUEST');
-    expect(describeZodError(err.cause as ZodError)).toBe('identity_check: say how you checked who is asking (at least 10 characters)');
+    expect(describeZodError(err.cause as ZodError)).toBe(
+      'identity_check: say how you checked who is asking (at least 10 characters)',
+    );
     expect(await cli('users', 'reset-2fa', gus.username)).toMatchObject({ code: 2 });
     expect((await op().customers.get({ id: gus.id })).customer.tfa).toBe(true);
     expect(await logTotal()).toBe(lines);
@@ -201,10 +318,17 @@ describe('disable, enable, reset 2FA, resend verification', () => {
     expect(await op().customers.reset_2fa({ id: gus.id, identity_check: check })).toEqual({ changed: true });
     expectOperatorLine(await lastLine(), 'users reset-2fa');
     expect((await lastLine()).detail).toEqual({ user_id: gus.id, username: gus.username, identity_check: check });
-    const row = await d.db.selectFrom('users').select(['tfa_enabled', 'tfa_secret']).where('id', '=', gus.id).executeTakeFirstOrThrow();
+    const row = await d.db
+      .selectFrom('users')
+      .select(['tfa_enabled', 'tfa_secret'])
+      .where('id', '=', gus.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ tfa_enabled: 0, tfa_secret: null });
     const p = await op().customers.get({ id: gus.id });
-    expect(p.notifications[0]).toMatchObject({ message: expect.stringContaining('Two-factor authentication was turned off'), cleared: false });
+    expect(p.notifications[0]).toMatchObject({
+      message: expect.stringContaining('Two-factor authentication was turned off'),
+      cleared: false,
+    });
     // They log in with the password alone now.
     expect((await d.caller().auth.login({ username: gus.username, password: gus.password })).auth_token).toBeTruthy();
     const again = await rejection(op().customers.reset_2fa({ id: gus.id, identity_check: check }));
@@ -212,8 +336,14 @@ describe('disable, enable, reset 2FA, resend verification', () => {
 
     // The CLI does the same through the same service.
     const hal = await freshUser(d.deps, { prefix: 'hal2fa', tfa: true });
-    expect(await cli('users', 'reset-2fa', hal.username, '--check', 'video call, ID card matched')).toMatchObject({ code: 0 });
-    expect(await lastLine()).toMatchObject({ action: 'users reset-2fa', actor: 'cli', detail: { user_id: hal.id, identity_check: 'video call, ID card matched' } });
+    expect(await cli('users', 'reset-2fa', hal.username, '--check', 'video call, ID card matched')).toMatchObject({
+      code: 0,
+    });
+    expect(await lastLine()).toMatchObject({
+      action: 'users reset-2fa',
+      actor: 'cli',
+      detail: { user_id: hal.id, identity_check: 'video call, ID card matched' },
+    });
   });
 
   it('resends the verification mail (older links stop working), and refuses a verified address', async () => {
@@ -225,17 +355,28 @@ describe('disable, enable, reset 2FA, resend verification', () => {
     expect((await mails()).length).toBe(before + 1);
     expectOperatorLine(await lastLine(), 'users resend-verification');
     // Registration's link and the new one: only the new one is still usable.
-    const tokens = await d.db.selectFrom('email_tokens').select(['used_at']).where('user_id', '=', ivy.id).where('kind', '=', 'verify').execute();
+    const tokens = await d.db
+      .selectFrom('email_tokens')
+      .select(['used_at'])
+      .where('user_id', '=', ivy.id)
+      .where('kind', '=', 'verify')
+      .execute();
     expect(tokens.length).toBe(2);
     expect(tokens.filter((t) => t.used_at === null)).toHaveLength(1);
 
-    expect(await cli('users', 'resend-verification', ivy.username)).toMatchObject({ code: 0, out: [`verification link queued to ${ivy.email}`] });
+    expect(await cli('users', 'resend-verification', ivy.username)).toMatchObject({
+      code: 0,
+      out: [`verification link queued to ${ivy.email}`],
+    });
     expect((await mails()).length).toBe(before + 2);
 
     const verified = await freshUser(d.deps, { prefix: 'jonver' });
     const lines = await logTotal();
     const err = await rejection(op().customers.resend_verification({ id: verified.id }));
-    expect([err.code, err.message]).toEqual(['BAD_REQUEST', `${verified.username}'s email address is already verified.`]);
+    expect([err.code, err.message]).toEqual([
+      'BAD_REQUEST',
+      `${verified.username}'s email address is already verified.`,
+    ]);
     expect(await logTotal()).toBe(lines);
   });
 });

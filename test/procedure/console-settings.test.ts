@@ -19,7 +19,9 @@ beforeAll(async () => {
   await importCatalog(d.db, bundledCatalogPath(), 'seed');
   operator = await freshUser(d.deps, { prefix: 'op', tfa: true });
   customer = await freshUser(d.deps, { prefix: 'cust' });
-  expect(await runCli(['users', 'promote', operator.username], { DATA_DIR: d.deps.config.dataDir }, { out: () => {} })).toBe(0);
+  expect(
+    await runCli(['users', 'promote', operator.username], { DATA_DIR: d.deps.config.dataDir }, { out: () => {} }),
+  ).toBe(0);
 });
 afterAll(() => d?.close());
 
@@ -38,7 +40,12 @@ async function lastLine() {
 }
 
 function expectOperatorLine(line: Awaited<ReturnType<typeof lastLine>>, action: string) {
-  expect(line).toMatchObject({ action, actor: 'operator', operator: { id: operator.id, username: operator.username }, address: OPERATOR_IP });
+  expect(line).toMatchObject({
+    action,
+    actor: 'operator',
+    operator: { id: operator.id, username: operator.username },
+    address: OPERATOR_IP,
+  });
   expect(Math.abs(Date.parse(line.at) - Date.now())).toBeLessThan(60_000);
 }
 
@@ -50,7 +57,12 @@ describe('console settings', () => {
     expectOperatorLine(await lastLine(), 'maintenance');
     expect((await lastLine()).detail).toEqual({ state: 'on' });
     // The maintenance event reaches every open tab.
-    const event = await d.db.selectFrom('events').selectAll().where('type', '=', 'maintenance').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const event = await d.db
+      .selectFrom('events')
+      .selectAll()
+      .where('type', '=', 'maintenance')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ user_id: null, payload: JSON.stringify({ on: true }) });
 
     // The CLI sees the console's switch and switches it back; the log tells the two apart.
@@ -59,7 +71,13 @@ describe('console settings', () => {
     expect(out).toEqual(['maintenance is on']);
     expect(await runCli(['maintenance', 'off'], { DATA_DIR: d.deps.config.dataDir }, { out: () => {} })).toBe(0);
     expect(await op().settings.get()).toMatchObject({ maintenance: false });
-    expect(await lastLine()).toMatchObject({ action: 'maintenance', actor: 'cli', address: 'cli', operator: null, detail: { state: 'off' } });
+    expect(await lastLine()).toMatchObject({
+      action: 'maintenance',
+      actor: 'cli',
+      address: 'cli',
+      operator: null,
+      detail: { state: 'off' },
+    });
 
     // Switching to what it already is writes nothing.
     const before = (await op().log({})).total;
@@ -69,19 +87,39 @@ describe('console settings', () => {
 
   it('switches once when the same switch arrives 100 times at once from 100 addresses', async () => {
     const before = (await op().log({ action: 'maintenance' })).total;
-    await Promise.all(Array.from({ length: 100 }, (_, i) => d.caller(operator.token, `127.0.${i >> 8}.${(i & 255) + 1}`).console.settings.set_maintenance({ on: true })));
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        d.caller(operator.token, `127.0.${i >> 8}.${(i & 255) + 1}`).console.settings.set_maintenance({ on: true }),
+      ),
+    );
     expect((await op().log({ action: 'maintenance' })).total).toBe(before + 1);
-    expect(await d.db.selectFrom('events').select('id').where('type', '=', 'maintenance').where('payload', '=', JSON.stringify({ on: true })).execute()).toHaveLength(2);
+    expect(
+      await d.db
+        .selectFrom('events')
+        .select('id')
+        .where('type', '=', 'maintenance')
+        .where('payload', '=', JSON.stringify({ on: true }))
+        .execute(),
+    ).toHaveLength(2);
     await op().settings.set_maintenance({ on: false });
   });
 
   it('shows the banner in every customer profile, announces it live, and clears it', async () => {
-    const banner = { text: 'Planned upgrade on Sunday at 10:00 UTC', link: '/dashboard/billing', bg: 'warning' as const };
+    const banner = {
+      text: 'Planned upgrade on Sunday at 10:00 UTC',
+      link: '/dashboard/billing',
+      bg: 'warning' as const,
+    };
     await op().settings.set_banner({ banner });
     expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toEqual(banner);
     expectOperatorLine(await lastLine(), 'banner set');
     expect((await lastLine()).detail).toEqual(banner);
-    const event = await d.db.selectFrom('events').selectAll().where('type', '=', 'refresh_profile').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    const event = await d.db
+      .selectFrom('events')
+      .selectAll()
+      .where('type', '=', 'refresh_profile')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
     expect(event.user_id).toBeNull();
     expect(await op().settings.get()).toMatchObject({ banner });
 
@@ -103,8 +141,18 @@ describe('console settings', () => {
       process.stderr.write = stderr;
     }
     expect((await op().log({})).total).toBe(before);
-    expect(await runCli(['banner', 'set', 'New', 'coins', 'this', 'week', '--link', '/dashboard', '--colour', 'success'], dir, io)).toBe(0);
-    expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toEqual({ text: 'New coins this week', link: '/dashboard', bg: 'success' });
+    expect(
+      await runCli(
+        ['banner', 'set', 'New', 'coins', 'this', 'week', '--link', '/dashboard', '--colour', 'success'],
+        dir,
+        io,
+      ),
+    ).toBe(0);
+    expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toEqual({
+      text: 'New coins this week',
+      link: '/dashboard',
+      bg: 'success',
+    });
     expect(await lastLine()).toMatchObject({ action: 'banner set', actor: 'cli', address: 'cli', operator: null });
     expect(await runCli(['banner', 'clear'], dir, io)).toBe(0);
     expect((await d.caller(customer.token).auth.get_common_info()).info.alert).toBeNull();
@@ -136,9 +184,13 @@ describe('console settings', () => {
     const err = await rejection(d.caller().auth.register(input));
     expect(err.code).toBe('FORBIDDEN');
     expect(err.message).toBe(SIGNUP_CLOSED);
-    expect(await d.db.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst()).toBeUndefined();
+    expect(
+      await d.db.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst(),
+    ).toBeUndefined();
     // Those with an account still log in.
-    expect((await d.caller().auth.login({ username: customer.username, password: customer.password })).success).toBe(true);
+    expect((await d.caller().auth.login({ username: customer.username, password: customer.password })).success).toBe(
+      true,
+    );
 
     const out: string[] = [];
     expect(await runCli(['signup'], { DATA_DIR: d.deps.config.dataDir }, { out: (l) => out.push(l) })).toBe(0);
@@ -166,10 +218,16 @@ describe('console log', () => {
     const page2 = await op().log({ per_page: 2, page: 2 });
     expect(page1.lines.map((l) => l.id)).toEqual(all.lines.slice(0, 2).map((l) => l.id));
     expect(page2.lines.map((l) => l.id)).toEqual(all.lines.slice(2, 4).map((l) => l.id));
-    expect(zodMessage(await rejection(op().log({ from: '2026-02-30' })))).toBe('from: must be a date such as 2026-11-23');
-    expect(zodMessage(await rejection(op().log({ from: '2026-03-02', to: '2026-03-01' })))).toBe('to: must not be before from');
+    expect(zodMessage(await rejection(op().log({ from: '2026-02-30' })))).toBe(
+      'from: must be a date such as 2026-11-23',
+    );
+    expect(zodMessage(await rejection(op().log({ from: '2026-03-02', to: '2026-03-01' })))).toBe(
+      'to: must not be before from',
+    );
     const filters = await op().log_filters();
-    expect(filters.actions).toEqual(expect.arrayContaining(['maintenance', 'banner set', 'signup close', 'users promote']));
+    expect(filters.actions).toEqual(
+      expect.arrayContaining(['maintenance', 'banner set', 'signup close', 'users promote']),
+    );
     expect(filters.operators).toEqual([{ id: operator.id, username: operator.username }]);
   });
 });
@@ -177,22 +235,63 @@ describe('console log', () => {
 describe('console overview', () => {
   it('counts nodes, deploys, slots, revenue, pending deposits and mail from the database', async () => {
     const owner = await freshUser(d.deps, { prefix: 'owner' });
-    const host = await d.db.selectFrom('hosts').select(['id', 'name', 'dedicated_slots']).orderBy('id').executeTakeFirst();
+    const host = await d.db
+      .selectFrom('hosts')
+      .select(['id', 'name', 'dedicated_slots'])
+      .orderBy('id')
+      .executeTakeFirst();
     const before = await op().overview();
     const now = Date.now();
-    await insertTestNode(d.db, { mn_id: `ov-live-${now}`, user_id: owner.id, coin_id: 'dash', status: 'online', placement: host ? { host_id: host.id } : undefined, observation: { checked_at: now - 90_000 } });
-    await insertTestNode(d.db, { mn_id: `ov-failed-${now}`, user_id: owner.id, coin_id: 'dash', state: 'failed', failed_reason: 'no capacity' });
-    await insertTestNode(d.db, { mn_id: `ov-old-${now}`, user_id: owner.id, coin_id: 'pivx', created_at: now - 3 * 86_400_000, state: 'deleted', deleted_at: now - 86_400_000 });
+    await insertTestNode(d.db, {
+      mn_id: `ov-live-${now}`,
+      user_id: owner.id,
+      coin_id: 'dash',
+      status: 'online',
+      placement: host ? { host_id: host.id } : undefined,
+      observation: { checked_at: now - 90_000 },
+    });
+    await insertTestNode(d.db, {
+      mn_id: `ov-failed-${now}`,
+      user_id: owner.id,
+      coin_id: 'dash',
+      state: 'failed',
+      failed_reason: 'no capacity',
+    });
+    await insertTestNode(d.db, {
+      mn_id: `ov-old-${now}`,
+      user_id: owner.id,
+      coin_id: 'pivx',
+      created_at: now - 3 * 86_400_000,
+      state: 'deleted',
+      deleted_at: now - 86_400_000,
+    });
     await d.db.transaction().execute(async (trx) => {
-      await postTransfer(trx, { idempotencyKey: `ov-fund-${now}`, debit: PLATFORM.adjustments, credit: userAccount(owner.id), amount: 10_000_000, kind: 'adjustment', description: 'test', quiet: true });
-      await postTransfer(trx, { idempotencyKey: `ov-fee-${now}`, debit: userAccount(owner.id), credit: PLATFORM.revenue, amount: 1_250_000, kind: 'daily_charge', description: 'fee', quiet: true });
+      await postTransfer(trx, {
+        idempotencyKey: `ov-fund-${now}`,
+        debit: PLATFORM.adjustments,
+        credit: userAccount(owner.id),
+        amount: 10_000_000,
+        kind: 'adjustment',
+        description: 'test',
+        quiet: true,
+      });
+      await postTransfer(trx, {
+        idempotencyKey: `ov-fee-${now}`,
+        debit: userAccount(owner.id),
+        credit: PLATFORM.revenue,
+        amount: 1_250_000,
+        kind: 'daily_charge',
+        description: 'fee',
+        quiet: true,
+      });
     });
     const o = await op().overview();
     expect(o.deploys_24h.total - before.deploys_24h.total).toBe(2);
     expect(o.deploys_24h.failed - before.deploys_24h.failed).toBe(1);
     expect(o.revenue.today_micros - before.revenue.today_micros).toBe(1_250_000);
     expect(o.revenue.month_micros - before.revenue.month_micros).toBe(1_250_000);
-    const count = (ov: typeof o, status: string, coin: string) => ov.nodes.find((n) => n.status === status && n.coin_id === coin)?.count ?? 0;
+    const count = (ov: typeof o, status: string, coin: string) =>
+      ov.nodes.find((n) => n.status === status && n.coin_id === coin)?.count ?? 0;
     expect(count(o, 'online', 'dash') - count(before, 'online', 'dash')).toBe(1);
     expect(o.monitor.live - before.monitor.live).toBe(1);
     expect(o.monitor.lag_seconds).toBeGreaterThanOrEqual(90);

@@ -21,12 +21,24 @@ const asked: Array<[string, string]> = [];
 beforeAll(async () => {
   d = await makeDeps();
   await importCatalog(d.db, bundledCatalogPath(), 'seed');
-  await insertHost(d.db, { name: 'local', engine: 'local', url: null, ipv4: '203.0.113.9', ipv6: null, dedicated_slots: 100, cloud_slots: 100, state: 'active', last_error: null });
+  await insertHost(d.db, {
+    name: 'local',
+    engine: 'local',
+    url: null,
+    ipv4: '203.0.113.9',
+    ipv6: null,
+    dedicated_slots: 100,
+    cloud_slots: 100,
+    state: 'active',
+    last_error: null,
+  });
   d.deps.fleet = {
     ...offlineFleet(),
     checkBurn: async (coinId, txid) => {
       asked.push([coinId, txid]);
-      return burns.get(txid) ?? { ok: false, message: 'Burn transaction not found. Check the transaction ID and try again.' };
+      return (
+        burns.get(txid) ?? { ok: false, message: 'Burn transaction not found. Check the transaction ID and try again.' }
+      );
     },
   };
 });
@@ -39,23 +51,43 @@ describe('SIN: check_burn and the deploy that follows it', () => {
   it('check_burn answers the burn output from the coin daemon, or its message', async () => {
     const { token } = await fundedUser(d.deps);
     burns.set(burnTx, { ok: true, output_id: 2 });
-    expect(await call(token).deploy.check_burn({ currency: 'sin', txid: ` ${burnTx} ` })).toEqual({ success: true, message: BURN_VERIFIED, output_id: 2 });
+    expect(await call(token).deploy.check_burn({ currency: 'sin', txid: ` ${burnTx} ` })).toEqual({
+      success: true,
+      message: BURN_VERIFIED,
+      output_id: 2,
+    });
     expect(asked.at(-1)).toEqual(['sin', burnTx]);
-    await expect(call(token).deploy.check_burn({ currency: 'sin', txid: 'f'.repeat(64) })).rejects.toThrow('Burn transaction not found. Check the transaction ID and try again.');
-    await expect(call(token).deploy.check_burn({ currency: 'sin', txid: '' })).rejects.toThrow('Burn transaction ID required.');
+    await expect(call(token).deploy.check_burn({ currency: 'sin', txid: 'f'.repeat(64) })).rejects.toThrow(
+      'Burn transaction not found. Check the transaction ID and try again.',
+    );
+    await expect(call(token).deploy.check_burn({ currency: 'sin', txid: '' })).rejects.toThrow(
+      'Burn transaction ID required.',
+    );
     await expect(call(token).deploy.check_burn({ currency: 'pivx', txid: burnTx })).rejects.toThrow(NO_BURN('PIVX'));
   });
 
   it('the deploy checks the burn again and keeps it in the output text', async () => {
     const { token } = await fundedUser(d.deps);
     const txid = 'c0'.repeat(32);
-    await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx })).rejects.toThrow(BURN_NOT_CHECKED);
-    await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx, burn_output_id: 0 })).rejects.toThrow(BURN_MISMATCH);
-    await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: 'e'.repeat(64), burn_output_id: 0 })).rejects.toThrow(/^Burn transaction not found/);
+    await expect(call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx })).rejects.toThrow(
+      BURN_NOT_CHECKED,
+    );
+    await expect(
+      call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx, burn_output_id: 0 }),
+    ).rejects.toThrow(BURN_MISMATCH);
+    await expect(
+      call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: 'e'.repeat(64), burn_output_id: 0 }),
+    ).rejects.toThrow(/^Burn transaction not found/);
     expect(await d.db.selectFrom('nodes').select('id').where('coin_id', '=', 'sin').execute()).toEqual([]);
     const ok = await call(token).deploy.deploy_server({ currency: 'sin', txid, burntxid: burnTx, burn_output_id: 2 });
     const node = await d.db.selectFrom('nodes').selectAll().where('mn_id', '=', ok.server_id).executeTakeFirstOrThrow();
-    expect(parseOutputText('sin', node.output_text)).toMatchObject({ kind: 'masternode_conf', txid, index: 0, burn: `${burnTx}-2`, address: '{address}' });
+    expect(parseOutputText('sin', node.output_text)).toMatchObject({
+      kind: 'masternode_conf',
+      txid,
+      index: 0,
+      burn: `${burnTx}-2`,
+      address: '{address}',
+    });
   });
 });
 
@@ -64,14 +96,31 @@ describe('the owner reads the output text with the node address', () => {
     const u = await fundedUser(d.deps);
     const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
     const text = `mn1 {address} - ${'ab'.repeat(32)} 0`;
-    await insertTestNode(d.db, { mn_id: 'pivx-addr1', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9', p2p_port: 51472 } });
-    await insertTestNode(d.db, { mn_id: 'pivx-addr2', user_id: u.id, coin_id: 'pivx', output_text: text, status: 'running', placement: { host_id: host.id, server_ip: '203.0.113.9' } });
+    await insertTestNode(d.db, {
+      mn_id: 'pivx-addr1',
+      user_id: u.id,
+      coin_id: 'pivx',
+      output_text: text,
+      status: 'running',
+      placement: { host_id: host.id, server_ip: '203.0.113.9', p2p_port: 51472 },
+    });
+    await insertTestNode(d.db, {
+      mn_id: 'pivx-addr2',
+      user_id: u.id,
+      coin_id: 'pivx',
+      output_text: text,
+      status: 'running',
+      placement: { host_id: host.id, server_ip: '203.0.113.9' },
+    });
     const list = await call(u.token).nodes.get_masternodes();
     const of = (id: string) => list.masternodes.find((m) => m.mn_id === id)!.output_text;
     expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
     expect(of('pivx-addr2')).toBe(text);
     // The stored text keeps the placeholder.
-    expect((await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow()).output_text).toBe(text);
+    expect(
+      (await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow())
+        .output_text,
+    ).toBe(text);
   });
 });
 
@@ -82,7 +131,14 @@ describe('the build queue', () => {
     const q = await call(token).deploy.get_building_servers();
     expect(q.data).toHaveLength(30);
     expect(new Set(q.data.map((i) => i.mn_id))).toEqual(new Set(r.server_ids));
-    expect(q.data.every((i) => i.status === 'assigning' && i.currency === 'satori' && i.link === `/dashboard/masternode/${i.mn_id}?tab=config`)).toBe(true);
+    expect(
+      q.data.every(
+        (i) =>
+          i.status === 'assigning' &&
+          i.currency === 'satori' &&
+          i.link === `/dashboard/masternode/${i.mn_id}?tab=config`,
+      ),
+    ).toBe(true);
     // Another user's queue is theirs alone.
     const other = await fundedUser(d.deps);
     expect((await call(other.token).deploy.get_building_servers()).data).toEqual([]);
@@ -100,16 +156,30 @@ describe('one deploy per user at a time', () => {
     let reached!: () => void;
     const checking = new Promise<void>((r) => (reached = r));
     const inner = d.deps.fleet.checkBurn;
-    d.deps.fleet = { ...d.deps.fleet, checkBurn: async (c, t) => (t === slow ? (reached(), await gate, inner(c, t)) : inner(c, t)) };
-    const first = call(a.token).deploy.deploy_server({ currency: 'sin', txid: 'a1'.repeat(32), burntxid: slow, burn_output_id: 0 });
+    d.deps.fleet = {
+      ...d.deps.fleet,
+      checkBurn: async (c, t) => (t === slow ? (reached(), await gate, inner(c, t)) : inner(c, t)),
+    };
+    const first = call(a.token).deploy.deploy_server({
+      currency: 'sin',
+      txid: 'a1'.repeat(32),
+      burntxid: slow,
+      burn_output_id: 0,
+    });
     // The first deploy is being checked (inside its per-user guard) from here on.
     await checking;
-    await expect(call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) })).rejects.toThrow(DEPLOY_IN_FLIGHT);
-    await expect(call(b.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) })).resolves.toMatchObject({ success: true });
+    await expect(call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) })).rejects.toThrow(
+      DEPLOY_IN_FLIGHT,
+    );
+    await expect(
+      call(b.token).deploy.deploy_server({ currency: 'pivx', txid: 'a2'.repeat(32) }),
+    ).resolves.toMatchObject({ success: true });
     release();
     await expect(first).resolves.toMatchObject({ success: true });
     // Finished: the user may deploy again.
-    await expect(call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a3'.repeat(32) })).resolves.toMatchObject({ success: true });
+    await expect(
+      call(a.token).deploy.deploy_server({ currency: 'pivx', txid: 'a3'.repeat(32) }),
+    ).resolves.toMatchObject({ success: true });
   });
 });
 
@@ -119,8 +189,12 @@ describe('no room in the fleet', () => {
     await d.db.updateTable('hosts').set({ dedicated_slots: 0 }).execute();
     try {
       const before = await d.db.selectFrom('nodes').select('id').execute();
-      await expect(call(u.token).deploy.deploy_server({ currency: 'pivx', txid: 'f0'.repeat(32) })).rejects.toThrow(FLEET_FULL);
-      await expect(call(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sfull', neuronCount: 5 })).rejects.toThrow(FLEET_FULL);
+      await expect(call(u.token).deploy.deploy_server({ currency: 'pivx', txid: 'f0'.repeat(32) })).rejects.toThrow(
+        FLEET_FULL,
+      );
+      await expect(
+        call(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sfull', neuronCount: 5 }),
+      ).rejects.toThrow(FLEET_FULL);
       expect(await d.db.selectFrom('nodes').select('id').execute()).toEqual(before);
     } finally {
       await d.db.updateTable('hosts').set({ dedicated_slots: 100 }).execute();

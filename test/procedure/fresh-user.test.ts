@@ -36,9 +36,13 @@ describe('freshUser', () => {
     const u = await freshUser(d.deps, { tfa: true });
     expect(u.tfaSecret).toMatch(/^[A-Z2-7]{32}$/);
     expect((await d.caller(u.token).auth.get_tfa()).enabled).toBe(true);
-    expect(await d.caller().auth.login({ username: u.username, password: u.password })).toMatchObject({ tfa_authenticated: false });
+    expect(await d.caller().auth.login({ username: u.username, password: u.password })).toMatchObject({
+      tfa_authenticated: false,
+    });
     // The enabling code's step is used: the next one logs in.
-    const step2 = await d.caller().auth.login({ username: u.username, password: u.password, tfa: totpCode(u.tfaSecret!, Date.now() + 30_000) });
+    const step2 = await d
+      .caller()
+      .auth.login({ username: u.username, password: u.password, tfa: totpCode(u.tfaSecret!, Date.now() + 30_000) });
     expect(step2).toMatchObject({ success: true, tfa_authenticated: true });
   });
 });

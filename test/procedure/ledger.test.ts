@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountBalance, InsufficientFunds, ledgerMismatches, PLATFORM, postTransfer, userAccount, type TransferInput } from '../../src/server/billing/ledger';
+import {
+  accountBalance,
+  InsufficientFunds,
+  ledgerMismatches,
+  PLATFORM,
+  postTransfer,
+  userAccount,
+  type TransferInput,
+} from '../../src/server/billing/ledger';
 import { makeDeps, type Deps, rejection } from '../support/caller';
 import { freshUser, type FreshUser } from '../support/users';
 
@@ -16,14 +24,29 @@ afterAll(() => d.close());
 
 const post = (t: Omit<TransferInput, 'kind' | 'description'> & Partial<TransferInput>) =>
   d.db.transaction().execute((trx) => postTransfer(trx, { kind: 'adjustment', description: 'test', ...t }));
-const transfers = () => d.db.selectFrom('ledger_transfers').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
-const events = (u: FreshUser) => d.db.selectFrom('events').select(['type', 'payload']).where('user_id', '=', u.id).orderBy('id').execute();
-const allSum = () => d.db.selectFrom('ledger_accounts').select(sql<number>`coalesce(sum(credits - debits), 0)`.as('s')).executeTakeFirstOrThrow().then((r) => Number(r.s));
+const transfers = () =>
+  d.db
+    .selectFrom('ledger_transfers')
+    .select(sql<number>`count(*)`.as('n'))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.n));
+const events = (u: FreshUser) =>
+  d.db.selectFrom('events').select(['type', 'payload']).where('user_id', '=', u.id).orderBy('id').execute();
+const allSum = () =>
+  d.db
+    .selectFrom('ledger_accounts')
+    .select(sql<number>`coalesce(sum(credits - debits), 0)`.as('s'))
+    .executeTakeFirstOrThrow()
+    .then((r) => Number(r.s));
 
 describe('the ledger', () => {
   it('moves both counters with each transfer; a reused idempotency key writes nothing', async () => {
-    expect(await post({ idempotencyKey: 'l1', debit: PLATFORM.adjustments, credit: userAccount(a.id), amount: 5_000_000 })).toBe(true);
-    expect(await post({ idempotencyKey: 'l1', debit: PLATFORM.adjustments, credit: userAccount(a.id), amount: 7_000_000 })).toBe(false);
+    expect(
+      await post({ idempotencyKey: 'l1', debit: PLATFORM.adjustments, credit: userAccount(a.id), amount: 5_000_000 }),
+    ).toBe(true);
+    expect(
+      await post({ idempotencyKey: 'l1', debit: PLATFORM.adjustments, credit: userAccount(a.id), amount: 7_000_000 }),
+    ).toBe(false);
     expect(await accountBalance(d.db, userAccount(a.id))).toBe(5_000_000);
     expect(await accountBalance(d.db, PLATFORM.adjustments)).toBe(-5_000_000);
     expect(await ledgerMismatches(d.db)).toEqual([]);
@@ -35,22 +58,37 @@ describe('the ledger', () => {
 
   it("refuses a debit below a user's zero in the insert itself, writing nothing", async () => {
     const before = await transfers();
-    const err = await post({ idempotencyKey: 'l2', debit: userAccount(a.id), credit: PLATFORM.revenue, amount: 5_000_001 }).catch((e: unknown) => e);
+    const err = await post({
+      idempotencyKey: 'l2',
+      debit: userAccount(a.id),
+      credit: PLATFORM.revenue,
+      amount: 5_000_001,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InsufficientFunds);
     expect(await transfers()).toBe(before);
     expect(await accountBalance(d.db, userAccount(a.id))).toBe(5_000_000);
     expect(await accountBalance(d.db, PLATFORM.revenue)).toBe(0);
     // Exactly the balance is allowed.
-    expect(await post({ idempotencyKey: 'l3', debit: userAccount(a.id), credit: PLATFORM.revenue, amount: 5_000_000 })).toBe(true);
+    expect(
+      await post({ idempotencyKey: 'l3', debit: userAccount(a.id), credit: PLATFORM.revenue, amount: 5_000_000 }),
+    ).toBe(true);
     expect(await accountBalance(d.db, userAccount(a.id))).toBe(0);
   });
 
   it('refuses a transfer to the same account, a zero, a fraction and an unsafe amount', async () => {
     const before = await transfers();
-    await expect(post({ idempotencyKey: 'l4', debit: userAccount(b.id), credit: userAccount(b.id), amount: 1 })).rejects.toThrow(/two different accounts/);
-    await expect(post({ idempotencyKey: 'l5', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 0 })).rejects.toThrow(RangeError);
-    await expect(post({ idempotencyKey: 'l6', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 1.5 })).rejects.toThrow(RangeError);
-    await expect(post({ idempotencyKey: 'l7', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 2 ** 60 })).rejects.toThrow(RangeError);
+    await expect(
+      post({ idempotencyKey: 'l4', debit: userAccount(b.id), credit: userAccount(b.id), amount: 1 }),
+    ).rejects.toThrow(/two different accounts/);
+    await expect(
+      post({ idempotencyKey: 'l5', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 0 }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      post({ idempotencyKey: 'l6', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 1.5 }),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      post({ idempotencyKey: 'l7', debit: PLATFORM.revenue, credit: userAccount(b.id), amount: 2 ** 60 }),
+    ).rejects.toThrow(RangeError);
     expect(await transfers()).toBe(before);
   });
 
@@ -59,7 +97,9 @@ describe('the ledger', () => {
     await expect(sql`delete from ledger_transfers`.execute(d.db)).rejects.toThrow(/immutable/);
     await expect(sql`delete from ledger_accounts`.execute(d.db)).rejects.toThrow(/kept/);
     // Counters cannot be pushed below a user's zero even by hand.
-    await expect(sql`update ledger_accounts set debits = credits + 1 where account = ${userAccount(a.id)}`.execute(d.db)).rejects.toThrow(/user_balance_not_negative/);
+    await expect(
+      sql`update ledger_accounts set debits = credits + 1 where account = ${userAccount(a.id)}`.execute(d.db),
+    ).rejects.toThrow(/user_balance_not_negative/);
   });
 
   it('a rolled-back transaction leaves no transfer and no counter moved', async () => {
@@ -67,18 +107,27 @@ describe('the ledger', () => {
     await d.db
       .transaction()
       .execute(async (trx) => {
-        await postTransfer(trx, { idempotencyKey: 'l8', debit: PLATFORM.giftCodes, credit: userAccount(b.id), amount: 3_000_000, kind: 'gift_code', description: 'Gift code' });
+        await postTransfer(trx, {
+          idempotencyKey: 'l8',
+          debit: PLATFORM.giftCodes,
+          credit: userAccount(b.id),
+          amount: 3_000_000,
+          kind: 'gift_code',
+          description: 'Gift code',
+        });
         throw new Error('crash after the transfer');
       })
       .catch(() => undefined);
     expect(await accountBalance(d.db, userAccount(b.id))).toBe(balance);
-    expect(await d.db.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', 'l8').executeTakeFirst()).toBeUndefined();
+    expect(
+      await d.db.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', 'l8').executeTakeFirst(),
+    ).toBeUndefined();
   });
 
   it('holds its invariants over random sequences of credits and debits (property test)', async () => {
     // A seeded generator: a failure reproduces with the same seed.
     let seed = 20261123;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const users = await Promise.all([0, 1, 2, 3].map((i) => freshUser(d.deps, { prefix: `prop${i}` })));
     const platform = Object.values(PLATFORM);
     const expected = new Map<string, number>();
@@ -110,8 +159,22 @@ describe('the ledger', () => {
 describe('get_balance and get_transactions', () => {
   it('answer from the ledger, newest first, paged, amounts signed from the user side', async () => {
     const u = await freshUser(d.deps, { prefix: 'hist' });
-    for (let i = 1; i <= 7; i++) await post({ idempotencyKey: `h${i}`, debit: PLATFORM.adjustments, credit: userAccount(u.id), amount: i * 1_000_000, description: `credit ${i}` });
-    await post({ idempotencyKey: 'h-debit', debit: userAccount(u.id), credit: PLATFORM.revenue, amount: 63_000, kind: 'daily_charge', description: 'Daily charge' });
+    for (let i = 1; i <= 7; i++)
+      await post({
+        idempotencyKey: `h${i}`,
+        debit: PLATFORM.adjustments,
+        credit: userAccount(u.id),
+        amount: i * 1_000_000,
+        description: `credit ${i}`,
+      });
+    await post({
+      idempotencyKey: 'h-debit',
+      debit: userAccount(u.id),
+      credit: PLATFORM.revenue,
+      amount: 63_000,
+      kind: 'daily_charge',
+      description: 'Daily charge',
+    });
     const balance = await d.caller(u.token).billing.get_balance();
     expect(balance).toEqual({ success: true, balance: 27.94, total_masternodes: 0, monthly_cost: 0 });
     const first = await d.caller(u.token).billing.get_transactions({ page: 1, per_page: 5 });
@@ -127,8 +190,14 @@ describe('get_balance and get_transactions', () => {
     const second = await d.caller(u.token).billing.get_transactions({ page: 2, per_page: 5 });
     expect(second.transactions.map((t) => t.description)).toEqual(['credit 3', 'credit 2', 'credit 1']);
     // Another user's history is their own.
-    expect((await d.caller(b.token).billing.get_transactions()).transactions.some((t) => t.description.startsWith('credit'))).toBe(false);
-    expect((await rejection(d.caller(u.token).billing.get_transactions({ page: 0, per_page: 5 }))).message).toMatch(/page/);
-    expect((await rejection(d.caller(u.token).billing.get_transactions({ page: 1, per_page: 500 }))).message).toMatch(/per_page/);
+    expect(
+      (await d.caller(b.token).billing.get_transactions()).transactions.some((t) => t.description.startsWith('credit')),
+    ).toBe(false);
+    expect((await rejection(d.caller(u.token).billing.get_transactions({ page: 0, per_page: 5 }))).message).toMatch(
+      /page/,
+    );
+    expect((await rejection(d.caller(u.token).billing.get_transactions({ page: 1, per_page: 500 }))).message).toMatch(
+      /per_page/,
+    );
   });
 });

@@ -27,7 +27,12 @@ const otherBox = secretBoxWithKey(parseSecretsKey(randomBytes(32).toString('hex'
 const TX = 'ab'.repeat(32);
 const BURN = 'cd'.repeat(32);
 let db: DB;
-const keys = { pivx: masternodeKeyWif(212), sin: masternodeKeyWif(191), withSecrets: masternodeKeyWif(212), foreign: masternodeKeyWif(212) };
+const keys = {
+  pivx: masternodeKeyWif(212),
+  sin: masternodeKeyWif(191),
+  withSecrets: masternodeKeyWif(212),
+  foreign: masternodeKeyWif(212),
+};
 const ids: Record<string, number> = {};
 
 class Provider implements MigrationProvider {
@@ -50,20 +55,53 @@ beforeAll(async () => {
   await importCatalog(db, bundledCatalogPath(), 'seed');
   const { id: userId } = await db
     .insertInto('users')
-    .values({ username: 'old', username_key: 'old', email: 'old@example.test', email_key: 'old@example.test', password_hash: 'x', verified_at: 1, referrer: null, room_id: 'r', qr_key: 'q', tfa_secret: null, disabled_at: null, created_at: 1 })
+    .values({
+      username: 'old',
+      username_key: 'old',
+      email: 'old@example.test',
+      email_key: 'old@example.test',
+      password_hash: 'x',
+      verified_at: 1,
+      referrer: null,
+      room_id: 'r',
+      qr_key: 'q',
+      tfa_secret: null,
+      disabled_at: null,
+      created_at: 1,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const add = (mn_id: string, coin_id: string, output_text: string, secrets: string | null = null, state: 'live' | 'deleted' = 'live') =>
-    insertTestNode(db, { mn_id, user_id: userId, coin_id, output_text, secrets, state });
+  const add = (
+    mn_id: string,
+    coin_id: string,
+    output_text: string,
+    secrets: string | null = null,
+    state: 'live' | 'deleted' = 'live',
+  ) => insertTestNode(db, { mn_id, user_id: userId, coin_id, output_text, secrets, state });
   // As the old deploy wrote them: the key in plaintext at word 2.
   ids.pivx = await add('pivx-old1', 'pivx', `mn1 {address} ${keys.pivx} ${TX} 1`);
   ids.sin = await add('sin-old1', 'sin', `mn1 {address} ${keys.sin} ${TX} 0 ${BURN}-2`, null, 'deleted');
-  ids.withSecrets = await add('pivx-old2', 'pivx', `mn1 {address} ${keys.withSecrets} ${TX} 2`, sealSecrets(box, 'pivx-old2', { monero_secret: 'kept' }));
+  ids.withSecrets = await add(
+    'pivx-old2',
+    'pivx',
+    `mn1 {address} ${keys.withSecrets} ${TX} 2`,
+    sealSecrets(box, 'pivx-old2', { monero_secret: 'kept' }),
+  );
   // Sealed with another key than the server's: it cannot be re-sealed without losing it.
-  ids.foreign = await add('pivx-old3', 'pivx', `mn1 {address} ${keys.foreign} ${TX} 3`, sealSecrets(otherBox, 'pivx-old3', { monero_secret: 'x' }));
+  ids.foreign = await add(
+    'pivx-old3',
+    'pivx',
+    `mn1 {address} ${keys.foreign} ${TX} 3`,
+    sealSecrets(otherBox, 'pivx-old3', { monero_secret: 'x' }),
+  );
   // Not the classic layout, or already new: untouched.
   ids.dash = await add('dash-old1', 'dash', `mn1 {address} - ${TX} 0 - ${'ef'.repeat(48)} not_active`);
-  ids.fresh = await add('pivx-new1', 'pivx', `mn1 {address} - ${TX} 4`, sealSecrets(box, 'pivx-new1', { masternode_key: 'Ynew' }));
+  ids.fresh = await add(
+    'pivx-new1',
+    'pivx',
+    `mn1 {address} - ${TX} 4`,
+    sealSecrets(box, 'pivx-new1', { masternode_key: 'Ynew' }),
+  );
   expect(bytes()).toContain(keys.pivx);
 });
 afterAll(async () => {
@@ -73,7 +111,9 @@ afterAll(async () => {
 
 describe('old plaintext masternode keys', () => {
   it('the migration moves each key out of output_text, leaving its slot', async () => {
-    expect(await migrateToLatest(db)).toEqual(Object.keys(migrations).slice(Object.keys(migrations).indexOf(BEFORE) + 1));
+    expect(await migrateToLatest(db)).toEqual(
+      Object.keys(migrations).slice(Object.keys(migrations).indexOf(BEFORE) + 1),
+    );
     expect((await node(ids.pivx)).output_text).toBe(`mn1 {address} - ${TX} 1`);
     expect((await node(ids.sin)).output_text).toBe(`mn1 {address} - ${TX} 0 ${BURN}-2`);
     expect((await node(ids.dash)).output_text).toBe(`mn1 {address} - ${TX} 0 - ${'ef'.repeat(48)} not_active`);
@@ -110,9 +150,15 @@ describe('old plaintext masternode keys', () => {
   it('runs again as a no-op, and seals the waiting key once its secrets open', async () => {
     const before = await db.selectFrom('nodes').select(['id', 'secrets', 'output_text']).orderBy('id').execute();
     expect(await sealMovedMasternodeKeys(db, box, memoryLogger())).toBe(0);
-    expect(await db.selectFrom('nodes').select(['id', 'secrets', 'output_text']).orderBy('id').execute()).toEqual(before);
+    expect(await db.selectFrom('nodes').select(['id', 'secrets', 'output_text']).orderBy('id').execute()).toEqual(
+      before,
+    );
     // The operator puts the right secrets back (here: sealed with this box).
-    await db.updateTable('nodes').set({ secrets: sealSecrets(box, 'pivx-old3', { monero_secret: 'x' }) }).where('id', '=', ids.foreign).execute();
+    await db
+      .updateTable('nodes')
+      .set({ secrets: sealSecrets(box, 'pivx-old3', { monero_secret: 'x' }) })
+      .where('id', '=', ids.foreign)
+      .execute();
     expect(await sealMovedMasternodeKeys(db, box, memoryLogger())).toBe(1);
     expect(openMasternodeKey(box, await node(ids.foreign))).toBe(keys.foreign);
     expect(await db.selectFrom('masternode_key_moves').selectAll().execute()).toEqual([]);

@@ -17,8 +17,24 @@ const burnTx = 'b1b1'.padEnd(64, '2');
 beforeAll(async () => {
   d = await makeDeps();
   await importCatalog(d.db, bundledCatalogPath(), 'seed');
-  await insertHost(d.db, { name: 'local', engine: 'local', url: null, ipv4: '203.0.113.9', ipv6: null, dedicated_slots: 100, cloud_slots: 100, state: 'active', last_error: null });
-  d.deps.fleet = { ...offlineFleet(), checkBurn: async (_coin, txid) => (txid === burnTx ? { ok: true, output_id: 3 } : { ok: false, message: 'Burn transaction not found. Check the transaction ID and try again.' }) };
+  await insertHost(d.db, {
+    name: 'local',
+    engine: 'local',
+    url: null,
+    ipv4: '203.0.113.9',
+    ipv6: null,
+    dedicated_slots: 100,
+    cloud_slots: 100,
+    state: 'active',
+    last_error: null,
+  });
+  d.deps.fleet = {
+    ...offlineFleet(),
+    checkBurn: async (_coin, txid) =>
+      txid === burnTx
+        ? { ok: true, output_id: 3 }
+        : { ok: false, message: 'Burn transaction not found. Check the transaction ID and try again.' },
+  };
 });
 afterAll(() => d.close());
 
@@ -38,7 +54,10 @@ async function deployLive(token: string, input: Record<string, unknown>) {
   // What the fleet does once the node runs: it is live, on its public address.
   const row = await d.db.selectFrom('nodes').selectAll().where('mn_id', '=', mnId).executeTakeFirstOrThrow();
   await d.db.updateTable('nodes').set({ state: 'live' }).where('id', '=', row.id).execute();
-  await d.db.insertInto('placements').values({ node_id: row.id, daemon_profile: 'simulator-classic', server_ip: ip, p2p_port: 51472 }).execute();
+  await d.db
+    .insertInto('placements')
+    .values({ node_id: row.id, daemon_profile: 'simulator-classic', server_ip: ip, p2p_port: 51472 })
+    .execute();
   const key = JSON.parse(d.deps.secrets.open(row.secrets!, secretsAad(mnId))).masternode_key as string;
   return { mnId, row, key, ip };
 }
@@ -48,7 +67,12 @@ describe('the classic masternode key', () => {
     const owner = await fundedUser(d.deps);
     const txid = 'c1'.repeat(32);
     const pivx = await deployLive(owner.token, { currency: 'pivx', txid: `${txid}-1` });
-    const sin = await deployLive(owner.token, { currency: 'sin', txid: 'c2'.repeat(32), burntxid: burnTx, burn_output_id: 3 });
+    const sin = await deployLive(owner.token, {
+      currency: 'sin',
+      txid: 'c2'.repeat(32),
+      burntxid: burnTx,
+      burn_output_id: 3,
+    });
 
     expect(pivx.key).toMatch(/^Y[1-9A-HJ-NP-Za-km-z]{51}$/); // PIVX's prefix 212
     expect(sin.key).toMatch(/^V[1-9A-HJ-NP-Za-km-z]{51}$/); // SIN's prefix 191
@@ -84,9 +108,13 @@ describe('the classic masternode key', () => {
     const item = list.masternodes.find((m) => m.mn_id === mnId)!;
     expect(item.output_text).toBe(`mn1 ${ip}:51472 ${key} ${txid} 0`);
     expect(exportLine(item)).toBe(`cold one ${ip}:51472 ${key} ${txid} 0`);
-    expect(exportBlocks(list.masternodes).find((b) => b.currency === 'pivx')!.text).toContain(`${ip}:51472 ${key} ${txid} 0`);
+    expect(exportBlocks(list.masternodes).find((b) => b.currency === 'pivx')!.text).toContain(
+      `${ip}:51472 ${key} ${txid} 0`,
+    );
 
-    await expect(d.caller(other.token).nodes.get_masternode({ masternode: mnId })).rejects.toThrow('Masternode not found.');
+    await expect(d.caller(other.token).nodes.get_masternode({ masternode: mnId })).rejects.toThrow(
+      'Masternode not found.',
+    );
     const theirs = await d.caller(other.token).nodes.get_masternodes();
     expect(JSON.stringify(theirs)).not.toContain(key);
     expect(theirs.masternodes.map((m) => m.mn_id)).not.toContain(mnId);
@@ -96,7 +124,13 @@ describe('the classic masternode key', () => {
     const owner = await fundedUser(d.deps);
     const { mnId, row, ip } = await deployLive(owner.token, { currency: 'pivx', txid: 'c4'.repeat(32) });
     // Another node's sealed value copied in: bound to that node, it does not open here.
-    const other = await d.db.selectFrom('nodes').select('secrets').where('coin_id', '=', 'pivx').where('id', '!=', row.id).where('secrets', 'is not', null).executeTakeFirstOrThrow();
+    const other = await d.db
+      .selectFrom('nodes')
+      .select('secrets')
+      .where('coin_id', '=', 'pivx')
+      .where('id', '!=', row.id)
+      .where('secrets', 'is not', null)
+      .executeTakeFirstOrThrow();
     await d.db.updateTable('nodes').set({ secrets: other.secrets }).where('id', '=', row.id).execute();
     const page = (await d.caller(owner.token).nodes.get_masternode({ masternode: mnId })).data;
     expect(page.setup.commands[0].text).toBe(`${mnId} ${ip}:51472 <masternodeprivkey> ${'c4'.repeat(32)} 0`);

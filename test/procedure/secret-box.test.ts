@@ -62,7 +62,9 @@ describe('secret box (AES-256-GCM, sealed values)', () => {
       `${v}:${flip(nonce, 0)}:${body}`,
       `${v}:${nonce}:${flip(body, 0)}`,
       `${v}:${nonce}:${flip(body, bodyLen - 1)}`, // the tag
-      `${v}:${nonce}:${Buffer.from(body, 'base64url').subarray(0, bodyLen - 1).toString('base64url')}`,
+      `${v}:${nonce}:${Buffer.from(body, 'base64url')
+        .subarray(0, bodyLen - 1)
+        .toString('base64url')}`,
       `v2:${nonce}:${body}`,
       `${nonce}:${body}`,
       'operator secret',
@@ -114,7 +116,9 @@ describe('where the key comes from', () => {
       while (Date.now() < ${startAt}) {}
       process.stdout.write(loadOrCreateKeyFile(${JSON.stringify(dir)}).bytes().toString('hex'));`;
     const outs = await Promise.all(
-      Array.from({ length: 4 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 })),
+      Array.from({ length: 4 }, () =>
+        run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 20_000 }),
+      ),
     );
     const keys = new Set(outs.map((o) => o.stdout));
     expect(keys.size).toBe(1);
@@ -153,30 +157,41 @@ describe('where the key comes from', () => {
     expect(fromHex.keySource).toBe('env');
     expect(fs.existsSync(path.join(dir, 'secrets.key'))).toBe(false);
     const sealed = fromHex.seal('monero spend key', 'node:9:monero_secret');
-    expect(openSecretBox(dir, loadConfig({ SECRETS_KEY: base64 })).open(sealed, 'node:9:monero_secret')).toBe('monero spend key');
-    expect(openSecretBox(dir, loadConfig({ SECRETS_KEY: Buffer.from(hex, 'hex').toString('base64url') })).open(sealed, 'node:9:monero_secret')).toBe(
+    expect(openSecretBox(dir, loadConfig({ SECRETS_KEY: base64 })).open(sealed, 'node:9:monero_secret')).toBe(
       'monero spend key',
     );
+    expect(
+      openSecretBox(dir, loadConfig({ SECRETS_KEY: Buffer.from(hex, 'hex').toString('base64url') })).open(
+        sealed,
+        'node:9:monero_secret',
+      ),
+    ).toBe('monero spend key');
     // The file key (another key) cannot open it: the env key was really used.
     const fileBox = openSecretBox(tempDir(), noEnvKey);
     expect(() => fileBox.open(sealed, 'node:9:monero_secret')).toThrow(SecretOpenError);
     // Even when a key file exists beside it, the env key wins.
     openSecretBox(dir, noEnvKey);
-    expect(openSecretBox(dir, loadConfig({ SECRETS_KEY: hex })).open(sealed, 'node:9:monero_secret')).toBe('monero spend key');
+    expect(openSecretBox(dir, loadConfig({ SECRETS_KEY: hex })).open(sealed, 'node:9:monero_secret')).toBe(
+      'monero spend key',
+    );
   });
 
-  it.each(['abc', 'a1'.repeat(31), 'a1'.repeat(33), 'zz'.repeat(32), Buffer.alloc(31).toString('base64'), Buffer.alloc(33).toString('base64')])(
-    'refuses SECRETS_KEY=%j at start-up without echoing it',
-    (value) => {
-      expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(ConfigError);
-      try {
-        loadConfig({ SECRETS_KEY: value });
-      } catch (err) {
-        expect((err as Error).message).toContain('SECRETS_KEY: must be 64 hex characters or the base64 of 32 bytes');
-        expect((err as Error).message).not.toContain(value);
-      }
-    },
-  );
+  it.each([
+    'abc',
+    'a1'.repeat(31),
+    'a1'.repeat(33),
+    'zz'.repeat(32),
+    Buffer.alloc(31).toString('base64'),
+    Buffer.alloc(33).toString('base64'),
+  ])('refuses SECRETS_KEY=%j at start-up without echoing it', (value) => {
+    expect(() => loadConfig({ SECRETS_KEY: value })).toThrow(ConfigError);
+    try {
+      loadConfig({ SECRETS_KEY: value });
+    } catch (err) {
+      expect((err as Error).message).toContain('SECRETS_KEY: must be 64 hex characters or the base64 of 32 bytes');
+      expect((err as Error).message).not.toContain(value);
+    }
+  });
 
   it('keeps the key out of logs and JSON', () => {
     const key = parseSecretsKey('b2'.repeat(32))!;

@@ -26,7 +26,16 @@ export async function makeDeps() {
   const log = memoryLogger();
   const hub = new EventHub(db, log);
   await hub.start();
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail: { kick: async () => {} }, fleet: offlineFleet(), secrets: openSecretBox(dataDir, config) };
+  const deps: AppDeps = {
+    db,
+    config,
+    log,
+    limiter: new RateLimiter(),
+    hub,
+    mail: { kick: async () => {} },
+    fleet: offlineFleet(),
+    secrets: openSecretBox(dataDir, config),
+  };
   return {
     deps,
     db,
@@ -54,7 +63,10 @@ export function offlineFleet(): FleetAccess {
     setOperatorKey: async () => {
       throw new Error('no fleet in this tier');
     },
-    checkBurn: async () => ({ ok: false, message: 'The burn transaction cannot be checked right now. Please try again later.' }),
+    checkBurn: async () => ({
+      ok: false,
+      message: 'The burn transaction cannot be checked right now. Please try again later.',
+    }),
     runNodeOnVersion: async () => {
       throw new Error('no fleet in this tier');
     },

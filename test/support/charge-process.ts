@@ -10,6 +10,14 @@ import { createLogger } from '../../src/server/log';
 const [file, now, chunk] = process.argv.slice(2);
 const db = openDatabase(file);
 process.stdout.write('ready\n');
-await runDailyCharge({ db, log: createLogger('error'), chunk: Number(chunk), onChunk: (day, cursor) => process.stdout.write(`chunk ${day} ${cursor}\n`) }, Number(now));
+await runDailyCharge(
+  {
+    db,
+    log: createLogger('error'),
+    chunk: Number(chunk),
+    onChunk: (day, cursor) => process.stdout.write(`chunk ${day} ${cursor}\n`),
+  },
+  Number(now),
+);
 await db.destroy();
 process.stdout.write('done\n');

@@ -14,7 +14,11 @@ export const profiles = loadProfiles(bundledCatalogPath('daemons.json'));
 export const haveBinary = (p: string) => fs.existsSync(p);
 
 /** A spec for a real daemon from its catalog profile, with fresh ports and a config file written. */
-export async function realDaemonSpec(profileId: 'litecoind-regtest' | 'monerod-regtest', nodeId: string, dataRoot: string): Promise<{ spec: DaemonSpec; auth: { user: string; password: string } }> {
+export async function realDaemonSpec(
+  profileId: 'litecoind-regtest' | 'monerod-regtest',
+  nodeId: string,
+  dataRoot: string,
+): Promise<{ spec: DaemonSpec; auth: { user: string; password: string } }> {
   const profile = profiles[profileId] as BinaryProfile;
   const ports: Record<string, number> = {};
   for (const name of profile.ports) ports[name] = await freePort();
@@ -22,7 +26,8 @@ export async function realDaemonSpec(profileId: 'litecoind-regtest' | 'monerod-r
   const auth = { user: 'test', password: `pw-${nodeId}` };
   const values = { data: dataDir, ports, rpcUser: auth.user, rpcPassword: auth.password };
   fs.mkdirSync(dataDir, { recursive: true });
-  if (profile.config && profile.config_file) fs.writeFileSync(path.join(dataDir, profile.config_file), fill(profile.config, values));
+  if (profile.config && profile.config_file)
+    fs.writeFileSync(path.join(dataDir, profile.config_file), fill(profile.config, values));
   return {
     auth,
     spec: {
@@ -65,7 +70,11 @@ export function isTransient(err: unknown): boolean {
  * retrying only transient failures. It never hides an error: a permanent one is thrown
  * at once, and when the budget runs out the last one is thrown with the count of tries.
  */
-export async function withinBudget<T>(what: string, attempt: (deadlineMs: number) => Promise<T>, opts: Budget & { retryIf?: (err: unknown) => boolean } = {}): Promise<T> {
+export async function withinBudget<T>(
+  what: string,
+  attempt: (deadlineMs: number) => Promise<T>,
+  opts: Budget & { retryIf?: (err: unknown) => boolean } = {},
+): Promise<T> {
   const budget = opts.budgetMs ?? DAEMON_BUDGET_MS;
   const attemptMs = opts.attemptMs ?? ATTEMPT_MS;
   const retryIf = opts.retryIf ?? isTransient;
@@ -77,20 +86,32 @@ export async function withinBudget<T>(what: string, attempt: (deadlineMs: number
     } catch (err) {
       const spent = Date.now() - start;
       if (!retryIf(err)) throw new Error(`${what} failed: ${(err as Error).message}`, { cause: err });
-      if (spent >= budget) throw new Error(`${what} still failing after ${spent} ms and ${tries} tries; last error: ${(err as Error).message}`, { cause: err });
+      if (spent >= budget)
+        throw new Error(
+          `${what} still failing after ${spent} ms and ${tries} tries; last error: ${(err as Error).message}`,
+          { cause: err },
+        );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
 }
 
 /** Where a bitcoin-family daemon answers; a function when the endpoint may move (a restart). */
-export type RpcTarget = { endpoint: RpcEndpoint; auth?: Auth } | (() => Promise<{ endpoint: RpcEndpoint; auth?: Auth }>);
+export type RpcTarget =
+  { endpoint: RpcEndpoint; auth?: Auth } | (() => Promise<{ endpoint: RpcEndpoint; auth?: Auth }>);
 
 /** One JSON-RPC call, retried within the budget while the daemon is starting or slow. */
-export function rpc<T>(target: RpcTarget, method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, budget: Budget = {}): Promise<T> {
+export function rpc<T>(
+  target: RpcTarget,
+  method: string,
+  params: unknown[],
+  schema: v.GenericSchema<unknown, T>,
+  budget: Budget = {},
+): Promise<T> {
   return withinBudget(
     `${method} ${JSON.stringify(params)}`,
-    async (timeoutMs) => bitcoinCall({ ...(typeof target === 'function' ? await target() : target), timeoutMs }, method, params, schema),
+    async (timeoutMs) =>
+      bitcoinCall({ ...(typeof target === 'function' ? await target() : target), timeoutMs }, method, params, schema),
     budget,
   );
 }
@@ -101,19 +122,27 @@ export function rpc<T>(target: RpcTarget, method: string, params: unknown[], sch
  * one is then told the wallet exists. So each try first asks which wallets are loaded.
  */
 export async function ensureWallet(target: RpcTarget, name: string, budget: Budget = {}): Promise<void> {
-  await withinBudget(`createwallet ${name}`, async (timeoutMs) => {
-    const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
-    if ((await bitcoinCall(t, 'listwallets', [], v.array(v.string()))).includes(name)) return;
-    try {
-      await bitcoinCall(t, 'createwallet', [name], v.unknown());
-    } catch (err) {
-      // -4 "Database already exists": made by a try that timed out here, not loaded now.
-      if (err instanceof DaemonError && /already exists/i.test(err.message)) await bitcoinCall(t, 'loadwallet', [name], v.unknown());
-      else throw err;
-    }
-    // "already being loaded" / "already loaded": the timed-out try is still at work; the
-    // next try's listwallets sees its wallet once it is done.
-  }, { ...budget, retryIf: (err) => isTransient(err) || (err instanceof DaemonError && /already (being )?load/i.test(err.message)) });
+  await withinBudget(
+    `createwallet ${name}`,
+    async (timeoutMs) => {
+      const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
+      if ((await bitcoinCall(t, 'listwallets', [], v.array(v.string()))).includes(name)) return;
+      try {
+        await bitcoinCall(t, 'createwallet', [name], v.unknown());
+      } catch (err) {
+        // -4 "Database already exists": made by a try that timed out here, not loaded now.
+        if (err instanceof DaemonError && /already exists/i.test(err.message))
+          await bitcoinCall(t, 'loadwallet', [name], v.unknown());
+        else throw err;
+      }
+      // "already being loaded" / "already loaded": the timed-out try is still at work; the
+      // next try's listwallets sees its wallet once it is done.
+    },
+    {
+      ...budget,
+      retryIf: (err) => isTransient(err) || (err instanceof DaemonError && /already (being )?load/i.test(err.message)),
+    },
+  );
 }
 
 const Height = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -127,14 +156,18 @@ const Height = v.pipe(v.number(), v.integer(), v.minValue(0));
  */
 export async function mineTo(target: RpcTarget, height: number, budget: Budget = {}): Promise<number> {
   const address = await rpc(target, 'getnewaddress', [], v.string(), budget);
-  return withinBudget(`mining to height ${height}`, async (timeoutMs) => {
-    const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
-    for (;;) {
-      const now = await bitcoinCall(t, 'getblockcount', [], Height);
-      if (now >= height) return now;
-      await bitcoinCall(t, 'generatetoaddress', [height - now, address], v.array(v.string()));
-    }
-  }, budget);
+  return withinBudget(
+    `mining to height ${height}`,
+    async (timeoutMs) => {
+      const t = { ...(typeof target === 'function' ? await target() : target), timeoutMs };
+      for (;;) {
+        const now = await bitcoinCall(t, 'getblockcount', [], Height);
+        if (now >= height) return now;
+        await bitcoinCall(t, 'generatetoaddress', [height - now, address], v.array(v.string()));
+      }
+    },
+    budget,
+  );
 }
 
 /** Pids of processes whose command line contains `marker` (to prove nothing is left running). */

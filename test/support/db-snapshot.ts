@@ -12,13 +12,22 @@ const BACKGROUND = new Set(['jobs', 'hosts', 'observations', 'market_quotes', 'm
 
 /** Every row of every table but the background loops', as text: equal snapshots mean no request changed anything. */
 export async function snapshot(db: DB): Promise<string> {
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
   const out: Record<string, unknown[]> = {};
   for (const { name } of tables.rows) {
     if (BACKGROUND.has(name)) continue;
     // In text order, not by rowid: WITHOUT ROWID tables (node_charges) have none.
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(name)}`.execute(db)).rows;
-    out[name] = rows.filter((r) => !(name === 'settings' && r.key === 'market_status') && !(name === 'events' && r.type === 'update_stats' && r.user_id === null)).map((r) => JSON.stringify(r)).sort();
+    out[name] = rows
+      .filter(
+        (r) =>
+          !(name === 'settings' && r.key === 'market_status') &&
+          !(name === 'events' && r.type === 'update_stats' && r.user_id === null),
+      )
+      .map((r) => JSON.stringify(r))
+      .sort();
   }
   return JSON.stringify(out);
 }
@@ -31,12 +40,22 @@ export async function snapshot(db: DB): Promise<string> {
  */
 export async function settledSnapshot(db: DB): Promise<string> {
   let last = '';
-  return waitFor(async () => {
-    const due = await db.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').where('next_attempt_at', '<=', Date.now()).limit(1).executeTakeFirst();
-    if (due) return null;
-    const now = await snapshot(db);
-    const same = now === last;
-    last = now;
-    return same ? now : null;
-  }, 20_000, 'the database to settle');
+  return waitFor(
+    async () => {
+      const due = await db
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', Date.now())
+        .limit(1)
+        .executeTakeFirst();
+      if (due) return null;
+      const now = await snapshot(db);
+      const same = now === last;
+      last = now;
+      return same ? now : null;
+    },
+    20_000,
+    'the database to settle',
+  );
 }

@@ -26,15 +26,34 @@ export async function startFakeCoinGecko() {
 
   function normal(path: string): Reply {
     const url = new URL(path, 'http://x');
-    if (url.pathname === '/api/v3/coins/markets') return { body: markets((url.searchParams.get('ids') ?? '').split(',').filter(Boolean)) };
+    if (url.pathname === '/api/v3/coins/markets')
+      return { body: markets((url.searchParams.get('ids') ?? '').split(',').filter(Boolean)) };
     let m = /^\/api\/v3\/coins\/([^/]+)\/tickers$/.exec(url.pathname);
     if (m)
       return {
         body: {
           name: m[1],
           tickers: [
-            { base: 'DASH', target: 'USDT', market: { name: 'Binance', identifier: 'binance' }, last: 25.1, volume: 1000, converted_last: { usd: 25.1 }, converted_volume: { usd: 25100 }, trade_url: 'https://www.binance.com/en/trade/DASH_USDT' },
-            { base: 'DASH', target: 'BTC', market: { name: 'Kraken', identifier: 'kraken' }, last: 0.0003, volume: 10, converted_last: { usd: 25.0 }, converted_volume: { usd: 250 }, trade_url: null },
+            {
+              base: 'DASH',
+              target: 'USDT',
+              market: { name: 'Binance', identifier: 'binance' },
+              last: 25.1,
+              volume: 1000,
+              converted_last: { usd: 25.1 },
+              converted_volume: { usd: 25100 },
+              trade_url: 'https://www.binance.com/en/trade/DASH_USDT',
+            },
+            {
+              base: 'DASH',
+              target: 'BTC',
+              market: { name: 'Kraken', identifier: 'kraken' },
+              last: 0.0003,
+              volume: 10,
+              converted_last: { usd: 25.0 },
+              converted_volume: { usd: 250 },
+              trade_url: null,
+            },
           ],
         },
       };
@@ -42,8 +61,15 @@ export async function startFakeCoinGecko() {
     if (m) {
       const now = Date.UTC(2026, 10, 22, 12);
       const n = 70;
-      const series = (f: (i: number) => number) => Array.from({ length: n }, (_, i) => [now - (n - 1 - i) * 300_000, f(i)]);
-      return { body: { prices: series((i) => 25 + i / 100), market_caps: series((i) => 3e8 + i), total_volumes: series((i) => 4e7 + i) } };
+      const series = (f: (i: number) => number) =>
+        Array.from({ length: n }, (_, i) => [now - (n - 1 - i) * 300_000, f(i)]);
+      return {
+        body: {
+          prices: series((i) => 25 + i / 100),
+          market_caps: series((i) => 3e8 + i),
+          total_volumes: series((i) => 4e7 + i),
+        },
+      };
     }
     return { status: 404, body: { error: 'coin not found' } };
   }

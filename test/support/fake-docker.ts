@@ -37,28 +37,95 @@ export async function startFakeDocker(): Promise<{ url: string; calls: string[];
 }
 
 /** CA, server and client PEMs for a TLS Docker API on 127.0.0.1, made with the openssl CLI. */
-export function makeTlsMaterial(dir: string): { ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string } {
+export function makeTlsMaterial(dir: string): {
+  ca: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
+} {
   const run = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  run('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=test-ca');
+  run(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=test-ca',
+  );
   fs.writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   fs.writeFileSync(path.join(dir, 'client.ext'), 'extendedKeyUsage=clientAuth\n');
   for (const who of ['server', 'client']) {
-    run('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${who}.key`, '-out', `${who}.csr`, '-subj', `/CN=${who}`);
-    run('x509', '-req', '-in', `${who}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', `${who}.pem`, '-days', '2', '-extfile', `${who}.ext`);
+    run(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      `${who}.key`,
+      '-out',
+      `${who}.csr`,
+      '-subj',
+      `/CN=${who}`,
+    );
+    run(
+      'x509',
+      '-req',
+      '-in',
+      `${who}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${who}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${who}.ext`,
+    );
   }
   const read = (f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
-  return { ca: read('ca.pem'), serverCert: read('server.pem'), serverKey: read('server.key'), clientCert: read('client.pem'), clientKey: read('client.key') };
+  return {
+    ca: read('ca.pem'),
+    serverCert: read('server.pem'),
+    serverKey: read('server.key'),
+    clientCert: read('client.pem'),
+    clientKey: read('client.key'),
+  };
 }
 
 /** The same fake over TLS that demands a client certificate signed by `ca` (as dockerd --tlsverify does). */
-export async function startFakeTlsDocker(m: ReturnType<typeof makeTlsMaterial>): Promise<{ url: string; calls: string[]; close: () => Promise<void> }> {
+export async function startFakeTlsDocker(
+  m: ReturnType<typeof makeTlsMaterial>,
+): Promise<{ url: string; calls: string[]; close: () => Promise<void> }> {
   const calls: string[] = [];
-  const server = https.createServer({ ca: m.ca, cert: m.serverCert, key: m.serverKey, requestCert: true, rejectUnauthorized: true }, (req, res) => {
-    calls.push(`${req.method} ${req.url}`);
-    if (req.method === 'GET' && /^\/v1\.\d+\/containers\/json/.test(req.url ?? '')) return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    res.writeHead(404).end('{}');
-  });
+  const server = https.createServer(
+    { ca: m.ca, cert: m.serverCert, key: m.serverKey, requestCert: true, rejectUnauthorized: true },
+    (req, res) => {
+      calls.push(`${req.method} ${req.url}`);
+      if (req.method === 'GET' && /^\/v1\.\d+\/containers\/json/.test(req.url ?? ''))
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      res.writeHead(404).end('{}');
+    },
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `https://127.0.0.1:${port}`, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `https://127.0.0.1:${port}`,
+    calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

@@ -43,9 +43,28 @@ export type FakeSession = {
 };
 
 /** The charge of a paid session, as `charge.*` events carry it. */
-export type FakeCharge = { id: string; object: 'charge'; amount: number; amount_refunded: number; currency: string; payment_intent: string; paid: true; refunded: boolean; status: 'succeeded' };
+export type FakeCharge = {
+  id: string;
+  object: 'charge';
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  paid: true;
+  refunded: boolean;
+  status: 'succeeded';
+};
 /** A dispute of a charge, as `charge.dispute.*` events carry it. */
-export type FakeDispute = { id: string; object: 'dispute'; amount: number; currency: string; charge: string; payment_intent: string; status: string; reason: string };
+export type FakeDispute = {
+  id: string;
+  object: 'dispute';
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  status: string;
+  reason: string;
+};
 
 type Failure = 'status500' | 'drop' | 'drop_after_apply';
 
@@ -63,7 +82,9 @@ function parseForm(body: string): Record<string, any> {
   return out;
 }
 
-const stripeError = (type: string, message: string, extra: Record<string, unknown> = {}) => ({ error: { type, message, ...extra } });
+const stripeError = (type: string, message: string, extra: Record<string, unknown> = {}) => ({
+  error: { type, message, ...extra },
+});
 
 export async function startFakeStripe(opts: { secretKey: string }) {
   const sessions = new Map<string, FakeSession>();
@@ -82,12 +103,20 @@ export async function startFakeStripe(opts: { secretKey: string }) {
 
   /** The session as Stripe answers it, its payment intent and card expanded when asked. */
   function retrieved(s: FakeSession, expand: string[]): unknown {
-    if (!s.payment_intent || !(expand.includes('payment_intent') || expand.includes('payment_intent.payment_method'))) return s;
+    if (!s.payment_intent || !(expand.includes('payment_intent') || expand.includes('payment_intent.payment_method')))
+      return s;
     const card = { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030, fingerprint: cards.get(s.id) ?? null };
     const method = { id: `pm_${s.id.slice(8)}`, object: 'payment_method', type: 'card', card };
     return {
       ...s,
-      payment_intent: { id: s.payment_intent, object: 'payment_intent', amount: s.amount_total, currency: s.currency, status: 'succeeded', payment_method: expand.includes('payment_intent.payment_method') ? method : method.id },
+      payment_intent: {
+        id: s.payment_intent,
+        object: 'payment_intent',
+        amount: s.amount_total,
+        currency: s.currency,
+        status: 'succeeded',
+        payment_method: expand.includes('payment_intent.payment_method') ? method : method.id,
+      },
     };
   }
 
@@ -95,9 +124,22 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     const item = form.line_items?.[0];
     const unit = Number(item?.price_data?.unit_amount);
     const qty = Number(item?.quantity ?? 1);
-    if (form.mode !== 'payment') return [400, stripeError('invalid_request_error', 'mode must be payment in this fake', { param: 'mode' })];
-    if (!Number.isInteger(unit) || unit < 50) return [400, stripeError('invalid_request_error', 'The Checkout Session\'s total amount due must add up to at least $0.50 usd', { param: 'line_items' })];
-    if (!form.success_url) return [400, stripeError('invalid_request_error', 'Missing required param: success_url.', { param: 'success_url' })];
+    if (form.mode !== 'payment')
+      return [400, stripeError('invalid_request_error', 'mode must be payment in this fake', { param: 'mode' })];
+    if (!Number.isInteger(unit) || unit < 50)
+      return [
+        400,
+        stripeError(
+          'invalid_request_error',
+          "The Checkout Session's total amount due must add up to at least $0.50 usd",
+          { param: 'line_items' },
+        ),
+      ];
+    if (!form.success_url)
+      return [
+        400,
+        stripeError('invalid_request_error', 'Missing required param: success_url.', { param: 'success_url' }),
+      ];
     const id = `cs_test_${randomBytes(12).toString('hex')}`;
     const s: FakeSession = {
       id,
@@ -119,15 +161,28 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     return [200, s];
   }
 
-  function route(method: string, path: string, form: Record<string, any>, query: Record<string, any>): [number, unknown] {
+  function route(
+    method: string,
+    path: string,
+    form: Record<string, any>,
+    query: Record<string, any>,
+  ): [number, unknown] {
     if (method === 'POST' && path === '/v1/checkout/sessions') return create(form);
     const m = /^\/v1\/checkout\/sessions\/([\w]+)(\/expire)?$/.exec(path);
     const s = m ? sessions.get(m[1]) : undefined;
     if (!m) return [404, stripeError('invalid_request_error', `Unrecognized request URL (${method}: ${path}).`)];
-    if (!s) return [404, stripeError('invalid_request_error', `No such checkout.session: '${m[1]}'`, { code: 'resource_missing' })];
+    if (!s)
+      return [
+        404,
+        stripeError('invalid_request_error', `No such checkout.session: '${m[1]}'`, { code: 'resource_missing' }),
+      ];
     if (method === 'GET' && !m[2]) return [200, retrieved(s, Object.values(query.expand ?? {}).map(String))];
     if (method === 'POST' && m[2]) {
-      if (s.status !== 'open') return [400, stripeError('invalid_request_error', 'Only Checkout Sessions with a status in ["open"] can be expired.')];
+      if (s.status !== 'open')
+        return [
+          400,
+          stripeError('invalid_request_error', 'Only Checkout Sessions with a status in ["open"] can be expired.'),
+        ];
       s.status = 'expired';
       s.url = null;
       return [200, s];
@@ -145,21 +200,44 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       // The hosted checkout page the browser is sent to (a stand-in: paying is `complete(id)`).
       if (req.method === 'GET' && path.startsWith('/pay/')) {
         const found = sessions.get(path.slice(5));
-        return res.writeHead(found ? 200 : 404, { 'content-type': 'text/html' }).end(`<!doctype html><title>Fake Stripe checkout</title><h1>Fake Stripe checkout ${found ? found.amount_total / 100 : 'not found'}</h1>`);
+        return res
+          .writeHead(found ? 200 : 404, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><title>Fake Stripe checkout</title><h1>Fake Stripe checkout ${found ? found.amount_total / 100 : 'not found'}</h1>`,
+          );
       }
       requests.push({ method: req.method ?? '', path, idempotencyKey: key });
       const reply = (status: number, answer: unknown, headers: Record<string, string> = {}) =>
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${randomBytes(6).toString('hex')}`, ...headers }).end(JSON.stringify(answer));
-      if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return reply(401, stripeError('invalid_request_error', 'Invalid API Key provided: sk_****'));
+        res
+          .writeHead(status, {
+            'content-type': 'application/json',
+            'request-id': `req_${randomBytes(6).toString('hex')}`,
+            ...headers,
+          })
+          .end(JSON.stringify(answer));
+      if (req.headers.authorization !== `Bearer ${opts.secretKey}`)
+        return reply(401, stripeError('invalid_request_error', 'Invalid API Key provided: sk_****'));
       const failure = failures.shift();
       if (failure === 'status500') return reply(500, stripeError('api_error', 'An unknown error occurred (fake).'));
       if (failure === 'drop') return req.socket.destroy();
       if (key && req.method === 'POST') {
         const seen = idempotency.get(key);
-        if (seen && seen.body !== body) return reply(400, stripeError('idempotency_error', `Keys for idempotent requests can only be used with the same parameters they were first used with.`));
+        if (seen && seen.body !== body)
+          return reply(
+            400,
+            stripeError(
+              'idempotency_error',
+              `Keys for idempotent requests can only be used with the same parameters they were first used with.`,
+            ),
+          );
         if (seen) return reply(seen.status, seen.answer, { 'idempotent-replayed': 'true' });
       }
-      const [status, answer] = route(req.method ?? '', path, parseForm(body), parseForm((req.url ?? '').split('?')[1] ?? ''));
+      const [status, answer] = route(
+        req.method ?? '',
+        path,
+        parseForm(body),
+        parseForm((req.url ?? '').split('?')[1] ?? ''),
+      );
       // Stripe stores the answer of a request it executed, errors included (not 5xx).
       if (key && req.method === 'POST') idempotency.set(key, { body, status, answer: structuredClone(answer) });
       if (failure === 'drop_after_apply') return req.socket.destroy();
@@ -187,7 +265,17 @@ export async function startFakeStripe(opts: { secretKey: string }) {
       cards.set(id, opts.fingerprint ?? `fp${randomBytes(8).toString('hex')}`);
       s.payment_intent ??= `pi_test_${randomBytes(12).toString('hex')}`;
       if (!charges.has(id)) {
-        charges.set(id, { id: `ch_test_${randomBytes(12).toString('hex')}`, object: 'charge', amount: s.amount_total, amount_refunded: 0, currency: s.currency, payment_intent: s.payment_intent, paid: true, refunded: false, status: 'succeeded' });
+        charges.set(id, {
+          id: `ch_test_${randomBytes(12).toString('hex')}`,
+          object: 'charge',
+          amount: s.amount_total,
+          amount_refunded: 0,
+          currency: s.currency,
+          payment_intent: s.payment_intent,
+          paid: true,
+          refunded: false,
+          status: 'succeeded',
+        });
       }
       return structuredClone(s);
     },
@@ -204,7 +292,16 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     /** A dispute of a paid session's charge (the whole charge unless `cents`), in `status`. */
     dispute(sessionId: string, opts: { id?: string; cents?: number; status?: string } = {}): FakeDispute {
       const c = chargeOf(sessionId);
-      return { id: opts.id ?? `dp_test_${randomBytes(12).toString('hex')}`, object: 'dispute', amount: opts.cents ?? c.amount, currency: c.currency, charge: c.id, payment_intent: c.payment_intent, status: opts.status ?? 'needs_response', reason: 'fraudulent' };
+      return {
+        id: opts.id ?? `dp_test_${randomBytes(12).toString('hex')}`,
+        object: 'dispute',
+        amount: opts.cents ?? c.amount,
+        currency: c.currency,
+        charge: c.id,
+        payment_intent: c.payment_intent,
+        status: opts.status ?? 'needs_response',
+        reason: 'fraudulent',
+      };
     },
     /** Stripe expires a session on its own (after 24 hours). */
     expire(id: string): FakeSession {
@@ -226,7 +323,12 @@ export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 const signer = new Stripe('sk_test_signer_only');
 
 /** A Stripe event about a session (or a charge, a dispute), as JSON text, and its Stripe-Signature header (signed `secondsAgo` in the past). */
-export function signedEvent(type: string, session: unknown, secret: string, opts: { secondsAgo?: number; eventId?: string } = {}) {
+export function signedEvent(
+  type: string,
+  session: unknown,
+  secret: string,
+  opts: { secondsAgo?: number; eventId?: string } = {},
+) {
   const payload = JSON.stringify({
     id: opts.eventId ?? `evt_${randomBytes(12).toString('hex')}`,
     object: 'event',
@@ -237,15 +339,25 @@ export function signedEvent(type: string, session: unknown, secret: string, opts
     pending_webhooks: 1,
     data: { object: session },
   });
-  const signature = signer.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - (opts.secondsAgo ?? 0) });
+  const signature = signer.webhooks.generateTestHeaderString({
+    payload,
+    secret,
+    timestamp: Math.floor(Date.now() / 1000) - (opts.secondsAgo ?? 0),
+  });
   return { payload, signature };
 }
 
 /** The Stripe settings a test server runs with against the fake (the webhook secret signs `signedEvent`s). */
-export const STRIPE_TEST_KEYS = { STRIPE_SECRET_KEY: 'sk_test_nodekeep', STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep', STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest' };
+export const STRIPE_TEST_KEYS = {
+  STRIPE_SECRET_KEY: 'sk_test_nodekeep',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_nodekeep',
+  STRIPE_WEBHOOK_SECRET: 'whsec_nodekeeptest',
+};
 
 /** The fake of Stripe and a test server pointed at it; `stop` closes both (in a test's afterAll). */
-export async function startServerWithFakeStripe(env: Record<string, string> = {}): Promise<{ stripe: FakeStripe; server: TestServer; stop: () => Promise<void> }> {
+export async function startServerWithFakeStripe(
+  env: Record<string, string> = {},
+): Promise<{ stripe: FakeStripe; server: TestServer; stop: () => Promise<void> }> {
   const stripe = await startFakeStripe({ secretKey: STRIPE_TEST_KEYS.STRIPE_SECRET_KEY });
   try {
     const server = await startTestServer({ ...STRIPE_TEST_KEYS, STRIPE_API_BASE: stripe.url, ...env });

@@ -13,7 +13,8 @@ export async function startFakeTelegram(opts: { tokens: string[]; chats: string[
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const reply = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       const m = /^\/bot([^/]+)\/sendMessage$/.exec(req.url ?? '');
       if (req.method !== 'POST' || !m) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
       const token = decodeURIComponent(m[1]);
@@ -25,8 +26,10 @@ export async function startFakeTelegram(opts: { tokens: string[]; chats: string[
         return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid JSON' });
       }
       const chat = String(body.chat_id ?? '');
-      if (!opts.chats.includes(chat)) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-      if (typeof body.text !== 'string' || !body.text) return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
+      if (!opts.chats.includes(chat))
+        return reply(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
+      if (typeof body.text !== 'string' || !body.text)
+        return reply(400, { ok: false, error_code: 400, description: 'Bad Request: message text is empty' });
       messages.push({ token, chat_id: chat, text: body.text });
       reply(200, { ok: true, result: { message_id: messages.length, chat: { id: chat }, text: body.text } });
     });

@@ -17,5 +17,10 @@ export function fastFleetEnv(dataDir: string): Record<string, string> {
   }
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(profilesFile, JSON.stringify(shipped));
-  return { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile, FLEET_SIMULATOR: 'true' };
+  return {
+    MONITOR_NODE_SECONDS: '0.5',
+    MONITOR_NETWORK_SECONDS: '0.5',
+    DAEMON_PROFILES_FILE: profilesFile,
+    FLEET_SIMULATOR: 'true',
+  };
 }

@@ -7,7 +7,11 @@ export type Answer = { status: number; body: any };
  * Linux loopback), so the server sees a distinct client per address, as it would for
  * requests from many machines.
  */
-export function requestFrom(ip: string, url: string, opts: { method?: string; body?: unknown; token?: string } = {}): Promise<Answer> {
+export function requestFrom(
+  ip: string,
+  url: string,
+  opts: { method?: string; body?: unknown; token?: string } = {},
+): Promise<Answer> {
   const u = new URL(url);
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   const headers: Record<string, string> = { connection: 'close' };
@@ -15,7 +19,15 @@ export function requestFrom(ip: string, url: string, opts: { method?: string; bo
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? (payload ? 'POST' : 'GET'), headers, localAddress: ip, agent: false },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: opts.method ?? (payload ? 'POST' : 'GET'),
+        headers,
+        localAddress: ip,
+        agent: false,
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

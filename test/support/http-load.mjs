@@ -12,17 +12,35 @@ function send(agent, r) {
   const u = new URL(r.url);
   return new Promise((resolve) => {
     const start = performance.now();
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: r.method ?? 'GET', headers: r.headers ?? {}, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], ms: performance.now() - start }));
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method: r.method ?? 'GET',
+        headers: r.headers ?? {},
+        agent,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            retryAfter: res.headers['retry-after'],
+            ms: performance.now() - start,
+          }),
+        );
+      },
+    );
     req.on('error', () => resolve({ status: 0, ms: performance.now() - start }));
     req.end(r.body);
   });
 }
 
 async function flood({ ip, ips, request, concurrency, durationMs }) {
-  const agents = (ips ?? [ip]).map((localAddress) => new http.Agent({ keepAlive: true, maxSockets: concurrency, localAddress }));
+  const agents = (ips ?? [ip]).map(
+    (localAddress) => new http.Agent({ keepAlive: true, maxSockets: concurrency, localAddress }),
+  );
   const stopAt = Date.now() + durationMs;
   const statuses = {};
   let limitedWithRetryAfter = 0;

@@ -11,7 +11,9 @@ import { enqueueMail } from '../../src/server/mail/outbox';
 const [cmd, file, arg, arg2] = process.argv.slice(2);
 const db = openDatabase(file);
 if (cmd === 'enqueue-mail') {
-  await db.transaction().execute((trx) => enqueueMail(trx, { to: arg, subject: 'From another process', text: 'hello' }));
+  await db
+    .transaction()
+    .execute((trx) => enqueueMail(trx, { to: arg, subject: 'From another process', text: 'hello' }));
   await db.destroy();
   process.stdout.write('queued\n');
 } else if (cmd === 'claim-and-crash') {

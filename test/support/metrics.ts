@@ -1,5 +1,8 @@
 /** One scrape of /metrics, parsed: each sample by `name{labels}` as Prometheus prints it, and the metric names. */
-export async function scrape(url: string, token: string): Promise<{ text: string; samples: Map<string, number>; names: Set<string> }> {
+export async function scrape(
+  url: string,
+  token: string,
+): Promise<{ text: string; samples: Map<string, number>; names: Set<string> }> {
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
   if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
   const text = await res.text();

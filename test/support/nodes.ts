@@ -22,8 +22,16 @@ export async function insertTestNode(
     .values({ package: 'dedicated', state: 'live', created_at: now, state_at: fields.created_at ?? now, ...fields })
     .returning('id')
     .executeTakeFirstOrThrow();
-  if (placement) await db.insertInto('placements').values({ daemon_profile: 'simulator-dash', ...placement, node_id: id }).execute();
-  if (status !== undefined || observation) await db.insertInto('observations').values({ status: status ?? 'unknown', ...observation, node_id: id }).execute();
+  if (placement)
+    await db
+      .insertInto('placements')
+      .values({ daemon_profile: 'simulator-dash', ...placement, node_id: id })
+      .execute();
+  if (status !== undefined || observation)
+    await db
+      .insertInto('observations')
+      .values({ status: status ?? 'unknown', ...observation, node_id: id })
+      .execute();
   return id;
 }
 

@@ -24,7 +24,13 @@ export function assertNoRefusals(when: string) {
   const refused = takeRefusals();
   if (refused.length === 0) return;
   // The caller's frames, without the guard's own and Node's internals.
-  const frames = (stack: string) => stack.split('\n').slice(1).filter((l) => !/outbound\.ts|\(node:|at node:/.test(l)).slice(0, 6).join('\n');
+  const frames = (stack: string) =>
+    stack
+      .split('\n')
+      .slice(1)
+      .filter((l) => !/outbound\.ts|\(node:|at node:/.test(l))
+      .slice(0, 6)
+      .join('\n');
   const list = refused.map((r) => `- ${r.what}\n${frames(r.stack)}`).join('\n');
   throw new Error(`${refused.length} unexpected outbound connection(s) ${when}:\n${list}`);
 }
@@ -91,7 +97,8 @@ export function installOutboundGuard(opts: { local?: boolean } = {}) {
   if (installed) return;
   installed = true;
   const local = opts.local ?? true;
-  const tierNote = '; the unit and procedure tiers open no sockets: a test that needs one belongs in the http tier (vitest.config.ts)';
+  const tierNote =
+    '; the unit and procedure tiers open no sockets: a test that needs one belongs in the http tier (vitest.config.ts)';
 
   const connect = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
@@ -134,7 +141,22 @@ export function installOutboundGuard(opts: { local?: boolean } = {}) {
   }) as typeof dns.promises.lookup;
 
   // Resolver queries always go to a DNS server: none is expected.
-  for (const name of ['resolve', 'resolve4', 'resolve6', 'resolveAny', 'resolveCname', 'resolveMx', 'resolveNs', 'resolveTxt', 'resolveSrv', 'resolvePtr', 'resolveNaptr', 'resolveSoa', 'resolveCaa', 'reverse'] as const) {
+  for (const name of [
+    'resolve',
+    'resolve4',
+    'resolve6',
+    'resolveAny',
+    'resolveCname',
+    'resolveMx',
+    'resolveNs',
+    'resolveTxt',
+    'resolveSrv',
+    'resolvePtr',
+    'resolveNaptr',
+    'resolveSoa',
+    'resolveCaa',
+    'reverse',
+  ] as const) {
     const mod = dns as unknown as Record<string, unknown>;
     const prom = dns.promises as unknown as Record<string, unknown>;
     if (typeof mod[name] === 'function') {
@@ -145,6 +167,7 @@ export function installOutboundGuard(opts: { local?: boolean } = {}) {
         else throw err;
       };
     }
-    if (typeof prom[name] === 'function') prom[name] = async (host: string) => Promise.reject(refuse(`dns ${name} ${String(host)}`));
+    if (typeof prom[name] === 'function')
+      prom[name] = async (host: string) => Promise.reject(refuse(`dns ${name} ${String(host)}`));
   }
 }

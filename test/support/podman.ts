@@ -92,7 +92,11 @@ function ping(socketPath: string): Promise<boolean> {
 
 /** Mount points at or below `dir`, deepest first. */
 function mountsUnder(dir: string): string[] {
-  const points = fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4]).filter(Boolean);
+  const points = fs
+    .readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[4])
+    .filter(Boolean);
   return points.filter((p) => p === dir || p.startsWith(dir + '/')).sort((a, b) => b.length - a.length);
 }
 
@@ -119,7 +123,9 @@ function processesUsing(dir: string): number[] {
  */
 async function wipe(dir: string): Promise<void> {
   // Stops and removes containers, volumes, images and storage, unmounting its overlays.
-  await run('podman', ['system', 'reset', '--force'], podmanEnv(dir)).catch((err) => console.warn(`podman cleanup: ${(err as Error).message}`));
+  await run('podman', ['system', 'reset', '--force'], podmanEnv(dir)).catch((err) =>
+    console.warn(`podman cleanup: ${(err as Error).message}`),
+  );
   // Helpers that outlived the reset (a conmon whose container was gone, a service of a
   // killed run) are ours: their command lines name our private folder.
   for (const pid of processesUsing(dir)) {
@@ -181,7 +187,8 @@ function precheck(): string | null {
   if (process.platform !== 'linux') return 'podman tests need Linux';
   if (process.getuid?.() !== 0) return 'podman tests run rootful podman and need root';
   const version = spawnSync('podman', ['--version'], { encoding: 'utf8' });
-  if (version.error) return `podman is not installed (${version.error.message}); apt-get install podman runc catatonit netavark iptables`;
+  if (version.error)
+    return `podman is not installed (${version.error.message}); apt-get install podman runc catatonit netavark iptables`;
   if (spawnSync('runc', ['--version']).error) return 'runc is not installed; apt-get install runc';
   // The engine creates containers with Init: true, which podman serves with catatonit.
   if (!fs.existsSync('/usr/libexec/podman/catatonit')) return 'catatonit is not installed; apt-get install catatonit';
@@ -229,10 +236,16 @@ export async function startPodman(): Promise<Podman | { skip: string }> {
   try {
     // Fails here, with a readable message, when storage or the runtime cannot initialize.
     await cli(['info', '--format', '{{.Store.GraphDriverName}} {{.Host.CgroupsVersion}}']);
-    service = spawn('podman', ['system', 'service', '--time=0', `unix://${socketPath}`], { env, stdio: ['ignore', serviceLog, serviceLog] });
+    service = spawn('podman', ['system', 'service', '--time=0', `unix://${socketPath}`], {
+      env,
+      stdio: ['ignore', serviceLog, serviceLog],
+    });
     const started = Date.now();
     while (!(await ping(socketPath))) {
-      if (service.exitCode !== null || service.signalCode !== null) throw new Error(`podman system service exited: ${fs.readFileSync(path.join(dir, 'service.log'), 'utf8').trim().slice(-500)}`);
+      if (service.exitCode !== null || service.signalCode !== null)
+        throw new Error(
+          `podman system service exited: ${fs.readFileSync(path.join(dir, 'service.log'), 'utf8').trim().slice(-500)}`,
+        );
       if (Date.now() - started > 20_000) throw new Error('podman system service did not answer /_ping within 20 s');
       await sleep(50);
     }

@@ -16,12 +16,26 @@ export function tempDataDir(prefix = 'nodekeep-test-'): string {
  * Starts the real platform on 127.0.0.1 and a kernel-chosen port. `env` is the same
  * environment table the README documents (SMTP_URL, ...).
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; port?: number } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; port?: number } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   // The simulator is on unless a test turns it off: most fleet tests deploy simulated nodes.
   // HOST_DISK_MIN_FREE_GB low: placement must not depend on how full the test machine's disk is.
   // BACKUP_KEEP_DAYS 0: no backup at every test server's start (test/ops/backup.test.ts turns it on).
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: String(opts.port ?? 0), DATA_DIR: dataDir, FLEET_SIMULATOR: 'true', HOST_DISK_MIN_FREE_GB: '0.1', BACKUP_KEEP_DAYS: '0', ...env }, { clientDir: path.resolve('dist/client') });
+  const config = loadConfig(
+    {
+      HOST: '127.0.0.1',
+      PORT: String(opts.port ?? 0),
+      DATA_DIR: dataDir,
+      FLEET_SIMULATOR: 'true',
+      HOST_DISK_MIN_FREE_GB: '0.1',
+      BACKUP_KEEP_DAYS: '0',
+      ...env,
+    },
+    { clientDir: path.resolve('dist/client') },
+  );
   const log = memoryLogger();
   const running = await startServer(config, log);
   // PUBLIC_URL defaults to HOST:PORT; with port 0 the real port is known only now.

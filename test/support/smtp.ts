@@ -3,7 +3,13 @@ import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
 /** `headers`: the raw header lines by lower-case name (value after the colon, unfolded). */
-export type ReceivedMail = { to: string[]; subject: string; text: string; html: string | null; headers: Record<string, string> };
+export type ReceivedMail = {
+  to: string[];
+  subject: string;
+  text: string;
+  html: string | null;
+  headers: Record<string, string>;
+};
 
 /** A real SMTP server on loopback that keeps what it receives. */
 export async function startSmtp() {
@@ -22,9 +28,25 @@ export async function startSmtp() {
     onData(stream, _session, cb) {
       simpleParser(stream)
         .then((m) => {
-          const to = (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) => a.value.map((v) => v.address ?? ''));
-          const headers = Object.fromEntries(m.headerLines.map((h) => [h.key, h.line.slice(h.line.indexOf(':') + 1).replace(/\r?\n\s+/g, ' ').trim()]));
-          inbox.push({ to, subject: m.subject ?? '', text: m.text ?? '', html: typeof m.html === 'string' ? m.html : null, headers });
+          const to = (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) =>
+            a.value.map((v) => v.address ?? ''),
+          );
+          const headers = Object.fromEntries(
+            m.headerLines.map((h) => [
+              h.key,
+              h.line
+                .slice(h.line.indexOf(':') + 1)
+                .replace(/\r?\n\s+/g, ' ')
+                .trim(),
+            ]),
+          );
+          inbox.push({
+            to,
+            subject: m.subject ?? '',
+            text: m.text ?? '',
+            html: typeof m.html === 'string' ? m.html : null,
+            headers,
+          });
           waiters.splice(0).forEach((w) => w());
           cb();
         })

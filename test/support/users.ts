@@ -18,7 +18,11 @@ let calls = 0;
 export function callerFor(deps: AppDeps) {
   return (token: string | null = null, ip?: string) => {
     calls += 1;
-    const ctx: Context = { ...deps, req: { ip: ip ?? `10.200.${(calls >> 8) & 255}.${calls & 255}`, userAgent: 'vitest', requestId: `t${calls}` }, token };
+    const ctx: Context = {
+      ...deps,
+      req: { ip: ip ?? `10.200.${(calls >> 8) & 255}.${calls & 255}`, userAgent: 'vitest', requestId: `t${calls}` },
+      token,
+    };
     return createCaller(ctx);
   };
 }
@@ -31,7 +35,12 @@ export function newUserInput(prefix = 'u') {
 
 /** The newest mail in the outbox to `to`, and what follows `pathPrefix` in its first such link. */
 export async function outboxLink(db: DB, to: string, pathPrefix: string): Promise<string> {
-  const mail = await db.selectFrom('mail_outbox').selectAll().where('to_addr', '=', to).orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const mail = await db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('to_addr', '=', to)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   const m = new RegExp(`https?://\\S+${pathPrefix.replace('?', '\\?')}(\\S+)`).exec(mail.text);
   if (!m) throw new Error(`no ${pathPrefix} link in ${mail.text}`);
   return m[1];
@@ -100,7 +109,15 @@ export const TEST_FUNDS = 1_000_000_000;
 export async function fundedUser(deps: AppDeps, opts: FreshUserOptions = {}): Promise<FreshUser> {
   const u = await freshUser(deps, opts);
   await deps.db.transaction().execute((trx) =>
-    postTransfer(trx, { idempotencyKey: `test-funds:${u.id}`, debit: PLATFORM.crypto, credit: userAccount(u.id), amount: TEST_FUNDS, kind: 'crypto_deposit', description: 'Test funds', quiet: true }),
+    postTransfer(trx, {
+      idempotencyKey: `test-funds:${u.id}`,
+      debit: PLATFORM.crypto,
+      credit: userAccount(u.id),
+      amount: TEST_FUNDS,
+      kind: 'crypto_deposit',
+      description: 'Test funds',
+      quiet: true,
+    }),
   );
   return u;
 }

@@ -2,7 +2,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { headers: http.IncomingHttpHeaders; body: string; verdict: 'ok' | 'bad signature' | 'stale' | 'no secret' };
+export type Received = {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  verdict: 'ok' | 'bad signature' | 'stale' | 'no secret';
+};
 
 /**
  * A REAL webhook receiver on loopback, written as a customer would write one (it does not
@@ -47,10 +51,16 @@ export async function startWebhookReceiver() {
     received,
     state,
     /** Sends a captured delivery again, as an attacker who recorded it would. */
-    replay: (r: { headers: http.IncomingHttpHeaders; body: string }, over: { signature?: string; body?: string } = {}) =>
+    replay: (
+      r: { headers: http.IncomingHttpHeaders; body: string },
+      over: { signature?: string; body?: string } = {},
+    ) =>
       fetch(`${url}/hook`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'nodekeep-signature': over.signature ?? String(r.headers['nodekeep-signature']) },
+        headers: {
+          'content-type': 'application/json',
+          'nodekeep-signature': over.signature ?? String(r.headers['nodekeep-signature']),
+        },
         body: over.body ?? r.body,
       }).then(async (res) => ({ status: res.status, text: await res.text() })),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

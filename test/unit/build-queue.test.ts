@@ -9,7 +9,18 @@ const now = 1_800_000_000_000;
 
 function done(mnId: string, deployId: string | null, finishedAgoMs: number): Masternode {
   const at = now - finishedAgoMs;
-  return { mn_id: mnId, coin_id: coin.id, deploy_id: deployId, state: 'live', alias: null, state_at: at, created_at: at - 1000, provisioned_at: at, first_answer_at: at, failed_reason: null } as unknown as Masternode;
+  return {
+    mn_id: mnId,
+    coin_id: coin.id,
+    deploy_id: deployId,
+    state: 'live',
+    alias: null,
+    state_at: at,
+    created_at: at - 1000,
+    provisioned_at: at,
+    first_answer_at: at,
+    failed_reason: null,
+  } as unknown as Masternode;
 }
 
 describe('buildQueue', () => {
@@ -17,7 +28,10 @@ describe('buildQueue', () => {
     const neurons = Array.from({ length: 21 }, (_, i) => done(`n-${i}`, 'big', 1000 + i));
     const singles = Array.from({ length: FINISHED_IN_QUEUE + 1 }, (_, i) => done(`s-${i}`, null, 60_000 * (i + 1)));
     const ids = buildQueue([...singles, ...neurons], coinOf, now).map((q) => q.mn_id);
-    expect(ids).toEqual([...neurons.map((n) => n.mn_id), ...singles.slice(0, FINISHED_IN_QUEUE - 1).map((n) => n.mn_id)]);
+    expect(ids).toEqual([
+      ...neurons.map((n) => n.mn_id),
+      ...singles.slice(0, FINISHED_IN_QUEUE - 1).map((n) => n.mn_id),
+    ]);
   });
 
   it('a node still being set up always shows, before the finished ones', () => {

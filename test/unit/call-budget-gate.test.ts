@@ -9,9 +9,15 @@ const IP = '198.51.100.20';
 function gated() {
   const budget = new CallBudget({ now: () => 0 });
   const app = new Hono();
-  app.use('/x', restCallBudget(budget, () => ({ token: null, ip: IP })));
+  app.use(
+    '/x',
+    restCallBudget(budget, () => ({ token: null, ip: IP })),
+  );
   app.get('/x', (c) => c.json({ success: true }));
-  app.use('/trpc/*', trpcCallBudget('/trpc', budget, () => ({ token: null, ip: IP })));
+  app.use(
+    '/trpc/*',
+    trpcCallBudget('/trpc', budget, () => ({ token: null, ip: IP })),
+  );
   app.get('/trpc/*', (c) => c.json([]));
   return { budget, app, key: `address:${IP}` };
 }

@@ -34,15 +34,21 @@ describe('call budget', () => {
   it('charges a token to the account it signs in now, whatever the address; otherwise (none, bogus, revoked) its address; an IPv6 /64 is one address', async () => {
     const owners = new Map([['tok', 42]]);
     const budget = new CallBudget({ now: () => 0, ownerOf: async (token) => owners.get(token) ?? null });
-    expect(await budget.payer('tok', '198.51.100.9')).toMatchObject({ key: 'account:42', rule: CALL_BUDGETS.account, pool: 'account' });
+    expect(await budget.payer('tok', '198.51.100.9')).toMatchObject({
+      key: 'account:42',
+      rule: CALL_BUDGETS.account,
+      pool: 'account',
+    });
     expect((await budget.payer('tok', '203.0.113.1')).key).toBe('account:42');
     expect((await budget.payer('bogus', '198.51.100.9')).key).toBe('address:198.51.100.9');
     owners.delete('tok'); // logged out, revoked: the next request pays from its address
     expect((await budget.payer('tok', '198.51.100.9')).key).toBe('address:198.51.100.9');
-    expect((await budget.payer('other', '2001:db8:1:2::1')).key).toBe((await budget.payer(null, '2001:db8:1:2:ffff::9')).key);
+    expect((await budget.payer('other', '2001:db8:1:2::1')).key).toBe(
+      (await budget.payer(null, '2001:db8:1:2:ffff::9')).key,
+    );
   });
 
-  it('counts IPv6 guests per /48 too: its /64s share four addresses\' worth of calls in flight', async () => {
+  it("counts IPv6 guests per /48 too: its /64s share four addresses' worth of calls in flight", async () => {
     const budget = new CallBudget({ now: () => 0 });
     const payers = await Promise.all([1, 2, 3, 4, 5].map((n) => budget.payer(null, `2001:db8:7:${n}::1`)));
     for (const p of payers.slice(0, 4)) expect(budget.take(p, CALL_BUDGETS.address.inFlight).ok).toBe(true);
@@ -116,16 +122,21 @@ describe('call turns', () => {
       done();
     };
     // Two batches of the flooding account, then a customer's call, all arriving together.
-    const floods = [...Array.from({ length: 10 }, (_, i) => call('account:1', `a${i}`)), ...Array.from({ length: 10 }, (_, i) => call('account:1', `b${i}`))];
+    const floods = [
+      ...Array.from({ length: 10 }, (_, i) => call('account:1', `a${i}`)),
+      ...Array.from({ length: 10 }, (_, i) => call('account:1', `b${i}`)),
+    ];
     const customer = call('account:2', 'customer');
     await Promise.all([...floods, customer]);
     expect(order.indexOf('customer')).toBeLessThanOrEqual(1);
     // Drained: the queue is forgotten, and the next call starts at once again.
     let started = false;
-    const next = budget.turnsFor('account:1').take().then((done) => ((started = true), done()));
+    const next = budget
+      .turnsFor('account:1')
+      .take()
+      .then((done) => ((started = true), done()));
     await Promise.resolve();
     expect(started).toBe(true);
     await next;
   });
 });
-

@@ -55,12 +55,17 @@ describe('configuration from the environment', () => {
     expect(loadConfig({}).mailFrom).toBe('no-reply@nodekeep.local');
     expect(loadConfig({ MAIL_FROM: 'noreply@example.com' }).mailFrom).toBe('noreply@example.com');
     expect(loadConfig({ MAIL_FROM: 'Nodekeep <noreply@example.com>' }).mailFrom).toBe('Nodekeep <noreply@example.com>');
-    expect(loadConfig({ MAIL_FROM: '"Nodekeep, hosting" <noreply@example.com>' }).mailFrom).toBe('"Nodekeep, hosting" <noreply@example.com>');
+    expect(loadConfig({ MAIL_FROM: '"Nodekeep, hosting" <noreply@example.com>' }).mailFrom).toBe(
+      '"Nodekeep, hosting" <noreply@example.com>',
+    );
   });
 
   it('reads the host disk threshold in GB (10^9 bytes) and the host check interval', () => {
     expect(loadConfig({})).toMatchObject({ hostDiskMinFreeBytes: 20e9, hostCheckMs: 60_000 });
-    expect(loadConfig({ HOST_DISK_MIN_FREE_GB: '2.5', HOST_CHECK_SECONDS: '0.5' })).toMatchObject({ hostDiskMinFreeBytes: 2.5e9, hostCheckMs: 500 });
+    expect(loadConfig({ HOST_DISK_MIN_FREE_GB: '2.5', HOST_CHECK_SECONDS: '0.5' })).toMatchObject({
+      hostDiskMinFreeBytes: 2.5e9,
+      hostCheckMs: 500,
+    });
     expect(loadConfig({ HOST_DISK_MIN_FREE_GB: '0' }).hostDiskMinFreeBytes).toBe(0);
   });
 

@@ -19,7 +19,20 @@ function node(start = 1_000_000, step = 30_000) {
   const run = (failing: boolean, ms: number) => {
     for (let t = 0; t < ms; t += step) check(failing);
   };
-  return { check, run, alerts, get state() { return state; }, set state(s) { state = s; }, get now() { return now; } };
+  return {
+    check,
+    run,
+    alerts,
+    get state() {
+      return state;
+    },
+    set state(s) {
+      state = s;
+    },
+    get now() {
+      return now;
+    },
+  };
 }
 
 describe('flap damping of node down / back up', () => {
@@ -66,7 +79,16 @@ describe('flap damping of node down / back up', () => {
     expect(downs.map((a) => a.at / MIN)).toEqual([3, 33, 63, 93]);
     expect(ups).toHaveLength(4);
     // Each up follows its down; no two downs without an up between them.
-    expect(n.alerts.map((a) => a.alert.kind)).toEqual(['node_down', 'node_up', 'node_down', 'node_up', 'node_down', 'node_up', 'node_down', 'node_up']);
+    expect(n.alerts.map((a) => a.alert.kind)).toEqual([
+      'node_down',
+      'node_up',
+      'node_down',
+      'node_up',
+      'node_down',
+      'node_up',
+      'node_down',
+      'node_up',
+    ]);
     // Between the down at 3 and the one at 33, five more outages reached the threshold (8, 13, 18, 23, 28).
     expect(downs.map((a) => (a.alert as { flaps: number }).flaps)).toEqual([0, 5, 5, 5]);
     // Every 30-minute window holds at most one down.

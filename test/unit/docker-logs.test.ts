@@ -11,7 +11,9 @@ describe('docker log streams', () => {
   };
 
   it('demultiplexes stdout and stderr frames, and passes a raw (TTY) stream through', () => {
-    expect(demuxLogs(Buffer.concat([frame(1, 'out 1\n'), frame(2, 'err 1\n'), frame(1, 'out 2\n')]))).toBe('out 1\nerr 1\nout 2\n');
+    expect(demuxLogs(Buffer.concat([frame(1, 'out 1\n'), frame(2, 'err 1\n'), frame(1, 'out 2\n')]))).toBe(
+      'out 1\nerr 1\nout 2\n',
+    );
     expect(demuxLogs(Buffer.from('plain text\nfrom a tty\n'))).toBe('plain text\nfrom a tty\n');
     expect(demuxLogs(Buffer.alloc(0))).toBe('');
     // A truncated frame is not a frame stream: shown raw rather than dropped.

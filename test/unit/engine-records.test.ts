@@ -28,8 +28,20 @@ const profile = {
 } as unknown as BinaryProfile;
 const coin = { id: 'ltc', label: 'Litecoin', details: '{}' } as unknown as CoinRecord;
 const host = { engine: 'local' } as Host;
-const nodeOf = (id: string) => ({ mn_id: id, user_id: 1, package: 'cloud', rpc_user: 'u', rpc_password: 'p', server_ip: null, server_ip6: null, output_text: null, ports: '{}' }) as unknown as Masternode;
-const configPort = (id: string) => Number(/rpcport=(\d+)/.exec(fs.readFileSync(path.join(dir, 'data', id, 'litecoin.conf'), 'utf8'))![1]);
+const nodeOf = (id: string) =>
+  ({
+    mn_id: id,
+    user_id: 1,
+    package: 'cloud',
+    rpc_user: 'u',
+    rpc_password: 'p',
+    server_ip: null,
+    server_ip6: null,
+    output_text: null,
+    ports: '{}',
+  }) as unknown as Masternode;
+const configPort = (id: string) =>
+  Number(/rpcport=(\d+)/.exec(fs.readFileSync(path.join(dir, 'data', id, 'litecoin.conf'), 'utf8'))![1]);
 
 describe('a retried provision on the local engine', () => {
   it('keeps the ports of the first try when the runtime asks the engine for them', async () => {
@@ -71,7 +83,9 @@ describe('the names of files the fleet places', () => {
     expect(tarOf([{ name: 'dash.conf', content: 'x', mode: 0o600 }]).length).toBe(4 * 512);
     const engine = new LocalEngine({ dir: path.join(dir, 'local'), log: memoryLogger(), simulatorCommand: ['true'] });
     const spec = (await buildSpec(nodeOf('ltc-names'), coin, profile, host, dir)).spec;
-    await expect(engine.create({ ...spec, files: [{ name: '..', content: 'x', mode: 0o600 }] })).rejects.toThrow(/not a plain file name/);
+    await expect(engine.create({ ...spec, files: [{ name: '..', content: 'x', mode: 0o600 }] })).rejects.toThrow(
+      /not a plain file name/,
+    );
     await engine.close();
     const file = path.join(dir, 'daemons.json');
     const shipped = JSON.parse(fs.readFileSync(bundledCatalogPath('daemons.json'), 'utf8'));

@@ -21,7 +21,10 @@ describe('domain errors', () => {
     for (const [code, status] of Object.entries(ERROR_STATUS) as [ErrorCode, number][]) {
       expect(getHTTPStatusCodeFromError(new TRPCError({ code, message: 'x' })), code).toBe(status);
       expect(restError(new AppError(code, 'x')), code).toEqual({ status, message: 'x' });
-      expect(restError(new TRPCError({ code, message: 'y', cause: new AppError(code, 'y') })), code).toEqual({ status, message: 'y' });
+      expect(restError(new TRPCError({ code, message: 'y', cause: new AppError(code, 'y') })), code).toEqual({
+        status,
+        message: 'y',
+      });
     }
   });
 

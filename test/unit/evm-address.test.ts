@@ -32,7 +32,8 @@ describe('EVM address (fee recipient)', () => {
     for (const address of EIP55.slice(0, 4)) {
       const i = address.slice(2).search(/[a-fA-F]/) + 2;
       const c = address[i];
-      const flipped = address.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + address.slice(i + 1);
+      const flipped =
+        address.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + address.slice(i + 1);
       expect(evmAddressError(flipped)).toBe('Invalid address');
     }
   });

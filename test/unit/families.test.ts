@@ -46,7 +46,12 @@ const SAMPLE: Record<PayloadField, unknown> = {
 };
 const ALL_FIELDS = Object.keys(SAMPLE) as PayloadField[];
 
-const coin = (family: Family) => ({ id: `coin-${family}`, label: `Coin ${family}`, family, dip003_restrict: family === 'dip003_restrict' });
+const coin = (family: Family) => ({
+  id: `coin-${family}`,
+  label: `Coin ${family}`,
+  family,
+  dip003_restrict: family === 'dip003_restrict',
+});
 
 describe('the family registry', () => {
   it('every family has a strict payload schema made of currency, package and exactly its fields', () => {
@@ -73,9 +78,19 @@ describe('the family registry', () => {
         const input = { ...VALID[f], [field]: SAMPLE[field] };
         const r = FAMILY[f].payload.safeParse({ currency: 'x', ...input });
         expect(r.success, `${f} took ${field}`).toBe(false);
-        expect(r.error!.issues.some((i) => i.code === 'unrecognized_keys' && i.keys.includes(field)), `${f}.${field}`).toBe(true);
-        expect(payloadProblem(coin(f), input), `${f}.${field}`).toEqual({ field, message: fieldNotTaken(`Coin ${f}`, field) });
-        if (f !== 'evm') expect(deployProblem(coin(f), input as never), `${f}.${field}`).toEqual({ field, message: fieldNotTaken(`Coin ${f}`, field) });
+        expect(
+          r.error!.issues.some((i) => i.code === 'unrecognized_keys' && i.keys.includes(field)),
+          `${f}.${field}`,
+        ).toBe(true);
+        expect(payloadProblem(coin(f), input), `${f}.${field}`).toEqual({
+          field,
+          message: fieldNotTaken(`Coin ${f}`, field),
+        });
+        if (f !== 'evm')
+          expect(deployProblem(coin(f), input as never), `${f}.${field}`).toEqual({
+            field,
+            message: fieldNotTaken(`Coin ${f}`, field),
+          });
         refused++;
       }
     }
@@ -98,18 +113,32 @@ describe('the family registry', () => {
   });
 
   it('an empty or unticked foreign field carries nothing and is not refused', () => {
-    expect(payloadProblem(coin('classic'), { txid: tx, payee: '', migrate: false, blsKey: '   ', monero_secret: undefined })).toBeNull();
+    expect(
+      payloadProblem(coin('classic'), { txid: tx, payee: '', migrate: false, blsKey: '   ', monero_secret: undefined }),
+    ).toBeNull();
     // A script's one template for every coin: burn_output_id 0 where the coin takes no burn.
     expect(payloadProblem(coin('classic'), { txid: tx, burntxid: '', burn_output_id: 0 })).toBeNull();
-    expect(payloadProblem(coin('classic'), { txid: tx, burn_output_id: 1 })).toEqual({ field: 'burn_output_id', message: fieldNotTaken('Coin classic', 'burn_output_id') });
-    expect(payloadProblem(coin('classic'), { txid: tx, migrate: true })).toEqual({ field: 'migrate', message: fieldNotTaken('Coin classic', 'migrate') });
+    expect(payloadProblem(coin('classic'), { txid: tx, burn_output_id: 1 })).toEqual({
+      field: 'burn_output_id',
+      message: fieldNotTaken('Coin classic', 'burn_output_id'),
+    });
+    expect(payloadProblem(coin('classic'), { txid: tx, migrate: true })).toEqual({
+      field: 'migrate',
+      message: fieldNotTaken('Coin classic', 'migrate'),
+    });
   });
 
   it('the exact messages of section 5 still come first for the fields a family takes', () => {
     expect(deployProblem(coin('zen'), { txid: '' })).toEqual({ field: 'txid', message: 'Address required.' });
     expect(deployProblem(coin('playa3ull'), { txid: '' })).toEqual({ field: 'txid', message: 'License key required.' });
-    expect(deployProblem(coin('dip003'), { txid: '', migrate: true, blsKey: 'nope' })).toEqual({ field: 'blsKey', message: 'Incorrect BLS key' });
-    expect(deployProblem(coin('satori'), { neuronCount: 2 })).toEqual({ field: 'rewardAddress', message: 'Address required.' });
+    expect(deployProblem(coin('dip003'), { txid: '', migrate: true, blsKey: 'nope' })).toEqual({
+      field: 'blsKey',
+      message: 'Incorrect BLS key',
+    });
+    expect(deployProblem(coin('satori'), { neuronCount: 2 })).toEqual({
+      field: 'rewardAddress',
+      message: 'Address required.',
+    });
   });
 
   it('the transport schemas are the union of the same fields', () => {
@@ -135,7 +164,10 @@ describe('the family registry', () => {
     expect(coinWords('pivx')).toMatchObject({ nodeWord: 'masternode', addressPrefix: null });
     expect(coinWords('bdx')).toMatchObject({ addressPrefix: 'b', walletCli: 'beldex-wallet-cli' });
     expect(coinWords('oxen').addressPrefix).toBe('L');
-    expect(deployProblem({ ...coin('monero'), id: 'oxen', label: 'Oxen' }, { txid: 'b123' })).toEqual({ field: 'txid', message: 'Address is not valid: a Oxen address starts with "L".' });
+    expect(deployProblem({ ...coin('monero'), id: 'oxen', label: 'Oxen' }, { txid: 'b123' })).toEqual({
+      field: 'txid',
+      message: 'Address is not valid: a Oxen address starts with "L".',
+    });
     expect(coinWords('gno').deposit.chain).toBe('gnosis');
     expect(coinWords('eth').deposit).toEqual({ chain: 'mainnet', site: 'https://launchpad.ethereum.org' });
   });

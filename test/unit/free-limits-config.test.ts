@@ -6,7 +6,10 @@ import { ConfigError, loadConfig } from '../../src/server/config';
 
 it('reads the free-account limits, with their defaults', () => {
   expect(loadConfig({})).toMatchObject({ freeNodeLimit: 1, freeCapacityBasisPoints: 1000 });
-  expect(loadConfig({ FREE_NODE_LIMIT: '0', FREE_CAPACITY_SHARE: '2.5%' })).toMatchObject({ freeNodeLimit: 0, freeCapacityBasisPoints: 250 });
+  expect(loadConfig({ FREE_NODE_LIMIT: '0', FREE_CAPACITY_SHARE: '2.5%' })).toMatchObject({
+    freeNodeLimit: 0,
+    freeCapacityBasisPoints: 250,
+  });
   expect(loadConfig({ FREE_CAPACITY_SHARE: '100%' }).freeCapacityBasisPoints).toBe(10_000);
   expect(loadConfig({ FREE_CAPACITY_SHARE: '0%' }).freeCapacityBasisPoints).toBe(0);
 });

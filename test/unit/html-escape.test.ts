@@ -12,7 +12,9 @@ function serverFiles(dir: string): string[] {
 
 describe('escapeHtml (src/server/html.ts)', () => {
   it('escapes the five characters that matter in text and in quoted attributes', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;',
+    );
     expect(escapeHtml('plain text 123')).toBe('plain text 123');
   });
 

@@ -4,8 +4,12 @@ import { formatAllowList, isIPv6, parseAllowList } from '../../src/shared/ip-lis
 
 describe('API key allow lists', () => {
   it('accepts IPv4, IPv6 (full, compressed, IPv4-tailed) and CIDR; stores them canonically', () => {
-    const r = parseAllowList(' 10.0.0.1, 2001:DB8::/32,::1 , 10.0.0.1, 0.0.0.0/0, ::ffff:192.0.2.1, 1:2:3:4:5:6:7:8, ::ffff:1.2.3.4/120');
-    expect('entries' in r && formatAllowList(r.entries)).toBe('10.0.0.1,2001:db8::/32,::1,0.0.0.0/0,192.0.2.1,1:2:3:4:5:6:7:8,::ffff:1.2.3.4/120');
+    const r = parseAllowList(
+      ' 10.0.0.1, 2001:DB8::/32,::1 , 10.0.0.1, 0.0.0.0/0, ::ffff:192.0.2.1, 1:2:3:4:5:6:7:8, ::ffff:1.2.3.4/120',
+    );
+    expect('entries' in r && formatAllowList(r.entries)).toBe(
+      '10.0.0.1,2001:db8::/32,::1,0.0.0.0/0,192.0.2.1,1:2:3:4:5:6:7:8,::ffff:1.2.3.4/120',
+    );
     expect(parseAllowList('')).toEqual({ entries: [] });
   });
 
@@ -27,8 +31,20 @@ describe('API key allow lists', () => {
   });
 
   it('IPv6 shapes', () => {
-    for (const ok of ['::', '::1', '1::', 'fe80::1:2', '1:2:3:4:5:6:7::', '::ffff:10.0.0.1', '1:2:3:4:5:6:1.2.3.4']) expect(isIPv6(ok), ok).toBe(true);
-    for (const bad of [':', ':::', '1:2:3:4:5:6:7:8:9', '1:2:3:4:5:6:7:1.2.3.4', 'g::1', '::1.2.3', 'fe80::1%eth0', '::ffff:01.2.3.4', '::ffff:1.2.3']) expect(isIPv6(bad), bad).toBe(false);
+    for (const ok of ['::', '::1', '1::', 'fe80::1:2', '1:2:3:4:5:6:7::', '::ffff:10.0.0.1', '1:2:3:4:5:6:1.2.3.4'])
+      expect(isIPv6(ok), ok).toBe(true);
+    for (const bad of [
+      ':',
+      ':::',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7:1.2.3.4',
+      'g::1',
+      '::1.2.3',
+      'fe80::1%eth0',
+      '::ffff:01.2.3.4',
+      '::ffff:1.2.3',
+    ])
+      expect(isIPv6(bad), bad).toBe(false);
   });
 
   it('matches the client address against addresses and ranges; empty allows any', () => {

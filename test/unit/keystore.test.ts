@@ -3,7 +3,14 @@ import { bls12_381 } from '@noble/curves/bls12-381';
 import { describe, expect, it } from 'vitest';
 import { blsPublicKeyHex, isBlsSecretKey } from '../../src/server/nodes/bls';
 import { BoundedQueue, QueueAbortedError } from '../../src/server/nodes/bounded-queue';
-import { BUSY, CANCELLED, checkKeystore, checkKeystoreFiles, normalizeKeystorePassword, WRONG_PASSWORD } from '../../src/server/nodes/keystore';
+import {
+  BUSY,
+  CANCELLED,
+  checkKeystore,
+  checkKeystoreFiles,
+  normalizeKeystorePassword,
+  WRONG_PASSWORD,
+} from '../../src/server/nodes/keystore';
 
 // EIP-2335's own test vectors (https://eips.ethereum.org/EIPS/eip-2335#test-cases).
 const EIP_PASSWORD = '𝔱𝔢𝔰𝔱𝔭𝔞𝔰𝔰𝔴𝔬𝔯𝔡🔑';
@@ -14,8 +21,16 @@ const EIP_IV = '264daa3f303d7259501c93d997d84fe6';
 const EIP_SCRYPT = {
   crypto: {
     kdf: { function: 'scrypt', params: { dklen: 32, n: 262144, p: 1, r: 8, salt: EIP_SALT }, message: '' },
-    checksum: { function: 'sha256', params: {}, message: 'd2217fe5f3e9a1e34581ef8a78f7c9928e436d36dacc5e846690a5581e8ea484' },
-    cipher: { function: 'aes-128-ctr', params: { iv: EIP_IV }, message: '06ae90d55fe0a6e9c5c3bc5b170827b2e5cce3929ed3f116c2811e6366dfe20f' },
+    checksum: {
+      function: 'sha256',
+      params: {},
+      message: 'd2217fe5f3e9a1e34581ef8a78f7c9928e436d36dacc5e846690a5581e8ea484',
+    },
+    cipher: {
+      function: 'aes-128-ctr',
+      params: { iv: EIP_IV },
+      message: '06ae90d55fe0a6e9c5c3bc5b170827b2e5cce3929ed3f116c2811e6366dfe20f',
+    },
   },
   description: 'This is a test keystore that uses scrypt to secure the secret.',
   pubkey: EIP_PUBKEY,
@@ -26,8 +41,16 @@ const EIP_SCRYPT = {
 const EIP_PBKDF2 = {
   crypto: {
     kdf: { function: 'pbkdf2', params: { dklen: 32, c: 262144, prf: 'hmac-sha256', salt: EIP_SALT }, message: '' },
-    checksum: { function: 'sha256', params: {}, message: '8a9f5d9912ed7e75ea794bc5a89bca5f193721d30868ade6f73043c6ea6febf1' },
-    cipher: { function: 'aes-128-ctr', params: { iv: EIP_IV }, message: 'cee03fde2af33149775b7223e7845e4fb2c8ae1792e5f99fe9ecf474cc8c16ad' },
+    checksum: {
+      function: 'sha256',
+      params: {},
+      message: '8a9f5d9912ed7e75ea794bc5a89bca5f193721d30868ade6f73043c6ea6febf1',
+    },
+    cipher: {
+      function: 'aes-128-ctr',
+      params: { iv: EIP_IV },
+      message: 'cee03fde2af33149775b7223e7845e4fb2c8ae1792e5f99fe9ecf474cc8c16ad',
+    },
   },
   description: 'This is a test keystore that uses PBKDF2 to secure the secret.',
   pubkey: EIP_PUBKEY,
@@ -38,11 +61,22 @@ const EIP_PBKDF2 = {
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const randomHex = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)));
-const smallScrypt = () => ({ function: 'scrypt' as const, params: { dklen: 32, n: 2 ** 14, r: 8, p: 1, salt: randomHex(32) } });
-const smallPbkdf2 = () => ({ function: 'pbkdf2' as const, params: { dklen: 32, c: 2 ** 14, prf: 'hmac-sha256' as const, salt: randomHex(32) } });
+const smallScrypt = () => ({
+  function: 'scrypt' as const,
+  params: { dklen: 32, n: 2 ** 14, r: 8, p: 1, salt: randomHex(32) },
+});
+const smallPbkdf2 = () => ({
+  function: 'pbkdf2' as const,
+  params: { dklen: 32, c: 2 ** 14, prf: 'hmac-sha256' as const, salt: randomHex(32) },
+});
 
 /** A keystore made by @chainsafe/bls-keystore, an implementation independent of ours. */
-async function makeKeystore(password: string, kdf: Parameters<typeof create>[5], secret = bls12_381.utils.randomSecretKey(), pubkey?: Uint8Array) {
+async function makeKeystore(
+  password: string,
+  kdf: Parameters<typeof create>[5],
+  secret = bls12_381.utils.randomSecretKey(),
+  pubkey?: Uint8Array,
+) {
   const pk = pubkey ?? bls12_381.longSignatures.getPublicKey(secret).toBytes(true);
   const ks = await create(password, secret, pk, 'm/12381/3600/0/0/0', null, kdf);
   return { json: JSON.stringify(ks), secret: hex(secret), pubkey: hex(pk) };
@@ -122,7 +156,10 @@ describe('keystores made by another implementation', () => {
   it('refuses a keystore whose public key is not its secret key’s', async () => {
     const other = bls12_381.longSignatures.getPublicKey(bls12_381.utils.randomSecretKey()).toBytes(true);
     const made = await makeKeystore(password, smallPbkdf2(), undefined, other);
-    expect(await checkKeystore(made.json, password)).toEqual({ ok: false, message: 'The keystore public key does not match its secret key' });
+    expect(await checkKeystore(made.json, password)).toEqual({
+      ok: false,
+      message: 'The keystore public key does not match its secret key',
+    });
   });
 
   it('refuses a keystore that decrypts to no BLS secret key (zero, or not below the curve order)', async () => {
@@ -130,7 +167,10 @@ describe('keystores made by another implementation', () => {
     for (const n of [0n, order, order + 5n]) {
       const secret = Buffer.from(n.toString(16).padStart(64, '0'), 'hex');
       const made = await makeKeystore(password, smallPbkdf2(), secret, new Uint8Array(48).fill(0xa0));
-      expect(await checkKeystore(made.json, password)).toEqual({ ok: false, message: 'The keystore does not hold a valid BLS12-381 secret key' });
+      expect(await checkKeystore(made.json, password)).toEqual({
+        ok: false,
+        message: 'The keystore does not hold a valid BLS12-381 secret key',
+      });
     }
   });
 });
@@ -194,19 +234,43 @@ describe('what is not a keystore', () => {
     [['crypto', 'cipher', 'params', 'iv'], '00', 'cipher iv must be 16 bytes'],
     [['crypto', 'cipher', 'message'], 'abcd', 'cipher message must be 32 bytes'],
   ])('refuses %j = %j: %s', async (path, value, message) => {
-    expect(await checkKeystore(set(path as string[], value), EIP_PASSWORD)).toEqual({ ok: false, message: `Not an EIP-2335 keystore: ${message}` });
+    expect(await checkKeystore(set(path as string[], value), EIP_PASSWORD)).toEqual({
+      ok: false,
+      message: `Not an EIP-2335 keystore: ${message}`,
+    });
   });
 
   it.each([
-    [{ function: 'scrypt', params: { dklen: 32, n: 2 ** 20, r: 8, p: 1, salt: EIP_SALT }, message: '' }, 'scrypt n must be at most 262144 (got 1048576)'],
-    [{ function: 'scrypt', params: { dklen: 32, n: 2 ** 30, r: 8, p: 1, salt: EIP_SALT }, message: '' }, 'scrypt n must be at most 262144 (got 1073741824)'],
-    [{ function: 'scrypt', params: { dklen: 32, n: 100_000, r: 8, p: 1, salt: EIP_SALT }, message: '' }, 'scrypt n must be a power of 2 (got 100000)'],
-    [{ function: 'scrypt', params: { dklen: 32, n: 2 ** 18, r: 64, p: 1, salt: EIP_SALT }, message: '' }, 'scrypt r must be at most 8 (got 64)'],
-    [{ function: 'scrypt', params: { dklen: 32, n: 2 ** 18, r: 8, p: 16, salt: EIP_SALT }, message: '' }, 'scrypt p must be at most 1 (got 16)'],
-    [{ function: 'pbkdf2', params: { dklen: 32, c: 2 ** 31, prf: 'hmac-sha256', salt: EIP_SALT }, message: '' }, 'pbkdf2 c must be at most 262144 (got 2147483648)'],
+    [
+      { function: 'scrypt', params: { dklen: 32, n: 2 ** 20, r: 8, p: 1, salt: EIP_SALT }, message: '' },
+      'scrypt n must be at most 262144 (got 1048576)',
+    ],
+    [
+      { function: 'scrypt', params: { dklen: 32, n: 2 ** 30, r: 8, p: 1, salt: EIP_SALT }, message: '' },
+      'scrypt n must be at most 262144 (got 1073741824)',
+    ],
+    [
+      { function: 'scrypt', params: { dklen: 32, n: 100_000, r: 8, p: 1, salt: EIP_SALT }, message: '' },
+      'scrypt n must be a power of 2 (got 100000)',
+    ],
+    [
+      { function: 'scrypt', params: { dklen: 32, n: 2 ** 18, r: 64, p: 1, salt: EIP_SALT }, message: '' },
+      'scrypt r must be at most 8 (got 64)',
+    ],
+    [
+      { function: 'scrypt', params: { dklen: 32, n: 2 ** 18, r: 8, p: 16, salt: EIP_SALT }, message: '' },
+      'scrypt p must be at most 1 (got 16)',
+    ],
+    [
+      { function: 'pbkdf2', params: { dklen: 32, c: 2 ** 31, prf: 'hmac-sha256', salt: EIP_SALT }, message: '' },
+      'pbkdf2 c must be at most 262144 (got 2147483648)',
+    ],
   ])('refuses absurd KDF parameters at once: %j', async (kdf, why) => {
     const start = performance.now();
-    expect(await checkKeystore(withKdf(kdf), EIP_PASSWORD)).toEqual({ ok: false, message: `Keystore refused: its key derivation is too costly (${why})` });
+    expect(await checkKeystore(withKdf(kdf), EIP_PASSWORD)).toEqual({
+      ok: false,
+      message: `Keystore refused: its key derivation is too costly (${why})`,
+    });
     expect(performance.now() - start).toBeLessThan(100);
   });
 });
@@ -214,7 +278,10 @@ describe('what is not a keystore', () => {
 describe('decryptions off the event loop, a few at a time', () => {
   it('keeps the event loop ticking through 20 concurrent costly scrypt decryptions, at most 2 running', async () => {
     // One keystore of real cost (scrypt n = 2^16: 64 MiB, hundreds of ms each here), opened 20 times at once.
-    const made = await makeKeystore('pw', { function: 'scrypt', params: { dklen: 32, n: 2 ** 16, r: 8, p: 1, salt: randomHex(32) } });
+    const made = await makeKeystore('pw', {
+      function: 'scrypt',
+      params: { dklen: 32, n: 2 ** 16, r: 8, p: 1, salt: randomHex(32) },
+    });
     const queue = new BoundedQueue(2, 200);
     // What one derivation costs on this machine now: code that blocked the loop would stall it about this long.
     const t0 = performance.now();
@@ -239,7 +306,10 @@ describe('decryptions off the event loop, a few at a time', () => {
     // blocked the loop would let the 5 ms timer run about once between two of them (~20
     // times in all); off the loop it runs all along, many times per derivation.
     expect(took).toBeGreaterThan(one * 5);
-    expect(ticks, `${ticks} timer ticks in ${Math.round(took)} ms (one derivation ${Math.round(one)} ms)`).toBeGreaterThan(100);
+    expect(
+      ticks,
+      `${ticks} timer ticks in ${Math.round(took)} ms (one derivation ${Math.round(one)} ms)`,
+    ).toBeGreaterThan(100);
   }, 120_000);
 
   it('answers busy at once when too many files already wait', async () => {

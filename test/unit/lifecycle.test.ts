@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { engineRetryDelayMs, LIFECYCLE_STATES, LifecycleError, nextState, statesFor, type LifecycleEvent, type LifecycleState } from '../../src/shared/lifecycle';
+import {
+  engineRetryDelayMs,
+  LIFECYCLE_STATES,
+  LifecycleError,
+  nextState,
+  statesFor,
+  type LifecycleEvent,
+  type LifecycleState,
+} from '../../src/shared/lifecycle';
 import { FAMILIES, FAMILY, familyOf, entryRequired } from '../../src/shared/families';
 
 describe('node lifecycle', () => {
@@ -26,7 +34,16 @@ describe('node lifecycle', () => {
   });
 
   it('refuses every transition the table does not name', () => {
-    const events: LifecycleEvent[] = ['place', 'placed', 'no_capacity', 'started', 'engine_retry', 'engine_gave_up', 'delete', 'destroyed'];
+    const events: LifecycleEvent[] = [
+      'place',
+      'placed',
+      'no_capacity',
+      'started',
+      'engine_retry',
+      'engine_gave_up',
+      'delete',
+      'destroyed',
+    ];
     let allowed = 0;
     for (const from of LIFECYCLE_STATES) {
       for (const e of events) {

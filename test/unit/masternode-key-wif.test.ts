@@ -26,8 +26,16 @@ function base58Decode(s: string): Uint8Array {
 function decodeWif(wif: string) {
   const bytes = base58Decode(wif);
   const payload = bytes.subarray(0, bytes.length - 4);
-  const checksumOk = Buffer.from(sha256(sha256(payload)).subarray(0, 4)).equals(Buffer.from(bytes.subarray(bytes.length - 4)));
-  return { prefix: payload[0], secret: payload.subarray(1, 33), compressed: payload.length === 34 && payload[33] === 0x01, checksumOk, length: payload.length };
+  const checksumOk = Buffer.from(sha256(sha256(payload)).subarray(0, 4)).equals(
+    Buffer.from(bytes.subarray(bytes.length - 4)),
+  );
+  return {
+    prefix: payload[0],
+    secret: payload.subarray(1, 33),
+    compressed: payload.length === 34 && payload[33] === 0x01,
+    checksumOk,
+    length: payload.length,
+  };
 }
 
 const catalog = parseCatalog(fs.readFileSync('catalog/coins.json', 'utf8'), 'catalog/coins.json');
@@ -35,7 +43,21 @@ const keyed = catalog.filter((c) => outputKind(c.family) === 'masternode_conf');
 
 /** Read from each coin's chainparams.cpp (main network); see the coin's `sources` in the catalog. */
 const EXPECTED: Record<string, number> = {
-  pivx: 212, sin: 191, xsn: 204, vitae: 212, nix: 128, crw: 128, polis: 60, phr: 212, chc: 156, dogec: 122, abs: 110, bwk: 212, ion: 153, mue: 126, flux: 128,
+  pivx: 212,
+  sin: 191,
+  xsn: 204,
+  vitae: 212,
+  nix: 128,
+  crw: 128,
+  polis: 60,
+  phr: 212,
+  chc: 156,
+  dogec: 122,
+  abs: 110,
+  bwk: 212,
+  ion: 153,
+  mue: 126,
+  flux: 128,
 };
 /** No chainparams found: Bitcoin's prefix, recorded as unverified in the catalog's source note. */
 const UNVERIFIED = ['znn'];
@@ -44,21 +66,25 @@ describe('masternode keys in wallet import format, per coin', () => {
   it('every coin whose nodes take a masternode.conf key names its prefix in the catalog (or is listed as unverified)', () => {
     expect(keyed.map((c) => c.id).sort()).toEqual([...Object.keys(EXPECTED), ...UNVERIFIED].sort());
     for (const c of keyed) expect([c.id, c.details.wif_prefix]).toEqual([c.id, EXPECTED[c.id]]);
-    for (const id of UNVERIFIED) expect(catalog.find((c) => c.id === id)!.details.source_note).toMatch(/wif_prefix.*not verified/);
+    for (const id of UNVERIFIED)
+      expect(catalog.find((c) => c.id === id)!.details.source_note).toMatch(/wif_prefix.*not verified/);
   });
 
-  it.each(keyed.map((c) => [c.id, c.details.wif_prefix ?? BITCOIN_WIF_PREFIX] as const))('%s: prefix %i, a valid checksum, a compressed secp256k1 secret', (_id, prefix) => {
-    const seen = new Set<string>();
-    for (let i = 0; i < 20; i++) {
-      const wif = masternodeKeyWif(prefix);
-      expect(wif).toMatch(/^[1-9A-HJ-NP-Za-km-z]{51,52}$/);
-      const d = decodeWif(wif);
-      expect(d).toMatchObject({ prefix, checksumOk: true, compressed: true, length: 34 });
-      expect(secp256k1.utils.isValidSecretKey(d.secret)).toBe(true);
-      seen.add(wif);
-    }
-    expect(seen.size).toBe(20);
-  });
+  it.each(keyed.map((c) => [c.id, c.details.wif_prefix ?? BITCOIN_WIF_PREFIX] as const))(
+    '%s: prefix %i, a valid checksum, a compressed secp256k1 secret',
+    (_id, prefix) => {
+      const seen = new Set<string>();
+      for (let i = 0; i < 20; i++) {
+        const wif = masternodeKeyWif(prefix);
+        expect(wif).toMatch(/^[1-9A-HJ-NP-Za-km-z]{51,52}$/);
+        const d = decodeWif(wif);
+        expect(d).toMatchObject({ prefix, checksumOk: true, compressed: true, length: 34 });
+        expect(secp256k1.utils.isValidSecretKey(d.secret)).toBe(true);
+        seen.add(wif);
+      }
+      expect(seen.size).toBe(20);
+    },
+  );
 
   it('known first characters: PIVX keys start with Y, Bitcoin-prefix keys with K or L, SIN with V', () => {
     expect(masternodeKeyWif(212)).toMatch(/^Y/);

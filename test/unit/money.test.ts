@@ -14,7 +14,8 @@ describe('money in integer micro-dollars', () => {
   });
 
   it('rejects what is not an amount', () => {
-    for (const bad of ['', 'abc', '1.0000001', '1e3', '1,000', '0x10', '1.', '.5']) expect(() => parseUsd(bad)).toThrow(/USD amount/);
+    for (const bad of ['', 'abc', '1.0000001', '1e3', '1,000', '0x10', '1.', '.5'])
+      expect(() => parseUsd(bad)).toThrow(/USD amount/);
   });
 
   it('formats exactly and rounds to cents for display', () => {

@@ -13,6 +13,8 @@ describe('the fast tiers open no sockets', () => {
     const socket = open();
     expect(takeRefusals().map((r) => r.what.split(';')[0])).toEqual([what]);
     expect(socket.connecting).toBe(false);
-    expect(await new Promise((resolve) => socket.once('error', resolve).once('connect', () => resolve('connected')))).toBeInstanceOf(OutboundRefused);
+    expect(
+      await new Promise((resolve) => socket.once('error', resolve).once('connect', () => resolve('connected'))),
+    ).toBeInstanceOf(OutboundRefused);
   });
 });

@@ -32,10 +32,16 @@ describe('output text', () => {
     expect(startMarker('a b not_active')).toBe('not_active');
     expect(startMarker('a migrated')).toBe('migrated');
     expect(startMarker('inactive x')).toBeNull();
-    expect(registerCommand('register_service_node 0 La 100 1700000000 pub sig not_active')).toBe('register_service_node 0 La 100 1700000000 pub sig');
+    expect(registerCommand('register_service_node 0 La 100 1700000000 pub sig not_active')).toBe(
+      'register_service_node 0 La 100 1700000000 pub sig',
+    );
     expect(registerCommand('syncing')).toBeNull();
     expect(validatorOutput('not json')).toBeNull();
-    expect(JSON.parse(withFeeRecipient('{"pubkey":"p","fee_recipient":"0x1","extra":1}', null, '0x2'))).toEqual({ pubkey: 'p', fee_recipient: '0x2', extra: 1 });
+    expect(JSON.parse(withFeeRecipient('{"pubkey":"p","fee_recipient":"0x1","extra":1}', null, '0x2'))).toEqual({
+      pubkey: 'p',
+      fee_recipient: '0x2',
+      extra: 1,
+    });
   });
 });
 
@@ -43,10 +49,19 @@ describe('start text parsing', () => {
   const sig = Buffer.alloc(65, 1).toString('base64');
   const tx = '03000100'.padEnd(200, 'a');
   it('takes the register_prepare JSON then the signature, or "<tx> <sig>"', () => {
-    expect(parseRegisterOutput(`{"tx":"${tx}","collateralAddress":"X","signMessage":"m"}\n"${sig}"`)).toEqual({ ok: true, value: { tx, sig } });
+    expect(parseRegisterOutput(`{"tx":"${tx}","collateralAddress":"X","signMessage":"m"}\n"${sig}"`)).toEqual({
+      ok: true,
+      value: { tx, sig },
+    });
     expect(parseRegisterOutput(`${tx.toUpperCase()} ${sig}`)).toEqual({ ok: true, value: { tx, sig } });
-    expect(parseRegisterOutput(tx)).toMatchObject({ ok: false, message: expect.stringMatching(/signature is missing/) });
-    expect(parseRegisterOutput(`{"tx":"${tx}"} ${sig} more`)).toMatchObject({ ok: false, message: expect.stringMatching(/nothing else/) });
+    expect(parseRegisterOutput(tx)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/signature is missing/),
+    });
+    expect(parseRegisterOutput(`{"tx":"${tx}"} ${sig} more`)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/nothing else/),
+    });
   });
   it('takes the quick-setup file or the key alone', () => {
     const key = 'c'.repeat(64);
@@ -63,36 +78,83 @@ describe('setup per family', () => {
     expect(masternodeConfLine(n, 'privkey123')).toBe(`my_node 203.0.113.7:51472 privkey123 ${TXID} 1`);
     expect(masternodeConfLine(n)).toBe(`my_node 203.0.113.7:51472 <masternodeprivkey> ${TXID} 1`);
     // A word in the slot (an old text) is never shown: only the sealed key is.
-    expect(masternodeConfLine({ ...n, output_text: `x 203.0.113.7:51472 oldKey ${TXID} 1` })).toBe(`my_node 203.0.113.7:51472 <masternodeprivkey> ${TXID} 1`);
-    const { setup, start_cmd } = buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null, masternodeKey: 'privkey123' });
+    expect(masternodeConfLine({ ...n, output_text: `x 203.0.113.7:51472 oldKey ${TXID} 1` })).toBe(
+      `my_node 203.0.113.7:51472 <masternodeprivkey> ${TXID} 1`,
+    );
+    const { setup, start_cmd } = buildSetup({
+      node: n,
+      coin: coin('pivx', 'classic'),
+      secrets: null,
+      masternodeKey: 'privkey123',
+    });
     expect(start_cmd).toBe('masternode start-alias my_node');
     expect(setup.view).toBe('classic');
     expect(setup.started).toBe(false);
     expect(setup.fields).toContainEqual({ label: 'Private key', value: 'privkey123', secret: true });
-    expect(setup.commands[0]).toEqual({ label: 'masternode.conf', text: `my_node 203.0.113.7:51472 privkey123 ${TXID} 1` });
-    expect(buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null }).setup.fields.map((f) => f.label)).not.toContain('Private key');
-    expect(buildSetup({ node: n, coin: coin('nix', 'classic'), secrets: null }).start_cmd).toBe('ghostnode start-alias my_node');
+    expect(setup.commands[0]).toEqual({
+      label: 'masternode.conf',
+      text: `my_node 203.0.113.7:51472 privkey123 ${TXID} 1`,
+    });
+    expect(
+      buildSetup({ node: n, coin: coin('pivx', 'classic'), secrets: null }).setup.fields.map((f) => f.label),
+    ).not.toContain('Private key');
+    expect(buildSetup({ node: n, coin: coin('nix', 'classic'), secrets: null }).start_cmd).toBe(
+      'ghostnode start-alias my_node',
+    );
   });
 
-  it('dip003: register_prepare with our operator public key and this node\'s address; the BLS secret blurred', () => {
+  it("dip003: register_prepare with our operator public key and this node's address; the BLS secret blurred", () => {
     const secret = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
     const pub = blsPublicKeyHex(Buffer.from(secret, 'hex'));
-    const n = node({ entry: TXID, payee: 'XpayoutAddr', p2p_port: 9999, output_text: `x ${TXID} 0 not_active`, pose_penalty: 12, last_paid_height: 777 });
-    const { setup } = buildSetup({ node: n, coin: coin('dash', 'dip003'), secrets: { operatorSecret: secret, moneroSecret: null } });
-    expect(setup.commands.map((c) => c.text)).toContain(`protx register_prepare ${TXID} 0 203.0.113.7:9999 <ownerAddress> ${pub} <votingAddress> 0 XpayoutAddr`);
+    const n = node({
+      entry: TXID,
+      payee: 'XpayoutAddr',
+      p2p_port: 9999,
+      output_text: `x ${TXID} 0 not_active`,
+      pose_penalty: 12,
+      last_paid_height: 777,
+    });
+    const { setup } = buildSetup({
+      node: n,
+      coin: coin('dash', 'dip003'),
+      secrets: { operatorSecret: secret, moneroSecret: null },
+    });
+    expect(setup.commands.map((c) => c.text)).toContain(
+      `protx register_prepare ${TXID} 0 203.0.113.7:9999 <ownerAddress> ${pub} <votingAddress> 0 XpayoutAddr`,
+    );
     expect(setup.fields).toContainEqual({ label: 'BLS secret', value: secret, secret: true });
     expect(setup.fields).toContainEqual({ label: 'Operator public key', value: pub, secret: false });
     expect(setup).toMatchObject({ view: 'dip003', pose_penalty: 12, last_paid_block: 777, started: false });
-    expect(buildSetup({ node: { ...n, output_text: 'x active' }, coin: coin('dash', 'dip003'), secrets: null }).setup.started).toBe(true);
+    expect(
+      buildSetup({ node: { ...n, output_text: 'x active' }, coin: coin('dash', 'dip003'), secrets: null }).setup
+        .started,
+    ).toBe(true);
   });
 
   it('monero-type: the register command once the node made it; validators: nothing to run, the fee recipient', () => {
-    const m = buildSetup({ node: node({ output_text: 'register_master_node 0 bxAddr 100 123 pk sig' }), coin: coin('bdx', 'monero'), secrets: { operatorSecret: null, moneroSecret: 'ms' } });
+    const m = buildSetup({
+      node: node({ output_text: 'register_master_node 0 bxAddr 100 123 pk sig' }),
+      coin: coin('bdx', 'monero'),
+      secrets: { operatorSecret: null, moneroSecret: 'ms' },
+    });
     expect(m.start_cmd).toBe('register_master_node 0 bxAddr 100 123 pk sig');
     expect(m.setup.fields).toContainEqual({ label: 'Secret key', value: 'ms', secret: true });
-    const v = buildSetup({ node: node({ validator_pubkey: 'aa', output_text: '{"pubkey":"aa","fee_recipient":"0xfee"}' }), coin: coin('eth', 'evm'), secrets: { operatorSecret: null, moneroSecret: null } });
-    expect(v.setup).toMatchObject({ view: 'validator', commands: [], fee_recipient: '0xfee', withdrawal_address: null });
-    const d = buildSetup({ node: node({ output_text: `dOperatorAddr ${TXID}` }), coin: coin('defi', 'defi'), secrets: null });
+    const v = buildSetup({
+      node: node({ validator_pubkey: 'aa', output_text: '{"pubkey":"aa","fee_recipient":"0xfee"}' }),
+      coin: coin('eth', 'evm'),
+      secrets: { operatorSecret: null, moneroSecret: null },
+    });
+    expect(v.setup).toMatchObject({
+      view: 'validator',
+      commands: [],
+      fee_recipient: '0xfee',
+      withdrawal_address: null,
+    });
+    const d = buildSetup({
+      node: node({ output_text: `dOperatorAddr ${TXID}` }),
+      coin: coin('defi', 'defi'),
+      secrets: null,
+    });
     expect(d.start_cmd).toBe('createmasternode <ownerAddress> dOperatorAddr');
   });
 });

@@ -59,18 +59,37 @@ describe('network status catalogue', () => {
   });
 
   it('takes the fourth word of multi-word text and keeps the text', () => {
-    expect(splitNetworkStatus('Masternode successfully started ENABLED')).toEqual({ status_on_network: 'ENABLED', status_text: 'Masternode successfully started ENABLED' });
+    expect(splitNetworkStatus('Masternode successfully started ENABLED')).toEqual({
+      status_on_network: 'ENABLED',
+      status_text: 'Masternode successfully started ENABLED',
+    });
     expect(splitNetworkStatus('ENABLED')).toEqual({ status_on_network: 'ENABLED', status_text: 'ENABLED' });
     expect(splitNetworkStatus('  ')).toEqual({ status_on_network: null, status_text: null });
   });
 
   it('has help for the documented statuses and hides the network status of five coins', () => {
-    for (const s of ['PRE_ENABLED', 'ENABLED', 'ACTIVE', 'WATCHDOG_EXPIRED', 'NEW_START_REQUIRED', 'UPDATE_REQUIRED', 'EXPIRED', 'REMOVE', 'REMOVED', 'DOWN', 'POSE_BANNED', 'OUTPOINT_SPENT', 'UNKNOWN']) {
+    for (const s of [
+      'PRE_ENABLED',
+      'ENABLED',
+      'ACTIVE',
+      'WATCHDOG_EXPIRED',
+      'NEW_START_REQUIRED',
+      'UPDATE_REQUIRED',
+      'EXPIRED',
+      'REMOVE',
+      'REMOVED',
+      'DOWN',
+      'POSE_BANNED',
+      'OUTPOINT_SPENT',
+      'UNKNOWN',
+    ]) {
       expect(NETWORK_STATUS_HELP[s]).toBeTruthy();
     }
     // The family registry decides; the spec's five coins are among the hidden ones.
     const familyOfCoin = new Map(catalogCoins.map((c) => [c.id, c.family]));
-    for (const id of ['zen42', 'zen500', 'nrg', 'playa3ull', 'defi']) expect(familyOf(familyOfCoin.get(id)!).networkStatus, id).toBe(false);
-    for (const id of ['dash', 'bitg', 'pivx', 'bdx', 'eth', 'sin']) expect(familyOf(familyOfCoin.get(id)!).networkStatus, id).toBe(true);
+    for (const id of ['zen42', 'zen500', 'nrg', 'playa3ull', 'defi'])
+      expect(familyOf(familyOfCoin.get(id)!).networkStatus, id).toBe(false);
+    for (const id of ['dash', 'bitg', 'pivx', 'bdx', 'eth', 'sin'])
+      expect(familyOf(familyOfCoin.get(id)!).networkStatus, id).toBe(true);
   });
 });

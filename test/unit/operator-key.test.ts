@@ -21,24 +21,48 @@ const secret = randomBytes(32).toString('hex');
 
 describe("the operator key in a real daemon's config", () => {
   it('goes before the first network section, and only as one word', () => {
-    expect(withOperatorKey('a=1\n[main]\nport=1\n', 'masternodeblsprivkey', 'abc')).toBe('a=1\nmasternodeblsprivkey=abc\n[main]\nport=1\n');
+    expect(withOperatorKey('a=1\n[main]\nport=1\n', 'masternodeblsprivkey', 'abc')).toBe(
+      'a=1\nmasternodeblsprivkey=abc\n[main]\nport=1\n',
+    );
     expect(withOperatorKey('a=1\n', 'masternodeprivkey', 'K1')).toBe('a=1\nmasternodeprivkey=K1\n');
     expect(withOperatorKey('a=1\n', undefined, 'K1')).toBe('a=1\n');
     expect(withOperatorKey('a=1\n', 'masternodeprivkey', null)).toBe('a=1\n');
-    expect(() => withOperatorKey('a=1\n', 'masternodeprivkey', 'K1\nrpcallowip=0.0.0.0/0')).toThrow(/not a single word/);
+    expect(() => withOperatorKey('a=1\n', 'masternodeprivkey', 'K1\nrpcallowip=0.0.0.0/0')).toThrow(
+      /not a single word/,
+    );
   });
 
   it('is the sealed operator BLS secret for DIP003, the masternode.conf key for classic coins, the operator address for DFI', () => {
     const sealed = sealSecrets(box, 'dash-1', { operator_bls_secret: secret });
-    expect(operatorKeyFor(box, { mn_id: 'dash-1', secrets: sealed, output_text: 'mn1 1.2.3.4:9999 - tx 0 - pub not_active' }, 'dip003')).toBe(secret);
+    expect(
+      operatorKeyFor(
+        box,
+        { mn_id: 'dash-1', secrets: sealed, output_text: 'mn1 1.2.3.4:9999 - tx 0 - pub not_active' },
+        'dip003',
+      ),
+    ).toBe(secret);
     // Sealed for another node: does not open.
     expect(() => operatorKeyFor(box, { mn_id: 'dash-2', secrets: sealed, output_text: null }, 'dip003')).toThrow();
     // The classic key is sealed; a word in the output text's slot is not taken for it.
     const pivxSealed = sealSecrets(box, 'pivx-1', { masternode_key: 'KwifKey' });
-    expect(operatorKeyFor(box, { mn_id: 'pivx-1', secrets: pivxSealed, output_text: `mn1 1.2.3.4:51472 - ${'a'.repeat(64)} 1` }, 'classic')).toBe('KwifKey');
-    expect(operatorKeyFor(box, { mn_id: 'pivx-2', secrets: null, output_text: `mn1 1.2.3.4:51472 Kplain ${'a'.repeat(64)} 1` }, 'classic')).toBeNull();
+    expect(
+      operatorKeyFor(
+        box,
+        { mn_id: 'pivx-1', secrets: pivxSealed, output_text: `mn1 1.2.3.4:51472 - ${'a'.repeat(64)} 1` },
+        'classic',
+      ),
+    ).toBe('KwifKey');
+    expect(
+      operatorKeyFor(
+        box,
+        { mn_id: 'pivx-2', secrets: null, output_text: `mn1 1.2.3.4:51472 Kplain ${'a'.repeat(64)} 1` },
+        'classic',
+      ),
+    ).toBeNull();
     expect(() => operatorKeyFor(box, { mn_id: 'pivx-2', secrets: pivxSealed, output_text: null }, 'sin')).toThrow();
-    expect(operatorKeyFor(box, { mn_id: 'defi-1', secrets: null, output_text: `dOperatorAddr ${'b'.repeat(64)}` }, 'defi')).toBe('dOperatorAddr');
+    expect(
+      operatorKeyFor(box, { mn_id: 'defi-1', secrets: null, output_text: `dOperatorAddr ${'b'.repeat(64)}` }, 'defi'),
+    ).toBe('dOperatorAddr');
     expect(operatorKeyFor(box, { mn_id: 'zen-1', secrets: null, output_text: 'mn1 t1addr' }, 'zen')).toBeNull();
   });
 
@@ -54,12 +78,31 @@ describe("the operator key in a real daemon's config", () => {
       config: 'server=1\nrpcbind={rpc_bind}\n[main]\nrpcport={port:rpc}\n',
       operator_key_option: 'masternodeblsprivkey',
     } as BinaryProfile;
-    const node = { mn_id: 'dash-cfg', user_id: 1, package: 'dedicated', rpc_user: 'u', rpc_password: 'p', server_ip: '203.0.113.9', server_ip6: null, output_text: null } as unknown as Masternode;
+    const node = {
+      mn_id: 'dash-cfg',
+      user_id: 1,
+      package: 'dedicated',
+      rpc_user: 'u',
+      rpc_password: 'p',
+      server_ip: '203.0.113.9',
+      server_ip6: null,
+      output_text: null,
+    } as unknown as Masternode;
     const host = { engine: 'local' } as Host;
     const coin = { id: 'dash', label: 'Dash', details: '{}' } as unknown as CoinRecord;
     for (const engine of ['local', 'docker'] as const) {
-      const { spec } = await buildSpec(node, coin, { ...profile, image: 'dashpay/dashd:1' }, { engine } as Host, dir, { operatorKey: secret });
-      expect(spec.files).toEqual([{ name: 'dash.conf', mode: 0o600, content: expect.stringMatching(new RegExp(`^server=1\\nrpcbind=[\\d.]+\\nmasternodeblsprivkey=${secret}\\n\\[main\\]\\nrpcport=\\d+\\n$`)) }]);
+      const { spec } = await buildSpec(node, coin, { ...profile, image: 'dashpay/dashd:1' }, { engine } as Host, dir, {
+        operatorKey: secret,
+      });
+      expect(spec.files).toEqual([
+        {
+          name: 'dash.conf',
+          mode: 0o600,
+          content: expect.stringMatching(
+            new RegExp(`^server=1\\nrpcbind=[\\d.]+\\nmasternodeblsprivkey=${secret}\\n\\[main\\]\\nrpcport=\\d+\\n$`),
+          ),
+        },
+      ]);
       expect(spec.args).toEqual([`-conf=${spec.dataDir}/dash.conf`]);
       expect(JSON.stringify({ ...spec, files: undefined })).not.toContain(secret);
     }

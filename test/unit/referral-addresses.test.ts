@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressNetwork, shareAnAddress } from '../../src/server/referrals/addresses';
 
-describe('the referral check\'s address comparison', () => {
+describe("the referral check's address comparison", () => {
   it('matches IPv4 exactly (mapped IPv6 as its IPv4) and IPv6 by /64; what does not parse matches nothing', () => {
     expect(addressNetwork('203.0.113.7')).toBe('v4:203.0.113.7');
     expect(addressNetwork('::ffff:203.0.113.7')).toBe('v4:203.0.113.7');

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changePasswordForm, loginInput, registerForm, registerInput, updateTfaInput } from '../../src/shared/schemas/auth';
+import {
+  changePasswordForm,
+  loginInput,
+  registerForm,
+  registerInput,
+  updateTfaInput,
+} from '../../src/shared/schemas/auth';
 
 const ok = { username: 'node_runner-1', email: 'a@b.io', password: 'secret1' };
 

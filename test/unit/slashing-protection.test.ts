@@ -8,7 +8,11 @@ import {
 } from '../../src/server/nodes/slashing-protection';
 
 // EIP-3076 (https://eips.ethereum.org/EIPS/eip-3076), format version 5, written out from the EIP's JSON schema.
-const u64 = v.pipe(v.string(), v.regex(/^(0|[1-9]\d{0,19})$/), v.check((s) => BigInt(s) < 2n ** 64n));
+const u64 = v.pipe(
+  v.string(),
+  v.regex(/^(0|[1-9]\d{0,19})$/),
+  v.check((s) => BigInt(s) < 2n ** 64n),
+);
 const hex = (bytes: number) => v.pipe(v.string(), v.regex(new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`)));
 const Interchange = v.strictObject({
   metadata: v.strictObject({ interchange_format_version: v.literal('5'), genesis_validators_root: hex(32) }),
@@ -47,32 +51,74 @@ describe('EIP-3076 slashing-protection interchange', () => {
     );
     expect(out).toEqual({
       metadata: { interchange_format_version: '5', genesis_validators_root: MAINNET_GENESIS_VALIDATORS_ROOT },
-      data: [{ pubkey: `0x${PUBKEY}`, signed_blocks: [{ slot: '81952' }], signed_attestations: [{ source_epoch: '2290', target_epoch: '3007' }] }],
+      data: [
+        {
+          pubkey: `0x${PUBKEY}`,
+          signed_blocks: [{ slot: '81952' }],
+          signed_attestations: [{ source_epoch: '2290', target_epoch: '3007' }],
+        },
+      ],
     });
   });
 
   it('gives empty lists for a validator that never signed', () => {
-    const out = valid(slashingProtectionInterchange({ pubkey: `0x${PUBKEY.toUpperCase()}`, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT.slice(2) }));
+    const out = valid(
+      slashingProtectionInterchange({
+        pubkey: `0x${PUBKEY.toUpperCase()}`,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT.slice(2),
+      }),
+    );
     expect(out.data).toEqual([{ pubkey: `0x${PUBKEY}`, signed_blocks: [], signed_attestations: [] }]);
     expect(out.metadata.genesis_validators_root).toBe(MAINNET_GENESIS_VALIDATORS_ROOT);
   });
 
   it('keeps each part independent: blocks only, attestations only', () => {
-    const blocks = valid(slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, lastBlockSlot: 0n, lastTargetEpoch: null }));
+    const blocks = valid(
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        lastBlockSlot: 0n,
+        lastTargetEpoch: null,
+      }),
+    );
     expect(blocks.data[0]).toMatchObject({ signed_blocks: [{ slot: '0' }], signed_attestations: [] });
-    const atts = valid(slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, lastSourceEpoch: 0, lastTargetEpoch: 1 }));
-    expect(atts.data[0]).toMatchObject({ signed_blocks: [], signed_attestations: [{ source_epoch: '0', target_epoch: '1' }] });
+    const atts = valid(
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        lastSourceEpoch: 0,
+        lastTargetEpoch: 1,
+      }),
+    );
+    expect(atts.data[0]).toMatchObject({
+      signed_blocks: [],
+      signed_attestations: [{ source_epoch: '0', target_epoch: '1' }],
+    });
   });
 
   it('writes uint64 values beyond 2^53 exactly', () => {
     const big = 2n ** 64n - 1n;
-    const out = valid(slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, lastBlockSlot: big, lastSourceEpoch: '9007199254740993', lastTargetEpoch: big }));
+    const out = valid(
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        lastBlockSlot: big,
+        lastSourceEpoch: '9007199254740993',
+        lastTargetEpoch: big,
+      }),
+    );
     expect(out.data[0].signed_blocks[0].slot).toBe('18446744073709551615');
     expect(out.data[0].signed_attestations[0].source_epoch).toBe('9007199254740993');
   });
 
   it('records a target without its source as source = target (the safe side)', () => {
-    const out = valid(slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, lastTargetEpoch: 3007 }));
+    const out = valid(
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        lastTargetEpoch: 3007,
+      }),
+    );
     expect(out.data[0].signed_attestations).toEqual([{ source_epoch: '3007', target_epoch: '3007' }]);
   });
 
@@ -87,8 +133,20 @@ describe('EIP-3076 slashing-protection interchange', () => {
     [{ pubkey: PUBKEY.slice(2) }, 'pubkey must be 48 bytes of hex'],
     [{ genesisValidatorsRoot: '0x1234' }, 'genesis validators root must be 32 bytes of hex'],
   ])('refuses %j', (patch, message) => {
-    expect(() => slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, ...patch })).toThrow(SlashingProtectionError);
-    expect(() => slashingProtectionInterchange({ pubkey: PUBKEY, genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT, ...patch })).toThrow(message);
+    expect(() =>
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        ...patch,
+      }),
+    ).toThrow(SlashingProtectionError);
+    expect(() =>
+      slashingProtectionInterchange({
+        pubkey: PUBKEY,
+        genesisValidatorsRoot: MAINNET_GENESIS_VALIDATORS_ROOT,
+        ...patch,
+      }),
+    ).toThrow(message);
   });
 
   it('names the download after the key', () => {
@@ -96,7 +154,12 @@ describe('EIP-3076 slashing-protection interchange', () => {
   });
 
   it('(control) the test schema refuses what the EIP forbids', () => {
-    expect(() => valid({ metadata: { interchange_format_version: 5, genesis_validators_root: MAINNET_GENESIS_VALIDATORS_ROOT }, data: [] })).toThrow();
+    expect(() =>
+      valid({
+        metadata: { interchange_format_version: 5, genesis_validators_root: MAINNET_GENESIS_VALIDATORS_ROOT },
+        data: [],
+      }),
+    ).toThrow();
     expect(() =>
       valid({
         metadata: { interchange_format_version: '5', genesis_validators_root: MAINNET_GENESIS_VALIDATORS_ROOT },

@@ -18,11 +18,17 @@ describe('TOTP (RFC 6238)', () => {
     expect(matchTotpStep(secret, totpCode(secret, now - 60_000), now)).toBeNull();
     const right = totpCode(secret, now);
     const wrong = right.slice(0, 5) + String((Number(right[5]) + 1) % 10);
-    expect(matchTotpStep(secret, wrong, now) === null || wrong === totpCode(secret, now - 30_000) || wrong === totpCode(secret, now + 30_000)).toBe(true);
+    expect(
+      matchTotpStep(secret, wrong, now) === null ||
+        wrong === totpCode(secret, now - 30_000) ||
+        wrong === totpCode(secret, now + 30_000),
+    ).toBe(true);
   });
 
   it('builds the authenticator link from username and secret', () => {
     const uri = totpUri('JBSWY3DPEHPK3PXP', 'alice');
-    expect(uri).toBe('otpauth://totp/Nodekeep%3Aalice?secret=JBSWY3DPEHPK3PXP&issuer=Nodekeep&algorithm=SHA1&digits=6&period=30');
+    expect(uri).toBe(
+      'otpauth://totp/Nodekeep%3Aalice?secret=JBSWY3DPEHPK3PXP&issuer=Nodekeep&algorithm=SHA1&digits=6&period=30',
+    );
   });
 });

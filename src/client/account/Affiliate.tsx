@@ -26,7 +26,10 @@ export function Affiliate() {
   const user = useUser();
   const infos = trpc.referrals.get_ref_infos.useQuery();
   const [page, setPage] = useState(1);
-  const history = trpc.referrals.get_referrals.useQuery({ page, per_page: TABLE_PAGE_SIZE }, { placeholderData: keepPreviousData });
+  const history = trpc.referrals.get_referrals.useQuery(
+    { page, per_page: TABLE_PAGE_SIZE },
+    { placeholderData: keepPreviousData },
+  );
   const i = infos.data;
   const link = referralLink(window.location.origin, user.username);
 
@@ -35,8 +38,9 @@ export function Affiliate() {
       <PageHeader title="Affiliate" />
       <section className="card referral-link" aria-label="Referral link">
         <p>
-          Share your link. When someone who signed up through it makes a first deposit of $10 or more, you earn a $10 bonus. It shows as pending for 14 days, then is added to
-          your balance, unless it needs a review first: then it stays pending until we have checked it.
+          Share your link. When someone who signed up through it makes a first deposit of $10 or more, you earn a $10
+          bonus. It shows as pending for 14 days, then is added to your balance, unless it needs a review first: then it
+          stays pending until we have checked it.
         </p>
         <CopyBlock label="Your referral link" text={link} />
       </section>
@@ -46,7 +50,9 @@ export function Affiliate() {
         <Stat label="Pending earnings" value={i ? formatUsd2(i.pending_ref_earnings) : MISSING} />
         <Stat label="MNs of referrals" value={i ? formatCount(i.total_ref_mns) : MISSING} />
       </section>
-      {infos.isError && !i && <QueryError what="Your referral totals" error={infos.error} retry={() => void infos.refetch()} />}
+      {infos.isError && !i && (
+        <QueryError what="Your referral totals" error={infos.error} retry={() => void infos.refetch()} />
+      )}
       <section className="card table-card billing-section" aria-labelledby="referrals-title">
         <h2 id="referrals-title">Referral history</h2>
         <QueryState query={history} what="The referral history" loadingLabel="Loading referrals…">
@@ -58,7 +64,10 @@ export function Affiliate() {
               perPage={TABLE_PAGE_SIZE}
               total={data.total}
               onPage={setPage}
-              empty={{ title: 'No referrals yet', text: 'People who sign up through your link, and the bonuses their first deposits earn you, will be listed here.' }}
+              empty={{
+                title: 'No referrals yet',
+                text: 'People who sign up through your link, and the bonuses their first deposits earn you, will be listed here.',
+              }}
             />
           )}
         </QueryState>

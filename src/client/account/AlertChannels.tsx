@@ -41,7 +41,10 @@ function ChannelRow({ channel: c }: { channel: AlertChannel }) {
   const utils = trpc.useUtils();
   const toasts = useToasts();
   const refresh = () => utils.alertChannels.get_alert_channels.invalidate();
-  const save = trpc.alertChannels.save_alert_channel.useMutation({ onSuccess: refresh, onError: (e) => toasts.show(errorMessage(e), { kind: 'error' }) });
+  const save = trpc.alertChannels.save_alert_channel.useMutation({
+    onSuccess: refresh,
+    onError: (e) => toasts.show(errorMessage(e), { kind: 'error' }),
+  });
   const remove = trpc.alertChannels.delete_alert_channel.useMutation({
     onSuccess: () => {
       toasts.show('Alert channel deleted', { kind: 'success' });
@@ -59,13 +62,30 @@ function ChannelRow({ channel: c }: { channel: AlertChannel }) {
       <div className="setting-text">
         <span className="setting-label">{typeNames[c.type]}</span>
         <span className="setting-subtitle alert-channel-target">{c.target}</span>
-        {c.disabled_reason && <span className="setting-subtitle">Turned off: {c.disabled_reason}{c.last_error ? ` (${c.last_error})` : ''}</span>}
+        {c.disabled_reason && (
+          <span className="setting-subtitle">
+            Turned off: {c.disabled_reason}
+            {c.last_error ? ` (${c.last_error})` : ''}
+          </span>
+        )}
       </div>
       <div className="alert-channel-actions">
-        <button type="button" className="btn btn-secondary btn-sm" disabled={test.isPending} onClick={() => test.mutate({ id: c.id })} aria-label={`Send test to ${label}`}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-sm"
+          disabled={test.isPending}
+          onClick={() => test.mutate({ id: c.id })}
+          aria-label={`Send test to ${label}`}
+        >
           {test.isPending ? 'Sending…' : 'Send test'}
         </button>
-        <button type="button" className="btn btn-danger btn-sm" disabled={remove.isPending} onClick={() => remove.mutate({ id: c.id })} aria-label={`Delete ${label}`}>
+        <button
+          type="button"
+          className="btn btn-danger btn-sm"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate({ id: c.id })}
+          aria-label={`Delete ${label}`}
+        >
           Delete
         </button>
         <input
@@ -96,7 +116,8 @@ function AddChannelForm() {
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const input: AddAlertChannelInput = type === 'telegram' ? { type, bot_token: botToken, chat_id: chatId } : { type, url };
+    const input: AddAlertChannelInput =
+      type === 'telegram' ? { type, bot_token: botToken, chat_id: chatId } : { type, url };
     add.mutate(input, {
       onSuccess: (r) => {
         setSecret(r.secret ?? null);
@@ -115,7 +136,8 @@ function AddChannelForm() {
       {add.isError && <Alert kind="error">{errorMessage(add.error)}</Alert>}
       {secret && (
         <Alert kind="warning">
-          Your webhook's signing secret is shown only now. Each delivery carries the header <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of
+          Your webhook's signing secret is shown only now. Each delivery carries the header{' '}
+          <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of
           <code>&lt;unix time&gt;.&lt;body&gt;</code> with this secret.
           <CopyBlock label="Signing secret" text={secret} />
         </Alert>
@@ -130,8 +152,19 @@ function AddChannelForm() {
       </div>
       {type === 'telegram' ? (
         <>
-          <TextField label="Bot token" value={botToken} onValueChange={setBotToken} hint="From @BotFather, such as 123456789:AAE…" autoComplete="off" />
-          <TextField label="Chat id" value={chatId} onValueChange={setChatId} hint="A number such as 123456789, or @channelname." />
+          <TextField
+            label="Bot token"
+            value={botToken}
+            onValueChange={setBotToken}
+            hint="From @BotFather, such as 123456789:AAE…"
+            autoComplete="off"
+          />
+          <TextField
+            label="Chat id"
+            value={chatId}
+            onValueChange={setChatId}
+            hint="A number such as 123456789, or @channelname."
+          />
         </>
       ) : (
         <TextField
@@ -139,7 +172,11 @@ function AddChannelForm() {
           value={url}
           onValueChange={setUrl}
           type="url"
-          hint={type === 'webhook' ? 'We POST a signed JSON body to it.' : 'Channel settings, Integrations, Webhooks, Copy webhook URL.'}
+          hint={
+            type === 'webhook'
+              ? 'We POST a signed JSON body to it.'
+              : 'Channel settings, Integrations, Webhooks, Copy webhook URL.'
+          }
         />
       )}
       <button type="submit" className="btn btn-primary" disabled={add.isPending}>

@@ -1,5 +1,10 @@
 import { useState } from 'react';
-import { createApiKeyInput, saveApiKeyInput, type ApiKeyRow, type CreateApiKeyOutput } from '../../shared/schemas/apikeys';
+import {
+  createApiKeyInput,
+  saveApiKeyInput,
+  type ApiKeyRow,
+  type CreateApiKeyOutput,
+} from '../../shared/schemas/apikeys';
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
@@ -14,9 +19,15 @@ import { TableScroll } from '../ui/TableScroll';
 import { useForm } from '../ui/useForm';
 import './account.css';
 
-type Dialog = { kind: 'add' } | { kind: 'created'; key: string; prefix: string } | { kind: 'manage'; row: ApiKeyRow } | { kind: 'delete'; row: ApiKeyRow } | null;
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'created'; key: string; prefix: string }
+  | { kind: 'manage'; row: ApiKeyRow }
+  | { kind: 'delete'; row: ApiKeyRow }
+  | null;
 
-const ALLOWED_HINT = 'Comma-separated IP addresses or ranges, e.g. 203.0.113.7, 2001:db8::/32. Leave empty to allow any address (suits the web wallet).';
+const ALLOWED_HINT =
+  'Comma-separated IP addresses or ranges, e.g. 203.0.113.7, 2001:db8::/32. Leave empty to allow any address (suits the web wallet).';
 
 function when(ms: number | null): string {
   return ms === null ? 'Never' : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
@@ -72,10 +83,18 @@ export function ApiKeys() {
                             {k.last_used_ip && <span className="muted"> from {k.last_used_ip}</span>}
                           </td>
                           <td className="api-key-actions">
-                            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDialog({ kind: 'manage', row: k })}>
+                            <button
+                              type="button"
+                              className="btn btn-secondary btn-sm"
+                              onClick={() => setDialog({ kind: 'manage', row: k })}
+                            >
                               Manage
                             </button>{' '}
-                            <button type="button" className="btn btn-danger btn-sm" onClick={() => setDialog({ kind: 'delete', row: k })}>
+                            <button
+                              type="button"
+                              className="btn btn-danger btn-sm"
+                              onClick={() => setDialog({ kind: 'delete', row: k })}
+                            >
                               Delete
                             </button>
                           </td>
@@ -89,7 +108,9 @@ export function ApiKeys() {
           }
         </QueryState>
       </section>
-      {dialog?.kind === 'add' && <KeyDialog onClose={close} onCreated={(key, prefix) => setDialog({ kind: 'created', key, prefix })} />}
+      {dialog?.kind === 'add' && (
+        <KeyDialog onClose={close} onCreated={(key, prefix) => setDialog({ kind: 'created', key, prefix })} />
+      )}
       {dialog?.kind === 'manage' && <KeyDialog row={dialog.row} onClose={close} />}
       {dialog?.kind === 'delete' && <DeleteDialog row={dialog.row} onClose={close} />}
       {dialog?.kind === 'created' && (
@@ -102,9 +123,13 @@ export function ApiKeys() {
             </button>
           }
         >
-          <Alert kind="warning">Copy the key now: it is shown only this once. Afterwards only its beginning is listed.</Alert>
+          <Alert kind="warning">
+            Copy the key now: it is shown only this once. Afterwards only its beginning is listed.
+          </Alert>
           <CopyBlock label={`API key ${dialog.prefix}`} text={dialog.key} />
-          <p className="muted">Send it as the header <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+          <p className="muted">
+            Send it as the header <code>Authorization: Bearer &lt;key&gt;</code>.
+          </p>
         </Modal>
       )}
     </>
@@ -112,7 +137,15 @@ export function ApiKeys() {
 }
 
 /** Add (no `row`) or manage (`row`) a key: description, allowed addresses, read-only. */
-function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () => void; onCreated?: (key: string, prefix: string) => void }) {
+function KeyDialog({
+  row,
+  onClose,
+  onCreated,
+}: {
+  row?: ApiKeyRow;
+  onClose: () => void;
+  onCreated?: (key: string, prefix: string) => void;
+}) {
   const utils = trpc.useUtils();
   const create = trpc.apikeys.create_api_key.useMutation();
   const save = trpc.apikeys.save_api_key.useMutation();
@@ -121,7 +154,10 @@ function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () =
     schema: row ? saveApiKeyInput : createApiKeyInput,
     initial: { name: row?.name ?? '', allowed: row?.allowed.split(',').join(', ') ?? '' },
     toInput: (v) => ({ ...v, read_only: readOnly, ...(row ? { auth_key: row.auth_key } : {}) }),
-    submit: (data) => (row ? save.mutateAsync(data as z.output<typeof saveApiKeyInput>) : create.mutateAsync(data as z.output<typeof createApiKeyInput>)),
+    submit: (data) =>
+      row
+        ? save.mutateAsync(data as z.output<typeof saveApiKeyInput>)
+        : create.mutateAsync(data as z.output<typeof createApiKeyInput>),
     successMessage: () => null,
     onSuccess: async (res) => {
       await utils.apikeys.get_api_keys.invalidate();
@@ -151,7 +187,8 @@ function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () =
         <TextField {...form.field('name', 'Description')} maxLength={60} autoFocus />
         <TextField {...form.field('allowed', 'Allowed IP addresses')} hint={ALLOWED_HINT} />
         <label className="api-key-check">
-          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read only (the key may only read, never change anything)
+          <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnly(e.target.checked)} /> Read only (the
+          key may only read, never change anything)
         </label>
       </form>
     </Modal>
@@ -160,7 +197,9 @@ function KeyDialog({ row, onClose, onCreated }: { row?: ApiKeyRow; onClose: () =
 
 function DeleteDialog({ row, onClose }: { row: ApiKeyRow; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const del = trpc.apikeys.delete_api_key.useMutation({ onSuccess: () => utils.apikeys.get_api_keys.invalidate().then(onClose) });
+  const del = trpc.apikeys.delete_api_key.useMutation({
+    onSuccess: () => utils.apikeys.get_api_keys.invalidate().then(onClose),
+  });
   return (
     <Modal
       title="Delete API key"
@@ -170,7 +209,12 @@ function DeleteDialog({ row, onClose }: { row: ApiKeyRow; onClose: () => void })
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn btn-danger" disabled={del.isPending} onClick={() => del.mutate({ auth_key: row.auth_key })}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={del.isPending}
+            onClick={() => del.mutate({ auth_key: row.auth_key })}
+          >
             {del.isPending ? 'Deleting…' : 'Delete'}
           </button>
         </>
@@ -178,7 +222,8 @@ function DeleteDialog({ row, onClose }: { row: ApiKeyRow; onClose: () => void })
     >
       {del.isError && <Alert kind="error">{errorMessage(del.error)}</Alert>}
       <p>
-        Delete the key <strong>{row.name}</strong> (<code>{row.auth_key}_…</code>)? Scripts using it are refused from their next call.
+        Delete the key <strong>{row.name}</strong> (<code>{row.auth_key}_…</code>)? Scripts using it are refused from
+        their next call.
       </p>
     </Modal>
   );

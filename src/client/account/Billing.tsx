@@ -33,7 +33,10 @@ const panelId = (t: Tab) => `billing-panel-${t}`;
 export function Billing() {
   const balance = trpc.billing.get_balance.useQuery();
   const [page, setPage] = useState(1);
-  const history = trpc.billing.get_transactions.useQuery({ page, per_page: HISTORY_PAGE_SIZE }, { placeholderData: keepPreviousData });
+  const history = trpc.billing.get_transactions.useQuery(
+    { page, per_page: HISTORY_PAGE_SIZE },
+    { placeholderData: keepPreviousData },
+  );
   const b = balance.data;
 
   return (
@@ -44,7 +47,9 @@ export function Billing() {
         <Stat label="Total nodes" value={b ? formatCount(b.total_masternodes) : MISSING} />
         <Stat label="Monthly expenses" value={b ? formatUsd2(b.monthly_cost) : MISSING} />
       </section>
-      {balance.isError && !b && <QueryError what="Your balance" error={balance.error} retry={() => void balance.refetch()} />}
+      {balance.isError && !b && (
+        <QueryError what="Your balance" error={balance.error} retry={() => void balance.refetch()} />
+      )}
       <FundingTabs />
       <section className="card billing-section" aria-labelledby="pending-title">
         <h2 id="pending-title">Pending deposits</h2>
@@ -63,7 +68,10 @@ export function Billing() {
               perPage={HISTORY_PAGE_SIZE}
               total={data.total}
               onPage={setPage}
-              empty={{ title: 'No transactions yet', text: 'Deposits, payments and the daily hosting fees of your nodes will be listed here.' }}
+              empty={{
+                title: 'No transactions yet',
+                text: 'Deposits, payments and the daily hosting fees of your nodes will be listed here.',
+              }}
             />
           )}
         </QueryState>
@@ -74,7 +82,9 @@ export function Billing() {
 
 function FundingTabs() {
   // Back from the card provider's page (`?card=success|cancelled`): its tab says what happened.
-  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(window.location.search).has('card') ? 'card' : 'crypto'));
+  const [tab, setTab] = useState<Tab>(() =>
+    new URLSearchParams(window.location.search).has('card') ? 'card' : 'crypto',
+  );
   return (
     <section className="card billing-funding" aria-label="Add funds">
       <div role="tablist" aria-label="Payment methods" className="billing-tabs">

@@ -61,7 +61,9 @@ export function MoneyTable({ label, rows, page, perPage, total, onPage, empty }:
                   <DateTime value={r.date} />
                 </td>
                 <td>{r.description}</td>
-                <td className={`num nowrap ${r.amount < 0 ? 'amount-down' : r.amount > 0 ? 'amount-up' : ''}`}>{formatAmount(r.amount)}</td>
+                <td className={`num nowrap ${r.amount < 0 ? 'amount-down' : r.amount > 0 ? 'amount-up' : ''}`}>
+                  {formatAmount(r.amount)}
+                </td>
               </tr>
             ))}
           </tbody>

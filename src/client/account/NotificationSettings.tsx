@@ -19,7 +19,9 @@ export function NotificationSettings() {
       <div className="notification-sections">
         <section className="card" aria-labelledby="email-notifications-heading">
           <h2 id="email-notifications-heading">Email notifications</h2>
-          <p className="muted">Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.</p>
+          <p className="muted">
+            Choose the emails we send you. Every notification also appears in the bell menu at the top of the dashboard.
+          </p>
           <QueryState query={query} what="Your notification settings">
             {(data) => <SettingsList settings={data.settings} />}
           </QueryState>
@@ -52,7 +54,14 @@ function SettingsList({ settings }: { settings: Settings }) {
       {
         onSuccess: () => {
           utils.notifications.get_notification_settings.setData(undefined, (old) =>
-            old ? { ...old, settings: Object.fromEntries(Object.entries(old.settings).map(([k, s]) => [k, { ...s, enabled: next[k] ?? s.enabled }])) } : old,
+            old
+              ? {
+                  ...old,
+                  settings: Object.fromEntries(
+                    Object.entries(old.settings).map(([k, s]) => [k, { ...s, enabled: next[k] ?? s.enabled }]),
+                  ),
+                }
+              : old,
           );
           setChoice(null);
           toasts.show('Saved', { kind: 'success' });
@@ -69,7 +78,15 @@ function SettingsList({ settings }: { settings: Settings }) {
   return (
     <ul className="setting-list" aria-busy={save.isPending}>
       {keys.map((key) => (
-        <SettingRow key={key} name={key} label={settings[key].label} subtitle={settings[key].subtitle} on={enabled(key)} busy={save.isPending} onChange={(on) => toggle(key, on)} />
+        <SettingRow
+          key={key}
+          name={key}
+          label={settings[key].label}
+          subtitle={settings[key].subtitle}
+          on={enabled(key)}
+          busy={save.isPending}
+          onChange={(on) => toggle(key, on)}
+        />
       ))}
     </ul>
   );

@@ -38,8 +38,9 @@ export function QuietHours() {
     <section className="card" aria-labelledby="quiet-hours-heading">
       <h2 id="quiet-hours-heading">Quiet hours</h2>
       <p className="muted">
-        During your quiet hours every notification still appears here in the dashboard, but emails and alert channel messages are held and sent as one summary when the
-        quiet hours end. Security emails (a new login, a password or two-factor change, a new API key) are never held.
+        During your quiet hours every notification still appears here in the dashboard, but emails and alert channel
+        messages are held and sent as one summary when the quiet hours end. Security emails (a new login, a password or
+        two-factor change, a new API key) are never held.
       </p>
       <QueryState query={query} what="Your quiet hours" loadingLabel="Loading quiet hours…">
         {/* Keyed by what the server holds, so a save (or a refetch) starts the form from it. */}
@@ -73,7 +74,9 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
     const input: z.input<typeof saveQuietHoursInput> = { quiet_hours: checked ? checked.data : null };
     save.mutate(input, {
       onSuccess: () => {
-        utils.notifications.get_alert_settings.setData(undefined, (old) => (old ? { ...old, quiet_hours: input.quiet_hours } : old));
+        utils.notifications.get_alert_settings.setData(undefined, (old) =>
+          old ? { ...old, quiet_hours: input.quiet_hours } : old,
+        );
         toasts.show('Saved', { kind: 'success' });
       },
       onError: () => toasts.show('Error', { kind: 'error' }),
@@ -101,8 +104,18 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
       {on && (
         <>
           <div className="quiet-hours-fields">
-            <HourSelect label="From (UTC)" value={hours.start_hour} error={errors.start_hour} onChange={(h) => pick('start_hour', h)} />
-            <HourSelect label="Until (UTC)" value={hours.end_hour} error={errors.end_hour} onChange={(h) => pick('end_hour', h)} />
+            <HourSelect
+              label="From (UTC)"
+              value={hours.start_hour}
+              error={errors.start_hour}
+              onChange={(h) => pick('start_hour', h)}
+            />
+            <HourSelect
+              label="Until (UTC)"
+              value={hours.end_hour}
+              error={errors.end_hour}
+              onChange={(h) => pick('end_hour', h)}
+            />
           </div>
           <p className="muted small" data-testid="quiet-hours-local">
             In your time zone ({localZone()}) that is {localLabel(hours.start_hour)} to {localLabel(hours.end_hour)}.
@@ -121,7 +134,13 @@ function HourSelect(props: { label: string; value: number; error?: string; onCha
   return (
     <div className={`field${props.error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{props.label}</label>
-      <select id={id} value={props.value} onChange={(e) => props.onChange(Number(e.target.value))} aria-invalid={props.error ? true : undefined} aria-describedby={`${id}-note`}>
+      <select
+        id={id}
+        value={props.value}
+        onChange={(e) => props.onChange(Number(e.target.value))}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={`${id}-note`}
+      >
         {HOURS.map((h) => (
           <option key={h} value={h}>
             {utcLabel(h)}

@@ -39,7 +39,12 @@ function AccountSection() {
               {!user.verified && (
                 <>
                   <span className="flag flag-warning">Not verified!</span>
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => resend.mutate(undefined)} disabled={resend.isPending}>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => resend.mutate(undefined)}
+                    disabled={resend.isPending}
+                  >
                     {resend.isPending ? 'Sending…' : 'Resend Email'}
                   </button>
                 </>
@@ -71,7 +76,11 @@ function ChangePasswordSection() {
       <FormAlerts form={form} />
       <form onSubmit={form.onSubmit} noValidate className="form-narrow">
         <PasswordField {...form.field('current_password', 'Current password')} autoComplete="current-password" />
-        <PasswordField {...form.field('new_password', 'New password')} hint="At least 6 characters." autoComplete="new-password" />
+        <PasswordField
+          {...form.field('new_password', 'New password')}
+          hint="At least 6 characters."
+          autoComplete="new-password"
+        />
         <PasswordField {...form.field('confirm', 'Confirm new password')} autoComplete="new-password" />
         <button type="submit" className="btn btn-primary" disabled={form.pending}>
           {form.pending ? 'Saving…' : 'Change password'}

@@ -27,7 +27,8 @@ export function TwoFactorSection() {
           data.enabled ? (
             <div className="tfa-row">
               <p>
-                <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at every login.
+                <span className="flag flag-success">Enabled</span> A code from your authenticator app is asked for at
+                every login.
               </p>
               <button type="button" className="btn btn-danger" onClick={() => setDialog({ kind: 'disable' })}>
                 Disable
@@ -46,9 +47,20 @@ export function TwoFactorSection() {
         }
       </QueryState>
       {dialog?.kind === 'enable' && tfa.data && (
-        <TfaDialog enable secret={tfa.data.secret} onClose={() => setDialog(null)} onDone={(message) => setDialog({ kind: 'done', message })} />
+        <TfaDialog
+          enable
+          secret={tfa.data.secret}
+          onClose={() => setDialog(null)}
+          onDone={(message) => setDialog({ kind: 'done', message })}
+        />
       )}
-      {dialog?.kind === 'disable' && <TfaDialog enable={false} onClose={() => setDialog(null)} onDone={(message) => setDialog({ kind: 'done', message })} />}
+      {dialog?.kind === 'disable' && (
+        <TfaDialog
+          enable={false}
+          onClose={() => setDialog(null)}
+          onDone={(message) => setDialog({ kind: 'done', message })}
+        />
+      )}
       {dialog?.kind === 'done' && (
         <Modal
           title="Success"
@@ -95,14 +107,23 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
           <button type="button" className="btn btn-ghost" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" form={formId} className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`} disabled={form.pending}>
+          <button
+            type="submit"
+            form={formId}
+            className={`btn ${enable ? 'btn-primary' : 'btn-danger'}`}
+            disabled={form.pending}
+          >
             {form.pending ? 'Checking…' : enable ? 'Activate' : 'Disable'}
           </button>
         </>
       }
     >
       <FormAlerts form={form} />
-      {enable && secret ? <SecretQr secret={secret} /> : <p>Enter the current code from your authenticator app to turn two-factor authentication off.</p>}
+      {enable && secret ? (
+        <SecretQr secret={secret} />
+      ) : (
+        <p>Enter the current code from your authenticator app to turn two-factor authentication off.</p>
+      )}
       <form id={formId} onSubmit={form.onSubmit} noValidate>
         <CodeField {...form.field('code', '2FA code')} autoFocus />
       </form>
@@ -129,9 +150,18 @@ function SecretQr({ secret }: { secret: string }) {
 
   return (
     <div className="tfa-setup">
-      <p>Scan this code with an authenticator app (Google Authenticator, Authy, 1Password…), then enter the 6-digit code it shows.</p>
+      <p>
+        Scan this code with an authenticator app (Google Authenticator, Authy, 1Password…), then enter the 6-digit code
+        it shows.
+      </p>
       <div className="qr">
-        {qr ? <img src={qr} width={200} height={200} alt="QR code for your authenticator app" /> : failed ? <p>QR code unavailable: enter the key by hand.</p> : <PageLoading />}
+        {qr ? (
+          <img src={qr} width={200} height={200} alt="QR code for your authenticator app" />
+        ) : failed ? (
+          <p>QR code unavailable: enter the key by hand.</p>
+        ) : (
+          <PageLoading />
+        )}
       </div>
       <p className="secret-line">
         <span className="muted">Or enter this key by hand:</span> <code data-testid="tfa-secret">{secret}</code>

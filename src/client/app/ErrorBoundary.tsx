@@ -35,7 +35,9 @@ export class ErrorBoundary extends Component<Props, State> {
       <div className="card route-error" role="alert">
         <h1>{chunk ? 'This page could not be loaded' : 'Something went wrong on this page'}</h1>
         <p className="muted">
-          {chunk ? 'Please check your connection and try again.' : 'Please try again. If it keeps happening, contact support.'}
+          {chunk
+            ? 'Please check your connection and try again.'
+            : 'Please try again. If it keeps happening, contact support.'}
         </p>
         <p className="route-error-actions">
           <button type="button" className="btn btn-primary" onClick={this.retry}>

@@ -37,7 +37,9 @@ export function Maintenance() {
         />
       </svg>
       <h1>We're just tuning up a few things.</h1>
-      <p className="muted">We apologize for the inconvenience. Nodekeep is down for planned maintenance and will be back shortly.</p>
+      <p className="muted">
+        We apologize for the inconvenience. Nodekeep is down for planned maintenance and will be back shortly.
+      </p>
       <p className="muted small">This page returns to where you were by itself when we are done.</p>
     </div>
   );

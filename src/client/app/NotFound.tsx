@@ -9,7 +9,8 @@ export function NotFound() {
       </p>
       <h1>Page not found</h1>
       <p className="muted">
-        The page you are looking for does not exist or has moved. If you think this is a mistake, <ContactLink>contact us</ContactLink>.
+        The page you are looking for does not exist or has moved. If you think this is a mistake,{' '}
+        <ContactLink>contact us</ContactLink>.
       </p>
       <Link href="/dashboard" className="btn btn-primary">
         Go to Dashboard

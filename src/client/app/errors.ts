@@ -55,7 +55,6 @@ export function isServerFault(err: unknown): boolean {
   return typeof status === 'number' && status >= 500;
 }
 
-
 /** Longest wait a query retries after by itself; past it the page shows the error and its retry button. */
 export const MAX_AUTO_RETRY_AFTER_MS = 10_000;
 

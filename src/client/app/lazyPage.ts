@@ -8,7 +8,9 @@ const RELOADED_KEY = 'nodekeep.chunkReload';
  */
 export function isChunkLoadError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
-  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(err.message);
+  return /dynamically imported module|Importing a module script failed|error loading dynamically imported module|Unable to preload CSS/i.test(
+    err.message,
+  );
 }
 
 function reloadedOnce(): boolean {
@@ -33,7 +35,10 @@ function markReloaded(on: boolean) {
  * page once, which fetches the current build's entry and chunk names; if it fails
  * again the route's error boundary shows the error.
  */
-export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(load: () => Promise<M>, name: K): ComponentType {
+export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
+  load: () => Promise<M>,
+  name: K,
+): ComponentType {
   return lazy(async () => {
     try {
       const module = await load();

@@ -34,7 +34,9 @@ export function LiveEvents() {
         return;
       case 'update_balance': {
         // Show the new balance at once in the top bar, without a round trip; the billing page refetches.
-        utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old));
+        utils.auth.get_common_info.setData(undefined, (old) =>
+          old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old,
+        );
         for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
         return;
       }

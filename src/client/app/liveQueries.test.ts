@@ -37,11 +37,22 @@ async function staleAfter(event: LiveEvent): Promise<Name[]> {
 
 describe('live event → queries map', () => {
   it('update_stats refetches the coin lists, coin pages, platform totals and the deploy page, nothing private', async () => {
-    expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual(['coin', 'coins', 'deployInfo', 'detailed', 'stats']);
+    expect(await staleAfter({ type: 'update_stats', payload: {} })).toEqual([
+      'coin',
+      'coins',
+      'deployInfo',
+      'detailed',
+      'stats',
+    ]);
   });
 
   it("refresh_masternodes refetches the node list, node pages and the billing page's node totals only", async () => {
-    expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual(['balance', 'nodeA', 'nodeB', 'nodes']);
+    expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual([
+      'balance',
+      'nodeA',
+      'nodeB',
+      'nodes',
+    ]);
   });
 
   it('refresh_masternode refetches only that node', async () => {
@@ -54,7 +65,11 @@ describe('live event → queries map', () => {
   });
 
   it("server_created refetches the node list, the deploy page's queue and the node totals", async () => {
-    expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual(['balance', 'nodes', 'queue']);
+    expect(await staleAfter({ type: 'server_created', payload: { server_id: 'dash-aaaaaaaaaa' } })).toEqual([
+      'balance',
+      'nodes',
+      'queue',
+    ]);
   });
 
   it('refresh_notifications refetches the navbar list only', async () => {
@@ -62,7 +77,14 @@ describe('live event → queries map', () => {
   });
 
   it('refresh_transactions refetches the profile with its balance, the billing and affiliate pages (every page of their histories) and the node list', async () => {
-    expect(await staleAfter({ type: 'refresh_transactions', payload: {} })).toEqual(['balance', 'history', 'info', 'nodes', 'refInfos', 'referrals']);
+    expect(await staleAfter({ type: 'refresh_transactions', payload: {} })).toEqual([
+      'balance',
+      'history',
+      'info',
+      'nodes',
+      'refInfos',
+      'referrals',
+    ]);
   });
 
   it('update_balance refetches the billing page (the profile is patched in place)', async () => {
@@ -77,7 +99,18 @@ describe('live event → queries map', () => {
   it('no event refetches everything, and every event is in the map', async () => {
     expect(Object.keys(LIVE_EVENT_QUERIES).sort()).toEqual([...liveEventNames].sort());
     for (const type of liveEventNames) {
-      const payload = type === 'refresh_masternode' || type === 'started' ? { mn_id: 'x' } : type === 'server_created' ? { server_id: 'x' } : type === 'update_balance' ? { balance: 0 } : type === 'new_notification' ? { message: 'x' } : type === 'maintenance' ? { on: false } : {};
+      const payload =
+        type === 'refresh_masternode' || type === 'started'
+          ? { mn_id: 'x' }
+          : type === 'server_created'
+            ? { server_id: 'x' }
+            : type === 'update_balance'
+              ? { balance: 0 }
+              : type === 'new_notification'
+                ? { message: 'x' }
+                : type === 'maintenance'
+                  ? { on: false }
+                  : {};
       const stale = await staleAfter({ type, payload } as LiveEvent);
       expect(stale.length, type).toBeLessThan(Object.keys(cached).length);
       // Only the maintenance switch concerns the status call (it carries the flag).

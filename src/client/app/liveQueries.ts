@@ -12,7 +12,11 @@ export type QueryPath = {
   }[keyof Record_[R] & string];
 }[keyof Record_ & string];
 
-type InputOf<Q extends QueryPath> = Q extends `${infer R extends keyof Inputs & string}.${infer P}` ? (P extends keyof Inputs[R] ? Inputs[R][P] : never) : never;
+type InputOf<Q extends QueryPath> = Q extends `${infer R extends keyof Inputs & string}.${infer P}`
+  ? P extends keyof Inputs[R]
+    ? Inputs[R][P]
+    : never
+  : never;
 
 /** One query to refetch: every cached call of a procedure, or only the call with this input. */
 export type QueryTarget = { [Q in QueryPath]: { path: Q; input?: InputOf<Q> } }[QueryPath];
@@ -39,7 +43,13 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   // and the deploy page (a coin put in maintenance shows there at once).
   // The operator's banner is part of the profile.
   refresh_profile: () => [all('auth.get_common_info')],
-  update_stats: () => [all('coins.get_coins'), all('coins.get_coin'), all('coins.get_stats'), all('coins.get_detailed'), all('deploy.get_deploy_info')],
+  update_stats: () => [
+    all('coins.get_coins'),
+    all('coins.get_coin'),
+    all('coins.get_stats'),
+    all('coins.get_detailed'),
+    all('deploy.get_deploy_info'),
+  ],
   // Raised or cleared (here or in another tab): the navbar's list.
   refresh_notifications: () => [all('notifications.get_notifications')],
   // The build queue travels with the node list; the deploy page reads it alone.

@@ -70,7 +70,13 @@ export const ROUTES: RouteDef[] = [
   { path: '/dashboard/affiliate', page: Affiliate, access: 'user', layout: 'dashboard', title: 'Affiliate' },
   { path: '/dashboard/settings', page: Settings, access: 'user', layout: 'account', title: 'Settings' },
   { path: '/dashboard/billing', page: Billing, access: 'user', layout: 'account', title: 'Billing' },
-  { path: '/dashboard/notifications', page: NotificationSettings, access: 'user', layout: 'account', title: 'Notifications' },
+  {
+    path: '/dashboard/notifications',
+    page: NotificationSettings,
+    access: 'user',
+    layout: 'account',
+    title: 'Notifications',
+  },
   { path: '/dashboard/api', page: ApiKeys, access: 'user', layout: 'account', title: 'API' },
 ];
 

@@ -61,7 +61,10 @@ export function Login() {
   }
 
   return (
-    <AuthCard title="Log in" subtitle={step === 'tfa' ? 'Enter the 6-digit code from your authenticator app.' : 'Welcome back to Nodekeep.'}>
+    <AuthCard
+      title="Log in"
+      subtitle={step === 'tfa' ? 'Enter the 6-digit code from your authenticator app.' : 'Welcome back to Nodekeep.'}
+    >
       <FormAlerts form={form} title="Error!" />
       <form onSubmit={(e) => (busy ? e.preventDefault() : form.onSubmit(e))} noValidate>
         {step === 'password' ? (

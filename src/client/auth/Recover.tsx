@@ -12,7 +12,10 @@ export function Recover() {
   const form = useForm({ schema: recoverInput, initial: { email: '' }, submit: (data) => recover.mutateAsync(data) });
 
   return (
-    <AuthCard title="Reset your password" subtitle="Enter the email of your account and we will send you a link to choose a new password.">
+    <AuthCard
+      title="Reset your password"
+      subtitle="Enter the email of your account and we will send you a link to choose a new password."
+    >
       <FormAlerts form={form} />
       <form onSubmit={form.onSubmit} noValidate>
         <TextField {...form.field('email', 'Email')} type="email" autoComplete="email" autoFocus />

@@ -32,7 +32,8 @@ export function Register() {
           </div>
           <p>{register.data.message}</p>
           <p className="muted">
-            We sent a link to <strong>{form.values.email.trim()}</strong>. Please confirm your email through that link, then log in.
+            We sent a link to <strong>{form.values.email.trim()}</strong>. Please confirm your email through that link,
+            then log in.
           </p>
           <Link href="/login" className="btn btn-primary btn-block">
             Go to login
@@ -49,7 +50,11 @@ export function Register() {
         <input type="hidden" name="referrer" value={referrer} />
         <TextField {...form.field('username', 'Username')} autoComplete="username" />
         <TextField {...form.field('email', 'Email')} type="email" autoComplete="email" />
-        <PasswordField {...form.field('password', 'Password')} hint="At least 6 characters." autoComplete="new-password" />
+        <PasswordField
+          {...form.field('password', 'Password')}
+          hint="At least 6 characters."
+          autoComplete="new-password"
+        />
         <PasswordField {...form.field('confirm', 'Confirm password')} autoComplete="new-password" />
         <button type="submit" className="btn btn-primary btn-block" disabled={form.pending}>
           {form.pending ? 'Creating account…' : 'Register'}

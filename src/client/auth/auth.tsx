@@ -1,5 +1,14 @@
 import { type QueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+} from 'react';
 import type { Profile, SupportInfo } from '../../shared/schemas/auth';
 import { isServerFault, isUnauthorized } from '../app/errors';
 import { supportStore, tokenStore } from '../app/storage';

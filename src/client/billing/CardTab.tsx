@@ -1,6 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'wouter';
-import { CARD_DEFAULT, CARD_PAYMENTS_OFF, CARD_PRESETS, creditCardInput, type CardSession } from '../../shared/schemas/billing';
+import {
+  CARD_DEFAULT,
+  CARD_PAYMENTS_OFF,
+  CARD_PRESETS,
+  creditCardInput,
+  type CardSession,
+} from '../../shared/schemas/billing';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { useUser } from '../auth/auth';
@@ -85,8 +91,14 @@ function CardPayments() {
 
   return (
     <div className="card-tab">
-      {returned === 'success' && <Alert kind="success">Thank you. Your payment is added to your balance as soon as the payment provider confirms it.</Alert>}
-      {returned === 'cancelled' && <Alert kind="info">The payment was not completed. You can resume it below or start a new one.</Alert>}
+      {returned === 'success' && (
+        <Alert kind="success">
+          Thank you. Your payment is added to your balance as soon as the payment provider confirms it.
+        </Alert>
+      )}
+      {returned === 'cancelled' && (
+        <Alert kind="info">The payment was not completed. You can resume it below or start a new one.</Alert>
+      )}
       <form onSubmit={onSubmit} noValidate aria-label="Pay by card">
         <fieldset className="card-amounts">
           <legend>Amount</legend>
@@ -96,11 +108,21 @@ function CardPayments() {
             </label>
           ))}
           <label>
-            <input type="radio" name="card-amount" checked={choice === 'other'} onChange={() => setChoice('other')} /> Other
+            <input type="radio" name="card-amount" checked={choice === 'other'} onChange={() => setChoice('other')} />{' '}
+            Other
           </label>
         </fieldset>
         {choice === 'other' && (
-          <TextField label="Amount (USD)" value={other} onValueChange={setOther} error={error} inputMode="decimal" required autoFocus hint="At least $5." />
+          <TextField
+            label="Amount (USD)"
+            value={other}
+            onValueChange={setOther}
+            error={error}
+            inputMode="decimal"
+            required
+            autoFocus
+            hint="At least $5."
+          />
         )}
         {choice !== 'other' && error && <Alert kind="error">{error}</Alert>}
         {/* aria-disabled, not disabled: the focus stays on Pay when the provider's error comes back (onSubmit ignores a second click). */}
@@ -152,14 +174,33 @@ function PendingSessions() {
           return (
             <li key={s.id} data-testid="card-session">
               {/* The amount resumes too, for the mouse; the keyboard has the Resume button beside it (one stop, not two). */}
-              <button type="button" className="card-pending-resume" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} title="Resume this payment" tabIndex={-1}>
+              <button
+                type="button"
+                className="card-pending-resume"
+                onClick={() => onResume(s.id)}
+                aria-disabled={resume.isPending || undefined}
+                title="Resume this payment"
+                tabIndex={-1}
+              >
                 {formatUsd2(s.amount)}
               </button>
               <span className="muted">{s.time} UTC</span>
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => onResume(s.id)} aria-disabled={resume.isPending || undefined} aria-label={`Resume ${which}`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => onResume(s.id)}
+                aria-disabled={resume.isPending || undefined}
+                aria-label={`Resume ${which}`}
+              >
                 Resume
               </button>
-              <button type="button" className="btn btn-ghost btn-sm" onClick={() => onCancel(s.id)} aria-disabled={cancel.isPending || undefined} aria-label={`Cancel ${which}`}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-sm"
+                onClick={() => onCancel(s.id)}
+                aria-disabled={cancel.isPending || undefined}
+                aria-label={`Cancel ${which}`}
+              >
                 Cancel
               </button>
             </li>

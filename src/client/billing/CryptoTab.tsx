@@ -27,12 +27,16 @@ export function CryptoTab() {
   const list = trpc.billing.get_alt_payments.useQuery();
   return (
     <QueryState query={list} what="The deposit currencies">
-      {(data) => (data.currencies.length ? <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} /> : (
+      {(data) =>
+        data.currencies.length ? (
+          <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} />
+        ) : (
           <Alert kind="info">
-            No crypto currency is accepted for deposits at the moment. Pay by card or redeem a gift code in the other tabs, or{' '}
-            <ContactLink subject="Add funds">contact support</ContactLink>.
+            No crypto currency is accepted for deposits at the moment. Pay by card or redeem a gift code in the other
+            tabs, or <ContactLink subject="Add funds">contact support</ContactLink>.
           </Alert>
-        ))}
+        )
+      }
     </QueryState>
   );
 }
@@ -49,7 +53,8 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
     onSuccess: () => utils.billing.get_alt_payments.invalidate(),
     onError: onFailure,
   });
-  const address = currency.address || (generate.data && generate.variables?.currency === currency.id ? generate.data.address : '');
+  const address =
+    currency.address || (generate.data && generate.variables?.currency === currency.id ? generate.data.address : '');
   const ready = acks.every(Boolean);
 
   return (
@@ -84,12 +89,22 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
             <legend>Before you deposit</legend>
             {ACKNOWLEDGEMENTS.map((text, i) => (
               <label key={text} className="check">
-                <input type="checkbox" checked={acks[i]} onChange={(e) => setAcks(acks.map((a, j) => (j === i ? e.target.checked : a)))} /> {text}
+                <input
+                  type="checkbox"
+                  checked={acks[i]}
+                  onChange={(e) => setAcks(acks.map((a, j) => (j === i ? e.target.checked : a)))}
+                />{' '}
+                {text}
               </label>
             ))}
           </fieldset>
           {generate.isError && <Alert kind="error">{errorMessage(generate.error)}</Alert>}
-          <button type="submit" className="btn btn-primary" disabled={!ready} aria-disabled={generate.isPending || undefined}>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={!ready}
+            aria-disabled={generate.isPending || undefined}
+          >
             {generate.isPending ? 'Generating…' : 'Generate address'}
           </button>
         </form>
@@ -98,7 +113,15 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
   );
 }
 
-function DepositAddress({ currency, address, justGenerated }: { currency: Currency; address: string; justGenerated: boolean }) {
+function DepositAddress({
+  currency,
+  address,
+  justGenerated,
+}: {
+  currency: Currency;
+  address: string;
+  justGenerated: boolean;
+}) {
   const [qr, setQr] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   const box = useRef<HTMLDivElement>(null);
@@ -119,10 +142,17 @@ function DepositAddress({ currency, address, justGenerated }: { currency: Curren
   return (
     <div className="deposit-address" ref={box}>
       <p>
-        Send {currency.label} ({currency.ticker}) to this address. Your deposit is credited to your balance in USD after {currency.max_confirmations} confirmation
+        Send {currency.label} ({currency.ticker}) to this address. Your deposit is credited to your balance in USD after{' '}
+        {currency.max_confirmations} confirmation
         {currency.max_confirmations === 1 ? '' : 's'}.
       </p>
-      <div className="qr">{qr ? <img src={qr} width={200} height={200} alt={`QR code of your ${currency.label} deposit address`} /> : failed ? null : <PageLoading />}</div>
+      <div className="qr">
+        {qr ? (
+          <img src={qr} width={200} height={200} alt={`QR code of your ${currency.label} deposit address`} />
+        ) : failed ? null : (
+          <PageLoading />
+        )}
+      </div>
       <p className="secret-line">
         <code data-testid="deposit-address">{address}</code> <CopyButton text={address} label="Copy address" />
       </p>

@@ -16,7 +16,12 @@ export function GiftCodeTab() {
   return (
     <form onSubmit={form.onSubmit} noValidate aria-label="Redeem a gift code">
       <FormAlerts form={form} />
-      <TextField {...form.field('code', 'Gift code')} autoComplete="off" spellCheck={false} placeholder="XXXX-XXXX-XXXX-XXXX" />
+      <TextField
+        {...form.field('code', 'Gift code')}
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="XXXX-XXXX-XXXX-XXXX"
+      />
       {/* aria-disabled, not disabled: the focus stays on Redeem while the server answers (useForm ignores a second submit). */}
       <button type="submit" className="btn btn-primary" aria-disabled={form.pending || undefined}>
         {form.pending ? 'Redeeming…' : 'Redeem'}

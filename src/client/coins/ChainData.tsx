@@ -8,13 +8,19 @@ const NONE = '—';
  * The wallet and latest block come from the platform's own nodes of this coin (what
  * they reported lately); figures from simulated demo nodes carry the Simulated badge.
  */
-export function ChainData({ wallet, latestBlock, simulated }: { wallet: CoinDetail['wallet']; latestBlock: number | null; simulated: boolean }) {
+export function ChainData({
+  wallet,
+  latestBlock,
+  simulated,
+}: {
+  wallet: CoinDetail['wallet'];
+  latestBlock: number | null;
+  simulated: boolean;
+}) {
   const missing = wallet === null || latestBlock === null;
   return (
     <section className="card chain-data" aria-labelledby="chain-title">
-      <h2 id="chain-title">
-        Wallet and latest block {simulated && <SimulatedBadge what="chain" />}
-      </h2>
+      <h2 id="chain-title">Wallet and latest block {simulated && <SimulatedBadge what="chain" />}</h2>
       <dl className="details">
         <div>
           <dt>Version</dt>

@@ -6,7 +6,17 @@ type CoinAlert = CoinDetail['alerts'][number];
 function AlertIcon({ alert }: { alert: CoinAlert }) {
   const kind = alert.icon === 'info' || alert.icon === 'warning' || alert.icon === 'danger' ? alert.icon : alert.type;
   return (
-    <svg className="coin-alert-icon" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+    <svg
+      className="coin-alert-icon"
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
       {kind === 'info' ? (
         <>
           <circle cx="12" cy="12" r="9.5" />

@@ -10,7 +10,12 @@ const TimeChart = lazy(() => import('../ui/TimeChart').then((m) => ({ default: m
 /** Spec section 9: charts show the last 60 points. */
 const POINTS = 60;
 
-const compactUsd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', notation: 'compact', maximumFractionDigits: 2 });
+const compactUsd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  maximumFractionDigits: 2,
+});
 
 type Chart = CoinDetail['charts'][number];
 type Plot = { times: string[]; series: ChartSeries[] };
@@ -32,13 +37,42 @@ function plotsOf(charts: Chart[]): { price: Plot; market: Plot } {
   const cap = byName('market cap');
   const volume = byName('volume');
   const market: ChartSeries[] = [];
-  if (cap) market.push({ label: 'Market cap', values: cap.values, color: '#13804b', scale: 'cap', format: (n) => compactUsd.format(n), tick: compactTick });
+  if (cap)
+    market.push({
+      label: 'Market cap',
+      values: cap.values,
+      color: '#13804b',
+      scale: 'cap',
+      format: (n) => compactUsd.format(n),
+      tick: compactTick,
+    });
   // Both series share one time axis: the server builds them from the same history rows.
   if (volume && (!cap || volume.labels.length === cap.labels.length)) {
-    market.push({ label: 'Volume', values: volume.values, color: '#c07a00', scale: 'vol', format: (n) => compactUsd.format(n), tick: compactTick });
+    market.push({
+      label: 'Volume',
+      values: volume.values,
+      color: '#c07a00',
+      scale: 'vol',
+      format: (n) => compactUsd.format(n),
+      tick: compactTick,
+    });
   }
   return {
-    price: { times: price?.labels ?? [], series: price ? [{ label: 'Price', values: price.values, color: '#3b6df6', scale: 'usd', format: (n) => `$${formatPrice(n)}`, tick: priceTick }] : [] },
+    price: {
+      times: price?.labels ?? [],
+      series: price
+        ? [
+            {
+              label: 'Price',
+              values: price.values,
+              color: '#3b6df6',
+              scale: 'usd',
+              format: (n) => `$${formatPrice(n)}`,
+              tick: priceTick,
+            },
+          ]
+        : [],
+    },
     market: { times: cap?.labels ?? volume?.labels ?? [], series: market },
   };
 }
@@ -61,7 +95,11 @@ function ChartCard({ title, plot }: { title: string; plot: Plot }) {
       <h2>{title}</h2>
       {enough ? (
         <Suspense fallback={<div className="chart chart-loading" aria-hidden="true" />}>
-          <TimeChart label={`${title}: ${plot.series.map((s) => s.label).join(' and ')} in USD`} times={plot.times} series={plot.series} />
+          <TimeChart
+            label={`${title}: ${plot.series.map((s) => s.label).join(' and ')} in USD`}
+            times={plot.times}
+            series={plot.series}
+          />
         </Suspense>
       ) : (
         <p className="muted">Not enough market history yet.</p>

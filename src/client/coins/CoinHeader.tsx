@@ -13,7 +13,10 @@ export function CoinHeader({ coin }: { coin: CoinDetail }) {
         </h1>
         <div className="coin-badges">
           {coin.kyd && (
-            <span className="flag flag-success" title="Know Your Developer: the team behind this coin has been verified">
+            <span
+              className="flag flag-success"
+              title="Know Your Developer: the team behind this coin has been verified"
+            >
               KYD verified
             </span>
           )}

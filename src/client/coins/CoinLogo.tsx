@@ -11,7 +11,11 @@ export function CoinLogo({ id, ticker, src, size = 28 }: { id: string; ticker: s
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   if (failedUrl === url) {
     return (
-      <span className="coin-logo coin-logo-fallback" style={{ width: size, height: size, fontSize: size * 0.45 }} aria-hidden="true">
+      <span
+        className="coin-logo coin-logo-fallback"
+        style={{ width: size, height: size, fontSize: size * 0.45 }}
+        aria-hidden="true"
+      >
         {ticker.slice(0, 1)}
       </span>
     );

@@ -26,7 +26,12 @@ export function CoinTable({ label, rows, sort, onSort, deployable }: Props) {
             {COLUMNS.map((col) => {
               const active = sort.key === col.key;
               return (
-                <th key={col.key} scope="col" aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined} className={col.key === 'coin' ? undefined : 'num'}>
+                <th
+                  key={col.key}
+                  scope="col"
+                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                  className={col.key === 'coin' ? undefined : 'num'}
+                >
                   <button type="button" className="sort-button" onClick={() => onSort(col.key)}>
                     {col.label}
                     <span className={`sort-mark${active ? ' is-active' : ''}`} aria-hidden="true">
@@ -54,7 +59,14 @@ export function CoinTable({ label, rows, sort, onSort, deployable }: Props) {
 }
 
 /** The columns between the coin and its fee: each a display object of the row, in header order. */
-const FIGURE_COLUMNS = ['collateral', 'masternode_value', 'roi', 'revenue_mo', 'hosted_mns', 'price_change'] as const satisfies readonly (SortKey & keyof CoinRow)[];
+const FIGURE_COLUMNS = [
+  'collateral',
+  'masternode_value',
+  'roi',
+  'revenue_mo',
+  'hosted_mns',
+  'price_change',
+] as const satisfies readonly (SortKey & keyof CoinRow)[];
 
 function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }) {
   const fee = monthlyFee(row);
@@ -86,11 +98,21 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
       {deployable && (
         <td className="actions">
           {row.maintenance ? (
-            <button type="button" className="btn btn-primary btn-sm" disabled aria-label={`Deploy ${row.label}`} title="Deployments of this coin are paused for maintenance">
+            <button
+              type="button"
+              className="btn btn-primary btn-sm"
+              disabled
+              aria-label={`Deploy ${row.label}`}
+              title="Deployments of this coin are paused for maintenance"
+            >
               Deploy
             </button>
           ) : (
-            <Link href={`/dashboard/deploy?coin=${encodeURIComponent(row.id)}`} className="btn btn-primary btn-sm" aria-label={`Deploy ${row.label}`}>
+            <Link
+              href={`/dashboard/deploy?coin=${encodeURIComponent(row.id)}`}
+              className="btn btn-primary btn-sm"
+              aria-label={`Deploy ${row.label}`}
+            >
               Deploy
             </Link>
           )}

@@ -51,7 +51,14 @@ export function DashboardHome() {
           <label htmlFor="coin-search" className="sr-only">
             Search coins
           </label>
-          <input id="coin-search" type="search" placeholder="Search coins" value={query} onChange={(e) => setQuery(e.target.value)} disabled={!coins.data} />
+          <input
+            id="coin-search"
+            type="search"
+            placeholder="Search coins"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            disabled={!coins.data}
+          />
         </div>
       </PageHeader>
       <QueryState query={coins} what="The coin list" loadingLabel="Loading coins…">
@@ -88,7 +95,10 @@ function DelistedSection({ rows, sort, onSort }: { rows: CoinRow[]; sort: Sort; 
   return (
     <section className="delisted" aria-labelledby="delisted-title">
       <h2 id="delisted-title">Delisted</h2>
-      <p className="muted small">These coins are no longer supported. Nodes already hosted keep running until they are deleted; new nodes cannot be deployed.</p>
+      <p className="muted small">
+        These coins are no longer supported. Nodes already hosted keep running until they are deleted; new nodes cannot
+        be deployed.
+      </p>
       <div className="card table-card">
         <CoinTable label="Delisted coins" rows={rows} sort={sort} onSort={onSort} deployable={false} />
       </div>
@@ -109,7 +119,8 @@ function NoCoinsYet() {
         )
       }
     >
-      The platform operator has not added any coins to the catalog. Supported masternode, validator and staking coins will show up here.
+      The platform operator has not added any coins to the catalog. Supported masternode, validator and staking coins
+      will show up here.
     </EmptyState>
   );
 }

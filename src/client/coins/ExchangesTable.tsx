@@ -46,7 +46,11 @@ export function ExchangesTable({ exchanges }: { exchanges: CoinDetail['exchanges
                     <td>
                       {/^https?:\/\//i.test(x.link) && (
                         <a href={x.link} target="_blank" rel="noopener noreferrer">
-                          Trade<span className="sr-only"> {x.pair} on {x.exchange.name}</span>
+                          Trade
+                          <span className="sr-only">
+                            {' '}
+                            {x.pair} on {x.exchange.name}
+                          </span>
                           <span aria-hidden="true"> ↗</span>
                         </a>
                       )}

@@ -22,29 +22,54 @@ export function IncomeCalculator({ coin, price }: { coin: CoinDetail; price: num
   const [roiText, setRoiText] = useState<FieldText>(null);
 
   const roi = coin.roi ?? 0;
-  const read = (text: FieldText, fallback: number, parse: (t: string) => Parsed): Parsed => (text === null ? { ok: true, value: fallback } : parse(text));
+  const read = (text: FieldText, fallback: number, parse: (t: string) => Parsed): Parsed =>
+    text === null ? { ok: true, value: fallback } : parse(text);
   const n = read(nodesText, 1, parseNodes);
   const p = read(priceText, price, (t) => parseAmount(t, 'price'));
   const r = read(roiText, roi, (t) => parseAmount(t, 'ROI'));
 
   const perNode = p.ok && r.ok ? income(coin.collateral, p.value, r.value) : null;
   const times = n.ok ? n.value : null;
-  const total = (k: 'yearly' | 'monthly' | 'weekly' | 'daily') => (perNode && times !== null ? usd(perNode[k] * times) : MISSING);
+  const total = (k: 'yearly' | 'monthly' | 'weekly' | 'daily') =>
+    perNode && times !== null ? usd(perNode[k] * times) : MISSING;
 
   return (
     <section className="card income-calculator" aria-labelledby="income-title">
       <h2 id="income-title">Income calculator</h2>
       <div className="calc-fields">
-        <CalcField label="Number of nodes" inputMode="numeric" text={nodesText ?? '1'} parsed={n} onText={setNodesText} hint={`1 to ${MAX_NODES}`} />
-        <CalcField label="Price (USD)" inputMode="decimal" text={priceText ?? defaultText(price)} parsed={p} onText={setPriceText} />
-        <CalcField label="ROI (% per year)" inputMode="decimal" text={roiText ?? defaultText(roi)} parsed={r} onText={setRoiText} />
+        <CalcField
+          label="Number of nodes"
+          inputMode="numeric"
+          text={nodesText ?? '1'}
+          parsed={n}
+          onText={setNodesText}
+          hint={`1 to ${MAX_NODES}`}
+        />
+        <CalcField
+          label="Price (USD)"
+          inputMode="decimal"
+          text={priceText ?? defaultText(price)}
+          parsed={p}
+          onText={setPriceText}
+        />
+        <CalcField
+          label="ROI (% per year)"
+          inputMode="decimal"
+          text={roiText ?? defaultText(roi)}
+          parsed={r}
+          onText={setRoiText}
+        />
       </div>
       <dl className="calc-results" aria-label="Estimated income">
         <Result label="Yearly income" value={total('yearly')} testId="income-yearly" />
         <Result label="Monthly income" value={total('monthly')} testId="income-monthly" />
         <Result label="Weekly income" value={total('weekly')} testId="income-weekly" />
         <Result label="Daily income" value={total('daily')} testId="income-daily" />
-        <Result label="Collateral needed" value={times !== null ? `${formatNumber(times * coin.collateral)} ${coin.ticker}` : MISSING} testId="income-collateral" />
+        <Result
+          label="Collateral needed"
+          value={times !== null ? `${formatNumber(times * coin.collateral)} ${coin.ticker}` : MISSING}
+          testId="income-collateral"
+        />
         <Result
           label="Hosting cost per month"
           value={times !== null ? formatUsd2(times * DAYS_PER_MONTH * coin.dedicated_price) : MISSING}
@@ -52,7 +77,9 @@ export function IncomeCalculator({ coin, price }: { coin: CoinDetail; price: num
           testId="income-hosting"
         />
       </dl>
-      <p className="muted small">Estimates before hosting fees. ROI is the platform’s own formula; actual returns may differ by ±10%.</p>
+      <p className="muted small">
+        Estimates before hosting fees. ROI is the platform’s own formula; actual returns may differ by ±10%.
+      </p>
     </section>
   );
 }

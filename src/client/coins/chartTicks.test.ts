@@ -1,11 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { compactTick, priceTick } from './chartTicks';
 
-const ticks = (from: number, step: number, n: number, f: (n: number, step: number) => string) => Array.from({ length: n }, (_, i) => f(from + i * step, step));
+const ticks = (from: number, step: number, n: number, f: (n: number, step: number) => string) =>
+  Array.from({ length: n }, (_, i) => f(from + i * step, step));
 
 describe('chart ticks', () => {
   it('never repeat a label, for prices below and across one cent', () => {
-    for (const [from, step] of [[0.0091, 0.0002], [0.0045, 0.00005], [0.99, 0.005], [12.4, 0.1], [1200, 50]] as const) {
+    for (const [from, step] of [
+      [0.0091, 0.0002],
+      [0.0045, 0.00005],
+      [0.99, 0.005],
+      [12.4, 0.1],
+      [1200, 50],
+    ] as const) {
       const labels = ticks(from, step, 8, priceTick);
       expect(new Set(labels).size, labels.join(' ')).toBe(labels.length);
     }

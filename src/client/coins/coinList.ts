@@ -5,7 +5,8 @@ import type { CoinRow } from '../../shared/schemas/coins';
  * (platform-and-account.md sections 2, 4 and 9).
  */
 
-export type SortKey = 'coin' | 'collateral' | 'masternode_value' | 'roi' | 'revenue_mo' | 'hosted_mns' | 'price_change' | 'monthly_fee';
+export type SortKey =
+  'coin' | 'collateral' | 'masternode_value' | 'roi' | 'revenue_mo' | 'hosted_mns' | 'price_change' | 'monthly_fee';
 export type SortDir = 'asc' | 'desc';
 export type Sort = { key: SortKey; dir: SortDir };
 

@@ -45,7 +45,9 @@ describe('display objects', () => {
 
   it('shows text statistics as given', () => {
     expect(statisticText({ value: 'X11', format: 'text', round: 2, prefix: '', suffix: '' })).toBe('X11');
-    expect(statisticText({ value: 'not offered', format: 'text', round: 2, prefix: '', suffix: '' })).toBe('not offered');
+    expect(statisticText({ value: 'not offered', format: 'text', round: 2, prefix: '', suffix: '' })).toBe(
+      'not offered',
+    );
     expect(statisticText({ value: null, format: 'number', round: 2, prefix: '', suffix: '' })).toBe('--');
   });
 
@@ -115,7 +117,8 @@ describe('income calculator input', () => {
     expect(parseAmount('40.68', 'price')).toEqual({ ok: true, value: 40.68 });
     expect(parseAmount('.5', 'ROI')).toEqual({ ok: true, value: 0.5 });
     expect(parseAmount('0', 'price')).toEqual({ ok: true, value: 0 });
-    for (const bad of ['', '-1', 'abc', '1,5', '1e3', 'Infinity', '1.2.3']) expect(parseAmount(bad, 'price').ok, bad).toBe(false);
+    for (const bad of ['', '-1', 'abc', '1,5', '1e3', 'Infinity', '1.2.3'])
+      expect(parseAmount(bad, 'price').ok, bad).toBe(false);
   });
 
   it('shortens defaults without exponents', () => {
@@ -127,7 +130,12 @@ describe('income calculator input', () => {
 });
 
 describe('pricing', () => {
-  const row = (id: string, regular: [number, number | null], now: [number, number | null] = regular, extra: { delisted?: boolean } = {}) => ({
+  const row = (
+    id: string,
+    regular: [number, number | null],
+    now: [number, number | null] = regular,
+    extra: { delisted?: boolean } = {},
+  ) => ({
     id,
     label: id.toUpperCase(),
     ticker: id.toUpperCase(),
@@ -140,7 +148,12 @@ describe('pricing', () => {
   });
 
   it('starts each plan at the lowest regular price among listed coins; campaigns do not set it', () => {
-    const rows = [row('a', [0.13, 0.063]), row('b', [0.2, null]), row('c', [0.13, 0.063], [0.1, 0.045]), row('d', [0.05, 0.01], [0.05, 0.01], { delisted: true })];
+    const rows = [
+      row('a', [0.13, 0.063]),
+      row('b', [0.2, null]),
+      row('c', [0.13, 0.063], [0.1, 0.045]),
+      row('d', [0.05, 0.01], [0.05, 0.01], { delisted: true }),
+    ];
     const floors = planFloors(rows);
     expect(floors.dedicated).toEqual({ daily: 0.13, monthly: 30 * 0.13 });
     expect(floors.cloud).toEqual({ daily: 0.063, monthly: 30 * 0.063 });

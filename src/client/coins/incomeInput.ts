@@ -33,7 +33,8 @@ export function parseAmount(text: string, what: 'price' | 'ROI'): Parsed {
   if (t === '') return { ok: false, message: `Enter the ${what}.` };
   if (t.startsWith('-')) return { ok: false, message: `The ${what} cannot be negative.` };
   const n = decimal(t);
-  if (n === null || !Number.isFinite(n)) return { ok: false, message: `Enter the ${what} as a number, such as ${what === 'price' ? '12.50' : '8.5'}.` };
+  if (n === null || !Number.isFinite(n))
+    return { ok: false, message: `Enter the ${what} as a number, such as ${what === 'price' ? '12.50' : '8.5'}.` };
   return { ok: true, value: n };
 }
 

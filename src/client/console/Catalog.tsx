@@ -56,7 +56,13 @@ function CoinRow({ coin: c }: { coin: Coin }) {
   const failed = [setPrice, setFlag, delist].find((m) => m.isError);
   const toggle = (flag: 'campaign' | 'maintenance' | 'cloud', on: boolean, label: string) => (
     <label className="console-toggle">
-      <input type="checkbox" aria-label={`${label} of ${c.label}`} checked={on} disabled={setFlag.isPending} onChange={(e) => setFlag.mutate({ coin: c.id, flag, on: e.target.checked })} />
+      <input
+        type="checkbox"
+        aria-label={`${label} of ${c.label}`}
+        checked={on}
+        disabled={setFlag.isPending}
+        onChange={(e) => setFlag.mutate({ coin: c.id, flag, on: e.target.checked })}
+      />
       {on ? 'on' : 'off'}
     </label>
   );
@@ -64,18 +70,35 @@ function CoinRow({ coin: c }: { coin: Coin }) {
     <tr data-coin={c.id}>
       <td>
         {c.label} <small>{c.ticker}</small>
-        {failed && <div className="console-error-text" role="alert">{errorMessage(failed.error)}</div>}
+        {failed && (
+          <div className="console-error-text" role="alert">
+            {errorMessage(failed.error)}
+          </div>
+        )}
       </td>
       <td colSpan={prices ? 2 : 1}>
         {prices ? (
           <form
             onSubmit={(e) => {
               e.preventDefault();
-              setPrice.mutate({ coin: c.id, dedicated: prices.dedicated, cloud: prices.cloud }, { onSuccess: () => setPrices(null) });
+              setPrice.mutate(
+                { coin: c.id, dedicated: prices.dedicated, cloud: prices.cloud },
+                { onSuccess: () => setPrices(null) },
+              );
             }}
           >
-            <input aria-label={`Dedicated price of ${c.label}`} size={8} value={prices.dedicated} onChange={(e) => setPrices({ ...prices, dedicated: e.target.value })} />
-            <input aria-label={`Cloud price of ${c.label}`} size={8} value={prices.cloud} onChange={(e) => setPrices({ ...prices, cloud: e.target.value })} />
+            <input
+              aria-label={`Dedicated price of ${c.label}`}
+              size={8}
+              value={prices.dedicated}
+              onChange={(e) => setPrices({ ...prices, dedicated: e.target.value })}
+            />
+            <input
+              aria-label={`Cloud price of ${c.label}`}
+              size={8}
+              value={prices.cloud}
+              onChange={(e) => setPrices({ ...prices, cloud: e.target.value })}
+            />
             <button type="submit" className="btn btn-primary btn-sm" disabled={setPrice.isPending}>
               Save prices
             </button>
@@ -84,14 +107,22 @@ function CoinRow({ coin: c }: { coin: Coin }) {
             </button>
           </form>
         ) : (
-          <button type="button" className="btn-link" aria-label={`Edit prices of ${c.label}`} onClick={() => setPrices({ dedicated: c.dedicated_price, cloud: c.cloud_price })}>
+          <button
+            type="button"
+            className="btn-link"
+            aria-label={`Edit prices of ${c.label}`}
+            onClick={() => setPrices({ dedicated: c.dedicated_price, cloud: c.cloud_price })}
+          >
             {c.dedicated_price}
           </button>
         )}
       </td>
       {!prices && <td>{c.cloud_price}</td>}
       <td>
-        {toggle('campaign', c.campaign, 'Campaign')} <small>{c.campaign_dedicated_price} / {c.campaign_cloud_price}</small>
+        {toggle('campaign', c.campaign, 'Campaign')}{' '}
+        <small>
+          {c.campaign_dedicated_price} / {c.campaign_cloud_price}
+        </small>
       </td>
       <td>{toggle('maintenance', c.maintenance, 'Maintenance')}</td>
       <td>{toggle('cloud', c.cloud, 'Cloud plan')}</td>
@@ -99,7 +130,14 @@ function CoinRow({ coin: c }: { coin: Coin }) {
         {c.delisted ? (
           'delisted'
         ) : (
-          <button type="button" className="btn btn-danger btn-sm" disabled={delist.isPending} onClick={() => window.confirm(`Delist ${c.label}? No new nodes can be deployed.`) && delist.mutate({ coin: c.id })}>
+          <button
+            type="button"
+            className="btn btn-danger btn-sm"
+            disabled={delist.isPending}
+            onClick={() =>
+              window.confirm(`Delist ${c.label}? No new nodes can be deployed.`) && delist.mutate({ coin: c.id })
+            }
+          >
             Delist
           </button>
         )}
@@ -126,7 +164,10 @@ function ImportSection() {
   return (
     <section className="console-section" aria-labelledby="import-h">
       <h2 id="import-h">Import a catalog file</h2>
-      <p>Every coin in the file is written as the file says. Nothing changes until you apply the preview, and nothing at all if any coin is invalid.</p>
+      <p>
+        Every coin in the file is written as the file says. Nothing changes until you apply the preview, and nothing at
+        all if any coin is invalid.
+      </p>
       <label>
         Catalog file (JSON)
         <input
@@ -173,7 +214,12 @@ function ImportSection() {
               </li>
             ))}
           </ul>
-          <button type="button" className="btn btn-primary" disabled={apply.isPending} onClick={() => apply.mutate({ file_name: file.name, text: file.text })}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={apply.isPending}
+            onClick={() => apply.mutate({ file_name: file.name, text: file.text })}
+          >
             Apply import
           </button>
         </div>

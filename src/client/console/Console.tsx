@@ -16,7 +16,14 @@ export function Console() {
           <strong className="console-brand">Nodekeep console</strong>
           <nav className="console-nav" aria-label="Console">
             {CONSOLE_PAGES.filter((p) => p.nav !== false).map((p) => (
-              <Link key={p.path} href={p.path} className="console-nav-link" aria-current={location === p.path || (p.path !== '/' && location.startsWith(`${p.path}/`)) ? 'page' : undefined}>
+              <Link
+                key={p.path}
+                href={p.path}
+                className="console-nav-link"
+                aria-current={
+                  location === p.path || (p.path !== '/' && location.startsWith(`${p.path}/`)) ? 'page' : undefined
+                }
+              >
                 {p.label}
               </Link>
             ))}
@@ -56,7 +63,9 @@ function ConsoleScreen({ page }: { page: ConsolePage }) {
           <Page />
         </Suspense>
       ) : (
-        <p className="muted">This part of the console is not built yet; the command line does it for now (npm run nodekeep -- help).</p>
+        <p className="muted">
+          This part of the console is not built yet; the command line does it for now (npm run nodekeep -- help).
+        </p>
       )}
     </ErrorBoundary>
   );

@@ -24,7 +24,8 @@ export function ConsoleGate() {
   if (!user) return <Redirect to="~/404" replace />;
   if (access.isPending) return <PageLoading />;
   if (access.isError) {
-    if (errorCode(access.error) !== 'NOT_FOUND') return <QueryError what="The console" error={access.error} retry={() => void access.refetch()} />;
+    if (errorCode(access.error) !== 'NOT_FOUND')
+      return <QueryError what="The console" error={access.error} retry={() => void access.refetch()} />;
     if (errorMessage(access.error) === CONSOLE_NEEDS_2FA) return <TurnOn2fa />;
     return <Redirect to="~/404" replace />;
   }

@@ -57,10 +57,16 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
   const refresh = useRefresh(c.id);
   const [done, setDone] = useState<string | null>(null);
   const opts = (text: string) => ({ onSuccess: () => (setDone(text), refresh()) });
-  const disable = trpc.console.customers.disable.useMutation(opts(`${escapeBidi(c.username)} is disabled and signed out.`));
+  const disable = trpc.console.customers.disable.useMutation(
+    opts(`${escapeBidi(c.username)} is disabled and signed out.`),
+  );
   const enable = trpc.console.customers.enable.useMutation(opts(`${escapeBidi(c.username)} can log in again.`));
-  const resend = trpc.console.customers.resend_verification.useMutation({ onSuccess: (r) => (setDone(r.message), refresh()) });
-  const reset = trpc.console.customers.reset_2fa.useMutation(opts(`Two-factor authentication is off for ${escapeBidi(c.username)}; they were told by mail and in-app.`));
+  const resend = trpc.console.customers.resend_verification.useMutation({
+    onSuccess: (r) => (setDone(r.message), refresh()),
+  });
+  const reset = trpc.console.customers.reset_2fa.useMutation(
+    opts(`Two-factor authentication is off for ${escapeBidi(c.username)}; they were told by mail and in-app.`),
+  );
   const [check, setCheck] = useState('');
   const failed = [disable, enable, resend, reset].find((m) => m.isError);
   return (
@@ -90,16 +96,31 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
       </dl>
       <div className="console-buttons">
         {c.disabled ? (
-          <button type="button" className="btn btn-secondary" disabled={enable.isPending} onClick={() => enable.mutate({ id: c.id })}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={enable.isPending}
+            onClick={() => enable.mutate({ id: c.id })}
+          >
             Enable account
           </button>
         ) : (
-          <button type="button" className="btn btn-danger" disabled={disable.isPending} onClick={() => disable.mutate({ id: c.id })}>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={disable.isPending}
+            onClick={() => disable.mutate({ id: c.id })}
+          >
             Disable account
           </button>
         )}
         {!c.verified && (
-          <button type="button" className="btn btn-secondary" disabled={resend.isPending} onClick={() => resend.mutate({ id: c.id })}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={resend.isPending}
+            onClick={() => resend.mutate({ id: c.id })}
+          >
             Resend verification email
           </button>
         )}
@@ -113,7 +134,13 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
           }}
         >
           <h3>Reset two-factor authentication</h3>
-          <TextField label="Identity check" value={check} onValueChange={setCheck} maxLength={500} hint="How you checked that the person asking owns this account (kept in the log)." />
+          <TextField
+            label="Identity check"
+            value={check}
+            onValueChange={setCheck}
+            maxLength={500}
+            hint="How you checked that the person asking owns this account (kept in the log)."
+          />
           <button type="submit" className="btn btn-danger" disabled={reset.isPending || check.trim().length < 10}>
             Reset 2FA
           </button>
@@ -143,7 +170,11 @@ function AdjustSection({ id, username }: { id: number; username: string }) {
     onSuccess: (r, input) => {
       if (r.applied) applied.current = input.key;
       const ours = r.applied || applied.current === input.key;
-      setDone(ours ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.` : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`);
+      setDone(
+        ours
+          ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.`
+          : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`,
+      );
       setAmount('');
       setReason('');
       setKey(newKey());
@@ -160,9 +191,25 @@ function AdjustSection({ id, username }: { id: number; username: string }) {
           adjust.mutate({ id, amount, reason, key });
         }}
       >
-        <TextField label="Amount (USD)" value={amount} onValueChange={setAmount} hint="25 credits $25; -3.50 takes $3.50 away." inputMode="decimal" />
-        <TextField label="Reason" value={reason} onValueChange={setReason} maxLength={200} hint="The customer reads it in their transaction history." />
-        <button type="submit" className="btn btn-primary" disabled={adjust.isPending || !amount.trim() || !reason.trim()}>
+        <TextField
+          label="Amount (USD)"
+          value={amount}
+          onValueChange={setAmount}
+          hint="25 credits $25; -3.50 takes $3.50 away."
+          inputMode="decimal"
+        />
+        <TextField
+          label="Reason"
+          value={reason}
+          onValueChange={setReason}
+          maxLength={200}
+          hint="The customer reads it in their transaction history."
+        />
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={adjust.isPending || !amount.trim() || !reason.trim()}
+        >
           Post adjustment
         </button>
       </form>

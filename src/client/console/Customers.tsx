@@ -58,16 +58,30 @@ export function Customers() {
                           <CustomerText text={c.email} />
                         </td>
                         <td className="nowrap">{usd(c.balance_micros)}</td>
-                        <td>{[c.disabled ? 'disabled' : 'active', c.verified ? 'verified' : 'not verified', c.tfa ? '2FA on' : null, c.operator ? 'operator' : null].filter(Boolean).join(', ')}</td>
+                        <td>
+                          {[
+                            c.disabled ? 'disabled' : 'active',
+                            c.verified ? 'verified' : 'not verified',
+                            c.tfa ? '2FA on' : null,
+                            c.operator ? 'operator' : null,
+                          ]
+                            .filter(Boolean)
+                            .join(', ')}
+                        </td>
                         <td className="nowrap">{utc(c.created_at)}</td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
-                {r.more && <p className="muted">Only the newest 50 matches are shown; type more to narrow the search.</p>}
+                {r.more && (
+                  <p className="muted">Only the newest 50 matches are shown; type more to narrow the search.</p>
+                )}
               </>
             ) : (
-              <p className="muted">No customer matches “<CustomerText text={q} />”.</p>
+              <p className="muted">
+                No customer matches “<CustomerText text={q} />
+                ”.
+              </p>
             )
           }
         </QueryState>

@@ -68,11 +68,26 @@ function Hosts() {
                       <form
                         onSubmit={(e) => {
                           e.preventDefault();
-                          set.mutate({ name: h.name, dedicated: Number(editing.dedicated), cloud: Number(editing.cloud) }, { onSuccess: () => setEditing(null) });
+                          set.mutate(
+                            { name: h.name, dedicated: Number(editing.dedicated), cloud: Number(editing.cloud) },
+                            { onSuccess: () => setEditing(null) },
+                          );
                         }}
                       >
-                        <input aria-label={`Dedicated slots of ${h.name}`} inputMode="numeric" size={5} value={editing.dedicated} onChange={(e) => setEditing({ ...editing, dedicated: e.target.value })} />
-                        <input aria-label={`Cloud slots of ${h.name}`} inputMode="numeric" size={5} value={editing.cloud} onChange={(e) => setEditing({ ...editing, cloud: e.target.value })} />
+                        <input
+                          aria-label={`Dedicated slots of ${h.name}`}
+                          inputMode="numeric"
+                          size={5}
+                          value={editing.dedicated}
+                          onChange={(e) => setEditing({ ...editing, dedicated: e.target.value })}
+                        />
+                        <input
+                          aria-label={`Cloud slots of ${h.name}`}
+                          inputMode="numeric"
+                          size={5}
+                          value={editing.cloud}
+                          onChange={(e) => setEditing({ ...editing, cloud: e.target.value })}
+                        />
                         <button type="submit" className="btn btn-primary btn-sm" disabled={set.isPending}>
                           Save
                         </button>
@@ -81,12 +96,27 @@ function Hosts() {
                         </button>
                       </form>
                     ) : (
-                      <button type="button" className="btn btn-sm" onClick={() => setEditing({ name: h.name, dedicated: String(h.dedicated.slots), cloud: String(h.cloud.slots) })}>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        onClick={() =>
+                          setEditing({
+                            name: h.name,
+                            dedicated: String(h.dedicated.slots),
+                            cloud: String(h.cloud.slots),
+                          })
+                        }
+                      >
                         Capacity
                       </button>
                     )}
                     {h.state === 'active' && (
-                      <button type="button" className="btn btn-sm" disabled={drain.isPending} onClick={() => drain.mutate({ name: h.name })}>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        disabled={drain.isPending}
+                        onClick={() => drain.mutate({ name: h.name })}
+                      >
                         Drain {h.name}
                       </button>
                     )}
@@ -95,7 +125,10 @@ function Hosts() {
                         type="button"
                         className="btn btn-danger btn-sm"
                         disabled={remove.isPending}
-                        onClick={() => window.confirm(`Remove host ${h.name}? It must run no nodes.`) && remove.mutate({ name: h.name })}
+                        onClick={() =>
+                          window.confirm(`Remove host ${h.name}? It must run no nodes.`) &&
+                          remove.mutate({ name: h.name })
+                        }
                       >
                         Remove
                       </button>
@@ -126,8 +159,9 @@ function AddHost() {
     <section className="console-section" aria-labelledby="add-host-h">
       <h2 id="add-host-h">Add a Docker or Podman host</h2>
       <p>
-        The host is reached before it is added. A remote Docker API is root on its host: reach it over TLS with a client certificate (<code>https://host:2376</code>) or over SSH (
-        <code>ssh://user@host</code>). Plain <code>tcp://</code> is accepted on a loopback address only.
+        The host is reached before it is added. A remote Docker API is root on its host: reach it over TLS with a client
+        certificate (<code>https://host:2376</code>) or over SSH (<code>ssh://user@host</code>). Plain{' '}
+        <code>tcp://</code> is accepted on a loopback address only.
       </p>
       <form
         onSubmit={(e) => {
@@ -153,7 +187,12 @@ function AddHost() {
         }}
       >
         <TextField label="Host name" value={f.name} onValueChange={field('name')} maxLength={32} />
-        <TextField label="Docker API URL" value={f.url} onValueChange={field('url')} hint="unix:///run/podman/podman.sock, https://host:2376, ssh://user@host or tcp://127.0.0.1:port" />
+        <TextField
+          label="Docker API URL"
+          value={f.url}
+          onValueChange={field('url')}
+          hint="unix:///run/podman/podman.sock, https://host:2376, ssh://user@host or tcp://127.0.0.1:port"
+        />
         <TextField label="Public IPv4" value={f.ipv4} onValueChange={field('ipv4')} />
         <TextField label="Dedicated slots" value={f.dedicated} onValueChange={field('dedicated')} />
         <TextField label="Cloud slots" value={f.cloud} onValueChange={field('cloud')} />
@@ -205,9 +244,26 @@ function Nodes() {
           setApplied(search);
         }}
       >
-        <input aria-label="Search nodes" placeholder="user, node id, coin or IP" value={search.q} onChange={(e) => setSearch({ ...search, q: e.target.value })} />
-        <input aria-label="Status" placeholder="status" value={search.status} onChange={(e) => setSearch({ ...search, status: e.target.value })} size={10} />
-        <input aria-label="Coin" placeholder="coin" value={search.coin} onChange={(e) => setSearch({ ...search, coin: e.target.value })} size={8} />
+        <input
+          aria-label="Search nodes"
+          placeholder="user, node id, coin or IP"
+          value={search.q}
+          onChange={(e) => setSearch({ ...search, q: e.target.value })}
+        />
+        <input
+          aria-label="Status"
+          placeholder="status"
+          value={search.status}
+          onChange={(e) => setSearch({ ...search, status: e.target.value })}
+          size={10}
+        />
+        <input
+          aria-label="Coin"
+          placeholder="coin"
+          value={search.coin}
+          onChange={(e) => setSearch({ ...search, coin: e.target.value })}
+          size={8}
+        />
         <button type="submit" className="btn">
           Search
         </button>
@@ -231,7 +287,11 @@ function Nodes() {
                 {p.nodes.map((n) => (
                   <tr key={n.mn_id}>
                     <td>
-                      <button type="button" className="btn-link" onClick={() => setOpen(open === n.mn_id ? null : n.mn_id)}>
+                      <button
+                        type="button"
+                        className="btn-link"
+                        onClick={() => setOpen(open === n.mn_id ? null : n.mn_id)}
+                      >
                         <CustomerText text={n.mn_id} />
                       </button>
                       {n.simulated && <small> simulated</small>}
@@ -262,7 +322,12 @@ function Nodes() {
               <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 Previous
               </button>{' '}
-              <button type="button" className="btn btn-sm" disabled={page * PER_PAGE >= p.total} onClick={() => setPage(page + 1)}>
+              <button
+                type="button"
+                className="btn btn-sm"
+                disabled={page * PER_PAGE >= p.total}
+                onClick={() => setPage(page + 1)}
+              >
                 Next
               </button>
             </p>
@@ -288,7 +353,12 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
       <button type="button" className="btn btn-sm" onClick={() => (showLogs ? logs.refetch() : setShowLogs(true))}>
         {showLogs ? 'Reload logs' : 'Open logs'}
       </button>{' '}
-      <button type="button" className="btn btn-sm" disabled={restart.isPending} onClick={() => restart.mutate({ mn_id: mnId }, { onSuccess: () => setDone('The node will be restarted.') })}>
+      <button
+        type="button"
+        className="btn btn-sm"
+        disabled={restart.isPending}
+        onClick={() => restart.mutate({ mn_id: mnId }, { onSuccess: () => setDone('The node will be restarted.') })}
+      >
         Restart
       </button>{' '}
       <button type="button" className="btn btn-sm" onClick={onClose}>
@@ -297,7 +367,8 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          if (window.confirm(`Destroy ${mnId} and its data? This cannot be undone.`)) destroy.mutate({ mn_id: mnId, reason }, { onSuccess: () => setDone('The node is being destroyed.') });
+          if (window.confirm(`Destroy ${mnId} and its data? This cannot be undone.`))
+            destroy.mutate({ mn_id: mnId, reason }, { onSuccess: () => setDone('The node is being destroyed.') });
         }}
       >
         <TextField label="Reason for destroying" value={reason} onValueChange={setReason} maxLength={500} />
@@ -308,7 +379,12 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
       {restart.isError && <Alert kind="error">{errorMessage(restart.error)}</Alert>}
       {destroy.isError && <Alert kind="error">{errorMessage(destroy.error)}</Alert>}
       {done && <Alert kind="success">{done}</Alert>}
-      {showLogs && (logs.isError ? <Alert kind="error">{errorMessage(logs.error)}</Alert> : <pre className="console-logs">{logs.data?.text ?? 'Loading…'}</pre>)}
+      {showLogs &&
+        (logs.isError ? (
+          <Alert kind="error">{errorMessage(logs.error)}</Alert>
+        ) : (
+          <pre className="console-logs">{logs.data?.text ?? 'Loading…'}</pre>
+        ))}
     </div>
   );
 }
@@ -345,7 +421,12 @@ function FailedJobs() {
                     <td>{j.attempts}</td>
                     <td>{j.reason ? <CustomerText text={j.reason} /> : '-'}</td>
                     <td>
-                      <button type="button" className="btn btn-sm" disabled={retry.isPending} onClick={() => retry.mutate({ id: j.id })}>
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        disabled={retry.isPending}
+                        onClick={() => retry.mutate({ id: j.id })}
+                      >
                         Retry
                       </button>
                     </td>

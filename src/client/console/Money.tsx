@@ -43,7 +43,9 @@ function GiftCodes() {
       void utils.console.money.gift_codes.invalidate();
     },
   });
-  const revoke = trpc.console.money.revoke_gift_codes.useMutation({ onSuccess: () => void utils.console.money.gift_codes.invalidate() });
+  const revoke = trpc.console.money.revoke_gift_codes.useMutation({
+    onSuccess: () => void utils.console.money.gift_codes.invalidate(),
+  });
   const expiresId = useId();
   return (
     <section className="console-section console-wide" aria-labelledby="gift-h">
@@ -71,12 +73,18 @@ function GiftCodes() {
       {made && (
         <div className="console-made" aria-label="New gift codes">
           <Alert kind="success">
-            {made.codes.length} code{made.codes.length === 1 ? '' : 's'} of {usd(made.amount_micros)} (batch {made.batch}), valid until {utc(made.expires_at)}. Copy them now: they are shown only this once and are not stored.
+            {made.codes.length} code{made.codes.length === 1 ? '' : 's'} of {usd(made.amount_micros)} (batch{' '}
+            {made.batch}), valid until {utc(made.expires_at)}. Copy them now: they are shown only this once and are not
+            stored.
           </Alert>
           <pre className="console-codes" data-testid="new-codes">
             {made.codes.join('\n')}
           </pre>
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void navigator.clipboard?.writeText(made.codes.join('\n'))}>
+          <button
+            type="button"
+            className="btn btn-secondary btn-sm"
+            onClick={() => void navigator.clipboard?.writeText(made.codes.join('\n'))}
+          >
             Copy codes
           </button>{' '}
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => setMade(null)}>
@@ -116,16 +124,32 @@ function GiftCodes() {
                       <td>
                         {c.batch}{' '}
                         {c.state === 'unused' && (
-                          <button type="button" className="btn btn-link btn-sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ batch: c.batch })} aria-label={`Revoke unused codes of batch ${c.batch}`}>
+                          <button
+                            type="button"
+                            className="btn btn-link btn-sm"
+                            disabled={revoke.isPending}
+                            onClick={() => revoke.mutate({ batch: c.batch })}
+                            aria-label={`Revoke unused codes of batch ${c.batch}`}
+                          >
                             revoke batch
                           </button>
                         )}
                       </td>
                       <td className="nowrap">{utc(c.expires_at)}</td>
-                      <td>{c.state === 'redeemed' ? `redeemed by ${escapeBidi(c.redeemed_by ?? '')} ${utc(c.redeemed_at!)}` : c.state}</td>
+                      <td>
+                        {c.state === 'redeemed'
+                          ? `redeemed by ${escapeBidi(c.redeemed_by ?? '')} ${utc(c.redeemed_at!)}`
+                          : c.state}
+                      </td>
                       <td>
                         {c.state === 'unused' && (
-                          <button type="button" className="btn btn-secondary btn-sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ ids: [c.id] })} aria-label={`Revoke code ${c.id}`}>
+                          <button
+                            type="button"
+                            className="btn btn-secondary btn-sm"
+                            disabled={revoke.isPending}
+                            onClick={() => revoke.mutate({ ids: [c.id] })}
+                            aria-label={`Revoke code ${c.id}`}
+                          >
                             Revoke
                           </button>
                         )}
@@ -152,8 +176,34 @@ function downloadCsv(rows: GiftCodeRow[]) {
     const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
     return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
   };
-  const head = ['id', 'code_ends', 'amount_usd', 'batch', 'created_at', 'expires_at', 'state', 'redeemed_by', 'redeemed_at', 'revoked_at'];
-  const lines = rows.map((r) => [r.id, r.hint, usd(r.amount_micros).replace('$', ''), r.batch, r.created_at, r.expires_at, r.state, r.redeemed_by, r.redeemed_at, r.revoked_at].map(cell).join(','));
+  const head = [
+    'id',
+    'code_ends',
+    'amount_usd',
+    'batch',
+    'created_at',
+    'expires_at',
+    'state',
+    'redeemed_by',
+    'redeemed_at',
+    'revoked_at',
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.id,
+      r.hint,
+      usd(r.amount_micros).replace('$', ''),
+      r.batch,
+      r.created_at,
+      r.expires_at,
+      r.state,
+      r.redeemed_by,
+      r.redeemed_at,
+      r.revoked_at,
+    ]
+      .map(cell)
+      .join(','),
+  );
   const blob = new Blob([[head.join(','), ...lines].join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
@@ -210,7 +260,9 @@ function ChargeRuns() {
 function Currencies() {
   const utils = trpc.useUtils();
   const list = trpc.console.money.currencies.useQuery();
-  const set = trpc.console.money.set_currency.useMutation({ onSuccess: () => void utils.console.money.currencies.invalidate() });
+  const set = trpc.console.money.set_currency.useMutation({
+    onSuccess: () => void utils.console.money.currencies.invalidate(),
+  });
   return (
     <section className="console-section console-wide" aria-labelledby="cur-h">
       <h2 id="cur-h">Accepted currencies</h2>
@@ -245,7 +297,12 @@ function Currencies() {
                     <td>{c.addresses}</td>
                     <td>
                       {c.enabled ? 'offered' : 'off'}{' '}
-                      <button type="button" className="btn btn-secondary btn-sm" disabled={set.isPending} onClick={() => set.mutate({ id: c.id, enabled: !c.enabled })}>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        disabled={set.isPending}
+                        onClick={() => set.mutate({ id: c.id, enabled: !c.enabled })}
+                      >
                         {c.enabled ? 'Disable' : 'Enable'}
                       </button>
                     </td>

@@ -21,17 +21,39 @@ function sumBy<T>(rows: T[], key: (r: T) => string, n: (r: T) => number): Array<
 }
 
 function OverviewBody({ o }: { o: ConsoleOverview }) {
-  const byStatus = sumBy(o.nodes, (n) => n.status, (n) => n.count);
-  const byCoin = sumBy(o.nodes, (n) => n.coin_id, (n) => n.count);
+  const byStatus = sumBy(
+    o.nodes,
+    (n) => n.status,
+    (n) => n.count,
+  );
+  const byCoin = sumBy(
+    o.nodes,
+    (n) => n.coin_id,
+    (n) => n.count,
+  );
   const days = o.history.map((h) => h.day);
   return (
     <div className="console-overview">
       <section className="console-cards" aria-label="Key figures">
         <Card label="Revenue today" value={usd(o.revenue.today_micros)} />
         <Card label="Revenue this month" value={usd(o.revenue.month_micros)} />
-        <Card label="Deploys, last 24 h" value={String(o.deploys_24h.total)} note={`${o.deploys_24h.failed} failed`} warn={o.deploys_24h.failed > 0} />
-        <Card label="Deposits pending" value={String(o.deposits_pending.count)} note={usd(o.deposits_pending.usd_micros)} />
-        <Card label="Mail backlog" value={String(o.mail.pending)} note={`${o.mail.failed} failed${o.mail.oldest_pending_at ? `, oldest ${utc(o.mail.oldest_pending_at)}` : ''}`} warn={o.mail.failed > 0} />
+        <Card
+          label="Deploys, last 24 h"
+          value={String(o.deploys_24h.total)}
+          note={`${o.deploys_24h.failed} failed`}
+          warn={o.deploys_24h.failed > 0}
+        />
+        <Card
+          label="Deposits pending"
+          value={String(o.deposits_pending.count)}
+          note={usd(o.deposits_pending.usd_micros)}
+        />
+        <Card
+          label="Mail backlog"
+          value={String(o.mail.pending)}
+          note={`${o.mail.failed} failed${o.mail.oldest_pending_at ? `, oldest ${utc(o.mail.oldest_pending_at)}` : ''}`}
+          warn={o.mail.failed > 0}
+        />
         <Card
           label="Monitor lag"
           value={o.monitor.lag_seconds === null ? '--' : age(o.monitor.lag_seconds)}
@@ -40,7 +62,12 @@ function OverviewBody({ o }: { o: ConsoleOverview }) {
       </section>
 
       <section className="console-charts" aria-label="Last 30 days">
-        <TrendChart label="Hosted nodes" days={days} values={o.history.map((h) => h.hosted)} format={(n) => String(n)} />
+        <TrendChart
+          label="Hosted nodes"
+          days={days}
+          values={o.history.map((h) => h.hosted)}
+          format={(n) => String(n)}
+        />
         <TrendChart label="Revenue per day" days={days} values={o.history.map((h) => h.revenue_micros)} format={usd} />
       </section>
 

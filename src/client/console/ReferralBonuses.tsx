@@ -48,10 +48,22 @@ export function ReferralBonuses() {
                     <td>{b.reason}</td>
                     <td className="nowrap">{utc(b.matures_at)}</td>
                     <td className="nowrap">
-                      <button type="button" className="btn btn-primary btn-sm" disabled={busy} onClick={() => approve.mutate({ id: b.id })} aria-label={`Approve the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}>
+                      <button
+                        type="button"
+                        className="btn btn-primary btn-sm"
+                        disabled={busy}
+                        onClick={() => approve.mutate({ id: b.id })}
+                        aria-label={`Approve the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}
+                      >
                         Approve
                       </button>{' '}
-                      <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => refuse.mutate({ id: b.id })} aria-label={`Refuse the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        disabled={busy}
+                        onClick={() => refuse.mutate({ id: b.id })}
+                        aria-label={`Refuse the bonus of ${escapeBidi(String(b.referrer ?? b.referrer_id))} for ${escapeBidi(String(b.referred ?? b.referred_user_id))}`}
+                      >
                         Refuse
                       </button>
                     </td>

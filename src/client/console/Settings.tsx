@@ -34,9 +34,17 @@ function MaintenanceSection({ s }: { s: PlatformSettings }) {
     <section className="console-section" aria-labelledby="maintenance-h">
       <h2 id="maintenance-h">Maintenance</h2>
       <p>
-        Maintenance is <strong>{s.maintenance ? 'on' : 'off'}</strong>. {s.maintenance ? 'Customers see the maintenance page; the console keeps working.' : 'While it is on, customers see the maintenance page and their calls are refused.'}
+        Maintenance is <strong>{s.maintenance ? 'on' : 'off'}</strong>.{' '}
+        {s.maintenance
+          ? 'Customers see the maintenance page; the console keeps working.'
+          : 'While it is on, customers see the maintenance page and their calls are refused.'}
       </p>
-      <button type="button" className={`btn ${s.maintenance ? 'btn-primary' : 'btn-danger'}`} disabled={save.isPending} onClick={() => save.mutate({ on: !s.maintenance })}>
+      <button
+        type="button"
+        className={`btn ${s.maintenance ? 'btn-primary' : 'btn-danger'}`}
+        disabled={save.isPending}
+        onClick={() => save.mutate({ on: !s.maintenance })}
+      >
         {s.maintenance ? 'Switch maintenance off' : 'Switch maintenance on'}
       </button>
       {save.isError && <Alert kind="error">{errorMessage(save.error)}</Alert>}
@@ -55,7 +63,10 @@ function BannerSection({ s }: { s: PlatformSettings }) {
   const colourId = useId();
   const submit = (banner: Banner | null) => {
     setDone(null);
-    save.mutate({ banner }, { onSuccess: () => setDone(banner ? 'The banner is shown to every customer.' : 'The banner is removed.') });
+    save.mutate(
+      { banner },
+      { onSuccess: () => setDone(banner ? 'The banner is shown to every customer.' : 'The banner is removed.') },
+    );
   };
   return (
     <section className="console-section" aria-labelledby="banner-h">
@@ -67,11 +78,25 @@ function BannerSection({ s }: { s: PlatformSettings }) {
           submit(draft);
         }}
       >
-        <TextField label="Banner text" value={draft.text} onValueChange={(text) => setDraft({ ...draft, text })} maxLength={200} />
-        <TextField label="Banner link" value={draft.link} onValueChange={(link) => setDraft({ ...draft, link })} hint="Empty, a path such as /dashboard/billing, or an https:// address." />
+        <TextField
+          label="Banner text"
+          value={draft.text}
+          onValueChange={(text) => setDraft({ ...draft, text })}
+          maxLength={200}
+        />
+        <TextField
+          label="Banner link"
+          value={draft.link}
+          onValueChange={(link) => setDraft({ ...draft, link })}
+          hint="Empty, a path such as /dashboard/billing, or an https:// address."
+        />
         <div className="field">
           <label htmlFor={colourId}>Banner colour</label>
-          <select id={colourId} value={draft.bg} onChange={(e) => setDraft({ ...draft, bg: e.target.value as Banner['bg'] })}>
+          <select
+            id={colourId}
+            value={draft.bg}
+            onChange={(e) => setDraft({ ...draft, bg: e.target.value as Banner['bg'] })}
+          >
             {bannerTones.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -83,7 +108,12 @@ function BannerSection({ s }: { s: PlatformSettings }) {
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             Show banner
           </button>
-          <button type="button" className="btn btn-secondary" disabled={save.isPending || !s.banner} onClick={() => submit(null)}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={save.isPending || !s.banner}
+            onClick={() => submit(null)}
+          >
             Remove banner
           </button>
         </div>
@@ -100,9 +130,17 @@ function SignupSection({ s }: { s: PlatformSettings }) {
     <section className="console-section" aria-labelledby="signup-h">
       <h2 id="signup-h">Sign-up</h2>
       <p>
-        Sign-up is <strong>{s.signup_open ? 'open' : 'closed'}</strong>. {s.signup_open ? 'Visitors can create accounts.' : 'Registration is refused with a message; existing customers still log in.'}
+        Sign-up is <strong>{s.signup_open ? 'open' : 'closed'}</strong>.{' '}
+        {s.signup_open
+          ? 'Visitors can create accounts.'
+          : 'Registration is refused with a message; existing customers still log in.'}
       </p>
-      <button type="button" className="btn btn-secondary" disabled={save.isPending} onClick={() => save.mutate({ open: !s.signup_open })}>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={save.isPending}
+        onClick={() => save.mutate({ open: !s.signup_open })}
+      >
         {s.signup_open ? 'Close sign-up' : 'Open sign-up'}
       </button>
       {save.isError && <Alert kind="error">{errorMessage(save.error)}</Alert>}

@@ -30,7 +30,12 @@ export function Support() {
               <ul className="support-inbox">
                 {data.conversations.map((c) => (
                   <li key={c.id}>
-                    <button type="button" className="support-inbox-item" aria-current={c.id === chosen ? 'true' : undefined} onClick={() => navigate(`/support?c=${c.id}`)}>
+                    <button
+                      type="button"
+                      className="support-inbox-item"
+                      aria-current={c.id === chosen ? 'true' : undefined}
+                      onClick={() => navigate(`/support?c=${c.id}`)}
+                    >
                       <span className="support-inbox-who">
                         <CustomerText text={c.who} />
                         {c.visitor ? ' (visitor)' : ''}
@@ -45,15 +50,26 @@ export function Support() {
                 ))}
               </ul>
             ) : (
-              <p className="muted">No conversations yet. Customers and visitors write from the chat bubble on every page.</p>
+              <p className="muted">
+                No conversations yet. Customers and visitors write from the chat bubble on every page.
+              </p>
             )}
             {data.more ? (
-              <button type="button" className="btn btn-secondary btn-sm" disabled={inbox.isFetching} onClick={() => setLimit((n) => n + SUPPORT_INBOX_PAGE)}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                disabled={inbox.isFetching}
+                onClick={() => setLimit((n) => n + SUPPORT_INBOX_PAGE)}
+              >
                 Show older conversations
               </button>
             ) : null}
           </section>
-          {chosen ? <ConversationPane id={chosen} /> : data.conversations.length ? <p className="muted">Choose a conversation to read and answer it.</p> : null}
+          {chosen ? (
+            <ConversationPane id={chosen} />
+          ) : data.conversations.length ? (
+            <p className="muted">Choose a conversation to read and answer it.</p>
+          ) : null}
         </div>
       )}
     </QueryState>
@@ -63,7 +79,9 @@ export function Support() {
 function ConversationPane({ id }: { id: number }) {
   const utils = trpc.useUtils();
   const conversation = trpc.console.support.conversation.useQuery({ id });
-  const read = trpc.console.support.read.useMutation({ onSuccess: () => void utils.console.support.inbox.invalidate() });
+  const read = trpc.console.support.read.useMutation({
+    onSuccess: () => void utils.console.support.inbox.invalidate(),
+  });
   const unread = utils.console.support.inbox.getData()?.conversations.find((c) => c.id === id)?.unread ?? 0;
   useEffect(() => {
     if (unread > 0 && conversation.isSuccess) read.mutate({ id });
@@ -105,7 +123,12 @@ export function ConversationLog({ c }: { c: SupportConversation }) {
       {c.messages.map((m) => (
         <li key={m.id} className={`support-line support-line-${m.from}`}>
           <span className="muted">
-            {utc(m.at)} · {m.from === 'support' ? `Support${m.operator ? ` (${escapeBidi(m.operator)})` : ''}` : <CustomerText text={c.who} />}
+            {utc(m.at)} ·{' '}
+            {m.from === 'support' ? (
+              `Support${m.operator ? ` (${escapeBidi(m.operator)})` : ''}`
+            ) : (
+              <CustomerText text={c.who} />
+            )}
             {m.outside_hours ? ' · outside hours: answer goes by email' : ''}
           </span>
           <p>
@@ -126,7 +149,13 @@ function ReplyForm({ id, visitor }: { id: number; visitor: boolean }) {
   const reply = trpc.console.support.reply.useMutation({
     onSuccess: (r) => {
       setBody('');
-      setDone(r.emailed ? (visitor ? 'Sent, and mailed to the visitor.' : 'Sent; the customer is notified by mail (their message came outside support hours).') : 'Sent.');
+      setDone(
+        r.emailed
+          ? visitor
+            ? 'Sent, and mailed to the visitor.'
+            : 'Sent; the customer is notified by mail (their message came outside support hours).'
+          : 'Sent.',
+      );
       void utils.console.support.invalidate();
     },
     onSettled: () => box.current?.focus(),
@@ -142,7 +171,14 @@ function ReplyForm({ id, visitor }: { id: number; visitor: boolean }) {
       {done && <Alert kind="success">{done}</Alert>}
       <div className="field">
         <label htmlFor={fieldId}>Answer</label>
-        <textarea id={fieldId} ref={box} rows={4} value={body} maxLength={SUPPORT_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} />
+        <textarea
+          id={fieldId}
+          ref={box}
+          rows={4}
+          value={body}
+          maxLength={SUPPORT_MESSAGE_MAX}
+          onChange={(e) => setBody(e.target.value)}
+        />
       </div>
       <button type="submit" className="btn btn-primary" disabled={reply.isPending || !body.trim()}>
         {reply.isPending ? 'Sending…' : 'Send answer'}

@@ -2,7 +2,17 @@
  * A small line chart as inline SVG (no chart library in the console's chunk): one
  * series scaled to its own maximum, the first and last day named under it.
  */
-export function TrendChart({ label, days, values, format }: { label: string; days: string[]; values: number[]; format: (n: number) => string }) {
+export function TrendChart({
+  label,
+  days,
+  values,
+  format,
+}: {
+  label: string;
+  days: string[];
+  values: number[];
+  format: (n: number) => string;
+}) {
   const w = 320;
   const h = 90;
   const pad = 4;
@@ -17,7 +27,12 @@ export function TrendChart({ label, days, values, format }: { label: string; day
       <figcaption>
         {label}: <strong>{format(last)}</strong> <span className="muted">today, highest {format(highest)}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${label} over the last ${values.length} days`} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${w} ${h}`}
+        role="img"
+        aria-label={`${label} over the last ${values.length} days`}
+        preserveAspectRatio="none"
+      >
         <line x1={pad} y1={h - pad} x2={w - pad} y2={h - pad} className="console-chart-axis" />
         <polyline points={points} className="console-chart-line" />
         {values.map((v, i) => (

@@ -61,7 +61,9 @@ function StartSection({ data }: { data: UpgradesPage }) {
   const [done, setDone] = useState<string | null>(null);
   const start = trpc.console.upgrades.start.useMutation({
     onSuccess: (r) => {
-      setDone(`Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`);
+      setDone(
+        `Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`,
+      );
       setVersion('');
       void utils.console.upgrades.invalidate();
     },
@@ -71,7 +73,9 @@ function StartSection({ data }: { data: UpgradesPage }) {
     <section className="console-section" aria-labelledby="start-h">
       <h2 id="start-h">Upgrade a coin's daemon</h2>
       <p>
-        When a coin's network requires a new daemon version, upgrade its nodes here: one node first, then the rest in batches, each checked healthy on the new version before the next. A batch that fails is rolled back and the upgrade stops. New nodes get the new version at once.
+        When a coin's network requires a new daemon version, upgrade its nodes here: one node first, then the rest in
+        batches, each checked healthy on the new version before the next. A batch that fails is rolled back and the
+        upgrade stops. New nodes get the new version at once.
       </p>
       <form
         onSubmit={(e) => {
@@ -90,8 +94,20 @@ function StartSection({ data }: { data: UpgradesPage }) {
             ))}
           </select>
         </div>
-        <TextField label="New version" value={version} onValueChange={setVersion} hint={current ? `Now: ${current.version ?? 'the simulator'}.` : undefined} maxLength={40} />
-        <TextField label="Batch size" value={batch} onValueChange={setBatch} inputMode="numeric" hint="Nodes upgraded together after the first." />
+        <TextField
+          label="New version"
+          value={version}
+          onValueChange={setVersion}
+          hint={current ? `Now: ${current.version ?? 'the simulator'}.` : undefined}
+          maxLength={40}
+        />
+        <TextField
+          label="Batch size"
+          value={batch}
+          onValueChange={setBatch}
+          inputMode="numeric"
+          hint="Nodes upgraded together after the first."
+        />
         <button type="submit" className="btn btn-primary" disabled={start.isPending || !coin || !version.trim()}>
           Start upgrade
         </button>
@@ -102,17 +118,32 @@ function StartSection({ data }: { data: UpgradesPage }) {
   );
 }
 
-const STATE_TEXT: Record<RolloutSummary['state'], string> = { running: 'running', paused: 'paused', done: 'done', halted: 'stopped (rolled back)', aborted: 'aborted' };
+const STATE_TEXT: Record<RolloutSummary['state'], string> = {
+  running: 'running',
+  paused: 'paused',
+  done: 'done',
+  halted: 'stopped (rolled back)',
+  aborted: 'aborted',
+};
 
 function RolloutRow({ r }: { r: RolloutSummary }) {
   const utils = trpc.useUtils();
-  const change = trpc.console.upgrades.change.useMutation({ onSuccess: () => void utils.console.upgrades.invalidate() });
+  const change = trpc.console.upgrades.change.useMutation({
+    onSuccess: () => void utils.console.upgrades.invalidate(),
+  });
   const c = r.counts;
   const total = Object.values(c).reduce((a, b) => a + b, 0) - (c.skipped ?? 0);
-  const batch = r.current_batch === 0 ? 'the canary' : `batch ${Math.min(r.current_batch, r.batches - 1)} of ${r.batches - 1}`;
+  const batch =
+    r.current_batch === 0 ? 'the canary' : `batch ${Math.min(r.current_batch, r.batches - 1)} of ${r.batches - 1}`;
   const open = r.state === 'running' || r.state === 'paused';
   const act = (action: 'pause' | 'resume' | 'abort', label: string) => (
-    <button type="button" className="btn btn-sm" aria-label={`${label} upgrade #${r.id}`} disabled={change.isPending} onClick={() => change.mutate({ id: r.id, action })}>
+    <button
+      type="button"
+      className="btn btn-sm"
+      aria-label={`${label} upgrade #${r.id}`}
+      disabled={change.isPending}
+      onClick={() => change.mutate({ id: r.id, action })}
+    >
       {label}
     </button>
   );

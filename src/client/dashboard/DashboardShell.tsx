@@ -33,7 +33,12 @@ export function DashboardShell({ children, settingsMenu = false }: { children: R
       <nav className="subnav" aria-label="Dashboard">
         <div className="container subnav-inner">
           {nav.map((item) => (
-            <Link key={item.href} href={item.href} className="subnav-link" aria-current={location === item.href ? 'page' : undefined}>
+            <Link
+              key={item.href}
+              href={item.href}
+              className="subnav-link"
+              aria-current={location === item.href ? 'page' : undefined}
+            >
               {item.label}
             </Link>
           ))}
@@ -44,7 +49,12 @@ export function DashboardShell({ children, settingsMenu = false }: { children: R
           <div className="with-side-menu">
             <nav className="side-menu" aria-label="Account">
               {SETTINGS_NAV.map((item) => (
-                <Link key={item.href} href={item.href} className="side-menu-link" aria-current={location === item.href ? 'page' : undefined}>
+                <Link
+                  key={item.href}
+                  href={item.href}
+                  className="side-menu-link"
+                  aria-current={location === item.href ? 'page' : undefined}
+                >
                   {item.label}
                 </Link>
               ))}

@@ -1,6 +1,18 @@
 import type { ComponentType } from 'react';
 import type { NotificationIcon as IconName } from '../../shared/notification-kinds';
-import { ActionIcon, ArrowDownIcon, ArrowUpIcon, BellIcon, CheckIcon, GiftIcon, RewardIcon, ShieldIcon, TrashIcon, WalletIcon, WarningIcon } from '../ui/Icons';
+import {
+  ActionIcon,
+  ArrowDownIcon,
+  ArrowUpIcon,
+  BellIcon,
+  CheckIcon,
+  GiftIcon,
+  RewardIcon,
+  ShieldIcon,
+  TrashIcon,
+  WalletIcon,
+  WarningIcon,
+} from '../ui/Icons';
 
 type Tone = 'good' | 'bad' | 'warn' | 'info';
 
@@ -20,7 +32,9 @@ const ICONS: Record<IconName, { Icon: ComponentType<{ size?: number }>; tone: To
 
 /** A notification's icon; a name this build does not know (a newer server) gets the bell. */
 export function NotificationIcon({ name }: { name: string }) {
-  const { Icon, tone } = Object.hasOwn(ICONS, name) ? ICONS[name as IconName] : { Icon: BellIcon, tone: 'info' as const };
+  const { Icon, tone } = Object.hasOwn(ICONS, name)
+    ? ICONS[name as IconName]
+    : { Icon: BellIcon, tone: 'info' as const };
   return (
     <span className={`notification-icon notification-icon-${tone}`} data-icon={name}>
       <Icon size={18} />

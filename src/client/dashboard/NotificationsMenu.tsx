@@ -45,7 +45,12 @@ export function NotificationsMenu() {
         <div className="dropdown-menu notifications-menu" role="region" aria-label="Notification list">
           <div className="notifications-head">
             <strong>Notifications</strong>
-            <button type="button" className="btn btn-link btn-sm" onClick={() => clear.mutate(undefined)} disabled={!items.length || clear.isPending}>
+            <button
+              type="button"
+              className="btn btn-link btn-sm"
+              onClick={() => clear.mutate(undefined)}
+              disabled={!items.length || clear.isPending}
+            >
               {clear.isPending ? 'Clearing…' : 'Clear'}
             </button>
           </div>

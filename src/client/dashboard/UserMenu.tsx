@@ -28,7 +28,13 @@ export function UserMenu() {
 
   return (
     <div className="dropdown" ref={root}>
-      <button type="button" className="topbar-button user-button" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="topbar-button user-button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span className="avatar" aria-hidden="true">
           {user.username.slice(0, 1).toUpperCase()}
         </span>

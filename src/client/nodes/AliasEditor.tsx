@@ -16,13 +16,20 @@ export function useAliasUpdate(mn: string) {
   const utils = trpc.useUtils();
   const toasts = useToasts();
   const put = (alias: string | null) => {
-    utils.nodes.get_masternode.setData({ masternode: mn }, (old) => (old ? { ...old, data: { ...old.data, alias } } : old));
-    utils.nodes.get_masternodes.setData(undefined, (old) => (old ? { ...old, masternodes: old.masternodes.map((n) => (n.mn_id === mn ? { ...n, alias } : n)) } : old));
+    utils.nodes.get_masternode.setData({ masternode: mn }, (old) =>
+      old ? { ...old, data: { ...old.data, alias } } : old,
+    );
+    utils.nodes.get_masternodes.setData(undefined, (old) =>
+      old ? { ...old, masternodes: old.masternodes.map((n) => (n.mn_id === mn ? { ...n, alias } : n)) } : old,
+    );
   };
   return trpc.nodes.update_alias.useMutation({
     async onMutate({ alias }) {
       await Promise.all([utils.nodes.get_masternode.cancel({ masternode: mn }), utils.nodes.get_masternodes.cancel()]);
-      const before = { one: utils.nodes.get_masternode.getData({ masternode: mn }), list: utils.nodes.get_masternodes.getData() };
+      const before = {
+        one: utils.nodes.get_masternode.getData({ masternode: mn }),
+        list: utils.nodes.get_masternodes.getData(),
+      };
       put(alias);
       return before;
     },
@@ -121,7 +128,8 @@ export function AliasEditor({ node }: { node: MasternodeDetail }) {
         </button>
       </div>
       <p id={`${inputId}-note`} className={problem ? 'field-error' : 'field-hint'}>
-        {problem ?? `Letters, digits, hyphens, underscores and spaces, up to ${ALIAS_MAX}. Leave it empty to remove the alias.`}
+        {problem ??
+          `Letters, digits, hyphens, underscores and spaces, up to ${ALIAS_MAX}. Leave it empty to remove the alias.`}
       </p>
     </form>
   );

@@ -64,7 +64,8 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
     remove.mutate({ mn, reason: text });
   }
 
-  if (slashing !== null) return <SlashingDownload mn={mn} name={name} json={slashing} onClose={() => navigate('/dashboard/portfolio')} />;
+  if (slashing !== null)
+    return <SlashingDownload mn={mn} name={name} json={slashing} onClose={() => navigate('/dashboard/portfolio')} />;
 
   return (
     <Modal
@@ -88,11 +89,14 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
     >
       <form id="delete-node-form" onSubmit={submit} noValidate>
         <p>
-          You are about to delete <strong>{name}</strong>. Deletion cannot be undone: the node is destroyed with its data, and the daily charge stops.
+          You are about to delete <strong>{name}</strong>. Deletion cannot be undone: the node is destroyed with its
+          data, and the daily charge stops.
         </p>
         {validator && (
           <Alert kind="warning">
-            The validator is stopped before it is deleted. Once it is deleted you can download its slashing-protection file (EIP-3076 interchange format): import it into the client that runs the key next, so it never signs twice.
+            The validator is stopped before it is deleted. Once it is deleted you can download its slashing-protection
+            file (EIP-3076 interchange format): import it into the client that runs the key next, so it never signs
+            twice.
           </Alert>
         )}
         <div className="field">
@@ -111,7 +115,14 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
         {reason === OTHER && (
           <div className="field delete-other">
             <label htmlFor={otherId}>Your reason</label>
-            <textarea id={otherId} value={other} maxLength={DELETE_REASON_MAX} rows={3} onChange={(e) => setOther(e.target.value)} aria-describedby={`${otherId}-count`} />
+            <textarea
+              id={otherId}
+              value={other}
+              maxLength={DELETE_REASON_MAX}
+              rows={3}
+              onChange={(e) => setOther(e.target.value)}
+              aria-describedby={`${otherId}-count`}
+            />
             <p id={`${otherId}-count`} className="field-hint">
               {other.length} / {DELETE_REASON_MAX}
             </p>
@@ -134,14 +145,16 @@ function ReasonHint({ reason, name }: { reason: string; name: string }) {
   if (hint === 'rewards') {
     return (
       <p className="alert alert-info reason-hint" data-testid="reason-hint">
-        Rewards take time: the first one often comes after about 3 times the coin’s average reward time (Horizen: 1 week, then every 24 hours). See <Link href="/faq">the FAQ</Link>.
+        Rewards take time: the first one often comes after about 3 times the coin’s average reward time (Horizen: 1
+        week, then every 24 hours). See <Link href="/faq">the FAQ</Link>.
       </p>
     );
   }
   if (hint === 'chat') {
     return (
       <p className="alert alert-info reason-hint" data-testid="reason-hint">
-        We would like to help before you delete it: our live chat answers every day from {CHAT_HOURS.from}:00 to {CHAT_HOURS.to}:00 UTC
+        We would like to help before you delete it: our live chat answers every day from {CHAT_HOURS.from}:00 to{' '}
+        {CHAT_HOURS.to}:00 UTC
         {chatOpen(new Date()) ? ' and is open now.' : '.'}{' '}
         <ContactLink optional subject={`Node ${name}`}>
           Write to support
@@ -153,7 +166,17 @@ function ReasonHint({ reason, name }: { reason: string; name: string }) {
 }
 
 /** After a validator's delete: its EIP-3076 file, downloaded from memory (never stored in the browser). */
-function SlashingDownload({ mn, name, json, onClose }: { mn: string; name: string; json: string; onClose: () => void }) {
+function SlashingDownload({
+  mn,
+  name,
+  json,
+  onClose,
+}: {
+  mn: string;
+  name: string;
+  json: string;
+  onClose: () => void;
+}) {
   const [href, setHref] = useState<string | null>(null);
   useEffect(() => {
     const url = URL.createObjectURL(new Blob([json], { type: 'application/json' }));
@@ -171,7 +194,8 @@ function SlashingDownload({ mn, name, json, onClose }: { mn: string; name: strin
       }
     >
       <p>
-        <strong>{name}</strong> was stopped and deleted. Download its slashing-protection file and import it into the client that runs the key next, so the key never signs twice.
+        <strong>{name}</strong> was stopped and deleted. Download its slashing-protection file and import it into the
+        client that runs the key next, so the key never signs twice.
       </p>
       {href && (
         <a className="btn btn-secondary" href={href} download={`slashing-protection-${mn}.json`}>

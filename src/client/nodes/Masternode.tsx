@@ -70,7 +70,13 @@ function NodePage({ mn }: { mn: string }) {
         {tab === 'proposals' && <Proposals node={data} />}
       </div>
       {deleting && (
-        <DeleteNodeDialog mn={data.mn_id} name={nodeName(data)} validator={data.front_options.validator_evm} onClose={closeDelete} onDeleting={setDeleted} />
+        <DeleteNodeDialog
+          mn={data.mn_id}
+          name={nodeName(data)}
+          validator={data.front_options.validator_evm}
+          onClose={closeDelete}
+          onDeleting={setDeleted}
+        />
       )}
     </div>
   );

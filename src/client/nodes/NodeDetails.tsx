@@ -48,16 +48,28 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
           ),
         },
         { label: 'ID', value: <code>{node.mn_id}</code> },
-        { label: 'IP', value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING) },
+        {
+          label: 'IP',
+          value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING),
+        },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
-        !!node.zen?.fqdn && { label: 'FQDN', value: <ExternalLink href={`https://${node.zen.fqdn}`}>{node.zen.fqdn}</ExternalLink> },
+        !!node.zen?.fqdn && {
+          label: 'FQDN',
+          value: <ExternalLink href={`https://${node.zen.fqdn}`}>{node.zen.fqdn}</ExternalLink>,
+        },
         // The node's own values per family (payee, keys, TXID, validator pubkey...), from the server.
-        ...setup.fields.map((f) => ({ label: f.label, value: f.secret ? <SecretValue label={f.label} value={f.value} /> : <code>{f.value}</code> })),
+        ...setup.fields.map((f) => ({
+          label: f.label,
+          value: f.secret ? <SecretValue label={f.label} value={f.value} /> : <code>{f.value}</code>,
+        })),
         // Dash family (`protx info`): trouble shows here before a ban.
         setup.pose_penalty !== null && { label: 'PoSe penalty', value: formatNumber(setup.pose_penalty) },
         setup.last_paid_block !== null && { label: 'Last paid block', value: formatCount(setup.last_paid_block) },
         { label: 'Active time', value: node.active_time === null ? MISSING : humanDuration(node.active_time) },
-        { label: 'Reward frequency', value: node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours` },
+        {
+          label: 'Reward frequency',
+          value: node.reward_freq === null ? MISSING : `${formatNumber(node.reward_freq)} hours`,
+        },
         {
           label: 'Last reward',
           value: node.last_paid ? (

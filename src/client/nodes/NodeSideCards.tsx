@@ -22,7 +22,13 @@ export function HostingCard({ node }: { node: MasternodeDetail }) {
 }
 
 /** What the node's daemon says about itself; only when the monitor has read it. */
-export function WalletCard({ wallet, simulated }: { wallet: NonNullable<MasternodeDetail['wallet_info']>; simulated: boolean }) {
+export function WalletCard({
+  wallet,
+  simulated,
+}: {
+  wallet: NonNullable<MasternodeDetail['wallet_info']>;
+  simulated: boolean;
+}) {
   return (
     <DetailsCard
       title="Wallet details"
@@ -48,9 +54,15 @@ export function ImportantNotes() {
     <section className="card important-notes" aria-labelledby="notes-title">
       <h2 id="notes-title">Important notes</h2>
       <ul>
-        <li>Hosting is charged daily at 00:00 UTC from your balance; a partial-day initial charge is taken when the node is created.</li>
+        <li>
+          Hosting is charged daily at 00:00 UTC from your balance; a partial-day initial charge is taken when the node
+          is created.
+        </li>
         <li>The node is charged whatever its status until you delete it.</li>
-        <li>Reminder emails start 3 days before your balance runs out; nodes whose fees are not covered are destroyed and cannot be recovered.</li>
+        <li>
+          Reminder emails start 3 days before your balance runs out; nodes whose fees are not covered are destroyed and
+          cannot be recovered.
+        </li>
         <li>There are no refunds.</li>
       </ul>
     </section>

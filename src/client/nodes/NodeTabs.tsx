@@ -11,7 +11,15 @@ export const panelId = (t: NodeTab) => `node-panel-${t}`;
  * Overview and Configuration, plus Proposals only while it is open (reachable by
  * query only), and the trash button that opens the delete dialog.
  */
-export function NodeTabs({ tab, onTab, onDelete }: { tab: NodeTab; onTab: (t: NodeTab) => void; onDelete: () => void }) {
+export function NodeTabs({
+  tab,
+  onTab,
+  onDelete,
+}: {
+  tab: NodeTab;
+  onTab: (t: NodeTab) => void;
+  onDelete: () => void;
+}) {
   const tabs: NodeTab[] = tab === 'proposals' ? ['overview', 'config', 'proposals'] : ['overview', 'config'];
   return (
     <div className="node-tabs">
@@ -38,7 +46,13 @@ export function NodeTabs({ tab, onTab, onDelete }: { tab: NodeTab; onTab: (t: No
           </button>
         ))}
       </div>
-      <button type="button" className="btn btn-ghost icon-button delete-button" onClick={onDelete} aria-label="Delete node" title="Delete node">
+      <button
+        type="button"
+        className="btn btn-ghost icon-button delete-button"
+        onClick={onDelete}
+        aria-label="Delete node"
+        title="Delete node"
+      >
         <TrashIcon size={18} />
       </button>
     </div>

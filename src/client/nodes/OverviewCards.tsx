@@ -13,8 +13,14 @@ export function OverviewCards({ node }: { node: MasternodeDetail }) {
   return (
     <section className="stats overview-cards" aria-label="Overview">
       {/* A simulated node holds no collateral: nothing is invested in it. */}
-      <Stat label="Investment" value={node.simulated ? `None (simulated)` : `${formatNumber(node.collateral)} ${ticker}`} />
-      <Stat label="Earnings" value={a ? `${formatNumber(a.sent + a.balance - node.collateral)} ${ticker}` : NO_ACTIVITY} />
+      <Stat
+        label="Investment"
+        value={node.simulated ? `None (simulated)` : `${formatNumber(node.collateral)} ${ticker}`}
+      />
+      <Stat
+        label="Earnings"
+        value={a ? `${formatNumber(a.sent + a.balance - node.collateral)} ${ticker}` : NO_ACTIVITY}
+      />
       <Stat label="Exits" value={a ? `${formatNumber(a.sent)} ${ticker}` : NO_ACTIVITY} />
       <Stat label="Daily hosting fees" value={`$${formatDailyPrice(node.hosting_price)}`} />
     </section>
@@ -22,7 +28,8 @@ export function OverviewCards({ node }: { node: MasternodeDetail }) {
 }
 
 /** The revenue bar's income: 12 × the monthly revenue figure, null without one. */
-export const yearlyIncome = (revenue: MasternodeDetail['revenue']): number | null => (typeof revenue === 'number' ? 12 * revenue : null);
+export const yearlyIncome = (revenue: MasternodeDetail['revenue']): number | null =>
+  typeof revenue === 'number' ? 12 * revenue : null;
 
 const usd = (n: number | null) => (n === null ? MISSING : `$${formatBalance(n)}`);
 

@@ -20,7 +20,11 @@ export function Proposals({ node }: { node: MasternodeDetail }) {
       <h2 id="proposals-title" className="card-title">
         Proposals
       </h2>
-      {governance ? <ProposalList mn={node.mn_id} /> : <Alert kind="info">{node.currency_data.label} has no governance proposals.</Alert>}
+      {governance ? (
+        <ProposalList mn={node.mn_id} />
+      ) : (
+        <Alert kind="info">{node.currency_data.label} has no governance proposals.</Alert>
+      )}
     </section>
   );
 }

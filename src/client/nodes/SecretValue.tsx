@@ -9,7 +9,12 @@ export function SecretValue({ label, value }: { label: string; value: string }) 
   const id = useId();
   return (
     <span className="secret-value">
-      <code id={id} className={shown ? undefined : 'secret-blurred'} aria-hidden={shown ? undefined : true} data-testid="secret">
+      <code
+        id={id}
+        className={shown ? undefined : 'secret-blurred'}
+        aria-hidden={shown ? undefined : true}
+        data-testid="secret"
+      >
         {value}
       </code>
       <button
@@ -29,7 +34,17 @@ export function SecretValue({ label, value }: { label: string; value: string }) 
 
 function EyeIcon({ crossed }: { crossed: boolean }) {
   return (
-    <svg viewBox="0 0 24 24" width={18} height={18} aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      viewBox="0 0 24 24"
+      width={18}
+      height={18}
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
       <circle cx="12" cy="12" r="3" />
       {crossed && <path d="M4 4l16 16" />}

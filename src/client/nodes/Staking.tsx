@@ -6,7 +6,9 @@ export function Staking() {
     <>
       <PageHeader title="Staking" />
       <section className="card">
-        <EmptyState title="You are not staking yet">Staking nodes and validators you run with us are listed here.</EmptyState>
+        <EmptyState title="You are not staking yet">
+          Staking nodes and validators you run with us are listed here.
+        </EmptyState>
       </section>
     </>
   );

@@ -1,5 +1,11 @@
 import { Fragment, useId } from 'react';
-import { NETWORK_STATUS_HELP, networkStatusColour, networkStatusText, nodeStatusColour, nodeStatusLabel } from '../../shared/node-status';
+import {
+  NETWORK_STATUS_HELP,
+  networkStatusColour,
+  networkStatusText,
+  nodeStatusColour,
+  nodeStatusLabel,
+} from '../../shared/node-status';
 import './nodes.css';
 
 /** A node's status: a dot coloured by the status catalogue and the label ("Start required"). */
@@ -23,11 +29,20 @@ export function NetworkStatusBadge({ status }: { status: string | null }) {
   const tipId = useId();
   return (
     <span className="network-status-wrap">
-      <span className={`network-status${colour ? ` status-${colour}` : ''}`} data-colour={colour ?? undefined} data-testid="network-status">
+      <span
+        className={`network-status${colour ? ` status-${colour}` : ''}`}
+        data-colour={colour ?? undefined}
+        data-testid="network-status"
+      >
         {breakAtUnderscores(networkStatusText(status))}
       </span>
       {help && (
-        <button type="button" className="help-icon has-tooltip" aria-label={`What ${status} means`} aria-describedby={tipId}>
+        <button
+          type="button"
+          className="help-icon has-tooltip"
+          aria-label={`What ${status} means`}
+          aria-describedby={tipId}
+        >
           ?
           <span role="tooltip" id={tipId} className="tooltip">
             {help}

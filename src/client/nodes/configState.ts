@@ -33,7 +33,8 @@ export const feeAddressComplete = (address: string) => address.trim().length ===
 
 /** Quick-setup commands may hold the fee address as `{fee_address}`; the view fills it in. */
 export const FEE_ADDRESS_TOKEN = '{fee_address}';
-export const withFeeAddress = (command: string, address: string) => command.split(FEE_ADDRESS_TOKEN).join(address.trim());
+export const withFeeAddress = (command: string, address: string) =>
+  command.split(FEE_ADDRESS_TOKEN).join(address.trim());
 
 export type MoneroState = { kind: 'running' } | { kind: 'start'; command: string } | { kind: 'syncing' };
 

@@ -8,7 +8,11 @@ export const OTHER: DeleteReason = 'Other';
 /** Which hint a reason shows: the first-reward advice, or an offer of live chat. */
 export type ReasonHint = 'rewards' | 'chat' | null;
 
-const CHAT_REASONS: ReadonlySet<string> = new Set(['There is a problem with the node', "I didn't like your services", "I'm not satisfied with the support"]);
+const CHAT_REASONS: ReadonlySet<string> = new Set([
+  'There is a problem with the node',
+  "I didn't like your services",
+  "I'm not satisfied with the support",
+]);
 
 export function reasonHint(reason: string): ReasonHint {
   if (reason === "I'm not receiving rewards") return 'rewards';

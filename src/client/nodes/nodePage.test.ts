@@ -47,13 +47,17 @@ describe('DIP003 start view', () => {
     expect(feeAddressComplete(addr.slice(1))).toBe(false);
     expect(feeAddressComplete(addr + 'x')).toBe(false);
     expect(feeAddressComplete('')).toBe(false);
-    expect(withFeeAddress('protx quick_setup tx 0 1.2.3.4:10226 {fee_address}', addr)).toBe(`protx quick_setup tx 0 1.2.3.4:10226 ${addr}`);
+    expect(withFeeAddress('protx quick_setup tx 0 1.2.3.4:10226 {fee_address}', addr)).toBe(
+      `protx quick_setup tx 0 1.2.3.4:10226 ${addr}`,
+    );
   });
 });
 
 describe('monero-type view', () => {
   it('derives the start command: the output text minus its last word', () => {
-    expect(moneroStartCommand('register_service_node 0 bxAddr 100 abcdef 1700000000')).toBe('register_service_node 0 bxAddr 100 abcdef');
+    expect(moneroStartCommand('register_service_node 0 bxAddr 100 abcdef 1700000000')).toBe(
+      'register_service_node 0 bxAddr 100 abcdef',
+    );
     expect(moneroStartCommand('  register_oxen_node a b  ')).toBe('register_oxen_node a');
     expect(moneroStartCommand('register_service_node')).toBeNull();
     expect(moneroStartCommand('prepare_registration x y')).toBeNull();
@@ -63,7 +67,10 @@ describe('monero-type view', () => {
 
   it('is running, start or syncing in that order', () => {
     expect(moneroState('running', 'register_service_node a b')).toEqual({ kind: 'running' });
-    expect(moneroState('start required', 'register_service_node a b')).toEqual({ kind: 'start', command: 'register_service_node a' });
+    expect(moneroState('start required', 'register_service_node a b')).toEqual({
+      kind: 'start',
+      command: 'register_service_node a',
+    });
     expect(moneroState('syncing', '')).toEqual({ kind: 'syncing' });
   });
 });
@@ -83,7 +90,14 @@ describe('fee recipient', () => {
     expect(feeRecipientProblem(good.toUpperCase().replace('0X', '0x'), true)).toBeNull();
     expect(feeRecipientProblem(checksummed, true)).toBeNull();
     expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(INVALID_ADDRESS);
-    for (const bad of ['0x', good.slice(0, -1), good + 'a', '0X' + 'a'.repeat(40), 'a'.repeat(42), '0x' + 'g'.repeat(40)]) {
+    for (const bad of [
+      '0x',
+      good.slice(0, -1),
+      good + 'a',
+      '0X' + 'a'.repeat(40),
+      'a'.repeat(42),
+      '0x' + 'g'.repeat(40),
+    ]) {
       expect(feeRecipientProblem(bad, false), bad).toBe(INVALID_ADDRESS);
     }
     expect(INVALID_ADDRESS).toBe('Invalid address');
@@ -96,7 +110,8 @@ describe('alias', () => {
     expect(aliasProblem('')).toBeNull();
     expect(aliasProblem('a'.repeat(48))).toBeNull();
     expect(aliasProblem('a'.repeat(49))).toBe(ALIAS_TOO_LONG);
-    for (const bad of ['node!', 'nöde', 'a/b', 'tab\there', '<b>']) expect(aliasProblem(bad), bad).toBe(ALIAS_BAD_CHARS);
+    for (const bad of ['node!', 'nöde', 'a/b', 'tab\there', '<b>'])
+      expect(aliasProblem(bad), bad).toBe(ALIAS_BAD_CHARS);
   });
   it('agrees with the server schema', () => {
     for (const a of ['My node_1-a', 'a'.repeat(48), 'a'.repeat(49), 'node!', '']) {
@@ -125,11 +140,17 @@ describe('delete dialog', () => {
     expect(deleteReasonText('Other', 'x'.repeat(1000))).toBe('x'.repeat(1000));
     expect(deleteReasonText('Other', 'x'.repeat(1001))).toBeNull();
     // What the dialog sends, the server takes.
-    for (const r of DELETE_REASONS) expect(deleteMasternodeInput.safeParse({ mn: 'x', reason: deleteReasonText(r, 'words') }).success, r).toBe(true);
+    for (const r of DELETE_REASONS)
+      expect(deleteMasternodeInput.safeParse({ mn: 'x', reason: deleteReasonText(r, 'words') }).success, r).toBe(true);
   });
   it('hints reward times or live chat', () => {
     expect(reasonHint("I'm not receiving rewards")).toBe('rewards');
-    for (const r of ['There is a problem with the node', "I didn't like your services", "I'm not satisfied with the support"]) expect(reasonHint(r)).toBe('chat');
+    for (const r of [
+      'There is a problem with the node',
+      "I didn't like your services",
+      "I'm not satisfied with the support",
+    ])
+      expect(reasonHint(r)).toBe('chat');
     expect(reasonHint('Moving to Cloud plan')).toBeNull();
     expect(chatOpen(new Date('2026-01-01T06:59:00Z'))).toBe(false);
     expect(chatOpen(new Date('2026-01-01T07:00:00Z'))).toBe(true);

@@ -11,10 +11,15 @@ export function ExportView({ blocks, searching }: { blocks: ExportBlock[]; searc
     <section className="card export-view" aria-labelledby="export-title">
       <h2 id="export-title">Export Masternode Configuration File</h2>
       <p className="muted small">
-        One block per coin, one line per node. DIP003, Horizen, Monero-type and EVM validator nodes are not set up through a configuration file and are left out.
+        One block per coin, one line per node. DIP003, Horizen, Monero-type and EVM validator nodes are not set up
+        through a configuration file and are left out.
       </p>
       {blocks.length === 0 ? (
-        <p className="table-empty">{searching ? 'No configuration matches your search.' : 'None of your nodes uses a masternode configuration file.'}</p>
+        <p className="table-empty">
+          {searching
+            ? 'No configuration matches your search.'
+            : 'None of your nodes uses a masternode configuration file.'}
+        </p>
       ) : (
         blocks.map((b) => <ExportBlockView key={b.currency} block={b} />)
       )}

@@ -41,7 +41,13 @@ export function Portfolio() {
               <label htmlFor="node-search" className="sr-only">
                 Search nodes
               </label>
-              <input id="node-search" type="search" placeholder={view === 'list' ? 'Search nodes' : 'Search configuration'} value={query} onChange={(e) => setQuery(e.target.value)} />
+              <input
+                id="node-search"
+                type="search"
+                placeholder={view === 'list' ? 'Search nodes' : 'Search configuration'}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
             </div>
             <div className="segmented" role="group" aria-label="View">
               <button type="button" aria-pressed={view === 'list'} onClick={() => setView('list')}>
@@ -57,7 +63,10 @@ export function Portfolio() {
       <section className="stats portfolio-stats" aria-label="Portfolio totals">
         <Stat label="Nodes" value={data ? formatCount(rows.length) : MISSING} />
         <Stat label="Total worth" value={data ? formatUsd2(data.total_worth) : MISSING} />
-        <Stat label="Monthly income" value={data && (income !== null || rows.length === 0) ? formatUsd2(income ?? 0) : MISSING} />
+        <Stat
+          label="Monthly income"
+          value={data && (income !== null || rows.length === 0) ? formatUsd2(income ?? 0) : MISSING}
+        />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
       </section>
       <QueryState query={nodes} what="Your nodes" loadingLabel="Loading your nodes…">

@@ -34,7 +34,15 @@ export function PortfolioTable({ rows }: { rows: PortfolioRow[] }) {
             </th>
           </tr>
         </thead>
-        <tbody>{rows.map((r) => (r.kind === 'queue' ? <QueueRow key={`q-${r.item.mn_id}`} item={r.item} /> : <NodeRow key={r.node.mn_id} node={r.node} />))}</tbody>
+        <tbody>
+          {rows.map((r) =>
+            r.kind === 'queue' ? (
+              <QueueRow key={`q-${r.item.mn_id}`} item={r.item} />
+            ) : (
+              <NodeRow key={r.node.mn_id} node={r.node} />
+            ),
+          )}
+        </tbody>
       </table>
     </TableScroll>
   );
@@ -91,7 +99,12 @@ function NodeRow({ node: cached }: { node: MasternodeListItem }) {
         <Link href={nodeHref(node.mn_id)} className="btn btn-secondary btn-sm" aria-label={`Open ${name}`}>
           View
         </Link>
-        <Link href={`${nodeHref(node.mn_id)}?tab=delete`} className="btn btn-ghost btn-sm icon-button" aria-label={`Delete ${name}`} title="Delete">
+        <Link
+          href={`${nodeHref(node.mn_id)}?tab=delete`}
+          className="btn btn-ghost btn-sm icon-button"
+          aria-label={`Delete ${name}`}
+          title="Delete"
+        >
           <TrashIcon />
         </Link>
       </td>

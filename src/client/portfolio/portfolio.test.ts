@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 import { humanDuration, relativeTime, utcDate, utcDateTime } from '../nodes/nodeTime';
-import { blockMatches, exportBlocks, exportLine, isExportable, monthlyIncome, portfolioRows, rowMatches } from './portfolio';
+import {
+  blockMatches,
+  exportBlocks,
+  exportLine,
+  isExportable,
+  monthlyIncome,
+  portfolioRows,
+  rowMatches,
+} from './portfolio';
 
 // The portfolio's rules and the node pages' times apart from the browser.
 
@@ -56,7 +64,9 @@ describe('portfolio rows', () => {
   });
 
   it('sums numeric revenues only', () => {
-    expect(monthlyIncome([node('a', { revenue: 1.25 }), node('b', { revenue: '--' }), node('c', { revenue: 2 })])).toBe(3.25);
+    expect(monthlyIncome([node('a', { revenue: 1.25 }), node('b', { revenue: '--' }), node('c', { revenue: 2 })])).toBe(
+      3.25,
+    );
     expect(monthlyIncome([node('a', { revenue: '--' })])).toBeNull();
   });
 });
@@ -65,7 +75,18 @@ describe('export', () => {
   it('takes the families the registry exports and leaves the others out', () => {
     expect(isExportable(node('p'))).toBe(true);
     expect(isExportable(node('s', { family: 'sin' }))).toBe(true);
-    for (const family of ['dip003', 'dip003_restrict', 'smartnode', 'zen', 'nrg', 'monero', 'playa3ull', 'satori', 'evm', 'defi']) {
+    for (const family of [
+      'dip003',
+      'dip003_restrict',
+      'smartnode',
+      'zen',
+      'nrg',
+      'monero',
+      'playa3ull',
+      'satori',
+      'evm',
+      'defi',
+    ]) {
       expect(isExportable(node('x', { family })), family).toBe(false);
     }
     // An unknown family (a newer catalogue) reads as classic.
@@ -73,8 +94,12 @@ describe('export', () => {
   });
 
   it("writes each node's real config line, named by alias or id, grouped by currency", () => {
-    expect(exportLine(node('pivx-1', { output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe('pivx-1 1.2.3.4:51472 key txid 0');
-    expect(exportLine(node('pivx-1', { alias: 'alpha', output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe('alpha 1.2.3.4:51472 key txid 0');
+    expect(exportLine(node('pivx-1', { output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe(
+      'pivx-1 1.2.3.4:51472 key txid 0',
+    );
+    expect(exportLine(node('pivx-1', { alias: 'alpha', output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe(
+      'alpha 1.2.3.4:51472 key txid 0',
+    );
     // No line from the server yet: a comment the wallet skips, never a bare name.
     expect(exportLine(node('pivx-2'))).toBe('# pivx-2: not ready yet, the node is still being set up');
     const xsn = { currency: 'xsn', currency_data: { id: 'xsn', label: 'Stakenet', ticker: 'XSN' } };

@@ -19,7 +19,9 @@ export type PortfolioRow = { kind: 'queue'; item: QueueItem } | { kind: 'node'; 
  */
 export function portfolioRows(data: Pick<GetMasternodesOutput, 'masternodes' | 'queue'>): PortfolioRow[] {
   const listed = new Set(data.masternodes.map((n) => n.mn_id));
-  const deploying: PortfolioRow[] = data.queue.filter((q) => !listed.has(q.mn_id)).map((item) => ({ kind: 'queue', item }));
+  const deploying: PortfolioRow[] = data.queue
+    .filter((q) => !listed.has(q.mn_id))
+    .map((item) => ({ kind: 'queue', item }));
   return [...deploying, ...data.masternodes.map((node): PortfolioRow => ({ kind: 'node', node }))];
 }
 
@@ -74,7 +76,13 @@ export function exportBlocks(nodes: MasternodeListItem[]): ExportBlock[] {
     const line = exportLine(n);
     const block = blocks.get(n.currency);
     if (block) block.text += `\n${line}`;
-    else blocks.set(n.currency, { currency: n.currency, label: n.currency_data.label, ticker: n.currency_data.ticker, text: line });
+    else
+      blocks.set(n.currency, {
+        currency: n.currency,
+        label: n.currency_data.label,
+        ticker: n.currency_data.ticker,
+        text: line,
+      });
   }
   return [...blocks.values()];
 }

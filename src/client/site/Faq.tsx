@@ -34,7 +34,13 @@ export function Faq() {
       </header>
       <div className="field">
         <label htmlFor={searchId}>Search the FAQ</label>
-        <input id={searchId} type="search" value={query} onChange={(e) => onSearch(e.target.value)} placeholder="e.g. refund" />
+        <input
+          id={searchId}
+          type="search"
+          value={query}
+          onChange={(e) => onSearch(e.target.value)}
+          placeholder="e.g. refund"
+        />
       </div>
       {topics.length === 0 ? (
         <p className="muted" role="status">
@@ -46,7 +52,12 @@ export function Faq() {
             <h2>{topic.title}</h2>
             <div className="accordion">
               {topic.items.map((item) => (
-                <FaqEntry key={item.id} item={item} open={searching !== toggled.has(item.id)} onToggle={() => toggle(item.id)} />
+                <FaqEntry
+                  key={item.id}
+                  item={item}
+                  open={searching !== toggled.has(item.id)}
+                  onToggle={() => toggle(item.id)}
+                />
               ))}
             </div>
           </section>
@@ -61,7 +72,13 @@ function FaqEntry({ item, open, onToggle }: { item: FaqItem; open: boolean; onTo
   return (
     <div className={`accordion-item${open ? ' is-open' : ''}`} data-faq={item.id}>
       <h3 className="accordion-heading">
-        <button type="button" className="accordion-button" aria-expanded={open} aria-controls={panelId} onClick={onToggle}>
+        <button
+          type="button"
+          className="accordion-button"
+          aria-expanded={open}
+          aria-controls={panelId}
+          onClick={onToggle}
+        >
           {item.q}
         </button>
       </h3>

@@ -3,16 +3,34 @@ import { Link, useLocation } from 'wouter';
 import './site.css';
 
 const STEPS = [
-  { title: 'Pick a coin', text: 'Choose a masternode, validator or staking coin from the list and a dedicated or cloud plan.' },
-  { title: 'Send the collateral to yourself', text: 'Your coins stay in your own wallet. You only paste the transaction ID, we never hold your funds.' },
-  { title: 'We run the node', text: 'We set up the server, keep the wallet synced and watch it around the clock. Rewards go straight to you.' },
+  {
+    title: 'Pick a coin',
+    text: 'Choose a masternode, validator or staking coin from the list and a dedicated or cloud plan.',
+  },
+  {
+    title: 'Send the collateral to yourself',
+    text: 'Your coins stay in your own wallet. You only paste the transaction ID, we never hold your funds.',
+  },
+  {
+    title: 'We run the node',
+    text: 'We set up the server, keep the wallet synced and watch it around the clock. Rewards go straight to you.',
+  },
 ];
 
 const FEATURES = [
   { title: 'Cold model', text: 'Collateral never leaves your wallet; the node only needs its own keys.' },
-  { title: 'Dedicated or cloud', text: 'Dedicated resources for 99.99% uptime, or shared cloud hosting at the lowest price.' },
-  { title: 'Pay per day', text: 'Hosting is charged daily from a prepaid balance. Fund it by crypto, card or gift code.' },
-  { title: 'Two-factor login', text: 'Protect your account with an authenticator app and API keys limited to your IPs.' },
+  {
+    title: 'Dedicated or cloud',
+    text: 'Dedicated resources for 99.99% uptime, or shared cloud hosting at the lowest price.',
+  },
+  {
+    title: 'Pay per day',
+    text: 'Hosting is charged daily from a prepaid balance. Fund it by crypto, card or gift code.',
+  },
+  {
+    title: 'Two-factor login',
+    text: 'Protect your account with an authenticator app and API keys limited to your IPs.',
+  },
   { title: 'Live updates', text: 'Deploy progress, balance and notifications reach your browser as they happen.' },
   { title: 'Human support', text: 'Our team answers every day from 7:00 to 21:00 UTC.' },
 ];
@@ -56,7 +74,8 @@ export function Landing() {
           <div className="hero-copy">
             <h1>Masternode hosting without handing over your coins</h1>
             <p className="lead">
-              Deploy masternodes, validators and staking nodes in minutes. Your collateral stays in your wallet; we keep the node online.
+              Deploy masternodes, validators and staking nodes in minutes. Your collateral stays in your wallet; we keep
+              the node online.
             </p>
             <p className="hero-price">
               <Link href="/pricing">Pricing from $0.063/day</Link>
@@ -66,11 +85,22 @@ export function Landing() {
             <h2>Create your free account</h2>
             <div className="field">
               <label htmlFor="hero-username">Username</label>
-              <input id="hero-username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" />
+              <input
+                id="hero-username"
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                autoComplete="username"
+              />
             </div>
             <div className="field">
               <label htmlFor="hero-email">Email</label>
-              <input id="hero-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} autoComplete="email" />
+              <input
+                id="hero-email"
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                autoComplete="email"
+              />
             </div>
             <button type="submit" className="btn btn-primary btn-block">
               Get started

@@ -13,8 +13,22 @@ import { TableScroll } from '../ui/TableScroll';
 
 /** The two plans (deployment-and-nodes.md section 1); their prices come from the coins' regular prices. */
 const PLANS = [
-  { key: 'dedicated', name: 'Dedicated', uptime: '99.99%', resources: 'Dedicated', points: ['Dedicated resources', '99.99% uptime', 'Charged daily from your balance'], featured: true },
-  { key: 'cloud', name: 'Cloud', uptime: '99.00%', resources: 'Shared', points: ['Shared resources', '99.00% uptime', 'Charged daily from your balance'], featured: false },
+  {
+    key: 'dedicated',
+    name: 'Dedicated',
+    uptime: '99.99%',
+    resources: 'Dedicated',
+    points: ['Dedicated resources', '99.99% uptime', 'Charged daily from your balance'],
+    featured: true,
+  },
+  {
+    key: 'cloud',
+    name: 'Cloud',
+    uptime: '99.00%',
+    resources: 'Shared',
+    points: ['Shared resources', '99.00% uptime', 'Charged daily from your balance'],
+    featured: false,
+  },
 ] as const;
 
 const NONE = '—';
@@ -36,7 +50,14 @@ export function Pricing() {
       </header>
       <div className="plans">
         {PLANS.map((p) => (
-          <PlanCard key={p.key} id={p.key} name={p.name} points={p.points} featured={p.featured} floor={detailed.data ? floors[p.key] : undefined} />
+          <PlanCard
+            key={p.key}
+            id={p.key}
+            name={p.name}
+            points={p.points}
+            featured={p.featured}
+            floor={detailed.data ? floors[p.key] : undefined}
+          />
         ))}
       </div>
       {detailed.data && <PlanTable floors={floors} />}
@@ -47,7 +68,8 @@ export function Pricing() {
       <section className="card bulk">
         <h2>Running more than 20 nodes?</h2>
         <p>
-          We offer a bulk install for fleets of over 20 nodes. <ContactLink subject="Bulk install">Contact us</ContactLink> for an offer.
+          We offer a bulk install for fleets of over 20 nodes.{' '}
+          <ContactLink subject="Bulk install">Contact us</ContactLink> for an offer.
         </p>
       </section>
     </div>
@@ -55,7 +77,19 @@ export function Pricing() {
 }
 
 /** `floor` undefined while loading; null when no listed coin offers the plan. */
-function PlanCard({ id, name, points, featured, floor }: { id: string; name: string; points: readonly string[]; featured: boolean; floor: PlanFloor | undefined }) {
+function PlanCard({
+  id,
+  name,
+  points,
+  featured,
+  floor,
+}: {
+  id: string;
+  name: string;
+  points: readonly string[];
+  featured: boolean;
+  floor: PlanFloor | undefined;
+}) {
   return (
     <section className={`card plan${featured ? ' plan-featured' : ''}`} aria-labelledby={`plan-${id}`} data-plan={id}>
       <h2 id={`plan-${id}`}>{name}</h2>
@@ -70,7 +104,15 @@ function PlanCard({ id, name, points, featured, floor }: { id: string; name: str
           </>
         )}
       </p>
-      <p className="muted">{floor ? <span data-testid={`plan-${id}-monthly`}>from {formatUsd2(floor.monthly)}/mo</span> : floor === null ? 'Not offered yet' : '\u00a0'}</p>
+      <p className="muted">
+        {floor ? (
+          <span data-testid={`plan-${id}-monthly`}>from {formatUsd2(floor.monthly)}/mo</span>
+        ) : floor === null ? (
+          'Not offered yet'
+        ) : (
+          '\u00a0'
+        )}
+      </p>
       <ul className="plan-points">
         {points.map((point) => (
           <li key={point}>{point}</li>
@@ -174,7 +216,13 @@ function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) =
           <label htmlFor={searchId} className="sr-only">
             Search coins
           </label>
-          <input id={searchId} type="search" placeholder="Search coins" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Search coins"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
         </div>
       </div>
       <TableScroll>
@@ -214,11 +262,33 @@ function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) =
                   <Price now={r.dedicated_price_usd} old={r.regular_dedicated_price_usd} format={daily} />
                 </td>
                 <td className="num">
-                  <Price now={DAYS_PER_MONTH * r.dedicated_price_usd} old={DAYS_PER_MONTH * r.regular_dedicated_price_usd} format={formatUsd2} />
+                  <Price
+                    now={DAYS_PER_MONTH * r.dedicated_price_usd}
+                    old={DAYS_PER_MONTH * r.regular_dedicated_price_usd}
+                    format={formatUsd2}
+                  />
                 </td>
-                <td className="num">{r.cloud_price_usd === null ? NONE : <Price now={r.cloud_price_usd} old={r.regular_cloud_price_usd ?? r.cloud_price_usd} format={daily} />}</td>
                 <td className="num">
-                  {r.cloud_price_usd === null ? NONE : <Price now={DAYS_PER_MONTH * r.cloud_price_usd} old={DAYS_PER_MONTH * (r.regular_cloud_price_usd ?? r.cloud_price_usd)} format={formatUsd2} />}
+                  {r.cloud_price_usd === null ? (
+                    NONE
+                  ) : (
+                    <Price
+                      now={r.cloud_price_usd}
+                      old={r.regular_cloud_price_usd ?? r.cloud_price_usd}
+                      format={daily}
+                    />
+                  )}
+                </td>
+                <td className="num">
+                  {r.cloud_price_usd === null ? (
+                    NONE
+                  ) : (
+                    <Price
+                      now={DAYS_PER_MONTH * r.cloud_price_usd}
+                      old={DAYS_PER_MONTH * (r.regular_cloud_price_usd ?? r.cloud_price_usd)}
+                      format={formatUsd2}
+                    />
+                  )}
                 </td>
               </tr>
             ))}

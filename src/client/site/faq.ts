@@ -39,7 +39,11 @@ export const FAQ: FaqTopic[] = [
           'A node is charged whatever its status until you delete it.',
         ],
       },
-      { id: 'monthly-fee', q: 'How is the monthly fee calculated?', a: ['The monthly fee is 30 × the daily price of the node’s plan.'] },
+      {
+        id: 'monthly-fee',
+        q: 'How is the monthly fee calculated?',
+        a: ['The monthly fee is 30 × the daily price of the node’s plan.'],
+      },
       {
         id: 'low-balance',
         q: 'What happens when my balance runs out?',
@@ -52,12 +56,16 @@ export const FAQ: FaqTopic[] = [
       {
         id: 'minimum-deposit',
         q: 'What is the minimum deposit?',
-        a: ['The minimum deposit is $5 by card and $0.01 by crypto. A crypto deposit is credited once it has enough confirmations on its network.'],
+        a: [
+          'The minimum deposit is $5 by card and $0.01 by crypto. A crypto deposit is credited once it has enough confirmations on its network.',
+        ],
       },
       {
         id: 'referral-bonus',
         q: 'How does the referral bonus work?',
-        a: ['You get a $10 bonus when someone you referred first deposits at least $10. Only the first deposit counts. The bonus shows as pending for 14 days, then is added to your balance, unless it needs a review first (it then stays pending until we have checked it); it pays for hosting and cannot be withdrawn. Accounts of one person (the same address or card) earn no bonus.'],
+        a: [
+          'You get a $10 bonus when someone you referred first deposits at least $10. Only the first deposit counts. The bonus shows as pending for 14 days, then is added to your balance, unless it needs a review first (it then stays pending until we have checked it); it pays for hosting and cannot be withdrawn. Accounts of one person (the same address or card) earn no bonus.',
+        ],
       },
     ],
   },
@@ -88,7 +96,9 @@ export const FAQ: FaqTopic[] = [
       {
         id: 'deploy-time',
         q: 'How long does a deploy take?',
-        a: ['A deploy usually takes under 90 seconds, sometimes up to 60 minutes. After that the node’s wallet syncs the chain, which may take up to an hour.'],
+        a: [
+          'A deploy usually takes under 90 seconds, sometimes up to 60 minutes. After that the node’s wallet syncs the chain, which may take up to an hour.',
+        ],
       },
     ],
   },
@@ -98,25 +108,39 @@ export const FAQ: FaqTopic[] = [
       {
         id: 'first-reward',
         q: 'When will I get my first reward?',
-        a: ['The first reward often takes about 3 times the coin’s average reward time. Horizen nodes get their first reward after 1 week, then one every 24 hours.'],
+        a: [
+          'The first reward often takes about 3 times the coin’s average reward time. Horizen nodes get their first reward after 1 week, then one every 24 hours.',
+        ],
       },
       {
         id: 'roi',
         q: 'Why does my income differ from the ROI shown?',
-        a: ['ROI is our own estimate from the block time, the block reward, the nodes’ share of it and the number of nodes on the network. Actual returns may differ by ±10%.'],
+        a: [
+          'ROI is our own estimate from the block time, the block reward, the nodes’ share of it and the number of nodes on the network. Actual returns may differ by ±10%.',
+        ],
       },
     ],
   },
   {
     title: 'Support and security',
     items: [
-      { id: 'support-hours', q: 'When is support available?', a: ['Our live chat support answers every day from 7:00 to 21:00 UTC.'] },
+      {
+        id: 'support-hours',
+        q: 'When is support available?',
+        a: ['Our live chat support answers every day from 7:00 to 21:00 UTC.'],
+      },
       {
         id: 'cold-model',
         q: 'Do you hold my coins?',
-        a: ['No. We use a cold model: your coins never leave your wallet. We only run the node; your balance only pays for hosting.'],
+        a: [
+          'No. We use a cold model: your coins never leave your wallet. We only run the node; your balance only pays for hosting.',
+        ],
       },
-      { id: 'bulk-install', q: 'Do you offer anything for large fleets?', a: ['Yes: for more than 20 nodes we offer a bulk install. Contact us for an offer.'] },
+      {
+        id: 'bulk-install',
+        q: 'Do you offer anything for large fleets?',
+        a: ['Yes: for more than 20 nodes we offer a bulk install. Contact us for an offer.'],
+      },
     ],
   },
 ];
@@ -125,5 +149,8 @@ export const FAQ: FaqTopic[] = [
 export function searchFaq(query: string): FaqTopic[] {
   const needle = query.trim().toLowerCase();
   if (!needle) return FAQ;
-  return FAQ.map((t) => ({ ...t, items: t.items.filter((i) => [i.q, ...i.a].join(' ').toLowerCase().includes(needle)) })).filter((t) => t.items.length > 0);
+  return FAQ.map((t) => ({
+    ...t,
+    items: t.items.filter((i) => [i.q, ...i.a].join(' ').toLowerCase().includes(needle)),
+  })).filter((t) => t.items.length > 0);
 }

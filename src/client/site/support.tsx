@@ -6,7 +6,15 @@ import { useSession } from '../auth/auth';
  * `system.status` (or its last answer, kept for the error app). Without an address the
  * words stay, without a link (or go, when `optional`).
  */
-export function ContactLink({ subject, optional = false, children }: { subject?: string; optional?: boolean; children: ReactNode }) {
+export function ContactLink({
+  subject,
+  optional = false,
+  children,
+}: {
+  subject?: string;
+  optional?: boolean;
+  children: ReactNode;
+}) {
   const { email } = useSession().support;
   if (!email) return optional ? null : <>{children}</>;
   const href = `mailto:${email}${subject ? `?subject=${encodeURIComponent(subject)}` : ''}`;
@@ -18,7 +26,13 @@ export function ContactLink({ subject, optional = false, children }: { subject?:
 }
 
 /** The support address and the community links, as a row of links; nothing when none is set. */
-export function CommunityLinks({ className = 'community-links', withEmail = true }: { className?: string; withEmail?: boolean }) {
+export function CommunityLinks({
+  className = 'community-links',
+  withEmail = true,
+}: {
+  className?: string;
+  withEmail?: boolean;
+}) {
   const { email, community } = useSession().support;
   if (community.length === 0 && !(withEmail && email)) return null;
   return (

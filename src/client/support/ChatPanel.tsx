@@ -44,11 +44,16 @@ function CustomerChat({ open }: { open: boolean }) {
       {/* An account not yet verified, opening its conversation while many were opened: it waits for the account's link. */}
       {held && (
         <Alert kind="info">
-          We received your message. To reach our team, confirm your email: use the link we sent to {held.email} (Settings can resend it).
+          We received your message. To reach our team, confirm your email: use the link we sent to {held.email}{' '}
+          (Settings can resend it).
         </Alert>
       )}
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
-      <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ body }).then(() => true)} />
+      <Composer
+        busy={send.isPending}
+        error={send.error}
+        onSend={(body) => send.mutateAsync({ body }).then(() => true)}
+      />
     </>
   );
 }
@@ -60,29 +65,52 @@ function VisitorChat({ open }: { open: boolean }) {
     setToken(t);
   };
   const utils = trpc.useUtils();
-  const thread = trpc.support.visitor_thread.useQuery({ token: token ?? '' }, { enabled: token !== null, retry: false });
+  const thread = trpc.support.visitor_thread.useQuery(
+    { token: token ?? '' },
+    { enabled: token !== null, retry: false },
+  );
   // A conversation the server no longer knows: start afresh.
   useEffect(() => {
     if (thread.error && errorCode(thread.error) === 'NOT_FOUND') keep(null);
   }, [thread.error]);
   trpc.support.visitor_live.useSubscription(
     { token: token ?? '' },
-    { enabled: open && token !== null && thread.isSuccess, onData: () => void utils.support.visitor_thread.invalidate() },
+    {
+      enabled: open && token !== null && thread.isSuccess,
+      onData: () => void utils.support.visitor_thread.invalidate(),
+    },
   );
   const start = trpc.support.visitor_start.useMutation({ onSuccess: (r) => keep(r.token) });
-  const send = trpc.support.visitor_send.useMutation({ onSuccess: (t) => utils.support.visitor_thread.setData({ token: token ?? '' }, t) });
-  const read = trpc.support.visitor_read.useMutation({ onSuccess: () => void utils.support.visitor_thread.invalidate() });
+  const send = trpc.support.visitor_send.useMutation({
+    onSuccess: (t) => utils.support.visitor_thread.setData({ token: token ?? '' }, t),
+  });
+  const read = trpc.support.visitor_read.useMutation({
+    onSuccess: () => void utils.support.visitor_thread.invalidate(),
+  });
   useReadWhenOpen(open, thread.data, () => token && read.mutate({ token }));
   const [email, setEmail] = useState('');
   if (token === null) {
     return (
       <>
-        <p className="support-intro">Leave your email and your question: we answer here, and by email if you have left.</p>
+        <p className="support-intro">
+          Leave your email and your question: we answer here, and by email if you have left.
+        </p>
         <label className="support-field">
           Your email
-          <input type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required maxLength={254} />
+          <input
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            required
+            maxLength={254}
+          />
         </label>
-        <Composer busy={start.isPending} error={start.error} onSend={(body) => start.mutateAsync({ email, body }).then(() => true)} />
+        <Composer
+          busy={start.isPending}
+          error={start.error}
+          onSend={(body) => start.mutateAsync({ email, body }).then(() => true)}
+        />
       </>
     );
   }
@@ -91,7 +119,13 @@ function VisitorChat({ open }: { open: boolean }) {
     <>
       {held && <HeldNotice email={held.email} expired={held.expired} onStartAgain={() => keep(null)} />}
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
-      {!held?.expired && <Composer busy={send.isPending} error={send.error} onSend={(body) => send.mutateAsync({ token, body }).then(() => true)} />}
+      {!held?.expired && (
+        <Composer
+          busy={send.isPending}
+          error={send.error}
+          onSend={(body) => send.mutateAsync({ token, body }).then(() => true)}
+        />
+      )}
     </>
   );
 }
@@ -114,7 +148,8 @@ function HeldNotice({ email, expired, onStartAgain }: { email: string; expired: 
   }
   return (
     <Alert kind="info">
-      We received your message. To reach our team, confirm your email: we sent a link to {email}. The link works for 24 hours.
+      We received your message. To reach our team, confirm your email: we sent a link to {email}. The link works for 24
+      hours.
     </Alert>
   );
 }
@@ -137,7 +172,8 @@ function Messages({ thread, loading, error }: { thread: SupportThread | undefine
   }, [count]);
   if (loading) return <p className="support-empty">Loading your conversation…</p>;
   if (error) return <Alert kind="error">{errorMessage(error)}</Alert>;
-  if (!count) return <p className="support-empty">Ask us anything about your nodes, billing or a coin: a person answers.</p>;
+  if (!count)
+    return <p className="support-empty">Ask us anything about your nodes, billing or a coin: a person answers.</p>;
   return (
     <ol className="support-messages" role="log" aria-live="polite" aria-label="Conversation">
       {thread!.messages.map((m) => (
@@ -152,7 +188,15 @@ function Messages({ thread, loading, error }: { thread: SupportThread | undefine
   );
 }
 
-function Composer({ busy, error, onSend }: { busy: boolean; error: unknown; onSend: (body: string) => Promise<boolean> }) {
+function Composer({
+  busy,
+  error,
+  onSend,
+}: {
+  busy: boolean;
+  error: unknown;
+  onSend: (body: string) => Promise<boolean>;
+}) {
   const [body, setBody] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   const submit = async (e?: FormEvent) => {
@@ -177,7 +221,14 @@ function Composer({ busy, error, onSend }: { busy: boolean; error: unknown; onSe
       {error ? <Alert kind="error">{errorMessage(error)}</Alert> : null}
       <label className="support-field">
         Message
-        <textarea ref={box} rows={3} value={body} maxLength={SUPPORT_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} onKeyDown={onKey} />
+        <textarea
+          ref={box}
+          rows={3}
+          value={body}
+          maxLength={SUPPORT_MESSAGE_MAX}
+          onChange={(e) => setBody(e.target.value)}
+          onKeyDown={onKey}
+        />
       </label>
       <button type="submit" className="btn btn-primary" disabled={busy || !body.trim()}>
         {busy ? 'Sending…' : 'Send'}

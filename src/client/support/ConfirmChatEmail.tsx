@@ -25,7 +25,12 @@ export function ConfirmChatEmail() {
   }, [mutate, token]);
 
   let body;
-  if (!token) body = <Alert kind="error">This link is incomplete. Open the link from our mail in full, or write to us again from the chat on our site.</Alert>;
+  if (!token)
+    body = (
+      <Alert kind="error">
+        This link is incomplete. Open the link from our mail in full, or write to us again from the chat on our site.
+      </Alert>
+    );
   else if (confirm.isError) body = <Alert kind="error">{errorMessage(confirm.error)}</Alert>;
   else if (!confirm.isSuccess) body = <PageLoading label="Confirming your email…" />;
   else
@@ -34,7 +39,9 @@ export function ConfirmChatEmail() {
         <div className="success-mark" aria-hidden="true">
           ✓
         </div>
-        <p className="success-title">{confirm.data.status === 'confirmed' ? 'Your email is confirmed.' : 'Your email was already confirmed.'}</p>
+        <p className="success-title">
+          {confirm.data.status === 'confirmed' ? 'Your email is confirmed.' : 'Your email was already confirmed.'}
+        </p>
         <p className="muted">Your message has reached our team. We answer in the chat on this site and by email.</p>
       </div>
     );

@@ -25,7 +25,9 @@ export function SupportChat() {
     if (open) setOpened(true);
   }, [open]);
   // A signed-in customer's answers arrive live (the account's channel refetches this): the bubble counts them.
-  const thread = trpc.support.thread.useQuery(undefined, { enabled: user !== null && !location.startsWith('/console') });
+  const thread = trpc.support.thread.useQuery(undefined, {
+    enabled: user !== null && !location.startsWith('/console'),
+  });
   const unread = open ? 0 : (thread.data?.unread ?? 0);
   if (location.startsWith('/console')) return null;
   return (
@@ -41,7 +43,13 @@ export function SupportChat() {
         type="button"
         className="support-bubble"
         aria-expanded={open}
-        aria-label={open ? 'Close support chat' : unread ? `Chat with support: ${unread} new ${unread === 1 ? 'answer' : 'answers'}` : 'Chat with support'}
+        aria-label={
+          open
+            ? 'Close support chat'
+            : unread
+              ? `Chat with support: ${unread} new ${unread === 1 ? 'answer' : 'answers'}`
+              : 'Chat with support'
+        }
         onClick={() => setOpen(!open)}
       >
         {open ? '×' : 'Chat'}

@@ -13,7 +13,11 @@ export function Alert({ kind, children }: { kind: Kind; children: ReactNode }) {
 }
 
 /** How a form's mutation ended: its error, or the server's success message (one of them at most). */
-export function MutationAlerts({ mutation }: { mutation: { isError: boolean; error: unknown; isSuccess: boolean; data?: { message: string } } }) {
+export function MutationAlerts({
+  mutation,
+}: {
+  mutation: { isError: boolean; error: unknown; isSuccess: boolean; data?: { message: string } };
+}) {
   return (
     <>
       {mutation.isError && <Alert kind="error">{errorMessage(mutation.error)}</Alert>}
@@ -26,7 +30,13 @@ export function MutationAlerts({ mutation }: { mutation: { isError: boolean; err
  * A form's one error and one success message (see useForm). `title` puts a bold word
  * before the error, as the login and register forms do ("Error! <message>").
  */
-export function FormAlerts({ form, title }: { form: { error: string | null; success: string | null }; title?: string }) {
+export function FormAlerts({
+  form,
+  title,
+}: {
+  form: { error: string | null; success: string | null };
+  title?: string;
+}) {
   return (
     <>
       {form.error && (

@@ -4,7 +4,15 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
  * Copies through the Clipboard API, else by selecting the shown text (`target`) and the
  * old copy command. Says "Copied!" for 2 s, and tells screen readers.
  */
-export function CopyButton({ text, label, target }: { text: string; label: string; target?: RefObject<HTMLElement | null> }) {
+export function CopyButton({
+  text,
+  label,
+  target,
+}: {
+  text: string;
+  label: string;
+  target?: RefObject<HTMLElement | null>;
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;

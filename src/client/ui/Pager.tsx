@@ -21,7 +21,12 @@ export function Pager({ page, total, perPage, onPage, label }: Props) {
   if (pages <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
-      <button type="button" className="btn btn-secondary btn-sm" aria-disabled={page <= 1 || undefined} onClick={() => page > 1 && onPage(page - 1)}>
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        aria-disabled={page <= 1 || undefined}
+        onClick={() => page > 1 && onPage(page - 1)}
+      >
         Previous
       </button>
       {pageWindow(page, pages).map((p) => (
@@ -36,7 +41,12 @@ export function Pager({ page, total, perPage, onPage, label }: Props) {
           {p}
         </button>
       ))}
-      <button type="button" className="btn btn-secondary btn-sm" aria-disabled={page >= pages || undefined} onClick={() => page < pages && onPage(page + 1)}>
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        aria-disabled={page >= pages || undefined}
+        onClick={() => page < pages && onPage(page + 1)}
+      >
         Next
       </button>
     </nav>

@@ -10,9 +10,15 @@ const EXPLANATION =
  */
 export function SimulatedBadge({ what = 'node' }: { what?: 'node' | 'chain' }) {
   const tipId = useId();
-  const text = what === 'chain' ? 'These figures come from simulated demo nodes, not from the coin’s real network.' : EXPLANATION;
+  const text =
+    what === 'chain' ? 'These figures come from simulated demo nodes, not from the coin’s real network.' : EXPLANATION;
   return (
-    <span className="flag flag-simulated has-tooltip" tabIndex={0} aria-describedby={tipId} data-testid="simulated-badge">
+    <span
+      className="flag flag-simulated has-tooltip"
+      tabIndex={0}
+      aria-describedby={tipId}
+      data-testid="simulated-badge"
+    >
       Simulated
       <span role="tooltip" id={tipId} className="tooltip">
         {text}

@@ -16,7 +16,14 @@ export type ChartSeries = {
 
 const HEIGHT = 240;
 const AXIS_FONT = '12px system-ui, sans-serif';
-const timeText = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false, timeZone: 'UTC' });
+const timeText = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZone: 'UTC',
+});
 
 /**
  * A uPlot time-series chart as wide as its container. uPlot draws on a canvas of a
@@ -47,7 +54,11 @@ export function TimeChart({ label, times, series }: { label: string; times: stri
       height: HEIGHT,
       scales: { x: { time: true } },
       series: [
-        { label: 'Time (UTC)', value: (_u: uPlot, v: number | null) => (v ?? lastTime) === null ? '' : timeText.format(((v ?? lastTime) as number) * 1000) },
+        {
+          label: 'Time (UTC)',
+          value: (_u: uPlot, v: number | null) =>
+            (v ?? lastTime) === null ? '' : timeText.format(((v ?? lastTime) as number) * 1000),
+        },
         ...series.map((s) => ({
           label: s.label,
           scale: s.scale,
@@ -71,7 +82,8 @@ export function TimeChart({ label, times, series }: { label: string; times: stri
           font: AXIS_FONT,
           grid: { show: i === 0, stroke: '#eef0f4' },
           ticks: { stroke: '#e5e7eb' },
-          values: (_u: uPlot, splits: number[], _axis: number, _space: number, step: number) => splits.map((n) => tickFormat(scale)(n, step)),
+          values: (_u: uPlot, splits: number[], _axis: number, _space: number, step: number) =>
+            splits.map((n) => tickFormat(scale)(n, step)),
         })),
       ],
       legend: { live: true },

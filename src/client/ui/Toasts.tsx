@@ -4,7 +4,11 @@ export const TOAST_MS = 5_000;
 
 type ToastKind = 'info' | 'success' | 'error';
 type Toast = { id: number; text: string; kind: ToastKind; sticky: boolean; closeLabel?: string };
-type ToastOptions = { kind?: ToastKind; /** Stays until closed (notifications). */ sticky?: boolean; /** A worded close button ("OK") instead of the cross. */ closeLabel?: string };
+type ToastOptions = {
+  kind?: ToastKind;
+  /** Stays until closed (notifications). */ sticky?: boolean;
+  /** A worded close button ("OK") instead of the cross. */ closeLabel?: string;
+};
 
 type ToastApi = { show: (text: string, opts?: ToastOptions) => void };
 
@@ -40,7 +44,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), []);
   const show = useCallback((text: string, opts: ToastOptions = {}) => {
-    const toast = { id: nextId.current++, text, kind: opts.kind ?? 'info', sticky: opts.sticky ?? false, closeLabel: opts.closeLabel };
+    const toast = {
+      id: nextId.current++,
+      text,
+      kind: opts.kind ?? 'info',
+      sticky: opts.sticky ?? false,
+      closeLabel: opts.closeLabel,
+    };
     setToasts((list) => capped([...list, toast]));
   }, []);
   const api = useMemo(() => ({ show }), [show]);

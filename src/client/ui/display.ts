@@ -66,7 +66,13 @@ export function displayClass(d: Pick<DisplayValue, 'color' | 'mustsee'>): string
 }
 
 /** A statistic of the coin page: text values as given, numbers by their display format. */
-export function statisticText(s: { value: number | string | null; format: Formattable['format'] | 'text'; round: number; prefix: string; suffix: string }): string {
+export function statisticText(s: {
+  value: number | string | null;
+  format: Formattable['format'] | 'text';
+  round: number;
+  prefix: string;
+  suffix: string;
+}): string {
   if (s.value === null || s.value === '') return MISSING;
   if (s.format === 'text' || typeof s.value === 'string') return `${s.prefix}${s.value}${s.suffix}`;
   return displayText({ ...s, value: s.value, format: s.format });

@@ -92,6 +92,7 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
 }
 
 function defaultMessage(result: unknown): string | null {
-  if (result && typeof result === 'object' && 'message' in result && typeof result.message === 'string') return result.message;
+  if (result && typeof result === 'object' && 'message' in result && typeof result.message === 'string')
+    return result.message;
   return null;
 }

@@ -77,8 +77,17 @@ export async function createApiKey(
   const allowed = canonicalAllowList(input.allowed ?? '');
   await db.transaction().execute(async (trx) => {
     // In the transaction (one writer): 100 creates at once cannot pass the cap together.
-    if ((await countApiKeys(trx, userId)) >= MAX_KEYS_PER_USER) fail('CONFLICT', `You can have at most ${MAX_KEYS_PER_USER} API keys. Delete one you no longer use first.`);
-    await insertApiKey(trx, { user_id: userId, name: input.name, key_prefix: handle, key_hash: hashToken(key), allowed, read_only: input.read_only ? 1 : 0, created_at: Date.now() });
+    if ((await countApiKeys(trx, userId)) >= MAX_KEYS_PER_USER)
+      fail('CONFLICT', `You can have at most ${MAX_KEYS_PER_USER} API keys. Delete one you no longer use first.`);
+    await insertApiKey(trx, {
+      user_id: userId,
+      name: input.name,
+      key_prefix: handle,
+      key_hash: hashToken(key),
+      allowed,
+      read_only: input.read_only ? 1 : 0,
+      created_at: Date.now(),
+    });
     await raise(trx, userId, 'api_key_created', { name: input.name });
   });
   return { key, handle };
@@ -105,16 +114,22 @@ export async function apiKeyOwner(db: DB, token: string, ip: string): Promise<nu
  * rate limit, and its last use and address are recorded (at most once a minute per
  * address).
  */
-export async function resolveApiKey(ctx: Pick<Context, 'db' | 'req' | 'limiter'>, token: string): Promise<{ key: ApiKey; user: User } | null> {
+export async function resolveApiKey(
+  ctx: Pick<Context, 'db' | 'req' | 'limiter'>,
+  token: string,
+): Promise<{ key: ApiKey; user: User } | null> {
   if (token.length > 200) return null;
   const key = await findApiKeyByHash(ctx.db, hashToken(token));
   if (!key) return null;
-  if (!addressAllowed(key.allowed, ctx.req.ip)) fail('FORBIDDEN', `This API key may not be used from your address (${ctx.req.ip}).`);
-  if (!ctx.limiter.hit('apiKeyUse', key.id)) fail('TOO_MANY_REQUESTS', 'This API key has made too many calls. Please wait a minute and try again.');
+  if (!addressAllowed(key.allowed, ctx.req.ip))
+    fail('FORBIDDEN', `This API key may not be used from your address (${ctx.req.ip}).`);
+  if (!ctx.limiter.hit('apiKeyUse', key.id))
+    fail('TOO_MANY_REQUESTS', 'This API key has made too many calls. Please wait a minute and try again.');
   const user = await findUserById(ctx.db, key.user_id);
   if (!user || user.disabled_at !== null) return null;
   const now = Date.now();
   const ip = normalizeIp(ctx.req.ip);
-  if (now - (key.last_used_at ?? 0) > TOUCH_EVERY_MS || key.last_used_ip !== ip) await touchApiKey(ctx.db, key.id, now, ip);
+  if (now - (key.last_used_at ?? 0) > TOUCH_EVERY_MS || key.last_used_ip !== ip)
+    await touchApiKey(ctx.db, key.id, now, ip);
   return { key, user };
 }

@@ -3,7 +3,18 @@ import type { Database } from '../db/schema';
 
 type Q = Kysely<Database>;
 
-export function insertApiKey(db: Q, k: { user_id: number; name: string; key_prefix: string; key_hash: string; allowed: string; read_only: number; created_at: number }) {
+export function insertApiKey(
+  db: Q,
+  k: {
+    user_id: number;
+    name: string;
+    key_prefix: string;
+    key_hash: string;
+    allowed: string;
+    read_only: number;
+    created_at: number;
+  },
+) {
   return db.insertInto('api_keys').values(k).returning('id').executeTakeFirstOrThrow();
 }
 
@@ -20,15 +31,35 @@ export function listApiKeys(db: Q, userId: number) {
 }
 
 export async function countApiKeys(db: Q, userId: number): Promise<number> {
-  const r = await db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('api_keys')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** The owner's key with this handle; another user's handle finds nothing. */
-export function updateApiKey(db: Q, userId: number, handle: string, set: { name: string; allowed: string; read_only?: number }) {
-  return db.updateTable('api_keys').set(set).where('user_id', '=', userId).where('key_prefix', '=', handle).returning('id').executeTakeFirst();
+export function updateApiKey(
+  db: Q,
+  userId: number,
+  handle: string,
+  set: { name: string; allowed: string; read_only?: number },
+) {
+  return db
+    .updateTable('api_keys')
+    .set(set)
+    .where('user_id', '=', userId)
+    .where('key_prefix', '=', handle)
+    .returning('id')
+    .executeTakeFirst();
 }
 
 export function deleteApiKey(db: Q, userId: number, handle: string) {
-  return db.deleteFrom('api_keys').where('user_id', '=', userId).where('key_prefix', '=', handle).returning('id').executeTakeFirst();
+  return db
+    .deleteFrom('api_keys')
+    .where('user_id', '=', userId)
+    .where('key_prefix', '=', handle)
+    .returning('id')
+    .executeTakeFirst();
 }

@@ -23,14 +23,27 @@ export async function getApiKeys(db: DB, userId: number): Promise<{ success: tru
   };
 }
 
-export async function createKey(db: DB, userId: number, input: z.output<typeof createApiKeyInput>): Promise<CreateApiKeyOutput> {
+export async function createKey(
+  db: DB,
+  userId: number,
+  input: z.output<typeof createApiKeyInput>,
+): Promise<CreateApiKeyOutput> {
   const { key } = await createApiKey(db, userId, input);
-  return { success: true, message: 'API key created. Copy it now: it will not be shown again.', key, auth_key: publicPart(key) };
+  return {
+    success: true,
+    message: 'API key created. Copy it now: it will not be shown again.',
+    key,
+    auth_key: publicPart(key),
+  };
 }
 
 export async function saveKey(db: DB, userId: number, input: z.output<typeof saveApiKeyInput>) {
   const allowed = canonicalAllowList(input.allowed);
-  const set = { name: input.name, allowed, ...(input.read_only === undefined ? {} : { read_only: input.read_only ? 1 : 0 }) };
+  const set = {
+    name: input.name,
+    allowed,
+    ...(input.read_only === undefined ? {} : { read_only: input.read_only ? 1 : 0 }),
+  };
   if (!(await updateApiKey(db, userId, handleOf(input.auth_key), set))) fail('NOT_FOUND', NOT_FOUND, 'auth_key');
   return { success: true as const, message: 'API key saved.' };
 }

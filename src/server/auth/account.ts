@@ -38,9 +38,18 @@ const RESET_TTL_MS = 60 * 60_000;
 export const RECOVER_MESSAGE = 'If an account exists for that email, we have sent a link to reset its password.';
 
 /** Creates a verification token and queues its mail, in the caller's transaction. */
-export async function sendVerification(trx: DB, ctx: { config: Pick<Context['config'], 'publicUrl'> }, user: { id: number; email: string; username: string }) {
+export async function sendVerification(
+  trx: DB,
+  ctx: { config: Pick<Context['config'], 'publicUrl'> },
+  user: { id: number; email: string; username: string },
+) {
   const token = newToken();
-  await insertEmailToken(trx, { user_id: user.id, kind: 'verify', token_hash: hashToken(token), expires_at: Date.now() + VERIFY_TTL_MS });
+  await insertEmailToken(trx, {
+    user_id: user.id,
+    kind: 'verify',
+    token_hash: hashToken(token),
+    expires_at: Date.now() + VERIFY_TTL_MS,
+  });
   await enqueueMail(trx, verificationMail(user.email, user.username, `${ctx.config.publicUrl}/verify?h=${token}`));
 }
 
@@ -55,7 +64,10 @@ const NAME_TAKEN = 'This username is already taken.';
  * registering the name again says "taken" in both cases, so the second answer does not
  * tell either (docs/decisions.md "Free accounts and username reservation").
  */
-export async function register(ctx: Context, input: { username: string; email: string; password: string; referrer?: string | null }) {
+export async function register(
+  ctx: Context,
+  input: { username: string; email: string; password: string; referrer?: string | null },
+) {
   if (!ctx.limiter.hit('registerPerIp', ctx.req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
   // The operator closed sign-up (console Settings, or `signup closed`).
   if (!(await isSignupOpen(ctx.db))) fail('FORBIDDEN', SIGNUP_CLOSED);
@@ -104,13 +116,15 @@ export async function register(ctx: Context, input: { username: string; email: s
  */
 async function holdForOwner(ctx: Context, input: { username: string; email: string }) {
   const owner = await findUserByEmail(ctx.db, input.email);
-  const notify = owner !== undefined && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id);
+  const notify =
+    owner !== undefined && owner.disabled_at === null && ctx.limiter.hit('registerNoticePerAccount', owner.id);
   const base = ctx.config.publicUrl;
   await ctx.db.transaction().execute(async (trx) => {
     if ((await usernameOrEmailTaken(trx, input.username, input.email)).username) fail('CONFLICT', NAME_TAKEN);
     await holdUsername(trx, input.username, Date.now() + USERNAME_HOLD_MS);
     // A mail is a row and its job: in the transaction, so neither exists without the other.
-    if (notify) await enqueueMail(trx, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
+    if (notify)
+      await enqueueMail(trx, accountExistsMail(owner.email, owner.username, `${base}/login`, `${base}/recover`));
   });
   if (notify) void ctx.mail.kick();
   return { success: true as const, message: REGISTERED };
@@ -134,7 +148,8 @@ export async function verifyEmail(ctx: Context, hash: string) {
 
 export async function resendVerification(ctx: Context, user: User) {
   if (user.verified_at !== null) fail('BAD_REQUEST', 'Your email address is already verified.');
-  if (!ctx.limiter.hit('resendPerAccount', user.id)) fail('TOO_MANY_REQUESTS', 'Too many verification emails. Please wait an hour and try again.');
+  if (!ctx.limiter.hit('resendPerAccount', user.id))
+    fail('TOO_MANY_REQUESTS', 'Too many verification emails. Please wait an hour and try again.');
   await ctx.db.transaction().execute(async (trx) => {
     await voidEmailTokens(trx, user.id, 'verify');
     await sendVerification(trx, ctx, user);
@@ -153,7 +168,12 @@ export async function recover(ctx: Context, email: string) {
     const token = newToken();
     await ctx.db.transaction().execute(async (trx) => {
       await voidEmailTokens(trx, user.id, 'reset');
-      await insertEmailToken(trx, { user_id: user.id, kind: 'reset', token_hash: hashToken(token), expires_at: Date.now() + RESET_TTL_MS });
+      await insertEmailToken(trx, {
+        user_id: user.id,
+        kind: 'reset',
+        token_hash: hashToken(token),
+        expires_at: Date.now() + RESET_TTL_MS,
+      });
       await enqueueMail(trx, resetMail(user.email, user.username, `${ctx.config.publicUrl}/reset?token=${token}`));
     });
     void ctx.mail.kick();
@@ -193,11 +213,17 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }
 
-export async function changePassword(ctx: Context, user: User, sessionId: number, input: { current_password: string; new_password: string }) {
+export async function changePassword(
+  ctx: Context,
+  user: User,
+  sessionId: number,
+  input: { current_password: string; new_password: string },
+) {
   // Taken before the check, handed back when it was right (as for login): a session
   // thief cannot use this form to guess faster than the limit, however many at once.
   if (!ctx.limiter.hit('changePasswordPerAccount', user.id)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
-  if (!(await verifyPassword(user.password_hash, input.current_password))) fail('BAD_REQUEST', 'Your current password is incorrect.');
+  if (!(await verifyPassword(user.password_hash, input.current_password)))
+    fail('BAD_REQUEST', 'Your current password is incorrect.');
   ctx.limiter.refund('changePasswordPerAccount', user.id);
   const password_hash = await hashPassword(input.new_password);
   await ctx.db.transaction().execute(async (trx) => {

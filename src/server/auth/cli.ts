@@ -19,7 +19,17 @@ export const userCommands: Record<string, CliCommand> = {
       if (!users.length) return io.out('no users yet');
       io.out(['id', 'username', 'email', 'verified', '2fa', 'state', 'created'].join('\t'));
       for (const u of users) {
-        io.out([u.id, f(u.username), f(u.email), u.verified_at ? 'yes' : 'no', u.tfa_enabled ? 'on' : 'off', u.disabled_at ? 'disabled' : 'active', iso(u.created_at)].join('\t'));
+        io.out(
+          [
+            u.id,
+            f(u.username),
+            f(u.email),
+            u.verified_at ? 'yes' : 'no',
+            u.tfa_enabled ? 'on' : 'off',
+            u.disabled_at ? 'disabled' : 'active',
+            iso(u.created_at),
+          ].join('\t'),
+        );
       }
     },
   },
@@ -39,9 +49,13 @@ export const userCommands: Record<string, CliCommand> = {
       io.out(`referrer:  ${u.referrer === null ? '-' : f(u.referrer)}`);
       io.out(`created:   ${iso(u.created_at)}`);
       const sessions = await listUserSessions(db, u.id);
-      io.out(`sessions:  ${sessions.filter((s) => !s.revoked_at && s.expires_at > Date.now()).length} live of ${sessions.length}`);
+      io.out(
+        `sessions:  ${sessions.filter((s) => !s.revoked_at && s.expires_at > Date.now()).length} live of ${sessions.length}`,
+      );
       for (const s of sessions.slice(-10)) {
-        io.out(`  #${s.id} ${s.revoked_at ? 'revoked' : s.expires_at > Date.now() ? 'live' : 'expired'} created ${iso(s.created_at)} last used ${iso(s.last_used_at)} ip ${f(s.ip)} ua ${f(JSON.stringify(s.user_agent.slice(0, 60)))}`);
+        io.out(
+          `  #${s.id} ${s.revoked_at ? 'revoked' : s.expires_at > Date.now() ? 'live' : 'expired'} created ${iso(s.created_at)} last used ${iso(s.last_used_at)} ip ${f(s.ip)} ua ${f(JSON.stringify(s.user_agent.slice(0, 60)))}`,
+        );
       }
     },
   },
@@ -50,7 +64,11 @@ export const userCommands: Record<string, CliCommand> = {
     summary: 'disable an account and sign out all its sessions',
     async run(db, args, io) {
       const u = await oneUser(db, args, 'users disable');
-      io.out((await disableUser(db, io.by, u.id)) ? `${f(u.username)} is disabled and signed out` : `${f(u.username)} is already disabled`);
+      io.out(
+        (await disableUser(db, io.by, u.id))
+          ? `${f(u.username)} is disabled and signed out`
+          : `${f(u.username)} is already disabled`,
+      );
     },
   },
   'users enable': {
@@ -99,13 +117,17 @@ async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
   if (args.length !== 1) throw new UsageError(`users ${verb} takes one username or email`);
   const u = await findUserByLogin(db, args[0]);
   if (!u) fail('NOT_FOUND', `no user "${f(args[0])}"`);
-  if (u.role === role) return io.out(`${f(u.username)} is already ${role === 'operator' ? 'an operator' : 'a customer'}`);
+  if (u.role === role)
+    return io.out(`${f(u.username)} is already ${role === 'operator' ? 'an operator' : 'a customer'}`);
   await db.transaction().execute(async (trx) => {
     await updateUser(trx, u.id, { role });
     await logOperatorAction(trx, io.by, `users ${verb}`, { user_id: u.id, username: u.username });
   });
-  if (role === 'customer') return io.out(`${f(u.username)} is a customer now; the console refuses them from their next call`);
-  io.out(`${f(u.username)} is an operator now${u.tfa_enabled ? '' : '; the console opens once they turn on two-factor authentication (Settings, Two-factor authentication)'}`);
+  if (role === 'customer')
+    return io.out(`${f(u.username)} is a customer now; the console refuses them from their next call`);
+  io.out(
+    `${f(u.username)} is an operator now${u.tfa_enabled ? '' : '; the console opens once they turn on two-factor authentication (Settings, Two-factor authentication)'}`,
+  );
 }
 
 async function oneUser(db: DB, args: string[], command: string) {

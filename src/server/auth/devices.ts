@@ -14,14 +14,17 @@ const keys = new WeakMap<DB, Promise<Buffer>>();
 function deviceKey(db: DB): Promise<Buffer> {
   let key = keys.get(db);
   if (!key) {
-    key = ensureSetting(db, 'device_token_key', () => randomBytes(32).toString('base64url')).then((v) => Buffer.from(v, 'base64url'));
+    key = ensureSetting(db, 'device_token_key', () => randomBytes(32).toString('base64url')).then((v) =>
+      Buffer.from(v, 'base64url'),
+    );
     key.catch(() => keys.delete(db));
     keys.set(db, key);
   }
   return key;
 }
 
-const mac = (key: Buffer, userId: number, deviceId: string) => createHmac('sha256', key).update(`device:${userId}:${deviceId}`).digest();
+const mac = (key: Buffer, userId: number, deviceId: string) =>
+  createHmac('sha256', key).update(`device:${userId}:${deviceId}`).digest();
 
 export async function issueDeviceToken(db: DB, userId: number): Promise<string> {
   const deviceId = randomBytes(16).toString('base64url');

@@ -11,7 +11,10 @@ import { checkTfaCode } from './tfa';
 
 const BAD_LOGIN = 'Invalid username or password.';
 
-export async function login(ctx: Context, input: { username: string; password: string; tfa?: string; device?: string }): Promise<LoginOutput> {
+export async function login(
+  ctx: Context,
+  input: { username: string; password: string; tfa?: string; device?: string },
+): Promise<LoginOutput> {
   const { limiter, req } = ctx;
   if (!limiter.hit('loginPerIp', req.ip)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
 
@@ -21,7 +24,9 @@ export async function login(ctx: Context, input: { username: string; password: s
   // shares the one of the name as typed, whether or not it is an account's: a counter
   // shared by an account's username and email would tell which email is whose.
   const device = user ? await knownDevice(ctx.db, user.id, input.device) : null;
-  const [bucket, key]: [LimitName, string] = device ? ['loginPerDevice', `${user!.id}:${device}`] : ['loginPerAccount', `name:${userKey(input.username)}`];
+  const [bucket, key]: [LimitName, string] = device
+    ? ['loginPerDevice', `${user!.id}:${device}`]
+    : ['loginPerAccount', `name:${userKey(input.username)}`];
   if (!limiter.hit(bucket, key)) fail('TOO_MANY_REQUESTS', MESSAGES.tooMany);
 
   if (!user) {
@@ -38,13 +43,21 @@ export async function login(ctx: Context, input: { username: string; password: s
 
   if (user.tfa_enabled === 1) {
     // First step: the password was right, now ask for the code (no session yet).
-    if (input.tfa === undefined) return { success: true, message: 'Please enter your 2FA code.', tfa_authenticated: false };
+    if (input.tfa === undefined)
+      return { success: true, message: 'Please enter your 2FA code.', tfa_authenticated: false };
     await checkTfaCode(ctx, user, input.tfa);
   }
   const auth_token = await createSession(ctx, user.id);
   const device_token = device ? input.device! : await issueDeviceToken(ctx.db, user.id);
   ctx.log.info('login', { user_id: user.id });
-  return { success: true, message: 'Logged in successfully.', tfa_authenticated: true, auth_token, qr_key: user.qr_key, device_token };
+  return {
+    success: true,
+    message: 'Logged in successfully.',
+    tfa_authenticated: true,
+    auth_token,
+    qr_key: user.qr_key,
+    device_token,
+  };
 }
 
 export async function logout(ctx: Context, session: Session) {

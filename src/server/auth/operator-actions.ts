@@ -51,20 +51,34 @@ export async function enableUser(db: DB, by: OperatorActor, userId: number): Pro
  */
 export async function resetUserTfa(db: DB, by: OperatorActor, userId: number, identityCheck: string): Promise<boolean> {
   const check = identityCheck.trim();
-  if (check.length < 10 || check.length > 500) fail('BAD_REQUEST', 'Say how you checked who is asking (10-500 characters); it is kept in the operator log.', 'identity_check');
+  if (check.length < 10 || check.length > 500)
+    fail(
+      'BAD_REQUEST',
+      'Say how you checked who is asking (10-500 characters); it is kept in the operator log.',
+      'identity_check',
+    );
   await customer(db, userId);
   return db.transaction().execute(async (trx) => {
     const user = await customer(trx, userId);
     if (user.tfa_enabled !== 1) fail('BAD_REQUEST', `${user.username} does not have two-factor authentication on.`);
     await updateUser(trx, user.id, { tfa_enabled: 0, tfa_secret: null, tfa_failures: 0, tfa_locked_until: 0 });
     await raise(trx, user.id, 'tfa_disabled', {});
-    await logOperatorAction(trx, by, 'users reset-2fa', { user_id: user.id, username: user.username, identity_check: check });
+    await logOperatorAction(trx, by, 'users reset-2fa', {
+      user_id: user.id,
+      username: user.username,
+      identity_check: check,
+    });
     return true;
   });
 }
 
 /** Sends a fresh verification link (older links stop working). */
-export async function resendVerificationFor(db: DB, by: OperatorActor, publicUrl: string, userId: number): Promise<{ email: string }> {
+export async function resendVerificationFor(
+  db: DB,
+  by: OperatorActor,
+  publicUrl: string,
+  userId: number,
+): Promise<{ email: string }> {
   await customer(db, userId);
   return db.transaction().execute(async (trx) => {
     const user = await customer(trx, userId);

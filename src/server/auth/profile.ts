@@ -10,7 +10,10 @@ import { recordVisit } from './queries';
 /** Page visits kept per user: enough for "recently viewed", bounded whatever a script sends. */
 export const MAX_VISITS_PER_USER = 200;
 
-export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean }, user: User): Promise<CommonInfo> {
+export async function commonInfo(
+  ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean },
+  user: User,
+): Promise<CommonInfo> {
   const [balance, banner] = await Promise.all([accountBalance(ctx.db, userAccount(user.id)), getBanner(ctx.db)]);
   const { maintenance } = ctx;
   return {
@@ -28,7 +31,11 @@ export async function commonInfo(ctx: Pick<Context, 'db' | 'config'> & { mainten
       // No mobile companion app exists yet to scan a login QR; see docs/decisions.md.
       qr_url: '',
       // The operator's banner is for everyone and comes first (docs/decisions.md "Alert banner").
-      alert: banner ?? (user.verified_at === null ? { bg: 'warning', text: 'Please verify your email address.', link: '/dashboard/settings' } : null),
+      alert:
+        banner ??
+        (user.verified_at === null
+          ? { bg: 'warning', text: 'Please verify your email address.', link: '/dashboard/settings' }
+          : null),
     },
   };
 }

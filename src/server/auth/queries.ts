@@ -46,7 +46,12 @@ export async function usernameOrEmailTaken(db: Q, username: string, email: strin
 
 /** A hold on the username that has not expired yet. */
 export async function usernameHeld(db: Q, username: string, now: number): Promise<boolean> {
-  const row = await db.selectFrom('username_holds').select('username_key').where('username_key', '=', userKey(username)).where('expires_at', '>', now).executeTakeFirst();
+  const row = await db
+    .selectFrom('username_holds')
+    .select('username_key')
+    .where('username_key', '=', userKey(username))
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -63,20 +68,35 @@ export async function holdUsername(db: Q, username: string, expiresAt: number): 
 export async function pruneUsernameHolds(db: Q, before: number, limit: number): Promise<number> {
   const res = await db
     .deleteFrom('username_holds')
-    .where('username_key', 'in', (eb) => eb.selectFrom('username_holds').select('username_key').where('expires_at', '<=', before).limit(limit))
+    .where('username_key', 'in', (eb) =>
+      eb.selectFrom('username_holds').select('username_key').where('expires_at', '<=', before).limit(limit),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
 
 /** The id of the account with this username (any case), for resolving a referral code. */
 export async function findUserIdByUsername(db: Q, username: string): Promise<number | null> {
-  const row = await db.selectFrom('users').select('id').where('username_key', '=', userKey(username)).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('username_key', '=', userKey(username))
+    .executeTakeFirst();
   return row?.id ?? null;
 }
 
 export async function insertUser(
   db: Q,
-  u: { username: string; email: string; password_hash: string; referrer: string | null; referrer_id: number | null; room_id: string; qr_key: string; registered_ip?: string | null },
+  u: {
+    username: string;
+    email: string;
+    password_hash: string;
+    referrer: string | null;
+    referrer_id: number | null;
+    room_id: string;
+    qr_key: string;
+    registered_ip?: string | null;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('users')
@@ -95,9 +115,15 @@ export function listUsers(db: Q) {
 }
 
 // Sessions
-export function insertSession(db: Q, s: { user_id: number; token_hash: string; ip: string; user_agent: string; expires_at: number }) {
+export function insertSession(
+  db: Q,
+  s: { user_id: number; token_hash: string; ip: string; user_agent: string; expires_at: number },
+) {
   const now = Date.now();
-  return db.insertInto('sessions').values({ ...s, created_at: now, last_used_at: now }).execute();
+  return db
+    .insertInto('sessions')
+    .values({ ...s, created_at: now, last_used_at: now })
+    .execute();
 }
 
 /**
@@ -116,7 +142,10 @@ export async function knownAddresses(db: Q, userId: number): Promise<string[]> {
 export async function loginHistory(db: Q, userId: number, ip: string): Promise<{ any: boolean; fromIp: boolean }> {
   const row = await db
     .selectFrom('sessions')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>(eb.case().when('ip', '=', ip).then(1).else(0).end()).as('from_ip')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number>(eb.case().when('ip', '=', ip).then(1).else(0).end()).as('from_ip'),
+    ])
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return { any: Number(row.n) > 0, fromIp: Number(row.from_ip ?? 0) > 0 };
@@ -128,16 +157,36 @@ export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: num
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
-    .select(['s.id as session_id', 's.created_at as session_created_at', 's.last_used_at', 's.expires_at', 's.ip', 's.user_agent', 's.token_hash', 's.revoked_at'])
+    .select([
+      's.id as session_id',
+      's.created_at as session_created_at',
+      's.last_used_at',
+      's.expires_at',
+      's.ip',
+      's.user_agent',
+      's.token_hash',
+      's.revoked_at',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { session_id, session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at, ...user } = row;
+  const { session_id, session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at, ...user } =
+    row;
   return {
     user,
-    session: { id: session_id, user_id: user.id, created_at: session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at },
+    session: {
+      id: session_id,
+      user_id: user.id,
+      created_at: session_created_at,
+      last_used_at,
+      expires_at,
+      ip,
+      user_agent,
+      token_hash,
+      revoked_at,
+    },
   };
 }
 
@@ -147,13 +196,23 @@ export function touchSession(db: Q, id: number, now: number, expiresAt: number) 
 
 /** Revokes one session; the ids actually revoked (none if it already was). */
 export async function revokeSession(db: Q, id: number): Promise<number[]> {
-  const rows = await db.updateTable('sessions').set({ revoked_at: Date.now() }).where('id', '=', id).where('revoked_at', 'is', null).returning('id').execute();
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 
 /** Revokes every live session of the user except `keepId` (if given); the ids revoked. */
 export async function revokeUserSessions(db: Q, userId: number, keepId?: number): Promise<number[]> {
-  let q = db.updateTable('sessions').set({ revoked_at: Date.now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
+  let q = db
+    .updateTable('sessions')
+    .set({ revoked_at: Date.now() })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
   if (keepId !== undefined) q = q.where('id', '!=', keepId);
   const rows = await q.returning('id').execute();
   return rows.map((r) => r.id);
@@ -183,7 +242,11 @@ export async function revokeSessionsBeyond(db: Q, userId: number, keep: number, 
 }
 
 /** True while the session is neither revoked nor expired and its user is enabled. */
-export async function isSessionLive(db: Q, sessionId: number, now: number): Promise<{ expires_at: number } | undefined> {
+export async function isSessionLive(
+  db: Q,
+  sessionId: number,
+  now: number,
+): Promise<{ expires_at: number } | undefined> {
   return db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
@@ -200,8 +263,14 @@ export function listUserSessions(db: Q, userId: number) {
 }
 
 // Email tokens (verification and reset links)
-export function insertEmailToken(db: Q, t: { user_id: number; kind: EmailTokenKind; token_hash: string; expires_at: number }) {
-  return db.insertInto('email_tokens').values({ ...t, created_at: Date.now() }).execute();
+export function insertEmailToken(
+  db: Q,
+  t: { user_id: number; kind: EmailTokenKind; token_hash: string; expires_at: number },
+) {
+  return db
+    .insertInto('email_tokens')
+    .values({ ...t, created_at: Date.now() })
+    .execute();
 }
 
 export function findUsableEmailToken(db: Q, kind: EmailTokenKind, tokenHash: string, now: number) {
@@ -217,13 +286,24 @@ export function findUsableEmailToken(db: Q, kind: EmailTokenKind, tokenHash: str
 
 /** Marks one token used; returns false if somebody used it first. */
 export async function consumeEmailToken(db: Q, id: number): Promise<boolean> {
-  const r = await db.updateTable('email_tokens').set({ used_at: Date.now() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  const r = await db
+    .updateTable('email_tokens')
+    .set({ used_at: Date.now() })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
 /** Voids every open token of a kind (a new reset link or a changed password voids the old ones). */
 export function voidEmailTokens(db: Q, userId: number, kind: EmailTokenKind) {
-  return db.updateTable('email_tokens').set({ used_at: Date.now() }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
+  return db
+    .updateTable('email_tokens')
+    .set({ used_at: Date.now() })
+    .where('user_id', '=', userId)
+    .where('kind', '=', kind)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 /** Records a visit and keeps only the user's newest `keep` visits, in one transaction. */
@@ -233,7 +313,9 @@ export async function recordVisit(db: Q, userId: number, path: string, keep: num
     await trx
       .deleteFrom('page_visits')
       .where('user_id', '=', userId)
-      .where('id', 'not in', (eb) => eb.selectFrom('page_visits').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(keep))
+      .where('id', 'not in', (eb) =>
+        eb.selectFrom('page_visits').select('id').where('user_id', '=', userId).orderBy('id', 'desc').limit(keep),
+      )
       .execute();
   });
 }
@@ -256,7 +338,13 @@ export async function claimTfaStep(db: Q, userId: number, step: number, now: num
  * Counts one wrong code in SQL; the `max`-th locks 2FA until `now + lockMs`. Returns
  * 'counted', 'locked' (this one locked it) or 'already-locked' (nothing counted).
  */
-export async function countTfaFailure(db: Q, userId: number, max: number, now: number, lockMs: number): Promise<'counted' | 'locked' | 'already-locked'> {
+export async function countTfaFailure(
+  db: Q,
+  userId: number,
+  max: number,
+  now: number,
+  lockMs: number,
+): Promise<'counted' | 'locked' | 'already-locked'> {
   const row = await db
     .updateTable('users')
     .set((eb) => ({
@@ -272,7 +360,11 @@ export async function countTfaFailure(db: Q, userId: number, max: number, now: n
 }
 
 export function tfaState(db: Q, userId: number) {
-  return db.selectFrom('users').select(['tfa_last_step', 'tfa_locked_until']).where('id', '=', userId).executeTakeFirstOrThrow();
+  return db
+    .selectFrom('users')
+    .select(['tfa_last_step', 'tfa_locked_until'])
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 // Pruning (the housekeeping job), in batches so no delete holds the writer long.
@@ -298,7 +390,9 @@ export async function pruneEndedSessions(db: Q, endedBefore: number, limit: numb
 export async function prunePageVisits(db: Q, before: number, limit: number): Promise<number> {
   const res = await db
     .deleteFrom('page_visits')
-    .where('id', 'in', (eb) => eb.selectFrom('page_visits').select('id').where('at', '<', before).orderBy('id').limit(limit))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('page_visits').select('id').where('at', '<', before).orderBy('id').limit(limit),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
@@ -319,7 +413,13 @@ export async function customerCounts(db: Q): Promise<{ verified: number; unverif
 
 /** Users with the operator role who can be told something (not disabled). */
 export async function operatorIds(db: Q): Promise<number[]> {
-  const rows = await db.selectFrom('users').select('id').where('role', '=', 'operator').where('disabled_at', 'is', null).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'operator')
+    .where('disabled_at', 'is', null)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => r.id);
 }
 

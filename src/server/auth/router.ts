@@ -14,7 +14,15 @@ import {
 } from '../../shared/schemas/auth';
 import { empty, messageResponse, okResponse } from '../../shared/schemas/common';
 import { authedProcedure, publicProcedure, router, scriptProcedure } from '../trpc';
-import { changePassword, checkResetToken, recover, register, resendVerification, resetPassword, verifyEmail } from './account';
+import {
+  changePassword,
+  checkResetToken,
+  recover,
+  register,
+  resendVerification,
+  resetPassword,
+  verifyEmail,
+} from './account';
 import { login, logout } from './login';
 import { commonInfo, visited } from './profile';
 import { getTfa, updateTfa } from './tfa';
@@ -34,12 +42,24 @@ export const authRouter = router({
     .output(loginOutput)
     .mutation(({ ctx, input }) => login(ctx, input)),
   register: publicProcedure
-    .meta({ rest: { method: 'POST', path: '/public_api/register', summary: '`{success, message}`; mails a verification link' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/public_api/register',
+        summary: '`{success, message}`; mails a verification link',
+      },
+    })
     .input(registerInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => register(ctx, input)),
   recover: publicProcedure
-    .meta({ rest: { method: 'POST', path: '/public_api/recover', summary: '`{success, message}` (the same answer for unknown emails)' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/public_api/recover',
+        summary: '`{success, message}` (the same answer for unknown emails)',
+      },
+    })
     .input(recoverInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => recover(ctx, input.email)),
@@ -65,13 +85,16 @@ export const authRouter = router({
       rest: {
         method: 'GET',
         path: '/api/get_common_info',
-        summary: '`{success, info{user_id, username, balance, email, verified, created_at, stripe_public_key, room_id, qr_url, alert}, maintenance}`',
+        summary:
+          '`{success, info{user_id, username, balance, email, verified, created_at, stripe_public_key, room_id, qr_url, alert}, maintenance}`',
       },
     })
     .output(commonInfoOutput)
     .query(({ ctx }) => commonInfo(ctx, ctx.user)),
   get_tfa: authedProcedure
-    .meta({ rest: { method: 'GET', path: '/api/get_tfa', summary: '`{enabled, secret}` (the secret only while 2FA is off)' } })
+    .meta({
+      rest: { method: 'GET', path: '/api/get_tfa', summary: '`{enabled, secret}` (the secret only while 2FA is off)' },
+    })
     .output(tfaInfo)
     .query(({ ctx }) => getTfa(ctx, ctx.user)),
   logout: authedProcedure
@@ -85,7 +108,13 @@ export const authRouter = router({
     .output(messageResponse)
     .mutation(({ ctx, input }) => updateTfa(ctx, ctx.user, input)),
   change_password: authedProcedure
-    .meta({ rest: { method: 'POST', path: '/api/change_password', summary: '`{success, message}`; signs out the other sessions' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/change_password',
+        summary: '`{success, message}`; signs out the other sessions',
+      },
+    })
     .input(changePasswordInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => changePassword(ctx, ctx.user, ctx.session.id, input)),

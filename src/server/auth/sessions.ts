@@ -3,7 +3,16 @@ import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/queries';
 import { afterRaise, raise } from '../notifications/raise';
-import { findLiveSessionWithUser, insertSession, loginHistory, isSessionLive, revokeSession, revokeSessionsBeyond, revokeUserSessions, touchSession } from './queries';
+import {
+  findLiveSessionWithUser,
+  insertSession,
+  loginHistory,
+  isSessionLive,
+  revokeSession,
+  revokeSessionsBeyond,
+  revokeUserSessions,
+  touchSession,
+} from './queries';
 import { hashToken, newToken } from './tokens';
 
 // Writing last-use on every request would make every read a write; once a minute is
@@ -13,7 +22,10 @@ const TOUCH_EVERY_MS = 60_000;
 /** Live sessions one account may hold; a new login signs out the oldest beyond this. */
 export const MAX_SESSIONS_PER_USER = 20;
 
-export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req' | 'hub' | 'mail'>, userId: number): Promise<string> {
+export async function createSession(
+  ctx: Pick<Context, 'db' | 'config' | 'req' | 'hub' | 'mail'>,
+  userId: number,
+): Promise<string> {
   const token = newToken();
   const now = Date.now();
   const raised = await ctx.db.transaction().execute(async (trx) => {
@@ -40,20 +52,29 @@ export async function createSession(ctx: Pick<Context, 'db' | 'config' | 'req' |
  * Ends sessions and tells their live subscriptions, in the caller's transaction:
  * one session (`only`), or all of the user's but `keep`.
  */
-export async function endSessions(trx: DB, userId: number, which: { only: number } | { keep?: number }): Promise<number[]> {
-  const ids = 'only' in which ? await revokeSession(trx, which.only) : await revokeUserSessions(trx, userId, which.keep);
+export async function endSessions(
+  trx: DB,
+  userId: number,
+  which: { only: number } | { keep?: number },
+): Promise<number[]> {
+  const ids =
+    'only' in which ? await revokeSession(trx, which.only) : await revokeUserSessions(trx, userId, which.keep);
   await insertSessionsEnded(trx, userId, ids);
   return ids;
 }
 
 /** The live session and its (enabled) user for a bearer token, or null. */
-export async function resolveSession(ctx: Pick<Context, 'db' | 'config'>, token: string): Promise<{ session: Session; user: User } | null> {
+export async function resolveSession(
+  ctx: Pick<Context, 'db' | 'config'>,
+  token: string,
+): Promise<{ session: Session; user: User } | null> {
   if (token.length > 200) return null;
   const now = Date.now();
   const found = await findLiveSessionWithUser(ctx.db, hashToken(token), now);
   if (!found || found.user.disabled_at !== null) return null;
   const { session } = found;
-  if (now - session.last_used_at > TOUCH_EVERY_MS) await touchSession(ctx.db, session.id, now, now + ctx.config.sessionTtlMs);
+  if (now - session.last_used_at > TOUCH_EVERY_MS)
+    await touchSession(ctx.db, session.id, now, now + ctx.config.sessionTtlMs);
   return found;
 }
 

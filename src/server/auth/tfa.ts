@@ -13,7 +13,10 @@ type UpdateCtx = Ctx & Pick<Context, 'hub' | 'mail'>;
 
 function lockedOut(lockedUntil: number, now: number): never {
   const minutes = Math.ceil((lockedUntil - now) / 60_000);
-  fail('TOO_MANY_REQUESTS', `Too many wrong 2FA codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  fail(
+    'TOO_MANY_REQUESTS',
+    `Too many wrong 2FA codes. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  );
 }
 
 /**

@@ -24,8 +24,14 @@ export async function adjustBalance(db: DB, by: OperatorActor, a: Adjustment): P
   if (!Number.isSafeInteger(a.amount) || a.amount === 0) fail('BAD_REQUEST', 'The amount must not be zero.', 'amount');
   if (Math.abs(a.amount) > MAX) fail('BAD_REQUEST', 'The amount must be at most $10000 either way.', 'amount');
   const reason = a.reason.trim();
-  if (!reason || reason.length > 200) fail('BAD_REQUEST', 'A reason of at most 200 characters is required (the customer sees it in their history).', 'reason');
-  if (!idempotencyKey.safeParse(a.key).success) fail('BAD_REQUEST', 'The key must be 1-100 letters, digits or . : _ -.', 'key');
+  if (!reason || reason.length > 200)
+    fail(
+      'BAD_REQUEST',
+      'A reason of at most 200 characters is required (the customer sees it in their history).',
+      'reason',
+    );
+  if (!idempotencyKey.safeParse(a.key).success)
+    fail('BAD_REQUEST', 'The key must be 1-100 letters, digits or . : _ -.', 'key');
   const user = await findUserById(db, a.userId);
   if (!user) fail('NOT_FOUND', `No customer #${a.userId}.`);
   const key = `operator-adjust:${a.key}`;
@@ -44,16 +50,32 @@ export async function adjustBalance(db: DB, by: OperatorActor, a: Adjustment): P
       if (!(await postTransfer(trx, transfer))) {
         // The key was used: the same adjustment again is fine, another one is a mistake.
         const earlier = await findTransferByKey(trx, key);
-        if (!earlier || earlier.debit_account !== transfer.debit || earlier.credit_account !== transfer.credit || earlier.amount !== transfer.amount) {
+        if (
+          !earlier ||
+          earlier.debit_account !== transfer.debit ||
+          earlier.credit_account !== transfer.credit ||
+          earlier.amount !== transfer.amount
+        ) {
           fail('CONFLICT', 'This key was already used for a different adjustment; nothing was changed.', 'key');
         }
         return false;
       }
-      await logOperatorAction(trx, by, 'billing adjust', { user_id: user.id, username: user.username, amount: a.amount, reason, key: a.key });
+      await logOperatorAction(trx, by, 'billing adjust', {
+        user_id: user.id,
+        username: user.username,
+        amount: a.amount,
+        reason,
+        key: a.key,
+      });
       return true;
     });
   } catch (err) {
-    if (err instanceof InsufficientFunds) fail('BAD_REQUEST', `${user.username}'s balance is lower than the debit of $${formatUsdExact(Math.abs(a.amount))}.`, 'amount');
+    if (err instanceof InsufficientFunds)
+      fail(
+        'BAD_REQUEST',
+        `${user.username}'s balance is lower than the debit of $${formatUsdExact(Math.abs(a.amount))}.`,
+        'amount',
+      );
     throw err;
   }
   return { applied, balance: await accountBalance(db, userAccount(user.id)), username: user.username };

@@ -4,7 +4,14 @@ import type { Database } from '../db/schema';
 
 type Q = Kysely<Database>;
 
-export type ChargeableNode = { id: number; user_id: number; mn_id: string; coin_id: string; alias: string | null; hosting_price: number };
+export type ChargeableNode = {
+  id: number;
+  user_id: number;
+  mn_id: string;
+  coin_id: string;
+  alias: string | null;
+  hosting_price: number;
+};
 
 /** Where a day's charge stands: the last (owner, node) charged. */
 export type ChargeCursor = { user: number; node: number };
@@ -26,7 +33,8 @@ function chargedOn(db: Q, start: number) {
     .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]));
 }
 
-const inRange = (after: ChargeCursor, upTo: ChargeCursor) => sql<boolean>`(user_id, id) > (${after.user}, ${after.node}) AND (user_id, id) <= (${upTo.user}, ${upTo.node})`;
+const inRange = (after: ChargeCursor, upTo: ChargeCursor) =>
+  sql<boolean>`(user_id, id) > (${after.user}, ${after.node}) AND (user_id, id) <= (${upTo.user}, ${upTo.node})`;
 
 /**
  * Where the next chunk ends: about `size` nodes after `after`, whole owners (an owner's
@@ -34,17 +42,31 @@ const inRange = (after: ChargeCursor, upTo: ChargeCursor) => sql<boolean>`(user_
  * nodes, who comes alone, `size` nodes at a time. Null when no node is left. Three
  * seeks in the index; no node is read out.
  */
-export async function nextChunkEnd(db: Q, start: number, after: ChargeCursor, size: number): Promise<ChargeCursor | null> {
-  const from = chargedOn(db, start).select(['user_id', 'id']).where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`);
+export async function nextChunkEnd(
+  db: Q,
+  start: number,
+  after: ChargeCursor,
+  size: number,
+): Promise<ChargeCursor | null> {
+  const from = chargedOn(db, start)
+    .select(['user_id', 'id'])
+    .where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`);
   const first = await from.orderBy('user_id').orderBy('id').limit(1).executeTakeFirst();
   if (!first) return null;
-  const nth = await from.orderBy('user_id').orderBy('id').limit(1).offset(size - 1).executeTakeFirst();
+  const nth = await from
+    .orderBy('user_id')
+    .orderBy('id')
+    .limit(1)
+    .offset(size - 1)
+    .executeTakeFirst();
   if (!nth) {
     const last = await from.orderBy('user_id', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
     return { user: last.user_id, node: last.id };
   }
   // The chunk would cut the owner of its last node short: they start the next one (unless they are all of this one).
-  return nth.user_id === first.user_id ? { user: nth.user_id, node: nth.id } : { user: nth.user_id - 1, node: Number.MAX_SAFE_INTEGER };
+  return nth.user_id === first.user_id
+    ? { user: nth.user_id, node: nth.id }
+    : { user: nth.user_id - 1, node: Number.MAX_SAFE_INTEGER };
 }
 
 /** A node's fee for a day, as `node_charges` keeps it. */
@@ -57,14 +79,22 @@ const feesInRange = (db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor
   db
     .selectFrom('node_charges')
     .where('day', '=', day)
-    .where(sql<boolean>`(user_id, node_id) > (${after.user}, ${after.node}) AND (user_id, node_id) <= (${upTo.user}, ${upTo.node})`);
+    .where(
+      sql<boolean>`(user_id, node_id) > (${after.user}, ${after.node}) AND (user_id, node_id) <= (${upTo.user}, ${upTo.node})`,
+    );
 
 /**
  * Every fee owed for `day` in a chunk as a `node_charges` row, in one statement read
  * straight from the index; a fee written before (the key (day, owner, node)) is skipped.
  * Returns how many were written.
  */
-export async function insertChunkCharges(db: Q, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor): Promise<number> {
+export async function insertChunkCharges(
+  db: Q,
+  day: string,
+  start: number,
+  after: ChargeCursor,
+  upTo: ChargeCursor,
+): Promise<number> {
   const r = await db
     .insertInto('node_charges')
     .columns(['day', 'user_id', 'node_id', 'amount'])
@@ -81,7 +111,13 @@ export async function insertChunkCharges(db: Q, day: string, start: number, afte
 }
 
 /** The fees kept for `day` in a chunk's range (of the given owners only, when named), by owner then node. */
-export function chunkFees(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor, userIds?: number[]): Promise<NodeFee[]> {
+export function chunkFees(
+  db: Q,
+  day: string,
+  after: ChargeCursor,
+  upTo: ChargeCursor,
+  userIds?: number[],
+): Promise<NodeFee[]> {
   let q = feesInRange(db, day, after, upTo).select(['user_id', 'node_id', 'amount']);
   if (userIds) q = q.where('user_id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(userIds)}))`);
   return q.orderBy('user_id').orderBy('node_id').execute();
@@ -90,7 +126,12 @@ export function chunkFees(db: Q, day: string, after: ChargeCursor, upTo: ChargeC
 /** The fees kept for `day` in a chunk's range, summed per owner (read from the rows just written: hot pages). */
 export function chunkFeeSums(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerFees[]> {
   return feesInRange(db, day, after, upTo)
-    .select(['user_id', sql<number>`count(*)`.as('nodes'), sql<number>`sum(amount)`.as('amount'), sql<number>`min(node_id)`.as('first_node')])
+    .select([
+      'user_id',
+      sql<number>`count(*)`.as('nodes'),
+      sql<number>`sum(amount)`.as('amount'),
+      sql<number>`min(node_id)`.as('first_node'),
+    ])
     .groupBy('user_id')
     .orderBy('user_id')
     .execute();
@@ -101,7 +142,9 @@ export async function deleteNodeCharges(db: Q, day: string, fees: NodeFee[]): Pr
   if (!fees.length) return 0;
   const r = await sql`
     DELETE FROM node_charges WHERE day = ${day}
-    AND (user_id, node_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(fees.map((f) => [f.user_id, f.node_id]))}))`.execute(db);
+    AND (user_id, node_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(fees.map((f) => [f.user_id, f.node_id]))}))`.execute(
+    db,
+  );
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -125,7 +168,13 @@ export type OwnerCharge = { userId: number; firstNodeId: number; amount: number;
  * per row and its CHECK refuses the statement if a balance would go below zero).
  * Returns how many were written; a key written before is skipped.
  */
-export async function insertOwnerCharges(db: Q, day: string, charges: OwnerCharge[], now: number, revenue: string): Promise<number> {
+export async function insertOwnerCharges(
+  db: Q,
+  day: string,
+  charges: OwnerCharge[],
+  now: number,
+  revenue: string,
+): Promise<number> {
   if (!charges.length) return 0;
   const r = await sql`
     INSERT INTO ledger_transfers (idempotency_key, debit_account, credit_account, amount, kind, description, created_at)
@@ -141,7 +190,11 @@ export function chargeDay(db: Q, day: string) {
 
 /** Starts a day's record (once; a second runner finds it there). */
 export async function openChargeDay(db: Q, day: string, now: number): Promise<void> {
-  await db.insertInto('charge_days').values({ day, started_at: now }).onConflict((oc) => oc.column('day').doNothing()).execute();
+  await db
+    .insertInto('charge_days')
+    .values({ day, started_at: now })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .execute();
 }
 
 export async function moveChargeCursor(db: Q, day: string, to: ChargeCursor): Promise<void> {
@@ -149,7 +202,12 @@ export async function moveChargeCursor(db: Q, day: string, to: ChargeCursor): Pr
 }
 
 export async function completeChargeDay(db: Q, day: string, now: number): Promise<void> {
-  await db.updateTable('charge_days').set({ completed_at: now }).where('day', '=', day).where('completed_at', 'is', null).execute();
+  await db
+    .updateTable('charge_days')
+    .set({ completed_at: now })
+    .where('day', '=', day)
+    .where('completed_at', 'is', null)
+    .execute();
 }
 
 export async function markReminded(db: Q, day: string, now: number): Promise<void> {
@@ -160,7 +218,10 @@ export async function markReminded(db: Q, day: string, now: number): Promise<voi
 export async function firstOpenDay(db: Q): Promise<{ afterCompleted: string | null; oldestOpen: string | null }> {
   const row = await db
     .selectFrom('charge_days')
-    .select([sql<string | null>`max(case when completed_at is not null then day end)`.as('done'), sql<string | null>`min(case when completed_at is null then day end)`.as('open')])
+    .select([
+      sql<string | null>`max(case when completed_at is not null then day end)`.as('done'),
+      sql<string | null>`min(case when completed_at is null then day end)`.as('open'),
+    ])
     .executeTakeFirstOrThrow();
   return { afterCompleted: row.done, oldestOpen: row.open };
 }
@@ -174,29 +235,42 @@ export type LowBalance = { user_id: number; daily: number; balance: number };
  * (better-sqlite3 reads synchronously) for long.
  */
 export function lowBalances(db: Q, days: number, after: number, upTo: number): Promise<LowBalance[]> {
-  return db
-    .selectFrom('nodes as n')
-    .leftJoin('ledger_accounts as a', (j) => j.on(sql<boolean>`a.account = 'user:' || n.user_id`))
-    .select(['n.user_id', sql<number>`sum(n.hosting_price)`.as('daily'), sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance')])
-    .where('n.user_id', '>', after)
-    .where('n.user_id', '<=', upTo)
-    // `+`: not by the state index (every charged node, read again for each window of users), by the user index.
-    .where(sql<boolean>`+n.state IN (${sql.join([...CHARGED])})`)
-    .groupBy('n.user_id')
-    .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
-    .orderBy('n.user_id')
-    .execute();
+  return (
+    db
+      .selectFrom('nodes as n')
+      .leftJoin('ledger_accounts as a', (j) => j.on(sql<boolean>`a.account = 'user:' || n.user_id`))
+      .select([
+        'n.user_id',
+        sql<number>`sum(n.hosting_price)`.as('daily'),
+        sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance'),
+      ])
+      .where('n.user_id', '>', after)
+      .where('n.user_id', '<=', upTo)
+      // `+`: not by the state index (every charged node, read again for each window of users), by the user index.
+      .where(sql<boolean>`+n.state IN (${sql.join([...CHARGED])})`)
+      .groupBy('n.user_id')
+      .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
+      .orderBy('n.user_id')
+      .execute()
+  );
 }
 
 /** The highest user id (0 with none): where the reminders' windows end. */
 export async function lastUserId(db: Q): Promise<number> {
-  const row = await db.selectFrom('users').select(sql<number | null>`max(id)`.as('id')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number | null>`max(id)`.as('id'))
+    .executeTakeFirstOrThrow();
   return Number(row.id ?? 0);
 }
 
 /** True for the first reminder of the user's day; false when one was raised already. */
 export async function claimReminder(db: Q, userId: number, day: string, now: number): Promise<boolean> {
-  const r = await db.insertInto('balance_reminders').values({ user_id: userId, day, at: now }).onConflict((oc) => oc.columns(['user_id', 'day']).doNothing()).executeTakeFirst();
+  const r = await db
+    .insertInto('balance_reminders')
+    .values({ user_id: userId, day, at: now })
+    .onConflict((oc) => oc.columns(['user_id', 'day']).doNothing())
+    .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 

@@ -9,7 +9,8 @@ import { adjustBalance } from './adjust';
 export const billingCommands: Record<string, CliCommand> = {
   'billing adjust': {
     usage: 'billing adjust <username|email> <+/-usd> --reason <text> [--key <idempotency key>]',
-    summary: "credit (+) or debit (-) a user's balance as a ledger transfer (the console's Customers page does the same)",
+    summary:
+      "credit (+) or debit (-) a user's balance as a ledger transfer (the console's Customers page does the same)",
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['reason', 'key']);
       if (positional.length !== 2) throw new UsageError('billing adjust takes a user and an amount');
@@ -27,7 +28,11 @@ export const billingCommands: Record<string, CliCommand> = {
       // A refused adjustment (a debit beyond the balance, a reused key) is the rule's
       // message and exit 1, not a mistake in the command line.
       const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key });
-      io.out(r.applied ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}` : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`);
+      io.out(
+        r.applied
+          ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}`
+          : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`,
+      );
     },
   },
 };

@@ -32,8 +32,17 @@ export const moneyConsoleRouter = router({
     .output(createGiftCodesOutput)
     .mutation(async ({ ctx, input }) => {
       // Valid through the given UTC day, as on the command line.
-      const b = await createGiftCodes(ctx.db, ctx.by, { amount: input.amount, count: input.count, expiresAt: dayStart(input.expires) + 86_400_000 });
-      return { batch: b.batch, codes: b.codes, amount_micros: b.amount, expires_at: new Date(b.expiresAt).toISOString() };
+      const b = await createGiftCodes(ctx.db, ctx.by, {
+        amount: input.amount,
+        count: input.count,
+        expiresAt: dayStart(input.expires) + 86_400_000,
+      });
+      return {
+        batch: b.batch,
+        codes: b.codes,
+        amount_micros: b.amount,
+        expires_at: new Date(b.expiresAt).toISOString(),
+      };
     }),
   revoke_gift_codes: operatorProcedure
     .input(revokeGiftCodesInput)
@@ -52,6 +61,8 @@ export const moneyConsoleRouter = router({
   set_currency: operatorProcedure
     .input(setCurrencyInput)
     .output(customerChangeOutput)
-    .mutation(async ({ ctx, input }) => ({ changed: await setDepositCurrencyEnabled(ctx.db, ctx.by, input.id, input.enabled) })),
+    .mutation(async ({ ctx, input }) => ({
+      changed: await setDepositCurrencyEnabled(ctx.db, ctx.by, input.id, input.enabled),
+    })),
   charge_runs: operatorProcedure.output(chargeRuns).query(({ ctx }) => chargeRunsList(ctx.db)),
 });

@@ -7,7 +7,24 @@ import type { Logger } from '../log';
 import { afterRaise, raise } from '../notifications/raise';
 import { systemActor } from '../operator/log';
 import { dayOf, dayStart, nextDay } from './charge-days';
-import { chargeDay, chargeableNodes, chunkFeeSums, chunkFees, completeChargeDay, deleteNodeCharges, firstOpenDay, insertChunkCharges, insertOwnerCharges, markReminded, moveChargeCursor, nextChunkEnd, openChargeDay, type ChargeCursor, type NodeFee, type OwnerCharge } from './charge-queries';
+import {
+  chargeDay,
+  chargeableNodes,
+  chunkFeeSums,
+  chunkFees,
+  completeChargeDay,
+  deleteNodeCharges,
+  firstOpenDay,
+  insertChunkCharges,
+  insertOwnerCharges,
+  markReminded,
+  moveChargeCursor,
+  nextChunkEnd,
+  openChargeDay,
+  type ChargeCursor,
+  type NodeFee,
+  type OwnerCharge,
+} from './charge-queries';
 import { PLATFORM, balancesChanged, userBalances, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
 
@@ -33,7 +50,11 @@ export type DayOutcome = { day: string; charged: number; destroyed: number };
  * charged when it starts again; then today's low-balance reminders. Safe to run twice at
  * once or after a crash (keys and the per-day cursor; see `chargeOneDay`).
  */
-export async function runDailyCharge(deps: DailyChargeDeps, now = Date.now(), signal?: AbortSignal): Promise<DayOutcome[]> {
+export async function runDailyCharge(
+  deps: DailyChargeDeps,
+  now = Date.now(),
+  signal?: AbortSignal,
+): Promise<DayOutcome[]> {
   const today = dayOf(now);
   const { afterCompleted, oldestOpen } = await firstOpenDay(deps.db);
   let day = afterCompleted ? nextDay(afterCompleted) : (oldestOpen ?? today);
@@ -63,7 +84,12 @@ export async function runDailyCharge(deps: DailyChargeDeps, now = Date.now(), si
  * chunk. Between chunks the event loop runs (requests, other jobs). docs/decisions.md
  * "One daily-charge line per owner and day" says why per owner.
  */
-export async function chargeOneDay(deps: DailyChargeDeps, day: string, now: number, signal?: AbortSignal): Promise<DayOutcome> {
+export async function chargeOneDay(
+  deps: DailyChargeDeps,
+  day: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<DayOutcome> {
   const start = dayStart(day);
   const size = deps.chunk ?? 1000;
   const outcome: DayOutcome = { day, charged: 0, destroyed: 0 };
@@ -126,7 +152,14 @@ const feeKey = (f: NodeFee) => `${f.user_id}:${f.node_id}`;
  * the balance covers, the rest are taken back and those nodes destroyed; then one
  * transfer per owner holding the sum of their fees written here.
  */
-async function chargeChunk(trx: MoneyTx, day: string, start: number, after: ChargeCursor, upTo: ChargeCursor, now: number) {
+async function chargeChunk(
+  trx: MoneyTx,
+  day: string,
+  start: number,
+  after: ChargeCursor,
+  upTo: ChargeCursor,
+  now: number,
+) {
   // Fees already kept in the range: none (the cursor), except on a day begun before fees
   // were kept per node, whose per-node transfers migration 2045 copied. Those are paid:
   // the chunk then sums, node by node, only the fees it wrote.
@@ -142,11 +175,25 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
     ({ sums, unpaid } = payInOrder(fresh, balances));
   } else {
     const owners = await chunkFeeSums(trx, day, after, upTo);
-    balances = await userBalances(trx, owners.map((o) => o.user_id));
+    balances = await userBalances(
+      trx,
+      owners.map((o) => o.user_id),
+    );
     const short = owners.filter((o) => o.amount > balances.get(o.user_id)!);
-    sums = owners.filter((o) => o.amount <= balances.get(o.user_id)!).map((o) => ({ userId: o.user_id, first: o.first_node, nodes: o.nodes, amount: o.amount }));
+    sums = owners
+      .filter((o) => o.amount <= balances.get(o.user_id)!)
+      .map((o) => ({ userId: o.user_id, first: o.first_node, nodes: o.nodes, amount: o.amount }));
     if (short.length) {
-      const paid = payInOrder(await chunkFees(trx, day, after, upTo, short.map((o) => o.user_id)), balances);
+      const paid = payInOrder(
+        await chunkFees(
+          trx,
+          day,
+          after,
+          upTo,
+          short.map((o) => o.user_id),
+        ),
+        balances,
+      );
       sums.push(...paid.sums);
       unpaid = paid.unpaid;
     }
@@ -154,10 +201,19 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
   const charged = sums.reduce((n, o) => n + o.nodes, 0);
   // What is charged and what is taken back are what the statement wrote; anything else is a bug: write nothing.
   if (charged + unpaid.length !== wrote || (await deleteNodeCharges(trx, day, unpaid)) !== unpaid.length) {
-    throw new Error(`daily charge ${day}: wrote ${wrote} node fees, charged ${charged}, ${unpaid.length} unpaid; rolled back`);
+    throw new Error(
+      `daily charge ${day}: wrote ${wrote} node fees, charged ${charged}, ${unpaid.length} unpaid; rolled back`,
+    );
   }
   // A lone node lends its name to the line.
-  const names = new Map((await chargeableNodes(trx, sums.filter((o) => o.nodes === 1).map((o) => o.first))).map((n) => [n.id, n.alias ?? n.mn_id]));
+  const names = new Map(
+    (
+      await chargeableNodes(
+        trx,
+        sums.filter((o) => o.nodes === 1).map((o) => o.first),
+      )
+    ).map((n) => [n.id, n.alias ?? n.mn_id]),
+  );
   const charges: OwnerCharge[] = sums.map((o) => ({
     userId: o.userId,
     firstNodeId: o.first,
@@ -166,15 +222,27 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
   }));
   const transfers = await insertOwnerCharges(trx, day, charges, now, PLATFORM.revenue);
   // The key is new with its nodes' fees (written just now, once); anything else is a bug: write nothing.
-  if (transfers !== charges.length) throw new Error(`daily charge ${day}: wrote ${transfers}/${charges.length} transfers; rolled back`);
-  await balancesChanged(trx, charges.map((c) => c.userId), new Map(charges.map((c) => [c.userId, balances.get(c.userId)! - c.amount])));
+  if (transfers !== charges.length)
+    throw new Error(`daily charge ${day}: wrote ${transfers}/${charges.length} transfers; rolled back`);
+  await balancesChanged(
+    trx,
+    charges.map((c) => c.userId),
+    new Map(charges.map((c) => [c.userId, balances.get(c.userId)! - c.amount])),
+  );
   let destroyed = 0;
-  for (const n of await chargeableNodes(trx, unpaid.map((f) => f.node_id))) {
+  for (const n of await chargeableNodes(
+    trx,
+    unpaid.map((f) => f.node_id),
+  )) {
     // Unpaid from the start of this day: charged neither today nor after (charge-queries `chargedOn`).
     if (await markDestroy(trx, n, systemActor('daily charge'), UNPAID_REASON, start)) {
       destroyed++;
       const coin = await findCoin(trx, n.coin_id);
-      await raise(trx, n.user_id, 'node_destroyed_unpaid', { mn_id: n.mn_id, coin: coin?.label ?? n.coin_id, alias: n.alias });
+      await raise(trx, n.user_id, 'node_destroyed_unpaid', {
+        mn_id: n.mn_id,
+        coin: coin?.label ?? n.coin_id,
+        alias: n.alias,
+      });
     }
   }
   return { charged, destroyed };
@@ -185,10 +253,14 @@ async function chargeChunk(trx: MoneyTx, day: string, start: number, after: Char
  * up) and every minute after, which costs two reads while the day is done and charges
  * within a minute of 00:00 UTC whatever the machine's time zone.
  */
-export function scheduleDailyCharge(jobs: JobRunner, deps: Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'fleet'>): void {
+export function scheduleDailyCharge(
+  jobs: JobRunner,
+  deps: Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'fleet'>,
+): void {
   const afterChunk = (destroyed: boolean) => {
     afterRaise(deps);
-    if (destroyed) void deps.fleet.reconcile().catch((err) => deps.log.warn('reconcile after unpaid destroy failed', { err }));
+    if (destroyed)
+      void deps.fleet.reconcile().catch((err) => deps.log.warn('reconcile after unpaid destroy failed', { err }));
   };
   jobs.every('billing.daily_charge', {
     everyMs: 60_000,

@@ -54,7 +54,15 @@ export async function takeBack(trx: MoneyTx, t: TakeBack): Promise<Micros> {
       quiet: true,
     });
   }
-  await postTransfer(trx, { idempotencyKey: t.idempotencyKey, debit: userAccount(t.userId), credit: t.credit ?? PLATFORM.card, amount: t.amount, kind: t.kind, description: t.description, meta: t.meta });
+  await postTransfer(trx, {
+    idempotencyKey: t.idempotencyKey,
+    debit: userAccount(t.userId),
+    credit: t.credit ?? PLATFORM.card,
+    amount: t.amount,
+    kind: t.kind,
+    description: t.description,
+    meta: t.meta,
+  });
   return short;
 }
 

@@ -41,7 +41,16 @@ export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<bool
   if (!credited) return false;
   // An open debt (a card payment taken back) is paid first, from this money, in this transaction.
   await payDebt(trx, d.userId, d.amount, `debt_payment:${d.idempotencyKey}`);
-  const row = await trx.selectFrom('ledger_transfers').select('id').where('idempotency_key', '=', d.idempotencyKey).executeTakeFirstOrThrow();
-  await holdReferralBonus(trx, { userId: d.userId, depositTransferId: row.id, amount: d.amount, card: d.via === 'card' ? d.card : null });
+  const row = await trx
+    .selectFrom('ledger_transfers')
+    .select('id')
+    .where('idempotency_key', '=', d.idempotencyKey)
+    .executeTakeFirstOrThrow();
+  await holdReferralBonus(trx, {
+    userId: d.userId,
+    depositTransferId: row.id,
+    amount: d.amount,
+    card: d.via === 'card' ? d.card : null,
+  });
   return true;
 }

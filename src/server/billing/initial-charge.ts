@@ -46,7 +46,14 @@ export async function chargeInitial(trx: MoneyTx, userId: number, nodes: NewNode
         })) || charged;
     }
   } catch (err) {
-    if (err instanceof InsufficientFunds) fail('BAD_REQUEST', notCovered(nodes.length, amounts.reduce((a, b) => a + b, 0)));
+    if (err instanceof InsufficientFunds)
+      fail(
+        'BAD_REQUEST',
+        notCovered(
+          nodes.length,
+          amounts.reduce((a, b) => a + b, 0),
+        ),
+      );
     throw err;
   }
   if (charged) await balanceChanged(trx, userId);

@@ -84,7 +84,11 @@ export class InsufficientFunds extends Error {
 
 /** An account's balance (credits - debits) from its posted counters: one row read. */
 export async function accountBalance(db: Kysely<Database>, account: string): Promise<Micros> {
-  const row = await db.selectFrom('ledger_accounts').select(['debits', 'credits']).where('account', '=', account).executeTakeFirst();
+  const row = await db
+    .selectFrom('ledger_accounts')
+    .select(['debits', 'credits'])
+    .where('account', '=', account)
+    .executeTakeFirst();
   return row ? row.credits - row.debits : 0;
 }
 
@@ -144,8 +148,16 @@ export async function balanceChanged(trx: MoneyTx, userId: number): Promise<void
 export async function balancesChanged(trx: MoneyTx, userIds: number[], known?: Map<number, Micros>): Promise<void> {
   if (!userIds.length) return;
   const balanceOf = known ?? (await userBalances(trx, userIds));
-  await insertEvents(trx, 'update_balance', userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(id) ?? 0) } })));
-  await insertEvents(trx, 'refresh_transactions', userIds.map((id) => ({ userId: id, payload: {} })));
+  await insertEvents(
+    trx,
+    'update_balance',
+    userIds.map((id) => ({ userId: id, payload: { balance: toUsdNumber(balanceOf.get(id) ?? 0) } })),
+  );
+  await insertEvents(
+    trx,
+    'refresh_transactions',
+    userIds.map((id) => ({ userId: id, payload: {} })),
+  );
 }
 
 /** Users' balances from the counters, in one read; an account never written has 0. */
@@ -162,7 +174,13 @@ export async function userBalances(db: Kysely<Database>, userIds: number[]): Pro
   return out;
 }
 
-export type LedgerMismatch = { account: string; debits: number; credits: number; transfer_debits: number; transfer_credits: number };
+export type LedgerMismatch = {
+  account: string;
+  debits: number;
+  credits: number;
+  transfer_debits: number;
+  transfer_credits: number;
+};
 
 /**
  * The accounts whose counters differ from the sum of their transfers (empty when the
@@ -180,6 +198,8 @@ export async function ledgerMismatches(db: Kysely<Database>): Promise<LedgerMism
     SELECT coalesce(a.account, s.account) AS account, coalesce(a.debits, 0) AS debits, coalesce(a.credits, 0) AS credits,
            coalesce(s.transfer_debits, 0) AS transfer_debits, coalesce(s.transfer_credits, 0) AS transfer_credits
     FROM sums s FULL OUTER JOIN ledger_accounts a ON a.account = s.account
-    WHERE coalesce(a.debits, 0) != coalesce(s.transfer_debits, 0) OR coalesce(a.credits, 0) != coalesce(s.transfer_credits, 0)`.execute(db);
+    WHERE coalesce(a.debits, 0) != coalesce(s.transfer_debits, 0) OR coalesce(a.credits, 0) != coalesce(s.transfer_credits, 0)`.execute(
+    db,
+  );
   return rows;
 }

@@ -6,9 +6,11 @@ import { userAccount } from './ledger';
 import { MICROS_PER_USD, type Micros } from '../../shared/money';
 import { CARD_MINIMUM } from '../../shared/schemas/billing';
 
-
 /** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
-export async function chargedNodeTotals(db: Kysely<Database>, userId: number): Promise<{ count: number; daily: number }> {
+export async function chargedNodeTotals(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ count: number; daily: number }> {
   const row = await db
     .selectFrom('nodes')
     .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(hosting_price), 0)`.as('daily')])
@@ -29,7 +31,13 @@ export async function chargedNodeTotals(db: Kysely<Database>, userId: number): P
 export async function userTransfers(db: Kysely<Database>, userId: number, page: number, perPage: number) {
   const account = userAccount(userId);
   const offset = (page - 1) * perPage;
-  const newest = (side: 'debit_account' | 'credit_account') => db.selectFrom('ledger_transfers').select('id').where(side, '=', account).orderBy('id', 'desc').limit(offset + perPage);
+  const newest = (side: 'debit_account' | 'credit_account') =>
+    db
+      .selectFrom('ledger_transfers')
+      .select('id')
+      .where(side, '=', account)
+      .orderBy('id', 'desc')
+      .limit(offset + perPage);
   const [rows, total] = await Promise.all([
     db
       .with('page', (w) =>
@@ -62,7 +70,11 @@ const countedIn = new WeakMap<Kysely<Database>, Map<string, { debits: number; cr
 const MAX_COUNTED = 10_000;
 
 async function transferCount(db: Kysely<Database>, account: string): Promise<number> {
-  const posted = await db.selectFrom('ledger_accounts').select(['debits', 'credits']).where('account', '=', account).executeTakeFirst();
+  const posted = await db
+    .selectFrom('ledger_accounts')
+    .select(['debits', 'credits'])
+    .where('account', '=', account)
+    .executeTakeFirst();
   if (!posted) return 0;
   // Per database: a process may hold more than one (tests, the CLI).
   let counted = countedIn.get(db);
@@ -71,8 +83,16 @@ async function transferCount(db: Kysely<Database>, account: string): Promise<num
   if (known && known.debits === posted.debits && known.credits === posted.credits) return known.n;
   const row = await db
     .selectNoFrom((eb) => [
-      eb.selectFrom('ledger_transfers').select(sql<number>`count(*)`.as('n')).where('debit_account', '=', account).as('debits'),
-      eb.selectFrom('ledger_transfers').select(sql<number>`count(*)`.as('n')).where('credit_account', '=', account).as('credits'),
+      eb
+        .selectFrom('ledger_transfers')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('debit_account', '=', account)
+        .as('debits'),
+      eb
+        .selectFrom('ledger_transfers')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('credit_account', '=', account)
+        .as('credits'),
     ])
     .executeTakeFirstOrThrow();
   const n = Number(row.debits) + Number(row.credits);
@@ -86,11 +106,19 @@ async function transferCount(db: Kysely<Database>, account: string): Promise<num
  * `to` (exclusive): credits less debits (a refund of a fee), in micro-dollars, keyed by
  * the day's start.
  */
-export async function revenueByDay(db: Kysely<Database>, revenueAccount: string, from: number, to: number): Promise<Map<number, number>> {
+export async function revenueByDay(
+  db: Kysely<Database>,
+  revenueAccount: string,
+  from: number,
+  to: number,
+): Promise<Map<number, number>> {
   const day = sql<number>`(created_at / 86400000) * 86400000`;
   const rows = await db
     .selectFrom('ledger_transfers')
-    .select([day.as('day'), sql<number>`sum(case when credit_account = ${revenueAccount} then amount else -amount end)`.as('net')])
+    .select([
+      day.as('day'),
+      sql<number>`sum(case when credit_account = ${revenueAccount} then amount else -amount end)`.as('net'),
+    ])
     .where((eb) => eb.or([eb('credit_account', '=', revenueAccount), eb('debit_account', '=', revenueAccount)]))
     .where('created_at', '>=', from)
     .where('created_at', '<', to)
@@ -132,7 +160,12 @@ export async function chargeTotalsByDay(db: Kysely<Database>, from: number) {
     .where('created_at', '>=', from)
     .groupBy([day, 'kind'])
     .execute();
-  return rows.map((r) => ({ day: r.day, kind: r.kind as 'daily_charge' | 'initial_charge', total: Number(r.total), count: Number(r.n) }));
+  return rows.map((r) => ({
+    day: r.day,
+    kind: r.kind as 'daily_charge' | 'initial_charge',
+    total: Number(r.total),
+    count: Number(r.n),
+  }));
 }
 
 /**

@@ -11,7 +11,12 @@ const USERS_PER_READ = 1000;
  * Tells each user whose balance covers fewer than REMIND_DAYS days of their nodes' fees,
  * at most once per UTC day (a row per user and day claims it, in the raise's transaction).
  */
-export async function remindLowBalances(deps: { db: DB; afterChunk?(destroyed: boolean): void }, day: string, now: number, signal?: AbortSignal): Promise<number> {
+export async function remindLowBalances(
+  deps: { db: DB; afterChunk?(destroyed: boolean): void },
+  day: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let reminded = 0;
   const last = await lastUserId(deps.db);
   for (let after = 0; after < last; after += USERS_PER_READ) {
@@ -23,7 +28,10 @@ export async function remindLowBalances(deps: { db: DB; afterChunk?(destroyed: b
         for (const u of low) {
           if (!(await claimReminder(trx, u.user_id, day, now))) continue;
           const balance = Math.max(0, u.balance);
-          await raise(trx, u.user_id, 'low_balance', { balance_micros: balance, days_left: Math.floor(balance / u.daily) });
+          await raise(trx, u.user_id, 'low_balance', {
+            balance_micros: balance,
+            days_left: Math.floor(balance / u.daily),
+          });
           raised++;
         }
         return raised;

@@ -10,21 +10,41 @@ import { pendingDeposits } from './crypto/service';
 type Ctx = Pick<Context, 'db'>;
 
 export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOutput> {
-  const [balance, nodes] = await Promise.all([accountBalance(ctx.db, userAccount(userId)), chargedNodeTotals(ctx.db, userId)]);
-  return { success: true, balance: toUsdNumber(balance), total_masternodes: nodes.count, monthly_cost: microsToUsd(nodes.daily * 30) };
+  const [balance, nodes] = await Promise.all([
+    accountBalance(ctx.db, userAccount(userId)),
+    chargedNodeTotals(ctx.db, userId),
+  ]);
+  return {
+    success: true,
+    balance: toUsdNumber(balance),
+    total_masternodes: nodes.count,
+    monthly_cost: microsToUsd(nodes.daily * 30),
+  };
 }
 
 /**
  * The history page, with the user's card sessions still open and deposits seen on chain
  * but not yet credited (each module lists its own; none while that method is off).
  */
-export async function getTransactions(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetTransactionsOutput> {
-  const [{ rows, total }, sessions, pending] = await Promise.all([userTransfers(ctx.db, userId, page.page, page.per_page), pendingCardSessions(ctx.db, userId), pendingDeposits(ctx, userId)]);
+export async function getTransactions(
+  ctx: Ctx,
+  userId: number,
+  page: { page: number; per_page: number },
+): Promise<GetTransactionsOutput> {
+  const [{ rows, total }, sessions, pending] = await Promise.all([
+    userTransfers(ctx.db, userId, page.page, page.per_page),
+    pendingCardSessions(ctx.db, userId),
+    pendingDeposits(ctx, userId),
+  ]);
   return {
     success: true,
     stripe: sessions.map((s) => ({ id: s.id, amount: microsToUsd(s.amount), time: hourOf(s.created_at) })),
     pending,
-    transactions: rows.map((r) => ({ date: hourOf(r.created_at), description: r.description, amount: microsToUsd(r.signed) })),
+    transactions: rows.map((r) => ({
+      date: hourOf(r.created_at),
+      description: r.description,
+      amount: microsToUsd(r.signed),
+    })),
     total,
   };
 }

@@ -28,10 +28,19 @@ export async function customerBalancesTotal(db: Q): Promise<Micros> {
 }
 
 /** Transfers of one kind posted in [from, to) (and up to transfer `upToId`): how many and their total. Covered by the `ledger_transfers_kind_at` index. */
-export async function transfersOfKind(db: Q, kind: TransferKind, from: number, to: number, upToId?: number): Promise<{ count: number; total: Micros }> {
+export async function transfersOfKind(
+  db: Q,
+  kind: TransferKind,
+  from: number,
+  to: number,
+  upToId?: number,
+): Promise<{ count: number; total: Micros }> {
   let q = db
     .selectFrom('ledger_transfers')
-    .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('total')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('total'),
+    ])
     .where('kind', '=', kind)
     .where('created_at', '>=', from)
     .where('created_at', '<', to);
@@ -46,18 +55,31 @@ export async function transfersOfKind(db: Q, kind: TransferKind, from: number, t
  * primary key), for totals kept up to date at every scrape. Ids are handed out by the
  * one writer in commit order, so no row appears below an id already read.
  */
-export async function transfersOfKindAfter(db: Q, kind: TransferKind, afterId: number, from: number, to: number): Promise<{ count: number; total: Micros; maxId: number }> {
+export async function transfersOfKindAfter(
+  db: Q,
+  kind: TransferKind,
+  afterId: number,
+  from: number,
+  to: number,
+): Promise<{ count: number; total: Micros; maxId: number }> {
   const { rows } = await sql<{ n: number; total: number; max_id: number | null }>`
     SELECT count(*) FILTER (WHERE kind = ${kind} AND created_at >= ${from} AND created_at < ${to}) AS n,
            coalesce(sum(amount) FILTER (WHERE kind = ${kind} AND created_at >= ${from} AND created_at < ${to}), 0) AS total,
            max(id) AS max_id
     FROM ledger_transfers WHERE id > ${afterId}`.execute(db);
   const r = rows[0];
-  return { count: Number(r?.n ?? 0), total: Number(r?.total ?? 0), maxId: r?.max_id === null || r?.max_id === undefined ? afterId : Number(r.max_id) };
+  return {
+    count: Number(r?.n ?? 0),
+    total: Number(r?.total ?? 0),
+    maxId: r?.max_id === null || r?.max_id === undefined ? afterId : Number(r.max_id),
+  };
 }
 
 /** The newest transfer's id (0: none). */
 export async function lastTransferId(db: Q): Promise<number> {
-  const row = await db.selectFrom('ledger_transfers').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('ledger_transfers')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }

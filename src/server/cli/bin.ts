@@ -5,7 +5,13 @@ import { terminalLine } from './terminal';
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(terminalLine(err instanceof ConfigError ? `${err.message}\n` : `error: ${err instanceof Error ? err.message : String(err)}\n`));
+    process.stderr.write(
+      terminalLine(
+        err instanceof ConfigError
+          ? `${err.message}\n`
+          : `error: ${err instanceof Error ? err.message : String(err)}\n`,
+      ),
+    );
     process.exit(1);
   },
 );

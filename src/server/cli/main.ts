@@ -23,7 +23,16 @@ import { UsageError } from './types';
  * WAL mode lets both work at once); what it changes reaches the running server
  * through the database, live events included.
  */
-const commands: Record<string, CliCommand> = { ...operatorCommands, ...userCommands, ...billingCommands, ...couponCommands, ...depositCommands, ...catalogCommands, ...fleetCommands, ...backupCommands };
+const commands: Record<string, CliCommand> = {
+  ...operatorCommands,
+  ...userCommands,
+  ...billingCommands,
+  ...couponCommands,
+  ...depositCommands,
+  ...catalogCommands,
+  ...fleetCommands,
+  ...backupCommands,
+};
 
 /** How the operator runs a command: from a checkout, or the single executable (`nodekeep`). */
 export type CliProgram = string;
@@ -75,7 +84,12 @@ export async function runCli(
     // earlier build's is upgraded as a server start would, never under a running server.
     const upgraded = await upgradeForCommandLine(db, config);
     // On stderr: what a command prints on stdout may be read by a script (a CSV export).
-    if (upgraded.backup) process.stderr.write(terminalLine(`The database was from an earlier Nodekeep: backed up to ${upgraded.backup}, then upgraded (${upgraded.applied.length} migrations).\n`));
+    if (upgraded.backup)
+      process.stderr.write(
+        terminalLine(
+          `The database was from an earlier Nodekeep: backed up to ${upgraded.backup}, then upgraded (${upgraded.applied.length} migrations).\n`,
+        ),
+      );
     // The same starting catalog the server seeds, so the CLI works before the first start.
     await importCatalog(db, bundledCatalogPath(), 'seed');
     await found[0].run(db, found[1], io, config);
@@ -86,7 +100,13 @@ export async function runCli(
       return 2;
     }
     // A rule a service refused (a domain error): the operator reads its message, no stack.
-    if (err instanceof AppError || err instanceof BackupError || err instanceof DatabaseTooNew || err instanceof UpgradeFailed || err instanceof UpgradeNeedsServer) {
+    if (
+      err instanceof AppError ||
+      err instanceof BackupError ||
+      err instanceof DatabaseTooNew ||
+      err instanceof UpgradeFailed ||
+      err instanceof UpgradeNeedsServer
+    ) {
       process.stderr.write(`error: ${err.message}\n`);
       return 1;
     }
@@ -97,7 +117,13 @@ export async function runCli(
 }
 
 /** A command that must not hold the database open (it replaces it): the same error handling, no database. */
-async function runStandalone(cmd: CliCommand, args: string[], io: CliIo, config: ReturnType<typeof loadConfig>, prog: CliProgram): Promise<number> {
+async function runStandalone(
+  cmd: CliCommand,
+  args: string[],
+  io: CliIo,
+  config: ReturnType<typeof loadConfig>,
+  prog: CliProgram,
+): Promise<number> {
   try {
     await cmd.run(undefined as never, args, io, config);
     return 0;

@@ -8,10 +8,20 @@ import { parseUsd, type Micros } from '../../shared/money';
  * passes through a float on its way in.
  */
 const decimal = (what: string, maxDecimals: number) =>
-  v.pipe(v.string(`${what} must be a decimal string such as "1000" or "0.063"`), v.regex(new RegExp(`^\\d{1,15}(\\.\\d{1,${maxDecimals}})?$`), `${what} must be a decimal string with at most ${maxDecimals} decimals`));
+  v.pipe(
+    v.string(`${what} must be a decimal string such as "1000" or "0.063"`),
+    v.regex(
+      new RegExp(`^\\d{1,15}(\\.\\d{1,${maxDecimals}})?$`),
+      `${what} must be a decimal string with at most ${maxDecimals} decimals`,
+    ),
+  );
 const usd = decimal('a USD price', 6);
 const nonEmpty = v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'));
-const httpUrl = v.pipe(v.string(), v.url('must be a URL'), v.check((s) => /^https?:\/\//.test(s), 'must be an http(s) URL'));
+const httpUrl = v.pipe(
+  v.string(),
+  v.url('must be a URL'),
+  v.check((s) => /^https?:\/\//.test(s), 'must be an http(s) URL'),
+);
 
 export { FAMILIES, type Family } from '../../shared/families';
 
@@ -31,14 +41,24 @@ const CoinEntry = v.strictObject({
   delisted: v.boolean(),
   kyd: v.boolean(),
   alerts: v.array(
-    v.strictObject({ icon: nonEmpty, type: v.picklist(['info', 'warning', 'danger']), title: nonEmpty, subtitle: v.string() }),
+    v.strictObject({
+      icon: nonEmpty,
+      type: v.picklist(['info', 'warning', 'danger']),
+      title: nonEmpty,
+      subtitle: v.string(),
+    }),
   ),
-  links: v.array(v.strictObject({ label: nonEmpty, icon: nonEmpty, value: httpUrl, type: v.picklist(['resource', 'social']) })),
+  links: v.array(
+    v.strictObject({ label: nonEmpty, icon: nonEmpty, value: httpUrl, type: v.picklist(['resource', 'social']) }),
+  ),
   specifications: v.array(v.strictObject({ label: nonEmpty, value: nonEmpty })),
   reward: v.strictObject({
     block_time_s: v.pipe(v.number(), v.minValue(1, 'must be at least 1 second')),
     block_reward: decimal('block_reward', 8),
-    node_share: v.pipe(decimal('node_share', 6), v.check((s) => Number(s) <= 1, 'must be between 0 and 1')),
+    node_share: v.pipe(
+      decimal('node_share', 6),
+      v.check((s) => Number(s) <= 1, 'must be between 0 and 1'),
+    ),
     network_nodes: v.pipe(v.number(), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')),
   }),
   market: v.strictObject({
@@ -57,7 +77,14 @@ const CoinEntry = v.strictObject({
    * byte): the masternode key a classic node's masternode.conf names is made with it.
    * Without it Bitcoin's 0x80.
    */
-  wif_prefix: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(0, 'must be 0-255'), v.maxValue(255, 'must be 0-255'))),
+  wif_prefix: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(0, 'must be 0-255'),
+      v.maxValue(255, 'must be 0-255'),
+    ),
+  ),
   /** A profile of catalog/daemons.json; without it the family's simulator profile. */
   daemon: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'must be a daemon profile id'))),
 });
@@ -70,7 +97,10 @@ const CatalogFile = v.strictObject({
 });
 
 /** What the platform keeps of a coin beyond its columns (the `details` JSON). */
-export type CoinDetails = Pick<CoinEntry, 'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon' | 'wif_prefix'> & {
+export type CoinDetails = Pick<
+  CoinEntry,
+  'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon' | 'wif_prefix'
+> & {
   reward: { block_time_s: number; block_reward: number; node_share: number; network_nodes: number };
   demo_market: { price: number; volume_24h: number; market_cap: number; change_24h_pct: number };
 };
@@ -125,8 +155,10 @@ export function parseCatalog(text: string, fileName = 'catalog'): CatalogCoin[] 
     const c = parsed.output;
     if (seen.has(c.id)) return problems.push(`coin ${c.id}.id: appears twice`);
     seen.add(c.id);
-    if (c.flags.dip003_restrict && FAMILY[c.family].configView !== 'dip003_restrict') problems.push(`coin ${c.id}.flags.dip003_restrict: only for family dip003_restrict`);
-    if (c.front_options.validator_evm !== FAMILY[c.family].validator) problems.push(`coin ${c.id}.front_options.validator_evm: must be true exactly for family evm`);
+    if (c.flags.dip003_restrict && FAMILY[c.family].configView !== 'dip003_restrict')
+      problems.push(`coin ${c.id}.flags.dip003_restrict: only for family dip003_restrict`);
+    if (c.front_options.validator_evm !== FAMILY[c.family].validator)
+      problems.push(`coin ${c.id}.front_options.validator_evm: must be true exactly for family evm`);
     coins.push(toCatalogCoin(c));
   });
   if (problems.length) throw new CatalogError(problems.join('\n'));

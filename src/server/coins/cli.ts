@@ -33,7 +33,6 @@ function price(text: string, flag: string) {
   }
 }
 
-
 export const catalogCommands: Record<string, CliCommand> = {
   'catalog list': {
     usage: 'catalog list',
@@ -47,8 +46,22 @@ export const catalogCommands: Record<string, CliCommand> = {
       );
       io.out(['id', 'ticker', 'family', 'collateral', 'dedicated/day', 'cloud/day', 'flags', 'hosted'].join('\t'));
       for (const c of coins) {
-        const flags = [c.campaign && 'campaign', c.maintenance && 'maintenance', c.delisted && 'delisted', !c.cloud && 'no-cloud'].filter(Boolean).join(',') || '-';
-        io.out([c.id, c.ticker, c.family, c.collateral, formatUsdExact(c.dedicated_price), formatUsdExact(c.cloud_price), flags, hosted.get(c.id) ?? 0].join('\t'));
+        const flags =
+          [c.campaign && 'campaign', c.maintenance && 'maintenance', c.delisted && 'delisted', !c.cloud && 'no-cloud']
+            .filter(Boolean)
+            .join(',') || '-';
+        io.out(
+          [
+            c.id,
+            c.ticker,
+            c.family,
+            c.collateral,
+            formatUsdExact(c.dedicated_price),
+            formatUsdExact(c.cloud_price),
+            flags,
+            hosted.get(c.id) ?? 0,
+          ].join('\t'),
+        );
       }
     },
   },
@@ -71,9 +84,14 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (positional.length !== 1) throw new UsageError('catalog set-price takes one coin');
       if (!flags.dedicated && !flags.cloud) throw new UsageError('give --dedicated and/or --cloud');
       const coin = await requireCoin(db, positional[0]);
-      const prices = { dedicated: flags.dedicated ? price(flags.dedicated, 'dedicated') : undefined, cloud: flags.cloud ? price(flags.cloud, 'cloud') : undefined };
+      const prices = {
+        dedicated: flags.dedicated ? price(flags.dedicated, 'dedicated') : undefined,
+        cloud: flags.cloud ? price(flags.cloud, 'cloud') : undefined,
+      };
       const after = await asUsage(() => setCoinPrices(db, io.by, coin.id, prices));
-      io.out(`${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day`);
+      io.out(
+        `${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day`,
+      );
     },
   },
   'catalog campaign': {
@@ -83,7 +101,9 @@ export const catalogCommands: Record<string, CliCommand> = {
       const coin = await requireCoin(db, args[0]);
       const on = onOff(args[1], 'catalog campaign');
       await asUsage(() => setCoinFlag(db, io.by, coin.id, 'campaign', on));
-      io.out(`${coin.id}: campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`);
+      io.out(
+        `${coin.id}: campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`,
+      );
     },
   },
   'catalog maintenance': {

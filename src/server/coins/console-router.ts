@@ -1,6 +1,14 @@
 import { formatUsdExact, parseUsd } from '../../shared/money';
 import { okResponse } from '../../shared/schemas/common';
-import { catalogFileInput, catalogList, delistInput, importPreview, importResult, setFlagInput, setPriceInput } from '../../shared/schemas/console-catalog';
+import {
+  catalogFileInput,
+  catalogList,
+  delistInput,
+  importPreview,
+  importResult,
+  setFlagInput,
+  setPriceInput,
+} from '../../shared/schemas/console-catalog';
 import { operatorProcedure, router } from '../trpc';
 import { applyCatalogImport, delistCoin, previewCatalogImport, setCoinFlag, setCoinPrices } from './operator';
 import { hostedCounts, listCoins } from './queries';
@@ -32,7 +40,10 @@ export const catalogConsoleRouter = router({
     .input(setPriceInput)
     .output(okResponse)
     .mutation(async ({ ctx, input }) => {
-      await setCoinPrices(ctx.db, ctx.by, input.coin, { dedicated: micros(input.dedicated), cloud: micros(input.cloud) });
+      await setCoinPrices(ctx.db, ctx.by, input.coin, {
+        dedicated: micros(input.dedicated),
+        cloud: micros(input.cloud),
+      });
       return ok;
     }),
   set_flag: operatorProcedure

@@ -11,7 +11,11 @@ import { findCoin, insertCoinIfNew, listCoins, maxPosition, upsertCoin } from '.
 /** A file of the catalog shipped with the platform; found from the source tree, the bundle and the executable. */
 export function bundledCatalogPath(file = 'coins.json'): string {
   if (inExecutable) return path.join(unpackedDir(), 'catalog', file);
-  const candidates = [path.resolve('catalog', file), fileURLToPath(new URL(`../../catalog/${file}`, import.meta.url)), fileURLToPath(new URL(`../../../catalog/${file}`, import.meta.url))];
+  const candidates = [
+    path.resolve('catalog', file),
+    fileURLToPath(new URL(`../../catalog/${file}`, import.meta.url)),
+    fileURLToPath(new URL(`../../../catalog/${file}`, import.meta.url)),
+  ];
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`catalog/${file} not found (looked in ${candidates.join(', ')})`);
   return found;
@@ -30,7 +34,11 @@ export async function importCatalog(db: DB, file: string, mode: 'replace' | 'see
 }
 
 /** `importCatalog` of checked coins, in the caller's transaction (the operator's import logs in it). */
-export async function importCoins(trx: Kysely<Database>, coins: CatalogCoin[], mode: 'replace' | 'seed'): Promise<ImportResult> {
+export async function importCoins(
+  trx: Kysely<Database>,
+  coins: CatalogCoin[],
+  mode: 'replace' | 'seed',
+): Promise<ImportResult> {
   const existing = new Set((await listCoins(trx)).map((r) => r.id));
   const result: ImportResult = { added: [], updated: [], kept: [] };
   let next = (await maxPosition(trx)) + 1;

@@ -16,9 +16,20 @@ import { columns, findCoin, listCoins, updateCoin } from './queries';
 export const MAX_PRICE_MICROS = 1_000_000_000; // $1,000 per day
 
 export type CatalogFlag = 'campaign' | 'maintenance' | 'cloud';
-const FLAG_ACTION: Record<CatalogFlag, string> = { campaign: 'catalog campaign', maintenance: 'catalog maintenance', cloud: 'catalog cloud' };
+const FLAG_ACTION: Record<CatalogFlag, string> = {
+  campaign: 'catalog campaign',
+  maintenance: 'catalog maintenance',
+  cloud: 'catalog cloud',
+};
 
-async function change(db: DB, by: OperatorActor, coinId: string, patch: Updateable<CoinsTable>, action: string, detail: Record<string, unknown>): Promise<CoinRecord> {
+async function change(
+  db: DB,
+  by: OperatorActor,
+  coinId: string,
+  patch: Updateable<CoinsTable>,
+  action: string,
+  detail: Record<string, unknown>,
+): Promise<CoinRecord> {
   return db.transaction().execute(async (trx) => {
     const coin = await findCoin(trx, coinId);
     if (!coin) fail('NOT_FOUND', `No coin "${coinId}".`, 'coin');
@@ -31,12 +42,19 @@ async function change(db: DB, by: OperatorActor, coinId: string, patch: Updateab
 
 function checkPrice(micros: number | undefined, what: string) {
   if (micros === undefined) return;
-  if (!Number.isSafeInteger(micros) || micros < 0 || micros > MAX_PRICE_MICROS) fail('BAD_REQUEST', `The ${what} price must be a USD amount per day from 0 to 1000 (at most 6 decimals).`, what);
+  if (!Number.isSafeInteger(micros) || micros < 0 || micros > MAX_PRICE_MICROS)
+    fail('BAD_REQUEST', `The ${what} price must be a USD amount per day from 0 to 1000 (at most 6 decimals).`, what);
 }
 
 /** Daily prices in micro-dollars; either or both. */
-export async function setCoinPrices(db: DB, by: OperatorActor, coinId: string, prices: { dedicated?: number; cloud?: number }): Promise<CoinRecord> {
-  if (prices.dedicated === undefined && prices.cloud === undefined) fail('BAD_REQUEST', 'Give a dedicated and/or a cloud price.');
+export async function setCoinPrices(
+  db: DB,
+  by: OperatorActor,
+  coinId: string,
+  prices: { dedicated?: number; cloud?: number },
+): Promise<CoinRecord> {
+  if (prices.dedicated === undefined && prices.cloud === undefined)
+    fail('BAD_REQUEST', 'Give a dedicated and/or a cloud price.');
   checkPrice(prices.dedicated, 'dedicated');
   checkPrice(prices.cloud, 'cloud');
   const patch: Updateable<CoinsTable> = {};
@@ -45,7 +63,13 @@ export async function setCoinPrices(db: DB, by: OperatorActor, coinId: string, p
   return change(db, by, coinId, patch, 'catalog set-price', { dedicated: prices.dedicated, cloud: prices.cloud });
 }
 
-export function setCoinFlag(db: DB, by: OperatorActor, coinId: string, flag: CatalogFlag, on: boolean): Promise<CoinRecord> {
+export function setCoinFlag(
+  db: DB,
+  by: OperatorActor,
+  coinId: string,
+  flag: CatalogFlag,
+  on: boolean,
+): Promise<CoinRecord> {
   return change(db, by, coinId, { [flag]: on ? 1 : 0 }, FLAG_ACTION[flag], { on });
 }
 
@@ -68,7 +92,8 @@ export const MAX_CATALOG_BYTES = 2_000_000;
 const shown = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
 function parseText(text: string, fileName: string) {
-  if (Buffer.byteLength(text) > MAX_CATALOG_BYTES) fail('PAYLOAD_TOO_LARGE', `A catalog file is at most ${MAX_CATALOG_BYTES / 1_000_000} MB.`, 'file');
+  if (Buffer.byteLength(text) > MAX_CATALOG_BYTES)
+    fail('PAYLOAD_TOO_LARGE', `A catalog file is at most ${MAX_CATALOG_BYTES / 1_000_000} MB.`, 'file');
   return parseCatalog(text, fileName);
 }
 
@@ -87,21 +112,40 @@ export async function previewCatalogImport(db: DB, text: string, fileName = 'cat
     coins: coins.map((c) => {
       const row = existing.get(c.id);
       const next = columns(c, row?.position ?? 0);
-      const fields = Object.keys(next).filter((k) => k !== 'updated_at' && k !== 'position' && k !== 'id') as (keyof typeof next)[];
-      if (!row) return { id: c.id, kind: 'add' as const, changes: fields.filter((f) => f !== 'details').map((f) => ({ field: f, from: '', to: shown(next[f]) })) };
-      const changes = fields.filter((f) => shown(row[f]) !== shown(next[f])).map((f) => ({ field: f, from: f === 'details' ? '(changed)' : shown(row[f]), to: f === 'details' ? '(new details)' : shown(next[f]) }));
+      const fields = Object.keys(next).filter(
+        (k) => k !== 'updated_at' && k !== 'position' && k !== 'id',
+      ) as (keyof typeof next)[];
+      if (!row)
+        return {
+          id: c.id,
+          kind: 'add' as const,
+          changes: fields.filter((f) => f !== 'details').map((f) => ({ field: f, from: '', to: shown(next[f]) })),
+        };
+      const changes = fields
+        .filter((f) => shown(row[f]) !== shown(next[f]))
+        .map((f) => ({
+          field: f,
+          from: f === 'details' ? '(changed)' : shown(row[f]),
+          to: f === 'details' ? '(new details)' : shown(next[f]),
+        }));
       return { id: c.id, kind: changes.length ? ('update' as const) : ('same' as const), changes };
     }),
   };
 }
 
 /** Writes every coin of the file as it says, or nothing if any coin is invalid; logs it. */
-export async function applyCatalogImport(db: DB, by: OperatorActor, text: string, fileName = 'catalog.json'): Promise<ImportResult> {
+export async function applyCatalogImport(
+  db: DB,
+  by: OperatorActor,
+  text: string,
+  fileName = 'catalog.json',
+): Promise<ImportResult> {
   let coins;
   try {
     coins = parseText(text, fileName);
   } catch (err) {
-    if (err instanceof CatalogError) fail('BAD_REQUEST', `The catalog file is invalid, nothing was imported:\n${err.message}`, 'file');
+    if (err instanceof CatalogError)
+      fail('BAD_REQUEST', `The catalog file is invalid, nothing was imported:\n${err.message}`, 'file');
     throw err;
   }
   return db.transaction().execute(async (trx) => {

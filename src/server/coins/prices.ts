@@ -15,5 +15,3 @@ export function hostPriceUsd(c: CoinRecord): number {
   const p = currentPrices(c);
   return microsToUsd(p.cloud === null ? p.dedicated : Math.min(p.dedicated, p.cloud));
 }
-
-

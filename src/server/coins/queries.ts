@@ -50,20 +50,35 @@ export function columns(c: CatalogCoin, position: number) {
 export function upsertCoin(db: Q, c: CatalogCoin, position: number) {
   const values = columns(c, position);
   const { id: _id, ...rest } = values;
-  return db.insertInto('coins').values(values).onConflict((oc) => oc.column('id').doUpdateSet(rest)).execute();
+  return db
+    .insertInto('coins')
+    .values(values)
+    .onConflict((oc) => oc.column('id').doUpdateSet(rest))
+    .execute();
 }
 
 /** Inserts a coin only if it is new: what the operator changed in the database stays. */
 export function insertCoinIfNew(db: Q, c: CatalogCoin, position: number) {
-  return db.insertInto('coins').values(columns(c, position)).onConflict((oc) => oc.column('id').doNothing()).executeTakeFirst();
+  return db
+    .insertInto('coins')
+    .values(columns(c, position))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
 }
 
 export function updateCoin(db: Q, id: string, patch: Updateable<CoinsTable>) {
-  return db.updateTable('coins').set({ ...patch, updated_at: Date.now() }).where('id', '=', id).executeTakeFirst();
+  return db
+    .updateTable('coins')
+    .set({ ...patch, updated_at: Date.now() })
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function maxPosition(db: Q): Promise<number> {
-  const row = await db.selectFrom('coins').select((eb) => eb.fn.max('position').as('p')).executeTakeFirst();
+  const row = await db
+    .selectFrom('coins')
+    .select((eb) => eb.fn.max('position').as('p'))
+    .executeTakeFirst();
   return Number(row?.p ?? -1);
 }
 

@@ -65,11 +65,21 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .map((x) => x.id);
   const updated = quotes.reduce((m, q) => Math.max(m, q.updated_at), 0);
-  return { order, data, market_provider: providerName(quotes), market_updated_at: updated ? new Date(updated).toISOString() : null };
+  return {
+    order,
+    data,
+    market_provider: providerName(quotes),
+    market_updated_at: updated ? new Date(updated).toISOString() : null,
+  };
 }
 
 export async function getStats(ctx: Ctx) {
-  const [coins, quotes, hosted, real] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db), realNodeCounts(ctx.db)]);
+  const [coins, quotes, hosted, real] = await Promise.all([
+    listCoins(ctx.db),
+    allQuotes(ctx.db),
+    hostedCounts(ctx.db),
+    realNodeCounts(ctx.db),
+  ]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   let total_mns = 0;
   let total_mn_value = 0;
@@ -78,7 +88,14 @@ export async function getStats(ctx: Ctx) {
     // Only collateral that exists: simulated nodes hold none.
     total_mn_value += (real.get(c.id) ?? 0) * Number(c.collateral) * (quoteOf.get(c.id)?.price_usd ?? 0);
   }
-  return { success: true as const, data: { total_mns, total_mn_value: Math.round(total_mn_value * 100) / 100, supported_mns: coins.filter((c) => c.delisted === 0).length } };
+  return {
+    success: true as const,
+    data: {
+      total_mns,
+      total_mn_value: Math.round(total_mn_value * 100) / 100,
+      supported_mns: coins.filter((c) => c.delisted === 0).length,
+    },
+  };
 }
 
 export async function requireCoin(ctx: Pick<Context, 'db'>, id: string): Promise<CoinRecord> {
@@ -101,7 +118,13 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
   const prices = currentPrices(c);
   const exchanges = quote ? (JSON.parse(quote.exchanges) as ExchangeTicker[]) : [];
   const totalVolume = exchanges.reduce((s, t) => s + t.volume_usd, 0);
-  const stat = (label: string, variable: string, value: number | string | null, format: CoinDetail['statistics'][number]['format'], extra: { prefix?: string; suffix?: string; round?: number } = {}) => ({
+  const stat = (
+    label: string,
+    variable: string,
+    value: number | string | null,
+    format: CoinDetail['statistics'][number]['format'],
+    extra: { prefix?: string; suffix?: string; round?: number } = {},
+  ) => ({
     label,
     variable,
     value: typeof value === 'number' && !Number.isFinite(value) ? null : value,
@@ -134,8 +157,18 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
         stat('Monthly income per node', 'revenue_mo', f.income?.monthly ?? null, 'usd', { prefix: '$' }),
         stat('Nodes on the network', 'network_nodes', f.details.reward.network_nodes, 'number', { round: 0 }),
         stat('Hosted with us', 'hosted_mns', hosted.get(c.id) ?? 0, 'number', { round: 0 }),
-        stat('Dedicated plan', 'dedicated_price', microsToUsd(prices.dedicated), 'usd', { prefix: '$', suffix: '/day', round: 3 }),
-        stat('Cloud plan', 'cloud_price', prices.cloud === null ? 'not offered' : microsToUsd(prices.cloud), prices.cloud === null ? 'text' : 'usd', prices.cloud === null ? {} : { prefix: '$', suffix: '/day', round: 3 }),
+        stat('Dedicated plan', 'dedicated_price', microsToUsd(prices.dedicated), 'usd', {
+          prefix: '$',
+          suffix: '/day',
+          round: 3,
+        }),
+        stat(
+          'Cloud plan',
+          'cloud_price',
+          prices.cloud === null ? 'not offered' : microsToUsd(prices.cloud),
+          prices.cloud === null ? 'text' : 'usd',
+          prices.cloud === null ? {} : { prefix: '$', suffix: '/day', round: 3 },
+        ),
       ],
       exchanges: exchanges.map((t) => ({
         exchange: { name: t.exchange },
@@ -156,7 +189,13 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       latest_block: chain?.latestBlock ?? null,
       chain_simulated: chain?.simulated ?? false,
       market_data: quote
-        ? { price: quote.price_usd, total_volume_text: money(quote.volume_24h_usd), market_cap: quote.market_cap_usd, market_cap_text: money(quote.market_cap_usd), price_change: quote.change_24h_pct ?? 0 }
+        ? {
+            price: quote.price_usd,
+            total_volume_text: money(quote.volume_24h_usd),
+            market_cap: quote.market_cap_usd,
+            market_cap_text: money(quote.market_cap_usd),
+            price_change: quote.change_24h_pct ?? 0,
+          }
         : null,
       dedicated_price: microsToUsd(prices.dedicated),
       cloud_price: prices.cloud === null ? 0 : microsToUsd(prices.cloud),
@@ -169,7 +208,17 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
  * The figures the ROI is computed from, then the catalog's own rows. A catalog row that
  * names one of the computed figures (e.g. "Block time") is left out: one label, one row.
  */
-function specificationRows(c: CoinRecord, d: ReturnType<typeof coinDetails>, stat: (label: string, variable: string, value: number | string | null, format: CoinDetail['statistics'][number]['format'], extra?: { prefix?: string; suffix?: string; round?: number }) => CoinDetail['statistics'][number]) {
+function specificationRows(
+  c: CoinRecord,
+  d: ReturnType<typeof coinDetails>,
+  stat: (
+    label: string,
+    variable: string,
+    value: number | string | null,
+    format: CoinDetail['statistics'][number]['format'],
+    extra?: { prefix?: string; suffix?: string; round?: number },
+  ) => CoinDetail['statistics'][number],
+) {
   const computed = [
     stat('Ticker', 'ticker', c.ticker, 'text'),
     stat('Collateral', 'collateral', Number(c.collateral), 'number', { suffix: ` ${c.ticker}` }),
@@ -178,7 +227,12 @@ function specificationRows(c: CoinRecord, d: ReturnType<typeof coinDetails>, sta
     stat('Node share of reward', 'node_share', d.reward.node_share * 100, 'percent', { suffix: '%' }),
   ];
   const taken = new Set(computed.map((r) => r.label.toLowerCase()));
-  return [...computed, ...d.specifications.flatMap((sp, i) => (taken.has(sp.label.trim().toLowerCase()) ? [] : [stat(sp.label, `spec_${i}`, sp.value, 'text')]))];
+  return [
+    ...computed,
+    ...d.specifications.flatMap((sp, i) =>
+      taken.has(sp.label.trim().toLowerCase()) ? [] : [stat(sp.label, `spec_${i}`, sp.value, 'text')],
+    ),
+  ];
 }
 
 export async function getDetailed(ctx: Ctx) {
@@ -233,7 +287,10 @@ export async function getDeployInfo(ctx: Ctx, id: string, simulated: (c: CoinRec
       cloud_price: microsToUsd(c.cloud_price),
       cloud: c.cloud === 1,
       campaign: c.campaign === 1,
-      campaign_prices: { dedicated_price: microsToUsd(c.campaign_dedicated_price), cloud_price: microsToUsd(c.campaign_cloud_price) },
+      campaign_prices: {
+        dedicated_price: microsToUsd(c.campaign_dedicated_price),
+        cloud_price: microsToUsd(c.campaign_cloud_price),
+      },
       maintenance: c.maintenance === 1,
       monero: c.monero === 1,
       dip003: c.dip003 === 1,

@@ -2,7 +2,15 @@ import type { ConsoleOverview } from '../../shared/schemas/console';
 import { pendingDepositTotals, revenueByDay } from '../billing/queries';
 import { PLATFORM } from '../billing/ledger';
 import type { DB } from '../db/open';
-import { deploysSince, hostedAt, hostUsage, listHosts, monitorCheckSpread, nodesByStatus, unplacedCounts } from '../fleet/queries';
+import {
+  deploysSince,
+  hostedAt,
+  hostUsage,
+  listHosts,
+  monitorCheckSpread,
+  nodesByStatus,
+  unplacedCounts,
+} from '../fleet/queries';
 import { mailBacklog } from '../mail/outbox';
 
 const DAY_MS = 86_400_000;
@@ -27,7 +35,10 @@ export async function consoleOverview(db: DB, now = Date.now()): Promise<Console
     pendingDepositTotals(db),
     mailBacklog(db),
     // A past day as it ended; today as it is now.
-    hostedAt(db, days.map((day) => Math.min(day + DAY_MS, now + 1))),
+    hostedAt(
+      db,
+      days.map((day) => Math.min(day + DAY_MS, now + 1)),
+    ),
   ]);
 
   let month = 0;
@@ -39,13 +50,32 @@ export async function consoleOverview(db: DB, now = Date.now()): Promise<Console
     hosts: hosts.map((h) => {
       const used = usage.get(h.id) ?? { dedicated: 0, cloud: 0 };
       const plan = (slots: number, n: number) => ({ slots, used: n, free: Math.max(0, slots - n) });
-      return { id: h.id, name: h.name, engine: h.engine, state: h.state, dedicated: plan(h.dedicated_slots, used.dedicated), cloud: plan(h.cloud_slots, used.cloud) };
+      return {
+        id: h.id,
+        name: h.name,
+        engine: h.engine,
+        state: h.state,
+        dedicated: plan(h.dedicated_slots, used.dedicated),
+        cloud: plan(h.cloud_slots, used.cloud),
+      };
     }),
     unplaced,
-    monitor: { live: monitor.live, unchecked: monitor.unchecked, lag_seconds: monitor.oldest === null ? null : Math.max(0, (now - monitor.oldest) / 1000) },
+    monitor: {
+      live: monitor.live,
+      unchecked: monitor.unchecked,
+      lag_seconds: monitor.oldest === null ? null : Math.max(0, (now - monitor.oldest) / 1000),
+    },
     revenue: { today_micros: revenue.get(today) ?? 0, month_micros: month },
     deposits_pending: { count: deposits.count, usd_micros: deposits.usd },
-    mail: { pending: mail.pending, failed: mail.failed, oldest_pending_at: mail.oldestPendingAt === null ? null : new Date(mail.oldestPendingAt).toISOString() },
-    history: days.map((day, i) => ({ day: new Date(day).toISOString().slice(0, 10), hosted: hosted[i], revenue_micros: revenue.get(day) ?? 0 })),
+    mail: {
+      pending: mail.pending,
+      failed: mail.failed,
+      oldest_pending_at: mail.oldestPendingAt === null ? null : new Date(mail.oldestPendingAt).toISOString(),
+    },
+    history: days.map((day, i) => ({
+      day: new Date(day).toISOString().slice(0, 10),
+      hosted: hosted[i],
+      revenue_micros: revenue.get(day) ?? 0,
+    })),
   };
 }

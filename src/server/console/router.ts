@@ -19,7 +19,9 @@ import { referralsConsoleRouter } from '../referrals/console-router';
  */
 export const consoleRouter = router({
   /** The console page asks this first: it answers only an operator with 2FA on. */
-  access: operatorProcedure.output(consoleAccessOutput).query(({ ctx }) => ({ username: ctx.user.username, maintenance: ctx.maintenance })),
+  access: operatorProcedure
+    .output(consoleAccessOutput)
+    .query(({ ctx }) => ({ username: ctx.user.username, maintenance: ctx.maintenance })),
   ...consoleLogRouter,
   overview: overviewQuery,
   settings: consoleSettingsRouter,

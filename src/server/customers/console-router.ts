@@ -35,7 +35,12 @@ export const customersConsoleRouter = router({
     .input(adjustBalanceInput)
     .output(adjustBalanceOutput)
     .mutation(async ({ ctx, input }) => {
-      const r = await adjustBalance(ctx.db, ctx.by, { userId: input.id, amount: input.amount, reason: input.reason, key: input.key });
+      const r = await adjustBalance(ctx.db, ctx.by, {
+        userId: input.id,
+        amount: input.amount,
+        reason: input.reason,
+        key: input.key,
+      });
       if (r.applied) void ctx.hub.poke();
       return { applied: r.applied, balance_micros: r.balance };
     }),

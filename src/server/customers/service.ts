@@ -30,13 +30,21 @@ async function summary(db: Kysely<Database>, u: User): Promise<CustomerSummary> 
 
 export async function searchCustomers(db: Kysely<Database>, q: string) {
   const rows = await searchUsers(db, q, SEARCH_LIMIT + 1);
-  return { customers: await Promise.all(rows.slice(0, SEARCH_LIMIT).map((u) => summary(db, u))), more: rows.length > SEARCH_LIMIT };
+  return {
+    customers: await Promise.all(rows.slice(0, SEARCH_LIMIT).map((u) => summary(db, u))),
+    more: rows.length > SEARCH_LIMIT,
+  };
 }
 
 export async function customerProfile(db: Kysely<Database>, userId: number): Promise<CustomerProfile> {
   const u = await findUserById(db, userId);
   if (!u) fail('NOT_FOUND', `No customer #${userId}.`);
-  const [base, sessions, nodes, notes] = await Promise.all([summary(db, u), listUserSessions(db, u.id), listUserNodes(db, u.id), recentNotifications(db, u.id)]);
+  const [base, sessions, nodes, notes] = await Promise.all([
+    summary(db, u),
+    listUserSessions(db, u.id),
+    listUserNodes(db, u.id),
+    recentNotifications(db, u.id),
+  ]);
   const now = Date.now();
   return {
     customer: {
@@ -58,16 +66,30 @@ export async function customerProfile(db: Kysely<Database>, userId: number): Pro
       daily_price_micros: n.hosting_price,
       created_at: iso(n.created_at),
     })),
-    notifications: notes.map((n) => ({ message: n.message, hour: n.hour, link: n.link, cleared: n.cleared_at !== null })),
+    notifications: notes.map((n) => ({
+      message: n.message,
+      hour: n.hour,
+      link: n.link,
+      cleared: n.cleared_at !== null,
+    })),
   };
 }
 
 export async function customerLedger(db: Kysely<Database>, userId: number, page: number, perPage: number) {
   if (!(await findUserById(db, userId))) fail('NOT_FOUND', `No customer #${userId}.`);
-  const [{ rows, total }, balance] = await Promise.all([userTransfers(db, userId, page, perPage), accountBalance(db, userAccount(userId))]);
+  const [{ rows, total }, balance] = await Promise.all([
+    userTransfers(db, userId, page, perPage),
+    accountBalance(db, userAccount(userId)),
+  ]);
   return {
     balance_micros: balance,
-    transfers: rows.map((r) => ({ id: r.id, at: iso(r.created_at), kind: r.kind, description: r.description, amount_micros: r.signed })),
+    transfers: rows.map((r) => ({
+      id: r.id,
+      at: iso(r.created_at),
+      kind: r.kind,
+      description: r.description,
+      amount_micros: r.signed,
+    })),
     total,
   };
 }

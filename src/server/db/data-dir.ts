@@ -37,7 +37,10 @@ export class DataDirOwner extends Error {}
 /** A user's name from /etc/passwd, or null. */
 function userName(uid: number): string | null {
   try {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[2] === String(uid));
     return line ? line.split(':')[0] : null;
   } catch {
     return null;
@@ -92,8 +95,17 @@ export function lockDataDir(dir: string, holder: 'server' | 'command' = 'server'
     } catch {
       // No pid file: say so without one.
     }
-    if (byServer) throw new DataDirInUse(`Another Nodekeep server${pid} is already running on the data folder ${dir}.`, true, 'Stop it first, or give this server its own DATA_DIR.');
-    throw new DataDirInUse(`A Nodekeep command${pid} is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local).`, false, 'Wait for it to finish, then try again.');
+    if (byServer)
+      throw new DataDirInUse(
+        `Another Nodekeep server${pid} is already running on the data folder ${dir}.`,
+        true,
+        'Stop it first, or give this server its own DATA_DIR.',
+      );
+    throw new DataDirInUse(
+      `A Nodekeep command${pid} is at work on the data folder ${dir} (an upgrade, a restore or fleet stop-local).`,
+      false,
+      'Wait for it to finish, then try again.',
+    );
   }
   fs.writeFileSync(pidFile, `${process.pid}\n${holder}\n`, { mode: 0o600 });
   let released = false;

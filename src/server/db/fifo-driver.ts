@@ -80,4 +80,3 @@ export class FifoSqliteDialect extends SqliteDialect {
     return new TransactionalDdlAdapter();
   }
 }
-

@@ -86,7 +86,9 @@ export async function migrateToLatest(db: DB, list: Record<string, Migration> = 
   const failed = results.find((r) => r.status === 'Error');
   if (error || failed) {
     const name = failed?.migrationName ?? 'unknown';
-    throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

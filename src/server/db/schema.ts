@@ -597,7 +597,6 @@ export interface AlertChannelsTable {
 }
 export type AlertChannelRow = Selectable<AlertChannelsTable>;
 
-
 /** Per node: flap damping state, what was already alerted, the owner's mute (notifications/alert-queries.ts). */
 export interface NodeAlertsTable {
   node_id: number;

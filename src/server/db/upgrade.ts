@@ -15,13 +15,21 @@ export class UpgradeFailed extends Error {}
 export class UpgradeNeedsServer extends Error {}
 
 async function appliedMigrations(db: DB): Promise<string[]> {
-  const table = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
+  const table = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'kysely_migration'`.execute(db);
   if (!Number(table.rows[0].n)) return [];
-  return (await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db)).rows.map((r) => r.name);
+  return (await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db)).rows.map(
+    (r) => r.name,
+  );
 }
 
 /** Refuses, with what to do, a database migrated by a newer Nodekeep than this one. */
-export async function assertNotNewer(db: DB, dataDir: string, list: Record<string, Migration> = migrations): Promise<string[]> {
+export async function assertNotNewer(
+  db: DB,
+  dataDir: string,
+  list: Record<string, Migration> = migrations,
+): Promise<string[]> {
   const applied = await appliedMigrations(db);
   const unknown = applied.filter((m) => !Object.hasOwn(list, m));
   if (unknown.length) {
@@ -51,7 +59,13 @@ export async function upgradeDatabase(
   let backup: string | null = null;
   if (applied.length) {
     const when = new Date().toISOString().replace(/[:.]/g, '-');
-    backup = (await writeBackup(config.dataDir, config.dbFile, path.join(config.backupDir, `nodekeep-before-upgrade-${when}.tar.gz`))).file;
+    backup = (
+      await writeBackup(
+        config.dataDir,
+        config.dbFile,
+        path.join(config.backupDir, `nodekeep-before-upgrade-${when}.tar.gz`),
+      )
+    ).file;
     log.info('database backed up before the upgrade', { file: backup, pending: pending.length });
   }
   try {
@@ -63,13 +77,19 @@ export async function upgradeDatabase(
     const after = await appliedMigrations(db).catch(() => null);
     const kept = backup ? ` The backup taken just before is ${backup}.` : '';
     if (after?.join() !== applied.join()) {
-      throw new UpgradeFailed(`Upgrading the database failed (${why}) and left it partly upgraded.${kept} Restore it with the previous Nodekeep version's \`restore\` command, run that version, and report the error.`);
+      throw new UpgradeFailed(
+        `Upgrading the database failed (${why}) and left it partly upgraded.${kept} Restore it with the previous Nodekeep version's \`restore\` command, run that version, and report the error.`,
+      );
     }
     // Another process held the write lock past the busy timeout: the next start may well pass.
     if ((err as { cause?: { code?: string } }).cause?.code === 'SQLITE_BUSY') {
-      throw new Error(`Upgrading the database waited too long for another process writing to it (${why}). Nothing was changed; the next start tries again.`);
+      throw new Error(
+        `Upgrading the database waited too long for another process writing to it (${why}). Nothing was changed; the next start tries again.`,
+      );
     }
-    throw new UpgradeFailed(`Upgrading the database failed (${why}). Nothing was changed: the database is as it was before the upgrade.${kept} Run the previous Nodekeep version, and report the error.`);
+    throw new UpgradeFailed(
+      `Upgrading the database failed (${why}). Nothing was changed: the database is as it was before the upgrade.${kept} Run the previous Nodekeep version, and report the error.`,
+    );
   }
 }
 
@@ -81,7 +101,11 @@ export async function upgradeDatabase(
  * steps of a migration. With a server running the command is refused, saying to
  * restart the server with this build first.
  */
-export async function upgradeForCommandLine(db: DB, config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>, list: Record<string, Migration> = migrations): Promise<{ applied: string[]; backup: string | null }> {
+export async function upgradeForCommandLine(
+  db: DB,
+  config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>,
+  list: Record<string, Migration> = migrations,
+): Promise<{ applied: string[]; backup: string | null }> {
   const applied = await assertNotNewer(db, config.dataDir, list);
   const pending = Object.keys(list).filter((m) => !applied.includes(m));
   if (!pending.length) return { applied: [], backup: null };
@@ -97,7 +121,12 @@ export async function upgradeForCommandLine(db: DB, config: Pick<Config, 'dataDi
   }
   try {
     // The backup's file is told by the caller; nothing else here is worth a log line.
-    return await upgradeDatabase(db, config, createLogger('error', () => {}), list);
+    return await upgradeDatabase(
+      db,
+      config,
+      createLogger('error', () => {}),
+      list,
+    );
   } finally {
     lock.release();
   }

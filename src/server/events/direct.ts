@@ -40,7 +40,11 @@ export function claimOnSend(value: object, claim: Claim): void {
 /** For the live encoder: every response passes here before it is encoded. */
 export function noticeResponse(data: unknown): void {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
-  const { id, jsonrpc, result } = data as { id?: unknown; jsonrpc?: unknown; result?: { type?: unknown; data?: { data?: unknown } } };
+  const { id, jsonrpc, result } = data as {
+    id?: unknown;
+    jsonrpc?: unknown;
+    result?: { type?: unknown; data?: { data?: unknown } };
+  };
   const value = result?.type === 'data' ? result.data?.data : undefined;
   if (typeof value !== 'object' || value === null) return;
   const claim = claims.get(value);

@@ -17,8 +17,13 @@ const perUser = new Map<number, number>();
 export function takeSubscriptionSlot(connection: object, userId: number): () => void {
   const c = perConnection.get(connection) ?? 0;
   const u = perUser.get(userId) ?? 0;
-  if (c >= MAX_SUBSCRIPTIONS_PER_CONNECTION) fail('TOO_MANY_REQUESTS', `At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} live subscriptions per connection.`);
-  if (u >= MAX_SUBSCRIPTIONS_PER_USER) fail('TOO_MANY_REQUESTS', `At most ${MAX_SUBSCRIPTIONS_PER_USER} live subscriptions per account. Close some tabs and try again.`);
+  if (c >= MAX_SUBSCRIPTIONS_PER_CONNECTION)
+    fail('TOO_MANY_REQUESTS', `At most ${MAX_SUBSCRIPTIONS_PER_CONNECTION} live subscriptions per connection.`);
+  if (u >= MAX_SUBSCRIPTIONS_PER_USER)
+    fail(
+      'TOO_MANY_REQUESTS',
+      `At most ${MAX_SUBSCRIPTIONS_PER_USER} live subscriptions per account. Close some tabs and try again.`,
+    );
   perConnection.set(connection, c + 1);
   perUser.set(userId, u + 1);
   let given = false;

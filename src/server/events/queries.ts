@@ -27,10 +27,16 @@ export async function insertEvent<N extends LiveEventName>(
  * the same whatever their number and SQLite prepares it once (a VALUES list of N rows is
  * a new statement for every N).
  */
-export async function insertEvents<N extends LiveEventName>(db: Kysely<Database>, type: N, rows: Array<{ userId: number; payload: LiveEventPayload<N> }>): Promise<void> {
+export async function insertEvents<N extends LiveEventName>(
+  db: Kysely<Database>,
+  type: N,
+  rows: Array<{ userId: number; payload: LiveEventPayload<N> }>,
+): Promise<void> {
   if (!rows.length) return;
   const json = JSON.stringify(rows.map((r) => [r.userId, JSON.stringify(r.payload)]));
-  await sql`INSERT INTO events (user_id, type, payload, created_at) SELECT value ->> 0, ${type}, value ->> 1, ${Date.now()} FROM json_each(${json})`.execute(db);
+  await sql`INSERT INTO events (user_id, type, payload, created_at) SELECT value ->> 0, ${type}, value ->> 1, ${Date.now()} FROM json_each(${json})`.execute(
+    db,
+  );
 }
 
 export function eventsAfter(db: Kysely<Database>, afterId: number, limit = 500) {
@@ -49,7 +55,10 @@ export function eventsForUserAfter(db: Kysely<Database>, userId: number, afterId
 }
 
 export async function lastEventId(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('events').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst();
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
@@ -57,7 +66,9 @@ export async function lastEventId(db: Kysely<Database>): Promise<number> {
 export async function pruneEvents(db: Kysely<Database>, olderThan: number, limit: number): Promise<number> {
   const res = await db
     .deleteFrom('events')
-    .where('id', 'in', (eb) => eb.selectFrom('events').select('id').where('created_at', '<', olderThan).orderBy('id').limit(limit))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('events').select('id').where('created_at', '<', olderThan).orderBy('id').limit(limit),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
@@ -75,5 +86,8 @@ export type SessionsEndedPayload = { session_ids: number[] };
 export async function insertSessionsEnded(db: Kysely<Database>, userId: number, sessionIds: number[]): Promise<void> {
   if (!sessionIds.length) return;
   const payload: SessionsEndedPayload = { session_ids: sessionIds };
-  await db.insertInto('events').values({ user_id: userId, type: SESSIONS_ENDED, payload: JSON.stringify(payload), created_at: Date.now() }).execute();
+  await db
+    .insertInto('events')
+    .values({ user_id: userId, type: SESSIONS_ENDED, payload: JSON.stringify(payload), created_at: Date.now() })
+    .execute();
 }

@@ -56,17 +56,24 @@ export const eventsRouter = router({
       // Until the id is known, each frame is an object of this subscription's own, so the
       // live encoder can tell whose it is (a hub event is shared by every subscription).
       const frame = (id: number | string, event: LiveEvent | SyncFrame) => {
-        if (socket && head === undefined) claimOnSend((event = { ...event }), (subId, jsonrpc) => (head = frameHead(subId, jsonrpc)));
+        if (socket && head === undefined)
+          claimOnSend((event = { ...event }), (subId, jsonrpc) => (head = frameHead(subId, jsonrpc)));
         return tracked(String(id), event);
       };
-      const stopped = new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+      const stopped = new Promise<void>((resolve) =>
+        signal?.addEventListener('abort', () => resolve(), { once: true }),
+      );
       try {
         await guard.start();
         last = Number(input?.lastEventId ?? NaN);
         if (Number.isSafeInteger(last) && last >= 0) {
           // Page by page until caught up: a tab back from a long sleep misses nothing
           // (the events table keeps a week, so this is bounded).
-          for (let page = await eventsForUserAfter(ctx.db, userId, last); page.length; page = await eventsForUserAfter(ctx.db, userId, last)) {
+          for (
+            let page = await eventsForUserAfter(ctx.db, userId, last);
+            page.length;
+            page = await eventsForUserAfter(ctx.db, userId, last)
+          ) {
             for (const row of page) {
               last = row.id;
               const event = toLiveEvent(row.type, row.payload);

@@ -80,7 +80,10 @@ export class SessionGuard {
     clearTimeout(this.timer);
     // A failed look (the database busy or closing) ends the stream: the client reconnects
     // and is checked afresh, rather than an unhandled rejection ending the process.
-    this.timer = setTimeout(() => this.recheck().catch(() => this.end()), Math.min(MAX_TIMER_MS, Math.max(0, expiry - Date.now()) + 1000));
+    this.timer = setTimeout(
+      () => this.recheck().catch(() => this.end()),
+      Math.min(MAX_TIMER_MS, Math.max(0, expiry - Date.now()) + 1000),
+    );
     this.timer.unref();
   }
 

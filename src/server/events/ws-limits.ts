@@ -13,7 +13,10 @@ export const MAX_SOCKETS_TOTAL = 10_000;
  * unauthenticated clients cannot hold unlimited sockets. A slot is taken before the
  * handshake and given back when the underlying socket closes, however it closes.
  */
-export function socketGate(ipOf: (req: IncomingMessage) => string, limits = { perIp: MAX_SOCKETS_PER_IP, total: MAX_SOCKETS_TOTAL }) {
+export function socketGate(
+  ipOf: (req: IncomingMessage) => string,
+  limits = { perIp: MAX_SOCKETS_PER_IP, total: MAX_SOCKETS_TOTAL },
+) {
   const open = new Map<string, number>();
   let total = 0;
   return {
@@ -25,8 +28,13 @@ export function socketGate(ipOf: (req: IncomingMessage) => string, limits = { pe
       const ip = ipOf(req);
       const mine = open.get(ip) ?? 0;
       if (mine >= limits.perIp || total >= limits.total) {
-        const why = mine >= limits.perIp ? 'Too many live connections from this address.' : 'Too many live connections. Please try again later.';
-        socket.end(`HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: ${why.length}\r\nConnection: close\r\n\r\n${why}`);
+        const why =
+          mine >= limits.perIp
+            ? 'Too many live connections from this address.'
+            : 'Too many live connections. Please try again later.';
+        socket.end(
+          `HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain\r\nContent-Length: ${why.length}\r\nConnection: close\r\n\r\n${why}`,
+        );
         return false;
       }
       open.set(ip, mine + 1);
@@ -62,7 +70,8 @@ export const liveEncoder: Encoder = {
   decode(data) {
     if (typeof data !== 'string') throw new Error('The live connection takes JSON text frames.');
     const msg: unknown = JSON.parse(data);
-    if (Array.isArray(msg) && msg.length > MAX_MESSAGES_PER_FRAME) throw new Error(`A frame may hold at most ${MAX_MESSAGES_PER_FRAME} messages.`);
+    if (Array.isArray(msg) && msg.length > MAX_MESSAGES_PER_FRAME)
+      throw new Error(`A frame may hold at most ${MAX_MESSAGES_PER_FRAME} messages.`);
     return msg;
   },
 };

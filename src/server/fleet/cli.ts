@@ -33,7 +33,6 @@ async function requireNode(db: DB, id: string | undefined) {
   return node;
 }
 
-
 function readText(file: string): string {
   try {
     return fs.readFileSync(path.resolve(file), 'utf8');
@@ -49,7 +48,17 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, _args, io) {
       io.out(['name', 'engine', 'url', 'ipv4', 'state', 'dedicated used/slots', 'cloud used/slots'].join('\t'));
       for (const { host: h, used: u } of await hostsWithUsage(db)) {
-        io.out([h.name, h.engine, h.url ?? '-', h.ipv4, h.state, `${u.dedicated}/${h.dedicated_slots}`, `${u.cloud}/${h.cloud_slots}`].join('\t') + (h.last_error ? `\t(${h.last_error})` : ''));
+        io.out(
+          [
+            h.name,
+            h.engine,
+            h.url ?? '-',
+            h.ipv4,
+            h.state,
+            `${u.dedicated}/${h.dedicated_slots}`,
+            `${u.cloud}/${h.cloud_slots}`,
+          ].join('\t') + (h.last_error ? `\t(${h.last_error})` : ''),
+        );
       }
     },
   },
@@ -58,14 +67,29 @@ export const fleetCommands: Record<string, CliCommand> = {
       'hosts add <name> --engine docker --url unix:///path.sock|https://host:2376|ssh://user@host|tcp://127.0.0.1:port --ipv4 <address> [--ipv6 <address>] [--dedicated N] [--cloud N] [--tls-ca ca.pem --tls-cert cert.pem --tls-key key.pem] [--ssh-key id_ed25519]',
     summary: 'add a Docker/Podman host to the fleet (remote hosts only over TLS with a client certificate or SSH)',
     async run(db, args, io, config) {
-      const { positional, flags } = parseFlags(args, ['engine', 'url', 'ipv4', 'ipv6', 'dedicated', 'cloud', 'tls-ca', 'tls-cert', 'tls-key', 'ssh-key']);
+      const { positional, flags } = parseFlags(args, [
+        'engine',
+        'url',
+        'ipv4',
+        'ipv6',
+        'dedicated',
+        'cloud',
+        'tls-ca',
+        'tls-cert',
+        'tls-key',
+        'ssh-key',
+      ]);
       if (positional.length !== 1) throw new UsageError('hosts add takes one name of lowercase letters, digits and -');
-      if (flags.engine !== 'docker') throw new UsageError('--engine docker is required (the local host exists already)');
+      if (flags.engine !== 'docker')
+        throw new UsageError('--engine docker is required (the local host exists already)');
       if (!flags.url) throw new UsageError('--url is required');
       if (!flags.ipv4) throw new UsageError('--ipv4 must be the IPv4 address customers see');
       const tlsFiles = [flags['tls-ca'], flags['tls-cert'], flags['tls-key']];
-      if (tlsFiles.some(Boolean) && !tlsFiles.every(Boolean)) throw new UsageError('give all three of --tls-ca, --tls-cert and --tls-key');
-      const tls = tlsFiles.every(Boolean) ? { ca: readText(flags['tls-ca']), cert: readText(flags['tls-cert']), key: readText(flags['tls-key']) } : undefined;
+      if (tlsFiles.some(Boolean) && !tlsFiles.every(Boolean))
+        throw new UsageError('give all three of --tls-ca, --tls-cert and --tls-key');
+      const tls = tlsFiles.every(Boolean)
+        ? { ca: readText(flags['tls-ca']), cert: readText(flags['tls-cert']), key: readText(flags['tls-key']) }
+        : undefined;
       const input = {
         name: positional[0],
         url: flags.url,
@@ -86,7 +110,11 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['dedicated', 'cloud', 'ipv4']);
       if (!positional[0]) throw new UsageError('name a host (see `hosts list`)');
-      const patch = { dedicated: flags.dedicated === undefined ? undefined : count(flags.dedicated, 'dedicated', 0), cloud: flags.cloud === undefined ? undefined : count(flags.cloud, 'cloud', 0), ipv4: flags.ipv4 };
+      const patch = {
+        dedicated: flags.dedicated === undefined ? undefined : count(flags.dedicated, 'dedicated', 0),
+        cloud: flags.cloud === undefined ? undefined : count(flags.cloud, 'cloud', 0),
+        ipv4: flags.ipv4,
+      };
       await asUsage(() => setHost(db, io.by, positional[0], patch));
       io.out(`host ${positional[0]} updated`);
     },
@@ -118,40 +146,71 @@ export const fleetCommands: Record<string, CliCommand> = {
       const byStatus = new Map<string, number>();
       for (const r of rows) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + Number(r.n));
       io.out('');
-      io.out(`nodes: ${[...byStatus.values()].reduce((a, b) => a + b, 0)}${byStatus.size ? ` (${[...byStatus].map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}`);
+      io.out(
+        `nodes: ${[...byStatus.values()].reduce((a, b) => a + b, 0)}${byStatus.size ? ` (${[...byStatus].map(([s, n]) => `${s} ${n}`).join(', ')})` : ''}`,
+      );
       const simulated = Number((await nodeCountsBySimulated(db)).find((r) => r.simulated === 1)?.n ?? 0);
-      io.out(`simulated nodes: ${simulated} (served by the coin-daemon simulator, shown to their owners with a "Simulated" badge)`);
+      io.out(
+        `simulated nodes: ${simulated} (served by the coin-daemon simulator, shown to their owners with a "Simulated" badge)`,
+      );
       // This process's setting; the server's is in its own environment (it logs refusals).
-      io.out(`FLEET_SIMULATOR in this environment: ${config.fleetSimulator ? 'on' : 'off'}; coins without a real daemon profile use catalog/daemons.json "simulator-*"`);
+      io.out(
+        `FLEET_SIMULATOR in this environment: ${config.fleetSimulator ? 'on' : 'off'}; coins without a real daemon profile use catalog/daemons.json "simulator-*"`,
+      );
     },
   },
   'fleet nodes': {
     usage: 'fleet nodes',
-    summary: 'nodes that exist (being set up, live, failed): id, coin, owner, plan, status, IP, and SIMULATED for simulator-served ones',
+    summary:
+      'nodes that exist (being set up, live, failed): id, coin, owner, plan, status, IP, and SIMULATED for simulator-served ones',
     async run(db, _args, io) {
       const hosts = new Map((await listHosts(db)).map((h) => [h.id, h.name]));
       io.out(['node', 'coin', 'user_id', 'plan', 'status', 'host', 'ip', 'kind'].join('\t'));
       for (const n of await listExistingNodes(db)) {
-        io.out([n.mn_id, n.coin_id, n.user_id, n.package, n.status, hosts.get(n.host_id ?? -1) ?? '-', n.simulated ? '-' : (n.server_ip ?? '-'), n.simulated ? 'SIMULATED' : 'real'].join('\t'));
+        io.out(
+          [
+            n.mn_id,
+            n.coin_id,
+            n.user_id,
+            n.package,
+            n.status,
+            hosts.get(n.host_id ?? -1) ?? '-',
+            n.simulated ? '-' : (n.server_ip ?? '-'),
+            n.simulated ? 'SIMULATED' : 'real',
+          ].join('\t'),
+        );
       }
     },
   },
   'fleet stop-local': {
     usage: 'fleet stop-local',
-    summary: 'with the server stopped, stop the coin daemons it left running on this machine (a stop keeps them for the next start)',
+    summary:
+      'with the server stopped, stop the coin daemons it left running on this machine (a stop keeps them for the next start)',
     withoutDatabase: true,
     async run(_db, _args, io, config) {
       let lock: { release(): void };
       try {
         lock = lockDataDir(config.dataDir, 'command');
       } catch (err) {
-        if (err instanceof DataDirInUse) fail('CONFLICT', `${err.who} ${err.byServer ? 'Stop it first (systemctl stop nodekeep): it would start its daemons again.' : 'Wait for it to finish, then try again.'}`);
+        if (err instanceof DataDirInUse)
+          fail(
+            'CONFLICT',
+            `${err.who} ${err.byServer ? 'Stop it first (systemctl stop nodekeep): it would start its daemons again.' : 'Wait for it to finish, then try again.'}`,
+          );
         throw err;
       }
       try {
-        const engine = new LocalEngine({ dir: path.join(config.dataDir, 'fleet', 'local'), log: quietLog, simulatorCommand: [] });
+        const engine = new LocalEngine({
+          dir: path.join(config.dataDir, 'fleet', 'local'),
+          log: quietLog,
+          simulatorCommand: [],
+        });
         const stopped = await engine.stopLeftRunning();
-        io.out(stopped.length ? `stopped ${stopped.length} daemon${stopped.length === 1 ? '' : 's'}: ${stopped.join(', ')}` : 'no daemons were running');
+        io.out(
+          stopped.length
+            ? `stopped ${stopped.length} daemon${stopped.length === 1 ? '' : 's'}: ${stopped.join(', ')}`
+            : 'no daemons were running',
+        );
         if (stopped.length) io.out('The next start of the server starts them again.');
       } finally {
         lock.release();
@@ -164,13 +223,18 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, args, io, config) {
       const { positional, flags } = parseFlags(args, ['user', 'plan']);
       if (positional.length !== 1) throw new UsageError('fleet create takes one coin id');
-      if (flags.plan !== 'dedicated' && flags.plan !== 'cloud') throw new UsageError('--plan must be dedicated or cloud');
+      if (flags.plan !== 'dedicated' && flags.plan !== 'cloud')
+        throw new UsageError('--plan must be dedicated or cloud');
       if (!flags.user) throw new UsageError('--user is required');
       const user = await findUserByLogin(db, flags.user);
       if (!user) fail('NOT_FOUND', `no user "${flags.user}"`);
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
       try {
-        const node = await requestNode(db, { profiles, log: quietLog, simulator: config.fleetSimulator }, { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan });
+        const node = await requestNode(
+          db,
+          { profiles, log: quietLog, simulator: config.fleetSimulator },
+          { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan },
+        );
         await logOperatorAction(db, io.by, 'fleet create', { node: node.mn_id, user_id: user.id });
         io.out(`node ${node.mn_id} requested; the running server places and starts it`);
       } catch (err) {
@@ -184,7 +248,15 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, args, io, config) {
       const { positional, flags } = parseFlags(args, ['tail']);
       const node = await requireNode(db, positional[0]);
-      io.out(await asUsage(() => nodeLogs({ db, box: openSecretBox(config.dataDir, config), config, log: quietLog }, node.mn_id, count(flags.tail, 'tail', 100))));
+      io.out(
+        await asUsage(() =>
+          nodeLogs(
+            { db, box: openSecretBox(config.dataDir, config), config, log: quietLog },
+            node.mn_id,
+            count(flags.tail, 'tail', 100),
+          ),
+        ),
+      );
     },
   },
   'fleet restart': {
@@ -208,15 +280,24 @@ export const fleetCommands: Record<string, CliCommand> = {
   },
   'fleet upgrade': {
     usage: 'fleet upgrade <coin> <version> [--batch-size <n>]',
-    summary: "move a coin's nodes to a new daemon version: a canary, then batches of n (default 10), each healthy before the next; a failed batch is rolled back (the console's Upgrades page does the same)",
+    summary:
+      "move a coin's nodes to a new daemon version: a canary, then batches of n (default 10), each healthy before the next; a failed batch is rolled back (the console's Upgrades page does the same)",
     async run(db, args, io, config) {
       const { positional, flags } = parseFlags(args, ['batch-size']);
       if (positional.length !== 2) throw new UsageError('fleet upgrade takes a coin and a version');
       const batch = flags['batch-size'] ?? '10';
       if (!/^\d{1,4}$/.test(batch)) throw new UsageError('--batch-size must be a whole number from 1 to 1000');
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
-      const r = await asUsage(() => startRollout(db, { profiles }, io.by, { coinId: positional[0], version: positional[1], batchSize: Number(batch) }));
-      io.out(`upgrade #${r.id}: ${r.nodes} node(s) to ${positional[1]}${r.skipped ? `, ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}; the running server carries it out (see \`fleet upgrades\`)`);
+      const r = await asUsage(() =>
+        startRollout(db, { profiles }, io.by, {
+          coinId: positional[0],
+          version: positional[1],
+          batchSize: Number(batch),
+        }),
+      );
+      io.out(
+        `upgrade #${r.id}: ${r.nodes} node(s) to ${positional[1]}${r.skipped ? `, ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}; the running server carries it out (see \`fleet upgrades\`)`,
+      );
     },
   },
   'fleet upgrades': {
@@ -224,10 +305,26 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: 'recent daemon upgrades with their progress',
     async run(db, _args, io, config) {
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
-      io.out(['id', 'coin', 'from', 'to', 'state', 'batch', 'healthy', 'failed', 'pending', 'skipped', 'reason'].join('\t'));
+      io.out(
+        ['id', 'coin', 'from', 'to', 'state', 'batch', 'healthy', 'failed', 'pending', 'skipped', 'reason'].join('\t'),
+      );
       for (const r of (await upgradesOverview(db, { profiles })).rollouts) {
         const c = r.counts;
-        io.out([r.id, r.coin_id, r.from_version ?? '-', r.to_version, r.state, `${Math.min(r.current_batch, r.batches)}/${r.batches}`, c.healthy, c.failed, (c.pending ?? 0) + (c.upgrading ?? 0), c.skipped, r.reason ?? ''].join('\t'));
+        io.out(
+          [
+            r.id,
+            r.coin_id,
+            r.from_version ?? '-',
+            r.to_version,
+            r.state,
+            `${Math.min(r.current_batch, r.batches)}/${r.batches}`,
+            c.healthy,
+            c.failed,
+            (c.pending ?? 0) + (c.upgrading ?? 0),
+            c.skipped,
+            r.reason ?? '',
+          ].join('\t'),
+        );
       }
     },
   },
@@ -236,14 +333,16 @@ export const fleetCommands: Record<string, CliCommand> = {
     summary: 'background jobs that gave up, with their reason',
     async run(db, _args, io) {
       io.out(['id', 'job', 'attempts', 'failed at', 'reason'].join('\t'));
-      for (const j of await failedQueue(db)) io.out([j.id, j.name, j.attempts, new Date(j.updated_at).toISOString(), j.last_error ?? '-'].join('\t'));
+      for (const j of await failedQueue(db))
+        io.out([j.id, j.name, j.attempts, new Date(j.updated_at).toISOString(), j.last_error ?? '-'].join('\t'));
     },
   },
   'jobs retry': {
     usage: 'jobs retry <id>',
     summary: 'queue a failed job again (see `jobs failed`)',
     async run(db, args, io) {
-      if (args.length !== 1 || !/^\d{1,12}$/.test(args[0])) throw new UsageError('jobs retry takes one job id (see `jobs failed`)');
+      if (args.length !== 1 || !/^\d{1,12}$/.test(args[0]))
+        throw new UsageError('jobs retry takes one job id (see `jobs failed`)');
       await asUsage(() => retryFailedJob(db, io.by, Number(args[0])));
       io.out(`job ${args[0]} queued again`);
     },

@@ -1,5 +1,18 @@
 import { okResponse } from '../../shared/schemas/common';
-import { addHostInput, destroyNodeInput, failedJobs, hostList, hostNameInput, jobIdInput, nodeIdInput, nodeLogsInput, nodeLogsOutput, nodePage, nodeSearchInput, setHostInput } from '../../shared/schemas/console-fleet';
+import {
+  addHostInput,
+  destroyNodeInput,
+  failedJobs,
+  hostList,
+  hostNameInput,
+  jobIdInput,
+  nodeIdInput,
+  nodeLogsInput,
+  nodeLogsOutput,
+  nodePage,
+  nodeSearchInput,
+  setHostInput,
+} from '../../shared/schemas/console-fleet';
 import { operatorProcedure, router } from '../trpc';
 import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
@@ -19,7 +32,11 @@ export const fleetConsoleRouter = router({
       state: h.state,
       last_error: h.last_error,
       has_credentials: h.credentials !== null,
-      dedicated: { used: used.dedicated, slots: h.dedicated_slots, free: Math.max(0, h.dedicated_slots - used.dedicated) },
+      dedicated: {
+        used: used.dedicated,
+        slots: h.dedicated_slots,
+        free: Math.max(0, h.dedicated_slots - used.dedicated),
+      },
       cloud: { used: used.cloud, slots: h.cloud_slots, free: Math.max(0, h.cloud_slots - used.cloud) },
     })),
   ),
@@ -27,7 +44,15 @@ export const fleetConsoleRouter = router({
     .input(addHostInput)
     .output(okResponse)
     .mutation(async ({ ctx, input }) => {
-      await addHost({ db: ctx.db, box: ctx.secrets, log: ctx.log }, ctx.by, { name: input.name, url: input.url, ipv4: input.ipv4, dedicated: input.dedicated, cloud: input.cloud, tls: input.tls, sshKey: input.ssh_key });
+      await addHost({ db: ctx.db, box: ctx.secrets, log: ctx.log }, ctx.by, {
+        name: input.name,
+        url: input.url,
+        ipv4: input.ipv4,
+        dedicated: input.dedicated,
+        cloud: input.cloud,
+        tls: input.tls,
+        sshKey: input.ssh_key,
+      });
       return ok;
     }),
   set_host: operatorProcedure
@@ -55,7 +80,13 @@ export const fleetConsoleRouter = router({
     .input(nodeSearchInput)
     .output(nodePage)
     .query(async ({ ctx, input }) => {
-      const { rows, total } = await searchNodes(ctx.db, { q: input.q || undefined, status: input.status || undefined, coin: input.coin || undefined, page: input.page, perPage: input.per_page });
+      const { rows, total } = await searchNodes(ctx.db, {
+        q: input.q || undefined,
+        status: input.status || undefined,
+        coin: input.coin || undefined,
+        page: input.page,
+        perPage: input.per_page,
+      });
       return {
         nodes: rows.map((n) => ({
           mn_id: n.mn_id,
@@ -79,7 +110,9 @@ export const fleetConsoleRouter = router({
   node_logs: operatorProcedure
     .input(nodeLogsInput)
     .output(nodeLogsOutput)
-    .query(async ({ ctx, input }) => ({ text: await nodeLogs({ db: ctx.db, box: ctx.secrets, config: ctx.config, log: ctx.log }, input.mn_id, input.tail) })),
+    .query(async ({ ctx, input }) => ({
+      text: await nodeLogs({ db: ctx.db, box: ctx.secrets, config: ctx.config, log: ctx.log }, input.mn_id, input.tail),
+    })),
   restart_node: operatorProcedure
     .input(nodeIdInput)
     .output(okResponse)
@@ -95,7 +128,13 @@ export const fleetConsoleRouter = router({
       return ok;
     }),
   failed_jobs: operatorProcedure.output(failedJobs).query(async ({ ctx }) =>
-    (await failedQueue(ctx.db)).map((j) => ({ id: j.id, name: j.name, attempts: j.attempts, reason: j.last_error, failed_at: iso(j.updated_at) })),
+    (await failedQueue(ctx.db)).map((j) => ({
+      id: j.id,
+      name: j.name,
+      attempts: j.attempts,
+      reason: j.last_error,
+      failed_at: iso(j.updated_at),
+    })),
   ),
   retry_job: operatorProcedure
     .input(jobIdInput)

@@ -5,7 +5,8 @@ import type { DaemonProfile } from './profiles';
 export const DAEMON_VERSION = /^[\w.+-]{1,40}$/;
 
 /** The version a profile runs when nothing else is said: its `version`, or none (the simulator's own). */
-export const profileVersion = (profile: DaemonProfile): string | null => (profile.run === 'binary' ? (profile.version ?? null) : null);
+export const profileVersion = (profile: DaemonProfile): string | null =>
+  profile.run === 'binary' ? (profile.version ?? null) : null;
 
 /**
  * The image of `version` for a containerised daemon: the profile's image with its tag

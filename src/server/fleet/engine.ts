@@ -55,7 +55,21 @@ export type DaemonSpec = {
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */
-  simulated?: { rpc: 'bitcoin' | 'dash' | 'monero' | 'evm'; blockTimeS: number; syncSeconds: number; registered?: boolean; /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number; rewardSat?: number; /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string; /** EVM validators: what the simulated validator client holds, and its Keymanager API token. */ validators?: Array<{ pubkey: string; feeRecipient: string ; /** The daemon version it stands for (an upgrade), see the simulator's SimNodeConfig. */ daemonVersion?: string }>; keymanagerToken?: string };
+  simulated?: {
+    rpc: 'bitcoin' | 'dash' | 'monero' | 'evm';
+    blockTimeS: number;
+    syncSeconds: number;
+    registered?: boolean;
+    /** The coin's collateral and one payment, in satoshis (the collateral address's activity). */ collateralSat?: number;
+    rewardSat?: number;
+    /** Dash family: the node's operator BLS public key (96 hex). */ operatorPublic?: string;
+    /** EVM validators: what the simulated validator client holds, and its Keymanager API token. */ validators?: Array<{
+      pubkey: string;
+      feeRecipient: string;
+      /** The daemon version it stands for (an upgrade), see the simulator's SimNodeConfig. */ daemonVersion?: string;
+    }>;
+    keymanagerToken?: string;
+  };
 };
 
 export type EngineState = {
@@ -78,7 +92,11 @@ export async function diskOf(dir: string): Promise<DiskSpace> {
 }
 
 /** Where the platform reaches the node's daemon RPC. */
-export type RpcEndpoint = { host: string; port: number; /** Path prefix, e.g. a simulated node's `/n/<id>`. */ path?: string };
+export type RpcEndpoint = {
+  host: string;
+  port: number;
+  /** Path prefix, e.g. a simulated node's `/n/<id>`. */ path?: string;
+};
 
 export interface NodeEngine {
   readonly kind: 'local' | 'docker';

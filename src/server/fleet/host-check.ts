@@ -27,7 +27,11 @@ const gb = (bytes: number) => Math.round(bytes / 1e7) / 100;
  * `recovered` (back above the threshold with a margin: the mark is cleared and a next
  * crossing alerts again), or `same` (no change of state). Pure: the rule in one place.
  */
-export function diskTransition(lowSince: number | null, freeBytes: number, minFreeBytes: number): 'low' | 'recovered' | 'same' {
+export function diskTransition(
+  lowSince: number | null,
+  freeBytes: number,
+  minFreeBytes: number,
+): 'low' | 'recovered' | 'same' {
   if (minFreeBytes <= 0) return lowSince === null ? 'same' : 'recovered';
   if (lowSince === null) return freeBytes < minFreeBytes ? 'low' : 'same';
   return freeBytes >= minFreeBytes * RECOVER_MARGIN ? 'recovered' : 'same';
@@ -35,7 +39,9 @@ export function diskTransition(lowSince: number | null, freeBytes: number, minFr
 
 function within<T>(ms: number, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
@@ -46,12 +52,18 @@ function within<T>(ms: number, p: Promise<T>): Promise<T> {
  * operator is notified, with a log line and an operator-log entry, once per crossing;
  * the mark is cleared when it is back above. Returns whether anyone was notified.
  */
-export async function checkHostDisks(db: DB, engines: EngineRegistry, log: Logger, opts: HostCheckOptions): Promise<boolean> {
+export async function checkHostDisks(
+  db: DB,
+  engines: EngineRegistry,
+  log: Logger,
+  opts: HostCheckOptions,
+): Promise<boolean> {
   const hosts = (await listHosts(db)).filter((h) => h.state !== 'gone');
   const measured = await Promise.all(
     hosts.map(async (host) => {
       try {
-        const disk = (await within(opts.timeoutMs ?? 10_000, engines.for(host).disk?.() ?? Promise.resolve(null))) ?? null;
+        const disk =
+          (await within(opts.timeoutMs ?? 10_000, engines.for(host).disk?.() ?? Promise.resolve(null))) ?? null;
         return { host, disk };
       } catch (err) {
         log.warn('host disk check failed', { host: host.name, error: errorText(err) });
@@ -69,18 +81,32 @@ export async function checkHostDisks(db: DB, engines: EngineRegistry, log: Logge
 async function record(db: DB, log: Logger, host: Host, disk: DiskSpace, minFreeBytes: number): Promise<boolean> {
   const now = Date.now();
   const change = diskTransition(host.disk_low_at, disk.freeBytes, minFreeBytes);
-  const facts = { host: host.name, free_gb: gb(disk.freeBytes), total_gb: gb(disk.totalBytes), threshold_gb: gb(minFreeBytes) };
+  const facts = {
+    host: host.name,
+    free_gb: gb(disk.freeBytes),
+    total_gb: gb(disk.totalBytes),
+    threshold_gb: gb(minFreeBytes),
+  };
   const notified = await db.transaction().execute(async (trx) => {
     const lowAt = change === 'low' ? now : change === 'recovered' ? null : host.disk_low_at;
-    await updateHost(trx, host.id, { disk_free_bytes: disk.freeBytes, disk_total_bytes: disk.totalBytes, disk_checked_at: now, disk_low_at: lowAt });
+    await updateHost(trx, host.id, {
+      disk_free_bytes: disk.freeBytes,
+      disk_total_bytes: disk.totalBytes,
+      disk_checked_at: now,
+      disk_low_at: lowAt,
+    });
     if (change === 'same') return 0;
-    await logOperatorAction(trx, systemActor('host check'), change === 'low' ? 'host disk low' : 'host disk ok', { ...facts, path: disk.path });
+    await logOperatorAction(trx, systemActor('host check'), change === 'low' ? 'host disk low' : 'host disk ok', {
+      ...facts,
+      path: disk.path,
+    });
     if (change !== 'low') return 0;
     const operators = await operatorIds(trx);
     for (const id of operators) await raise(trx, id, 'host_disk_low', facts);
     return operators.length;
   });
-  if (change === 'low') log.warn('host disk low: the host takes no new nodes', { ...facts, path: disk.path, operators_notified: notified });
+  if (change === 'low')
+    log.warn('host disk low: the host takes no new nodes', { ...facts, path: disk.path, operators_notified: notified });
   if (change === 'recovered') log.info('host disk ok again: the host takes new nodes', facts);
   return notified > 0;
 }

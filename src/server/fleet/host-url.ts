@@ -34,7 +34,9 @@ function parse(url: string): URL {
   try {
     return new URL(url);
   } catch {
-    throw new HostUrlError(`"${url}" is not a URL: use unix:///path/to/docker.sock, https://host:2376 (TLS with a client certificate), ssh://user@host, or tcp://127.0.0.1:port`);
+    throw new HostUrlError(
+      `"${url}" is not a URL: use unix:///path/to/docker.sock, https://host:2376 (TLS with a client certificate), ssh://user@host, or tcp://127.0.0.1:port`,
+    );
   }
 }
 
@@ -47,12 +49,14 @@ export function hostConnection(url: string, creds: HostCredentials = {}): HostCo
     return p;
   };
   if (u.protocol === 'unix:') {
-    if (!u.pathname || u.pathname === '/' || u.host) throw new HostUrlError('a socket URL is unix:///path/to/docker.sock');
+    if (!u.pathname || u.pathname === '/' || u.host)
+      throw new HostUrlError('a socket URL is unix:///path/to/docker.sock');
     return { kind: 'socket', socketPath: u.pathname };
   }
   if (!u.hostname) throw new HostUrlError(`${url} names no host`);
   // The URL is shown in the console and written to the log: no secret may ride in it.
-  if (u.password) throw new HostUrlError('a host URL carries no password: give an SSH key or TLS client certificate instead');
+  if (u.password)
+    throw new HostUrlError('a host URL carries no password: give an SSH key or TLS client certificate instead');
   if (u.protocol === 'tcp:' || u.protocol === 'http:') {
     if (!isLoopback(u.hostname)) {
       throw new HostUrlError(
@@ -63,16 +67,32 @@ export function hostConnection(url: string, creds: HostCredentials = {}): HostCo
   }
   if (u.protocol === 'https:' || u.protocol === 'tcp+tls:') {
     const tls = creds.tls;
-    if (!tls || !tls.ca.trim() || !tls.cert.trim() || !tls.key.trim()) throw new HostUrlError(`${url} needs the CA certificate, the client certificate and the client key (PEM) of a TLS-protected Docker API`);
-    for (const [what, pem] of [['CA certificate', tls.ca], ['client certificate', tls.cert], ['client key', tls.key]] as const) {
+    if (!tls || !tls.ca.trim() || !tls.cert.trim() || !tls.key.trim())
+      throw new HostUrlError(
+        `${url} needs the CA certificate, the client certificate and the client key (PEM) of a TLS-protected Docker API`,
+      );
+    for (const [what, pem] of [
+      ['CA certificate', tls.ca],
+      ['client certificate', tls.cert],
+      ['client key', tls.key],
+    ] as const) {
       if (!PEM.test(pem)) throw new HostUrlError(`the ${what} is not PEM text (-----BEGIN ...-----)`);
     }
     return { kind: 'tls', host: u.hostname, port: port(2376), tls };
   }
   if (u.protocol === 'ssh:') {
     if (!u.username) throw new HostUrlError('an SSH URL names its user: ssh://user@host[:port]');
-    if (creds.sshKey !== undefined && !PEM.test(creds.sshKey)) throw new HostUrlError('the SSH private key is not PEM/OpenSSH text (-----BEGIN ...-----)');
-    return { kind: 'ssh', host: u.hostname, port: port(22), username: decodeURIComponent(u.username), sshKey: creds.sshKey };
+    if (creds.sshKey !== undefined && !PEM.test(creds.sshKey))
+      throw new HostUrlError('the SSH private key is not PEM/OpenSSH text (-----BEGIN ...-----)');
+    return {
+      kind: 'ssh',
+      host: u.hostname,
+      port: port(22),
+      username: decodeURIComponent(u.username),
+      sshKey: creds.sshKey,
+    };
   }
-  throw new HostUrlError(`${u.protocol}// is not a Docker host URL: use unix:///path/to/docker.sock, https://host:2376 with a client certificate, ssh://user@host, or tcp:// on a loopback address`);
+  throw new HostUrlError(
+    `${u.protocol}// is not a Docker host URL: use unix:///path/to/docker.sock, https://host:2376 with a client certificate, ssh://user@host, or tcp:// on a loopback address`,
+  );
 }

@@ -20,7 +20,16 @@ import { deleteHost, detachNodesFromHost, findHost, hostUsage, insertHost, listH
  */
 export type HostDeps = { db: DB; box: Pick<SecretBox, 'seal' | 'open'>; log: Logger };
 
-export type AddHostInput = { name: string; url: string; ipv4: string; ipv6?: string | null; dedicated?: number; cloud?: number; tls?: HostTls; sshKey?: string };
+export type AddHostInput = {
+  name: string;
+  url: string;
+  ipv4: string;
+  ipv6?: string | null;
+  dedicated?: number;
+  cloud?: number;
+  tls?: HostTls;
+  sshKey?: string;
+};
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,31}$/;
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
@@ -30,7 +39,8 @@ const aad = (hostName: string) => `host:${hostName}:credentials`;
 
 function slots(n: number | undefined, fallback: number, what: string): number {
   if (n === undefined) return fallback;
-  if (!Number.isInteger(n) || n < 0 || n > MAX_SLOTS) fail('BAD_REQUEST', `${what} slots must be a whole number from 0 to ${MAX_SLOTS}`, what);
+  if (!Number.isInteger(n) || n < 0 || n > MAX_SLOTS)
+    fail('BAD_REQUEST', `${what} slots must be a whole number from 0 to ${MAX_SLOTS}`, what);
   return n;
 }
 
@@ -45,15 +55,26 @@ export function checkHostUrl(url: string, creds: HostCredentials): HostConnectio
 }
 
 /** How to reach a host row: its URL with its sealed credentials opened. */
-export function connectionOf(box: Pick<SecretBox, 'open'>, host: Pick<Host, 'name' | 'url' | 'credentials'>): HostConnection {
-  const creds: HostCredentials = host.credentials ? (JSON.parse(box.open(host.credentials, aad(host.name))) as HostCredentials) : {};
+export function connectionOf(
+  box: Pick<SecretBox, 'open'>,
+  host: Pick<Host, 'name' | 'url' | 'credentials'>,
+): HostConnection {
+  const creds: HostCredentials = host.credentials
+    ? (JSON.parse(box.open(host.credentials, aad(host.name))) as HostCredentials)
+    : {};
   return hostConnection(host.url!, creds);
 }
 
 /** The engine of a docker host row (the control loop, the CLI and the console alike). */
 export function dockerEngineFor(box: Pick<SecretBox, 'open'>, host: Host, log: Logger): NodeEngine {
   const connection = connectionOf(box, host);
-  return dockerEngine({ url: host.url!, connection, hostId: host.name, log, bindAddress: connection.kind === 'socket' ? '127.0.0.1' : host.ipv4 });
+  return dockerEngine({
+    url: host.url!,
+    connection,
+    hostId: host.name,
+    log,
+    bindAddress: connection.kind === 'socket' ? '127.0.0.1' : host.ipv4,
+  });
 }
 
 /** Lists containers once: the reachability check run before a host enters the fleet. */
@@ -70,10 +91,24 @@ export async function reachHost(url: string, connection: HostConnection, name: s
 
 export type Reach = typeof reachHost;
 
-export async function addHost(deps: HostDeps, by: OperatorActor, input: AddHostInput, reach: Reach = reachHost): Promise<Host> {
-  if (!NAME.test(input.name)) fail('BAD_REQUEST', 'A host name is 1-32 lowercase letters, digits and -, starting with a letter or digit.', 'name');
-  if (!IPV4.test(input.ipv4)) fail('BAD_REQUEST', 'ipv4 must be the IPv4 address customers see (e.g. 203.0.113.10).', 'ipv4');
-  const creds: HostCredentials = { ...(input.tls ? { tls: input.tls } : {}), ...(input.sshKey ? { sshKey: input.sshKey } : {}) };
+export async function addHost(
+  deps: HostDeps,
+  by: OperatorActor,
+  input: AddHostInput,
+  reach: Reach = reachHost,
+): Promise<Host> {
+  if (!NAME.test(input.name))
+    fail(
+      'BAD_REQUEST',
+      'A host name is 1-32 lowercase letters, digits and -, starting with a letter or digit.',
+      'name',
+    );
+  if (!IPV4.test(input.ipv4))
+    fail('BAD_REQUEST', 'ipv4 must be the IPv4 address customers see (e.g. 203.0.113.10).', 'ipv4');
+  const creds: HostCredentials = {
+    ...(input.tls ? { tls: input.tls } : {}),
+    ...(input.sshKey ? { sshKey: input.sshKey } : {}),
+  };
   const connection = checkHostUrl(input.url, creds);
   const dedicated = slots(input.dedicated, 10, 'dedicated');
   const cloud = slots(input.cloud, 50, 'cloud');
@@ -83,9 +118,24 @@ export async function addHost(deps: HostDeps, by: OperatorActor, input: AddHostI
   const sealed = Object.keys(creds).length ? deps.box.seal(JSON.stringify(creds), aad(input.name)) : null;
   const id = await deps.db.transaction().execute(async (trx) => {
     if (await findHost(trx, input.name)) fail('CONFLICT', `A host named ${input.name} exists already.`, 'name');
-    const row = await insertHost(trx, { name: input.name, engine: 'docker', url: input.url.trim(), ipv4: input.ipv4, ipv6: input.ipv6 ?? null, dedicated_slots: dedicated, cloud_slots: cloud, state: 'active', last_error: null, credentials: sealed });
+    const row = await insertHost(trx, {
+      name: input.name,
+      engine: 'docker',
+      url: input.url.trim(),
+      ipv4: input.ipv4,
+      ipv6: input.ipv6 ?? null,
+      dedicated_slots: dedicated,
+      cloud_slots: cloud,
+      state: 'active',
+      last_error: null,
+      credentials: sealed,
+    });
     // The URL and the kind of connection; never the key material.
-    await logOperatorAction(trx, by, 'hosts add', { name: input.name, url: input.url.trim(), connection: connection.kind });
+    await logOperatorAction(trx, by, 'hosts add', {
+      name: input.name,
+      url: input.url.trim(),
+      connection: connection.kind,
+    });
     return row.id;
   });
   return (await listHosts(deps.db)).find((h) => h.id === id)!;
@@ -102,7 +152,11 @@ export type HostPatch = { dedicated?: number; cloud?: number; ipv4?: string };
 export async function setHost(db: DB, by: OperatorActor, name: string, patch: HostPatch): Promise<void> {
   const host = await requireHost(db, name);
   if (patch.ipv4 !== undefined && !IPV4.test(patch.ipv4)) fail('BAD_REQUEST', 'ipv4 must be an IPv4 address.', 'ipv4');
-  const next = { dedicated_slots: slots(patch.dedicated, host.dedicated_slots, 'dedicated'), cloud_slots: slots(patch.cloud, host.cloud_slots, 'cloud'), ipv4: patch.ipv4 ?? host.ipv4 };
+  const next = {
+    dedicated_slots: slots(patch.dedicated, host.dedicated_slots, 'dedicated'),
+    cloud_slots: slots(patch.cloud, host.cloud_slots, 'cloud'),
+    ipv4: patch.ipv4 ?? host.ipv4,
+  };
   await db.transaction().execute(async (trx) => {
     await updateHost(trx, host.id, next);
     await logOperatorAction(trx, by, 'hosts set', { name: host.name, ...patch });
@@ -122,7 +176,11 @@ export async function removeHost(db: DB, by: OperatorActor, name: string): Promi
   if (host.engine === 'local') fail('BAD_REQUEST', 'The local host cannot be removed; drain it instead.');
   await db.transaction().execute(async (trx) => {
     const used = (await hostUsage(trx)).get(host.id);
-    if (used && used.dedicated + used.cloud > 0) fail('CONFLICT', `Host ${host.name} still runs ${used.dedicated + used.cloud} nodes; drain it and move or destroy them first.`);
+    if (used && used.dedicated + used.cloud > 0)
+      fail(
+        'CONFLICT',
+        `Host ${host.name} still runs ${used.dedicated + used.cloud} nodes; drain it and move or destroy them first.`,
+      );
     await detachNodesFromHost(trx, host.id);
     await deleteHost(trx, host.id);
     await logOperatorAction(trx, by, 'hosts remove', { name: host.name });
@@ -139,8 +197,21 @@ export async function hostsWithUsage(db: DB) {
 }
 
 /** The engine a node's logs are read from (opened for one call; close() it after). */
-export function engineForHost(config: Pick<Config, 'dataDir'>, box: Pick<SecretBox, 'open'>, host: Host, log: Logger): { engine: NodeEngine; close: () => Promise<void> } {
-  if (host.engine === 'local') return { engine: new LocalEngine({ dir: path.join(config.dataDir, 'fleet', 'local'), log, simulatorCommand: simulatorCommand() }), close: async () => {} };
+export function engineForHost(
+  config: Pick<Config, 'dataDir'>,
+  box: Pick<SecretBox, 'open'>,
+  host: Host,
+  log: Logger,
+): { engine: NodeEngine; close: () => Promise<void> } {
+  if (host.engine === 'local')
+    return {
+      engine: new LocalEngine({
+        dir: path.join(config.dataDir, 'fleet', 'local'),
+        log,
+        simulatorCommand: simulatorCommand(),
+      }),
+      close: async () => {},
+    };
   const engine = dockerEngineFor(box, host, log);
   return { engine, close: () => engine.close() };
 }

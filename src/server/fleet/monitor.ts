@@ -186,7 +186,12 @@ export class Monitor {
   }
 
   /** Returns whether the daemon answered. */
-  private async checkNode(node: Masternode, host: Host, profile: DaemonProfile, withNetwork: boolean): Promise<boolean> {
+  private async checkNode(
+    node: Masternode,
+    host: Host,
+    profile: DaemonProfile,
+    withNetwork: boolean,
+  ): Promise<boolean> {
     const now = Date.now();
     const engine = this.engines.for(host);
     let engineState;
@@ -194,8 +199,15 @@ export class Monitor {
       engineState = await engine.inspect(node.mn_id);
     } catch (err) {
       this.metrics.engineErrors.inc({ host: host.name, op: 'inspect' });
-      engineState = { state: 'missing' as const, restarts: node.engine_restarts, startedAt: null, exitCode: null, error: (err as Error).message };
-      if (host.state !== 'gone') this.log.warn('host unreachable', { host: host.name, node: node.mn_id, error: (err as Error).message });
+      engineState = {
+        state: 'missing' as const,
+        restarts: node.engine_restarts,
+        startedAt: null,
+        exitCode: null,
+        error: (err as Error).message,
+      };
+      if (host.state !== 'gone')
+        this.log.warn('host unreachable', { host: host.name, node: node.mn_id, error: (err as Error).message });
     }
     let obs: Observation | null = null;
     let error: Error | null = null;
@@ -209,8 +221,17 @@ export class Monitor {
         this.metrics.daemonErrors.inc({ kind: err instanceof DaemonError ? err.kind : 'other' });
       }
     }
-    const net = withNetwork && obs ? splitNetworkStatus(obs.networkStatus) : { status_on_network: node.status_on_network, status_text: node.status_text };
-    const { status, problem } = nodeStatusFrom({ engine: engineState, obs, error, networkStatus: net.status_on_network, now });
+    const net =
+      withNetwork && obs
+        ? splitNetworkStatus(obs.networkStatus)
+        : { status_on_network: node.status_on_network, status_text: node.status_text };
+    const { status, problem } = nodeStatusFrom({
+      engine: engineState,
+      obs,
+      error,
+      networkStatus: net.status_on_network,
+      now,
+    });
 
     const patch: Omit<Insertable<ObservationsTable>, 'node_id'> = {
       status,
@@ -246,15 +267,26 @@ export class Monitor {
     if (status !== 'running') patch.active_since = null;
 
     const firstAnswer = obs !== null && node.first_answer_at === null;
-    let visibleChange = firstAnswer || registerText !== null || status !== node.status || patch.status_on_network !== node.status_on_network || (problem ?? null) !== node.last_error;
+    let visibleChange =
+      firstAnswer ||
+      registerText !== null ||
+      status !== node.status ||
+      patch.status_on_network !== node.status_on_network ||
+      (problem ?? null) !== node.last_error;
     let alerted = false;
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
       // Notifications of this check (down/up, network, action, reward) commit with it: the one raise point.
-      const seen = { status, answered: obs !== null, status_on_network: patch.status_on_network ?? null, last_paid_height: patch.last_paid_height };
+      const seen = {
+        status,
+        answered: obs !== null,
+        status_on_network: patch.status_on_network ?? null,
+        last_paid_height: patch.last_paid_height,
+      };
       alerted = await alertsOfCheck(trx, node, seen, now, { downAfterMs: this.opts.alertDownMs ?? 180_000 });
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
-      if (engineState.restarts !== node.engine_restarts) await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
+      if (engineState.restarts !== node.engine_restarts)
+        await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });
       // `started` once per node: a start call (register_submit, quick_setup) claims it before
       // asking the daemon; a node started from its owner's wallet is recorded here when first seen running.
       if (status === 'running' && node.started_at === null && (await noteFirstRun(trx, node.id, now))) {
@@ -272,7 +304,13 @@ export class Monitor {
     if (alerted && !visibleChange) void this.hub.poke();
     if (visibleChange) {
       void this.hub.poke();
-      this.log.info('node status', { node: node.mn_id, from: node.status, to: status, network: patch.status_on_network ?? node.status_on_network, problem });
+      this.log.info('node status', {
+        node: node.mn_id,
+        from: node.status,
+        to: status,
+        network: patch.status_on_network ?? node.status_on_network,
+        problem,
+      });
     }
     return obs !== null;
   }
@@ -282,14 +320,27 @@ export class Monitor {
    * daemon makes the `register_{word}_node ...` command the owner runs in their own wallet
    * (the configuration view shows it). Asked once; null when there is nothing to write.
    */
-  private async registrationText(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, obs: Observation): Promise<string | null> {
+  private async registrationText(
+    node: Masternode,
+    profile: DaemonProfile,
+    endpoint: RpcEndpoint,
+    obs: Observation,
+  ): Promise<string | null> {
     if (profile.rpc !== 'monero' || !obs.synced || !obs.startRequired || !node.entry) return null;
     if (node.output_text?.startsWith('register_')) return null;
-    const word = (profile.run === 'binary' ? profile.node_word : undefined) ?? productionProfile(this.profiles, node.coin_id)?.profile.node_word ?? 'service';
+    const word =
+      (profile.run === 'binary' ? profile.node_word : undefined) ??
+      productionProfile(this.profiles, node.coin_id)?.profile.node_word ??
+      'service';
     try {
       const coin = await findCoin(this.db, node.coin_id);
       // The owner stakes the whole requirement and keeps the whole operator cut.
-      const command = await registrationCommand(endpoint, this.opts.daemonTimeoutMs, ['100', node.entry, coin?.collateral ?? '0'], { word });
+      const command = await registrationCommand(
+        endpoint,
+        this.opts.daemonTimeoutMs,
+        ['100', node.entry, coin?.collateral ?? '0'],
+        { word },
+      );
       return buildOutputText({ kind: 'monero_register', command });
     } catch (err) {
       this.log.warn('registration command unavailable', { node: node.mn_id, error: (err as Error).message });

@@ -24,8 +24,13 @@ export async function requireLiveNode(db: DB, mnId: string): Promise<Masternode>
 }
 
 /** The last `tail` lines of a node's daemon output, read from its engine (no transaction). */
-export async function nodeLogs(deps: { db: DB; box: Pick<SecretBox, 'open'>; config: Pick<Config, 'dataDir'>; log: Logger }, mnId: string, tail: number): Promise<string> {
-  if (!Number.isInteger(tail) || tail < 1 || tail > MAX_LOG_LINES) fail('BAD_REQUEST', `tail must be a whole number of lines from 1 to ${MAX_LOG_LINES}`, 'tail');
+export async function nodeLogs(
+  deps: { db: DB; box: Pick<SecretBox, 'open'>; config: Pick<Config, 'dataDir'>; log: Logger },
+  mnId: string,
+  tail: number,
+): Promise<string> {
+  if (!Number.isInteger(tail) || tail < 1 || tail > MAX_LOG_LINES)
+    fail('BAD_REQUEST', `tail must be a whole number of lines from 1 to ${MAX_LOG_LINES}`, 'tail');
   const node = await requireLiveNode(deps.db, mnId);
   const host = (await listHosts(deps.db)).find((h) => h.id === node.host_id);
   if (!host) fail('BAD_REQUEST', `Node ${node.mn_id} has no host yet.`);
@@ -48,7 +53,8 @@ export async function restartNode(db: DB, by: OperatorActor, mnId: string): Prom
 /** Destroys a node for the operator; the reason goes to the node and the log. */
 export async function destroyNode(db: DB, by: OperatorActor, mnId: string, reason: string | null): Promise<Masternode> {
   const why = reason?.trim() || null;
-  if (why !== null && why.length > MAX_REASON) fail('BAD_REQUEST', `The reason is at most ${MAX_REASON} characters.`, 'reason');
+  if (why !== null && why.length > MAX_REASON)
+    fail('BAD_REQUEST', `The reason is at most ${MAX_REASON} characters.`, 'reason');
   const node = await requireLiveNode(db, mnId);
   if (!(await requestDestroy(db, node, by, why))) fail('CONFLICT', `Node ${node.mn_id} is already being destroyed.`);
   return node;

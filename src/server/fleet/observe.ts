@@ -10,12 +10,22 @@ import type { DaemonProfile } from './profiles';
 export const DAEMON_TIMEOUT_MS = 5_000;
 
 /** The node's RPC credentials; the simulator asks for none. */
-export function rpcAuth(node: Pick<Masternode, 'rpc_user' | 'rpc_password'>, simulated: boolean): { user: string; password: string } | undefined {
-  return node.rpc_user && node.rpc_password && !simulated ? { user: node.rpc_user, password: node.rpc_password } : undefined;
+export function rpcAuth(
+  node: Pick<Masternode, 'rpc_user' | 'rpc_password'>,
+  simulated: boolean,
+): { user: string; password: string } | undefined {
+  return node.rpc_user && node.rpc_password && !simulated
+    ? { user: node.rpc_user, password: node.rpc_password }
+    : undefined;
 }
 
 /** One look at a node's daemon through its family's RPC. */
-export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcEndpoint, timeoutMs = DAEMON_TIMEOUT_MS): Promise<Observation> {
+export function observe(
+  node: Masternode,
+  profile: DaemonProfile,
+  endpoint: RpcEndpoint,
+  timeoutMs = DAEMON_TIMEOUT_MS,
+): Promise<Observation> {
   const simulated = profile.run === 'simulator';
   const auth = rpcAuth(node, simulated);
   switch (profile.rpc) {
@@ -24,10 +34,20 @@ export function observe(node: Masternode, profile: DaemonProfile, endpoint: RpcE
     case 'dash':
       return observeBitcoin({ endpoint, auth, timeoutMs }, 'dash', simulated);
     case 'monero':
-      return observeMonero(endpoint, timeoutMs, simulated || profile.flavour !== 'none', profile.run === 'binary' ? profile.node_word : undefined);
+      return observeMonero(
+        endpoint,
+        timeoutMs,
+        simulated || profile.flavour !== 'none',
+        profile.run === 'binary' ? profile.node_word : undefined,
+      );
     case 'evm':
       return observeBeacon(endpoint, timeoutMs, null);
     case 'other':
-      return Promise.reject(new DaemonError(`daemon profile ${node.daemon_profile} speaks an RPC the platform cannot read yet`, 'bad-reply'));
+      return Promise.reject(
+        new DaemonError(
+          `daemon profile ${node.daemon_profile} speaks an RPC the platform cannot read yet`,
+          'bad-reply',
+        ),
+      );
   }
 }

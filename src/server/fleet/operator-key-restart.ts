@@ -17,7 +17,8 @@ import { buildSpec } from './spec';
 export const KEY_MESSAGES = {
   busy: 'Your node is busy being restarted or changed. Please try again in a minute.',
   unsupported: 'Quick setup cannot be completed from the node page for this node. Please contact support.',
-  failed: 'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.',
+  failed:
+    'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.',
 } as const;
 
 export type KeyRestartDeps = {
@@ -34,7 +35,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const NetworkInfo = v.looseObject({ version: v.number() });
 
 /** The daemon's config file as the node's settings and `key` make it, with the ports the engine already has. */
-async function configFiles(deps: KeyRestartDeps, node: Masternode, coin: CoinRecord, profile: DaemonProfile, host: Host, key: string | null): Promise<DaemonFile[]> {
+async function configFiles(
+  deps: KeyRestartDeps,
+  node: Masternode,
+  coin: CoinRecord,
+  profile: DaemonProfile,
+  host: Host,
+  key: string | null,
+): Promise<DaemonFile[]> {
   const ports = JSON.parse(node.ports || '{}') as Record<string, number>;
   const { spec } = await buildSpec(node, coin, profile, host, deps.fleetDir, { operatorKey: key, ports });
   return spec.files ?? [];
@@ -47,7 +55,10 @@ async function untilAnswering(engine: NodeEngine, node: Masternode, timeoutMs: n
   while (Date.now() < deadline) {
     const st = await engine.inspect(node.mn_id);
     if (st.state === 'missing') throw new Error('the daemon is gone');
-    if (st.state === 'exited' || st.state === 'restarting') throw new Error(`the daemon ${st.state === 'exited' ? 'exited' : 'crashed'} (${st.error ?? `code ${st.exitCode ?? '?'}`})`);
+    if (st.state === 'exited' || st.state === 'restarting')
+      throw new Error(
+        `the daemon ${st.state === 'exited' ? 'exited' : 'crashed'} (${st.error ?? `code ${st.exitCode ?? '?'}`})`,
+      );
     try {
       const endpoint = await engine.rpcEndpoint(node.mn_id);
       await bitcoinCall({ endpoint, auth: rpcAuth(node, false), timeoutMs: 3_000 }, 'getnetworkinfo', [], NetworkInfo);
@@ -66,9 +77,23 @@ async function untilAnswering(engine: NodeEngine, node: Masternode, timeoutMs: n
  * config rewritten through the engine, the daemon restarted and waited for. Any failure
  * puts the old secrets and config back and restarts the daemon with them.
  */
-export async function restartWithOperatorKey(deps: KeyRestartDeps, node: Masternode, coin: CoinRecord, profile: DaemonProfile, host: Host, engine: NodeEngine, secret: string): Promise<void> {
+export async function restartWithOperatorKey(
+  deps: KeyRestartDeps,
+  node: Masternode,
+  coin: CoinRecord,
+  profile: DaemonProfile,
+  host: Host,
+  engine: NodeEngine,
+  secret: string,
+): Promise<void> {
   const box = deps.box;
-  if (profile.run !== 'binary' || !profile.operator_key_option || !profile.config_file || profile.rpc !== 'bitcoin' || !box) {
+  if (
+    profile.run !== 'binary' ||
+    !profile.operator_key_option ||
+    !profile.config_file ||
+    profile.rpc !== 'bitcoin' ||
+    !box
+  ) {
     throw new FleetActionError(KEY_MESSAGES.unsupported, 'unsupported');
   }
   const oldKey = operatorKeyFor(box, node, coin.family);
@@ -82,16 +107,28 @@ export async function restartWithOperatorKey(deps: KeyRestartDeps, node: Mastern
     await engine.start(node.mn_id);
     await untilAnswering(engine, node, deps.backTimeoutMs);
   } catch (err) {
-    deps.log.error('operator key not applied; putting the old config back', { node: node.mn_id, host: host.name, error: (err as Error).message });
+    deps.log.error('operator key not applied; putting the old config back', {
+      node: node.mn_id,
+      host: host.name,
+      error: (err as Error).message,
+    });
     await updateNodeRow(deps.db, node.id, { secrets: node.secrets });
     try {
       await engine.writeFiles(node.mn_id, old);
       await engine.stop(node.mn_id);
       await engine.start(node.mn_id);
     } catch (undo) {
-      deps.log.error('old config not restored after a failed operator key', { node: node.mn_id, host: host.name, error: (undo as Error).message });
+      deps.log.error('old config not restored after a failed operator key', {
+        node: node.mn_id,
+        host: host.name,
+        error: (undo as Error).message,
+      });
     }
     throw new FleetActionError(KEY_MESSAGES.failed, 'failed');
   }
-  deps.log.info('operator key applied: daemon restarted with its new config', { node: node.mn_id, host: host.name, ms: Date.now() - t0 });
+  deps.log.info('operator key applied: daemon restarted with its new config', {
+    node: node.mn_id,
+    host: host.name,
+    ms: Date.now() - t0,
+  });
 }

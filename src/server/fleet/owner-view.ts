@@ -4,7 +4,16 @@ import type { Logger } from '../log';
 import { nodeDaemon } from '../nodes/daemon-calls';
 import { collateralOf } from '../nodes/output-read';
 import { splitOutpoint } from '../nodes/output-text';
-import { forNodePage, outputAddress, outputHeight, rescanWatched, walletNotLoaded, watchAddress, watchedActivity, type WatchWallet } from './daemons/activity';
+import {
+  forNodePage,
+  outputAddress,
+  outputHeight,
+  rescanWatched,
+  walletNotLoaded,
+  watchAddress,
+  watchedActivity,
+  type WatchWallet,
+} from './daemons/activity';
 import type { BitcoinRpc } from './daemons/jsonrpc';
 import type { Observation } from './daemons/observation';
 import type { RpcEndpoint } from './engine';
@@ -97,7 +106,11 @@ export class OwnerViews {
   private async collateralAddress(node: Masternode, profile: DaemonProfile, rpc: BitcoinRpc): Promise<string | null> {
     if (profile.flavour === 'classic') {
       const simulated = profile.run === 'simulator';
-      const named = await nodeDaemon({ endpoint: rpc.endpoint, auth: rpc.auth, profile, simulated }, node.mn_id, rpc.timeoutMs)
+      const named = await nodeDaemon(
+        { endpoint: rpc.endpoint, auth: rpc.auth, profile, simulated },
+        node.mn_id,
+        rpc.timeoutMs,
+      )
         .chainRecord()
         .then((r) => r.collateralAddress)
         .catch(() => null); // "masternode not found" until the owner starts it
@@ -158,7 +171,10 @@ export class OwnerViews {
     })()
       .catch((err: unknown) => {
         this.rescanDue.set(id, { rpc, address, wallet });
-        this.log.warn('collateral address rescan failed; tried again at the next check', { node: id, error: (err as Error).message });
+        this.log.warn('collateral address rescan failed; tried again at the next check', {
+          node: id,
+          error: (err as Error).message,
+        });
       })
       .finally(() => this.rescans.delete(id));
     this.rescans.set(id, task);

@@ -15,10 +15,20 @@ export type Placement = { host: Host; ipv4: string | null; ipv6: string | null; 
 export const pairKey = (ip: string, port: number) => `${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
 
 /** The addresses a host row has (the `hosts` table's ipv4/ipv6 columns). */
-export const rowAddresses = (h: Host): HostAddresses => ({ ipv4: h.ipv4 ? [h.ipv4] : [], ipv6: h.ipv6 ? [h.ipv6] : [] });
+export const rowAddresses = (h: Host): HostAddresses => ({
+  ipv4: h.ipv4 ? [h.ipv4] : [],
+  ipv6: h.ipv6 ? [h.ipv6] : [],
+});
 
 /** Builds the pairs in use from live nodes' rows: each holds its P2P port on its IPv4 and IPv6. */
-export function pairsInUse(nodes: Array<{ host_id: number | null; server_ip: string | null; server_ip6: string | null; p2p_port: number | null }>): PairsInUse {
+export function pairsInUse(
+  nodes: Array<{
+    host_id: number | null;
+    server_ip: string | null;
+    server_ip6: string | null;
+    p2p_port: number | null;
+  }>,
+): PairsInUse {
   const used: PairsInUse = new Map();
   for (const n of nodes) {
     if (n.host_id === null || n.p2p_port === null) continue;
@@ -48,7 +58,8 @@ export function hostRuns(host: Host, profile: DaemonProfile): boolean {
 }
 
 /** The coin's fixed public P2P port, when its daemon has one (the simulator needs none). */
-export const fixedP2pPort = (profile: DaemonProfile): number | null => (profile.run === 'binary' ? (profile.p2p_port ?? null) : null);
+export const fixedP2pPort = (profile: DaemonProfile): number | null =>
+  profile.run === 'binary' ? (profile.p2p_port ?? null) : null;
 
 /**
  * The active host with the most free slots of the plan that can run the daemon, or

@@ -69,18 +69,37 @@ const Binary = v.pipe(
     /** The config option that takes the node's operator / masternode key, once the node has one. */
     operator_key_option: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/))),
     args: v.array(v.string()),
-    config_file: v.optional(v.pipe(v.string(), v.check(plainFileName, 'config_file must be a plain file name (no folders, not starting with a dot)'))),
+    config_file: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(plainFileName, 'config_file must be a plain file name (no folders, not starting with a dot)'),
+      ),
+    ),
     config: v.optional(v.string()),
     validator_client: v.optional(ValidatorClient),
   }),
   v.check((p) => p.p2p_port === undefined || p.ports.includes('p2p'), 'a profile with p2p_port must name a "p2p" port'),
-  v.check((p) => (p.activity ?? 'none') === 'none' || p.rpc === 'bitcoin', 'only a bitcoin-family daemon can read wallet activity'),
+  v.check(
+    (p) => (p.activity ?? 'none') === 'none' || p.rpc === 'bitcoin',
+    'only a bitcoin-family daemon can read wallet activity',
+  ),
   // An address index the daemon does not keep would fail every read: say so at start-up instead.
-  v.check((p) => p.activity !== 'address_index' || /^addressindex=1$/m.test(p.config ?? '') || p.args.includes('-addressindex=1'), 'activity "address_index" needs addressindex=1 in the profile\'s config'),
-  v.check((p) => !p.validator_client || p.ports.includes(p.validator_client.keymanager_port), "a validator client's keymanager_port must be one of the profile's ports"),
+  v.check(
+    (p) =>
+      p.activity !== 'address_index' || /^addressindex=1$/m.test(p.config ?? '') || p.args.includes('-addressindex=1'),
+    'activity "address_index" needs addressindex=1 in the profile\'s config',
+  ),
+  v.check(
+    (p) => !p.validator_client || p.ports.includes(p.validator_client.keymanager_port),
+    "a validator client's keymanager_port must be one of the profile's ports",
+  ),
 );
 const Profile = v.variant('run', [Simulated, Binary]);
-const ProfilesFile = v.strictObject({ version: v.literal(1), about: v.optional(v.string()), profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile) });
+const ProfilesFile = v.strictObject({
+  version: v.literal(1),
+  about: v.optional(v.string()),
+  profiles: v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), Profile),
+});
 
 export type DaemonProfile = v.InferOutput<typeof Profile>;
 export type SimulatedProfile = v.InferOutput<typeof Simulated>;
@@ -88,7 +107,8 @@ export type BinaryProfile = v.InferOutput<typeof Binary>;
 export type ValidatorClientProfile = v.InferOutput<typeof ValidatorClient>;
 
 /** How a profile reads wallet activity (absent: it does not). */
-export const activityWay = (p: DaemonProfile): ActivityWay => (p.rpc === 'monero' || p.rpc === 'evm' || p.rpc === 'other' ? 'none' : (p.activity ?? 'none'));
+export const activityWay = (p: DaemonProfile): ActivityWay =>
+  p.rpc === 'monero' || p.rpc === 'evm' || p.rpc === 'other' ? 'none' : (p.activity ?? 'none');
 
 /**
  * The simulator profile a coin gets when its catalog entry names none: the one that
@@ -106,38 +126,55 @@ export function loadProfiles(file: string): Record<string, DaemonProfile> {
     throw new Error(`${path.basename(file)}: ${(err as Error).message}`);
   }
   const r = v.safeParse(ProfilesFile, raw);
-  if (!r.success) throw new Error(r.issues.map((i) => `${path.basename(file)}.${v.getDotPath(i) ?? ''}: ${i.message}`).join('\n'));
-  for (const f of SIMULATOR_PROFILES) if (!r.output.profiles[f]) throw new Error(`${path.basename(file)}: profile ${f} is missing`);
+  if (!r.success)
+    throw new Error(r.issues.map((i) => `${path.basename(file)}.${v.getDotPath(i) ?? ''}: ${i.message}`).join('\n'));
+  for (const f of SIMULATOR_PROFILES)
+    if (!r.output.profiles[f]) throw new Error(`${path.basename(file)}: profile ${f} is missing`);
   return r.output.profiles;
 }
 
 /** The production profile that names `coinId` among its coins, if any. */
-export function productionProfile(profiles: Record<string, DaemonProfile>, coinId: string): { id: string; profile: BinaryProfile } | null {
-  for (const [id, p] of Object.entries(profiles)) if (p.run === 'binary' && p.coins?.includes(coinId)) return { id, profile: p };
+export function productionProfile(
+  profiles: Record<string, DaemonProfile>,
+  coinId: string,
+): { id: string; profile: BinaryProfile } | null {
+  for (const [id, p] of Object.entries(profiles))
+    if (p.run === 'binary' && p.coins?.includes(coinId)) return { id, profile: p };
   return null;
 }
 
 /** Fills {data}, {port:NAME}, {rpc_user}, {rpc_password}, {public_ip}, {fee_recipient} in a profile's argument or config text. */
 export function fill(
   text: string,
-  values: { data: string; ports: Record<string, number>; rpcUser: string; rpcPassword: string; publicIp?: string; rpcBind?: { bind: string; allow: string }; feeRecipient?: string },
+  values: {
+    data: string;
+    ports: Record<string, number>;
+    rpcUser: string;
+    rpcPassword: string;
+    publicIp?: string;
+    rpcBind?: { bind: string; allow: string };
+    feeRecipient?: string;
+  },
 ): string {
-  return text.replace(/\{(data|rpc_user|rpc_password|public_ip|rpc_bind|rpc_allow|fee_recipient|port:([a-z0-9_]+))\}/g, (m, key: string, port?: string) => {
-    if (key === 'data') return values.data;
-    if (key === 'fee_recipient') {
-      if (!values.feeRecipient) throw new Error('profile uses {fee_recipient} but the node has none');
-      return values.feeRecipient;
-    }
-    if (key === 'rpc_bind') return values.rpcBind?.bind ?? '127.0.0.1';
-    if (key === 'rpc_allow') return values.rpcBind?.allow ?? '127.0.0.1';
-    if (key === 'rpc_user') return values.rpcUser;
-    if (key === 'rpc_password') return values.rpcPassword;
-    if (key === 'public_ip') {
-      if (!values.publicIp) throw new Error('profile uses {public_ip} but the node has no public address');
-      return values.publicIp;
-    }
-    const p = port ? values.ports[port] : undefined;
-    if (p === undefined) throw new Error(`profile uses ${m} but assigns no such port`);
-    return String(p);
-  });
+  return text.replace(
+    /\{(data|rpc_user|rpc_password|public_ip|rpc_bind|rpc_allow|fee_recipient|port:([a-z0-9_]+))\}/g,
+    (m, key: string, port?: string) => {
+      if (key === 'data') return values.data;
+      if (key === 'fee_recipient') {
+        if (!values.feeRecipient) throw new Error('profile uses {fee_recipient} but the node has none');
+        return values.feeRecipient;
+      }
+      if (key === 'rpc_bind') return values.rpcBind?.bind ?? '127.0.0.1';
+      if (key === 'rpc_allow') return values.rpcBind?.allow ?? '127.0.0.1';
+      if (key === 'rpc_user') return values.rpcUser;
+      if (key === 'rpc_password') return values.rpcPassword;
+      if (key === 'public_ip') {
+        if (!values.publicIp) throw new Error('profile uses {public_ip} but the node has no public address');
+        return values.publicIp;
+      }
+      const p = port ? values.ports[port] : undefined;
+      if (p === undefined) throw new Error(`profile uses ${m} but assigns no such port`);
+      return String(p);
+    },
+  );
 }

@@ -13,7 +13,11 @@ export function findHost(db: Q, name: string) {
 }
 
 export function insertHost(db: Q, h: Omit<Insertable<HostsTable>, 'created_at'>) {
-  return db.insertInto('hosts').values({ ...h, created_at: Date.now() }).returning('id').executeTakeFirstOrThrow();
+  return db
+    .insertInto('hosts')
+    .values({ ...h, created_at: Date.now() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 export function updateHost(db: Q, id: number, patch: Updateable<HostsTable>) {
@@ -55,7 +59,12 @@ export async function planSlots(db: Q, plan: 'dedicated' | 'cloud'): Promise<num
 
 /** Nodes asked for and not placed yet, per plan: they will take slots too. */
 export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud: number }> {
-  const rows = await db.selectFrom('node_view').select(['package', (eb) => eb.fn.countAll<number>().as('n')]).where('state', 'in', ['requested', 'placing']).groupBy('package').execute();
+  const rows = await db
+    .selectFrom('node_view')
+    .select(['package', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('state', 'in', ['requested', 'placing'])
+    .groupBy('package')
+    .execute();
   const out = { dedicated: 0, cloud: 0 };
   for (const r of rows) out[r.package] = Number(r.n);
   return out;
@@ -63,7 +72,12 @@ export async function unplacedCounts(db: Q): Promise<{ dedicated: number; cloud:
 
 /** Placements holding a public address and P2P port (see placement.ts `pairsInUse`). */
 export function placedAddresses(db: Q) {
-  return db.selectFrom('placements').select(['host_id', 'server_ip', 'server_ip6', 'p2p_port']).where('destroyed_at', 'is', null).where('p2p_port', 'is not', null).execute();
+  return db
+    .selectFrom('placements')
+    .select(['host_id', 'server_ip', 'server_ip6', 'p2p_port'])
+    .where('destroyed_at', 'is', null)
+    .where('p2p_port', 'is not', null)
+    .execute();
 }
 
 // Placements and observations (the fleet's and the monitor's parts of a node)
@@ -96,9 +110,19 @@ export function nodesNeedingWork(db: Q, now: number, limit = 200) {
     .where((eb) =>
       eb.or([
         eb('state', '=', 'requested'),
-        eb.and([eb('state', '=', 'provisioning'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
-        eb.and([eb('state', '=', 'deleting'), eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)])]),
-        eb.and([eb('state', '=', 'live'), eb('restart_requested_at', 'is not', null), eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))])]),
+        eb.and([
+          eb('state', '=', 'provisioning'),
+          eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+        ]),
+        eb.and([
+          eb('state', '=', 'deleting'),
+          eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]),
+        ]),
+        eb.and([
+          eb('state', '=', 'live'),
+          eb('restart_requested_at', 'is not', null),
+          eb.or([eb('restarted_at', 'is', null), eb('restarted_at', '<', eb.ref('restart_requested_at'))]),
+        ]),
       ]),
     )
     .orderBy('created_at')
@@ -108,7 +132,11 @@ export function nodesNeedingWork(db: Q, now: number, limit = 200) {
 
 /** When the control loop next has a retry due (null: none waiting). */
 export async function nextRetryAt(db: Q): Promise<number | null> {
-  const row = await db.selectFrom('node_view').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('state', '=', 'provisioning').executeTakeFirst();
+  const row = await db
+    .selectFrom('node_view')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('state', '=', 'provisioning')
+    .executeTakeFirst();
   return row?.at === null || row?.at === undefined ? null : Number(row.at);
 }
 
@@ -119,7 +147,12 @@ export function detachNodesFromHost(db: Q, hostId: number) {
 
 /** A node that exists for its owner (not deleted), by id. */
 export function findNode(db: Q, mnId: string) {
-  return db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  return db
+    .selectFrom('node_view')
+    .selectAll()
+    .where('mn_id', '=', mnId)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .executeTakeFirst();
 }
 
 /** Every node that exists (being set up, live, failed, going), for the operator. */
@@ -165,7 +198,13 @@ export async function chainObservation(db: Q, coinId: string, since: number) {
   return {
     simulated,
     latestBlock: Math.max(...same.map((r) => r.blocks ?? 0)),
-    wallet: withWallet ? (JSON.parse(withWallet.wallet_info!) as { version: string; protocol_version: string; connections: number | null }) : null,
+    wallet: withWallet
+      ? (JSON.parse(withWallet.wallet_info!) as {
+          version: string;
+          protocol_version: string;
+          connections: number | null;
+        })
+      : null,
   };
 }
 
@@ -197,14 +236,19 @@ export async function realNodeCounts(db: Q): Promise<Map<string, number>> {
 export async function deploysSince(db: Q, since: number): Promise<{ total: number; failed: number }> {
   const row = await db
     .selectFrom('node_view')
-    .select([(eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed')])
+    .select([
+      (eb) => eb.fn.countAll<number>().as('total'),
+      (eb) => eb.fn.sum<number>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed'),
+    ])
     .where('created_at', '>=', since)
     .executeTakeFirstOrThrow();
   return { total: Number(row.total), failed: Number(row.failed ?? 0) };
 }
 
 /** The live nodes' oldest and newest monitor check (null with no live node checked yet). */
-export async function monitorCheckSpread(db: Q): Promise<{ live: number; unchecked: number; oldest: number | null; newest: number | null }> {
+export async function monitorCheckSpread(
+  db: Q,
+): Promise<{ live: number; unchecked: number; oldest: number | null; newest: number | null }> {
   const row = await db
     .selectFrom('node_view')
     .select([
@@ -215,7 +259,12 @@ export async function monitorCheckSpread(db: Q): Promise<{ live: number; uncheck
     ])
     .where('state', '=', 'live')
     .executeTakeFirstOrThrow();
-  return { live: Number(row.live), unchecked: Number(row.unchecked ?? 0), oldest: row.oldest ?? null, newest: row.newest ?? null };
+  return {
+    live: Number(row.live),
+    unchecked: Number(row.unchecked ?? 0),
+    oldest: row.oldest ?? null,
+    newest: row.newest ?? null,
+  };
 }
 
 /**
@@ -244,7 +293,11 @@ export type NodeSearch = { q?: string; status?: string; coin?: string; page: num
  * email), coin or address by `q`, and on status and coin exactly; newest first.
  */
 export async function searchNodes(db: Q, s: NodeSearch) {
-  let q = db.selectFrom('node_view').innerJoin('users', 'users.id', 'node_view.user_id').leftJoin('hosts', 'hosts.id', 'node_view.host_id').where('node_view.state', '!=', 'deleted');
+  let q = db
+    .selectFrom('node_view')
+    .innerJoin('users', 'users.id', 'node_view.user_id')
+    .leftJoin('hosts', 'hosts.id', 'node_view.host_id')
+    .where('node_view.state', '!=', 'deleted');
   if (s.status) q = q.where('node_view.status', '=', s.status);
   if (s.coin) q = q.where('node_view.coin_id', '=', s.coin);
   if (s.q) {
@@ -262,7 +315,21 @@ export async function searchNodes(db: Q, s: NodeSearch) {
   }
   const [rows, total] = await Promise.all([
     q
-      .select(['node_view.id', 'node_view.mn_id', 'node_view.coin_id', 'node_view.user_id', 'users.username', 'node_view.package', 'node_view.status', 'node_view.state', 'node_view.server_ip', 'node_view.simulated', 'node_view.failed_reason', 'node_view.created_at', 'hosts.name as host_name'])
+      .select([
+        'node_view.id',
+        'node_view.mn_id',
+        'node_view.coin_id',
+        'node_view.user_id',
+        'users.username',
+        'node_view.package',
+        'node_view.status',
+        'node_view.state',
+        'node_view.server_ip',
+        'node_view.simulated',
+        'node_view.failed_reason',
+        'node_view.created_at',
+        'hosts.name as host_name',
+      ])
       .orderBy('node_view.id', 'desc')
       .limit(s.perPage)
       .offset((s.page - 1) * s.perPage)

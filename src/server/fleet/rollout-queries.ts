@@ -4,7 +4,12 @@ import type { Database, DaemonRolloutsTable, RolloutNodeState } from '../db/sche
 type Q = Kysely<Database>;
 
 export function openRolloutOf(db: Q, coinId: string) {
-  return db.selectFrom('daemon_rollouts').selectAll().where('coin_id', '=', coinId).where('state', 'in', ['running', 'paused']).executeTakeFirst();
+  return db
+    .selectFrom('daemon_rollouts')
+    .selectAll()
+    .where('coin_id', '=', coinId)
+    .where('state', 'in', ['running', 'paused'])
+    .executeTakeFirst();
 }
 
 export function findRollout(db: Q, id: number) {
@@ -27,23 +32,51 @@ export async function updateRollout(db: Q, id: number, patch: Updateable<DaemonR
   await db.updateTable('daemon_rollouts').set(patch).where('id', '=', id).execute();
 }
 
-export async function insertRolloutNodes(db: Q, rolloutId: number, nodes: Array<{ node_id: number; batch: number; state: RolloutNodeState; error: string | null }>, now: number): Promise<void> {
+export async function insertRolloutNodes(
+  db: Q,
+  rolloutId: number,
+  nodes: Array<{ node_id: number; batch: number; state: RolloutNodeState; error: string | null }>,
+  now: number,
+): Promise<void> {
   if (!nodes.length) return;
   await sql`
     INSERT INTO daemon_rollout_nodes (rollout_id, node_id, batch, state, error, updated_at)
-    SELECT ${rolloutId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now} FROM json_each(${JSON.stringify(nodes.map((n) => [n.node_id, n.batch, n.state, n.error]))})`.execute(db);
+    SELECT ${rolloutId}, value ->> 0, value ->> 1, value ->> 2, value ->> 3, ${now} FROM json_each(${JSON.stringify(nodes.map((n) => [n.node_id, n.batch, n.state, n.error]))})`.execute(
+    db,
+  );
 }
 
 export function batchNodes(db: Q, rolloutId: number, batch: number) {
-  return db.selectFrom('daemon_rollout_nodes').selectAll().where('rollout_id', '=', rolloutId).where('batch', '=', batch).orderBy('node_id').execute();
+  return db
+    .selectFrom('daemon_rollout_nodes')
+    .selectAll()
+    .where('rollout_id', '=', rolloutId)
+    .where('batch', '=', batch)
+    .orderBy('node_id')
+    .execute();
 }
 
-export async function setRolloutNode(db: Q, rolloutId: number, nodeId: number, state: RolloutNodeState, error: string | null, now: number): Promise<void> {
-  await db.updateTable('daemon_rollout_nodes').set({ state, error, updated_at: now }).where('rollout_id', '=', rolloutId).where('node_id', '=', nodeId).execute();
+export async function setRolloutNode(
+  db: Q,
+  rolloutId: number,
+  nodeId: number,
+  state: RolloutNodeState,
+  error: string | null,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('daemon_rollout_nodes')
+    .set({ state, error, updated_at: now })
+    .where('rollout_id', '=', rolloutId)
+    .where('node_id', '=', nodeId)
+    .execute();
 }
 
 /** Each rollout's nodes counted by state: the console's progress. */
-export async function rolloutCounts(db: Q, ids: number[]): Promise<Map<number, Partial<Record<RolloutNodeState, number>>>> {
+export async function rolloutCounts(
+  db: Q,
+  ids: number[],
+): Promise<Map<number, Partial<Record<RolloutNodeState, number>>>> {
   const out = new Map<number, Partial<Record<RolloutNodeState, number>>>();
   if (!ids.length) return out;
   const rows = await db

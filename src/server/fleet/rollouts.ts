@@ -45,11 +45,18 @@ export type StartRollout = { coinId: string; version: string; batchSize: number 
  * they run (daemon-version.ts) are listed as skipped, with why. The CLI's `fleet upgrade`
  * and the console call this.
  */
-export async function startRollout(db: DB, fleet: Pick<FleetAccess, 'profiles'>, by: OperatorActor, input: StartRollout, now = Date.now()): Promise<{ id: number; nodes: number; skipped: number }> {
+export async function startRollout(
+  db: DB,
+  fleet: Pick<FleetAccess, 'profiles'>,
+  by: OperatorActor,
+  input: StartRollout,
+  now = Date.now(),
+): Promise<{ id: number; nodes: number; skipped: number }> {
   const coin = await findCoin(db, input.coinId);
   if (!coin) fail('NOT_FOUND', `No coin ${input.coinId}.`);
   if (!DAEMON_VERSION.test(input.version)) fail('BAD_REQUEST', ROLLOUT_MESSAGES.badVersion, 'version');
-  if (!Number.isInteger(input.batchSize) || input.batchSize < 1 || input.batchSize > 1000) fail('BAD_REQUEST', 'The batch size is a whole number from 1 to 1000.', 'batch_size');
+  if (!Number.isInteger(input.batchSize) || input.batchSize < 1 || input.batchSize > 1000)
+    fail('BAD_REQUEST', 'The batch size is a whole number from 1 to 1000.', 'batch_size');
   const { profile } = profileFor(fleet.profiles, coin.family, coinDetails(coin).daemon);
   const hosts = new Map((await listHosts(db)).map((h) => [h.id, h]));
   return db.transaction().execute(async (trx) => {
@@ -58,7 +65,11 @@ export async function startRollout(db: DB, fleet: Pick<FleetAccess, 'profiles'>,
     // Nodes already on the version are left alone (after an abort, some are).
     const versions = await nodeVersions(trx, coin.id);
     const live = (await listLiveNodes(trx))
-      .filter((n) => n.coin_id === coin.id && (versions.get(n.id) ?? profileVersion(fleet.profiles[n.daemon_profile ?? ''] ?? profile)) !== input.version)
+      .filter(
+        (n) =>
+          n.coin_id === coin.id &&
+          (versions.get(n.id) ?? profileVersion(fleet.profiles[n.daemon_profile ?? ''] ?? profile)) !== input.version,
+      )
       .sort((a, b) => a.id - b.id);
     if (from === input.version && !live.length) fail('BAD_REQUEST', ROLLOUT_MESSAGES.sameVersion, 'version');
     const upgradable: Masternode[] = [];
@@ -67,7 +78,13 @@ export async function startRollout(db: DB, fleet: Pick<FleetAccess, 'profiles'>,
       const host = n.host_id === null ? undefined : hosts.get(n.host_id);
       const p = fleet.profiles[n.daemon_profile ?? ''];
       if (host && p && canChangeVersion(p, host)) upgradable.push(n);
-      else skipped.push({ node_id: n.id, batch: -1, state: 'skipped', error: `its daemon (${n.daemon_profile ?? 'none'}${host ? ` on ${host.name}` : ''}) cannot change version there` });
+      else
+        skipped.push({
+          node_id: n.id,
+          batch: -1,
+          state: 'skipped',
+          error: `its daemon (${n.daemon_profile ?? 'none'}${host ? ` on ${host.name}` : ''}) cannot change version there`,
+        });
     }
     const batches = planBatches(upgradable, input.batchSize);
     const done = batches.length === 0;
@@ -83,32 +100,66 @@ export async function startRollout(db: DB, fleet: Pick<FleetAccess, 'profiles'>,
       updated_at: now,
       finished_at: done ? now : null,
     });
-    await q.insertRolloutNodes(trx, id, [...batches.flatMap((b, i) => b.map((n) => ({ node_id: n.id, batch: i, state: 'pending' as const, error: null }))), ...skipped], now);
+    await q.insertRolloutNodes(
+      trx,
+      id,
+      [
+        ...batches.flatMap((b, i) =>
+          b.map((n) => ({ node_id: n.id, batch: i, state: 'pending' as const, error: null })),
+        ),
+        ...skipped,
+      ],
+      now,
+    );
     // New nodes get the new version from now on; a halted rollout gives them the old one again.
     await setCoinDaemonVersion(trx, coin.id, input.version, now);
-    await logOperatorAction(trx, by, 'fleet upgrade', { coin: coin.id, version: input.version, from, batch_size: input.batchSize, nodes: upgradable.length, skipped: skipped.length, rollout: id });
+    await logOperatorAction(trx, by, 'fleet upgrade', {
+      coin: coin.id,
+      version: input.version,
+      from,
+      batch_size: input.batchSize,
+      nodes: upgradable.length,
+      skipped: skipped.length,
+      rollout: id,
+    });
     return { id, nodes: upgradable.length, skipped: skipped.length };
   });
 }
 
 /** Pause (after the batch under way), resume, or abort (no further batch; upgraded nodes keep the new version). */
-export async function changeRollout(db: DB, by: OperatorActor, id: number, action: 'pause' | 'resume' | 'abort', now = Date.now()): Promise<void> {
+export async function changeRollout(
+  db: DB,
+  by: OperatorActor,
+  id: number,
+  action: 'pause' | 'resume' | 'abort',
+  now = Date.now(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const r = await q.findRollout(trx, id);
     if (!r) fail('NOT_FOUND', ROLLOUT_MESSAGES.noRollout);
     if (r.state !== 'running' && r.state !== 'paused') fail('BAD_REQUEST', ROLLOUT_MESSAGES.finished);
     if (action === 'abort') {
-      await q.updateRollout(trx, id, { state: 'aborted', reason: `Aborted by ${actorName(by)}.`, updated_at: now, finished_at: now });
+      await q.updateRollout(trx, id, {
+        state: 'aborted',
+        reason: `Aborted by ${actorName(by)}.`,
+        updated_at: now,
+        finished_at: now,
+      });
       // The upgrade did not complete: new nodes get the version the rest still run.
       await setCoinDaemonVersion(trx, r.coin_id, r.from_version, now);
     } else {
       await q.updateRollout(trx, id, { state: action === 'pause' ? 'paused' : 'running', updated_at: now });
     }
-    await logOperatorAction(trx, by, `fleet upgrade ${action}`, { rollout: id, coin: r.coin_id, version: r.to_version });
+    await logOperatorAction(trx, by, `fleet upgrade ${action}`, {
+      rollout: id,
+      coin: r.coin_id,
+      version: r.to_version,
+    });
   });
 }
 
-const actorName = (by: OperatorActor) => (by.kind === 'operator' ? by.username : by.kind === 'cli' ? `${by.osUser} (command line)` : by.name);
+const actorName = (by: OperatorActor) =>
+  by.kind === 'operator' ? by.username : by.kind === 'cli' ? `${by.osUser} (command line)` : by.name;
 
 export type RolloutDeps = { db: DB; log: Logger; fleet: Pick<FleetAccess, 'runNodeOnVersion'> };
 
@@ -137,7 +188,13 @@ async function advanceOne(deps: RolloutDeps, id: number, now: () => number): Pro
   if (!todo.length) {
     const next = r.current_batch + 1;
     const finished = next >= r.batches;
-    await q.updateRollout(db, id, finished ? { current_batch: next, state: 'done', updated_at: now(), finished_at: now() } : { current_batch: next, updated_at: now() });
+    await q.updateRollout(
+      db,
+      id,
+      finished
+        ? { current_batch: next, state: 'done', updated_at: now(), finished_at: now() }
+        : { current_batch: next, updated_at: now() },
+    );
     if (finished) log.info('daemon upgrade done', { rollout: id, coin: r.coin_id, version: r.to_version });
     return;
   }
@@ -160,11 +217,29 @@ async function advanceOne(deps: RolloutDeps, id: number, now: () => number): Pro
   if (!failed.length) {
     await db.transaction().execute(async (trx) => {
       for (const x of results) {
-        await q.setRolloutNode(trx, id, x.row.node_id, x.gone ? 'skipped' : 'healthy', x.gone ? 'deleted before its turn' : null, now());
-        if (!x.gone && x.node) await raise(trx, x.node.user_id, 'daemon_upgraded', { mn_id: x.node.mn_id, coin: coin?.label ?? r.coin_id, alias: x.node.alias, version: r.to_version });
+        await q.setRolloutNode(
+          trx,
+          id,
+          x.row.node_id,
+          x.gone ? 'skipped' : 'healthy',
+          x.gone ? 'deleted before its turn' : null,
+          now(),
+        );
+        if (!x.gone && x.node)
+          await raise(trx, x.node.user_id, 'daemon_upgraded', {
+            mn_id: x.node.mn_id,
+            coin: coin?.label ?? r.coin_id,
+            alias: x.node.alias,
+            version: r.to_version,
+          });
       }
     });
-    log.info('daemon upgrade batch healthy', { rollout: id, coin: r.coin_id, batch: r.current_batch, nodes: results.length });
+    log.info('daemon upgrade batch healthy', {
+      rollout: id,
+      coin: r.coin_id,
+      batch: r.current_batch,
+      nodes: results.length,
+    });
     return;
   }
   // A failed batch: its healthy nodes go back too, so the batch is one version again.
@@ -183,18 +258,29 @@ async function advanceOne(deps: RolloutDeps, id: number, now: () => number): Pro
   await db.transaction().execute(async (trx) => {
     for (const x of results) {
       if (!x.ok) await q.setRolloutNode(trx, id, x.row.node_id, 'failed', (x as { error: string }).error, now());
-      else if (x.node && back.includes(x.node.mn_id)) await q.setRolloutNode(trx, id, x.row.node_id, 'rolled_back', null, now());
+      else if (x.node && back.includes(x.node.mn_id))
+        await q.setRolloutNode(trx, id, x.row.node_id, 'rolled_back', null, now());
     }
     await q.updateRollout(trx, id, { state: 'halted', reason, updated_at: now(), finished_at: now() });
     await setCoinDaemonVersion(trx, r.coin_id, r.from_version, now());
-    await logOperatorAction(trx, systemActor('daemon upgrade'), 'fleet upgrade halted', { rollout: id, coin: r.coin_id, version: r.to_version, reason });
-    for (const op of await operatorIds(trx)) await raise(trx, op, 'rollout_halted', { coin: coin?.label ?? r.coin_id, version: r.to_version, reason });
+    await logOperatorAction(trx, systemActor('daemon upgrade'), 'fleet upgrade halted', {
+      rollout: id,
+      coin: r.coin_id,
+      version: r.to_version,
+      reason,
+    });
+    for (const op of await operatorIds(trx))
+      await raise(trx, op, 'rollout_halted', { coin: coin?.label ?? r.coin_id, version: r.to_version, reason });
   });
   log.warn('daemon upgrade halted', { rollout: id, coin: r.coin_id, version: r.to_version, reason });
 }
 
 /** The recurring job `fleet.rollouts` (ROLLOUT_TICK_SECONDS); a batch may take ROLLOUT_HEALTH_SECONDS twice over (the upgrade, then a rollback). */
-export function scheduleRollouts(jobs: JobRunner, deps: Pick<AppDeps, 'db' | 'log' | 'fleet' | 'hub' | 'mail'>, everyMs: number): void {
+export function scheduleRollouts(
+  jobs: JobRunner,
+  deps: Pick<AppDeps, 'db' | 'log' | 'fleet' | 'hub' | 'mail'>,
+  everyMs: number,
+): void {
   jobs.every('fleet.rollouts', {
     everyMs,
     atStart: true,
@@ -210,7 +296,12 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 /** The console's Upgrades page: each coin's version now, and the newest rollouts with their progress. */
 export async function upgradesOverview(db: DB, fleet: Pick<FleetAccess, 'profiles'>): Promise<UpgradesPage> {
   const coins = await db.selectFrom('coins').selectAll().orderBy('label').execute();
-  const versions = new Map((await db.selectFrom('coin_daemon_versions').select(['coin_id', 'version']).execute()).map((r) => [r.coin_id, r.version]));
+  const versions = new Map(
+    (await db.selectFrom('coin_daemon_versions').select(['coin_id', 'version']).execute()).map((r) => [
+      r.coin_id,
+      r.version,
+    ]),
+  );
   const live = new Map<string, number>();
   for (const n of await listLiveNodes(db)) live.set(n.coin_id, (live.get(n.coin_id) ?? 0) + 1);
   const rows = await q.recentRollouts(db, 20);
@@ -218,7 +309,8 @@ export async function upgradesOverview(db: DB, fleet: Pick<FleetAccess, 'profile
     coins: coins.map((c) => ({
       id: c.id,
       label: c.label,
-      version: versions.get(c.id) ?? profileVersion(profileFor(fleet.profiles, c.family, coinDetails(c).daemon).profile),
+      version:
+        versions.get(c.id) ?? profileVersion(profileFor(fleet.profiles, c.family, coinDetails(c).daemon).profile),
       live_nodes: live.get(c.id) ?? 0,
     })),
     rollouts: await summaries(db, rows),
@@ -226,7 +318,10 @@ export async function upgradesOverview(db: DB, fleet: Pick<FleetAccess, 'profile
 }
 
 async function summaries(db: DB, rows: Awaited<ReturnType<typeof q.recentRollouts>>): Promise<RolloutSummary[]> {
-  const counts = await q.rolloutCounts(db, rows.map((r) => r.id));
+  const counts = await q.rolloutCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   const labels = new Map((await db.selectFrom('coins').select(['id', 'label']).execute()).map((c) => [c.id, c.label]));
   return rows.map((r) => ({
     id: r.id,
@@ -249,5 +344,13 @@ export async function rolloutDetail(db: DB, id: number) {
   const r = await q.findRollout(db, id);
   if (!r) fail('NOT_FOUND', ROLLOUT_MESSAGES.noRollout);
   const [summary] = await summaries(db, [r]);
-  return { ...summary, nodes: (await q.rolloutNodeList(db, id)).map((n) => ({ mn_id: n.mn_id, batch: n.batch, state: n.state, error: n.error })) };
+  return {
+    ...summary,
+    nodes: (await q.rolloutNodeList(db, id)).map((n) => ({
+      mn_id: n.mn_id,
+      batch: n.batch,
+      state: n.state,
+      error: n.error,
+    })),
+  };
 }

@@ -20,7 +20,19 @@ import { fleetMetrics } from './metrics';
 import { checkHostDisks } from './host-check';
 import { Monitor, type MonitorOptions } from './monitor';
 import type { DaemonProfile } from './profiles';
-import { hostUsage, insertHost, insertPlacement, placedAddresses, listExistingNodes, listHosts, listLiveNodes, nodesByStatus, nodesNeedingWork, updateHost, updatePlacement } from './queries';
+import {
+  hostUsage,
+  insertHost,
+  insertPlacement,
+  placedAddresses,
+  listExistingNodes,
+  listHosts,
+  listLiveNodes,
+  nodesByStatus,
+  nodesNeedingWork,
+  updateHost,
+  updatePlacement,
+} from './queries';
 import { rpcAuth } from './observe';
 import { pairsInUse, pickHost } from './placement';
 import { FLEET_FULL, profileFor } from './service';
@@ -43,11 +55,19 @@ import { untilHealthyOn } from './upgrade-health';
  * else the first IPv4/IPv6 address of this machine's interfaces (a guess: behind NAT it
  * is not what customers can reach, hence the settings).
  */
-function localAddresses(configured: { ipv4: string | null; ipv6: string | null }, log: Logger, earlier: { ipv4: string | null; ipv6: string | null } | null = null): { ipv4: string; ipv6: string | null } {
+function localAddresses(
+  configured: { ipv4: string | null; ipv6: string | null },
+  log: Logger,
+  earlier: { ipv4: string | null; ipv6: string | null } | null = null,
+): { ipv4: string; ipv6: string | null } {
   const all = configured.ipv4 && configured.ipv6 ? [] : interfaceAddresses(log);
   return {
     ipv4: configured.ipv4 ?? all.find((a) => a.family === 'IPv4')?.address ?? earlier?.ipv4 ?? '127.0.0.1',
-    ipv6: configured.ipv6 ?? all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80'))?.address ?? earlier?.ipv6 ?? null,
+    ipv6:
+      configured.ipv6 ??
+      all.find((a) => a.family === 'IPv6' && !a.address.startsWith('fe80'))?.address ??
+      earlier?.ipv6 ??
+      null,
   };
 }
 
@@ -65,7 +85,10 @@ function interfaceAddresses(log: Logger): os.NetworkInterfaceInfo[] {
       .flat()
       .filter((a): a is os.NetworkInterfaceInfo => !!a && !a.internal);
   } catch (err) {
-    log.warn('cannot list network interfaces; set FLEET_LOCAL_IPV4 (and FLEET_LOCAL_IPV6) to the address customers reach this machine on', { error: (err as Error).message });
+    log.warn(
+      'cannot list network interfaces; set FLEET_LOCAL_IPV4 (and FLEET_LOCAL_IPV6) to the address customers reach this machine on',
+      { error: (err as Error).message },
+    );
     return [];
   }
 }
@@ -109,8 +132,20 @@ const FLEET = systemActor('fleet');
  * on this machine or not. A node it has on another host must not run here too (its keys
  * would run twice); one not placed yet may get other ports.
  */
-export function placedHere(nodes: Array<Pick<Masternode, 'mn_id' | 'state' | 'host_id'>>, localHostId: number | undefined): Map<string, { placed: boolean; live: boolean }> {
-  return new Map(nodes.map((n) => [n.mn_id, { placed: localHostId !== undefined && n.host_id === localHostId && n.state !== 'requested' && n.state !== 'placing', live: n.state === 'live' }]));
+export function placedHere(
+  nodes: Array<Pick<Masternode, 'mn_id' | 'state' | 'host_id'>>,
+  localHostId: number | undefined,
+): Map<string, { placed: boolean; live: boolean }> {
+  return new Map(
+    nodes.map((n) => [
+      n.mn_id,
+      {
+        placed:
+          localHostId !== undefined && n.host_id === localHostId && n.state !== 'requested' && n.state !== 'placing',
+        live: n.state === 'live',
+      },
+    ]),
+  );
 }
 
 export class Fleet implements FleetAccess {
@@ -148,7 +183,17 @@ export class Fleet implements FleetAccess {
     const local = hosts.find((h) => h.engine === 'local');
     if (hosts.length === 0) {
       const addr = localAddresses(configured, this.log);
-      await insertHost(this.db, { name: 'local', engine: 'local', url: null, ipv4: addr.ipv4, ipv6: addr.ipv6, dedicated_slots: 100, cloud_slots: 1000, state: 'active', last_error: null });
+      await insertHost(this.db, {
+        name: 'local',
+        engine: 'local',
+        url: null,
+        ipv4: addr.ipv4,
+        ipv6: addr.ipv6,
+        dedicated_slots: 100,
+        cloud_slots: 1000,
+        state: 'active',
+        last_error: null,
+      });
       this.log.info('fleet: local host added', { ipv4: addr.ipv4, configured: configured.ipv4 !== null });
     } else if (local && (configured.ipv4 !== null || configured.ipv6 !== null)) {
       // The operator's setting wins over what an earlier start detected.
@@ -158,17 +203,37 @@ export class Fleet implements FleetAccess {
         this.log.info('fleet: local host address set from FLEET_LOCAL_IPV4/IPV6', { ipv4: addr.ipv4, ipv6: addr.ipv6 });
       }
     }
-    await markSimulated(this.db, Object.entries(this.opts.profiles).filter(([, p]) => p.run === 'simulator').map(([id]) => id));
+    await markSimulated(
+      this.db,
+      Object.entries(this.opts.profiles)
+        .filter(([, p]) => p.run === 'simulator')
+        .map(([id]) => id),
+    );
     // A restore of an older backup leaves the engine the nodes made (or placed) since: not the
     // database's any more, they would run on unwatched and uncharged, holding their ports.
     const localId = (await listHosts(this.db)).find((h) => h.engine === 'local')?.id;
     const { setAside, back } = await this.engines.local.setAside(placedHere(await listExistingNodes(this.db), localId));
-    if (setAside.length) this.log.warn('fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept', { nodes: setAside });
-    if (back.length) this.log.info('fleet: local daemons set aside before run again: the database has their nodes again', { nodes: back });
+    if (setAside.length)
+      this.log.warn(
+        'fleet: stopped the local daemons of nodes the database does not know or has not placed; their files are kept',
+        { nodes: setAside },
+      );
+    if (back.length)
+      this.log.info('fleet: local daemons set aside before run again: the database has their nodes again', {
+        nodes: back,
+      });
     const resumed = await this.engines.local.resume();
-    if (resumed.adopted.length || resumed.started.length) this.log.info('fleet: local daemons resumed', { adopted: resumed.adopted.length, started: resumed.started.length });
+    if (resumed.adopted.length || resumed.started.length)
+      this.log.info('fleet: local daemons resumed', {
+        adopted: resumed.adopted.length,
+        started: resumed.started.length,
+      });
     this.monitor.start(await listLiveNodes(this.db));
-    this.opts.jobs.every('fleet.reconcile', { everyMs: this.opts.reconcileMs ?? 1000, deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000, run: () => this.pass() });
+    this.opts.jobs.every('fleet.reconcile', {
+      everyMs: this.opts.reconcileMs ?? 1000,
+      deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000,
+      run: () => this.pass(),
+    });
     const hostCheck = this.opts.hostCheck ?? { everyMs: 60_000, minFreeBytes: 20e9 };
     this.opts.jobs.every('fleet.hosts', {
       everyMs: hostCheck.everyMs,
@@ -194,7 +259,12 @@ export class Fleet implements FleetAccess {
     const endpoint = await engine.rpcEndpoint(node.mn_id);
     const auth = rpcAuth(node, simulated);
     const vcPort = profile.run === 'binary' ? profile.validator_client?.keymanager_port : undefined;
-    const keymanager = simulated && profile.rpc === 'evm' ? async () => endpoint : vcPort ? () => engine.rpcEndpoint(node.mn_id, vcPort) : undefined;
+    const keymanager =
+      simulated && profile.rpc === 'evm'
+        ? async () => endpoint
+        : vcPort
+          ? () => engine.rpcEndpoint(node.mn_id, vcPort)
+          : undefined;
     return { endpoint, auth, profile, simulated, ...(keymanager ? { keymanager } : {}) };
   }
 
@@ -208,7 +278,8 @@ export class Fleet implements FleetAccess {
     const { profile } = profileFor(this.opts.profiles, coin.family, coinDetails(coin).daemon);
     let rpc: { endpoint: RpcEndpoint; auth?: { user: string; password: string } } | null = null;
     try {
-      if (profile.run === 'simulator') rpc = this.simulator ? { endpoint: await this.engines.local.simulatorCoinEndpoint(coin.id) } : null;
+      if (profile.run === 'simulator')
+        rpc = this.simulator ? { endpoint: await this.engines.local.simulatorCoinEndpoint(coin.id) } : null;
       else {
         const node = await findLiveNodeOfCoin(this.db, coin.id);
         rpc = node ? await this.daemonOf(node) : null;
@@ -241,13 +312,20 @@ export class Fleet implements FleetAccess {
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
     const coin = await findCoin(this.db, node.coin_id);
-    if (!profile || !host || !coin || node.state !== 'live') throw new FleetActionError(KEY_MESSAGES.unsupported, 'unsupported');
+    if (!profile || !host || !coin || node.state !== 'live')
+      throw new FleetActionError(KEY_MESSAGES.unsupported, 'unsupported');
     // The control loop leaves nodes in progress alone, and this waits for none of its work.
     if (this.inProgress.has(node.mn_id)) throw new FleetActionError(KEY_MESSAGES.busy, 'busy');
     this.inProgress.add(node.mn_id);
     try {
       if (profile.run === 'simulator') return await this.simulatorOperatorKey(node, secret);
-      const deps = { db: this.db, log: this.log, box: this.opts.secrets, fleetDir: path.join(this.opts.dataDir, 'fleet'), backTimeoutMs: this.opts.keyRestartTimeoutMs ?? 60_000 };
+      const deps = {
+        db: this.db,
+        log: this.log,
+        box: this.opts.secrets,
+        fleetDir: path.join(this.opts.dataDir, 'fleet'),
+        backTimeoutMs: this.opts.keyRestartTimeoutMs ?? 60_000,
+      };
       await restartWithOperatorKey(deps, node, coin, profile, host, this.engines.for(host), secret);
     } finally {
       this.inProgress.delete(node.mn_id);
@@ -262,7 +340,10 @@ export class Fleet implements FleetAccess {
       await this.engines.local.simulatorOperatorKey(node.mn_id, secret);
     } catch (err) {
       if (box) await updateNodeRow(this.db, node.id, { secrets: node.secrets });
-      this.log.warn('simulated node did not take its operator key', { node: node.mn_id, error: (err as Error).message });
+      this.log.warn('simulated node did not take its operator key', {
+        node: node.mn_id,
+        error: (err as Error).message,
+      });
       throw new FleetActionError(KEY_MESSAGES.failed, 'failed');
     }
   }
@@ -317,8 +398,14 @@ export class Fleet implements FleetAccess {
     const coin = await findCoin(this.db, node.coin_id);
     const placed = await this.db.transaction().execute(async (trx) => {
       if ((await transition(trx, node.id, 'place')) !== 'placing') return null;
-      const { id: profileId, profile } = profileFor(this.opts.profiles, coin?.family ?? 'classic', coin ? coinDetails(coin).daemon : undefined);
-      const placed = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile, { inUse: pairsInUse(await placedAddresses(trx)) });
+      const { id: profileId, profile } = profileFor(
+        this.opts.profiles,
+        coin?.family ?? 'classic',
+        coin ? coinDetails(coin).daemon : undefined,
+      );
+      const placed = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile, {
+        inUse: pairsInUse(await placedAddresses(trx)),
+      });
       if (!placed) {
         await transition(trx, node.id, 'no_capacity', { failed_reason: FLEET_FULL });
         await insertEvent(trx, node.user_id, 'refresh_queue', {});
@@ -342,7 +429,11 @@ export class Fleet implements FleetAccess {
     void this.hub.poke();
     if (placed === false) {
       this.metrics.engineErrors.inc({ host: 'none', op: 'place' });
-      this.log.warn('fleet full: no host can take the node', { node: node.mn_id, coin: node.coin_id, plan: node.package });
+      this.log.warn('fleet full: no host can take the node', {
+        node: node.mn_id,
+        coin: node.coin_id,
+        plan: node.package,
+      });
     }
   }
 
@@ -356,7 +447,10 @@ export class Fleet implements FleetAccess {
       } else if (node.state === 'provisioning') {
         await this.giveUp(node, 'Its host was removed from the fleet.');
       } else {
-        await updatePlacement(this.db, node.id, { last_error: 'Its host was removed from the fleet.', restarted_at: Date.now() });
+        await updatePlacement(this.db, node.id, {
+          last_error: 'Its host was removed from the fleet.',
+          restarted_at: Date.now(),
+        });
       }
       return;
     }
@@ -383,14 +477,24 @@ export class Fleet implements FleetAccess {
       const message = (err as Error).message;
       const op = node.state === 'deleting' ? 'destroy' : node.state === 'provisioning' ? 'create' : 'restart';
       this.metrics.engineErrors.inc({ host: host.name, op });
-      this.log.error('fleet engine operation failed', { node: node.mn_id, host: host.name, op, attempt: node.attempts + 1, error: message });
+      this.log.error('fleet engine operation failed', {
+        node: node.mn_id,
+        host: host.name,
+        op,
+        attempt: node.attempts + 1,
+        error: message,
+      });
       if (op === 'create') return this.retryOrFail(node, host, message, err instanceof PermanentEngineError);
       const attempts = node.attempts + 1;
       await this.db.transaction().execute(async (trx) => {
         if (op === 'destroy' && attempts < ENGINE_RETRIES) {
           // Still deleting: a daemon that may still run (a validator still signing) is not
           // written off on the first failure; tried again after a backoff.
-          await updatePlacement(trx, node.id, { attempts, last_error: message, next_attempt_at: Date.now() + engineRetryDelayMs(attempts) });
+          await updatePlacement(trx, node.id, {
+            attempts,
+            last_error: message,
+            next_attempt_at: Date.now() + engineRetryDelayMs(attempts),
+          });
         } else if (op === 'destroy') {
           // The operator is told (engine error below); the node is gone for its owner.
           await updatePlacement(trx, node.id, { last_error: message, destroyed_at: Date.now() });
@@ -416,9 +520,19 @@ export class Fleet implements FleetAccess {
       return this.giveUp(node, `The node could not be started on its server (${message}).`, attempts);
     }
     await this.db.transaction().execute(async (trx) => {
-      await updatePlacement(trx, node.id, { attempts, last_error: message, next_attempt_at: Date.now() + engineRetryDelayMs(attempts) });
+      await updatePlacement(trx, node.id, {
+        attempts,
+        last_error: message,
+        next_attempt_at: Date.now() + engineRetryDelayMs(attempts),
+      });
       await transition(trx, node.id, 'engine_retry');
-      await logOperatorAction(trx, FLEET, 'engine error', { node: node.mn_id, host: host.name, op: 'create', attempt: attempts, error: message });
+      await logOperatorAction(trx, FLEET, 'engine error', {
+        node: node.mn_id,
+        host: host.name,
+        op: 'create',
+        attempt: attempts,
+        error: message,
+      });
     });
   }
 
@@ -440,7 +554,10 @@ export class Fleet implements FleetAccess {
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
     const engine = this.engines.for(host);
-    const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
+    const operatorKey =
+      profile.run === 'binary' && profile.operator_key_option && this.opts.secrets
+        ? operatorKeyFor(this.opts.secrets, node, coin.family)
+        : null;
     // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).
     const isValidator = familyOf(coin.family).validator && this.opts.secrets;
     const tokenAdded = isValidator ? withKeymanagerToken(this.opts.secrets!, node) : null;
@@ -460,7 +577,13 @@ export class Fleet implements FleetAccess {
       // The owner may have deleted it while the engine was creating it: then it is not
       // announced, and the next pass destroys what the engine just started.
       if (!(await transition(trx, node.id, 'started'))) return false;
-      await updatePlacement(trx, node.id, { provisioned_at: Date.now(), ports: JSON.stringify(ports), last_error: null, next_attempt_at: null, attempts: 0 });
+      await updatePlacement(trx, node.id, {
+        provisioned_at: Date.now(),
+        ports: JSON.stringify(ports),
+        last_error: null,
+        next_attempt_at: null,
+        attempts: 0,
+      });
       await insertEvent(trx, node.user_id, 'server_created', { server_id: node.mn_id });
       await raise(trx, node.user_id, 'node_deployed', { mn_id: node.mn_id, coin: coin.label, alias: node.alias });
       await insertEvent(trx, node.user_id, 'refresh_queue', {});
@@ -474,7 +597,13 @@ export class Fleet implements FleetAccess {
     }
     void this.hub.poke();
     this.monitor.track(node.mn_id, false, true);
-    this.log.info('node started on its engine', { node: node.mn_id, host: host.name, engine: engine.kind, profile: node.daemon_profile, simulated: profile.run === 'simulator' });
+    this.log.info('node started on its engine', {
+      node: node.mn_id,
+      host: host.name,
+      engine: engine.kind,
+      profile: node.daemon_profile,
+      simulated: profile.run === 'simulator',
+    });
   }
 
   /**
@@ -483,11 +612,24 @@ export class Fleet implements FleetAccess {
    * provisioned before keeps the ports it has (saved with its placement, or in the
    * engine's record), so config, engine and placement agree.
    */
-  private async specOf(node: Masternode, host: Host, coin: CoinRecord, profile: DaemonProfile, version: string | null, operatorKey: string | null) {
-    const validator = familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
+  private async specOf(
+    node: Masternode,
+    host: Host,
+    coin: CoinRecord,
+    profile: DaemonProfile,
+    version: string | null,
+    operatorKey: string | null,
+  ) {
+    const validator =
+      familyOf(coin.family).validator && this.opts.secrets ? openValidatorRun(this.opts.secrets, node) : null;
     const saved = JSON.parse(node.ports || '{}') as Record<string, number>;
     const known = Object.keys(saved).length ? saved : await this.engines.for(host).portsOf?.(node.mn_id);
-    return buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), { operatorKey, validator, ports: known ?? undefined, daemonVersion: version });
+    return buildSpec(node, coin, profile, host, path.join(this.opts.dataDir, 'fleet'), {
+      operatorKey,
+      validator,
+      ports: known ?? undefined,
+      daemonVersion: version,
+    });
   }
 
   /**
@@ -502,12 +644,21 @@ export class Fleet implements FleetAccess {
     const profile = this.opts.profiles[node.daemon_profile ?? ''];
     const host = node.host_id === null ? undefined : (await listHosts(this.db)).find((h) => h.id === node.host_id);
     const coin = await findCoin(this.db, node.coin_id);
-    if (!profile || !host || !coin) throw new FleetActionError(`node ${node.mn_id} is not placed on a host`, 'unsupported');
-    if (!canChangeVersion(profile, host)) throw new FleetActionError(`node ${node.mn_id}: its daemon (${node.daemon_profile} on ${host.name}) cannot change version there`, 'unsupported');
-    if (this.inProgress.has(node.mn_id)) throw new FleetActionError(`node ${node.mn_id} is being changed; try again in a minute`, 'busy');
+    if (!profile || !host || !coin)
+      throw new FleetActionError(`node ${node.mn_id} is not placed on a host`, 'unsupported');
+    if (!canChangeVersion(profile, host))
+      throw new FleetActionError(
+        `node ${node.mn_id}: its daemon (${node.daemon_profile} on ${host.name}) cannot change version there`,
+        'unsupported',
+      );
+    if (this.inProgress.has(node.mn_id))
+      throw new FleetActionError(`node ${node.mn_id} is being changed; try again in a minute`, 'busy');
     this.inProgress.add(node.mn_id);
     const engine = this.engines.for(host);
-    const operatorKey = profile.run === 'binary' && profile.operator_key_option && this.opts.secrets ? operatorKeyFor(this.opts.secrets, node, coin.family) : null;
+    const operatorKey =
+      profile.run === 'binary' && profile.operator_key_option && this.opts.secrets
+        ? operatorKeyFor(this.opts.secrets, node, coin.family)
+        : null;
     const runOn = async (v: string | null) => {
       await updatePlacement(this.db, node.id, { daemon_version: v });
       await engine.replace((await this.specOf(node, host, coin, profile, v, operatorKey)).spec);
@@ -518,11 +669,20 @@ export class Fleet implements FleetAccess {
       this.log.info('node upgraded', { node: node.mn_id, version });
     } catch (err) {
       const reason = (err as Error).message;
-      this.log.warn('node upgrade failed; putting the previous version back', { node: node.mn_id, version, back, reason });
+      this.log.warn('node upgrade failed; putting the previous version back', {
+        node: node.mn_id,
+        version,
+        back,
+        reason,
+      });
       try {
         await runOn(back);
       } catch (again) {
-        this.log.error('node could not be put back on its previous version', { node: node.mn_id, back, error: (again as Error).message });
+        this.log.error('node could not be put back on its previous version', {
+          node: node.mn_id,
+          back,
+          error: (again as Error).message,
+        });
       }
       throw new FleetActionError(reason, 'failed');
     } finally {

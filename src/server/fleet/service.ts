@@ -15,26 +15,49 @@ import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './queries
 
 type Q = Kysely<Database>;
 
-export const FLEET_FULL = 'No server capacity is free for this plan right now. Please try again later or contact support.';
+export const FLEET_FULL =
+  'No server capacity is free for this plan right now. Please try again later or contact support.';
 
 /** What a customer reads when a coin's daemon would be the simulator and FLEET_SIMULATOR is off. */
-export const notOffered = (label: string) => `${label} nodes cannot be deployed right now. Please try again later or contact support.`;
+export const notOffered = (label: string) =>
+  `${label} nodes cannot be deployed right now. Please try again later or contact support.`;
 
-export function profileFor(profiles: Record<string, DaemonProfile>, family: string, named?: string): { id: string; profile: DaemonProfile } {
+export function profileFor(
+  profiles: Record<string, DaemonProfile>,
+  family: string,
+  named?: string,
+): { id: string; profile: DaemonProfile } {
   const id = named ?? simulatorProfileId(family);
   const profile = profiles[id];
   if (!profile) throw new Error(`daemon profile ${id} is not in catalog/daemons.json`);
   return { id, profile };
 }
 
-export type RequestDeps = { profiles: Record<string, DaemonProfile>; log: Logger; /** FLEET_SIMULATOR */ simulator: boolean };
+export type RequestDeps = {
+  profiles: Record<string, DaemonProfile>;
+  log: Logger;
+  /** FLEET_SIMULATOR */ simulator: boolean;
+};
 
 /**
  * What a deploy keeps on each node it asks for (customer fields; see NodesTable). A deploy
  * that seals secrets for the node names its id first (`newNodeId`), since the sealed value
  * is bound to it; otherwise one is made here.
  */
-export type NodeFields = Partial<Pick<Insertable<NodesTable>, 'mn_id' | 'alias' | 'entry' | 'payee' | 'output_text' | 'secrets' | 'validator_pubkey' | 'fee_recipient' | 'deploy_id'>>;
+export type NodeFields = Partial<
+  Pick<
+    Insertable<NodesTable>,
+    | 'mn_id'
+    | 'alias'
+    | 'entry'
+    | 'payee'
+    | 'output_text'
+    | 'secrets'
+    | 'validator_pubkey'
+    | 'fee_recipient'
+    | 'deploy_id'
+  >
+>;
 
 export const newNodeId = (coinId: string) => `${coinId}-${randomBytes(5).toString('hex')}`;
 
@@ -43,11 +66,18 @@ export async function checkDeployable(db: Q, deps: RequestDeps, coinId: string, 
   const coin = await findCoin(db, coinId);
   if (!coin) fail('NOT_FOUND', `Unknown coin "${coinId}".`);
   if (coin.delisted) fail('BAD_REQUEST', `${coin.label} is delisted: new nodes cannot be deployed.`);
-  if (coin.maintenance) fail('BAD_REQUEST', "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.");
+  if (coin.maintenance)
+    fail(
+      'BAD_REQUEST',
+      "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.",
+    );
   if (plan === 'cloud' && !coin.cloud) fail('BAD_REQUEST', `${coin.label} has no cloud plan; choose Dedicated.`);
   const { id: profileId, profile } = profileFor(deps.profiles, coin.family, coinDetails(coin).daemon);
   if (profile.run === 'simulator' && !deps.simulator) {
-    deps.log.warn('deploy refused: the coin runs on the simulator, which is off (FLEET_SIMULATOR)', { coin: coin.id, profile: profileId });
+    deps.log.warn('deploy refused: the coin runs on the simulator, which is off (FLEET_SIMULATOR)', {
+      coin: coin.id,
+      profile: profileId,
+    });
     fail('SERVICE_UNAVAILABLE', notOffered(coin.label));
   }
   return { coin, profileId, profile };
@@ -67,9 +97,16 @@ export async function requestNodes(
   const { coin, profile } = await checkDeployable(trx, deps, input.coinId, input.plan);
   // Refused at once when the fleet cannot take them all; placement (the control loop)
   // still decides where, and fails a node that lost a race for the last slot.
-  const free = freeSlots(await listHosts(trx), await hostUsage(trx), input.plan, profile) - (await unplacedCounts(trx))[input.plan];
+  const free =
+    freeSlots(await listHosts(trx), await hostUsage(trx), input.plan, profile) -
+    (await unplacedCounts(trx))[input.plan];
   if (free < input.nodes.length) {
-    deps.log.warn('fleet full: no host can take the nodes', { coin: coin.id, plan: input.plan, asked: input.nodes.length, free });
+    deps.log.warn('fleet full: no host can take the nodes', {
+      coin: coin.id,
+      plan: input.plan,
+      asked: input.nodes.length,
+      free,
+    });
     fail('SERVICE_UNAVAILABLE', FLEET_FULL);
   }
   const prices = currentPrices(coin);
@@ -90,18 +127,33 @@ export async function requestNodes(
   }
   await insertEvent(trx, input.userId, 'refresh_queue', {});
   await insertEvent(trx, input.userId, 'refresh_masternodes', {});
-  deps.log.info('nodes requested', { coin: coin.id, plan: input.plan, user_id: input.userId, nodes: out.map((n) => n.mn_id) });
+  deps.log.info('nodes requested', {
+    coin: coin.id,
+    plan: input.plan,
+    user_id: input.userId,
+    nodes: out.map((n) => n.mn_id),
+  });
   return out;
 }
 
 /** One node, in a transaction of its own (the operator's CLI). */
-export async function requestNode(db: DB, deps: RequestDeps, input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud' }, fields: NodeFields = {}): Promise<Masternode> {
+export async function requestNode(
+  db: DB,
+  deps: RequestDeps,
+  input: { userId: number; coinId: string; plan: 'dedicated' | 'cloud' },
+  fields: NodeFields = {},
+): Promise<Masternode> {
   const [node] = await db.transaction().execute((trx) => requestNodes(trx, deps, { ...input, nodes: [fields] }));
   return node;
 }
 
 /** Marks a node deleting; the control loop destroys it on its engine. False: it was already going. */
-export async function requestDestroy(db: DB, node: Masternode, by: OperatorActor, reason: string | null = null): Promise<boolean> {
+export async function requestDestroy(
+  db: DB,
+  node: Masternode,
+  by: OperatorActor,
+  reason: string | null = null,
+): Promise<boolean> {
   return db.transaction().execute((trx) => markDestroy(trx, node, by, reason));
 }
 
@@ -109,7 +161,13 @@ export async function requestDestroy(db: DB, node: Masternode, by: OperatorActor
  * `requestDestroy` in the caller's transaction (the daily charge destroys unpaid nodes in
  * the chunk that found them unpaid). `deletedAt`: when its charges stop (default now).
  */
-export async function markDestroy(trx: Q, node: Pick<Masternode, 'id' | 'mn_id' | 'user_id'>, by: OperatorActor, reason: string | null, deletedAt = Date.now()): Promise<boolean> {
+export async function markDestroy(
+  trx: Q,
+  node: Pick<Masternode, 'id' | 'mn_id' | 'user_id'>,
+  by: OperatorActor,
+  reason: string | null,
+  deletedAt = Date.now(),
+): Promise<boolean> {
   const to = await transition(trx, node.id, 'delete', { deleted_at: deletedAt, delete_reason: reason });
   if (!to) return false;
   // Destroyed at once, whatever backoff an earlier engine failure left.

@@ -75,7 +75,13 @@ export async function buildSpec(
     daemonVersion?: string | null;
   } = {},
 ): Promise<{ spec: DaemonSpec; ports: Record<string, number> }> {
-  const base = { nodeId: node.mn_id, ownerId: node.user_id, coinId: coin.id, plan: node.package, limits: PLAN_LIMITS[node.package] };
+  const base = {
+    nodeId: node.mn_id,
+    ownerId: node.user_id,
+    coinId: coin.id,
+    plan: node.package,
+    limits: PLAN_LIMITS[node.package],
+  };
   if (profile.run === 'simulator') {
     const reward = coinDetails(coin).reward;
     const operatorPublic = profile.rpc === 'dash' ? blsPublicKeyOf(node.output_text) : null;
@@ -99,7 +105,12 @@ export async function buildSpec(
           ...(operatorPublic ? { operatorPublic } : {}),
           // The simulator stands in for the validator client too (its Keymanager API).
           ...(profile.rpc === 'evm' && opts.validator
-            ? { validators: [{ pubkey: normalPubkey(opts.validator.pubkey), feeRecipient: opts.validator.feeRecipient }], keymanagerToken: opts.validator.token }
+            ? {
+                validators: [
+                  { pubkey: normalPubkey(opts.validator.pubkey), feeRecipient: opts.validator.feeRecipient },
+                ],
+                keymanagerToken: opts.validator.token,
+              }
             : {}),
           ...(opts.daemonVersion ? { daemonVersion: opts.daemonVersion } : {}),
         },
@@ -109,48 +120,84 @@ export async function buildSpec(
   const docker = host.engine === 'docker';
   const ports: Record<string, number> = {};
   // A node already provisioned keeps the ports its engine has (a config rewritten for a restart).
-  for (const [i, name] of profile.ports.entries()) ports[name] = opts.ports?.[name] ?? (docker ? CONTAINER_PORT_BASE + i : await freePort());
+  for (const [i, name] of profile.ports.entries())
+    ports[name] = opts.ports?.[name] ?? (docker ? CONTAINER_PORT_BASE + i : await freePort());
   // A real masternode listens on its coin's port and is announced as public address:port
   // (placement gave the node an address where that port is free).
   let publish: DaemonSpec['publish'];
   if (profile.p2p_port !== undefined) {
-    if (!node.server_ip) throw new Error(`node ${node.mn_id}: a ${coin.label} node needs a public IPv4 for its P2P port ${profile.p2p_port}`);
+    if (!node.server_ip)
+      throw new Error(
+        `node ${node.mn_id}: a ${coin.label} node needs a public IPv4 for its P2P port ${profile.p2p_port}`,
+      );
     ports.p2p = profile.p2p_port;
-    publish = [{ port: 'p2p', hostIps: [node.server_ip, ...(node.server_ip6 ? [node.server_ip6] : [])], hostPort: profile.p2p_port }];
+    publish = [
+      {
+        port: 'p2p',
+        hostIps: [node.server_ip, ...(node.server_ip6 ? [node.server_ip6] : [])],
+        hostPort: profile.p2p_port,
+      },
+    ];
   }
   const dataDir = docker ? '/data' : path.join(fleetDataDir, 'data', node.mn_id);
   // RPC stays on loopback for a daemon on this machine; in a container it must listen on
   // the container's interface, and the engine publishes it on loopback or the host's address.
   const rpcBind = docker ? { bind: '0.0.0.0', allow: '0.0.0.0/0' } : { bind: '127.0.0.1', allow: '127.0.0.1' };
-  const values = { data: dataDir, ports, rpcUser: node.rpc_user ?? '', rpcPassword: node.rpc_password ?? '', publicIp: node.server_ip ?? undefined, rpcBind, feeRecipient: opts.validator?.feeRecipient };
+  const values = {
+    data: dataDir,
+    ports,
+    rpcUser: node.rpc_user ?? '',
+    rpcPassword: node.rpc_password ?? '',
+    publicIp: node.server_ip ?? undefined,
+    rpcBind,
+    feeRecipient: opts.validator?.feeRecipient,
+  };
   let args = profile.args.map((a) => fill(a, values));
   // The config file travels as a file in the data folder for both engines (its
   // `-conf=<path>` argument names it): it may hold the operator key, which must never be an
   // argument or an environment variable, both readable by anyone on the host.
   const files: DaemonFile[] = [];
   if (profile.config && profile.config_file) {
-    files.push({ name: profile.config_file, content: withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey), mode: 0o600 });
+    files.push({
+      name: profile.config_file,
+      content: withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey),
+      mode: 0o600,
+    });
   }
   let program = docker ? profile.image! : profile.program;
   if (opts.daemonVersion && opts.daemonVersion !== profile.version) {
     const image = docker ? versionedImage(profile, opts.daemonVersion) : null;
-    if (!image) throw new Error(`node ${node.mn_id}: ${docker ? `the image ${profile.image} is not tagged with its version` : 'a daemon run from a path on this machine'} cannot run version ${opts.daemonVersion}`);
+    if (!image)
+      throw new Error(
+        `node ${node.mn_id}: ${docker ? `the image ${profile.image} is not tagged with its version` : 'a daemon run from a path on this machine'} cannot run version ${opts.daemonVersion}`,
+      );
     program = image;
   }
   const vc = profile.validator_client;
   if (vc) {
     // A validator is run, not only watched: its client beside the beacon node, holding
     // the keystore through 0600 files in the data folder.
-    if (!opts.validator) throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
+    if (!opts.validator)
+      throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
     files.push(...validatorFiles(dataDir, opts.validator));
     // On this machine the daemon's own path; in the image, its name on PATH.
-    const local = (argv: string[]) => (!docker && argv[0] === path.basename(profile.program) ? [profile.program, ...argv.slice(1)] : argv);
+    const local = (argv: string[]) =>
+      !docker && argv[0] === path.basename(profile.program) ? [profile.program, ...argv.slice(1)] : argv;
     const script = bothProcessesScript(local(args), local(vc.args.map((a) => fill(a, values))));
     program = docker ? program : '/bin/bash';
     args = docker ? ['bash', '-c', script] : ['-c', script];
   }
   return {
     ports,
-    spec: { ...base, program, args, ports, rpcPort: profile.rpc_port ?? profile.ports[0], dataDir, ...(files.length ? { files } : {}), ...(publish ? { publish } : {}) },
+    spec: {
+      ...base,
+      program,
+      args,
+      ports,
+      rpcPort: profile.rpc_port ?? profile.ports[0],
+      dataDir,
+      ...(files.length ? { files } : {}),
+      ...(publish ? { publish } : {}),
+    },
   };
 }

@@ -20,7 +20,11 @@ export function nodeStatusFrom(input: {
 }): { status: NodeStatus; problem: string | null } {
   const { engine, obs, error, now } = input;
   if (engine.state === 'missing') return { status: 'error', problem: 'The daemon is gone from its host.' };
-  if (engine.state === 'restarting') return { status: 'error', problem: `The daemon crashed and is being restarted (${engine.restarts} restart${engine.restarts === 1 ? '' : 's'}).` };
+  if (engine.state === 'restarting')
+    return {
+      status: 'error',
+      problem: `The daemon crashed and is being restarted (${engine.restarts} restart${engine.restarts === 1 ? '' : 's'}).`,
+    };
   if (engine.state === 'exited') return { status: 'error', problem: engine.error ?? 'The daemon stopped.' };
   if (engine.state === 'created') return { status: 'deploying', problem: null };
   if (!obs) {

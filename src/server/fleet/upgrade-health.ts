@@ -11,12 +11,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * throws with what it last saw when the engine says it stopped, or at the deadline. What
  * "healthy on the new version" means before a rollout's next batch.
  */
-export async function untilHealthyOn(engine: NodeEngine, node: Masternode, profile: DaemonProfile, version: string | null, timeoutMs: number): Promise<void> {
+export async function untilHealthyOn(
+  engine: NodeEngine,
+  node: Masternode,
+  profile: DaemonProfile,
+  version: string | null,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer yet';
   for (;;) {
     const st = await engine.inspect(node.mn_id);
-    if (st.state === 'missing' || st.state === 'exited') throw new Error(`the daemon ${st.state === 'missing' ? 'is gone' : `exited (${st.error ?? `code ${st.exitCode ?? '?'}`})`}`);
+    if (st.state === 'missing' || st.state === 'exited')
+      throw new Error(
+        `the daemon ${st.state === 'missing' ? 'is gone' : `exited (${st.error ?? `code ${st.exitCode ?? '?'}`})`}`,
+      );
     try {
       const seen = await observe(node, profile, await engine.rpcEndpoint(node.mn_id), 3_000);
       const reported = seen.wallet?.version ?? '';
@@ -26,7 +35,8 @@ export async function untilHealthyOn(engine: NodeEngine, node: Masternode, profi
     } catch (err) {
       last = (err as Error).message;
     }
-    if (Date.now() >= deadline) throw new Error(`not healthy on ${version ?? 'its version'} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
+    if (Date.now() >= deadline)
+      throw new Error(`not healthy on ${version ?? 'its version'} within ${Math.round(timeoutMs / 1000)} s: ${last}`);
     await sleep(Math.min(1000, Math.max(50, timeoutMs / 20)));
   }
 }

@@ -5,13 +5,21 @@ type Q = Kysely<Database>;
 
 /** The daemon version a node runs (null: its profile's). */
 export async function placementVersion(db: Q, nodeId: number): Promise<string | null> {
-  const row = await db.selectFrom('placements').select('daemon_version').where('node_id', '=', nodeId).executeTakeFirst();
+  const row = await db
+    .selectFrom('placements')
+    .select('daemon_version')
+    .where('node_id', '=', nodeId)
+    .executeTakeFirst();
   return row?.daemon_version ?? null;
 }
 
 /** The version new nodes of a coin get (null: the profile's). */
 export async function coinDaemonVersion(db: Q, coinId: string): Promise<string | null> {
-  const row = await db.selectFrom('coin_daemon_versions').select('version').where('coin_id', '=', coinId).executeTakeFirst();
+  const row = await db
+    .selectFrom('coin_daemon_versions')
+    .select('version')
+    .where('coin_id', '=', coinId)
+    .executeTakeFirst();
   return row?.version ?? null;
 }
 

@@ -36,7 +36,12 @@ const BATCH = 2000;
 type Pruner = (db: DB, before: number, limit: number) => Promise<number>;
 
 /** Deletes what has outlived its use, in short batches; returns counts per table. */
-export async function pruneAll(db: DB, now: number, signal?: AbortSignal, retention = RETENTION): Promise<Record<string, number>> {
+export async function pruneAll(
+  db: DB,
+  now: number,
+  signal?: AbortSignal,
+  retention = RETENTION,
+): Promise<Record<string, number>> {
   const steps: [string, Pruner, number][] = [
     ['events', pruneEvents, retention.eventsMs],
     ['page_visits', prunePageVisits, retention.pageVisitsMs],

@@ -43,9 +43,11 @@ export class AdmissionPool {
    * (`ok: false` without waiting) when the line has no room for them.
    */
   enter(payerKey: string, calls: number, signal?: AbortSignal): Entry | Promise<Entry> {
-    if (this.running < this.rule.running && this.startedThisTurn < this.rule.running && !this.lines.size) return { ok: true, leave: this.slot() };
+    if (this.running < this.rule.running && this.startedThisTurn < this.rule.running && !this.lines.size)
+      return { ok: true, leave: this.slot() };
     const line = this.lines.get(payerKey);
-    if (this.waitingCalls + calls > this.rule.waitCalls || (line?.calls ?? 0) + calls > this.rule.waitCallsPerPayer) return { ok: false, clientGone: false };
+    if (this.waitingCalls + calls > this.rule.waitCalls || (line?.calls ?? 0) + calls > this.rule.waitCallsPerPayer)
+      return { ok: false, clientGone: false };
     return new Promise<Entry>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const waiter: Waiter = {

@@ -17,10 +17,23 @@ export function routeTableMarkdown(routes: RestRoute[]): string {
   const row = (r: RestRoute) =>
     `| \`${r.method} ${r.path}\` | \`${r.procedure}\` | ${AUTH_SHORT[r.auth]} | ${inputSummary(r) === '–' ? '–' : `\`${inputSummary(r)}\``} | ${r.summary.replace(/\|/g, '\\|')}${r.cacheMs ? ` (cached ${r.cacheMs / 1000} s)` : ''} |`;
   const table = (title: string, list: RestRoute[]) =>
-    [`### ${title}`, '', '| Method and path | tRPC | Auth | Input | Answer |', '|---|---|---|---|---|', ...list.map(row), ''].join('\n');
+    [
+      `### ${title}`,
+      '',
+      '| Method and path | tRPC | Auth | Input | Answer |',
+      '|---|---|---|---|---|',
+      ...list.map(row),
+      '',
+    ].join('\n');
   return [
-    table('Public (`/public_api`)', routes.filter((r) => !r.path.startsWith('/api/'))),
-    table('Private (`/api`, bearer token)', routes.filter((r) => r.path.startsWith('/api/'))),
+    table(
+      'Public (`/public_api`)',
+      routes.filter((r) => !r.path.startsWith('/api/')),
+    ),
+    table(
+      'Private (`/api`, bearer token)',
+      routes.filter((r) => r.path.startsWith('/api/')),
+    ),
   ].join('\n');
 }
 
@@ -58,7 +71,12 @@ ${output ? `<details><summary>Answer</summary><pre>${escapeHtml(JSON.stringify(o
 
 /** The page at /api/docs: server-rendered, one stylesheet from this origin, no script. */
 export function apiDocsHtml(routes: RestRoute[]): string {
-  const nav = routes.map((r) => `<li><a href="#${r.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}">${r.method} ${escapeHtml(r.path)}</a></li>`).join('');
+  const nav = routes
+    .map(
+      (r) =>
+        `<li><a href="#${r.path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}">${r.method} ${escapeHtml(r.path)}</a></li>`,
+    )
+    .join('');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,9 +96,15 @@ export function apiDocsHtml(routes: RestRoute[]): string {
 <nav><ul>${nav}</ul></nav>
 <main>
 <h2>Public</h2>
-${routes.filter((r) => !r.path.startsWith('/api/')).map(section).join('\n')}
+${routes
+  .filter((r) => !r.path.startsWith('/api/'))
+  .map(section)
+  .join('\n')}
 <h2>Private</h2>
-${routes.filter((r) => r.path.startsWith('/api/')).map(section).join('\n')}
+${routes
+  .filter((r) => r.path.startsWith('/api/'))
+  .map(section)
+  .join('\n')}
 </main>
 </body>
 </html>

@@ -25,7 +25,13 @@ export type PayerEnv = { Variables: { callPayer: string } };
 export const REFUSAL_PAUSE_MS = 1000;
 
 /** Pauses the refusal (when the payer may still hold one), then answers it with the wait left. */
-async function refuse(c: HonoContext, budget: CallBudget, payerKey: string, retryAfterS: number, answer: (retryAfterS: number) => Response): Promise<Response> {
+async function refuse(
+  c: HonoContext,
+  budget: CallBudget,
+  payerKey: string,
+  retryAfterS: number,
+  answer: (retryAfterS: number) => Response,
+): Promise<Response> {
   const end = budget.holdRefusal(payerKey);
   if (!end) return answer(retryAfterS);
   try {
@@ -64,7 +70,9 @@ async function admit(
 ): Promise<Response | void> {
   const admission = budget.take(payer, calls);
   if (!admission.ok) return refuse(c, budget, payer.key, admission.retryAfterS, (s) => answer(s, overBudgetMessage(s)));
-  const entry = unpooled?.(c) ? { ok: true as const, leave: () => {} } : await budget.enter(payer, calls, c.req.raw.signal);
+  const entry = unpooled?.(c)
+    ? { ok: true as const, leave: () => {} }
+    : await budget.enter(payer, calls, c.req.raw.signal);
   if (!entry.ok) {
     admission.release(true);
     return answer(BUSY_RETRY_AFTER_S, serverBusyMessage(BUSY_RETRY_AFTER_S));
@@ -85,8 +93,15 @@ async function admit(
  * refused.
  */
 const wantsJsonLines = (c: HonoContext) =>
-  (c.req.header('trpc-accept') ?? (c.req.header('accept')?.split(',').some((t) => t.trim() === 'application/jsonl') ? 'application/jsonl' : null)) === 'application/jsonl';
-const STREAM_REFUSED = 'This server answers tRPC calls as plain JSON only, not as a stream: send the request without asking for application/jsonl.';
+  (c.req.header('trpc-accept') ??
+    (c.req
+      .header('accept')
+      ?.split(',')
+      .some((t) => t.trim() === 'application/jsonl')
+      ? 'application/jsonl'
+      : null)) === 'application/jsonl';
+const STREAM_REFUSED =
+  'This server answers tRPC calls as plain JSON only, not as a stream: send the request without asking for application/jsonl.';
 
 /**
  * Every tRPC call counts against its payer's budget (http/call-budget.ts), batched or
@@ -95,32 +110,67 @@ const STREAM_REFUSED = 'This server answers tRPC calls as plain JSON only, not a
  * shape (one error per call, as the procedure would have answered), so the browser's
  * batch link hands each query its own TOO_MANY_REQUESTS error.
  */
-export function trpcCallBudget<E extends PayerEnv>(base: string, budget: CallBudget, callerOf: CallerOf, unpooled?: Unpooled): MiddlewareHandler<E> {
+export function trpcCallBudget<E extends PayerEnv>(
+  base: string,
+  budget: CallBudget,
+  callerOf: CallerOf,
+  unpooled?: Unpooled,
+): MiddlewareHandler<E> {
   return async (c, next) => {
     const paths = callPaths(c, base);
     const batch = c.req.query('batch') === '1';
     if (wantsJsonLines(c)) {
-      const error = (path: string) => ({ error: { message: STREAM_REFUSED, code: TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST, data: { code: 'BAD_REQUEST', httpStatus: 400, path } } });
+      const error = (path: string) => ({
+        error: {
+          message: STREAM_REFUSED,
+          code: TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST,
+          data: { code: 'BAD_REQUEST', httpStatus: 400, path },
+        },
+      });
       return c.json(batch ? paths.map(error) : error(paths[0]), 400);
     }
     const { token, ip } = callerOf(c);
     const payer = await budget.payer(token, ip);
     c.set('callPayer', payer.key);
-    return admit(c, next, budget, payer, paths.length, (retryAfterS, message) => {
-      const error = (path: string) => ({
-        error: { message, code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS, data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: retryAfterS } },
-      });
-      return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(retryAfterS) });
-    }, unpooled);
+    return admit(
+      c,
+      next,
+      budget,
+      payer,
+      paths.length,
+      (retryAfterS, message) => {
+        const error = (path: string) => ({
+          error: {
+            message,
+            code: TRPC_ERROR_CODES_BY_KEY.TOO_MANY_REQUESTS,
+            data: { code: 'TOO_MANY_REQUESTS', httpStatus: TOO_MANY, path, retryAfter: retryAfterS },
+          },
+        });
+        return c.json(batch ? paths.map(error) : error(paths[0]), TOO_MANY, { 'retry-after': String(retryAfterS) });
+      },
+      unpooled,
+    );
   };
 }
 
 /** The same budget for the REST routes: one call per request, refused in the REST shape. */
-export function restCallBudget<E extends PayerEnv>(budget: CallBudget, callerOf: CallerOf, unpooled?: Unpooled): MiddlewareHandler<E> {
+export function restCallBudget<E extends PayerEnv>(
+  budget: CallBudget,
+  callerOf: CallerOf,
+  unpooled?: Unpooled,
+): MiddlewareHandler<E> {
   return async (c, next) => {
     const { token, ip } = callerOf(c);
     const payer = await budget.payer(token, ip);
     c.set('callPayer', payer.key);
-    return admit(c, next, budget, payer, 1, (retryAfterS, message) => c.json({ success: false, message }, TOO_MANY, { 'retry-after': String(retryAfterS) }), unpooled);
+    return admit(
+      c,
+      next,
+      budget,
+      payer,
+      1,
+      (retryAfterS, message) => c.json({ success: false, message }, TOO_MANY, { 'retry-after': String(retryAfterS) }),
+      unpooled,
+    );
   };
 }

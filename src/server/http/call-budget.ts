@@ -30,7 +30,13 @@ export const CALL_BUDGETS = {
  * `pool`: whose admission pool it waits in (admission-pool.ts), as `poolKey` (a /48
  * for IPv6 guests, so its many /64s take one turn in the round robin, not thousands).
  */
-export type Payer = { key: string; rule: CallRule; network?: { key: string; rule: CallRule }; pool: 'guest' | 'account'; poolKey: string };
+export type Payer = {
+  key: string;
+  rule: CallRule;
+  network?: { key: string; rule: CallRule };
+  pool: 'guest' | 'account';
+  poolKey: string;
+};
 
 /** Admitted: `release` when the answer is built; `release(true)` when no call ran (the calls are handed back). */
 export type Admission = { ok: true; release: (unused?: boolean) => void } | { ok: false; retryAfterS: number };
@@ -68,7 +74,10 @@ export class CallBudget {
   /** Paused refusals per payer; gone at zero. */
   private paused = new Map<string, number>();
   /** Process-wide admission, one pool for all guests and one for all accounts. */
-  private pools = { guest: new AdmissionPool(ADMISSION_POOLS.guest), account: new AdmissionPool(ADMISSION_POOLS.account) };
+  private pools = {
+    guest: new AdmissionPool(ADMISSION_POOLS.guest),
+    account: new AdmissionPool(ADMISSION_POOLS.account),
+  };
   private lastSweep = 0;
   private readonly now: () => number;
   private readonly ownerOf: OwnerOf;
@@ -79,7 +88,9 @@ export class CallBudget {
 
   async payer(token: string | null, ip: string): Promise<Payer> {
     const account = token ? await this.ownerOf(token, ip) : null;
-    return account !== null ? { key: `account:${account}`, rule: CALL_BUDGETS.account, pool: 'account', poolKey: `account:${account}` } : addressPayer(ip);
+    return account !== null
+      ? { key: `account:${account}`, rule: CALL_BUDGETS.account, pool: 'account', poolKey: `account:${account}` }
+      : addressPayer(ip);
   }
 
   /** A place in the payer's admission pool for `calls` calls (admission-pool.ts). */
@@ -121,12 +132,16 @@ export class CallBudget {
    */
   take(payer: Payer, calls: number): Admission {
     const t = this.now();
-    const buckets = [this.bucket(payer.key, payer.rule, t), ...(payer.network ? [this.bucket(payer.network.key, payer.network.rule, t)] : [])];
+    const buckets = [
+      this.bucket(payer.key, payer.rule, t),
+      ...(payer.network ? [this.bucket(payer.network.key, payer.network.rule, t)] : []),
+    ];
     const rules = [payer.rule, ...(payer.network ? [payer.network.rule] : [])];
     let retryAfterS = 0;
     buckets.forEach((b, i) => {
       if (b.inFlight + calls > rules[i].inFlight) retryAfterS = Math.max(retryAfterS, 1);
-      else if (b.tokens < calls) retryAfterS = Math.max(retryAfterS, Math.ceil((calls - b.tokens) / rules[i].perSecond), 1);
+      else if (b.tokens < calls)
+        retryAfterS = Math.max(retryAfterS, Math.ceil((calls - b.tokens) / rules[i].perSecond), 1);
     });
     if (retryAfterS) return { ok: false, retryAfterS };
     for (const b of buckets) {
@@ -186,7 +201,11 @@ export class CallBudget {
   private sweep(t: number) {
     this.lastSweep = t;
     for (const [key, b] of this.buckets) {
-      const rule = key.startsWith('account:') ? CALL_BUDGETS.account : key.startsWith('network:') ? CALL_BUDGETS.network : CALL_BUDGETS.address;
+      const rule = key.startsWith('account:')
+        ? CALL_BUDGETS.account
+        : key.startsWith('network:')
+          ? CALL_BUDGETS.network
+          : CALL_BUDGETS.address;
       if (!b.inFlight && b.tokens + ((t - b.at) / 1000) * rule.perSecond >= rule.burst) this.buckets.delete(key);
     }
   }

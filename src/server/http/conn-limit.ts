@@ -39,4 +39,8 @@ export const REQUEST_TIMEOUT_MS = 20_000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const CHECK_INTERVAL_MS = 2_000;
 
-export const requestTimeouts = { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: HEADERS_TIMEOUT_MS, connectionsCheckingInterval: CHECK_INTERVAL_MS };
+export const requestTimeouts = {
+  requestTimeout: REQUEST_TIMEOUT_MS,
+  headersTimeout: HEADERS_TIMEOUT_MS,
+  connectionsCheckingInterval: CHECK_INTERVAL_MS,
+};

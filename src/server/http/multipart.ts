@@ -35,8 +35,11 @@ export type ValidatorUpload = {
 
 export type UploadRefusal = { ok: false; message: string; error_input?: UploadField; status: 400 | 413 | 415 };
 
-const refuse = (message: string, error_input: UploadField | undefined, status: UploadRefusal['status'] = 400): UploadRefusal =>
-  error_input ? { ok: false, message, error_input, status } : { ok: false, message, status };
+const refuse = (
+  message: string,
+  error_input: UploadField | undefined,
+  status: UploadRefusal['status'] = 400,
+): UploadRefusal => (error_input ? { ok: false, message, error_input, status } : { ok: false, message, status });
 
 const TOO_LARGE = `The upload is too large: at most ${MAX_KEYSTORE_FILES} files of ${MAX_KEYSTORE_BYTES / 1024} KiB each.`;
 
@@ -46,7 +49,8 @@ export async function readValidatorUpload(req: Request): Promise<ValidatorUpload
     return refuse('Expected a multipart/form-data upload with keystore files.', undefined, 415);
   }
   const declared = req.headers.get('content-length');
-  if (declared !== null && !(/^\d+$/.test(declared) && Number(declared) <= MAX_UPLOAD_BYTES)) return refuse(TOO_LARGE, 'keystores', 413);
+  if (declared !== null && !(/^\d+$/.test(declared) && Number(declared) <= MAX_UPLOAD_BYTES))
+    return refuse(TOO_LARGE, 'keystores', 413);
 
   const body = await readCapped(req.body, MAX_UPLOAD_BYTES);
   if (!body) return refuse(TOO_LARGE, 'keystores', 413);
@@ -61,7 +65,10 @@ export async function readValidatorUpload(req: Request): Promise<ValidatorUpload
 }
 
 /** The whole body, or null as soon as it passes `cap` bytes (the rest is never read). */
-async function readCapped(stream: ReadableStream<Uint8Array> | null, cap: number): Promise<Uint8Array<ArrayBuffer> | null> {
+async function readCapped(
+  stream: ReadableStream<Uint8Array> | null,
+  cap: number,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (!stream) return new Uint8Array(new ArrayBuffer(0));
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
@@ -91,13 +98,21 @@ const UPLOAD_FAMILY = FAMILIES.find((f) => FAMILY[f].entry === 'keystores') ?? '
 
 async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefusal> {
   // Only the payload of the family that uploads keystores (families.ts): any other part is refused by name.
-  const parts = Object.fromEntries([...form.entries()].filter(([k]) => k !== 'keystores' && k !== 'keystores[]').map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
+  const parts = Object.fromEntries(
+    [...form.entries()]
+      .filter(([k]) => k !== 'keystores' && k !== 'keystores[]')
+      .map(([k, v]) => [k, typeof v === 'string' ? v : v.name]),
+  );
   const foreign = payloadProblem({ label: 'validator', family: UPLOAD_FAMILY }, parts);
   if (foreign) return refuse(foreign.message, undefined);
   // A one-value field sent twice: which one counts would be a guess (a second fee
   // recipient appended on the way), so neither does.
   for (const name of Object.keys(parts)) {
-    if (form.getAll(name).length > 1) return refuse(`The field ${name} was sent more than once.`, name === 'password' || name === 'fee_recipient' ? name : undefined);
+    if (form.getAll(name).length > 1)
+      return refuse(
+        `The field ${name} was sent more than once.`,
+        name === 'password' || name === 'fee_recipient' ? name : undefined,
+      );
   }
   // `keystores[]` is how some form libraries spell a repeated field.
   const entries = [...form.getAll('keystores'), ...form.getAll('keystores[]')];
@@ -110,7 +125,8 @@ async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefus
   const keystores: KeystoreUpload[] = [];
   for (const [i, file] of files.entries()) {
     const name = uniqueFileName(file.name, i, taken);
-    if (file.size > MAX_KEYSTORE_BYTES) return refuse(`${name}: the file is larger than ${MAX_KEYSTORE_BYTES / 1024} KiB`, 'keystores');
+    if (file.size > MAX_KEYSTORE_BYTES)
+      return refuse(`${name}: the file is larger than ${MAX_KEYSTORE_BYTES / 1024} KiB`, 'keystores');
     const text = await file.text();
     let json: unknown;
     try {
@@ -127,7 +143,14 @@ async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefus
   const feeError = evmAddressError(feeRecipient);
   if (feeError) return refuse(feeError, 'fee_recipient');
 
-  return { ok: true, currency: text(form, 'currency').trim(), package: text(form, 'package').trim(), password, fee_recipient: feeRecipient, keystores };
+  return {
+    ok: true,
+    currency: text(form, 'currency').trim(),
+    package: text(form, 'package').trim(),
+    password,
+    fee_recipient: feeRecipient,
+    keystores,
+  };
 }
 
 /** A text field's first value ('' when absent or sent as a file). */
@@ -150,7 +173,8 @@ export function uniqueFileName(raw: string, index: number, taken: Set<string>): 
   if (name === '' || name === '.' || name === '..') name = `keystore-${index + 1}.json`;
   const ext = /\.json$/i.test(name) ? name.slice(-5) : '';
   const stem = ext ? name.slice(0, -5) : name;
-  const fit = (s: string, suffix: string) => `${[...s].slice(0, MAX_FILE_NAME - suffix.length - ext.length).join('')}${suffix}${ext}`;
+  const fit = (s: string, suffix: string) =>
+    `${[...s].slice(0, MAX_FILE_NAME - suffix.length - ext.length).join('')}${suffix}${ext}`;
   let candidate = fit(stem, '');
   for (let n = 2; taken.has(candidate) || candidate === '__proto__'; n++) candidate = fit(stem, ` (${n})`);
   taken.add(candidate);

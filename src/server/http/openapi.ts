@@ -22,7 +22,8 @@ export function inputObject(route: Pick<RestRoute, 'input'>): JsonSchema | null 
 const AUTH_TEXT = {
   public: 'Public: no token.',
   session: 'Needs a login session: `Authorization: Bearer <auth_token>`. API keys are refused.',
-  'session-or-key': 'Needs `Authorization: Bearer <auth_token or API key>`; an API key works only from its allowed addresses.',
+  'session-or-key':
+    'Needs `Authorization: Bearer <auth_token or API key>`; an API key works only from its allowed addresses.',
 } as const;
 
 export function authText(route: Pick<RestRoute, 'auth'>): string {
@@ -50,10 +51,16 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
         schema,
       }));
     } else if (r.method === 'POST' && input) {
-      op.requestBody = { required: !r.input!.safeParse(undefined).success, content: { 'application/json': { schema: input } } };
+      op.requestBody = {
+        required: !r.input!.safeParse(undefined).success,
+        content: { 'application/json': { schema: input } },
+      };
     }
     const responses: Record<string, unknown> = {
-      '200': { description: 'Success', content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : {} } } },
+      '200': {
+        description: 'Success',
+        content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : {} } },
+      },
     };
     // The statuses of the table in docs/decisions.md ("Error codes and statuses").
     responses['4XX'] = { $ref: '#/components/responses/Error' };
@@ -78,11 +85,18 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
     components: {
       schemas: { Error: jsonSchema(errorResponse, 'output') },
       responses: {
-        Error: { description: 'A failure: the message says what is wrong.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        Error: {
+          description: 'A failure: the message says what is wrong.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
       securitySchemes: {
         session: { type: 'http', scheme: 'bearer', description: 'The auth_token from POST /public_api/login.' },
-        apiKey: { type: 'http', scheme: 'bearer', description: 'An API key, usable only from its allowed IP addresses.' },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key, usable only from its allowed IP addresses.',
+        },
       },
     },
   };
@@ -98,15 +112,26 @@ function addMultipartBody(paths: Record<string, Record<string, unknown>>, r: Res
   const properties: Record<string, JsonSchema> = {};
   for (const [name, schema] of Object.entries(input?.properties ?? {})) {
     // Each file is its own part named after the field (repeated), sent as binary.
-    properties[name] = schema.type === 'array' ? { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } } : schema;
+    properties[name] =
+      schema.type === 'array'
+        ? { type: 'array', items: { type: 'string', contentMediaType: 'application/json' } }
+        : schema;
   }
   const form = { type: 'object', properties, required: input?.required ?? [] };
   const existing = paths[r.path]?.[method] as Record<string, any> | undefined;
   if (!existing) {
-    (paths[r.path] ??= {})[method] = { operationId: r.procedure.replace('.', '_'), summary: `${r.method} ${r.path}`, description: r.summary, requestBody: { required: true, content: { 'multipart/form-data': { schema: form } } } };
+    (paths[r.path] ??= {})[method] = {
+      operationId: r.procedure.replace('.', '_'),
+      summary: `${r.method} ${r.path}`,
+      description: r.summary,
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: form } } },
+    };
     return;
   }
   existing.requestBody ??= { required: true, content: {} };
-  existing.requestBody.content['multipart/form-data'] = { schema: form, encoding: { keystores: { contentType: 'application/json' } } };
+  existing.requestBody.content['multipart/form-data'] = {
+    schema: form,
+    encoding: { keystores: { contentType: 'application/json' } },
+  };
   existing.description = `${existing.description}\n\nAs multipart/form-data (tRPC \`${r.procedure}\`): ${r.summary}`;
 }

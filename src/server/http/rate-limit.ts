@@ -82,7 +82,8 @@ export function addressKey(ip: string): string {
 }
 
 /** Per-address limits (`*PerIp`) count by `addressKey`; the others by their key as given. */
-const keyOf = (name: LimitName, key: string | number) => `${name}:${typeof key === 'string' && name.endsWith('PerIp') ? addressKey(key) : key}`;
+const keyOf = (name: LimitName, key: string | number) =>
+  `${name}:${typeof key === 'string' && name.endsWith('PerIp') ? addressKey(key) : key}`;
 
 const SWEEP_ABOVE = 50_000;
 const SWEEP_EVERY_MS = 10_000;
@@ -145,7 +146,8 @@ export class RateLimiter {
    */
   private sweep(t: number) {
     this.lastSweep = t;
-    for (const [id, taken] of this.windows) if (!taken.length || t - taken[taken.length - 1] > 60 * MINUTE) this.windows.delete(id);
+    for (const [id, taken] of this.windows)
+      if (!taken.length || t - taken[taken.length - 1] > 60 * MINUTE) this.windows.delete(id);
     for (const id of this.windows.keys()) {
       if (this.windows.size <= MAX_KEYS) break;
       this.windows.delete(id);

@@ -66,7 +66,8 @@ async function readMultipartInput(c: HonoContext): Promise<unknown> {
 
 /** The REST answer of a failure: `{success:false, message}` with the status table's code. */
 export function restError(err: unknown): { status: number; message: string; error_input?: string } | null {
-  if (err instanceof AppError) return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
+  if (err instanceof AppError)
+    return { status: err.status, message: err.message, ...(err.field ? { error_input: err.field } : {}) };
   // A service's AppError thrown inside a procedure arrives wrapped: keep its field.
   if (err instanceof TRPCError && err.cause instanceof AppError) return restError(err.cause);
   if (err instanceof TRPCError && err.code in ERROR_STATUS) {
@@ -78,7 +79,12 @@ export function restError(err: unknown): { status: number; message: string; erro
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Env: the adapters read no variables
-export function mountRest(app: Hono<any>, router: AnyTRPCRouter, makeContext: (c: HonoContext) => Context, cache: ResponseCache) {
+export function mountRest(
+  app: Hono<any>,
+  router: AnyTRPCRouter,
+  makeContext: (c: HonoContext) => Context,
+  cache: ResponseCache,
+) {
   const routes = restRoutes(router);
   const call = procedureCaller(router);
   // A path may have a JSON route and a multipart route of the same method: one handler
@@ -100,8 +106,20 @@ export function mountRest(app: Hono<any>, router: AnyTRPCRouter, makeContext: (c
         return c.body(body, 200, { 'content-type': 'application/json' });
       } catch (err) {
         const known = restError(err);
-        if (known) return c.json({ success: false, message: known.message, ...(known.error_input ? { error_input: known.error_input } : {}) }, known.status as 400);
-        ctx.log.error('rest call failed', { request_id: ctx.req.requestId, path: route.path, err: err instanceof TRPCError ? (err.cause ?? err) : err });
+        if (known)
+          return c.json(
+            {
+              success: false,
+              message: known.message,
+              ...(known.error_input ? { error_input: known.error_input } : {}),
+            },
+            known.status as 400,
+          );
+        ctx.log.error('rest call failed', {
+          request_id: ctx.req.requestId,
+          path: route.path,
+          err: err instanceof TRPCError ? (err.cause ?? err) : err,
+        });
         return c.json({ success: false, message: MESSAGES.internal }, 500);
       }
     });

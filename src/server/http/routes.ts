@@ -22,8 +22,10 @@ export function restRoutes(router: AnyTRPCRouter): RestRoute[] {
   for (const [name, p] of Object.entries(procedures)) {
     const def = p._def;
     if (!def.meta?.rest) continue;
-    if (def.type !== 'query' && def.type !== 'mutation') throw new Error(`${name}: only queries and mutations have REST routes`);
-    if (def.meta.rest.cacheMs && (def.type !== 'query' || authKind(def.middlewares) !== 'public')) throw new Error(`${name}: only public queries may be cached`);
+    if (def.type !== 'query' && def.type !== 'mutation')
+      throw new Error(`${name}: only queries and mutations have REST routes`);
+    if (def.meta.rest.cacheMs && (def.type !== 'query' || authKind(def.middlewares) !== 'public'))
+      throw new Error(`${name}: only public queries may be cached`);
     routes.push({
       ...def.meta.rest,
       procedure: name,

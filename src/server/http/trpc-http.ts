@@ -15,7 +15,8 @@ import { procedureCaller, restRoutes } from './routes';
 export const MAX_BATCH_CALLS = 20;
 export const MAX_BATCH_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-const refuse = (c: HonoContext, code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE', message: string) => c.json({ success: false, message }, ERROR_STATUS[code]);
+const refuse = (c: HonoContext, code: 'BAD_REQUEST' | 'PAYLOAD_TOO_LARGE', message: string) =>
+  c.json({ success: false, message }, ERROR_STATUS[code]);
 
 /** The procedure paths of a tRPC request: /trpc/a.b,c.d?batch=1 → [a.b, c.d]. */
 export function callPaths(c: HonoContext, base: string): string[] {
@@ -39,7 +40,11 @@ export function batchLimit(base: string): MiddlewareHandler {
   return async (c, next) => {
     const paths = callPaths(c, base);
     if (paths.length > MAX_BATCH_CALLS) {
-      return refuse(c, 'BAD_REQUEST', `A batch may hold at most ${MAX_BATCH_CALLS} calls; this one holds ${paths.length}. Split it.`);
+      return refuse(
+        c,
+        'BAD_REQUEST',
+        `A batch may hold at most ${MAX_BATCH_CALLS} calls; this one holds ${paths.length}. Split it.`,
+      );
     }
     await next();
     // (`sized` first: reading `body` turns the adapter's light Response into a full one.)
@@ -60,8 +65,17 @@ export function batchLimit(base: string): MiddlewareHandler {
  * only when every call in it is cacheable; on any failure the request goes on to the
  * tRPC handler, which answers the error in tRPC's shape.
  */
-export function trpcPublicCache(base: string, router: AnyTRPCRouter, cache: ResponseCache, makeContext: (c: HonoContext) => Context): MiddlewareHandler {
-  const cacheable = new Map(restRoutes(router).filter((r) => r.cacheMs).map((r) => [r.procedure, r]));
+export function trpcPublicCache(
+  base: string,
+  router: AnyTRPCRouter,
+  cache: ResponseCache,
+  makeContext: (c: HonoContext) => Context,
+): MiddlewareHandler {
+  const cacheable = new Map(
+    restRoutes(router)
+      .filter((r) => r.cacheMs)
+      .map((r) => [r.procedure, r]),
+  );
   const call = procedureCaller(router);
   return async (c, next) => {
     if (c.req.method !== 'GET') return next();
@@ -80,12 +94,15 @@ export function trpcPublicCache(base: string, router: AnyTRPCRouter, cache: Resp
     let ctx: Context | undefined;
     try {
       const bodies = await Promise.all(
-        routes.map((r, i) => cachedAnswer(cache, r!, inputs[i], () => call((ctx ??= makeContext(c)), r!.procedure, inputs[i]))),
+        routes.map((r, i) =>
+          cachedAnswer(cache, r!, inputs[i], () => call((ctx ??= makeContext(c)), r!.procedure, inputs[i])),
+        ),
       );
       const items = bodies.map((b) => `{"result":{"data":${b}}}`);
       // Encoded once, here, inside the caller's admission (the adapter writes the bytes as they are).
       const bytes = Buffer.from(batch ? `[${items.join(',')}]` : items[0]);
-      if (bytes.length > MAX_BATCH_RESPONSE_BYTES) return refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
+      if (bytes.length > MAX_BATCH_RESPONSE_BYTES)
+        return refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
       const res = c.body(bytes, 200, { 'content-type': 'application/json' });
       sized.add(res);
       return res;

@@ -14,7 +14,11 @@ export class DeadlineError extends Error {
  * `ABORT_GRACE_MS` later: the attempt counts as failed and its slot is free, so one
  * hung call cannot hold a runner (or shutdown).
  */
-export async function runWithDeadline(deadlineMs: number, fn: (signal: AbortSignal) => Promise<void>, stop?: AbortSignal): Promise<void> {
+export async function runWithDeadline(
+  deadlineMs: number,
+  fn: (signal: AbortSignal) => Promise<void>,
+  stop?: AbortSignal,
+): Promise<void> {
   const ac = new AbortController();
   const timers: NodeJS.Timeout[] = [];
   let onStop: (() => void) | undefined;

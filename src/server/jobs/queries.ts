@@ -20,7 +20,12 @@ export type EnqueueOptions = {
  * for it commits). Any process sharing the database file may call it; the server's
  * runner finds it on its next look. Returns false when a live job with the key exists.
  */
-export function enqueueJob<N extends QueuedJobName>(db: Q, name: N, payload: QueuedJobPayload<N>, opts: EnqueueOptions = {}): Promise<boolean> {
+export function enqueueJob<N extends QueuedJobName>(
+  db: Q,
+  name: N,
+  payload: QueuedJobPayload<N>,
+  opts: EnqueueOptions = {},
+): Promise<boolean> {
   return insertJob(db, name, jobPayloadText(payload), opts);
 }
 
@@ -45,7 +50,15 @@ export async function insertJob(db: Q, name: string, payload: string, opts: Enqu
   const now = Date.now();
   const res = await db
     .insertInto('jobs')
-    .values({ name, key: opts.key ?? `${name}:${crypto.randomUUID()}`, payload, state: 'queued', run_at: opts.runAt ?? now, created_at: now, updated_at: now })
+    .values({
+      name,
+      key: opts.key ?? `${name}:${crypto.randomUUID()}`,
+      payload,
+      state: 'queued',
+      run_at: opts.runAt ?? now,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) => oc.column('key').where(LIVE_INDEX).doNothing())
     .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -55,7 +68,15 @@ export async function insertJob(db: Q, name: string, payload: string, opts: Enqu
 export async function claimableJobs(db: Q, names: string[], now: number, limit: number) {
   if (!names.length || limit <= 0) return [];
   // The condition written as the partial index's own (not bound parameters), so SQLite uses jobs_due.
-  return db.selectFrom('jobs').select(['id', 'name']).where(LIVE_INDEX).where('run_at', '<=', now).where('name', 'in', names).orderBy('run_at').limit(limit).execute();
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'name'])
+    .where(LIVE_INDEX)
+    .where('run_at', '<=', now)
+    .where('name', 'in', names)
+    .orderBy('run_at')
+    .limit(limit)
+    .execute();
 }
 
 /**
@@ -75,14 +96,28 @@ export function claimJob(db: Q, id: number, owner: string, now: number, leaseUnt
 
 /** The fence: an outcome is recorded only by the attempt that still holds the claim. */
 type Claim = { id: number; owner: string; attempts: number };
-const held = (db: Q, c: Claim) => db.updateTable('jobs').where('id', '=', c.id).where('owner', '=', c.owner).where('attempts', '=', c.attempts).where('state', '=', 'running');
+const held = (db: Q, c: Claim) =>
+  db
+    .updateTable('jobs')
+    .where('id', '=', c.id)
+    .where('owner', '=', c.owner)
+    .where('attempts', '=', c.attempts)
+    .where('state', '=', 'running');
 
 export function finishJob(db: Q, c: Claim) {
-  return db.deleteFrom('jobs').where('id', '=', c.id).where('owner', '=', c.owner).where('attempts', '=', c.attempts).where('state', '=', 'running').execute();
+  return db
+    .deleteFrom('jobs')
+    .where('id', '=', c.id)
+    .where('owner', '=', c.owner)
+    .where('attempts', '=', c.attempts)
+    .where('state', '=', 'running')
+    .execute();
 }
 
 export function retryJob(db: Q, c: Claim, runAt: number, error: string) {
-  return held(db, c).set({ state: 'queued', owner: null, run_at: runAt, last_error: error, updated_at: Date.now() }).execute();
+  return held(db, c)
+    .set({ state: 'queued', owner: null, run_at: runAt, last_error: error, updated_at: Date.now() })
+    .execute();
 }
 
 export function failJob(db: Q, c: Claim, error: string) {
@@ -97,14 +132,23 @@ export function findJobs(db: Q, name: string) {
 export async function pruneFailedJobs(db: Q, olderThan: number, limit: number): Promise<number> {
   const res = await db
     .deleteFrom('jobs')
-    .where('id', 'in', (eb) => eb.selectFrom('jobs').select('id').where('state', '=', 'failed').where('updated_at', '<', olderThan).limit(limit))
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('jobs').select('id').where('state', '=', 'failed').where('updated_at', '<', olderThan).limit(limit),
+    )
     .executeTakeFirst();
   return Number(res.numDeletedRows);
 }
 
 /** Failed jobs, newest first, for the operator (their reason is `last_error`). */
 export function listFailedJobs(db: Q, limit: number) {
-  return db.selectFrom('jobs').select(['id', 'name', 'key', 'attempts', 'last_error', 'updated_at', 'created_at']).where('state', '=', 'failed').orderBy('updated_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('jobs')
+    .select(['id', 'name', 'key', 'attempts', 'last_error', 'updated_at', 'created_at'])
+    .where('state', '=', 'failed')
+    .orderBy('updated_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
 }
 
 export function findJob(db: Q, id: number) {
@@ -113,11 +157,23 @@ export function findJob(db: Q, id: number) {
 
 /** Whether another row of the key is queued or running (single flight). */
 export async function liveJobOfKey(db: Q, key: string): Promise<boolean> {
-  return (await db.selectFrom('jobs').select('id').where('key', '=', key).where('state', 'in', ['queued', 'running']).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('key', '=', key)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** A failed job queued again, due now, with a fresh count of attempts. */
 export async function requeueFailedJob(db: Q, id: number): Promise<boolean> {
-  const res = await db.updateTable('jobs').set({ state: 'queued', owner: null, attempts: 0, run_at: Date.now(), updated_at: Date.now() }).where('id', '=', id).where('state', '=', 'failed').executeTakeFirst();
+  const res = await db
+    .updateTable('jobs')
+    .set({ state: 'queued', owner: null, attempts: 0, run_at: Date.now(), updated_at: Date.now() })
+    .where('id', '=', id)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
 }

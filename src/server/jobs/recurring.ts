@@ -89,8 +89,12 @@ export class Recurring {
   health(now = Date.now()): string | null {
     if (this.stopped) return 'stopped';
     if (!this.started) return 'not started';
-    if (this.running) return now - this.runStartedAt > this.spec.deadlineMs + 5_000 ? `a run has taken ${Math.round((now - this.runStartedAt) / 1000)} s, past its deadline` : null;
-    if (this.spec.everyMs && now - this.lastEndAt > this.spec.everyMs * 3 + 5_000) return `no run for ${Math.round((now - this.lastEndAt) / 1000)} s`;
+    if (this.running)
+      return now - this.runStartedAt > this.spec.deadlineMs + 5_000
+        ? `a run has taken ${Math.round((now - this.runStartedAt) / 1000)} s, past its deadline`
+        : null;
+    if (this.spec.everyMs && now - this.lastEndAt > this.spec.everyMs * 3 + 5_000)
+      return `no run for ${Math.round((now - this.lastEndAt) / 1000)} s`;
     return null;
   }
 
@@ -100,7 +104,9 @@ export class Recurring {
 
   private begin(): Promise<void> {
     // A request may trigger a run; the run is the whole loop's, not that request's.
-    const run = outsideLogScope(() => runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown))
+    const run = outsideLogScope(() =>
+      runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown),
+    )
       .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
       .finally(() => {
         this.running = undefined;

@@ -4,7 +4,17 @@ import type { DB } from '../db/open';
 import type { JobRow } from '../db/schema';
 import { outsideLogScope, withLogFields, type Logger } from '../log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
-import { claimJob, claimableJobs, failJob, finishJob, insertJob, jobPayloadText, requestIdOfPayload, retryJob, type EnqueueOptions } from './queries';
+import {
+  claimJob,
+  claimableJobs,
+  failJob,
+  finishJob,
+  insertJob,
+  jobPayloadText,
+  requestIdOfPayload,
+  retryJob,
+  type EnqueueOptions,
+} from './queries';
 import { Recurring, type RecurringSpec } from './recurring';
 
 type Schemas = Record<string, z.ZodType>;
@@ -206,20 +216,30 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       const parsed = this.schemas[row.name].safeParse(parseJson(row.payload));
       if (!parsed.success) throw new GiveUp(`bad payload: ${parsed.error.message}`);
       const retryAt = () => Date.now() + backoffMs(row.attempts, spec.backoffMs);
-      await runWithDeadline(spec.deadlineMs, (signal) => spec.run(parsed.data, { signal, attempt: row.attempts, maxAttempts: spec.maxAttempts, retryAt }), this.shutdown.signal);
+      await runWithDeadline(
+        spec.deadlineMs,
+        (signal) => spec.run(parsed.data, { signal, attempt: row.attempts, maxAttempts: spec.maxAttempts, retryAt }),
+        this.shutdown.signal,
+      );
     } catch (err) {
       const error = errorText(err);
       if (err instanceof GiveUp || row.attempts >= spec.maxAttempts) {
-        await failJob(this.db, claim, error).catch((e) => this.log.error('job runner: recording a failure failed', { ...fields, error: errorText(e) }));
+        await failJob(this.db, claim, error).catch((e) =>
+          this.log.error('job runner: recording a failure failed', { ...fields, error: errorText(e) }),
+        );
         const payload = this.schemas[row.name].safeParse(safeJson(row.payload));
         if (spec.onGiveUp && payload.success) {
-          await spec.onGiveUp(payload.data, error).catch((e) => this.log.error('job runner: give-up hook failed', { ...fields, error: errorText(e) }));
+          await spec
+            .onGiveUp(payload.data, error)
+            .catch((e) => this.log.error('job runner: give-up hook failed', { ...fields, error: errorText(e) }));
         }
         this.log.error('job failed for good', { ...fields, error });
         return;
       }
       const delay = backoffMs(row.attempts, spec.backoffMs);
-      await retryJob(this.db, claim, Date.now() + delay, error).catch((e) => this.log.error('job runner: recording a retry failed', { ...fields, error: errorText(e) }));
+      await retryJob(this.db, claim, Date.now() + delay, error).catch((e) =>
+        this.log.error('job runner: recording a retry failed', { ...fields, error: errorText(e) }),
+      );
       this.log.warn('job failed; will retry', { ...fields, error, retry_in_ms: delay });
       // A timer may fire a millisecond early by the wall clock; look just after the row is due.
       const t = setTimeout(() => {
@@ -231,7 +251,9 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
       return;
     }
     // Outside the try: a failure to record a success must not run the job again (a mail twice).
-    await finishJob(this.db, claim).catch((e) => this.log.error('job runner: recording a success failed', { ...fields, error: errorText(e) }));
+    await finishJob(this.db, claim).catch((e) =>
+      this.log.error('job runner: recording a success failed', { ...fields, error: errorText(e) }),
+    );
   }
 }
 

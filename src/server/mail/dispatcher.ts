@@ -50,15 +50,28 @@ export class MailDispatcher {
     const mail = await findMail(this.db, id);
     if (!mail || mail.status !== 'pending') return;
     try {
-      const extra = { ...(mail.html ? { html: mail.html } : {}), ...(mail.headers ? { headers: JSON.parse(mail.headers) as Record<string, string> } : {}) };
+      const extra = {
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: JSON.parse(mail.headers) as Record<string, string> } : {}),
+      };
       await this.mailer.send({ to: mail.to_addr, subject: mail.subject, text: mail.text, ...extra }, ctx.signal);
     } catch (err) {
       const last = ctx.attempt >= ctx.maxAttempts;
-      await markMail(this.db, id, { status: last ? 'failed' : 'pending', attempts: ctx.attempt, next_attempt_at: last ? Date.now() : ctx.retryAt(), last_error: errorText(err) });
+      await markMail(this.db, id, {
+        status: last ? 'failed' : 'pending',
+        attempts: ctx.attempt,
+        next_attempt_at: last ? Date.now() : ctx.retryAt(),
+        last_error: errorText(err),
+      });
       this.log.warn('mail send failed', { mail_id: id, attempts: ctx.attempt, gave_up: last, error: errorText(err) });
       throw err;
     }
-    await markMail(this.db, id, { status: this.mailer.kind === 'smtp' ? 'sent' : 'logged', attempts: ctx.attempt, sent_at: Date.now(), last_error: null });
+    await markMail(this.db, id, {
+      status: this.mailer.kind === 'smtp' ? 'sent' : 'logged',
+      attempts: ctx.attempt,
+      sent_at: Date.now(),
+      last_error: null,
+    });
     this.log.info('mail sent', { mail_id: id, via: this.mailer.kind });
   }
 }

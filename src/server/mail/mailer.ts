@@ -26,7 +26,14 @@ export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = S
     kind: 'smtp',
     async send(mail, signal) {
       signal?.throwIfAborted();
-      const sent = transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
+      const sent = transport.sendMail({
+        from,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        headers: mail.headers,
+      });
       if (!signal) return void (await sent);
       sent.catch(() => {}); // given up on below; its socket times out on its own
       await new Promise<void>((resolve, reject) => {
@@ -48,7 +55,11 @@ export function logMailer(log: Logger): Mailer {
   return {
     kind: 'log',
     async send(mail) {
-      log.info('mail (no SMTP_URL set, printed instead of sent)', { to: mail.to, subject: mail.subject, text: mail.text });
+      log.info('mail (no SMTP_URL set, printed instead of sent)', {
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      });
     },
     close: () => {},
   };

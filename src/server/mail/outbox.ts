@@ -3,7 +3,13 @@ import type { Database } from '../db/schema';
 import { enqueueJob } from '../jobs/queries';
 
 /** Every mail has a text part; notification mail adds an HTML part and List-Unsubscribe headers. */
-export type MailMessage = { to: string; subject: string; text: string; html?: string; headers?: Record<string, string> };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  headers?: Record<string, string>;
+};
 
 /**
  * Queues a mail in the caller's transaction, with the job that sends it after commit
@@ -11,7 +17,11 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
  * With an idempotency key, a mail already queued under that key is not queued again
  * (a retried job that queues mail); returns whether this call queued it.
  */
-export async function enqueueMail(db: Kysely<Database>, mail: MailMessage, opts: { idempotencyKey?: string } = {}): Promise<boolean> {
+export async function enqueueMail(
+  db: Kysely<Database>,
+  mail: MailMessage,
+  opts: { idempotencyKey?: string } = {},
+): Promise<boolean> {
   const now = Date.now();
   const row = await db
     .insertInto('mail_outbox')
@@ -41,7 +51,13 @@ export function findMail(db: Kysely<Database>, id: number) {
 export function markMail(
   db: Kysely<Database>,
   id: number,
-  patch: { status: 'pending' | 'sent' | 'logged' | 'failed'; attempts: number; next_attempt_at?: number; last_error?: string | null; sent_at?: number },
+  patch: {
+    status: 'pending' | 'sent' | 'logged' | 'failed';
+    attempts: number;
+    next_attempt_at?: number;
+    last_error?: string | null;
+    sent_at?: number;
+  },
 ) {
   return db.updateTable('mail_outbox').set(patch).where('id', '=', id).execute();
 }
@@ -50,15 +66,27 @@ export function markMail(
  * The operator's backlog: mail not sent yet (how many, when the oldest was written and
  * when the longest-waiting was due) and mail given up on. Reads the status index only.
  */
-export async function mailBacklog(db: Kysely<Database>): Promise<{ pending: number; failed: number; oldestPendingAt: number | null; oldestDueAt: number | null }> {
+export async function mailBacklog(
+  db: Kysely<Database>,
+): Promise<{ pending: number; failed: number; oldestPendingAt: number | null; oldestDueAt: number | null }> {
   const rows = await db
     .selectFrom('mail_outbox')
-    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest'), (eb) => eb.fn.min('next_attempt_at').as('due')])
+    .select([
+      'status',
+      (eb) => eb.fn.countAll<number>().as('n'),
+      (eb) => eb.fn.min('created_at').as('oldest'),
+      (eb) => eb.fn.min('next_attempt_at').as('due'),
+    ])
     .where('status', 'in', ['pending', 'failed'])
     .groupBy('status')
     .execute();
   const pending = rows.find((r) => r.status === 'pending');
   const failed = rows.find((r) => r.status === 'failed');
   const num = (x: unknown) => (x === null || x === undefined ? null : Number(x));
-  return { pending: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), oldestPendingAt: num(pending?.oldest), oldestDueAt: num(pending?.due) };
+  return {
+    pending: Number(pending?.n ?? 0),
+    failed: Number(failed?.n ?? 0),
+    oldestPendingAt: num(pending?.oldest),
+    oldestDueAt: num(pending?.due),
+  };
 }

@@ -1,6 +1,12 @@
 import * as v from 'valibot';
 import type { Logger } from '../log';
-import { RateLimitedError, type ExchangeTicker, type MarketDataProvider, type PricePoint, type Quote } from './provider';
+import {
+  RateLimitedError,
+  type ExchangeTicker,
+  type MarketDataProvider,
+  type PricePoint,
+  type Quote,
+} from './provider';
 
 // Replies are validated item by item: one malformed coin is dropped and logged, the
 // rest of the reply is used.
@@ -66,26 +72,50 @@ export function coinGeckoProvider(opts: CoinGeckoOptions, log: Logger): MarketDa
       const out: Quote[] = [];
       for (let i = 0; i < ids.length; i += 250) {
         const chunk = ids.slice(i, i + 250);
-        const reply = await get(`/coins/markets?vs_currency=usd&ids=${encodeURIComponent(chunk.join(','))}&per_page=250&page=1&price_change_percentage=24h`);
+        const reply = await get(
+          `/coins/markets?vs_currency=usd&ids=${encodeURIComponent(chunk.join(','))}&per_page=250&page=1&price_change_percentage=24h`,
+        );
         if (!Array.isArray(reply)) throw new Error('market-data provider sent markets that are not a list');
         for (const m of validItems(MarketItem, reply, 'markets')) {
-          out.push({ market_id: m.id, price_usd: m.current_price, volume_24h_usd: m.total_volume ?? 0, market_cap_usd: m.market_cap ?? 0, change_24h_pct: m.price_change_percentage_24h ?? null });
+          out.push({
+            market_id: m.id,
+            price_usd: m.current_price,
+            volume_24h_usd: m.total_volume ?? 0,
+            market_cap_usd: m.market_cap ?? 0,
+            change_24h_pct: m.price_change_percentage_24h ?? null,
+          });
         }
       }
       return out;
     },
     async tickers(id) {
-      const reply = v.safeParse(TickersReply, await get(`/coins/${encodeURIComponent(id)}/tickers?include_exchange_logo=false&order=volume_desc`));
-      if (!reply.success) throw new Error('market-data provider sent tickers in an unknown shape');
-      return validItems(Ticker, reply.output.tickers, 'tickers').map(
-        (t): ExchangeTicker => ({ exchange: t.market.name, base: t.base, target: t.target, price_usd: t.converted_last.usd, volume_usd: t.converted_volume.usd, link: t.trade_url ?? '' }),
+      const reply = v.safeParse(
+        TickersReply,
+        await get(`/coins/${encodeURIComponent(id)}/tickers?include_exchange_logo=false&order=volume_desc`),
       );
+      if (!reply.success) throw new Error('market-data provider sent tickers in an unknown shape');
+      return validItems(Ticker, reply.output.tickers, 'tickers').map((t): ExchangeTicker => ({
+        exchange: t.market.name,
+        base: t.base,
+        target: t.target,
+        price_usd: t.converted_last.usd,
+        volume_usd: t.converted_volume.usd,
+        link: t.trade_url ?? '',
+      }));
     },
     async history(id, days) {
-      const reply = v.safeParse(ChartReply, await get(`/coins/${encodeURIComponent(id)}/market_chart?vs_currency=usd&days=${days}`));
+      const reply = v.safeParse(
+        ChartReply,
+        await get(`/coins/${encodeURIComponent(id)}/market_chart?vs_currency=usd&days=${days}`),
+      );
       if (!reply.success) throw new Error('market-data provider sent a price history in an unknown shape');
       const { prices, market_caps, total_volumes } = reply.output;
-      return prices.map(([at, price], i): PricePoint => ({ at, price_usd: price, market_cap_usd: market_caps[i]?.[1] ?? 0, volume_24h_usd: total_volumes[i]?.[1] ?? 0 }));
+      return prices.map(([at, price], i): PricePoint => ({
+        at,
+        price_usd: price,
+        market_cap_usd: market_caps[i]?.[1] ?? 0,
+        volume_24h_usd: total_volumes[i]?.[1] ?? 0,
+      }));
     },
   };
 }

@@ -9,10 +9,12 @@ export type DemoBase = { price: number; volume_24h: number; market_cap: number; 
 export async function demoBasesFromCatalog(db: DB): Promise<Map<string, DemoBase>> {
   const coins = await listCoins(db);
   return new Map(
-    coins.filter((c) => c.market_id).map((c) => {
-      const d = coinDetails(c).demo_market;
-      return [c.market_id!, { price: d.price, volume_24h: d.volume_24h, market_cap: d.market_cap, ticker: c.ticker }];
-    }),
+    coins
+      .filter((c) => c.market_id)
+      .map((c) => {
+        const d = coinDetails(c).demo_market;
+        return [c.market_id!, { price: d.price, volume_24h: d.volume_24h, market_cap: d.market_cap, ticker: c.ticker }];
+      }),
   );
 }
 
@@ -38,17 +40,30 @@ const EXCHANGES: [string, string][] = [
  * fresh install without internet shows plausible, moving numbers. Named "demo"
  * wherever it is shown.
  */
-export function demoProvider(loadBases: () => Promise<Map<string, DemoBase>>, now: () => number = Date.now): MarketDataProvider {
+export function demoProvider(
+  loadBases: () => Promise<Map<string, DemoBase>>,
+  now: () => number = Date.now,
+): MarketDataProvider {
   const factor = (id: string, at: number) => {
     const t = Math.floor(at / STEP_MS) * STEP_MS;
     const a = unit(`${id}:a`) * Math.PI * 2;
     const b = unit(`${id}:b`) * Math.PI * 2;
     const noise = unit(`${id}:${t}`) - 0.5;
-    return 1 + 0.06 * Math.sin(t / (3 * 86_400_000) * Math.PI * 2 + a) + 0.025 * Math.sin(t / (7 * 3_600_000) * Math.PI * 2 + b) + 0.01 * noise;
+    return (
+      1 +
+      0.06 * Math.sin((t / (3 * 86_400_000)) * Math.PI * 2 + a) +
+      0.025 * Math.sin((t / (7 * 3_600_000)) * Math.PI * 2 + b) +
+      0.01 * noise
+    );
   };
   const point = (id: string, base: Omit<DemoBase, 'ticker'>, at: number): PricePoint => {
     const f = factor(id, at);
-    return { at: Math.floor(at / STEP_MS) * STEP_MS, price_usd: base.price * f, market_cap_usd: base.market_cap * f, volume_24h_usd: base.volume_24h * (0.7 + 0.6 * unit(`${id}:v:${Math.floor(at / STEP_MS)}`)) };
+    return {
+      at: Math.floor(at / STEP_MS) * STEP_MS,
+      price_usd: base.price * f,
+      market_cap_usd: base.market_cap * f,
+      volume_24h_usd: base.volume_24h * (0.7 + 0.6 * unit(`${id}:v:${Math.floor(at / STEP_MS)}`)),
+    };
   };
   return {
     name: 'demo',
@@ -60,7 +75,15 @@ export function demoProvider(loadBases: () => Promise<Map<string, DemoBase>>, no
         if (!base) return [];
         const p = point(id, base, t);
         const before = point(id, base, t - 86_400_000);
-        return [{ market_id: id, price_usd: p.price_usd, volume_24h_usd: p.volume_24h_usd, market_cap_usd: p.market_cap_usd, change_24h_pct: (p.price_usd / before.price_usd - 1) * 100 }];
+        return [
+          {
+            market_id: id,
+            price_usd: p.price_usd,
+            volume_24h_usd: p.volume_24h_usd,
+            market_cap_usd: p.market_cap_usd,
+            change_24h_pct: (p.price_usd / before.price_usd - 1) * 100,
+          },
+        ];
       });
     },
     async tickers(id) {
@@ -70,7 +93,14 @@ export function demoProvider(loadBases: () => Promise<Map<string, DemoBase>>, no
       const price = point(id, base, now()).price_usd;
       return Array.from({ length: count }, (_, i): ExchangeTicker => {
         const [exchange, link] = EXCHANGES[Math.floor(unit(`${id}:x${i}`) * EXCHANGES.length)];
-        return { exchange, base: base.ticker, target: i % 2 ? 'BTC' : 'USDT', price_usd: price * (1 + (unit(`${id}:p${i}`) - 0.5) * 0.004), volume_usd: (base.volume_24h / (i + 1.5)) * unit(`${id}:q${i}`), link };
+        return {
+          exchange,
+          base: base.ticker,
+          target: i % 2 ? 'BTC' : 'USDT',
+          price_usd: price * (1 + (unit(`${id}:p${i}`) - 0.5) * 0.004),
+          volume_usd: (base.volume_24h / (i + 1.5)) * unit(`${id}:q${i}`),
+          link,
+        };
       }).sort((a, b) => b.volume_usd - a.volume_usd);
     },
     async history(id, days) {

@@ -1,6 +1,19 @@
 /** What the platform asks of a market-data source (prices, exchanges, history). */
-export type Quote = { market_id: string; price_usd: number; volume_24h_usd: number; market_cap_usd: number; change_24h_pct: number | null };
-export type ExchangeTicker = { exchange: string; base: string; target: string; price_usd: number; volume_usd: number; link: string };
+export type Quote = {
+  market_id: string;
+  price_usd: number;
+  volume_24h_usd: number;
+  market_cap_usd: number;
+  change_24h_pct: number | null;
+};
+export type ExchangeTicker = {
+  exchange: string;
+  base: string;
+  target: string;
+  price_usd: number;
+  volume_usd: number;
+  link: string;
+};
 export type PricePoint = { at: number; price_usd: number; volume_24h_usd: number; market_cap_usd: number };
 
 export interface MarketDataProvider {

@@ -19,7 +19,6 @@ export async function readMarketStatus(db: DB): Promise<MarketStatus | null> {
   return raw ? (JSON.parse(raw) as MarketStatus) : null;
 }
 
-
 /**
  * Keeps market data fresh: the recurring job `market.refresh` runs at start and every
  * `intervalMinutes` (cron) plus up to a minute of jitter, so many installs do not hit
@@ -43,7 +42,13 @@ export class MarketRefresher {
 
   /** Registers the recurring job; the runner gives it single flight and a deadline. */
   schedule(jobs: JobRunner): void {
-    jobs.every('market.refresh', { cron: `*/${this.intervalMinutes} * * * *`, jitterMs: 60_000, atStart: true, deadlineMs: 5 * 60_000, run: (signal) => this.refresh(signal) });
+    jobs.every('market.refresh', {
+      cron: `*/${this.intervalMinutes} * * * *`,
+      jitterMs: 60_000,
+      atStart: true,
+      deadlineMs: 5 * 60_000,
+      run: (signal) => this.refresh(signal),
+    });
   }
 
   /** One refresh now. An aborted refresh (its deadline) stops between provider calls. */
@@ -59,7 +64,8 @@ export class MarketRefresher {
       // Accepted deposit currencies that are not hosted coins (Bitcoin, Litecoin, Monero):
       // their price id is the provider's market id, their quote kept under that id.
       const catalog = new Set(all.map((c) => c.id));
-      for (const id of await depositPriceCoins(this.db)) if (!catalog.has(id)) byMarket.set(id, [...(byMarket.get(id) ?? []), id]);
+      for (const id of await depositPriceCoins(this.db))
+        if (!catalog.has(id)) byMarket.set(id, [...(byMarket.get(id) ?? []), id]);
       const quotes = await this.provider.quotes([...byMarket.keys()]);
       signal?.throwIfAborted();
       const at = Date.now();
@@ -67,18 +73,32 @@ export class MarketRefresher {
         for (const q of quotes) {
           for (const coinId of byMarket.get(q.market_id) ?? []) {
             await upsertQuote(trx, coinId, this.provider.name, q, at);
-            await addHistory(trx, coinId, [{ at, price_usd: q.price_usd, volume_24h_usd: q.volume_24h_usd, market_cap_usd: q.market_cap_usd }]);
+            await addHistory(trx, coinId, [
+              { at, price_usd: q.price_usd, volume_24h_usd: q.volume_24h_usd, market_cap_usd: q.market_cap_usd },
+            ]);
           }
         }
       });
-      await this.refreshDetails(coins.map((c) => ({ id: c.id, market_id: c.market_id! })).filter((c) => quotes.some((q) => q.market_id === c.market_id)), signal);
+      await this.refreshDetails(
+        coins
+          .map((c) => ({ id: c.id, market_id: c.market_id! }))
+          .filter((c) => quotes.some((q) => q.market_id === c.market_id)),
+        signal,
+      );
       await this.recordStatus({ last_success_at: Date.now(), last_error: null, last_error_at: null });
-      this.log.info('market data refreshed', { provider: this.provider.name, quotes: quotes.length, ms: Date.now() - started });
+      this.log.info('market data refreshed', {
+        provider: this.provider.name,
+        quotes: quotes.length,
+        ms: Date.now() - started,
+      });
       this.onRefreshed();
     } catch (err) {
       if (err instanceof RateLimitedError) this.pausedUntil = Date.now() + err.retryAfterMs;
       const message = err instanceof Error ? err.message : String(err);
-      this.log.warn('market data refresh failed; keeping the last good data', { provider: this.provider.name, error: message });
+      this.log.warn('market data refresh failed; keeping the last good data', {
+        provider: this.provider.name,
+        error: message,
+      });
       await this.recordStatus({ last_error: message, last_error_at: Date.now() }).catch(() => {});
     }
   }
@@ -102,7 +122,12 @@ export class MarketRefresher {
   }
 
   private async recordStatus(patch: Partial<MarketStatus>) {
-    const current = (await readMarketStatus(this.db)) ?? { provider: this.provider.name, last_success_at: null, last_error: null, last_error_at: null };
+    const current = (await readMarketStatus(this.db)) ?? {
+      provider: this.provider.name,
+      last_success_at: null,
+      last_error: null,
+      last_error_at: null,
+    };
     await setSetting(this.db, 'market_status', JSON.stringify({ ...current, ...patch, provider: this.provider.name }));
   }
 }

@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import { familyOf } from '../../shared/families';
 import { evmAddressError } from '../../shared/evm-address';
-import { DELETE_REASONS, type deleteMasternodeInput, type quickSetupInput, type registerSubmitInput, type setAlertsMutedInput, type updateAliasInput, type updateValidatorFeeInput } from '../../shared/schemas/nodes';
+import {
+  DELETE_REASONS,
+  type deleteMasternodeInput,
+  type quickSetupInput,
+  type registerSubmitInput,
+  type setAlertsMutedInput,
+  type updateAliasInput,
+  type updateValidatorFeeInput,
+} from '../../shared/schemas/nodes';
 import type { Context } from '../context';
 import type { Masternode } from '../db/schema';
 import { fail } from '../errors';
@@ -25,15 +33,18 @@ type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
 type FeeCtx = Ctx & Pick<Context, 'secrets'>;
 
 export const NOT_FOUND = 'Masternode not found.';
-export const NOT_RUNNING = 'The node is not running yet. Please wait until it is up (its status shows "Start required"), then try again.';
+export const NOT_RUNNING =
+  'The node is not running yet. Please wait until it is up (its status shows "Start required"), then try again.';
 export const ALREADY_STARTED = 'This node has already been started.';
 export const START_UNDER_WAY = 'This node is being started right now. Please wait a minute, then check its status.';
 export const NOT_VALIDATOR = 'Only validators have a fee recipient.';
 export const NOT_DIP003 = 'This node is not started with a signed message.';
 export const NOT_QUICK_SETUP = 'This node is not started with quick setup.';
 export const OTHER_NEEDS_WORDS = 'Please tell us the reason in your own words.';
-export const FEE_NOT_HERE = 'The fee recipient of this validator cannot be changed from the node page. Please contact support.';
-export const feeRefused = (reason: string) => `Your validator client refused the new fee recipient (${reason}). Your fee recipient was not changed.`;
+export const FEE_NOT_HERE =
+  'The fee recipient of this validator cannot be changed from the node page. Please contact support.';
+export const feeRefused = (reason: string) =>
+  `Your validator client refused the new fee recipient (${reason}). Your fee recipient was not changed.`;
 
 /** The caller's node; any other id (another user's, deleted, unknown) answers the same "not found" and changes nothing. */
 async function ownNode(ctx: Ctx, userId: number, mnId: string): Promise<Masternode> {
@@ -58,13 +69,21 @@ async function refresh(ctx: Ctx, n: Masternode, started = false) {
 }
 
 /** The owner mutes or unmutes their node's notifications; anyone else's id is "not found". */
-export async function setAlertsMuted(ctx: Ctx, userId: number, input: z.infer<typeof setAlertsMutedInput>): Promise<{ success: true }> {
+export async function setAlertsMuted(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof setAlertsMutedInput>,
+): Promise<{ success: true }> {
   const n = await ownNode(ctx, userId, input.mn);
   await setNodeMuted(ctx.db, n.id, input.muted);
   return { success: true };
 }
 
-export async function updateAlias(ctx: Ctx, userId: number, input: z.infer<typeof updateAliasInput>): Promise<{ success: true }> {
+export async function updateAlias(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof updateAliasInput>,
+): Promise<{ success: true }> {
   const n = await ownNode(ctx, userId, input.mn);
   const alias = input.alias?.trim() ? input.alias.trim() : null;
   await updateNodeRow(ctx.db, n.id, { alias });
@@ -79,7 +98,11 @@ function deleteReason(reason: string): string {
   return r;
 }
 
-export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<typeof deleteMasternodeInput>): Promise<{ success: true; message: string; slashing_protection?: string }> {
+export async function deleteMasternode(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof deleteMasternodeInput>,
+): Promise<{ success: true; message: string; slashing_protection?: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const reason = deleteReason(input.reason);
   const { family } = await familyOfNode(ctx, n);
@@ -96,13 +119,22 @@ export async function deleteMasternode(ctx: Ctx, userId: number, input: z.infer<
       slashing = await validatorExitFile(ctx, n);
     } catch (err) {
       ctx.log.error('validator not stopped on delete: no slashing-protection file given', { node: n.mn_id, err });
-      note = ' The validator could not be stopped at once, so no slashing-protection file is offered: contact support before you run this key anywhere else.';
+      note =
+        ' The validator could not be stopped at once, so no slashing-protection file is offered: contact support before you run this key anywhere else.';
     }
   }
   void ctx.hub.poke();
   void ctx.fleet.reconcile().catch((err) => ctx.log.warn('reconcile after delete failed', { node: n.mn_id, err }));
-  ctx.log.info('node deleted by its owner', { node: n.mn_id, user_id: userId, listed_reason: (DELETE_REASONS as readonly string[]).includes(reason) });
-  return { success: true, message: `Masternode deleted.${note}`, ...(slashing ? { slashing_protection: slashing } : {}) };
+  ctx.log.info('node deleted by its owner', {
+    node: n.mn_id,
+    user_id: userId,
+    listed_reason: (DELETE_REASONS as readonly string[]).includes(reason),
+  });
+  return {
+    success: true,
+    message: `Masternode deleted.${note}`,
+    ...(slashing ? { slashing_protection: slashing } : {}),
+  };
 }
 
 /**
@@ -124,7 +156,11 @@ function oneAtATime(key: string, task: () => Promise<void>): Promise<void> {
  * The running validator client takes the new fee recipient first (Keymanager API); only
  * then does the row change, so the page never shows an address the validator does not use.
  */
-export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.infer<typeof updateValidatorFeeInput>): Promise<{ success: true; message: string }> {
+export async function updateValidatorFee(
+  ctx: FeeCtx,
+  userId: number,
+  input: z.infer<typeof updateValidatorFeeInput>,
+): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, n);
   if (!family.validator) fail('BAD_REQUEST', NOT_VALIDATOR, 'fee_recipient');
@@ -136,7 +172,10 @@ export async function updateValidatorFee(ctx: FeeCtx, userId: number, input: z.i
   if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', FEE_NOT_HERE);
   const daemon = await daemonFor(ctx, n);
   const record = async (address: string) => {
-    await updateNodeRow(ctx.db, n.id, { fee_recipient: address, output_text: withFeeRecipient(n.output_text, pubkey, address) });
+    await updateNodeRow(ctx.db, n.id, {
+      fee_recipient: address,
+      output_text: withFeeRecipient(n.output_text, pubkey, address),
+    });
   };
   await oneAtATime(n.mn_id, async () => {
     try {
@@ -167,8 +206,13 @@ async function daemonFor(ctx: Ctx, n: Masternode): Promise<NodeDaemon> {
 /** A daemon's refusal in its own words; an unreachable daemon in ours. */
 function daemonFailure(err: unknown, what: string): never {
   if (err instanceof RpcError) fail('BAD_REQUEST', `The network refused the ${what}: ${err.daemonMessage}`);
-  if (err instanceof DaemonError && err.kind === 'rpc-error') fail('BAD_REQUEST', `The network refused the ${what}: ${err.message}`);
-  if (err instanceof DaemonError) fail('SERVICE_UNAVAILABLE', `Your node did not answer (${err.kind === 'timeout' ? 'timed out' : 'unreachable'}). Please try again in a few minutes.`);
+  if (err instanceof DaemonError && err.kind === 'rpc-error')
+    fail('BAD_REQUEST', `The network refused the ${what}: ${err.message}`);
+  if (err instanceof DaemonError)
+    fail(
+      'SERVICE_UNAVAILABLE',
+      `Your node did not answer (${err.kind === 'timeout' ? 'timed out' : 'unreachable'}). Please try again in a few minutes.`,
+    );
   throw err;
 }
 
@@ -191,7 +235,9 @@ async function withStartClaim<T>(ctx: Ctx, n: Masternode, run: () => Promise<T>)
     out = await run();
   } catch (err) {
     // The daemon's refusal is what the owner must hear, even if giving the claim back fails (it expires).
-    await releaseStart(ctx.db, n.id, at).catch((e: unknown) => ctx.log.error('start claim not released', { node: n.mn_id, err: e }));
+    await releaseStart(ctx.db, n.id, at).catch((e: unknown) =>
+      ctx.log.error('start claim not released', { node: n.mn_id, err: e }),
+    );
     throw err;
   }
   // Deleted while its daemon was asked: "not found", and no `started` for a node that is gone.
@@ -200,7 +246,11 @@ async function withStartClaim<T>(ctx: Ctx, n: Masternode, run: () => Promise<T>)
   return out;
 }
 
-export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<typeof registerSubmitInput>): Promise<{ success: true; message: string }> {
+export async function registerSubmit(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof registerSubmitInput>,
+): Promise<{ success: true; message: string }> {
   const n = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, n);
   if (family.startCall !== 'register_submit') fail('BAD_REQUEST', NOT_DIP003);
@@ -216,10 +266,17 @@ export async function registerSubmit(ctx: Ctx, userId: number, input: z.infer<ty
     }
   });
   ctx.log.info('node registered by its owner', { node: n.mn_id, protx: proTxHash });
-  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+  return {
+    success: true,
+    message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',
+  };
 }
 
-export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof quickSetupInput>): Promise<{ success: true; message: string }> {
+export async function quickSetup(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof quickSetupInput>,
+): Promise<{ success: true; message: string }> {
   const first = await ownNode(ctx, userId, input.mn);
   const { family } = await familyOfNode(ctx, first);
   if (family.startCall !== 'quick_setup') fail('BAD_REQUEST', NOT_QUICK_SETUP);
@@ -234,14 +291,22 @@ export async function quickSetup(ctx: Ctx, userId: number, input: z.infer<typeof
     try {
       await ctx.fleet.setOperatorKey(n, parsed.value);
     } catch (err) {
-      if (err instanceof FleetActionError) fail(err.kind === 'unsupported' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', err.message);
+      if (err instanceof FleetActionError)
+        fail(err.kind === 'unsupported' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', err.message);
       throw err;
     }
   });
-  return { success: true, message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.' };
+  return {
+    success: true,
+    message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',
+  };
 }
 
-export async function getProposals(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: Proposal[] }> {
+export async function getProposals(
+  ctx: Ctx,
+  userId: number,
+  mnId: string,
+): Promise<{ success: true; data: Proposal[] }> {
   const n = await ownNode(ctx, userId, mnId);
   const { family } = await familyOfNode(ctx, n);
   if (!family.governance) return { success: true, data: [] };

@@ -133,7 +133,8 @@ export class BoundedQueue {
    */
   private forgetIdle() {
     let oldest = Infinity;
-    for (const owner of [...this.lines.keys(), ...this.busy]) oldest = Math.min(oldest, this.lastServed.get(owner) ?? Infinity);
+    for (const owner of [...this.lines.keys(), ...this.busy])
+      oldest = Math.min(oldest, this.lastServed.get(owner) ?? Infinity);
     for (const [owner, served] of this.lastServed) {
       if (served < oldest && !this.busy.has(owner) && !this.lines.has(owner)) this.lastServed.delete(owner);
     }

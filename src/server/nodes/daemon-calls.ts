@@ -14,7 +14,16 @@ import { normalPubkey } from '../fleet/validator-client';
  * API); the simulator answers the same calls. The calls themselves are the fleet's
  * daemon modules (src/server/fleet/daemons); this file only shapes them for the actions.
  */
-export type Proposal = { name: string; budget: number; start_block: number; end_block: number; yes: number; no: number; abstain: number; status: string };
+export type Proposal = {
+  name: string;
+  budget: number;
+  start_block: number;
+  end_block: number;
+  yes: number;
+  no: number;
+  abstain: number;
+  status: string;
+};
 export type WalletActivity = ShownActivity;
 
 export interface NodeDaemon {
@@ -40,13 +49,26 @@ export class NotSupportedByDaemon extends Error {
   override readonly name = 'NotSupportedByDaemon';
 }
 
-const MnStatus = v.looseObject({ addr: v.optional(v.string()), proTxHash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))), state: v.optional(v.string()) });
+const MnStatus = v.looseObject({
+  addr: v.optional(v.string()),
+  proTxHash: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/))),
+  state: v.optional(v.string()),
+});
 const Syncing = v.object({ data: v.object({ head_slot: v.string(), sync_distance: v.string() }) });
 
 /** The fleet's proposal (exact amount text, epochs) in the node page's shape. */
 function forPage(p: FleetProposal): Proposal {
   // Proposals are bounded by time (epochs); the tab's columns say "block": we give the epochs.
-  return { name: p.name, budget: Number(p.payment_amount), start_block: p.start_epoch, end_block: p.end_epoch, yes: p.yes, no: p.no, abstain: p.abstain, status: p.status };
+  return {
+    name: p.name,
+    budget: Number(p.payment_amount),
+    start_block: p.start_epoch,
+    end_block: p.end_epoch,
+    yes: p.yes,
+    no: p.no,
+    abstain: p.abstain,
+    status: p.status,
+  };
 }
 
 /** The node's daemon as the actions use it. */
@@ -65,7 +87,11 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
       return { collateralAddress: st.addr ?? null, posePenalty: null };
     },
     async headSlot() {
-      const { status, json } = await daemonRequest(d.endpoint, { method: 'GET', path: '/eth/v1/node/syncing', timeoutMs });
+      const { status, json } = await daemonRequest(d.endpoint, {
+        method: 'GET',
+        path: '/eth/v1/node/syncing',
+        timeoutMs,
+      });
       const r = v.safeParse(Syncing, json);
       if (status !== 200 || !r.success) throw new DaemonError('syncing: unexpected reply', 'bad-reply');
       return Number(r.output.data.head_slot) + Number(r.output.data.sync_distance);

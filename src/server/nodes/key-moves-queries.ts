@@ -5,7 +5,12 @@ export function listKeyMoves(db: DB) {
   return db
     .selectFrom('masternode_key_moves')
     .innerJoin('nodes', 'nodes.id', 'masternode_key_moves.node_id')
-    .select(['nodes.id as id', 'nodes.mn_id as mn_id', 'nodes.secrets as secrets', 'masternode_key_moves.masternode_key as masternode_key'])
+    .select([
+      'nodes.id as id',
+      'nodes.mn_id as mn_id',
+      'nodes.secrets as secrets',
+      'masternode_key_moves.masternode_key as masternode_key',
+    ])
     .orderBy('nodes.id')
     .execute();
 }
@@ -17,7 +22,9 @@ export function listKeyMoves(db: DB) {
 export async function finishKeyMove(db: DB, nodeId: number, before: string | null, sealed: string): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const q = trx.updateTable('nodes').set({ secrets: sealed }).where('id', '=', nodeId);
-    const r = await (before === null ? q.where('secrets', 'is', null) : q.where('secrets', '=', before)).executeTakeFirst();
+    const r = await (
+      before === null ? q.where('secrets', 'is', null) : q.where('secrets', '=', before)
+    ).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) return false;
     await trx.deleteFrom('masternode_key_moves').where('node_id', '=', nodeId).execute();
     return true;

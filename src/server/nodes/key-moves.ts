@@ -13,7 +13,11 @@ import { sealWithMore } from './node-secrets';
  * a key whose node's secrets do not open (a wrong SECRETS_KEY) stays waiting, logged,
  * rather than being sealed over secrets it would destroy.
  */
-export async function sealMovedMasternodeKeys(db: DB, box: Pick<SecretBox, 'seal' | 'open'>, log: Pick<Logger, 'info' | 'error' | 'warn'>): Promise<number> {
+export async function sealMovedMasternodeKeys(
+  db: DB,
+  box: Pick<SecretBox, 'seal' | 'open'>,
+  log: Pick<Logger, 'info' | 'error' | 'warn'>,
+): Promise<number> {
   const moves = await listKeyMoves(db);
   if (!moves.length) return 0;
   let sealed = 0;
@@ -23,7 +27,10 @@ export async function sealMovedMasternodeKeys(db: DB, box: Pick<SecretBox, 'seal
       try {
         next = sealWithMore(box, m, { masternode_key: m.masternode_key });
       } catch (err) {
-        log.error('moved masternode key not sealed: the node secrets do not open', { node: m.mn_id, err: (err as Error).name });
+        log.error('moved masternode key not sealed: the node secrets do not open', {
+          node: m.mn_id,
+          err: (err as Error).name,
+        });
         continue;
       }
       if (next && (await finishKeyMove(db, m.id, m.secrets, next))) sealed += 1;

@@ -17,12 +17,21 @@ const hex = (what: string, bytes?: { min: number; max: number }) =>
     v.string(),
     v.transform((s) => s.replace(/^0x/i, '').toLowerCase()),
     v.regex(/^([0-9a-f]{2})*$/, `${what} must be hex`),
-    v.check((s) => !bytes || (s.length / 2 >= bytes.min && s.length / 2 <= bytes.max), () =>
-      bytes!.min === bytes!.max ? `${what} must be ${bytes!.min} bytes` : `${what} must be ${bytes!.min}-${bytes!.max} bytes`,
+    v.check(
+      (s) => !bytes || (s.length / 2 >= bytes.min && s.length / 2 <= bytes.max),
+      () =>
+        bytes!.min === bytes!.max
+          ? `${what} must be ${bytes!.min} bytes`
+          : `${what} must be ${bytes!.min}-${bytes!.max} bytes`,
     ),
   );
 
-const int = (what: string) => v.pipe(v.number(`${what} must be a number`), v.integer(`${what} must be a whole number`), v.minValue(1, `${what} must be at least 1`));
+const int = (what: string) =>
+  v.pipe(
+    v.number(`${what} must be a number`),
+    v.integer(`${what} must be a whole number`),
+    v.minValue(1, `${what} must be at least 1`),
+  );
 
 const Scrypt = v.object({
   function: v.literal('scrypt'),
@@ -49,7 +58,10 @@ const Pbkdf2 = v.object({
 
 export const Eip2335Keystore = v.object({
   version: v.literal(4, 'version must be 4'),
-  uuid: v.pipe(v.string('uuid must be text'), v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'uuid must be a UUID')),
+  uuid: v.pipe(
+    v.string('uuid must be text'),
+    v.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'uuid must be a UUID'),
+  ),
   path: v.pipe(v.string('path must be text'), v.maxLength(256, 'path is too long')),
   pubkey: hex('pubkey', { min: 48, max: 48 }),
   description: v.optional(v.string('description must be text')),
@@ -86,12 +98,23 @@ export function kdfCostError(kdf: KdfModule): string | null {
 }
 
 /** The first problem of an input that is not a keystore, as "where: what". */
-export function keystoreShapeError(input: unknown): { ok: true; keystore: Eip2335Keystore } | { ok: false; message: string } {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return { ok: false, message: 'the file does not hold a JSON object' };
+export function keystoreShapeError(
+  input: unknown,
+): { ok: true; keystore: Eip2335Keystore } | { ok: false; message: string } {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { ok: false, message: 'the file does not hold a JSON object' };
   const parsed = v.safeParse(Eip2335Keystore, input);
   if (parsed.success) return { ok: true, keystore: parsed.output };
   const issue = parsed.issues[0];
   const where = v.getDotPath(issue);
   const missing = issue.input === undefined && issue.kind === 'schema';
-  return { ok: false, message: missing && where ? `${where} is missing` : issue.message.startsWith('Invalid') && where ? `${where} is invalid` : issue.message };
+  return {
+    ok: false,
+    message:
+      missing && where
+        ? `${where} is missing`
+        : issue.message.startsWith('Invalid') && where
+          ? `${where} is invalid`
+          : issue.message,
+  };
 }

@@ -30,7 +30,12 @@ export const WRONG_PASSWORD = 'Wrong password';
 export const BUSY = 'The server is busy checking other keystores. Please try again in a minute.';
 export const CANCELLED = 'Cancelled';
 
-const scrypt = promisify(crypto.scrypt) as (password: Uint8Array, salt: Uint8Array, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: Uint8Array,
+  salt: Uint8Array,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const pbkdf2 = promisify(crypto.pbkdf2);
 // 128 * n * r bytes for the standard n = 2^18, r = 8 is 256 MiB; Node refuses at its 32 MiB default.
 const SCRYPT_MAXMEM = 288 * 1024 * 1024;
@@ -53,7 +58,11 @@ export type CheckOptions = { queue?: BoundedQueue; signal?: AbortSignal; owner?:
  * Checks one keystore against the password. A string is read as the file's text, anything
  * else as its parsed JSON. `signal` (the request's) drops a file still waiting in line.
  */
-export async function checkKeystore(input: string | unknown, password: string, { queue = keystoreQueue, signal, owner }: CheckOptions = {}): Promise<KeystoreCheck> {
+export async function checkKeystore(
+  input: string | unknown,
+  password: string,
+  { queue = keystoreQueue, signal, owner }: CheckOptions = {},
+): Promise<KeystoreCheck> {
   let json: unknown = input;
   if (typeof input === 'string') {
     try {
@@ -89,11 +98,18 @@ function deriveKey(kdf: KdfModule, password: Buffer): Promise<Buffer> {
 function openWithKey(ks: Eip2335Keystore, dk: Buffer): KeystoreCheck {
   const cipherText = Buffer.from(ks.crypto.cipher.message, 'hex');
   const checksum = crypto.createHash('sha256').update(dk.subarray(16, 32)).update(cipherText).digest();
-  if (!crypto.timingSafeEqual(checksum, Buffer.from(ks.crypto.checksum.message, 'hex'))) return { ok: false, message: WRONG_PASSWORD };
-  const decipher = crypto.createDecipheriv('aes-128-ctr', dk.subarray(0, 16), Buffer.from(ks.crypto.cipher.params.iv, 'hex'));
+  if (!crypto.timingSafeEqual(checksum, Buffer.from(ks.crypto.checksum.message, 'hex')))
+    return { ok: false, message: WRONG_PASSWORD };
+  const decipher = crypto.createDecipheriv(
+    'aes-128-ctr',
+    dk.subarray(0, 16),
+    Buffer.from(ks.crypto.cipher.params.iv, 'hex'),
+  );
   const secret = Buffer.concat([decipher.update(cipherText), decipher.final()]);
-  if (!isBlsSecretKey(secret.toString('hex'))) return { ok: false, message: 'The keystore does not hold a valid BLS12-381 secret key' };
-  if (blsPublicKeyHex(secret) !== ks.pubkey) return { ok: false, message: 'The keystore public key does not match its secret key' };
+  if (!isBlsSecretKey(secret.toString('hex')))
+    return { ok: false, message: 'The keystore does not hold a valid BLS12-381 secret key' };
+  if (blsPublicKeyHex(secret) !== ks.pubkey)
+    return { ok: false, message: 'The keystore public key does not match its secret key' };
   return { ok: true, pubkey: ks.pubkey, secret };
 }
 
@@ -109,12 +125,15 @@ export async function checkKeystoreFiles(
   password: string,
   options: CheckOptions = {},
 ): Promise<KeystoreFileCheck[]> {
-  const results = await Promise.all(files.map(async (f) => ({ name: f.name, result: await checkKeystore(f.json, password, options) })));
+  const results = await Promise.all(
+    files.map(async (f) => ({ name: f.name, result: await checkKeystore(f.json, password, options) })),
+  );
   const seen = new Map<string, string>();
   return results.map((r) => {
     if (!r.result.ok) return r;
     const first = seen.get(r.result.pubkey);
-    if (first !== undefined) return { name: r.name, result: { ok: false, message: `This validator key is also in ${first}` } };
+    if (first !== undefined)
+      return { name: r.name, result: { ok: false, message: `This validator key is also in ${first}` } };
     seen.set(r.result.pubkey, r.name);
     return r;
   });

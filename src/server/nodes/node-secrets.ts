@@ -39,7 +39,11 @@ function openStored(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id'
  * the owner's wallet made), the rest kept. `operatorKeyFor` returns it from then on, so a
  * restart or a re-provision writes the same key into the daemon's config.
  */
-export function withOperatorSecret(box: Pick<SecretBox, 'open' | 'seal'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, secret: string): string {
+export function withOperatorSecret(
+  box: Pick<SecretBox, 'open' | 'seal'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+  secret: string,
+): string {
   return box.seal(JSON.stringify({ ...openStored(box, node), operator_bls_secret: secret }), secretsAad(node.mn_id));
 }
 
@@ -50,14 +54,20 @@ export type NodeSecrets = {
 };
 
 /** Null when the node keeps no secrets; throws when the sealed text does not open (wrong key, moved value). */
-export function openNodeSecrets(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): NodeSecrets | null {
+export function openNodeSecrets(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+): NodeSecrets | null {
   if (!node.secrets) return null;
   const o = openStored(box, node);
   return { operatorSecret: o.operator_bls_secret ?? o.operator_key ?? null, moneroSecret: o.monero_secret ?? null };
 }
 
 /** Classic and SIN: the masternode key sealed with the node's secrets; null when it holds none. Throws as openNodeSecrets. */
-export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+export function openMasternodeKey(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+): string | null {
   return openStored(box, node).masternode_key ?? null;
 }
 
@@ -65,7 +75,11 @@ export function openMasternodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Maste
  * The node's sealed secrets with `more` added (a value already there is replaced). Throws
  * when the present value does not open, so no secret is lost by re-sealing over it.
  */
-export function sealWithMore(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>, more: StoredSecrets): string | null {
+export function sealWithMore(
+  box: Pick<SecretBox, 'seal' | 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+  more: StoredSecrets,
+): string | null {
   return sealSecrets(box, node.mn_id, { ...openStored(box, node), ...more });
 }
 
@@ -80,11 +94,20 @@ export function openValidatorRun(
   if (!node.secrets || !node.validator_pubkey || !node.fee_recipient) return null;
   const o = openStored(box, node);
   if (!o.keystore || o.keystore_password === undefined || !o.keymanager_token) return null;
-  return { pubkey: node.validator_pubkey, keystore: o.keystore, password: o.keystore_password, feeRecipient: node.fee_recipient, token: o.keymanager_token };
+  return {
+    pubkey: node.validator_pubkey,
+    keystore: o.keystore,
+    password: o.keystore_password,
+    feeRecipient: node.fee_recipient,
+    token: o.keymanager_token,
+  };
 }
 
 /** The Keymanager API token alone (the node page's fee change); null when the node has none. */
-export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+export function keymanagerTokenOf(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+): string | null {
   return openStored(box, node).keymanager_token ?? null;
 }
 
@@ -93,7 +116,10 @@ export function keymanagerTokenOf(box: Pick<SecretBox, 'open'>, node: Pick<Maste
  * no token (validators deployed before their client had the API); null when nothing is
  * to add. Its client starts with the token from then on, and the fee change can use it.
  */
-export function withKeymanagerToken(box: Pick<SecretBox, 'seal' | 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+export function withKeymanagerToken(
+  box: Pick<SecretBox, 'seal' | 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets'>,
+): string | null {
   const o = openStored(box, node);
   if (!o.keystore || o.keymanager_token) return null;
   return sealWithMore(box, node, { keymanager_token: randomBytes(32).toString('hex') });

@@ -9,7 +9,11 @@ import { outputKind, parseOutputText } from './output-text';
  * the key of its masternode.conf line), DFI's operator address. Null when the family has
  * none or the node does not hold one yet.
  */
-export function operatorKeyFor(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets' | 'output_text'>, family: string): string | null {
+export function operatorKeyFor(
+  box: Pick<SecretBox, 'open'>,
+  node: Pick<Masternode, 'mn_id' | 'secrets' | 'output_text'>,
+  family: string,
+): string | null {
   switch (outputKind(family)) {
     case 'dip003':
       return openNodeSecrets(box, node)?.operatorSecret ?? null;

@@ -18,12 +18,17 @@ export function startMarker(text: string | null | undefined): StartMarker | null
 }
 
 /** EVM validators: `{pubkey, fee_recipient}` (JSON); null when the text is not that. */
-export function validatorOutput(text: string | null | undefined): { pubkey: string | null; fee_recipient: string | null } | null {
+export function validatorOutput(
+  text: string | null | undefined,
+): { pubkey: string | null; fee_recipient: string | null } | null {
   try {
     const j = JSON.parse(text ?? '') as unknown;
     if (typeof j !== 'object' || j === null || Array.isArray(j)) return null;
     const o = j as Record<string, unknown>;
-    return { pubkey: typeof o.pubkey === 'string' ? o.pubkey : null, fee_recipient: typeof o.fee_recipient === 'string' ? o.fee_recipient : null };
+    return {
+      pubkey: typeof o.pubkey === 'string' ? o.pubkey : null,
+      fee_recipient: typeof o.fee_recipient === 'string' ? o.fee_recipient : null,
+    };
   } catch {
     return null;
   }

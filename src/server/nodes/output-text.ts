@@ -31,7 +31,15 @@ export type StartMarker = 'not_active' | 'active' | 'migrated';
 
 export type OutputFields =
   | { kind: 'masternode_conf'; address: string; txid: string; index: number; burn: string | null }
-  | { kind: 'dip003'; address: string; txid: string | null; index: number; payee: string | null; operatorPubkey: string; marker: StartMarker }
+  | {
+      kind: 'dip003';
+      address: string;
+      txid: string | null;
+      index: number;
+      payee: string | null;
+      operatorPubkey: string;
+      marker: StartMarker;
+    }
   | { kind: 'entry'; entry: string }
   | { kind: 'monero_register'; command: string }
   | { kind: 'validator'; pubkey: string; fee_recipient: string }
@@ -45,7 +53,9 @@ export function buildOutputText(f: OutputFields): string {
     case 'masternode_conf':
       return ['mn1', f.address, NONE, word(f.txid), String(f.index), ...(f.burn ? [word(f.burn)] : [])].join(' ');
     case 'dip003':
-      return ['mn1', f.address, NONE, word(f.txid), String(f.index), word(f.payee), f.operatorPubkey, f.marker].join(' ');
+      return ['mn1', f.address, NONE, word(f.txid), String(f.index), word(f.payee), f.operatorPubkey, f.marker].join(
+        ' ',
+      );
     case 'entry':
       return `mn1 ${word(f.entry)}`;
     case 'monero_register':
@@ -70,13 +80,16 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
   if (kind === 'validator') {
     try {
       const v = JSON.parse(text) as { pubkey?: unknown; fee_recipient?: unknown };
-      return typeof v.pubkey === 'string' && typeof v.fee_recipient === 'string' ? { kind, pubkey: v.pubkey, fee_recipient: v.fee_recipient } : null;
+      return typeof v.pubkey === 'string' && typeof v.fee_recipient === 'string'
+        ? { kind, pubkey: v.pubkey, fee_recipient: v.fee_recipient }
+        : null;
     } catch {
       return null;
     }
   }
   const w = text.trim().split(/\s+/);
-  if (familyOf(family).configView === 'monero' && /^register_[A-Za-z0-9]+_node$/.test(w[0])) return { kind: 'monero_register', command: text.trim() };
+  if (familyOf(family).configView === 'monero' && /^register_[A-Za-z0-9]+_node$/.test(w[0]))
+    return { kind: 'monero_register', command: text.trim() };
   switch (kind) {
     case 'masternode_conf':
       if (w.length < 5) return null;
@@ -85,7 +98,15 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
       if (w.length < 8) return null;
       const marker = w[7] as StartMarker;
       if (!['not_active', 'active', 'migrated'].includes(marker)) return null;
-      return { kind, address: w[1], txid: orNull(w[3]), index: Number(w[4]) || 0, payee: orNull(w[5]), operatorPubkey: w[6], marker };
+      return {
+        kind,
+        address: w[1],
+        txid: orNull(w[3]),
+        index: Number(w[4]) || 0,
+        payee: orNull(w[5]),
+        operatorPubkey: w[6],
+        marker,
+      };
     }
     case 'defi':
       return w.length >= 2 ? { kind, operatorAddress: w[0], txid: w[1] } : null;

@@ -40,7 +40,8 @@ export function parseRegisterOutput(text: string): Parsed<{ tx: string; sig: str
     rest = input.slice(end + 1).trim();
   } else {
     const words = input.split(/\s+/);
-    if (words.length === 1) return { ok: false, message: TX.test(words[0]) ? REGISTER_MESSAGES.noSig : REGISTER_MESSAGES.empty };
+    if (words.length === 1)
+      return { ok: false, message: TX.test(words[0]) ? REGISTER_MESSAGES.noSig : REGISTER_MESSAGES.empty };
     if (words.length > 2) return { ok: false, message: REGISTER_MESSAGES.extra };
     [tx, rest] = words;
   }
@@ -58,16 +59,27 @@ export function parseRegisterOutput(text: string): Parsed<{ tx: string; sig: str
  * `smartnodeblsprivkey=` line. Answers the secret (64 hex).
  */
 export function parseQuickSetup(text: string): Parsed<string> {
-  const lines = text.trim().split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .trim()
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (!lines.length) return { ok: false, message: 'Paste the text the wallet wrote.' };
   let key: string;
   if (lines.length === 1 && !lines[0].includes('=')) key = lines[0];
   else {
-    const found = lines.map((l) => /^(?:smartnode|masternode)blsprivkey\s*=\s*(\S+)$/.exec(l)).filter((m) => m !== null);
-    if (found.length === 0) return { ok: false, message: 'No smartnodeblsprivkey line found: paste the file protx quick_setup wrote, or the key alone.' };
+    const found = lines
+      .map((l) => /^(?:smartnode|masternode)blsprivkey\s*=\s*(\S+)$/.exec(l))
+      .filter((m) => m !== null);
+    if (found.length === 0)
+      return {
+        ok: false,
+        message: 'No smartnodeblsprivkey line found: paste the file protx quick_setup wrote, or the key alone.',
+      };
     if (found.length > 1) return { ok: false, message: "The text holds more than one BLS key: paste one node's file." };
     key = found[0][1];
   }
-  if (!/^[0-9a-fA-F]{64}$/.test(key)) return { ok: false, message: 'The BLS secret key must be 64 hexadecimal characters.' };
+  if (!/^[0-9a-fA-F]{64}$/.test(key))
+    return { ok: false, message: 'The BLS secret key must be 64 hexadecimal characters.' };
   return { ok: true, value: key.toLowerCase() };
 }

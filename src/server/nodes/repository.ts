@@ -12,17 +12,31 @@ type Q = Kysely<Database>;
  */
 
 /** What its owner reads: the output text with the node's public ip:port once it has one (output-text.ts). */
-const forOwner = (n: Masternode): Masternode => (n.output_text ? { ...n, output_text: withAddress(n.output_text, n.server_ip, n.p2p_port) } : n);
+const forOwner = (n: Masternode): Masternode =>
+  n.output_text ? { ...n, output_text: withAddress(n.output_text, n.server_ip, n.p2p_port) } : n;
 
 /** A user's node by its id; another user's id, or a deleted node, is "not found". */
 export async function findUserNode(db: Q, userId: number, mnId: string): Promise<Masternode | undefined> {
-  const n = await db.selectFrom('node_view').selectAll().where('mn_id', '=', mnId).where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).executeTakeFirst();
+  const n = await db
+    .selectFrom('node_view')
+    .selectAll()
+    .where('mn_id', '=', mnId)
+    .where('user_id', '=', userId)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .executeTakeFirst();
   return n && forOwner(n);
 }
 
 /** The user's nodes that exist for them (set up, live or failed), newest first. */
 export async function listUserNodes(db: Q, userId: number): Promise<Masternode[]> {
-  const rows = await db.selectFrom('node_view').selectAll().where('user_id', '=', userId).where('state', 'not in', ['deleting', 'deleted']).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  const rows = await db
+    .selectFrom('node_view')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('state', 'not in', ['deleting', 'deleted'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
   return rows.map(forOwner);
 }
 
@@ -36,7 +50,11 @@ export function insertNodeRow(db: Q, n: Omit<Insertable<NodesTable>, 'state' | '
 }
 
 /** Customer fields only (alias, payee, output text, secrets...), never the state. */
-export function updateNodeRow(db: Q, id: number, patch: Omit<Updateable<NodesTable>, 'state' | 'state_at' | 'id' | 'mn_id' | 'user_id'>) {
+export function updateNodeRow(
+  db: Q,
+  id: number,
+  patch: Omit<Updateable<NodesTable>, 'state' | 'state_at' | 'id' | 'mn_id' | 'user_id'>,
+) {
   return db.updateTable('nodes').set(patch).where('id', '=', id).execute();
 }
 
@@ -71,20 +89,40 @@ export function findNodeById(db: Q, id: number): Promise<Masternode | undefined>
 
 /** Has this coin's entry (a ZEN t_address) served a node before, on any account? */
 export async function entryUsed(db: Q, coinIds: string[], entry: string): Promise<boolean> {
-  const row = await db.selectFrom('nodes').select('id').where('coin_id', 'in', coinIds).where('entry', '=', entry).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('coin_id', 'in', coinIds)
+    .where('entry', '=', entry)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Is this validator key running (or being set up) anywhere? */
 export async function validatorKeyInUse(db: Q, pubkey: string): Promise<boolean> {
   // The same rows as the unique index nodes_validator_pubkey: a failed node never ran the key.
-  const row = await db.selectFrom('nodes').select('id').where('validator_pubkey', '=', pubkey).where('state', 'not in', ['deleted', 'failed']).where('failed_reason', 'is', null).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('nodes')
+    .select('id')
+    .where('validator_pubkey', '=', pubkey)
+    .where('state', 'not in', ['deleted', 'failed'])
+    .where('failed_reason', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
 /** Any running node of the coin (a daemon to ask about the coin's chain). */
 export function findLiveNodeOfCoin(db: Q, coinId: string): Promise<Masternode | undefined> {
-  return db.selectFrom('node_view').selectAll().where('coin_id', '=', coinId).where('state', '=', 'live').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return db
+    .selectFrom('node_view')
+    .selectAll()
+    .where('coin_id', '=', coinId)
+    .where('state', '=', 'live')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /**
@@ -106,18 +144,31 @@ export async function sameDeployExists(db: Q, userId: number, coinId: string, en
 
 /** The user's nodes that hold or will hold a slot (everything but deleted and failed ones). */
 export async function countUserNodes(db: Q, userId: number): Promise<number> {
-  const row = await db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('state', 'not in', ['deleted', 'failed']).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('nodes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('state', 'not in', ['deleted', 'failed'])
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** The user's nodes that hold a place and are charged now (lifecycle CHARGED), any plan. */
 export async function countChargedNodes(db: Q, userId: number): Promise<number> {
-  const row = await db.selectFrom('nodes').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('state', 'in', CHARGED).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('nodes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('state', 'in', CHARGED)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Per owner, how many charged nodes of this plan they hold: the fleet's use by account. */
-export async function chargedNodesByOwner(db: Q, plan: 'dedicated' | 'cloud'): Promise<{ user_id: number; n: number }[]> {
+export async function chargedNodesByOwner(
+  db: Q,
+  plan: 'dedicated' | 'cloud',
+): Promise<{ user_id: number; n: number }[]> {
   const rows = await db
     .selectFrom('nodes')
     .select(['user_id', (eb) => eb.fn.countAll<number>().as('n')])
@@ -154,7 +205,12 @@ export async function claimStart(db: Q, id: number, at: number): Promise<boolean
 
 /** The daemon refused the start: the claim made at `at` is given back. */
 export async function releaseStart(db: Q, id: number, at: number): Promise<void> {
-  await db.updateTable('nodes').set({ start_claim_at: null }).where('id', '=', id).where('start_claim_at', '=', at).execute();
+  await db
+    .updateTable('nodes')
+    .set({ start_claim_at: null })
+    .where('id', '=', id)
+    .where('start_claim_at', '=', at)
+    .execute();
 }
 
 /**
@@ -165,7 +221,11 @@ export async function releaseStart(db: Q, id: number, at: number): Promise<void>
 export async function completeStart(db: Q, id: number, at: number, now = Date.now()): Promise<boolean> {
   const res = await db
     .updateTable('nodes')
-    .set({ started_at: now, start_claim_at: null, output_text: sql<string>`replace(output_text, 'not_active', 'active')` })
+    .set({
+      started_at: now,
+      start_claim_at: null,
+      output_text: sql<string>`replace(output_text, 'not_active', 'active')`,
+    })
     .where('id', '=', id)
     .where('start_claim_at', '=', at)
     .where('state', 'not in', ['deleting', 'deleted'])
@@ -182,7 +242,11 @@ export async function completeStart(db: Q, id: number, at: number, now = Date.no
 export async function noteFirstRun(db: Q, id: number, at: number): Promise<boolean> {
   const res = await db
     .updateTable('nodes')
-    .set({ started_at: at, start_claim_at: null, output_text: sql<string>`replace(output_text, 'not_active', 'active')` })
+    .set({
+      started_at: at,
+      start_claim_at: null,
+      output_text: sql<string>`replace(output_text, 'not_active', 'active')`,
+    })
     .where('id', '=', id)
     .where('started_at', 'is', null)
     .where((eb) => eb.or([eb('start_claim_at', 'is', null), eb('start_claim_at', '<', at - START_CLAIM_MS)]))
@@ -196,7 +260,15 @@ export async function noteFirstRun(db: Q, id: number, at: number): Promise<boole
  * it any more; deletes up to `limit` (with its placement and observations).
  */
 export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit: number): Promise<number> {
-  const ids = (await db.selectFrom('nodes').select('id').where('state', '=', 'deleted').where('state_at', '<', destroyedBefore).limit(limit).execute()).map((r) => r.id);
+  const ids = (
+    await db
+      .selectFrom('nodes')
+      .select('id')
+      .where('state', '=', 'deleted')
+      .where('state_at', '<', destroyedBefore)
+      .limit(limit)
+      .execute()
+  ).map((r) => r.id);
   if (ids.length === 0) return 0;
   await db.deleteFrom('observations').where('node_id', 'in', ids).execute();
   await db.deleteFrom('placements').where('node_id', 'in', ids).execute();
@@ -207,7 +279,21 @@ export async function pruneDestroyedNodes(db: Q, destroyedBefore: number, limit:
 /** Marks which nodes the simulator serves, from the daemon profiles in force now. */
 export async function markSimulated(db: Q, simulatorProfiles: string[]) {
   const ids = simulatorProfiles.length ? simulatorProfiles : [''];
-  const placedOn = (sim: boolean) => (eb: any) => eb.selectFrom('placements').select('node_id').where('daemon_profile', sim ? 'in' : 'not in', ids);
-  await db.updateTable('nodes').set({ simulated: 1 }).where('id', 'in', placedOn(true)).where('simulated', '=', 0).execute();
-  await db.updateTable('nodes').set({ simulated: 0 }).where('id', 'in', placedOn(false)).where('simulated', '=', 1).execute();
+  const placedOn = (sim: boolean) => (eb: any) =>
+    eb
+      .selectFrom('placements')
+      .select('node_id')
+      .where('daemon_profile', sim ? 'in' : 'not in', ids);
+  await db
+    .updateTable('nodes')
+    .set({ simulated: 1 })
+    .where('id', 'in', placedOn(true))
+    .where('simulated', '=', 0)
+    .execute();
+  await db
+    .updateTable('nodes')
+    .set({ simulated: 0 })
+    .where('id', 'in', placedOn(false))
+    .where('simulated', '=', 1)
+    .execute();
 }

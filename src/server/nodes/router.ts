@@ -13,7 +13,15 @@ import {
   updateValidatorFeeInput,
 } from '../../shared/schemas/nodes';
 import { router, scriptProcedure } from '../trpc';
-import { deleteMasternode, getProposals, quickSetup, registerSubmit, setAlertsMuted, updateAlias, updateValidatorFee } from './actions';
+import {
+  deleteMasternode,
+  getProposals,
+  quickSetup,
+  registerSubmit,
+  setAlertsMuted,
+  updateAlias,
+  updateValidatorFee,
+} from './actions';
 import { getMasternode, getMasternodes } from './service';
 
 export const nodesRouter = router({
@@ -22,48 +30,99 @@ export const nodesRouter = router({
       rest: {
         method: 'GET',
         path: '/api/get_masternodes',
-        summary: "`{masternodes[], queue[], total_worth, monthly_cost}`: the user's nodes, build-queue items, total worth and monthly hosting cost in USD",
+        summary:
+          "`{masternodes[], queue[], total_worth, monthly_cost}`: the user's nodes, build-queue items, total worth and monthly hosting cost in USD",
       },
     })
     .output(getMasternodesOutput)
     .query(({ ctx }) => getMasternodes(ctx, ctx.user.id)),
   get_masternode: scriptProcedure
-    .meta({ rest: { method: 'GET', path: '/api/get_masternode', summary: '`{success, data}`: one node; another user\'s node answers 404 "Masternode not found."' } })
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_masternode',
+        summary: '`{success, data}`: one node; another user\'s node answers 404 "Masternode not found."',
+      },
+    })
     .input(mnQuery)
     .output(getMasternodeOutput)
     .query(({ ctx, input }) => getMasternode(ctx, ctx.user.id, input.masternode)),
   get_proposals: scriptProcedure
-    .meta({ rest: { method: 'GET', path: '/api/get_proposals', summary: "`{success, data}`: the governance proposals the node's daemon knows (families with governance)" } })
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_proposals',
+        summary: "`{success, data}`: the governance proposals the node's daemon knows (families with governance)",
+      },
+    })
     .input(mnQuery)
     .output(getProposalsOutput)
     .query(({ ctx, input }) => getProposals(ctx, ctx.user.id, input.masternode)),
   delete_masternode: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/delete_masternode', summary: '`{success, message, slashing_protection?}`: destroys the node, irreversibly; a validator is stopped first and its EIP-3076 file answered (`reason`: one of the listed reasons or the customer\'s own words)' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/delete_masternode',
+        summary:
+          "`{success, message, slashing_protection?}`: destroys the node, irreversibly; a validator is stopped first and its EIP-3076 file answered (`reason`: one of the listed reasons or the customer's own words)",
+      },
+    })
     .input(deleteMasternodeInput)
     .output(deleteMasternodeOutput)
     .mutation(({ ctx, input }) => deleteMasternode(ctx, ctx.user.id, input)),
   update_alias: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/update_alias', summary: '`{success}`: sets the node\'s alias; null or empty removes it' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/update_alias',
+        summary: "`{success}`: sets the node's alias; null or empty removes it",
+      },
+    })
     .input(updateAliasInput)
     .output(okResponse)
     .mutation(({ ctx, input }) => updateAlias(ctx, ctx.user.id, input)),
   set_alerts_muted: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/mute_node_alerts', summary: '`{success}`: `muted: true` stops every notification of the node (down/up, network status, action, rewards); false turns them on again' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/mute_node_alerts',
+        summary:
+          '`{success}`: `muted: true` stops every notification of the node (down/up, network status, action, rewards); false turns them on again',
+      },
+    })
     .input(setAlertsMutedInput)
     .output(okResponse)
     .mutation(({ ctx, input }) => setAlertsMuted(ctx, ctx.user.id, input)),
   update_validator_fee: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/update_validator_fee', summary: '`{success, message}`: sets a validator\'s fee recipient; a field error answers `error_input`' } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/update_validator_fee',
+        summary: "`{success, message}`: sets a validator's fee recipient; a field error answers `error_input`",
+      },
+    })
     .input(updateValidatorFeeInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => updateValidatorFee(ctx, ctx.user.id, input)),
   register_submit: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/register_submit', summary: "`{success, message}`: submits the signed `protx register_prepare` result through the node's daemon" } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/register_submit',
+        summary: "`{success, message}`: submits the signed `protx register_prepare` result through the node's daemon",
+      },
+    })
     .input(registerSubmitInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => registerSubmit(ctx, ctx.user.id, input)),
   quick_setup: scriptProcedure
-    .meta({ rest: { method: 'POST', path: '/api/quick_setup', summary: "`{success, message}`: starts a quick-setup node with the text its view asks for" } })
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/quick_setup',
+        summary: '`{success, message}`: starts a quick-setup node with the text its view asks for',
+      },
+    })
     .input(quickSetupInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => quickSetup(ctx, ctx.user.id, input)),

@@ -45,7 +45,13 @@ function economics(coin: CoinRecord, quote: MarketQuote | undefined, simulated: 
  * `masternodeKey`: a classic node's sealed key, opened for its owner; their list, export
  * view and node page show the whole masternode.conf line, the stored text only its slot.
  */
-function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefined, logoBase: string, masternodeKey: string | null): MasternodeListItem {
+function listItem(
+  n: Masternode,
+  coin: CoinRecord,
+  quote: MarketQuote | undefined,
+  logoBase: string,
+  masternodeKey: string | null,
+): MasternodeListItem {
   const e = economics(coin, quote, n.simulated === 1);
   return {
     mn_id: n.mn_id,
@@ -74,7 +80,11 @@ function listItem(n: Masternode, coin: CoinRecord, quote: MarketQuote | undefine
 }
 
 /** The node's queue item and, for a finished one, when it finished (null: still being set up). */
-function queueItem(n: Masternode, coin: CoinRecord, now: number): { item: QueueItem; finishedAt: number | null } | null {
+function queueItem(
+  n: Masternode,
+  coin: CoinRecord,
+  now: number,
+): { item: QueueItem; finishedAt: number | null } | null {
   let status: QueueItem['status'];
   let finishedAt: number | null = null;
   if (n.state === 'requested' || n.state === 'placing') status = 'assigning';
@@ -124,10 +134,19 @@ export function buildQueue(nodes: Masternode[], coinOf: Map<string, CoinRecord>,
 }
 
 export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMasternodesOutput> {
-  const [nodes, coins, quotes] = await Promise.all([listUserNodes(ctx.db, userId), listCoins(ctx.db), allQuotes(ctx.db)]);
+  const [nodes, coins, quotes] = await Promise.all([
+    listUserNodes(ctx.db, userId),
+    listCoins(ctx.db),
+    allQuotes(ctx.db),
+  ]);
   const coinOf = new Map(coins.map((c) => [c.id, c]));
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
-  const out: GetMasternodesOutput = { masternodes: [], queue: buildQueue(nodes, coinOf), total_worth: 0, monthly_cost: 0 };
+  const out: GetMasternodesOutput = {
+    masternodes: [],
+    queue: buildQueue(nodes, coinOf),
+    total_worth: 0,
+    monthly_cost: 0,
+  };
   let dailyMicros = 0;
   for (const n of nodes) {
     const coin = coinOf.get(n.coin_id);
@@ -165,7 +184,11 @@ function nodeSecrets(ctx: Ctx, n: Masternode): NodeSecrets | null {
   }
 }
 
-export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Promise<{ success: true; data: MasternodeDetail }> {
+export async function getMasternode(
+  ctx: Ctx,
+  userId: number,
+  mnId: string,
+): Promise<{ success: true; data: MasternodeDetail }> {
   const n = await findUserNode(ctx.db, userId, mnId);
   if (!n) fail('NOT_FOUND', 'Masternode not found.');
   const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
@@ -189,7 +212,9 @@ export async function getMasternode(ctx: Ctx, userId: number, mnId: string): Pro
       server_ip: simulated ? null : n.server_ip,
       server_ip6: simulated ? null : n.server_ip6,
       reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
-      zen: zen ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: null } : null,
+      zen: zen
+        ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: null }
+        : null,
       wallet_info: wallet,
       activity: n.activity ? (JSON.parse(n.activity) as MasternodeDetail['activity']) : null,
       file_name: `${coin.id}.conf`,

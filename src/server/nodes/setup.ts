@@ -37,7 +37,10 @@ function service(n: Masternode): string {
  */
 export function masternodeConfLine(n: Masternode, key: string | null = null): string {
   const privkey = key ?? '<masternodeprivkey>';
-  const words = (n.output_text ?? '').trim().split(/\s+/).filter((w) => w && !MARKERS.has(w));
+  const words = (n.output_text ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w && !MARKERS.has(w));
   if (words.length >= 5) return [walletName(n), words[1], privkey, ...words.slice(3)].join(' ');
   const c = collateralOf(n.output_text) ?? (n.entry ? { txid: n.entry, index: null } : null);
   return [walletName(n), service(n), privkey, c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
@@ -55,7 +58,10 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
   return s && isBlsSecretKey(s) ? blsPublicKeyHex(Buffer.from(s.replace(/^0x/, ''), 'hex')) : null;
 }
 
-export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Input): { setup: NodeSetup; start_cmd: string } {
+export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Input): {
+  setup: NodeSetup;
+  start_cmd: string;
+} {
   const family = familyOf(coin.family);
   const marker = startMarker(n.output_text);
   const setup: NodeSetup = {
@@ -84,7 +90,10 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
         { label: 'Find the collateral output index', text: 'masternode outputs' },
         { label: 'Prepare the registration', text: prepare },
         { label: 'Sign the message it printed', text: 'signmessage <collateralAddress> <signMessage>' },
-        { label: 'Paste back: the register_prepare output, then the signature', text: '{"tx": "…", "collateralAddress": "…", "signMessage": "…"} <signature>' },
+        {
+          label: 'Paste back: the register_prepare output, then the signature',
+          text: '{"tx": "…", "collateralAddress": "…", "signMessage": "…"} <signature>',
+        },
       );
       start_cmd = prepare;
       field('Operator public key', operatorPub);
@@ -97,7 +106,10 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
       const cmd = `protx quick_setup ${c?.txid ?? '<collateralHash>'} ${c?.index ?? '<collateralIndex>'} ${service(n)} <feeSourceAddress>`;
       setup.commands.push(
         { label: 'Set up the node from your wallet', text: cmd },
-        { label: 'Paste back: the smartnodeblsprivkey line of the file it wrote', text: 'smartnodeblsprivkey=<secret>' },
+        {
+          label: 'Paste back: the smartnodeblsprivkey line of the file it wrote',
+          text: 'smartnodeblsprivkey=<secret>',
+        },
       );
       start_cmd = cmd;
       field('Operator key', secrets?.operatorSecret, true);
@@ -146,7 +158,10 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
       }
       const line = masternodeConfLine(n, masternodeKey);
       start_cmd = classicStartCommand(coin.id, n);
-      setup.commands.push({ label: 'masternode.conf', text: line }, { label: 'Start the node from your wallet', text: start_cmd });
+      setup.commands.push(
+        { label: 'masternode.conf', text: line },
+        { label: 'Start the node from your wallet', text: start_cmd },
+      );
       field('Private key', masternodeKey, true);
       field('TXID', c?.txid);
       break;

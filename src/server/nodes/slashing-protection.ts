@@ -41,21 +41,33 @@ export class SlashingProtectionError extends Error {
 const MAX_UINT64 = 2n ** 64n - 1n;
 
 function uint64(value: Uint64, what: string): bigint {
-  const n = typeof value === 'bigint' ? value : typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : -1n) : /^\d{1,20}$/.test(value) ? BigInt(value) : -1n;
+  const n =
+    typeof value === 'bigint'
+      ? value
+      : typeof value === 'number'
+        ? Number.isSafeInteger(value)
+          ? BigInt(value)
+          : -1n
+        : /^\d{1,20}$/.test(value)
+          ? BigInt(value)
+          : -1n;
   if (n < 0n || n > MAX_UINT64) throw new SlashingProtectionError(`${what} must be a whole number from 0 to 2^64-1`);
   return n;
 }
 
 function hexBytes(value: string, bytes: number, what: string): string {
   const h = value.trim().replace(/^0x/i, '').toLowerCase();
-  if (!new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(h)) throw new SlashingProtectionError(`${what} must be ${bytes} bytes of hex`);
+  if (!new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(h))
+    throw new SlashingProtectionError(`${what} must be ${bytes} bytes of hex`);
   return `0x${h}`;
 }
 
 const present = <T>(v: T | null | undefined): v is T => v !== null && v !== undefined;
 
 export function slashingProtectionInterchange(h: SignedHistory): Interchange {
-  const signed_blocks = present(h.lastBlockSlot) ? [{ slot: uint64(h.lastBlockSlot, 'last block slot').toString() }] : [];
+  const signed_blocks = present(h.lastBlockSlot)
+    ? [{ slot: uint64(h.lastBlockSlot, 'last block slot').toString() }]
+    : [];
   let signed_attestations: Interchange['data'][number]['signed_attestations'] = [];
   if (present(h.lastTargetEpoch)) {
     const target = uint64(h.lastTargetEpoch, 'last target epoch');
@@ -70,7 +82,10 @@ export function slashingProtectionInterchange(h: SignedHistory): Interchange {
     throw new SlashingProtectionError('a last source epoch without its target epoch cannot be recorded safely');
   }
   return {
-    metadata: { interchange_format_version: INTERCHANGE_FORMAT_VERSION, genesis_validators_root: hexBytes(h.genesisValidatorsRoot, 32, 'genesis validators root') },
+    metadata: {
+      interchange_format_version: INTERCHANGE_FORMAT_VERSION,
+      genesis_validators_root: hexBytes(h.genesisValidatorsRoot, 32, 'genesis validators root'),
+    },
     data: [{ pubkey: hexBytes(h.pubkey, 48, 'pubkey'), signed_blocks, signed_attestations }],
   };
 }

@@ -10,7 +10,12 @@ import { MAINNET_GENESIS_VALIDATORS_ROOT, slashingProtectionInterchange } from '
  */
 const CHAINS: Record<string, { slotS: number; perEpoch: number; genesisS: number; root: string }> = {
   eth: { slotS: 12, perEpoch: 32, genesisS: 1_606_824_023, root: MAINNET_GENESIS_VALIDATORS_ROOT },
-  gno: { slotS: 5, perEpoch: 16, genesisS: 1_638_993_340, root: '0xf5dcb5564e829aab27264b9becd5dfaa017085611224cb3036f573368dbb9d47' },
+  gno: {
+    slotS: 5,
+    perEpoch: 16,
+    genesisS: 1_638_993_340,
+    root: '0xf5dcb5564e829aab27264b9becd5dfaa017085611224cb3036f573368dbb9d47',
+  },
 };
 
 /**
@@ -26,7 +31,10 @@ const MARGIN_EPOCHS = 2;
  * node could have reached (the beacon head, or the wall clock when the node is down) plus
  * a margin: the minimal form of the EIP, safe by construction. See docs/decisions.md.
  */
-export async function validatorExitFile(ctx: Pick<Context, 'fleet' | 'log'>, n: Masternode): Promise<string | undefined> {
+export async function validatorExitFile(
+  ctx: Pick<Context, 'fleet' | 'log'>,
+  n: Masternode,
+): Promise<string | undefined> {
   const pubkey = n.validator_pubkey ?? validatorOutput(n.output_text)?.pubkey;
   if (!pubkey) return undefined;
   const chain = CHAINS[n.coin_id] ?? CHAINS.eth;
@@ -42,6 +50,12 @@ export async function validatorExitFile(ctx: Pick<Context, 'fleet' | 'log'>, n: 
   await ctx.fleet.stopNode(n);
   const upTo = slot + MARGIN_EPOCHS * chain.perEpoch;
   const epoch = Math.floor(upTo / chain.perEpoch);
-  const file = slashingProtectionInterchange({ pubkey, genesisValidatorsRoot: chain.root, lastBlockSlot: upTo, lastSourceEpoch: epoch, lastTargetEpoch: epoch });
+  const file = slashingProtectionInterchange({
+    pubkey,
+    genesisValidatorsRoot: chain.root,
+    lastBlockSlot: upTo,
+    lastSourceEpoch: epoch,
+    lastTargetEpoch: epoch,
+  });
   return JSON.stringify(file, null, 2);
 }

@@ -12,7 +12,15 @@ export function findNodeAlerts(db: Q, nodeId: number) {
 export async function saveNodeAlerts(db: Q, nodeId: number, patch: Updateable<NodeAlertsTable>) {
   await db
     .insertInto('node_alerts')
-    .values({ node_id: nodeId, failing_since: null, last_down_at: null, network_alerted: null, action_alerted: null, reward_height: null, ...patch } as never)
+    .values({
+      node_id: nodeId,
+      failing_since: null,
+      last_down_at: null,
+      network_alerted: null,
+      action_alerted: null,
+      reward_height: null,
+      ...patch,
+    } as never)
     .onConflict((oc) => oc.column('node_id').doUpdateSet(patch as never))
     .execute();
 }
@@ -22,7 +30,11 @@ export async function setNodeMuted(db: Q, nodeId: number, muted: boolean) {
 }
 
 export function findQuietHours(db: Q, userId: number) {
-  return db.selectFrom('quiet_hours').select(['start_hour', 'end_hour']).where('user_id', '=', userId).executeTakeFirst();
+  return db
+    .selectFrom('quiet_hours')
+    .select(['start_hour', 'end_hour'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
 }
 
 export async function saveQuietHours(db: Q, userId: number, hours: { start_hour: number; end_hour: number } | null) {
@@ -36,11 +48,23 @@ export async function saveQuietHours(db: Q, userId: number, hours: { start_hour:
 
 /** The user's notifications whose mail waits for the quiet-hours summary, oldest first. */
 export function heldNotifications(db: Q, userId: number) {
-  return db.selectFrom('notifications').select(['id', 'message', 'hour', 'link']).where('user_id', '=', userId).where('mail_held', '=', 1).orderBy('id').execute();
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'message', 'hour', 'link'])
+    .where('user_id', '=', userId)
+    .where('mail_held', '=', 1)
+    .orderBy('id')
+    .execute();
 }
 
 export async function markSummarised(db: Q, ids: number[]) {
-  if (ids.length) await db.updateTable('notifications').set({ mail_held: 2 }).where('id', 'in', ids).where('mail_held', '=', 1).execute();
+  if (ids.length)
+    await db
+      .updateTable('notifications')
+      .set({ mail_held: 2 })
+      .where('id', 'in', ids)
+      .where('mail_held', '=', 1)
+      .execute();
 }
 
 /** The ids of the user's muted nodes that still exist. */
@@ -59,11 +83,23 @@ export async function mutedNodeIds(db: Q, userId: number): Promise<string[]> {
 
 /** The user's notifications held from their alert channels (quiet hours), oldest first. */
 export function heldFromChannelsOf(db: Q, userId: number) {
-  return db.selectFrom('notifications').select(['id', 'message', 'hour']).where('user_id', '=', userId).where('channels_held', '=', 1).orderBy('id').execute();
+  return db
+    .selectFrom('notifications')
+    .select(['id', 'message', 'hour'])
+    .where('user_id', '=', userId)
+    .where('channels_held', '=', 1)
+    .orderBy('id')
+    .execute();
 }
 
 export async function markChannelsSummarised(db: Q, ids: number[]) {
-  if (ids.length) await db.updateTable('notifications').set({ channels_held: 2 }).where('id', 'in', ids).where('channels_held', '=', 1).execute();
+  if (ids.length)
+    await db
+      .updateTable('notifications')
+      .set({ channels_held: 2 })
+      .where('id', 'in', ids)
+      .where('channels_held', '=', 1)
+      .execute();
 }
 
 /** The notifications `first_id`..`last_id` of a channel summary: the user's rows summarised for the channels. */

@@ -4,7 +4,11 @@ import { findQuietHours, mutedNodeIds, saveQuietHours } from './alert-queries';
 
 export async function getAlertSettings(db: DB, userId: number): Promise<AlertSettingsOutput> {
   const q = await findQuietHours(db, userId);
-  return { success: true, quiet_hours: q ? { start_hour: q.start_hour, end_hour: q.end_hour } : null, muted_nodes: await mutedNodeIds(db, userId) };
+  return {
+    success: true,
+    quiet_hours: q ? { start_hour: q.start_hour, end_hour: q.end_hour } : null,
+    muted_nodes: await mutedNodeIds(db, userId),
+  };
 }
 
 /** Sets (or with null clears) the user's quiet hours. Mail already held keeps its summary job. */

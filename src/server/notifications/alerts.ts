@@ -7,7 +7,12 @@ import { dampen, DEFAULT_PAIR_WINDOW_MS, initialDamping, type DampingState } fro
 import { raise } from './raise';
 
 /** What one monitor check saw of a node (the fields of its new observation that alerts read). */
-export type CheckSeen = { status: string; answered: boolean; status_on_network: string | null; last_paid_height: number | null | undefined };
+export type CheckSeen = {
+  status: string;
+  answered: boolean;
+  status_on_network: string | null;
+  last_paid_height: number | null | undefined;
+};
 
 /**
  * A failed check: the daemon gave no usable answer, and either the engine lost or stopped
@@ -41,23 +46,42 @@ function badNetworkOf(net: string | null): BadNetworkState | null {
  * node keeps its state up to date (no burst of stale alerts when unmuted) but raises nothing.
  * Returns whether anything was raised (the caller then pokes the hub and the job runner).
  */
-export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, now: number, rule: { downAfterMs: number; pairWindowMs?: number }): Promise<boolean> {
+export async function alertsOfCheck(
+  trx: DB,
+  node: Masternode,
+  seen: CheckSeen,
+  now: number,
+  rule: { downAfterMs: number; pairWindowMs?: number },
+): Promise<boolean> {
   const row = await findNodeAlerts(trx, node.id);
   const before: DampingState = row
-    ? { failingSince: row.failing_since, downRaised: row.down_raised !== 0, lastDownAt: row.last_down_at, streakCounted: row.streak_counted === 1, flaps: row.flaps }
+    ? {
+        failingSince: row.failing_since,
+        downRaised: row.down_raised !== 0,
+        lastDownAt: row.last_down_at,
+        streakCounted: row.streak_counted === 1,
+        flaps: row.flaps,
+      }
     : initialDamping;
   const muted = row?.muted === 1;
   type Ref = { mn_id: string; coin: string; alias: string | null };
   const raised: Array<(ref: Ref) => Promise<void>> = [];
 
   const failing = failedCheck(node, seen);
-  let d = dampen(before, failing, now, { downAfterMs: rule.downAfterMs, pairWindowMs: rule.pairWindowMs ?? DEFAULT_PAIR_WINDOW_MS });
+  let d = dampen(before, failing, now, {
+    downAfterMs: rule.downAfterMs,
+    pairWindowMs: rule.pairWindowMs ?? DEFAULT_PAIR_WINDOW_MS,
+  });
   // A down nobody is told of (muted) does not open a 30-minute window: else the first real
   // outage after unmuting would be held as a "flap" of it. It counts as one in the next told down.
-  if (d.alert?.kind === 'node_down' && muted) d = { ...d, state: { ...d.state, lastDownAt: before.lastDownAt, flaps: d.alert.flaps + 1 } };
+  if (d.alert?.kind === 'node_down' && muted)
+    d = { ...d, state: { ...d.state, lastDownAt: before.lastDownAt, flaps: d.alert.flaps + 1 } };
   // A down reached while muted is remembered as untold (2), so unmuting later owes no "back up".
   const untoldDown = d.alert?.kind === 'node_down' ? muted : row?.down_raised === 2;
-  if (d.alert?.kind === 'node_down') raised.push((ref) => raise(trx, node.user_id, 'node_down', { ...ref, flaps: (d.alert as { flaps: number }).flaps }));
+  if (d.alert?.kind === 'node_down')
+    raised.push((ref) =>
+      raise(trx, node.user_id, 'node_down', { ...ref, flaps: (d.alert as { flaps: number }).flaps }),
+    );
   if (d.alert?.kind === 'node_up' && !untoldDown) raised.push((ref) => raise(trx, node.user_id, 'node_up', ref));
 
   // Network and action states: once per change into one. A failing check says nothing of
@@ -66,7 +90,8 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
   let actionAlerted = row?.action_alerted ?? null;
   if (!failing) {
     const bad = badNetworkOf(seen.status_on_network);
-    if (bad && bad !== networkAlerted) raised.push((ref) => raise(trx, node.user_id, 'network_status', { ...ref, status: bad }));
+    if (bad && bad !== networkAlerted)
+      raised.push((ref) => raise(trx, node.user_id, 'network_status', { ...ref, status: bad }));
     // Before the first network check there is no network status: nothing to compare yet.
     if (seen.status_on_network !== null) networkAlerted = bad;
     const action = actionOf(seen);
@@ -86,7 +111,9 @@ export async function alertsOfCheck(trx: DB, node: Masternode, seen: CheckSeen, 
     if (!known) {
       raised.push(async (ref) => {
         const amount = await rewardAmount(trx, node.coin_id);
-        await (first ? raise(trx, node.user_id, 'first_reward', { ...ref, amount }) : raise(trx, node.user_id, 'reward', { ...ref, amount }));
+        await (first
+          ? raise(trx, node.user_id, 'first_reward', { ...ref, amount })
+          : raise(trx, node.user_id, 'reward', { ...ref, amount }));
       });
     }
     rewardHeight = paid;

@@ -27,14 +27,25 @@ export type DampingState = {
   flaps: number;
 };
 
-export const initialDamping: DampingState = { failingSince: null, downRaised: false, lastDownAt: null, streakCounted: false, flaps: 0 };
+export const initialDamping: DampingState = {
+  failingSince: null,
+  downRaised: false,
+  lastDownAt: null,
+  streakCounted: false,
+  flaps: 0,
+};
 
 export type DampingRule = { downAfterMs: number; pairWindowMs: number };
 export const DEFAULT_PAIR_WINDOW_MS = 30 * 60_000;
 
 export type DampingAlert = { kind: 'node_down'; flaps: number } | { kind: 'node_up' } | null;
 
-export function dampen(state: DampingState, failing: boolean, now: number, rule: DampingRule): { state: DampingState; alert: DampingAlert } {
+export function dampen(
+  state: DampingState,
+  failing: boolean,
+  now: number,
+  rule: DampingRule,
+): { state: DampingState; alert: DampingAlert } {
   if (!failing) {
     const next: DampingState = { ...state, failingSince: null, downRaised: false, streakCounted: false };
     return { state: next, alert: state.downRaised ? { kind: 'node_up' } : null };
@@ -49,5 +60,8 @@ export function dampen(state: DampingState, failing: boolean, now: number, rule:
   }
   // This streak is raised itself: if it was counted as a flap, it is not one "more time".
   const flaps = s.streakCounted ? s.flaps - 1 : s.flaps;
-  return { state: { ...s, downRaised: true, lastDownAt: now, streakCounted: false, flaps: 0 }, alert: { kind: 'node_down', flaps } };
+  return {
+    state: { ...s, downRaised: true, lastDownAt: now, streakCounted: false, flaps: 0 },
+    alert: { kind: 'node_down', flaps },
+  };
 }

@@ -1,4 +1,10 @@
-import { ALWAYS_MAILED, emailSettings, isNotificationKind, renderNotification, type NotificationKind } from '../../shared/notification-kinds';
+import {
+  ALWAYS_MAILED,
+  emailSettings,
+  isNotificationKind,
+  renderNotification,
+  type NotificationKind,
+} from '../../shared/notification-kinds';
 import { findUserById } from '../auth/queries';
 import type { DB } from '../db/open';
 import { escapeHtml } from '../html';
@@ -39,7 +45,9 @@ export function notificationMail(
     subject: n.subject,
     text,
     html,
-    ...(optOut && { headers: { 'List-Unsubscribe': `<${optOut.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }),
+    ...(optOut && {
+      headers: { 'List-Unsubscribe': `<${optOut.unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    }),
   };
 }
 
@@ -51,7 +59,11 @@ export function notificationMail(
  * right after a login cannot swallow that login's mail. Only verified addresses get
  * notification mail.
  */
-export async function queueNotificationMail(db: DB, publicUrl: string, notificationId: number): Promise<'queued' | 'already queued' | 'skipped'> {
+export async function queueNotificationMail(
+  db: DB,
+  publicUrl: string,
+  notificationId: number,
+): Promise<'queued' | 'already queued' | 'skipped'> {
   const n = await findNotification(db, notificationId);
   if (!n || !isNotificationKind(n.kind)) return 'skipped';
   const kind: NotificationKind = n.kind;
@@ -62,10 +74,20 @@ export async function queueNotificationMail(db: DB, publicUrl: string, notificat
   const optOut =
     setting === ALWAYS_MAILED
       ? null
-      : { settingLabel: emailSettings[setting].label, unsubscribe: `${publicUrl}${UNSUBSCRIBE_PATH}?t=${encodeURIComponent(await unsubscribeToken(db, user.id, setting))}` };
-  const mail = notificationMail(user, { subject: rendered.subject, message: n.message }, `${publicUrl}${n.link}`, optOut);
+      : {
+          settingLabel: emailSettings[setting].label,
+          unsubscribe: `${publicUrl}${UNSUBSCRIBE_PATH}?t=${encodeURIComponent(await unsubscribeToken(db, user.id, setting))}`,
+        };
+  const mail = notificationMail(
+    user,
+    { subject: rendered.subject, message: n.message },
+    `${publicUrl}${n.link}`,
+    optOut,
+  );
   // Keyed by the notification: a retry of a job whose insert committed queues nothing more.
-  const queued = await db.transaction().execute((trx) => enqueueMail(trx, mail, { idempotencyKey: `notification:${n.id}` }));
+  const queued = await db
+    .transaction()
+    .execute((trx) => enqueueMail(trx, mail, { idempotencyKey: `notification:${n.id}` }));
   return queued ? 'queued' : 'already queued';
 }
 

@@ -5,7 +5,13 @@ import type { Logger } from '../log';
 import { escapeHtml } from '../html';
 import { enqueueMail } from '../mail/outbox';
 import { enqueueJob } from '../jobs/queries';
-import { findQuietHours, heldFromChannelsOf, heldNotifications, markChannelsSummarised, markSummarised } from './alert-queries';
+import {
+  findQuietHours,
+  heldFromChannelsOf,
+  heldNotifications,
+  markChannelsSummarised,
+  markSummarised,
+} from './alert-queries';
 import { enabledChannelIds } from './channels/queries';
 import type { AlertMessage } from './channels/types';
 
@@ -39,7 +45,11 @@ export async function quietHoursEndFor(db: DB, userId: number, now: number): Pro
  * marked summarised in the same transaction that queues the mail and the deliveries,
  * under keys naming the newest row, so a retried job sends each once.
  */
-export async function sendQuietSummary(db: DB, publicUrl: string, userId: number): Promise<{ mail: 'queued' | 'nothing held' | 'skipped'; channels: number }> {
+export async function sendQuietSummary(
+  db: DB,
+  publicUrl: string,
+  userId: number,
+): Promise<{ mail: 'queued' | 'nothing held' | 'skipped'; channels: number }> {
   const [held, heldFromChannels] = await Promise.all([heldNotifications(db, userId), heldFromChannelsOf(db, userId)]);
   const mail = held.length ? await summariseMail(db, publicUrl, userId, held) : 'nothing held';
   let channels = 0;
@@ -48,7 +58,12 @@ export async function sendQuietSummary(db: DB, publicUrl: string, userId: number
     const [firstId, lastId] = [ids[0], ids.at(-1)!];
     await db.transaction().execute(async (trx) => {
       for (const c of await enabledChannelIds(trx, userId)) {
-        await enqueueJob(trx, 'notify.channel_summary', { channel_id: c.id, first_id: firstId, last_id: lastId }, { key: `notify.channel_summary:${c.id}:${lastId}` });
+        await enqueueJob(
+          trx,
+          'notify.channel_summary',
+          { channel_id: c.id, first_id: firstId, last_id: lastId },
+          { key: `notify.channel_summary:${c.id}:${lastId}` },
+        );
         channels++;
       }
       await markChannelsSummarised(trx, ids);
@@ -57,7 +72,12 @@ export async function sendQuietSummary(db: DB, publicUrl: string, userId: number
   return { mail, channels };
 }
 
-async function summariseMail(db: DB, publicUrl: string, userId: number, held: Awaited<ReturnType<typeof heldNotifications>>): Promise<'queued' | 'skipped'> {
+async function summariseMail(
+  db: DB,
+  publicUrl: string,
+  userId: number,
+  held: Awaited<ReturnType<typeof heldNotifications>>,
+): Promise<'queued' | 'skipped'> {
   const user = await findUserById(db, userId);
   const ids = held.map((n) => n.id);
   if (!user || user.disabled_at !== null || user.verified_at === null) {
@@ -73,10 +93,19 @@ async function summariseMail(db: DB, publicUrl: string, userId: number, held: Aw
   const html =
     `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">` +
     `<p>Hello ${escapeHtml(user.username)},</p><p>While your quiet hours were on, you received ${count}:</p><ul>` +
-    held.map((n) => `<li>${escapeHtml(n.hour)} UTC: <a href="${escapeHtml(publicUrl + n.link)}">${escapeHtml(n.message)}</a></li>`).join('') +
+    held
+      .map(
+        (n) =>
+          `<li>${escapeHtml(n.hour)} UTC: <a href="${escapeHtml(publicUrl + n.link)}">${escapeHtml(n.message)}</a></li>`,
+      )
+      .join('') +
     `</ul><hr><p style="font-size:small;color:#666"><a href="${escapeHtml(settingsUrl)}">Quiet hours and email settings</a></p></body></html>`;
   await db.transaction().execute(async (trx) => {
-    await enqueueMail(trx, { to: user.email, subject: `While your quiet hours were on: ${count}`, text, html }, { idempotencyKey: `quiet-summary:${userId}:${ids.at(-1)}` });
+    await enqueueMail(
+      trx,
+      { to: user.email, subject: `While your quiet hours were on: ${count}`, text, html },
+      { idempotencyKey: `quiet-summary:${userId}:${ids.at(-1)}` },
+    );
     await markSummarised(trx, ids);
   });
   return 'queued';
@@ -88,7 +117,11 @@ const countOf = (n: number) => `${n} notification${n === 1 ? '' : 's'}`;
 const SUMMARY_LINES = 15;
 
 /** The one alert a channel gets for the notifications held from it during quiet hours. */
-export function channelSummary(held: Array<{ id: number; hour: string; message: string }>, publicUrl: string, now: number): AlertMessage {
+export function channelSummary(
+  held: Array<{ id: number; hour: string; message: string }>,
+  publicUrl: string,
+  now: number,
+): AlertMessage {
   const lines = held.slice(0, SUMMARY_LINES).map((n) => `${n.hour} UTC  ${n.message}`);
   if (held.length > SUMMARY_LINES) lines.push(`and ${held.length - SUMMARY_LINES} more`);
   return {
@@ -109,7 +142,8 @@ export function handleQuietSummary(jobs: JobRunner, db: DB, publicUrl: () => str
     run: async (p) => {
       const outcome = await sendQuietSummary(db, publicUrl(), p.user_id);
       if (outcome.mail === 'queued' || outcome.channels) void jobs.poke();
-      if (outcome.mail !== 'queued') log.info(`quiet-hours summary mail ${outcome.mail}`, { user_id: p.user_id, channels: outcome.channels });
+      if (outcome.mail !== 'queued')
+        log.info(`quiet-hours summary mail ${outcome.mail}`, { user_id: p.user_id, channels: outcome.channels });
     },
   });
 }

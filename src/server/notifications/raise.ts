@@ -1,4 +1,9 @@
-import { ALWAYS_MAILED, renderNotification, type NotificationKind, type NotificationParams } from '../../shared/notification-kinds';
+import {
+  ALWAYS_MAILED,
+  renderNotification,
+  type NotificationKind,
+  type NotificationParams,
+} from '../../shared/notification-kinds';
 import type { Context } from '../context';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/queries';
@@ -23,7 +28,12 @@ export function hourOf(ms: number): string {
  * therefore exist only if the transaction commits; the hub and the mail job deliver
  * them after it (at once with `afterRaise`, else on their next poll).
  */
-export async function raise<K extends NotificationKind>(db: DB, userId: number, kind: K, params: NotificationParams<K>): Promise<void> {
+export async function raise<K extends NotificationKind>(
+  db: DB,
+  userId: number,
+  kind: K,
+  params: NotificationParams<K>,
+): Promise<void> {
   if (!db.isTransaction) return db.transaction().execute((trx) => raise(trx, userId, kind, params));
   const n = renderNotification(kind, params);
   const now = Date.now();
@@ -33,7 +43,8 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   const channels = await enabledChannelIds(db, userId);
   // Quiet hours hold the mail and the alert channels for one summary after them; security
   // notifications (always mailed) are never held.
-  const heldUntil = n.setting !== ALWAYS_MAILED && (mailed || channels.length) ? await quietHoursEndFor(db, userId, now) : null;
+  const heldUntil =
+    n.setting !== ALWAYS_MAILED && (mailed || channels.length) ? await quietHoursEndFor(db, userId, now) : null;
   const { id } = await insertNotification(db, {
     mail_held: heldUntil !== null && mailed ? 1 : 0,
     channels_held: heldUntil !== null && channels.length ? 1 : 0,
@@ -49,14 +60,24 @@ export async function raise<K extends NotificationKind>(db: DB, userId: number, 
   await insertEvent(db, userId, 'new_notification', { message: n.message, icon: n.icon, link: n.link });
   await insertEvent(db, userId, 'refresh_notifications', {});
   if (heldUntil !== null) {
-    await enqueueJob(db, 'notify.quiet_summary', { user_id: userId }, { key: `notify.quiet_summary:${userId}:${heldUntil}`, runAt: heldUntil });
+    await enqueueJob(
+      db,
+      'notify.quiet_summary',
+      { user_id: userId },
+      { key: `notify.quiet_summary:${userId}:${heldUntil}`, runAt: heldUntil },
+    );
     return;
   }
   if (mailed) await enqueueJob(db, 'notify.mail', { notification_id: id }, { key: `notify.mail:${id}` });
   // Every alert goes to each channel the user turned on (webhook, Telegram, Discord): one
   // job per channel, keyed so the same notification is queued for a channel once.
   for (const c of channels) {
-    await enqueueJob(db, 'notify.channel', { notification_id: id, channel_id: c.id }, { key: `notify.channel:${id}:${c.id}` });
+    await enqueueJob(
+      db,
+      'notify.channel',
+      { notification_id: id, channel_id: c.id },
+      { key: `notify.channel:${id}:${c.id}` },
+    );
   }
 }
 

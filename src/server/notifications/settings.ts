@@ -1,4 +1,9 @@
-import { emailSettingKeys, emailSettings, isEmailSettingKey, type EmailSettingKey } from '../../shared/notification-kinds';
+import {
+  emailSettingKeys,
+  emailSettings,
+  isEmailSettingKey,
+  type EmailSettingKey,
+} from '../../shared/notification-kinds';
 import type { NotificationSettingsOutput } from '../../shared/schemas/notifications';
 import type { DB } from '../db/open';
 import { fail } from '../errors';
@@ -28,11 +33,20 @@ export async function getNotificationSettings(db: DB, userId: number): Promise<N
 export async function saveNotificationSettings(db: DB, userId: number, enabled: string[]) {
   const unknown = [...new Set(enabled.filter((k) => !isEmailSettingKey(k)))];
   if (unknown.length) {
-    fail('BAD_REQUEST', `Unknown notification setting${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}. Known settings: ${emailSettingKeys.join(', ')}.`, 'settings');
+    fail(
+      'BAD_REQUEST',
+      `Unknown notification setting${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 5).join(', ')}. Known settings: ${emailSettingKeys.join(', ')}.`,
+      'settings',
+    );
   }
   const on = new Set(enabled);
   // One statement: a save replaces all settings at once, so parallel saves never mix.
-  await upsertSettings(db, userId, emailSettingKeys.map((setting) => ({ setting, enabled: on.has(setting) })), Date.now());
+  await upsertSettings(
+    db,
+    userId,
+    emailSettingKeys.map((setting) => ({ setting, enabled: on.has(setting) })),
+    Date.now(),
+  );
   return { success: true as const };
 }
 

@@ -13,7 +13,8 @@ function page(c: HonoContext, status: 200 | 400, title: string, body: string) {
   return c.html(html, status, { 'cache-control': 'no-store' });
 }
 
-const INVALID = '<p>This unsubscribe link is not valid. Open your notification settings to choose which emails you get.</p>';
+const INVALID =
+  '<p>This unsubscribe link is not valid. Open your notification settings to choose which emails you get.</p>';
 
 /**
  * One-click unsubscribe without a login (RFC 8058). The mail's List-Unsubscribe URL is
@@ -48,6 +49,11 @@ export function mountUnsubscribe(app: Hono<any>, deps: Pick<AppDeps, 'db' | 'log
     if (!t) return page(c, 400, 'Invalid link', INVALID);
     await turnOffSetting(deps.db, t.userId, t.setting);
     deps.log.info('email setting turned off by unsubscribe link', { user_id: t.userId, setting: t.setting });
-    return page(c, 200, 'Unsubscribed', `<p>You will no longer get emails about "${escapeHtml(t.label)}". You can turn them on again in your notification settings.</p>`);
+    return page(
+      c,
+      200,
+      'Unsubscribed',
+      `<p>You will no longer get emails about "${escapeHtml(t.label)}". You can turn them on again in your notification settings.</p>`,
+    );
   });
 }

@@ -16,14 +16,18 @@ async function tokenKey(db: DB): Promise<Buffer> {
   return Buffer.from(await ensureSetting(db, KEY_SETTING, () => randomBytes(32).toString('base64url')), 'base64url');
 }
 
-const mac = (key: Buffer, userId: number, setting: string) => createHmac('sha256', key).update(`unsubscribe:${userId}:${setting}`).digest();
+const mac = (key: Buffer, userId: number, setting: string) =>
+  createHmac('sha256', key).update(`unsubscribe:${userId}:${setting}`).digest();
 
 export async function unsubscribeToken(db: DB, userId: number, setting: EmailSettingKey): Promise<string> {
   return `${userId}.${setting}.${mac(await tokenKey(db), userId, setting).toString('base64url')}`;
 }
 
 /** The user and setting a token names, or null for anything not made by `unsubscribeToken`. */
-export async function readUnsubscribeToken(db: DB, token: string | undefined): Promise<{ userId: number; setting: EmailSettingKey } | null> {
+export async function readUnsubscribeToken(
+  db: DB,
+  token: string | undefined,
+): Promise<{ userId: number; setting: EmailSettingKey } | null> {
   const m = token ? /^(\d{1,15})\.([a-z_]{1,64})\.([\w-]{43})$/.exec(token) : null;
   if (!m || !isEmailSettingKey(m[2])) return null;
   const userId = Number(m[1]);

@@ -46,7 +46,11 @@ export const operatorCommands: Record<string, CliCommand> = {
       }
       if (verb !== 'set') throw new UsageError('banner takes "set <text>" or "clear"');
       const { positional, flags } = parseFlags(rest, ['link', 'colour']);
-      const parsed = bannerSchema.safeParse({ text: positional.join(' '), link: flags.link ?? '', bg: flags.colour ?? 'info' });
+      const parsed = bannerSchema.safeParse({
+        text: positional.join(' '),
+        link: flags.link ?? '',
+        bg: flags.colour ?? 'info',
+      });
       if (!parsed.success) throw new UsageError(describeZodError(parsed.error));
       await setBanner(db, io.by, parsed.data);
       io.out('banner set: every customer sees it now');

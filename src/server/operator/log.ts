@@ -33,7 +33,12 @@ export function systemActor(name: string): OperatorActor {
  * jobs alike. Call it inside the transaction that makes the change, so the line exists
  * exactly when the change does.
  */
-export async function logOperatorAction(db: Kysely<Database>, by: OperatorActor, action: string, detail: Record<string, unknown>): Promise<void> {
+export async function logOperatorAction(
+  db: Kysely<Database>,
+  by: OperatorActor,
+  action: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
   await db
     .insertInto('operator_log')
     .values({
@@ -67,7 +72,17 @@ export async function listOperatorLog(db: Kysely<Database>, filter: OperatorLogF
   if (filter.to !== undefined) q = q.where('operator_log.at', '<', filter.to);
   const [rows, total] = await Promise.all([
     q
-      .select(['operator_log.id', 'operator_log.action', 'operator_log.detail', 'operator_log.at', 'operator_log.actor', 'operator_log.actor_user_id', 'operator_log.actor_name', 'operator_log.address', 'users.username'])
+      .select([
+        'operator_log.id',
+        'operator_log.action',
+        'operator_log.detail',
+        'operator_log.at',
+        'operator_log.actor',
+        'operator_log.actor_user_id',
+        'operator_log.actor_name',
+        'operator_log.address',
+        'users.username',
+      ])
       .orderBy('operator_log.at', 'desc')
       .orderBy('operator_log.id', 'desc')
       .limit(perPage)

@@ -9,7 +9,14 @@ export const systemRouter = router({
    * customers get help.
    */
   status: publicProcedure
-    .meta({ rest: { method: 'GET', path: '/public_api/status', summary: '`{success, maintenance, support}`: maintenance flag, and the operator\'s support address and community links' } })
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/public_api/status',
+        summary:
+          "`{success, maintenance, support}`: maintenance flag, and the operator's support address and community links",
+      },
+    })
     .output(statusOutput)
     .query(async ({ ctx }) => ({
       success: true as const,

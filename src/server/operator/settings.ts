@@ -19,9 +19,12 @@ export async function isMaintenance(db: Kysely<Database>): Promise<boolean> {
   return (await getSetting(db, 'maintenance')) === 'on';
 }
 
-
 /** A value made once and then shared by every process on the data folder (first writer wins). */
 export async function ensureSetting(db: Kysely<Database>, key: string, make: () => string): Promise<string> {
-  await db.insertInto('settings').values({ key, value: make(), updated_at: Date.now() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('settings')
+    .values({ key, value: make(), updated_at: Date.now() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
   return (await getSetting(db, key))!;
 }

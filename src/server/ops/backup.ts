@@ -59,7 +59,12 @@ export type BackupOptions = {
  * never leaves half a backup under the final name; a failed one leaves nothing. Returns
  * its size and whether the key file was in it (none when SECRETS_KEY is set).
  */
-export async function writeBackup(dataDir: string, dbFile: string, out: string, opts: BackupOptions = {}): Promise<{ file: string; bytes: number; withKey: boolean }> {
+export async function writeBackup(
+  dataDir: string,
+  dbFile: string,
+  out: string,
+  opts: BackupOptions = {},
+): Promise<{ file: string; bytes: number; withKey: boolean }> {
   const { now = Date.now(), source, signal } = opts;
   if (!fs.existsSync(dbFile)) throw new BackupError(`There is no database at ${dbFile} to back up.`);
   const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.backup));
@@ -75,7 +80,8 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
       // better-sqlite3 takes it for the end (0 pages left): then the copy is begun again.
       for (let tries = 0; (await source.backup(copy, { progress: stopped })).totalPages === 0; tries++) {
         fs.rmSync(copy, { force: true });
-        if (tries === 50) throw new BackupError('The database stayed busy for 5 s; the backup is tried again at the next hour.');
+        if (tries === 50)
+          throw new BackupError('The database stayed busy for 5 s; the backup is tried again at the next hour.');
         await new Promise((r) => setTimeout(r, 100));
       }
     } else {
@@ -89,7 +95,9 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
     const db = openSqlite(copy, { fileMustExist: true });
     let migrations: string[];
     try {
-      migrations = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+      migrations = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
       // One file: the copy carries no WAL of its own.
       db.pragma('journal_mode = DELETE');
     } finally {
@@ -98,9 +106,22 @@ export async function writeBackup(dataDir: string, dbFile: string, out: string, 
     const key = path.join(dataDir, KEY_FILE_NAME);
     const files: Array<{ name: string; file: string; mode: number }> = [{ name: DB_NAME, file: copy, mode: 0o600 }];
     if (fs.existsSync(key)) files.push({ name: KEY_FILE_NAME, file: key, mode: 0o600 });
-    const manifest: Manifest = { format: BACKUP_FORMAT, created_at: new Date(now).toISOString(), migrations, files: files.map((f) => f.name as Manifest['files'][number]) };
+    const manifest: Manifest = {
+      format: BACKUP_FORMAT,
+      created_at: new Date(now).toISOString(),
+      migrations,
+      files: files.map((f) => f.name as Manifest['files'][number]),
+    };
     fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
-    await pipeline(tarStream([{ name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 }, ...files]), zlib.createGzip(), fs.createWriteStream(part, { mode: 0o600 }), ...(signal ? [{ signal }] : []));
+    await pipeline(
+      tarStream([
+        { name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 },
+        ...files,
+      ]),
+      zlib.createGzip(),
+      fs.createWriteStream(part, { mode: 0o600 }),
+      ...(signal ? [{ signal }] : []),
+    );
     fsyncPath(part);
     fs.renameSync(part, out);
     fsyncPath(path.dirname(out));
@@ -150,7 +171,9 @@ export function sweepLeftovers(dataDir: string, backupDir: string, now = Date.no
 }
 
 /** A tar of files read from disk (or given), streamed: a database of any size never sits in memory. */
-async function* tarStream(entries: Array<{ name: string; mode: number } & ({ file: string } | { content: Buffer })>): AsyncGenerator<Buffer> {
+async function* tarStream(
+  entries: Array<{ name: string; mode: number } & ({ file: string } | { content: Buffer })>,
+): AsyncGenerator<Buffer> {
   const mtime = Math.floor(Date.now() / 1000);
   for (const e of entries) {
     const size = 'file' in e ? fs.statSync(e.file).size : e.content.length;
@@ -171,25 +194,33 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
     // A file system's refusal (a full disk) is not the archive's fault: say which it is.
     const e = err as NodeJS.ErrnoException;
     if (e.syscall) throw new BackupError(`Cannot unpack ${archive} into ${dir}: ${e.message}. Nothing was replaced.`);
-    throw new BackupError(`${archive} is damaged (cut short in a copy?) or not a Nodekeep backup (${e.message}). Nothing was replaced.`);
+    throw new BackupError(
+      `${archive} is damaged (cut short in a copy?) or not a Nodekeep backup (${e.message}). Nothing was replaced.`,
+    );
   }
   const fd = fs.openSync(tar, 'r');
   const names: string[] = [];
   try {
     const size = fs.fstatSync(fd).size;
     const head = Buffer.alloc(BLOCK);
-    for (let at = 0; at + BLOCK <= size; ) {
+    for (let at = 0; at + BLOCK <= size;) {
       fs.readSync(fd, head, 0, BLOCK, at);
       if (head.every((b) => b === 0)) break;
       const name = head.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
       const length = parseInt(head.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim(), 8);
-      if (!/^[\w.-]{1,64}$/.test(name) || name.startsWith('.') || !Number.isSafeInteger(length) || length < 0 || at + BLOCK + length > size) {
+      if (
+        !/^[\w.-]{1,64}$/.test(name) ||
+        name.startsWith('.') ||
+        !Number.isSafeInteger(length) ||
+        length < 0 ||
+        at + BLOCK + length > size
+      ) {
         throw new BackupError(`${archive} is not a Nodekeep backup (a damaged or foreign entry).`);
       }
       const out = fs.openSync(path.join(dir, name), 'w', 0o600);
       try {
         const buf = Buffer.alloc(Math.min(length, 1 << 20));
-        for (let done = 0; done < length; ) {
+        for (let done = 0; done < length;) {
           const n = fs.readSync(fd, buf, 0, Math.min(buf.length, length - done), at + BLOCK + done);
           fs.writeSync(out, buf, 0, n);
           done += n;
@@ -215,19 +246,32 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
  * than this one (`known`: this build's migrations). Nothing is replaced until all of
  * that passed; what was there is kept in `before-restore-<time>/`.
  */
-export async function restoreBackup(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+export async function restoreBackup(
+  dataDir: string,
+  dbFile: string,
+  archive: string,
+  known: string[],
+  now = Date.now(),
+): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
   try {
     fs.accessSync(archive, fs.constants.R_OK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new BackupError(code === 'ENOENT' ? `No file ${archive}.` : `${archive} cannot be read by this user (${code}): put it where the user running Nodekeep can read it.`);
+    throw new BackupError(
+      code === 'ENOENT'
+        ? `No file ${archive}.`
+        : `${archive} cannot be read by this user (${code}): put it where the user running Nodekeep can read it.`,
+    );
   }
   secureDataDir(dataDir);
   let lock: { release(): void };
   try {
     lock = lockDataDir(dataDir, 'command');
   } catch (err) {
-    if (err instanceof DataDirInUse) throw new BackupError(`${err.who} ${err.byServer ? 'Stop it before restoring (systemctl stop nodekeep): a restore replaces the database it is using.' : 'Wait for it to finish, then restore.'}`);
+    if (err instanceof DataDirInUse)
+      throw new BackupError(
+        `${err.who} ${err.byServer ? 'Stop it before restoring (systemctl stop nodekeep): a restore replaces the database it is using.' : 'Wait for it to finish, then restore.'}`,
+      );
     throw err;
   }
   try {
@@ -238,7 +282,13 @@ export async function restoreBackup(dataDir: string, dbFile: string, archive: st
 }
 
 /** `restoreBackup`'s work, with the data folder's lock held. */
-async function restoreLocked(dataDir: string, dbFile: string, archive: string, known: string[], now = Date.now()): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+async function restoreLocked(
+  dataDir: string,
+  dbFile: string,
+  archive: string,
+  known: string[],
+  now = Date.now(),
+): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
   const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.restore));
   try {
     const names = await unpack(archive, work);
@@ -248,14 +298,25 @@ async function restoreLocked(dataDir: string, dbFile: string, archive: string, k
     } catch {
       throw new BackupError(`${archive} is not a Nodekeep backup (no valid manifest).`);
     }
-    if (!names.includes(DB_NAME) || !manifest.files.every((f) => names.includes(f))) throw new BackupError(`${archive} is incomplete: it lacks ${manifest.files.filter((f) => !names.includes(f)).join(', ') || DB_NAME}.`);
+    if (!names.includes(DB_NAME) || !manifest.files.every((f) => names.includes(f)))
+      throw new BackupError(
+        `${archive} is incomplete: it lacks ${manifest.files.filter((f) => !names.includes(f)).join(', ') || DB_NAME}.`,
+      );
     const copy = path.join(work, DB_NAME);
     const db = openSqlite(copy, { fileMustExist: true });
     let applied: string[];
     try {
       const check = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-      if (check[0]?.integrity_check !== 'ok') throw new BackupError(`The database in ${archive} is damaged (integrity_check: ${check.map((c) => c.integrity_check).slice(0, 3).join('; ')}).`);
-      applied = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map((r) => r.name);
+      if (check[0]?.integrity_check !== 'ok')
+        throw new BackupError(
+          `The database in ${archive} is damaged (integrity_check: ${check
+            .map((c) => c.integrity_check)
+            .slice(0, 3)
+            .join('; ')}).`,
+        );
+      applied = (db.prepare('SELECT name FROM kysely_migration ORDER BY name').all() as Array<{ name: string }>).map(
+        (r) => r.name,
+      );
     } catch (err) {
       if (err instanceof BackupError) throw err;
       throw new BackupError(`The database in ${archive} cannot be read: ${(err as Error).message}.`);
@@ -263,12 +324,20 @@ async function restoreLocked(dataDir: string, dbFile: string, archive: string, k
       db.close();
     }
     const newer = applied.filter((m) => !known.includes(m));
-    if (newer.length) throw new BackupError(`${archive} was made by a newer Nodekeep (its database has migrations this build does not know: ${newer.join(', ')}). Restore it with that version or a newer one.`);
+    if (newer.length)
+      throw new BackupError(
+        `${archive} was made by a newer Nodekeep (its database has migrations this build does not know: ${newer.join(', ')}). Restore it with that version or a newer one.`,
+      );
     // All checked: the current files step aside, the backup's take their place.
     // A backup without a key file was made with SECRETS_KEY set: the folder's key file, if
     // any, stays (moving it aside would make the next start create a new one).
     const withKey = names.includes(KEY_FILE_NAME);
-    const present = [dbFile, `${dbFile}-wal`, `${dbFile}-shm`, ...(withKey ? [path.join(dataDir, KEY_FILE_NAME)] : [])].filter((f) => fs.existsSync(f));
+    const present = [
+      dbFile,
+      `${dbFile}-wal`,
+      `${dbFile}-shm`,
+      ...(withKey ? [path.join(dataDir, KEY_FILE_NAME)] : []),
+    ].filter((f) => fs.existsSync(f));
     let keptIn: string | null = null;
     if (present.length) {
       keptIn = path.join(dataDir, `before-restore-${stamp(now)}`);
@@ -315,7 +384,11 @@ export function newestBackupAt(dir: string): number | null {
  * BACKUP_DIR is a day old (so a restart does not make another), then deletes those past
  * BACKUP_KEEP_DAYS. Off with BACKUP_KEEP_DAYS=0.
  */
-export function scheduleBackups(jobs: JobRunner, deps: Pick<AppDeps, 'config' | 'log' | 'db'>, everyMs = 3_600_000): void {
+export function scheduleBackups(
+  jobs: JobRunner,
+  deps: Pick<AppDeps, 'config' | 'log' | 'db'>,
+  everyMs = 3_600_000,
+): void {
   const { config, log } = deps;
   if (config.backupKeepDays === 0) return;
   jobs.every('backup.daily', {
@@ -327,8 +400,15 @@ export function scheduleBackups(jobs: JobRunner, deps: Pick<AppDeps, 'config' | 
       if (left.length) log.warn('leftovers of a cut-off backup or restore removed', { paths: left });
       const newest = newestBackupAt(config.backupDir);
       if (newest === null || Date.now() - newest >= 86_400_000 - 60_000) {
-        const r = await writeBackup(config.dataDir, config.dbFile, backupFileName(config.backupDir, Date.now()), { source: connectionOf(deps.db), signal });
-        log.info('daily backup written', { file: r.file, bytes: r.bytes, secrets_key: r.withKey ? 'in the backup' : 'not in the backup (SECRETS_KEY is set: keep it apart)' });
+        const r = await writeBackup(config.dataDir, config.dbFile, backupFileName(config.backupDir, Date.now()), {
+          source: connectionOf(deps.db),
+          signal,
+        });
+        log.info('daily backup written', {
+          file: r.file,
+          bytes: r.bytes,
+          secrets_key: r.withKey ? 'in the backup' : 'not in the backup (SECRETS_KEY is set: keep it apart)',
+        });
       }
       const gone = pruneBackups(config.backupDir, config.backupKeepDays);
       if (gone.length) log.info('old backups deleted', { files: gone });

@@ -1,7 +1,13 @@
 import { Gauge, type Registry } from 'prom-client';
 import { customerCounts } from '../auth/queries';
 import { depositCount } from '../billing/crypto/queries';
-import { customerBalancesTotal, lastTransferId, nonUserBalances, transfersOfKind, transfersOfKindAfter } from '../billing/stats-queries';
+import {
+  customerBalancesTotal,
+  lastTransferId,
+  nonUserBalances,
+  transfersOfKind,
+  transfersOfKindAfter,
+} from '../billing/stats-queries';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
 import { listHosts } from '../fleet/queries';
@@ -90,7 +96,7 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
 
   new Gauge({
     name: 'nodekeep_platform_account_usd',
-    help: "Balance of each platform ledger account in USD (platform:revenue grows with every charge; clearing and expense accounts are negative by design)",
+    help: 'Balance of each platform ledger account in USD (platform:revenue grows with every charge; clearing and expense accounts are negative by design)',
     labelNames: ['account'],
     registers,
     async collect() {
@@ -107,12 +113,19 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
   const dayTotals = async () => {
     const todayStart = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     if (finished?.dayStart !== todayStart - DAY_MS) {
-      finished = { dayStart: todayStart - DAY_MS, ...(await transfersOfKind(db, 'daily_charge', todayStart - DAY_MS, todayStart)) };
+      finished = {
+        dayStart: todayStart - DAY_MS,
+        ...(await transfersOfKind(db, 'daily_charge', todayStart - DAY_MS, todayStart)),
+      };
     }
     if (today?.dayStart !== todayStart) {
       const lastId = await lastTransferId(db);
       // Up to lastId here; the ones after it are added below, each once.
-      today = { dayStart: todayStart, ...(await transfersOfKind(db, 'daily_charge', todayStart, todayStart + DAY_MS, lastId)), lastId };
+      today = {
+        dayStart: todayStart,
+        ...(await transfersOfKind(db, 'daily_charge', todayStart, todayStart + DAY_MS, lastId)),
+        lastId,
+      };
     }
     const added = await transfersOfKindAfter(db, 'daily_charge', today.lastId, todayStart, todayStart + DAY_MS);
     today = { ...today, count: today.count + added.count, total: today.total + added.total, lastId: added.maxId };
@@ -155,7 +168,8 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
     labelNames: ['state'],
     registers,
     async collect() {
-      for (const state of ['pending', 'below_minimum', 'removed'] as const) this.set({ state }, await depositCount(db, state));
+      for (const state of ['pending', 'below_minimum', 'removed'] as const)
+        this.set({ state }, await depositCount(db, state));
       this.set({ state: 'credited' }, await credited());
     },
   });
@@ -197,9 +211,17 @@ export function registerBusinessMetrics(registry: Registry, deps: BusinessMetric
         }
       },
     });
-  hostGauge('nodekeep_host_disk_free_bytes', "Free bytes on each host's node-data disk, at the last host check", (h) => h.disk_free_bytes);
+  hostGauge(
+    'nodekeep_host_disk_free_bytes',
+    "Free bytes on each host's node-data disk, at the last host check",
+    (h) => h.disk_free_bytes,
+  );
   hostGauge('nodekeep_host_disk_total_bytes', "Size of each host's node-data disk", (h) => h.disk_total_bytes);
-  hostGauge('nodekeep_host_disk_low', 'Whether the host is short of disk (below HOST_DISK_MIN_FREE_GB: no new nodes go there)', (h) => (h.disk_checked_at === null ? null : h.disk_low_at === null ? 0 : 1));
+  hostGauge(
+    'nodekeep_host_disk_low',
+    'Whether the host is short of disk (below HOST_DISK_MIN_FREE_GB: no new nodes go there)',
+    (h) => (h.disk_checked_at === null ? null : h.disk_low_at === null ? 0 : 1),
+  );
 
   new Gauge({
     name: 'nodekeep_live_connections',

@@ -14,7 +14,9 @@ export async function probeWrite(db: DB, busyMs: number): Promise<void> {
     try {
       await sql`BEGIN IMMEDIATE`.execute(conn);
       try {
-        await sql`INSERT INTO readiness_probe (id, at) VALUES (1, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET at = excluded.at`.execute(conn);
+        await sql`INSERT INTO readiness_probe (id, at) VALUES (1, ${Date.now()}) ON CONFLICT (id) DO UPDATE SET at = excluded.at`.execute(
+          conn,
+        );
         await sql`COMMIT`.execute(conn);
       } catch (err) {
         await sql`ROLLBACK`.execute(conn).catch(() => {});

@@ -25,7 +25,9 @@ const MAIL_OVERDUE_MS = 15 * 60_000;
 
 function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)));
+  const late = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`${what} took over ${ms} ms`)), ms)),
+  );
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
@@ -69,7 +71,9 @@ export function readinessProbe(deps: ReadinessDeps): () => Promise<Readiness> {
       checks.mail_outbox = await check(async () => {
         const { oldestDueAt } = await mailBacklog(db);
         const overdue = oldestDueAt === null ? 0 : Date.now() - oldestDueAt;
-        return overdue > (deps.mailOverdueMs ?? MAIL_OVERDUE_MS) ? `the oldest pending mail has waited ${Math.round(overdue / 60_000)} min past its time` : null;
+        return overdue > (deps.mailOverdueMs ?? MAIL_OVERDUE_MS)
+          ? `the oldest pending mail has waited ${Math.round(overdue / 60_000)} min past its time`
+          : null;
       });
     }
     const failed = Object.entries(checks)

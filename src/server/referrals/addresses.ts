@@ -12,7 +12,10 @@ export function addressNetwork(ip: string): string | null {
   const a = ipaddr.process(ip);
   if (a.kind() === 'ipv4') return `v4:${a.toString()}`;
   const parts = (a as ipaddr.IPv6).parts;
-  return `v6:${parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `v6:${parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }
 
 /** Whether any address of one list is in the same network (see addressNetwork) as one of the other. */

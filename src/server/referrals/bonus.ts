@@ -10,7 +10,13 @@ import type { ReferralBonus } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import { raise } from '../notifications/raise';
 import { shareAnAddress } from './addresses';
-import { anyReferredBy, findReferralBonus, insertReferralBonus, recentBonusCount, setReferralBonusStatus } from './queries';
+import {
+  anyReferredBy,
+  findReferralBonus,
+  insertReferralBonus,
+  recentBonusCount,
+  setReferralBonusStatus,
+} from './queries';
 
 /** $10 to the referrer when the referred user's first deposit is at least $10 (section 9). */
 export const REFERRAL_BONUS: Micros = 10 * MICROS_PER_USD;
@@ -26,8 +32,9 @@ export const BONUS_CAP_WINDOW_MS = 30 * DAY_MS;
 /** Why a bonus waits for the operator or was refused (the console shows these). */
 export const BONUS_REASONS = {
   sharedAddress: 'The referred account and the referrer share a registration or login address.',
-  referrerCard: "The deposit was paid with a card the referrer has used.",
-  cardOfAnotherReferred: "The deposit was paid with a card that already paid another referred account's first deposit for this referrer.",
+  referrerCard: 'The deposit was paid with a card the referrer has used.',
+  cardOfAnotherReferred:
+    "The deposit was paid with a card that already paid another referred account's first deposit for this referrer.",
   referrerDisabled: 'The referrer was disabled before the bonus matured.',
   referredDisabled: 'The referred account was disabled before the bonus matured.',
   sharedCard: 'The referred account and the referrer have paid with the same card.',
@@ -57,7 +64,11 @@ export type HoldInput = {
  * One row per referred user, ever: replays, races and later deposits add nothing.
  * Returns the status written, or null when no bonus applies.
  */
-export async function holdReferralBonus(trx: MoneyTx, d: HoldInput, now = Date.now()): Promise<ReferralBonus['status'] | null> {
+export async function holdReferralBonus(
+  trx: MoneyTx,
+  d: HoldInput,
+  now = Date.now(),
+): Promise<ReferralBonus['status'] | null> {
   if (d.amount < REFERRAL_MIN_DEPOSIT) return null;
   if ((await firstDepositTransferId(trx, d.userId)) !== d.depositTransferId) return null;
   const user = await findUserById(trx, d.userId);
@@ -85,15 +96,26 @@ export async function holdReferralBonus(trx: MoneyTx, d: HoldInput, now = Date.n
 }
 
 /** What a new bonus starts as, and why (see holdReferralBonus). */
-async function verdict(trx: MoneyTx, d: HoldInput, referrerId: number, now: number): Promise<{ status: ReferralBonus['status']; reason: string | null }> {
-  if (shareAnAddress(await knownAddresses(trx, d.userId), await knownAddresses(trx, referrerId))) return { status: 'refused', reason: BONUS_REASONS.sharedAddress };
-  if (d.card?.fingerprint && (await cardUsedBy(trx, referrerId, d.card.fingerprint))) return { status: 'refused', reason: BONUS_REASONS.referrerCard };
+async function verdict(
+  trx: MoneyTx,
+  d: HoldInput,
+  referrerId: number,
+  now: number,
+): Promise<{ status: ReferralBonus['status']; reason: string | null }> {
+  if (shareAnAddress(await knownAddresses(trx, d.userId), await knownAddresses(trx, referrerId)))
+    return { status: 'refused', reason: BONUS_REASONS.sharedAddress };
+  if (d.card?.fingerprint && (await cardUsedBy(trx, referrerId, d.card.fingerprint)))
+    return { status: 'refused', reason: BONUS_REASONS.referrerCard };
   // One card paying the first deposits of several referred accounts is one payer: only the first earns.
-  if (d.card?.fingerprint && (await anyReferredBy(trx, referrerId, await otherCardPayers(trx, d.card.fingerprint, d.userId)))) {
+  if (
+    d.card?.fingerprint &&
+    (await anyReferredBy(trx, referrerId, await otherCardPayers(trx, d.card.fingerprint, d.userId)))
+  ) {
     return { status: 'refused', reason: BONUS_REASONS.cardOfAnotherReferred };
   }
   if (d.card && !d.card.fingerprint) return { status: 'awaiting_approval', reason: BONUS_REASONS.cardUnknown };
-  if ((await recentBonusCount(trx, referrerId, now - BONUS_CAP_WINDOW_MS)) >= BONUS_CAP) return { status: 'awaiting_approval', reason: BONUS_REASONS.overCap };
+  if ((await recentBonusCount(trx, referrerId, now - BONUS_CAP_WINDOW_MS)) >= BONUS_CAP)
+    return { status: 'awaiting_approval', reason: BONUS_REASONS.overCap };
   return { status: 'pending', reason: null };
 }
 
@@ -106,7 +128,8 @@ async function refusalAtMaturity(trx: MoneyTx, referrerId: number, referredId: n
   const [referrer, referred] = [await findUserById(trx, referrerId), await findUserById(trx, referredId)];
   if (!referrer || referrer.disabled_at !== null) return BONUS_REASONS.referrerDisabled;
   if (!referred || referred.disabled_at !== null) return BONUS_REASONS.referredDisabled;
-  if (shareAnAddress(await knownAddresses(trx, referredId), await knownAddresses(trx, referrerId))) return BONUS_REASONS.sharedAddress;
+  if (shareAnAddress(await knownAddresses(trx, referredId), await knownAddresses(trx, referrerId)))
+    return BONUS_REASONS.sharedAddress;
   if (await shareACard(trx, referredId, referrerId)) return BONUS_REASONS.sharedCard;
   return null;
 }
@@ -123,7 +146,8 @@ export async function payReferralBonus(trx: MoneyTx, bonusId: number): Promise<b
   if (pending?.status !== 'pending') return false;
   const refusal = await refusalAtMaturity(trx, pending.referrer_id, pending.referred_user_id);
   if (refusal) {
-    if (await setReferralBonusStatus(trx, { id: bonusId }, ['pending'], 'refused', { reason: refusal })) await insertEvent(trx, pending.referrer_id, 'refresh_transactions', {});
+    if (await setReferralBonusStatus(trx, { id: bonusId }, ['pending'], 'refused', { reason: refusal }))
+      await insertEvent(trx, pending.referrer_id, 'refresh_transactions', {});
     return false;
   }
   const b = await setReferralBonusStatus(trx, { id: bonusId }, ['pending'], 'paid');
@@ -150,14 +174,23 @@ export async function payReferralBonus(trx: MoneyTx, bonusId: number): Promise<b
  * balance does not cover becomes their debt, as for a card payment taken back. A refused
  * or already cancelled bonus is left as it is. Returns whether a bonus was cancelled.
  */
-export async function cancelReferralBonus(trx: MoneyTx, depositTransferId: number, reason: 'refunded' | 'disputed'): Promise<boolean> {
-  const why = reason === 'refunded' ? 'The deposit that earned it was refunded.' : 'The deposit that earned it was disputed.';
-  const held = await setReferralBonusStatus(trx, { depositTransferId }, ['pending', 'awaiting_approval'], 'cancelled', { reason: why });
+export async function cancelReferralBonus(
+  trx: MoneyTx,
+  depositTransferId: number,
+  reason: 'refunded' | 'disputed',
+): Promise<boolean> {
+  const why =
+    reason === 'refunded' ? 'The deposit that earned it was refunded.' : 'The deposit that earned it was disputed.';
+  const held = await setReferralBonusStatus(trx, { depositTransferId }, ['pending', 'awaiting_approval'], 'cancelled', {
+    reason: why,
+  });
   if (held) {
     await insertEvent(trx, held.referrer_id, 'refresh_transactions', {});
     return true;
   }
-  const paid = await setReferralBonusStatus(trx, { depositTransferId }, ['paid'], 'cancelled', { reason: `${why} The paid bonus was taken back.` });
+  const paid = await setReferralBonusStatus(trx, { depositTransferId }, ['paid'], 'cancelled', {
+    reason: `${why} The paid bonus was taken back.`,
+  });
   if (!paid) return false;
   const referred = (await usernamesByIds(trx, [paid.referred_user_id])).get(paid.referred_user_id) ?? 'a referred user';
   await takeBack(trx, {

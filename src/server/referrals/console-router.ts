@@ -1,4 +1,8 @@
-import { heldReferralBonusList, referralBonusDecisionOutput, referralBonusIdInput } from '../../shared/schemas/console-referrals';
+import {
+  heldReferralBonusList,
+  referralBonusDecisionOutput,
+  referralBonusIdInput,
+} from '../../shared/schemas/console-referrals';
 import { afterRaise } from '../notifications/raise';
 import { operatorProcedure, router } from '../trpc';
 import { approveReferralBonus, heldBonusList, refuseReferralBonus } from './console';

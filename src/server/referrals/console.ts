@@ -16,7 +16,12 @@ import { findReferralBonus, heldReferralBonuses, setReferralBonusStatus } from '
 export async function heldBonusList(db: DB): Promise<HeldReferralBonusList> {
   const rows = await heldReferralBonuses(db, 500);
   return {
-    bonuses: rows.map(({ amount, created_at, matures_at, ...r }) => ({ ...r, amount_micros: amount, created_at: new Date(created_at).toISOString(), matures_at: new Date(matures_at).toISOString() })),
+    bonuses: rows.map(({ amount, created_at, matures_at, ...r }) => ({
+      ...r,
+      amount_micros: amount,
+      created_at: new Date(created_at).toISOString(),
+      matures_at: new Date(matures_at).toISOString(),
+    })),
   };
 }
 
@@ -26,26 +31,54 @@ const decidedBy = (by: OperatorActor) => (by.kind === 'operator' ? by.userId : n
  * Lets a held bonus follow the ordinary path: pending until 14 days after the deposit,
  * or paid at once when those are already over.
  */
-export async function approveReferralBonus(db: DB, by: OperatorActor, id: number, now = Date.now()): Promise<{ changed: boolean; paid: boolean }> {
+export async function approveReferralBonus(
+  db: DB,
+  by: OperatorActor,
+  id: number,
+  now = Date.now(),
+): Promise<{ changed: boolean; paid: boolean }> {
   if (!(await findReferralBonus(db, id))) fail('NOT_FOUND', `No referral bonus #${id}.`);
   return db.transaction().execute(async (trx) => {
-    const b = await setReferralBonusStatus(trx, { id }, ['awaiting_approval'], 'pending', { decided_by: decidedBy(by), decided_at: now });
+    const b = await setReferralBonusStatus(trx, { id }, ['awaiting_approval'], 'pending', {
+      decided_by: decidedBy(by),
+      decided_at: now,
+    });
     if (!b) return { changed: false, paid: false };
     const paid = b.matures_at <= now && (await payReferralBonus(trx, b.id));
     if (!paid) await insertEvent(trx, b.referrer_id, 'refresh_transactions', {});
-    await logOperatorAction(trx, by, 'referral bonus approve', { bonus_id: b.id, referrer_id: b.referrer_id, referred_user_id: b.referred_user_id, amount: b.amount, paid });
+    await logOperatorAction(trx, by, 'referral bonus approve', {
+      bonus_id: b.id,
+      referrer_id: b.referrer_id,
+      referred_user_id: b.referred_user_id,
+      amount: b.amount,
+      paid,
+    });
     return { changed: true, paid };
   });
 }
 
 /** Refuses a held bonus: it is never paid. */
-export async function refuseReferralBonus(db: DB, by: OperatorActor, id: number, now = Date.now()): Promise<{ changed: boolean }> {
+export async function refuseReferralBonus(
+  db: DB,
+  by: OperatorActor,
+  id: number,
+  now = Date.now(),
+): Promise<{ changed: boolean }> {
   if (!(await findReferralBonus(db, id))) fail('NOT_FOUND', `No referral bonus #${id}.`);
   return db.transaction().execute(async (trx) => {
-    const b = await setReferralBonusStatus(trx, { id }, ['awaiting_approval'], 'refused', { reason: 'Refused by an operator.', decided_by: decidedBy(by), decided_at: now });
+    const b = await setReferralBonusStatus(trx, { id }, ['awaiting_approval'], 'refused', {
+      reason: 'Refused by an operator.',
+      decided_by: decidedBy(by),
+      decided_at: now,
+    });
     if (!b) return { changed: false };
     await insertEvent(trx, b.referrer_id, 'refresh_transactions', {});
-    await logOperatorAction(trx, by, 'referral bonus refuse', { bonus_id: b.id, referrer_id: b.referrer_id, referred_user_id: b.referred_user_id, amount: b.amount });
+    await logOperatorAction(trx, by, 'referral bonus refuse', {
+      bonus_id: b.id,
+      referrer_id: b.referrer_id,
+      referred_user_id: b.referred_user_id,
+      amount: b.amount,
+    });
     return { changed: true };
   });
 }

@@ -12,7 +12,11 @@ const BATCH = 200;
  * transaction (a bonus cancelled meanwhile is skipped: paying needs it pending).
  * Returns how many were paid.
  */
-export async function matureReferralBonuses(deps: Pick<AppDeps, 'db' | 'hub' | 'mail'>, now = Date.now(), signal?: AbortSignal): Promise<number> {
+export async function matureReferralBonuses(
+  deps: Pick<AppDeps, 'db' | 'hub' | 'mail'>,
+  now = Date.now(),
+  signal?: AbortSignal,
+): Promise<number> {
   let paid = 0;
   for (;;) {
     const due = await dueReferralBonuses(deps.db, now, BATCH);
@@ -28,5 +32,10 @@ export async function matureReferralBonuses(deps: Pick<AppDeps, 'db' | 'hub' | '
 
 /** The recurring job `referrals.mature`: at start and every ten minutes. */
 export function scheduleReferralBonuses(jobs: JobRunner, deps: Pick<AppDeps, 'db' | 'hub' | 'mail'>): void {
-  jobs.every('referrals.mature', { everyMs: 10 * 60_000, atStart: true, deadlineMs: 5 * 60_000, run: (signal) => matureReferralBonuses(deps, Date.now(), signal).then(() => {}) });
+  jobs.every('referrals.mature', {
+    everyMs: 10 * 60_000,
+    atStart: true,
+    deadlineMs: 5 * 60_000,
+    run: (signal) => matureReferralBonuses(deps, Date.now(), signal).then(() => {}),
+  });
 }

@@ -41,20 +41,36 @@ export async function referralHistory(db: Kysely<Database>, referrerId: number, 
     SELECT created_at, 'held', NULL, '', amount, status, matures_at, 1, id, referred_user_id FROM referral_bonuses
       WHERE referrer_id = ${referrerId} AND status IN ('pending', 'awaiting_approval')`;
   const [rows, total] = await Promise.all([
-    sql<ReferralLine & { referred_id: number | null }>`SELECT at, kind, username, description, amount, status, until, referred_id FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(db),
+    sql<
+      ReferralLine & { referred_id: number | null }
+    >`SELECT at, kind, username, description, amount, status, until, referred_id FROM (${lines}) ORDER BY at DESC, ord DESC, id DESC LIMIT ${perPage} OFFSET ${(page - 1) * perPage}`.execute(
+      db,
+    ),
     sql<{ n: number }>`SELECT count(*) AS n FROM (${lines})`.execute(db),
   ]);
-  const names = await usernamesByIds(db, rows.rows.flatMap((r) => (r.referred_id === null ? [] : [r.referred_id])));
+  const names = await usernamesByIds(
+    db,
+    rows.rows.flatMap((r) => (r.referred_id === null ? [] : [r.referred_id])),
+  );
   return {
-    rows: rows.rows.map(({ referred_id, ...r }): ReferralLine => (referred_id === null ? r : { ...r, username: names.get(referred_id) ?? null })),
+    rows: rows.rows.map(({ referred_id, ...r }): ReferralLine =>
+      referred_id === null ? r : { ...r, username: names.get(referred_id) ?? null },
+    ),
     total: Number(total.rows[0]?.n ?? 0),
   };
 }
 
 /** How many users the referrer brought, what their bonuses came to (micro-dollars), and their nodes that are charged (not deleted or failed). */
-export async function referralTotals(db: Kysely<Database>, referrerId: number): Promise<{ refs: number; earnings: number; nodes: number }> {
+export async function referralTotals(
+  db: Kysely<Database>,
+  referrerId: number,
+): Promise<{ refs: number; earnings: number; nodes: number }> {
   const [refs, earnings, nodes] = await Promise.all([
-    db.selectFrom('users').select(sql<number>`count(*)`.as('n')).where('referrer_id', '=', referrerId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('users')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('referrer_id', '=', referrerId)
+      .executeTakeFirstOrThrow(),
     db
       .selectFrom('ledger_transfers')
       // Paid bonuses less those taken back (a refund or dispute of the deposit after payment).
@@ -85,7 +101,11 @@ type NewBonus = Omit<Insertable<ReferralBonusesTable>, 'id' | 'decided_by' | 'de
 
 /** Writes the referred user's bonus row; false when they already have one (one per referred user, ever). */
 export async function insertReferralBonus(db: Kysely<Database>, b: NewBonus): Promise<boolean> {
-  const r = await db.insertInto('referral_bonuses').values(b).onConflict((oc) => oc.column('referred_user_id').doNothing()).executeTakeFirst();
+  const r = await db
+    .insertInto('referral_bonuses')
+    .values(b)
+    .onConflict((oc) => oc.column('referred_user_id').doNothing())
+    .executeTakeFirst();
   return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
@@ -107,7 +127,15 @@ export function findReferralBonus(db: Kysely<Database>, id: number) {
 
 /** Pending bonuses whose 14 days are over, oldest first. */
 export function dueReferralBonuses(db: Kysely<Database>, now: number, limit: number) {
-  return db.selectFrom('referral_bonuses').selectAll().where('status', '=', 'pending').where('matures_at', '<=', now).orderBy('matures_at').orderBy('id').limit(limit).execute();
+  return db
+    .selectFrom('referral_bonuses')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('matures_at', '<=', now)
+    .orderBy('matures_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
 }
 
 /** Moves a bonus from one of `from` to `to` (with why, and who decided); returns whether it moved. */
@@ -118,7 +146,10 @@ export async function setReferralBonusStatus(
   to: ReferralBonusStatus,
   patch: { reason?: string; decided_by?: number | null; decided_at?: number } = {},
 ): Promise<ReferralBonus | undefined> {
-  let q = db.updateTable('referral_bonuses').set({ status: to, ...patch }).where('status', 'in', from);
+  let q = db
+    .updateTable('referral_bonuses')
+    .set({ status: to, ...patch })
+    .where('status', 'in', from);
   q = 'id' in where ? q.where('id', '=', where.id) : q.where('deposit_transfer_id', '=', where.depositTransferId);
   return q.returningAll().executeTakeFirst();
 }
@@ -133,8 +164,15 @@ export async function heldReferralBonuses(db: Kysely<Database>, limit: number) {
     .orderBy('id')
     .limit(limit)
     .execute();
-  const names = await usernamesByIds(db, rows.flatMap((r) => [r.referrer_id, r.referred_user_id]));
-  return rows.map((r) => ({ ...r, referrer: names.get(r.referrer_id) ?? null, referred: names.get(r.referred_user_id) ?? null }));
+  const names = await usernamesByIds(
+    db,
+    rows.flatMap((r) => [r.referrer_id, r.referred_user_id]),
+  );
+  return rows.map((r) => ({
+    ...r,
+    referrer: names.get(r.referrer_id) ?? null,
+    referred: names.get(r.referred_user_id) ?? null,
+  }));
 }
 
 /** The referrer's bonuses not paid yet (pending or awaiting approval), in micro-dollars. */
@@ -151,6 +189,12 @@ export async function pendingBonusTotal(db: Kysely<Database>, referrerId: number
 /** Whether any of these users' first deposits earned (or was judged for) a bonus of this referrer. */
 export async function anyReferredBy(db: Kysely<Database>, referrerId: number, userIds: number[]): Promise<boolean> {
   if (userIds.length === 0) return false;
-  const row = await db.selectFrom('referral_bonuses').select('id').where('referrer_id', '=', referrerId).where('referred_user_id', 'in', userIds).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('referral_bonuses')
+    .select('id')
+    .where('referrer_id', '=', referrerId)
+    .where('referred_user_id', 'in', userIds)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }

@@ -21,7 +21,11 @@ function describe(r: ReferralLine): string {
  * ("Referral bonus: <name>'s first deposit", $10). Only the caller's own referrals: the
  * query is keyed by the caller's id.
  */
-export async function getReferrals(ctx: Ctx, userId: number, page: { page: number; per_page: number }): Promise<GetReferralsOutput> {
+export async function getReferrals(
+  ctx: Ctx,
+  userId: number,
+  page: { page: number; per_page: number },
+): Promise<GetReferralsOutput> {
   const { rows, total } = await referralHistory(ctx.db, userId, page.page, page.per_page);
   return {
     success: true,
@@ -36,5 +40,11 @@ export async function getReferrals(ctx: Ctx, userId: number, page: { page: numbe
 
 export async function getRefInfos(ctx: Ctx, userId: number): Promise<GetRefInfosOutput> {
   const [t, pending] = await Promise.all([referralTotals(ctx.db, userId), pendingBonusTotal(ctx.db, userId)]);
-  return { success: true, total_refs: t.refs, total_ref_earnings: microsToUsd(t.earnings), total_ref_mns: t.nodes, pending_ref_earnings: microsToUsd(pending) };
+  return {
+    success: true,
+    total_refs: t.refs,
+    total_ref_earnings: microsToUsd(t.earnings),
+    total_ref_mns: t.nodes,
+    pending_ref_earnings: microsToUsd(pending),
+  };
 }

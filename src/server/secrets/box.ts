@@ -47,15 +47,19 @@ export function secretBoxWithKey(key: SecretsKey, keySource: 'env' | 'file'): Se
     },
     open(sealed, aad) {
       const parts = sealed.split(':');
-      if (parts.length !== 3 || parts[0] !== VERSION) throw new SecretOpenError('Not a sealed secret of a known version');
+      if (parts.length !== 3 || parts[0] !== VERSION)
+        throw new SecretOpenError('Not a sealed secret of a known version');
       const nonce = Buffer.from(parts[1], 'base64url');
       const body = Buffer.from(parts[2], 'base64url');
-      if (nonce.length !== NONCE_BYTES || body.length < TAG_BYTES) throw new SecretOpenError('Sealed secret is damaged');
+      if (nonce.length !== NONCE_BYTES || body.length < TAG_BYTES)
+        throw new SecretOpenError('Sealed secret is damaged');
       const decipher = crypto.createDecipheriv('aes-256-gcm', k, nonce, { authTagLength: TAG_BYTES });
       decipher.setAAD(aadBytes(aad));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
       try {
-        return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+        return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+          'utf8',
+        );
       } catch {
         // No detail: the cause (wrong key, wrong field, altered bytes) is not knowable, and no secret belongs in a message.
         throw new SecretOpenError('Sealed secret could not be opened (wrong key, wrong field, or altered)');

@@ -29,7 +29,8 @@ export class SecretsKey {
   }
 }
 
-export const KEY_FORMAT_HINT = '64 hex characters or the base64 of 32 bytes (e.g. the output of `openssl rand -hex 32`)';
+export const KEY_FORMAT_HINT =
+  '64 hex characters or the base64 of 32 bytes (e.g. the output of `openssl rand -hex 32`)';
 
 /** 64 hex characters, or standard/url base64 of exactly 32 bytes; null if neither. */
 export function parseSecretsKey(text: string): SecretsKey | null {

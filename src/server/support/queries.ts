@@ -30,7 +30,13 @@ export async function ensureUserConversation(db: Q, userId: number, now: number,
 }
 
 /** A visitor's conversation; `hold`: kept out of the inbox until the mailed link (its token's hash) is followed. */
-export async function insertVisitorConversation(db: Q, email: string, tokenHash: string, now: number, hold?: { confirmHash: string; expiresAt: number }): Promise<number> {
+export async function insertVisitorConversation(
+  db: Q,
+  email: string,
+  tokenHash: string,
+  now: number,
+  hold?: { confirmHash: string; expiresAt: number },
+): Promise<number> {
   const r = await db
     .insertInto('support_conversations')
     .values({
@@ -46,7 +52,11 @@ export async function insertVisitorConversation(db: Q, email: string, tokenHash:
 }
 
 export function conversationByConfirmHash(db: Q, confirmHash: string) {
-  return db.selectFrom('support_conversations').selectAll().where('confirm_token_hash', '=', confirmHash).executeTakeFirst();
+  return db
+    .selectFrom('support_conversations')
+    .selectAll()
+    .where('confirm_token_hash', '=', confirmHash)
+    .executeTakeFirst();
 }
 
 /**
@@ -72,7 +82,15 @@ export async function releaseHeld(db: Q, id: number, now: number): Promise<boole
 /** Deletes up to `limit` held conversations whose link expired before `before`, with their messages. */
 export async function pruneHeldConversations(db: Q, before: number, limit: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await trx.selectFrom('support_conversations').select('id').where('held', '=', 1).where('confirm_expires_at', '<', before).limit(limit).execute()).map((r) => r.id);
+    const ids = (
+      await trx
+        .selectFrom('support_conversations')
+        .select('id')
+        .where('held', '=', 1)
+        .where('confirm_expires_at', '<', before)
+        .limit(limit)
+        .execute()
+    ).map((r) => r.id);
     if (!ids.length) return 0;
     await trx.deleteFrom('support_messages').where('conversation_id', 'in', ids).execute();
     await trx.deleteFrom('support_conversations').where('id', 'in', ids).execute();
@@ -82,7 +100,14 @@ export async function pruneHeldConversations(db: Q, before: number, limit: numbe
 
 export async function insertMessage(
   db: Q,
-  m: { conversation_id: number; from_operator: boolean; operator_id: number | null; body: string; outside_hours: boolean; created_at: number },
+  m: {
+    conversation_id: number;
+    from_operator: boolean;
+    operator_id: number | null;
+    body: string;
+    outside_hours: boolean;
+    created_at: number;
+  },
 ): Promise<number> {
   const r = await db
     .insertInto('support_messages')
@@ -96,7 +121,11 @@ export async function insertMessage(
       m.from_operator
         ? { last_message_at: m.created_at, customer_unread: sql`customer_unread + 1`, operator_unread: 0 }
         : // A held conversation stays out of the operators' unread count (and its index) until released.
-          { last_message_at: m.created_at, operator_unread: sql`CASE WHEN held = 1 THEN 0 ELSE operator_unread + 1 END`, customer_unread: 0 },
+          {
+            last_message_at: m.created_at,
+            operator_unread: sql`CASE WHEN held = 1 THEN 0 ELSE operator_unread + 1 END`,
+            customer_unread: 0,
+          },
     )
     .where('id', '=', m.conversation_id)
     .execute();
@@ -130,7 +159,12 @@ export function lastCustomerMessage(db: Q, conversationId: number) {
 
 export async function markRead(db: Q, conversationId: number, side: 'operator' | 'customer'): Promise<boolean> {
   const column = side === 'operator' ? 'operator_unread' : 'customer_unread';
-  const r = await db.updateTable('support_conversations').set({ [column]: 0 }).where('id', '=', conversationId).where(column, '>', 0).executeTakeFirst();
+  const r = await db
+    .updateTable('support_conversations')
+    .set({ [column]: 0 })
+    .where('id', '=', conversationId)
+    .where(column, '>', 0)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -146,7 +180,14 @@ export function inbox(db: Q, limit: number) {
       'u.username',
       'c.operator_unread',
       'c.last_message_at',
-      (eb) => eb.selectFrom('support_messages as m').select('m.body').whereRef('m.conversation_id', '=', 'c.id').orderBy('m.id', 'desc').limit(1).as('last_message'),
+      (eb) =>
+        eb
+          .selectFrom('support_messages as m')
+          .select('m.body')
+          .whereRef('m.conversation_id', '=', 'c.id')
+          .orderBy('m.id', 'desc')
+          .limit(1)
+          .as('last_message'),
     ])
     .where('c.held', '=', 0)
     .orderBy(sql`c.operator_unread > 0`, 'desc')
@@ -157,6 +198,10 @@ export function inbox(db: Q, limit: number) {
 
 export async function unreadTotal(db: Q): Promise<number> {
   // `operator_unread > 0`: the partial index holds only those rows, so this reads the unread, not every conversation.
-  const r = await db.selectFrom('support_conversations').select(sql<number>`coalesce(sum(operator_unread), 0)`.as('n')).where('operator_unread', '>', 0).executeTakeFirstOrThrow();
+  const r = await db
+    .selectFrom('support_conversations')
+    .select(sql<number>`coalesce(sum(operator_unread), 0)`.as('n'))
+    .where('operator_unread', '>', 0)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }

@@ -31,9 +31,15 @@ import {
  * spec's API: tRPC only. The operator's side is `console.support`.
  */
 export const supportRouter = router({
-  status: publicProcedure.meta({ allowInMaintenance: true }).output(supportStatusOutput).query(({ ctx }) => supportStatus(ctx.config.supportHours)),
+  status: publicProcedure
+    .meta({ allowInMaintenance: true })
+    .output(supportStatusOutput)
+    .query(({ ctx }) => supportStatus(ctx.config.supportHours)),
   thread: authedProcedure.output(supportThread).query(({ ctx }) => customerThread(ctx.db, ctx.user)),
-  send: authedProcedure.input(supportSendInput).output(supportThread).mutation(({ ctx, input }) => sendAsCustomer(ctx, ctx.user, input.body)),
+  send: authedProcedure
+    .input(supportSendInput)
+    .output(supportThread)
+    .mutation(({ ctx, input }) => sendAsCustomer(ctx, ctx.user, input.body)),
   read: authedProcedure.mutation(async ({ ctx }) => {
     await customerRead(ctx.db, await userConversationId(ctx.db, ctx.user.id), ctx.user.id);
     void ctx.hub.poke();
@@ -47,8 +53,14 @@ export const supportRouter = router({
     .input(supportVisitorConfirmInput)
     .output(supportVisitorConfirmOutput)
     .mutation(({ ctx, input }) => confirmVisitor(ctx, input.token)),
-  visitor_thread: publicProcedure.input(supportVisitorInput).output(supportThread).query(({ ctx, input }) => visitorThread(ctx.db, input.token)),
-  visitor_send: publicProcedure.input(supportVisitorSendInput).output(supportThread).mutation(({ ctx, input }) => sendAsVisitor(ctx, input.token, input.body)),
+  visitor_thread: publicProcedure
+    .input(supportVisitorInput)
+    .output(supportThread)
+    .query(({ ctx, input }) => visitorThread(ctx.db, input.token)),
+  visitor_send: publicProcedure
+    .input(supportVisitorSendInput)
+    .output(supportThread)
+    .mutation(({ ctx, input }) => sendAsVisitor(ctx, input.token, input.body)),
   visitor_read: publicProcedure.input(supportVisitorInput).mutation(async ({ ctx, input }) => {
     const id = await visitorConversationId(ctx.db, input.token);
     await customerRead(ctx.db, id, visitorChannel(id));

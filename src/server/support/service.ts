@@ -1,4 +1,11 @@
-import { SUPPORT_CONFIRM_PATH, type SupportConversation, type SupportInbox, type SupportStatus, type SupportThread, type SupportVisitorConfirmOutput } from '../../shared/schemas/support';
+import {
+  SUPPORT_CONFIRM_PATH,
+  type SupportConversation,
+  type SupportInbox,
+  type SupportStatus,
+  type SupportThread,
+  type SupportVisitorConfirmOutput,
+} from '../../shared/schemas/support';
 import { findUserById, operatorIds } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
 import { onEmailVerified } from '../auth/verified-hooks';
@@ -25,14 +32,17 @@ export const SUPPORT_MESSAGES = {
   noConversation: 'No such conversation.',
   tooManyConfirmMails:
     'We have already sent several confirmation links to this email, or from your network. Confirm your email from one of those mails, or try again later.',
-  confirmInvalid: 'This confirmation link is not valid. Open the link from our latest mail in full, or write to us again from the chat on our site.',
-  confirmExpired: 'This confirmation link has expired, so your message did not reach our team. Write to us again from the chat on our site: we will send you a new link.',
+  confirmInvalid:
+    'This confirmation link is not valid. Open the link from our latest mail in full, or write to us again from the chat on our site.',
+  confirmExpired:
+    'This confirmation link has expired, so your message did not reach our team. Write to us again from the chat on our site: we will send you a new link.',
 } as const;
 
 /** How long a held conversation's confirmation link works; unconfirmed, it is then pruned. */
 export const CONFIRM_TTL_MS = 24 * 60 * 60_000;
 
-const hm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 export function supportStatus(hours: Config['supportHours'], now = Date.now()): SupportStatus {
   const minute = Math.floor((now % 86_400_000) / 60_000);
@@ -73,8 +83,18 @@ function take(ctx: Ctx, limits: Array<[LimitName, string | number, string]>): ()
 
 type ConversationRow = NonNullable<Awaited<ReturnType<typeof q.conversationById>>>;
 
-const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number, c?: ConversationRow): SupportThread => ({
-  messages: rows.map((m) => ({ id: m.id, from: m.from_operator ? 'support' : 'you', body: m.body, at: new Date(m.created_at).toISOString(), outside_hours: m.outside_hours === 1 })),
+const toThread = (
+  rows: Awaited<ReturnType<typeof q.messagesOf>>,
+  unread: number,
+  c?: ConversationRow,
+): SupportThread => ({
+  messages: rows.map((m) => ({
+    id: m.id,
+    from: m.from_operator ? 'support' : 'you',
+    body: m.body,
+    at: new Date(m.created_at).toISOString(),
+    outside_hours: m.outside_hours === 1,
+  })),
   unread,
   ...(c?.held ? { held: { email: c.visitor_email!, expired: (c.confirm_expires_at ?? 0) <= Date.now() } } : {}),
 });
@@ -83,7 +103,10 @@ const toThread = (rows: Awaited<ReturnType<typeof q.messagesOf>>, unread: number
 export async function customerThread(db: DB, user: { id: number; email: string }): Promise<SupportThread> {
   const c = await q.conversationOfUser(db, user.id);
   if (!c) return { messages: [], unread: 0 };
-  return { ...toThread(await q.messagesOf(db, c.id), c.customer_unread), ...(c.held ? { held: { email: user.email, expired: false } } : {}) };
+  return {
+    ...toThread(await q.messagesOf(db, c.id), c.customer_unread),
+    ...(c.held ? { held: { email: user.email, expired: false } } : {}),
+  };
 }
 
 export async function visitorThread(db: DB, token: string): Promise<SupportThread> {
@@ -105,11 +128,19 @@ export async function visitorConversationId(db: DB, token: string): Promise<numb
  * customer, or a crowd of visitors, is one notice (and one mail) until the inbox is read.
  * `notify` is read before the messages count as unread.
  */
-async function tellOperators(trx: DB, notify: boolean, conversationId: number, channel: number, who: string, body: string): Promise<void> {
+async function tellOperators(
+  trx: DB,
+  notify: boolean,
+  conversationId: number,
+  channel: number,
+  who: string,
+  body: string,
+): Promise<void> {
   for (const op of await operatorIds(trx)) {
     if (op === channel) continue;
     await insertEvent(trx, op, 'support_chat', {});
-    if (notify) await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversationId });
+    if (notify)
+      await raise(trx, op, 'support_message', { who, excerpt: excerpt(body), conversation_id: conversationId });
   }
 }
 
@@ -119,14 +150,27 @@ async function tellOperators(trx: DB, notify: boolean, conversationId: number, c
  * conversation's message reaches the writer's channel only: the operators hear of it when
  * the visitor confirms their email.
  */
-async function postFromCustomer(ctx: Ctx, conversation: { id: number }, channel: number, who: string, body: string): Promise<void> {
+async function postFromCustomer(
+  ctx: Ctx,
+  conversation: { id: number },
+  channel: number,
+  who: string,
+  body: string,
+): Promise<void> {
   const now = Date.now();
   const outside = !supportStatus(ctx.config.supportHours, now).open;
   await ctx.db.transaction().execute(async (trx) => {
     // Read in the transaction: a confirmation may have released it since the caller looked.
     const held = (await q.conversationById(trx, conversation.id))?.held === 1;
     const notify = !held && (await q.unreadTotal(trx)) === 0; // read from the unread conversations' index
-    await q.insertMessage(trx, { conversation_id: conversation.id, from_operator: false, operator_id: null, body, outside_hours: outside, created_at: now });
+    await q.insertMessage(trx, {
+      conversation_id: conversation.id,
+      from_operator: false,
+      operator_id: null,
+      body,
+      outside_hours: outside,
+      created_at: now,
+    });
     await insertEvent(trx, channel, 'support_chat', {});
     if (!held) await tellOperators(trx, notify, conversation.id, channel, who, body);
   });
@@ -146,7 +190,11 @@ async function trusted(db: DB, user: { id: number; verified_at: number | null })
  * visitors' hourly rate of new conversations and, past it, is held until the account's
  * email is verified (docs/decisions.md "Visitor chat confirmation").
  */
-export async function sendAsCustomer(ctx: Ctx, user: { id: number; username: string; email: string; verified_at: number | null }, body: string): Promise<SupportThread> {
+export async function sendAsCustomer(
+  ctx: Ctx,
+  user: { id: number; username: string; email: string; verified_at: number | null },
+  body: string,
+): Promise<SupportThread> {
   take(ctx, [['supportMessagesPerConversation', `u${user.id}`, SUPPORT_MESSAGES.tooFast]]);
   const isTrusted = await trusted(ctx.db, user);
   const existing = await q.conversationOfUser(ctx.db, user.id);
@@ -226,8 +274,18 @@ export async function startAsVisitor(ctx: Ctx, email: string, body: string): Pro
   }
   const confirm = newToken();
   await ctx.db.transaction().execute(async (trx) => {
-    const id = await q.insertVisitorConversation(trx, email, hashToken(token), now, { confirmHash: hashToken(confirm), expiresAt: now + CONFIRM_TTL_MS });
-    await q.insertMessage(trx, { conversation_id: id, from_operator: false, operator_id: null, body, outside_hours: !supportStatus(ctx.config.supportHours, now).open, created_at: now });
+    const id = await q.insertVisitorConversation(trx, email, hashToken(token), now, {
+      confirmHash: hashToken(confirm),
+      expiresAt: now + CONFIRM_TTL_MS,
+    });
+    await q.insertMessage(trx, {
+      conversation_id: id,
+      from_operator: false,
+      operator_id: null,
+      body,
+      outside_hours: !supportStatus(ctx.config.supportHours, now).open,
+      created_at: now,
+    });
     await enqueueMail(trx, visitorConfirmMail(email, `${ctx.config.publicUrl}${SUPPORT_CONFIRM_PATH}?t=${confirm}`));
   });
   void ctx.mail.kick();
@@ -303,8 +361,14 @@ export async function supportInbox(db: DB, limit: number): Promise<SupportInbox>
   };
 }
 
-async function toConversation(db: DB, c: NonNullable<Awaited<ReturnType<typeof q.conversationById>>>): Promise<SupportConversation> {
-  const user = c.user_id === null ? undefined : await db.selectFrom('users').select(['username', 'email']).where('id', '=', c.user_id).executeTakeFirst();
+async function toConversation(
+  db: DB,
+  c: NonNullable<Awaited<ReturnType<typeof q.conversationById>>>,
+): Promise<SupportConversation> {
+  const user =
+    c.user_id === null
+      ? undefined
+      : await db.selectFrom('users').select(['username', 'email']).where('id', '=', c.user_id).executeTakeFirst();
   return {
     id: c.id,
     who: user?.username ?? c.visitor_email ?? `#${c.id}`,
@@ -343,13 +407,25 @@ export async function operatorRead(db: DB, id: number): Promise<void> {
  * message left outside support hours is a notification, mailed unless they turned
  * support mail off. Written to the operator log (without the text).
  */
-export async function replyAsOperator(ctx: Ctx, by: OperatorActor, id: number, body: string): Promise<{ emailed: boolean }> {
+export async function replyAsOperator(
+  ctx: Ctx,
+  by: OperatorActor,
+  id: number,
+  body: string,
+): Promise<{ emailed: boolean }> {
   const c = await q.conversationById(ctx.db, id);
   if (!c) fail('NOT_FOUND', SUPPORT_MESSAGES.noConversation);
   const now = Date.now();
   const emailed = await ctx.db.transaction().execute(async (trx) => {
     const last = await q.lastCustomerMessage(trx, id);
-    await q.insertMessage(trx, { conversation_id: id, from_operator: true, operator_id: by.kind === 'operator' ? by.userId : null, body, outside_hours: false, created_at: now });
+    await q.insertMessage(trx, {
+      conversation_id: id,
+      from_operator: true,
+      operator_id: by.kind === 'operator' ? by.userId : null,
+      body,
+      outside_hours: false,
+      created_at: now,
+    });
     await insertEvent(trx, c.user_id ?? visitorChannel(id), 'support_chat', {});
     for (const op of await operatorIds(trx)) await insertEvent(trx, op, 'support_chat', {});
     let mailed = false;
@@ -364,7 +440,12 @@ export async function replyAsOperator(ctx: Ctx, by: OperatorActor, id: number, b
       await raise(trx, c.user_id, 'support_reply', { excerpt: excerpt(body) });
       mailed = true;
     }
-    await logOperatorAction(trx, by, 'support reply', { conversation: id, user_id: c.user_id, visitor: c.user_id === null, emailed: mailed });
+    await logOperatorAction(trx, by, 'support reply', {
+      conversation: id,
+      user_id: c.user_id,
+      visitor: c.user_id === null,
+      emailed: mailed,
+    });
     return mailed;
   });
   afterRaise(ctx);

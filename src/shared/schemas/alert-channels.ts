@@ -14,8 +14,17 @@ export const addAlertChannelInput = z.discriminatedUnion(
     z
       .object({
         type: z.literal('telegram'),
-        bot_token: z.string().trim().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'The bot token looks like 123456789:AAE... (from @BotFather).'),
-        chat_id: z.string().trim().regex(/^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/, 'The chat id is a number such as 123456789 or -100123..., or @channelname.'),
+        bot_token: z
+          .string()
+          .trim()
+          .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'The bot token looks like 123456789:AAE... (from @BotFather).'),
+        chat_id: z
+          .string()
+          .trim()
+          .regex(
+            /^(-?\d{1,20}|@[A-Za-z0-9_]{5,32})$/,
+            'The chat id is a number such as 123456789 or -100123..., or @channelname.',
+          ),
       })
       .strict(),
     z.object({ type: z.literal('discord'), url }).strict(),
@@ -25,7 +34,9 @@ export const addAlertChannelInput = z.discriminatedUnion(
 export type AddAlertChannelInput = z.infer<typeof addAlertChannelInput>;
 
 export const alertChannelId = z.object({ id: z.number().int().positive('Unknown channel.') }).strict();
-export const saveAlertChannelInput = z.object({ id: z.number().int().positive('Unknown channel.'), enabled: z.boolean() }).strict();
+export const saveAlertChannelInput = z
+  .object({ id: z.number().int().positive('Unknown channel.'), enabled: z.boolean() })
+  .strict();
 
 export const alertChannel = z.object({
   id: z.number(),
@@ -45,6 +56,10 @@ export type AlertChannel = z.infer<typeof alertChannel>;
 export const alertChannelsOutput = z.object({ success: z.literal(true), channels: z.array(alertChannel) });
 export const saveAlertChannelOutput = z.object({ success: z.literal(true), channel: alertChannel });
 /** `secret`: the webhook's signing secret, shown this once. */
-export const addAlertChannelOutput = z.object({ success: z.literal(true), channel: alertChannel, secret: z.string().optional() });
+export const addAlertChannelOutput = z.object({
+  success: z.literal(true),
+  channel: alertChannel,
+  secret: z.string().optional(),
+});
 /** A test message: whether the remote took it, and its error when not. */
 export const testAlertChannelOutput = z.object({ success: z.boolean(), message: z.string() });

@@ -27,12 +27,21 @@ export const apiKeyRef = z
   .regex(/^nk_[\w-]{8}(_[\w-]{43})?$/, 'auth_key must be a key or its prefix as listed (nk_ and 8 characters).');
 
 export const createApiKeyInput = z
-  .object({ name: apiKeyName, allowed: apiKeyAllowed.default(''), read_only: z.boolean({ error: 'must be true or false' }).default(false) })
+  .object({
+    name: apiKeyName,
+    allowed: apiKeyAllowed.default(''),
+    read_only: z.boolean({ error: 'must be true or false' }).default(false),
+  })
   .strict();
 export type CreateApiKeyInput = z.input<typeof createApiKeyInput>;
 
 export const saveApiKeyInput = z
-  .object({ auth_key: apiKeyRef, name: apiKeyName, allowed: apiKeyAllowed.default(''), read_only: z.boolean({ error: 'must be true or false' }).optional() })
+  .object({
+    auth_key: apiKeyRef,
+    name: apiKeyName,
+    allowed: apiKeyAllowed.default(''),
+    read_only: z.boolean({ error: 'must be true or false' }).optional(),
+  })
   .strict();
 export type SaveApiKeyInput = z.input<typeof saveApiKeyInput>;
 
@@ -53,5 +62,10 @@ export type ApiKeyRow = z.infer<typeof apiKeyRow>;
 export const getApiKeysOutput = z.object({ success: z.literal(true), keys: z.array(apiKeyRow) });
 
 /** The only answer that holds the whole key (`key`), shown once. */
-export const createApiKeyOutput = z.object({ success: z.literal(true), message: z.string(), key: z.string(), auth_key: z.string() });
+export const createApiKeyOutput = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  key: z.string(),
+  auth_key: z.string(),
+});
 export type CreateApiKeyOutput = z.infer<typeof createApiKeyOutput>;

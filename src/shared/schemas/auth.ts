@@ -8,12 +8,13 @@ export const username = z
   .max(32, 'must be at most 32 characters')
   .regex(/^[A-Za-z0-9_-]+$/, 'may contain only letters, digits, _ and -');
 
-export const email = z.string().trim().max(254, 'must be at most 254 characters').email('must be a valid email address');
-
-export const password = z
+export const email = z
   .string()
-  .min(6, 'must be at least 6 characters')
-  .max(128, 'must be at most 128 characters');
+  .trim()
+  .max(254, 'must be at most 254 characters')
+  .email('must be a valid email address');
+
+export const password = z.string().min(6, 'must be at least 6 characters').max(128, 'must be at most 128 characters');
 
 /** A TOTP code: six digits, sent as a string or a number by older scripts. */
 export const tfaCode = z

@@ -8,7 +8,12 @@ import { pageQuery } from './common';
  */
 
 /** `get_balance`: the balance (cents), the nodes that are charged and what they cost a month. */
-export const getBalanceOutput = z.object({ success: z.literal(true), balance: z.number(), total_masternodes: z.number().int(), monthly_cost: z.number() });
+export const getBalanceOutput = z.object({
+  success: z.literal(true),
+  balance: z.number(),
+  total_masternodes: z.number().int(),
+  monthly_cost: z.number(),
+});
 export type GetBalanceOutput = z.infer<typeof getBalanceOutput>;
 
 /** A card payment session not completed yet (resume or cancel it). */
@@ -17,7 +22,13 @@ export type CardSession = z.infer<typeof cardSession>;
 
 /** A crypto deposit seen on chain and not yet credited. */
 /** A crypto deposit seen and not yet credited; `amount` is in the currency's own units (USD only once credited). */
-export const pendingDeposit = z.object({ currency_label: z.string(), confirmations: z.number().int(), max_confirmations: z.number().int(), amount: z.number(), date: z.string() });
+export const pendingDeposit = z.object({
+  currency_label: z.string(),
+  confirmations: z.number().int(),
+  max_confirmations: z.number().int(),
+  amount: z.number(),
+  date: z.string(),
+});
 export type PendingDeposit = z.infer<typeof pendingDeposit>;
 
 /** One line of the history: `date` "YYYY-MM-DD HH:MM" UTC; `amount` in USD, negative when the balance went down. */
@@ -36,7 +47,14 @@ export const getTransactionsOutput = z.object({
 export type GetTransactionsOutput = z.infer<typeof getTransactionsOutput>;
 
 /** One currency a deposit can be made in; `address` is empty until the user generated theirs. */
-export const altPayment = z.object({ id: z.string(), label: z.string(), ticker: z.string(), icon_id: z.string().optional(), address: z.string(), max_confirmations: z.number().int() });
+export const altPayment = z.object({
+  id: z.string(),
+  label: z.string(),
+  ticker: z.string(),
+  icon_id: z.string().optional(),
+  address: z.string(),
+  max_confirmations: z.number().int(),
+});
 export type AltPayment = z.infer<typeof altPayment>;
 export const getAltPaymentsOutput = z.object({ success: z.literal(true), currencies: z.array(altPayment) });
 
@@ -59,19 +77,30 @@ export const creditCardInput = z
       // Read as the number's shortest decimal text, what the client wrote: n * 100 is not
       // exact in binary (1.15 * 100 = 114.99999999999999), and a tolerance would take
       // 5.000000001 as $5.00, a fraction of a cent the customer never gets a clear answer for.
-      .refine((n) => Number.isFinite(n) && /^-?\d+(\.\d{1,2})?$/.test(String(n)), 'The amount has at most two decimals.')
+      .refine(
+        (n) => Number.isFinite(n) && /^-?\d+(\.\d{1,2})?$/.test(String(n)),
+        'The amount has at most two decimals.',
+      )
       .refine((n) => n >= CARD_MINIMUM, `The minimum card payment is $${CARD_MINIMUM}.`)
       .refine((n) => n <= CARD_MAXIMUM, `The largest card payment is $${CARD_MAXIMUM.toLocaleString('en-US')}.`),
     /**
      * Made by the client once per Pay click (beyond the spec): a repeated request (a double
      * click, a retry after a lost answer) gets the session the first one made, not a second.
      */
-    idempotency_key: z.string().regex(/^[\w-]{8,64}$/, 'The request key is 8-64 letters, digits, - or _.').optional(),
+    idempotency_key: z
+      .string()
+      .regex(/^[\w-]{8,64}$/, 'The request key is 8-64 letters, digits, - or _.')
+      .optional(),
   })
   .strict();
 export type CreditCardInput = z.infer<typeof creditCardInput>;
 /** `session` is the Checkout session's id; `url` (beyond the spec) is its hosted page, where the client goes next. */
-export const creditCardOutput = z.object({ success: z.literal(true), message: z.string(), session: z.string(), url: z.string() });
+export const creditCardOutput = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  session: z.string(),
+  url: z.string(),
+});
 export const cancelStripeInput = z.object({ session_id: z.string().min(1, 'Session required.').max(255) }).strict();
 /** `resume_stripe {session_id}` (beyond the spec): the hosted page of a pending session, to go back to it. */
 export const resumeStripeInput = cancelStripeInput;
@@ -80,14 +109,20 @@ export const resumeStripeOutput = z.object({ success: z.literal(true), url: z.st
 export const CARD_PAYMENTS_OFF = 'Card payments are not available at the moment.';
 
 /** `redeem_coupon {code}`. */
-export const redeemCouponInput = z.object({ code: z.string().trim().min(1, 'Gift code required.').max(64, 'Gift code not found.') }).strict();
+export const redeemCouponInput = z
+  .object({ code: z.string().trim().min(1, 'Gift code required.').max(64, 'Gift code not found.') })
+  .strict();
 
 /** One line of the referral history: a referred user's sign-up (amount 0) or the bonus their first deposit paid; `date` as in `transaction`. */
 export const referral = z.object({ date: z.string(), description: z.string(), amount: z.number() });
 export type ReferralRow = z.infer<typeof referral>;
 /** `get_referrals`: pages of the affiliate history, newest first (`page`, `per_page`; beyond the spec: `total`). */
 export const getReferralsInput = pageQuery.optional();
-export const getReferralsOutput = z.object({ success: z.literal(true), referrals: z.array(referral), total: z.number().int() });
+export const getReferralsOutput = z.object({
+  success: z.literal(true),
+  referrals: z.array(referral),
+  total: z.number().int(),
+});
 export type GetReferralsOutput = z.infer<typeof getReferralsOutput>;
 /**
  * `get_ref_infos`: users referred, bonuses paid to the balance (USD), and the referred users'

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 
 /** Coin ids are stable lowercase slugs used in URLs and calls ("dash", "zen42"). */
-export const coinId = z.string().trim().toLowerCase().regex(/^[a-z0-9]{1,32}$/, 'must be a coin id such as "dash"');
+export const coinId = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(/^[a-z0-9]{1,32}$/, 'must be a coin id such as "dash"');
 
 export const coinQuery = z.object({ coin: coinId }).strict();
 
@@ -50,8 +54,18 @@ export const getCoinsOutput = z.object({
 });
 export type GetCoinsOutput = z.infer<typeof getCoinsOutput>;
 
-export const coinAlert = z.object({ icon: z.string(), type: z.enum(['info', 'warning', 'danger']), title: z.string(), subtitle: z.string() });
-export const coinLink = z.object({ label: z.string(), icon: z.string(), value: z.string(), type: z.enum(['resource', 'social']) });
+export const coinAlert = z.object({
+  icon: z.string(),
+  type: z.enum(['info', 'warning', 'danger']),
+  title: z.string(),
+  subtitle: z.string(),
+});
+export const coinLink = z.object({
+  label: z.string(),
+  icon: z.string(),
+  value: z.string(),
+  type: z.enum(['resource', 'social']),
+});
 
 export const statistic = z.object({
   label: z.string(),
@@ -92,7 +106,9 @@ export const coinDetail = z.object({
   statistics: z.array(statistic),
   exchanges: z.array(exchangeRow),
   charts: z.array(chart),
-  wallet: z.object({ version: z.string(), protocol_version: z.string(), connections: z.number().nullable() }).nullable(),
+  wallet: z
+    .object({ version: z.string(), protocol_version: z.string(), connections: z.number().nullable() })
+    .nullable(),
   latest_block: z.number().nullable(),
   /** True when `wallet` and `latest_block` come from simulated nodes (demo): clients mark them "Simulated". */
   chain_simulated: z.boolean(),
@@ -146,7 +162,11 @@ export const detailedRow = z.object({
   maintenance: z.boolean(),
   market_updated_at: z.string().nullable(),
 });
-export const detailedOutput = z.object({ success: z.literal(true), market_provider: z.string(), data: z.array(detailedRow) });
+export const detailedOutput = z.object({
+  success: z.literal(true),
+  market_provider: z.string(),
+  data: z.array(detailedRow),
+});
 
 /** The deploy-info coin object (deployment-and-nodes.md section 3). */
 export const deployInfoCoin = z.object({

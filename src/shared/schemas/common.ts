@@ -20,10 +20,15 @@ export const empty = z.object({}).strict();
  */
 
 /** A whole number: 2 or "2". */
-export const queryInt = z.coerce.number<number | string>({ error: 'must be a whole number' }).int('must be a whole number');
+export const queryInt = z.coerce
+  .number<number | string>({ error: 'must be a whole number' })
+  .int('must be a whole number');
 
 /** A boolean: true/false, or "true"/"false", "1"/"0", "yes"/"no" from a query string. */
-export const queryBool = z.union([z.boolean(), z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] })]);
+export const queryBool = z.union([
+  z.boolean(),
+  z.stringbool({ truthy: ['true', '1', 'yes'], falsy: ['false', '0', 'no'] }),
+]);
 
 /** A page of a list: `page` from 1, `per_page` 1-100 (20 unless asked). */
 export const pageQuery = z

@@ -22,21 +22,40 @@ export const catalogList = z.array(catalogCoin);
 
 const coinId = z.string().trim().min(1).max(32);
 /** A USD amount per day such as "0.13" (at most 6 decimals). */
-const usdText = z.string().trim().regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount per day such as 0.13 (at most 6 decimals)');
+const usdText = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount per day such as 0.13 (at most 6 decimals)');
 
 export const setPriceInput = z
   .object({ coin: coinId, dedicated: usdText.optional(), cloud: usdText.optional() })
   .strict()
-  .refine((i) => i.dedicated !== undefined || i.cloud !== undefined, { message: 'give a dedicated and/or a cloud price', path: ['dedicated'] });
-export const setFlagInput = z.object({ coin: coinId, flag: z.enum(['campaign', 'maintenance', 'cloud']), on: z.boolean() }).strict();
+  .refine((i) => i.dedicated !== undefined || i.cloud !== undefined, {
+    message: 'give a dedicated and/or a cloud price',
+    path: ['dedicated'],
+  });
+export const setFlagInput = z
+  .object({ coin: coinId, flag: z.enum(['campaign', 'maintenance', 'cloud']), on: z.boolean() })
+  .strict();
 export const delistInput = z.object({ coin: coinId }).strict();
 
 /** The file's text as uploaded (at most 2 MB). */
-export const catalogFileInput = z.object({ file_name: z.string().trim().min(1).max(200).default('catalog.json'), text: z.string().min(1, 'the file is empty').max(2_000_000, 'a catalog file is at most 2 MB') }).strict();
+export const catalogFileInput = z
+  .object({
+    file_name: z.string().trim().min(1).max(200).default('catalog.json'),
+    text: z.string().min(1, 'the file is empty').max(2_000_000, 'a catalog file is at most 2 MB'),
+  })
+  .strict();
 export const importPreview = z.discriminatedUnion('valid', [
   z.object({
     valid: z.literal(true),
-    coins: z.array(z.object({ id: z.string(), kind: z.enum(['add', 'update', 'same']), changes: z.array(z.object({ field: z.string(), from: z.string(), to: z.string() })) })),
+    coins: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(['add', 'update', 'same']),
+        changes: z.array(z.object({ field: z.string(), from: z.string(), to: z.string() })),
+      }),
+    ),
   }),
   z.object({ valid: z.literal(false), errors: z.array(z.string()) }),
 ]);

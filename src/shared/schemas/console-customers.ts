@@ -4,7 +4,9 @@ import { pageQuery } from './common';
 
 // The console's Customers page (issue 11). Money in integer micro-dollars; times ISO.
 
-export const customerSearchInput = z.object({ q: z.string().trim().min(1, 'type a username, email or id').max(100, 'must be at most 100 characters') }).strict();
+export const customerSearchInput = z
+  .object({ q: z.string().trim().min(1, 'type a username, email or id').max(100, 'must be at most 100 characters') })
+  .strict();
 
 export const customerSummary = z.object({
   id: z.number().int(),
@@ -37,7 +39,12 @@ export const customerNode = z.object({
 });
 
 export const customerProfile = z.object({
-  customer: customerSummary.extend({ referrer: z.string().nullable(), verified_at: z.string().nullable(), disabled_at: z.string().nullable(), live_sessions: z.number().int() }),
+  customer: customerSummary.extend({
+    referrer: z.string().nullable(),
+    verified_at: z.string().nullable(),
+    disabled_at: z.string().nullable(),
+    live_sessions: z.number().int(),
+  }),
   nodes: z.array(customerNode),
   /** The newest 50, open or cleared. */
   notifications: z.array(z.object({ message: z.string(), hour: z.string(), link: z.string(), cleared: z.boolean() })),
@@ -47,7 +54,15 @@ export type CustomerProfile = z.infer<typeof customerProfile>;
 export const customerLedgerInput = pageQuery.extend({ id: z.number().int().positive() }).strict();
 export const customerLedger = z.object({
   balance_micros: z.number().int(),
-  transfers: z.array(z.object({ id: z.number().int(), at: z.string(), kind: z.string(), description: z.string(), amount_micros: z.number().int() })),
+  transfers: z.array(
+    z.object({
+      id: z.number().int(),
+      at: z.string(),
+      kind: z.string(),
+      description: z.string(),
+      amount_micros: z.number().int(),
+    }),
+  ),
   total: z.number().int(),
 });
 
@@ -67,7 +82,11 @@ export const adjustBalanceInput = z
   .object({
     id: z.number().int().positive(),
     amount: usdAmount,
-    reason: z.string().trim().min(1, 'a reason is required (the customer sees it in their history)').max(200, 'must be at most 200 characters'),
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'a reason is required (the customer sees it in their history)')
+      .max(200, 'must be at most 200 characters'),
     key: idempotencyKey,
   })
   .strict();
@@ -78,6 +97,10 @@ export const customerChangeOutput = z.object({ changed: z.boolean() });
 export const resetTfaInput = z
   .object({
     id: z.number().int().positive(),
-    identity_check: z.string().trim().min(10, 'say how you checked who is asking (at least 10 characters)').max(500, 'must be at most 500 characters'),
+    identity_check: z
+      .string()
+      .trim()
+      .min(10, 'say how you checked who is asking (at least 10 characters)')
+      .max(500, 'must be at most 500 characters'),
   })
   .strict();

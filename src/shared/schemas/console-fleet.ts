@@ -3,7 +3,11 @@ import { pageQuery } from './common';
 
 // The console's Fleet page (issue 11): hosts, nodes and failed jobs.
 
-const slots = z.number().int('must be a whole number').min(0, 'must be 0 or more').max(100_000, 'must be at most 100000');
+const slots = z
+  .number()
+  .int('must be a whole number')
+  .min(0, 'must be 0 or more')
+  .max(100_000, 'must be at most 100000');
 const pem = z.string().max(20_000, 'must be at most 20000 characters');
 
 export const hostRow = z.object({
@@ -20,7 +24,10 @@ export const hostRow = z.object({
 });
 export const hostList = z.array(hostRow);
 
-export const hostName = z.string().trim().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits and -');
+export const hostName = z
+  .string()
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'must be 1-32 lowercase letters, digits and -');
 
 /** `url`: unix:///…sock, https:// or tcp+tls:// (with ca, cert, key), ssh://user@host, or tcp:// on loopback. */
 export const addHostInput = z
@@ -62,14 +69,29 @@ export const consoleNode = z.object({
   failed_reason: z.string().nullable(),
   created_at: z.string(),
 });
-export const nodePage = z.object({ nodes: z.array(consoleNode), total: z.number().int(), page: z.number().int(), per_page: z.number().int() });
+export const nodePage = z.object({
+  nodes: z.array(consoleNode),
+  total: z.number().int(),
+  page: z.number().int(),
+  per_page: z.number().int(),
+});
 
 const mnId = z.string().trim().min(1).max(120);
 export const nodeIdInput = z.object({ mn_id: mnId }).strict();
-export const nodeLogsInput = z.object({ mn_id: mnId, tail: z.number().int().min(1, 'must be 1-2000').max(2000, 'must be 1-2000').default(200) }).strict();
+export const nodeLogsInput = z
+  .object({ mn_id: mnId, tail: z.number().int().min(1, 'must be 1-2000').max(2000, 'must be 1-2000').default(200) })
+  .strict();
 export const nodeLogsOutput = z.object({ text: z.string() });
-export const destroyNodeInput = z.object({ mn_id: mnId, reason: z.string().trim().min(1, 'give a reason').max(500, 'must be at most 500 characters') }).strict();
+export const destroyNodeInput = z
+  .object({ mn_id: mnId, reason: z.string().trim().min(1, 'give a reason').max(500, 'must be at most 500 characters') })
+  .strict();
 
-export const failedJob = z.object({ id: z.number().int(), name: z.string(), attempts: z.number().int(), reason: z.string().nullable(), failed_at: z.string() });
+export const failedJob = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  attempts: z.number().int(),
+  reason: z.string().nullable(),
+  failed_at: z.string(),
+});
 export const failedJobs = z.array(failedJob);
 export const jobIdInput = z.object({ id: z.number().int().positive() }).strict();

@@ -20,7 +20,12 @@ export const createGiftCodesInput = z
   })
   .strict();
 /** The codes themselves: shown to the operator once, never stored or logged. */
-export const createGiftCodesOutput = z.object({ batch: z.string(), codes: z.array(z.string()), amount_micros: z.number().int(), expires_at: z.string() });
+export const createGiftCodesOutput = z.object({
+  batch: z.string(),
+  codes: z.array(z.string()),
+  amount_micros: z.number().int(),
+  expires_at: z.string(),
+});
 
 export const giftCodeListInput = z.object({ batch: z.string().max(32).optional() }).strict();
 export const giftCodeRow = z.object({
@@ -44,17 +49,33 @@ export const revokeGiftCodesInput = z.union([
 ]);
 export const revokeGiftCodesOutput = z.object({ revoked: z.number().int() });
 
-export const cardSessionsInput = z.object({ status: z.enum(['pending', 'paid', 'cancelled', 'expired']).optional() }).strict();
+export const cardSessionsInput = z
+  .object({ status: z.enum(['pending', 'paid', 'cancelled', 'expired']).optional() })
+  .strict();
 export const cardSessionList = z.object({
-  sessions: z.array(z.object({ id: z.string(), username: z.string().nullable(), user_id: z.number().int(), amount_micros: z.number().int(), status: z.string(), created_at: z.string(), updated_at: z.string() })),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      username: z.string().nullable(),
+      user_id: z.number().int(),
+      amount_micros: z.number().int(),
+      status: z.string(),
+      created_at: z.string(),
+      updated_at: z.string(),
+    }),
+  ),
 });
 
 /** Customers who owe money after a card payment was taken back (billing/debt.ts), largest first. */
 export const debtList = z.object({
-  debts: z.array(z.object({ user_id: z.number().int(), username: z.string().nullable(), owed_micros: z.number().int() })),
+  debts: z.array(
+    z.object({ user_id: z.number().int(), username: z.string().nullable(), owed_micros: z.number().int() }),
+  ),
 });
 
-export const depositsInput = z.object({ state: z.enum(['pending', 'credited', 'below_minimum', 'removed']).optional() }).strict();
+export const depositsInput = z
+  .object({ state: z.enum(['pending', 'credited', 'below_minimum', 'removed']).optional() })
+  .strict();
 export const depositList = z.object({
   deposits: z.array(
     z.object({
@@ -74,7 +95,17 @@ export const depositList = z.object({
 
 export const currencyList = z.object({
   currencies: z.array(
-    z.object({ id: z.string(), label: z.string(), ticker: z.string(), kind: z.string(), enabled: z.boolean(), confirmations: z.number().int(), minimum_micros: z.number().int(), rpc_url: z.string(), addresses: z.number().int() }),
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      ticker: z.string(),
+      kind: z.string(),
+      enabled: z.boolean(),
+      confirmations: z.number().int(),
+      minimum_micros: z.number().int(),
+      rpc_url: z.string(),
+      addresses: z.number().int(),
+    }),
   ),
 });
 export const setCurrencyInput = z.object({ id: z.string().min(1).max(32), enabled: z.boolean() }).strict();

@@ -1,19 +1,32 @@
 import { z } from 'zod';
 
 /** A daemon version as operators write them ("22.1.3"). */
-export const daemonVersion = z.string().trim().regex(/^[\w.+-]{1,40}$/, 'must be 1-40 letters, digits and . + - _ (such as 22.1.3)');
+export const daemonVersion = z
+  .string()
+  .trim()
+  .regex(/^[\w.+-]{1,40}$/, 'must be 1-40 letters, digits and . + - _ (such as 22.1.3)');
 
 export const rolloutStartInput = z
   .object({
-    coin_id: z.string().trim().regex(/^[a-z0-9]{1,32}$/, 'choose a coin'),
+    coin_id: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9]{1,32}$/, 'choose a coin'),
     version: daemonVersion,
-    batch_size: z.number().int('must be a whole number').min(1, 'must be 1-1000').max(1000, 'must be 1-1000').default(10),
+    batch_size: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be 1-1000')
+      .max(1000, 'must be 1-1000')
+      .default(10),
   })
   .strict();
 export const rolloutStartOutput = z.object({ id: z.number(), nodes: z.number(), skipped: z.number() });
 
 export const rolloutIdInput = z.object({ id: z.number().int().positive() }).strict();
-export const rolloutActionInput = z.object({ id: z.number().int().positive(), action: z.enum(['pause', 'resume', 'abort']) }).strict();
+export const rolloutActionInput = z
+  .object({ id: z.number().int().positive(), action: z.enum(['pause', 'resume', 'abort']) })
+  .strict();
 
 const nodeStates = ['pending', 'upgrading', 'healthy', 'failed', 'rolled_back', 'skipped'] as const;
 
@@ -37,11 +50,15 @@ export type RolloutSummary = z.infer<typeof rolloutSummary>;
 
 /** The Upgrades page: each coin's version now (and live nodes), and the recent rollouts. */
 export const upgradesPage = z.object({
-  coins: z.array(z.object({ id: z.string(), label: z.string(), version: z.string().nullable(), live_nodes: z.number() })),
+  coins: z.array(
+    z.object({ id: z.string(), label: z.string(), version: z.string().nullable(), live_nodes: z.number() }),
+  ),
   rollouts: z.array(rolloutSummary),
 });
 export type UpgradesPage = z.infer<typeof upgradesPage>;
 
 export const rolloutDetail = rolloutSummary.extend({
-  nodes: z.array(z.object({ mn_id: z.string(), batch: z.number(), state: z.enum(nodeStates), error: z.string().nullable() })),
+  nodes: z.array(
+    z.object({ mn_id: z.string(), batch: z.number(), state: z.enum(nodeStates), error: z.string().nullable() }),
+  ),
 });

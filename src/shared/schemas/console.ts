@@ -20,7 +20,10 @@ export const banner = z
       .string()
       .trim()
       .max(300, 'must be at most 300 characters')
-      .refine((l) => l === '' || (l.startsWith('/') && !l.startsWith('//')) || /^https?:\/\/[^\s/]+\S*$/i.test(l), 'must be empty, a path such as /dashboard/billing, or an http(s) address'),
+      .refine(
+        (l) => l === '' || (l.startsWith('/') && !l.startsWith('//')) || /^https?:\/\/[^\s/]+\S*$/i.test(l),
+        'must be empty, a path such as /dashboard/billing, or an http(s) address',
+      ),
     bg: z.enum(bannerTones, { error: `must be one of ${bannerTones.join(', ')}` }),
   })
   .strict();
@@ -86,7 +89,16 @@ export const consoleOverview = z.object({
   at: z.string(),
   nodes: z.array(z.object({ status: z.string(), coin_id: z.string(), count: z.number().int() })),
   deploys_24h: z.object({ total: z.number().int(), failed: z.number().int() }),
-  hosts: z.array(z.object({ id: z.number().int(), name: z.string(), engine: z.string(), state: z.string(), dedicated: slots, cloud: slots })),
+  hosts: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      engine: z.string(),
+      state: z.string(),
+      dedicated: slots,
+      cloud: slots,
+    }),
+  ),
   /** Nodes asked for and not placed yet, per plan. */
   unplaced: z.object({ dedicated: z.number().int(), cloud: z.number().int() }),
   /** lag_seconds: how long ago the least recently checked live node was checked. */

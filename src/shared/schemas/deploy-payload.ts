@@ -32,7 +32,12 @@ export const jsonFields = {
   burn_output_id: z.coerce.number<number | string>().int().min(0).max(10_000).optional(),
   rewardAddress: text(120).optional(),
   // A JSON number and nothing else: no coercion, which took "0x10" for 16, true for 1 and [2] for 2.
-  neuronCount: z.number({ error: 'must be a whole number' }).int('must be a whole number').min(1, 'must be 1 to 50').max(50, 'must be 1 to 50').optional(),
+  neuronCount: z
+    .number({ error: 'must be a whole number' })
+    .int('must be a whole number')
+    .min(1, 'must be 1 to 50')
+    .max(50, 'must be 1 to 50')
+    .optional(),
 };
 
 /** The validators' multipart form (section 3): one password for every keystore file. */
@@ -40,7 +45,11 @@ export const uploadFields = {
   password: z.string().max(1000, 'must be at most 1000 characters'),
   fee_recipient: z.string().trim().max(100, 'must be at most 100 characters'),
   keystores: z
-    .array(z.object({ name: z.string().min(1).max(100), text: z.string().max(MAX_KEYSTORE_BYTES, 'is over 64 KiB') }).strict())
+    .array(
+      z
+        .object({ name: z.string().min(1).max(100), text: z.string().max(MAX_KEYSTORE_BYTES, 'is over 64 KiB') })
+        .strict(),
+    )
     // The count is the service's check (the same message and field over REST and tRPC);
     // the body limit bounds how many can arrive at all.
     .max(MAX_KEYSTORES * 4, 'You can upload up to 10 files'),

@@ -56,5 +56,20 @@ export const checkBurnOutput = z.object({ success: z.literal(true), message: z.s
 export const getBuildingServersOutput = z.object({ success: z.literal(true), data: z.array(queueItem) });
 
 /** The fields a deploy error may name (`error_input`), shown under that field. */
-export const DEPLOY_FIELDS = ['txid', 'payee', 'blsKey', 'migrate', 'monero_secret', 'burntxid', 'burn_output_id', 'rewardAddress', 'neuronCount', 'package', 'password', 'fee_recipient', 'fee_address', 'keystores'] as const;
+export const DEPLOY_FIELDS = [
+  'txid',
+  'payee',
+  'blsKey',
+  'migrate',
+  'monero_secret',
+  'burntxid',
+  'burn_output_id',
+  'rewardAddress',
+  'neuronCount',
+  'package',
+  'password',
+  'fee_recipient',
+  'fee_address',
+  'keystores',
+] as const;
 export type DeployField = (typeof DEPLOY_FIELDS)[number];

@@ -3,7 +3,9 @@ import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
 import { ALIAS_MAX, ALIAS_PATTERN } from '../deploy-rules';
 
-export const mnQuery = z.object({ masternode: z.string().trim().min(1, 'is required').max(80, 'is too long') }).strict();
+export const mnQuery = z
+  .object({ masternode: z.string().trim().min(1, 'is required').max(80, 'is too long') })
+  .strict();
 
 const currencyData = z.object({ id: z.string(), label: z.string(), ticker: z.string() });
 const money = z.union([z.number(), z.literal('--')]);
@@ -68,7 +70,17 @@ export const getMasternodesOutput = z.object({
 });
 export type GetMasternodesOutput = z.infer<typeof getMasternodesOutput>;
 
-export const CONFIG_VIEWS = ['dip003_restrict', 'dip003', 'quick_setup', 'zen', 'nrg', '3ull', 'monero', 'validator', 'classic'] as const;
+export const CONFIG_VIEWS = [
+  'dip003_restrict',
+  'dip003',
+  'quick_setup',
+  'zen',
+  'nrg',
+  '3ull',
+  'monero',
+  'validator',
+  'classic',
+] as const;
 
 /**
  * What the node's Configuration tab and the details table need, built per family by the
@@ -104,9 +116,32 @@ export const masternodeDetail = masternodeListItem.extend({
   server_ip6: z.string().nullable(),
   /** Hours between rewards, or null. */
   reward_freq: z.number().nullable(),
-  zen: z.object({ ip4: z.string().nullable(), ip6: z.string().nullable(), id: z.string(), /** Null until the operator gives the node a DNS name (none is made up). */ fqdn: z.string().nullable() }).nullable(),
-  wallet_info: z.object({ version: z.string(), protocol_version: z.string(), blocks: z.number().nullable(), connections: z.number().nullable() }).nullable(),
-  activity: z.object({ sent: z.number(), balance: z.number(), address: z.string(), transactions: z.array(z.object({ block: z.number(), txid: z.string(), human_time: z.string(), amount: z.number() })) }).nullable(),
+  zen: z
+    .object({
+      ip4: z.string().nullable(),
+      ip6: z.string().nullable(),
+      id: z.string(),
+      /** Null until the operator gives the node a DNS name (none is made up). */ fqdn: z.string().nullable(),
+    })
+    .nullable(),
+  wallet_info: z
+    .object({
+      version: z.string(),
+      protocol_version: z.string(),
+      blocks: z.number().nullable(),
+      connections: z.number().nullable(),
+    })
+    .nullable(),
+  activity: z
+    .object({
+      sent: z.number(),
+      balance: z.number(),
+      address: z.string(),
+      transactions: z.array(
+        z.object({ block: z.number(), txid: z.string(), human_time: z.string(), amount: z.number() }),
+      ),
+    })
+    .nullable(),
   file_name: z.string(),
   folder_name: z.string(),
   /** Why the node is in error or unknown, in words; null when all is well. */
@@ -142,7 +177,14 @@ export const DELETE_REASONS = [
 export const DELETE_REASON_MAX = 1000;
 
 export const deleteMasternodeInput = z
-  .object({ mn, reason: z.string().trim().min(1, 'A reason is required.').max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`) })
+  .object({
+    mn,
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'A reason is required.')
+      .max(DELETE_REASON_MAX, `must be at most ${DELETE_REASON_MAX} characters`),
+  })
   .strict();
 
 /**
@@ -167,17 +209,32 @@ export const updateAliasInput = z
 /** `set_alerts_muted`: a muted node raises no notification (down/up, network, action, rewards). */
 export const setAlertsMutedInput = z.object({ mn, muted: z.boolean({ error: 'must be true or false' }) }).strict();
 
-export const updateValidatorFeeInput = z.object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') }).strict();
+export const updateValidatorFeeInput = z
+  .object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') })
+  .strict();
 
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
-export const registerSubmitInput = z.object({ mn, output: z.string().trim().min(1, 'is required').max(20_000, 'is too long') }).strict();
+export const registerSubmitInput = z
+  .object({ mn, output: z.string().trim().min(1, 'is required').max(20_000, 'is too long') })
+  .strict();
 
 /** Quick-setup coins: the text the quick-setup view asks for. */
-export const quickSetupInput = z.object({ mn, secret: z.string().trim().min(1, 'is required').max(2_000, 'is too long') }).strict();
+export const quickSetupInput = z
+  .object({ mn, secret: z.string().trim().min(1, 'is required').max(2_000, 'is too long') })
+  .strict();
 
 /**
  * A governance proposal. Dash-family daemons bound proposals by time, not height: `start_block`
  * and `end_block` (the spec's names) hold Unix seconds, shown as dates.
  */
-export const proposal = z.object({ name: z.string(), budget: z.number(), start_block: z.number(), end_block: z.number(), yes: z.number(), no: z.number(), abstain: z.number(), status: z.string() });
+export const proposal = z.object({
+  name: z.string(),
+  budget: z.number(),
+  start_block: z.number(),
+  end_block: z.number(),
+  yes: z.number(),
+  no: z.number(),
+  abstain: z.number(),
+  status: z.string(),
+});
 export const getProposalsOutput = z.object({ success: z.literal(true), data: z.array(proposal) });

@@ -10,16 +10,27 @@ export type GetNotificationsOutput = z.infer<typeof getNotificationsOutput>;
 /** One email setting (keyed by its name in the answer). */
 export const notificationSetting = z.object({ label: z.string(), subtitle: z.string(), enabled: z.boolean() });
 
-export const notificationSettingsOutput = z.object({ success: z.literal(true), settings: z.record(z.string(), notificationSetting) });
+export const notificationSettingsOutput = z.object({
+  success: z.literal(true),
+  settings: z.record(z.string(), notificationSetting),
+});
 export type NotificationSettingsOutput = z.infer<typeof notificationSettingsOutput>;
 
 /** `{settings: [enabled keys]}`; which keys exist is checked by the service (with a message naming them). */
 export const saveNotificationSettingsInput = z
-  .object({ settings: z.array(z.string().max(64, 'each setting name is at most 64 characters')).max(100, 'at most 100 settings') })
+  .object({
+    settings: z
+      .array(z.string().max(64, 'each setting name is at most 64 characters'))
+      .max(100, 'at most 100 settings'),
+  })
   .strict();
 export type SaveNotificationSettingsInput = z.infer<typeof saveNotificationSettingsInput>;
 
-const hour = z.number({ error: 'must be a whole hour from 0 to 23 (UTC)' }).int('must be a whole hour from 0 to 23 (UTC)').min(0, 'must be a whole hour from 0 to 23 (UTC)').max(23, 'must be a whole hour from 0 to 23 (UTC)');
+const hour = z
+  .number({ error: 'must be a whole hour from 0 to 23 (UTC)' })
+  .int('must be a whole hour from 0 to 23 (UTC)')
+  .min(0, 'must be a whole hour from 0 to 23 (UTC)')
+  .max(23, 'must be a whole hour from 0 to 23 (UTC)');
 
 /** Quiet hours in UTC: from the start of `start_hour` to the start of `end_hour` (may wrap past midnight). */
 export const quietHours = z

@@ -72,9 +72,16 @@ export const supportInboxItem = z.object({
 });
 /** How many conversations the inbox shows at first, and how many more each "Show more" adds. */
 export const SUPPORT_INBOX_PAGE = 100;
-export const supportInboxInput = z.object({ limit: z.number().int().min(1).max(5000) }).strict().optional();
+export const supportInboxInput = z
+  .object({ limit: z.number().int().min(1).max(5000) })
+  .strict()
+  .optional();
 /** `more`: older conversations exist past the ones shown (a crowd of visitors must not hide a customer for good). */
-export const supportInbox = z.object({ conversations: z.array(supportInboxItem), unread_total: z.number(), more: z.boolean() });
+export const supportInbox = z.object({
+  conversations: z.array(supportInboxItem),
+  unread_total: z.number(),
+  more: z.boolean(),
+});
 export type SupportInbox = z.infer<typeof supportInbox>;
 
 export const supportConversationInput = z.object({ id: z.number().int().positive() }).strict();

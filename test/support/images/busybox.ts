@@ -35,7 +35,8 @@ export function busyboxRootfs(dir: string): string {
   if (!busybox) throw new Error('busybox is not installed; apt-get install busybox-static');
   // The image has no libc: a dynamically linked busybox would fail with a bare "no such file".
   const ldd = spawnSync('ldd', [busybox], { encoding: 'utf8' });
-  if (!`${ldd.stdout}${ldd.stderr}`.includes('not a dynamic')) throw new Error(`${busybox} is not static; apt-get install busybox-static`);
+  if (!`${ldd.stdout}${ldd.stderr}`.includes('not a dynamic'))
+    throw new Error(`${busybox} is not static; apt-get install busybox-static`);
   for (const d of ['bin', 'tmp', 'data', 'etc']) fs.mkdirSync(path.join(dir, d), { recursive: true });
   fs.copyFileSync(busybox, path.join(dir, 'bin/busybox'));
   fs.chmodSync(path.join(dir, 'bin/busybox'), 0o755);

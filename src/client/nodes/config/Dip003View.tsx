@@ -35,8 +35,15 @@ export function RestrictedDip003View({ node }: { node: MasternodeDetail }) {
       {state === 'attention' && <Attention label={node.currency_data.label} />}
       {state === 'start' && (
         <>
-          <p>Run these commands in your own {node.currency_data.label} wallet’s console. The transaction needs more than 15 confirmations; this page updates when the network sees the registration.</p>
-          {node.setup.commands.length ? <Commands commands={node.setup.commands} /> : <p className="muted">The registration commands are being prepared; check back in a few minutes.</p>}
+          <p>
+            Run these commands in your own {node.currency_data.label} wallet’s console. The transaction needs more than
+            15 confirmations; this page updates when the network sees the registration.
+          </p>
+          {node.setup.commands.length ? (
+            <Commands commands={node.setup.commands} />
+          ) : (
+            <p className="muted">The registration commands are being prepared; check back in a few minutes.</p>
+          )}
         </>
       )}
     </ConfigCard>
@@ -46,7 +53,8 @@ export function RestrictedDip003View({ node }: { node: MasternodeDetail }) {
 function Attention({ label }: { label: string }) {
   return (
     <Alert kind="warning">
-      <strong>Attention!</strong> {label} moved to a new masternode system. This node will stop working: delete it and deploy it again.
+      <strong>Attention!</strong> {label} moved to a new masternode system. This node will stop working: delete it and
+      deploy it again.
     </Alert>
   );
 }
@@ -72,12 +80,22 @@ function StartForm({ node }: { node: MasternodeDetail }) {
   return (
     <>
       <ol className="config-steps">
-        <li>Wait until your collateral transaction has more than 15 confirmations (the node shows “Start required”).</li>
         <li>
-          In your own {node.currency_data.label} wallet’s console, prepare the registration with this node’s operator key:
-          {node.setup.commands.length ? <Commands commands={node.setup.commands} /> : <p className="muted">The registration command is being prepared; check back in a few minutes.</p>}
+          Wait until your collateral transaction has more than 15 confirmations (the node shows “Start required”).
         </li>
-        <li>Sign the message it returns with the collateral address (<code>signmessage</code>), then paste the whole result of the prepare step and the signature below.</li>
+        <li>
+          In your own {node.currency_data.label} wallet’s console, prepare the registration with this node’s operator
+          key:
+          {node.setup.commands.length ? (
+            <Commands commands={node.setup.commands} />
+          ) : (
+            <p className="muted">The registration command is being prepared; check back in a few minutes.</p>
+          )}
+        </li>
+        <li>
+          Sign the message it returns with the collateral address (<code>signmessage</code>), then paste the whole
+          result of the prepare step and the signature below.
+        </li>
       </ol>
       <form onSubmit={send} className={`field${problem ? ' field-invalid' : ''}`} noValidate>
         <label htmlFor={id}>Prepared transaction and signature</label>

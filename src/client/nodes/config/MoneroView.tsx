@@ -16,13 +16,17 @@ export function MoneroView({ node }: { node: MasternodeDetail }) {
       )}
       {state.kind === 'start' && (
         <>
-          <p>Run this command from your local {node.currency_data.label} wallet to stake your collateral and register the node:</p>
+          <p>
+            Run this command from your local {node.currency_data.label} wallet to stake your collateral and register the
+            node:
+          </p>
           <CopyBlock label="Start command" text={state.command} />
         </>
       )}
       {state.kind === 'syncing' && (
         <Alert kind="info">
-          <strong>Syncing</strong> Your node is syncing with the network. This may take up to an hour; we will send you an email when it is ready to start.
+          <strong>Syncing</strong> Your node is syncing with the network. This may take up to an hour; we will send you
+          an email when it is ready to start.
         </Alert>
       )}
     </ConfigCard>

@@ -45,7 +45,9 @@ export function QuickSetupView({ node }: { node: MasternodeDetail }) {
 function ResultForm({ node }: { node: MasternodeDetail }) {
   const [secret, setSecret] = useState('');
   const utils = trpc.useUtils();
-  const send = trpc.nodes.quick_setup.useMutation({ onSuccess: () => void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id }) });
+  const send = trpc.nodes.quick_setup.useMutation({
+    onSuccess: () => void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id }),
+  });
   const id = useId();
   const problem = send.isError ? errorMessage(send.error) : null;
   function submit(e: FormEvent) {
@@ -68,7 +70,11 @@ function ResultForm({ node }: { node: MasternodeDetail }) {
       />
       {problem && <p className="field-error">{problem}</p>}
       {send.isSuccess && <Alert kind="success">{send.data.message}</Alert>}
-      <button type="submit" className={`btn btn-primary${secret.trim() ? '' : ' btn-looks-disabled'}`} aria-disabled={!secret.trim() || send.isPending ? true : undefined}>
+      <button
+        type="submit"
+        className={`btn btn-primary${secret.trim() ? '' : ' btn-looks-disabled'}`}
+        aria-disabled={!secret.trim() || send.isPending ? true : undefined}
+      >
         {send.isPending ? 'Sending…' : 'Start node'}
       </button>
     </form>

@@ -11,7 +11,10 @@ export function ClassicView({ node }: { node: MasternodeDetail }) {
     <ConfigCard title="Start your masternode">
       {commands.length ? (
         <>
-          <p>Add the configuration line to your local wallet’s masternode configuration file, restart the wallet, then run the start command in its console.</p>
+          <p>
+            Add the configuration line to your local wallet’s masternode configuration file, restart the wallet, then
+            run the start command in its console.
+          </p>
           <Commands commands={commands} />
         </>
       ) : (
@@ -25,7 +28,10 @@ export function ClassicView({ node }: { node: MasternodeDetail }) {
 export function ZenView({ node }: { node: MasternodeDetail }) {
   return (
     <ConfigCard title="Your Horizen node">
-      <p>Your node runs and reports to the Horizen network on its own: there is nothing to run from your wallet. Keep the collateral on the address you entered. The first reward comes after 1 week, then one every 24 hours.</p>
+      <p>
+        Your node runs and reports to the Horizen network on its own: there is nothing to run from your wallet. Keep the
+        collateral on the address you entered. The first reward comes after 1 week, then one every 24 hours.
+      </p>
       {node.zen && (
         <table className="table details-table" aria-label="Horizen node">
           <tbody>
@@ -55,10 +61,20 @@ export function NrgView({ node }: { node: MasternodeDetail }) {
           </a>{' '}
           and unlock the address you entered when you deployed.
         </li>
-        <li>Deposit the collateral ({node.collateral.toLocaleString('en-US')} NRG) as masternode collateral from that address.</li>
-        <li>Announce the masternode with the values below, then wait: the node starts within about 15 minutes of the announcement.</li>
+        <li>
+          Deposit the collateral ({node.collateral.toLocaleString('en-US')} NRG) as masternode collateral from that
+          address.
+        </li>
+        <li>
+          Announce the masternode with the values below, then wait: the node starts within about 15 minutes of the
+          announcement.
+        </li>
       </ol>
-      {node.setup.commands.length ? <Commands commands={node.setup.commands} /> : <p className="muted">The announcement values are being prepared; check back in a few minutes.</p>}
+      {node.setup.commands.length ? (
+        <Commands commands={node.setup.commands} />
+      ) : (
+        <p className="muted">The announcement values are being prepared; check back in a few minutes.</p>
+      )}
     </ConfigCard>
   );
 }

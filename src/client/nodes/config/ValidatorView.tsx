@@ -47,7 +47,9 @@ export function ValidatorView({ node }: { node: MasternodeDetail }) {
       { mn: node.mn_id, fee_recipient: fee, change_for: 'only_this' },
       {
         onSuccess(data) {
-          utils.nodes.get_masternode.setData({ masternode: node.mn_id }, (old) => (old ? { ...old, data: { ...old.data, setup: { ...old.data.setup, fee_recipient: fee } } } : old));
+          utils.nodes.get_masternode.setData({ masternode: node.mn_id }, (old) =>
+            old ? { ...old, data: { ...old.data, setup: { ...old.data.setup, fee_recipient: fee } } } : old,
+          );
           toasts.show(data.message, { kind: 'success', sticky: true, closeLabel: 'OK' });
           setValue('');
           setTried(false);
@@ -62,13 +64,22 @@ export function ValidatorView({ node }: { node: MasternodeDetail }) {
       <DetailsCard
         title="Validator"
         rows={[
-          { label: 'Current fee recipient', value: setup.fee_recipient ? <code>{setup.fee_recipient}</code> : MISSING, testId: 'fee-recipient' },
-          { label: 'Withdrawal address', value: setup.withdrawal_address ? <code>{setup.withdrawal_address}</code> : MISSING },
+          {
+            label: 'Current fee recipient',
+            value: setup.fee_recipient ? <code>{setup.fee_recipient}</code> : MISSING,
+            testId: 'fee-recipient',
+          },
+          {
+            label: 'Withdrawal address',
+            value: setup.withdrawal_address ? <code>{setup.withdrawal_address}</code> : MISSING,
+          },
         ]}
       />
       <section className="card config-view" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`}>Change the fee recipient</h2>
-        <p className="muted">Block proposal fees (priority fees and MEV) go to this address from the next block the validator proposes.</p>
+        <p className="muted">
+          Block proposal fees (priority fees and MEV) go to this address from the next block the validator proposes.
+        </p>
         <form onSubmit={submit} noValidate>
           <div className={`field${fieldMessage ? ' field-invalid' : ''}`}>
             <label htmlFor={id}>New fee recipient</label>

@@ -28,7 +28,8 @@ export function Commands({ commands }: { commands: NodeSetup['commands'] }) {
 export function Congratulations() {
   return (
     <Alert kind="success">
-      <strong>Congratulations</strong> Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.
+      <strong>Congratulations</strong> Your node has been successfully submitted to the network. It may take up to 15
+      minutes to start running.
     </Alert>
   );
 }

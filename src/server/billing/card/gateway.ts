@@ -62,7 +62,12 @@ function toSession(s: Stripe.Checkout.Session): CheckoutSession {
 function sorted(err: unknown): never {
   if (err instanceof Stripe.errors.StripeError) {
     const status = err.statusCode ?? 0;
-    const ambiguous = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError || status >= 500 || status === 0 || status === 429;
+    const ambiguous =
+      err instanceof Stripe.errors.StripeConnectionError ||
+      err instanceof Stripe.errors.StripeAPIError ||
+      status >= 500 ||
+      status === 0 ||
+      status === 429;
     throw new GatewayError(err.message, ambiguous);
   }
   throw new GatewayError(err instanceof Error ? err.message : String(err), true);
@@ -96,7 +101,12 @@ function makeGateway(c: StripeConfig): CardGateway {
         const s = await stripe.checkout.sessions.create(
           {
             mode: 'payment',
-            line_items: [{ quantity: 1, price_data: { currency: 'usd', unit_amount: n.cents, product_data: { name: n.description } } }],
+            line_items: [
+              {
+                quantity: 1,
+                price_data: { currency: 'usd', unit_amount: n.cents, product_data: { name: n.description } },
+              },
+            ],
             client_reference_id: String(n.userId),
             metadata: { user_id: String(n.userId) },
             success_url: n.successUrl,
@@ -121,7 +131,11 @@ function makeGateway(c: StripeConfig): CardGateway {
         // Asked before the credit, while Stripe waits for the webhook's answer: one attempt
         // of at most 5 s (no retry: the client's retry would double it), so the credit waits
         // 5 s at worst; an unknown card only holds the referral bonus for the operator.
-        const s = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['payment_intent.payment_method'] }, { timeout: 5_000, maxNetworkRetries: 0 });
+        const s = await stripe.checkout.sessions.retrieve(
+          sessionId,
+          { expand: ['payment_intent.payment_method'] },
+          { timeout: 5_000, maxNetworkRetries: 0 },
+        );
         const intent = typeof s.payment_intent === 'object' ? s.payment_intent : null;
         const method = intent && typeof intent.payment_method === 'object' ? intent.payment_method : null;
         return method?.card?.fingerprint ?? null;

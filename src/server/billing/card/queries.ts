@@ -5,7 +5,10 @@ import type { CardSessionsTable, Database } from '../../db/schema';
 type Status = CardSessionsTable['status'];
 
 /** Records a session Stripe made; a second insert for the same request key or id writes nothing. */
-export async function insertCardSession(db: Kysely<Database>, s: { id: string; user_id: number; amount: number; currency: string; url: string; request_key: string }) {
+export async function insertCardSession(
+  db: Kysely<Database>,
+  s: { id: string; user_id: number; amount: number; currency: string; url: string; request_key: string },
+) {
   const now = Date.now();
   await db
     .insertInto('card_sessions')
@@ -35,19 +38,40 @@ export function pendingCardSessions(db: Kysely<Database>, userId: number) {
 }
 
 /** Moves a session from one of `from` to `to`; returns whether it moved. */
-export async function setCardSessionStatus(db: Kysely<Database>, id: string, from: Status[], to: Status): Promise<boolean> {
-  const r = await db.updateTable('card_sessions').set({ status: to, updated_at: Date.now() }).where('id', '=', id).where('status', 'in', from).executeTakeFirst();
+export async function setCardSessionStatus(
+  db: Kysely<Database>,
+  id: string,
+  from: Status[],
+  to: Status,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('card_sessions')
+    .set({ status: to, updated_at: Date.now() })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .executeTakeFirst();
   return (r.numUpdatedRows ?? 0n) > 0n;
 }
 
 /** Records the fingerprint of the card that paid the session (the first one stays). */
 export async function setCardSessionFingerprint(db: Kysely<Database>, id: string, fingerprint: string): Promise<void> {
-  await db.updateTable('card_sessions').set({ card_fingerprint: fingerprint }).where('id', '=', id).where('card_fingerprint', 'is', null).execute();
+  await db
+    .updateTable('card_sessions')
+    .set({ card_fingerprint: fingerprint })
+    .where('id', '=', id)
+    .where('card_fingerprint', 'is', null)
+    .execute();
 }
 
 /** Whether the user ever paid with the card of this fingerprint (recorded from issue 21 on). */
 export async function cardUsedBy(db: Kysely<Database>, userId: number, fingerprint: string): Promise<boolean> {
-  const row = await db.selectFrom('card_sessions').select('id').where('card_fingerprint', '=', fingerprint).where('user_id', '=', userId).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('card_sessions')
+    .select('id')
+    .where('card_fingerprint', '=', fingerprint)
+    .where('user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -56,7 +80,15 @@ export function listAllCardSessions(db: Kysely<Database>, status: Status | undef
   let q = db
     .selectFrom('card_sessions')
     .leftJoin('users', 'users.id', 'card_sessions.user_id')
-    .select(['card_sessions.id', 'card_sessions.user_id', 'users.username', 'card_sessions.amount', 'card_sessions.status', 'card_sessions.created_at', 'card_sessions.updated_at']);
+    .select([
+      'card_sessions.id',
+      'card_sessions.user_id',
+      'users.username',
+      'card_sessions.amount',
+      'card_sessions.status',
+      'card_sessions.created_at',
+      'card_sessions.updated_at',
+    ]);
   if (status) q = q.where('card_sessions.status', '=', status);
   return q.orderBy('card_sessions.created_at', 'desc').limit(limit).execute();
 }
@@ -68,7 +100,9 @@ export async function setCardSessionPaymentIntent(db: Kysely<Database>, id: stri
     .set({ payment_intent: paymentIntent })
     .where('id', '=', id)
     .where('payment_intent', 'is', null)
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('card_sessions as o').select('o.id').where('o.payment_intent', '=', paymentIntent))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('card_sessions as o').select('o.id').where('o.payment_intent', '=', paymentIntent))),
+    )
     .execute();
 }
 
@@ -77,7 +111,10 @@ export function findCardSessionByPaymentIntent(db: Kysely<Database>, paymentInte
 }
 
 /** Marks a Stripe event applied; false when it was applied before. */
-export async function insertCardEvent(db: Kysely<Database>, e: { id: string; type: string; session_id: string }): Promise<boolean> {
+export async function insertCardEvent(
+  db: Kysely<Database>,
+  e: { id: string; type: string; session_id: string },
+): Promise<boolean> {
   const r = await db
     .insertInto('card_events')
     .values({ ...e, applied_at: Date.now() })
@@ -86,8 +123,15 @@ export async function insertCardEvent(db: Kysely<Database>, e: { id: string; typ
   return (r.numInsertedOrUpdatedRows ?? 0n) > 0n;
 }
 
-export async function cardReversal(db: Kysely<Database>, sessionId: string): Promise<{ refunded: number; taken: number }> {
-  const row = await db.selectFrom('card_reversals').select(['refunded', 'taken']).where('session_id', '=', sessionId).executeTakeFirst();
+export async function cardReversal(
+  db: Kysely<Database>,
+  sessionId: string,
+): Promise<{ refunded: number; taken: number }> {
+  const row = await db
+    .selectFrom('card_reversals')
+    .select(['refunded', 'taken'])
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
   return row ?? { refunded: 0, taken: 0 };
 }
 
@@ -108,12 +152,21 @@ export function findCardDispute(db: Kysely<Database>, id: string) {
  * Records a dispute or its new status. Its amount never shrinks: a later event naming a
  * smaller amount (a `closed` lost for less than was `created`) must not give money back.
  */
-export async function upsertCardDispute(db: Kysely<Database>, d: { id: string; session_id: string; amount: number; status: 'open' | 'won' | 'lost' }) {
+export async function upsertCardDispute(
+  db: Kysely<Database>,
+  d: { id: string; session_id: string; amount: number; status: 'open' | 'won' | 'lost' },
+) {
   const now = Date.now();
   await db
     .insertInto('card_disputes')
     .values({ ...d, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ amount: sql<number>`max(card_disputes.amount, excluded.amount)`, status: d.status, updated_at: now }))
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
+        amount: sql<number>`max(card_disputes.amount, excluded.amount)`,
+        status: d.status,
+        updated_at: now,
+      }),
+    )
     .execute();
 }
 
@@ -143,7 +196,17 @@ export async function shareACard(db: Kysely<Database>, userA: number, userB: num
 }
 
 /** The other users who paid with the card of this fingerprint. */
-export async function otherCardPayers(db: Kysely<Database>, fingerprint: string, exceptUserId: number): Promise<number[]> {
-  const rows = await db.selectFrom('card_sessions').select('user_id').distinct().where('card_fingerprint', '=', fingerprint).where('user_id', '!=', exceptUserId).execute();
+export async function otherCardPayers(
+  db: Kysely<Database>,
+  fingerprint: string,
+  exceptUserId: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('card_sessions')
+    .select('user_id')
+    .distinct()
+    .where('card_fingerprint', '=', fingerprint)
+    .where('user_id', '!=', exceptUserId)
+    .execute();
   return rows.map((r) => r.user_id);
 }

@@ -8,7 +8,15 @@ import { cancelReferralBonus } from '../../referrals/bonus';
 import { payDebt, takeBack } from '../debt';
 import { PLATFORM, postTransfer, userAccount } from '../ledger';
 import { findTransferByKey } from '../queries';
-import { cardReversal, disputedAmount, findCardDispute, findCardSessionByPaymentIntent, insertCardEvent, saveCardReversal, upsertCardDispute } from './queries';
+import {
+  cardReversal,
+  disputedAmount,
+  findCardDispute,
+  findCardSessionByPaymentIntent,
+  insertCardEvent,
+  saveCardReversal,
+  upsertCardDispute,
+} from './queries';
 import type { WebhookAnswer } from './webhook';
 
 /*
@@ -29,16 +37,44 @@ type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log'>;
 
 const Id = v.pipe(v.string('must be text'), v.minLength(1, 'must not be empty'), v.maxLength(255, 'is too long'));
 // Whole cents; at most a billion dollars, so cents × 10,000 stays an exact integer.
-const Cents = v.pipe(v.number('must be a number'), v.integer('must be whole cents'), v.minValue(0, 'must not be negative'), v.maxValue(100_000_000_000, 'is too large'));
-const Charge = v.object({ id: Id, object: v.literal('charge'), amount: Cents, amount_refunded: Cents, currency: Id, payment_intent: Id });
-const Dispute = v.object({ id: Id, object: v.literal('dispute'), amount: Cents, currency: Id, charge: Id, payment_intent: Id, status: Id });
+const Cents = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be whole cents'),
+  v.minValue(0, 'must not be negative'),
+  v.maxValue(100_000_000_000, 'is too large'),
+);
+const Charge = v.object({
+  id: Id,
+  object: v.literal('charge'),
+  amount: Cents,
+  amount_refunded: Cents,
+  currency: Id,
+  payment_intent: Id,
+});
+const Dispute = v.object({
+  id: Id,
+  object: v.literal('dispute'),
+  amount: Cents,
+  currency: Id,
+  charge: Id,
+  payment_intent: Id,
+  status: Id,
+});
 
 const MICROS_PER_CENT = 10_000;
 
 /** What an event asks, once its object is validated. */
 type Ask =
   | { what: 'refund'; charge: string; paymentIntent: string; currency: string; amount: number; refunded: number }
-  | { what: 'dispute'; dispute: string; charge: string; paymentIntent: string; currency: string; amount: number; closed: 'won' | 'lost' | null };
+  | {
+      what: 'dispute';
+      dispute: string;
+      charge: string;
+      paymentIntent: string;
+      currency: string;
+      amount: number;
+      closed: 'won' | 'lost' | null;
+    };
 
 function read(event: Stripe.Event): Ask | string {
   const issue = (r: { issues: [v.BaseIssue<unknown>, ...v.BaseIssue<unknown>[]] }) => {
@@ -50,7 +86,14 @@ function read(event: Stripe.Event): Ask | string {
     if (!r.success) return `The event's charge is not valid: ${issue(r)}.`;
     const c = r.output;
     if (c.amount_refunded > c.amount) return "The event's charge has more refunded than paid.";
-    return { what: 'refund', charge: c.id, paymentIntent: c.payment_intent, currency: c.currency, amount: c.amount, refunded: c.amount_refunded };
+    return {
+      what: 'refund',
+      charge: c.id,
+      paymentIntent: c.payment_intent,
+      currency: c.currency,
+      amount: c.amount,
+      refunded: c.amount_refunded,
+    };
   }
   const r = v.safeParse(Dispute, event.data?.object);
   if (!r.success) return `The event's dispute is not valid: ${issue(r)}.`;
@@ -62,7 +105,15 @@ function read(event: Stripe.Event): Ask | string {
     else if (d.status === 'lost') closed = 'lost';
     else return `A closed dispute must be won, lost or warning_closed, not ${d.status}.`;
   }
-  return { what: 'dispute', dispute: d.id, charge: d.charge, paymentIntent: d.payment_intent, currency: d.currency, amount: d.amount, closed };
+  return {
+    what: 'dispute',
+    dispute: d.id,
+    charge: d.charge,
+    paymentIntent: d.payment_intent,
+    currency: d.currency,
+    amount: d.amount,
+    closed,
+  };
 }
 
 /** Acts on a verified `charge.refunded`, `charge.dispute.created` or `charge.dispute.closed`. */
@@ -75,13 +126,27 @@ export async function handleReversalEvent(deps: Deps, event: Stripe.Event): Prom
   const row = await findCardSessionByPaymentIntent(deps.db, ask.paymentIntent);
   const deposit = row ? await findTransferByKey(deps.db, `card:${row.id}`) : undefined;
   if (!row || !deposit) {
-    deps.log.warn('stripe reversal for an unknown charge', { event: event.id, type: event.type, charge: ask.charge, payment_intent: ask.paymentIntent });
-    return { status: 404, message: `Unknown charge ${ask.charge}: no credited card payment has its payment intent; nothing was changed.` };
+    deps.log.warn('stripe reversal for an unknown charge', {
+      event: event.id,
+      type: event.type,
+      charge: ask.charge,
+      payment_intent: ask.paymentIntent,
+    });
+    return {
+      status: 404,
+      message: `Unknown charge ${ask.charge}: no credited card payment has its payment intent; nothing was changed.`,
+    };
   }
   const paidCents = row.amount / MICROS_PER_CENT;
-  if (ask.currency !== row.currency) return { status: 400, message: `The currency ${ask.currency} differs from the payment's ${row.currency}; nothing was changed.` };
-  if (ask.what === 'refund' && ask.amount !== paidCents) return { status: 400, message: "The charge's amount differs from the recorded payment; nothing was changed." };
-  if (ask.amount > paidCents) return { status: 400, message: 'The disputed amount is larger than the recorded payment; nothing was changed.' };
+  if (ask.currency !== row.currency)
+    return {
+      status: 400,
+      message: `The currency ${ask.currency} differs from the payment's ${row.currency}; nothing was changed.`,
+    };
+  if (ask.what === 'refund' && ask.amount !== paidCents)
+    return { status: 400, message: "The charge's amount differs from the recorded payment; nothing was changed." };
+  if (ask.amount > paidCents)
+    return { status: 400, message: 'The disputed amount is larger than the recorded payment; nothing was changed.' };
 
   const userId = row.user_id;
   const depositTransferId = deposit.id;
@@ -95,7 +160,13 @@ export async function handleReversalEvent(deps: Deps, event: Stripe.Event): Prom
       const known = await findCardDispute(trx, ask.dispute);
       const status = ask.closed ?? 'open';
       // A closed dispute stays closed: a late `created` changes nothing.
-      if (!known || (known.status === 'open' && status !== 'open')) await upsertCardDispute(trx, { id: ask.dispute, session_id: row.id, amount: ask.amount * MICROS_PER_CENT, status });
+      if (!known || (known.status === 'open' && status !== 'open'))
+        await upsertCardDispute(trx, {
+          id: ask.dispute,
+          session_id: row.id,
+          amount: ask.amount * MICROS_PER_CENT,
+          status,
+        });
       alert = status === 'open' ? 'dispute' : status === 'won' ? 'dispute_won' : 'dispute_lost';
     }
     const target = Math.min(row.amount, refunded + (await disputedAmount(trx, row.id)));
@@ -110,7 +181,10 @@ export async function handleReversalEvent(deps: Deps, event: Stripe.Event): Prom
         amount: change,
         idempotencyKey: `card_take:${row.id}:${event.id}`,
         kind: ask.what === 'refund' ? 'card_refund' : 'card_dispute',
-        description: ask.what === 'refund' ? `Card payment refunded: ${usd(change)} of your payment of ${on}` : `Card payment disputed: ${usd(change)} of your payment of ${on}`,
+        description:
+          ask.what === 'refund'
+            ? `Card payment refunded: ${usd(change)} of your payment of ${on}`
+            : `Card payment disputed: ${usd(change)} of your payment of ${on}`,
         meta,
       });
       // A bonus this payment earned its referrer is not paid once the money went back (any part of it).
@@ -131,12 +205,29 @@ export async function handleReversalEvent(deps: Deps, event: Stripe.Event): Prom
     }
     if (change !== 0 || alert === 'dispute_lost') {
       const who = (await findUserById(trx, userId))?.username ?? `user #${userId}`;
-      for (const op of await operatorIds(trx)) await raise(trx, op, 'card_reversal_alert', { who, event: alert, usd_micros: Math.abs(change), debt_micros: debt });
+      for (const op of await operatorIds(trx))
+        await raise(trx, op, 'card_reversal_alert', {
+          who,
+          event: alert,
+          usd_micros: Math.abs(change),
+          debt_micros: debt,
+        });
     }
     return { change, debt };
   });
   if (!done) return { status: 200, message: 'Already applied.' };
-  if (done.change !== 0) deps.log.info('card payment taken back or given back', { event: event.id, type: event.type, session: row.id, user_id: userId, change: done.change, debt: done.debt });
+  if (done.change !== 0)
+    deps.log.info('card payment taken back or given back', {
+      event: event.id,
+      type: event.type,
+      session: row.id,
+      user_id: userId,
+      change: done.change,
+      debt: done.debt,
+    });
   afterRaise(deps);
-  return { status: 200, message: done.change > 0 ? 'Taken back.' : done.change < 0 ? 'Given back.' : 'Applied; nothing more to take.' };
+  return {
+    status: 200,
+    message: done.change > 0 ? 'Taken back.' : done.change < 0 ? 'Given back.' : 'Applied; nothing more to take.',
+  };
 }

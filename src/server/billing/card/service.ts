@@ -41,16 +41,30 @@ export async function openCardSession(ctx: Ctx, userId: number, input: CreditCar
   const requestKey = `credit_card:${userId}:${input.idempotency_key ?? randomUUID()}`;
   const earlier = await findCardSessionByRequest(ctx.db, requestKey);
   if (earlier) {
-    if (earlier.amount !== cents * 10_000) fail('BAD_REQUEST', 'This payment request was already made with another amount.');
-    if (earlier.status !== 'pending') fail('BAD_REQUEST', `This payment request was already ${earlier.status === 'paid' ? 'paid' : earlier.status}.`);
-    return { success: true as const, message: 'Redirecting to the payment page.', session: earlier.id, url: earlier.url };
+    if (earlier.amount !== cents * 10_000)
+      fail('BAD_REQUEST', 'This payment request was already made with another amount.');
+    if (earlier.status !== 'pending')
+      fail('BAD_REQUEST', `This payment request was already ${earlier.status === 'paid' ? 'paid' : earlier.status}.`);
+    return {
+      success: true as const,
+      message: 'Redirecting to the payment page.',
+      session: earlier.id,
+      url: earlier.url,
+    };
   }
-  if (!ctx.limiter.hit('cardSessionsPerAccount', userId)) fail('TOO_MANY_REQUESTS', 'Too many payment attempts. Please wait an hour and try again.');
+  if (!ctx.limiter.hit('cardSessionsPerAccount', userId))
+    fail('TOO_MANY_REQUESTS', 'Too many payment attempts. Please wait an hour and try again.');
   const base = ctx.config.publicUrl;
   let session;
   try {
     session = await gateway.createSession(
-      { userId, cents, description: 'Nodekeep balance', successUrl: `${base}/dashboard/billing?card=success`, cancelUrl: `${base}/dashboard/billing?card=cancelled` },
+      {
+        userId,
+        cents,
+        description: 'Nodekeep balance',
+        successUrl: `${base}/dashboard/billing?card=success`,
+        cancelUrl: `${base}/dashboard/billing?card=cancelled`,
+      },
       requestKey,
     );
   } catch (err) {
@@ -60,10 +74,23 @@ export async function openCardSession(ctx: Ctx, userId: number, input: CreditCar
     fail('BAD_REQUEST', err.message);
   }
   if (!session.url || session.amount_total !== cents || session.currency !== 'usd') {
-    ctx.log.error('card session differs from the request', { user_id: userId, cents, session: session.id, amount_total: session.amount_total, currency: session.currency });
+    ctx.log.error('card session differs from the request', {
+      user_id: userId,
+      cents,
+      session: session.id,
+      amount_total: session.amount_total,
+      currency: session.currency,
+    });
     fail('SERVICE_UNAVAILABLE', NO_ANSWER);
   }
-  await insertCardSession(ctx.db, { id: session.id, user_id: userId, amount: cents * 10_000, currency: 'usd', url: session.url, request_key: requestKey });
+  await insertCardSession(ctx.db, {
+    id: session.id,
+    user_id: userId,
+    amount: cents * 10_000,
+    currency: 'usd',
+    url: session.url,
+    request_key: requestKey,
+  });
   return { success: true as const, message: 'Redirecting to the payment page.', session: session.id, url: session.url };
 }
 
@@ -84,7 +111,8 @@ async function ownPending(ctx: Ctx, userId: number, sessionId: string) {
 
 async function markAndTell(ctx: Ctx, userId: number, sessionId: string, to: 'cancelled' | 'expired') {
   await ctx.db.transaction().execute(async (trx) => {
-    if (await setCardSessionStatus(trx, sessionId, ['pending'], to)) await insertEvent(trx, userId, 'refresh_transactions', {});
+    if (await setCardSessionStatus(trx, sessionId, ['pending'], to))
+      await insertEvent(trx, userId, 'refresh_transactions', {});
   });
 }
 
@@ -104,7 +132,11 @@ export async function resumeCardSession(ctx: Ctx, userId: number, sessionId: str
     await markAndTell(ctx, userId, row.id, 'expired');
     fail('BAD_REQUEST', 'This payment session has expired.');
   }
-  if (s.status === 'complete') fail('BAD_REQUEST', 'This payment was already completed; your balance is credited as soon as the payment is confirmed.');
+  if (s.status === 'complete')
+    fail(
+      'BAD_REQUEST',
+      'This payment was already completed; your balance is credited as soon as the payment is confirmed.',
+    );
   return { success: true as const, url: s.url ?? row.url };
 }
 
@@ -120,9 +152,14 @@ export async function cancelCardSession(ctx: Ctx, userId: number, sessionId: str
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
     ctx.log.warn('card session not expired', { session: row.id, ambiguous: err.ambiguous, err: err.message });
-    if (err.ambiguous) fail('SERVICE_UNAVAILABLE', 'The card payment provider did not answer. Please try again in a moment.');
+    if (err.ambiguous)
+      fail('SERVICE_UNAVAILABLE', 'The card payment provider did not answer. Please try again in a moment.');
     const s = await gateway.retrieveSession(row.id).catch(() => null);
-    if (s?.status === 'complete') fail('BAD_REQUEST', 'This payment was already completed; your balance is credited as soon as the payment is confirmed.');
+    if (s?.status === 'complete')
+      fail(
+        'BAD_REQUEST',
+        'This payment was already completed; your balance is credited as soon as the payment is confirmed.',
+      );
     if (s?.status !== 'expired') fail('BAD_REQUEST', err.message);
   }
   await markAndTell(ctx, userId, row.id, 'cancelled');

@@ -4,7 +4,12 @@ import { insertEvent } from '../../events/queries';
 import { afterRaise, raise } from '../../notifications/raise';
 import { creditDeposit } from '../deposit';
 import { cardGateway, GatewayError } from './gateway';
-import { findCardSession, setCardSessionFingerprint, setCardSessionPaymentIntent, setCardSessionStatus } from './queries';
+import {
+  findCardSession,
+  setCardSessionFingerprint,
+  setCardSessionPaymentIntent,
+  setCardSessionStatus,
+} from './queries';
 import { handleReversalEvent, REVERSAL_EVENTS } from './reversals';
 
 export type WebhookAnswer = { status: 200 | 400 | 404; message: string };
@@ -39,7 +44,11 @@ async function paidWithCard(deps: Deps, sessionId: string): Promise<{ fingerprin
  */
 export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<WebhookAnswer> {
   if (REVERSAL_EVENTS.has(event.type)) return handleReversalEvent(deps, event);
-  if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded' && event.type !== 'checkout.session.expired') {
+  if (
+    event.type !== 'checkout.session.completed' &&
+    event.type !== 'checkout.session.async_payment_succeeded' &&
+    event.type !== 'checkout.session.expired'
+  ) {
     return { status: 200, message: `Event type ${event.type} is not used.` };
   }
   const s = event.data.object;
@@ -51,13 +60,29 @@ export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<
   }
   if (event.type === 'checkout.session.expired') {
     await deps.db.transaction().execute(async (trx) => {
-      if (await setCardSessionStatus(trx, row.id, ['pending'], 'expired')) await insertEvent(trx, row.user_id, 'refresh_transactions', {});
+      if (await setCardSessionStatus(trx, row.id, ['pending'], 'expired'))
+        await insertEvent(trx, row.user_id, 'refresh_transactions', {});
     });
     return { status: 200, message: 'Session marked expired.' };
   }
-  if (s.amount_total !== row.amount / 10_000 || s.currency !== row.currency || (s.metadata?.user_id ?? null) !== String(row.user_id)) {
-    deps.log.error('stripe webhook differs from the recorded session', { event: event.id, session: s.id, amount_total: s.amount_total, currency: s.currency, recorded: row.amount, user_id: row.user_id });
-    return { status: 400, message: 'The amount, currency or customer of this session differ from the recorded session; nothing was credited.' };
+  if (
+    s.amount_total !== row.amount / 10_000 ||
+    s.currency !== row.currency ||
+    (s.metadata?.user_id ?? null) !== String(row.user_id)
+  ) {
+    deps.log.error('stripe webhook differs from the recorded session', {
+      event: event.id,
+      session: s.id,
+      amount_total: s.amount_total,
+      currency: s.currency,
+      recorded: row.amount,
+      user_id: row.user_id,
+    });
+    return {
+      status: 400,
+      message:
+        'The amount, currency or customer of this session differ from the recorded session; nothing was credited.',
+    };
   }
   if (s.payment_status !== 'paid') return { status: 200, message: 'The payment is not confirmed yet; waiting for it.' };
   const card = row.status === 'paid' ? { fingerprint: row.card_fingerprint } : await paidWithCard(deps, row.id);
@@ -74,7 +99,8 @@ export async function handleCardEvent(deps: Deps, event: Stripe.Event): Promise<
     });
     await setCardSessionStatus(trx, row.id, ['pending', 'cancelled', 'expired'], 'paid');
     // Also on a repeated delivery: a payment credited before this was recorded gets it then.
-    if (typeof s.payment_intent === 'string' && s.payment_intent.length > 0 && s.payment_intent.length <= 255) await setCardSessionPaymentIntent(trx, row.id, s.payment_intent);
+    if (typeof s.payment_intent === 'string' && s.payment_intent.length > 0 && s.payment_intent.length <= 255)
+      await setCardSessionPaymentIntent(trx, row.id, s.payment_intent);
     if (done) await raise(trx, row.user_id, 'card_payment_credited', { usd_micros: row.amount });
     return done;
   });

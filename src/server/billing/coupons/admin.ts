@@ -18,11 +18,18 @@ export const MAX_GIFT_AMOUNT = 10_000_000_000; // $10,000
 
 export type GiftBatch = { batch: string; codes: string[]; amount: Micros; expiresAt: number };
 
-export async function createGiftCodes(db: DB, by: OperatorActor, input: { amount: Micros; count: number; expiresAt: number }): Promise<GiftBatch> {
+export async function createGiftCodes(
+  db: DB,
+  by: OperatorActor,
+  input: { amount: Micros; count: number; expiresAt: number },
+): Promise<GiftBatch> {
   const { amount, count, expiresAt } = input;
-  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_GIFT_AMOUNT) fail('BAD_REQUEST', 'The amount must be more than $0 and at most $10000.', 'amount');
-  if (!Number.isInteger(count) || count < 1 || count > MAX_GIFT_COUNT) fail('BAD_REQUEST', `The count must be a whole number from 1 to ${MAX_GIFT_COUNT}.`, 'count');
-  if (!Number.isFinite(expiresAt) || expiresAt <= Date.now()) fail('BAD_REQUEST', 'The expiry must be in the future.', 'expires');
+  if (!Number.isSafeInteger(amount) || amount <= 0 || amount > MAX_GIFT_AMOUNT)
+    fail('BAD_REQUEST', 'The amount must be more than $0 and at most $10000.', 'amount');
+  if (!Number.isInteger(count) || count < 1 || count > MAX_GIFT_COUNT)
+    fail('BAD_REQUEST', `The count must be a whole number from 1 to ${MAX_GIFT_COUNT}.`, 'count');
+  if (!Number.isFinite(expiresAt) || expiresAt <= Date.now())
+    fail('BAD_REQUEST', 'The expiry must be in the future.', 'expires');
   const batch = randomUUID().slice(0, 8);
   const codes = Array.from({ length: count }, newGiftCode);
   await db.transaction().execute(async (trx) => {
@@ -50,7 +57,14 @@ export async function giftCodeList(db: Kysely<Database>, batch?: string): Promis
     batch: r.batch,
     created_at: iso(r.created_at)!,
     expires_at: iso(r.expires_at)!,
-    state: r.redeemed_at !== null ? 'redeemed' : r.revoked_at !== null ? 'revoked' : r.expires_at <= now ? 'expired' : 'unused',
+    state:
+      r.redeemed_at !== null
+        ? 'redeemed'
+        : r.revoked_at !== null
+          ? 'revoked'
+          : r.expires_at <= now
+            ? 'expired'
+            : 'unused',
     redeemed_by: r.redeemed_at !== null ? (r.username ?? '(deleted user)') : null,
     redeemed_at: iso(r.redeemed_at),
     revoked_at: iso(r.revoked_at),
@@ -62,7 +76,11 @@ export async function giftCodeList(db: Kysely<Database>, batch?: string): Promis
  * from the commit on. A redeemed code is refused with a message; codes already revoked
  * are left as they are. Returns how many were revoked; nothing is logged when none was.
  */
-export async function revokeGiftCodes(db: DB, by: OperatorActor, which: { ids: number[] } | { batch: string }): Promise<number> {
+export async function revokeGiftCodes(
+  db: DB,
+  by: OperatorActor,
+  which: { ids: number[] } | { batch: string },
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const rows = await listGiftCodes(trx, which);
     if ('ids' in which) {
@@ -72,7 +90,12 @@ export async function revokeGiftCodes(db: DB, by: OperatorActor, which: { ids: n
       if (used) fail('CONFLICT', `Gift code #${used.id} was already redeemed; it cannot be revoked.`);
     } else if (!rows.length) fail('NOT_FOUND', `No gift code batch "${which.batch}".`);
     const revoked = await revokeUnusedGiftCodes(trx, which, Date.now());
-    if (revoked.length) await logOperatorAction(trx, by, 'coupons revoke', { ...('batch' in which ? { batch: which.batch } : {}), ids: revoked, count: revoked.length });
+    if (revoked.length)
+      await logOperatorAction(trx, by, 'coupons revoke', {
+        ...('batch' in which ? { batch: which.batch } : {}),
+        ids: revoked,
+        count: revoked.length,
+      });
     return revoked.length;
   });
 }

@@ -7,11 +7,13 @@ import { createGiftCodes, giftCodeList, revokeGiftCodes } from './admin';
 export function parseExpiry(text: string): number {
   if (/^\d{4}-\d{2}-\d{2}$/.test(text)) {
     const start = Date.parse(`${text}T00:00:00Z`);
-    if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== text) throw new UsageError(`--expires: no such date ${text}`);
+    if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== text)
+      throw new UsageError(`--expires: no such date ${text}`);
     return start + 86_400_000;
   }
   const t = /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(t)) throw new UsageError('--expires takes a date such as 2027-01-31 (valid through that UTC day) or an ISO time');
+  if (Number.isNaN(t))
+    throw new UsageError('--expires takes a date such as 2027-01-31 (valid through that UTC day) or an ISO time');
   return t;
 }
 
@@ -24,7 +26,8 @@ export const couponCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['amount', 'count', 'expires']);
       if (positional.length) throw new UsageError(`unexpected argument ${positional[0]}`);
-      if (!flags.amount || !flags.count || !flags.expires) throw new UsageError('--amount, --count and --expires are required');
+      if (!flags.amount || !flags.count || !flags.expires)
+        throw new UsageError('--amount, --count and --expires are required');
       let amount: number;
       try {
         amount = parseUsd(flags.amount);
@@ -35,7 +38,9 @@ export const couponCommands: Record<string, CliCommand> = {
       const expiresAt = parseExpiry(flags.expires);
       const b = await asUsage(() => createGiftCodes(db, io.by, { amount, count: Number(flags.count), expiresAt }));
       const n = b.codes.length;
-      io.out(`${n} gift code${n === 1 ? '' : 's'} of $${formatUsdExact(b.amount)}, valid until ${minute(new Date(b.expiresAt).toISOString())} UTC (batch ${b.batch}). They are shown only now:`);
+      io.out(
+        `${n} gift code${n === 1 ? '' : 's'} of $${formatUsdExact(b.amount)}, valid until ${minute(new Date(b.expiresAt).toISOString())} UTC (batch ${b.batch}). They are shown only now:`,
+      );
       for (const c of b.codes) io.out(c);
     },
   },
@@ -48,8 +53,15 @@ export const couponCommands: Record<string, CliCommand> = {
       const rows = await giftCodeList(db, flags.batch);
       if (!rows.length) return io.out('no gift codes');
       for (const r of rows) {
-        const state = r.state === 'redeemed' ? `redeemed by ${r.redeemed_by} at ${minute(r.redeemed_at!)}` : r.state === 'revoked' ? `revoked at ${minute(r.revoked_at!)}` : r.state;
-        io.out(`#${r.id} …${r.hint} $${formatUsdExact(r.amount_micros)} expires ${minute(r.expires_at)} batch ${r.batch}: ${state}`);
+        const state =
+          r.state === 'redeemed'
+            ? `redeemed by ${r.redeemed_by} at ${minute(r.redeemed_at!)}`
+            : r.state === 'revoked'
+              ? `revoked at ${minute(r.revoked_at!)}`
+              : r.state;
+        io.out(
+          `#${r.id} …${r.hint} $${formatUsdExact(r.amount_micros)} expires ${minute(r.expires_at)} batch ${r.batch}: ${state}`,
+        );
       }
     },
   },
@@ -59,7 +71,8 @@ export const couponCommands: Record<string, CliCommand> = {
     async run(db, args, io) {
       const { positional, flags } = parseFlags(args, ['batch']);
       if (flags.batch !== undefined && positional.length) throw new UsageError('give ids or --batch, not both');
-      if (flags.batch === undefined && !positional.length) throw new UsageError('give the ids of the codes (from coupons list) or --batch');
+      if (flags.batch === undefined && !positional.length)
+        throw new UsageError('give the ids of the codes (from coupons list) or --batch');
       const ids = positional.map((p) => {
         const m = /^#?(\d{1,12})$/.exec(p);
         if (!m) throw new UsageError(`not a gift code id: ${p}`);

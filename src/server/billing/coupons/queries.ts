@@ -5,7 +5,10 @@ export function findGiftCodeByHash(db: Kysely<Database>, codeHash: string) {
   return db.selectFrom('gift_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
 }
 
-export async function insertGiftCodes(db: Kysely<Database>, rows: { code_hash: string; hint: string; amount: number; expires_at: number; batch: string }[]) {
+export async function insertGiftCodes(
+  db: Kysely<Database>,
+  rows: { code_hash: string; hint: string; amount: number; expires_at: number; batch: string }[],
+) {
   const now = Date.now();
   await db
     .insertInto('gift_codes')
@@ -31,7 +34,18 @@ export function listGiftCodes(db: Kysely<Database>, filter: { batch?: string; id
   let q = db
     .selectFrom('gift_codes')
     .leftJoin('users', 'users.id', 'gift_codes.redeemed_by')
-    .select(['gift_codes.id', 'gift_codes.hint', 'gift_codes.amount', 'gift_codes.expires_at', 'gift_codes.batch', 'gift_codes.created_at', 'gift_codes.redeemed_at', 'gift_codes.redeemed_by', 'gift_codes.revoked_at', 'users.username']);
+    .select([
+      'gift_codes.id',
+      'gift_codes.hint',
+      'gift_codes.amount',
+      'gift_codes.expires_at',
+      'gift_codes.batch',
+      'gift_codes.created_at',
+      'gift_codes.redeemed_at',
+      'gift_codes.redeemed_by',
+      'gift_codes.revoked_at',
+      'users.username',
+    ]);
   if (filter.batch !== undefined) q = q.where('gift_codes.batch', '=', filter.batch);
   if (filter.ids !== undefined) q = q.where('gift_codes.id', 'in', filter.ids.length ? filter.ids : [-1]);
   return q.orderBy('gift_codes.id', 'desc').execute();
@@ -41,8 +55,17 @@ export function listGiftCodes(db: Kysely<Database>, filter: { batch?: string; id
  * Revokes the unused codes among `ids` or in `batch` (not redeemed, not revoked yet);
  * returns the ids it revoked. A redeemed code is left alone: its credit stands.
  */
-export async function revokeUnusedGiftCodes(db: Kysely<Database>, which: { ids: number[] } | { batch: string }, now: number): Promise<number[]> {
-  let q = db.updateTable('gift_codes').set({ revoked_at: now }).where('redeemed_at', 'is', null).where('redeemed_by', 'is', null).where('revoked_at', 'is', null);
+export async function revokeUnusedGiftCodes(
+  db: Kysely<Database>,
+  which: { ids: number[] } | { batch: string },
+  now: number,
+): Promise<number[]> {
+  let q = db
+    .updateTable('gift_codes')
+    .set({ revoked_at: now })
+    .where('redeemed_at', 'is', null)
+    .where('redeemed_by', 'is', null)
+    .where('revoked_at', 'is', null);
   q = 'ids' in which ? q.where('id', 'in', which.ids.length ? which.ids : [-1]) : q.where('batch', '=', which.batch);
   const rows = await q.returning('id').execute();
   return rows.map((r) => r.id);

@@ -38,17 +38,29 @@ export async function redeemGiftCode(ctx: Ctx, userId: number, code: string) {
     if (row.redeemed_by !== null || row.redeemed_at !== null) return { ok: false, reason: 'used' };
     if (row.expires_at <= Date.now()) return { ok: false, reason: 'expired' };
     if (!(await markGiftCodeRedeemed(trx, row.id, userId))) return { ok: false, reason: 'used' };
-    const posted = await postTransfer(trx, { idempotencyKey: `coupon:${row.id}`, debit: PLATFORM.giftCodes, credit: userAccount(userId), amount: row.amount, kind: 'gift_code', description: 'Gift code' });
+    const posted = await postTransfer(trx, {
+      idempotencyKey: `coupon:${row.id}`,
+      debit: PLATFORM.giftCodes,
+      credit: userAccount(userId),
+      amount: row.amount,
+      kind: 'gift_code',
+      description: 'Gift code',
+    });
     // The code row and the transfer are written together; a transfer without its mark would be a bug.
     if (!posted) throw new Error(`gift code ${row.id} had a transfer but no redemption mark`);
     return { ok: true, amount: row.amount };
   });
   if (!outcome.ok) {
-    fail(outcome.reason === 'invalid' ? 'NOT_FOUND' : outcome.reason === 'used' ? 'CONFLICT' : 'BAD_REQUEST', GIFT_MESSAGES[outcome.reason]);
+    fail(
+      outcome.reason === 'invalid' ? 'NOT_FOUND' : outcome.reason === 'used' ? 'CONFLICT' : 'BAD_REQUEST',
+      GIFT_MESSAGES[outcome.reason],
+    );
   }
   ctx.limiter.refund('giftCodePerIp', ctx.req.ip);
   ctx.limiter.refund('giftCodePerAccount', userId);
   afterRaise(ctx);
-  return { success: true as const, message: `Gift code redeemed: $${formatUsdGrouped(outcome.amount)} was added to your balance.` };
+  return {
+    success: true as const,
+    message: `Gift code redeemed: $${formatUsdGrouped(outcome.amount)} was added to your balance.`,
+  };
 }
-

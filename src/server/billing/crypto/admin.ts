@@ -8,7 +8,12 @@ import { findCurrency, setCurrencyEnabled } from './queries';
  * console's Money page. Payments to addresses already handed out are still watched and
  * credited while it is off. False when it already was so (nothing logged).
  */
-export async function setDepositCurrencyEnabled(db: DB, by: OperatorActor, id: string, enabled: boolean): Promise<boolean> {
+export async function setDepositCurrencyEnabled(
+  db: DB,
+  by: OperatorActor,
+  id: string,
+  enabled: boolean,
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const c = await findCurrency(trx, id);
     if (!c) fail('NOT_FOUND', `No deposit currency "${id}".`);

@@ -11,7 +11,26 @@ import { AppError, fail } from '../../errors';
 import { moneroWalletCall, parseRpcUrl } from './sources';
 import { RESCAN_SLACK_MS } from './watcher';
 
-const FLAGS = ['label', 'ticker', 'icon', 'confirmations', 'minimum', 'price-coin', 'xpub', 'address', 'rpc-url', 'rpc-user', 'rpc-password', 'rpc-cookie', 'wallet', 'monero-wallet-rpc', 'wallet-password', 'view-key', 'monero-address', 'restore-height'];
+const FLAGS = [
+  'label',
+  'ticker',
+  'icon',
+  'confirmations',
+  'minimum',
+  'price-coin',
+  'xpub',
+  'address',
+  'rpc-url',
+  'rpc-user',
+  'rpc-password',
+  'rpc-cookie',
+  'wallet',
+  'monero-wallet-rpc',
+  'wallet-password',
+  'view-key',
+  'monero-address',
+  'restore-height',
+];
 
 export const depositCommands: Record<string, CliCommand> = {
   'deposits add': {
@@ -29,11 +48,14 @@ export const depositCommands: Record<string, CliCommand> = {
       const f = parsed.output;
       const problem = sourceProblem(f);
       if (problem) throw new UsageError(problem);
-      if (await findCurrency(db, f.id)) fail('CONFLICT', `currency ${f.id} exists (disable it and add another id to change its source)`);
+      if (await findCurrency(db, f.id))
+        fail('CONFLICT', `currency ${f.id} exists (disable it and add another id to change its source)`);
       const monero = !!f['monero-wallet-rpc'];
-      if ((viewKey || moneroAddress) && !(monero && viewKey && moneroAddress && f.wallet)) throw new UsageError('--view-key and --monero-address go together, with --monero-wallet-rpc and --wallet');
+      if ((viewKey || moneroAddress) && !(monero && viewKey && moneroAddress && f.wallet))
+        throw new UsageError('--view-key and --monero-address go together, with --monero-wallet-rpc and --wallet');
       if (viewKey && !/^[0-9a-f]{64}$/.test(viewKey)) throw new UsageError('--view-key is the 64-hex private view key');
-      if (restoreHeight !== undefined && !/^\d{1,9}$/.test(restoreHeight)) throw new UsageError('--restore-height is a block height');
+      if (restoreHeight !== undefined && !/^\d{1,9}$/.test(restoreHeight))
+        throw new UsageError('--restore-height is a block height');
       const password = monero ? f['wallet-password'] : f['rpc-password'];
       if (viewKey) {
         // The view-only wallet is made in the operator's wallet RPC; the view key is not kept here.
@@ -41,7 +63,14 @@ export const depositCommands: Record<string, CliCommand> = {
           await moneroWalletCall(
             { endpoint: parseRpcUrl(f['monero-wallet-rpc']!), timeoutMs: 60_000 },
             'generate_from_keys',
-            { filename: f.wallet, address: moneroAddress, viewkey: viewKey, password: password ?? '', restore_height: Number(restoreHeight ?? 0), autosave_current: true },
+            {
+              filename: f.wallet,
+              address: moneroAddress,
+              viewkey: viewKey,
+              password: password ?? '',
+              restore_height: Number(restoreHeight ?? 0),
+              autosave_current: true,
+            },
             v.looseObject({ address: v.literal(moneroAddress!) }),
           );
         } catch (err) {
@@ -71,9 +100,17 @@ export const depositCommands: Record<string, CliCommand> = {
           watch_from: now - RESCAN_SLACK_MS, // block times may lag the clock
           created_at: now,
         });
-        await logOperatorAction(trx, io.by, 'deposits add', { id: f.id, kind: monero ? 'monero' : 'bitcoin', rpc_url: f['monero-wallet-rpc'] ?? f['rpc-url'], confirmations: f.confirmations, minimum: f.minimum });
+        await logOperatorAction(trx, io.by, 'deposits add', {
+          id: f.id,
+          kind: monero ? 'monero' : 'bitcoin',
+          rpc_url: f['monero-wallet-rpc'] ?? f['rpc-url'],
+          confirmations: f.confirmations,
+          minimum: f.minimum,
+        });
       });
-      io.out(`${f.id}: deposits in ${f.label} (${f.ticker.toUpperCase()}) accepted, credited at ${f.confirmations} confirmations, minimum $${formatUsdExact(f.minimum)}`);
+      io.out(
+        `${f.id}: deposits in ${f.label} (${f.ticker.toUpperCase()}) accepted, credited at ${f.confirmations} confirmations, minimum $${formatUsdExact(f.minimum)}`,
+      );
     },
   },
   'deposits list': {
@@ -83,7 +120,9 @@ export const depositCommands: Record<string, CliCommand> = {
       const all = await listCurrencies(db, { enabledOnly: false });
       if (!all.length) io.out('no deposit currencies');
       for (const c of all) {
-        io.out(`${c.id}\t${c.label} (${c.ticker})\t${c.kind}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.confirmations} conf\tmin $${formatUsdExact(c.minimum)}\t${c.rpc_url}\taddresses ${c.kind === 'bitcoin' ? `${c.next_index} (watched ${c.imported_to})` : ''}`);
+        io.out(
+          `${c.id}\t${c.label} (${c.ticker})\t${c.kind}\t${c.enabled ? 'enabled' : 'disabled'}\t${c.confirmations} conf\tmin $${formatUsdExact(c.minimum)}\t${c.rpc_url}\taddresses ${c.kind === 'bitcoin' ? `${c.next_index} (watched ${c.imported_to})` : ''}`,
+        );
       }
     },
   },
@@ -99,10 +138,17 @@ export const depositCommands: Record<string, CliCommand> = {
   },
 };
 
-async function toggle(db: Parameters<CliCommand['run']>[0], args: string[], io: Parameters<CliCommand['run']>[2], enabled: boolean) {
+async function toggle(
+  db: Parameters<CliCommand['run']>[0],
+  args: string[],
+  io: Parameters<CliCommand['run']>[2],
+  enabled: boolean,
+) {
   if (args.length !== 1) throw new UsageError(`deposits ${enabled ? 'enable' : 'disable'} takes one currency id`);
   const changed = await setDepositCurrencyEnabled(db, io.by, args[0], enabled).catch((err: unknown) => {
-    throw err instanceof AppError && err.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', `no deposit currency "${args[0]}"`) : err;
+    throw err instanceof AppError && err.code === 'NOT_FOUND'
+      ? new AppError('NOT_FOUND', `no deposit currency "${args[0]}"`)
+      : err;
   });
   io.out(`${args[0]}: ${changed ? '' : 'already '}${enabled ? 'enabled' : 'disabled'}`);
 }

@@ -2,7 +2,15 @@ import * as v from 'valibot';
 import type { DepositCurrency } from '../../db/schema';
 import type { SecretBox } from '../../secrets/box';
 import { BadKeyError, deriveAddress, parseAddressType, parseXpub } from './derive';
-import { bitcoinSource, cookieAuth, moneroSource, parseRpcUrl, type BitcoinWatchSource, type MoneroWatchSource, type RpcTarget } from './sources';
+import {
+  bitcoinSource,
+  cookieAuth,
+  moneroSource,
+  parseRpcUrl,
+  type BitcoinWatchSource,
+  type MoneroWatchSource,
+  type RpcTarget,
+} from './sources';
 
 /** The spec's order of the deposit list (platform-and-account.md section 9): these first, the rest by label. */
 export const PREFERRED = ['Bitcoin', 'Litecoin', 'Dash', 'SysCoin', 'Firo', 'Beldex', 'BLOCX.', 'Raptoreum', 'Neoxa'];
@@ -23,10 +31,25 @@ export const IMPORT_AHEAD = 20;
 const RPC_TIMEOUT_MS = 15_000;
 
 // The operator's `deposits add` flags, as typed: checked here before anything is written.
-const Id = v.pipe(v.string(), v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'the id is 1-32 lowercase letters, digits and dashes'));
-const Text = (max: number, what: string) => v.pipe(v.string(), v.trim(), v.minLength(1, `${what} is required`), v.maxLength(max, `${what} is at most ${max} characters`));
+const Id = v.pipe(
+  v.string(),
+  v.regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'the id is 1-32 lowercase letters, digits and dashes'),
+);
+const Text = (max: number, what: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, `${what} is required`),
+    v.maxLength(max, `${what} is at most ${max} characters`),
+  );
 const Int = (min: number, max: number, what: string) =>
-  v.pipe(v.string(), v.regex(/^\d+$/, `${what} must be a whole number`), v.transform(Number), v.minValue(min, `${what} must be at least ${min}`), v.maxValue(max, `${what} must be at most ${max}`));
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `${what} must be a whole number`),
+    v.transform(Number),
+    v.minValue(min, `${what} must be at least ${min}`),
+    v.maxValue(max, `${what} must be at most ${max}`),
+  );
 const Usd = v.pipe(
   v.string(),
   v.regex(/^\d{1,9}(\.\d{1,6})?$/, 'the minimum is a USD amount such as 0.01'),
@@ -42,7 +65,9 @@ export const CurrencyFlags = v.pipe(
     id: Id,
     label: Text(48, 'the label'),
     ticker: v.pipe(v.string(), v.regex(/^[A-Za-z0-9.]{1,12}$/, 'the ticker is 1-12 letters or digits')),
-    icon: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/, 'the icon is a coin id (lowercase letters, digits, dashes)'))),
+    icon: v.optional(
+      v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,64}$/, 'the icon is a coin id (lowercase letters, digits, dashes)')),
+    ),
     confirmations: Int(1, 1000, 'confirmations'),
     minimum: v.optional(Usd, '0.01'),
     'price-coin': v.optional(Id),
@@ -52,12 +77,20 @@ export const CurrencyFlags = v.pipe(
     'rpc-user': v.optional(Text(128, 'the RPC user')),
     'rpc-password': v.optional(Text(256, 'the RPC password')),
     'rpc-cookie': v.optional(Text(1024, 'the cookie file')),
-    wallet: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'the wallet name is letters, digits, _ . -'))),
+    wallet: v.optional(
+      v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.-]{1,64}$/, 'the wallet name is letters, digits, _ . -')),
+    ),
     'monero-wallet-rpc': v.optional(v.string()),
     'wallet-password': v.optional(v.pipe(v.string(), v.maxLength(256))),
   }),
-  v.check((f) => !!f['monero-wallet-rpc'] !== !!(f.xpub || f['rpc-url']), 'give either --xpub with --rpc-url (Bitcoin family) or --monero-wallet-rpc (Monero family)'),
-  v.check((f) => !!f['monero-wallet-rpc'] || (!!f.xpub && !!f['rpc-url'] && !!f.address), 'a Bitcoin-family currency needs --xpub, --address and --rpc-url'),
+  v.check(
+    (f) => !!f['monero-wallet-rpc'] !== !!(f.xpub || f['rpc-url']),
+    'give either --xpub with --rpc-url (Bitcoin family) or --monero-wallet-rpc (Monero family)',
+  ),
+  v.check(
+    (f) => !!f['monero-wallet-rpc'] || (!!f.xpub && !!f['rpc-url'] && !!f.address),
+    'a Bitcoin-family currency needs --xpub, --address and --rpc-url',
+  ),
   v.check((f) => !f['rpc-password'] === !f['rpc-user'], 'give --rpc-user and --rpc-password together'),
   v.check((f) => !(f['rpc-password'] && f['rpc-cookie']), 'give --rpc-user/--rpc-password or --rpc-cookie, not both'),
 );
@@ -97,6 +130,12 @@ export type Sources = {
 export function daemonSources(box: Pick<SecretBox, 'open'>): Sources {
   return {
     bitcoin: (c) => bitcoinSource(target(box, c), c.wallet ?? `nodekeep-${c.id}`),
-    monero: (c) => moneroSource(target(box, c), c.wallet ? { file: c.wallet, password: c.rpc_password ? box.open(c.rpc_password, passwordAad(c.id)) : '' } : null),
+    monero: (c) =>
+      moneroSource(
+        target(box, c),
+        c.wallet
+          ? { file: c.wallet, password: c.rpc_password ? box.open(c.rpc_password, passwordAad(c.id)) : '' }
+          : null,
+      ),
   };
 }

@@ -31,7 +31,8 @@ export function parseAddressType(text: string): AddressType {
 /** The account key; throws BadKeyError for anything but a valid xpub/tpub (a private key included). */
 export function parseXpub(xpub: string): HDKey {
   const prefix = xpub.slice(0, 4);
-  if (prefix !== 'xpub' && prefix !== 'tpub') throw new BadKeyError('the key must be an extended public key (xpub… or tpub…)');
+  if (prefix !== 'xpub' && prefix !== 'tpub')
+    throw new BadKeyError('the key must be an extended public key (xpub… or tpub…)');
   let key: HDKey;
   try {
     key = HDKey.fromExtendedKey(xpub, VERSIONS[prefix]);
@@ -46,7 +47,8 @@ const sha256 = (b: Uint8Array) => new Uint8Array(createHash('sha256').update(b).
 
 /** The address at `index` of the receive chain. */
 export function deriveAddress(xpub: string, type: AddressType, index: number): string {
-  if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000) throw new RangeError(`bad derivation index ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000)
+    throw new RangeError(`bad derivation index ${index}`);
   const hash = parseXpub(xpub).deriveChild(0).deriveChild(index).pubKeyHash;
   if (!hash) throw new BadKeyError('derivation gave no public key');
   if (type.kind === 'wpkh') return bech32.encode(type.hrp, [0, ...bech32.toWords(hash)]);

@@ -5,7 +5,15 @@ import { AppError } from '../../errors';
 import { hourOf } from '../../notifications/raise';
 import { daemonSources, depositOrder, type Sources } from './currencies';
 import { deriveAddress, parseAddressType } from './derive';
-import { findAddress, findCurrency, insertAddress, listCurrencies, pendingOf, takeNextIndex, userAddresses } from './queries';
+import {
+  findAddress,
+  findCurrency,
+  insertAddress,
+  listCurrencies,
+  pendingOf,
+  takeNextIndex,
+  userAddresses,
+} from './queries';
 import { formatAtomic } from './amounts';
 
 type Ctx = Pick<Context, 'db' | 'secrets' | 'log'>;
@@ -15,7 +23,10 @@ export const ADDRESS_UNAVAILABLE = 'A deposit address could not be made right no
 
 /** `get_alt_payments`: the accepted currencies, preferred coins first, each with the user's address once made. */
 export async function getAltPayments(ctx: Pick<Context, 'db'>, userId: number): Promise<AltPayment[]> {
-  const [currencies, mine] = await Promise.all([listCurrencies(ctx.db, { enabledOnly: true }), userAddresses(ctx.db, userId)]);
+  const [currencies, mine] = await Promise.all([
+    listCurrencies(ctx.db, { enabledOnly: true }),
+    userAddresses(ctx.db, userId),
+  ]);
   const addr = new Map(mine.map((a) => [a.currency_id, a.address]));
   return depositOrder(currencies).map((c) => ({
     id: c.id,
@@ -52,7 +63,12 @@ const walletQueue = new Map<string, Promise<unknown>>();
  * share an index and a user never gets two. Monero family: a new subaddress of the
  * view-only wallet, stored unless a concurrent request stored one first.
  */
-export async function generateWallet(ctx: Ctx, userId: number, currencyId: string, sources: Sources = daemonSources(ctx.secrets)): Promise<string> {
+export async function generateWallet(
+  ctx: Ctx,
+  userId: number,
+  currencyId: string,
+  sources: Sources = daemonSources(ctx.secrets),
+): Promise<string> {
   const c = await findCurrency(ctx.db, currencyId);
   if (!c || c.enabled !== 1) throw new AppError('NOT_FOUND', UNKNOWN_CURRENCY, 'currency');
   const have = await findAddress(ctx.db, c.id, userId);
@@ -89,18 +105,29 @@ const MAX_TAKEN_SUBADDRESSES = 50;
 async function subaddress(ctx: Ctx, c: DepositCurrency, userId: number, sources: Sources): Promise<string> {
   for (let attempt = 0; attempt < MAX_TAKEN_SUBADDRESSES; attempt++) {
     const sub = await newSubaddress(ctx, c, userId, sources);
-    await ctx.db.transaction().execute((trx) => insertAddress(trx, { currency_id: c.id, user_id: userId, address: sub.address, idx: sub.index }));
+    await ctx.db
+      .transaction()
+      .execute((trx) =>
+        insertAddress(trx, { currency_id: c.id, user_id: userId, address: sub.address, idx: sub.index }),
+      );
     // The user's own (this one, or one a concurrent request stored first); otherwise the
     // address or index is another user's and the user still has none.
     const mine = await findAddress(ctx.db, c.id, userId);
     if (mine) return mine.address;
     ctx.log.warn('deposit subaddress already given to another user', { currency: c.id, index: sub.index });
   }
-  ctx.log.error('the wallet RPC keeps handing out subaddresses already given: was the view-only wallet made again?', { currency: c.id });
+  ctx.log.error('the wallet RPC keeps handing out subaddresses already given: was the view-only wallet made again?', {
+    currency: c.id,
+  });
   throw new AppError('SERVICE_UNAVAILABLE', ADDRESS_UNAVAILABLE);
 }
 
-async function newSubaddress(ctx: Ctx, c: DepositCurrency, userId: number, sources: Sources): Promise<{ address: string; index: number }> {
+async function newSubaddress(
+  ctx: Ctx,
+  c: DepositCurrency,
+  userId: number,
+  sources: Sources,
+): Promise<{ address: string; index: number }> {
   const prev = walletQueue.get(c.id) ?? Promise.resolve();
   const made = prev.catch(() => {}).then(() => sources.monero(c).createAddress(`nodekeep user ${userId}`));
   walletQueue.set(c.id, made);

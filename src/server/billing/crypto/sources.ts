@@ -10,7 +10,13 @@ import { bitcoinCall, RpcError } from '../../fleet/daemons/jsonrpc';
  */
 
 /** A payment to one of our addresses as the chain shows it now. `key`: txid and output (Monero: subaddress index). */
-export type ChainPayment = { txid: string; vout: number; address: string; /** atomic units */ amount: bigint; confirmations: number };
+export type ChainPayment = {
+  txid: string;
+  vout: number;
+  address: string;
+  /** atomic units */ amount: bigint;
+  confirmations: number;
+};
 
 export type BitcoinSnapshot = {
   payments: ChainPayment[];
@@ -47,8 +53,10 @@ export function parseRpcUrl(url: string): RpcEndpoint {
   } catch {
     throw new Error(`not a URL: ${url}`);
   }
-  if (u.protocol !== 'http:') throw new Error('the RPC URL must be http://host:port (keep the daemon on loopback or a private network)');
-  if (u.username || u.password) throw new Error('give the RPC credentials with --rpc-user/--rpc-password or --rpc-cookie, not in the URL');
+  if (u.protocol !== 'http:')
+    throw new Error('the RPC URL must be http://host:port (keep the daemon on loopback or a private network)');
+  if (u.username || u.password)
+    throw new Error('give the RPC credentials with --rpc-user/--rpc-password or --rpc-cookie, not in the URL');
   const port = Number(u.port || 80);
   const path = u.pathname.replace(/\/+$/, '');
   return { host: u.hostname.replace(/^\[|\]$/g, ''), port, ...(path ? { path } : {}) };
@@ -68,8 +76,19 @@ const Hex64 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
 const Conf = v.pipe(v.number(), v.integer());
 const Coins = v.pipe(v.number(), v.finite());
 const ImportResult = v.array(v.object({ success: v.boolean(), error: v.optional(v.object({ message: v.string() })) }));
-const SinceEntry = v.looseObject({ category: v.string(), txid: Hex64, vout: v.pipe(v.number(), v.integer(), v.minValue(0)), address: v.optional(v.string()), amount: Coins, confirmations: Conf });
-const Since = v.object({ transactions: v.array(SinceEntry), removed: v.optional(v.array(SinceEntry)), lastblock: Hex64 });
+const SinceEntry = v.looseObject({
+  category: v.string(),
+  txid: Hex64,
+  vout: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  address: v.optional(v.string()),
+  amount: Coins,
+  confirmations: Conf,
+});
+const Since = v.object({
+  transactions: v.array(SinceEntry),
+  removed: v.optional(v.array(SinceEntry)),
+  lastblock: Hex64,
+});
 const DescriptorInfo = v.object({ descriptor: v.string(), checksum: v.pipe(v.string(), v.regex(/^[a-z0-9]{8}$/)) });
 
 /** Coin amount (a JSON number with at most `decimals` places) to atomic units, exactly. */
@@ -80,7 +99,17 @@ export function toAtomic(coins: number, decimals: number): bigint {
 
 export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSource {
   const call = <T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, inWallet = true) =>
-    bitcoinCall({ endpoint: target.endpoint, auth: target.auth?.(), timeoutMs: target.timeoutMs, wallet: inWallet ? wallet : undefined }, method, params, schema);
+    bitcoinCall(
+      {
+        endpoint: target.endpoint,
+        auth: target.auth?.(),
+        timeoutMs: target.timeoutMs,
+        wallet: inWallet ? wallet : undefined,
+      },
+      method,
+      params,
+      schema,
+    );
   return {
     async ensureWallet() {
       if ((await call('listwallets', [], v.array(v.string()), false)).includes(wallet)) return;
@@ -94,15 +123,36 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
     },
     async importRange(descriptor, end, fromUnix) {
       const info = await call('getdescriptorinfo', [descriptor], DescriptorInfo, false);
-      const result = await call('importmulti', [[{ desc: `${descriptor}#${info.checksum}`, range: [0, end - 1], timestamp: fromUnix, watchonly: true, label: 'nodekeep-deposit' }]], ImportResult);
-      if (result.length !== 1 || !result[0].success) throw new DaemonError(`importmulti: ${result[0]?.error?.message ?? 'not imported'}`, 'rpc-error');
+      const result = await call(
+        'importmulti',
+        [
+          [
+            {
+              desc: `${descriptor}#${info.checksum}`,
+              range: [0, end - 1],
+              timestamp: fromUnix,
+              watchonly: true,
+              label: 'nodekeep-deposit',
+            },
+          ],
+        ],
+        ImportResult,
+      );
+      if (result.length !== 1 || !result[0].success)
+        throw new DaemonError(`importmulti: ${result[0]?.error?.message ?? 'not imported'}`, 'rpc-error');
     },
     async listSince(cursor, targetConfirmations) {
       const r = await call('listsinceblock', [cursor ?? '', targetConfirmations, true, true], Since);
       const payments: ChainPayment[] = [];
       for (const t of r.transactions) {
         if (t.category !== 'receive' || !t.address) continue;
-        payments.push({ txid: t.txid, vout: t.vout, address: t.address, amount: toAtomic(t.amount, 8), confirmations: t.confirmations });
+        payments.push({
+          txid: t.txid,
+          vout: t.vout,
+          address: t.address,
+          amount: toAtomic(t.amount, 8),
+          confirmations: t.confirmations,
+        });
       }
       // A watch-only wallet does not own the inputs, so it never learns that an unconfirmed
       // payment was replaced or dropped: it keeps listing it at 0 confirmations. The node's
@@ -118,7 +168,9 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
           else throw err;
         }
       }
-      const removed = new Set((r.removed ?? []).filter((t) => t.category === 'receive').map((t) => `${t.txid}:${t.vout}`));
+      const removed = new Set(
+        (r.removed ?? []).filter((t) => t.category === 'receive').map((t) => `${t.txid}:${t.vout}`),
+      );
       for (const p of payments) if (gone.has(p.txid)) removed.add(`${p.txid}:${p.vout}`);
       return { payments: payments.filter((p) => !gone.has(p.txid)), removed, cursor: r.lastblock };
     },
@@ -126,18 +178,27 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
 }
 
 // monero-wallet-rpc: JSON-RPC 2.0 at /json_rpc.
-const MEnvelope = v.object({ result: v.optional(v.unknown()), error: v.nullish(v.object({ code: v.number(), message: v.string() })) });
+const MEnvelope = v.object({
+  result: v.optional(v.unknown()),
+  error: v.nullish(v.object({ code: v.number(), message: v.string() })),
+});
 const Atomic = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const MTransfer = v.looseObject({
   txid: Hex64,
   amount: Atomic,
   confirmations: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   address: v.string(),
-  subaddr_index: v.object({ major: v.pipe(v.number(), v.integer()), minor: v.pipe(v.number(), v.integer(), v.minValue(0)) }),
+  subaddr_index: v.object({
+    major: v.pipe(v.number(), v.integer()),
+    minor: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  }),
   double_spend_seen: v.optional(v.boolean()),
 });
 const MTransfers = v.object({ in: v.optional(v.array(MTransfer)), pool: v.optional(v.array(MTransfer)) });
-const MAddress = v.object({ address: v.pipe(v.string(), v.minLength(90), v.maxLength(110)), address_index: v.pipe(v.number(), v.integer(), v.minValue(1)) });
+const MAddress = v.object({
+  address: v.pipe(v.string(), v.minLength(90), v.maxLength(110)),
+  address_index: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
 
 export class MoneroRpcError extends DaemonError {
   constructor(
@@ -149,13 +210,28 @@ export class MoneroRpcError extends DaemonError {
   }
 }
 
-export async function moneroWalletCall<T>(target: RpcTarget, method: string, params: unknown, schema: v.GenericSchema<unknown, T>): Promise<T> {
-  const { json } = await daemonRequest(target.endpoint, { method: 'POST', path: '/json_rpc', body: { jsonrpc: '2.0', id: '0', method, params }, auth: target.auth?.(), timeoutMs: target.timeoutMs });
+export async function moneroWalletCall<T>(
+  target: RpcTarget,
+  method: string,
+  params: unknown,
+  schema: v.GenericSchema<unknown, T>,
+): Promise<T> {
+  const { json } = await daemonRequest(target.endpoint, {
+    method: 'POST',
+    path: '/json_rpc',
+    body: { jsonrpc: '2.0', id: '0', method, params },
+    auth: target.auth?.(),
+    timeoutMs: target.timeoutMs,
+  });
   const env = v.safeParse(MEnvelope, json);
   if (!env.success) throw new DaemonError(`${method}: reply is not a JSON-RPC envelope`, 'bad-reply');
   if (env.output.error) throw new MoneroRpcError(method, env.output.error.code, env.output.error.message);
   const r = v.safeParse(schema, env.output.result);
-  if (!r.success) throw new DaemonError(`${method}: unexpected reply (${r.issues[0].message} at ${v.getDotPath(r.issues[0]) ?? 'top'})`, 'bad-reply');
+  if (!r.success)
+    throw new DaemonError(
+      `${method}: unexpected reply (${r.issues[0].message} at ${v.getDotPath(r.issues[0]) ?? 'top'})`,
+      'bad-reply',
+    );
   return r.output;
 }
 
@@ -182,7 +258,13 @@ export function moneroSource(target: RpcTarget, wallet: { file: string; password
       const r = await call('get_transfers', { in: true, pool: true, account_index: 0 }, MTransfers);
       return [...(r.in ?? []), ...(r.pool ?? [])]
         .filter((t) => t.subaddr_index.major === 0 && !t.double_spend_seen)
-        .map((t) => ({ txid: t.txid, vout: t.subaddr_index.minor, address: t.address, amount: BigInt(t.amount), confirmations: t.confirmations ?? 0 }));
+        .map((t) => ({
+          txid: t.txid,
+          vout: t.subaddr_index.minor,
+          address: t.address,
+          amount: BigInt(t.amount),
+          confirmations: t.confirmations ?? 0,
+        }));
     },
   };
 }

@@ -8,7 +8,16 @@ import { afterRaise, raise } from '../../notifications/raise';
 import { atomicToMicros, formatAtomic } from './amounts';
 import { daemonSources, IMPORT_AHEAD, type Sources } from './currencies';
 import { parseAddressType, receiveDescriptor } from './derive';
-import { depositsInState, findCurrency, insertDeposit, listCurrencies, ownersOf, setCursor, setImported, updateDeposit } from './queries';
+import {
+  depositsInState,
+  findCurrency,
+  insertDeposit,
+  listCurrencies,
+  ownersOf,
+  setCursor,
+  setImported,
+  updateDeposit,
+} from './queries';
 import type { ChainPayment } from './sources';
 
 type Deps = Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'secrets'>;
@@ -28,7 +37,11 @@ export const QUOTE_MAX_AGE_MS = 3600_000;
  * garbage is logged and skipped (its deposits wait, nothing is written for it); the others
  * go on.
  */
-export async function watchDeposits(deps: Deps, signal?: AbortSignal, sources: Sources = daemonSources(deps.secrets)): Promise<void> {
+export async function watchDeposits(
+  deps: Deps,
+  signal?: AbortSignal,
+  sources: Sources = daemonSources(deps.secrets),
+): Promise<void> {
   // A disabled currency is no longer offered, but what was paid to it is still watched and credited.
   for (const c of await listCurrencies(deps.db, { enabledOnly: false })) {
     signal?.throwIfAborted();
@@ -41,7 +54,11 @@ export async function watchDeposits(deps: Deps, signal?: AbortSignal, sources: S
 }
 
 /** One currency: read the chain, then apply what it shows in one transaction. Throws when the daemon fails. */
-export async function watchCurrency(deps: Deps, currencyId: string, sources: Sources = daemonSources(deps.secrets)): Promise<void> {
+export async function watchCurrency(
+  deps: Deps,
+  currencyId: string,
+  sources: Sources = daemonSources(deps.secrets),
+): Promise<void> {
   let c = (await findCurrency(deps.db, currencyId))!;
   if (c.kind === 'bitcoin') {
     const src = sources.bitcoin(c);
@@ -53,7 +70,11 @@ export async function watchCurrency(deps: Deps, currencyId: string, sources: Sou
     const want = c.next_index + IMPORT_AHEAD;
     if (c.imported_to < want) {
       const importedAt = Date.now();
-      await src.importRange(receiveDescriptor(c.xpub!, parseAddressType(c.address_type!)), want, Math.floor(c.watch_from / 1000));
+      await src.importRange(
+        receiveDescriptor(c.xpub!, parseAddressType(c.address_type!)),
+        want,
+        Math.floor(c.watch_from / 1000),
+      );
       await setImported(deps.db, c.id, want, importedAt - RESCAN_SLACK_MS);
       c = (await findCurrency(deps.db, currencyId))!;
     }
@@ -80,7 +101,13 @@ function belowMinimum(c: DepositCurrency, atomic: bigint, quote: { price_usd: nu
   }
 }
 
-async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], removed: Set<string>, cursor: string | null): Promise<void> {
+async function apply(
+  deps: Deps,
+  c: DepositCurrency,
+  seen: ChainPayment[],
+  removed: Set<string>,
+  cursor: string | null,
+): Promise<void> {
   const now = Date.now();
   const effects: Effect[] = [];
   // A deposit at its threshold that waits for a price keeps the listing where it is: the
@@ -93,9 +120,14 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
     for (const p of seen) if (p.confirmations >= 0 && owners.has(p.address)) current.set(`${p.txid}:${p.vout}`, p);
     const quote = await findQuote(trx, c.price_coin);
     // The demo provider's figures are made up (an install without a price API): they never price real money.
-    const usable = quote && quote.provider !== 'demo' && now - quote.updated_at <= QUOTE_MAX_AGE_MS && quote.price_usd > 0 ? quote : null;
+    const usable =
+      quote && quote.provider !== 'demo' && now - quote.updated_at <= QUOTE_MAX_AGE_MS && quote.price_usd > 0
+        ? quote
+        : null;
 
-    const known = new Map((await depositsInState(trx, c.id, ['pending', 'removed'])).map((d) => [`${d.txid}:${d.vout}`, d]));
+    const known = new Map(
+      (await depositsInState(trx, c.id, ['pending', 'removed'])).map((d) => [`${d.txid}:${d.vout}`, d]),
+    );
     // A pending deposit the chain no longer shows (its block left the main chain and the
     // transaction with it, or a conflicting spend replaced it) leaves the pending list.
     for (const [key, d] of known) {
@@ -107,12 +139,24 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
     }
     for (const [key, p] of current) {
       const userId = owners.get(p.address)!;
-      let d: Pick<DepositsTable, 'confirmations' | 'state'> & { id: number } | undefined = known.get(key);
+      let d: (Pick<DepositsTable, 'confirmations' | 'state'> & { id: number }) | undefined = known.get(key);
       if (!d) {
-        const r = await insertDeposit(trx, { currency_id: c.id, txid: p.txid, vout: p.vout, user_id: userId, address: p.address, amount: p.amount.toString(), confirmations: p.confirmations, state: 'pending', seen_at: now, updated_at: now });
+        const r = await insertDeposit(trx, {
+          currency_id: c.id,
+          txid: p.txid,
+          vout: p.vout,
+          user_id: userId,
+          address: p.address,
+          amount: p.amount.toString(),
+          confirmations: p.confirmations,
+          state: 'pending',
+          seen_at: now,
+          updated_at: now,
+        });
         if (!r.numInsertedOrUpdatedRows) continue; // credited or settled before: never again
         d = { id: Number(r.insertId), confirmations: p.confirmations, state: 'pending' };
-        if (p.confirmations < c.confirmations && !belowMinimum(c, p.amount, usable)) effects.push({ userId, kind: 'pending', atomic: p.amount });
+        if (p.confirmations < c.confirmations && !belowMinimum(c, p.amount, usable))
+          effects.push({ userId, kind: 'pending', atomic: p.amount });
         else effects.push({ userId, kind: 'changed' });
       } else if (d.state === 'removed' || d.confirmations !== p.confirmations) {
         await updateDeposit(trx, d.id, { state: 'pending', confirmations: p.confirmations });
@@ -120,7 +164,16 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
       }
       if (p.confirmations < c.confirmations) continue;
       if (!usable) {
-        deps.log.warn('deposit waits for a price', { currency: c.id, price_coin: c.price_coin, txid: p.txid, quote: quote ? (quote.provider === 'demo' ? 'demo figures never price a deposit: set MARKET_PROVIDER=coingecko' : 'too old') : 'none' });
+        deps.log.warn('deposit waits for a price', {
+          currency: c.id,
+          price_coin: c.price_coin,
+          txid: p.txid,
+          quote: quote
+            ? quote.provider === 'demo'
+              ? 'demo figures never price a deposit: set MARKET_PROVIDER=coingecko'
+              : 'too old'
+            : 'none',
+        });
         waiting = true;
         continue;
       }
@@ -137,7 +190,16 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
         via: 'crypto',
         idempotencyKey: `crypto:${c.id}:${p.txid}:${p.vout}`,
         description: `${c.label} deposit (${amount} ${c.ticker})`,
-        meta: { currency: c.id, txid: p.txid, vout: p.vout, amount, confirmations: p.confirmations, price_usd: usable.price_usd, price_source: usable.provider, price_at: usable.updated_at },
+        meta: {
+          currency: c.id,
+          txid: p.txid,
+          vout: p.vout,
+          amount,
+          confirmations: p.confirmations,
+          price_usd: usable.price_usd,
+          price_source: usable.provider,
+          price_at: usable.updated_at,
+        },
       });
       await updateDeposit(trx, d.id, { state: 'credited', usd_micros: micros, confirmations: p.confirmations });
       effects.push({ userId, kind: 'credited', micros });
@@ -146,10 +208,14 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
     // pay an address a thousand outputs in one transaction, and each must not be a mail.
     const seenFor = new Map<number, bigint>();
     for (const e of effects) if (e.kind === 'pending') seenFor.set(e.userId, (seenFor.get(e.userId) ?? 0n) + e.atomic!);
-    for (const [userId, atomic] of seenFor) await raise(trx, userId, 'deposit_pending', { currency: c.ticker, amount: formatAtomic(atomic, c.decimals) });
-    for (const e of effects) if (e.kind === 'credited') await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });
+    for (const [userId, atomic] of seenFor)
+      await raise(trx, userId, 'deposit_pending', { currency: c.ticker, amount: formatAtomic(atomic, c.decimals) });
+    for (const e of effects)
+      if (e.kind === 'credited')
+        await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });
     // The ledger tells the owner of a credit; a pending list that changed is told here.
-    for (const userId of new Set(effects.filter((e) => e.kind !== 'credited').map((e) => e.userId))) await insertEvent(trx, userId, 'refresh_transactions', {});
+    for (const userId of new Set(effects.filter((e) => e.kind !== 'credited').map((e) => e.userId)))
+      await insertEvent(trx, userId, 'refresh_transactions', {});
     if (cursor !== null && !waiting) await setCursor(trx, c.id, cursor);
   });
   if (effects.length) afterRaise(deps);
@@ -157,5 +223,10 @@ async function apply(deps: Deps, c: DepositCurrency, seen: ChainPayment[], remov
 
 /** The recurring job `deposits.watch`: every `everyMs`, and once at start. */
 export function scheduleDepositWatch(jobs: JobRunner, deps: Deps, everyMs: number): void {
-  jobs.every('deposits.watch', { everyMs, atStart: true, deadlineMs: 5 * 60_000, run: (signal) => watchDeposits(deps, signal) });
+  jobs.every('deposits.watch', {
+    everyMs,
+    atStart: true,
+    deadlineMs: 5 * 60_000,
+    run: (signal) => watchDeposits(deps, signal),
+  });
 }

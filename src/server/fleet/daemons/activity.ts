@@ -7,8 +7,19 @@ import { bitcoinCall, RpcError, type BitcoinRpc } from './jsonrpc';
  * what it sent, its latest transactions. Amounts are integer satoshis; `forDisplay`
  * turns them into the numbers the node page's schema carries.
  */
-export type ActivityTx = { block: number | null; txid: string; /** Unix seconds of its block; null while unconfirmed. */ time: number | null; amountSat: number };
-export type WalletActivity = { address: string; balanceSat: number; receivedSat: number; sentSat: number; transactions: ActivityTx[] };
+export type ActivityTx = {
+  block: number | null;
+  txid: string;
+  /** Unix seconds of its block; null while unconfirmed. */ time: number | null;
+  amountSat: number;
+};
+export type WalletActivity = {
+  address: string;
+  balanceSat: number;
+  receivedSat: number;
+  sentSat: number;
+  transactions: ActivityTx[];
+};
 
 const Sat = v.pipe(v.number(), v.safeInteger());
 const Txid = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
@@ -26,10 +37,17 @@ const Header = v.object({ time: v.pipe(v.number(), v.integer()) });
  * transactions with their block times (`getblockhash` + `getblockheader`).
  * `sinceHeight` bounds the history scan on long-lived addresses.
  */
-export async function addressIndexActivity(rpc: BitcoinRpc, address: string, opts: { limit?: number; sinceHeight?: number } = {}): Promise<WalletActivity> {
+export async function addressIndexActivity(
+  rpc: BitcoinRpc,
+  address: string,
+  opts: { limit?: number; sinceHeight?: number } = {},
+): Promise<WalletActivity> {
   const limit = opts.limit ?? 20;
   const query = { addresses: [address], ...(opts.sinceHeight ? { start: opts.sinceHeight, end: 0x7fffffff } : {}) };
-  const [totals, deltas] = await Promise.all([bitcoinCall(rpc, 'getaddressbalance', [{ addresses: [address] }], AddressBalance), bitcoinCall(rpc, 'getaddressdeltas', [query], Deltas)]);
+  const [totals, deltas] = await Promise.all([
+    bitcoinCall(rpc, 'getaddressbalance', [{ addresses: [address] }], AddressBalance),
+    bitcoinCall(rpc, 'getaddressdeltas', [query], Deltas),
+  ]);
   const byTx = new Map<string, { height: number; amountSat: number }>();
   for (const d of deltas) {
     if (d.address !== address) continue;
@@ -37,7 +55,9 @@ export async function addressIndexActivity(rpc: BitcoinRpc, address: string, opt
     t.amountSat += d.satoshis;
     byTx.set(d.txid, t);
   }
-  const newest = [...byTx.entries()].sort((a, b) => b[1].height - a[1].height || (a[0] < b[0] ? -1 : 1)).slice(0, limit);
+  const newest = [...byTx.entries()]
+    .sort((a, b) => b[1].height - a[1].height || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit);
   const heights = [...new Set(newest.map(([, t]) => t.height))];
   const times = new Map<number, number>();
   await Promise.all(
@@ -51,7 +71,12 @@ export async function addressIndexActivity(rpc: BitcoinRpc, address: string, opt
     balanceSat: totals.balance,
     receivedSat: totals.received,
     sentSat: totals.received - totals.balance,
-    transactions: newest.map(([txid, t]) => ({ block: t.height, txid, time: times.get(t.height) ?? null, amountSat: t.amountSat })),
+    transactions: newest.map(([txid, t]) => ({
+      block: t.height,
+      txid,
+      time: times.get(t.height) ?? null,
+      amountSat: t.amountSat,
+    })),
   };
 }
 
@@ -124,7 +149,11 @@ async function watches(rpc: BitcoinRpc, address: string): Promise<boolean> {
  * itself remembers that it was done: a wallet lost with its data folder is rescanned
  * again, as it must be. Idempotent. Answers the wallet the reads must go to.
  */
-export async function watchAddress(rpc: BitcoinRpc, address: string, opts: { rescan: boolean; wallet?: string }): Promise<{ wallet: WatchWallet; imported: boolean }> {
+export async function watchAddress(
+  rpc: BitcoinRpc,
+  address: string,
+  opts: { rescan: boolean; wallet?: string },
+): Promise<{ wallet: WatchWallet; imported: boolean }> {
   const wallet = await openWatchWallet(rpc, opts.wallet ?? WATCH_WALLET);
   const w = { ...rpc, wallet: wallet ?? undefined };
   if (await watches(w, address)) return { wallet, imported: false };
@@ -163,7 +192,12 @@ export async function outputHeight(rpc: BitcoinRpc, txid: string, index: number)
  * from `fromHeight` (the whole chain when null). A daemon without that call re-imports
  * the address with its full rescan. Slow on a long chain: never inside a status check.
  */
-export async function rescanWatched(rpc: BitcoinRpc, address: string, wallet: WatchWallet, fromHeight: number | null): Promise<void> {
+export async function rescanWatched(
+  rpc: BitcoinRpc,
+  address: string,
+  wallet: WatchWallet,
+  fromHeight: number | null,
+): Promise<void> {
   const w = { ...rpc, wallet: wallet ?? undefined };
   try {
     await bitcoinCall(w, 'rescanblockchain', fromHeight === null ? [] : [fromHeight], v.unknown());
@@ -203,7 +237,11 @@ export async function outputAddress(rpc: BitcoinRpc, txid: string, index: number
  * (every confirmation count, watch-only included), history from `listtransactions`
  * (receives and sends that involve the address; a send's amount is negative).
  */
-export async function watchedActivity(rpc: BitcoinRpc, address: string, opts: { limit?: number; wallet?: WatchWallet } = {}): Promise<WalletActivity> {
+export async function watchedActivity(
+  rpc: BitcoinRpc,
+  address: string,
+  opts: { limit?: number; wallet?: WatchWallet } = {},
+): Promise<WalletActivity> {
   const wallet = opts.wallet === undefined ? WATCH_WALLET : opts.wallet;
   const w = { ...rpc, wallet: wallet ?? undefined };
   const [unspent, listed] = await Promise.all([
@@ -219,36 +257,62 @@ export async function watchedActivity(rpc: BitcoinRpc, address: string, opts: { 
     const sat = jsonCoinsToSat(t.amount);
     if (t.category !== 'send' && t.address !== address) continue;
     if (t.category !== 'send') receivedSat += sat;
-    const row = byTx.get(t.txid) ?? { block: t.blockheight ?? null, txid: t.txid, time: t.blocktime ?? null, amountSat: 0 };
+    const row = byTx.get(t.txid) ?? {
+      block: t.blockheight ?? null,
+      txid: t.txid,
+      time: t.blocktime ?? null,
+      amountSat: 0,
+    };
     row.amountSat += sat;
     byTx.set(t.txid, row);
   }
-  const transactions = [...byTx.values()].sort((a, b) => (b.block ?? Infinity) - (a.block ?? Infinity) || (a.txid < b.txid ? -1 : 1)).slice(0, opts.limit ?? 20);
+  const transactions = [...byTx.values()]
+    .sort((a, b) => (b.block ?? Infinity) - (a.block ?? Infinity) || (a.txid < b.txid ? -1 : 1))
+    .slice(0, opts.limit ?? 20);
   return { address, balanceSat, receivedSat, sentSat: receivedSat - balanceSat, transactions };
 }
 
 // --- The display edge -----------------------------------------------------------------
 
-export type ShownActivity = { sent: number; balance: number; address: string; transactions: Array<{ block: number; txid: string; human_time: string; amount: number }> };
+export type ShownActivity = {
+  sent: number;
+  balance: number;
+  address: string;
+  transactions: Array<{ block: number; txid: string; human_time: string; amount: number }>;
+};
 
 /** "2026-11-23 12:13:54" (UTC), as the node page shows it. */
-const humanTime = (s: number | null) => (s === null ? 'unconfirmed' : new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' '));
+const humanTime = (s: number | null) =>
+  s === null ? 'unconfirmed' : new Date(s * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 /**
  * The node page's `activity` shape: its schema holds plain numbers, so satoshis become
  * coins here, at the edge, and nowhere before (exact below 2^53 satoshis).
  */
-export function forDisplay(a: WalletActivity): { sent: number; balance: number; address: string; transactions: Array<{ block: number | null; txid: string; human_time: string; amount: number }> } {
+export function forDisplay(a: WalletActivity): {
+  sent: number;
+  balance: number;
+  address: string;
+  transactions: Array<{ block: number | null; txid: string; human_time: string; amount: number }>;
+} {
   return {
     sent: Number(satToCoins(a.sentSat)),
     balance: Number(satToCoins(a.balanceSat)),
     address: a.address,
-    transactions: a.transactions.map((t) => ({ block: t.block, txid: t.txid, human_time: humanTime(t.time), amount: Number(satToCoins(t.amountSat)) })),
+    transactions: a.transactions.map((t) => ({
+      block: t.block,
+      txid: t.txid,
+      human_time: humanTime(t.time),
+      amount: Number(satToCoins(t.amountSat)),
+    })),
   };
 }
 
 /** What the node page keeps: the display shape with only mined transactions (its schema dates every one by its block). */
 export function forNodePage(a: WalletActivity): ShownActivity {
   const shown = forDisplay(a);
-  return { ...shown, transactions: shown.transactions.flatMap((t) => (t.block === null ? [] : [{ ...t, block: t.block }])) };
+  return {
+    ...shown,
+    transactions: shown.transactions.flatMap((t) => (t.block === null ? [] : [{ ...t, block: t.block }])),
+  };
 }

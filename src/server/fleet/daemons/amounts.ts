@@ -29,6 +29,8 @@ export function satToCoins(sat: number): string {
   const neg = sat < 0;
   const abs = Math.abs(sat);
   const whole = Math.floor(abs / 1e8);
-  const frac = String(abs % 1e8).padStart(8, '0').replace(/0+$/, '');
+  const frac = String(abs % 1e8)
+    .padStart(8, '0')
+    .replace(/0+$/, '');
   return `${neg ? '-' : ''}${whole}${frac ? `.${frac}` : ''}`;
 }

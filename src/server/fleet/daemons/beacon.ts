@@ -4,12 +4,20 @@ import { DaemonError, daemonRequest } from './http';
 import type { Observation } from './observation';
 
 // Ethereum beacon-node REST API (what EVM validator nodes answer).
-const Syncing = v.object({ data: v.object({ head_slot: v.string(), sync_distance: v.string(), is_syncing: v.boolean() }) });
+const Syncing = v.object({
+  data: v.object({ head_slot: v.string(), sync_distance: v.string(), is_syncing: v.boolean() }),
+});
 const Version = v.object({ data: v.object({ version: v.string() }) });
 const Peers = v.object({ data: v.object({ connected: v.string() }) });
 const Validator = v.object({ data: v.object({ status: v.string() }) });
 
-async function get<T>(endpoint: RpcEndpoint, timeoutMs: number, path: string, schema: v.GenericSchema<unknown, T>, allow404 = false): Promise<T | null> {
+async function get<T>(
+  endpoint: RpcEndpoint,
+  timeoutMs: number,
+  path: string,
+  schema: v.GenericSchema<unknown, T>,
+  allow404 = false,
+): Promise<T | null> {
   const { status, json } = await daemonRequest(endpoint, { method: 'GET', path, timeoutMs });
   if (status === 404 && allow404) return null;
   if (status !== 200) throw new DaemonError(`${path}: HTTP ${status}`, 'rpc-error');
@@ -18,13 +26,19 @@ async function get<T>(endpoint: RpcEndpoint, timeoutMs: number, path: string, sc
   return r.output;
 }
 
-export async function observeBeacon(endpoint: RpcEndpoint, timeoutMs: number, validatorPubkey: string | null): Promise<Observation> {
+export async function observeBeacon(
+  endpoint: RpcEndpoint,
+  timeoutMs: number,
+  validatorPubkey: string | null,
+): Promise<Observation> {
   const [sync, version, peers] = await Promise.all([
     get(endpoint, timeoutMs, '/eth/v1/node/syncing', Syncing),
     get(endpoint, timeoutMs, '/eth/v1/node/version', Version),
     get(endpoint, timeoutMs, '/eth/v1/node/peer_count', Peers),
   ]);
-  const validator = validatorPubkey ? await get(endpoint, timeoutMs, `/eth/v1/beacon/states/head/validators/${validatorPubkey}`, Validator, true) : null;
+  const validator = validatorPubkey
+    ? await get(endpoint, timeoutMs, `/eth/v1/beacon/states/head/validators/${validatorPubkey}`, Validator, true)
+    : null;
   return {
     synced: !sync!.data.is_syncing,
     blocks: Number(sync!.data.head_slot),

@@ -6,8 +6,18 @@ import type { Observation } from './observation';
 export { bitcoinCall, type BitcoinRpc } from './jsonrpc';
 
 // Bitcoin-family JSON-RPC (litecoind, dashd and their forks). Every reply is checked.
-const BlockchainInfo = v.object({ blocks: v.pipe(v.number(), v.integer(), v.minValue(0)), headers: v.pipe(v.number(), v.integer()), verificationprogress: v.number(), initialblockdownload: v.optional(v.boolean()) });
-const NetworkInfo = v.object({ version: v.number(), subversion: v.string(), protocolversion: v.number(), connections: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+const BlockchainInfo = v.object({
+  blocks: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  headers: v.pipe(v.number(), v.integer()),
+  verificationprogress: v.number(),
+  initialblockdownload: v.optional(v.boolean()),
+});
+const NetworkInfo = v.object({
+  version: v.number(),
+  subversion: v.string(),
+  protocolversion: v.number(),
+  connections: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 /** dashd's `masternode status`: proTxHash is there once the node knows its registration. */
 const DashStatus = v.object({ state: v.string(), status: v.string(), proTxHash: v.optional(v.string()) });
 /** A registration's hash; daemons say "" or all zeros while they know none. */
@@ -16,13 +26,25 @@ const ClassicStatus = v.object({ status: v.string() });
 const RewardInfo = v.object({ last_paid_height: v.nullable(v.number()), reward_frequency_s: v.nullable(v.number()) });
 
 /** `dash`: masternode status with state/status; `classic`: a sentence; `none`: plain daemon (e.g. litecoind). */
-export async function observeBitcoin(rpc: BitcoinRpc, flavour: 'dash' | 'classic' | 'none', simulated: boolean): Promise<Observation> {
-  const [chain, net] = await Promise.all([bitcoinCall(rpc, 'getblockchaininfo', [], BlockchainInfo), bitcoinCall(rpc, 'getnetworkinfo', [], NetworkInfo)]);
-  const synced = chain.initialblockdownload === false || (chain.initialblockdownload === undefined && chain.blocks >= chain.headers);
+export async function observeBitcoin(
+  rpc: BitcoinRpc,
+  flavour: 'dash' | 'classic' | 'none',
+  simulated: boolean,
+): Promise<Observation> {
+  const [chain, net] = await Promise.all([
+    bitcoinCall(rpc, 'getblockchaininfo', [], BlockchainInfo),
+    bitcoinCall(rpc, 'getnetworkinfo', [], NetworkInfo),
+  ]);
+  const synced =
+    chain.initialblockdownload === false || (chain.initialblockdownload === undefined && chain.blocks >= chain.headers);
   const obs: Observation = {
     synced,
     blocks: chain.blocks,
-    wallet: { version: `${net.version} ${net.subversion}`.trim(), protocol_version: String(net.protocolversion), connections: net.connections },
+    wallet: {
+      version: `${net.version} ${net.subversion}`.trim(),
+      protocol_version: String(net.protocolversion),
+      connections: net.connections,
+    },
     networkStatus: null,
     startRequired: false,
     lastPaidHeight: null,

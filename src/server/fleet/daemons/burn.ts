@@ -10,7 +10,11 @@ const RawTx = v.object({
     v.object({
       value: v.number(),
       n: v.pipe(v.number(), v.integer(), v.minValue(0)),
-      scriptPubKey: v.object({ type: v.string(), addresses: v.optional(v.array(v.string())), address: v.optional(v.string()) }),
+      scriptPubKey: v.object({
+        type: v.string(),
+        addresses: v.optional(v.array(v.string())),
+        address: v.optional(v.string()),
+      }),
     }),
   ),
   blocktime: v.optional(v.number()),
@@ -39,7 +43,11 @@ export type BurnCheck = { ok: boolean; output_id: string | null; message: string
  * whose burns go to an unspendable address). The answer's output_id is "<txid>-<n>",
  * the deploy's burn_output_id. The daemon's failures are reported, never thrown.
  */
-export async function checkBurn(rpc: BitcoinRpc, txid: string, opts: { burnAddresses?: string[]; minSat?: number; nowS?: number } = {}): Promise<BurnCheck> {
+export async function checkBurn(
+  rpc: BitcoinRpc,
+  txid: string,
+  opts: { burnAddresses?: string[]; minSat?: number; nowS?: number } = {},
+): Promise<BurnCheck> {
   const id = txid.trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(id)) return { ok: false, output_id: null, message: BURN_MESSAGES.invalid };
   let tx: v.InferOutput<typeof RawTx>;
@@ -47,7 +55,8 @@ export async function checkBurn(rpc: BitcoinRpc, txid: string, opts: { burnAddre
     tx = await bitcoinCall(rpc, 'getrawtransaction', [id, true], RawTx);
   } catch (err) {
     // -5: no such transaction (or, without txindex, not in the mempool or a wallet).
-    if (err instanceof RpcError && err.code === -5) return { ok: false, output_id: null, message: BURN_MESSAGES.notFound };
+    if (err instanceof RpcError && err.code === -5)
+      return { ok: false, output_id: null, message: BURN_MESSAGES.notFound };
     if (err instanceof DaemonError) return { ok: false, output_id: null, message: BURN_MESSAGES.unavailable };
     throw err;
   }
@@ -60,8 +69,10 @@ export async function checkBurn(rpc: BitcoinRpc, txid: string, opts: { burnAddre
   });
   if (burns.length === 0) return { ok: false, output_id: null, message: BURN_MESSAGES.notBurn };
   const burn = burns.reduce((a, b) => (jsonCoinsToSat(b.value) > jsonCoinsToSat(a.value) ? b : a));
-  if (opts.minSat !== undefined && jsonCoinsToSat(burn.value) < opts.minSat) return { ok: false, output_id: null, message: BURN_MESSAGES.tooSmall };
-  if (tx.blocktime === undefined || !tx.confirmations) return { ok: false, output_id: null, message: BURN_MESSAGES.unconfirmed };
+  if (opts.minSat !== undefined && jsonCoinsToSat(burn.value) < opts.minSat)
+    return { ok: false, output_id: null, message: BURN_MESSAGES.tooSmall };
+  if (tx.blocktime === undefined || !tx.confirmations)
+    return { ok: false, output_id: null, message: BURN_MESSAGES.unconfirmed };
   const now = opts.nowS ?? Date.now() / 1000;
   if (now - tx.blocktime > BURN_VALID_S) return { ok: false, output_id: null, message: BURN_MESSAGES.tooOld };
   return { ok: true, output_id: `${tx.txid}-${burn.n}`, message: BURN_MESSAGES.ok };

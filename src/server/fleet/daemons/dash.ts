@@ -46,7 +46,11 @@ export async function protxInfo(rpc: BitcoinRpc, proTxHash: string): Promise<Pro
   };
 }
 
-const Prepared = v.object({ tx: v.pipe(v.string(), v.regex(/^[0-9a-f]+$/)), collateralAddress: v.string(), signMessage: v.string() });
+const Prepared = v.object({
+  tx: v.pipe(v.string(), v.regex(/^[0-9a-f]+$/)),
+  collateralAddress: v.string(),
+  signMessage: v.string(),
+});
 export type Prepared = v.InferOutput<typeof Prepared>;
 
 /**
@@ -56,9 +60,28 @@ export type Prepared = v.InferOutput<typeof Prepared>;
  */
 export function registerPrepare(
   rpc: BitcoinRpc,
-  p: { collateralHash: string; collateralIndex: number; service: string; ownerAddress: string; operatorPubKey: string; votingAddress: string; operatorReward: string; payoutAddress: string; feeSourceAddress?: string },
+  p: {
+    collateralHash: string;
+    collateralIndex: number;
+    service: string;
+    ownerAddress: string;
+    operatorPubKey: string;
+    votingAddress: string;
+    operatorReward: string;
+    payoutAddress: string;
+    feeSourceAddress?: string;
+  },
 ): Promise<Prepared> {
-  const params: unknown[] = [p.collateralHash, p.collateralIndex, p.service, p.ownerAddress, p.operatorPubKey, p.votingAddress, p.operatorReward, p.payoutAddress];
+  const params: unknown[] = [
+    p.collateralHash,
+    p.collateralIndex,
+    p.service,
+    p.ownerAddress,
+    p.operatorPubKey,
+    p.votingAddress,
+    p.operatorReward,
+    p.payoutAddress,
+  ];
   if (p.feeSourceAddress) params.push(p.feeSourceAddress);
   return bitcoinCall(rpc, 'protx', ['register_prepare', ...params], Prepared);
 }
@@ -127,7 +150,13 @@ export async function governanceProposals(rpc: BitcoinRpc, nowS = Date.now() / 1
     const p = v.safeParse(ProposalData, data);
     const amount = amountText(g.DataString);
     if (!p.success || amount === null) continue;
-    const status = g.fCachedDelete ? 'deleted' : p.output.end_epoch < nowS ? 'expired' : g.fCachedFunding ? 'passing' : 'not passing';
+    const status = g.fCachedDelete
+      ? 'deleted'
+      : p.output.end_epoch < nowS
+        ? 'expired'
+        : g.fCachedFunding
+          ? 'passing'
+          : 'not passing';
     out.push({
       hash: g.Hash,
       name: p.output.name,

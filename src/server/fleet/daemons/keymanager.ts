@@ -22,7 +22,12 @@ function refused(status: number, json: unknown): DaemonError {
 const feePath = (pubkey: string) => `/eth/v1/validator/${encodeURIComponent(pubkey)}/feerecipient`;
 
 export async function listKeystores(km: Keymanager): Promise<string[]> {
-  const { status, json } = await daemonRequest(km.endpoint, { method: 'GET', path: '/eth/v1/keystores', bearer: km.token, timeoutMs: km.timeoutMs });
+  const { status, json } = await daemonRequest(km.endpoint, {
+    method: 'GET',
+    path: '/eth/v1/keystores',
+    bearer: km.token,
+    timeoutMs: km.timeoutMs,
+  });
   if (status !== 200) throw refused(status, json);
   const r = v.safeParse(Keystores, json);
   if (!r.success) throw new DaemonError('keystores: unexpected reply', 'bad-reply');
@@ -30,7 +35,12 @@ export async function listKeystores(km: Keymanager): Promise<string[]> {
 }
 
 export async function getFeeRecipient(km: Keymanager, pubkey: string): Promise<string> {
-  const { status, json } = await daemonRequest(km.endpoint, { method: 'GET', path: feePath(pubkey), bearer: km.token, timeoutMs: km.timeoutMs });
+  const { status, json } = await daemonRequest(km.endpoint, {
+    method: 'GET',
+    path: feePath(pubkey),
+    bearer: km.token,
+    timeoutMs: km.timeoutMs,
+  });
   if (status !== 200) throw refused(status, json);
   const r = v.safeParse(FeeRecipient, json);
   if (!r.success) throw new DaemonError('feerecipient: unexpected reply', 'bad-reply');
@@ -39,6 +49,12 @@ export async function getFeeRecipient(km: Keymanager, pubkey: string): Promise<s
 
 /** `POST .../feerecipient {ethaddress}`: the spec answers 202 Accepted. */
 export async function setFeeRecipient(km: Keymanager, pubkey: string, address: string): Promise<void> {
-  const { status, json } = await daemonRequest(km.endpoint, { method: 'POST', path: feePath(pubkey), body: { ethaddress: address }, bearer: km.token, timeoutMs: km.timeoutMs });
+  const { status, json } = await daemonRequest(km.endpoint, {
+    method: 'POST',
+    path: feePath(pubkey),
+    body: { ethaddress: address },
+    bearer: km.token,
+    timeoutMs: km.timeoutMs,
+  });
   if (status !== 202 && status !== 200) throw refused(status, json);
 }

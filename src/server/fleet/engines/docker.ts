@@ -51,7 +51,18 @@ const NODE_ID = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,100}$/;
 /** Docker's "never" timestamp. */
 const ZERO_TIME = /^0001-01-01/;
 /** Socket-level failures: the host is not there, as opposed to the host saying no. */
-const UNREACHABLE = new Set(['ENOENT', 'ECONNREFUSED', 'EACCES', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const UNREACHABLE = new Set([
+  'ENOENT',
+  'ECONNREFUSED',
+  'EACCES',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /** dockerode hands these to docker-modem, whose types have them; dockerode's omit them. */
 type ModemOptions = Docker.DockerOptions & { agent: http.Agent; connectionTimeout: number };
@@ -66,14 +77,17 @@ function statusOf(err: unknown): number | null {
 }
 
 function socketCode(err: unknown): string | null {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' && UNREACHABLE.has(err.code) ? err.code : null;
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' && UNREACHABLE.has(err.code)
+    ? err.code
+    : null;
 }
 
 /** The daemon's own words ("No such image: x"), not docker-modem's "(HTTP code 404) ..." wrapper. */
 function daemonMessage(err: unknown): string {
   if (err instanceof Error && 'json' in err) {
     const body = err.json;
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message.trim();
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
+      return body.message.trim();
     if (typeof body === 'string' && body.trim()) return body.trim();
   }
   return err instanceof Error ? err.message.trim() : String(err);
@@ -82,8 +96,15 @@ function daemonMessage(err: unknown): string {
 function fromChecked(c: HostConnection): Docker.DockerOptions {
   if (c.kind === 'socket') return { socketPath: c.socketPath };
   if (c.kind === 'plain') return { host: c.host, port: c.port };
-  if (c.kind === 'tls') return { protocol: 'https', host: c.host, port: c.port, ca: c.tls.ca, cert: c.tls.cert, key: c.tls.key };
-  return { protocol: 'ssh', host: c.host, port: c.port, username: c.username, sshOptions: c.sshKey ? { privateKey: c.sshKey } : {} } as Docker.DockerOptions;
+  if (c.kind === 'tls')
+    return { protocol: 'https', host: c.host, port: c.port, ca: c.tls.ca, cert: c.tls.cert, key: c.tls.key };
+  return {
+    protocol: 'ssh',
+    host: c.host,
+    port: c.port,
+    username: c.username,
+    sshOptions: c.sshKey ? { privateKey: c.sshKey } : {},
+  } as Docker.DockerOptions;
 }
 
 function toConnection(url: string): { socketPath: string } | { host: string; port: number } {
@@ -127,9 +148,11 @@ function toState(info: Docker.ContainerInspectInfo): EngineState {
   const base = { restarts: info.RestartCount ?? 0, startedAt: Number.isFinite(startedAt) ? startedAt : null, error };
   if (s.Restarting || s.Status === 'restarting') return { ...base, state: 'restarting', exitCode: s.ExitCode };
   // Paused is not a state the platform uses; the process still exists, so it is not "exited".
-  if (s.Running || s.Status === 'running' || s.Status === 'paused') return { ...base, state: 'running', exitCode: null };
+  if (s.Running || s.Status === 'running' || s.Status === 'paused')
+    return { ...base, state: 'running', exitCode: null };
   // Podman says "configured" for a container that never ran; compat layers usually say "created".
-  if (s.Status === 'created' || s.Status === 'configured') return { ...base, state: 'created', startedAt: null, exitCode: null };
+  if (s.Status === 'created' || s.Status === 'configured')
+    return { ...base, state: 'created', startedAt: null, exitCode: null };
   return { ...base, state: 'exited', exitCode: s.ExitCode };
 }
 
@@ -152,29 +175,51 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
   // connection costs next to nothing. Our own agent, so close() can cut requests in flight.
   // Over TLS an https agent (docker-modem adds the CA, certificate and key to each request);
   // over SSH docker-modem puts its own tunnelling agent in place of this one.
-  const agent = opts.connection?.kind === 'tls' ? new https.Agent({ keepAlive: false, maxSockets: 16 }) : new http.Agent({ keepAlive: false, maxSockets: 16 });
-  const modem: ModemOptions = { ...(opts.connection ? fromChecked(opts.connection) : toConnection(url)), version: API_VERSION, agent, connectionTimeout: 5_000 };
+  const agent =
+    opts.connection?.kind === 'tls'
+      ? new https.Agent({ keepAlive: false, maxSockets: 16 })
+      : new http.Agent({ keepAlive: false, maxSockets: 16 });
+  const modem: ModemOptions = {
+    ...(opts.connection ? fromChecked(opts.connection) : toConnection(url)),
+    version: API_VERSION,
+    agent,
+    connectionTimeout: 5_000,
+  };
   const docker = new Docker(modem);
   let closed = false;
 
   const fail = (what: string, err: unknown): DockerEngineError => {
     if (err instanceof DockerEngineError) return err;
-    if (socketCode(err)) return new DockerEngineError('unreachable', `docker host ${url} unreachable: ${daemonMessage(err)}`);
+    if (socketCode(err))
+      return new DockerEngineError('unreachable', `docker host ${url} unreachable: ${daemonMessage(err)}`);
     const status = statusOf(err);
-    return new DockerEngineError('api', `docker host ${url} refused to ${what}${status ? ` (HTTP ${status})` : ''}: ${daemonMessage(err)}`);
+    return new DockerEngineError(
+      'api',
+      `docker host ${url} refused to ${what}${status ? ` (HTTP ${status})` : ''}: ${daemonMessage(err)}`,
+    );
   };
-  const missing = (nodeId: string) => new DockerEngineError('missing', `node ${nodeId} has no container on docker host ${url}`);
+  const missing = (nodeId: string) =>
+    new DockerEngineError('missing', `node ${nodeId} has no container on docker host ${url}`);
 
   /** A GET of the API answered with JSON (a 404 is an error: the endpoint is not there). */
   function getJson(apiPath: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      docker.modem.dial({ path: apiPath, method: 'GET', options: {}, statusCodes: { 200: true, 404: 'not found', 500: 'server error' } }, (err, data) => (err ? reject(err) : resolve(data)));
+      docker.modem.dial(
+        {
+          path: apiPath,
+          method: 'GET',
+          options: {},
+          statusCodes: { 200: true, 404: 'not found', 500: 'server error' },
+        },
+        (err, data) => (err ? reject(err) : resolve(data)),
+      );
     });
   }
 
   function container(nodeId: string): Docker.Container {
     if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
-    if (!NODE_ID.test(nodeId)) throw new DockerEngineError('invalid', `node id ${JSON.stringify(nodeId)} cannot name a container`);
+    if (!NODE_ID.test(nodeId))
+      throw new DockerEngineError('invalid', `node id ${JSON.stringify(nodeId)} cannot name a container`);
     return docker.getContainer(containerName(nodeId));
   }
 
@@ -204,7 +249,10 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       if (statusOf(err) !== 404) throw fail(`inspect volume ${name}`, err);
     }
     try {
-      await docker.createVolume({ Name: name, Labels: { [LABEL.managed]: 'true', [LABEL.node]: spec.nodeId, [LABEL.host]: opts.hostId } });
+      await docker.createVolume({
+        Name: name,
+        Labels: { [LABEL.managed]: 'true', [LABEL.node]: spec.nodeId, [LABEL.host]: opts.hostId },
+      });
       return true;
     } catch (err) {
       throw fail(`create volume ${name}`, err);
@@ -220,9 +268,14 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
   }
 
   function createOptions(spec: DaemonSpec): Docker.ContainerCreateOptions {
-    if (spec.simulated) throw new DockerEngineError('invalid', `node ${spec.nodeId} is simulated; only the local engine serves simulated nodes`);
+    if (spec.simulated)
+      throw new DockerEngineError(
+        'invalid',
+        `node ${spec.nodeId} is simulated; only the local engine serves simulated nodes`,
+      );
     const rpc = spec.ports[spec.rpcPort];
-    if (rpc === undefined) throw new DockerEngineError('invalid', `node ${spec.nodeId}: rpc port "${spec.rpcPort}" is not among its ports`);
+    if (rpc === undefined)
+      throw new DockerEngineError('invalid', `node ${spec.nodeId}: rpc port "${spec.rpcPort}" is not among its ports`);
     const exposed: Record<string, object> = {};
     const bindings: Record<string, Array<{ HostIp: string; HostPort: string }>> = {};
     for (const [name, port] of Object.entries(spec.ports)) {
@@ -230,13 +283,22 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       const fixed = spec.publish?.find((p) => p.port === name);
       // A masternode's P2P port: on its own public addresses, at the coin's port, so the
       // network finds it where it was registered. Two nodes cannot hold one pair.
-      if (fixed) bindings[`${port}/tcp`] = fixed.hostIps.map((ip) => ({ HostIp: ip, HostPort: String(fixed.hostPort) }));
+      if (fixed)
+        bindings[`${port}/tcp`] = fixed.hostIps.map((ip) => ({ HostIp: ip, HostPort: String(fixed.hostPort) }));
       // An empty HostPort lets the runtime pick a free one; rpcEndpoint() reads it back.
       else bindings[`${port}/tcp`] = [{ HostIp: bindAddress, HostPort: '' }];
     }
     for (const p of spec.publish ?? []) {
-      if (spec.ports[p.port] === undefined) throw new DockerEngineError('invalid', `node ${spec.nodeId}: published port "${p.port}" is not among its ports`);
-      if (p.hostIps.length === 0) throw new DockerEngineError('invalid', `node ${spec.nodeId}: port "${p.port}" has no public address to be published on`);
+      if (spec.ports[p.port] === undefined)
+        throw new DockerEngineError(
+          'invalid',
+          `node ${spec.nodeId}: published port "${p.port}" is not among its ports`,
+        );
+      if (p.hostIps.length === 0)
+        throw new DockerEngineError(
+          'invalid',
+          `node ${spec.nodeId}: port "${p.port}" has no public address to be published on`,
+        );
     }
     const memory = spec.limits.memoryBytes > 0 ? spec.limits.memoryBytes : undefined;
     return {
@@ -295,7 +357,11 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       const name = containerName(spec.nodeId);
       const existing = await find(spec.nodeId);
       if (existing) {
-        if (existing.Config.Labels?.[LABEL.managed] !== 'true') throw new DockerEngineError('conflict', `container ${name} on docker host ${url} was not created by Nodekeep`);
+        if (existing.Config.Labels?.[LABEL.managed] !== 'true')
+          throw new DockerEngineError(
+            'conflict',
+            `container ${name} on docker host ${url} was not created by Nodekeep`,
+          );
         // A retried provision: the files as the node's settings are now.
         if (spec.files?.length) await putFiles(spec.nodeId, spec.dataDir, spec.files);
         return;
@@ -311,7 +377,8 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
           return;
         }
         if (madeVolume) await removeVolume(spec.nodeId).catch(() => {});
-        if (statusOf(err) === 404) throw new DockerEngineError('image_missing', `image ${spec.program} not found on docker host ${url}`);
+        if (statusOf(err) === 404)
+          throw new DockerEngineError('image_missing', `image ${spec.program} not found on docker host ${url}`);
         throw fail(`create container ${name}`, err);
       }
       // Into the created container, before its first start: the config never travels as
@@ -320,18 +387,29 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         try {
           await putFiles(spec.nodeId, spec.dataDir, spec.files);
         } catch (err) {
-          await container(spec.nodeId).remove({ force: true }).catch(() => {});
+          await container(spec.nodeId)
+            .remove({ force: true })
+            .catch(() => {});
           if (madeVolume) await removeVolume(spec.nodeId).catch(() => {});
           throw err;
         }
       }
-      log.info('container created', { node: spec.nodeId, image: spec.program, files: spec.files?.length ?? 0, ms: Date.now() - t0 });
+      log.info('container created', {
+        node: spec.nodeId,
+        image: spec.program,
+        files: spec.files?.length ?? 0,
+        ms: Date.now() - t0,
+      });
     },
 
     async writeFiles(nodeId, files) {
       const info = await inspectOrThrow(nodeId);
       const dataDir = info.Config.Labels?.[LABEL.dataDir];
-      if (!dataDir) throw new DockerEngineError('invalid', `container ${containerName(nodeId)} on docker host ${url} has no data folder label`);
+      if (!dataDir)
+        throw new DockerEngineError(
+          'invalid',
+          `container ${containerName(nodeId)} on docker host ${url} has no data folder label`,
+        );
       await putFiles(nodeId, dataDir, files);
       log.info('container files written', { node: nodeId, files: files.map((f) => f.name) });
     },
@@ -413,7 +491,8 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
         if (statusOf(err) === 404) throw missing(nodeId);
         throw fail(`read logs of ${containerName(nodeId)}`, err);
       });
-      if (!(body instanceof Readable)) throw new DockerEngineError('api', `docker host ${url} sent no log stream for ${containerName(nodeId)}`);
+      if (!(body instanceof Readable))
+        throw new DockerEngineError('api', `docker host ${url} sent no log stream for ${containerName(nodeId)}`);
       const chunks: Buffer[] = [];
       try {
         for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
@@ -426,9 +505,15 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     async rpcEndpoint(nodeId, name) {
       const info = await inspectOrThrow(nodeId);
       const labels = info.Config.Labels ?? {};
-      const port = name ? (JSON.parse(labels[LABEL.ports] ?? '{}') as Record<string, number>)[name] : labels[LABEL.rpcPort];
+      const port = name
+        ? (JSON.parse(labels[LABEL.ports] ?? '{}') as Record<string, number>)[name]
+        : labels[LABEL.rpcPort];
       const binding = port ? info.NetworkSettings?.Ports?.[`${port}/tcp`]?.find((b) => b.HostPort) : undefined;
-      if (!binding) throw new DockerEngineError('invalid', `node ${nodeId} has no published ${name ?? 'rpc'} port on docker host ${url} (is it running?)`);
+      if (!binding)
+        throw new DockerEngineError(
+          'invalid',
+          `node ${nodeId} has no published ${name ?? 'rpc'} port on docker host ${url} (is it running?)`,
+        );
       return { host: endpointHost(binding.HostIp), port: Number(binding.HostPort) };
     },
 
@@ -438,16 +523,20 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       // an unprivileged writer sees it). Else only Podman says: its graph root's size and use.
       const local = 'socketPath' in toConnection(url);
       const podman = await getJson('/libpod/info').catch(() => null);
-      const store = podman && typeof podman === 'object' && 'store' in podman ? (podman.store as Record<string, unknown>) : null;
+      const store =
+        podman && typeof podman === 'object' && 'store' in podman ? (podman.store as Record<string, unknown>) : null;
       if (store) {
-        const folders = [store.volumePath, store.graphRoot].filter((p): p is string => typeof p === 'string' && p !== '');
+        const folders = [store.volumePath, store.graphRoot].filter(
+          (p): p is string => typeof p === 'string' && p !== '',
+        );
         // The volumes folder appears with the first volume; the graph root is on the same disk unless configured apart.
         const here = local ? folders.find((p) => fs.existsSync(p)) : undefined;
         if (here) return diskOf(here);
         const folder = folders[0];
         const total = Number(store.graphRootAllocated);
         const used = Number(store.graphRootUsed);
-        if (total > 0 && used >= 0) return { freeBytes: Math.max(0, total - used), totalBytes: total, path: `${url} ${folder ?? ''}`.trim() };
+        if (total > 0 && used >= 0)
+          return { freeBytes: Math.max(0, total - used), totalBytes: total, path: `${url} ${folder ?? ''}`.trim() };
       }
       let info: { DockerRootDir?: string };
       try {
@@ -467,7 +556,10 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     async list() {
       if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
       try {
-        const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.managed}=true`, `${LABEL.host}=${opts.hostId}`] } });
+        const found = await docker.listContainers({
+          all: true,
+          filters: { label: [`${LABEL.managed}=true`, `${LABEL.host}=${opts.hostId}`] },
+        });
         return found.map((c) => c.Labels[LABEL.node]).filter((id): id is string => Boolean(id));
       } catch (err) {
         throw fail('list containers', err);

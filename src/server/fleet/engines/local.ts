@@ -2,7 +2,18 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../../log';
-import { diskOf, PermanentEngineError, plainFileName, type CloseOptions, type DaemonFile, type DiskSpace, type DaemonSpec, type EngineState, type NodeEngine, type RpcEndpoint } from '../engine';
+import {
+  diskOf,
+  PermanentEngineError,
+  plainFileName,
+  type CloseOptions,
+  type DaemonFile,
+  type DiskSpace,
+  type DaemonSpec,
+  type EngineState,
+  type NodeEngine,
+  type RpcEndpoint,
+} from '../engine';
 
 /** Spec.program value for nodes served by the shared coin-daemon simulator process. */
 export const SIMULATOR_PROGRAM = 'simulator';
@@ -12,7 +23,8 @@ const SIM_SECRETS = 'simulated-secrets.json';
 /** The simulator answers its admin calls at once; one that does not must not hold a start or a request. */
 const SIM_ADMIN_MS = 30_000;
 /** Why a simulated node is not served: shown to the operator (and as the node's problem). */
-export const SIMULATOR_OFF = 'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
+export const SIMULATOR_OFF =
+  'The coin-daemon simulator is off on this platform (FLEET_SIMULATOR); simulated nodes are not served.';
 
 /** `aside`: stopped by `setAside` (its node not the database's, or not placed here), not by the fleet. */
 type Record_ = { spec: DaemonSpec; desired: 'running' | 'stopped'; aside?: true };
@@ -123,7 +135,9 @@ export class LocalEngine implements NodeEngine {
     fs.mkdirSync(this.nodeDir(id), { recursive: true });
     const token = rec.spec.simulated?.keymanagerToken;
     if (token) {
-      placeFiles(this.nodeDir(id), [{ name: SIM_SECRETS, content: JSON.stringify({ keymanagerToken: token }), mode: 0o600 }]);
+      placeFiles(this.nodeDir(id), [
+        { name: SIM_SECRETS, content: JSON.stringify({ keymanagerToken: token }), mode: 0o600 },
+      ]);
       const { keymanagerToken: _, ...simulated } = rec.spec.simulated!;
       rec = { ...rec, spec: { ...rec.spec, simulated } };
     }
@@ -131,9 +145,14 @@ export class LocalEngine implements NodeEngine {
   }
 
   /** A simulated node's settings with the secrets kept beside its record. */
-  private simulatedSettings(id: string, simulated: NonNullable<DaemonSpec['simulated']>): NonNullable<DaemonSpec['simulated']> {
+  private simulatedSettings(
+    id: string,
+    simulated: NonNullable<DaemonSpec['simulated']>,
+  ): NonNullable<DaemonSpec['simulated']> {
     try {
-      const secrets = JSON.parse(fs.readFileSync(path.join(this.nodeDir(id), SIM_SECRETS), 'utf8')) as { keymanagerToken?: string };
+      const secrets = JSON.parse(fs.readFileSync(path.join(this.nodeDir(id), SIM_SECRETS), 'utf8')) as {
+        keymanagerToken?: string;
+      };
       return { ...simulated, ...(secrets.keymanagerToken ? { keymanagerToken: secrets.keymanagerToken } : {}) };
     } catch {
       return simulated;
@@ -193,8 +212,14 @@ export class LocalEngine implements NodeEngine {
   /** One admin call to the simulator (our own process); its JSON answer, if any. */
   private async simAdmin(method: string, p: string, body?: unknown): Promise<unknown> {
     const port = await this.simulatorPort();
-    const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, { signal: AbortSignal.timeout(SIM_ADMIN_MS), method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    if (!res.ok && !(method === 'DELETE' && res.status === 404)) throw new Error(`simulator refused ${method} ${p}: ${await res.text()}`);
+    const res = await fetch(`http://127.0.0.1:${port}/admin${p}`, {
+      signal: AbortSignal.timeout(SIM_ADMIN_MS),
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok && !(method === 'DELETE' && res.status === 404))
+      throw new Error(`simulator refused ${method} ${p}: ${await res.text()}`);
     return res.ok ? res.json().catch(() => undefined) : undefined;
   }
 
@@ -213,7 +238,12 @@ export class LocalEngine implements NodeEngine {
     const out = fs.openSync(path.join(dir, 'daemon.log'), 'a');
     let child;
     try {
-      child = spawn(spec.program, spec.args, { cwd: dir, env: { ...process.env, ...spec.env }, stdio: ['ignore', out, out], detached: true });
+      child = spawn(spec.program, spec.args, {
+        cwd: dir,
+        env: { ...process.env, ...spec.env },
+        stdio: ['ignore', out, out],
+        detached: true,
+      });
     } finally {
       fs.closeSync(out);
     }
@@ -225,10 +255,12 @@ export class LocalEngine implements NodeEngine {
     child.on('error', (err) => this.lastError.set(id, err.message));
     child.unref();
     fs.writeFileSync(path.join(dir, 'pid'), String(pid));
-    const exited = new Promise<void>((resolve) => child.once('exit', (code, signal) => {
-      this.onExit(id, pid, code, signal);
-      resolve();
-    }));
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.onExit(id, pid, code, signal);
+        resolve();
+      }),
+    );
     this.procs.set(id, { pid, startedAt: Date.now(), adopted: false, exited });
     if (id === SIM_ID) this.watchSimulatorPort(pid);
     this.opts.log.info('local engine started daemon', { node: id, pid, program: path.basename(spec.program) });
@@ -278,7 +310,14 @@ export class LocalEngine implements NodeEngine {
     this.restarts.set(id, n + 1);
     const delay = Math.min(30_000, (this.opts.backoffMs ?? 500) * 2 ** Math.min(n, 6));
     this.lastError.set(id, `exited (${signal ?? `code ${code}`}); restarting in ${delay} ms`);
-    this.opts.log.warn('daemon exited unexpectedly; restarting', { node: id, pid, exit_status: code, signal, restart: n + 1, delay_ms: delay });
+    this.opts.log.warn('daemon exited unexpectedly; restarting', {
+      node: id,
+      pid,
+      exit_status: code,
+      signal,
+      restart: n + 1,
+      delay_ms: delay,
+    });
     const t = setTimeout(() => {
       this.timers.delete(id);
       if (this.closing || this.readRecord(id)?.desired !== 'running' || this.procs.has(id)) return;
@@ -378,7 +417,11 @@ export class LocalEngine implements NodeEngine {
    * each start, so one that failed is tried again; a failure does not hold the start up.
    */
   private async matchSimulator(ids: string[]): Promise<void> {
-    const failed = (err: unknown, node?: string) => this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', { node, error: (err as Error).message });
+    const failed = (err: unknown, node?: string) =>
+      this.opts.log.warn('simulator nodes not matched to their records; tried again at the next start', {
+        node,
+        error: (err as Error).message,
+      });
     let served: Set<string>;
     try {
       served = new Set(((await this.simAdmin('GET', '/nodes')) as { nodes: string[] }).nodes);
@@ -425,7 +468,11 @@ export class LocalEngine implements NodeEngine {
     this.writeRecord(nodeId, { spec: rec.spec, desired: 'running' });
     if (rec.spec.program === SIMULATOR_PROGRAM) {
       if (!rec.spec.simulated) throw new Error(`node ${nodeId} runs on the simulator but has no simulation settings`);
-      await this.simAdmin('POST', '/nodes', { nodeId, coin: rec.spec.coinId, ...this.simulatedSettings(nodeId, rec.spec.simulated) });
+      await this.simAdmin('POST', '/nodes', {
+        nodeId,
+        coin: rec.spec.coinId,
+        ...this.simulatedSettings(nodeId, rec.spec.simulated),
+      });
       return;
     }
     if (!this.procs.has(nodeId)) await this.launch(nodeId);
@@ -474,13 +521,20 @@ export class LocalEngine implements NodeEngine {
     const rec = this.readRecord(nodeId);
     if (!rec) return { state: 'missing', restarts: 0, startedAt: null, exitCode: null, error: null };
     const sim = rec.spec.program === SIMULATOR_PROGRAM;
-    if (sim && !this.simulatorOn) return { state: 'exited', restarts: 0, startedAt: null, exitCode: null, error: SIMULATOR_OFF };
+    if (sim && !this.simulatorOn)
+      return { state: 'exited', restarts: 0, startedAt: null, exitCode: null, error: SIMULATOR_OFF };
     const proc = this.procs.get(sim ? SIM_ID : nodeId);
     const restarts = this.restarts.get(sim ? SIM_ID : nodeId) ?? 0;
     const error = this.lastError.get(sim ? SIM_ID : nodeId) ?? null;
     if (rec.desired !== 'running') return { state: 'created', restarts, startedAt: null, exitCode: null, error };
     if (proc) return { state: 'running', restarts, startedAt: proc.startedAt, exitCode: null, error: null };
-    return { state: this.timers.has(sim ? SIM_ID : nodeId) ? 'restarting' : 'exited', restarts, startedAt: null, exitCode: null, error };
+    return {
+      state: this.timers.has(sim ? SIM_ID : nodeId) ? 'restarting' : 'exited',
+      restarts,
+      startedAt: null,
+      exitCode: null,
+      error,
+    };
   }
 
   async logs(nodeId: string, tail = 100): Promise<string> {
@@ -495,7 +549,8 @@ export class LocalEngine implements NodeEngine {
   async rpcEndpoint(nodeId: string, port?: string): Promise<RpcEndpoint> {
     const { spec } = this.record(nodeId);
     // The simulator answers every API of a node (a validator's Keymanager API too) on its path.
-    if (spec.program === SIMULATOR_PROGRAM) return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/n/${encodeURIComponent(nodeId)}` };
+    if (spec.program === SIMULATOR_PROGRAM)
+      return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/n/${encodeURIComponent(nodeId)}` };
     const p = spec.ports[port ?? spec.rpcPort];
     if (p === undefined) throw new Error(`node ${nodeId} has no port "${port}"`);
     return { host: '127.0.0.1', port: p };
@@ -511,7 +566,9 @@ export class LocalEngine implements NodeEngine {
    * `nodes`: each node the database has, by id, with whether it is placed on this machine
    * and whether live (runtime's placedHere).
    */
-  async setAside(nodes: ReadonlyMap<string, { placed: boolean; live: boolean }>): Promise<{ setAside: string[]; back: string[] }> {
+  async setAside(
+    nodes: ReadonlyMap<string, { placed: boolean; live: boolean }>,
+  ): Promise<{ setAside: string[]; back: string[] }> {
     const result = { setAside: [] as string[], back: [] as string[] };
     const stops: Promise<void>[] = [];
     for (const id of await this.list()) {
@@ -539,7 +596,8 @@ export class LocalEngine implements NodeEngine {
 
   /** Chain-wide RPC of a simulated coin, before any node of it exists (SIN's burn check). */
   async simulatorCoinEndpoint(coinId: string): Promise<RpcEndpoint> {
-    if (!/^[a-z0-9]{1,32}$/.test(coinId)) throw new Error(`coin id ${JSON.stringify(coinId)} cannot name a simulated chain`);
+    if (!/^[a-z0-9]{1,32}$/.test(coinId))
+      throw new Error(`coin id ${JSON.stringify(coinId)} cannot name a simulated chain`);
     return { host: '127.0.0.1', port: await this.simulatorPort(), path: `/c/${coinId}` };
   }
 
@@ -587,7 +645,8 @@ export class LocalEngine implements NodeEngine {
    */
   async simulatorOperatorKey(nodeId: string, secret: string): Promise<void> {
     const rec = this.record(nodeId);
-    if (rec.spec.program !== SIMULATOR_PROGRAM) throw new Error(`node ${nodeId} is not simulated: write its operator key into its config and restart it`);
+    if (rec.spec.program !== SIMULATOR_PROGRAM)
+      throw new Error(`node ${nodeId} is not simulated: write its operator key into its config and restart it`);
     await this.simAdmin('POST', `/nodes/${encodeURIComponent(nodeId)}/operator-key`, { secret });
   }
 

@@ -36,7 +36,12 @@ export class EngineRegistry {
     private readonly dockerFactory?: DockerEngineFactory,
     simulator = false,
   ) {
-    this.local = new LocalEngine({ dir: path.join(dataDir, 'fleet', 'local'), log, simulatorCommand: simulatorCommand(), simulator });
+    this.local = new LocalEngine({
+      dir: path.join(dataDir, 'fleet', 'local'),
+      log,
+      simulatorCommand: simulatorCommand(),
+      simulator,
+    });
   }
 
   for(host: Host): NodeEngine {

@@ -39,7 +39,11 @@ export function tarOf(files: TarFile[], mtime = Math.floor(Date.now() / 1000)): 
   const parts: Buffer[] = [];
   for (const f of files) {
     const body = typeof f.content === 'string' ? Buffer.from(f.content, 'utf8') : f.content;
-    parts.push(tarHeader(f.name, body.length, f.mode, mtime), body, Buffer.alloc((BLOCK - (body.length % BLOCK)) % BLOCK, 0));
+    parts.push(
+      tarHeader(f.name, body.length, f.mode, mtime),
+      body,
+      Buffer.alloc((BLOCK - (body.length % BLOCK)) % BLOCK, 0),
+    );
   }
   // The end of the archive: two zero blocks.
   parts.push(Buffer.alloc(2 * BLOCK, 0));

@@ -171,7 +171,9 @@ export class SimChains {
 
   /** First height a registered node can be paid at: two blocks after its registration. */
   paidSince(node: SimNode): number {
-    return node.registeredAt === null ? 0 : Math.ceil((node.registeredAt - this.state.genesis) / (node.blockTimeS * 1000)) + 2;
+    return node.registeredAt === null
+      ? 0
+      : Math.ceil((node.registeredAt - this.state.genesis) / (node.blockTimeS * 1000)) + 2;
   }
 
   /** Height of the block mined at `at` (ms) on this node's chain. */

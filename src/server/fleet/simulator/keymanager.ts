@@ -24,7 +24,13 @@ function tokenMatches(expected: string | undefined, header: string | undefined):
  * the platform makes: list the local keystores, read and set one key's fee recipient.
  * Like Lighthouse: no token 401, a wrong token 403, an unknown key 404, a set answers 202.
  */
-export function keymanagerAnswer(node: SimNode, method: string, path: string, body: unknown, authorization: string | undefined): Reply {
+export function keymanagerAnswer(
+  node: SimNode,
+  method: string,
+  path: string,
+  body: unknown,
+  authorization: string | undefined,
+): Reply {
   if (!node.keymanagerToken) return error(404, 'this node runs no validator client');
   if (!authorization) return error(401, 'missing authorization header');
   if (!tokenMatches(node.keymanagerToken, authorization)) return error(403, 'invalid API token');
@@ -32,7 +38,10 @@ export function keymanagerAnswer(node: SimNode, method: string, path: string, bo
   const validators = node.validators ?? [];
   if (m[1] === 'keystores') {
     if (method !== 'GET') return error(405, 'GET only here');
-    return { status: 200, body: { data: validators.map((v) => ({ validating_pubkey: v.pubkey, derivation_path: '', readonly: false })) } };
+    return {
+      status: 200,
+      body: { data: validators.map((v) => ({ validating_pubkey: v.pubkey, derivation_path: '', readonly: false })) },
+    };
   }
   const v = validators.find((x) => x.pubkey === m[2].toLowerCase());
   if (!v) return error(404, `no validator with pubkey ${m[2]}`);

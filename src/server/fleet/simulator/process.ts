@@ -17,10 +17,15 @@ export async function runSimulatorProcess(argv: string[]): Promise<void> {
   }
   const host = arg('host') ?? '127.0.0.1';
   // Keep the last port when it is free (nodes' endpoints stay the same); else any port.
-  const sim = await startSimulator({ stateFile, port: Number(arg('port') ?? 0), host }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EADDRINUSE') throw err;
-    return startSimulator({ stateFile, port: 0, host });
-  });
-  process.stdout.write(`${JSON.stringify({ simulator: true, msg: 'COIN-DAEMON SIMULATOR listening', listening: sim.port })}\n`);
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void sim.close().then(() => process.exit(0)));
+  const sim = await startSimulator({ stateFile, port: Number(arg('port') ?? 0), host }).catch(
+    (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EADDRINUSE') throw err;
+      return startSimulator({ stateFile, port: 0, host });
+    },
+  );
+  process.stdout.write(
+    `${JSON.stringify({ simulator: true, msg: 'COIN-DAEMON SIMULATOR listening', listening: sim.port })}\n`,
+  );
+  for (const sig of ['SIGTERM', 'SIGINT'] as const)
+    process.once(sig, () => void sim.close().then(() => process.exit(0)));
 }

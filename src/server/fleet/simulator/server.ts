@@ -20,7 +20,12 @@ const NodeConfig = v.strictObject({
   operatorPublic: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{96}$/))),
   validators: v.optional(
     v.pipe(
-      v.array(v.strictObject({ pubkey: v.pipe(v.string(), v.regex(/^0x[0-9a-f]{96}$/)), feeRecipient: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/)) })),
+      v.array(
+        v.strictObject({
+          pubkey: v.pipe(v.string(), v.regex(/^0x[0-9a-f]{96}$/)),
+          feeRecipient: v.pipe(v.string(), v.regex(/^0x[0-9a-fA-F]{40}$/)),
+        }),
+      ),
       v.maxLength(100),
     ),
   ),
@@ -28,7 +33,9 @@ const NodeConfig = v.strictObject({
   daemonVersion: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]{1,40}$/))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
-const Penalty = v.strictObject({ penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))) });
+const Penalty = v.strictObject({
+  penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))),
+});
 const OperatorKey = v.strictObject({ secret: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)) });
 const Tx = v.strictObject({
   txid: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
@@ -57,7 +64,12 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
  * State is saved to `stateFile` after each change, so a restarted simulator brings its
  * nodes back.
  */
-export async function startSimulator(opts: { host?: string; port?: number; stateFile: string; log?: (line: string) => void }): Promise<SimulatorServer> {
+export async function startSimulator(opts: {
+  host?: string;
+  port?: number;
+  stateFile: string;
+  log?: (line: string) => void;
+}): Promise<SimulatorServer> {
   const log = opts.log ?? ((l: string) => process.stdout.write(`${l}\n`));
   let state: SimState | null = null;
   try {
@@ -84,10 +96,12 @@ export async function startSimulator(opts: { host?: string; port?: number; state
   };
 
   function admin(method: string, parts: string[], body: unknown, res: http.ServerResponse) {
-    if (parts[0] === 'health') return send(res, 200, { ok: true, simulator: true, nodes: Object.keys(chains.state.nodes).length });
+    if (parts[0] === 'health')
+      return send(res, 200, { ok: true, simulator: true, nodes: Object.keys(chains.state.nodes).length });
     if (parts[0] === 'txs' && method === 'POST') {
       const t = v.safeParse(Tx, body);
-      if (!t.success) return send(res, 400, { error: t.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
+      if (!t.success)
+        return send(res, 400, { error: t.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
       chains.state.txs = { ...chains.state.txs, [t.output.txid]: t.output };
       save();
       return send(res, 200, { ok: true });
@@ -98,7 +112,8 @@ export async function startSimulator(opts: { host?: string; port?: number; state
       if (method === 'GET') return send(res, 200, { nodes: Object.keys(chains.state.nodes) });
       if (method !== 'POST') return send(res, 405, { error: 'POST or GET' });
       const cfg = v.safeParse(NodeConfig, body);
-      if (!cfg.success) return send(res, 400, { error: cfg.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
+      if (!cfg.success)
+        return send(res, 400, { error: cfg.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`).join('; ') });
       chains.add(cfg.output);
       save();
       log(JSON.stringify({ simulator: true, msg: 'node added', node: cfg.output.nodeId, coin: cfg.output.coin }));
@@ -169,7 +184,10 @@ export async function startSimulator(opts: { host?: string; port?: number; state
         if (!node) return send(res, 404, { error: `no simulated node ${parts[1]}` });
         const p = `/${parts.slice(2).join('/')}`;
         // A validator node's Keymanager API (its validator client's) beside its beacon API.
-        const reply = node.rpc === 'evm' && isKeymanagerPath(p) ? keymanagerAnswer(node, req.method ?? 'GET', p, body, req.headers.authorization) : answer(chains, node, req.method ?? 'GET', p, body);
+        const reply =
+          node.rpc === 'evm' && isKeymanagerPath(p)
+            ? keymanagerAnswer(node, req.method ?? 'GET', p, body, req.headers.authorization)
+            : answer(chains, node, req.method ?? 'GET', p, body);
         if (reply.changed) save();
         return send(res, reply.status, reply.body);
       }

@@ -16,7 +16,10 @@ export const DELIVERY_ATTEMPTS = 4;
 type Deps = Pick<AppDeps, 'db' | 'config' | 'secrets' | 'hub' | 'mail' | 'log'>;
 
 /** The alert a notification row becomes on every channel. */
-export function alertOf(n: { id: number; kind: string; params: string; message: string; link: string; created_at: number }, publicUrl: string): AlertMessage {
+export function alertOf(
+  n: { id: number; kind: string; params: string; message: string; link: string; created_at: number },
+  publicUrl: string,
+): AlertMessage {
   let node: string | null = null;
   try {
     const p = JSON.parse(n.params) as { mn_id?: unknown };
@@ -24,7 +27,14 @@ export function alertOf(n: { id: number; kind: string; params: string; message: 
   } catch {
     // params are ours and JSON; a node is optional anyway
   }
-  return { id: n.id, kind: n.kind, message: n.message, link: `${publicUrl}${n.link}`, node, time: new Date(n.created_at).toISOString() };
+  return {
+    id: n.id,
+    kind: n.kind,
+    message: n.message,
+    link: `${publicUrl}${n.link}`,
+    node,
+    time: new Date(n.created_at).toISOString(),
+  };
 }
 
 /**
@@ -34,14 +44,25 @@ export function alertOf(n: { id: number; kind: string; params: string; message: 
  * told in-app (and by mail), and this delivery stops. A channel turned off or deleted
  * meanwhile gets nothing.
  */
-export async function deliverToChannel(deps: Deps, notificationId: number, channelId: number, signal: AbortSignal): Promise<Outcome> {
+export async function deliverToChannel(
+  deps: Deps,
+  notificationId: number,
+  channelId: number,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const n = await findNotification(deps.db, notificationId);
   if (!n) return 'skipped';
   return deliver(deps, channelId, n.user_id, alertOf(n, deps.config.publicUrl), signal);
 }
 
 /** Delivers the quiet-hours summary of notifications `firstId`..`lastId` to one channel (job `notify.channel_summary`). */
-export async function deliverSummaryToChannel(deps: Deps, channelId: number, firstId: number, lastId: number, signal: AbortSignal): Promise<Outcome> {
+export async function deliverSummaryToChannel(
+  deps: Deps,
+  channelId: number,
+  firstId: number,
+  lastId: number,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const channel = await findChannel(deps.db, channelId);
   if (!channel) return 'skipped';
   const held = await summarisedForChannels(deps.db, channel.user_id, firstId, lastId);
@@ -51,11 +72,21 @@ export async function deliverSummaryToChannel(deps: Deps, channelId: number, fir
 
 type Outcome = 'delivered' | 'skipped' | 'channel disabled';
 
-async function deliver(deps: Deps, channelId: number, userId: number, alert: AlertMessage, signal: AbortSignal): Promise<Outcome> {
+async function deliver(
+  deps: Deps,
+  channelId: number,
+  userId: number,
+  alert: AlertMessage,
+  signal: AbortSignal,
+): Promise<Outcome> {
   const { db } = deps;
   const channel = await findChannel(db, channelId);
   if (!channel || channel.enabled !== 1 || channel.user_id !== userId) return 'skipped';
-  const opened = { type: channel.type as AlertChannelType, target: channel.target, secret: openChannelSecret(deps.secrets, channel) };
+  const opened = {
+    type: channel.type as AlertChannelType,
+    target: channel.target,
+    secret: openChannelSecret(deps.secrets, channel),
+  };
   try {
     await adapters[opened.type](opened, alert, channelEnv(deps.config, signal));
   } catch (err) {
@@ -63,8 +94,13 @@ async function deliver(deps: Deps, channelId: number, userId: number, alert: Ale
     const disabled = await db.transaction().execute(async (trx) => {
       const row = await recordFailure(trx, channelId, error, Date.now());
       if (!row || row.failures < deps.config.alertChannelMaxFailures) return false;
-      if (!(await disableFailing(trx, channelId, `${row.failures} failed deliveries in a row`, Date.now()))) return false;
-      await raise(trx, row.user_id, 'alert_channel_disabled', { channel: channelLabel(row), failures: row.failures, error });
+      if (!(await disableFailing(trx, channelId, `${row.failures} failed deliveries in a row`, Date.now())))
+        return false;
+      await raise(trx, row.user_id, 'alert_channel_disabled', {
+        channel: channelLabel(row),
+        failures: row.failures,
+        error,
+      });
       return true;
     });
     if (disabled) {
@@ -86,7 +122,8 @@ export function handleChannelDelivery(jobs: JobRunner, deps: Deps): void {
     backoffMs: deps.config.alertRetryMs,
     run: async (p, { signal }) => {
       const outcome = await deliverToChannel(deps, p.notification_id, p.channel_id, signal);
-      if (outcome !== 'delivered') deps.log.info(`alert delivery ${outcome}`, { notification_id: p.notification_id, channel_id: p.channel_id });
+      if (outcome !== 'delivered')
+        deps.log.info(`alert delivery ${outcome}`, { notification_id: p.notification_id, channel_id: p.channel_id });
     },
   });
   jobs.handle('notify.channel_summary', {
@@ -95,8 +132,8 @@ export function handleChannelDelivery(jobs: JobRunner, deps: Deps): void {
     backoffMs: deps.config.alertRetryMs,
     run: async (p, { signal }) => {
       const outcome = await deliverSummaryToChannel(deps, p.channel_id, p.first_id, p.last_id, signal);
-      if (outcome !== 'delivered') deps.log.info(`quiet-hours summary delivery ${outcome}`, { channel_id: p.channel_id, last_id: p.last_id });
+      if (outcome !== 'delivered')
+        deps.log.info(`quiet-hours summary delivery ${outcome}`, { channel_id: p.channel_id, last_id: p.last_id });
     },
   });
 }
-

@@ -10,9 +10,16 @@ export function discordWebhookId(url: string, base: string): string | null {
 
 /** POSTs `{content}` to the webhook (the sealed secret is its whole URL); Discord answers 204, errors as `{message}`. */
 export const sendDiscord: ChannelAdapter = async (channel, alert, env) => {
-  if (!discordWebhookId(channel.secret, env.discordWebhookBase)) throw new DeliveryError('The Discord webhook URL is not one of Discord’s.');
+  if (!discordWebhookId(channel.secret, env.discordWebhookBase))
+    throw new DeliveryError('The Discord webhook URL is not one of Discord’s.');
   const content = `${alert.message}\n${alert.link}`.slice(0, 2000);
-  const res = await postJson(channel.secret, JSON.stringify({ content, allowed_mentions: { parse: [] } }), {}, { allowInternal: true }, env.signal);
+  const res = await postJson(
+    channel.secret,
+    JSON.stringify({ content, allowed_mentions: { parse: [] } }),
+    {},
+    { allowInternal: true },
+    env.signal,
+  );
   if (res.status >= 200 && res.status <= 299) return;
   let message = '';
   try {

@@ -40,7 +40,10 @@ export function urlProblem(raw: string, policy: OutboundPolicy): string | null {
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'Only http:// and https:// URLs are allowed.';
   if (u.username || u.password) return 'The URL must not contain a user name or password.';
   const host = u.hostname.replace(/^\[|\]$/g, '');
-  if (!policy.allowInternal && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))) {
+  if (
+    !policy.allowInternal &&
+    (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))
+  ) {
     return 'The URL must point to a public address, not a local or private network.';
   }
   return null;
@@ -61,7 +64,8 @@ function guardedLookup(policy: OutboundPolicy): net.LookupFunction {
       if (!addresses.length) return callback(new DeliveryError(`${hostname} has no address`), none, 0);
       if (!policy.allowInternal) {
         const own = hostAddresses(); // once per lookup, for every address it gave
-        if (addresses.some((a) => !isPublicAddress(a.address, own))) return callback(new DeliveryError(`${hostname} resolves to a local or private address`), none, 0);
+        if (addresses.some((a) => !isPublicAddress(a.address, own)))
+          return callback(new DeliveryError(`${hostname} resolves to a local or private address`), none, 0);
       }
       if (options.all) return callback(null, addresses);
       callback(null, addresses[0].address, addresses[0].family);
@@ -77,14 +81,25 @@ export type Answer = { status: number; text: string };
  * exchange, at most a few KB of the answer read. Rejects with a DeliveryError whose text
  * the owner may see; it never holds the URL's secret parts.
  */
-export function postJson(rawUrl: string, body: string, headers: Record<string, string>, policy: OutboundPolicy, signal?: AbortSignal): Promise<Answer> {
+export function postJson(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  policy: OutboundPolicy,
+  signal?: AbortSignal,
+): Promise<Answer> {
   const problem = urlProblem(rawUrl, policy);
   if (problem) return Promise.reject(new DeliveryError(problem));
   const u = new URL(rawUrl);
   const host = u.hostname.replace(/^\[|\]$/g, '');
   const options: https.RequestOptions = {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Nodekeep-Alerts/1', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      'user-agent': 'Nodekeep-Alerts/1',
+      ...headers,
+    },
     // An address written out is checked by urlProblem; a name is checked when resolved.
     ...(net.isIP(host) ? {} : { lookup: guardedLookup(policy) }),
     timeout: DELIVERY_TIMEOUT_MS,
@@ -92,23 +107,36 @@ export function postJson(rawUrl: string, body: string, headers: Record<string, s
     // A connection per delivery: none kept open to a customer's host between alerts.
     agent: false,
   };
-  const request = (cb: (res: http.IncomingMessage) => void) => (u.protocol === 'https:' ? https.request(u, options, cb) : http.request(u, options, cb));
+  const request = (cb: (res: http.IncomingMessage) => void) =>
+    u.protocol === 'https:' ? https.request(u, options, cb) : http.request(u, options, cb);
   return new Promise<Answer>((resolve, reject) => {
-    const req = request(
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          if (size < MAX_ANSWER_BYTES) chunks.push(c);
-          size += c.length;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES) }));
-        res.on('error', (e) => reject(new DeliveryError(e.message)));
-      },
+    const req = request((res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        if (size < MAX_ANSWER_BYTES) chunks.push(c);
+        size += c.length;
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          text: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES),
+        }),
+      );
+      res.on('error', (e) => reject(new DeliveryError(e.message)));
+    });
+    const timer = setTimeout(
+      () => req.destroy(new DeliveryError(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)),
+      DELIVERY_TIMEOUT_MS,
     );
-    const timer = setTimeout(() => req.destroy(new DeliveryError(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)), DELIVERY_TIMEOUT_MS);
     req.on('timeout', () => req.destroy(new DeliveryError(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)));
-    req.on('error', (e) => reject(e instanceof DeliveryError ? e : new DeliveryError(`could not reach the receiver: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
+    req.on('error', (e) =>
+      reject(
+        e instanceof DeliveryError
+          ? e
+          : new DeliveryError(`could not reach the receiver: ${(e as NodeJS.ErrnoException).code ?? e.message}`),
+      ),
+    );
     req.on('close', () => clearTimeout(timer));
     req.end(body);
   });

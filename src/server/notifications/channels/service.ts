@@ -5,7 +5,15 @@ import { fail } from '../../errors';
 import { adapters, channelEnv } from './adapters';
 import { discordWebhookId } from './discord';
 import { DELIVERY_TIMEOUT_MS, urlProblem } from './outbound';
-import { countChannels, deleteChannel, findOwnChannel, insertChannel, listChannels, MAX_CHANNELS_PER_USER, setChannelEnabled } from './queries';
+import {
+  countChannels,
+  deleteChannel,
+  findOwnChannel,
+  insertChannel,
+  listChannels,
+  MAX_CHANNELS_PER_USER,
+  setChannelEnabled,
+} from './queries';
 import { openChannelSecret, sealChannelSecret } from './seal';
 import { newWebhookSecret } from './webhook';
 
@@ -40,7 +48,12 @@ function prepare(deps: Deps, input: AddAlertChannelInput): { target: string; sec
   }
   if (input.type === 'telegram') return { target: input.chat_id, secret: input.bot_token };
   const id = discordWebhookId(input.url, deps.config.discordWebhookBase);
-  if (!id) fail('BAD_REQUEST', `Enter a Discord webhook URL such as ${deps.config.discordWebhookBase}/123456789012345678/abc… (channel settings, Integrations, Webhooks).`, 'url');
+  if (!id)
+    fail(
+      'BAD_REQUEST',
+      `Enter a Discord webhook URL such as ${deps.config.discordWebhookBase}/123456789012345678/abc… (channel settings, Integrations, Webhooks).`,
+      'url',
+    );
   // The URL holds the webhook's token: sealed, and only its id is shown again.
   return { target: id, secret: input.url };
 }
@@ -49,8 +62,15 @@ function prepare(deps: Deps, input: AddAlertChannelInput): { target: string; sec
 export async function addAlertChannel(deps: Deps, userId: number, input: AddAlertChannelInput) {
   const p = prepare(deps, input);
   const row = await deps.db.transaction().execute(async (trx) => {
-    if ((await countChannels(trx, userId)) >= MAX_CHANNELS_PER_USER) fail('BAD_REQUEST', `You can have at most ${MAX_CHANNELS_PER_USER} alert channels.`);
-    return insertChannel(trx, { user_id: userId, type: input.type, target: p.target, secret: sealChannelSecret(deps.secrets, userId, input.type, p.secret), now: Date.now() });
+    if ((await countChannels(trx, userId)) >= MAX_CHANNELS_PER_USER)
+      fail('BAD_REQUEST', `You can have at most ${MAX_CHANNELS_PER_USER} alert channels.`);
+    return insertChannel(trx, {
+      user_id: userId,
+      type: input.type,
+      target: p.target,
+      secret: sealChannelSecret(deps.secrets, userId, input.type, p.secret),
+      now: Date.now(),
+    });
   });
   return { success: true as const, channel: shown(row), ...(p.shownSecret ? { secret: p.shownSecret } : {}) };
 }
@@ -84,9 +104,16 @@ export async function testAlertChannel(deps: Deps, userId: number, id: number) {
     time: new Date().toISOString(),
   };
   try {
-    await adapters[type]({ type, target: row.target, secret: openChannelSecret(deps.secrets, row) }, alert, channelEnv(deps.config, AbortSignal.timeout(DELIVERY_TIMEOUT_MS + 1000)));
+    await adapters[type](
+      { type, target: row.target, secret: openChannelSecret(deps.secrets, row) },
+      alert,
+      channelEnv(deps.config, AbortSignal.timeout(DELIVERY_TIMEOUT_MS + 1000)),
+    );
     return { success: true, message: 'Test alert sent.' };
   } catch (err) {
-    return { success: false, message: `The test alert was not delivered: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      success: false,
+      message: `The test alert was not delivered: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }

@@ -8,7 +8,11 @@ import type { ChannelAdapter } from './types';
  */
 export const sendTelegram: ChannelAdapter = async (channel, alert, env) => {
   const url = `${env.telegramApiBase}/bot${channel.secret}/sendMessage`;
-  const body = JSON.stringify({ chat_id: channel.target, text: `${alert.message}\n${alert.link}`, disable_web_page_preview: true });
+  const body = JSON.stringify({
+    chat_id: channel.target,
+    text: `${alert.message}\n${alert.link}`,
+    disable_web_page_preview: true,
+  });
   // Telegram's own host is ours to trust (configured by the operator), not the customer's.
   const res = await postJson(url, body, {}, { allowInternal: true }, env.signal);
   let answer: { ok?: boolean; description?: string } = {};
@@ -17,5 +21,6 @@ export const sendTelegram: ChannelAdapter = async (channel, alert, env) => {
   } catch {
     // not JSON: reported by status below
   }
-  if (res.status !== 200 || answer.ok !== true) throw new DeliveryError(`Telegram answered ${res.status}${answer.description ? `: ${answer.description}` : ''}`);
+  if (res.status !== 200 || answer.ok !== true)
+    throw new DeliveryError(`Telegram answered ${res.status}${answer.description ? `: ${answer.description}` : ''}`);
 };

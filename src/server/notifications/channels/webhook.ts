@@ -20,7 +20,13 @@ export function signatureHeader(secret: string, body: string, unixSeconds: numbe
  * What a receiver does (and our tests do): the signature must match the raw body and the
  * timestamp must be recent, so a captured delivery replayed later is refused.
  */
-export function verifySignature(secret: string, body: string, header: string, nowSeconds: number, toleranceS = SIGNATURE_TOLERANCE_S): 'ok' | 'bad signature' | 'stale' {
+export function verifySignature(
+  secret: string,
+  body: string,
+  header: string,
+  nowSeconds: number,
+  toleranceS = SIGNATURE_TOLERANCE_S,
+): 'ok' | 'bad signature' | 'stale' {
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1) return 'bad signature';
@@ -32,8 +38,18 @@ export function verifySignature(secret: string, body: string, header: string, no
 
 /** The generic webhook: a signed JSON POST; any 2xx is delivered. */
 export const sendWebhook: ChannelAdapter = async (channel, alert, env) => {
-  const body = JSON.stringify({ kind: alert.kind, message: alert.message, link: alert.link, node: alert.node, time: alert.time });
-  const headers = { [SIGNATURE_HEADER]: signatureHeader(channel.secret, body, Math.floor(Date.now() / 1000)), [DELIVERY_HEADER]: String(alert.id) };
+  const body = JSON.stringify({
+    kind: alert.kind,
+    message: alert.message,
+    link: alert.link,
+    node: alert.node,
+    time: alert.time,
+  });
+  const headers = {
+    [SIGNATURE_HEADER]: signatureHeader(channel.secret, body, Math.floor(Date.now() / 1000)),
+    [DELIVERY_HEADER]: String(alert.id),
+  };
   const res = await postJson(channel.target, body, headers, env.policy, env.signal);
-  if (res.status < 200 || res.status > 299) throw new DeliveryError(`the receiver answered HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`);
+  if (res.status < 200 || res.status > 299)
+    throw new DeliveryError(`the receiver answered HTTP ${res.status}${res.text ? `: ${res.text.slice(0, 200)}` : ''}`);
 };
