@@ -10,7 +10,7 @@ import { ledgerMismatches } from '../src/server/billing/ledger';
 import { chargeMismatches } from '../src/server/billing/charge-queries';
 import { bundledCatalogPath, importCatalog } from '../src/server/coins/import';
 import { migrateToLatest, openDatabase } from '../src/server/db/open';
-import { createLogger } from '../src/server/log';
+import { createLogger } from '../src/server/kernel/log';
 import { machine, writeSection } from './report';
 
 /**

@@ -8,7 +8,7 @@ import { dockerEngine } from '../src/server/fleet/engines/docker';
 import { simulatorCommand } from '../src/server/fleet/engines/registry';
 import { observeBitcoin } from '../src/server/fleet/daemons/bitcoin';
 import type { DaemonSpec, NodeEngine } from '../src/server/fleet/engine';
-import { createLogger } from '../src/server/log';
+import { createLogger } from '../src/server/kernel/log';
 import { realDaemonSpec, waitFor } from '../test/support/daemons';
 import { LITECOIND_ENTRYPOINT, litecoindRootfs } from '../test/support/images/litecoind';
 import { startPodman } from '../test/support/podman';

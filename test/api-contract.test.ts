@@ -7,13 +7,13 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { pageQuery, queryBool } from '../src/shared/schemas/common';
-import { createContext } from '../src/server/context';
+import { createContext } from '../src/server/rpc/context';
 import { withRouteTable } from '../src/server/http/api-docs';
 import { ResponseCache } from '../src/server/http/response-cache';
 import { mountApiFallback, mountRest } from '../src/server/http/rest';
 import { restRoutes } from '../src/server/http/routes';
 import { appRouter } from '../src/server/router';
-import { createCallerFactory, publicProcedure, router } from '../src/server/trpc';
+import { createCallerFactory, publicProcedure, router } from '../src/server/rpc/trpc';
 import { makeDeps, type Deps } from './support/caller';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
 

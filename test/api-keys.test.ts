@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../src/server/apikeys/keys';
-import { createContext } from '../src/server/context';
-import { createCallerFactory, router, scriptProcedure } from '../src/server/trpc';
+import { createContext } from '../src/server/rpc/context';
+import { createCallerFactory, router, scriptProcedure } from '../src/server/rpc/trpc';
 import { makeDeps, registerAndLogin, type Deps, rejection } from './support/caller';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
 

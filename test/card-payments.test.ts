@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerMismatches } from '../src/server/billing/ledger';
-import { ConfigError, loadConfig } from '../src/server/config';
+import { ConfigError, loadConfig } from '../src/server/kernel/config';
 import { CARD_PAYMENTS_OFF } from '../src/shared/schemas/billing';
 import { signedEvent, startFakeStripe, type FakeStripe } from './support/fake-stripe';
 import { loopback, requestFrom } from './support/from-ip';

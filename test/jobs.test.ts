@@ -8,7 +8,7 @@ import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
 import { DeadlineError } from '../src/server/jobs/attempt';
 import { claimJob, findJobs, insertJob } from '../src/server/jobs/queries';
 import { JobRunner, type JobContext } from '../src/server/jobs/runner';
-import { memoryLogger } from '../src/server/log';
+import { memoryLogger } from '../src/server/kernel/log';
 import { tempDataDir } from './support/server';
 
 const testJobs = { 'test.work': z.object({ n: z.number() }) };

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { queuedJobPayloads } from '../src/shared/jobs';
 import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
 import { JobRunner } from '../src/server/jobs/runner';
-import { memoryLogger } from '../src/server/log';
+import { memoryLogger } from '../src/server/kernel/log';
 import { MailDispatcher, type MailJobOptions } from '../src/server/mail/dispatcher';
 import { smtpMailer, type SmtpTimeouts } from '../src/server/mail/mailer';
 import { enqueueMail } from '../src/server/mail/outbox';

@@ -1,4 +1,4 @@
-import { ConfigError } from './config';
+import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
 import { terminalLine } from './cli/terminal';
 import { SIMULATOR_COMMAND } from './fleet/engines/registry';

@@ -11,7 +11,7 @@ import { notificationsRouter } from './notifications/router';
 import { systemRouter } from './operator/router';
 import { referralsRouter } from './referrals/router';
 import { supportRouter } from './support/router';
-import { createCallerFactory, router } from './trpc';
+import { createCallerFactory, router } from './rpc/trpc';
 
 export const appRouter = router({
   auth: authRouter,

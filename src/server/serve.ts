@@ -1,7 +1,7 @@
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, type Config } from './kernel/config';
 import { DataDirOwner } from './db/data-dir';
 import { DatabaseTooNew, UpgradeFailed } from './db/upgrade';
-import { createLogger } from './log';
+import { createLogger } from './kernel/log';
 import { removeOtherBuilds } from './runtime/executable';
 import { keepRunningWithoutOutput } from './runtime/pipes';
 import { startServer } from './server';

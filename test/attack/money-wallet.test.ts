@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ADDRESS_UNAVAILABLE, generateWallet } from '../../src/server/billing/crypto/service';
 import type { Sources } from '../../src/server/billing/crypto/currencies';
-import { AppError } from '../../src/server/errors';
+import { AppError } from '../../src/server/kernel/errors';
 import { runCli } from '../../src/server/cli/main';
 import { makeDeps, type Deps } from '../support/caller';
 import { freshUser } from '../support/users';

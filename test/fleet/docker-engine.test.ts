@@ -7,7 +7,7 @@ import * as v from 'valibot';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DaemonSpec, NodeEngine } from '../../src/server/fleet/engine';
 import { containerName, dockerEngine, volumeName } from '../../src/server/fleet/engines/docker';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { BUSYBOX_ENTRYPOINT, BUSYBOX_IMAGE, busyboxRootfs } from '../support/images/busybox';
 import { LITECOIND_ENTRYPOINT, LITECOIND_IMAGE, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';

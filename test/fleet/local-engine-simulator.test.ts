@@ -5,7 +5,7 @@ import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { checkBurn } from '../../src/server/fleet/daemons/burn';
 import { LocalEngine, SIMULATOR_PROGRAM } from '../../src/server/fleet/engines/local';
 import { simulatorCommand } from '../../src/server/fleet/engines/registry';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { tempDataDir } from '../support/server';
 

@@ -5,7 +5,7 @@ import { observeBitcoin } from '../../src/server/fleet/daemons/bitcoin';
 import { observeMonero } from '../../src/server/fleet/daemons/monero';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
 import { simulatorCommand } from '../../src/server/fleet/engines/registry';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import * as v from 'valibot';
 import {
   DAEMON_BUDGET_MS,

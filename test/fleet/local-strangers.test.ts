@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DaemonSpec } from '../../src/server/fleet/engine';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { runCli } from '../../src/server/cli/main';
 import { placedHere } from '../../src/server/fleet/runtime';
 import { requestNode } from '../../src/server/fleet/service';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { AppError } from '../../src/server/errors';
+import { AppError } from '../../src/server/kernel/errors';
 import { changeRollout, planBatches, ROLLOUT_MESSAGES, startRollout } from '../../src/server/fleet/rollouts';
 import { requestNode } from '../../src/server/fleet/service';
 import { cliActor } from '../../src/server/operator/log';

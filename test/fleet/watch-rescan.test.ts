@@ -5,7 +5,7 @@ import type { Masternode } from '../../src/server/db/schema';
 import type { Observation } from '../../src/server/fleet/daemons/observation';
 import { OwnerViews } from '../../src/server/fleet/owner-view';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { waitFor } from '../support/daemons';
 
 // The watch-only wallet's import on a scripted litecoind-like daemon: imported without a

@@ -8,7 +8,7 @@ import { migrations } from '../../migrations/index';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { DatabaseTooNew, UpgradeFailed, upgradeDatabase } from '../../src/server/db/upgrade';
 import { lockDataDir } from '../../src/server/db/data-dir';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { EXIT_NEEDS_OPERATOR } from '../../src/server/serve';
 import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir } from '../support/server';

@@ -9,7 +9,7 @@ import { runDailyCharge } from '../../src/server/billing/daily-charge';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { insertTestNode, nodeCharges } from '../support/nodes';
 import { tempDataDir } from '../support/server';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
-import { ConfigError, loadConfig } from '../../src/server/config';
+import { ConfigError, loadConfig } from '../../src/server/kernel/config';
 import { currentPrices } from '../../src/server/coins/prices';
 import { findCoin } from '../../src/server/coins/queries';
 import { openDatabase, type DB } from '../../src/server/db/open';
@@ -18,7 +18,7 @@ import { chargeMismatches } from '../../src/server/billing/charge-queries';
 import { notCovered } from '../../src/server/billing/initial-charge';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { paySignupCredit } from '../../src/server/billing/signup-credit';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
 import { insertTestNode, nodeCharges } from '../support/nodes';
 import { freshUser } from '../support/users';

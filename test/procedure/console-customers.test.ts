@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountBalance, PLATFORM, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { runCli } from '../../src/server/cli/main';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
-import { describeZodError } from '../../src/server/trpc';
+import { describeZodError } from '../../src/server/rpc/trpc';
 import { ZodError } from 'zod';
 import { makeDeps, rejection, type Deps } from '../support/caller';
 import { insertTestNode } from '../support/nodes';

@@ -5,7 +5,7 @@ import { insertCardSession } from '../../src/server/billing/card/queries';
 import { takeBack } from '../../src/server/billing/debt';
 import { insertCurrency } from '../../src/server/billing/crypto/queries';
 import { runCli } from '../../src/server/cli/main';
-import { describeZodError } from '../../src/server/trpc';
+import { describeZodError } from '../../src/server/rpc/trpc';
 import { makeDeps, rejection, type Deps } from '../support/caller';
 import { freshUser, type FreshUser } from '../support/users';
 

@@ -3,7 +3,7 @@ import { PLATFORM, postTransfer, userAccount } from '../../src/server/billing/le
 import { runCli } from '../../src/server/cli/main';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { SIGNUP_CLOSED } from '../../src/server/operator/platform';
-import { describeZodError } from '../../src/server/trpc';
+import { describeZodError } from '../../src/server/rpc/trpc';
 import { ZodError } from 'zod';
 import { makeDeps, rejection, type Deps } from '../support/caller';
 import { insertTestNode } from '../support/nodes';

@@ -7,7 +7,7 @@ import { migrations } from '../../migrations/index';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { migrateToLatest, openDatabase, type DB } from '../../src/server/db/open';
 import { masternodeKeyWif } from '../../src/server/deploy/node-keys';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { sealMovedMasternodeKeys } from '../../src/server/nodes/key-moves';
 import { openMasternodeKey, openNodeSecrets, sealSecrets } from '../../src/server/nodes/node-secrets';
 import { secretBoxWithKey } from '../../src/server/secrets/box';

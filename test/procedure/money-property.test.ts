@@ -12,7 +12,7 @@ import { chargeInitial } from '../../src/server/billing/initial-charge';
 import { ledgerMismatches } from '../../src/server/billing/ledger';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import type { DB } from '../../src/server/db/open';
-import { AppError } from '../../src/server/errors';
+import { AppError } from '../../src/server/kernel/errors';
 import { markDestroy } from '../../src/server/fleet/service';
 import { systemActor } from '../../src/server/operator/log';
 import { makeDeps, type Deps } from '../support/caller';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/server/config';
+import { ConfigError, loadConfig } from '../../src/server/kernel/config';
 import { openSecretBox, SecretOpenError } from '../../src/server/secrets/box';
 import { parseSecretsKey, SecretsKeyError } from '../../src/server/secrets/key';
 

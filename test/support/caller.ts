@@ -1,15 +1,15 @@
 import { expect } from 'vitest';
 import { TRPCError } from '@trpc/server';
 import fs from 'node:fs';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/kernel/config';
 import { openSecretBox } from '../../src/server/secrets/box';
 import type { FleetAccess } from '../../src/server/fleet/access';
 import { loadProfiles } from '../../src/server/fleet/profiles';
-import type { AppDeps } from '../../src/server/context';
+import type { AppDeps } from '../../src/server/rpc/context';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { EventHub } from '../../src/server/events/hub';
 import { RateLimiter } from '../../src/server/http/rate-limit';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { tempDataDir } from './server';
 import { callerFor, freshUser, outboxLink as outboxLinkIn } from './users';
 

@@ -5,7 +5,7 @@
  */
 import { openDatabase } from '../../src/server/db/open';
 import { runDailyCharge } from '../../src/server/billing/daily-charge';
-import { createLogger } from '../../src/server/log';
+import { createLogger } from '../../src/server/kernel/log';
 
 const [file, now, chunk] = process.argv.slice(2);
 const db = openDatabase(file);

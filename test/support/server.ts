@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type Config } from '../../src/server/config';
-import { memoryLogger } from '../../src/server/log';
+import { loadConfig, type Config } from '../../src/server/kernel/config';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { startServer, type RunningServer } from '../../src/server/server';
 
 export type TestServer = RunningServer & { dataDir: string; logLines: string[]; config: Config };

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { PLATFORM, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { totpCode } from '../../src/server/auth/totp';
-import type { AppDeps, Context } from '../../src/server/context';
+import type { AppDeps, Context } from '../../src/server/rpc/context';
 import type { DB } from '../../src/server/db/open';
 import { createCaller } from '../../src/server/router';
 

@@ -10,7 +10,7 @@ import { plainFileName } from '../../src/server/fleet/engine';
 import { tarOf } from '../../src/server/fleet/engines/tar';
 import { loadProfiles } from '../../src/server/fleet/profiles';
 import { bundledCatalogPath } from '../../src/server/coins/import';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 
 // What the local engine keeps of a node: one set of ports however often its provision is tried.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nodekeep-records-'));

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { describe, expect, it } from 'vitest';
-import { AppError, ERROR_STATUS, fail, type ErrorCode } from '../../src/server/errors';
+import { AppError, ERROR_STATUS, fail, type ErrorCode } from '../../src/server/kernel/errors';
 import { restError } from '../../src/server/http/rest';
 
 describe('domain errors', () => {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/server/config';
+import { ConfigError, loadConfig } from '../../src/server/kernel/config';
 
 // FREE_NODE_LIMIT and FREE_CAPACITY_SHARE (deploy/free-limits.ts): the share is a percent
 // with its sign, kept in hundredths of a percent so the slot count is whole-number math.

@@ -7,7 +7,7 @@ import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import type { BinaryProfile } from '../../src/server/fleet/profiles';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
 import { buildSpec, withOperatorKey } from '../../src/server/fleet/spec';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { operatorKeyFor } from '../../src/server/nodes/operator-key';
 import { secretBoxWithKey } from '../../src/server/secrets/box';

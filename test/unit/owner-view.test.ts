@@ -3,7 +3,7 @@ import type { Masternode } from '../../src/server/db/schema';
 import type { Observation } from '../../src/server/fleet/daemons/observation';
 import { OwnerViews } from '../../src/server/fleet/owner-view';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
-import { memoryLogger } from '../../src/server/log';
+import { memoryLogger } from '../../src/server/kernel/log';
 
 // The owner's view of a node whose daemon profile reads no wallet activity.
 describe("the owner's view without wallet activity", () => {

@@ -1,12 +1,12 @@
 import { BlockList } from 'node:net';
 import { parseAllowList as parseList, formatAllowList } from '../../shared/ip-list';
-import type { Context } from '../context';
-import { normalizeIp } from '../context';
+import type { Context } from '../rpc/context';
+import { normalizeIp } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { ApiKey, User } from '../db/schema';
 import { findUserById } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { raise } from '../notifications/raise';
 import { countApiKeys, findApiKeyByHash, insertApiKey, touchApiKey } from './queries';
 

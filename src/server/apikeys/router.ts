@@ -6,7 +6,7 @@ import {
   saveApiKeyInput,
 } from '../../shared/schemas/apikeys';
 import { messageResponse } from '../../shared/schemas/common';
-import { authedProcedure, router } from '../trpc';
+import { authedProcedure, router } from '../rpc/trpc';
 import { createKey, deleteKey, getApiKeys, saveKey } from './service';
 
 // Session only: a key that could manage keys could make itself an unlimited, writable

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ApiKeyRow, createApiKeyInput, CreateApiKeyOutput, saveApiKeyInput } from '../../shared/schemas/apikeys';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { canonicalAllowList, createApiKey, handleOf, publicPart, API_KEY_PREFIX } from './keys';
 import { deleteApiKey, listApiKeys, updateApiKey } from './queries';
 

@@ -1,8 +1,8 @@
 import { SqliteError } from 'better-sqlite3';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { User } from '../db/schema';
-import { fail, MESSAGES } from '../errors';
+import { fail, MESSAGES } from '../kernel/errors';
 import { enqueueMail } from '../mail/outbox';
 import { accountExistsMail, resetMail, verificationMail } from '../mail/templates';
 import { afterRaise, raise } from '../notifications/raise';

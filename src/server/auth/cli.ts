@@ -1,9 +1,9 @@
-import { fail } from '../errors';
-import type { CliCommand, CliIo } from '../cli/types';
+import { fail } from '../kernel/errors';
+import type { CliCommand, CliIo } from '../kernel/cli';
 import type { DB } from '../db/open';
 import type { UserRole } from '../db/schema';
 import { terminalField as f } from '../cli/terminal';
-import { parseFlags, UsageError } from '../cli/types';
+import { parseFlags, UsageError } from '../kernel/cli';
 import { logOperatorAction } from '../operator/log';
 import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
 import { disableUser, enableUser, resendVerificationFor, resetUserTfa } from './operator-actions';

@@ -1,7 +1,7 @@
 import type { LoginOutput } from '../../shared/schemas/auth';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { Session } from '../db/schema';
-import { fail, MESSAGES } from '../errors';
+import { fail, MESSAGES } from '../kernel/errors';
 import type { LimitName } from '../http/rate-limit';
 import { issueDeviceToken, knownDevice } from './devices';
 import { burnPasswordCheck, verifyPassword } from './passwords';

@@ -1,6 +1,6 @@
 import type { DB } from '../db/open';
 import type { User } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { raise } from '../notifications/raise';
 import { sendVerification } from './account';

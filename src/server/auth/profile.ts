@@ -1,9 +1,9 @@
 import type { CommonInfo } from '../../shared/schemas/auth';
 import { toUsdNumber } from '../../shared/money';
 import { accountBalance, userAccount } from '../billing/ledger';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
-import { fail, MESSAGES } from '../errors';
+import { fail, MESSAGES } from '../kernel/errors';
 import { getBanner } from '../operator/platform';
 import { recordVisit } from './queries';
 

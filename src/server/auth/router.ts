@@ -13,7 +13,7 @@ import {
   visitedInput,
 } from '../../shared/schemas/auth';
 import { empty, messageResponse, okResponse } from '../../shared/schemas/common';
-import { authedProcedure, publicProcedure, router, scriptProcedure } from '../trpc';
+import { authedProcedure, publicProcedure, router, scriptProcedure } from '../rpc/trpc';
 import {
   changePassword,
   checkResetToken,

@@ -1,4 +1,4 @@
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/queries';

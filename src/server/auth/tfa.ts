@@ -1,6 +1,6 @@
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
-import { fail, MESSAGES } from '../errors';
+import { fail, MESSAGES } from '../kernel/errors';
 import { afterRaise, raise } from '../notifications/raise';
 import { claimTfaStep, countTfaFailure, tfaState, updateUser } from './queries';
 import { matchTotpStep, newTotpSecret } from './totp';

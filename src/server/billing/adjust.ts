@@ -2,7 +2,7 @@ import { formatUsdExact, type Micros } from '../../shared/money';
 import { idempotencyKey } from '../../shared/schemas/console-customers';
 import { findUserById } from '../auth/queries';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
 import { findTransferByKey } from './queries';

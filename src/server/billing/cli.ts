@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
-import type { CliCommand } from '../cli/types';
-import { parseFlags, UsageError } from '../cli/types';
-import { fail } from '../errors';
+import type { CliCommand } from '../kernel/cli';
+import { parseFlags, UsageError } from '../kernel/cli';
+import { fail } from '../kernel/errors';
 import { adjustBalance } from './adjust';
 
 export const billingCommands: Record<string, CliCommand> = {

@@ -15,7 +15,7 @@ import {
   setCurrencyInput,
 } from '../../shared/schemas/console-money';
 import { customerChangeOutput } from '../../shared/schemas/console-customers';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { cardSessionsList, chargeRunsList, currenciesList, debtsList, depositsList } from './console-money';
 import { createGiftCodes, giftCodeList as listCodes, revokeGiftCodes } from './coupons/admin';
 import { setDepositCurrencyEnabled } from './crypto/admin';

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import { findCoin } from '../coins/queries';
 import { markDestroy } from '../fleet/service';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { afterRaise, raise } from '../notifications/raise';
 import { systemActor } from '../operator/log';
 import { dayOf, dayStart, nextDay } from './charge-days';

@@ -1,5 +1,5 @@
 import type { Masternode } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { debtOpen, openDebt } from './debt';
 import { dayOf, initialChargeAmount, initialChargeKey, usdCeil } from './charge-days';
 import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';

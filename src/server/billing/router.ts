@@ -13,7 +13,7 @@ import {
   resumeStripeOutput,
 } from '../../shared/schemas/billing';
 import { messageResponse } from '../../shared/schemas/common';
-import { authedProcedure, router, scriptProcedure } from '../trpc';
+import { authedProcedure, router, scriptProcedure } from '../rpc/trpc';
 import { cancelCardSession, openCardSession, resumeCardSession } from './card/service';
 import { redeemGiftCode } from './coupons/service';
 import { generateWallet, getAltPayments } from './crypto/service';

@@ -1,6 +1,6 @@
 import type { GetBalanceOutput, GetTransactionsOutput } from '../../shared/schemas/billing';
 import { microsToUsd, toUsdNumber } from '../../shared/money';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import { hourOf } from '../notifications/raise';
 import { accountBalance, userAccount } from './ledger';
 import { pendingCardSessions } from './card/queries';

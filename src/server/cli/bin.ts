@@ -1,4 +1,4 @@
-import { ConfigError } from '../config';
+import { ConfigError } from '../kernel/config';
 import { runCli } from './main';
 import { terminalLine } from './terminal';
 

@@ -7,16 +7,16 @@ import { fleetCommands } from '../fleet/cli';
 import { backupCommands } from '../ops/backup-cli';
 import { BackupError } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
-import { loadConfig } from '../config';
-import { AppError } from '../errors';
+import { loadConfig } from '../kernel/config';
+import { AppError } from '../kernel/errors';
 import { assertDataDirOwner, DataDirOwner } from '../db/data-dir';
 import { openDatabase } from '../db/open';
 import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
 import { terminalLine } from './terminal';
-import type { CliCommand, CliIo } from './types';
-import { UsageError } from './types';
+import type { CliCommand, CliIo } from '../kernel/cli';
+import { UsageError } from '../kernel/cli';
 
 /**
  * The operator's command line. It opens the same DATA_DIR as the server (SQLite in

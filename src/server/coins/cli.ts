@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatUsdExact, parseUsd } from '../../shared/money';
-import type { CliCommand } from '../cli/types';
-import { asUsage, parseFlags, UsageError } from '../cli/types';
+import type { CliCommand } from '../kernel/cli';
+import { asUsage, parseFlags, UsageError } from '../kernel/cli';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { readMarketStatus } from '../market/refresher';
 import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices } from './operator';
 import { findCoin, hostedCounts, listCoins } from './queries';

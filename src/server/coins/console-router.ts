@@ -9,7 +9,7 @@ import {
   setFlagInput,
   setPriceInput,
 } from '../../shared/schemas/console-catalog';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { applyCatalogImport, delistCoin, previewCatalogImport, setCoinFlag, setCoinPrices } from './operator';
 import { hostedCounts, listCoins } from './queries';
 

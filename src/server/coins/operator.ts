@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { DB } from '../db/open';
 import type { CoinRecord, CoinsTable } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/queries';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { CatalogError, parseCatalog } from './catalog-file';

@@ -1,5 +1,5 @@
 import { coinQuery, detailedOutput, getCoinOutput, getCoinsOutput, statsOutput } from '../../shared/schemas/coins';
-import { publicProcedure, router, scriptProcedure } from '../trpc';
+import { publicProcedure, router, scriptProcedure } from '../rpc/trpc';
 import { getCoin, getCoins, getDetailed, getStats } from './service';
 
 export const coinsRouter = router({

@@ -1,9 +1,9 @@
 import { formatNumber } from '../../shared/format';
 import { income, roiPercent } from '../../shared/roi';
 import type { CoinDetail, CoinRow, GetCoinsOutput } from '../../shared/schemas/coins';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { CoinRecord, MarketQuote } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { allQuotes, findQuote, lastHistory } from '../market/queries';
 import type { ExchangeTicker } from '../market/provider';
 import { asChange, asNumber, asPercent, asUsd } from './display';

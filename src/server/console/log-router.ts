@@ -1,5 +1,5 @@
 import { operatorLogFilters, operatorLogPage, operatorLogQuery } from '../../shared/schemas/console';
-import { operatorProcedure } from '../trpc';
+import { operatorProcedure } from '../rpc/trpc';
 import { operatorLogFilterChoices, readOperatorLog } from './log-view';
 
 /** `console.log` and `console.log_filters`, spread into the console router. */

@@ -1,5 +1,5 @@
 import { consoleOverview as overviewOutput } from '../../shared/schemas/console';
-import { operatorProcedure } from '../trpc';
+import { operatorProcedure } from '../rpc/trpc';
 import { consoleOverview } from './overview';
 
 /** `console.overview`. */

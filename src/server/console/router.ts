@@ -1,4 +1,4 @@
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { consoleAccessOutput } from '../../shared/schemas/console';
 import { consoleLogRouter } from './log-router';
 import { overviewQuery } from './overview-router';

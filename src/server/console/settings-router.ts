@@ -1,7 +1,7 @@
 import { okResponse } from '../../shared/schemas/common';
 import { platformSettings, setBannerInput, setMaintenanceInput, setSignupInput } from '../../shared/schemas/console';
 import { platformSettings as readSettings, setBanner, setMaintenance, setSignupOpen } from '../operator/platform';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 
 /** The console's Settings page: the same services the CLI's `maintenance` and `signup` call. */
 export const consoleSettingsRouter = router({

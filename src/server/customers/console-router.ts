@@ -14,7 +14,7 @@ import { messageResponse } from '../../shared/schemas/common';
 import { disableUser, enableUser, resendVerificationFor, resetUserTfa } from '../auth/operator-actions';
 import { adjustBalance } from '../billing/adjust';
 import { afterRaise } from '../notifications/raise';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { customerLedger, customerProfile, searchCustomers } from './service';
 
 /** The console's Customers page: the services the CLI's `users` and `billing adjust` call. */

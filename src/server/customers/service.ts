@@ -4,7 +4,7 @@ import { listUserSessions, searchUsers, findUserById } from '../auth/queries';
 import { accountBalance, userAccount } from '../billing/ledger';
 import { userTransfers } from '../billing/queries';
 import type { Database, User } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { listUserNodes } from '../nodes/repository';
 import { recentNotifications } from '../notifications/queries';
 

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { sql, type Migration } from 'kysely';
 import { migrations } from '../../../migrations/index';
-import type { Config } from '../config';
-import { createLogger, type Logger } from '../log';
+import type { Config } from '../kernel/config';
+import { createLogger, type Logger } from '../kernel/log';
 import { writeBackup } from '../ops/backup';
 import { DataDirInUse, lockDataDir } from './data-dir';
 import { migrateToLatest, type DB } from './open';

@@ -1,4 +1,4 @@
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { RequestDeps } from '../fleet/service';
 
 export function requestDeps(ctx: Context): RequestDeps {

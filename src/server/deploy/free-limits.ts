@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { isPaying, payingUsers, PAYING_MINIMUM } from '../billing/queries';
 import { usd } from '../../shared/notification-kinds';
 import { planSlots } from '../fleet/queries';

@@ -1,4 +1,4 @@
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 
 /**
  * One deploy per user at a time, in this process: a second deploy sent while the first is

@@ -1,5 +1,5 @@
 import { checkBurnInput, checkBurnOutput, coinQuery, deployServerInput, deployServerOutput, deployValidatorsInput, deployValidatorsOutput, getBuildingServersOutput, getDeployInfoOutput } from '../../shared/schemas/deploy';
-import { router, scriptProcedure } from '../trpc';
+import { router, scriptProcedure } from '../rpc/trpc';
 import { checkBurn, deployServer, deployValidators, getBuildingServers, getDeployInfo } from './service';
 
 export const deployRouter = router({

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { countUserNodes } from '../nodes/repository';
 
 /**

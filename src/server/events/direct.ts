@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { RequestMeta } from '../context';
+import type { RequestMeta } from '../rpc/context';
 import type { HubEvent } from './hub';
 
 /**

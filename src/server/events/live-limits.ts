@@ -1,4 +1,4 @@
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 
 /** Live subscriptions one connection may hold (the browser holds one per tab). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 5;

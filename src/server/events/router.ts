@@ -1,7 +1,7 @@
 import { tracked } from '@trpc/server';
 import type { LiveEvent } from '../../shared/events';
 import { liveSubscriptionInput } from '../../shared/events';
-import { authedProcedure, router } from '../trpc';
+import { authedProcedure, router } from '../rpc/trpc';
 import { claimOnSend, frameHead, frameTail, liveSocketOf } from './direct';
 import type { HubEvent } from './hub';
 import { toLiveEvent } from './hub';

@@ -1,6 +1,6 @@
 import { liveSessionExpiry } from '../auth/sessions';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import type { HubEvent } from './hub';
 import { SESSIONS_ENDED, type SessionsEndedPayload } from './queries';
 

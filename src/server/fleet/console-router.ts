@@ -13,7 +13,7 @@ import {
   nodeSearchInput,
   setHostInput,
 } from '../../shared/schemas/console-fleet';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { searchNodes } from './queries';

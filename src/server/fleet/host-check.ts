@@ -2,7 +2,7 @@ import { operatorIds } from '../auth/queries';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
 import { errorText } from '../jobs/attempt';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';
 import type { DiskSpace } from './engine';

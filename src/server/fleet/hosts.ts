@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
-import { fail } from '../errors';
-import type { Logger } from '../log';
+import { fail } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import type { SecretBox } from '../secrets/box';
 import type { NodeEngine } from './engine';

@@ -4,7 +4,7 @@ import type { DB } from '../db/open';
 import type { Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { DaemonError } from './daemons/http';
 import type { Observation } from './daemons/observation';
 import type { EngineRegistry } from './engines/registry';

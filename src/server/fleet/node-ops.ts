@@ -1,9 +1,9 @@
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { findJob, listFailedJobs, liveJobOfKey, requeueFailedJob } from '../jobs/queries';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import type { SecretBox } from '../secrets/box';
 import { engineForHost } from './hosts';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { DB } from '../db/open';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { withOperatorSecret } from '../nodes/node-secrets';
 import { operatorKeyFor } from '../nodes/operator-key';
 import { updateNodeRow } from '../nodes/repository';

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Masternode, ObservationsTable } from '../db/schema';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { nodeDaemon } from '../nodes/daemon-calls';
 import { collateralOf } from '../nodes/output-read';
 import { splitOutpoint } from '../nodes/output-text';

@@ -1,11 +1,11 @@
 import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
 import { operatorIds } from '../auth/queries';
 import { coinDetails, findCoin } from '../coins/queries';
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';
-import { fail } from '../errors';
-import type { Logger } from '../log';
+import { fail } from '../kernel/errors';
+import type { Logger } from '../kernel/log';
 import type { JobRunner } from '../jobs/runner';
 import { afterRaise, raise } from '../notifications/raise';
 import { logOperatorAction, systemActor, type OperatorActor } from '../operator/log';

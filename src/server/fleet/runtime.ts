@@ -7,7 +7,7 @@ import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/queries';
 import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';

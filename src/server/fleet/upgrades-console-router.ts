@@ -7,7 +7,7 @@ import {
   rolloutStartOutput,
   upgradesPage,
 } from '../../shared/schemas/console-upgrades';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { changeRollout, rolloutDetail, startRollout, upgradesOverview } from './rollouts';
 
 /** The console's Upgrades page: the service the CLI's `fleet upgrade` calls. */

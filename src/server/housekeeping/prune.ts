@@ -6,7 +6,7 @@ import { pruneFailedJobs } from '../jobs/queries';
 import { pruneClearedNotifications } from '../notifications/queries';
 import { pruneHeldConversations } from '../support/queries';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 
 const DAY = 86_400_000;
 

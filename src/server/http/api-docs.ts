@@ -1,4 +1,4 @@
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../kernel/html';
 import { authText, inputObject, jsonSchema } from './openapi';
 import type { RestRoute } from './routes';
 

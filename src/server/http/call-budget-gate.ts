@@ -1,7 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
-import { ERROR_STATUS } from '../errors';
+import { ERROR_STATUS } from '../kernel/errors';
 import { overBudgetMessage, serverBusyMessage, type CallBudget, type Payer } from './call-budget';
 import { callPaths } from './trpc-http';
 

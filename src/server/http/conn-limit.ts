@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { normalizeIp } from '../context';
+import { normalizeIp } from '../rpc/context';
 
 /**
  * Open TCP connections one address may hold. A browser opens about six to a site;

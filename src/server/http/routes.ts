@@ -1,7 +1,7 @@
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
-import type { Context } from '../context';
-import { authKind, createCallerFactory, type AuthKind, type Meta, type RestMeta } from '../trpc';
+import type { Context } from '../rpc/context';
+import { authKind, createCallerFactory, type AuthKind, type Meta, type RestMeta } from '../rpc/trpc';
 
 /** One REST route as its procedure declares it (`meta.rest`), with what the docs need. */
 export type RestRoute = RestMeta & {

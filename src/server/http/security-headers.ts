@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 
 /** Paths whose answers belong to one caller: never stored by a browser or a proxy. */
 export const PRIVATE_PREFIXES = ['/trpc', '/api/', '/public_api/', '/metrics'];

@@ -1,7 +1,7 @@
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
-import type { Context } from '../context';
-import { ERROR_STATUS } from '../errors';
+import type { Context } from '../rpc/context';
+import { ERROR_STATUS } from '../kernel/errors';
 import { cachedAnswer } from './public-cache';
 import { isJsonContentType, JSON_ONLY } from './rest';
 import type { ResponseCache } from './response-cache';

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { QueuedJobName, QueuedJobPayload } from '../../shared/jobs';
 import type { Database } from '../db/schema';
-import { currentRequestId } from '../log';
+import { currentRequestId } from '../kernel/log';
 
 type Q = Kysely<Database>;
 const LIVE = ['queued', 'running'] as const;

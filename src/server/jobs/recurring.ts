@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { outsideLogScope, type Logger } from '../log';
+import { outsideLogScope, type Logger } from '../kernel/log';
 import { errorText, runWithDeadline } from './attempt';
 
 export type RecurringSpec = {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { queuedJobPayloads, type RecurringJobName } from '../../shared/jobs';
 import type { DB } from '../db/open';
 import type { JobRow } from '../db/schema';
-import { outsideLogScope, withLogFields, type Logger } from '../log';
+import { outsideLogScope, withLogFields, type Logger } from '../kernel/log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
 import {
   claimJob,

@@ -1,7 +1,7 @@
 import type { DB } from '../db/open';
 import { errorText } from '../jobs/attempt';
 import type { JobContext, JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import type { Mailer } from './mailer';
 import { findMail, markMail } from './outbox';
 

@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import type { MailMessage } from './outbox';
 
 /** The one thing the platform asks of a mail system. */

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import {
   RateLimitedError,
   type ExchangeTicker,

@@ -2,7 +2,7 @@ import { depositPriceCoins } from '../billing/crypto/queries';
 import { listCoins } from '../coins/queries';
 import type { DB } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { getSetting, setSetting } from '../operator/settings';
 import { addHistory, historyCounts, saveExchanges, upsertQuote } from './queries';
 import { RateLimitedError, type MarketDataProvider } from './provider';

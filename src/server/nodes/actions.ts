@@ -10,9 +10,9 @@ import {
   type updateAliasInput,
   type updateValidatorFeeInput,
 } from '../../shared/schemas/nodes';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { Masternode } from '../db/schema';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/queries';
 import { FleetActionError } from '../fleet/access';
 import { requestDestroy } from '../fleet/service';

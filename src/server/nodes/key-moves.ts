@@ -1,6 +1,6 @@
 import type { DB } from '../db/open';
 import { truncateWal, withSecureDelete } from '../db/scrub';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import type { SecretBox } from '../secrets/box';
 import { finishKeyMove, listKeyMoves } from './key-moves-queries';
 import { sealWithMore } from './node-secrets';

@@ -12,7 +12,7 @@ import {
   updateAliasInput,
   updateValidatorFeeInput,
 } from '../../shared/schemas/nodes';
-import { router, scriptProcedure } from '../trpc';
+import { router, scriptProcedure } from '../rpc/trpc';
 import {
   deleteMasternode,
   getProposals,

@@ -1,4 +1,4 @@
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { Masternode } from '../db/schema';
 import { nodeDaemon } from './daemon-calls';
 import { validatorOutput } from './output-read';

@@ -7,9 +7,9 @@ import {
 } from '../../shared/notification-kinds';
 import { findUserById } from '../auth/queries';
 import type { DB } from '../db/open';
-import { escapeHtml } from '../html';
+import { escapeHtml } from '../kernel/html';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
+import type { Logger } from '../kernel/log';
 import { enqueueMail, type MailMessage } from '../mail/outbox';
 import { findNotification } from './queries';
 import { unsubscribeToken } from './unsubscribe-token';

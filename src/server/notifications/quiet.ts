@@ -1,8 +1,8 @@
 import type { DB } from '../db/open';
 import { findUserById } from '../auth/queries';
 import type { JobRunner } from '../jobs/runner';
-import type { Logger } from '../log';
-import { escapeHtml } from '../html';
+import type { Logger } from '../kernel/log';
+import { escapeHtml } from '../kernel/html';
 import { enqueueMail } from '../mail/outbox';
 import { enqueueJob } from '../jobs/queries';
 import {

@@ -4,7 +4,7 @@ import {
   type NotificationKind,
   type NotificationParams,
 } from '../../shared/notification-kinds';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/queries';
 import { enqueueJob } from '../jobs/queries';

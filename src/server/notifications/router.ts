@@ -7,7 +7,7 @@ import {
   saveQuietHoursInput,
 } from '../../shared/schemas/notifications';
 import { getAlertSettings, setQuietHours } from './alert-settings';
-import { router, scriptProcedure } from '../trpc';
+import { router, scriptProcedure } from '../rpc/trpc';
 import { clearUserNotifications, getNotifications } from './service';
 import { getNotificationSettings, saveNotificationSettings } from './settings';
 

@@ -1,5 +1,5 @@
 import type { GetNotificationsOutput } from '../../shared/schemas/notifications';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import { insertEvent } from '../events/queries';
 import { clearNotifications, openNotifications } from './queries';
 

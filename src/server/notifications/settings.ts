@@ -6,7 +6,7 @@ import {
 } from '../../shared/notification-kinds';
 import type { NotificationSettingsOutput } from '../../shared/schemas/notifications';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { savedSetting, savedSettings, upsertSettings } from './queries';
 
 /** Whether the user gets email for `setting`: what they saved, else the setting's default. */

@@ -1,8 +1,8 @@
 import type { Context as HonoContext, Hono } from 'hono';
 import { emailSettings } from '../../shared/notification-kinds';
 import { findUserById } from '../auth/queries';
-import type { AppDeps } from '../context';
-import { escapeHtml } from '../html';
+import type { AppDeps } from '../rpc/context';
+import { escapeHtml } from '../kernel/html';
 import { UNSUBSCRIBE_PATH } from './mail';
 import { turnOffSetting } from './settings';
 import { readUnsubscribeToken } from './unsubscribe-token';

@@ -1,7 +1,7 @@
 import { banner as bannerSchema } from '../../shared/schemas/console';
-import type { CliCommand } from '../cli/types';
-import { parseFlags, UsageError } from '../cli/types';
-import { describeZodError } from '../trpc';
+import type { CliCommand } from '../kernel/cli';
+import { parseFlags, UsageError } from '../kernel/cli';
+import { describeZodError } from '../rpc/trpc';
 import { getBanner, isSignupOpen, setBanner, setMaintenance, setSignupOpen } from './platform';
 import { isMaintenance } from './settings';
 

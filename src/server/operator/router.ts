@@ -1,5 +1,5 @@
 import { statusOutput } from '../../shared/schemas/auth';
-import { publicProcedure, router } from '../trpc';
+import { publicProcedure, router } from '../rpc/trpc';
 import { isMaintenance } from './settings';
 
 export const systemRouter = router({

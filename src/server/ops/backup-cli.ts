@@ -1,5 +1,5 @@
-import type { CliCommand } from '../cli/types';
-import { UsageError } from '../cli/types';
+import type { CliCommand } from '../kernel/cli';
+import { UsageError } from '../kernel/cli';
 import { migrations } from '../../../migrations';
 import { backupFileName, restoreBackup, writeBackup } from './backup';
 

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import type SQLite from 'better-sqlite3';
 import { openSqlite } from '../db/sqlite';
 import * as v from 'valibot';
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../rpc/context';
 import { lockDataDir, DataDirInUse, secureDataDir } from '../db/data-dir';
 import { connectionOf } from '../db/open';
 import type { JobRunner } from '../jobs/runner';

@@ -4,7 +4,7 @@ import {
   referralBonusIdInput,
 } from '../../shared/schemas/console-referrals';
 import { afterRaise } from '../notifications/raise';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import { approveReferralBonus, heldBonusList, refuseReferralBonus } from './console';
 
 /** The console's list of referral bonuses waiting for approval. */

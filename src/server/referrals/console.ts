@@ -1,6 +1,6 @@
 import type { HeldReferralBonusList } from '../../shared/schemas/console-referrals';
 import type { DB } from '../db/open';
-import { fail } from '../errors';
+import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/queries';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { payReferralBonus } from './bonus';

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../context';
+import type { AppDeps } from '../rpc/context';
 import type { JobRunner } from '../jobs/runner';
 import { afterRaise } from '../notifications/raise';
 import { payReferralBonus } from './bonus';

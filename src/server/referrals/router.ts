@@ -1,5 +1,5 @@
 import { getReferralsInput, getReferralsOutput, getRefInfosOutput } from '../../shared/schemas/billing';
-import { router, scriptProcedure } from '../trpc';
+import { router, scriptProcedure } from '../rpc/trpc';
 import { getReferrals, getRefInfos } from './service';
 
 // Procedure names are the spec's call names (platform-and-account.md section 7).

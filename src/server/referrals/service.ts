@@ -1,6 +1,6 @@
 import type { GetReferralsOutput, GetRefInfosOutput } from '../../shared/schemas/billing';
 import { microsToUsd } from '../../shared/money';
-import type { Context } from '../context';
+import type { Context } from '../rpc/context';
 import { hourOf } from '../notifications/raise';
 import { pendingBonusTotal, referralHistory, referralTotals, type ReferralLine } from './queries';
 

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Config } from '../config';
+import type { Config } from '../kernel/config';
 import { loadOrCreateKeyFile, type SecretsKey } from './key';
 
 /**

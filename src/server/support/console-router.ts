@@ -10,7 +10,7 @@ import {
   supportReplyInput,
   supportReplyOutput,
 } from '../../shared/schemas/support';
-import { operatorProcedure, router } from '../trpc';
+import { operatorProcedure, router } from '../rpc/trpc';
 import {
   conversationOfCustomer,
   operatorRead,

@@ -10,7 +10,7 @@ import {
   supportVisitorStartOutput,
 } from '../../shared/schemas/support';
 import { takeSubscriptionSlot } from '../events/live-limits';
-import { authedProcedure, publicProcedure, router } from '../trpc';
+import { authedProcedure, publicProcedure, router } from '../rpc/trpc';
 import {
   confirmVisitor,
   customerRead,

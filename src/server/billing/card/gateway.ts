@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import type { StripeConfig } from '../../config';
+import type { StripeConfig } from '../../kernel/config';
 
 /**
  * The small typed adapter around the Stripe SDK: the Checkout calls we make and the

@@ -2,7 +2,7 @@ import type Stripe from 'stripe';
 import * as v from 'valibot';
 import { usd } from '../../../shared/notification-kinds';
 import { findUserById, operatorIds } from '../../auth/queries';
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import { afterRaise, raise } from '../../notifications/raise';
 import { cancelReferralBonus } from '../../referrals/bonus';
 import { payDebt, takeBack } from '../debt';

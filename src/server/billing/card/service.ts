@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CreditCardInput } from '../../../shared/schemas/billing';
 import { CARD_PAYMENTS_OFF } from '../../../shared/schemas/billing';
-import type { Context } from '../../context';
-import { fail } from '../../errors';
+import type { Context } from '../../rpc/context';
+import { fail } from '../../kernel/errors';
 import { insertEvent } from '../../events/queries';
 import type { CardGateway } from './gateway';
 import { cardGateway, GatewayError } from './gateway';

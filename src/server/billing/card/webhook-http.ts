@@ -1,5 +1,5 @@
 import type { Hono } from 'hono';
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import { cardGateway, WebhookSignatureError } from './gateway';
 import { handleCardEvent } from './webhook';
 

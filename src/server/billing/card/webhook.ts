@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import { insertEvent } from '../../events/queries';
 import { afterRaise, raise } from '../../notifications/raise';
 import { creditDeposit } from '../deposit';

@@ -4,7 +4,7 @@ import type { Micros } from '../../../shared/money';
 import type { GiftCodeRow } from '../../../shared/schemas/console-money';
 import type { DB } from '../../db/open';
 import type { Database } from '../../db/schema';
-import { fail } from '../../errors';
+import { fail } from '../../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../../operator/log';
 import { giftCodeHash, giftCodeHint, newGiftCode, normalizeGiftCode } from './codes';
 import { insertGiftCodes, listGiftCodes, revokeUnusedGiftCodes } from './queries';

@@ -1,6 +1,6 @@
 import { formatUsdExact, parseUsd } from '../../../shared/money';
-import type { CliCommand } from '../../cli/types';
-import { asUsage, parseFlags, UsageError } from '../../cli/types';
+import type { CliCommand } from '../../kernel/cli';
+import { asUsage, parseFlags, UsageError } from '../../kernel/cli';
 import { createGiftCodes, giftCodeList, revokeGiftCodes } from './admin';
 
 /** "2027-01-31" (valid through that UTC day) or a full ISO time; epoch ms of the end. */

@@ -1,6 +1,6 @@
 import { formatUsdGrouped } from '../../../shared/money';
-import type { Context } from '../../context';
-import { fail } from '../../errors';
+import type { Context } from '../../rpc/context';
+import { fail } from '../../kernel/errors';
 import { afterRaise } from '../../notifications/raise';
 import { PLATFORM, postTransfer, userAccount } from '../ledger';
 import { giftCodeHash, normalizeGiftCode } from './codes';

@@ -1,5 +1,5 @@
 import type { DB } from '../../db/open';
-import { fail } from '../../errors';
+import { fail } from '../../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../../operator/log';
 import { findCurrency, setCurrencyEnabled } from './queries';
 

@@ -1,13 +1,13 @@
 import * as v from 'valibot';
-import type { CliCommand } from '../../cli/types';
-import { parseFlags, UsageError } from '../../cli/types';
+import type { CliCommand } from '../../kernel/cli';
+import { parseFlags, UsageError } from '../../kernel/cli';
 import { logOperatorAction } from '../../operator/log';
 import { openSecretBox } from '../../secrets/box';
 import { CurrencyFlags, passwordAad, sourceProblem } from './currencies';
 import { formatUsdExact } from '../../../shared/money';
 import { findCurrency, insertCurrency, listCurrencies } from './queries';
 import { setDepositCurrencyEnabled } from './admin';
-import { AppError, fail } from '../../errors';
+import { AppError, fail } from '../../kernel/errors';
 import { moneroWalletCall, parseRpcUrl } from './sources';
 import { RESCAN_SLACK_MS } from './watcher';
 

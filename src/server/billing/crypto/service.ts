@@ -1,7 +1,7 @@
 import type { AltPayment, PendingDeposit } from '../../../shared/schemas/billing';
-import type { Context } from '../../context';
+import type { Context } from '../../rpc/context';
 import type { DepositCurrency } from '../../db/schema';
-import { AppError } from '../../errors';
+import { AppError } from '../../kernel/errors';
 import { hourOf } from '../../notifications/raise';
 import { daemonSources, depositOrder, type Sources } from './currencies';
 import { deriveAddress, parseAddressType } from './derive';

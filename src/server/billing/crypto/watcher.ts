@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import type { DepositCurrency, DepositsTable } from '../../db/schema';
 import { creditDeposit } from '../deposit';
 import { insertEvent } from '../../events/queries';

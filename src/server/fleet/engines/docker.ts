@@ -4,7 +4,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
-import type { Logger } from '../../log';
+import type { Logger } from '../../kernel/log';
 import { diskOf, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine } from '../engine';
 import { tarOf } from './tar';
 import type { HostConnection } from '../host-url';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Logger } from '../../log';
+import type { Logger } from '../../kernel/log';
 import {
   diskOf,
   PermanentEngineError,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import type { Host } from '../../db/schema';
-import type { Logger } from '../../log';
+import type { Logger } from '../../kernel/log';
 import type { CloseOptions, NodeEngine } from '../engine';
 import { LocalEngine } from './local';
 import { inExecutable } from '../../runtime/executable';

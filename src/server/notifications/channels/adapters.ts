@@ -1,5 +1,5 @@
 import type { AlertChannelType } from '../../../shared/schemas/alert-channels';
-import type { Config } from '../../config';
+import type { Config } from '../../kernel/config';
 import { sendDiscord } from './discord';
 import { sendTelegram } from './telegram';
 import type { ChannelAdapter, ChannelEnv } from './types';

@@ -1,5 +1,5 @@
 import type { AlertChannelType } from '../../../shared/schemas/alert-channels';
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import type { JobRunner } from '../../jobs/runner';
 import { summarisedForChannels } from '../alert-queries';
 import { findNotification } from '../queries';

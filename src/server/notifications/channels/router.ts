@@ -8,7 +8,7 @@ import {
   testAlertChannelOutput,
 } from '../../../shared/schemas/alert-channels';
 import { okResponse } from '../../../shared/schemas/common';
-import { router, scriptProcedure } from '../../trpc';
+import { router, scriptProcedure } from '../../rpc/trpc';
 import { addAlertChannel, getAlertChannels, removeAlertChannel, saveAlertChannel, testAlertChannel } from './service';
 
 // Not in the spec (docs/decisions.md "Alert channels"): named as the spec names its calls.

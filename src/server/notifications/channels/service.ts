@@ -1,7 +1,7 @@
 import type { AddAlertChannelInput, AlertChannel, AlertChannelType } from '../../../shared/schemas/alert-channels';
-import type { AppDeps } from '../../context';
+import type { AppDeps } from '../../rpc/context';
 import type { AlertChannelRow } from '../../db/schema';
-import { fail } from '../../errors';
+import { fail } from '../../kernel/errors';
 import { adapters, channelEnv } from './adapters';
 import { discordWebhookId } from './discord';
 import { DELIVERY_TIMEOUT_MS, urlProblem } from './outbound';

@@ -1,15 +1,15 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { looksLikeApiKey, resolveApiKey } from './apikeys/keys';
-import { resolveSession } from './auth/sessions';
+import { looksLikeApiKey, resolveApiKey } from '../apikeys/keys';
+import { resolveSession } from '../auth/sessions';
 import type { Context } from './context';
-import type { Session, User } from './db/schema';
-import { AppError, fail, MESSAGES } from './errors';
-import { CONSOLE_NEEDS_2FA } from '../shared/console';
-import type { OperatorActor } from './operator/log';
-import { withLogFields } from './log';
-import { isMaintenance } from './operator/settings';
+import type { Session, User } from '../db/schema';
+import { AppError, fail, MESSAGES } from '../kernel/errors';
+import { CONSOLE_NEEDS_2FA } from '../../shared/console';
+import type { OperatorActor } from '../operator/log';
+import { withLogFields } from '../kernel/log';
+import { isMaintenance } from '../operator/settings';
 
 /**
  * How a procedure is reached over REST, declared once on the procedure. The REST

@@ -1,5 +1,5 @@
-import { AppError } from '../errors';
-import type { Config } from '../config';
+import { AppError } from './errors';
+import type { Config } from './config';
 import type { DB } from '../db/open';
 import type { OperatorActor } from '../operator/log';
 

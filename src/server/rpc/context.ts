@@ -1,13 +1,13 @@
-import type { FleetAccess } from './fleet/access';
-import type { SecretBox } from './secrets/box';
+import type { FleetAccess } from '../fleet/access';
+import type { SecretBox } from '../secrets/box';
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config';
-import type { DB } from './db/open';
-import type { EventHub } from './events/hub';
-import type { CallTurns } from './http/call-turns';
-import type { RateLimiter } from './http/rate-limit';
-import type { Logger } from './log';
-import type { MailDispatcher } from './mail/dispatcher';
+import type { Config } from '../kernel/config';
+import type { DB } from '../db/open';
+import type { EventHub } from '../events/hub';
+import type { CallTurns } from '../http/call-turns';
+import type { RateLimiter } from '../http/rate-limit';
+import type { Logger } from '../kernel/log';
+import type { MailDispatcher } from '../mail/dispatcher';
 
 /** What the process holds once, shared by every request and connection. */
 export type AppDeps = {
