@@ -17,22 +17,50 @@ const only = process.argv.includes('--folder') ? process.argv[process.argv.index
 
 /** Which src/server folder owns each table (and view) of src/server/db/schema.ts. */
 export const TABLE_OWNERS = {
-  users: 'auth', sessions: 'auth', email_tokens: 'auth', username_holds: 'auth', page_visits: 'auth',
+  users: 'auth',
+  sessions: 'auth',
+  email_tokens: 'auth',
+  username_holds: 'auth',
+  page_visits: 'auth',
   api_keys: 'apikeys',
-  ledger_accounts: 'billing', ledger_transfers: 'billing', card_sessions: 'billing', card_events: 'billing',
-  card_disputes: 'billing', card_reversals: 'billing', gift_codes: 'billing', deposit_currencies: 'billing',
-  deposit_addresses: 'billing', deposits: 'billing', charge_days: 'billing', node_charges: 'billing',
+  ledger_accounts: 'billing',
+  ledger_transfers: 'billing',
+  card_sessions: 'billing',
+  card_events: 'billing',
+  card_disputes: 'billing',
+  card_reversals: 'billing',
+  gift_codes: 'billing',
+  deposit_currencies: 'billing',
+  deposit_addresses: 'billing',
+  deposits: 'billing',
+  charge_days: 'billing',
+  node_charges: 'billing',
   balance_reminders: 'billing',
   referral_bonuses: 'referrals',
-  coins: 'coins', coin_daemon_versions: 'coins',
-  market_quotes: 'market', market_history: 'market',
-  nodes: 'nodes', node_view: 'nodes', placements: 'nodes', observations: 'nodes', hosts: 'nodes',
-  masternode_key_moves: 'nodes', daemon_rollouts: 'nodes', daemon_rollout_nodes: 'nodes',
-  notifications: 'notifications', notification_settings: 'notifications', alert_channels: 'notifications',
-  quiet_hours: 'notifications', node_alerts: 'notifications',
-  events: 'events', jobs: 'jobs', mail_outbox: 'mail',
-  settings: 'operator', operator_log: 'operator',
-  support_conversations: 'support', support_messages: 'support',
+  coins: 'coins',
+  coin_daemon_versions: 'coins',
+  market_quotes: 'market',
+  market_history: 'market',
+  nodes: 'nodes',
+  node_view: 'nodes',
+  placements: 'nodes',
+  observations: 'nodes',
+  hosts: 'nodes',
+  masternode_key_moves: 'nodes',
+  daemon_rollouts: 'nodes',
+  daemon_rollout_nodes: 'nodes',
+  notifications: 'notifications',
+  notification_settings: 'notifications',
+  alert_channels: 'notifications',
+  quiet_hours: 'notifications',
+  node_alerts: 'notifications',
+  events: 'events',
+  jobs: 'jobs',
+  mail_outbox: 'mail',
+  settings: 'operator',
+  operator_log: 'operator',
+  support_conversations: 'support',
+  support_messages: 'support',
   readiness_probe: 'ops',
 };
 
@@ -44,7 +72,10 @@ const result = await cruise(['src'], { ...config.options, validate: true, ruleSe
 const out = result.output;
 for (const v of out.summary.violations) {
   const folder = v.from.split('/')[2];
-  say(folder, `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ' (cycle: ' + v.cycle.map((c) => c.name ?? c).join(' → ') + ')' : ''}`);
+  say(
+    folder,
+    `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ' (cycle: ' + v.cycle.map((c) => c.name ?? c).join(' → ') + ')' : ''}`,
+  );
 }
 const top = (file) => {
   const m = file.match(/^src\/(server|client)\/([^/]+)\//);
@@ -67,17 +98,29 @@ for (const k of edges.keys()) {
 }
 // Tarjan: each strongly connected set of folders is one circle to break.
 let index = 0;
-const stack = [], on = new Set(), idx = new Map(), low = new Map();
+const stack = [],
+  on = new Set(),
+  idx = new Map(),
+  low = new Map();
 function visit(v) {
-  idx.set(v, index); low.set(v, index++); stack.push(v); on.add(v);
+  idx.set(v, index);
+  low.set(v, index++);
+  stack.push(v);
+  on.add(v);
   for (const w of adj.get(v) ?? []) {
-    if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-    else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    if (!idx.has(w)) {
+      visit(w);
+      low.set(v, Math.min(low.get(v), low.get(w)));
+    } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
   }
   if (low.get(v) === idx.get(v)) {
     const scc = [];
     let w;
-    do { w = stack.pop(); on.delete(w); scc.push(w); } while (w !== v);
+    do {
+      w = stack.pop();
+      on.delete(w);
+      scc.push(w);
+    } while (w !== v);
     if (scc.length > 1) {
       const set = new Set(scc);
       const inner = [...edges].filter(([k]) => k.split(' ').every((x) => set.has(x)));
@@ -92,7 +135,10 @@ for (const v of adj.keys()) if (!idx.has(v)) visit(v);
 
 // 3: tables touched outside their owner.
 const tables = Object.keys(TABLE_OWNERS).join('|');
-const builder = new RegExp(`(?:selectFrom|updateTable|insertInto|deleteFrom|replaceInto|innerJoin|leftJoin|rightJoin|fullJoin)\\(\\s*['"\`](${tables})\\b`, 'g');
+const builder = new RegExp(
+  `(?:selectFrom|updateTable|insertInto|deleteFrom|replaceInto|innerJoin|leftJoin|rightJoin|fullJoin)\\(\\s*['"\`](${tables})\\b`,
+  'g',
+);
 const rawSql = new RegExp(`\\b(?:FROM|JOIN|UPDATE|INTO)\\s+(${tables})\\b`, 'g');
 function* walk(dir) {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

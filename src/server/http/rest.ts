@@ -1,4 +1,4 @@
-import type { Context as HonoContext, Hono } from 'hono';
+import type { Context as HonoContext, Env, Hono } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
@@ -78,11 +78,11 @@ export function restError(err: unknown): { status: number; message: string; erro
   return null;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any Env: the adapters read no variables
-export function mountRest(
-  app: Hono<any>,
+/** Any app's Env: the adapters read no variables of it. */
+export function mountRest<E extends Env>(
+  app: Hono<E>,
   router: AnyTRPCRouter,
-  makeContext: (c: HonoContext) => Context,
+  makeContext: (c: HonoContext<E>) => Context,
   cache: ResponseCache,
 ) {
   const routes = restRoutes(router);
@@ -128,8 +128,7 @@ export function mountRest(
 }
 
 /** Unknown API paths get JSON, never the SPA. Mounted after every other /api route. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function mountApiFallback(app: Hono<any>, routes: RestRoute[]) {
+export function mountApiFallback<E extends Env>(app: Hono<E>, routes: RestRoute[]) {
   for (const base of ['/public_api', '/api']) {
     app.all(`${base}/*`, (c) => {
       const known = routes.some((r) => r.path === c.req.path);
