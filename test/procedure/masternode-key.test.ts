@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportBlocks, exportLine } from '../../src/client/portfolio/portfolio';
+import { exportBlocks, exportLine } from '../../src/client/nodes/portfolio';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { insertHost } from '../../src/server/fleet/queries';
 import { secretsAad } from '../../src/server/nodes/node-secrets';

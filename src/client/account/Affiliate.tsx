@@ -1,8 +1,8 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { trpc } from '../app/trpc';
-import { useUser } from '../auth/auth';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { useUser } from '../session/session';
+import { PageHeader } from '../layout/DashboardShell';
 import { CopyBlock } from '../ui/CopyButton';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { TABLE_PAGE_SIZE } from '../ui/pages';

@@ -8,7 +8,7 @@ import {
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { Alert, FormAlerts } from '../ui/Alert';
 import { CopyBlock } from '../ui/CopyButton';
 import { EmptyState } from '../ui/EmptyState';

@@ -5,7 +5,7 @@ import { trpc } from '../app/trpc';
 import { CardTab } from '../billing/CardTab';
 import { CryptoTab } from '../billing/CryptoTab';
 import { GiftCodeTab } from '../billing/GiftCodeTab';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { QueryError, QueryState } from '../ui/QueryState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';

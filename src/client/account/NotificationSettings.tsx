@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { NotificationSettingsOutput } from '../../shared/schemas/notifications';
 import { trpc } from '../app/trpc';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { QueryState } from '../ui/QueryState';
 import { SettingRow } from '../ui/SettingRow';
 import { useToasts } from '../ui/Toasts';

@@ -1,8 +1,8 @@
 import { formatBalance } from '../../shared/format';
 import { changePasswordForm } from '../../shared/schemas/auth';
-import { useUser } from '../auth/auth';
+import { useUser } from '../session/session';
 import { FormAlerts, MutationAlerts } from '../ui/Alert';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { DetailsCard } from '../ui/DetailsCard';
 import { PasswordField } from '../ui/Field';
 import { TwoFactorSection } from './TwoFactorSection';

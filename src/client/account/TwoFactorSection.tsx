@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { updateTfaInput } from '../../shared/schemas/auth';
 import { totpUri } from '../../shared/totp-uri';
-import { useUser } from '../auth/auth';
+import { useUser } from '../session/session';
 import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
 import { Alert, FormAlerts } from '../ui/Alert';

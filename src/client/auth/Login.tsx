@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { loginInput } from '../../shared/schemas/auth';
-import { useSession } from './auth';
+import { useSession } from '../session/session';
 import { FormAlerts } from '../ui/Alert';
 import { CodeField, PasswordField, TextField } from '../ui/Field';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { useForm } from '../ui/useForm';
-import { safeRedirect } from '../site/site';
+import { safeRedirect } from '../app/site';
 import { deviceStore } from '../app/storage';
 import { trpc } from '../app/trpc';
 import './auth.css';

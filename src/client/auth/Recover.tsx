@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { recoverInput } from '../../shared/schemas/auth';
 import { FormAlerts } from '../ui/Alert';
 import { TextField } from '../ui/Field';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
 import './auth.css';

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'wouter';
 import { registerForm } from '../../shared/schemas/auth';
 import { FormAlerts } from '../ui/Alert';
 import { PasswordField, TextField } from '../ui/Field';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { useForm } from '../ui/useForm';
 import { referralStore } from '../app/storage';
 import { trpc } from '../app/trpc';

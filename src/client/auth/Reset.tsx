@@ -3,7 +3,7 @@ import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { resetForm } from '../../shared/schemas/auth';
 import { FormAlerts } from '../ui/Alert';
 import { PasswordField } from '../ui/Field';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';

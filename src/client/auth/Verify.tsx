@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, Redirect, useLocation, useSearchParams } from 'wouter';
 import { useToasts } from '../ui/Toasts';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';

@@ -9,7 +9,7 @@ import {
 } from '../../shared/schemas/billing';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { useUser } from '../auth/auth';
+import { useUser } from '../session/session';
 import { Alert } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { check } from '../ui/forms';

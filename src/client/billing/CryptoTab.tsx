@@ -1,4 +1,4 @@
-import { ContactLink } from '../site/support';
+import { ContactLink } from '../layout/support';
 import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState } from 'react';
 import { errorMessage } from '../app/errors';

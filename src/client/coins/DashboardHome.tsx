@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import type { CoinRow } from '../../shared/schemas/coins';
-import { useSession } from '../auth/auth';
+import { useSession } from '../session/session';
 import { CoinTable } from './CoinTable';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { DemoBadge } from './DemoBadge';
 import { EmptyState } from '../ui/EmptyState';
 import { DEFAULT_SORT, matchesSearch, nextSort, PAGE_SIZE, sortCoins, type Sort, type SortKey } from './coinList';

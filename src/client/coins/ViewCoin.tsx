@@ -12,7 +12,7 @@ import { MarketData } from './MarketData';
 import { StatTable } from './StatTable';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
-import { pageTitle } from '../site/site';
+import { pageTitle } from '../app/site';
 import { trpc } from '../app/trpc';
 import { QueryError } from '../ui/QueryState';
 import './coins.css';

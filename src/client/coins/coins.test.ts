@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CoinRow, DisplayValue } from '../../shared/schemas/coins';
 import { matchesSearch, nextSort, sortCoins } from './coinList';
 import { displayClass, displayText, shortPair, statisticText } from '../ui/display';
-import { searchFaq } from '../site/faq';
+import { searchFaq } from './faq';
 import { defaultText, parseAmount, parseNodes } from './incomeInput';
-import { campaignRows, planFloors } from '../site/pricing';
+import { campaignRows, planFloors } from './pricing';
 
 // The coin pages' rules apart from the browser: formatting, sort, search, the
 // calculator's input, the plans' "from" prices and the FAQ search.

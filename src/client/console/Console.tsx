@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
-import { pageTitle } from '../site/site';
+import { pageTitle } from '../app/site';
 import { PageLoading } from '../ui/Spinner';
 import { ErrorBoundary } from '../app/ErrorBoundary';
 import { CONSOLE_PAGES, type ConsolePage } from './pages';

@@ -1,6 +1,6 @@
 import { Link, Redirect } from 'wouter';
 import { CONSOLE_NEEDS_2FA } from '../../shared/console';
-import { useSession } from '../auth/auth';
+import { useSession } from '../session/session';
 import { lazyPage } from '../app/lazyPage';
 import { errorCode, errorMessage } from '../app/errors';
 import { QueryError } from '../ui/QueryState';

@@ -4,7 +4,7 @@ import { familyOf } from '../../shared/families';
 import type { DeployInfoCoin } from '../../shared/schemas/deploy';
 import { trpc } from '../app/trpc';
 import { CoinLogo } from '../coins/CoinLogo';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { QueuePanel } from '../portfolio/QueuePanel';
 import { Alert } from '../ui/Alert';
 import { SimulatedBadge } from '../ui/SimulatedBadge';

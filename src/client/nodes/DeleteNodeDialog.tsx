@@ -5,7 +5,7 @@ import { trpc } from '../app/trpc';
 import { errorMessage } from '../app/errors';
 import { Alert } from '../ui/Alert';
 import { Modal } from '../ui/Modal';
-import { ContactLink } from '../site/support';
+import { ContactLink } from '../layout/support';
 import { CHAT_HOURS, chatOpen, DELETE_REDIRECT_MS, deleteReasonText, OTHER, reasonHint } from './deleteReasons';
 
 type Props = {

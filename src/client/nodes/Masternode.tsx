@@ -12,8 +12,8 @@ import { OverviewCards, RevenueBar } from './OverviewCards';
 import { Proposals } from './Proposals';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
-import { nodeName } from '../portfolio/portfolio';
-import { pageTitle } from '../site/site';
+import { nodeName } from './portfolio';
+import { pageTitle } from '../app/site';
 import { trpc } from '../app/trpc';
 import './nodes.css';
 

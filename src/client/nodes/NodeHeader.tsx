@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { formatBalance, formatPercent } from '../../shared/format';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { MISSING } from '../ui/display';
-import { nodeName } from '../portfolio/portfolio';
+import { nodeName } from './portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { Stat } from '../ui/Stat';
 import { SimulatedBadge } from '../ui/SimulatedBadge';

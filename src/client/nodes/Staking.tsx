@@ -1,4 +1,4 @@
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { EmptyState } from '../ui/EmptyState';
 
 export function Staking() {

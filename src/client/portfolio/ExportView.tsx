@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { CopyButton } from '../ui/CopyButton';
-import type { ExportBlock } from './portfolio';
+import type { ExportBlock } from '../nodes/portfolio';
 
 /**
  * "Export Masternode Configuration File": one copyable block per currency. The

@@ -1,13 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { PageHeader } from '../dashboard/DashboardShell';
+import { PageHeader } from '../layout/DashboardShell';
 import { EmptyState } from '../ui/EmptyState';
 import { ExportView } from './ExportView';
 import { PortfolioTable } from './PortfolioTable';
 import { QueuePanel } from './QueuePanel';
 import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
-import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from './portfolio';
+import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from '../nodes/portfolio';
 import { trpc } from '../app/trpc';
 import { QueryState } from '../ui/QueryState';
 import './portfolio.css';

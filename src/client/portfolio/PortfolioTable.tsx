@@ -3,7 +3,7 @@ import { formatBalance } from '../../shared/format';
 import type { MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 import { MISSING } from '../ui/display';
 import { humanDuration, relativeTime, utcDate, utcDateTime } from '../nodes/nodeTime';
-import { nodeName, type PortfolioRow } from './portfolio';
+import { nodeName, type PortfolioRow } from '../nodes/portfolio';
 import { CoinLogo } from '../coins/CoinLogo';
 import { TrashIcon } from '../ui/Icons';
 import { NodeStatusBadge } from '../nodes/StatusBadges';

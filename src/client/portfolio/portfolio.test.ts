@@ -9,7 +9,7 @@ import {
   monthlyIncome,
   portfolioRows,
   rowMatches,
-} from './portfolio';
+} from '../nodes/portfolio';
 
 // The portfolio's rules and the node pages' times apart from the browser.
 

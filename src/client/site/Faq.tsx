@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { searchFaq, type FaqItem } from './faq';
-import { ContactLink } from './support';
-import './site.css';
+import { searchFaq, type FaqItem } from '../coins/faq';
+import { ContactLink } from '../layout/support';
+import '../layout/site.css';
 
 /**
  * /faq: a searchable accordion. Without a search every answer starts closed; while

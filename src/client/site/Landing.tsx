@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import './site.css';
+import '../layout/site.css';
 
 const STEPS = [
   {

@@ -4,11 +4,11 @@ import { formatDailyPrice } from '../../shared/format';
 import { CoinLogo } from '../coins/CoinLogo';
 import { DAYS_PER_MONTH, matchesSearch } from '../coins/coinList';
 import { formatUsd2 } from '../ui/display';
-import { campaignRows, planFloors, type PlanFloor, type PriceRow } from './pricing';
-import { ContactLink } from './support';
+import { campaignRows, planFloors, type PlanFloor, type PriceRow } from '../coins/pricing';
+import { ContactLink } from '../layout/support';
 import { trpc } from '../app/trpc';
 import { QueryState } from '../ui/QueryState';
-import './site.css';
+import '../layout/site.css';
 import { TableScroll } from '../ui/TableScroll';
 
 /** The two plans (deployment-and-nodes.md section 1); their prices come from the coins' regular prices. */

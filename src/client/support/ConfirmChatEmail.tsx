@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { AuthCard } from '../site/SiteLayout';
+import { AuthCard } from '../layout/SiteLayout';
 import { Alert } from '../ui/Alert';
 import { PageLoading } from '../ui/Spinner';
 import '../auth/auth.css'; // the success view's look, as on the email verification page

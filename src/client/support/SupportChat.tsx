@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useSession } from '../auth/auth';
+import { useSession } from '../session/session';
 import { trpc } from '../app/trpc';
 import './support.css';
 

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useSession, useUser } from '../auth/auth';
+import { useSession, useUser } from '../session/session';
 import { useDismiss } from '../ui/useDismiss';
 
 const ITEMS = [

@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
 import { formatBalance } from '../../shared/format';
-import { useSession } from '../auth/auth';
-import { GuestLinks } from '../auth/GuestLinks';
+import { useSession } from '../session/session';
+import { GuestLinks } from '../session/GuestLinks';
 import { Logo } from '../ui/Logo';
 import { NotificationsMenu } from './NotificationsMenu';
 import { PlatformStats } from './PlatformStats';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSession } from '../auth/auth';
+import { useSession } from '../session/session';
 
 /**
  * Where customers get help: the operator's SUPPORT_EMAIL and COMMUNITY_LINKS, from

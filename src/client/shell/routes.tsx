@@ -1,13 +1,13 @@
 import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch, useSearchParams } from 'wouter';
-import { useSession } from '../auth/auth';
-import { DashboardShell } from '../dashboard/DashboardShell';
-import { SiteLayout } from '../site/SiteLayout';
+import { useSession } from '../session/session';
+import { DashboardShell } from '../layout/DashboardShell';
+import { SiteLayout } from '../layout/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
-import { pageTitle, safeRedirect } from '../site/site';
-import { maintenanceReturnStore } from './storage';
-import { lazyPage } from './lazyPage';
-import { ErrorBoundary } from './ErrorBoundary';
+import { pageTitle, safeRedirect } from '../app/site';
+import { maintenanceReturnStore } from '../app/storage';
+import { lazyPage } from '../app/lazyPage';
+import { ErrorBoundary } from '../app/ErrorBoundary';
 
 // Each page is its own chunk, fetched on first visit (the visitor's first load stays small).
 const Affiliate = lazyPage(() => import('../account/Affiliate'), 'Affiliate');

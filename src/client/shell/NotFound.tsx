@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { ContactLink } from '../site/support';
+import { ContactLink } from '../layout/support';
 
 export function NotFound() {
   return (

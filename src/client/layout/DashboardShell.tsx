@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useSession } from '../auth/auth';
+import { useSession } from '../session/session';
 import { AlertBanner } from './AlertBanner';
 import { TopBar } from './TopBar';
-import { SiteFooter } from '../site/SiteLayout';
+import { SiteFooter } from './SiteLayout';
 import './dashboard.css';
 
 const DASHBOARD_NAV = [

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
-import { publishLive } from './liveBus';
-import { queriesFor, queryKeyOf } from './liveQueries';
-import { errorCode } from './errors';
-import { tokenStore } from './storage';
-import { trpc } from './trpc';
+import { publishLive } from '../app/liveBus';
+import { queriesFor, queryKeyOf } from '../app/liveQueries';
+import { errorCode } from '../app/errors';
+import { tokenStore } from '../app/storage';
+import { trpc } from '../app/trpc';
 
 /**
  * The logged-in user's live events: one subscription, mounted once per token. The

@@ -1,4 +1,4 @@
-import { DAYS_PER_MONTH } from '../coins/coinList';
+import { DAYS_PER_MONTH } from './coinList';
 
 /** The fields of a get_detailed row the pricing page reads. */
 export type PriceRow = {

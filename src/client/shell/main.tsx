@@ -1,5 +1,5 @@
 // First: it configures zod before any schema module is evaluated.
-import './zod-config';
+import '../app/zod-config';
 // The global styles come first so each feature's own stylesheet, imported with its pages, follows them.
 import './base.css';
 import '../ui/ui.css';
@@ -8,10 +8,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { ApiProvider, SessionProvider } from '../auth/auth';
+import { ApiProvider, SessionProvider } from '../session/session';
 import { ToastProvider } from '../ui/Toasts';
-import { createQueryClient } from './queryClient';
-import { ErrorBoundary } from './ErrorBoundary';
+import { createQueryClient } from '../app/queryClient';
+import { ErrorBoundary } from '../app/ErrorBoundary';
 
 const queryClient = createQueryClient();
 

@@ -1,13 +1,13 @@
 import { useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { useSession } from '../auth/auth';
-import { ProgressBar } from './ProgressBar';
+import { useSession } from '../session/session';
+import { ProgressBar } from '../app/ProgressBar';
 import { PageLoading } from '../ui/Spinner';
 import { LiveEvents } from './live';
 import { ErrorApp } from './ErrorApp';
 import { AppRoutes, MaintenanceRoutes } from './routes';
 import { SupportChat } from '../support/SupportChat';
-import { trpc } from './trpc';
+import { trpc } from '../app/trpc';
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */
 export function App() {

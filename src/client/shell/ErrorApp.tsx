@@ -1,4 +1,4 @@
-import { CommunityLinks } from '../site/support';
+import { CommunityLinks } from '../layout/support';
 import { Logo } from '../ui/Logo';
 
 /**

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Link, Redirect } from 'wouter';
-import { useSession } from '../auth/auth';
-import { safeRedirect } from '../site/site';
-import { maintenanceReturnStore } from './storage';
+import { useSession } from '../session/session';
+import { safeRedirect } from '../app/site';
+import { maintenanceReturnStore } from '../app/storage';
 
 /**
  * /maintenance. The session asks the server about maintenance every 15 seconds while it

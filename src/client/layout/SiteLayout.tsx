@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useSession } from '../auth/auth';
-import { GuestLinks } from '../auth/GuestLinks';
+import { useSession } from '../session/session';
+import { GuestLinks } from '../session/GuestLinks';
 import { ContactLink, CommunityLinks } from './support';
 import { Logo } from '../ui/Logo';
 import './site.css';
