@@ -19,7 +19,7 @@ import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
-import { addressPayer, CallBudget } from './http/call-budget';
+import { addressPayer, CallBudget } from './guards/call-budget';
 import { apiKeyOwner, looksLikeApiKey } from './apikeys/keys';
 import { sessionOwner } from './auth/sessions';
 import { restCallBudget, trpcCallBudget, type CallerOf, type PayerEnv } from './http/call-budget-gate';
@@ -63,7 +63,7 @@ export type AppOptions = {
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
-  // API calls' budgets per account or address (http/call-budget.ts): a bearer token pays
+  // API calls' budgets per account or address (guards/call-budget.ts): a bearer token pays
   // for the account it signs in now, looked up as the auth does.
   const budget = new CallBudget({
     ownerOf: (token, ip) => (looksLikeApiKey(token) ? apiKeyOwner(deps.db, token, ip) : sessionOwner(deps.db, token)),

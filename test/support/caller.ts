@@ -8,7 +8,7 @@ import { loadProfiles } from '../../src/server/fleet/profiles';
 import type { AppDeps } from '../../src/server/rpc/context';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { EventHub } from '../../src/server/events/hub';
-import { RateLimiter } from '../../src/server/http/rate-limit';
+import { RateLimiter } from '../../src/server/guards/rate-limit';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { tempDataDir } from './server';
 import { callerFor, freshUser, outboxLink as outboxLinkIn } from './users';

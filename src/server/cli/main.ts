@@ -14,7 +14,7 @@ import { openDatabase } from '../db/open';
 import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
-import { terminalLine } from './terminal';
+import { terminalLine } from '../kernel/terminal';
 import type { CliCommand, CliIo } from '../kernel/cli';
 import { UsageError } from '../kernel/cli';
 

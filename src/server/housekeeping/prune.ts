@@ -1,6 +1,6 @@
 import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/queries';
 import type { DB } from '../db/open';
-import { pruneEvents } from '../events/queries';
+import { pruneEvents } from '../events/outbox';
 import { pruneDestroyedNodes } from '../nodes/repository';
 import { pruneFailedJobs } from '../jobs/queries';
 import { pruneClearedNotifications } from '../notifications/queries';

@@ -6,7 +6,7 @@ import {
 } from '../../shared/notification-kinds';
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { enqueueJob } from '../jobs/queries';
 import { enabledChannelIds } from './channels/queries';
 import { insertNotification } from './queries';

@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
 import type { EventHub } from '../events/hub';
-import type { CallTurns } from '../http/call-turns';
-import type { RateLimiter } from '../http/rate-limit';
+import type { CallTurns } from '../guards/call-turns';
+import type { RateLimiter } from '../guards/rate-limit';
 import type { Logger } from '../kernel/log';
 import type { MailDispatcher } from '../mail/dispatcher';
 
@@ -25,7 +25,7 @@ export type AppDeps = {
 /** Who is calling, from HTTP or a websocket connection alike. */
 /**
  * `live`: a message on the live websocket, which serves subscriptions only.
- * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts).
+ * Over HTTP: `turns` makes the payer's calls take turns (guards/call-turns.ts).
  */
 export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns };
 

@@ -96,7 +96,7 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // would bound them (docs/decisions.md, "Attack on a running build").
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
   // One payer's HTTP calls take turns, so a batch gives the event loop back between its
-  // calls (http/call-turns.ts); the turn is held until the call's answer is ready.
+  // calls (guards/call-turns.ts); the turn is held until the call's answer is ready.
   const done = ctx.req.turns && type !== 'subscription' ? await ctx.req.turns.take() : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {
