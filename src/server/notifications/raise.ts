@@ -7,7 +7,7 @@ import {
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import { insertEvent } from '../events/outbox';
-import { enqueueJob } from '../jobs/queries';
+import { enqueueJob } from '../jobs/queue';
 import { enabledChannelIds } from './channels/queries';
 import { insertNotification } from './queries';
 import { emailEnabled } from './settings';
