@@ -20,7 +20,7 @@ import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
 import { scheduleRollouts } from './fleet/rollouts';
-import { scheduleBackups } from './ops/backup';
+import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
@@ -111,7 +111,7 @@ async function startParts(
   log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
-  const { applied } = await upgradeDatabase(db, config, log);
+  const { applied } = await upgradeDatabase(db, config, log, writeBackup);
   if (applied.length) log.info('migrations applied', { migrations: applied });
   // Masternode keys an older version kept in plaintext, moved aside by a migration: sealed now that the box is open.
   await sealMovedMasternodeKeys(db, secrets, log);

@@ -1,5 +1,6 @@
 import { fail } from '../kernel/errors';
-import type { CliCommand, CliIo } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
+import type { CliIo } from '../kernel/cli';
 import type { DB } from '../db/open';
 import type { UserRole } from '../db/schema';
 import { terminalField as f } from '../kernel/terminal';
