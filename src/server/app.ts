@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
-import type { AppDeps, Context } from './rpc/context';
+import type { AppDeps, CallerChecks, Context } from './rpc/context';
 import { bearerToken, clientIp, createContext } from './rpc/context';
 import { withLogFields } from './kernel/log';
 import type { Readiness } from './ops/readiness';
@@ -20,8 +20,9 @@ import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
 import { addressPayer, CallBudget } from './guards/call-budget';
-import { apiKeyOwner, looksLikeApiKey } from './apikeys/keys';
-import { sessionOwner } from './auth/sessions';
+import { apiKeyOwner, looksLikeApiKey, resolveApiKey } from './apikeys/keys';
+import { resolveSession, sessionOwner } from './auth/sessions';
+import { isMaintenance } from './operator/settings';
 import { restCallBudget, trpcCallBudget, type CallerOf, type PayerEnv } from './http/call-budget-gate';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
 import { mountStripeWebhook, STRIPE_WEBHOOK_PATH } from './billing/card/webhook-http';
@@ -43,6 +44,14 @@ const REQUEST_ID = /^[\w.:-]{8,64}$/;
 export function requestIdOf(header: string | undefined, trustProxy: number): string {
   return trustProxy > 0 && header && REQUEST_ID.test(header) ? header : randomUUID();
 }
+
+/** The procedure builders' questions about a caller, answered by the domains that own them (AppDeps.callers). */
+export const callerChecks: CallerChecks = {
+  isApiKey: looksLikeApiKey,
+  session: resolveSession,
+  apiKey: resolveApiKey,
+  maintenance: (ctx) => isMaintenance(ctx.db),
+};
 
 function remoteAddress(c: HonoContext): string | undefined {
   try {

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { createApp, WS_PATH } from './app';
+import { callerChecks, createApp, WS_PATH } from './app';
 import type { Config } from './kernel/config';
 import { clientIp, createContext, type AppDeps, type Context } from './rpc/context';
 import { assertDataDirOwner, lockDataDir } from './db/data-dir';
@@ -152,7 +152,17 @@ async function startParts(
     dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
     upgradeHealthTimeoutMs: config.rolloutHealthMs,
   });
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
+  const deps: AppDeps = {
+    db,
+    config,
+    log,
+    limiter: new RateLimiter(),
+    hub,
+    mail,
+    fleet,
+    secrets,
+    callers: callerChecks,
+  };
   handleChannelDelivery(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   scheduleDailyCharge(jobs, deps);
