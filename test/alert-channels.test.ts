@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findJobs } from '../src/server/jobs/queries';
+import { findJobs } from '../src/server/jobs/queue';
 import { afterRaise, raise } from '../src/server/notifications/raise';
 import { startFakeDiscord } from './support/fake-discord';
 import { startFakeTelegram } from './support/fake-telegram';

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/server/kernel/config';
 import { clientIp } from '../src/server/rpc/context';
-import { MAX_SOCKETS_PER_IP } from '../src/server/events/ws-limits';
+import { MAX_SOCKETS_PER_IP } from '../src/server/live/ws-limits';
 import { sameSecret } from '../src/server/http/same-secret';
 import type { AppRouter } from '../src/server/router';
 import { batchLimit, MAX_BATCH_CALLS, MAX_BATCH_RESPONSE_BYTES } from '../src/server/http/trpc-http';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { insertEvent } from '../src/server/events/queries';
-import { liveEncoder } from '../src/server/events/ws-limits';
+import { insertEvent } from '../src/server/events/outbox';
+import { liveEncoder } from '../src/server/live/ws-limits';
 import { startTestServer, stopTestServer } from './support/server';
 import { freshUser } from './support/users';
 

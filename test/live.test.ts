@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/server/cli/main';
 import { openDatabase } from '../src/server/db/open';
-import { insertEvent } from '../src/server/events/queries';
+import { insertEvent } from '../src/server/events/outbox';
 import { liveClient } from './support/live';
 import { startTestServer, stopTestServer, tempDataDir } from './support/server';
 import { freshUser } from './support/users';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../src/server/coins/import';
 import { migrateToLatest, openDatabase, type DB } from '../src/server/db/open';
 import { pruneAll, RETENTION } from '../src/server/housekeeping/prune';
-import { insertJob } from '../src/server/jobs/queries';
+import { insertJob } from '../src/server/jobs/queue';
 import { tempDataDir } from './support/server';
 import { insertTestNode } from './support/nodes';
 

@@ -3,7 +3,7 @@ import { writeHeapSnapshot } from 'node:v8';
 import { Session } from 'node:inspector/promises';
 import { insertSession, insertUser } from '../../src/server/auth/queries';
 import { hashToken, newToken } from '../../src/server/auth/tokens';
-import { insertEvent } from '../../src/server/events/queries';
+import { insertEvent } from '../../src/server/events/outbox';
 import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer } from '../../test/support/server';
 import { memory, serveParent, wallMs } from './ipc';

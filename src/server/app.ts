@@ -7,7 +7,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { trpcServer } from '@hono/trpc-server';
-import type { AppDeps, Context } from './rpc/context';
+import type { AppDeps, CallerChecks, Context } from './rpc/context';
 import { bearerToken, clientIp, createContext } from './rpc/context';
 import { withLogFields } from './kernel/log';
 import type { Readiness } from './ops/readiness';
@@ -19,9 +19,10 @@ import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
 import { batchLimit, jsonMutationsOnly, MAX_BATCH_CALLS, trpcPublicCache } from './http/trpc-http';
-import { addressPayer, CallBudget } from './http/call-budget';
-import { apiKeyOwner, looksLikeApiKey } from './apikeys/keys';
-import { sessionOwner } from './auth/sessions';
+import { addressPayer, CallBudget } from './guards/call-budget';
+import { apiKeyOwner, looksLikeApiKey, resolveApiKey } from './apikeys/keys';
+import { resolveSession, sessionOwner } from './auth/sessions';
+import { isMaintenance } from './operator/settings';
 import { restCallBudget, trpcCallBudget, type CallerOf, type PayerEnv } from './http/call-budget-gate';
 import { mountUnsubscribe } from './notifications/unsubscribe-http';
 import { mountStripeWebhook, STRIPE_WEBHOOK_PATH } from './billing/card/webhook-http';
@@ -44,6 +45,14 @@ export function requestIdOf(header: string | undefined, trustProxy: number): str
   return trustProxy > 0 && header && REQUEST_ID.test(header) ? header : randomUUID();
 }
 
+/** The procedure builders' questions about a caller, answered by the domains that own them (AppDeps.callers). */
+export const callerChecks: CallerChecks = {
+  isApiKey: looksLikeApiKey,
+  session: resolveSession,
+  apiKey: resolveApiKey,
+  maintenance: (ctx) => isMaintenance(ctx.db),
+};
+
 function remoteAddress(c: HonoContext): string | undefined {
   try {
     return getConnInfo(c).remote.address;
@@ -63,7 +72,7 @@ export type AppOptions = {
 
 export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, readiness }: AppOptions) {
   const app = new Hono<Env>();
-  // API calls' budgets per account or address (http/call-budget.ts): a bearer token pays
+  // API calls' budgets per account or address (guards/call-budget.ts): a bearer token pays
   // for the account it signs in now, looked up as the auth does.
   const budget = new CallBudget({
     ownerOf: (token, ip) => (looksLikeApiKey(token) ? apiKeyOwner(deps.db, token, ip) : sessionOwner(deps.db, token)),

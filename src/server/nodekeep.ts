@@ -1,6 +1,6 @@
 import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
-import { terminalLine } from './cli/terminal';
+import { terminalLine } from './kernel/terminal';
 import { SIMULATOR_COMMAND } from './fleet/engines/registry';
 import { runSimulatorProcess } from './fleet/simulator/process';
 import { assetIndex, inExecutable, unpackedDir } from './runtime/executable';

@@ -4,7 +4,7 @@ import { billingRouter } from './billing/router';
 import { consoleRouter } from './console/router';
 import { coinsRouter } from './coins/router';
 import { deployRouter } from './deploy/router';
-import { eventsRouter } from './events/router';
+import { eventsRouter } from './live/router';
 import { nodesRouter } from './nodes/router';
 import { alertChannelsRouter } from './notifications/channels/router';
 import { notificationsRouter } from './notifications/router';

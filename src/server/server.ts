@@ -5,28 +5,28 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { applyWSSHandler } from '@trpc/server/adapters/ws';
 import { WebSocketServer } from 'ws';
-import { createApp, WS_PATH } from './app';
+import { callerChecks, createApp, WS_PATH } from './app';
 import type { Config } from './kernel/config';
 import { clientIp, createContext, type AppDeps, type Context } from './rpc/context';
 import { assertDataDirOwner, lockDataDir } from './db/data-dir';
 import { openDatabase, type DB } from './db/open';
 import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
-import { insertEvent } from './events/queries';
-import { bindLiveSocket } from './events/direct';
-import { frameBudget, liveEncoder, socketGate } from './events/ws-limits';
+import { insertEvent } from './events/outbox';
+import { bindLiveSocket } from './live/direct';
+import { frameBudget, liveEncoder, socketGate } from './live/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
 import { scheduleRollouts } from './fleet/rollouts';
-import { scheduleBackups } from './ops/backup';
+import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
 import { closeLiveSockets, drainHttp } from './http/drain';
 import { JobRunner } from './jobs/runner';
-import { RateLimiter } from './http/rate-limit';
+import { RateLimiter } from './guards/rate-limit';
 import { createLogger, type Logger } from './kernel/log';
 import { MailDispatcher } from './mail/dispatcher';
 import { handleNotificationMail } from './notifications/mail';
@@ -111,7 +111,7 @@ async function startParts(
   log.info('secrets key', { source: secrets.keySource });
   const db = openDatabase(config.dbFile);
   undo.push(() => db.destroy());
-  const { applied } = await upgradeDatabase(db, config, log);
+  const { applied } = await upgradeDatabase(db, config, log, writeBackup);
   if (applied.length) log.info('migrations applied', { migrations: applied });
   // Masternode keys an older version kept in plaintext, moved aside by a migration: sealed now that the box is open.
   await sealMovedMasternodeKeys(db, secrets, log);
@@ -152,7 +152,17 @@ async function startParts(
     dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
     upgradeHealthTimeoutMs: config.rolloutHealthMs,
   });
-  const deps: AppDeps = { db, config, log, limiter: new RateLimiter(), hub, mail, fleet, secrets };
+  const deps: AppDeps = {
+    db,
+    config,
+    log,
+    limiter: new RateLimiter(),
+    hub,
+    mail,
+    fleet,
+    secrets,
+    callers: callerChecks,
+  };
   handleChannelDelivery(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   scheduleDailyCharge(jobs, deps);

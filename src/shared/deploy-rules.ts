@@ -78,7 +78,3 @@ export function deployProblem(
     return { field: 'blsKey', message: BLS_INCORRECT };
   return null;
 }
-
-/** Alias rule (section 5): letters, digits, hyphen, underscore, space; at most 48; empty removes. */
-export const ALIAS_PATTERN = /^[A-Za-z0-9 _-]*$/;
-export const ALIAS_MAX = 48;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordVisit } from '../../src/server/auth/queries';
 import { MAX_SESSIONS_PER_USER } from '../../src/server/auth/sessions';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION, MAX_SUBSCRIPTIONS_PER_USER } from '../../src/server/events/live-limits';
-import { MAX_SOCKETS_PER_IP } from '../../src/server/events/ws-limits';
+import { MAX_SOCKETS_PER_IP } from '../../src/server/live/ws-limits';
 import type { AppRouter } from '../../src/server/router';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';

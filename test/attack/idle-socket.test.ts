@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { frameBudget, LIVE_BUDGET } from '../../src/server/events/ws-limits';
+import { frameBudget, LIVE_BUDGET } from '../../src/server/live/ws-limits';
 
 // Review finding: sockets that never subscribe were kept open by keep-alive pings and
 // filled the per-address and total socket caps. The live socket's budget closes them.

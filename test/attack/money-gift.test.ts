@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { addressKey } from '../../src/server/http/rate-limit';
+import { addressKey } from '../../src/server/guards/rate-limit';
 import { snapshot } from '../support/db-snapshot';
 import { byStatus, loopback, type Answer } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { limits } from '../../src/server/http/rate-limit';
+import { limits } from '../../src/server/guards/rate-limit';
 import { SUPPORT_MESSAGES } from '../../src/server/support/service';
 import { snapshot } from '../support/db-snapshot';
 import { byStatus, loopback, requestFrom, type Answer } from '../support/from-ip';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { findUserByLogin } from '../../src/server/auth/queries';
-import { insertEvent } from '../../src/server/events/queries';
+import { insertEvent } from '../../src/server/events/outbox';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { at, browserSession } from './browser';
 

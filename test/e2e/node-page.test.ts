@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
-import { insertEvent } from '../../src/server/events/queries';
+import { insertEvent } from '../../src/server/events/outbox';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';

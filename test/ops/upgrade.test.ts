@@ -9,6 +9,7 @@ import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { DatabaseTooNew, UpgradeFailed, upgradeDatabase } from '../../src/server/db/upgrade';
 import { lockDataDir } from '../../src/server/db/data-dir';
 import { memoryLogger } from '../../src/server/kernel/log';
+import { writeBackup } from '../../src/server/ops/backup';
 import { EXIT_NEEDS_OPERATOR } from '../../src/server/serve';
 import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir } from '../support/server';
@@ -86,6 +87,7 @@ describe('upgrading a data folder', () => {
       db,
       { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') },
       memoryLogger(),
+      writeBackup,
       list,
     ).catch((e: unknown) => e);
     await db.destroy();
@@ -119,6 +121,7 @@ describe('upgrading a data folder', () => {
         db,
         { dataDir: dir, dbFile: path.join(dir, 'nodekeep.sqlite'), backupDir: path.join(dir, 'backups') },
         memoryLogger(),
+        writeBackup,
       ).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(Error);
       expect(err).not.toBeInstanceOf(UpgradeFailed);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DELIVERIES_PER_TURN, EventHub, type HubEvent } from '../../src/server/events/hub';
-import { insertEvent } from '../../src/server/events/queries';
+import { insertEvent } from '../../src/server/events/outbox';
 import { makeDeps } from '../support/caller';
 
 // The hub over a real SQLite file: who hears which committed event, and what a drain

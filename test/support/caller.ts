@@ -6,9 +6,10 @@ import { openSecretBox } from '../../src/server/secrets/box';
 import type { FleetAccess } from '../../src/server/fleet/access';
 import { loadProfiles } from '../../src/server/fleet/profiles';
 import type { AppDeps } from '../../src/server/rpc/context';
+import { callerChecks } from '../../src/server/app';
 import { migrateToLatest, openDatabase } from '../../src/server/db/open';
 import { EventHub } from '../../src/server/events/hub';
-import { RateLimiter } from '../../src/server/http/rate-limit';
+import { RateLimiter } from '../../src/server/guards/rate-limit';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { tempDataDir } from './server';
 import { callerFor, freshUser, outboxLink as outboxLinkIn } from './users';
@@ -35,6 +36,7 @@ export async function makeDeps() {
     mail: { kick: async () => {} },
     fleet: offlineFleet(),
     secrets: openSecretBox(dataDir, config),
+    callers: callerChecks,
   };
   return {
     deps,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalField } from '../../src/server/cli/terminal';
+import { terminalField } from '../../src/server/kernel/terminal';
 import { bidiParts, escapeBidi } from '../../src/shared/bidi';
 
 const CONTROLS = [

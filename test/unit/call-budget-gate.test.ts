@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { CALL_BUDGETS, CallBudget, MAX_PAUSED_REFUSALS } from '../../src/server/http/call-budget';
+import { CALL_BUDGETS, CallBudget, MAX_PAUSED_REFUSALS } from '../../src/server/guards/call-budget';
 import { restCallBudget, REFUSAL_PAUSE_MS, trpcCallBudget } from '../../src/server/http/call-budget-gate';
 
 const IP = '198.51.100.20';

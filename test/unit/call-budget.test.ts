@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CALL_BUDGETS, CallBudget, MAX_PAUSED_REFUSALS } from '../../src/server/http/call-budget';
-import { callTurns } from '../../src/server/http/call-turns';
+import { CALL_BUDGETS, CallBudget, MAX_PAUSED_REFUSALS } from '../../src/server/guards/call-budget';
+import { callTurns } from '../../src/server/guards/call-turns';
 
 describe('call budget', () => {
   it('takes a batch all or nothing from the rate, says when it fits again, and refills', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limits, RateLimiter } from '../../src/server/http/rate-limit';
+import { limits, RateLimiter } from '../../src/server/guards/rate-limit';
 
 describe('rate limiter', () => {
   it('allows the window maximum, refuses the next, and opens again after the window', () => {

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutationState } from '@tanstack/react-query';
 import { getMutationKey } from '@trpc/react-query';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
-import { ALIAS_MAX } from '../../shared/deploy-rules';
+import { ALIAS_MAX } from '../../shared/node-alias';
 import { trpc } from '../app/trpc';
 import { useToasts } from '../ui/Toasts';
 import { ALIAS_ERROR, aliasProblem, aliasToast, aliasValue } from './configState';

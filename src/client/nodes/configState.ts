@@ -1,4 +1,4 @@
-import { ALIAS_MAX, ALIAS_PATTERN } from '../../shared/deploy-rules';
+import { ALIAS_MAX, ALIAS_PATTERN } from '../../shared/node-alias';
 import { ADDRESS_REQUIRED, evmAddressError, INVALID_ADDRESS } from '../../shared/evm-address';
 
 /**

@@ -96,7 +96,7 @@ export async function createApiKey(
 /**
  * The account an API key signs in from `ip` now, or null (unknown or revoked key, an
  * address outside its allow list, a disabled account); reads only, and spends nothing
- * of the key's own rate: the call budget asks this before charging (http/call-budget.ts).
+ * of the key's own rate: the call budget asks this before charging (guards/call-budget.ts).
  */
 export async function apiKeyOwner(db: DB, token: string, ip: string): Promise<number | null> {
   if (token.length > 200) return null;

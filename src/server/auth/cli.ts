@@ -1,8 +1,9 @@
 import { fail } from '../kernel/errors';
-import type { CliCommand, CliIo } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
+import type { CliIo } from '../kernel/cli';
 import type { DB } from '../db/open';
 import type { UserRole } from '../db/schema';
-import { terminalField as f } from '../cli/terminal';
+import { terminalField as f } from '../kernel/terminal';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { logOperatorAction } from '../operator/log';
 import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';

@@ -2,7 +2,7 @@ import type { LoginOutput } from '../../shared/schemas/auth';
 import type { Context } from '../rpc/context';
 import type { Session } from '../db/schema';
 import { fail, MESSAGES } from '../kernel/errors';
-import type { LimitName } from '../http/rate-limit';
+import type { LimitName } from '../guards/rate-limit';
 import { issueDeviceToken, knownDevice } from './devices';
 import { burnPasswordCheck, verifyPassword } from './passwords';
 import { findUserByLogin, userKey } from './queries';

@@ -1,7 +1,7 @@
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
-import { insertSessionsEnded } from '../events/queries';
+import { insertSessionsEnded } from '../events/outbox';
 import { afterRaise, raise } from '../notifications/raise';
 import {
   findLiveSessionWithUser,
@@ -80,7 +80,7 @@ export async function resolveSession(
 
 /**
  * The account a session token signs in now, or null; reads only (the call budget asks
- * this for every request before charging it, http/call-budget.ts).
+ * this for every request before charging it, guards/call-budget.ts).
  */
 export async function sessionOwner(db: DB, token: string): Promise<number | null> {
   if (token.length > 200) return null;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/queries';
-import type { CliCommand } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { fail } from '../kernel/errors';
 import { adjustBalance } from './adjust';

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Micros } from '../../shared/money';
 import { assertMicros, toUsdNumber } from '../../shared/money';
 import type { Database } from '../db/schema';
-import { insertEvent, insertEvents } from '../events/queries';
+import { insertEvent, insertEvents } from '../events/outbox';
 
 /** A money transaction: every transfer is written inside one (BEGIN IMMEDIATE, see fifo-driver). */
 export type MoneyTx = Transaction<Database>;

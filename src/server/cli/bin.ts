@@ -1,6 +1,6 @@
 import { ConfigError } from '../kernel/config';
 import { runCli } from './main';
-import { terminalLine } from './terminal';
+import { terminalLine } from '../kernel/terminal';
 
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),

@@ -5,7 +5,7 @@ import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../fleet/cli';
 import { backupCommands } from '../ops/backup-cli';
-import { BackupError } from '../ops/backup';
+import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../kernel/config';
 import { AppError } from '../kernel/errors';
@@ -14,8 +14,9 @@ import { openDatabase } from '../db/open';
 import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
-import { terminalLine } from './terminal';
-import type { CliCommand, CliIo } from '../kernel/cli';
+import { terminalLine } from '../kernel/terminal';
+import type { CliCommand } from '../db/cli-command';
+import type { CliIo } from '../kernel/cli';
 import { UsageError } from '../kernel/cli';
 
 /**
@@ -82,7 +83,7 @@ export async function runCli(
   try {
     // A newer build's data is refused with what to do, before anything is migrated; an
     // earlier build's is upgraded as a server start would, never under a running server.
-    const upgraded = await upgradeForCommandLine(db, config);
+    const upgraded = await upgradeForCommandLine(db, config, writeBackup);
     // On stderr: what a command prints on stdout may be read by a script (a CSV export).
     if (upgraded.backup)
       process.stderr.write(

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatUsdExact, parseUsd } from '../../shared/money';
-import type { CliCommand } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError } from '../kernel/cli';
 import type { DB } from '../db/open';
 import { fail } from '../kernel/errors';

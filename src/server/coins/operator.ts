@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import type { DB } from '../db/open';
 import type { CoinRecord, CoinsTable } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { CatalogError, parseCatalog } from './catalog-file';
 import { importCoins, type ImportResult } from './import';

@@ -3,7 +3,6 @@ import { sql, type Migration } from 'kysely';
 import { migrations } from '../../../migrations/index';
 import type { Config } from '../kernel/config';
 import { createLogger, type Logger } from '../kernel/log';
-import { writeBackup } from '../ops/backup';
 import { DataDirInUse, lockDataDir } from './data-dir';
 import { migrateToLatest, type DB } from './open';
 
@@ -13,6 +12,12 @@ export class DatabaseTooNew extends Error {}
 export class UpgradeFailed extends Error {}
 /** The command line would have to migrate a database a server is running on. */
 export class UpgradeNeedsServer extends Error {}
+
+/**
+ * Writes the data folder's backup to `out` (ops/backup.ts `writeBackup`). Handed in by
+ * the caller (server start, command line): db/ sits below ops/ and imports it not.
+ */
+export type BackupWriter = (dataDir: string, dbFile: string, out: string) => Promise<{ file: string }>;
 
 async function appliedMigrations(db: DB): Promise<string[]> {
   const table = await sql<{
@@ -51,6 +56,7 @@ export async function upgradeDatabase(
   db: DB,
   config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>,
   log: Logger,
+  writeBackup: BackupWriter,
   list: Record<string, Migration> = migrations,
 ): Promise<{ applied: string[]; backup: string | null }> {
   const applied = await assertNotNewer(db, config.dataDir, list);
@@ -104,6 +110,7 @@ export async function upgradeDatabase(
 export async function upgradeForCommandLine(
   db: DB,
   config: Pick<Config, 'dataDir' | 'dbFile' | 'backupDir'>,
+  writeBackup: BackupWriter,
   list: Record<string, Migration> = migrations,
 ): Promise<{ applied: string[]; backup: string | null }> {
   const applied = await assertNotNewer(db, config.dataDir, list);
@@ -125,6 +132,7 @@ export async function upgradeForCommandLine(
       db,
       config,
       createLogger('error', () => {}),
+      writeBackup,
       list,
     );
   } finally {

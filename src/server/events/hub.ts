@@ -2,7 +2,7 @@ import type { LiveEvent } from '../../shared/events';
 import type { DB } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
-import { eventsAfter, lastEventId } from './queries';
+import { eventsAfter, lastEventId } from './outbox';
 
 export type HubEvent = { id: number; userId: number | null; event: LiveEvent };
 type Listener = (e: HubEvent) => void;

@@ -2,7 +2,7 @@ import { findUserByLogin } from '../auth/queries';
 import { DataDirInUse, lockDataDir } from '../db/data-dir';
 import { LocalEngine } from './engines/local';
 import { bundledCatalogPath } from '../coins/import';
-import type { CliCommand } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError, usageOrRefusal } from '../kernel/cli';
 import type { DB } from '../db/open';
 import { fail } from '../kernel/errors';

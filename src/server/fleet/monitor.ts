@@ -2,7 +2,7 @@ import { splitNetworkStatus } from '../../shared/node-status';
 import { coinDetails, findCoin } from '../coins/queries';
 import type { DB } from '../db/open';
 import type { Host, Masternode } from '../db/schema';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import type { EventHub } from '../events/hub';
 import type { Logger } from '../kernel/log';
 import { DaemonError } from './daemons/http';

@@ -2,7 +2,7 @@ import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { findJob, listFailedJobs, liveJobOfKey, requeueFailedJob } from '../jobs/queries';
+import { findJob, listFailedJobs, liveJobOfKey, requeueFailedJob } from '../jobs/queue';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import type { SecretBox } from '../secrets/box';

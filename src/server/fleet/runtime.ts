@@ -4,7 +4,7 @@ import path from 'node:path';
 import { findCoin } from '../coins/queries';
 import type { DB } from '../db/open';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import type { EventHub } from '../events/hub';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';

@@ -5,7 +5,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/open';
 import type { Database, Masternode, NodesTable } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { findNodeById, insertNodeRow, transition } from '../nodes/repository';

@@ -1,8 +1,8 @@
 import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/queries';
 import type { DB } from '../db/open';
-import { pruneEvents } from '../events/queries';
+import { pruneEvents } from '../events/outbox';
 import { pruneDestroyedNodes } from '../nodes/repository';
-import { pruneFailedJobs } from '../jobs/queries';
+import { pruneFailedJobs } from '../jobs/queue';
 import { pruneClearedNotifications } from '../notifications/queries';
 import { pruneHeldConversations } from '../support/queries';
 import type { JobRunner } from '../jobs/runner';

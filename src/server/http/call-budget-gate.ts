@@ -2,7 +2,7 @@ import { setTimeout as pause } from 'node:timers/promises';
 import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ERROR_STATUS } from '../kernel/errors';
-import { overBudgetMessage, serverBusyMessage, type CallBudget, type Payer } from './call-budget';
+import { overBudgetMessage, serverBusyMessage, type CallBudget, type Payer } from '../guards/call-budget';
 import { callPaths } from './trpc-http';
 
 /** Who is calling, read from the request alone (no database): its bearer token and address. */
@@ -104,7 +104,7 @@ const STREAM_REFUSED =
   'This server answers tRPC calls as plain JSON only, not as a stream: send the request without asking for application/jsonl.';
 
 /**
- * Every tRPC call counts against its payer's budget (http/call-budget.ts), batched or
+ * Every tRPC call counts against its payer's budget (guards/call-budget.ts), batched or
  * not: a batch of n calls takes n, all or nothing, before any context is built or any
  * call runs. A batch over budget is refused whole: 429 with Retry-After, and in tRPC's
  * shape (one error per call, as the procedure would have answered), so the browser's

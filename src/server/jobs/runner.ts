@@ -4,17 +4,8 @@ import type { DB } from '../db/open';
 import type { JobRow } from '../db/schema';
 import { outsideLogScope, withLogFields, type Logger } from '../kernel/log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
-import {
-  claimJob,
-  claimableJobs,
-  failJob,
-  finishJob,
-  insertJob,
-  jobPayloadText,
-  requestIdOfPayload,
-  retryJob,
-  type EnqueueOptions,
-} from './queries';
+import { claimJob, claimableJobs, failJob, finishJob, requestIdOfPayload, retryJob } from './queries';
+import { insertJob, jobPayloadText, type EnqueueOptions } from './queue';
 import { Recurring, type RecurringSpec } from './recurring';
 
 type Schemas = Record<string, z.ZodType>;

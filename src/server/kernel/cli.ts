@@ -1,18 +1,8 @@
 import { AppError } from './errors';
-import type { Config } from './config';
-import type { DB } from '../db/open';
-import type { OperatorActor } from '../operator/log';
+import type { OperatorActor } from './actor';
 
 /** `by`: who runs the command, for the operator log (the OS user). */
 export type CliIo = { out: (line: string) => void; by: OperatorActor };
-export type CliCommand = {
-  /** e.g. "maintenance on|off" */
-  usage: string;
-  summary: string;
-  run(db: DB, args: string[], io: CliIo, config: Config): Promise<void>;
-  /** Runs without opening (or migrating) the database: a command that replaces it (restore). */
-  withoutDatabase?: true;
-};
 
 /** A mistake in the operator's command line: shown with the usage, exit code 2. */
 export class UsageError extends Error {}

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import * as v from 'valibot';
 import { parseUsd, type Micros } from '../../shared/money';
-import { KEY_FORMAT_HINT, parseSecretsKey, type SecretsKey } from '../secrets/key';
+import { KEY_FORMAT_HINT, parseSecretsKey, type SecretsKey } from './secrets-key';
 
 /**
  * Configuration comes only from the environment (README "Configuration" table).

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
-import { enqueueJob } from '../jobs/queries';
+import { enqueueJob } from '../jobs/queue';
 
 /** Every mail has a text part; notification mail adds an HTML part and List-Unsubscribe headers. */
 export type MailMessage = {

@@ -13,7 +13,7 @@ import {
 import type { Context } from '../rpc/context';
 import type { Masternode } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { FleetActionError } from '../fleet/access';
 import { requestDestroy } from '../fleet/service';
 import { systemActor } from '../operator/log';

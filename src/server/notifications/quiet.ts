@@ -4,7 +4,7 @@ import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { escapeHtml } from '../kernel/html';
 import { enqueueMail } from '../mail/outbox';
-import { enqueueJob } from '../jobs/queries';
+import { enqueueJob } from '../jobs/queue';
 import {
   findQuietHours,
   heldFromChannelsOf,

@@ -6,8 +6,8 @@ import {
 } from '../../shared/notification-kinds';
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
-import { insertEvent } from '../events/queries';
-import { enqueueJob } from '../jobs/queries';
+import { insertEvent } from '../events/outbox';
+import { enqueueJob } from '../jobs/queue';
 import { enabledChannelIds } from './channels/queries';
 import { insertNotification } from './queries';
 import { emailEnabled } from './settings';

@@ -1,6 +1,6 @@
 import type { GetNotificationsOutput } from '../../shared/schemas/notifications';
 import type { Context } from '../rpc/context';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { clearNotifications, openNotifications } from './queries';
 
 export async function getNotifications(ctx: Pick<Context, 'db'>, userId: number): Promise<GetNotificationsOutput> {

@@ -1,5 +1,5 @@
 import { banner as bannerSchema } from '../../shared/schemas/console';
-import type { CliCommand } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { describeZodError } from '../rpc/trpc';
 import { getBanner, isSignupOpen, setBanner, setMaintenance, setSignupOpen } from './platform';

@@ -1,16 +1,10 @@
 import os from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import type { OperatorActor } from '../kernel/actor';
 
-/**
- * Who changed something the operator must be able to account for. The console's
- * operator procedures put one in `ctx.by`; the CLI hands one to every command in
- * `io.by`; the platform's own jobs (the control loop, the daily charge) name themselves.
- */
-export type OperatorActor =
-  | { kind: 'operator'; userId: number; username: string; ip: string }
-  | { kind: 'cli'; osUser: string }
-  | { kind: 'system'; name: string };
+// The type lives in kernel/ (the CLI kit and the procedure builders name it too); the log is here.
+export type { OperatorActor };
 
 /** The command line's actor: the OS account that ran it. */
 export function cliActor(): OperatorActor {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { banner as bannerSchema, type Banner, type PlatformSettings } from '../../shared/schemas/console';
 import type { DB } from '../db/open';
 import type { Database } from '../db/schema';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { logOperatorAction, type OperatorActor } from './log';
 import { getSetting, isMaintenance, setSetting } from './settings';
 

@@ -1,4 +1,4 @@
-import type { CliCommand } from '../kernel/cli';
+import type { CliCommand } from '../db/cli-command';
 import { UsageError } from '../kernel/cli';
 import { migrations } from '../../../migrations';
 import { backupFileName, restoreBackup, writeBackup } from './backup';

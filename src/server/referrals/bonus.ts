@@ -7,7 +7,7 @@ import { firstDepositTransferId } from '../billing/queries';
 import type { MoneyTx } from '../billing/ledger';
 import { PLATFORM, postTransfer, userAccount } from '../billing/ledger';
 import type { ReferralBonus } from '../db/schema';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { raise } from '../notifications/raise';
 import { shareAnAddress } from './addresses';
 import {

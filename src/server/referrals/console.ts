@@ -1,7 +1,7 @@
 import type { HeldReferralBonusList } from '../../shared/schemas/console-referrals';
 import type { DB } from '../db/open';
 import { fail } from '../kernel/errors';
-import { insertEvent } from '../events/queries';
+import { insertEvent } from '../events/outbox';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { payReferralBonus } from './bonus';
 import { findReferralBonus, heldReferralBonuses, setReferralBonusStatus } from './queries';

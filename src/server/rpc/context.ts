@@ -3,9 +3,10 @@ import type { SecretBox } from '../secrets/box';
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
+import type { ApiKey, Session, User } from '../db/schema';
 import type { EventHub } from '../events/hub';
-import type { CallTurns } from '../http/call-turns';
-import type { RateLimiter } from '../http/rate-limit';
+import type { CallTurns } from '../guards/call-turns';
+import type { RateLimiter } from '../guards/rate-limit';
 import type { Logger } from '../kernel/log';
 import type { MailDispatcher } from '../mail/dispatcher';
 
@@ -20,12 +21,30 @@ export type AppDeps = {
   fleet: FleetAccess;
   /** Seals the secrets nodes run with (keystores, BLS and monero keys) before they are stored. */
   secrets: SecretBox;
+  /** Who a token signs in, and whether maintenance is on (see CallerChecks). */
+  callers: CallerChecks;
+};
+
+/**
+ * What the procedure builders (trpc.ts) ask about a caller. auth, apikeys and operator own
+ * the answers and sit above rpc/, so the composition root hands these in (app.ts
+ * `callerChecks`). They are asked only by procedures that need a caller, when they run.
+ */
+export type CallerChecks = {
+  /** A token of an API key's shape (apikeys/); any other token is a session's. */
+  isApiKey(token: string): boolean;
+  /** The live session and its enabled user, or null. */
+  session(ctx: Context, token: string): Promise<{ session: Session; user: User } | null>;
+  /** The key and its enabled user, or null; refuses a key used from outside its allow list or too often. */
+  apiKey(ctx: Context, token: string): Promise<{ key: ApiKey; user: User } | null>;
+  /** Whether maintenance is on now. */
+  maintenance(ctx: Context): Promise<boolean>;
 };
 
 /** Who is calling, from HTTP or a websocket connection alike. */
 /**
  * `live`: a message on the live websocket, which serves subscriptions only.
- * Over HTTP: `turns` makes the payer's calls take turns (http/call-turns.ts).
+ * Over HTTP: `turns` makes the payer's calls take turns (guards/call-turns.ts).
  */
 export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns };
 

@@ -1,15 +1,12 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
-import { looksLikeApiKey, resolveApiKey } from '../apikeys/keys';
-import { resolveSession } from '../auth/sessions';
 import type { Context } from './context';
 import type { Session, User } from '../db/schema';
 import { AppError, fail, MESSAGES } from '../kernel/errors';
 import { CONSOLE_NEEDS_2FA } from '../../shared/console';
-import type { OperatorActor } from '../operator/log';
+import type { OperatorActor } from '../kernel/actor';
 import { withLogFields } from '../kernel/log';
-import { isMaintenance } from '../operator/settings';
 
 /**
  * How a procedure is reached over REST, declared once on the procedure. The REST
@@ -96,7 +93,7 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // would bound them (docs/decisions.md, "Attack on a running build").
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
   // One payer's HTTP calls take turns, so a batch gives the event loop back between its
-  // calls (http/call-turns.ts); the turn is held until the call's answer is ready.
+  // calls (guards/call-turns.ts); the turn is held until the call's answer is ready.
   const done = ctx.req.turns && type !== 'subscription' ? await ctx.req.turns.take() : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {
@@ -120,16 +117,16 @@ export const LIVE_ONLY = 'The live connection serves subscriptions only; send qu
 export const publicProcedure = t.procedure.use(transport);
 
 async function checkMaintenance(ctx: Context, allowInMaintenance: boolean | undefined): Promise<boolean> {
-  const maintenance = await isMaintenance(ctx.db);
+  const maintenance = await ctx.callers.maintenance(ctx);
   if (maintenance && !allowInMaintenance) fail('SERVICE_UNAVAILABLE', MESSAGES.maintenance);
   return maintenance;
 }
 
 /** A logged-in browser session. After this, `ctx.user` and `ctx.session` are there. */
 export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
-  if (ctx.token && looksLikeApiKey(ctx.token))
+  if (ctx.token && ctx.callers.isApiKey(ctx.token))
     fail('FORBIDDEN', 'API keys cannot make this call; it needs a login session.');
-  const found = ctx.token ? await resolveSession(ctx, ctx.token) : null;
+  const found = ctx.token ? await ctx.callers.session(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
@@ -142,8 +139,8 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
  */
 export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) => {
   let found: { user: User; session: Session | null } | null = null;
-  if (ctx.token && looksLikeApiKey(ctx.token)) {
-    const key = await resolveApiKey(ctx, ctx.token);
+  if (ctx.token && ctx.callers.isApiKey(ctx.token)) {
+    const key = await ctx.callers.apiKey(ctx, ctx.token);
     if (key?.key.read_only && type === 'mutation')
       fail(
         'FORBIDDEN',
@@ -151,7 +148,7 @@ export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) =
       );
     if (key) found = { user: key.user, session: null };
   } else if (ctx.token) {
-    found = await resolveSession(ctx, ctx.token);
+    found = await ctx.callers.session(ctx, ctx.token);
   }
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
@@ -173,7 +170,7 @@ export const scriptProcedure = publicProcedure.use(sessionOrKeyAuth);
  * After this, `ctx.user` is the operator and `ctx.by` the actor for `logOperatorAction`.
  */
 export const operatorAuth = t.middleware(async ({ ctx, next }) => {
-  const found = ctx.token && !looksLikeApiKey(ctx.token) ? await resolveSession(ctx, ctx.token) : null;
+  const found = ctx.token && !ctx.callers.isApiKey(ctx.token) ? await ctx.callers.session(ctx, ctx.token) : null;
   if (!found || found.user.role !== 'operator') fail('NOT_FOUND', MESSAGES.notFound);
   if (!found.user.tfa_enabled) fail('NOT_FOUND', CONSOLE_NEEDS_2FA);
   const { user, session } = found;
@@ -183,7 +180,7 @@ export const operatorAuth = t.middleware(async ({ ctx, next }) => {
       ...ctx,
       user: { ...user, role: 'operator' as const },
       session,
-      maintenance: await isMaintenance(ctx.db),
+      maintenance: await ctx.callers.maintenance(ctx),
       by,
     },
   });

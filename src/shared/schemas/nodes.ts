@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
-import { ALIAS_MAX, ALIAS_PATTERN } from '../deploy-rules';
+import { ALIAS_MAX, ALIAS_PATTERN } from '../node-alias';
 
 export const mnQuery = z
   .object({ masternode: z.string().trim().min(1, 'is required').max(80, 'is too long') })

@@ -3,7 +3,7 @@ import type { CreditCardInput } from '../../../shared/schemas/billing';
 import { CARD_PAYMENTS_OFF } from '../../../shared/schemas/billing';
 import type { Context } from '../../rpc/context';
 import { fail } from '../../kernel/errors';
-import { insertEvent } from '../../events/queries';
+import { insertEvent } from '../../events/outbox';
 import type { CardGateway } from './gateway';
 import { cardGateway, GatewayError } from './gateway';
 import { findCardSession, findCardSessionByRequest, insertCardSession, setCardSessionStatus } from './queries';

@@ -1,6 +1,6 @@
 import type Stripe from 'stripe';
 import type { AppDeps } from '../../rpc/context';
-import { insertEvent } from '../../events/queries';
+import { insertEvent } from '../../events/outbox';
 import { afterRaise, raise } from '../../notifications/raise';
 import { creditDeposit } from '../deposit';
 import { cardGateway, GatewayError } from './gateway';

@@ -1,5 +1,5 @@
 import { formatUsdExact, parseUsd } from '../../../shared/money';
-import type { CliCommand } from '../../kernel/cli';
+import type { CliCommand } from '../../db/cli-command';
 import { asUsage, parseFlags, UsageError } from '../../kernel/cli';
 import { createGiftCodes, giftCodeList, revokeGiftCodes } from './admin';
 

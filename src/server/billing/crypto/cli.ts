@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { CliCommand } from '../../kernel/cli';
+import type { CliCommand } from '../../db/cli-command';
 import { parseFlags, UsageError } from '../../kernel/cli';
 import { logOperatorAction } from '../../operator/log';
 import { openSecretBox } from '../../secrets/box';

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../rpc/context';
 import type { DepositCurrency, DepositsTable } from '../../db/schema';
 import { creditDeposit } from '../deposit';
-import { insertEvent } from '../../events/queries';
+import { insertEvent } from '../../events/outbox';
 import type { JobRunner } from '../../jobs/runner';
 import { findQuote } from '../../market/queries';
 import { afterRaise, raise } from '../../notifications/raise';

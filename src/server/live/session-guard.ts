@@ -1,8 +1,8 @@
 import { liveSessionExpiry } from '../auth/sessions';
 import type { DB } from '../db/open';
 import { fail } from '../kernel/errors';
-import type { HubEvent } from './hub';
-import { SESSIONS_ENDED, type SessionsEndedPayload } from './queries';
+import type { HubEvent } from '../events/hub';
+import { SESSIONS_ENDED, type SessionsEndedPayload } from '../events/outbox';
 
 const ENDED = 'Your session has ended. Please log in again.';
 // setTimeout cannot wait longer than this.

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 import type { RequestMeta } from '../rpc/context';
-import type { HubEvent } from './hub';
+import type { HubEvent } from '../events/hub';
 
 /**
  * The fast path of a live subscription: once a subscription's tRPC id on its socket is

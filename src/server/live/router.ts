@@ -3,10 +3,10 @@ import type { LiveEvent } from '../../shared/events';
 import { liveSubscriptionInput } from '../../shared/events';
 import { authedProcedure, router } from '../rpc/trpc';
 import { claimOnSend, frameHead, frameTail, liveSocketOf } from './direct';
-import type { HubEvent } from './hub';
-import { toLiveEvent } from './hub';
-import { takeSubscriptionSlot } from './live-limits';
-import { eventsForUserAfter, lastEventId } from './queries';
+import type { HubEvent } from '../events/hub';
+import { toLiveEvent } from '../events/hub';
+import { takeSubscriptionSlot } from '../events/live-limits';
+import { eventsForUserAfter, lastEventId } from '../events/outbox';
 import { SessionGuard } from './session-guard';
 
 /** Sent first on every (re)subscription so the client always holds a position to resume from. */

@@ -1,5 +1,5 @@
 /**
- * One payer's calls (an account's, or an address's: http/call-budget.ts) take turns.
+ * One payer's calls (an account's, or an address's: guards/call-budget.ts) take turns.
  * tRPC starts a batch's calls all at once; SQLite answers synchronously and the
  * connection passes from query to query in microtasks, so 30 batches of 20 calls ran
  * as one chain that never gave the event loop back, and /healthz waited seconds. Here a
