@@ -2,8 +2,7 @@ import { sql, type Kysely } from 'kysely';
 
 // Frozen in time: uses Kysely<any> and no application code.
 //
-// Referral bonuses are held before they are paid (docs/decisions.md, "Referral bonuses
-// (issue 21)"):
+// Referral bonuses are held before they are paid (src/server/referrals/README.md):
 // - `users.registered_ip`: the address an account registered from, compared with the
 //   referrer's addresses (null for accounts from before: their logins still count);
 // - `card_sessions.card_fingerprint`: Stripe's fingerprint of the card that paid a

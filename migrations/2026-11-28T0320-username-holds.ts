@@ -4,8 +4,7 @@ import { sql, type Kysely } from 'kysely';
 //
 // A registration whose email already has an account creates no account, but holds its
 // username until the time an unverified registration's link would expire: the username
-// then answers "taken" whatever the email's state (docs/decisions.md "Free accounts and
-// username reservation"). Keyed like users.username_key (trimmed, lower case).
+// then answers "taken" whatever the email's state (src/server/auth/README.md). Keyed like users.username_key (trimmed, lower case).
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     CREATE TABLE username_holds (

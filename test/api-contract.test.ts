@@ -70,7 +70,7 @@ const SPEC_ROUTES = [
   'GET /api/get_transactions',
   'GET /api/get_alt_payments',
   'POST /api/generate_wallet',
-  // Beyond the spec (docs/decisions.md "Alert channels").
+  // Beyond the spec (src/server/notifications/README.md).
   'GET /api/get_alert_channels',
   'POST /api/add_alert_channel',
   'POST /api/save_alert_channel',
@@ -80,7 +80,7 @@ const SPEC_ROUTES = [
   'POST /api/mute_node_alerts',
   'GET /api/get_alert_settings',
   'POST /api/save_quiet_hours',
-  // Card payments and gift codes (issue 10); resume_stripe is beyond the spec (docs/decisions.md).
+  // Card payments and gift codes (issue 10); resume_stripe is beyond the spec (docs/decisions.md "Readings of the spec").
   'POST /api/credit_card',
   'POST /api/resume_stripe',
   'POST /api/cancel_stripe',

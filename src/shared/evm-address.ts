@@ -7,7 +7,7 @@ import { z } from 'zod';
  * same way in the browser and on the server. All-lowercase and all-uppercase hex carry
  * no checksum (EIP-55 leaves them unchecked); mixed case must match the EIP-55 checksum,
  * so a one-letter typo in a copied checksummed address is caught. A bad checksum reads
- * 'Invalid address' like any other malformed address (docs/decisions.md, issue 8).
+ * 'Invalid address' like any other malformed address (docs/decisions.md "Readings of the spec").
  */
 export const ADDRESS_REQUIRED = 'Address required';
 export const INVALID_ADDRESS = 'Invalid address';

@@ -68,8 +68,7 @@ export const VISIBLE: readonly LifecycleState[] = ['requested', 'placing', 'prov
 /**
  * The one definition of a node that pays its daily fee now: from its creation until its
  * owner (or unpaid fees) deleted it, whatever it does (being set up, live, offline), but
- * not once its setup failed: that is the platform's failure, not hosting (docs/decisions.md
- * "Which nodes are charged"). The daily charge asks the same of a past day from the
+ * not once its setup failed: that is the platform's failure, not hosting (src/server/billing/README.md). The daily charge asks the same of a past day from the
  * node's dates (billing/charge-queries.ts `chargedOn`); totals and lists use this.
  */
 export const CHARGED: readonly LifecycleState[] = ['requested', 'placing', 'provisioning', 'live'];

@@ -12,7 +12,7 @@ export type NotificationIcon =
 /**
  * The email settings (get/save_notification_settings), keyed by name. The spec names
  * the call and its fields (label, subtitle, enabled) but not the settings themselves:
- * these are ours (docs/decisions.md "Notifications"). Security mail is not among them:
+ * these are ours (src/server/notifications/README.md). Security mail is not among them:
  * it is always sent (`ALWAYS_MAILED`), or whoever holds the password could turn it off.
  */
 export const emailSettings = {
@@ -69,7 +69,7 @@ type Built = { message: string; link: string };
 /**
  * The `setting` of kinds mailed whatever the user's settings say: the security kinds. A
  * login with a stolen password could otherwise switch off the very mails that tell the
- * owner (docs/decisions.md "Security mail cannot be turned off").
+ * owner (src/server/notifications/README.md).
  */
 export const ALWAYS_MAILED = 'always';
 

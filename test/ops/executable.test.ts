@@ -112,7 +112,7 @@ describe('the single executable', () => {
 
   it('refuses a missing --env-file and a bad variable, saying which', async () => {
     // Node 20 itself reads --env-file before the program starts, even in an executable
-    // (docs/decisions.md): a missing file stops it there, with Node's exit code 9.
+    // (src/server/runtime/README.md): a missing file stops it there, with Node's exit code 9.
     const missing = await run(['--env-file', 'nope.env']);
     expect(missing.code).not.toBe(0);
     expect(missing.err).toMatch(/nope\.env: not found|--env-file nope\.env: no such file/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoinRecord, Masternode } from '../../src/server/db/schema';
 import { FINISHED_IN_QUEUE, buildQueue } from '../../src/server/nodes/service';
 
-// The Deployments panel keeps finished nodes per deploy (docs/decisions.md "Deployments panel").
+// The Deployments panel keeps finished nodes per deploy (src/server/nodes/README.md).
 const coin = { id: 'satori', label: 'Satori Network', ticker: 'SATORI' } as CoinRecord;
 const coinOf = new Map([[coin.id, coin]]);
 const now = 1_800_000_000_000;

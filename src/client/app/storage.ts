@@ -67,7 +67,7 @@ export const referralStore = {
 /**
  * The signed token the server hands a browser at each login. Sent with the next login,
  * it keeps this device's own allowance of password attempts when strangers exhaust the
- * account's (docs/decisions.md "Safe under abuse"). Kept across logouts on purpose.
+ * account's (src/server/auth/README.md). Kept across logouts on purpose.
  */
 export const deviceStore = {
   get: (): string | null => read(DEVICE_KEY),

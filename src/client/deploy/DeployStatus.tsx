@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import { Alert } from '../ui/Alert';
 import { CheckIcon } from '../ui/Icons';
 
-/** "Deploying": the wait for the node's server_created. The time note is the wizard's own reading (docs/decisions.md). */
+/** "Deploying": the wait for the node's server_created. The time note is the wizard's own reading (src/client/deploy/README.md). */
 export function Deploying({ failed, onAnother, anotherLabel = 'Deploy another node' }: { failed: string | null; onAnother: () => void; anotherLabel?: string }) {
   return (
     <section className="card deploy-status" aria-live="polite">

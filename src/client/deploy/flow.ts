@@ -32,7 +32,7 @@ export function previousStep(family: string, experience: Experience, step: numbe
 /**
  * After a valid burn check (step 7): Advanced goes straight to the collateral's
  * transaction ID (9); a beginner is first shown how to prepare the second, 10,000-coin
- * collateral (8). See docs/decisions.md.
+ * collateral (8). See src/client/deploy/README.md.
  */
 export function afterBurnCheck(experience: Experience): number {
   return experience === 'advanced' ? 9 : 8;

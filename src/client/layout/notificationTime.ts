@@ -1,6 +1,6 @@
 /**
  * A notification's `hour` is UTC text fixed when it was raised ("2026-11-23 14:05",
- * docs/decisions.md). The menu shows it in the reader's own time zone: the time alone
+ * src/server/notifications/README.md). The menu shows it in the reader's own time zone: the time alone
  * for today, the day and time before that.
  */
 export function notificationTime(hour: string, now = new Date()): { iso: string | null; label: string } {

@@ -10,7 +10,7 @@ import { authedProcedure, router } from '../rpc/trpc';
 import { createKey, deleteKey, getApiKeys, saveKey } from './service';
 
 // Session only: a key that could manage keys could make itself an unlimited, writable
-// key from any address (docs/decisions.md "Issue 9: API keys").
+// key from any address (src/server/apikeys/README.md).
 export const apikeysRouter = router({
   get_api_keys: authedProcedure
     .meta({

@@ -62,7 +62,7 @@ const NAME_TAKEN = 'This username is already taken.';
  * gets a mail instead, so only the mailbox's owner learns the account exists. Such a
  * registration still holds its username (USERNAME_HOLD_MS), as a new account would:
  * registering the name again says "taken" in both cases, so the second answer does not
- * tell either (docs/decisions.md "Free accounts and username reservation").
+ * tell either (src/server/auth/README.md).
  */
 export async function register(
   ctx: Context,
@@ -88,7 +88,7 @@ export async function register(
         email: input.email,
         password_hash,
         referrer,
-        // Resolved once, here: a code naming nobody refers nobody, now or later (docs/decisions.md "Referrals").
+        // Resolved once, here: a code naming nobody refers nobody, now or later (src/server/referrals/README.md).
         referrer_id: referrer ? await findUserIdByUsername(trx, referrer) : null,
         room_id: newToken(16),
         qr_key: newToken(16),

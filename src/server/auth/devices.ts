@@ -5,7 +5,7 @@ import { ensureSetting } from '../operator/settings';
 /**
  * Device tokens: handed out at each successful login and sent back by the client on
  * the next one, so a device that logged in before keeps its own password allowance
- * while strangers exhaust theirs (docs/decisions.md, "Login limits"). A token is
+ * while strangers exhaust theirs (src/server/auth/README.md). A token is
  * `<user id>.<device id>.<HMAC>`: bound to one account, unforgeable without the
  * server's key, and stored nowhere, so it costs no table and no lookup.
  */

@@ -28,9 +28,9 @@ export async function commonInfo(
       created_at: new Date(user.created_at).toISOString(),
       stripe_public_key: ctx.config.stripePublicKey,
       room_id: user.room_id,
-      // No mobile companion app exists yet to scan a login QR; see docs/decisions.md.
+      // No mobile companion app exists yet to scan a login QR; see docs/decisions.md "Readings of the spec".
       qr_url: '',
-      // The operator's banner is for everyone and comes first (docs/decisions.md "Alert banner").
+      // The operator's banner is for everyone and comes first (src/server/operator/README.md).
       alert:
         banner ??
         (user.verified_at === null

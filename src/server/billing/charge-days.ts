@@ -21,7 +21,7 @@ export const nextDay = (day: string): string => dayOf(dayStart(day) + DAY_MS);
 /**
  * The Initial Charge of a node created at `createdAt` for the rest of that UTC day:
  * its daily price times the share of the day left, rounded down to the micro-dollar
- * (docs/decisions.md "Initial Charge"). In BigInt: price x ms exceeds 2^53 from ~$104/day.
+ * (src/server/billing/README.md). In BigInt: price x ms exceeds 2^53 from ~$104/day.
  */
 export function initialChargeAmount(dailyPrice: Micros, createdAt: number): Micros {
   const left = dayStart(dayOf(createdAt)) + DAY_MS - createdAt;

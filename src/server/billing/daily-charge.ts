@@ -78,11 +78,11 @@ export async function runDailyCharge(
  * owner's fees for the day as ONE transfer (an owner with more nodes than a chunk gets one
  * per chunk), and each node's fee as a row keyed by node and day (`node_charges`), written
  * together, so a rerun writes nothing twice; a node whose owner's balance cannot pay it is
- * destroyed (docs/decisions.md "Uncovered fees": the oldest nodes are paid first, each
+ * destroyed (src/server/billing/README.md: the oldest nodes are paid first, each
  * later one that the rest of the balance still covers is paid too); the cursor (the last
  * owner and node done) moves with the chunk, so a crash resumes after the last committed
- * chunk. Between chunks the event loop runs (requests, other jobs). docs/decisions.md
- * "One daily-charge line per owner and day" says why per owner.
+ * chunk. Between chunks the event loop runs (requests, other jobs). One transfer per
+ * owner keeps the bill readable and the ledger's wide rows few (src/server/billing/README.md).
  */
 export async function chargeOneDay(
   deps: DailyChargeDeps,
@@ -124,8 +124,7 @@ type OwnerSum = { userId: number; first: number; nodes: number; amount: number }
 
 /**
  * Fees in (owner, node) order paid from each owner's balance, oldest node first: each
- * fee the rest of the balance covers is paid, the others are not (docs/decisions.md
- * "Uncovered fees").
+ * fee the rest of the balance covers is paid, the others are not (src/server/billing/README.md).
  */
 function payInOrder(fees: NodeFee[], balances: Map<number, number>): { sums: OwnerSum[]; unpaid: NodeFee[] } {
   const sums = new Map<number, OwnerSum>();

@@ -50,7 +50,7 @@ const connections = new WeakMap<DB, SQLite.Database>();
 /**
  * The SQLite connection under `db`, for SQLite's online backup: run on the connection
  * that writes, a backup in small steps takes each write in as it happens instead of
- * restarting (docs/decisions.md, Backups).
+ * restarting (src/server/ops/README.md).
  */
 export function connectionOf(db: DB): SQLite.Database {
   const c = connections.get(db);

@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
  * guards and, for limits on failures, handed back (`refund`) when the work turns out
  * not to count, so parallel requests can never all pass a check made before any of
  * them was counted. One server holds a data folder at a time (db/data-dir.ts), so these
- * counters are the only ones; losing them on restart is accepted (docs/decisions.md).
+ * counters are the only ones; losing them on restart is accepted (docs/decisions.md "Work inside a request").
  * The durable 2FA lock lives on the user row.
  */
 export type LimitRule = { max: number; windowMs: number };

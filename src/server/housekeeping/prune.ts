@@ -10,7 +10,7 @@ import type { Logger } from '../kernel/log';
 
 const DAY = 86_400_000;
 
-/** How long each kind of row is kept once it has served (docs/decisions.md, "Pruning"). */
+/** How long each kind of row is kept once it has served (src/server/housekeeping/README.md). */
 export const RETENTION = {
   /** Live events are hints for clients; a week covers any reconnect replay. */
   eventsMs: 7 * DAY,

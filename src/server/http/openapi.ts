@@ -62,7 +62,7 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
         content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : {} } },
       },
     };
-    // The statuses of the table in docs/decisions.md ("Error codes and statuses").
+    // The statuses of the table in docs/decisions.md ("Errors and statuses").
     responses['4XX'] = { $ref: '#/components/responses/Error' };
     responses['5XX'] = { $ref: '#/components/responses/Error' };
     op.responses = responses;

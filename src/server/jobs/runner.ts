@@ -42,7 +42,7 @@ export type RunnerOptions = {
 };
 
 /**
- * The server's one way to run background work (docs/architecture.md, "Background jobs").
+ * The server's one way to run background work (src/server/jobs/README.md).
  * Queued jobs are rows of `jobs` (retries with backoff, a deadline per attempt, a lease
  * so a crashed owner's job runs again, single flight per key). Recurring jobs live in
  * memory (interval or cron, single flight, a deadline) and cost nothing while idle.

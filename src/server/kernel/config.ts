@@ -258,7 +258,7 @@ const EnvSchema = v.object({
     ),
     '180',
   ),
-  // Paid once per user at email verification (docs/decisions.md "Sign-up credit"); 0: none.
+  // Paid once per user at email verification (src/server/billing/README.md); 0: none.
   SIGNUP_CREDIT_USD: v.optional(
     v.pipe(
       v.string(),
@@ -276,7 +276,7 @@ const EnvSchema = v.object({
     ),
     '100',
   ),
-  // An account with no paid deposit (docs/decisions.md "Free accounts and username reservation"): nodes it may run at once.
+  // An account with no paid deposit (src/server/billing/README.md): nodes it may run at once.
   FREE_NODE_LIMIT: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'must be a whole number'), v.transform(Number)), '1'),
   // The share of each plan's slots that nodes of such accounts may take together, as a percent (`10%`).
   FREE_CAPACITY_SHARE: v.optional(

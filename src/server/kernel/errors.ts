@@ -1,6 +1,6 @@
 /**
  * The one table from a domain error's code to its HTTP status (docs/decisions.md
- * "Error codes and statuses"). The codes are spelled as tRPC spells them, so the tRPC
+ * "Errors and statuses"). The codes are spelled as tRPC spells them, so the tRPC
  * transport passes them through unchanged and tRPC's own status for each is this one
  * (test/unit/errors.test.ts holds the two together); the REST adapter reads this table.
  */

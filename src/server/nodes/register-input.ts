@@ -2,7 +2,7 @@
  * What a DIP003 owner pastes to start their node (sign-message start): the JSON that
  * `protx register_prepare` printed (its `tx`), then the signature `signmessage` printed;
  * or "<tx> <signature>" on one line. Anything else is refused with what is wrong, before
- * the daemon is asked. See docs/decisions.md (issue 8, register_submit).
+ * the daemon is asked. See src/server/nodes/README.md.
  */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -20,7 +20,7 @@ type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
  * as "done" (a link to its config) for DONE_IN_QUEUE_MS after it started, a failed one
  * for FAILED_IN_QUEUE_MS, and the finished nodes of at most FINISHED_IN_QUEUE deploys show
  * (newest first; a deploy of many nodes shows them all).
- * Older ones are in the portfolio list. See docs/decisions.md.
+ * Older ones are in the portfolio list. See src/server/nodes/README.md.
  */
 export const DONE_IN_QUEUE_MS = 15 * 60_000;
 export const FAILED_IN_QUEUE_MS = 60 * 60_000;

@@ -29,7 +29,7 @@ const MARGIN_EPOCHS = 2;
  * Stops the validator, then answers its EIP-3076 interchange (JSON text). We keep no
  * signing history of our own, so the file records, as signed, the newest slot and epoch the
  * node could have reached (the beacon head, or the wall clock when the node is down) plus
- * a margin: the minimal form of the EIP, safe by construction. See docs/decisions.md.
+ * a margin: the minimal form of the EIP, safe by construction. See src/server/nodes/README.md.
  */
 export async function validatorExitFile(
   ctx: Pick<Context, 'fleet' | 'log'>,

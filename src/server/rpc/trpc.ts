@@ -90,7 +90,7 @@ export const createCallerFactory = t.createCallerFactory;
  */
 const transport = t.middleware(async ({ ctx, path, type, next }) => {
   // Over HTTP these meet the batch cap and the public cache; on the socket nothing
-  // would bound them (docs/decisions.md, "Attack on a running build").
+  // would bound them (src/server/rpc/README.md).
   if (ctx.req.live && type !== 'subscription') throw new TRPCError({ code: 'BAD_REQUEST', message: LIVE_ONLY });
   // One payer's HTTP calls take turns, so a batch gives the event loop back between its
   // calls (guards/call-turns.ts); the turn is held until the call's answer is ready.
@@ -134,7 +134,7 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
 
 /**
  * A session or an API key (checked against its IP allow list): the calls a script may
- * make (docs/decisions.md "API keys"). After this, `ctx.user` is there and
+ * make (src/server/apikeys/README.md). After this, `ctx.user` is there and
  * `ctx.session` is the session, or null for a key.
  */
 export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) => {

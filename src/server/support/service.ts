@@ -57,8 +57,7 @@ export const excerpt = (body: string) => {
 
 /**
  * A visitor's conversation is delivered on a live channel of its own: its events carry
- * the conversation's id negated as their user id, which no account has (docs/decisions.md
- * "Support chat for visitors").
+ * the conversation's id negated as their user id, which no account has (src/server/support/README.md).
  */
 export const visitorChannel = (conversationId: number) => -conversationId;
 
@@ -188,7 +187,7 @@ async function trusted(db: DB, user: { id: number; verified_at: number | null })
  * from that address, and a crowd of visitors must not lock a customer out). An account
  * nobody has verified costs nothing to make, so its first message counts against the
  * visitors' hourly rate of new conversations and, past it, is held until the account's
- * email is verified (docs/decisions.md "Visitor chat confirmation").
+ * email is verified (src/server/support/README.md).
  */
 export async function sendAsCustomer(
   ctx: Ctx,
@@ -242,8 +241,7 @@ onEmailVerified(async (trx, userId) => {
 /**
  * A visitor's first message opens their conversation. Past the hourly rate of new visitor
  * conversations (over all addresses) it is still taken, but held: it reaches the inbox
- * once the visitor follows the link mailed to the email they left (docs/decisions.md
- * "Visitor chat confirmation"). Those mails are limited per email and per address.
+ * once the visitor follows the link mailed to the email they left (src/server/support/README.md). Those mails are limited per email and per address.
  */
 export async function startAsVisitor(ctx: Ctx, email: string, body: string): Promise<{ token: string; held: boolean }> {
   const ip = ctx.req.ip;

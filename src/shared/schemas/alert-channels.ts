@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Where alerts can go besides email and the in-app list (docs/decisions.md "Alert channels"). */
+/** Where alerts can go besides email and the in-app list (src/server/notifications/README.md). */
 export const alertChannelTypes = ['webhook', 'telegram', 'discord'] as const;
 export type AlertChannelType = (typeof alertChannelTypes)[number];
 

@@ -19,7 +19,7 @@ export const apiKeyAllowed = z
 
 /**
  * The key as lists show it and as save/delete name it: its public prefix "nk_xxxxxxxx"
- * (the whole key is accepted too). docs/decisions.md "Issue 9: API keys".
+ * (the whole key is accepted too). src/server/apikeys/README.md.
  */
 export const apiKeyRef = z
   .string({ error: 'Please give the key (auth_key).' })

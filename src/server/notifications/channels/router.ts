@@ -11,7 +11,7 @@ import { okResponse } from '../../../shared/schemas/common';
 import { router, scriptProcedure } from '../../rpc/trpc';
 import { addAlertChannel, getAlertChannels, removeAlertChannel, saveAlertChannel, testAlertChannel } from './service';
 
-// Not in the spec (docs/decisions.md "Alert channels"): named as the spec names its calls.
+// Not in the spec (src/server/notifications/README.md): named as the spec names its calls.
 export const alertChannelsRouter = router({
   get_alert_channels: scriptProcedure
     .meta({
