@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import * as v from 'valibot';
+import { jsonCoinsToAtomic } from '../../../shared/coin-amount';
 import type { RpcEndpoint } from '../../fleet/engine';
 import { daemonRequest, DaemonError, type Auth } from '../../fleet/daemons/http';
 import { bitcoinCall, RpcError } from '../../fleet/daemons/jsonrpc';
@@ -91,12 +92,6 @@ const Since = v.object({
 });
 const DescriptorInfo = v.object({ descriptor: v.string(), checksum: v.pipe(v.string(), v.regex(/^[a-z0-9]{8}$/)) });
 
-/** Coin amount (a JSON number with at most `decimals` places) to atomic units, exactly. */
-export function toAtomic(coins: number, decimals: number): bigint {
-  const [whole, frac = ''] = coins.toFixed(decimals).split('.');
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac || '0') * (coins < 0 ? -1n : 1n);
-}
-
 export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSource {
   const call = <T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, inWallet = true) =>
     bitcoinCall(
@@ -150,7 +145,7 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
           txid: t.txid,
           vout: t.vout,
           address: t.address,
-          amount: toAtomic(t.amount, 8),
+          amount: jsonCoinsToAtomic(t.amount, 8),
           confirmations: t.confirmations,
         });
       }
