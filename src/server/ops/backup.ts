@@ -204,6 +204,9 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
   return names;
 }
 
+/** How many migrations the restored database has, where the files it replaced went, and whether it brought a key file. */
+type Restored = { migrations: number; keptIn: string | null; withKey: boolean };
+
 /**
  * Replaces the data folder's database (and secrets key) with a backup's, after checking
  * it: refused while a server holds the folder (its lock is taken for the whole restore,
@@ -218,7 +221,7 @@ export async function restoreBackup(
   archive: string,
   known: string[],
   now = Date.now(),
-): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+): Promise<Restored> {
   try {
     fs.accessSync(archive, fs.constants.R_OK);
   } catch (err) {
@@ -253,8 +256,8 @@ async function restoreLocked(
   dbFile: string,
   archive: string,
   known: string[],
-  now = Date.now(),
-): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+  now: number,
+): Promise<Restored> {
   const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.restore));
   try {
     const names = await unpack(archive, work);
