@@ -38,6 +38,14 @@ export const jsonFields = {
     .optional(),
 };
 
+/**
+ * Deploy payload (section 3) plus Satori's form, as one transport shape for every family
+ * but validators: each family's own schema (families.ts `payload`) says which of these
+ * fields its deploy may send.
+ */
+export const deployServerInput = z.strictObject({ ...payloadBase, ...jsonFields });
+export type DeployServerInput = z.input<typeof deployServerInput>;
+
 /** The validators' multipart form (section 3): one password for every keystore file. */
 export const uploadFields = {
   password: z.string().max(1000, 'must be at most 1000 characters'),

@@ -10,18 +10,10 @@ import { queueItem } from './nodes';
  */
 export const coinQuery = z.object({ coin: z.string().trim().min(1, 'is required').max(40, 'is too long') }).strict();
 
-export { plan, type Plan, type DeployField } from './deploy-payload';
+export { plan, type Plan, type DeployField, deployServerInput, type DeployServerInput } from './deploy-payload';
 
 /** The deploy-info coin object (section 3) lives with the coin schemas; the deploy page reads it here. */
 export { deployInfoCoin, deployInfoOutput as getDeployInfoOutput, type DeployInfoCoin } from './coins';
-
-/**
- * Deploy payload (section 3) plus Satori's form, as one transport shape for every family
- * but validators: each family's own schema (families.ts `payload`) says which of these
- * fields its deploy may send.
- */
-export const deployServerInput = z.strictObject({ ...payloadBase, ...jsonFields });
-export type DeployServerInput = z.input<typeof deployServerInput>;
 
 export const deployServerOutput = z.object({
   success: z.literal(true),
