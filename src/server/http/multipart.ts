@@ -9,6 +9,7 @@ import {
   signerProblem,
   uniqueFileName,
   UPLOAD_TOO_LARGE,
+  type UploadProblem,
 } from '../../shared/validator-upload';
 
 /**
@@ -19,7 +20,7 @@ import {
  * at most MAX_UPLOAD_BYTES of memory. Only then is it parsed (the platform's FormData).
  * The limits and messages are the upload's own (shared/validator-upload.ts).
  */
-export type UploadField = 'fee_recipient' | 'keystores' | 'password';
+export type UploadField = UploadProblem['field'];
 
 export type KeystoreUpload = {
   /** Sanitised, unique within the upload: the key of the answer's `data` map. */
