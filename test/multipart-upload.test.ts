@@ -4,7 +4,8 @@ import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_BYTES, readValidatorUpload, uniqueFileName } from '../src/server/http/multipart';
+import { readValidatorUpload } from '../src/server/http/multipart';
+import { MAX_UPLOAD_BYTES, uniqueFileName } from '../src/shared/validator-upload';
 
 // A tiny app around the reader, on loopback, that also counts the body bytes the reader pulled.
 let server: Server;

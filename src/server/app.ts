@@ -13,8 +13,9 @@ import { withLogFields } from './kernel/log';
 import type { Readiness } from './ops/readiness';
 import { API_DOCS_CSS, apiDocsHtml } from './http/api-docs';
 import { openApiDocument } from './http/openapi';
-import { MAX_KEYSTORE_BYTES, MAX_KEYSTORE_FILES, MAX_UPLOAD_BYTES } from './http/multipart';
+import { MAX_UPLOAD_BYTES, UPLOAD_BODY_TOO_LARGE } from '../shared/validator-upload';
 import { isMultipartContentType, mountApiFallback, mountRest } from './http/rest';
+import { restRoutes } from './http/routes';
 import type { ResponseCache } from './http/response-cache';
 import { sameSecret } from './http/same-secret';
 import { securityHeaders } from './http/security-headers';
@@ -158,41 +159,27 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   // breaks escape to two bytes), alone in their request.
   const limitUploadJson = bodyLimit({
     maxSize: 2 * MAX_UPLOAD_BYTES,
-    onError: (c) =>
-      c.json(
-        {
-          success: false,
-          message: `Request body is too large (${MAX_KEYSTORE_FILES} keystore files of ${MAX_KEYSTORE_BYTES / 1024} KiB at most).`,
-        },
-        413,
-        { connection: 'close' },
-      ),
+    onError: (c) => c.json({ success: false, message: UPLOAD_BODY_TOO_LARGE }, 413, { connection: 'close' }),
   });
-  const UPLOAD_PROCEDURE = `${TRPC_PATH}/deploy.deploy_validators`;
+  // Which calls are uploads is the procedures' own declaration (`meta.rest.multipart`).
+  const uploads = restRoutes(appRouter).filter((r) => r.multipart);
+  const uploadProcedures = new Set(uploads.map((r) => `${TRPC_PATH}/${r.procedure}`));
+  const isUploadProcedure = (c: HonoContext) => uploadProcedures.has(c.req.path);
+  // The budget passes a multipart body to an upload path whatever its method; the body limit only the route's own.
+  const isMultipartUpload = (c: HonoContext, method?: string) =>
+    uploads.some((r) => r.path === c.req.path && (method === undefined || r.method === method)) &&
+    isMultipartContentType(c.req.header('content-type'));
   app.use(`${TRPC_PATH}/*`, (c, next) =>
-    c.req.method === 'POST' && c.req.path === UPLOAD_PROCEDURE ? limitUploadJson(c, next) : apiLimit(c, next),
+    c.req.method === 'POST' && isUploadProcedure(c) ? limitUploadJson(c, next) : apiLimit(c, next),
   );
-  app.use('/api/*', (c, next) =>
-    c.req.method === 'POST' &&
-    c.req.path === '/api/deploy_server' &&
-    isMultipartContentType(c.req.header('content-type'))
-      ? next()
-      : apiLimit(c, next),
-  );
+  app.use('/api/*', (c, next) => (isMultipartUpload(c, c.req.method) ? next() : apiLimit(c, next)));
   app.use('/public_api/*', apiLimit);
 
   app.use(`${TRPC_PATH}/*`, batchLimit(TRPC_PATH));
   // Keystore uploads wait on key derivation (its own fair queue), not on the loop: outside the admission pools.
-  app.use(
-    `${TRPC_PATH}/*`,
-    trpcCallBudget(TRPC_PATH, budget, callerOf, (c) => c.req.path === UPLOAD_PROCEDURE),
-  );
+  app.use(`${TRPC_PATH}/*`, trpcCallBudget(TRPC_PATH, budget, callerOf, isUploadProcedure));
   // Stripe's signed deliveries are money events, never refused for their rate.
-  const restBudget = restCallBudget<Env>(
-    budget,
-    callerOf,
-    (c) => c.req.path === '/api/deploy_server' && isMultipartContentType(c.req.header('content-type')),
-  );
+  const restBudget = restCallBudget<Env>(budget, callerOf, (c) => isMultipartUpload(c));
   app.use('/api/*', (c, next) => (c.req.path === STRIPE_WEBHOOK_PATH ? next() : restBudget(c, next)));
   app.use('/public_api/*', restBudget);
   app.use(`${TRPC_PATH}/*`, jsonMutationsOnly());

@@ -1,5 +1,5 @@
 import { coinWords, entryRequired, familyOf } from './families';
-import type { DeployField, DeployServerInput } from './schemas/deploy';
+import type { DeployField, DeployServerInput } from './schemas/deploy-payload';
 
 /**
  * Section 5's deploy rules with their exact messages, run by the wizard before it sends

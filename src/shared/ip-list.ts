@@ -1,23 +1,11 @@
 import ipaddr from 'ipaddr.js';
+import { isIPv4, isIPv6 } from './ip';
 
 /**
  * An API key's allow list: "203.0.113.7, 2001:db8::/32, 10.0.0.0/8". Checked here, with
  * ipaddr.js (no Node module), so the page refuses exactly what the server refuses.
  */
 export const MAX_ALLOWED_ENTRIES = 50;
-
-/** Four decimal parts only: "127.1", "0x7f.0.0.1" and "01.2.3.4" are refused, not guessed at. */
-export function isIPv4(s: string): boolean {
-  return ipaddr.IPv4.isValidFourPartDecimal(s);
-}
-
-/** Full, compressed (::) and IPv4-tailed (::ffff:1.2.3.4) forms; no zone ids (%eth0). */
-export function isIPv6(s: string): boolean {
-  if (!/^[0-9a-fA-F:.]+$/.test(s) || !ipaddr.IPv6.isValid(s)) return false;
-  // ipaddr.js reads a tail like "01.2.3.4" too; the tail follows the IPv4 rule above.
-  const tail = s.slice(s.lastIndexOf(':') + 1);
-  return !tail.includes('.') || isIPv4(tail);
-}
 
 export type AllowEntry = { address: string; family: 'ipv4' | 'ipv6'; prefix: number | null };
 

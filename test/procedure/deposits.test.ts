@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atomicToMicros, formatAtomic } from '../../src/server/billing/crypto/amounts';
+import { atomicToMicros } from '../../src/server/billing/crypto/amounts';
+import { formatCoins as formatAtomic, jsonCoinsToAtomic as toAtomic } from '../../src/shared/coin-amount';
 import { deriveAddress } from '../../src/server/billing/crypto/derive';
-import { toAtomic } from '../../src/server/billing/crypto/sources';
 import { runCli } from '../../src/server/cli/main';
 import { makeDeps, rejection, type Deps } from '../support/caller';
 import { freshUser, type FreshUser } from '../support/users';

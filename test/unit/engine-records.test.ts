@@ -80,7 +80,7 @@ describe('the names of files the fleet places', () => {
       expect(plainFileName(bad), bad).toBe(false);
       expect(() => tarOf([{ name: bad, content: 'x', mode: 0o600 }]), bad).toThrow(/not a plain file name/);
     }
-    expect(tarOf([{ name: 'dash.conf', content: 'x', mode: 0o600 }]).length).toBe(4 * 512);
+    expect((await tarOf([{ name: 'dash.conf', content: 'x', mode: 0o600 }])).length).toBe(4 * 512);
     const engine = new LocalEngine({ dir: path.join(dir, 'local'), log: memoryLogger(), simulatorCommand: ['true'] });
     const spec = (await buildSpec(nodeOf('ltc-names'), coin, profile, host, dir)).spec;
     await expect(engine.create({ ...spec, files: [{ name: '..', content: 'x', mode: 0o600 }] })).rejects.toThrow(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressAllowed } from '../../src/server/apikeys/keys';
-import { formatAllowList, isIPv6, parseAllowList } from '../../src/shared/ip-list';
+import { formatAllowList, parseAllowList } from '../../src/shared/ip-list';
+import { isIPv6 } from '../../src/shared/ip';
 
 describe('API key allow lists', () => {
   it('accepts IPv4, IPv6 (full, compressed, IPv4-tailed) and CIDR; stores them canonically', () => {

@@ -1,4 +1,5 @@
 import { FAMILIES, FAMILY, type WizardKind } from '../../shared/families';
+import { PAYLOAD_FIELDS, type PayloadField } from '../../shared/schemas/deploy-payload';
 
 /**
  * Which field a failed deploy's message goes under (section 8). The server names the
@@ -7,9 +8,13 @@ import { FAMILIES, FAMILY, type WizardKind } from '../../shared/families';
  * payee or BLS field, validators show it above the form, every other wizard under its
  * entry field.
  */
-export type WizardField = 'txid' | 'payee' | 'blsKey' | 'monero_secret' | 'burntxid' | 'rewardAddress' | 'neuronCount' | 'password' | 'fee_recipient' | 'keystores';
+/** Sent by a wizard but never typed into it: a checkbox, and the output id check_burn found. */
+const NOT_SHOWN = ['migrate', 'burn_output_id'] as const;
+export type WizardField = Exclude<PayloadField, (typeof NOT_SHOWN)[number]>;
 
-const WIZARD_FIELDS: readonly WizardField[] = ['txid', 'payee', 'blsKey', 'monero_secret', 'burntxid', 'rewardAddress', 'neuronCount', 'password', 'fee_recipient', 'keystores'];
+const WIZARD_FIELDS = PAYLOAD_FIELDS.filter(
+  (f): f is WizardField => !(NOT_SHOWN as readonly PayloadField[]).includes(f),
+);
 
 /** The fields a wizard shows: what the deploys of its families send (families.ts `fields`). */
 function wizardFields(wizard: WizardKind): readonly WizardField[] {

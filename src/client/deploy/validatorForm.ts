@@ -1,5 +1,5 @@
 import { evmAddressError } from '../../shared/evm-address';
-import { MAX_KEYSTORES } from '../../shared/schemas/deploy';
+import { keystoreCountProblem, PASSWORD_REQUIRED } from '../../shared/validator-upload';
 
 /**
  * The validator upload form's own checks (section 5) with their exact messages. `tried`
@@ -8,9 +8,6 @@ import { MAX_KEYSTORES } from '../../shared/schemas/deploy';
 export type ValidatorFormValues = { files: number; password: string; feeRecipient: string; tried: boolean };
 export type ValidatorProblems = Partial<Record<'keystores' | 'password' | 'fee_recipient', string>>;
 
-export const TOO_MANY_FILES = 'You can upload up to 10 files';
-export const NO_FILES = 'Please select at least one file';
-export const PASSWORD_REQUIRED = 'Password required';
 export const NETWORK_FAILURE = 'Something went wrong. Please try again or contact support.';
 
 export { ADDRESS_REQUIRED, INVALID_ADDRESS } from '../../shared/evm-address';
@@ -22,8 +19,9 @@ export function feeRecipientProblem(value: string): string | null {
 
 export function validatorProblems(v: ValidatorFormValues): ValidatorProblems {
   const out: ValidatorProblems = {};
-  if (v.files > MAX_KEYSTORES) out.keystores = TOO_MANY_FILES;
-  else if (v.files === 0 && v.tried) out.keystores = NO_FILES;
+  // Too many files shows as soon as they are chosen; none only after a try.
+  const files = v.files > 0 || v.tried ? keystoreCountProblem(v.files) : null;
+  if (files) out.keystores = files;
   if (!v.tried) return out;
   if (!v.password) out.password = PASSWORD_REQUIRED;
   const fee = feeRecipientProblem(v.feeRecipient);

@@ -1,4 +1,5 @@
-import { BlockList } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { inSubnet, parseIp } from '../../shared/ip';
 import { parseAllowList as parseList, formatAllowList } from '../../shared/ip-list';
 import type { Context } from '../rpc/context';
 import { normalizeIp } from '../rpc/context';
@@ -52,18 +53,9 @@ export function addressAllowed(allowed: string, ip: string): boolean {
   const r = parseList(allowed);
   if ('error' in r) return false;
   if (!r.entries.length) return true;
-  const list = new BlockList();
-  for (const e of r.entries) {
-    if (e.prefix === null) list.addAddress(e.address, e.family);
-    else list.addSubnet(e.address, e.prefix, e.family);
-  }
-  const addr = normalizeIp(ip);
-  const family = addr.includes(':') ? 'ipv6' : 'ipv4';
-  try {
-    return list.check(addr, family);
-  } catch {
-    return false;
-  }
+  const addr = parseIp(normalizeIp(ip));
+  if (!addr) return false;
+  return r.entries.some((e) => inSubnet(addr, ipaddr.parse(e.address), e.prefix ?? (e.family === 'ipv4' ? 32 : 128)));
 }
 
 /** Creates a key and returns it: the only time the whole key exists outside the caller. */

@@ -4,9 +4,10 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError } from '../kernel/cli';
 import type { DB } from '../db/open';
+import type { CoinRecord } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { readMarketStatus } from '../market/refresher';
-import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices } from './operator';
+import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices, type CatalogFlag } from './operator';
 import { findCoin, hostedCounts, listCoins } from './queries';
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : 'never');
@@ -31,6 +32,20 @@ function price(text: string, flag: string) {
   } catch {
     throw new UsageError(`--${flag} must be a USD amount per day such as 0.13 (at most 6 decimals, not negative)`);
   }
+}
+
+/** `catalog <flag> <coin> on|off`: sets one of a coin's switches and says what it now is. */
+function flagCommand(flag: CatalogFlag, summary: string, said: (coin: CoinRecord, on: boolean) => string): CliCommand {
+  return {
+    usage: `catalog ${flag} <coin> on|off`,
+    summary,
+    async run(db, args, io) {
+      const coin = await requireCoin(db, args[0]);
+      const on = onOff(args[1], `catalog ${flag}`);
+      await asUsage(() => setCoinFlag(db, io.by, coin.id, flag, on));
+      io.out(`${coin.id}: ${said(coin, on)}`);
+    },
+  };
 }
 
 export const catalogCommands: Record<string, CliCommand> = {
@@ -94,38 +109,22 @@ export const catalogCommands: Record<string, CliCommand> = {
       );
     },
   },
-  'catalog campaign': {
-    usage: 'catalog campaign <coin> on|off',
-    summary: 'switch campaign prices for a coin',
-    async run(db, args, io) {
-      const coin = await requireCoin(db, args[0]);
-      const on = onOff(args[1], 'catalog campaign');
-      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'campaign', on));
-      io.out(
-        `${coin.id}: campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`,
-      );
-    },
-  },
-  'catalog maintenance': {
-    usage: 'catalog maintenance <coin> on|off',
-    summary: 'disable or enable deployments of a coin',
-    async run(db, args, io) {
-      const coin = await requireCoin(db, args[0]);
-      const on = onOff(args[1], 'catalog maintenance');
-      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'maintenance', on));
-      io.out(`${coin.id}: maintenance ${on ? 'on' : 'off'}`);
-    },
-  },
-  'catalog cloud': {
-    usage: 'catalog cloud <coin> on|off',
-    summary: 'offer or withdraw the cloud plan of a coin (running nodes keep their plan)',
-    async run(db, args, io) {
-      const coin = await requireCoin(db, args[0]);
-      const on = onOff(args[1], 'catalog cloud');
-      await asUsage(() => setCoinFlag(db, io.by, coin.id, 'cloud', on));
-      io.out(`${coin.id}: cloud plan ${on ? 'offered' : 'withdrawn'}`);
-    },
-  },
+  'catalog campaign': flagCommand(
+    'campaign',
+    'switch campaign prices for a coin',
+    (coin, on) =>
+      `campaign ${on ? `on (dedicated $${formatUsdExact(coin.campaign_dedicated_price)}, cloud $${formatUsdExact(coin.campaign_cloud_price)} per day)` : 'off'}`,
+  ),
+  'catalog maintenance': flagCommand(
+    'maintenance',
+    'disable or enable deployments of a coin',
+    (_, on) => `maintenance ${on ? 'on' : 'off'}`,
+  ),
+  'catalog cloud': flagCommand(
+    'cloud',
+    'offer or withdraw the cloud plan of a coin (running nodes keep their plan)',
+    (_, on) => `cloud plan ${on ? 'offered' : 'withdrawn'}`,
+  ),
   'catalog delist': {
     usage: 'catalog delist <coin>',
     summary: 'delist a coin: no new deployments; it leaves the list once no hosted node remains',

@@ -1,4 +1,5 @@
 import { checkBurnInput, checkBurnOutput, coinQuery, deployServerInput, deployServerOutput, deployValidatorsInput, deployValidatorsOutput, getBuildingServersOutput, getDeployInfoOutput } from '../../shared/schemas/deploy';
+import { MAX_KEYSTORE_BYTES, MAX_KEYSTORES } from '../../shared/validator-upload';
 import { router, scriptProcedure } from '../rpc/trpc';
 import { checkBurn, deployServer, deployValidators, getBuildingServers, getDeployInfo } from './service';
 
@@ -25,8 +26,7 @@ export const deployRouter = router({
         method: 'POST',
         path: '/api/deploy_server',
         multipart: true,
-        summary:
-          'multipart/form-data `currency, package, password, fee_recipient, keystores` (one part per EIP-2335 file, at most 10 of 64 KiB): `{success, message, server_id, data}` with a `{success, message}` per file',
+        summary: `multipart/form-data \`currency, package, password, fee_recipient, keystores\` (one part per EIP-2335 file, at most ${MAX_KEYSTORES} of ${MAX_KEYSTORE_BYTES / 1024} KiB): \`{success, message, server_id, data}\` with a \`{success, message}\` per file`,
       },
     })
     .input(deployValidatorsInput)

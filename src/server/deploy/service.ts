@@ -7,15 +7,13 @@ import { coinDetails, listCoins } from '../coins/queries';
 import type { Context } from '../rpc/context';
 import type { CoinRecord, User } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
 import { checkDeployable, profileFor, requestNodes } from '../fleet/service';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
 import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository';
 import { buildQueue } from '../nodes/service';
 import { deployGuard, UPLOAD_IN_FLIGHT } from './in-flight';
-import { checkUserNodeLimit } from './user-limit';
-import { checkFreeCapacity, checkFreeNodeLimit } from './free-limits';
+import { writePaidNodes } from './paid-nodes';
 import { nodeFieldsFor } from './node-fields';
 import { deployValidatorFiles } from './validators';
 
@@ -69,14 +67,10 @@ export function deployServer(ctx: Ctx, user: User, input: DeployServerInput) {
       if (entry && !neurons && (await sameDeployExists(trx, user.id, coin.id, entry))) {
         fail('CONFLICT', sameDeploy(ENTRY_NOUN[family.entry as keyof typeof ENTRY_NOUN] ?? ENTRY_NOUN.txid), 'txid');
       }
-      await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
-      await refuseWhileOwing(trx, user.id);
-      const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
-      const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
-      if (free) await checkFreeCapacity(trx, plan, ctx.config);
       // Paid in the same transaction: a deploy the balance cannot cover writes nothing.
-      await chargeInitial(trx, user.id, made);
-      return made;
+      return writePaidNodes(trx, ctx.config, { userId: user.id, plan, count: nodes.length }, () =>
+        requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes }),
+      );
     });
     actOnDeploy(ctx);
     const ids = created.map((n) => n.mn_id);

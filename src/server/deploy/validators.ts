@@ -1,20 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { evmAddressError } from '../../shared/evm-address';
 import { familyOf } from '../../shared/families';
-import { MAX_KEYSTORES, type DeployValidatorsInput } from '../../shared/schemas/deploy';
+import type { DeployValidatorsInput } from '../../shared/schemas/deploy';
+import { keystoreCountProblem, parseKeystore, signerProblem, uniqueFileName } from '../../shared/validator-upload';
 import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
 import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
-import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
 import { buildOutputText } from '../nodes/output-text';
 import { validatorKeyInUse } from '../nodes/repository';
 import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { checkUserNodeLimit } from './user-limit';
-import { checkFreeCapacity, checkFreeNodeLimit } from './free-limits';
+import { checkFreeNodeLimit } from './free-limits';
+import { writePaidNodes } from './paid-nodes';
 
 export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;
 export const KEY_IN_USE = 'This validator key is already deployed on this platform.';
@@ -26,7 +25,7 @@ type FileResult = { success: boolean; message: string };
 
 /**
  * Validators from the browser (tRPC, the files' text) or a script (the multipart form):
- * the same rules and messages as http/multipart.ts, each keystore decrypted to prove the
+ * the upload's rules and messages (shared/validator-upload.ts), each keystore decrypted to prove the
  * password, each key deployed at most once on the whole platform. A bad file is reported
  * under its name and the others still deploy. Keystore and password are sealed per node.
  */
@@ -34,21 +33,18 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
   const plan = input.package ?? 'dedicated';
   const { coin } = await checkDeployable(ctx.db, requestDeps(ctx), input.currency, plan);
   if (familyOf(coin.family).entry !== 'keystores') fail('BAD_REQUEST', NOT_VALIDATORS(coin.label), 'keystores');
-  if (input.keystores.length === 0) fail('BAD_REQUEST', 'Please select at least one file', 'keystores');
-  if (input.keystores.length > MAX_KEYSTORES) fail('BAD_REQUEST', `You can upload up to ${MAX_KEYSTORES} files`, 'keystores');
+  const countProblem = keystoreCountProblem(input.keystores.length);
+  if (countProblem) fail('BAD_REQUEST', countProblem, 'keystores');
   const taken = new Set<string>();
   const files = input.keystores.map((k, i) => {
     const name = uniqueFileName(k.name, i, taken);
-    try {
-      return { name, text: k.text, json: JSON.parse(k.text) as unknown };
-    } catch {
-      fail('BAD_REQUEST', `${name}: not a JSON file`, 'keystores');
-    }
+    const parsed = parseKeystore(name, k.text);
+    if ('message' in parsed) fail('BAD_REQUEST', parsed.message, 'keystores');
+    return { name, text: k.text, json: parsed.json };
   });
-  if (input.password === '') fail('BAD_REQUEST', 'Password required', 'password');
   const feeRecipient = input.fee_recipient.trim();
-  const feeProblem = evmAddressError(feeRecipient);
-  if (feeProblem) fail('BAD_REQUEST', feeProblem, 'fee_recipient');
+  const signer = signerProblem(input.password, feeRecipient);
+  if (signer) fail('BAD_REQUEST', signer.message, signer.field);
 
   // Before the costly key derivations: an account at its limit spends no CPU on them.
   await checkUserNodeLimit(ctx.db, user.id, ctx.config.maxNodesPerUser, 1);
@@ -85,12 +81,9 @@ export async function deployValidatorFiles(ctx: Context, user: User, input: Depl
       });
     }
     if (!nodes.length) return [];
-    await checkUserNodeLimit(trx, user.id, ctx.config.maxNodesPerUser, nodes.length);
-    await refuseWhileOwing(trx, user.id);
-    const free = await checkFreeNodeLimit(trx, user.id, ctx.config, nodes.length);
-    const made = await requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes });
-    if (free) await checkFreeCapacity(trx, plan, ctx.config);
-    await chargeInitial(trx, user.id, made);
+    const made = await writePaidNodes(trx, ctx.config, { userId: user.id, plan, count: nodes.length }, () =>
+      requestNodes(trx, requestDeps(ctx), { userId: user.id, coinId: coin.id, plan, nodes }),
+    );
     for (const name of names) data[name] = { success: true, message: DEPLOYED };
     return made;
   });

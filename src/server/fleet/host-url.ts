@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { ipVersion } from '../../shared/ip';
 
 /**
  * How the platform reaches a Docker/Podman host. A Docker API is root on its host, so
@@ -23,8 +23,8 @@ export class HostUrlError extends Error {}
 export function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (h === 'localhost') return true;
-  if (isIP(h) === 4) return h.split('.')[0] === '127';
-  if (isIP(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
+  if (ipVersion(h) === 4) return h.split('.')[0] === '127';
+  if (ipVersion(h) === 6) return h === '::1' || h === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(h);
   return false;
 }
 

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { ipv6Network } from '../../shared/ip';
 import { ADMISSION_POOLS, AdmissionPool, type Entry } from './admission-pool';
 import { callTurns, type CallTurns } from './call-turns';
 import { addressKey } from './rate-limit';
@@ -229,10 +230,7 @@ function network48(ip: string): string | null {
   if (!bare.includes(':') || !ipaddr.IPv6.isValid(bare)) return null;
   const a = ipaddr.IPv6.parse(bare);
   if (a.isIPv4MappedAddress()) return null;
-  return `${a.parts
-    .slice(0, 3)
-    .map((g) => g.toString(16))
-    .join(':')}::/48`;
+  return ipv6Network(a, 48);
 }
 
 /** The words of a refusal by the admission pool (admission-pool.ts): what the client can do now. */

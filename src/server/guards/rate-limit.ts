@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { ipv6Network } from '../../shared/ip';
 
 /**
  * Sliding-window counters kept in memory. A slot is taken (`hit`) before the work it
@@ -75,10 +76,7 @@ export function addressKey(ip: string): string {
   const a = ipaddr.IPv6.parse(bare);
   // An IPv4 client written as a mapped IPv6 address (::ffff:c000:201) is that IPv4 client.
   if (a.isIPv4MappedAddress()) return a.toIPv4Address().toString();
-  return `${a.parts
-    .slice(0, 4)
-    .map((g) => g.toString(16))
-    .join(':')}::/64`;
+  return ipv6Network(a, 64);
 }
 
 /** Per-address limits (`*PerIp`) count by `addressKey`; the others by their key as given. */

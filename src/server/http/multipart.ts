@@ -1,6 +1,16 @@
 import { FAMILIES, FAMILY } from '../../shared/families';
 import { payloadProblem } from '../../shared/deploy-rules';
-import { evmAddressError } from '../../shared/evm-address';
+import {
+  fileTooLarge,
+  keystoreCountProblem,
+  MAX_KEYSTORE_BYTES,
+  MAX_UPLOAD_BYTES,
+  parseKeystore,
+  signerProblem,
+  uniqueFileName,
+  UPLOAD_TOO_LARGE,
+  type UploadProblem,
+} from '../../shared/validator-upload';
 
 /**
  * Reads the validators' deploy form (`POST /api/deploy_server` as multipart/form-data:
@@ -8,14 +18,9 @@ import { evmAddressError } from '../../shared/evm-address';
  * fixed limits. The body is counted as it arrives and reading stops at the cap, whether
  * or not Content-Length was sent (chunked bodies have none), so an oversized upload costs
  * at most MAX_UPLOAD_BYTES of memory. Only then is it parsed (the platform's FormData).
+ * The limits and messages are the upload's own (shared/validator-upload.ts).
  */
-export const MAX_KEYSTORE_FILES = 10;
-export const MAX_KEYSTORE_BYTES = 64 * 1024;
-/** Every file at its largest, plus room for the text fields and the part headers. */
-export const MAX_UPLOAD_BYTES = MAX_KEYSTORE_FILES * MAX_KEYSTORE_BYTES + 16 * 1024;
-export const MAX_FILE_NAME = 100;
-
-export type UploadField = 'fee_recipient' | 'keystores' | 'password';
+export type UploadField = UploadProblem['field'];
 
 export type KeystoreUpload = {
   /** Sanitised, unique within the upload: the key of the answer's `data` map. */
@@ -41,8 +46,6 @@ const refuse = (
   status: UploadRefusal['status'] = 400,
 ): UploadRefusal => (error_input ? { ok: false, message, error_input, status } : { ok: false, message, status });
 
-const TOO_LARGE = `The upload is too large: at most ${MAX_KEYSTORE_FILES} files of ${MAX_KEYSTORE_BYTES / 1024} KiB each.`;
-
 export async function readValidatorUpload(req: Request): Promise<ValidatorUpload | UploadRefusal> {
   const type = req.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type) || !/;\s*boundary=/i.test(type)) {
@@ -50,10 +53,10 @@ export async function readValidatorUpload(req: Request): Promise<ValidatorUpload
   }
   const declared = req.headers.get('content-length');
   if (declared !== null && !(/^\d+$/.test(declared) && Number(declared) <= MAX_UPLOAD_BYTES))
-    return refuse(TOO_LARGE, 'keystores', 413);
+    return refuse(UPLOAD_TOO_LARGE, 'keystores', 413);
 
   const body = await readCapped(req.body, MAX_UPLOAD_BYTES);
-  if (!body) return refuse(TOO_LARGE, 'keystores', 413);
+  if (!body) return refuse(UPLOAD_TOO_LARGE, 'keystores', 413);
 
   let form: FormData;
   try {
@@ -118,30 +121,24 @@ async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefus
   const entries = [...form.getAll('keystores'), ...form.getAll('keystores[]')];
   if (entries.some((e) => typeof e === 'string')) return refuse('Keystores must be uploaded as files.', 'keystores');
   const files = entries as File[];
-  if (files.length === 0) return refuse('Please select at least one file', 'keystores');
-  if (files.length > MAX_KEYSTORE_FILES) return refuse(`You can upload up to ${MAX_KEYSTORE_FILES} files`, 'keystores');
+  const countProblem = keystoreCountProblem(files.length);
+  if (countProblem) return refuse(countProblem, 'keystores');
 
   const taken = new Set<string>();
   const keystores: KeystoreUpload[] = [];
   for (const [i, file] of files.entries()) {
     const name = uniqueFileName(file.name, i, taken);
-    if (file.size > MAX_KEYSTORE_BYTES)
-      return refuse(`${name}: the file is larger than ${MAX_KEYSTORE_BYTES / 1024} KiB`, 'keystores');
+    if (file.size > MAX_KEYSTORE_BYTES) return refuse(fileTooLarge(name), 'keystores');
     const text = await file.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return refuse(`${name}: not a JSON file`, 'keystores');
-    }
-    keystores.push({ name, text, json });
+    const parsed = parseKeystore(name, text);
+    if ('message' in parsed) return refuse(parsed.message, 'keystores');
+    keystores.push({ name, text, json: parsed.json });
   }
 
   const password = text(form, 'password');
-  if (password === '') return refuse('Password required', 'password');
   const feeRecipient = text(form, 'fee_recipient').trim();
-  const feeError = evmAddressError(feeRecipient);
-  if (feeError) return refuse(feeError, 'fee_recipient');
+  const signer = signerProblem(password, feeRecipient);
+  if (signer) return refuse(signer.message, signer.field);
 
   return {
     ok: true,
@@ -157,26 +154,4 @@ async function readFields(form: FormData): Promise<ValidatorUpload | UploadRefus
 function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
-}
-
-// C0, DEL, C1, and the invisible marks that make a name read differently from what it is.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
-/**
- * A file name fit to show and to key the answer's map: the last path segment, without
- * control or direction-changing characters, at most MAX_FILE_NAME characters (keeping a
- * .json ending), never empty, and unique in the upload ("a.json", "a (2).json", ...).
- * `__proto__` is renamed too, so even a plain object built from the names stays a map.
- */
-export function uniqueFileName(raw: string, index: number, taken: Set<string>): string {
-  let name = (raw.split(/[/\\]/).pop() ?? '').replace(UNSAFE, '').trim();
-  if (name === '' || name === '.' || name === '..') name = `keystore-${index + 1}.json`;
-  const ext = /\.json$/i.test(name) ? name.slice(-5) : '';
-  const stem = ext ? name.slice(0, -5) : name;
-  const fit = (s: string, suffix: string) =>
-    `${[...s].slice(0, MAX_FILE_NAME - suffix.length - ext.length).join('')}${suffix}${ext}`;
-  let candidate = fit(stem, '');
-  for (let n = 2; taken.has(candidate) || candidate === '__proto__'; n++) candidate = fit(stem, ` (${n})`);
-  taken.add(candidate);
-  return candidate;
 }

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { ipVersion } from '../../shared/ip';
 import path from 'node:path';
 import * as v from 'valibot';
 import { parseUsd, type Micros } from '../../shared/money';
@@ -154,7 +154,7 @@ const EnvSchema = v.object({
       v.transform((h) => (/^\[.*\]$/.test(h) ? h.slice(1, -1) : h)),
       v.check(
         (h) =>
-          isIP(h) !== 0 ||
+          ipVersion(h) !== 0 ||
           (/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(h) &&
             !/(^|\.)\d+$/.test(h)),
         'must be an IP address or a host name to listen on (127.0.0.1: this machine only; 0.0.0.0: every IPv4 address; ::, every address)',

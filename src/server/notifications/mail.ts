@@ -11,6 +11,7 @@ import { escapeHtml } from '../kernel/html';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { enqueueMail, type MailMessage } from '../mail/outbox';
+import { handleDeliveryJob } from './delivery-job';
 import { findNotification } from './queries';
 import { unsubscribeToken } from './unsubscribe-token';
 
@@ -93,15 +94,9 @@ export async function queueNotificationMail(
 
 /** Registers the `notify.mail` handler on the server's job runner. */
 export function handleNotificationMail(jobs: JobRunner, db: DB, publicUrl: () => string, log: Logger): void {
-  jobs.handle('notify.mail', {
-    deadlineMs: 30_000,
-    maxAttempts: 5,
-    backoffMs: 5_000,
-    run: async (p) => {
-      const outcome = await queueNotificationMail(db, publicUrl(), p.notification_id);
-      // The mail.send job just queued: look for it now rather than at the next poll.
-      if (outcome === 'queued') void jobs.poke();
-      else log.info(`notification mail ${outcome}`, { notification_id: p.notification_id });
-    },
+  handleDeliveryJob(jobs, 'notify.mail', async (p) => {
+    const outcome = await queueNotificationMail(db, publicUrl(), p.notification_id);
+    if (outcome !== 'queued') log.info(`notification mail ${outcome}`, { notification_id: p.notification_id });
+    return outcome === 'queued';
   });
 }

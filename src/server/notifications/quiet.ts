@@ -13,6 +13,7 @@ import {
   markSummarised,
 } from './alert-queries';
 import { enabledChannelIds } from './channels/queries';
+import { handleDeliveryJob } from './delivery-job';
 import type { AlertMessage } from './channels/types';
 
 const HOUR = 3_600_000;
@@ -135,15 +136,10 @@ export function channelSummary(
 }
 
 export function handleQuietSummary(jobs: JobRunner, db: DB, publicUrl: () => string, log: Logger): void {
-  jobs.handle('notify.quiet_summary', {
-    deadlineMs: 30_000,
-    maxAttempts: 5,
-    backoffMs: 5_000,
-    run: async (p) => {
-      const outcome = await sendQuietSummary(db, publicUrl(), p.user_id);
-      if (outcome.mail === 'queued' || outcome.channels) void jobs.poke();
-      if (outcome.mail !== 'queued')
-        log.info(`quiet-hours summary mail ${outcome.mail}`, { user_id: p.user_id, channels: outcome.channels });
-    },
+  handleDeliveryJob(jobs, 'notify.quiet_summary', async (p) => {
+    const outcome = await sendQuietSummary(db, publicUrl(), p.user_id);
+    if (outcome.mail !== 'queued')
+      log.info(`quiet-hours summary mail ${outcome.mail}`, { user_id: p.user_id, channels: outcome.channels });
+    return outcome.mail === 'queued' || outcome.channels > 0;
   });
 }

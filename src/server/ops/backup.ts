@@ -9,7 +9,7 @@ import type { AppDeps } from '../rpc/context';
 import { lockDataDir, DataDirInUse, secureDataDir } from '../db/data-dir';
 import { connectionOf } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
-import { tarHeader } from '../fleet/engines/tar';
+import { packTar, readTar } from '../kernel/tar';
 import { KEY_FILE_NAME } from '../secrets/key';
 
 /**
@@ -19,7 +19,6 @@ import { KEY_FILE_NAME } from '../secrets/key';
  */
 export const BACKUP_FORMAT = 'nodekeep-backup/1';
 const DB_NAME = 'nodekeep.sqlite';
-const BLOCK = 512;
 
 const Manifest = v.strictObject({
   format: v.literal(BACKUP_FORMAT),
@@ -114,7 +113,7 @@ export async function writeBackup(
     };
     fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
     await pipeline(
-      tarStream([
+      packTar([
         { name: 'manifest.json', content: Buffer.from(JSON.stringify(manifest, null, 1)), mode: 0o600 },
         ...files,
       ]),
@@ -170,20 +169,9 @@ export function sweepLeftovers(dataDir: string, backupDir: string, now = Date.no
   return gone;
 }
 
-/** A tar of files read from disk (or given), streamed: a database of any size never sits in memory. */
-async function* tarStream(
-  entries: Array<{ name: string; mode: number } & ({ file: string } | { content: Buffer })>,
-): AsyncGenerator<Buffer> {
-  const mtime = Math.floor(Date.now() / 1000);
-  for (const e of entries) {
-    const size = 'file' in e ? fs.statSync(e.file).size : e.content.length;
-    yield tarHeader(e.name, size, e.mode, mtime);
-    if ('file' in e) for await (const chunk of fs.createReadStream(e.file)) yield chunk as Buffer;
-    else yield e.content;
-    yield Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK, 0);
-  }
-  yield Buffer.alloc(2 * BLOCK, 0);
-}
+/** A file system's refusal (a full disk) is not the archive's fault: say which it is. */
+const cannotUnpack = (archive: string, dir: string, e: Error) =>
+  new BackupError(`Cannot unpack ${archive} into ${dir}: ${e.message}. Nothing was replaced.`);
 
 /** The files of a gzipped tar, unpacked into `dir` (plain names only); their names. */
 async function unpack(archive: string, dir: string): Promise<string[]> {
@@ -191,52 +179,33 @@ async function unpack(archive: string, dir: string): Promise<string[]> {
   try {
     await pipeline(fs.createReadStream(archive), zlib.createGunzip(), fs.createWriteStream(tar));
   } catch (err) {
-    // A file system's refusal (a full disk) is not the archive's fault: say which it is.
     const e = err as NodeJS.ErrnoException;
-    if (e.syscall) throw new BackupError(`Cannot unpack ${archive} into ${dir}: ${e.message}. Nothing was replaced.`);
+    if (e.syscall) throw cannotUnpack(archive, dir, e);
     throw new BackupError(
       `${archive} is damaged (cut short in a copy?) or not a Nodekeep backup (${e.message}). Nothing was replaced.`,
     );
   }
-  const fd = fs.openSync(tar, 'r');
   const names: string[] = [];
   try {
-    const size = fs.fstatSync(fd).size;
-    const head = Buffer.alloc(BLOCK);
-    for (let at = 0; at + BLOCK <= size;) {
-      fs.readSync(fd, head, 0, BLOCK, at);
-      if (head.every((b) => b === 0)) break;
-      const name = head.subarray(0, 100).toString('utf8').replace(/\0.*$/s, '');
-      const length = parseInt(head.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim(), 8);
-      if (
-        !/^[\w.-]{1,64}$/.test(name) ||
-        name.startsWith('.') ||
-        !Number.isSafeInteger(length) ||
-        length < 0 ||
-        at + BLOCK + length > size
-      ) {
+    await readTar(fs.createReadStream(tar), async (entry, content) => {
+      if (entry.type !== 'file' || !/^[\w.-]{1,64}$/.test(entry.name) || entry.name.startsWith('.'))
         throw new BackupError(`${archive} is not a Nodekeep backup (a damaged or foreign entry).`);
-      }
-      const out = fs.openSync(path.join(dir, name), 'w', 0o600);
-      try {
-        const buf = Buffer.alloc(Math.min(length, 1 << 20));
-        for (let done = 0; done < length;) {
-          const n = fs.readSync(fd, buf, 0, Math.min(buf.length, length - done), at + BLOCK + done);
-          fs.writeSync(out, buf, 0, n);
-          done += n;
-        }
-      } finally {
-        fs.closeSync(out);
-      }
-      names.push(name);
-      at += BLOCK + Math.ceil(length / BLOCK) * BLOCK;
-    }
+      await pipeline(content, fs.createWriteStream(path.join(dir, entry.name), { mode: 0o600 }));
+      names.push(entry.name);
+    });
+  } catch (err) {
+    if (err instanceof BackupError) throw err;
+    if ((err as NodeJS.ErrnoException).syscall) throw cannotUnpack(archive, dir, err as Error);
+    // tar-stream's refusal: a header that does not check out, or an entry cut short.
+    throw new BackupError(`${archive} is not a Nodekeep backup (a damaged or foreign entry).`);
   } finally {
-    fs.closeSync(fd);
     fs.rmSync(tar, { force: true });
   }
   return names;
 }
+
+/** How many migrations the restored database has, where the files it replaced went, and whether it brought a key file. */
+type Restored = { migrations: number; keptIn: string | null; withKey: boolean };
 
 /**
  * Replaces the data folder's database (and secrets key) with a backup's, after checking
@@ -252,7 +221,7 @@ export async function restoreBackup(
   archive: string,
   known: string[],
   now = Date.now(),
-): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+): Promise<Restored> {
   try {
     fs.accessSync(archive, fs.constants.R_OK);
   } catch (err) {
@@ -287,8 +256,8 @@ async function restoreLocked(
   dbFile: string,
   archive: string,
   known: string[],
-  now = Date.now(),
-): Promise<{ migrations: number; keptIn: string | null; withKey: boolean }> {
+  now: number,
+): Promise<Restored> {
   const work = fs.mkdtempSync(path.join(dataDir, WORK_PREFIX.restore));
   try {
     const names = await unpack(archive, work);

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { ipv6Network } from '../../shared/ip';
 
 /**
  * The network a client address stands for when two accounts are compared: an IPv4
@@ -11,11 +12,7 @@ export function addressNetwork(ip: string): string | null {
   if (!ipaddr.IPv4.isValidFourPartDecimal(ip) && !ipaddr.IPv6.isValid(ip)) return null;
   const a = ipaddr.process(ip);
   if (a.kind() === 'ipv4') return `v4:${a.toString()}`;
-  const parts = (a as ipaddr.IPv6).parts;
-  return `v6:${parts
-    .slice(0, 4)
-    .map((p) => p.toString(16))
-    .join(':')}::/64`;
+  return `v6:${ipv6Network(a as ipaddr.IPv6, 64)}`;
 }
 
 /** Whether any address of one list is in the same network (see addressNetwork) as one of the other. */

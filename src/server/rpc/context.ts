@@ -1,6 +1,7 @@
 import type { FleetAccess } from '../fleet/access';
 import type { SecretBox } from '../secrets/box';
 import { randomUUID } from 'node:crypto';
+import { isIPv4 } from '../../shared/ip';
 import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
 import type { ApiKey, Session, User } from '../db/schema';
@@ -81,7 +82,9 @@ export function clientIp(
 
 /** "::ffff:10.0.0.1" and "10.0.0.1" are one client. */
 export function normalizeIp(ip: string): string {
-  const v = ip.startsWith('::ffff:') && ip.includes('.') ? ip.slice(7) : ip;
+  // Only the socket's own spelling: ipaddr.js would read "::10.0.0.1" as a mapped address too.
+  const tail = ip.startsWith('::ffff:') ? ip.slice(7) : null;
+  const v = tail !== null && isIPv4(tail) ? tail : ip;
   return v.length > 64 ? v.slice(0, 64) : v;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KEYSTORE_OVER, MAX_FILE_NAME, MAX_KEYSTORE_BYTES, MAX_KEYSTORES, TOO_MANY_FILES } from '../validator-upload';
 
 /**
  * The deploy payload's fields (deployment-and-nodes.md section 3), each shape written
@@ -10,9 +11,6 @@ const text = (max: number) => z.string().trim().max(max, `must be at most ${max}
 
 export const plan = z.enum(['dedicated', 'cloud']);
 export type Plan = z.infer<typeof plan>;
-
-export const MAX_KEYSTORES = 10;
-export const MAX_KEYSTORE_BYTES = 64 * 1024;
 
 /** What every deploy sends, whatever the family. */
 export const payloadBase = {
@@ -40,6 +38,14 @@ export const jsonFields = {
     .optional(),
 };
 
+/**
+ * Deploy payload (section 3) plus Satori's form, as one transport shape for every family
+ * but validators: each family's own schema (families.ts `payload`) says which of these
+ * fields its deploy may send.
+ */
+export const deployServerInput = z.strictObject({ ...payloadBase, ...jsonFields });
+export type DeployServerInput = z.input<typeof deployServerInput>;
+
 /** The validators' multipart form (section 3): one password for every keystore file. */
 export const uploadFields = {
   password: z.string().max(1000, 'must be at most 1000 characters'),
@@ -47,18 +53,25 @@ export const uploadFields = {
   keystores: z
     .array(
       z
-        .object({ name: z.string().min(1).max(100), text: z.string().max(MAX_KEYSTORE_BYTES, 'is over 64 KiB') })
+        .object({
+          name: z.string().min(1).max(MAX_FILE_NAME),
+          text: z.string().max(MAX_KEYSTORE_BYTES, KEYSTORE_OVER),
+        })
         .strict(),
     )
     // The count is the service's check (the same message and field over REST and tRPC);
     // the body limit bounds how many can arrive at all.
-    .max(MAX_KEYSTORES * 4, 'You can upload up to 10 files'),
+    .max(MAX_KEYSTORES * 4, TOO_MANY_FILES),
 };
 
 export type JsonField = keyof typeof jsonFields;
 export type UploadField = keyof typeof uploadFields;
 export const UPLOAD_FIELDS = Object.keys(uploadFields) as UploadField[];
 export type PayloadField = JsonField | UploadField;
+/** Every field a deploy may send besides `currency` and `package`: the one list of them. */
+export const PAYLOAD_FIELDS = [...Object.keys(jsonFields), ...UPLOAD_FIELDS] as PayloadField[];
+/** The fields a deploy error may name (`error_input`), shown under that field. */
+export type DeployField = PayloadField | 'package' | 'fee_address';
 
 const allFields = { ...jsonFields, ...uploadFields };
 

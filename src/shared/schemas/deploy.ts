@@ -10,18 +10,10 @@ import { queueItem } from './nodes';
  */
 export const coinQuery = z.object({ coin: z.string().trim().min(1, 'is required').max(40, 'is too long') }).strict();
 
-export { plan, type Plan, MAX_KEYSTORES, MAX_KEYSTORE_BYTES } from './deploy-payload';
+export { plan, type Plan, type DeployField, deployServerInput, type DeployServerInput } from './deploy-payload';
 
 /** The deploy-info coin object (section 3) lives with the coin schemas; the deploy page reads it here. */
 export { deployInfoCoin, deployInfoOutput as getDeployInfoOutput, type DeployInfoCoin } from './coins';
-
-/**
- * Deploy payload (section 3) plus Satori's form, as one transport shape for every family
- * but validators: each family's own schema (families.ts `payload`) says which of these
- * fields its deploy may send.
- */
-export const deployServerInput = z.strictObject({ ...payloadBase, ...jsonFields });
-export type DeployServerInput = z.input<typeof deployServerInput>;
 
 export const deployServerOutput = z.object({
   success: z.literal(true),
@@ -54,22 +46,3 @@ export type CheckBurnInput = z.input<typeof checkBurnInput>;
 export const checkBurnOutput = z.object({ success: z.literal(true), message: z.string(), output_id: z.number().int() });
 
 export const getBuildingServersOutput = z.object({ success: z.literal(true), data: z.array(queueItem) });
-
-/** The fields a deploy error may name (`error_input`), shown under that field. */
-export const DEPLOY_FIELDS = [
-  'txid',
-  'payee',
-  'blsKey',
-  'migrate',
-  'monero_secret',
-  'burntxid',
-  'burn_output_id',
-  'rewardAddress',
-  'neuronCount',
-  'package',
-  'password',
-  'fee_recipient',
-  'fee_address',
-  'keystores',
-] as const;
-export type DeployField = (typeof DEPLOY_FIELDS)[number];

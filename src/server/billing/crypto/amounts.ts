@@ -1,14 +1,5 @@
 import type { Micros } from '../../../shared/money';
 
-/** Atomic units as coin text ("0.5", "12"), exactly. */
-export function formatAtomic(atomic: bigint, decimals: number): string {
-  const neg = atomic < 0n;
-  const a = neg ? -atomic : atomic;
-  const base = 10n ** BigInt(decimals);
-  const frac = (a % base).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${neg ? '-' : ''}${a / base}${frac ? `.${frac}` : ''}`;
-}
-
 /**
  * What `atomic` units are worth at `priceUsd` per coin, in micro-dollars, rounded down
  * (a deposit is never credited a fraction of a micro-dollar it did not bring). The price

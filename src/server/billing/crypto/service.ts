@@ -14,7 +14,7 @@ import {
   takeNextIndex,
   userAddresses,
 } from './queries';
-import { formatAtomic } from './amounts';
+import { formatCoins } from '../../../shared/coin-amount';
 
 type Ctx = Pick<Context, 'db' | 'secrets' | 'log'>;
 
@@ -45,7 +45,7 @@ export async function pendingDeposits(ctx: Pick<Context, 'db'>, userId: number):
     currency_label: r.label,
     confirmations: Math.min(r.confirmations, r.max_confirmations),
     max_confirmations: r.max_confirmations,
-    amount: Number(formatAtomic(BigInt(r.amount), r.decimals)),
+    amount: Number(formatCoins(BigInt(r.amount), r.decimals)),
     date: hourOf(r.seen_at),
   }));
 }

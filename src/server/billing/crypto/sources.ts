@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import * as v from 'valibot';
+import { jsonCoinsToAtomic } from '../../../shared/coin-amount';
 import type { RpcEndpoint } from '../../fleet/engine';
-import { daemonRequest, DaemonError, type Auth } from '../../fleet/daemons/http';
+import { DaemonError, type Auth } from '../../fleet/daemons/http';
 import { bitcoinCall, RpcError } from '../../fleet/daemons/jsonrpc';
+import { moneroJsonRpc } from '../../fleet/daemons/monero';
 
 /*
  * Typed adapters to the watch-only daemons the operator runs. Every reply is checked
@@ -91,12 +93,6 @@ const Since = v.object({
 });
 const DescriptorInfo = v.object({ descriptor: v.string(), checksum: v.pipe(v.string(), v.regex(/^[a-z0-9]{8}$/)) });
 
-/** Coin amount (a JSON number with at most `decimals` places) to atomic units, exactly. */
-export function toAtomic(coins: number, decimals: number): bigint {
-  const [whole, frac = ''] = coins.toFixed(decimals).split('.');
-  return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(frac || '0') * (coins < 0 ? -1n : 1n);
-}
-
 export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSource {
   const call = <T>(method: string, params: unknown[], schema: v.GenericSchema<unknown, T>, inWallet = true) =>
     bitcoinCall(
@@ -150,7 +146,7 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
           txid: t.txid,
           vout: t.vout,
           address: t.address,
-          amount: toAtomic(t.amount, 8),
+          amount: jsonCoinsToAtomic(t.amount, 8),
           confirmations: t.confirmations,
         });
       }
@@ -178,10 +174,6 @@ export function bitcoinSource(target: RpcTarget, wallet: string): BitcoinWatchSo
 }
 
 // monero-wallet-rpc: JSON-RPC 2.0 at /json_rpc.
-const MEnvelope = v.object({
-  result: v.optional(v.unknown()),
-  error: v.nullish(v.object({ code: v.number(), message: v.string() })),
-});
 const Atomic = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const MTransfer = v.looseObject({
   txid: Hex64,
@@ -210,29 +202,20 @@ export class MoneroRpcError extends DaemonError {
   }
 }
 
-export async function moneroWalletCall<T>(
+export function moneroWalletCall<T>(
   target: RpcTarget,
   method: string,
   params: unknown,
   schema: v.GenericSchema<unknown, T>,
 ): Promise<T> {
-  const { json } = await daemonRequest(target.endpoint, {
-    method: 'POST',
-    path: '/json_rpc',
-    body: { jsonrpc: '2.0', id: '0', method, params },
-    auth: target.auth?.(),
-    timeoutMs: target.timeoutMs,
-  });
-  const env = v.safeParse(MEnvelope, json);
-  if (!env.success) throw new DaemonError(`${method}: reply is not a JSON-RPC envelope`, 'bad-reply');
-  if (env.output.error) throw new MoneroRpcError(method, env.output.error.code, env.output.error.message);
-  const r = v.safeParse(schema, env.output.result);
-  if (!r.success)
-    throw new DaemonError(
-      `${method}: unexpected reply (${r.issues[0].message} at ${v.getDotPath(r.issues[0]) ?? 'top'})`,
-      'bad-reply',
-    );
-  return r.output;
+  return moneroJsonRpc(
+    target.endpoint,
+    { auth: target.auth?.(), timeoutMs: target.timeoutMs },
+    method,
+    params,
+    schema,
+    (m, e) => new MoneroRpcError(m, e.code, e.message),
+  );
 }
 
 /** `wallet`: the view-only wallet file the RPC opens when it has none open (after a restart). */

@@ -5,7 +5,8 @@ import { insertEvent } from '../../events/outbox';
 import type { JobRunner } from '../../jobs/runner';
 import { findQuote } from '../../market/queries';
 import { afterRaise, raise } from '../../notifications/raise';
-import { atomicToMicros, formatAtomic } from './amounts';
+import { formatCoins } from '../../../shared/coin-amount';
+import { atomicToMicros } from './amounts';
 import { daemonSources, IMPORT_AHEAD, type Sources } from './currencies';
 import { parseAddressType, receiveDescriptor } from './derive';
 import {
@@ -183,7 +184,7 @@ async function apply(
         effects.push({ userId, kind: 'changed' });
         continue;
       }
-      const amount = formatAtomic(p.amount, c.decimals);
+      const amount = formatCoins(p.amount, c.decimals);
       await creditDeposit(trx, {
         userId,
         amount: micros,
@@ -209,7 +210,7 @@ async function apply(
     const seenFor = new Map<number, bigint>();
     for (const e of effects) if (e.kind === 'pending') seenFor.set(e.userId, (seenFor.get(e.userId) ?? 0n) + e.atomic!);
     for (const [userId, atomic] of seenFor)
-      await raise(trx, userId, 'deposit_pending', { currency: c.ticker, amount: formatAtomic(atomic, c.decimals) });
+      await raise(trx, userId, 'deposit_pending', { currency: c.ticker, amount: formatCoins(atomic, c.decimals) });
     for (const e of effects)
       if (e.kind === 'credited')
         await raise(trx, e.userId, 'deposit_credited', { currency: c.label, usd_micros: e.micros! });

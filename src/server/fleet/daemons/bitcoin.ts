@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { bitcoinCall, type BitcoinRpc } from './jsonrpc';
 import { protxInfo } from './dash';
-import type { Observation } from './observation';
+import { chainObservation, type Observation } from './observation';
 
 export { bitcoinCall, type BitcoinRpc } from './jsonrpc';
 
@@ -37,21 +37,11 @@ export async function observeBitcoin(
   ]);
   const synced =
     chain.initialblockdownload === false || (chain.initialblockdownload === undefined && chain.blocks >= chain.headers);
-  const obs: Observation = {
-    synced,
-    blocks: chain.blocks,
-    wallet: {
-      version: `${net.version} ${net.subversion}`.trim(),
-      protocol_version: String(net.protocolversion),
-      connections: net.connections,
-    },
-    networkStatus: null,
-    startRequired: false,
-    lastPaidHeight: null,
-    rewardFrequencyS: null,
-    posePenalty: null,
-    poseBanHeight: null,
-  };
+  const obs = chainObservation(synced, chain.blocks, {
+    version: `${net.version} ${net.subversion}`.trim(),
+    protocol_version: String(net.protocolversion),
+    connections: net.connections,
+  });
   if (flavour === 'dash') {
     const st = await bitcoinCall(rpc, 'masternode', ['status'], DashStatus);
     obs.startRequired = st.state === 'WAITING_FOR_PROTX';

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { RpcEndpoint } from '../engine';
-import { DaemonError, daemonRequest } from './http';
-import type { Observation } from './observation';
+import { DaemonError, daemonRequest, type Auth } from './http';
+import { chainObservation, type Observation } from './observation';
 
 // Monero-family daemon RPC at /json_rpc (monerod; Beldex and Oxen service nodes add the service-node calls).
 const Envelope = v.object({
@@ -49,22 +49,39 @@ const Nodes = (w: NodeWord) =>
   );
 const RegistrationCmd = v.object({ registration_cmd: v.string() });
 
-async function call<T>(
+function call<T>(
   endpoint: RpcEndpoint,
   timeoutMs: number,
   method: string,
   params: unknown,
   schema: v.GenericSchema<unknown, T>,
 ): Promise<T> {
+  return moneroJsonRpc(endpoint, { timeoutMs }, method, params, schema);
+}
+
+/**
+ * A Monero-style JSON-RPC call (`POST /json_rpc`, the daemon's and the wallet RPC's) and
+ * its result checked against `schema`. The remote's own error is made by `rpcError`
+ * (the wallet's callers tell its codes apart).
+ */
+export async function moneroJsonRpc<T>(
+  endpoint: RpcEndpoint,
+  request: { timeoutMs: number; auth?: Auth },
+  method: string,
+  params: unknown,
+  schema: v.GenericSchema<unknown, T>,
+  rpcError: (method: string, e: { code: number; message: string }) => Error = (m, e) =>
+    new DaemonError(`${m}: ${e.message}`, 'rpc-error'),
+): Promise<T> {
   const { json } = await daemonRequest(endpoint, {
     method: 'POST',
     path: '/json_rpc',
     body: { jsonrpc: '2.0', id: '0', method, params },
-    timeoutMs,
+    ...request,
   });
   const env = v.safeParse(Envelope, json);
   if (!env.success) throw new DaemonError(`${method}: reply is not a JSON-RPC envelope`, 'bad-reply');
-  if (env.output.error) throw new DaemonError(`${method}: ${env.output.error.message}`, 'rpc-error');
+  if (env.output.error) throw rpcError(method, env.output.error);
   const r = v.safeParse(schema, env.output.result);
   if (!r.success)
     throw new DaemonError(
@@ -125,21 +142,11 @@ export async function observeMonero(
   const info = await call(endpoint, timeoutMs, 'get_info', {}, Info);
   // A node with nothing to catch up with (target 0 on regtest) is in sync.
   const synced = info.synchronized ?? (info.target_height === 0 || info.height >= info.target_height);
-  const obs: Observation = {
-    synced,
-    blocks: info.height,
-    wallet: {
-      version: info.version ?? '',
-      protocol_version: '',
-      connections: (info.incoming_connections_count ?? 0) + (info.outgoing_connections_count ?? 0),
-    },
-    networkStatus: null,
-    startRequired: false,
-    lastPaidHeight: null,
-    rewardFrequencyS: null,
-    posePenalty: null,
-    poseBanHeight: null,
-  };
+  const obs = chainObservation(synced, info.height, {
+    version: info.version ?? '',
+    protocol_version: '',
+    connections: (info.incoming_connections_count ?? 0) + (info.outgoing_connections_count ?? 0),
+  });
   if (serviceNode) {
     const pubkey = await serviceNodeKey(endpoint, timeoutMs, word);
     const states = await call(

@@ -16,3 +16,18 @@ export type Observation = {
   /** Dash family (`protx info`), once registered: the collateral's address, whose activity the owner sees. */
   collateralAddress?: string | null;
 };
+
+/** A look that found the chain and the wallet and nothing more yet: what a family's own calls then fill in. */
+export function chainObservation(synced: boolean, blocks: number | null, wallet: Observation['wallet']): Observation {
+  return {
+    synced,
+    blocks,
+    wallet,
+    networkStatus: null,
+    startRequired: false,
+    lastPaidHeight: null,
+    rewardFrequencyS: null,
+    posePenalty: null,
+    poseBanHeight: null,
+  };
+}

@@ -340,7 +340,7 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
    * must still read its 0600 config.
    */
   async function putFiles(nodeId: string, dataDir: string, files: DaemonFile[]): Promise<void> {
-    const archive = tarOf(files);
+    const archive = await tarOf(files);
     try {
       await container(nodeId).putArchive(archive, { path: dataDir, copyUIDGID: 'true' });
     } catch (err) {

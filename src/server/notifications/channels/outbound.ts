@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import { ipVersion } from '../../../shared/ip';
 import { hostAddresses, isPublicAddress } from './public-address';
 
 /** How long one delivery may take, connect to last byte: a slow receiver holds a job slot no longer. */
@@ -42,7 +43,7 @@ export function urlProblem(raw: string, policy: OutboundPolicy): string | null {
   const host = u.hostname.replace(/^\[|\]$/g, '');
   if (
     !policy.allowInternal &&
-    (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isInternalAddress(host)))
+    (host === 'localhost' || host.endsWith('.localhost') || (ipVersion(host) !== 0 && isInternalAddress(host)))
   ) {
     return 'The URL must point to a public address, not a local or private network.';
   }
@@ -101,7 +102,7 @@ export function postJson(
       ...headers,
     },
     // An address written out is checked by urlProblem; a name is checked when resolved.
-    ...(net.isIP(host) ? {} : { lookup: guardedLookup(policy) }),
+    ...(ipVersion(host) !== 0 ? {} : { lookup: guardedLookup(policy) }),
     timeout: DELIVERY_TIMEOUT_MS,
     signal,
     // A connection per delivery: none kept open to a customer's host between alerts.

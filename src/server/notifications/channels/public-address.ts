@@ -1,6 +1,6 @@
-import net from 'node:net';
 import os from 'node:os';
 import ipaddr from 'ipaddr.js';
+import { parseIp } from '../../../shared/ip';
 
 type IPv4 = ipaddr.IPv4;
 type IPv6 = ipaddr.IPv6;
@@ -51,15 +51,6 @@ function globalUnicast(a: IPv4 | IPv6): boolean {
 }
 
 /**
- * Parses an address as resolvers and sockets give it (a zone id, %eth0, is dropped); null
- * if it is none. Node's strict test first: ipaddr.js also reads "1.2.3" and "0x7f.1".
- */
-function parse(ip: string): IPv4 | IPv6 | null {
-  const bare = ip.split('%')[0];
-  return net.isIP(bare) ? ipaddr.parse(bare) : null;
-}
-
-/**
  * The normalized text of every address this machine's interfaces have, all of them, read
  * now (they change). Null when they cannot be listed (a sandbox without netlink, see
  * fleet/runtime.ts): then no address can be shown not to be ours, and every one is refused.
@@ -73,7 +64,7 @@ export function hostAddresses(): Set<string> | null {
   }
   const own = new Set<string>();
   for (const i of lists.flat()) {
-    const a = i && parse(i.address);
+    const a = i && parseIp(i.address.split('%')[0]);
     if (a) own.add(a.toNormalizedString());
   }
   return own;
@@ -86,7 +77,8 @@ export function hostAddresses(): Set<string> | null {
  * Anything unparsable is refused, and everything when our own addresses are unknown.
  */
 export function isPublicAddress(ip: string, own: Set<string> | null = hostAddresses()): boolean {
-  const a = parse(ip);
+  // A zone id (%eth0), as resolvers and sockets give it, is dropped.
+  const a = parseIp(ip.split('%')[0]);
   if (!a || !own) return false;
   if (a.kind() === 'ipv6' && (a as IPv6).match(LOCAL_NAT64)) return false;
   const inner = a.kind() === 'ipv6' ? embeddedIPv4(a as IPv6) : null;
