@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ipv6Network, ipVersion, parseIp } from '../../src/shared/ip';
 import { normalizeIp } from '../../src/server/rpc/context';
 import { addressAllowed } from '../../src/server/apikeys/keys';
-import { addressKey } from '../../src/server/http/rate-limit';
+import { addressKey } from '../../src/server/guards/rate-limit';
 
 // One parser (ipaddr.js) behind every address check: these pin it to what Node's
 // `net.isIP` and `BlockList` answered before, spelling by spelling.
