@@ -1,7 +1,7 @@
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import { findCoin } from '../coins/queries';
-import { markDestroy } from '../fleet/service';
+import { markDestroy } from '../nodes/lifecycle';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { afterRaise, raise } from '../notifications/raise';

@@ -8,7 +8,7 @@ import type { Context } from '../rpc/context';
 import type { CoinRecord, User } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
-import { checkDeployable, profileFor, requestNodes } from '../fleet/service';
+import { checkDeployable, profileFor, requestNodes } from '../nodes/lifecycle';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
 import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository';

@@ -6,7 +6,7 @@ import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
-import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
+import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../nodes/lifecycle';
 import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
 import { buildOutputText } from '../nodes/output-text';

@@ -11,15 +11,15 @@ import type { Logger } from '../kernel/log';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';
-import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from './access';
-import { BURN_MESSAGES, lookUpBurn } from './burn-check';
-import type { CloseOptions, RpcEndpoint } from './engine';
-import { PermanentEngineError } from './engine';
-import { EngineRegistry, type DockerEngineFactory } from './engines/registry';
-import { fleetMetrics } from './metrics';
+import { FleetActionError, type BurnResult, type DaemonAccess, type FleetAccess } from '../fleet/access';
+import { BURN_MESSAGES, lookUpBurn } from '../fleet/burn-check';
+import type { CloseOptions, RpcEndpoint } from '../fleet/engine';
+import { PermanentEngineError } from '../fleet/engine';
+import { EngineRegistry, type DockerEngineFactory } from '../fleet/engines/registry';
+import { fleetMetrics } from '../fleet/metrics';
 import { checkHostDisks } from './host-check';
 import { Monitor, type MonitorOptions } from './monitor';
-import type { DaemonProfile } from './profiles';
+import type { DaemonProfile } from '../fleet/profiles';
 import {
   hostUsage,
   insertHost,
@@ -32,23 +32,23 @@ import {
   nodesNeedingWork,
   updateHost,
   updatePlacement,
-} from './queries';
-import { rpcAuth } from './observe';
+} from './fleet-queries';
+import { rpcAuth } from '../fleet/observe';
 import { pairsInUse, pickHost } from './placement';
-import { FLEET_FULL, profileFor } from './service';
-import { findLiveNodeOfCoin, markSimulated, transition, updateNodeRow } from '../nodes/repository';
-import { withOperatorSecret } from '../nodes/node-secrets';
+import { FLEET_FULL, profileFor } from './lifecycle';
+import { findLiveNodeOfCoin, markSimulated, transition, updateNodeRow } from './repository';
+import { withOperatorSecret } from './node-secrets';
 import { KEY_MESSAGES, restartWithOperatorKey } from './operator-key-restart';
-import { operatorKeyFor } from '../nodes/operator-key';
-import { openValidatorRun, withKeymanagerToken } from '../nodes/node-secrets';
+import { operatorKeyFor } from './operator-key';
+import { openValidatorRun, withKeymanagerToken } from './node-secrets';
 import type { SecretBox } from '../secrets/box';
 import { ENGINE_RETRIES, engineRetryDelayMs } from '../../shared/lifecycle';
 import { coinDetails } from '../coins/queries';
 import { randomBytes } from 'node:crypto';
-import { buildSpec } from './spec';
-import { canChangeVersion } from './daemon-version';
+import { buildSpec } from './daemon-spec';
+import { canChangeVersion } from '../fleet/daemon-version';
 import { coinDaemonVersion, placementVersion } from './version-queries';
-import { untilHealthyOn } from './upgrade-health';
+import { untilHealthyOn } from '../fleet/upgrade-health';
 
 /**
  * The local host's public addresses: FLEET_LOCAL_IPV4/IPV6 when the operator set them,

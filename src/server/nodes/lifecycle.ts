@@ -8,10 +8,10 @@ import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/queries';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
-import { findNodeById, insertNodeRow, transition } from '../nodes/repository';
-import { simulatorProfileId, type DaemonProfile } from './profiles';
+import { findNodeById, insertNodeRow, transition } from './repository';
+import { simulatorProfileId, type DaemonProfile } from '../fleet/profiles';
 import { freeSlots } from './placement';
-import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './queries';
+import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './fleet-queries';
 
 type Q = Kysely<Database>;
 

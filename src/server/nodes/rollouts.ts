@@ -9,12 +9,12 @@ import type { Logger } from '../kernel/log';
 import type { JobRunner } from '../jobs/runner';
 import { afterRaise, raise } from '../notifications/raise';
 import { logOperatorAction, systemActor, type OperatorActor } from '../operator/log';
-import { findNodeById } from '../nodes/repository';
-import type { FleetAccess } from './access';
-import { canChangeVersion, DAEMON_VERSION, profileVersion } from './daemon-version';
-import { listHosts, listLiveNodes } from './queries';
+import { findNodeById } from './repository';
+import type { FleetAccess } from '../fleet/access';
+import { canChangeVersion, DAEMON_VERSION, profileVersion } from '../fleet/daemon-version';
+import { listHosts, listLiveNodes } from './fleet-queries';
 import * as q from './rollout-queries';
-import { profileFor } from './service';
+import { profileFor } from './lifecycle';
 import { coinDaemonVersion, nodeVersions, setCoinDaemonVersion } from './version-queries';
 
 export const ROLLOUT_MESSAGES = {
