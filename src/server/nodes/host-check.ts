@@ -54,7 +54,7 @@ function within<T>(ms: number, p: Promise<T>): Promise<T> {
  */
 export async function checkHostDisks(
   db: DB,
-  engines: EngineRegistry,
+  engines: EngineRegistry<Host>,
   log: Logger,
   opts: HostCheckOptions,
 ): Promise<boolean> {

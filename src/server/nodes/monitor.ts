@@ -66,7 +66,7 @@ export class Monitor {
 
   constructor(
     private readonly db: DB,
-    private readonly engines: EngineRegistry,
+    private readonly engines: EngineRegistry<Host>,
     private readonly profiles: Record<string, DaemonProfile>,
     private readonly hub: EventHub,
     private readonly metrics: FleetMetrics,

@@ -105,7 +105,7 @@ export type FleetOptions = {
   monitor: MonitorOptions;
   /** Runs the control loop (the recurring job `fleet.reconcile`). */
   jobs: JobRunner;
-  dockerFactory?: DockerEngineFactory;
+  dockerFactory?: DockerEngineFactory<Host>;
   reconcileMs?: number;
   /** One pass may create containers (image pulls); the runner gives up on it after this long. */
   reconcileDeadlineMs?: number;
@@ -149,7 +149,7 @@ export function placedHere(
 }
 
 export class Fleet implements FleetAccess {
-  readonly engines: EngineRegistry;
+  readonly engines: EngineRegistry<Host>;
   readonly metrics = fleetMetrics();
   readonly monitor: Monitor;
   private stopped = false;
@@ -165,7 +165,7 @@ export class Fleet implements FleetAccess {
     private readonly log: Logger,
     private readonly opts: FleetOptions,
   ) {
-    this.engines = new EngineRegistry(opts.dataDir, log, opts.dockerFactory, opts.simulator ?? false);
+    this.engines = new EngineRegistry<Host>(opts.dataDir, log, opts.dockerFactory, opts.simulator ?? false);
     this.monitor = new Monitor(db, this.engines, opts.profiles, hub, this.metrics, log, opts.monitor);
   }
 
