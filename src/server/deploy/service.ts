@@ -11,7 +11,7 @@ import { chargeInitial, refuseWhileOwing } from '../billing/initial-charge';
 import { checkDeployable, profileFor, requestNodes } from '../nodes/lifecycle';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { isBlsSecretKey } from '../nodes/bls';
-import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/repository';
+import { entryUsed, listUserNodes, sameDeployExists } from '../nodes/read';
 import { buildQueue } from '../nodes/service';
 import { deployGuard, UPLOAD_IN_FLIGHT } from './in-flight';
 import { checkUserNodeLimit } from './user-limit';

@@ -10,7 +10,7 @@ import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../no
 import { uniqueFileName } from '../http/multipart';
 import { checkKeystoreFiles } from '../nodes/keystore';
 import { buildOutputText } from '../nodes/output-text';
-import { validatorKeyInUse } from '../nodes/repository';
+import { validatorKeyInUse } from '../nodes/read';
 import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { checkUserNodeLimit } from './user-limit';

@@ -184,3 +184,6 @@ export async function requestRestart(db: DB, node: Masternode, by: OperatorActor
     await logOperatorAction(trx, by, 'node restart', { node: node.mn_id });
   });
 }
+
+/** Housekeeping's end of the lifecycle: destroyed nodes past retention are deleted for good. */
+export { pruneDestroyedNodes } from './repository';
