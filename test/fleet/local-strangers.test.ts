@@ -5,7 +5,7 @@ import type { DaemonSpec } from '../../src/server/fleet/engine';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { runCli } from '../../src/server/cli/main';
-import { placedHere } from '../../src/server/nodes/runtime';
+import { placedHere } from '../../src/server/nodes/local-host';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
