@@ -126,7 +126,7 @@ export class Fleet implements FleetAccess {
     this.opts.jobs.every('fleet.reconcile', {
       everyMs: this.opts.reconcileMs ?? 1000,
       deadlineMs: this.opts.reconcileDeadlineMs ?? 5 * 60_000,
-      run: () => reconcilePass(this.deps),
+      run: () => this.pass(),
     });
     const hostCheck = this.opts.hostCheck ?? { everyMs: 60_000, minFreeBytes: 20e9 };
     this.opts.jobs.every('fleet.hosts', {
@@ -185,5 +185,10 @@ export class Fleet implements FleetAccess {
   reconcile(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return this.opts.jobs.trigger('fleet.reconcile');
+  }
+
+  /** The job's run: one pass of the control loop (reconcile.ts). */
+  private pass(): Promise<void> {
+    return reconcilePass(this.deps);
   }
 }
