@@ -1,4 +1,5 @@
 import { familyOf } from '../../shared/families';
+import { coinDaemonVersion } from '../coins/daemon-versions';
 import { findCoin } from '../coins/queries';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/queries';
@@ -10,7 +11,7 @@ import type { FleetDeps } from './fleet-deps';
 import { openValidatorRun, withKeymanagerToken } from './node-secrets';
 import { operatorKeyFor } from './operator-key';
 import { transition, updateNodeRow } from './repository';
-import { coinDaemonVersion, placementVersion } from './version-queries';
+import { placementVersion } from './version-queries';
 
 /** provisioning → live: the engine creates and starts the node's daemon, and its owner is told. */
 export async function provision(
