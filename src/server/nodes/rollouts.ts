@@ -319,7 +319,7 @@ async function summaries(db: DB, rows: Awaited<ReturnType<typeof q.recentRollout
     db,
     rows.map((r) => r.id),
   );
-  const labels = new Map((await db.selectFrom('coins').select(['id', 'label']).execute()).map((c) => [c.id, c.label]));
+  const labels = new Map((await listCoins(db)).map((c) => [c.id, c.label]));
   return rows.map((r) => ({
     id: r.id,
     coin_id: r.coin_id,
