@@ -148,7 +148,7 @@ async function startParts(
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
     hostCheck: { everyMs: config.hostCheckMs, minFreeBytes: config.hostDiskMinFreeBytes },
     // Over TLS or SSH with the host's sealed credentials; a remote host publishes ports on
-    // its own address, a local socket's host is this machine (fleet/hosts.ts).
+    // its own address, a local socket's host is this machine (nodes/hosts.ts).
     dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
     upgradeHealthTimeoutMs: config.rolloutHealthMs,
   });
