@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findUserByLogin } from '../src/server/auth/queries';
 import { observe } from '../src/server/fleet/observe';
-import { requestNode } from '../src/server/fleet/service';
+import { requestNode } from '../src/server/nodes/lifecycle';
 import { LocalEngine, SIMULATOR_PROGRAM } from '../src/server/fleet/engines/local';
 import { dockerEngine } from '../src/server/fleet/engines/docker';
 import { simulatorCommand } from '../src/server/fleet/engines/registry';

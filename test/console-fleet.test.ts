@@ -240,7 +240,7 @@ describe('console Fleet: hosts', () => {
       expect((await op().fleet.hosts()).find((h) => h.name === 'tls1')).toMatchObject({ has_credentials: true });
       expect(JSON.stringify(await op().fleet.hosts())).not.toContain('PRIVATE KEY');
       // The control loop's engine opens the sealed material and reaches the host the same way.
-      const { dockerEngineFor } = await import('../src/server/fleet/hosts');
+      const { dockerEngineFor } = await import('../src/server/nodes/hosts');
       const engine = dockerEngineFor(d.deps.secrets, row, d.log);
       try {
         expect(await engine.list()).toEqual([]);

@@ -19,7 +19,7 @@ import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
-import { scheduleRollouts } from './fleet/rollouts';
+import { scheduleRollouts } from './nodes/rollouts';
 import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
 import { sealMovedMasternodeKeys } from './nodes/key-moves';
@@ -39,9 +39,9 @@ import { coinGeckoProvider } from './market/coingecko';
 import { demoBasesFromCatalog, demoProvider } from './market/demo';
 import type { MarketDataProvider } from './market/provider';
 import { MarketRefresher } from './market/refresher';
-import { dockerEngineFor } from './fleet/hosts';
+import { dockerEngineFor } from './nodes/hosts';
 import { loadProfiles } from './fleet/profiles';
-import { Fleet } from './fleet/runtime';
+import { Fleet } from './nodes/runtime';
 import type { CloseOptions } from './fleet/engine';
 import { appRouter } from './router';
 import { readinessProbe } from './ops/readiness';
@@ -148,7 +148,7 @@ async function startParts(
     localAddress: { ipv4: config.fleetLocalIpv4, ipv6: config.fleetLocalIpv6 },
     hostCheck: { everyMs: config.hostCheckMs, minFreeBytes: config.hostDiskMinFreeBytes },
     // Over TLS or SSH with the host's sealed credentials; a remote host publishes ports on
-    // its own address, a local socket's host is this machine (fleet/hosts.ts).
+    // its own address, a local socket's host is this machine (nodes/hosts.ts).
     dockerFactory: (host, l) => dockerEngineFor(secrets, host, l),
     upgradeHealthTimeoutMs: config.rolloutHealthMs,
   });

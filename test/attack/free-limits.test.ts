@@ -4,7 +4,7 @@ import { creditDeposit } from '../../src/server/billing/deposit';
 import { accountBalance, userAccount } from '../../src/server/billing/ledger';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { FREE_CAPACITY_FULL, freeNodeLimitReached } from '../../src/server/deploy/free-limits';
-import { FLEET_FULL } from '../../src/server/fleet/service';
+import { FLEET_FULL } from '../../src/server/nodes/lifecycle';
 import { signedEvent, startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';

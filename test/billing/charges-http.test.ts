@@ -6,7 +6,7 @@ import { runDailyCharge } from '../../src/server/billing/daily-charge';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { currentPrices } from '../../src/server/coins/prices';
 import { findCoin } from '../../src/server/coins/queries';
-import { requestNode } from '../../src/server/fleet/service';
+import { requestNode } from '../../src/server/nodes/lifecycle';
 import { pidsMatching } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { nodeCharges } from '../support/nodes';

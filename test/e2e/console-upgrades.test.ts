@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { requestNode } from '../../src/server/fleet/service';
+import { requestNode } from '../../src/server/nodes/lifecycle';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bundledCatalogPath } from '../../src/server/coins/import';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import { activityWay, fill, loadProfiles, productionProfile } from '../../src/server/fleet/profiles';
-import { buildSpec } from '../../src/server/fleet/spec';
+import { buildSpec } from '../../src/server/nodes/daemon-spec';
 import { tempDataDir } from '../support/server';
 
 const profiles = loadProfiles(bundledCatalogPath('daemons.json'));

@@ -12,7 +12,7 @@ import { BUSYBOX_ENTRYPOINT, BUSYBOX_IMAGE, busyboxRootfs } from '../support/ima
 import { LITECOIND_ENTRYPOINT, LITECOIND_IMAGE, litecoindRootfs } from '../support/images/litecoind';
 import { startPodman, type Podman } from '../support/podman';
 import { ensureWallet, mineTo, rpc, waitFor } from '../support/daemons';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 
 // One private Podman for the file; every test removes its own containers and volumes.
 const started = await startPodman();

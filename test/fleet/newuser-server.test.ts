@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
 import { ConfigError, loadConfig } from '../../src/server/kernel/config';
-import { requestNode } from '../../src/server/fleet/service';
+import { requestNode } from '../../src/server/nodes/lifecycle';
 import { DONE_IN_QUEUE_MS, FINISHED_IN_QUEUE } from '../../src/server/nodes/service';
 import { pidsMatching, waitFor } from '../support/daemons';
 import { liveClient } from '../support/live';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../src/server/db/schema';
-import { diskTransition, RECOVER_MARGIN } from '../../src/server/fleet/host-check';
-import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/fleet/placement';
+import { diskTransition, RECOVER_MARGIN } from '../../src/server/nodes/host-check';
+import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/nodes/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
 const host = (id: number, patch: Partial<Host> = {}): Host => ({

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bundledCatalogPath } from '../../src/server/coins/import';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import { loadProfiles, productionProfile } from '../../src/server/fleet/profiles';
-import { buildSpec } from '../../src/server/fleet/spec';
+import { buildSpec } from '../../src/server/nodes/daemon-spec';
 import { bothProcessesScript } from '../../src/server/fleet/validator-client';
 import { waitFor } from '../support/daemons';
 import { tempDataDir } from '../support/server';

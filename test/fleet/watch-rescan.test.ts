@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Masternode } from '../../src/server/db/schema';
 import type { Observation } from '../../src/server/fleet/daemons/observation';
-import { OwnerViews } from '../../src/server/fleet/owner-view';
+import { OwnerViews } from '../../src/server/nodes/owner-view';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { waitFor } from '../support/daemons';

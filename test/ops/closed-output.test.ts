@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../support/server';
 

@@ -9,7 +9,7 @@ import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/
 import { QUOTE_MAX_AGE_MS, watchCurrency } from '../../src/server/billing/crypto/watcher';
 import { runCli } from '../../src/server/cli/main';
 import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 import { upsertQuote } from '../../src/server/market/queries';
 import { ensureWallet, haveBinary, pidsMatching, rpc, waitFor, withinBudget } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';

@@ -7,7 +7,7 @@ import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/
 import { moneroWalletCall } from '../../src/server/billing/crypto/sources';
 import { watchCurrency } from '../../src/server/billing/crypto/watcher';
 import { runCli } from '../../src/server/cli/main';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 import { upsertQuote } from '../../src/server/market/queries';
 import { haveBinary, pidsMatching, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';

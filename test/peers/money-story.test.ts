@@ -14,7 +14,7 @@ import { runDailyCharge } from '../../src/server/billing/daily-charge';
 import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
 import { runCli } from '../../src/server/cli/main';
 import { bitcoinCall } from '../../src/server/fleet/daemons/jsonrpc';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 import { upsertQuote } from '../../src/server/market/queries';
 import { afterRaise } from '../../src/server/notifications/raise';
 import { BONUS_HOLD_MS } from '../../src/server/referrals/bonus';

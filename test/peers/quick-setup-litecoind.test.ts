@@ -4,7 +4,7 @@ import { bls12_381 } from '@noble/curves/bls12-381';
 import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
-import { requestNode } from '../../src/server/fleet/service';
+import { requestNode } from '../../src/server/nodes/lifecycle';
 import { operatorKeyFor } from '../../src/server/nodes/operator-key';
 import { DAEMON_BUDGET_MS, haveBinary, pidsMatching, rpc, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';

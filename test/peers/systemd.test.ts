@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startPodman, type Podman } from '../support/podman';
 import { waitFor } from '../support/wait';

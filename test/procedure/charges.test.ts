@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../src/server/kernel/config';
 import { currentPrices } from '../../src/server/coins/prices';
 import { findCoin } from '../../src/server/coins/queries';
 import { openDatabase, type DB } from '../../src/server/db/open';
-import { insertHost } from '../../src/server/fleet/queries';
+import { insertHost } from '../../src/server/nodes/fleet-queries';
 import { JobRunner } from '../../src/server/jobs/runner';
 import { DAY_MS, dayOf, dayStart, initialChargeAmount, nextDay } from '../../src/server/billing/charge-days';
 import {

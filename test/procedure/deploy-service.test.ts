@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
-import { insertHost } from '../../src/server/fleet/queries';
-import { FLEET_FULL } from '../../src/server/fleet/service';
+import { insertHost } from '../../src/server/nodes/fleet-queries';
+import { FLEET_FULL } from '../../src/server/nodes/lifecycle';
 import type { BurnResult } from '../../src/server/fleet/access';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
 import { BURN_MISMATCH, BURN_NOT_CHECKED, BURN_VERIFIED, NO_BURN } from '../../src/server/deploy/service';

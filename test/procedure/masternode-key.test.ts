@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportBlocks, exportLine } from '../../src/client/nodes/portfolio';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
-import { insertHost } from '../../src/server/fleet/queries';
+import { insertHost } from '../../src/server/nodes/fleet-queries';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { makeDeps, offlineFleet, type Deps } from '../support/caller';
 import { fundedUser } from '../support/users';

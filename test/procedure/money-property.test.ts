@@ -13,7 +13,7 @@ import { ledgerMismatches } from '../../src/server/billing/ledger';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import type { DB } from '../../src/server/db/open';
 import { AppError } from '../../src/server/kernel/errors';
-import { markDestroy } from '../../src/server/fleet/service';
+import { markDestroy } from '../../src/server/nodes/lifecycle';
 import { systemActor } from '../../src/server/operator/log';
 import { makeDeps, type Deps } from '../support/caller';
 import { insertTestNode } from '../support/nodes';

@@ -7,7 +7,7 @@ import { DaemonError, type Auth } from '../../src/server/fleet/daemons/http';
 import type { DaemonSpec, RpcEndpoint } from '../../src/server/fleet/engine';
 export { waitFor } from './wait';
 import { fill, loadProfiles, type BinaryProfile } from '../../src/server/fleet/profiles';
-import { freePort } from '../../src/server/fleet/spec';
+import { freePort } from '../../src/server/nodes/daemon-spec';
 
 export const profiles = loadProfiles(bundledCatalogPath('daemons.json'));
 

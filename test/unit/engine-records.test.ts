@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import type { BinaryProfile } from '../../src/server/fleet/profiles';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
-import { buildSpec } from '../../src/server/fleet/spec';
+import { buildSpec } from '../../src/server/nodes/daemon-spec';
 import { plainFileName } from '../../src/server/fleet/engine';
 import { tarOf } from '../../src/server/fleet/engines/tar';
 import { loadProfiles } from '../../src/server/fleet/profiles';

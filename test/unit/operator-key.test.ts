@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import type { BinaryProfile } from '../../src/server/fleet/profiles';
 import { LocalEngine } from '../../src/server/fleet/engines/local';
-import { buildSpec, withOperatorKey } from '../../src/server/fleet/spec';
+import { buildSpec, withOperatorKey } from '../../src/server/nodes/daemon-spec';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { operatorKeyFor } from '../../src/server/nodes/operator-key';

@@ -7,7 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { bundledCatalogPath } from '../../src/server/coins/import';
 import type { CoinRecord, Host, Masternode } from '../../src/server/db/schema';
 import { loadProfiles, productionProfile, type DaemonProfile } from '../../src/server/fleet/profiles';
-import { buildSpec } from '../../src/server/fleet/spec';
+import { buildSpec } from '../../src/server/nodes/daemon-spec';
 import { VALIDATOR_FILES, validatorDefinitions, type ValidatorRun } from '../../src/server/fleet/validator-client';
 import { keymanagerTokenOf, openValidatorRun, sealSecrets } from '../../src/server/nodes/node-secrets';
 import { secretBoxWithKey } from '../../src/server/secrets/box';

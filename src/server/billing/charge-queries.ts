@@ -1,37 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { CHARGED } from '../../shared/lifecycle';
 import type { Database } from '../db/schema';
+import { chargedNodesByUserIndex, nodesChargedOn, ownerOfNode } from '../nodes/charged';
 
 type Q = Kysely<Database>;
 
-export type ChargeableNode = {
-  id: number;
-  user_id: number;
-  mn_id: string;
-  coin_id: string;
-  alias: string | null;
-  hosting_price: number;
-};
-
 /** Where a day's charge stands: the last (owner, node) charged. */
 export type ChargeCursor = { user: number; node: number };
-
-/**
- * The nodes that owe a fee for the day starting at `start`, by owner then id (oldest
- * first). The same rule as `CHARGED` (src/shared/lifecycle.ts) asked of a past moment, so
- * a catch-up after downtime charges what existed then: created before the day began,
- * never failed, and not deleted before it began (a node destroyed for unpaid fees gets
- * `deleted_at` = the start of the day it did not pay, so it is charged neither that day
- * nor after). Read from the index `nodes_charged` alone.
- */
-function chargedOn(db: Q, start: number) {
-  return db
-    .selectFrom('nodes')
-    .where('failed_reason', 'is', null)
-    .where('hosting_price', '>', 0)
-    .where('created_at', '<', start)
-    .where((eb) => eb.or([eb('deleted_at', 'is', null), eb('deleted_at', '>', start)]));
-}
 
 const inRange = (after: ChargeCursor, upTo: ChargeCursor) =>
   sql<boolean>`(user_id, id) > (${after.user}, ${after.node}) AND (user_id, id) <= (${upTo.user}, ${upTo.node})`;
@@ -48,7 +22,7 @@ export async function nextChunkEnd(
   after: ChargeCursor,
   size: number,
 ): Promise<ChargeCursor | null> {
-  const from = chargedOn(db, start)
+  const from = nodesChargedOn(db, start)
     .select(['user_id', 'id'])
     .where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`);
   const first = await from.orderBy('user_id').orderBy('id').limit(1).executeTakeFirst();
@@ -99,7 +73,7 @@ export async function insertChunkCharges(
     .insertInto('node_charges')
     .columns(['day', 'user_id', 'node_id', 'amount'])
     .expression(
-      chargedOn(db, start)
+      nodesChargedOn(db, start)
         .select([sql<string>`${day}`.as('day'), 'user_id', 'id', 'hosting_price'])
         .where(inRange(after, upTo))
         .orderBy('user_id')
@@ -146,16 +120,6 @@ export async function deleteNodeCharges(db: Q, day: string, fees: NodeFee[]): Pr
     db,
   );
   return Number(r.numAffectedRows ?? 0);
-}
-
-/** What naming a node or destroying it needs, for the given ids. */
-export function chargeableNodes(db: Q, ids: number[]): Promise<ChargeableNode[]> {
-  if (!ids.length) return Promise.resolve([]);
-  return db
-    .selectFrom('nodes')
-    .select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price'])
-    .where('id', 'in', sql<number>`(SELECT value FROM json_each(${JSON.stringify(ids)}))`)
-    .execute();
 }
 
 export type OwnerCharge = { userId: number; firstNodeId: number; amount: number; description: string };
@@ -235,24 +199,19 @@ export type LowBalance = { user_id: number; daily: number; balance: number };
  * (better-sqlite3 reads synchronously) for long.
  */
 export function lowBalances(db: Q, days: number, after: number, upTo: number): Promise<LowBalance[]> {
-  return (
-    db
-      .selectFrom('nodes as n')
-      .leftJoin('ledger_accounts as a', (j) => j.on(sql<boolean>`a.account = 'user:' || n.user_id`))
-      .select([
-        'n.user_id',
-        sql<number>`sum(n.hosting_price)`.as('daily'),
-        sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance'),
-      ])
-      .where('n.user_id', '>', after)
-      .where('n.user_id', '<=', upTo)
-      // `+`: not by the state index (every charged node, read again for each window of users), by the user index.
-      .where(sql<boolean>`+n.state IN (${sql.join([...CHARGED])})`)
-      .groupBy('n.user_id')
-      .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
-      .orderBy('n.user_id')
-      .execute()
-  );
+  return chargedNodesByUserIndex(db)
+    .leftJoin('ledger_accounts as a', (j) => j.on(sql<boolean>`a.account = 'user:' || n.user_id`))
+    .select([
+      'n.user_id',
+      sql<number>`sum(n.hosting_price)`.as('daily'),
+      sql<number>`coalesce(max(a.credits - a.debits), 0)`.as('balance'),
+    ])
+    .where('n.user_id', '>', after)
+    .where('n.user_id', '<=', upTo)
+    .groupBy('n.user_id')
+    .having(sql<boolean>`coalesce(max(a.credits - a.debits), 0) < ${days} * sum(n.hosting_price)`)
+    .orderBy('n.user_id')
+    .execute();
 }
 
 /** The highest user id (0 with none): where the reminders' windows end. */
@@ -289,7 +248,7 @@ export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
       SELECT CAST(substr(idempotency_key, 18, instr(substr(idempotency_key, 18), ':') - 1) AS INTEGER) AS user_id, substr(idempotency_key, 7, 10) AS day, amount AS t, 0 AS f
       FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'daily:%'
       UNION ALL
-      SELECT (SELECT user_id FROM nodes WHERE id = CAST(substr(idempotency_key, 8, length(idempotency_key) - 18) AS INTEGER)), substr(idempotency_key, -10), amount, 0
+      SELECT ${ownerOfNode(sql`CAST(substr(idempotency_key, 8, length(idempotency_key) - 18) AS INTEGER)`)}, substr(idempotency_key, -10), amount, 0
       FROM ledger_transfers WHERE kind = 'daily_charge' AND idempotency_key LIKE 'charge:%'
       UNION ALL
       SELECT user_id, day, 0, amount FROM node_charges

@@ -1,7 +1,8 @@
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import { findCoin } from '../coins/queries';
-import { markDestroy } from '../fleet/service';
+import { chargeableNodes } from '../nodes/charged';
+import { markDestroy } from '../nodes/lifecycle';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { afterRaise, raise } from '../notifications/raise';
@@ -9,7 +10,6 @@ import { systemActor } from '../operator/log';
 import { dayOf, dayStart, nextDay } from './charge-days';
 import {
   chargeDay,
-  chargeableNodes,
   chunkFeeSums,
   chunkFees,
   completeChargeDay,

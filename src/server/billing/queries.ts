@@ -1,24 +1,9 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema';
-import { CHARGED } from '../../shared/lifecycle';
 import { userAccount } from './ledger';
 import { MICROS_PER_USD, type Micros } from '../../shared/money';
 import { CARD_MINIMUM } from '../../shared/schemas/billing';
-
-/** How many of the user's nodes are charged, and their daily fees together (micro-dollars). */
-export async function chargedNodeTotals(
-  db: Kysely<Database>,
-  userId: number,
-): Promise<{ count: number; daily: number }> {
-  const row = await db
-    .selectFrom('nodes')
-    .select([sql<number>`count(*)`.as('count'), sql<number>`coalesce(sum(hosting_price), 0)`.as('daily')])
-    .where('user_id', '=', userId)
-    .where('state', 'in', CHARGED)
-    .executeTakeFirstOrThrow();
-  return { count: Number(row.count), daily: Number(row.daily) };
-}
 
 /**
  * A page of the transfers that moved the user's balance, newest first, with the total count.

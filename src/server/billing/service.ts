@@ -4,7 +4,8 @@ import type { Context } from '../rpc/context';
 import { hourOf } from '../notifications/raise';
 import { accountBalance, userAccount } from './ledger';
 import { pendingCardSessions } from './card/queries';
-import { chargedNodeTotals, userTransfers } from './queries';
+import { chargedNodeTotals } from '../nodes/charged';
+import { userTransfers } from './queries';
 import { pendingDeposits } from './crypto/service';
 
 type Ctx = Pick<Context, 'db'>;

@@ -3,7 +3,7 @@ import { billingCommands } from '../billing/cli';
 import { couponCommands } from '../billing/coupons/cli';
 import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
-import { fleetCommands } from '../fleet/cli';
+import { fleetCommands } from '../nodes/cli';
 import { backupCommands } from '../ops/backup-cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';

@@ -10,7 +10,7 @@ import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
-import { chainObservation, realNodeCounts } from '../fleet/queries';
+import { chainObservation, realNodeCounts } from '../nodes/read';
 
 /** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
 const CHAIN_FRESH_MS = 15 * 60_000;

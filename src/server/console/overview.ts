@@ -10,7 +10,7 @@ import {
   monitorCheckSpread,
   nodesByStatus,
   unplacedCounts,
-} from '../fleet/queries';
+} from '../nodes/read';
 import { mailBacklog } from '../mail/outbox';
 
 const DAY_MS = 86_400_000;

@@ -5,10 +5,10 @@ import { overviewQuery } from './overview-router';
 import { consoleSettingsRouter } from './settings-router';
 import { customersConsoleRouter } from '../customers/console-router';
 import { moneyConsoleRouter } from '../billing/console-router';
-import { fleetConsoleRouter } from '../fleet/console-router';
+import { fleetConsoleRouter } from '../nodes/fleet-console-router';
 import { catalogConsoleRouter } from '../coins/console-router';
 import { supportConsoleRouter } from '../support/console-router';
-import { upgradesConsoleRouter } from '../fleet/upgrades-console-router';
+import { upgradesConsoleRouter } from '../nodes/upgrades-console-router';
 import { referralsConsoleRouter } from '../referrals/console-router';
 
 /**

@@ -5,7 +5,7 @@ import { accountBalance, userAccount } from '../billing/ledger';
 import { userTransfers } from '../billing/queries';
 import type { Database, User } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { listUserNodes } from '../nodes/repository';
+import { listUserNodes } from '../nodes/read';
 import { recentNotifications } from '../notifications/queries';
 
 // The operator's read side of a customer (the console's Customers page). Each domain's

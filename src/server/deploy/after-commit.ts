@@ -1,5 +1,5 @@
 import type { Context } from '../rpc/context';
-import type { RequestDeps } from '../fleet/service';
+import type { RequestDeps } from '../nodes/lifecycle';
 
 export function requestDeps(ctx: Context): RequestDeps {
   return { profiles: ctx.fleet.profiles, log: ctx.log, simulator: ctx.fleet.simulator };

@@ -3,8 +3,7 @@ import type { Database } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { isPaying, payingUsers, PAYING_MINIMUM } from '../billing/queries';
 import { usd } from '../../shared/notification-kinds';
-import { planSlots } from '../fleet/queries';
-import { chargedNodesByOwner, countChargedNodes } from '../nodes/repository';
+import { chargedNodesByOwner, countChargedNodes, planSlots } from '../nodes/read';
 
 /**
  * What a free account may run: one whose paid deposits (crypto or card), net of card

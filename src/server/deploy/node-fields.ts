@@ -1,8 +1,8 @@
 import { familyOf, takesField } from '../../shared/families';
 import type { DeployServerInput } from '../../shared/schemas/deploy';
 import type { CoinRecord } from '../db/schema';
-import type { NodeFields } from '../fleet/service';
-import { newNodeId } from '../fleet/service';
+import type { NodeFields } from '../nodes/lifecycle';
+import { newNodeId } from '../nodes/lifecycle';
 import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../nodes/output-text';
 import type { SecretBox } from '../secrets/box';
 import { sealSecrets, type StoredSecrets } from '../nodes/node-secrets';

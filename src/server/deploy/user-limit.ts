@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { countUserNodes } from '../nodes/repository';
+import { countUserNodes } from '../nodes/read';
 
 /**
  * One account's share of the fleet (MAX_NODES_PER_USER). Without it one customer could

@@ -5,10 +5,10 @@ import { keystoreCountProblem, parseKeystore, signerProblem, uniqueFileName } fr
 import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../fleet/service';
+import { checkDeployable, newNodeId, requestNodes, type NodeFields } from '../nodes/lifecycle';
 import { checkKeystoreFiles } from '../nodes/keystore';
 import { buildOutputText } from '../nodes/output-text';
-import { validatorKeyInUse } from '../nodes/repository';
+import { validatorKeyInUse } from '../nodes/read';
 import { sealSecrets } from '../nodes/node-secrets';
 import { actOnDeploy, requestDeps } from './after-commit';
 import { checkUserNodeLimit } from './user-limit';

@@ -1,11 +1,13 @@
-import type { Masternode } from '../db/schema';
+import type { DaemonNode } from './daemon-node';
 import type { RpcEndpoint } from './engine';
 import type { DaemonProfile } from './profiles';
 
 /**
  * What request handlers may ask of the fleet (AppDeps.fleet): its daemon profiles, and
  * a way to reach a node's daemon for the customer's actions (register, quick setup,
- * proposals, burn checks). The control loop and the engines stay inside the fleet.
+ * proposals, burn checks). nodes/runtime.ts implements it with the control loop and the
+ * engines; it is declared here, below rpc/, so the context can carry it. Its methods take the
+ * node rows nodes/ reads (a `DaemonNode` names the fields the fleet itself needs).
  */
 export interface FleetAccess {
   readonly profiles: Record<string, DaemonProfile>;
@@ -14,11 +16,11 @@ export interface FleetAccess {
   /** Runs the control loop soon: a deploy or a delete is acted on at once, not at the next tick. */
   reconcile(): Promise<void>;
   /** Where the node's daemon answers, with its RPC credentials; null when it is not running. */
-  daemonOf(node: Masternode): Promise<DaemonAccess | null>;
+  daemonOf(node: DaemonNode): Promise<DaemonAccess | null>;
   /** Looks a burn transaction up on the coin's daemon (SIN's deploy); never throws for the daemon's failures. */
   checkBurn: BurnChecker;
   /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
-  stopNode(node: Masternode): Promise<void>;
+  stopNode(node: DaemonNode): Promise<void>;
   /**
    * Quick setup: the node runs with the owner's operator key from now on. The key is sealed
    * in the node's secrets; a real daemon gets its config rewritten with it and is restarted
@@ -26,12 +28,12 @@ export interface FleetAccess {
    * takes the key through its admin API). Throws `FleetActionError` with the owner's
    * message; on a failure the node keeps its old key, config and daemon.
    */
-  setOperatorKey(node: Masternode, secret: string): Promise<void>;
+  setOperatorKey(node: DaemonNode, secret: string): Promise<void>;
   /**
    * A daemon upgrade of one node (a rollout's step): resolves once it is healthy on
    * `version`; otherwise it is put back on `back` and this throws `FleetActionError`.
    */
-  runNodeOnVersion(node: Masternode, version: string | null, back: string | null): Promise<void>;
+  runNodeOnVersion(node: DaemonNode, version: string | null, back: string | null): Promise<void>;
 }
 
 /** A fleet action the owner asked for did not happen; `message` is for them, and nothing changed. */

@@ -1,4 +1,4 @@
-import type { Host } from '../db/schema';
+import type { EngineHost } from './daemon-node';
 import type { DaemonProfile } from './profiles';
 
 /** A version as operators write them: "22.1.3", "0.14.14.1-rc2". */
@@ -24,7 +24,7 @@ export function versionedImage(profile: DaemonProfile, version: string): string 
  * (the simulator stands for any version), or a container whose image is tagged with its
  * version. A daemon run from a path on this machine is one program: it cannot.
  */
-export function canChangeVersion(profile: DaemonProfile, host: Pick<Host, 'engine'>): boolean {
+export function canChangeVersion(profile: DaemonProfile, host: Pick<EngineHost, 'engine'>): boolean {
   if (profile.run === 'simulator') return true;
   return host.engine === 'docker' && versionedImage(profile, profile.version ?? '') !== null;
 }

@@ -1,9 +1,9 @@
-import type { Masternode } from '../db/schema';
 import { observeBeacon } from './daemons/beacon';
 import { observeBitcoin } from './daemons/bitcoin';
 import { observeMonero } from './daemons/monero';
 import { DaemonError } from './daemons/http';
 import type { Observation } from './daemons/observation';
+import type { DaemonNode } from './daemon-node';
 import type { RpcEndpoint } from './engine';
 import type { DaemonProfile } from './profiles';
 
@@ -11,7 +11,7 @@ export const DAEMON_TIMEOUT_MS = 5_000;
 
 /** The node's RPC credentials; the simulator asks for none. */
 export function rpcAuth(
-  node: Pick<Masternode, 'rpc_user' | 'rpc_password'>,
+  node: Pick<DaemonNode, 'rpc_user' | 'rpc_password'>,
   simulated: boolean,
 ): { user: string; password: string } | undefined {
   return node.rpc_user && node.rpc_password && !simulated
@@ -21,7 +21,7 @@ export function rpcAuth(
 
 /** One look at a node's daemon through its family's RPC. */
 export function observe(
-  node: Masternode,
+  node: DaemonNode,
   profile: DaemonProfile,
   endpoint: RpcEndpoint,
   timeoutMs = DAEMON_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import type { Masternode } from '../db/schema';
+import type { DaemonNode } from './daemon-node';
 import type { NodeEngine } from './engine';
 import { observe } from './observe';
 import type { DaemonProfile } from './profiles';
@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 export async function untilHealthyOn(
   engine: NodeEngine,
-  node: Masternode,
+  node: DaemonNode,
   profile: DaemonProfile,
   version: string | null,
   timeoutMs: number,

@@ -1,7 +1,7 @@
 import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/queries';
 import type { DB } from '../db/open';
 import { pruneEvents } from '../events/outbox';
-import { pruneDestroyedNodes } from '../nodes/repository';
+import { pruneDestroyedNodes } from '../nodes/lifecycle';
 import { pruneFailedJobs } from '../jobs/queue';
 import { pruneClearedNotifications } from '../notifications/queries';
 import { pruneHeldConversations } from '../support/queries';

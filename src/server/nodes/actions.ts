@@ -15,7 +15,7 @@ import type { Masternode } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/outbox';
 import { FleetActionError } from '../fleet/access';
-import { requestDestroy } from '../fleet/service';
+import { requestDestroy } from './lifecycle';
 import { systemActor } from '../operator/log';
 import { findCoin } from '../coins/queries';
 import { DaemonError } from '../fleet/daemons/http';

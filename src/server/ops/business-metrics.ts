@@ -10,7 +10,7 @@ import {
 } from '../billing/stats-queries';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
-import { listHosts } from '../fleet/queries';
+import { listHosts } from '../nodes/read';
 import { mailBacklog } from '../mail/outbox';
 
 export type BusinessMetricsDeps = {

@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { usernamesByIds } from '../auth/queries';
 import { userAccount } from '../billing/ledger';
-import { CHARGED } from '../../shared/lifecycle';
+import { countChargedNodesOf } from '../nodes/charged';
 import type { Database, ReferralBonus, ReferralBonusesTable, ReferralBonusStatus } from '../db/schema';
 
 /*
@@ -82,14 +82,9 @@ export async function referralTotals(
         ]),
       )
       .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('nodes')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('user_id', 'in', (eb) => eb.selectFrom('users').select('id').where('referrer_id', '=', referrerId))
-      .where('state', 'in', CHARGED)
-      .executeTakeFirstOrThrow(),
+    countChargedNodesOf(db, db.selectFrom('users').select('id').where('referrer_id', '=', referrerId)),
   ]);
-  return { refs: Number(refs.n), earnings: Number(earnings.n), nodes: Number(nodes.n) };
+  return { refs: Number(refs.n), earnings: Number(earnings.n), nodes };
 }
 
 /*

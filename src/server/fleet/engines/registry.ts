@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
-import type { Host } from '../../db/schema';
 import type { Logger } from '../../kernel/log';
+import type { EngineHost } from '../daemon-node';
 import type { CloseOptions, NodeEngine } from '../engine';
 import { LocalEngine } from './local';
 import { inExecutable } from '../../runtime/executable';
@@ -20,20 +20,21 @@ export function simulatorCommand(): string[] {
   return [process.execPath, '--import', import.meta.resolve('tsx'), source];
 }
 
-export type DockerEngineFactory = (host: Host, log: Logger) => NodeEngine;
+/** Makes the Docker engine of a remote host; nodes/ hands in its host rows, whose connection it knows. */
+export type DockerEngineFactory<H extends EngineHost = EngineHost> = (host: H, log: Logger) => NodeEngine;
 
 /**
  * One engine per host: the local engine for this machine, a Docker Engine API client
  * per remote host. Engines are made on first use and closed together.
  */
-export class EngineRegistry {
+export class EngineRegistry<H extends EngineHost = EngineHost> {
   private engines = new Map<number, NodeEngine>();
   readonly local: LocalEngine;
 
   constructor(
     dataDir: string,
     private readonly log: Logger,
-    private readonly dockerFactory?: DockerEngineFactory,
+    private readonly dockerFactory?: DockerEngineFactory<H>,
     simulator = false,
   ) {
     this.local = new LocalEngine({
@@ -44,7 +45,7 @@ export class EngineRegistry {
     });
   }
 
-  for(host: Host): NodeEngine {
+  for(host: H): NodeEngine {
     if (host.engine === 'local') return this.local;
     let e = this.engines.get(host.id);
     if (!e) {

@@ -53,7 +53,7 @@ function globalUnicast(a: IPv4 | IPv6): boolean {
 /**
  * The normalized text of every address this machine's interfaces have, all of them, read
  * now (they change). Null when they cannot be listed (a sandbox without netlink, see
- * fleet/runtime.ts): then no address can be shown not to be ours, and every one is refused.
+ * nodes/local-host.ts): then no address can be shown not to be ours, and every one is refused.
  */
 export function hostAddresses(): Set<string> | null {
   let lists: (os.NetworkInterfaceInfo[] | undefined)[];

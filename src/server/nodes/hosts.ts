@@ -6,12 +6,26 @@ import { fail } from '../kernel/errors';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import type { SecretBox } from '../secrets/box';
-import type { NodeEngine } from './engine';
-import { dockerEngine } from './engines/docker';
-import { LocalEngine } from './engines/local';
-import { simulatorCommand } from './engines/registry';
-import { hostConnection, HostUrlError, type HostConnection, type HostCredentials, type HostTls } from './host-url';
-import { deleteHost, detachNodesFromHost, findHost, hostUsage, insertHost, listHosts, updateHost } from './queries';
+import type { NodeEngine } from '../fleet/engine';
+import { dockerEngine } from '../fleet/engines/docker';
+import { LocalEngine } from '../fleet/engines/local';
+import { simulatorCommand } from '../fleet/engines/registry';
+import {
+  hostConnection,
+  HostUrlError,
+  type HostConnection,
+  type HostCredentials,
+  type HostTls,
+} from '../fleet/host-url';
+import {
+  deleteHost,
+  detachNodesFromHost,
+  findHost,
+  hostUsage,
+  insertHost,
+  listHosts,
+  updateHost,
+} from './fleet-queries';
 
 /**
  * The operator's host actions: one service for the CLI (`hosts …`) and the console's

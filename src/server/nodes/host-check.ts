@@ -5,9 +5,9 @@ import { errorText } from '../jobs/attempt';
 import type { Logger } from '../kernel/log';
 import { raise } from '../notifications/raise';
 import { logOperatorAction, systemActor } from '../operator/log';
-import type { DiskSpace } from './engine';
-import type { EngineRegistry } from './engines/registry';
-import { listHosts, updateHost } from './queries';
+import type { DiskSpace } from '../fleet/engine';
+import type { EngineRegistry } from '../fleet/engines/registry';
+import { listHosts, updateHost } from './fleet-queries';
 
 export type HostCheckOptions = {
   /** Below this many free bytes a host is short of disk; 0: no threshold (disk is still recorded). */
@@ -54,7 +54,7 @@ function within<T>(ms: number, p: Promise<T>): Promise<T> {
  */
 export async function checkHostDisks(
   db: DB,
-  engines: EngineRegistry,
+  engines: EngineRegistry<Host>,
   log: Logger,
   opts: HostCheckOptions,
 ): Promise<boolean> {

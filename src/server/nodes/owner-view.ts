@@ -1,9 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { Masternode, ObservationsTable } from '../db/schema';
 import type { Logger } from '../kernel/log';
-import { nodeDaemon } from '../nodes/daemon-calls';
-import { collateralOf } from '../nodes/output-read';
-import { splitOutpoint } from '../nodes/output-text';
+import { nodeDaemon } from './daemon-calls';
+import { collateralOf } from './output-read';
+import { splitOutpoint } from './output-text';
 import {
   forNodePage,
   outputAddress,
@@ -13,12 +13,12 @@ import {
   watchAddress,
   watchedActivity,
   type WatchWallet,
-} from './daemons/activity';
-import type { BitcoinRpc } from './daemons/jsonrpc';
-import type { Observation } from './daemons/observation';
-import type { RpcEndpoint } from './engine';
-import { rpcAuth } from './observe';
-import { activityWay, type DaemonProfile } from './profiles';
+} from '../fleet/daemons/activity';
+import type { BitcoinRpc } from '../fleet/daemons/jsonrpc';
+import type { Observation } from '../fleet/daemons/observation';
+import type { RpcEndpoint } from '../fleet/engine';
+import { rpcAuth } from '../fleet/observe';
+import { activityWay, type DaemonProfile } from '../fleet/profiles';
 
 export type OwnerView = Pick<Insertable<ObservationsTable>, 'activity' | 'pose_penalty'>;
 

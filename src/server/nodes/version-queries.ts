@@ -13,29 +13,6 @@ export async function placementVersion(db: Q, nodeId: number): Promise<string | 
   return row?.daemon_version ?? null;
 }
 
-/** The version new nodes of a coin get (null: the profile's). */
-export async function coinDaemonVersion(db: Q, coinId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom('coin_daemon_versions')
-    .select('version')
-    .where('coin_id', '=', coinId)
-    .executeTakeFirst();
-  return row?.version ?? null;
-}
-
-/** Sets (or, with null, clears) the version new nodes of a coin get. */
-export async function setCoinDaemonVersion(db: Q, coinId: string, version: string | null, now: number): Promise<void> {
-  if (version === null) {
-    await db.deleteFrom('coin_daemon_versions').where('coin_id', '=', coinId).execute();
-    return;
-  }
-  await db
-    .insertInto('coin_daemon_versions')
-    .values({ coin_id: coinId, version, set_at: now })
-    .onConflict((oc) => oc.column('coin_id').doUpdateSet({ version, set_at: now }))
-    .execute();
-}
-
 /** The daemon version each placed node of a coin runs, where one was set (others run their profile's). */
 export async function nodeVersions(db: Q, coinId: string): Promise<Map<number, string>> {
   const rows = await db

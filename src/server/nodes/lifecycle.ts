@@ -8,10 +8,10 @@ import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/outbox';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
-import { findNodeById, insertNodeRow, transition } from '../nodes/repository';
-import { simulatorProfileId, type DaemonProfile } from './profiles';
+import { findNodeById, insertNodeRow, transition } from './repository';
+import { simulatorProfileId, type DaemonProfile } from '../fleet/profiles';
 import { freeSlots } from './placement';
-import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './queries';
+import { hostUsage, listHosts, unplacedCounts, updatePlacement } from './fleet-queries';
 
 type Q = Kysely<Database>;
 
@@ -184,3 +184,6 @@ export async function requestRestart(db: DB, node: Masternode, by: OperatorActor
     await logOperatorAction(trx, by, 'node restart', { node: node.mn_id });
   });
 }
+
+/** Housekeeping's end of the lifecycle: destroyed nodes past retention are deleted for good. */
+export { pruneDestroyedNodes } from './repository';

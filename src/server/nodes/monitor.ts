@@ -5,23 +5,23 @@ import type { Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/outbox';
 import type { EventHub } from '../events/hub';
 import type { Logger } from '../kernel/log';
-import { DaemonError } from './daemons/http';
-import type { Observation } from './daemons/observation';
-import type { EngineRegistry } from './engines/registry';
-import type { FleetMetrics } from './metrics';
-import { observe } from './observe';
+import { DaemonError } from '../fleet/daemons/http';
+import type { Observation } from '../fleet/daemons/observation';
+import type { EngineRegistry } from '../fleet/engines/registry';
+import type { FleetMetrics } from '../fleet/metrics';
+import { observe } from '../fleet/observe';
 import { OwnerViews } from './owner-view';
-import type { DaemonProfile } from './profiles';
-import { findNode, listHosts, saveObservation, updatePlacement } from './queries';
-import { registrationCommand } from './daemons/monero';
-import { productionProfile } from './profiles';
-import { noteFirstRun, updateNodeRow } from '../nodes/repository';
-import { buildOutputText } from '../nodes/output-text';
+import type { DaemonProfile } from '../fleet/profiles';
+import { findNode, listHosts, saveObservation, updatePlacement } from './fleet-queries';
+import { registrationCommand } from '../fleet/daemons/monero';
+import { productionProfile } from '../fleet/profiles';
+import { noteFirstRun, updateNodeRow } from './repository';
+import { buildOutputText } from './output-text';
 import type { Insertable } from 'kysely';
 import type { ObservationsTable } from '../db/schema';
-import { nodeStatusFrom } from './status-map';
-import type { RpcEndpoint } from './engine';
-import { simulatedBlockTimeS } from './simulator/limits';
+import { nodeStatusFrom } from '../fleet/status-map';
+import type { RpcEndpoint } from '../fleet/engine';
+import { simulatedBlockTimeS } from '../fleet/simulator/limits';
 import { alertsOfCheck } from '../notifications/alerts';
 
 export type MonitorOptions = {
@@ -66,7 +66,7 @@ export class Monitor {
 
   constructor(
     private readonly db: DB,
-    private readonly engines: EngineRegistry,
+    private readonly engines: EngineRegistry<Host>,
     private readonly profiles: Record<string, DaemonProfile>,
     private readonly hub: EventHub,
     private readonly metrics: FleetMetrics,

@@ -1,5 +1,5 @@
 import type { Host } from '../db/schema';
-import type { DaemonProfile } from './profiles';
+import type { DaemonProfile } from '../fleet/profiles';
 
 export type Usage = Map<number, { dedicated: number; cloud: number }>;
 

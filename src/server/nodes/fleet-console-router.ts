@@ -16,7 +16,7 @@ import {
 import { operatorProcedure, router } from '../rpc/trpc';
 import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
-import { searchNodes } from './queries';
+import { searchNodes } from './fleet-queries';
 
 const ok = { success: true as const };
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -2,14 +2,14 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/queries';
-import { blsPublicKeyOf } from '../nodes/output-read';
-import { coinsToSat } from './daemons/amounts';
-import { versionedImage } from './daemon-version';
-import type { DaemonFile, DaemonSpec } from './engine';
-import { SIMULATOR_PROGRAM } from './engines/local';
-import { fill, type DaemonProfile } from './profiles';
-import { simulatedBlockTimeS } from './simulator/limits';
-import { bothProcessesScript, normalPubkey, validatorFiles, type ValidatorRun } from './validator-client';
+import { blsPublicKeyOf } from './output-read';
+import { coinsToSat } from '../fleet/daemons/amounts';
+import { versionedImage } from '../fleet/daemon-version';
+import type { DaemonFile, DaemonSpec } from '../fleet/engine';
+import { SIMULATOR_PROGRAM } from '../fleet/engines/local';
+import { fill, type DaemonProfile } from '../fleet/profiles';
+import { simulatedBlockTimeS } from '../fleet/simulator/limits';
+import { bothProcessesScript, normalPubkey, validatorFiles, type ValidatorRun } from '../fleet/validator-client';
 
 export const PLAN_LIMITS = {
   dedicated: { memoryBytes: 2 * 1024 ** 3, cpus: 1 },

@@ -1,6 +1,6 @@
 import { findUserByLogin } from '../auth/queries';
 import { DataDirInUse, lockDataDir } from '../db/data-dir';
-import { LocalEngine } from './engines/local';
+import { LocalEngine } from '../fleet/engines/local';
 import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError, usageOrRefusal } from '../kernel/cli';
@@ -11,10 +11,10 @@ import { logOperatorAction } from '../operator/log';
 import { openSecretBox } from '../secrets/box';
 import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
-import { loadProfiles } from './profiles';
-import { findNode, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus } from './queries';
+import { loadProfiles } from '../fleet/profiles';
+import { findNode, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus } from './fleet-queries';
 import { startRollout, upgradesOverview } from './rollouts';
-import { requestNode } from './service';
+import { requestNode } from './lifecycle';
 import fs from 'node:fs';
 import path from 'node:path';
 

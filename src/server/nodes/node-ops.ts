@@ -7,8 +7,8 @@ import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import type { SecretBox } from '../secrets/box';
 import { engineForHost } from './hosts';
-import { findNode, listHosts } from './queries';
-import { requestDestroy, requestRestart } from './service';
+import { findNode, listHosts } from './fleet-queries';
+import { requestDestroy, requestRestart } from './lifecycle';
 
 /**
  * The operator's node and queue actions: one service for the CLI (`fleet logs|restart|

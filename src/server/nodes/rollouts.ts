@@ -1,6 +1,7 @@
 import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
 import { operatorIds } from '../auth/queries';
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDaemonVersion, coinDaemonVersions, setCoinDaemonVersion } from '../coins/daemon-versions';
+import { coinDetails, findCoin, listCoins } from '../coins/queries';
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';
@@ -9,13 +10,13 @@ import type { Logger } from '../kernel/log';
 import type { JobRunner } from '../jobs/runner';
 import { afterRaise, raise } from '../notifications/raise';
 import { logOperatorAction, systemActor, type OperatorActor } from '../operator/log';
-import { findNodeById } from '../nodes/repository';
-import type { FleetAccess } from './access';
-import { canChangeVersion, DAEMON_VERSION, profileVersion } from './daemon-version';
-import { listHosts, listLiveNodes } from './queries';
+import { findNodeById } from './repository';
+import type { FleetAccess } from '../fleet/access';
+import { canChangeVersion, DAEMON_VERSION, profileVersion } from '../fleet/daemon-version';
+import { listHosts, listLiveNodes } from './fleet-queries';
 import * as q from './rollout-queries';
-import { profileFor } from './service';
-import { coinDaemonVersion, nodeVersions, setCoinDaemonVersion } from './version-queries';
+import { profileFor } from './lifecycle';
+import { nodeVersions } from './version-queries';
 
 export const ROLLOUT_MESSAGES = {
   badVersion: 'A version is 1-40 letters, digits and . + - _ (such as 22.1.3).',
@@ -295,13 +296,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 
 /** The console's Upgrades page: each coin's version now, and the newest rollouts with their progress. */
 export async function upgradesOverview(db: DB, fleet: Pick<FleetAccess, 'profiles'>): Promise<UpgradesPage> {
-  const coins = await db.selectFrom('coins').selectAll().orderBy('label').execute();
-  const versions = new Map(
-    (await db.selectFrom('coin_daemon_versions').select(['coin_id', 'version']).execute()).map((r) => [
-      r.coin_id,
-      r.version,
-    ]),
-  );
+  // By label, as SQLite's binary collation orders them.
+  const coins = (await listCoins(db)).sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  const versions = await coinDaemonVersions(db);
   const live = new Map<string, number>();
   for (const n of await listLiveNodes(db)) live.set(n.coin_id, (live.get(n.coin_id) ?? 0) + 1);
   const rows = await q.recentRollouts(db, 20);
@@ -322,7 +319,7 @@ async function summaries(db: DB, rows: Awaited<ReturnType<typeof q.recentRollout
     db,
     rows.map((r) => r.id),
   );
-  const labels = new Map((await db.selectFrom('coins').select(['id', 'label']).execute()).map((c) => [c.id, c.label]));
+  const labels = new Map((await listCoins(db)).map((c) => [c.id, c.label]));
   return rows.map((r) => ({
     id: r.id,
     coin_id: r.coin_id,

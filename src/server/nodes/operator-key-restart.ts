@@ -2,16 +2,16 @@ import * as v from 'valibot';
 import type { DB } from '../db/open';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import type { Logger } from '../kernel/log';
-import { withOperatorSecret } from '../nodes/node-secrets';
-import { operatorKeyFor } from '../nodes/operator-key';
-import { updateNodeRow } from '../nodes/repository';
+import { withOperatorSecret } from './node-secrets';
+import { operatorKeyFor } from './operator-key';
+import { updateNodeRow } from './repository';
 import type { SecretBox } from '../secrets/box';
-import { FleetActionError } from './access';
-import { bitcoinCall } from './daemons/jsonrpc';
-import type { DaemonFile, NodeEngine } from './engine';
-import { rpcAuth } from './observe';
-import type { DaemonProfile } from './profiles';
-import { buildSpec } from './spec';
+import { FleetActionError } from '../fleet/access';
+import { bitcoinCall } from '../fleet/daemons/jsonrpc';
+import type { DaemonFile, NodeEngine } from '../fleet/engine';
+import { rpcAuth } from '../fleet/observe';
+import type { DaemonProfile } from '../fleet/profiles';
+import { buildSpec } from './daemon-spec';
 
 /** What the owner reads when quick setup cannot give the node its key (the action shows it as is). */
 export const KEY_MESSAGES = {
