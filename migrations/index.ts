@@ -36,6 +36,7 @@ import * as cardReversals from './2026-11-28T0300-card-reversals';
 import * as referralBonuses from './2026-11-28T0310-referral-bonuses';
 import * as usernameHolds from './2026-11-28T0320-username-holds';
 import * as supportChatHeld from './2026-11-28T0350-support-chat-held';
+import * as chargeLateAlerts from './2026-11-28T0400-charge-late-alerts';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -80,4 +81,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0310-referral-bonuses': referralBonuses,
   '2026-11-28T0320-username-holds': usernameHolds,
   '2026-11-28T0350-support-chat-held': supportChatHeld,
+  '2026-11-28T0400-charge-late-alerts': chargeLateAlerts,
 };

@@ -34,6 +34,7 @@ export const TABLE_OWNERS = {
   deposit_addresses: 'billing',
   deposits: 'billing',
   charge_days: 'billing',
+  charge_late_alerts: 'billing',
   node_charges: 'billing',
   balance_reminders: 'billing',
   referral_bonuses: 'referrals',

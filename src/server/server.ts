@@ -162,10 +162,11 @@ async function startParts(
     fleet,
     secrets,
     callers: callerChecks,
+    jobs,
   };
   handleChannelDelivery(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
-  scheduleDailyCharge(jobs, deps);
+  const dailyChargeLate = scheduleDailyCharge(jobs, deps);
   scheduleReferralBonuses(jobs, deps);
   scheduleRollouts(jobs, deps, config.rolloutTickMs);
   scheduleBackups(jobs, deps);
@@ -197,6 +198,16 @@ async function startParts(
       fleet_control_loop: () => jobs.health('fleet.reconcile'),
       monitor: () => fleet.monitor.health(),
       mail_outbox: () => (jobs.handles('mail.send') ? jobs.health() : 'no mail sender registered'),
+      // A loop may turn and fail every time: the recurring jobs that keep failing, by name.
+      recurring_jobs: () => {
+        const failing = jobs.failing();
+        return failing.length
+          ? failing
+              .map((f) => `${f.name}: ${f.failures} runs in a row failed since ${f.since}: ${f.last_error}`)
+              .join('; ')
+          : null;
+      },
+      daily_charge: dailyChargeLate,
     },
   });
   const app = createApp(deps, {

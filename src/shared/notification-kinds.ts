@@ -350,6 +350,16 @@ export const notificationKinds = {
       link: '/console/upgrades',
     }),
   }),
+  // To operators: the day's charge did not complete by 01:00 UTC (later days wait for it).
+  daily_charge_late: def<{ day: string; reason: string }>({
+    setting: ALWAYS_MAILED,
+    icon: 'warning',
+    subject: (p) => `The daily charge for ${p.day} is not completed`,
+    build: (p) => ({
+      message: `The daily charge for ${p.day} did not complete by 01:00 UTC: ${p.reason} Nodes are not charged until it completes, and every later day waits for it. The server log and /readyz say more.`,
+      link: '/console/',
+    }),
+  }),
   host_disk_low: def<{ host: string; free_gb: number; total_gb: number; threshold_gb: number }>({
     setting: ALWAYS_MAILED,
     icon: 'warning',

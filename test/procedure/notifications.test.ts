@@ -62,6 +62,7 @@ describe('the kind map', () => {
       'support_message',
       'rollout_halted',
       'card_reversal_alert',
+      'daily_charge_late',
     ]);
     for (const kind of notificationKindNames) {
       const n = renderNotification(kind, sample as never);
@@ -85,6 +86,7 @@ describe('the kind map', () => {
     ).toEqual([
       'alert_channel_disabled',
       'api_key_created',
+      'daily_charge_late',
       'host_disk_low',
       'login_new_ip',
       'password_changed',

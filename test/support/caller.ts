@@ -37,6 +37,8 @@ export async function makeDeps() {
     fleet: offlineFleet(),
     secrets: openSecretBox(dataDir, config),
     callers: callerChecks,
+    // No runner in procedure tests: no recurring job runs, so none is failing.
+    jobs: { failing: () => [] },
   };
   return {
     deps,

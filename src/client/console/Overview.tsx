@@ -1,5 +1,6 @@
 import type { ConsoleOverview } from '../../shared/schemas/console';
 import { trpc } from '../app/trpc';
+import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
 import { age, usd, utc } from './format';
 import { TrendChart } from './TrendChart';
@@ -34,6 +35,25 @@ function OverviewBody({ o }: { o: ConsoleOverview }) {
   const days = o.history.map((h) => h.day);
   return (
     <div className="console-overview">
+      {o.daily_charge_late && (
+        <Alert kind="error">
+          <strong>Daily charge late.</strong> The {o.daily_charge_late}: no node is charged until it completes, and
+          every later day waits for it. The server log says why.
+        </Alert>
+      )}
+      {o.failing_jobs.length > 0 && (
+        <Alert kind="error">
+          <strong>Background jobs failing.</strong>
+          <ul className="console-failing-jobs" aria-label="Failing jobs">
+            {o.failing_jobs.map((j) => (
+              <li key={j.name}>
+                <code>{j.name}</code>: {j.failures} {j.failures === 1 ? 'run' : 'runs in a row'} failed since{' '}
+                {utc(j.since)}. Last error: {j.last_error}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      )}
       <section className="console-cards" aria-label="Key figures">
         <Card label="Revenue today" value={usd(o.revenue.today_micros)} />
         <Card label="Revenue this month" value={usd(o.revenue.month_micros)} />

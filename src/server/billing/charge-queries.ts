@@ -257,3 +257,19 @@ export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
     HAVING sum(t) != sum(f)`.execute(db);
   return rows;
 }
+
+/** Whether the charge of `day` has completed. */
+export async function chargeDayCompleted(db: Q, day: string): Promise<boolean> {
+  const row = await db.selectFrom('charge_days').select('completed_at').where('day', '=', day).executeTakeFirst();
+  return row?.completed_at != null;
+}
+
+/** Records that the operators were told `day` is late; false when they already were. */
+export async function recordLateAlert(db: Q, day: string, now: number): Promise<boolean> {
+  const res = await db
+    .insertInto('charge_late_alerts')
+    .values({ day, alerted_at: now })
+    .onConflict((oc) => oc.column('day').doNothing())
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
+}

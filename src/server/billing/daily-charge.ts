@@ -27,6 +27,8 @@ import {
 } from './charge-queries';
 import { PLATFORM, balancesChanged, userBalances, type MoneyTx } from './ledger';
 import { remindLowBalances } from './reminders';
+import { alertLateChargeDay, lateChargeDay } from './charge-late';
+import { errorText } from '../jobs/attempt';
 
 /** Why a node destroyed by the daily charge went (kept on the node, like an owner's reason). */
 export const UNPAID_REASON = 'Hosting fees not covered by the balance';
@@ -250,12 +252,17 @@ async function chargeChunk(
 /**
  * The recurring job `billing.daily_charge`: at start (a day missed while down is caught
  * up) and every minute after, which costs two reads while the day is done and charges
- * within a minute of 00:00 UTC whatever the machine's time zone.
+ * within a minute of 00:00 UTC whatever the machine's time zone. After each run, a day
+ * still open past 01:00 UTC is told to the operators (once per day). Returns the
+ * readiness check: the charge is late (charge-late.ts), once this process has tried.
  */
 export function scheduleDailyCharge(
   jobs: JobRunner,
   deps: Pick<AppDeps, 'db' | 'log' | 'hub' | 'mail' | 'fleet'>,
-): void {
+): () => Promise<string | null> {
+  // Until its first run here has ended, a late day may be one this process is about to
+  // charge (a start after 01:00): readiness waits for that run's answer.
+  let tried = false;
   const afterChunk = (destroyed: boolean) => {
     afterRaise(deps);
     if (destroyed)
@@ -267,7 +274,19 @@ export function scheduleDailyCharge(
     // Resumable (the cursor): a run cut at its deadline goes on at the next tick.
     deadlineMs: 30 * 60_000,
     run: async (signal) => {
-      await runDailyCharge({ db: deps.db, log: deps.log, afterChunk }, Date.now(), signal);
+      let failure: string | null = null;
+      try {
+        await runDailyCharge({ db: deps.db, log: deps.log, afterChunk }, Date.now(), signal);
+      } catch (err) {
+        failure = errorText(err);
+        throw err;
+      } finally {
+        tried = true;
+        await alertLateChargeDay(deps, Date.now(), failure).catch((err) =>
+          deps.log.error('telling the operators of a late daily charge failed', { error: errorText(err) }),
+        );
+      }
     },
   });
+  return async () => (tried ? lateChargeDay(deps.db) : null);
 }

@@ -3,4 +3,6 @@ import { operatorProcedure } from '../rpc/trpc';
 import { consoleOverview } from './overview';
 
 /** `console.overview`. */
-export const overviewQuery = operatorProcedure.output(overviewOutput).query(({ ctx }) => consoleOverview(ctx.db));
+export const overviewQuery = operatorProcedure
+  .output(overviewOutput)
+  .query(({ ctx }) => consoleOverview(ctx.db, Date.now(), ctx.jobs.failing()));

@@ -12,34 +12,41 @@ import {
   unplacedCounts,
 } from '../nodes/read';
 import { mailBacklog } from '../mail/outbox';
+import { lateChargeDay } from '../billing/charge-late';
 
 const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 30;
 
 /** The console's Overview: read from each domain's own queries, nothing written. */
-export async function consoleOverview(db: DB, now = Date.now()): Promise<ConsoleOverview> {
+export async function consoleOverview(
+  db: DB,
+  now = Date.now(),
+  failingJobs: ConsoleOverview['failing_jobs'] = [],
+): Promise<ConsoleOverview> {
   const today = Math.floor(now / DAY_MS) * DAY_MS;
   const d = new Date(today);
   const monthStart = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   const historyStart = today - (HISTORY_DAYS - 1) * DAY_MS;
   const days = Array.from({ length: HISTORY_DAYS }, (_, i) => historyStart + i * DAY_MS);
 
-  const [nodes, deploys, hosts, usage, unplaced, monitor, revenue, deposits, mail, hosted] = await Promise.all([
-    nodesByStatus(db),
-    deploysSince(db, now - DAY_MS),
-    listHosts(db),
-    hostUsage(db),
-    unplacedCounts(db),
-    monitorCheckSpread(db),
-    revenueByDay(db, PLATFORM.revenue, Math.min(monthStart, historyStart), today + DAY_MS),
-    pendingDepositTotals(db),
-    mailBacklog(db),
-    // A past day as it ended; today as it is now.
-    hostedAt(
-      db,
-      days.map((day) => Math.min(day + DAY_MS, now + 1)),
-    ),
-  ]);
+  const [nodes, deploys, hosts, usage, unplaced, monitor, revenue, deposits, mail, hosted, chargeLate] =
+    await Promise.all([
+      nodesByStatus(db),
+      deploysSince(db, now - DAY_MS),
+      listHosts(db),
+      hostUsage(db),
+      unplacedCounts(db),
+      monitorCheckSpread(db),
+      revenueByDay(db, PLATFORM.revenue, Math.min(monthStart, historyStart), today + DAY_MS),
+      pendingDepositTotals(db),
+      mailBacklog(db),
+      // A past day as it ended; today as it is now.
+      hostedAt(
+        db,
+        days.map((day) => Math.min(day + DAY_MS, now + 1)),
+      ),
+      lateChargeDay(db, now),
+    ]);
 
   let month = 0;
   for (const [day, net] of revenue) if (day >= monthStart) month += net;
@@ -72,6 +79,8 @@ export async function consoleOverview(db: DB, now = Date.now()): Promise<Console
       failed: mail.failed,
       oldest_pending_at: mail.oldestPendingAt === null ? null : new Date(mail.oldestPendingAt).toISOString(),
     },
+    failing_jobs: failingJobs,
+    daily_charge_late: chargeLate,
     history: days.map((day, i) => ({
       day: new Date(day).toISOString().slice(0, 10),
       hosted: hosted[i],

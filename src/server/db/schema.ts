@@ -152,6 +152,12 @@ export interface ChargeDaysTable {
   reminded_at: Generated<number | null>;
 }
 
+/** A day whose charge was late (not completed by 01:00 UTC) and the operators were told. */
+export interface ChargeLateAlertsTable {
+  day: string;
+  alerted_at: number;
+}
+
 /** One low-balance reminder per user and UTC day. */
 export interface BalanceRemindersTable {
   user_id: number;
@@ -736,6 +742,7 @@ export interface Database {
   deposit_addresses: DepositAddressesTable;
   deposits: DepositsTable;
   charge_days: ChargeDaysTable;
+  charge_late_alerts: ChargeLateAlertsTable;
   node_charges: NodeChargesTable;
   balance_reminders: BalanceRemindersTable;
   page_visits: PageVisitsTable;

@@ -2,6 +2,16 @@ import { Cron } from 'croner';
 import { outsideLogScope, type Logger } from '../kernel/log';
 import { errorText, runWithDeadline } from './attempt';
 
+/**
+ * Runs in a row that failed before a recurring job counts as failing (/readyz, the console
+ * overview): an interval job's next tick is its retry, so one failure is noise and three
+ * (minutes, for most) are not; a cron job runs hours or a day apart, so its first failure counts.
+ */
+export const FAILING_AFTER = { interval: 3, cron: 1 } as const;
+
+/** A recurring job whose last runs failed (see FAILING_AFTER). */
+export type FailingJob = { name: string; failures: number; last_error: string; since: string };
+
 export type RecurringSpec = {
   /** Run every this many ms (the next tick is skipped while a run is still going). */
   everyMs?: number;
@@ -31,6 +41,10 @@ export class Recurring {
   /** When the current run began (while running), and when the last one ended. */
   private runStartedAt = 0;
   private lastEndAt = 0;
+  /** Failed runs in a row, the last one's error, and when the first of them ended. */
+  private failures = 0;
+  private lastError = '';
+  private failingSince = 0;
 
   constructor(
     readonly name: string,
@@ -98,6 +112,18 @@ export class Recurring {
     return null;
   }
 
+  /** Whether the job keeps failing (FAILING_AFTER runs in a row), and how. */
+  failing(): FailingJob | null {
+    const after = this.spec.cron ? FAILING_AFTER.cron : FAILING_AFTER.interval;
+    if (this.failures < after) return null;
+    return {
+      name: this.name,
+      failures: this.failures,
+      last_error: this.lastError,
+      since: new Date(this.failingSince).toISOString(),
+    };
+  }
+
   private tick(): void {
     if (!this.running && !this.stopped) void this.begin();
   }
@@ -107,7 +133,16 @@ export class Recurring {
     const run = outsideLogScope(() =>
       runWithDeadline(this.spec.deadlineMs, (signal) => this.spec.run(signal), this.shutdown),
     )
-      .catch((err) => this.log.error('job failed', { job: this.name, error: errorText(err) }))
+      .then(
+        () => {
+          this.failures = 0;
+        },
+        (err) => {
+          this.lastError = errorText(err);
+          if (this.failures++ === 0) this.failingSince = Date.now();
+          this.log.error('job failed', { job: this.name, error: this.lastError, in_a_row: this.failures });
+        },
+      )
       .finally(() => {
         this.running = undefined;
         this.lastEndAt = Date.now();

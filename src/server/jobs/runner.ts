@@ -6,7 +6,7 @@ import { outsideLogScope, withLogFields, type Logger } from '../kernel/log';
 import { ABORT_GRACE_MS, backoffMs, errorText, runWithDeadline } from './attempt';
 import { claimJob, claimableJobs, failJob, finishJob, requestIdOfPayload, retryJob } from './queries';
 import { insertJob, jobPayloadText, type EnqueueOptions } from './queue';
-import { Recurring, type RecurringSpec } from './recurring';
+import { Recurring, type FailingJob, type RecurringSpec } from './recurring';
 
 type Schemas = Record<string, z.ZodType>;
 
@@ -149,6 +149,11 @@ export class JobRunner<M extends Schemas = typeof queuedJobPayloads, R extends s
     if (!this.started) return 'not started';
     const since = now - this.lastLookAt;
     return since > Math.max(5 * this.pollMs, 5_000) ? `no look for due jobs in ${Math.round(since / 1000)} s` : null;
+  }
+
+  /** The recurring jobs that keep failing (recurring.ts FAILING_AFTER), for /readyz and the console. */
+  failing(): FailingJob[] {
+    return [...this.recurring.values()].map((j) => j.failing()).filter((f) => f !== null);
   }
 
   /** Whether a queued job of this name has a handler here. */

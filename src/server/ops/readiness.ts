@@ -4,11 +4,11 @@ import { mailBacklog } from '../mail/outbox';
 import { probeWrite } from './probe-queries';
 
 /** A loop's own answer: null while it turns, else why not ("stopped", "no tick for 12 s"). */
-export type LoopHealth = () => string | null;
+export type LoopHealth = () => string | null | Promise<string | null>;
 
 export type ReadinessDeps = {
   db: DB;
-  /** The server's loops by name (job_runner, fleet_control_loop, monitor, mail_outbox). */
+  /** The server's loops and duties by name (job_runner, fleet_control_loop, monitor, mail_outbox, recurring_jobs, daily_charge). */
   loops: Record<string, LoopHealth>;
   /** Pending mail due longer ago than this means nothing is sending it (default 15 min). */
   mailOverdueMs?: number;

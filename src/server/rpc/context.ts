@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { isIPv4 } from '../../shared/ip';
 import type { Config } from '../kernel/config';
 import type { DB } from '../db/open';
+import type { JobRunner } from '../jobs/runner';
 import type { ApiKey, Session, User } from '../db/schema';
 import type { EventHub } from '../events/hub';
 import type { CallTurns } from '../guards/call-turns';
@@ -24,6 +25,8 @@ export type AppDeps = {
   secrets: SecretBox;
   /** Who a token signs in, and whether maintenance is on (see CallerChecks). */
   callers: CallerChecks;
+  /** The recurring jobs that keep failing in this process (the console overview shows them). */
+  jobs: Pick<JobRunner, 'failing'>;
 };
 
 /**

@@ -106,6 +106,12 @@ export const consoleOverview = z.object({
   revenue: z.object({ today_micros: z.number().int(), month_micros: z.number().int() }),
   deposits_pending: z.object({ count: z.number().int(), usd_micros: z.number().int() }),
   mail: z.object({ pending: z.number().int(), failed: z.number().int(), oldest_pending_at: z.string().nullable() }),
+  /** Recurring jobs that keep failing (several runs in a row; one for a daily job), and why. */
+  failing_jobs: z.array(
+    z.object({ name: z.string(), failures: z.number().int(), last_error: z.string(), since: z.string() }),
+  ),
+  /** Why the daily charge is late (today's not completed by 01:00 UTC), or null. */
+  daily_charge_late: z.string().nullable(),
   /** The last 30 UTC days, oldest first: nodes hosted at the day's end (now for today) and the day's revenue. */
   history: z.array(z.object({ day: z.string(), hosted: z.number().int(), revenue_micros: z.number().int() })),
 });
