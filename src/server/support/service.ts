@@ -8,7 +8,6 @@ import {
 } from '../../shared/schemas/support';
 import { findUserById, operatorIds } from '../auth/queries';
 import { hashToken, newToken } from '../auth/tokens';
-import { onEmailVerified } from '../auth/verified-hooks';
 import { isPaying } from '../billing/queries';
 import type { Config } from '../kernel/config';
 import type { Context } from '../rpc/context';
@@ -215,9 +214,11 @@ export async function sendAsCustomer(
 /**
  * An account's held conversation joins the inbox, in the caller's transaction: its
  * messages become unread and the operators are told as for a new message. Once: false
- * when there was nothing held.
+ * when there was nothing held. Also run when the account's email is verified (its mailed
+ * link, or a password reset), in that transaction: the composition root registers it on
+ * auth's verified hook; auth runs afterRaise once it commits.
  */
-async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
+export async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
   const c = await q.conversationOfUser(trx, userId);
   if (!c?.held) return false;
   const notify = (await q.unreadTotal(trx)) === 0;
@@ -232,12 +233,6 @@ async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
 async function releaseAccountConversation(ctx: Ctx, userId: number): Promise<void> {
   if (await ctx.db.transaction().execute((trx) => releaseAccountHeld(trx, userId))) afterRaise(ctx);
 }
-
-// Verifying an account's email (its mailed link, or a password reset) releases its held
-// conversation in the same transaction; auth runs afterRaise once it commits.
-onEmailVerified(async (trx, userId) => {
-  await releaseAccountHeld(trx, userId);
-});
 
 /**
  * A visitor's first message opens their conversation. Past the hourly rate of new visitor
