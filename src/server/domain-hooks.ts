@@ -3,6 +3,9 @@ import { onEmailVerified } from './auth/verified-hooks';
 import { onDepositCredited, onDepositReversed } from './billing/deposit-hooks';
 import { accountBalance, userAccount } from './billing/ledger';
 import { paySignupCredit } from './billing/signup-credit';
+import { depositPriceCoins } from './billing/crypto/queries';
+import { listCoins } from './coins/queries';
+import { wirePriceTargets } from './market/targets';
 import { afterRaise, raise } from './notifications/raise';
 import { cancelReferralBonus, holdReferralBonus } from './referrals/bonus';
 import { releaseAccountHeld } from './support/service';
@@ -28,3 +31,6 @@ onEmailVerified(async (trx, userId) => {
 // A first deposit holds the referrer's bonus; a card payment taken back cancels it.
 onDepositCredited((trx, d) => holdReferralBonus(trx, d));
 onDepositReversed((trx, depositTransferId, reason) => cancelReferralBonus(trx, depositTransferId, reason));
+
+// Market prices the catalog's coins and the currencies deposits are credited in.
+wirePriceTargets({ catalogCoins: (db) => listCoins(db), depositPriceIds: (db) => depositPriceCoins(db) });
