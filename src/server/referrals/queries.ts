@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { usernamesByIds } from '../auth/queries';
+import { usernamesByIds } from '../auth/users';
 import { userAccount } from '../billing/ledger';
 import { CHARGED } from '../../shared/lifecycle';
 import type { Database, ReferralBonus, ReferralBonusesTable, ReferralBonusStatus } from '../db/schema';

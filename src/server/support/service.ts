@@ -6,9 +6,9 @@ import {
   type SupportThread,
   type SupportVisitorConfirmOutput,
 } from '../../shared/schemas/support';
-import { findUserById, operatorIds } from '../auth/queries';
+import { findUserById, operatorIds } from '../auth/users';
 import { hashToken, newToken } from '../auth/tokens';
-import { isPaying } from '../billing/queries';
+import { isPaying } from '../billing/paying';
 import type { Config } from '../kernel/config';
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';

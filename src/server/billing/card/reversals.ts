@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import * as v from 'valibot';
 import { usd } from '../../../shared/notification-kinds';
-import { findUserById, operatorIds } from '../../auth/queries';
+import { findUserById, operatorIds } from '../../auth/users';
 import type { AppDeps } from '../../rpc/context';
 import { afterRaise, raise } from '../../notifications/raise';
 import { depositReversed } from '../deposit-hooks';

@@ -3,7 +3,7 @@ import type { DepositCurrency, DepositsTable } from '../../db/schema';
 import { creditDeposit } from '../deposit';
 import { insertEvent } from '../../events/queries';
 import type { JobRunner } from '../../jobs/runner';
-import { findQuote } from '../../market/queries';
+import { findQuote } from '../../market/quotes';
 import { afterRaise, raise } from '../../notifications/raise';
 import { atomicToMicros, formatAtomic } from './amounts';
 import { daemonSources, IMPORT_AHEAD, type Sources } from './currencies';

@@ -1,0 +1,11 @@
+/** Who the accounts are, for the domains above auth (SQL stays in auth/queries.ts). */
+export {
+  customerCounts,
+  findUserById,
+  findUserByLogin,
+  knownAddresses,
+  listUserSessions,
+  operatorIds,
+  searchUsers,
+  usernamesByIds,
+} from './queries';
