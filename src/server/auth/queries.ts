@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import type { Database, EmailTokenKind, UsersTable } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -444,4 +444,27 @@ export function searchUsers(db: Q, text: string, limit: number) {
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** How many users came through this referrer's link (`users.referrer_id`, fixed at registration). */
+export async function referredCount(db: Kysely<Database>, referrerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('referrer_id', '=', referrerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The username of the user whose id is in `idColumn` (null when none), as a subquery for
+ * another domain's list: it names its rows' users without reading the users table itself.
+ */
+export function usernameOf(idColumn: string): RawBuilder<string | null> {
+  return sql<string | null>`(SELECT username FROM users WHERE users.id = ${sql.ref(idColumn)})`;
+}
+
+/** The users a referrer brought (created_at, username, id), as a subquery for referrals' history. */
+export function referredUsersSql(referrerId: number): RawBuilder<unknown> {
+  return sql`SELECT created_at, username, id FROM users WHERE referrer_id = ${referrerId}`;
 }

@@ -6,6 +6,9 @@ export {
   knownAddresses,
   listUserSessions,
   operatorIds,
+  referredCount,
+  referredUsersSql,
   searchUsers,
+  usernameOf,
   usernamesByIds,
 } from './queries';

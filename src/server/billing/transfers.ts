@@ -1,2 +1,2 @@
 /** A user's ledger transfers, for the domains above billing (SQL stays in billing/queries.ts). */
-export { firstDepositTransferId, userTransfers } from './queries';
+export { firstDepositTransferId, referralEarnings, transfersOfAccountSql, userTransfers } from './queries';

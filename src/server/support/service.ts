@@ -360,10 +360,7 @@ async function toConversation(
   db: DB,
   c: NonNullable<Awaited<ReturnType<typeof q.conversationById>>>,
 ): Promise<SupportConversation> {
-  const user =
-    c.user_id === null
-      ? undefined
-      : await db.selectFrom('users').select(['username', 'email']).where('id', '=', c.user_id).executeTakeFirst();
+  const user = c.user_id === null ? undefined : await findUserById(db, c.user_id);
   return {
     id: c.id,
     who: user?.username ?? c.visitor_email ?? `#${c.id}`,
