@@ -468,3 +468,12 @@ export function usernameOf(idColumn: string): RawBuilder<string | null> {
 export function referredUsersSql(referrerId: number): RawBuilder<unknown> {
   return sql`SELECT created_at, username, id FROM users WHERE referrer_id = ${referrerId}`;
 }
+
+/** The highest user id (0 with none): where the reminders' windows end. */
+export async function lastUserId(db: Q): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number | null>`max(id)`.as('id'))
+    .executeTakeFirstOrThrow();
+  return Number(row.id ?? 0);
+}

@@ -4,6 +4,7 @@ export {
   findUserById,
   findUserByLogin,
   knownAddresses,
+  lastUserId,
   listUserSessions,
   operatorIds,
   referredCount,
