@@ -457,11 +457,12 @@ export async function referredCount(db: Kysely<Database>, referrerId: number): P
 }
 
 /**
- * The username of the user whose id is in `idColumn` (null when none), as a subquery for
+ * The username of the user whose id is in `idColumn` (a column, or an expression; null when none), as a subquery for
  * another domain's list: it names its rows' users without reading the users table itself.
  */
-export function usernameOf(idColumn: string): RawBuilder<string | null> {
-  return sql<string | null>`(SELECT username FROM users WHERE users.id = ${sql.ref(idColumn)})`;
+export function usernameOf(idColumn: string | RawBuilder<number>): RawBuilder<string | null> {
+  const id = typeof idColumn === 'string' ? sql.ref(idColumn) : idColumn;
+  return sql<string | null>`(SELECT username FROM users WHERE users.id = ${id})`;
 }
 
 /** The users a referrer brought (created_at, username, id), as a subquery for referrals' history. */

@@ -1,6 +1,7 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema';
+import { usernameOf } from '../auth/users';
 import { CHARGED } from '../../shared/lifecycle';
 import { userAccount, type TransferKind } from './ledger';
 import { MICROS_PER_USD, type Micros } from '../../shared/money';
@@ -211,8 +212,11 @@ export async function isPaying(db: Kysely<Database>, userId: number): Promise<bo
 export async function listOpenDebts(db: Kysely<Database>, limit: number) {
   const rows = await db
     .selectFrom('ledger_accounts as a')
-    .leftJoin('users as u', (j) => j.on(sql<boolean>`u.id = CAST(substr(a.account, 6) AS INTEGER)`))
-    .select(['a.account', 'u.username', sql<number>`a.debits - a.credits`.as('owed')])
+    .select([
+      'a.account',
+      usernameOf(sql<number>`CAST(substr(a.account, 6) AS INTEGER)`).as('username'),
+      sql<number>`a.debits - a.credits`.as('owed'),
+    ])
     .where('a.account', 'like', 'debt:%')
     .where(sql<boolean>`a.debits > a.credits`)
     .orderBy('owed', 'desc')
