@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importCatalog, bundledCatalogPath } from '../src/server/coins/import';
 import { coinGeckoProvider } from '../src/server/market/coingecko';
-import { demoBasesFromCatalog, demoProvider } from '../src/server/market/demo';
+import { demoProvider } from '../src/server/market/demo';
+import { demoBasesFromCatalog } from '../src/server/coins/demo-market';
 import { RateLimitedError } from '../src/server/market/provider';
 import { findQuote, lastHistory } from '../src/server/market/queries';
 import { MarketRefresher, readMarketStatus } from '../src/server/market/refresher';

@@ -1,3 +1,5 @@
+// Wires the domains' hooks before any command runs (a CLI command may raise a notice).
+import './domain-hooks';
 import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
 import { terminalLine } from './kernel/terminal';

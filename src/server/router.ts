@@ -1,3 +1,5 @@
+// Wires the domains' hooks before any procedure can run.
+import './domain-hooks';
 import { apikeysRouter } from './apikeys/router';
 import { authRouter } from './auth/router';
 import { billingRouter } from './billing/router';

@@ -5,7 +5,7 @@ import type { Context } from '../rpc/context';
 import { normalizeIp } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { ApiKey, User } from '../db/schema';
-import { findUserById } from '../auth/queries';
+import { findUserById } from '../auth/users';
 import { hashToken, newToken } from '../auth/tokens';
 import { fail } from '../kernel/errors';
 import { raise } from '../notifications/raise';

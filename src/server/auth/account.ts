@@ -5,8 +5,7 @@ import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../kernel/errors';
 import { enqueueMail } from '../mail/outbox';
 import { accountExistsMail, resetMail, verificationMail } from '../mail/templates';
-import { afterRaise, raise } from '../notifications/raise';
-import { paySignupCredit } from '../billing/signup-credit';
+import { authPorts } from './ports';
 import { hashPassword, verifyPassword } from './passwords';
 import {
   consumeEmailToken,
@@ -136,12 +135,11 @@ export async function verifyEmail(ctx: Context, hash: string) {
     const token = await findUsableEmailToken(trx, 'verify', hashToken(hash), Date.now());
     if (!token || !(await consumeEmailToken(trx, token.id))) return false;
     await updateUser(trx, token.user_id, { verified_at: Date.now() });
-    await paySignupCredit(trx, token.user_id, ctx.config.signupCreditMicros);
-    await emailVerified(trx, token.user_id);
+    await emailVerified(trx, token.user_id, ctx.config);
     return true;
   });
   // Hooks may have raised notices (support tells the operators of a released conversation).
-  if (ok) afterRaise(ctx);
+  if (ok) authPorts().afterRaise(ctx);
   if (!ok) fail('BAD_REQUEST', 'This verification link is invalid, expired or has already been used.');
   return { success: true as const, message: 'Successfully verified!' };
 }
@@ -201,14 +199,13 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
     // Following the mailed link proves the address, so it counts as verified too.
     await updateUser(trx, row.user_id, { password_hash, verified_at: user?.verified_at ?? Date.now() });
     if (user && user.verified_at === null) {
-      await paySignupCredit(trx, row.user_id, ctx.config.signupCreditMicros);
-      await emailVerified(trx, row.user_id);
+      await emailVerified(trx, row.user_id, ctx.config);
     }
     await endSessions(trx, row.user_id, {});
     return true;
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
-  afterRaise(ctx);
+  authPorts().afterRaise(ctx);
   ctx.log.info('password reset', { user_id: row.user_id });
   return { success: true as const, message: 'Your password has been changed. You can now log in.' };
 }
@@ -230,7 +227,7 @@ export async function changePassword(
     await updateUser(trx, user.id, { password_hash });
     await endSessions(trx, user.id, { keep: sessionId });
     await voidEmailTokens(trx, user.id, 'reset');
-    await raise(trx, user.id, 'password_changed', {});
+    await authPorts().raise(trx, user.id, 'password_changed', {});
   });
   void ctx.mail.kick();
   void ctx.hub.poke();

@@ -2,7 +2,7 @@ import type { DB } from '../db/open';
 import type { User } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
-import { raise } from '../notifications/raise';
+import { authPorts } from './ports';
 import { sendVerification } from './account';
 import { findUserById, updateUser, voidEmailTokens } from './queries';
 import { endSessions } from './sessions';
@@ -62,7 +62,7 @@ export async function resetUserTfa(db: DB, by: OperatorActor, userId: number, id
     const user = await customer(trx, userId);
     if (user.tfa_enabled !== 1) fail('BAD_REQUEST', `${user.username} does not have two-factor authentication on.`);
     await updateUser(trx, user.id, { tfa_enabled: 0, tfa_secret: null, tfa_failures: 0, tfa_locked_until: 0 });
-    await raise(trx, user.id, 'tfa_disabled', {});
+    await authPorts().raise(trx, user.id, 'tfa_disabled', {});
     await logOperatorAction(trx, by, 'users reset-2fa', {
       user_id: user.id,
       username: user.username,

@@ -1,10 +1,10 @@
 import type { CommonInfo } from '../../shared/schemas/auth';
 import { toUsdNumber } from '../../shared/money';
-import { accountBalance, userAccount } from '../billing/ledger';
 import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../kernel/errors';
 import { getBanner } from '../operator/platform';
+import { authPorts } from './ports';
 import { recordVisit } from './queries';
 
 /** Page visits kept per user: enough for "recently viewed", bounded whatever a script sends. */
@@ -14,7 +14,7 @@ export async function commonInfo(
   ctx: Pick<Context, 'db' | 'config'> & { maintenance: boolean },
   user: User,
 ): Promise<CommonInfo> {
-  const [balance, banner] = await Promise.all([accountBalance(ctx.db, userAccount(user.id)), getBanner(ctx.db)]);
+  const [balance, banner] = await Promise.all([authPorts().balanceOf(ctx.db, user.id), getBanner(ctx.db)]);
   const { maintenance } = ctx;
   return {
     success: true,

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import type { Database, EmailTokenKind, UsersTable } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -444,4 +444,42 @@ export function searchUsers(db: Q, text: string, limit: number) {
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+}
+
+/** How many users came through this referrer's link (`users.referrer_id`, fixed at registration). */
+export async function referredCount(db: Kysely<Database>, referrerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('referrer_id', '=', referrerId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The username of the user whose id is in `idColumn` (a column, or an expression; null when none), as a subquery for
+ * another domain's list: it names its rows' users without reading the users table itself.
+ */
+export function usernameOf(idColumn: string | RawBuilder<number>): RawBuilder<string | null> {
+  const id = typeof idColumn === 'string' ? sql.ref(idColumn) : idColumn;
+  return sql<string | null>`(SELECT username FROM users WHERE users.id = ${id})`;
+}
+
+/** The users a referrer brought (created_at, username, id), as a subquery for referrals' history. */
+/** The ids of the users `referrerId` brought, as a subquery (nodes counts them). */
+export function referredUserIds(db: Q, referrerId: number) {
+  return db.selectFrom('users').select('id').where('referrer_id', '=', referrerId);
+}
+
+export function referredUsersSql(referrerId: number): RawBuilder<unknown> {
+  return sql`SELECT created_at, username, id FROM users WHERE referrer_id = ${referrerId}`;
+}
+
+/** The highest user id (0 with none): where the reminders' windows end. */
+export async function lastUserId(db: Q): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select(sql<number | null>`max(id)`.as('id'))
+    .executeTakeFirstOrThrow();
+  return Number(row.id ?? 0);
 }

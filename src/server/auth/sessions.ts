@@ -2,7 +2,7 @@ import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/outbox';
-import { afterRaise, raise } from '../notifications/raise';
+import { authPorts } from './ports';
 import {
   findLiveSessionWithUser,
   insertSession,
@@ -32,7 +32,7 @@ export async function createSession(
     // A first login is no news; a login from an address none of the earlier ones came from is.
     const seen = await loginHistory(trx, userId, ctx.req.ip);
     const newIp = seen.any && !seen.fromIp;
-    if (newIp) await raise(trx, userId, 'login_new_ip', { ip: ctx.req.ip });
+    if (newIp) await authPorts().raise(trx, userId, 'login_new_ip', { ip: ctx.req.ip });
     await insertSession(trx, {
       user_id: userId,
       token_hash: hashToken(token),
@@ -44,7 +44,7 @@ export async function createSession(
     return newIp;
   });
   // The owner hears of a strange login now, not at the mail job's next poll.
-  if (raised) afterRaise(ctx);
+  if (raised) authPorts().afterRaise(ctx);
   return token;
 }
 

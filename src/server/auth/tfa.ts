@@ -1,7 +1,7 @@
 import type { Context } from '../rpc/context';
 import type { User } from '../db/schema';
 import { fail, MESSAGES } from '../kernel/errors';
-import { afterRaise, raise } from '../notifications/raise';
+import { authPorts } from './ports';
 import { claimTfaStep, countTfaFailure, tfaState, updateUser } from './queries';
 import { matchTotpStep, newTotpSecret } from './totp';
 
@@ -71,18 +71,18 @@ export async function updateTfa(ctx: UpdateCtx, user: User, input: { enable: boo
   if (input.enable) {
     await ctx.db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, { tfa_enabled: 1 });
-      await raise(trx, user.id, 'tfa_enabled', {});
+      await authPorts().raise(trx, user.id, 'tfa_enabled', {});
     });
-    afterRaise(ctx);
+    authPorts().afterRaise(ctx);
     ctx.log.info('2fa enabled', { user_id: user.id });
     return { success: true as const, message: 'Two-factor authentication is now enabled.' };
   }
   // A fresh secret next time: a disabled secret may have leaked.
   await ctx.db.transaction().execute(async (trx) => {
     await updateUser(trx, user.id, { tfa_enabled: 0, tfa_secret: null });
-    await raise(trx, user.id, 'tfa_disabled', {});
+    await authPorts().raise(trx, user.id, 'tfa_disabled', {});
   });
-  afterRaise(ctx);
+  authPorts().afterRaise(ctx);
   ctx.log.info('2fa disabled', { user_id: user.id });
   return { success: true as const, message: 'Two-factor authentication is now disabled.' };
 }

@@ -1,11 +1,18 @@
-import type { DB } from '../db/open';
+import type { Config } from '../kernel/config';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema';
 
 /**
  * What other domains do when an account's email becomes verified, in the transaction that
- * verifies it. They register here (they import auth; auth imports none of them, so no
- * cycle): e.g. support lets the account's held conversation into the inbox.
+ * verifies it: billing pays the sign-up credit, support lets the account's held
+ * conversation into the inbox. Auth imports none of them (no folder cycle): the
+ * composition root (src/server/domain-hooks.ts) registers them, in the order they run.
  */
-type VerifiedHook = (trx: DB, userId: number) => Promise<void>;
+type VerifiedHook = (
+  trx: Transaction<Database>,
+  userId: number,
+  config: Pick<Config, 'signupCreditMicros'>,
+) => Promise<void>;
 
 const hooks: VerifiedHook[] = [];
 
@@ -14,6 +21,10 @@ export function onEmailVerified(hook: VerifiedHook): void {
 }
 
 /** Runs every registered hook; called by each path that sets `verified_at`. */
-export async function emailVerified(trx: DB, userId: number): Promise<void> {
-  for (const hook of hooks) await hook(trx, userId);
+export async function emailVerified(
+  trx: Transaction<Database>,
+  userId: number,
+  config: Pick<Config, 'signupCreditMicros'>,
+): Promise<void> {
+  for (const hook of hooks) await hook(trx, userId, config);
 }

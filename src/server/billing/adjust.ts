@@ -1,6 +1,6 @@
 import { formatUsdExact, type Micros } from '../../shared/money';
 import { idempotencyKey } from '../../shared/schemas/console-customers';
-import { findUserById } from '../auth/queries';
+import { findUserById } from '../auth/users';
 import type { DB } from '../db/open';
 import { fail } from '../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../operator/log';

@@ -1,5 +1,5 @@
 import type { DB } from '../db/open';
-import { operatorIds } from '../auth/queries';
+import { operatorIds } from '../auth/users';
 import type { AppDeps } from '../rpc/context';
 import { afterRaise, raise } from '../notifications/raise';
 import { dayOf, dayStart } from './charge-days';

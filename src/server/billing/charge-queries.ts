@@ -214,15 +214,6 @@ export function lowBalances(db: Q, days: number, after: number, upTo: number): P
     .execute();
 }
 
-/** The highest user id (0 with none): where the reminders' windows end. */
-export async function lastUserId(db: Q): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select(sql<number | null>`max(id)`.as('id'))
-    .executeTakeFirstOrThrow();
-  return Number(row.id ?? 0);
-}
-
 /** True for the first reminder of the user's day; false when one was raised already. */
 export async function claimReminder(db: Q, userId: number, day: string, now: number): Promise<boolean> {
   const r = await db

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatUsdExact, parseUsd } from '../../shared/money';
-import { findUserByLogin } from '../auth/queries';
+import { findUserByLogin } from '../auth/users';
 import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { fail } from '../kernel/errors';

@@ -1,6 +1,6 @@
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
-import { findCoin } from '../coins/queries';
+import { findCoin } from '../coins/catalog';
 import { chargeableNodes } from '../nodes/charged';
 import { markDestroy } from '../nodes/lifecycle';
 import type { JobRunner } from '../jobs/runner';

@@ -1,6 +1,6 @@
 import type { Micros } from '../../shared/money';
-import { holdReferralBonus } from '../referrals/bonus';
 import { payDebt } from './debt';
+import { depositCredited } from './deposit-hooks';
 import type { MoneyTx } from './ledger';
 import { PLATFORM, postTransfer, userAccount } from './ledger';
 
@@ -46,7 +46,8 @@ export async function creditDeposit(trx: MoneyTx, d: DepositInput): Promise<bool
     .select('id')
     .where('idempotency_key', '=', d.idempotencyKey)
     .executeTakeFirstOrThrow();
-  await holdReferralBonus(trx, {
+  // Referrals hold the referrer's bonus here (registered by the composition root).
+  await depositCredited(trx, {
     userId: d.userId,
     depositTransferId: row.id,
     amount: d.amount,

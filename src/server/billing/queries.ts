@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../db/schema';
-import { userAccount } from './ledger';
+import { usernameOf } from '../auth/users';
+import { userAccount, type TransferKind } from './ledger';
 import { MICROS_PER_USD, type Micros } from '../../shared/money';
 import { CARD_MINIMUM } from '../../shared/schemas/billing';
 
@@ -196,8 +197,11 @@ export async function isPaying(db: Kysely<Database>, userId: number): Promise<bo
 export async function listOpenDebts(db: Kysely<Database>, limit: number) {
   const rows = await db
     .selectFrom('ledger_accounts as a')
-    .leftJoin('users as u', (j) => j.on(sql<boolean>`u.id = CAST(substr(a.account, 6) AS INTEGER)`))
-    .select(['a.account', 'u.username', sql<number>`a.debits - a.credits`.as('owed')])
+    .select([
+      'a.account',
+      usernameOf(sql<number>`CAST(substr(a.account, 6) AS INTEGER)`).as('username'),
+      sql<number>`a.debits - a.credits`.as('owed'),
+    ])
     .where('a.account', 'like', 'debt:%')
     .where(sql<boolean>`a.debits > a.credits`)
     .orderBy('owed', 'desc')
@@ -217,4 +221,30 @@ export async function firstDepositTransferId(db: Kysely<Database>, userId: numbe
     .limit(1)
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** A referrer's paid bonuses less those taken back (a refund or dispute of the deposit after payment), in micro-dollars. */
+export async function referralEarnings(db: Kysely<Database>, referrerId: number): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_transfers')
+    .select(sql<number>`coalesce(sum(CASE WHEN kind = 'referral_bonus' THEN amount ELSE -amount END), 0)`.as('n'))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('credit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus')]),
+        eb.and([eb('debit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus_reversed')]),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The transfers of one kind credited to (or debited from) an account (created_at, description, amount, id), as a subquery for another domain's history. */
+export function transfersOfAccountSql(
+  side: 'credit' | 'debit',
+  account: string,
+  kind: TransferKind,
+): RawBuilder<unknown> {
+  return side === 'credit'
+    ? sql`SELECT created_at, description, amount, id FROM ledger_transfers WHERE credit_account = ${account} AND kind = ${kind}`
+    : sql`SELECT created_at, description, amount, id FROM ledger_transfers WHERE debit_account = ${account} AND kind = ${kind}`;
 }

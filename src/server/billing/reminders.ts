@@ -1,6 +1,7 @@
 import type { DB } from '../db/open';
 import { raise } from '../notifications/raise';
-import { claimReminder, lastUserId, lowBalances } from './charge-queries';
+import { lastUserId } from '../auth/users';
+import { claimReminder, lowBalances } from './charge-queries';
 
 /** Reminders start this many days of fees before a balance runs out (spec: 3). */
 export const REMIND_DAYS = 3;

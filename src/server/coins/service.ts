@@ -4,7 +4,7 @@ import type { CoinDetail, CoinRow, GetCoinsOutput } from '../../shared/schemas/c
 import type { Context } from '../rpc/context';
 import type { CoinRecord, MarketQuote } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { allQuotes, findQuote, lastHistory } from '../market/queries';
+import { allQuotes, findQuote, lastHistory } from '../market/quotes';
 import type { ExchangeTicker } from '../market/provider';
 import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';

@@ -1,5 +1,5 @@
 import type { ConsoleOverview } from '../../shared/schemas/console';
-import { pendingDepositTotals, revenueByDay } from '../billing/queries';
+import { pendingDepositTotals, revenueByDay } from '../billing/stats';
 import { PLATFORM } from '../billing/ledger';
 import type { DB } from '../db/open';
 import {

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { CustomerProfile, CustomerSummary } from '../../shared/schemas/console-customers';
-import { listUserSessions, searchUsers, findUserById } from '../auth/queries';
+import { listUserSessions, searchUsers, findUserById } from '../auth/users';
 import { accountBalance, userAccount } from '../billing/ledger';
-import { userTransfers } from '../billing/queries';
+import { userTransfers } from '../billing/transfers';
 import type { Database, User } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { listUserNodes } from '../nodes/read';
-import { recentNotifications } from '../notifications/queries';
+import { recentNotifications } from '../notifications/recent';
 
 // The operator's read side of a customer (the console's Customers page). Each domain's
 // data comes through that domain's queries; this folder owns no table.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { fail } from '../kernel/errors';
-import { isPaying, payingUsers, PAYING_MINIMUM } from '../billing/queries';
+import { isPaying, payingUsers, PAYING_MINIMUM } from '../billing/paying';
 import { usd } from '../../shared/notification-kinds';
 import { chargedNodesByOwner, countChargedNodes, planSlots } from '../nodes/read';
 

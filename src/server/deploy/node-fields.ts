@@ -6,7 +6,7 @@ import { newNodeId } from '../nodes/lifecycle';
 import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../nodes/output-text';
 import type { SecretBox } from '../secrets/box';
 import { sealSecrets, type StoredSecrets } from '../nodes/node-secrets';
-import { coinDetails } from '../coins/queries';
+import { coinDetails } from '../coins/catalog';
 import { BITCOIN_WIF_PREFIX, blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
 
 type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'monero_secret' | 'burntxid' | 'burn_output_id'>;

@@ -3,7 +3,7 @@ import { BLS_INCORRECT, deployProblem } from '../../shared/deploy-rules';
 import { familyOf } from '../../shared/families';
 import type { CheckBurnInput, DeployServerInput, DeployValidatorsInput } from '../../shared/schemas/deploy';
 import { getDeployInfo as coinDeployInfo } from '../coins/service';
-import { coinDetails, listCoins } from '../coins/queries';
+import { coinDetails, listCoins } from '../coins/catalog';
 import type { Context } from '../rpc/context';
 import type { CoinRecord, User } from '../db/schema';
 import { fail } from '../kernel/errors';

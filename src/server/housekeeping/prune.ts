@@ -1,10 +1,10 @@
-import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/queries';
+import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/retention';
 import type { DB } from '../db/open';
 import { pruneEvents } from '../events/outbox';
 import { pruneDestroyedNodes } from '../nodes/lifecycle';
 import { pruneFailedJobs } from '../jobs/queue';
-import { pruneClearedNotifications } from '../notifications/queries';
-import { pruneHeldConversations } from '../support/queries';
+import { pruneClearedNotifications } from '../notifications/retention';
+import { pruneHeldConversations } from '../support/retention';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 

@@ -1,22 +1,7 @@
 import { createHash } from 'node:crypto';
-import { coinDetails, listCoins } from '../coins/queries';
-import type { DB } from '../db/open';
 import type { ExchangeTicker, MarketDataProvider, PricePoint, Quote } from './provider';
 
 export type DemoBase = { price: number; volume_24h: number; market_cap: number; ticker: string };
-
-/** The demo figures the catalog gives each coin, by market id. */
-export async function demoBasesFromCatalog(db: DB): Promise<Map<string, DemoBase>> {
-  const coins = await listCoins(db);
-  return new Map(
-    coins
-      .filter((c) => c.market_id)
-      .map((c) => {
-        const d = coinDetails(c).demo_market;
-        return [c.market_id!, { price: d.price, volume_24h: d.volume_24h, market_cap: d.market_cap, ticker: c.ticker }];
-      }),
-  );
-}
 
 /** A stable number in [0, 1) from a text: the same coin always gets the same series. */
 function unit(text: string): number {

@@ -1,11 +1,10 @@
-import { depositPriceCoins } from '../billing/crypto/queries';
-import { listCoins } from '../coins/queries';
 import type { DB } from '../db/open';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { getSetting, setSetting } from '../operator/settings';
 import { addHistory, historyCounts, saveExchanges, upsertQuote } from './queries';
 import { RateLimitedError, type MarketDataProvider } from './provider';
+import { priceTargets } from './targets';
 
 export type MarketStatus = {
   provider: string;
@@ -56,7 +55,7 @@ export class MarketRefresher {
     if (Date.now() < this.pausedUntil) return;
     const started = Date.now();
     try {
-      const all = await listCoins(this.db);
+      const all = await priceTargets().catalogCoins(this.db);
       const coins = all.filter((c) => c.market_id);
       // Several catalog coins can share one market id (Horizen's two node types).
       const byMarket = new Map<string, string[]>();
@@ -64,7 +63,7 @@ export class MarketRefresher {
       // Accepted deposit currencies that are not hosted coins (Bitcoin, Litecoin, Monero):
       // their price id is the provider's market id, their quote kept under that id.
       const catalog = new Set(all.map((c) => c.id));
-      for (const id of await depositPriceCoins(this.db))
+      for (const id of await priceTargets().depositPriceIds(this.db))
         if (!catalog.has(id)) byMarket.set(id, [...(byMarket.get(id) ?? []), id]);
       const quotes = await this.provider.quotes([...byMarket.keys()]);
       signal?.throwIfAborted();

@@ -1,4 +1,4 @@
-import { findUserByLogin } from '../auth/queries';
+import { findUserByLogin } from '../auth/users';
 import { DataDirInUse, lockDataDir } from '../db/data-dir';
 import { LocalEngine } from '../fleet/engines/local';
 import { bundledCatalogPath } from '../coins/import';

@@ -1,4 +1,4 @@
-import { operatorIds } from '../auth/queries';
+import { operatorIds } from '../auth/users';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
 import { errorText } from '../jobs/attempt';

@@ -1,5 +1,5 @@
 import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
-import { operatorIds } from '../auth/queries';
+import { operatorIds } from '../auth/users';
 import { coinDaemonVersion, coinDaemonVersions, setCoinDaemonVersion } from '../coins/daemon-versions';
 import { coinDetails, findCoin, listCoins } from '../coins/queries';
 import type { AppDeps } from '../rpc/context';

@@ -1,5 +1,5 @@
 import { badNetworkStates, type BadNetworkState } from '../../shared/notification-kinds';
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDetails, findCoin } from '../coins/catalog';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';
 import { findNodeAlerts, saveNodeAlerts } from './alert-queries';

@@ -5,7 +5,7 @@ import {
   renderNotification,
   type NotificationKind,
 } from '../../shared/notification-kinds';
-import { findUserById } from '../auth/queries';
+import { findUserById } from '../auth/users';
 import type { DB } from '../db/open';
 import { escapeHtml } from '../kernel/html';
 import type { JobRunner } from '../jobs/runner';

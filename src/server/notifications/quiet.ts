@@ -1,5 +1,5 @@
 import type { DB } from '../db/open';
-import { findUserById } from '../auth/queries';
+import { findUserById } from '../auth/users';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import { escapeHtml } from '../kernel/html';

@@ -1,6 +1,6 @@
 import type { Context as HonoContext, Hono } from 'hono';
 import { emailSettings } from '../../shared/notification-kinds';
-import { findUserById } from '../auth/queries';
+import { findUserById } from '../auth/users';
 import type { AppDeps } from '../rpc/context';
 import { escapeHtml } from '../kernel/html';
 import { UNSUBSCRIBE_PATH } from './mail';

@@ -1,13 +1,13 @@
 import { Gauge, type Registry } from 'prom-client';
-import { customerCounts } from '../auth/queries';
-import { depositCount } from '../billing/crypto/queries';
+import { customerCounts } from '../auth/users';
 import {
   customerBalancesTotal,
+  depositCount,
   lastTransferId,
   nonUserBalances,
   transfersOfKind,
   transfersOfKindAfter,
-} from '../billing/stats-queries';
+} from '../billing/stats';
 import type { DB } from '../db/open';
 import type { Host } from '../db/schema';
 import { listHosts } from '../nodes/read';

@@ -1,9 +1,9 @@
 import type { Micros } from '../../shared/money';
 import { MICROS_PER_USD } from '../../shared/money';
-import { findUserById, knownAddresses, usernamesByIds } from '../auth/queries';
-import { cardUsedBy, otherCardPayers, shareACard } from '../billing/card/queries';
+import { findUserById, knownAddresses, usernamesByIds } from '../auth/users';
+import { cardUsedBy, otherCardPayers, shareACard } from '../billing/cards';
 import { takeBack } from '../billing/debt';
-import { firstDepositTransferId } from '../billing/queries';
+import { firstDepositTransferId } from '../billing/transfers';
 import type { MoneyTx } from '../billing/ledger';
 import { PLATFORM, postTransfer, userAccount } from '../billing/ledger';
 import type { ReferralBonus } from '../db/schema';

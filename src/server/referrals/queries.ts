@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { usernamesByIds } from '../auth/queries';
+import { referredCount, referredUserIds, referredUsersSql, usernamesByIds } from '../auth/users';
+import { referralEarnings, transfersOfAccountSql } from '../billing/transfers';
 import { userAccount } from '../billing/ledger';
 import { countChargedNodesOf } from '../nodes/charged';
 import type { Database, ReferralBonus, ReferralBonusesTable, ReferralBonusStatus } from '../db/schema';
@@ -32,11 +33,11 @@ export async function referralHistory(db: Kysely<Database>, referrerId: number, 
   // `ord` keeps a sign-up before its bonus when both fall in the same millisecond.
   // A held line carries its referred user's id; the name comes from auth (usernamesByIds).
   const lines = sql<ReferralLine & { ord: number; id: number; referred_id: number | null }>`
-    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, NULL AS status, NULL AS until, 0 AS ord, id, NULL AS referred_id FROM users WHERE referrer_id = ${referrerId}
+    SELECT created_at AS at, 'signup' AS kind, username, '' AS description, 0 AS amount, NULL AS status, NULL AS until, 0 AS ord, id, NULL AS referred_id FROM (${referredUsersSql(referrerId)})
     UNION ALL
-    SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id, NULL FROM ledger_transfers WHERE credit_account = ${account} AND kind = 'referral_bonus'
+    SELECT created_at, 'bonus', NULL, description, amount, NULL, NULL, 1, id, NULL FROM (${transfersOfAccountSql('credit', account, 'referral_bonus')})
     UNION ALL
-    SELECT created_at, 'bonus', NULL, description, -amount, NULL, NULL, 2, id, NULL FROM ledger_transfers WHERE debit_account = ${account} AND kind = 'referral_bonus_reversed'
+    SELECT created_at, 'bonus', NULL, description, -amount, NULL, NULL, 2, id, NULL FROM (${transfersOfAccountSql('debit', account, 'referral_bonus_reversed')})
     UNION ALL
     SELECT created_at, 'held', NULL, '', amount, status, matures_at, 1, id, referred_user_id FROM referral_bonuses
       WHERE referrer_id = ${referrerId} AND status IN ('pending', 'awaiting_approval')`;
@@ -66,25 +67,11 @@ export async function referralTotals(
   referrerId: number,
 ): Promise<{ refs: number; earnings: number; nodes: number }> {
   const [refs, earnings, nodes] = await Promise.all([
-    db
-      .selectFrom('users')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('referrer_id', '=', referrerId)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('ledger_transfers')
-      // Paid bonuses less those taken back (a refund or dispute of the deposit after payment).
-      .select(sql<number>`coalesce(sum(CASE WHEN kind = 'referral_bonus' THEN amount ELSE -amount END), 0)`.as('n'))
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('credit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus')]),
-          eb.and([eb('debit_account', '=', userAccount(referrerId)), eb('kind', '=', 'referral_bonus_reversed')]),
-        ]),
-      )
-      .executeTakeFirstOrThrow(),
-    countChargedNodesOf(db, db.selectFrom('users').select('id').where('referrer_id', '=', referrerId)),
+    referredCount(db, referrerId),
+    referralEarnings(db, referrerId),
+    countChargedNodesOf(db, referredUserIds(db, referrerId)),
   ]);
-  return { refs: Number(refs.n), earnings: Number(earnings.n), nodes };
+  return { refs, earnings, nodes };
 }
 
 /*

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { usernameOf } from '../auth/users';
 
 type Q = Kysely<Database>;
 
@@ -136,8 +137,14 @@ export async function insertMessage(
 export async function messagesOf(db: Q, conversationId: number, limit = 200) {
   const rows = await db
     .selectFrom('support_messages as m')
-    .leftJoin('users as u', 'u.id', 'm.operator_id')
-    .select(['m.id', 'm.from_operator', 'm.body', 'm.outside_hours', 'm.created_at', 'u.username as operator'])
+    .select([
+      'm.id',
+      'm.from_operator',
+      'm.body',
+      'm.outside_hours',
+      'm.created_at',
+      usernameOf('m.operator_id').as('operator'),
+    ])
     .where('m.conversation_id', '=', conversationId)
     .orderBy('m.id', 'desc')
     .limit(limit)
@@ -172,12 +179,11 @@ export async function markRead(db: Q, conversationId: number, side: 'operator' |
 export function inbox(db: Q, limit: number) {
   return db
     .selectFrom('support_conversations as c')
-    .leftJoin('users as u', 'u.id', 'c.user_id')
     .select([
       'c.id',
       'c.user_id',
       'c.visitor_email',
-      'u.username',
+      usernameOf('c.user_id').as('username'),
       'c.operator_unread',
       'c.last_message_at',
       (eb) =>

@@ -6,10 +6,9 @@ import {
   type SupportThread,
   type SupportVisitorConfirmOutput,
 } from '../../shared/schemas/support';
-import { findUserById, operatorIds } from '../auth/queries';
+import { findUserById, operatorIds } from '../auth/users';
 import { hashToken, newToken } from '../auth/tokens';
-import { onEmailVerified } from '../auth/verified-hooks';
-import { isPaying } from '../billing/queries';
+import { isPaying } from '../billing/paying';
 import type { Config } from '../kernel/config';
 import type { Context } from '../rpc/context';
 import type { DB } from '../db/open';
@@ -214,9 +213,11 @@ export async function sendAsCustomer(
 /**
  * An account's held conversation joins the inbox, in the caller's transaction: its
  * messages become unread and the operators are told as for a new message. Once: false
- * when there was nothing held.
+ * when there was nothing held. Also run when the account's email is verified (its mailed
+ * link, or a password reset), in that transaction: the composition root registers it on
+ * auth's verified hook; auth runs afterRaise once it commits.
  */
-async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
+export async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
   const c = await q.conversationOfUser(trx, userId);
   if (!c?.held) return false;
   const notify = (await q.unreadTotal(trx)) === 0;
@@ -231,12 +232,6 @@ async function releaseAccountHeld(trx: DB, userId: number): Promise<boolean> {
 async function releaseAccountConversation(ctx: Ctx, userId: number): Promise<void> {
   if (await ctx.db.transaction().execute((trx) => releaseAccountHeld(trx, userId))) afterRaise(ctx);
 }
-
-// Verifying an account's email (its mailed link, or a password reset) releases its held
-// conversation in the same transaction; auth runs afterRaise once it commits.
-onEmailVerified(async (trx, userId) => {
-  await releaseAccountHeld(trx, userId);
-});
 
 /**
  * A visitor's first message opens their conversation. Past the hourly rate of new visitor
@@ -363,10 +358,7 @@ async function toConversation(
   db: DB,
   c: NonNullable<Awaited<ReturnType<typeof q.conversationById>>>,
 ): Promise<SupportConversation> {
-  const user =
-    c.user_id === null
-      ? undefined
-      : await db.selectFrom('users').select(['username', 'email']).where('id', '=', c.user_id).executeTakeFirst();
+  const user = c.user_id === null ? undefined : await findUserById(db, c.user_id);
   return {
     id: c.id,
     who: user?.username ?? c.visitor_email ?? `#${c.id}`,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { CardSessionsTable, Database } from '../../db/schema';
+import { usernameOf } from '../../auth/users';
 
 type Status = CardSessionsTable['status'];
 
@@ -79,11 +80,10 @@ export async function cardUsedBy(db: Kysely<Database>, userId: number, fingerpri
 export function listAllCardSessions(db: Kysely<Database>, status: Status | undefined, limit: number) {
   let q = db
     .selectFrom('card_sessions')
-    .leftJoin('users', 'users.id', 'card_sessions.user_id')
     .select([
       'card_sessions.id',
       'card_sessions.user_id',
-      'users.username',
+      usernameOf('card_sessions.user_id').as('username'),
       'card_sessions.amount',
       'card_sessions.status',
       'card_sessions.created_at',

@@ -1,10 +1,10 @@
 import type Stripe from 'stripe';
 import * as v from 'valibot';
 import { usd } from '../../../shared/notification-kinds';
-import { findUserById, operatorIds } from '../../auth/queries';
+import { findUserById, operatorIds } from '../../auth/users';
 import type { AppDeps } from '../../rpc/context';
 import { afterRaise, raise } from '../../notifications/raise';
-import { cancelReferralBonus } from '../../referrals/bonus';
+import { depositReversed } from '../deposit-hooks';
 import { payDebt, takeBack } from '../debt';
 import { PLATFORM, postTransfer, userAccount } from '../ledger';
 import { findTransferByKey } from '../queries';
@@ -187,8 +187,9 @@ export async function handleReversalEvent(deps: Deps, event: Stripe.Event): Prom
             : `Card payment disputed: ${usd(change)} of your payment of ${on}`,
         meta,
       });
-      // A bonus this payment earned its referrer is not paid once the money went back (any part of it).
-      await cancelReferralBonus(trx, depositTransferId, ask.what === 'refund' ? 'refunded' : 'disputed');
+      // A bonus this payment earned its referrer is not paid once the money went back (any
+      // part of it): referrals cancel it here (registered by the composition root).
+      await depositReversed(trx, depositTransferId, ask.what === 'refund' ? 'refunded' : 'disputed');
       await raise(trx, userId, 'card_payment_reversed', { usd_micros: change, reason: ask.what, debt_micros: debt });
     } else if (change < 0) {
       await postTransfer(trx, {

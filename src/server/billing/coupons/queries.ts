@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
+import { usernameOf } from '../../auth/users';
 
 export function findGiftCodeByHash(db: Kysely<Database>, codeHash: string) {
   return db.selectFrom('gift_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
@@ -33,7 +34,6 @@ export async function markGiftCodeRedeemed(db: Kysely<Database>, id: number, use
 export function listGiftCodes(db: Kysely<Database>, filter: { batch?: string; ids?: number[] } = {}) {
   let q = db
     .selectFrom('gift_codes')
-    .leftJoin('users', 'users.id', 'gift_codes.redeemed_by')
     .select([
       'gift_codes.id',
       'gift_codes.hint',
@@ -44,7 +44,7 @@ export function listGiftCodes(db: Kysely<Database>, filter: { batch?: string; id
       'gift_codes.redeemed_at',
       'gift_codes.redeemed_by',
       'gift_codes.revoked_at',
-      'users.username',
+      usernameOf('gift_codes.redeemed_by').as('username'),
     ]);
   if (filter.batch !== undefined) q = q.where('gift_codes.batch', '=', filter.batch);
   if (filter.ids !== undefined) q = q.where('gift_codes.id', 'in', filter.ids.length ? filter.ids : [-1]);

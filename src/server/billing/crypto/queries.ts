@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { Database, DepositCurrency, DepositsTable } from '../../db/schema';
+import { usernameOf } from '../../auth/users';
 import type { Insertable } from 'kysely';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -185,12 +186,11 @@ export async function depositCount(db: Q, state: DepositsTable['state']): Promis
 export function listAllDeposits(db: Q, state: DepositsTable['state'] | undefined, limit: number) {
   let q = db
     .selectFrom('deposits')
-    .leftJoin('users', 'users.id', 'deposits.user_id')
     .select([
       'deposits.id',
       'deposits.currency_id',
       'deposits.user_id',
-      'users.username',
+      usernameOf('deposits.user_id').as('username'),
       'deposits.txid',
       'deposits.amount',
       'deposits.confirmations',

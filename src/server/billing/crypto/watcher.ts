@@ -3,7 +3,7 @@ import type { DepositCurrency, DepositsTable } from '../../db/schema';
 import { creditDeposit } from '../deposit';
 import { insertEvent } from '../../events/outbox';
 import type { JobRunner } from '../../jobs/runner';
-import { findQuote } from '../../market/queries';
+import { findQuote } from '../../market/quotes';
 import { afterRaise, raise } from '../../notifications/raise';
 import { formatCoins } from '../../../shared/coin-amount';
 import { atomicToMicros } from './amounts';

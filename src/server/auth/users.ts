@@ -1,0 +1,16 @@
+/** Who the accounts are, for the domains above auth (SQL stays in auth/queries.ts). */
+export {
+  customerCounts,
+  findUserById,
+  findUserByLogin,
+  knownAddresses,
+  lastUserId,
+  listUserSessions,
+  operatorIds,
+  referredCount,
+  referredUserIds,
+  referredUsersSql,
+  searchUsers,
+  usernameOf,
+  usernamesByIds,
+} from './queries';

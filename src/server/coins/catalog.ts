@@ -1,0 +1,2 @@
+/** The coin catalog, for the domains above coins (SQL stays in coins/queries.ts). */
+export { coinDetails, findCoin, listCoins } from './queries';
