@@ -1,4 +1,7 @@
 import { wireAuth } from './auth/ports';
+import { wireCoins } from './coins/ports';
+import { wireNotifications } from './notifications/ports';
+import { chainObservation, hostedCounts, realNodeCounts, userNodes } from './nodes/read';
 import { onEmailVerified } from './auth/verified-hooks';
 import { onDepositCredited, onDepositReversed } from './billing/deposit-hooks';
 import { accountBalance, userAccount } from './billing/ledger';
@@ -18,6 +21,10 @@ import { releaseAccountHeld } from './support/service';
  */
 
 wireAuth({ raise, afterRaise, balanceOf: (db, userId) => accountBalance(db, userAccount(userId)) });
+
+// Coins shows the hosted nodes, and notifications names the muted ones; nodes owns them.
+wireCoins({ hostedCounts, realNodeCounts, chainObservation });
+wireNotifications({ userNodes });
 
 // The sign-up credit first, then the held support conversation (the order they ran in
 // when auth called them itself).

@@ -465,12 +465,17 @@ export function usernameOf(idColumn: string | RawBuilder<number>): RawBuilder<st
   return sql<string | null>`(SELECT username FROM users WHERE users.id = ${id})`;
 }
 
-/** The users a referrer brought (created_at, username, id), as a subquery for referrals' history. */
 /** The ids of the users `referrerId` brought, as a subquery (nodes counts them). */
 export function referredUserIds(db: Q, referrerId: number) {
   return db.selectFrom('users').select('id').where('referrer_id', '=', referrerId);
 }
 
+/** The ids of the users whose username or email matches the LIKE pattern `like` (escaped with \), as a subquery. */
+export function userIdsMatching(like: string): RawBuilder<number> {
+  return sql<number>`(SELECT id FROM users WHERE username LIKE ${like} ESCAPE '\\' OR email LIKE ${like} ESCAPE '\\')`;
+}
+
+/** The users a referrer brought (created_at, username, id), as a subquery for referrals' history. */
 export function referredUsersSql(referrerId: number): RawBuilder<unknown> {
   return sql`SELECT created_at, username, id FROM users WHERE referrer_id = ${referrerId}`;
 }

@@ -9,6 +9,7 @@ export {
   operatorIds,
   referredCount,
   referredUserIds,
+  userIdsMatching,
   referredUsersSql,
   searchUsers,
   usernameOf,

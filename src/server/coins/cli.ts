@@ -8,7 +8,8 @@ import type { CoinRecord } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { readMarketStatus } from '../market/refresher';
 import { applyCatalogImport, delistCoin, setCoinFlag, setCoinPrices, type CatalogFlag } from './operator';
-import { findCoin, hostedCounts, listCoins } from './queries';
+import { findCoin, listCoins } from './queries';
+import { coinsPorts } from './ports';
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : 'never');
 
@@ -53,7 +54,11 @@ export const catalogCommands: Record<string, CliCommand> = {
     usage: 'catalog list',
     summary: 'list coins with prices, flags and hosted nodes; show the market-data provider',
     async run(db, _args, io) {
-      const [coins, hosted, market] = await Promise.all([listCoins(db), hostedCounts(db), readMarketStatus(db)]);
+      const [coins, hosted, market] = await Promise.all([
+        listCoins(db),
+        coinsPorts().hostedCounts(db),
+        readMarketStatus(db),
+      ]);
       io.out(
         market
           ? `market data: ${market.provider === 'demo' ? 'demo data (offline, invented numbers)' : market.provider}; last refresh ${iso(market.last_success_at)}${market.last_error ? `; last error ${iso(market.last_error_at)}: ${market.last_error}` : ''}`
@@ -132,7 +137,9 @@ export const catalogCommands: Record<string, CliCommand> = {
       if (args.length !== 1) throw new UsageError('catalog delist takes one coin');
       const coin = await requireCoin(db, args[0]);
       if (!(await delistCoin(db, io.by, coin.id))) return io.out(`${coin.id} is already delisted`);
-      io.out(`${coin.id}: delisted (${(await hostedCounts(db)).get(coin.id) ?? 0} hosted nodes keep running)`);
+      io.out(
+        `${coin.id}: delisted (${(await coinsPorts().hostedCounts(db)).get(coin.id) ?? 0} hosted nodes keep running)`,
+      );
     },
   },
 };

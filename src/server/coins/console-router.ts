@@ -11,7 +11,8 @@ import {
 } from '../../shared/schemas/console-catalog';
 import { operatorProcedure, router } from '../rpc/trpc';
 import { applyCatalogImport, delistCoin, previewCatalogImport, setCoinFlag, setCoinPrices } from './operator';
-import { hostedCounts, listCoins } from './queries';
+import { listCoins } from './queries';
+import { coinsPorts } from './ports';
 
 const ok = { success: true as const };
 const micros = (usd: string | undefined) => (usd === undefined ? undefined : parseUsd(usd));
@@ -19,7 +20,7 @@ const micros = (usd: string | undefined) => (usd === undefined ? undefined : par
 /** The console's Catalog page: the services the CLI's `catalog …` commands call. */
 export const catalogConsoleRouter = router({
   coins: operatorProcedure.output(catalogList).query(async ({ ctx }) => {
-    const [coins, hosted] = await Promise.all([listCoins(ctx.db), hostedCounts(ctx.db)]);
+    const [coins, hosted] = await Promise.all([listCoins(ctx.db), coinsPorts().hostedCounts(ctx.db)]);
     return coins.map((c) => ({
       id: c.id,
       label: c.label,

@@ -81,14 +81,3 @@ export async function maxPosition(db: Q): Promise<number> {
     .executeTakeFirst();
   return Number(row?.p ?? -1);
 }
-
-/** Hosted (not deleted) nodes per coin. */
-export async function hostedCounts(db: Q): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('node_view')
-    .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('state', 'not in', ['deleting', 'deleted', 'failed'])
-    .groupBy('coin_id')
-    .execute();
-  return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));
-}

@@ -9,8 +9,8 @@ import type { ExchangeTicker } from '../market/provider';
 import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
-import { coinDetails, findCoin, hostedCounts, listCoins } from './queries';
-import { chainObservation, realNodeCounts } from '../nodes/read';
+import { coinDetails, findCoin, listCoins } from './queries';
+import { coinsPorts } from './ports';
 
 /** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
 const CHAIN_FRESH_MS = 15 * 60_000;
@@ -36,7 +36,11 @@ function figures(c: CoinRecord, quote: MarketQuote | undefined) {
 const providerName = (quotes: MarketQuote[]) => quotes[0]?.provider ?? 'none';
 
 export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
-  const [coins, quotes, hosted] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db)]);
+  const [coins, quotes, hosted] = await Promise.all([
+    listCoins(ctx.db),
+    allQuotes(ctx.db),
+    coinsPorts().hostedCounts(ctx.db),
+  ]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   // A delisted coin stays visible only while customers still host nodes of it.
   const shown = coins.filter((c) => c.delisted === 0 || (hosted.get(c.id) ?? 0) > 0);
@@ -77,8 +81,8 @@ export async function getStats(ctx: Ctx) {
   const [coins, quotes, hosted, real] = await Promise.all([
     listCoins(ctx.db),
     allQuotes(ctx.db),
-    hostedCounts(ctx.db),
-    realNodeCounts(ctx.db),
+    coinsPorts().hostedCounts(ctx.db),
+    coinsPorts().realNodeCounts(ctx.db),
   ]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   let total_mns = 0;
@@ -111,8 +115,8 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
   const [quote, history, hosted, chain] = await Promise.all([
     findQuote(ctx.db, c.id),
     lastHistory(ctx.db, c.id, 60),
-    hostedCounts(ctx.db),
-    chainObservation(ctx.db, c.id, Date.now() - CHAIN_FRESH_MS),
+    coinsPorts().hostedCounts(ctx.db),
+    coinsPorts().chainObservation(ctx.db, c.id, Date.now() - CHAIN_FRESH_MS),
   ]);
   const f = figures(c, quote);
   const prices = currentPrices(c);
@@ -236,7 +240,11 @@ function specificationRows(
 }
 
 export async function getDetailed(ctx: Ctx) {
-  const [coins, quotes, hosted] = await Promise.all([listCoins(ctx.db), allQuotes(ctx.db), hostedCounts(ctx.db)]);
+  const [coins, quotes, hosted] = await Promise.all([
+    listCoins(ctx.db),
+    allQuotes(ctx.db),
+    coinsPorts().hostedCounts(ctx.db),
+  ]);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   return {
     success: true as const,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { OperatorLogLine, OperatorLogQuery } from '../../shared/schemas/console';
 import type { Database } from '../db/schema';
+import { usernameOf } from '../auth/users';
 import { listOperatorLog, operatorLogFacets } from '../operator/log';
 
 const DAY_MS = 86_400_000;
@@ -26,6 +27,7 @@ export async function readOperatorLog(db: Kysely<Database>, q: OperatorLogQuery)
     },
     q.page,
     q.per_page,
+    usernameOf,
   );
   const lines: OperatorLogLine[] = rows.map((r) => ({
     id: r.id,
@@ -40,4 +42,4 @@ export async function readOperatorLog(db: Kysely<Database>, q: OperatorLogQuery)
   return { lines, total, page: q.page, per_page: q.per_page };
 }
 
-export const operatorLogFilterChoices = operatorLogFacets;
+export const operatorLogFilterChoices = (db: Kysely<Database>) => operatorLogFacets(db, usernameOf);

@@ -17,7 +17,7 @@ import { insertEvent } from '../events/outbox';
 import { FleetActionError } from '../fleet/access';
 import { requestDestroy } from './lifecycle';
 import { systemActor } from '../operator/log';
-import { findCoin } from '../coins/queries';
+import { findCoin } from '../coins/catalog';
 import { DaemonError } from '../fleet/daemons/http';
 import { RpcError } from '../fleet/daemons/jsonrpc';
 import { isBlsSecretKey } from './bls';
@@ -27,7 +27,7 @@ import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { keymanagerTokenOf } from './node-secrets';
 import { validatorExitFile } from './validator-exit';
-import { setNodeMuted } from '../notifications/alert-queries';
+import { setNodeMuted } from '../notifications/node-alerts';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
 type FeeCtx = Ctx & Pick<Context, 'secrets'>;

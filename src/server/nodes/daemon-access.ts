@@ -1,4 +1,4 @@
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDetails, findCoin } from '../coins/catalog';
 import type { Masternode } from '../db/schema';
 import type { BurnResult, DaemonAccess } from '../fleet/access';
 import { BURN_MESSAGES, lookUpBurn } from '../fleet/burn-check';

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
-import { coinDetails } from '../coins/queries';
+import { coinDetails } from '../coins/catalog';
 import { blsPublicKeyOf } from './output-read';
 import { coinsToSat } from '../fleet/daemons/amounts';
 import { versionedImage } from '../fleet/daemon-version';

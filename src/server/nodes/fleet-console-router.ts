@@ -92,7 +92,8 @@ export const fleetConsoleRouter = router({
           mn_id: n.mn_id,
           coin: n.coin_id,
           user_id: n.user_id,
-          username: n.username,
+          // Every node has an owner: the subquery names it (auth owns users).
+          username: n.username ?? '',
           plan: n.package,
           status: n.status,
           state: n.state,

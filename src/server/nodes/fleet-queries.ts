@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { Database, HostsTable, ObservationsTable, PlacementsTable } from '../db/schema';
+import { userIdsMatching, usernameOf } from '../auth/users';
 
 type Q = Kysely<Database>;
 
@@ -208,6 +209,17 @@ export async function chainObservation(db: Q, coinId: string, since: number) {
   };
 }
 
+/** The user's nodes that are not deleted (row id and `mn_id`), in node id order. */
+export function userNodes(db: Q, userId: number): Promise<Array<{ id: number; mn_id: string }>> {
+  return db
+    .selectFrom('nodes')
+    .select(['id', 'mn_id'])
+    .where('user_id', '=', userId)
+    .where('state', '!=', 'deleted')
+    .orderBy('id')
+    .execute();
+}
+
 /** Live nodes per coin and kind, for the operator's status. */
 export async function nodeCountsBySimulated(db: Q) {
   return db
@@ -216,6 +228,17 @@ export async function nodeCountsBySimulated(db: Q) {
     .where('state', 'not in', ['deleting', 'deleted'])
     .groupBy('simulated')
     .execute();
+}
+
+/** Hosted (not deleted) nodes per coin. */
+export async function hostedCounts(db: Q): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('node_view')
+    .select(['coin_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('state', 'not in', ['deleting', 'deleted', 'failed'])
+    .groupBy('coin_id')
+    .execute();
+  return new Map(rows.map((r) => [r.coin_id, Number(r.n)]));
 }
 
 /** Live nodes per coin that hold real collateral (simulated ones hold none). */
@@ -295,7 +318,6 @@ export type NodeSearch = { q?: string; status?: string; coin?: string; page: num
 export async function searchNodes(db: Q, s: NodeSearch) {
   let q = db
     .selectFrom('node_view')
-    .innerJoin('users', 'users.id', 'node_view.user_id')
     .leftJoin('hosts', 'hosts.id', 'node_view.host_id')
     .where('node_view.state', '!=', 'deleted');
   if (s.status) q = q.where('node_view.status', '=', s.status);
@@ -305,8 +327,7 @@ export async function searchNodes(db: Q, s: NodeSearch) {
     q = q.where((eb) =>
       eb.or([
         eb(sql`node_view.mn_id`, 'like', sql`${like} escape '\\'`),
-        eb(sql`users.username`, 'like', sql`${like} escape '\\'`),
-        eb(sql`users.email`, 'like', sql`${like} escape '\\'`),
+        eb(sql`node_view.user_id`, 'in', userIdsMatching(like)),
         eb(sql`node_view.coin_id`, 'like', sql`${like} escape '\\'`),
         eb(sql`coalesce(node_view.server_ip, '')`, 'like', sql`${like} escape '\\'`),
         eb(sql`coalesce(node_view.server_ip6, '')`, 'like', sql`${like} escape '\\'`),
@@ -320,7 +341,7 @@ export async function searchNodes(db: Q, s: NodeSearch) {
         'node_view.mn_id',
         'node_view.coin_id',
         'node_view.user_id',
-        'users.username',
+        usernameOf('node_view.user_id').as('username'),
         'node_view.package',
         'node_view.status',
         'node_view.state',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { currentPrices } from '../coins/prices';
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDetails, findCoin } from '../coins/catalog';
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../db/open';
 import type { Database, Masternode, NodesTable } from '../db/schema';

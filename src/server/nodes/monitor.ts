@@ -1,5 +1,5 @@
 import { splitNetworkStatus } from '../../shared/node-status';
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDetails, findCoin } from '../coins/catalog';
 import type { DB } from '../db/open';
 import type { Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/outbox';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { coinDetails, findCoin } from '../coins/queries';
+import { coinDetails, findCoin } from '../coins/catalog';
 import type { Masternode } from '../db/schema';
 import { insertEvent } from '../events/outbox';
 import { hostUsage, insertPlacement, listHosts, placedAddresses } from './fleet-queries';

@@ -1,6 +1,6 @@
 import { familyOf } from '../../shared/families';
 import { coinDaemonVersion } from '../coins/daemon-versions';
-import { findCoin } from '../coins/queries';
+import { findCoin } from '../coins/catalog';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/outbox';
 import type { DaemonProfile } from '../fleet/profiles';

@@ -22,5 +22,7 @@ export {
   nodesByStatus,
   planSlots,
   realNodeCounts,
+  hostedCounts,
+  userNodes,
   unplacedCounts,
 } from './fleet-queries';

@@ -1,7 +1,7 @@
 import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
 import { operatorIds } from '../auth/users';
 import { coinDaemonVersion, coinDaemonVersions, setCoinDaemonVersion } from '../coins/daemon-versions';
-import { coinDetails, findCoin, listCoins } from '../coins/queries';
+import { coinDetails, findCoin, listCoins } from '../coins/catalog';
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import type { Masternode } from '../db/schema';

@@ -2,7 +2,7 @@ import { familyOf } from '../../shared/families';
 import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
 import type { GetMasternodesOutput, MasternodeDetail, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
-import { coinDetails, listCoins } from '../coins/queries';
+import { coinDetails, listCoins } from '../coins/catalog';
 import type { Context } from '../rpc/context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../kernel/errors';
@@ -11,7 +11,7 @@ import { outputKind, withMasternodeKey } from './output-text';
 import { findUserNode, listUserNodes } from './repository';
 import { buildSetup } from './setup';
 import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
-import { allQuotes, findQuote } from '../market/queries';
+import { allQuotes, findQuote } from '../market/quotes';
 
 type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
 

@@ -1,4 +1,4 @@
-import { findCoin } from '../coins/queries';
+import { findCoin } from '../coins/catalog';
 import type { Masternode } from '../db/schema';
 import { FleetActionError } from '../fleet/access';
 import { placedHost, type FleetDeps } from './fleet-deps';

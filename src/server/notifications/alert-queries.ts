@@ -67,18 +67,16 @@ export async function markSummarised(db: Q, ids: number[]) {
       .execute();
 }
 
-/** The ids of the user's muted nodes that still exist. */
-export async function mutedNodeIds(db: Q, userId: number): Promise<string[]> {
+/** Which of these nodes have their alerts muted. */
+export async function mutedAmong(db: Q, nodeIds: number[]): Promise<Set<number>> {
+  if (nodeIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('node_alerts')
-    .innerJoin('nodes', 'nodes.id', 'node_alerts.node_id')
-    .select('nodes.mn_id')
-    .where('nodes.user_id', '=', userId)
-    .where('node_alerts.muted', '=', 1)
-    .where('nodes.state', '!=', 'deleted')
-    .orderBy('nodes.id')
+    .select('node_id')
+    .where('node_id', 'in', nodeIds)
+    .where('muted', '=', 1)
     .execute();
-  return rows.map((r) => r.mn_id);
+  return new Set(rows.map((r) => r.node_id));
 }
 
 /** The user's notifications held from their alert channels (quiet hours), oldest first. */

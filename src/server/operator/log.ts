@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema';
 import type { OperatorActor } from '../kernel/actor';
 
@@ -57,9 +57,21 @@ export type OperatorLogFilter = {
   to?: number;
 };
 
+/**
+ * An operator's username from their user id (a column name), as a subquery: auth owns the
+ * users table and sits above operator/, so the caller hands in auth's `usernameOf`.
+ */
+export type NameOf = (idColumn: string) => RawBuilder<string | null>;
+
 /** One page of the log, newest first, and how many lines match in all. */
-export async function listOperatorLog(db: Kysely<Database>, filter: OperatorLogFilter, page: number, perPage: number) {
-  let q = db.selectFrom('operator_log').leftJoin('users', 'users.id', 'operator_log.actor_user_id');
+export async function listOperatorLog(
+  db: Kysely<Database>,
+  filter: OperatorLogFilter,
+  page: number,
+  perPage: number,
+  nameOf: NameOf,
+) {
+  let q = db.selectFrom('operator_log');
   if (filter.action !== undefined) q = q.where('operator_log.action', '=', filter.action);
   if (filter.actorUserId !== undefined) q = q.where('operator_log.actor_user_id', '=', filter.actorUserId);
   if (filter.from !== undefined) q = q.where('operator_log.at', '>=', filter.from);
@@ -75,7 +87,7 @@ export async function listOperatorLog(db: Kysely<Database>, filter: OperatorLogF
         'operator_log.actor_user_id',
         'operator_log.actor_name',
         'operator_log.address',
-        'users.username',
+        nameOf('operator_log.actor_user_id').as('username'),
       ])
       .orderBy('operator_log.at', 'desc')
       .orderBy('operator_log.id', 'desc')
@@ -88,15 +100,16 @@ export async function listOperatorLog(db: Kysely<Database>, filter: OperatorLogF
 }
 
 /** The distinct actions and the operators that appear in the log: the console's filter choices. */
-export async function operatorLogFacets(db: Kysely<Database>) {
+export async function operatorLogFacets(db: Kysely<Database>, nameOf: NameOf) {
   const [actions, operators] = await Promise.all([
     db.selectFrom('operator_log').select('action').distinct().orderBy('action').execute(),
     db
       .selectFrom('operator_log')
-      .innerJoin('users', 'users.id', 'operator_log.actor_user_id')
-      .select(['users.id', 'users.username'])
+      .select([sql<number>`actor_user_id`.as('id'), sql<string>`${nameOf('actor_user_id')}`.as('username')])
+      .where('actor_user_id', 'is not', null)
+      .where(nameOf('actor_user_id'), 'is not', null)
       .distinct()
-      .orderBy('users.username')
+      .orderBy('username')
       .execute(),
   ]);
   return { actions: actions.map((a) => a.action), operators };

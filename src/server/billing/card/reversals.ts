@@ -17,7 +17,7 @@ import {
   saveCardReversal,
   upsertCardDispute,
 } from './queries';
-import type { WebhookAnswer } from './webhook';
+import type { WebhookAnswer } from './webhook-answer';
 
 /*
  * Card payments taken back by the card's bank: refunds and disputes of a charge we

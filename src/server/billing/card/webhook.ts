@@ -11,8 +11,9 @@ import {
   setCardSessionStatus,
 } from './queries';
 import { handleReversalEvent, REVERSAL_EVENTS } from './reversals';
+import type { WebhookAnswer } from './webhook-answer';
 
-export type WebhookAnswer = { status: 200 | 400 | 404; message: string };
+export type { WebhookAnswer } from './webhook-answer';
 
 type Deps = Pick<AppDeps, 'db' | 'hub' | 'mail' | 'log' | 'config'>;
 

@@ -1,0 +1,34 @@
+import type { DB } from '../db/open';
+
+/** What a coin's page shows of the chain, from the nodes that follow it (nodes/ reads it). */
+export type ChainObservation = {
+  simulated: boolean;
+  latestBlock: number;
+  wallet: { version: string; protocol_version: string; connections: number | null } | null;
+};
+
+/**
+ * What coins shows of the hosted nodes (counts per coin, the chain as nodes see it). The
+ * nodes domain owns those tables and sits above coins (a node needs its coin), so the
+ * composition root (src/server/domain-hooks.ts) hands these in once, at load.
+ */
+export type CoinsPorts = {
+  /** Hosted nodes per coin (not deleting, deleted or failed). */
+  hostedCounts(db: DB): Promise<Map<string, number>>;
+  /** Live nodes per coin that hold real collateral. */
+  realNodeCounts(db: DB): Promise<Map<string, number>>;
+  /** The chain as the coin's most recently checked nodes (since `since`) report it, or null. */
+  chainObservation(db: DB, coinId: string, since: number): Promise<ChainObservation | null>;
+};
+
+let ports: CoinsPorts | null = null;
+
+export function wireCoins(p: CoinsPorts): void {
+  ports = p;
+}
+
+/** The handed-in ports; a process that forgot to wire them fails loudly. */
+export function coinsPorts(): CoinsPorts {
+  if (!ports) throw new Error('coins ports are not wired (import src/server/domain-hooks.ts)');
+  return ports;
+}
