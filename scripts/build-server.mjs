@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 await build({
   entryPoints: {
     main: 'src/server/main.ts',
-    cli: 'src/server/cli/bin.ts',
+    cli: 'src/server/command-line.ts',
     simulator: 'src/server/fleet/simulator/main.ts',
   },
   outdir: 'dist/server',

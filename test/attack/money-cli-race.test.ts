@@ -31,7 +31,7 @@ afterAll(async () => {
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/command-line.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir },
     });
     let out = '';

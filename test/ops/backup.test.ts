@@ -28,7 +28,7 @@ function cliProcess(
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/bin.ts', ...args], {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/server/command-line.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     });
     let out = '';
