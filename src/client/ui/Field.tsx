@@ -1,10 +1,10 @@
 import {
   useId,
   useState,
+  type ComponentPropsWithRef,
   type InputHTMLAttributes,
   type ReactNode,
   type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
 } from 'react';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
@@ -73,7 +73,8 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...res
   );
 }
 
-type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id' | 'value' | 'onChange'>;
+// With its ref: a form puts the focus back into its message box.
+type TextAreaProps = Omit<ComponentPropsWithRef<'textarea'>, 'id' | 'value' | 'onChange'>;
 
 /** A labelled textarea (a message, a PEM key), its hint and error tied to it like TextField's. */
 export function TextAreaField({ label, value, onValueChange, error, hint, ...rest }: TextAreaProps & Bound) {

@@ -11,8 +11,12 @@ export type FormOptions<V extends Values, S extends z.ZodType, R> = {
   initial: V;
   /** The schema's input made from the fields (hidden values, fixed flags); the fields as they are when absent. */
   toInput?: (values: V) => unknown;
-  /** Sends the checked data. A thrown error becomes the error alert and, for zod's field errors, messages under the fields. */
-  submit: (data: z.output<S>) => Promise<R>;
+  /**
+   * Sends the checked data. A thrown error becomes the error alert and, for zod's field
+   * errors, messages under the fields. `input` is what passed the check, as the server
+   * takes it: send it instead of `data` when the schema transforms (a dollar text to micros).
+   */
+  submit: (data: z.output<S>, input: z.input<S>) => Promise<R>;
   /** The success alert's text; the server's `message` by default, none when this returns null. */
   successMessage?: (result: R) => string | null;
   /** After a success (e.g. clear the fields or leave the page); `values` as they were sent. */
@@ -78,7 +82,8 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
     const o = latest.current;
     setError(null);
     setSuccess(null);
-    const checked = check(o.schema, o.toInput ? o.toInput(values) : values, Object.keys(values));
+    const input: unknown = o.toInput ? o.toInput(values) : values;
+    const checked = check(o.schema, input, Object.keys(values));
     setErrors(checked.ok ? {} : checked.errors);
     if (!checked.ok) {
       setError(o.alertInvalid ? checked.message : checked.unplaced);
@@ -87,7 +92,7 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
     inFlight.current = true;
     setPending(true);
     try {
-      const result = await o.submit(checked.data);
+      const result = await o.submit(checked.data, input as z.input<S>);
       const message = o.successMessage ? o.successMessage(result) : defaultMessage(result);
       setSuccess(message);
       o.onSuccess?.(result, { values, setValues });
