@@ -2,7 +2,13 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { addHostInput, destroyNodeInput, setHostInput, type hostRow } from '../../shared/schemas/console-fleet';
+import {
+  addHostInput,
+  destroyNodeInput,
+  nodeSearchInput,
+  setHostInput,
+  type hostRow,
+} from '../../shared/schemas/console-fleet';
 import { Alert, FormAlerts } from '../ui/Alert';
 import { TextAreaField, TextField } from '../ui/Field';
 import { useForm, type FieldBinding } from '../ui/useForm';
@@ -223,46 +229,43 @@ function PemField(props: FieldBinding) {
 const PER_PAGE = 20;
 
 function Nodes() {
-  const [search, setSearch] = useState({ q: '', status: '', coin: '' });
-  const [applied, setApplied] = useState(search);
+  const [applied, setApplied] = useState({ q: '', status: '', coin: '' });
   const [page, setPage] = useState(1);
   const nodes = trpc.console.fleet.nodes.useQuery({ ...applied, page, per_page: PER_PAGE });
   const [open, setOpen] = useState<string | null>(null);
+  const search = useForm({
+    schema: nodeSearchInput,
+    initial: applied,
+    // The search is the query above: the form only says what to look for, from the first page.
+    submit: async (data) => {
+      setPage(1);
+      setApplied({ q: data.q ?? '', status: data.status ?? '', coin: data.coin ?? '' });
+    },
+    successMessage: () => null,
+    alertInvalid: true,
+  });
+  const filter = (name: keyof typeof applied, label: string, size?: number) => (
+    <input
+      aria-label={label}
+      aria-invalid={search.errors[name] ? true : undefined}
+      placeholder={name === 'q' ? 'user, node id, coin or IP' : name}
+      value={search.values[name]}
+      onChange={(e) => search.setValues({ ...search.values, [name]: e.target.value })}
+      size={size}
+    />
+  );
   return (
     <section className="console-section" aria-labelledby="nodes-h">
       <h2 id="nodes-h">Nodes</h2>
-      <form
-        className="console-filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setApplied(search);
-        }}
-      >
-        <input
-          aria-label="Search nodes"
-          placeholder="user, node id, coin or IP"
-          value={search.q}
-          onChange={(e) => setSearch({ ...search, q: e.target.value })}
-        />
-        <input
-          aria-label="Status"
-          placeholder="status"
-          value={search.status}
-          onChange={(e) => setSearch({ ...search, status: e.target.value })}
-          size={10}
-        />
-        <input
-          aria-label="Coin"
-          placeholder="coin"
-          value={search.coin}
-          onChange={(e) => setSearch({ ...search, coin: e.target.value })}
-          size={8}
-        />
+      <form className="console-filters" onSubmit={search.onSubmit} noValidate>
+        {filter('q', 'Search nodes')}
+        {filter('status', 'Status', 10)}
+        {filter('coin', 'Coin', 8)}
         <button type="submit" className="btn">
           Search
         </button>
       </form>
+      <FormAlerts form={search} />
       <QueryState query={nodes} what="The nodes">
         {(p) => (
           <>
