@@ -1,12 +1,18 @@
-import { useState, type FormEvent } from 'react';
-import type { AddAlertChannelInput, AlertChannel, AlertChannelType } from '../../shared/schemas/alert-channels';
+import { useState } from 'react';
+import {
+  addAlertChannelInput,
+  alertChannelTypes,
+  type AlertChannel,
+  type AlertChannelType,
+} from '../../shared/schemas/alert-channels';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { CopyBlock } from '../ui/CopyButton';
-import { TextField } from '../ui/Field';
+import { SelectField, TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { useToasts } from '../ui/Toasts';
+import { useForm } from '../ui/useForm';
 import '../ui/setting.css';
 
 const typeNames: Record<AlertChannelType, string> = { webhook: 'Webhook', telegram: 'Telegram', discord: 'Discord' };
@@ -104,36 +110,39 @@ function ChannelRow({ channel: c }: { channel: AlertChannel }) {
   );
 }
 
+const noChannel = { type: 'webhook', url: '', bot_token: '', chat_id: '' };
+const typeOptions = alertChannelTypes.map((t) => ({ value: t, text: typeNames[t] }));
+
 function AddChannelForm() {
   const utils = trpc.useUtils();
   const toasts = useToasts();
   const add = trpc.alertChannels.add_alert_channel.useMutation();
-  const [type, setType] = useState<AlertChannelType>('webhook');
-  const [url, setUrl] = useState('');
-  const [botToken, setBotToken] = useState('');
-  const [chatId, setChatId] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const input: AddAlertChannelInput =
-      type === 'telegram' ? { type, bot_token: botToken, chat_id: chatId } : { type, url };
-    add.mutate(input, {
-      onSuccess: (r) => {
-        setSecret(r.secret ?? null);
-        setUrl('');
-        setBotToken('');
-        setChatId('');
-        toasts.show('Alert channel added', { kind: 'success' });
-        void utils.alertChannels.get_alert_channels.invalidate();
-      },
-    });
-  }
-
+  const form = useForm({
+    schema: addAlertChannelInput,
+    initial: noChannel,
+    toInput: ({ type, url, bot_token, chat_id }) =>
+      type === 'telegram' ? { type, bot_token, chat_id } : { type, url },
+    submit: (data) => add.mutateAsync(data),
+    // The toast says it; the secret stays on the page.
+    successMessage: () => null,
+    onSuccess: (r, f) => {
+      setSecret(r.secret ?? null);
+      f.setValues({ ...noChannel, type: f.values.type });
+      toasts.show('Alert channel added', { kind: 'success' });
+      void utils.alertChannels.get_alert_channels.invalidate();
+    },
+  });
+  const type = form.values.type;
   return (
-    <form onSubmit={submit} noValidate className="form-narrow alert-channel-form" aria-label="Add an alert channel">
+    <form
+      onSubmit={form.onSubmit}
+      noValidate
+      className="form-narrow alert-channel-form"
+      aria-label="Add an alert channel"
+    >
       <h3>Add a channel</h3>
-      {add.isError && <Alert kind="error">{errorMessage(add.error)}</Alert>}
+      <FormAlerts form={form} />
       {secret && (
         <Alert kind="warning">
           Your webhook's signing secret is shown only now. Each delivery carries the header{' '}
@@ -142,35 +151,19 @@ function AddChannelForm() {
           <CopyBlock label="Signing secret" text={secret} />
         </Alert>
       )}
-      <div className="field">
-        <label htmlFor="alert-channel-type">Type</label>
-        <select id="alert-channel-type" value={type} onChange={(e) => setType(e.target.value as AlertChannelType)}>
-          <option value="webhook">Webhook</option>
-          <option value="telegram">Telegram</option>
-          <option value="discord">Discord</option>
-        </select>
-      </div>
+      <SelectField {...form.field('type', 'Type')} options={typeOptions} />
       {type === 'telegram' ? (
         <>
           <TextField
-            label="Bot token"
-            value={botToken}
-            onValueChange={setBotToken}
+            {...form.field('bot_token', 'Bot token')}
             hint="From @BotFather, such as 123456789:AAE…"
             autoComplete="off"
           />
-          <TextField
-            label="Chat id"
-            value={chatId}
-            onValueChange={setChatId}
-            hint="A number such as 123456789, or @channelname."
-          />
+          <TextField {...form.field('chat_id', 'Chat id')} hint="A number such as 123456789, or @channelname." />
         </>
       ) : (
         <TextField
-          label={type === 'webhook' ? 'Webhook URL' : 'Discord webhook URL'}
-          value={url}
-          onValueChange={setUrl}
+          {...form.field('url', type === 'webhook' ? 'Webhook URL' : 'Discord webhook URL')}
           type="url"
           hint={
             type === 'webhook'
@@ -179,8 +172,8 @@ function AddChannelForm() {
           }
         />
       )}
-      <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-        {add.isPending ? 'Adding…' : 'Add channel'}
+      <button type="submit" className="btn btn-primary" disabled={form.pending}>
+        {form.pending ? 'Adding…' : 'Add channel'}
       </button>
     </form>
   );

@@ -1,12 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { z } from 'zod';
-import { quietHours, type AlertSettingsOutput, type saveQuietHoursInput } from '../../shared/schemas/notifications';
-import { errorMessage } from '../app/errors';
+import { useId, useState } from 'react';
+import { saveQuietHoursInput, type AlertSettingsOutput } from '../../shared/schemas/notifications';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
-import { check, type FieldErrors } from '../ui/forms';
 import { QueryState } from '../ui/QueryState';
 import { useToasts } from '../ui/Toasts';
+import { useForm } from '../ui/useForm';
 
 type Saved = AlertSettingsOutput['quiet_hours'];
 
@@ -55,36 +53,33 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
   const toasts = useToasts();
   const save = trpc.notifications.save_quiet_hours.useMutation();
   const [on, setOn] = useState(saved !== null);
-  const [hours, setHours] = useState(saved ?? DEFAULT_HOURS);
-  const [errors, setErrors] = useState<FieldErrors>({});
   const toggleId = useId();
-
-  function pick(name: 'start_hour' | 'end_hour', value: number) {
-    setHours((h) => ({ ...h, [name]: value }));
-    setErrors({});
-  }
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (save.isPending) return;
+  const start = saved ?? DEFAULT_HOURS;
+  const form = useForm({
     // The shared schema refuses what the server would (the same hour twice), with its words.
-    const checked = on ? check(quietHours, hours) : null;
-    setErrors(checked && !checked.ok ? checked.errors : {});
-    if (checked && !checked.ok) return;
-    const input: z.input<typeof saveQuietHoursInput> = { quiet_hours: checked ? checked.data : null };
-    save.mutate(input, {
-      onSuccess: () => {
-        utils.notifications.get_alert_settings.setData(undefined, (old) =>
-          old ? { ...old, quiet_hours: input.quiet_hours } : old,
-        );
-        toasts.show('Saved', { kind: 'success' });
-      },
-      onError: () => toasts.show('Error', { kind: 'error' }),
-    });
-  }
+    schema: saveQuietHoursInput,
+    initial: { start_hour: String(start.start_hour), end_hour: String(start.end_hour) },
+    toInput: (v) => ({
+      quiet_hours: on ? { start_hour: Number(v.start_hour), end_hour: Number(v.end_hour) } : null,
+    }),
+    submit: async (data) => {
+      await save.mutateAsync(data);
+      return data;
+    },
+    // A toast says it.
+    successMessage: () => null,
+    onSuccess: ({ quiet_hours }) => {
+      utils.notifications.get_alert_settings.setData(undefined, (old) => (old ? { ...old, quiet_hours } : old));
+      toasts.show('Saved', { kind: 'success' });
+    },
+    onError: () => toasts.show('Error', { kind: 'error' }),
+  });
+  const hours = { start_hour: Number(form.values.start_hour), end_hour: Number(form.values.end_hour) };
+  const pick = (name: 'start_hour' | 'end_hour', hour: number) =>
+    form.setValues({ ...form.values, [name]: String(hour) });
 
   return (
-    <form onSubmit={submit} noValidate className="quiet-hours-form" aria-busy={save.isPending}>
+    <form onSubmit={form.onSubmit} noValidate className="quiet-hours-form" aria-busy={form.pending}>
       <p className="quiet-hours-state" data-testid="quiet-hours-state">
         {saved ? (
           <>
@@ -96,7 +91,7 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
           </>
         )}
       </p>
-      {save.isError && <Alert kind="error">Your quiet hours were not saved: {errorMessage(save.error)}</Alert>}
+      {form.error && <Alert kind="error">Your quiet hours were not saved: {form.error}</Alert>}
       <div className="quiet-hours-toggle">
         <input id={toggleId} type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} />
         <label htmlFor={toggleId}>Use quiet hours</label>
@@ -107,13 +102,13 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
             <HourSelect
               label="From (UTC)"
               value={hours.start_hour}
-              error={errors.start_hour}
+              error={form.errors.start_hour}
               onChange={(h) => pick('start_hour', h)}
             />
             <HourSelect
               label="Until (UTC)"
               value={hours.end_hour}
-              error={errors.end_hour}
+              error={form.errors.end_hour}
               onChange={(h) => pick('end_hour', h)}
             />
           </div>
@@ -122,8 +117,8 @@ function QuietHoursForm({ saved }: { saved: Saved }) {
           </p>
         </>
       )}
-      <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save'}
+      <button type="submit" className="btn btn-primary" disabled={form.pending}>
+        {form.pending ? 'Saving…' : 'Save'}
       </button>
     </form>
   );

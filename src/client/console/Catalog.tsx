@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { z } from 'zod';
-import type { catalogCoin, importPreview } from '../../shared/schemas/console-catalog';
+import { setPriceInput, type catalogCoin, type importPreview } from '../../shared/schemas/console-catalog';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
+import { useForm } from '../ui/useForm';
 
 type Coin = z.infer<typeof catalogCoin>;
 type Preview = z.infer<typeof importPreview>;
@@ -52,8 +53,19 @@ function CoinRow({ coin: c }: { coin: Coin }) {
   const setPrice = trpc.console.catalog.set_price.useMutation(refetch);
   const setFlag = trpc.console.catalog.set_flag.useMutation(refetch);
   const delist = trpc.console.catalog.delist.useMutation(refetch);
-  const [prices, setPrices] = useState<{ dedicated: string; cloud: string } | null>(null);
-  const failed = [setPrice, setFlag, delist].find((m) => m.isError);
+  const [editing, setEditing] = useState(false);
+  const prices = useForm({
+    schema: setPriceInput,
+    initial: { dedicated: c.dedicated_price, cloud: c.cloud_price },
+    toInput: (v) => ({ coin: c.id, ...v }),
+    submit: (data) => setPrice.mutateAsync(data),
+    successMessage: () => null,
+    onSuccess: () => setEditing(false),
+    // The row has no room under its inputs: the refusal is said in the row's error line.
+    alertInvalid: true,
+  });
+  const failed = [setFlag, delist].find((m) => m.isError);
+  const error = prices.error ?? (failed ? errorMessage(failed.error) : null);
   const toggle = (flag: 'campaign' | 'maintenance' | 'cloud', on: boolean, label: string) => (
     <label className="console-toggle">
       <input
@@ -70,39 +82,33 @@ function CoinRow({ coin: c }: { coin: Coin }) {
     <tr data-coin={c.id}>
       <td>
         {c.label} <small>{c.ticker}</small>
-        {failed && (
+        {error && (
           <div className="console-error-text" role="alert">
-            {errorMessage(failed.error)}
+            {error}
           </div>
         )}
       </td>
-      <td colSpan={prices ? 2 : 1}>
-        {prices ? (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              setPrice.mutate(
-                { coin: c.id, dedicated: prices.dedicated, cloud: prices.cloud },
-                { onSuccess: () => setPrices(null) },
-              );
-            }}
-          >
+      <td colSpan={editing ? 2 : 1}>
+        {editing ? (
+          <form onSubmit={prices.onSubmit} noValidate>
             <input
               aria-label={`Dedicated price of ${c.label}`}
+              aria-invalid={prices.errors.dedicated ? true : undefined}
               size={8}
-              value={prices.dedicated}
-              onChange={(e) => setPrices({ ...prices, dedicated: e.target.value })}
+              value={prices.values.dedicated}
+              onChange={(e) => prices.setValues({ ...prices.values, dedicated: e.target.value })}
             />
             <input
               aria-label={`Cloud price of ${c.label}`}
+              aria-invalid={prices.errors.cloud ? true : undefined}
               size={8}
-              value={prices.cloud}
-              onChange={(e) => setPrices({ ...prices, cloud: e.target.value })}
+              value={prices.values.cloud}
+              onChange={(e) => prices.setValues({ ...prices.values, cloud: e.target.value })}
             />
-            <button type="submit" className="btn btn-primary btn-sm" disabled={setPrice.isPending}>
+            <button type="submit" className="btn btn-primary btn-sm" disabled={prices.pending}>
               Save prices
             </button>
-            <button type="button" className="btn btn-sm" onClick={() => setPrices(null)}>
+            <button type="button" className="btn btn-sm" onClick={() => setEditing(false)}>
               Cancel
             </button>
           </form>
@@ -111,13 +117,16 @@ function CoinRow({ coin: c }: { coin: Coin }) {
             type="button"
             className="btn-link"
             aria-label={`Edit prices of ${c.label}`}
-            onClick={() => setPrices({ dedicated: c.dedicated_price, cloud: c.cloud_price })}
+            onClick={() => {
+              prices.setValues({ dedicated: c.dedicated_price, cloud: c.cloud_price });
+              setEditing(true);
+            }}
           >
             {c.dedicated_price}
           </button>
         )}
       </td>
-      {!prices && <td>{c.cloud_price}</td>}
+      {!editing && <td>{c.cloud_price}</td>}
       <td>
         {toggle('campaign', c.campaign, 'Campaign')}{' '}
         <small>

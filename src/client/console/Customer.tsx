@@ -1,12 +1,13 @@
 import { useRef, useState } from 'react';
 import { Link, useParams } from 'wouter';
-import type { CustomerProfile } from '../../shared/schemas/console-customers';
+import { adjustBalanceInput, resetTfaInput, type CustomerProfile } from '../../shared/schemas/console-customers';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
+import { useForm } from '../ui/useForm';
 import { usd, utc } from './format';
 import { ConversationLog } from './Support';
 import { escapeBidi } from '../../shared/bidi';
@@ -64,11 +65,7 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
   const resend = trpc.console.customers.resend_verification.useMutation({
     onSuccess: (r) => (setDone(r.message), refresh()),
   });
-  const reset = trpc.console.customers.reset_2fa.useMutation(
-    opts(`Two-factor authentication is off for ${escapeBidi(c.username)}; they were told by mail and in-app.`),
-  );
-  const [check, setCheck] = useState('');
-  const failed = [disable, enable, resend, reset].find((m) => m.isError);
+  const failed = [disable, enable, resend].find((m) => m.isError);
   return (
     <section className="console-section" aria-labelledby="profile-h">
       <h2 id="profile-h">
@@ -126,29 +123,54 @@ function ProfileSection({ p }: { p: CustomerProfile }) {
         )}
       </div>
       {c.tfa && (
-        <form
-          className="console-subform"
-          onSubmit={(e) => {
-            e.preventDefault();
-            reset.mutate({ id: c.id, identity_check: check }, { onSuccess: () => setCheck('') });
+        <ResetTfaForm
+          id={c.id}
+          onDone={() => {
+            setDone(
+              `Two-factor authentication is off for ${escapeBidi(c.username)}; they were told by mail and in-app.`,
+            );
+            refresh();
           }}
-        >
-          <h3>Reset two-factor authentication</h3>
-          <TextField
-            label="Identity check"
-            value={check}
-            onValueChange={setCheck}
-            maxLength={500}
-            hint="How you checked that the person asking owns this account (kept in the log)."
-          />
-          <button type="submit" className="btn btn-danger" disabled={reset.isPending || check.trim().length < 10}>
-            Reset 2FA
-          </button>
-        </form>
+        />
       )}
       {failed && <Alert kind="error">{errorMessage(failed.error)}</Alert>}
       {done && !failed && <Alert kind="success">{done}</Alert>}
     </section>
+  );
+}
+
+/** The reset's success is said by the profile: the form leaves once 2FA is off. */
+function ResetTfaForm({ id, onDone }: { id: number; onDone: () => void }) {
+  const reset = trpc.console.customers.reset_2fa.useMutation();
+  const form = useForm({
+    schema: resetTfaInput,
+    initial: { identity_check: '' },
+    toInput: (v) => ({ id, ...v }),
+    submit: (data) => reset.mutateAsync(data),
+    successMessage: () => null,
+    onSuccess: (_r, f) => {
+      f.setValues({ identity_check: '' });
+      onDone();
+    },
+    alertInvalid: true,
+  });
+  return (
+    <form className="console-subform" onSubmit={form.onSubmit} noValidate>
+      <h3>Reset two-factor authentication</h3>
+      <TextField
+        {...form.field('identity_check', 'Identity check')}
+        maxLength={500}
+        hint="How you checked that the person asking owns this account (kept in the log)."
+      />
+      <button
+        type="submit"
+        className="btn btn-danger"
+        disabled={form.pending || form.values.identity_check.trim().length < 10}
+      >
+        Reset 2FA
+      </button>
+      <FormAlerts form={form} />
+    </form>
   );
 }
 
@@ -159,62 +181,53 @@ const newKey = () => crypto.randomUUID();
  * success: a double click, or a retry after a lost answer, posts one transfer.
  */
 function AdjustSection({ id, username }: { id: number; username: string }) {
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
   const [key, setKey] = useState(newKey);
-  const [done, setDone] = useState<string | null>(null);
   const refresh = useRefresh(id);
   // The key this form saw applied: the echo of a double submit reports the same success.
   const applied = useRef<string | null>(null);
-  const adjust = trpc.console.customers.adjust_balance.useMutation({
-    onSuccess: (r, input) => {
-      if (r.applied) applied.current = input.key;
-      const ours = r.applied || applied.current === input.key;
-      setDone(
-        ours
-          ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.`
-          : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`,
-      );
-      setAmount('');
-      setReason('');
+  const adjust = trpc.console.customers.adjust_balance.useMutation();
+  const form = useForm({
+    schema: adjustBalanceInput,
+    initial: { amount: '', reason: '' },
+    toInput: (v) => ({ id, ...v, key }),
+    // The amount goes as typed: the server parses the dollars itself.
+    submit: async (_data, input) => ({ ...(await adjust.mutateAsync(input)), key: input.key }),
+    successMessage: (r) => {
+      if (r.applied) applied.current = r.key;
+      return r.applied || applied.current === r.key
+        ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.`
+        : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`;
+    },
+    onSuccess: (_r, f) => {
+      f.setValues({ amount: '', reason: '' });
       setKey(newKey());
       refresh();
     },
+    alertInvalid: true,
   });
   return (
     <section className="console-section" aria-labelledby="adjust-h">
       <h2 id="adjust-h">Adjust the balance</h2>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setDone(null);
-          adjust.mutate({ id, amount, reason, key });
-        }}
-      >
+      <form onSubmit={form.onSubmit} noValidate>
         <TextField
-          label="Amount (USD)"
-          value={amount}
-          onValueChange={setAmount}
+          {...form.field('amount', 'Amount (USD)')}
           hint="25 credits $25; -3.50 takes $3.50 away."
           inputMode="decimal"
         />
         <TextField
-          label="Reason"
-          value={reason}
-          onValueChange={setReason}
+          {...form.field('reason', 'Reason')}
           maxLength={200}
           hint="The customer reads it in their transaction history."
         />
         <button
           type="submit"
           className="btn btn-primary"
-          disabled={adjust.isPending || !amount.trim() || !reason.trim()}
+          disabled={form.pending || !form.values.amount.trim() || !form.values.reason.trim()}
         >
           Post adjustment
         </button>
       </form>
-      {adjust.isError && <Alert kind="error">{errorMessage(adjust.error)}</Alert>}
-      {done && !adjust.isError && <Alert kind="success">{done}</Alert>}
+      <FormAlerts form={form} />
     </section>
   );
 }

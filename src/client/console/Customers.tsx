@@ -1,34 +1,35 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
+import { customerSearchInput } from '../../shared/schemas/console-customers';
 import { trpc } from '../app/trpc';
+import { FormAlerts } from '../ui/Alert';
+import { TextField } from '../ui/Field';
+import { useForm } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
 import { usd, utc } from './format';
 import { CustomerText } from './CustomerText';
 
 /** Find a customer by username, email (or a part of either) or id, and open their page. */
 export function Customers() {
-  const [draft, setDraft] = useState('');
   const [q, setQ] = useState('');
-  const id = useId();
   const found = trpc.console.customers.search.useQuery({ q }, { enabled: q !== '' });
+  const form = useForm({
+    schema: customerSearchInput,
+    initial: { q: '' },
+    // The search is the query below: the form only says what to look for.
+    submit: async (data) => setQ(data.q),
+    successMessage: () => null,
+    alertInvalid: true,
+  });
   return (
     <div className="console-customers">
-      <form
-        className="console-filters"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setQ(draft.trim());
-        }}
-      >
-        <div className="field">
-          <label htmlFor={id}>Username, email or id</label>
-          <input id={id} type="search" value={draft} onChange={(e) => setDraft(e.target.value)} maxLength={100} />
-        </div>
-        <button type="submit" className="btn btn-primary" disabled={!draft.trim()}>
+      <form className="console-filters" role="search" onSubmit={form.onSubmit} noValidate>
+        <TextField {...form.field('q', 'Username, email or id')} type="search" maxLength={100} />
+        <button type="submit" className="btn btn-primary" disabled={!form.values.q.trim()}>
           Search
         </button>
       </form>
+      <FormAlerts form={form} />
       {q && (
         <QueryState query={found} what="The search">
           {(r) =>

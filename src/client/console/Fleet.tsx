@@ -1,8 +1,17 @@
 import { useState } from 'react';
+import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
-import { TextField } from '../ui/Field';
+import {
+  addHostInput,
+  destroyNodeInput,
+  nodeSearchInput,
+  setHostInput,
+  type hostRow,
+} from '../../shared/schemas/console-fleet';
+import { Alert, FormAlerts } from '../ui/Alert';
+import { TextAreaField, TextField } from '../ui/Field';
+import { useForm, type FieldBinding } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
 import { utc } from './format';
 import { CustomerText } from './CustomerText';
@@ -19,6 +28,8 @@ export function Fleet() {
   );
 }
 
+type HostRow = z.infer<typeof hostRow>;
+
 function useFleetRefetch() {
   const utils = trpc.useUtils();
   return () => utils.console.fleet.invalidate();
@@ -29,9 +40,8 @@ function Hosts() {
   const refetch = useFleetRefetch();
   const drain = trpc.console.fleet.drain_host.useMutation({ onSuccess: refetch });
   const remove = trpc.console.fleet.remove_host.useMutation({ onSuccess: refetch });
-  const set = trpc.console.fleet.set_host.useMutation({ onSuccess: refetch });
-  const [editing, setEditing] = useState<{ name: string; dedicated: string; cloud: string } | null>(null);
-  const failed = [drain, remove, set].find((m) => m.isError);
+  const [editing, setEditing] = useState<HostRow | null>(null);
+  const failed = [drain, remove].find((m) => m.isError);
   return (
     <section className="console-section" aria-labelledby="hosts-h">
       <h2 id="hosts-h">Hosts</h2>
@@ -65,48 +75,9 @@ function Hosts() {
                   </td>
                   <td className="console-actions">
                     {editing?.name === h.name ? (
-                      <form
-                        onSubmit={(e) => {
-                          e.preventDefault();
-                          set.mutate(
-                            { name: h.name, dedicated: Number(editing.dedicated), cloud: Number(editing.cloud) },
-                            { onSuccess: () => setEditing(null) },
-                          );
-                        }}
-                      >
-                        <input
-                          aria-label={`Dedicated slots of ${h.name}`}
-                          inputMode="numeric"
-                          size={5}
-                          value={editing.dedicated}
-                          onChange={(e) => setEditing({ ...editing, dedicated: e.target.value })}
-                        />
-                        <input
-                          aria-label={`Cloud slots of ${h.name}`}
-                          inputMode="numeric"
-                          size={5}
-                          value={editing.cloud}
-                          onChange={(e) => setEditing({ ...editing, cloud: e.target.value })}
-                        />
-                        <button type="submit" className="btn btn-primary btn-sm" disabled={set.isPending}>
-                          Save
-                        </button>
-                        <button type="button" className="btn btn-sm" onClick={() => setEditing(null)}>
-                          Cancel
-                        </button>
-                      </form>
+                      <CapacityForm host={h} onDone={() => setEditing(null)} />
                     ) : (
-                      <button
-                        type="button"
-                        className="btn btn-sm"
-                        onClick={() =>
-                          setEditing({
-                            name: h.name,
-                            dedicated: String(h.dedicated.slots),
-                            cloud: String(h.cloud.slots),
-                          })
-                        }
-                      >
+                      <button type="button" className="btn btn-sm" onClick={() => setEditing(h)}>
                         Capacity
                       </button>
                     )}
@@ -145,16 +116,75 @@ function Hosts() {
   );
 }
 
-const emptyHost = { name: '', url: '', ipv4: '', dedicated: '10', cloud: '50', ca: '', cert: '', key: '', sshKey: '' };
+/** A host's slots, edited in its row; a refusal is said in the row (no room under the inputs). */
+function CapacityForm({ host: h, onDone }: { host: HostRow; onDone: () => void }) {
+  const refetch = useFleetRefetch();
+  const set = trpc.console.fleet.set_host.useMutation({ onSuccess: refetch });
+  const form = useForm({
+    schema: setHostInput,
+    initial: { dedicated: String(h.dedicated.slots), cloud: String(h.cloud.slots) },
+    toInput: (v) => ({ name: h.name, dedicated: Number(v.dedicated), cloud: Number(v.cloud) }),
+    submit: (data) => set.mutateAsync(data),
+    successMessage: () => null,
+    onSuccess: onDone,
+    alertInvalid: true,
+  });
+  const slots = (name: 'dedicated' | 'cloud', label: string) => (
+    <input
+      aria-label={`${label} slots of ${h.name}`}
+      aria-invalid={form.errors[name] ? true : undefined}
+      inputMode="numeric"
+      size={5}
+      value={form.values[name]}
+      onChange={(e) => form.setValues({ ...form.values, [name]: e.target.value })}
+    />
+  );
+  return (
+    <form onSubmit={form.onSubmit} noValidate>
+      {slots('dedicated', 'Dedicated')}
+      {slots('cloud', 'Cloud')}
+      <button type="submit" className="btn btn-primary btn-sm" disabled={form.pending}>
+        Save
+      </button>
+      <button type="button" className="btn btn-sm" onClick={onDone}>
+        Cancel
+      </button>
+      {form.error && (
+        <div className="console-error-text" role="alert">
+          {form.error}
+        </div>
+      )}
+    </form>
+  );
+}
+
+const emptyHost = { name: '', url: '', ipv4: '', dedicated: '10', cloud: '50', ca: '', cert: '', key: '', ssh_key: '' };
 
 function AddHost() {
-  const [f, setF] = useState(emptyHost);
-  const [done, setDone] = useState<string | null>(null);
   const refetch = useFleetRefetch();
   const add = trpc.console.fleet.add_host.useMutation({ onSuccess: refetch });
-  const tls = /^(https|tcp\+tls):/i.test(f.url.trim());
-  const ssh = /^ssh:/i.test(f.url.trim());
-  const field = (k: keyof typeof emptyHost) => (v: string) => setF({ ...f, [k]: v });
+  const form = useForm({
+    schema: addHostInput,
+    initial: emptyHost,
+    toInput: (f) => ({
+      name: f.name,
+      url: f.url,
+      ipv4: f.ipv4,
+      dedicated: Number(f.dedicated),
+      cloud: Number(f.cloud),
+      ...(tlsUrl(f.url) ? { tls: { ca: f.ca, cert: f.cert, key: f.key } } : {}),
+      ...(sshUrl(f.url) && f.ssh_key ? { ssh_key: f.ssh_key } : {}),
+    }),
+    submit: async (data) => {
+      await add.mutateAsync(data);
+      return data.name;
+    },
+    successMessage: (name) => `Host ${name} added.`,
+    onSuccess: (_r, f) => f.setValues(emptyHost),
+    alertInvalid: true,
+  });
+  const tls = tlsUrl(form.values.url);
+  const ssh = sshUrl(form.values.url);
   return (
     <section className="console-section" aria-labelledby="add-host-h">
       <h2 id="add-host-h">Add a Docker or Podman host</h2>
@@ -163,111 +193,79 @@ function AddHost() {
         certificate (<code>https://host:2376</code>) or over SSH (<code>ssh://user@host</code>). Plain{' '}
         <code>tcp://</code> is accepted on a loopback address only.
       </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setDone(null);
-          add.mutate(
-            {
-              name: f.name,
-              url: f.url,
-              ipv4: f.ipv4,
-              dedicated: Number(f.dedicated),
-              cloud: Number(f.cloud),
-              ...(tls ? { tls: { ca: f.ca, cert: f.cert, key: f.key } } : {}),
-              ...(ssh && f.sshKey ? { ssh_key: f.sshKey } : {}),
-            },
-            {
-              onSuccess: () => {
-                setDone(`Host ${f.name} added.`);
-                setF(emptyHost);
-              },
-            },
-          );
-        }}
-      >
-        <TextField label="Host name" value={f.name} onValueChange={field('name')} maxLength={32} />
+      <form onSubmit={form.onSubmit} noValidate>
+        <TextField {...form.field('name', 'Host name')} maxLength={32} />
         <TextField
-          label="Docker API URL"
-          value={f.url}
-          onValueChange={field('url')}
+          {...form.field('url', 'Docker API URL')}
           hint="unix:///run/podman/podman.sock, https://host:2376, ssh://user@host or tcp://127.0.0.1:port"
         />
-        <TextField label="Public IPv4" value={f.ipv4} onValueChange={field('ipv4')} />
-        <TextField label="Dedicated slots" value={f.dedicated} onValueChange={field('dedicated')} />
-        <TextField label="Cloud slots" value={f.cloud} onValueChange={field('cloud')} />
+        <TextField {...form.field('ipv4', 'Public IPv4')} />
+        <TextField {...form.field('dedicated', 'Dedicated slots')} />
+        <TextField {...form.field('cloud', 'Cloud slots')} />
         {tls && (
           <>
-            <PemField label="CA certificate (PEM)" value={f.ca} onChange={field('ca')} />
-            <PemField label="Client certificate (PEM)" value={f.cert} onChange={field('cert')} />
-            <PemField label="Client key (PEM)" value={f.key} onChange={field('key')} />
+            <PemField {...form.field('ca', 'CA certificate (PEM)')} />
+            <PemField {...form.field('cert', 'Client certificate (PEM)')} />
+            <PemField {...form.field('key', 'Client key (PEM)')} />
           </>
         )}
-        {ssh && <PemField label="SSH private key (optional)" value={f.sshKey} onChange={field('sshKey')} />}
-        <button type="submit" className="btn btn-primary" disabled={add.isPending}>
-          {add.isPending ? 'Reaching the host…' : 'Add host'}
+        {ssh && <PemField {...form.field('ssh_key', 'SSH private key (optional)')} />}
+        <button type="submit" className="btn btn-primary" disabled={form.pending}>
+          {form.pending ? 'Reaching the host…' : 'Add host'}
         </button>
       </form>
-      {add.isError && <Alert kind="error">{errorMessage(add.error)}</Alert>}
-      {done && <Alert kind="success">{done}</Alert>}
+      <FormAlerts form={form} />
     </section>
   );
 }
 
-function PemField({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
-  return (
-    <div className="field">
-      <label>
-        {label}
-        <textarea rows={3} value={value} onChange={(e) => onChange(e.target.value)} spellCheck={false} />
-      </label>
-    </div>
-  );
+const tlsUrl = (url: string) => /^(https|tcp\+tls):/i.test(url.trim());
+const sshUrl = (url: string) => /^ssh:/i.test(url.trim());
+
+function PemField(props: FieldBinding) {
+  return <TextAreaField {...props} rows={3} spellCheck={false} />;
 }
 
 const PER_PAGE = 20;
 
 function Nodes() {
-  const [search, setSearch] = useState({ q: '', status: '', coin: '' });
-  const [applied, setApplied] = useState(search);
+  const [applied, setApplied] = useState({ q: '', status: '', coin: '' });
   const [page, setPage] = useState(1);
   const nodes = trpc.console.fleet.nodes.useQuery({ ...applied, page, per_page: PER_PAGE });
   const [open, setOpen] = useState<string | null>(null);
+  const search = useForm({
+    schema: nodeSearchInput,
+    initial: applied,
+    // The search is the query above: the form only says what to look for, from the first page.
+    submit: async (data) => {
+      setPage(1);
+      setApplied({ q: data.q ?? '', status: data.status ?? '', coin: data.coin ?? '' });
+    },
+    successMessage: () => null,
+    alertInvalid: true,
+  });
+  const filter = (name: keyof typeof applied, label: string, size?: number) => (
+    <input
+      aria-label={label}
+      aria-invalid={search.errors[name] ? true : undefined}
+      placeholder={name === 'q' ? 'user, node id, coin or IP' : name}
+      value={search.values[name]}
+      onChange={(e) => search.setValues({ ...search.values, [name]: e.target.value })}
+      size={size}
+    />
+  );
   return (
     <section className="console-section" aria-labelledby="nodes-h">
       <h2 id="nodes-h">Nodes</h2>
-      <form
-        className="console-filters"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          setApplied(search);
-        }}
-      >
-        <input
-          aria-label="Search nodes"
-          placeholder="user, node id, coin or IP"
-          value={search.q}
-          onChange={(e) => setSearch({ ...search, q: e.target.value })}
-        />
-        <input
-          aria-label="Status"
-          placeholder="status"
-          value={search.status}
-          onChange={(e) => setSearch({ ...search, status: e.target.value })}
-          size={10}
-        />
-        <input
-          aria-label="Coin"
-          placeholder="coin"
-          value={search.coin}
-          onChange={(e) => setSearch({ ...search, coin: e.target.value })}
-          size={8}
-        />
+      <form className="console-filters" onSubmit={search.onSubmit} noValidate>
+        {filter('q', 'Search nodes')}
+        {filter('status', 'Status', 10)}
+        {filter('coin', 'Coin', 8)}
         <button type="submit" className="btn">
           Search
         </button>
       </form>
+      <FormAlerts form={search} />
       <QueryState query={nodes} what="The nodes">
         {(p) => (
           <>
@@ -345,7 +343,16 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
   const refetch = useFleetRefetch();
   const restart = trpc.console.fleet.restart_node.useMutation({ onSuccess: refetch });
   const destroy = trpc.console.fleet.destroy_node.useMutation({ onSuccess: refetch });
-  const [reason, setReason] = useState('');
+  const form = useForm({
+    schema: destroyNodeInput,
+    initial: { reason: '' },
+    toInput: (v) => ({ mn_id: mnId, ...v }),
+    // Asked once the input is known good; a "no" sends nothing and says nothing.
+    submit: async (data) =>
+      window.confirm(`Destroy ${mnId} and its data? This cannot be undone.`) ? destroy.mutateAsync(data) : null,
+    successMessage: (r) => (r ? 'The node is being destroyed.' : null),
+    alertInvalid: true,
+  });
   const [done, setDone] = useState<string | null>(null);
   return (
     <div className="console-card" aria-label={`Node ${mnId}`}>
@@ -364,20 +371,14 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
       <button type="button" className="btn btn-sm" onClick={onClose}>
         Close
       </button>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (window.confirm(`Destroy ${mnId} and its data? This cannot be undone.`))
-            destroy.mutate({ mn_id: mnId, reason }, { onSuccess: () => setDone('The node is being destroyed.') });
-        }}
-      >
-        <TextField label="Reason for destroying" value={reason} onValueChange={setReason} maxLength={500} />
-        <button type="submit" className="btn btn-danger btn-sm" disabled={destroy.isPending || !reason.trim()}>
+      <form onSubmit={form.onSubmit} noValidate>
+        <TextField {...form.field('reason', 'Reason for destroying')} maxLength={500} />
+        <button type="submit" className="btn btn-danger btn-sm" disabled={form.pending || !form.values.reason.trim()}>
           Destroy
         </button>
       </form>
       {restart.isError && <Alert kind="error">{errorMessage(restart.error)}</Alert>}
-      {destroy.isError && <Alert kind="error">{errorMessage(destroy.error)}</Alert>}
+      <FormAlerts form={form} />
       {done && <Alert kind="success">{done}</Alert>}
       {showLogs &&
         (logs.isError ? (

@@ -1,10 +1,11 @@
 import { useId, useState } from 'react';
-import type { GiftCodeRow } from '../../shared/schemas/console-money';
+import { createGiftCodesInput, type GiftCodeRow } from '../../shared/schemas/console-money';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
+import { useForm } from '../ui/useForm';
 import { usd, utc } from './format';
 import { ReferralBonuses } from './ReferralBonuses';
 
@@ -31,45 +32,42 @@ const inAYear = () => new Date(Date.now() + 365 * 86_400_000).toISOString().slic
 type Made = { batch: string; codes: string[]; amount_micros: number; expires_at: string };
 
 function GiftCodes() {
-  const [amount, setAmount] = useState('');
-  const [count, setCount] = useState('1');
-  const [expires, setExpires] = useState(inAYear);
   const [made, setMade] = useState<Made | null>(null);
   const utils = trpc.useUtils();
   const list = trpc.console.money.gift_codes.useQuery({});
-  const create = trpc.console.money.create_gift_codes.useMutation({
+  const create = trpc.console.money.create_gift_codes.useMutation();
+  const form = useForm({
+    schema: createGiftCodesInput,
+    initial: { amount: '', count: '1', expires: inAYear() },
+    toInput: (v) => ({ ...v, count: Number(v.count) }),
+    // The amount goes as typed: the server parses the dollars itself.
+    submit: (_data, input) => {
+      setMade(null);
+      return create.mutateAsync(input);
+    },
+    // The new codes are the success.
+    successMessage: () => null,
     onSuccess: (r) => {
       setMade(r);
       void utils.console.money.gift_codes.invalidate();
     },
+    alertInvalid: true,
   });
   const revoke = trpc.console.money.revoke_gift_codes.useMutation({
     onSuccess: () => void utils.console.money.gift_codes.invalidate(),
   });
-  const expiresId = useId();
   return (
     <section className="console-section console-wide" aria-labelledby="gift-h">
       <h2 id="gift-h">Gift codes</h2>
-      <form
-        className="console-filters"
-        aria-label="Create gift codes"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setMade(null);
-          create.mutate({ amount, count: Number(count), expires });
-        }}
-      >
-        <TextField label="Amount (USD)" value={amount} onValueChange={setAmount} inputMode="decimal" />
-        <TextField label="How many" value={count} onValueChange={setCount} inputMode="numeric" />
-        <div className="field">
-          <label htmlFor={expiresId}>Valid through (UTC day)</label>
-          <input id={expiresId} type="date" value={expires} onChange={(e) => setExpires(e.target.value)} />
-        </div>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending || !amount.trim()}>
+      <form className="console-filters" aria-label="Create gift codes" onSubmit={form.onSubmit} noValidate>
+        <TextField {...form.field('amount', 'Amount (USD)')} inputMode="decimal" />
+        <TextField {...form.field('count', 'How many')} inputMode="numeric" />
+        <TextField {...form.field('expires', 'Valid through (UTC day)')} type="date" />
+        <button type="submit" className="btn btn-primary" disabled={form.pending || !form.values.amount.trim()}>
           Create codes
         </button>
       </form>
-      {create.isError && <Alert kind="error">{errorMessage(create.error)}</Alert>}
+      <FormAlerts form={form} />
       {made && (
         <div className="console-made" aria-label="New gift codes">
           <Alert kind="success">

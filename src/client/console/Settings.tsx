@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
-import { bannerTones, type Banner, type PlatformSettings } from '../../shared/schemas/console';
+import { useState } from 'react';
+import { bannerTones, setBannerInput, type Banner, type PlatformSettings } from '../../shared/schemas/console';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
-import { TextField } from '../ui/Field';
+import { Alert, FormAlerts } from '../ui/Alert';
+import { SelectField, TextField } from '../ui/Field';
+import { useForm } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
 
 /** Maintenance, the customers' banner and sign-up: each saved at once and written to the log. */
@@ -52,74 +53,62 @@ function MaintenanceSection({ s }: { s: PlatformSettings }) {
   );
 }
 
+const NO_BANNER: Banner = { text: '', link: '', bg: 'info' };
+const toneOptions = bannerTones.map((t) => ({ value: t, text: t }));
+
 function BannerSection({ s }: { s: PlatformSettings }) {
-  const [draft, setDraft] = useState<Banner>(s.banner ?? { text: '', link: '', bg: 'info' });
-  const current = JSON.stringify(s.banner);
-  useEffect(() => {
-    if (s.banner) setDraft(s.banner);
-  }, [current]); // eslint-disable-line react-hooks/exhaustive-deps
   const save = trpc.console.settings.set_banner.useMutation(useRefetchSettings());
-  const [done, setDone] = useState<string | null>(null);
-  const colourId = useId();
-  const submit = (banner: Banner | null) => {
-    setDone(null);
-    save.mutate(
-      { banner },
-      { onSuccess: () => setDone(banner ? 'The banner is shown to every customer.' : 'The banner is removed.') },
-    );
-  };
+  const form = useForm({
+    schema: setBannerInput,
+    initial: s.banner ?? NO_BANNER,
+    toInput: (banner) => ({ banner }),
+    submit: (data) => save.mutateAsync(data),
+    successMessage: () => 'The banner is shown to every customer.',
+    alertInvalid: true,
+  });
+  // The fields follow the banner the server holds when it changes (saved here or in another tab).
+  const current = JSON.stringify(s.banner);
+  const [shown, setShown] = useState(current);
+  if (shown !== current) {
+    setShown(current);
+    if (s.banner) form.setValues(s.banner);
+  }
+  const remove = trpc.console.settings.set_banner.useMutation(useRefetchSettings());
   return (
     <section className="console-section" aria-labelledby="banner-h">
       <h2 id="banner-h">Alert banner</h2>
       <p>{s.banner ? <>Shown now: “{s.banner.text}”</> : 'No banner is shown.'} Open dashboards update at once.</p>
       <form
         onSubmit={(e) => {
-          e.preventDefault();
-          submit(draft);
+          remove.reset();
+          void form.onSubmit(e);
         }}
+        noValidate
       >
+        <TextField {...form.field('text', 'Banner text')} maxLength={200} />
         <TextField
-          label="Banner text"
-          value={draft.text}
-          onValueChange={(text) => setDraft({ ...draft, text })}
-          maxLength={200}
-        />
-        <TextField
-          label="Banner link"
-          value={draft.link}
-          onValueChange={(link) => setDraft({ ...draft, link })}
+          {...form.field('link', 'Banner link')}
           hint="Empty, a path such as /dashboard/billing, or an https:// address."
         />
-        <div className="field">
-          <label htmlFor={colourId}>Banner colour</label>
-          <select
-            id={colourId}
-            value={draft.bg}
-            onChange={(e) => setDraft({ ...draft, bg: e.target.value as Banner['bg'] })}
-          >
-            {bannerTones.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField {...form.field('bg', 'Banner colour')} options={toneOptions} />
         <div className="console-buttons">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
+          <button type="submit" className="btn btn-primary" disabled={form.pending || remove.isPending}>
             Show banner
           </button>
           <button
             type="button"
             className="btn btn-secondary"
-            disabled={save.isPending || !s.banner}
-            onClick={() => submit(null)}
+            disabled={form.pending || remove.isPending || !s.banner}
+            onClick={() => remove.mutate({ banner: null })}
           >
             Remove banner
           </button>
         </div>
       </form>
-      {save.isError && <Alert kind="error">{errorMessage(save.error)}</Alert>}
-      {done && !save.isError && <Alert kind="success">{done}</Alert>}
+      {/* The last of the two buttons says how it went. */}
+      {remove.isIdle && <FormAlerts form={form} />}
+      {remove.isError && <Alert kind="error">{errorMessage(remove.error)}</Alert>}
+      {remove.isSuccess && <Alert kind="success">The banner is removed.</Alert>}
     </section>
   );
 }

@@ -1,10 +1,16 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { SUPPORT_INBOX_PAGE, SUPPORT_MESSAGE_MAX, type SupportConversation } from '../../shared/schemas/support';
-import { errorMessage } from '../app/errors';
+import {
+  SUPPORT_INBOX_PAGE,
+  SUPPORT_MESSAGE_MAX,
+  supportReplyInput,
+  type SupportConversation,
+} from '../../shared/schemas/support';
 import { useLiveEvent } from '../app/liveBus';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { FormAlerts } from '../ui/Alert';
+import { TextAreaField } from '../ui/Field';
+import { useForm } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
 import { utc } from './format';
 import { escapeBidi } from '../../shared/bidi';
@@ -83,10 +89,12 @@ function ConversationPane({ id }: { id: number }) {
     onSuccess: () => void utils.console.support.inbox.invalidate(),
   });
   const unread = utils.console.support.inbox.getData()?.conversations.find((c) => c.id === id)?.unread ?? 0;
+  // `mutate` keeps its identity across renders (the mutation object does not).
+  const markRead = read.mutate;
+  const loaded = conversation.isSuccess;
   useEffect(() => {
-    if (unread > 0 && conversation.isSuccess) read.mutate({ id });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, unread, conversation.isSuccess]);
+    if (unread > 0 && loaded) markRead({ id });
+  }, [id, unread, loaded, markRead]);
   return (
     <section className="console-section console-wide" aria-labelledby="conversation-h">
       <QueryState query={conversation} what="The conversation">
@@ -142,46 +150,33 @@ export function ConversationLog({ c }: { c: SupportConversation }) {
 
 function ReplyForm({ id, visitor }: { id: number; visitor: boolean }) {
   const utils = trpc.useUtils();
-  const [body, setBody] = useState('');
-  const [done, setDone] = useState<string | null>(null);
   const box = useRef<HTMLTextAreaElement>(null);
-  const fieldId = useId();
-  const reply = trpc.console.support.reply.useMutation({
-    onSuccess: (r) => {
-      setBody('');
-      setDone(
-        r.emailed
-          ? visitor
-            ? 'Sent, and mailed to the visitor.'
-            : 'Sent; the customer is notified by mail (their message came outside support hours).'
-          : 'Sent.',
-      );
+  const reply = trpc.console.support.reply.useMutation();
+  const form = useForm({
+    schema: supportReplyInput,
+    initial: { body: '' },
+    toInput: ({ body }) => ({ id, body }),
+    submit: (data) => reply.mutateAsync(data),
+    successMessage: (r) =>
+      r.emailed
+        ? visitor
+          ? 'Sent, and mailed to the visitor.'
+          : 'Sent; the customer is notified by mail (their message came outside support hours).'
+        : 'Sent.',
+    onSuccess: (_r, f) => {
+      f.setValues({ body: '' });
       void utils.console.support.invalidate();
+      box.current?.focus();
     },
-    onSettled: () => box.current?.focus(),
+    onError: () => box.current?.focus(),
+    alertInvalid: true,
   });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setDone(null);
-    reply.mutate({ id, body });
-  };
   return (
-    <form onSubmit={submit}>
-      {reply.isError && <Alert kind="error">{errorMessage(reply.error)}</Alert>}
-      {done && <Alert kind="success">{done}</Alert>}
-      <div className="field">
-        <label htmlFor={fieldId}>Answer</label>
-        <textarea
-          id={fieldId}
-          ref={box}
-          rows={4}
-          value={body}
-          maxLength={SUPPORT_MESSAGE_MAX}
-          onChange={(e) => setBody(e.target.value)}
-        />
-      </div>
-      <button type="submit" className="btn btn-primary" disabled={reply.isPending || !body.trim()}>
-        {reply.isPending ? 'Sending…' : 'Send answer'}
+    <form onSubmit={form.onSubmit} noValidate>
+      <FormAlerts form={form} />
+      <TextAreaField {...form.field('body', 'Answer')} ref={box} rows={4} maxLength={SUPPORT_MESSAGE_MAX} />
+      <button type="submit" className="btn btn-primary" disabled={form.pending || !form.values.body.trim()}>
+        {form.pending ? 'Sending…' : 'Send answer'}
       </button>
     </form>
   );

@@ -1,10 +1,10 @@
-import { useId, useState } from 'react';
-import type { RolloutSummary, UpgradesPage } from '../../shared/schemas/console-upgrades';
+import { rolloutStartInput, type RolloutSummary, type UpgradesPage } from '../../shared/schemas/console-upgrades';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
-import { TextField } from '../ui/Field';
+import { Alert, FormAlerts } from '../ui/Alert';
+import { SelectField, TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
+import { useForm } from '../ui/useForm';
 import { utc } from './format';
 
 /** While a rollout runs the page reads its progress every few seconds. */
@@ -53,22 +53,22 @@ export function Upgrades() {
 
 function StartSection({ data }: { data: UpgradesPage }) {
   const utils = trpc.useUtils();
-  const coinId = useId();
   const withNodes = data.coins.filter((c) => c.live_nodes > 0);
-  const [coin, setCoin] = useState(withNodes[0]?.id ?? data.coins[0]?.id ?? '');
-  const [version, setVersion] = useState('');
-  const [batch, setBatch] = useState('10');
-  const [done, setDone] = useState<string | null>(null);
-  const start = trpc.console.upgrades.start.useMutation({
-    onSuccess: (r) => {
-      setDone(
-        `Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`,
-      );
-      setVersion('');
+  const start = trpc.console.upgrades.start.useMutation();
+  const form = useForm({
+    schema: rolloutStartInput,
+    initial: { coin_id: withNodes[0]?.id ?? data.coins[0]?.id ?? '', version: '', batch_size: '10' },
+    toInput: (v) => ({ ...v, batch_size: Number(v.batch_size) }),
+    submit: (data) => start.mutateAsync(data),
+    successMessage: (r) =>
+      `Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`,
+    onSuccess: (_r, f) => {
+      f.setValues({ ...f.values, version: '' });
       void utils.console.upgrades.invalidate();
     },
+    alertInvalid: true,
   });
-  const current = data.coins.find((c) => c.id === coin);
+  const current = data.coins.find((c) => c.id === form.values.coin_id);
   return (
     <section className="console-section" aria-labelledby="start-h">
       <h2 id="start-h">Upgrade a coin's daemon</h2>
@@ -77,43 +77,33 @@ function StartSection({ data }: { data: UpgradesPage }) {
         batches, each checked healthy on the new version before the next. A batch that fails is rolled back and the
         upgrade stops. New nodes get the new version at once.
       </p>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          setDone(null);
-          start.mutate({ coin_id: coin, version: version.trim(), batch_size: Number(batch) });
-        }}
-      >
-        <div className="field">
-          <label htmlFor={coinId}>Coin</label>
-          <select id={coinId} value={coin} onChange={(e) => setCoin(e.target.value)}>
-            {data.coins.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.label} ({c.version ?? 'simulated'}, {c.live_nodes} live)
-              </option>
-            ))}
-          </select>
-        </div>
+      <form onSubmit={form.onSubmit} noValidate>
+        <SelectField
+          {...form.field('coin_id', 'Coin')}
+          options={data.coins.map((c) => ({
+            value: c.id,
+            text: `${c.label} (${c.version ?? 'simulated'}, ${c.live_nodes} live)`,
+          }))}
+        />
         <TextField
-          label="New version"
-          value={version}
-          onValueChange={setVersion}
+          {...form.field('version', 'New version')}
           hint={current ? `Now: ${current.version ?? 'the simulator'}.` : undefined}
           maxLength={40}
         />
         <TextField
-          label="Batch size"
-          value={batch}
-          onValueChange={setBatch}
+          {...form.field('batch_size', 'Batch size')}
           inputMode="numeric"
           hint="Nodes upgraded together after the first."
         />
-        <button type="submit" className="btn btn-primary" disabled={start.isPending || !coin || !version.trim()}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={form.pending || !form.values.coin_id || !form.values.version.trim()}
+        >
           Start upgrade
         </button>
       </form>
-      {start.isError && <Alert kind="error">{errorMessage(start.error)}</Alert>}
-      {done && !start.isError && <Alert kind="success">{done}</Alert>}
+      <FormAlerts form={form} />
     </section>
   );
 }

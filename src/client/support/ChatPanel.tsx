@@ -1,10 +1,17 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import type { SupportThread } from '../../shared/schemas/support';
-import { SUPPORT_MESSAGE_MAX } from '../../shared/schemas/support';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { z } from 'zod';
+import {
+  SUPPORT_MESSAGE_MAX,
+  supportSendInput,
+  supportVisitorSendInput,
+  supportVisitorStartInput,
+  type SupportThread,
+} from '../../shared/schemas/support';
 import { errorCode, errorMessage } from '../app/errors';
 import { chatTokenStore } from '../app/storage';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
+import { useForm } from '../ui/useForm';
 
 type Props = { signedIn: boolean; open: boolean; onClose: () => void };
 
@@ -49,11 +56,7 @@ function CustomerChat({ open }: { open: boolean }) {
         </Alert>
       )}
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
-      <Composer
-        busy={send.isPending}
-        error={send.error}
-        onSend={(body) => send.mutateAsync({ body }).then(() => true)}
-      />
+      <Composer schema={supportSendInput} send={(data) => send.mutateAsync(data)} />
     </>
   );
 }
@@ -88,29 +91,13 @@ function VisitorChat({ open }: { open: boolean }) {
     onSuccess: () => void utils.support.visitor_thread.invalidate(),
   });
   useReadWhenOpen(open, thread.data, () => token && read.mutate({ token }));
-  const [email, setEmail] = useState('');
   if (token === null) {
     return (
       <>
         <p className="support-intro">
           Leave your email and your question: we answer here, and by email if you have left.
         </p>
-        <label className="support-field">
-          Your email
-          <input
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            maxLength={254}
-          />
-        </label>
-        <Composer
-          busy={start.isPending}
-          error={start.error}
-          onSend={(body) => start.mutateAsync({ email, body }).then(() => true)}
-        />
+        <Composer schema={supportVisitorStartInput} withEmail send={(data) => start.mutateAsync(data)} />
       </>
     );
   }
@@ -121,9 +108,9 @@ function VisitorChat({ open }: { open: boolean }) {
       <Messages thread={thread.data} loading={thread.isLoading} error={thread.error} />
       {!held?.expired && (
         <Composer
-          busy={send.isPending}
-          error={send.error}
-          onSend={(body) => send.mutateAsync({ token, body }).then(() => true)}
+          schema={supportVisitorSendInput}
+          toInput={(v) => ({ token, body: v.body })}
+          send={(data) => send.mutateAsync(data)}
         />
       )}
     </>
@@ -188,50 +175,77 @@ function Messages({ thread, loading, error }: { thread: SupportThread | undefine
   );
 }
 
-function Composer({
-  busy,
-  error,
-  onSend,
+type Message = { email: string; body: string };
+
+/**
+ * The message box (and the visitor's email before their first message), checked with
+ * the procedure's own schema. Enter sends, Shift+Enter starts a new line; after a send
+ * the box is emptied, after a failure the text stays for another try.
+ */
+function Composer<S extends z.ZodType>({
+  schema,
+  withEmail = false,
+  toInput = (v) => (withEmail ? v : { body: v.body }),
+  send,
 }: {
-  busy: boolean;
-  error: unknown;
-  onSend: (body: string) => Promise<boolean>;
+  schema: S;
+  withEmail?: boolean;
+  toInput?: (values: Message) => unknown;
+  send: (data: z.output<S>) => Promise<unknown>;
 }) {
-  const [body, setBody] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
-    if (busy) return;
-    try {
-      if (await onSend(body)) setBody('');
-    } catch {
-      // Shown below from the mutation's error; the text stays for another try.
-    }
-    box.current?.focus();
-  };
-  // Enter sends, Shift+Enter starts a new line.
+  const form = useForm({
+    schema,
+    initial: { email: '', body: '' },
+    toInput,
+    submit: send,
+    successMessage: () => null,
+    onSuccess: (_r, f) => {
+      f.setValues({ ...f.values, body: '' });
+      box.current?.focus();
+    },
+    onError: () => box.current?.focus(),
+    // The panel is small: a refusal is said in its one alert.
+    alertInvalid: true,
+  });
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
-      void submit();
+      void form.onSubmit();
     }
   };
+  const set = (name: keyof Message) => (e: { target: { value: string } }) =>
+    form.setValues({ ...form.values, [name]: e.target.value });
   return (
-    <form className="support-form" onSubmit={submit}>
-      {error ? <Alert kind="error">{errorMessage(error)}</Alert> : null}
+    <form className="support-form" onSubmit={form.onSubmit} noValidate>
+      {withEmail && (
+        <label className="support-field">
+          Your email
+          <input
+            type="email"
+            autoComplete="email"
+            value={form.values.email}
+            onChange={set('email')}
+            aria-invalid={form.errors.email ? true : undefined}
+            maxLength={254}
+          />
+        </label>
+      )}
+      <FormAlerts form={form} />
       <label className="support-field">
         Message
         <textarea
           ref={box}
           rows={3}
-          value={body}
+          value={form.values.body}
           maxLength={SUPPORT_MESSAGE_MAX}
-          onChange={(e) => setBody(e.target.value)}
+          onChange={set('body')}
           onKeyDown={onKey}
+          aria-invalid={form.errors.body ? true : undefined}
         />
       </label>
-      <button type="submit" className="btn btn-primary" disabled={busy || !body.trim()}>
-        {busy ? 'Sending…' : 'Send'}
+      <button type="submit" className="btn btn-primary" disabled={form.pending || !form.values.body.trim()}>
+        {form.pending ? 'Sending…' : 'Send'}
       </button>
     </form>
   );

@@ -1,14 +1,24 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  useState,
+  type ComponentPropsWithRef,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+} from 'react';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>;
 
-export type FieldProps = InputProps & {
+/** What every field takes (useForm's `field()` gives the first four), whatever its input. */
+type Bound = {
   label: string;
   value: string;
   onValueChange: (value: string) => void;
   error?: string;
   hint?: ReactNode;
 };
+
+export type FieldProps = InputProps & Bound;
 
 /** A labelled input with its hint and error tied to it for screen readers. */
 export function TextField({ label, value, onValueChange, error, hint, type = 'text', ...rest }: FieldProps) {
@@ -58,6 +68,63 @@ export function PasswordField({ label, value, onValueChange, error, hint, ...res
           <span className="sr-only"> password</span>
         </button>
       </div>
+      <FieldNote id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+// With its ref: a form puts the focus back into its message box.
+type TextAreaProps = Omit<ComponentPropsWithRef<'textarea'>, 'id' | 'value' | 'onChange'>;
+
+/** A labelled textarea (a message, a PEM key), its hint and error tied to it like TextField's. */
+export function TextAreaField({ label, value, onValueChange, error, hint, ...rest }: TextAreaProps & Bound) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        {...rest}
+      />
+      <FieldNote id={`${id}-note`} error={error} hint={hint} />
+    </div>
+  );
+}
+
+type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'value' | 'onChange'>;
+
+/** A labelled select over `options` (value and text), with its error like TextField's. */
+export function SelectField({
+  label,
+  value,
+  onValueChange,
+  error,
+  hint,
+  options,
+  ...rest
+}: SelectProps & Bound & { options: readonly { value: string; text: string }[] }) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        value={value}
+        onChange={(e) => onValueChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error || hint ? `${id}-note` : undefined}
+        {...rest}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.text}
+          </option>
+        ))}
+      </select>
       <FieldNote id={`${id}-note`} error={error} hint={hint} />
     </div>
   );

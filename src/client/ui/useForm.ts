@@ -11,15 +11,28 @@ export type FormOptions<V extends Values, S extends z.ZodType, R> = {
   initial: V;
   /** The schema's input made from the fields (hidden values, fixed flags); the fields as they are when absent. */
   toInput?: (values: V) => unknown;
-  /** Sends the checked data. A thrown error becomes the error alert and, for zod's field errors, messages under the fields. */
-  submit: (data: z.output<S>) => Promise<R>;
+  /**
+   * Sends the checked data. A thrown error becomes the error alert and, for zod's field
+   * errors, messages under the fields. `input` is what passed the check, as the server
+   * takes it: send it instead of `data` when the schema transforms (a dollar text to micros).
+   */
+  submit: (data: z.output<S>, input: z.input<S>) => Promise<R>;
   /** The success alert's text; the server's `message` by default, none when this returns null. */
   successMessage?: (result: R) => string | null;
-  /** After a success (e.g. clear the fields or leave the page). */
-  onSuccess?: (result: R, form: { setValues: (v: V) => void }) => void;
+  /** After a success (e.g. clear the fields or leave the page); `values` as they were sent. */
+  onSuccess?: (result: R, form: FormState<V>) => void;
   /** After a failure (e.g. start a two-step login over). */
-  onError?: (err: unknown, form: { setValues: (v: V) => void }) => void;
+  onError?: (err: unknown, form: FormState<V>) => void;
+  /**
+   * A refusal by the client check is also said in the error alert, in the words the server
+   * would answer ("version: must be …"), as well as under its field. For forms whose
+   * inputs have no room for a message (a table row's) and the console's, whose operators
+   * read one line. Without it the alert says only what no field can show.
+   */
+  alertInvalid?: boolean;
 };
+
+type FormState<V extends Values> = { values: V; setValues: (v: V) => void };
 
 /** What a field component takes: spread it, `<TextField {...form.field('email', 'Email')} />`. */
 export type FieldBinding = { label: string; value: string; onValueChange: (value: string) => void; error?: string };
@@ -41,7 +54,8 @@ export type Form<V extends Values> = {
  * A form over a shared zod schema: field values, the client check (same schema, same
  * words as the server), the server's per-field messages under their fields, and one
  * error and one success message for the whole form. A second submit while one is in
- * flight is ignored.
+ * flight is ignored. A refusal the client check cannot put under a field (a hidden
+ * value's, as `toInput` adds) goes to the error alert, so no refusal is silent.
  */
 export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOptions<V, S, R>): Form<V> {
   const [values, setValues] = useState<V>(opts.initial);
@@ -68,20 +82,24 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
     const o = latest.current;
     setError(null);
     setSuccess(null);
-    const checked = check(o.schema, o.toInput ? o.toInput(values) : values);
+    const input: unknown = o.toInput ? o.toInput(values) : values;
+    const checked = check(o.schema, input, Object.keys(values));
     setErrors(checked.ok ? {} : checked.errors);
-    if (!checked.ok) return;
+    if (!checked.ok) {
+      setError(o.alertInvalid ? checked.message : checked.unplaced);
+      return;
+    }
     inFlight.current = true;
     setPending(true);
     try {
-      const result = await o.submit(checked.data);
+      const result = await o.submit(checked.data, input as z.input<S>);
       const message = o.successMessage ? o.successMessage(result) : defaultMessage(result);
       setSuccess(message);
-      o.onSuccess?.(result, { setValues });
+      o.onSuccess?.(result, { values, setValues });
     } catch (err) {
       setError(errorMessage(err));
       setErrors(serverFieldErrors(err));
-      o.onError?.(err, { setValues });
+      o.onError?.(err, { values, setValues });
     } finally {
       inFlight.current = false;
       setPending(false);

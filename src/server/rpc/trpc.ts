@@ -6,6 +6,7 @@ import type { Session, User } from '../db/schema';
 import { AppError, fail, MESSAGES } from '../kernel/errors';
 import { CONSOLE_NEEDS_2FA } from '../../shared/console';
 import type { OperatorActor } from '../kernel/actor';
+import { describeZodIssues } from '../../shared/zod-issues';
 import { withLogFields } from '../kernel/log';
 
 /**
@@ -38,15 +39,9 @@ export type Meta = {
   rest?: RestMeta;
 };
 
-/** "username: must be at least 3 characters" from zod 4's issues. */
+/** "username: must be at least 3 characters" from zod 4's issues (the forms say it the same way). */
 export function describeZodError(err: ZodError): string {
-  return err.issues
-    .map((i) => {
-      const field = i.path.join('.');
-      if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}`;
-      return field ? `${field}: ${i.message}` : i.message;
-    })
-    .join('; ');
+  return describeZodIssues(err.issues);
 }
 
 const t = initTRPC
