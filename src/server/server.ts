@@ -19,6 +19,7 @@ import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
+import { handleQuickSetup } from './nodes/quick-setup-job';
 import { scheduleRollouts } from './nodes/rollouts';
 import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
@@ -166,6 +167,7 @@ async function startParts(
     jobs,
   };
   handleChannelDelivery(jobs, deps);
+  handleQuickSetup(jobs, deps);
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   const dailyChargeLate = scheduleDailyCharge(jobs, deps);
   scheduleReferralBonuses(jobs, deps);
@@ -195,20 +197,18 @@ async function startParts(
   const readiness = readinessProbe({
     db,
     loops: {
-      job_runner: () => jobs.health(),
+      // The runner turns, its recurring jobs do not keep failing, and the day's charge is
+      // done by 01:00 UTC: one check, naming what is wrong.
+      job_runner: async () => {
+        const failing = jobs
+          .failing()
+          .map((f) => `${f.name}: ${f.failures} runs in a row failed since ${f.since}: ${f.last_error}`);
+        const problems = [jobs.health(), ...failing, await dailyChargeLate()].filter((p) => p !== null);
+        return problems.length ? problems.join('; ') : null;
+      },
       fleet_control_loop: () => jobs.health('fleet.reconcile'),
       monitor: () => fleet.monitor.health(),
       mail_outbox: () => (jobs.handles('mail.send') ? jobs.health() : 'no mail sender registered'),
-      // A loop may turn and fail every time: the recurring jobs that keep failing, by name.
-      recurring_jobs: () => {
-        const failing = jobs.failing();
-        return failing.length
-          ? failing
-              .map((f) => `${f.name}: ${f.failures} runs in a row failed since ${f.since}: ${f.last_error}`)
-              .join('; ')
-          : null;
-      },
-      daily_charge: dailyChargeLate,
     },
   });
   const app = createApp(deps, {

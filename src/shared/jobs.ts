@@ -24,6 +24,16 @@ export const queuedJobPayloads = {
   }),
   /** At the end of a user's quiet hours: one mail summarising the notifications whose mail was held, and one message to each alert channel. */
   'notify.quiet_summary': z.object({ user_id: z.number().int().positive() }),
+  /**
+   * Quick setup: restart the node's daemon with the operator key its owner sent (`key`,
+   * sealed), then complete the start claimed at `claim_at`; a refusal gives the claim back
+   * and tells the owner.
+   */
+  'nodes.quick_setup': z.object({
+    node_id: z.number().int().positive(),
+    claim_at: z.number().int(),
+    key: z.string().min(1),
+  }),
 } as const;
 
 export const recurringJobNames = [

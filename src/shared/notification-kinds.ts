@@ -126,6 +126,13 @@ export const notificationKinds = {
     subject: (p) => `Your ${p.coin} node needs an update`,
     build: (p) => ({ message: `Your ${nodeName(p)} needs an update.`, link: nodeLink(p) }),
   }),
+  // The owner's quick setup key could not be applied (their node runs as before).
+  quick_setup_failed: def<NodeRef & { reason: string }>({
+    setting: 'node_action',
+    icon: 'warning',
+    subject: (p) => `Your ${p.coin} node did not take its key`,
+    build: (p) => ({ message: `Quick setup of your ${nodeName(p)}: ${p.reason}`, link: nodeLink(p, 'config') }),
+  }),
   node_down: def<NodeRef & { flaps?: number }>({
     setting: 'node_down',
     icon: 'down',

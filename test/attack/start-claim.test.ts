@@ -199,12 +199,26 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
       body: { mn, secret: key },
       token: owner.token,
     });
-    expect(refused.status).toBe(503);
+    // Accepted and queued; the job's refusal gives the claim back and tells the owner.
+    expect(refused.status).toBe(200);
+    await waitFor(
+      async () =>
+        s.deps.db
+          .selectFrom('notifications')
+          .select('id')
+          .where('user_id', '=', owner.id)
+          .where('kind', '=', 'quick_setup_failed')
+          .executeTakeFirst(),
+      30_000,
+      'quick_setup_failed',
+    );
+    await waitFor(async () => (await row(mn)).start_claim_at === null, 30_000, 'the claim given back');
     expect((await row(mn)).started_at).toBeNull();
     expect(asked).toBe(1);
 
     const answers = await hundred(7000, '/api/quick_setup', { mn, secret: key }, owner);
     expectOneStart(answers);
+    await waitFor(async () => (await row(mn)).started_at, 30_000, 'started by the quick setup job');
     expect(asked).toBe(2);
     expect((await row(mn)).output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
     await waitFor(

@@ -582,6 +582,8 @@ describe('starting a node from its page', () => {
       secret: `server=1\nsmartnodeblsprivkey=${key}\nexternalip=1.2.3.4`,
     });
     expect(ok.status).toBe(200);
+    // The key is applied by a queued job: the start completes when its daemon took it.
+    await waitFor(async () => (await row(mn)).started_at !== null, 30_000, 'started by the quick setup job');
     expect((await row(mn)).output_text).toBe(`x ${'bb'.repeat(32)} 0 active`);
     await waitFor(
       async () => live.received.find((e) => e.type === 'started' && e.payload.mn_id === mn),
@@ -606,6 +608,7 @@ describe('the same start sent many times at once', () => {
     // The others: started (400), or another submit asking the daemon right now (409).
     for (const a of answers.filter((x) => x.status !== 200))
       expect(a.body.message).toBe(a.status === 409 ? START_UNDER_WAY : 'This node has already been started.');
+    await waitFor(async () => (await detail(mn))?.setup.started, 30_000, 'started by the quick setup job');
     const started = await s.deps.db
       .selectFrom('events')
       .select('payload')
@@ -629,6 +632,7 @@ describe('the same start sent many times at once', () => {
     expect((await detail(mn)).setup.started).toBe(false);
     await claim(Date.now() - START_CLAIM_MS - 1000);
     expect(await post('/api/quick_setup', { mn, secret: key })).toMatchObject({ status: 200, body: { success: true } });
+    await waitFor(async () => (await detail(mn))?.setup.started, 30_000, 'started by the quick setup job');
     const row = await s.deps.db
       .selectFrom('nodes')
       .select(['started_at', 'start_claim_at', 'output_text'])

@@ -105,12 +105,14 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('quick setup on a re
       status: 200,
       body: { success: true, message: expect.stringMatching(/successfully submitted/) },
     });
+    // The key is applied by a queued job: the node is started once its daemon took it.
+    await waitFor(async () => (await row(mn)).started_at, DAEMON_BUDGET_MS, 'started by the quick setup job');
 
     // The config file: the key before the network section, owner-only, the rest as before.
     const conf = fs.readFileSync(confOf(mn), 'utf8');
     expect(conf).toBe(before.replace('\n[regtest]\n', `\nuacomment=${key}\n[regtest]\n`));
     expect(fs.statSync(confOf(mn)).mode & 0o777).toBe(0o600);
-    // A new process, already answering when the call returned, carrying the key.
+    // A new process, already answering when the start completed, carrying the key.
     const pid = s.fleet.engines.local.pidOf(mn);
     expect(pid).not.toBe(pidBefore);
     expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).not.toContain(key);
@@ -132,14 +134,29 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('quick setup on a re
     const before = fs.readFileSync(confOf(mn), 'utf8');
     const { secrets } = await row(mn);
     const res = await post('/api/quick_setup', { mn, secret: newKey() });
-    expect(res).toEqual({
-      status: 503,
-      body: {
-        success: false,
-        message:
-          'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.',
-      },
-    });
+    expect(res).toMatchObject({ status: 200, body: { success: true } });
+    // The job gives the start back and tells the owner why.
+    const told = await waitFor(
+      async () =>
+        s.deps.db
+          .selectFrom('notifications')
+          .select('message')
+          .where('kind', '=', 'quick_setup_failed')
+          .where('message', 'like', `%${mn}%`)
+          .executeTakeFirst(),
+      DAEMON_BUDGET_MS * 2,
+      'quick_setup_failed',
+    );
+    expect(told.message).toContain(
+      'Your node did not come back with the new key, so it keeps running as before. Please try again in a few minutes; if it fails again, contact support.',
+    );
+    await waitFor(
+      async () =>
+        (await s.deps.db.selectFrom('nodes').select('start_claim_at').where('mn_id', '=', mn).executeTakeFirstOrThrow())
+          .start_claim_at === null,
+      DAEMON_BUDGET_MS,
+      'the start claim given back',
+    );
     // Nothing changed: config, sealed secrets, start marker; the daemon runs as before.
     expect(fs.readFileSync(confOf(mn), 'utf8')).toBe(before);
     expect(fs.statSync(confOf(mn)).mode & 0o777).toBe(0o600);

@@ -38,7 +38,7 @@ export async function makeDeps() {
     secrets: openSecretBox(dataDir, config),
     callers: callerChecks,
     // No runner in procedure tests: no recurring job runs, so none is failing.
-    jobs: { failing: () => [] },
+    jobs: { failing: () => [], poke: async () => {} },
   };
   return {
     deps,

@@ -25,11 +25,15 @@ import { NotSupportedByDaemon, nodeDaemon, type NodeDaemon, type Proposal } from
 import { startMarker, validatorOutput, withFeeRecipient } from './output-read';
 import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
+import { queueQuickSetup } from './quick-setup-job';
 import { keymanagerTokenOf } from './node-secrets';
 import { validatorExitFile } from './validator-exit';
 import { setNodeMuted } from '../notifications/node-alerts';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
+
+/** A key change is already queued for the node (rolls the claim back). */
+class StartUnderWay extends Error {}
 type FeeCtx = Ctx & Pick<Context, 'secrets'>;
 
 export const NOT_FOUND = 'Masternode not found.';
@@ -273,7 +277,7 @@ export async function registerSubmit(
 }
 
 export async function quickSetup(
-  ctx: Ctx,
+  ctx: Ctx & Pick<Context, 'secrets' | 'jobs'>,
   userId: number,
   input: z.infer<typeof quickSetupInput>,
 ): Promise<{ success: true; message: string }> {
@@ -286,16 +290,27 @@ export async function quickSetup(
   if (!isBlsSecretKey(parsed.value)) fail('BAD_REQUEST', 'Incorrect BLS key', 'secret');
   const n = first;
   if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
-  await withStartClaim(ctx, n, async () => {
-    // A real daemon is restarted with the key in its config; started only once it answers again.
-    try {
-      await ctx.fleet.setOperatorKey(n, parsed.value);
-    } catch (err) {
-      if (err instanceof FleetActionError)
-        fail(err.kind === 'unsupported' ? 'BAD_REQUEST' : 'SERVICE_UNAVAILABLE', err.message);
+  // The daemon restarts with the key in its config and is waited for: a queued job
+  // (quick-setup-job.ts), claimed and queued in one transaction so the start happens once.
+  const at = Date.now();
+  const queued = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      if (!(await claimStart(trx, n.id, at))) return false;
+      if (!(await queueQuickSetup(trx, ctx.secrets, n, at, parsed.value))) throw new StartUnderWay();
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof StartUnderWay) return false;
       throw err;
-    }
-  });
+    });
+  if (!queued) {
+    const now = await ownNode(ctx, n.user_id, n.mn_id);
+    if (now.started_at !== null) fail('BAD_REQUEST', ALREADY_STARTED);
+    fail('CONFLICT', START_UNDER_WAY);
+  }
+  await refresh(ctx, n);
+  void ctx.jobs.poke();
   return {
     success: true,
     message: 'Your node has been successfully submitted to the network. It may take up to 15 minutes to start running.',

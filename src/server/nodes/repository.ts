@@ -203,6 +203,12 @@ export async function claimStart(db: Q, id: number, at: number): Promise<boolean
   return Number(res.numUpdatedRows) === 1;
 }
 
+/** When the node's start was claimed, if a start is (or was, expired) under way. */
+export async function startClaimOf(db: Q, id: number): Promise<number | null> {
+  const row = await db.selectFrom('nodes').select('start_claim_at').where('id', '=', id).executeTakeFirst();
+  return row?.start_claim_at ?? null;
+}
+
 /** The daemon refused the start: the claim made at `at` is given back. */
 export async function releaseStart(db: Q, id: number, at: number): Promise<void> {
   await db

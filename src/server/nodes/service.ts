@@ -8,7 +8,7 @@ import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-secrets';
 import { outputKind, withMasternodeKey } from './output-text';
-import { findUserNode, listUserNodes } from './repository';
+import { findUserNode, listUserNodes, startClaimOf } from './repository';
 import { buildSetup } from './setup';
 import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/quotes';
@@ -221,7 +221,13 @@ export async function getMasternode(
       folder_name: `.${coin.id}`,
       problem: n.last_error,
       state: n.state,
-      ...buildSetup({ node: n, coin, secrets: nodeSecrets(ctx, n), masternodeKey }),
+      ...buildSetup({
+        node: n,
+        coin,
+        secrets: nodeSecrets(ctx, n),
+        masternodeKey,
+        startClaimAt: await startClaimOf(ctx.db, n.id),
+      }),
     },
   };
 }

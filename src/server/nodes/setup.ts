@@ -3,6 +3,7 @@ import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
 import type { NodeSecrets } from './node-secrets';
+import { START_CLAIM_MS } from './repository';
 import { blsPublicKeyOf, collateralOf, defiOutput, registerCommand, startMarker, validatorOutput } from './output-read';
 
 /**
@@ -17,6 +18,8 @@ type Input = {
   secrets: NodeSecrets | null;
   /** Classic and SIN: the sealed masternode key, opened for the owner (null: not shown). */
   masternodeKey?: string | null;
+  /** When the node's start was claimed (a start under way), if it was (repository `startClaimOf`). */
+  startClaimAt?: number | null;
 };
 
 const MARKERS = new Set(['not_active', 'active', 'migrated']);
@@ -58,7 +61,7 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
   return s && isBlsSecretKey(s) ? blsPublicKeyHex(Buffer.from(s.replace(/^0x/, ''), 'hex')) : null;
 }
 
-export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Input): {
+export function buildSetup({ node: n, coin, secrets, masternodeKey = null, startClaimAt = null }: Input): {
   setup: NodeSetup;
   start_cmd: string;
 } {
@@ -69,6 +72,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null }: Inp
     commands: [],
     fields: [],
     started: marker === 'active' || marker === 'migrated' || n.started_at !== null,
+    starting: n.started_at === null && startClaimAt !== null && startClaimAt > Date.now() - START_CLAIM_MS,
     fee_recipient: null,
     withdrawal_address: null,
     pose_penalty: n.pose_penalty,

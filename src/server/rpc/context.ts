@@ -25,8 +25,8 @@ export type AppDeps = {
   secrets: SecretBox;
   /** Who a token signs in, and whether maintenance is on (see CallerChecks). */
   callers: CallerChecks;
-  /** The recurring jobs that keep failing in this process (the console overview shows them). */
-  jobs: Pick<JobRunner, 'failing'>;
+  /** The recurring jobs that keep failing in this process (the console overview shows them); `poke` runs a just-queued job at once. */
+  jobs: Pick<JobRunner, 'failing' | 'poke'>;
 };
 
 /**

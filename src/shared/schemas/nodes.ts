@@ -95,6 +95,8 @@ export const nodeSetup = z.object({
   fields: z.array(z.object({ label: z.string(), value: z.string(), secret: z.boolean() })),
   /** The start step is done: registered, started or migrated. */
   started: z.boolean(),
+  /** A start is under way (quick setup restarting the daemon with the key): the page waits for it. */
+  starting: z.boolean(),
   /** Validators: the fee recipient in force and the withdrawal address. */
   fee_recipient: z.string().nullable(),
   withdrawal_address: z.string().nullable(),

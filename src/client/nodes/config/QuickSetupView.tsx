@@ -20,6 +20,12 @@ export function QuickSetupView({ node }: { node: MasternodeDetail }) {
     <ConfigCard title="Quick setup">
       {done ? (
         <Congratulations />
+      ) : node.setup.starting ? (
+        <Alert kind="info">
+          <span className="spinner" aria-hidden="true" /> Your node is restarting with its key. This page follows it and
+          shows the result, usually within a minute; if the key is not taken, a notification says why and you can send
+          it again.
+        </Alert>
       ) : (
         <>
           <TextField
