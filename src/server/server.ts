@@ -202,7 +202,7 @@ async function startParts(
       job_runner: async () => {
         const failing = jobs
           .failing()
-          .map((f) => `${f.name}: ${f.failures} runs in a row failed since ${f.since}: ${f.last_error}`);
+          .map((f) => `${f.name}: the last ${f.failures} runs failed (since ${f.since}): ${f.last_error}`);
         const problems = [jobs.health(), ...failing, await dailyChargeLate()].filter((p) => p !== null);
         return problems.length ? problems.join('; ') : null;
       },

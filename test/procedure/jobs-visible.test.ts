@@ -51,7 +51,7 @@ describe('recurring jobs that keep failing', () => {
     }
   });
 
-  it('a cron job counts as failing from its first failure (its next run is hours away)', async () => {
+  it('a cron job counts as failing from its second failure in a row (its runs are hours apart)', async () => {
     const d = await deps();
     const runner = new JobRunner(d.db, d.log);
     runner.every('backup.daily', {
@@ -63,8 +63,10 @@ describe('recurring jobs that keep failing', () => {
     });
     try {
       await runner.trigger('backup.daily');
+      expect(runner.failing()).toEqual([]);
+      await runner.trigger('backup.daily');
       expect(runner.failing().map((f) => [f.name, f.failures, f.last_error])).toEqual([
-        ['backup.daily', 1, 'disk full'],
+        ['backup.daily', 2, 'disk full'],
       ]);
     } finally {
       await runner.stop(0);
@@ -79,6 +81,20 @@ describe('a daily charge not completed by 01:00 UTC', () => {
     expect(await lateChargeDay(d.db, at('01:00:00'))).toBe(`daily charge for ${DAY} not completed`);
     await runDailyCharge({ db: d.db, log: d.log }, at('01:30:00'));
     expect(await lateChargeDay(d.db, at('01:30:01'))).toBeNull();
+  });
+
+  it('names the stuck day, also in the hour after midnight: a day left open blocks every later one', async () => {
+    const d = await deps();
+    await runDailyCharge({ db: d.db, log: d.log }, Date.parse('2026-11-18T00:00:30.000Z'));
+    // The 19th was begun and never completed (a crash, a bug): the 20th cannot be charged.
+    await d.db
+      .insertInto('charge_days')
+      .values({ day: '2026-11-19', started_at: Date.parse('2026-11-19T00:00:30.000Z') })
+      .execute();
+    expect(await lateChargeDay(d.db, at('00:30:00'))).toBe('daily charge for 2026-11-19 not completed');
+    expect(await lateChargeDay(d.db, at('05:00:00'))).toBe('daily charge for 2026-11-19 not completed');
+    await runDailyCharge({ db: d.db, log: d.log }, at('05:00:00'));
+    expect(await lateChargeDay(d.db, at('05:00:01'))).toBeNull();
   });
 
   it('tells every operator once per day, however many runs and processes ask at once', async () => {

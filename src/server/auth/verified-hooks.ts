@@ -26,5 +26,7 @@ export async function emailVerified(
   userId: number,
   config: Pick<Config, 'signupCreditMicros'>,
 ): Promise<void> {
+  // None registered means domain-hooks.ts was never loaded: the sign-up credit would be skipped silently.
+  if (hooks.length === 0) throw new Error('email-verified hooks are not wired (import src/server/domain-hooks.ts)');
   for (const hook of hooks) await hook(trx, userId, config);
 }

@@ -2,21 +2,30 @@ import type { DB } from '../db/open';
 import { operatorIds } from '../auth/users';
 import type { AppDeps } from '../rpc/context';
 import { afterRaise, raise } from '../notifications/raise';
-import { dayOf, dayStart } from './charge-days';
-import { chargeDayCompleted, recordLateAlert } from './charge-queries';
+import { dayOf, dayStart, nextDay } from './charge-days';
+import { firstOpenDay, lateAlertSent, recordLateAlert } from './charge-queries';
 
 /** A day's charge must be completed this long after 00:00 UTC, or it is late. */
 export const CHARGE_DEADLINE_MS = 60 * 60_000;
 
 /**
- * Why the daily charge is late, or null: past 01:00 UTC and today's charge day not
- * completed. A stuck day blocks every later one (the charge goes day by day), so this is
- * what /readyz and the console overview show.
+ * The day whose charge is late, or null: the next day to charge (the one after the last
+ * completed, as the charge goes day by day) is before today, or is today past 01:00 UTC.
+ * A stuck day blocks every later one, so this names the stuck day.
  */
-export async function lateChargeDay(db: DB, now = Date.now()): Promise<string | null> {
+export async function lateDay(db: DB, now = Date.now()): Promise<string | null> {
   const today = dayOf(now);
-  if (now - dayStart(today) < CHARGE_DEADLINE_MS) return null;
-  return (await chargeDayCompleted(db, today)) ? null : `daily charge for ${today} not completed`;
+  const { afterCompleted, oldestOpen } = await firstOpenDay(db);
+  const next = afterCompleted ? nextDay(afterCompleted) : (oldestOpen ?? today);
+  if (next > today) return null;
+  if (next === today && now - dayStart(today) < CHARGE_DEADLINE_MS) return null;
+  return next;
+}
+
+/** Why the daily charge is late, or null (what /readyz and the console overview show). */
+export async function lateChargeDay(db: DB, now = Date.now()): Promise<string | null> {
+  const day = await lateDay(db, now);
+  return day === null ? null : `daily charge for ${day} not completed`;
 }
 
 /**
@@ -29,12 +38,15 @@ export async function alertLateChargeDay(
   now: number,
   reason: string | null,
 ): Promise<boolean> {
-  if (!(await lateChargeDay(deps.db, now))) return false;
-  const day = dayOf(now);
+  const day = await lateDay(deps.db, now);
+  // Read first: while a day is late this runs every minute, and a write would be one too many.
+  if (day === null || (await lateAlertSent(deps.db, day))) return false;
   const alerted = await deps.db.transaction().execute(async (trx) => {
-    if (!(await recordLateAlert(trx, day, now))) return false;
+    const operators = await operatorIds(trx);
+    // No operator yet: nobody to tell, and the day stays unannounced until there is one.
+    if (operators.length === 0 || !(await recordLateAlert(trx, day, now))) return false;
     const why = reason ? `the last run failed (${reason}).` : 'the last run ended with the day still open.';
-    for (const op of await operatorIds(trx)) await raise(trx, op, 'daily_charge_late', { day, reason: why });
+    for (const op of operators) await raise(trx, op, 'daily_charge_late', { day, reason: why });
     return true;
   });
   if (alerted) afterRaise(deps);

@@ -249,10 +249,10 @@ export async function chargeMismatches(db: Q): Promise<ChargeMismatch[]> {
   return rows;
 }
 
-/** Whether the charge of `day` has completed. */
-export async function chargeDayCompleted(db: Q, day: string): Promise<boolean> {
-  const row = await db.selectFrom('charge_days').select('completed_at').where('day', '=', day).executeTakeFirst();
-  return row?.completed_at != null;
+/** Whether the operators were told that `day`'s charge is late. */
+export async function lateAlertSent(db: Q, day: string): Promise<boolean> {
+  const row = await db.selectFrom('charge_late_alerts').select('day').where('day', '=', day).executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Records that the operators were told `day` is late; false when they already were. */

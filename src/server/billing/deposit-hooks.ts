@@ -32,6 +32,8 @@ export function onDepositReversed(hook: ReversedHook): void {
 
 /** Runs every registered hook, after the deposit's credit and the debt it paid. */
 export async function depositCredited(trx: MoneyTx, d: CreditedDeposit): Promise<void> {
+  // None registered means domain-hooks.ts was never loaded: money would be skipped silently.
+  if (credited.length === 0) throw new Error('deposit hooks are not wired (import src/server/domain-hooks.ts)');
   for (const hook of credited) await hook(trx, d);
 }
 
@@ -41,5 +43,6 @@ export async function depositReversed(
   depositTransferId: number,
   reason: 'refunded' | 'disputed',
 ): Promise<void> {
+  if (reversed.length === 0) throw new Error('deposit hooks are not wired (import src/server/domain-hooks.ts)');
   for (const hook of reversed) await hook(trx, depositTransferId, reason);
 }

@@ -5,9 +5,10 @@ import { errorText, runWithDeadline } from './attempt';
 /**
  * Runs in a row that failed before a recurring job counts as failing (/readyz, the console
  * overview): an interval job's next tick is its retry, so one failure is noise and three
- * (minutes, for most) are not; a cron job runs hours or a day apart, so its first failure counts.
+ * (minutes, for most) are not; a cron job runs hours or a day apart, so two (one could be a
+ * passing lock) already mean hours of work not done.
  */
-export const FAILING_AFTER = { interval: 3, cron: 1 } as const;
+export const FAILING_AFTER = { interval: 3, cron: 2 } as const;
 
 /** A recurring job whose last runs failed (see FAILING_AFTER). */
 export type FailingJob = { name: string; failures: number; last_error: string; since: string };

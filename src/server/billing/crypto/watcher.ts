@@ -36,7 +36,8 @@ export const QUOTE_MAX_AGE_MS = 3600_000;
 /**
  * One look at every enabled currency's daemon, in turn. A daemon that is down or answers
  * garbage is logged and skipped (its deposits wait, nothing is written for it); the others
- * go on.
+ * go on. The look then fails, naming them, so a daemon that stays down shows as a failing
+ * job (/readyz, the console overview) and not only in the log.
  */
 export async function watchDeposits(
   deps: Deps,
@@ -44,14 +45,17 @@ export async function watchDeposits(
   sources: Sources = daemonSources(deps.secrets),
 ): Promise<void> {
   // A disabled currency is no longer offered, but what was paid to it is still watched and credited.
+  const failed: string[] = [];
   for (const c of await listCurrencies(deps.db, { enabledOnly: false })) {
     signal?.throwIfAborted();
     try {
       await watchCurrency(deps, c.id, sources);
     } catch (err) {
       deps.log.warn('deposit watch failed', { currency: c.id, err: (err as Error).message });
+      failed.push(`${c.id} (${(err as Error).message})`);
     }
   }
+  if (failed.length) throw new Error(`no answer read from ${failed.join(', ')}`);
 }
 
 /** One currency: read the chain, then apply what it shows in one transaction. Throws when the daemon fails. */
