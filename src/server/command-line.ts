@@ -3,18 +3,12 @@
 import './domain-hooks';
 import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
-import { terminalLine } from './kernel/terminal';
+import { failureLine } from './kernel/terminal';
 
 runCli(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(
-      terminalLine(
-        err instanceof ConfigError
-          ? `${err.message}\n`
-          : `error: ${err instanceof Error ? err.message : String(err)}\n`,
-      ),
-    );
+    process.stderr.write(failureLine(err, err instanceof ConfigError));
     process.exit(1);
   },
 );

@@ -2,7 +2,7 @@
 import './domain-hooks';
 import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
-import { terminalLine } from './kernel/terminal';
+import { failureLine, terminalLine } from './kernel/terminal';
 import { SIMULATOR_COMMAND } from './fleet/engines/registry';
 import { runSimulatorProcess } from './fleet/simulator/process';
 import { assetIndex, inExecutable, unpackedDir } from './runtime/executable';
@@ -89,13 +89,7 @@ main().then(
     if (code !== undefined) process.exit(code);
   },
   (err) => {
-    process.stderr.write(
-      terminalLine(
-        err instanceof ConfigError
-          ? `${err.message}\n`
-          : `error: ${err instanceof Error ? err.message : String(err)}\n`,
-      ),
-    );
+    process.stderr.write(failureLine(err, err instanceof ConfigError));
     process.exit(err instanceof ConfigError ? 2 : 1);
   },
 );

@@ -9,6 +9,15 @@ import { KEY_FORMAT_HINT, parseSecretsKey, type SecretsKey } from './secrets-key
  * Every value is checked here once, at start-up; a bad one stops the process with
  * a message that names the variable.
  */
+/** A number of seconds (decimals allowed) of at least `min`, as the environment spells it. */
+const seconds = (min: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+  );
+
 const port = v.pipe(
   v.string(),
   v.regex(/^\d+$/, 'must be a whole number'),
@@ -222,42 +231,10 @@ const EnvSchema = v.object({
     '/logos',
   ),
   DAEMON_PROFILES_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
-  MONITOR_NODE_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '60',
-  ),
-  MONITOR_NETWORK_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '900',
-  ),
-  DEPOSIT_POLL_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '30',
-  ),
-  ALERT_DOWN_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '180',
-  ),
+  MONITOR_NODE_SECONDS: v.optional(seconds(0.1), '60'),
+  MONITOR_NETWORK_SECONDS: v.optional(seconds(0.1), '900'),
+  DEPOSIT_POLL_SECONDS: v.optional(seconds(0.1), '30'),
+  ALERT_DOWN_SECONDS: v.optional(seconds(0.1), '180'),
   // Paid once per user at email verification (src/server/billing/README.md); 0: none.
   SIGNUP_CREDIT_USD: v.optional(
     v.pipe(
@@ -349,43 +326,11 @@ const EnvSchema = v.object({
     '07:00-21:00',
   ),
   // How long an upgraded daemon has to answer on its new version, synced, before its batch is rolled back.
-  ROLLOUT_HEALTH_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '600',
-  ),
+  ROLLOUT_HEALTH_SECONDS: v.optional(seconds(0.1), '600'),
   // How often running daemon upgrades are looked at (a batch runs to its end once begun).
-  ROLLOUT_TICK_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.05, 'must be at least 0.05'),
-    ),
-    '5',
-  ),
-  HOST_CHECK_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.1, 'must be at least 0.1'),
-    ),
-    '60',
-  ),
-  ALERT_RETRY_SECONDS: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d+(\.\d+)?$/, 'must be a number of seconds'),
-      v.transform(Number),
-      v.minValue(0.01, 'must be at least 0.01'),
-    ),
-    '30',
-  ),
+  ROLLOUT_TICK_SECONDS: v.optional(seconds(0.05), '5'),
+  HOST_CHECK_SECONDS: v.optional(seconds(0.1), '60'),
+  ALERT_RETRY_SECONDS: v.optional(seconds(0.01), '30'),
 });
 
 export type Config = {

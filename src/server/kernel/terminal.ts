@@ -22,3 +22,10 @@ export function terminalLine(s: string): string {
 export function terminalField(s: string | null | undefined): string {
   return terminalLine(String(s ?? '')).replace(LINE_BREAKS, visible);
 }
+
+/** How a command that failed says why on stderr: a configuration error as it is, anything else after "error:". */
+export function failureLine(err: unknown, isConfigError: boolean): string {
+  return terminalLine(
+    isConfigError ? `${(err as Error).message}\n` : `error: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+}
