@@ -3,6 +3,8 @@ import { alertLateChargeDay, lateChargeDay } from '../../src/server/billing/char
 import { runDailyCharge } from '../../src/server/billing/daily-charge';
 import { consoleOverview } from '../../src/server/console/overview';
 import { JobRunner } from '../../src/server/jobs/runner';
+import { watchDeposits } from '../../src/server/billing/crypto/watcher';
+import type { Sources } from '../../src/server/billing/crypto/currencies';
 import { makeDeps, type Deps } from '../support/caller';
 import { freshUser } from '../support/users';
 
@@ -132,5 +134,41 @@ describe('a daily charge not completed by 01:00 UTC', () => {
     const early = await consoleOverview(d.db, at('00:10:00'));
     expect(early.daily_charge_late).toBeNull();
     expect(early.failing_jobs).toEqual([]);
+  });
+});
+
+describe('the deposit watch', () => {
+  it('fails its run when an enabled currency’s daemon does not answer, so it shows as failing; a disabled one does not', async () => {
+    const d = await deps();
+    await d.db
+      .insertInto('deposit_currencies')
+      .values({
+        id: 'ltc-gone',
+        label: 'Litecoin',
+        ticker: 'LTC',
+        kind: 'bitcoin',
+        confirmations: 3,
+        minimum: 10_000,
+        price_coin: 'litecoin',
+        decimals: 8,
+        rpc_url: 'http://127.0.0.1:1',
+        watch_from: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+    // The daemon as this tier sees it (no sockets here): it does not answer. The real
+    // daemon's failures are test/peers/deposits-litecoind's subject.
+    const gone: Sources = {
+      bitcoin: () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      },
+      monero: () => {
+        throw new Error('connect ECONNREFUSED 127.0.0.1:1');
+      },
+    };
+    const watch = () => watchDeposits(d.deps, undefined, gone);
+    await expect(watch()).rejects.toThrow(/^no answer read from ltc-gone \(/);
+    await d.db.updateTable('deposit_currencies').set({ enabled: 0 }).where('id', '=', 'ltc-gone').execute();
+    await expect(watch()).resolves.toBeUndefined();
   });
 });
