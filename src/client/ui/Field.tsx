@@ -20,56 +20,79 @@ type Bound = {
 
 export type FieldProps = InputProps & Bound;
 
-/** A labelled input with its hint and error tied to it for screen readers. */
-export function TextField({ label, value, onValueChange, error, hint, type = 'text', ...rest }: FieldProps) {
+/** What the control inside a field takes: its id, and its error or hint tied to it for screen readers. */
+type ControlProps = { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+
+/** The frame every field shares: the label, the control, and its error or hint under it. */
+function FieldFrame({
+  label,
+  error,
+  hint,
+  control,
+}: {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  control: (props: ControlProps) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className={`field${error ? ' field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        value={value}
-        onChange={(e) => onValueChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${id}-note` : undefined}
-        {...rest}
-      />
+      {control({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error || hint ? `${id}-note` : undefined,
+      })}
       <FieldNote id={`${id}-note`} error={error} hint={hint} />
     </div>
   );
 }
 
+/** A labelled input with its hint and error tied to it for screen readers. */
+export function TextField({ label, value, onValueChange, error, hint, type = 'text', ...rest }: FieldProps) {
+  return (
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => (
+        <input {...a11y} type={type} value={value} onChange={(e) => onValueChange(e.target.value)} {...rest} />
+      )}
+    />
+  );
+}
+
 /** A password input with a show/hide toggle. */
 export function PasswordField({ label, value, onValueChange, error, hint, ...rest }: Omit<FieldProps, 'type'>) {
-  const id = useId();
   const [shown, setShown] = useState(false);
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <div className="password-input">
-        <input
-          id={id}
-          type={shown ? 'text' : 'password'}
-          value={value}
-          onChange={(e) => onValueChange(e.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error || hint ? `${id}-note` : undefined}
-          {...rest}
-        />
-        <button
-          type="button"
-          className="password-toggle"
-          onClick={() => setShown((s) => !s)}
-          aria-pressed={shown}
-          aria-controls={id}
-        >
-          {shown ? 'Hide' : 'Show'}
-          <span className="sr-only"> password</span>
-        </button>
-      </div>
-      <FieldNote id={`${id}-note`} error={error} hint={hint} />
-    </div>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => (
+        <div className="password-input">
+          <input
+            {...a11y}
+            type={shown ? 'text' : 'password'}
+            value={value}
+            onChange={(e) => onValueChange(e.target.value)}
+            {...rest}
+          />
+          <button
+            type="button"
+            className="password-toggle"
+            onClick={() => setShown((s) => !s)}
+            aria-pressed={shown}
+            aria-controls={a11y.id}
+          >
+            {shown ? 'Hide' : 'Show'}
+            <span className="sr-only"> password</span>
+          </button>
+        </div>
+      )}
+    />
   );
 }
 
@@ -78,20 +101,13 @@ type TextAreaProps = Omit<ComponentPropsWithRef<'textarea'>, 'id' | 'value' | 'o
 
 /** A labelled textarea (a message, a PEM key), its hint and error tied to it like TextField's. */
 export function TextAreaField({ label, value, onValueChange, error, hint, ...rest }: TextAreaProps & Bound) {
-  const id = useId();
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        value={value}
-        onChange={(e) => onValueChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${id}-note` : undefined}
-        {...rest}
-      />
-      <FieldNote id={`${id}-note`} error={error} hint={hint} />
-    </div>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => <textarea {...a11y} value={value} onChange={(e) => onValueChange(e.target.value)} {...rest} />}
+    />
   );
 }
 
@@ -107,26 +123,21 @@ export function SelectField({
   options,
   ...rest
 }: SelectProps & Bound & { options: readonly { value: string; text: string }[] }) {
-  const id = useId();
   return (
-    <div className={`field${error ? ' field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onValueChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error || hint ? `${id}-note` : undefined}
-        {...rest}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.text}
-          </option>
-        ))}
-      </select>
-      <FieldNote id={`${id}-note`} error={error} hint={hint} />
-    </div>
+    <FieldFrame
+      label={label}
+      error={error}
+      hint={hint}
+      control={(a11y) => (
+        <select {...a11y} value={value} onChange={(e) => onValueChange(e.target.value)} {...rest}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.text}
+            </option>
+          ))}
+        </select>
+      )}
+    />
   );
 }
 
