@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { errorMessage, serverFieldErrors } from '../app/errors';
+import { errorField, errorMessage, serverFieldErrors } from '../app/errors';
 import { check, withLabel, type FieldErrors } from './forms';
 
 type Values = Record<string, string>;
@@ -97,8 +97,13 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
       setSuccess(message);
       o.onSuccess?.(result, { values, setValues });
     } catch (err) {
-      setError(errorMessage(err));
-      setErrors(serverFieldErrors(err));
+      const message = errorMessage(err);
+      const fieldErrors = serverFieldErrors(err);
+      // A domain refusal that names its field ("url", "code") is said under that field too.
+      const named = errorField(err);
+      if (named && named in values) fieldErrors[named] ??= message;
+      setError(message);
+      setErrors(fieldErrors);
       o.onError?.(err, { values, setValues });
     } finally {
       inFlight.current = false;
