@@ -316,3 +316,20 @@ export function forNodePage(a: WalletActivity): ShownActivity {
     transactions: shown.transactions.flatMap((t) => (t.block === null ? [] : [{ ...t, block: t.block }])),
   };
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const ADDRESS_INDEX_REPLIES = {
+  getaddressbalance: AddressBalance,
+  getaddressdeltas: Deltas,
+  getblockhash: Txid,
+  getblockheader: Header,
+};
+export const WATCH_WALLET_REPLIES = {
+  listwallets: v.array(v.string()),
+  getaddressinfo: AddressInfo,
+  listunspent: Unspent,
+  listtransactions: Listed,
+  gettxout: Confirmed,
+  getblockcount: Height,
+  getrawtransaction: Mined,
+};

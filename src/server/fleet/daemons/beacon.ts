@@ -51,3 +51,11 @@ export async function observeBeacon(
     poseBanHeight: null,
   };
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const BEACON_REPLIES = {
+  'GET /eth/v1/node/syncing': Syncing,
+  'GET /eth/v1/node/version': Version,
+  'GET /eth/v1/node/peer_count': Peers,
+  'GET /eth/v1/beacon/states/{state_id}/validators/{validator_id}': Validator,
+};

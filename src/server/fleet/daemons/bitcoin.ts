@@ -66,3 +66,8 @@ export async function observeBitcoin(
   }
   return obs;
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const CHAIN_REPLIES = { getblockchaininfo: BlockchainInfo, getnetworkinfo: NetworkInfo };
+export const DASH_STATUS_REPLIES = { 'masternode status': DashStatus };
+export const CLASSIC_STATUS_REPLIES = { 'masternode status': ClassicStatus };

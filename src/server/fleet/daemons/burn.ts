@@ -77,3 +77,6 @@ export async function checkBurn(
   if (now - tx.blocktime > BURN_VALID_S) return { ok: false, output_id: null, message: BURN_MESSAGES.tooOld };
   return { ok: true, output_id: `${tx.txid}-${burn.n}`, message: BURN_MESSAGES.ok };
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const BURN_REPLIES = { getrawtransaction: RawTx };

@@ -174,3 +174,11 @@ export async function governanceProposals(rpc: BitcoinRpc, nowS = Date.now() / 1
   }
   return out.sort((a, b) => b.start_epoch - a.start_epoch || (a.name < b.name ? -1 : 1));
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const DASH_REPLIES = {
+  'protx info': ProtxInfo,
+  'protx register_prepare': Prepared,
+  'protx register_submit': Hash,
+  'gobject list': v.record(v.string(), GObject),
+};

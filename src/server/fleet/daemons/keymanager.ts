@@ -58,3 +58,9 @@ export async function setFeeRecipient(km: Keymanager, pubkey: string, address: s
   });
   if (status !== 202 && status !== 200) throw refused(status, json);
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const KEYMANAGER_REPLIES = {
+  'GET /eth/v1/keystores': Keystores,
+  'GET /eth/v1/validator/{pubkey}/feerecipient': FeeRecipient,
+};

@@ -163,3 +163,11 @@ export async function observeMonero(
   }
   return obs;
 }
+
+/** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */
+export const MONERO_REPLIES = { get_info: Info };
+export const nodeWordReplies = (w: NodeWord) => ({
+  [`get_${w}_node_key`]: Key(w),
+  [`get_${w}_node_registration_cmd_raw`]: RegistrationCmd,
+  [`get_${w}_nodes`]: Nodes(w),
+});
