@@ -35,6 +35,7 @@ export const TABLE_OWNERS = {
   deposits: 'billing',
   charge_days: 'billing',
   charge_late_alerts: 'billing',
+  coin_checks: 'nodes',
   node_charges: 'billing',
   balance_reminders: 'billing',
   referral_bonuses: 'referrals',

@@ -80,6 +80,9 @@ addTree(path.join(root, 'dist/client'), 'client');
 files['catalog/coins.json'] = path.join(root, 'catalog/coins.json');
 files['catalog/daemons.json'] = path.join(root, 'catalog/daemons.json');
 addTree(path.join(root, 'catalog/logos'), 'catalog/logos');
+addTree(path.join(root, 'catalog/daemon-facts'), 'catalog/daemon-facts');
+// The image recipes, for `images build` (a recipe folder is sent as the build's context).
+if (fs.existsSync(path.join(root, 'catalog/images'))) addTree(path.join(root, 'catalog/images'), 'catalog/images');
 const addons = { sqlite: 'native/better_sqlite3.node', argon2: 'native/argon2.node' };
 files[addons.sqlite] = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 const argon2Dir = path.dirname(require.resolve('@node-rs/argon2/package.json'));

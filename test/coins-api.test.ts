@@ -67,6 +67,7 @@ describe('GET /public_api/get_coins', () => {
     expect(Object.keys(dash).sort()).toEqual(
       [
         'collateral',
+        'coming_soon',
         'delisted',
         'host_price',
         'hosted_mns',
@@ -202,6 +203,9 @@ describe('stats, detailed and deploy info', () => {
       campaign: false,
       campaign_prices: { dedicated_price: expect.any(Number), cloud_price: expect.any(Number) },
       maintenance: false,
+      // The demo (simulator on) offers every coin.
+      coming_soon: false,
+      coming_soon_reason: null,
       monero: false,
       dip003: false,
       dip003_restrict: false,

@@ -2,6 +2,7 @@ import { wireAuth } from './auth/ports';
 import { wireCoins } from './coins/ports';
 import { wireNotifications } from './notifications/ports';
 import { chainObservation, hostedCounts, realNodeCounts, userNodes } from './nodes/read';
+import { coinReadiness } from './nodes/coin-checks';
 import { onEmailVerified } from './auth/verified-hooks';
 import { onDepositCredited, onDepositReversed } from './billing/deposit-hooks';
 import { accountBalance, userAccount } from './billing/ledger';
@@ -23,7 +24,7 @@ import { releaseAccountHeld } from './support/service';
 wireAuth({ raise, afterRaise, balanceOf: (db, userId) => accountBalance(db, userAccount(userId)) });
 
 // Coins shows the hosted nodes, and notifications names the muted ones; nodes owns them.
-wireCoins({ hostedCounts, realNodeCounts, chainObservation });
+wireCoins({ hostedCounts, realNodeCounts, chainObservation, readiness: coinReadiness });
 wireNotifications({ userNodes });
 
 // The sign-up credit first, then the held support conversation (the order they ran in

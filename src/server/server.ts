@@ -20,6 +20,7 @@ import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
 import { handleQuickSetup } from './nodes/quick-setup-job';
+import { handleCoinCheck } from './nodes/coin-checks';
 import { scheduleRollouts } from './nodes/rollouts';
 import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
@@ -43,6 +44,7 @@ import type { MarketDataProvider } from './market/provider';
 import { MarketRefresher } from './market/refresher';
 import { dockerEngineFor } from './nodes/hosts';
 import { loadProfiles } from './fleet/profiles';
+import { loadDaemonFacts } from './fleet/daemon-facts';
 import { Fleet } from './nodes/runtime';
 import type { CloseOptions } from './fleet/engine';
 import { appRouter } from './router';
@@ -134,10 +136,12 @@ async function startParts(
   if (catalog.added.length) log.info('catalog coins added', { coins: catalog.added.length });
 
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
+  const facts = loadDaemonFacts(config.daemonFactsDir ?? bundledCatalogPath('daemon-facts'));
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
     secrets,
     profiles,
+    facts,
     monitor: {
       nodeMs: config.monitorNodeMs,
       networkMs: config.monitorNetworkMs,
@@ -168,6 +172,7 @@ async function startParts(
   };
   handleChannelDelivery(jobs, deps);
   handleQuickSetup(jobs, deps);
+  handleCoinCheck(jobs, { db, log, hub, fleet });
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   const dailyChargeLate = scheduleDailyCharge(jobs, deps);
   scheduleReferralBonuses(jobs, deps);

@@ -34,6 +34,11 @@ export const queuedJobPayloads = {
     claim_at: z.number().int(),
     key: z.string().min(1),
   }),
+  /**
+   * `coins check` (the command line, the console's Catalog): a coin's daemon tried on a host
+   * before the coin is offered; the row in coin_checks holds the request and the result.
+   */
+  'nodes.coin_check': z.object({ check_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -111,7 +111,7 @@ describe('the simulator only when the operator enables it', () => {
       { userId, coinId: 'dash', plan: 'cloud' },
     );
     await expect(refused).rejects.toThrow(
-      /^Dash nodes cannot be deployed right now\. Please try again later or contact support\.$/,
+      /^Dash nodes are coming soon: the servers that run them are being prepared\. Please check back later\.$/,
     );
     expect(s.logLines.join('\n')).toMatch(/simulator, which is off \(FLEET_SIMULATOR\)/);
     expect(await s.deps.db.selectFrom('node_view').select('id').execute()).toEqual(before);

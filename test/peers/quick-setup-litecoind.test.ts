@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/server/cli/main';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import { operatorKeyFor } from '../../src/server/nodes/operator-key';
+import { makeCoinReady, writeFixtureFacts } from '../support/coin-ready';
 import { DAEMON_BUDGET_MS, haveBinary, pidsMatching, rpc, waitFor } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
@@ -34,7 +35,15 @@ fs.writeFileSync(
     ],
   }),
 );
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', DAEMON_PROFILES_FILE: profilesFile };
+// The simulator is off here (a real daemon): the two test profiles count as verified (a
+// fixture), and their coins are offered once `coins check` passed for them.
+const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), ['litecoind-quick', 'litecoind-refuses']);
+const env = {
+  MONITOR_NODE_SECONDS: '0.5',
+  MONITOR_NETWORK_SECONDS: '0.5',
+  DAEMON_PROFILES_FILE: profilesFile,
+  DAEMON_FACTS_DIR: factsDir,
+};
 
 let s: TestServer;
 let owner: FreshUser;
@@ -63,7 +72,7 @@ const target = (mn: string) => async () => {
 async function startRequiredNode(coinId: string): Promise<string> {
   const n = await requestNode(
     s.deps.db,
-    { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: false },
+    { profiles: s.deps.fleet.profiles, facts: s.deps.fleet.facts, log: s.deps.log, simulator: false },
     { userId: owner.id, coinId, plan: 'dedicated' },
     { entry: 'bb'.repeat(32), output_text: `x ${'bb'.repeat(32)} 0 not_active` },
   );
@@ -83,7 +92,8 @@ beforeAll(async () => {
   ).toBe(0);
   s = await startTestServer(env, { dataDir });
   owner = await freshUser(s.deps, { prefix: 'quick' });
-}, 60_000);
+  if (haveBinary('/usr/lib/litecoin/litecoind')) for (const coin of ['rtmq', 'rtmx']) await makeCoinReady(s, coin);
+}, 120_000);
 afterAll(async () => {
   await stopTestServer(s);
   expect(pidsMatching(dataDir)).toEqual([]);

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { loadConfig } from '../../src/server/kernel/config';
 import { openSecretBox } from '../../src/server/secrets/box';
 import type { FleetAccess } from '../../src/server/fleet/access';
+import { loadDaemonFacts } from '../../src/server/fleet/daemon-facts';
 import { loadProfiles } from '../../src/server/fleet/profiles';
 import type { AppDeps } from '../../src/server/rpc/context';
 import { callerChecks } from '../../src/server/app';
@@ -60,6 +61,7 @@ export async function makeDeps() {
 export function offlineFleet(): FleetAccess {
   return {
     profiles: loadProfiles('catalog/daemons.json'),
+    facts: loadDaemonFacts('catalog/daemon-facts'),
     simulator: true,
     reconcile: async () => {},
     daemonOf: async () => null,

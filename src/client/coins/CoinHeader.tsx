@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import type { CoinDetail } from '../../shared/schemas/coins';
 import { CoinLogo } from './CoinLogo';
 
-/** Logo, name, badges and the deploy button: disabled in maintenance, absent for a delisted coin. */
+/** Logo, name, badges and the deploy button: disabled in maintenance or while coming soon, absent for a delisted coin. */
 export function CoinHeader({ coin }: { coin: CoinDetail }) {
   return (
     <div className="coin-header">
@@ -20,19 +20,20 @@ export function CoinHeader({ coin }: { coin: CoinDetail }) {
               KYD verified
             </span>
           )}
+          {coin.coming_soon && <span className="flag flag-info">Coming soon</span>}
           {coin.maintenance && <span className="flag flag-warning">Maintenance</span>}
           {coin.delisted && <span className="flag flag-danger">Delisted</span>}
         </div>
       </div>
       {!coin.delisted && (
         <div className="coin-header-action">
-          {coin.maintenance ? (
+          {coin.maintenance || coin.coming_soon ? (
             <>
               <button type="button" className="btn btn-primary" disabled aria-describedby="deploy-paused">
                 Deploy a node
               </button>
               <p id="deploy-paused" className="muted small">
-                Deployments are paused for maintenance.
+                {coin.coming_soon ? `${coin.label} nodes are coming soon.` : 'Deployments are paused for maintenance.'}
               </p>
             </>
           ) : (

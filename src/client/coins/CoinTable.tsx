@@ -80,8 +80,9 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
             <span className="coin-ticker">{row.ticker}</span>
           </span>
         </Link>
-        {(row.maintenance || row.delisted) && (
+        {(row.maintenance || row.delisted || row.coming_soon) && (
           <span className="coin-flags">
+            {row.coming_soon && <span className="flag flag-info">Coming soon</span>}
             {row.maintenance && <span className="flag flag-warning">Maintenance</span>}
             {row.delisted && <span className="flag flag-danger">Delisted</span>}
           </span>
@@ -97,13 +98,17 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
       </td>
       {deployable && (
         <td className="actions">
-          {row.maintenance ? (
+          {row.maintenance || row.coming_soon ? (
             <button
               type="button"
               className="btn btn-primary btn-sm"
               disabled
               aria-label={`Deploy ${row.label}`}
-              title="Deployments of this coin are paused for maintenance"
+              title={
+                row.coming_soon
+                  ? `${row.label} nodes are coming soon`
+                  : 'Deployments of this coin are paused for maintenance'
+              }
             >
               Deploy
             </button>

@@ -73,6 +73,7 @@ const row = (id: string, hosted: number, roi: number | null, label = id): CoinRo
   host_price: 0.13,
   delisted: false,
   maintenance: false,
+  coming_soon: false,
 });
 
 describe('coin list', () => {

@@ -37,7 +37,10 @@ function DeployScreen({ coin }: { coin: DeployInfoCoin }) {
         {coin.simulated && <SimulatedBadge />}
         <Link href={`/dashboard/view_coin?coin=${encodeURIComponent(coin.id)}`}>View stats</Link>
       </PageHeader>
-      {coin.maintenance ? (
+      {coin.coming_soon ? (
+        // Said before any wizard step: nothing typed is lost to a refusal at the end.
+        <Alert kind="info">{coin.coming_soon_reason}</Alert>
+      ) : coin.maintenance ? (
         <Alert kind="warning">{MAINTENANCE_NOTICE}</Alert>
       ) : (
         <div className="deploy-layout">

@@ -253,6 +253,7 @@ function CoinPrices({ rows, logoOf }: { rows: PriceRow[]; logoOf: (id: string) =
                     <span className="coin-name">
                       <span className="coin-label">
                         {r.label} {r.campaign && <span className="flag flag-success">Campaign</span>}
+                        {r.coming_soon && <span className="flag flag-info">Coming soon</span>}
                       </span>
                       <span className="coin-ticker">{r.ticker}</span>
                     </span>

@@ -1,4 +1,5 @@
 import type { DB } from '../db/open';
+import type { DaemonProfile } from '../fleet/profiles';
 
 /** What a coin's page shows of the chain, from the nodes that follow it (nodes/ reads it). */
 export type ChainObservation = {
@@ -19,7 +20,11 @@ export type CoinsPorts = {
   realNodeCounts(db: DB): Promise<Map<string, number>>;
   /** The chain as the coin's most recently checked nodes (since `since`) report it, or null. */
   chainObservation(db: DB, coinId: string, since: number): Promise<ChainObservation | null>;
+  /** Per coin with a finished `coins check`: is it ready on a host that can take it now, and why not. */
+  readiness(db: DB, profiles: Record<string, DaemonProfile>): Promise<Map<string, CoinReadiness>>;
 };
+
+export type CoinReadiness = { ready: boolean; reason: string; checkedAt: number | null };
 
 let ports: CoinsPorts | null = null;
 

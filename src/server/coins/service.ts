@@ -10,12 +10,13 @@ import { asChange, asNumber, asPercent, asUsd } from './display';
 import { microsToUsd } from '../../shared/money';
 import { currentPrices, hostPriceUsd } from './prices';
 import { coinDetails, findCoin, listCoins } from './queries';
+import { offersOf } from './offer';
 import { coinsPorts } from './ports';
 
 /** Observations older than this do not describe the chain any more (the monitor checks every minute by default). */
 const CHAIN_FRESH_MS = 15 * 60_000;
 
-type Ctx = Pick<Context, 'db' | 'config'>;
+type Ctx = Pick<Context, 'db' | 'config' | 'fleet'>;
 
 /** Figures of one coin from its catalog entry, its market quote and the hosted count. */
 function figures(c: CoinRecord, quote: MarketQuote | undefined) {
@@ -41,6 +42,7 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
     allQuotes(ctx.db),
     coinsPorts().hostedCounts(ctx.db),
   ]);
+  const offers = await offersOf(ctx.db, coins, ctx.fleet);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   // A delisted coin stays visible only while customers still host nodes of it.
   const shown = coins.filter((c) => c.delisted === 0 || (hosted.get(c.id) ?? 0) > 0);
@@ -62,6 +64,7 @@ export async function getCoins(ctx: Ctx): Promise<GetCoinsOutput> {
       host_price: hostPriceUsd(c),
       delisted: c.delisted === 1,
       maintenance: c.maintenance === 1,
+      coming_soon: !offers.get(c.id)!.offered,
     };
   }
   const order = shown
@@ -118,6 +121,7 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
     coinsPorts().hostedCounts(ctx.db),
     coinsPorts().chainObservation(ctx.db, c.id, Date.now() - CHAIN_FRESH_MS),
   ]);
+  const offer = (await offersOf(ctx.db, [c], ctx.fleet)).get(c.id)!;
   const f = figures(c, quote);
   const prices = currentPrices(c);
   const exchanges = quote ? (JSON.parse(quote.exchanges) as ExchangeTicker[]) : [];
@@ -148,6 +152,7 @@ export async function getCoin(ctx: Ctx, id: string): Promise<{ success: true; da
       roi: f.roi,
       cloud: c.cloud === 1,
       maintenance: c.maintenance === 1,
+      coming_soon: !offer.offered,
       delisted: c.delisted === 1,
       kyd: c.kyd === 1,
       logo: `${ctx.config.coinLogoUrl}/${c.id}.svg`,
@@ -245,6 +250,7 @@ export async function getDetailed(ctx: Ctx) {
     allQuotes(ctx.db),
     coinsPorts().hostedCounts(ctx.db),
   ]);
+  const offers = await offersOf(ctx.db, coins, ctx.fleet);
   const quoteOf = new Map(quotes.map((q) => [q.coin_id, q]));
   return {
     success: true as const,
@@ -274,6 +280,7 @@ export async function getDetailed(ctx: Ctx) {
         regular_cloud_price_usd: c.cloud === 1 ? microsToUsd(c.cloud_price) : null,
         delisted: c.delisted === 1,
         maintenance: c.maintenance === 1,
+        coming_soon: !offers.get(c.id)!.offered,
         market_updated_at: q ? new Date(q.updated_at).toISOString() : null,
       };
     }),
@@ -284,6 +291,7 @@ export async function getDetailed(ctx: Ctx) {
 export async function getDeployInfo(ctx: Ctx, id: string, simulated: (c: CoinRecord) => boolean) {
   const c = await requireCoin(ctx, id);
   if (c.delisted === 1) fail('NOT_FOUND', `${c.label} is delisted: new nodes cannot be deployed.`);
+  const offer = (await offersOf(ctx.db, [c], ctx.fleet)).get(c.id)!;
   return {
     success: true as const,
     data: {
@@ -300,6 +308,8 @@ export async function getDeployInfo(ctx: Ctx, id: string, simulated: (c: CoinRec
         cloud_price: microsToUsd(c.campaign_cloud_price),
       },
       maintenance: c.maintenance === 1,
+      coming_soon: !offer.offered,
+      coming_soon_reason: offer.offered ? null : offer.reason,
       monero: c.monero === 1,
       dip003: c.dip003 === 1,
       dip003_restrict: c.dip003_restrict === 1,

@@ -153,6 +153,24 @@ export interface ChargeDaysTable {
 }
 
 /** A day whose charge was late (not completed by 01:00 UTC) and the operators were told. */
+/** `coins check` runs: a coin's daemon tried on a host before the coin is offered (nodes/coin-check.ts). */
+export interface CoinChecksTable {
+  id: Generated<number>;
+  coin_id: string;
+  profile_id: string;
+  host_id: number | null;
+  state: 'queued' | 'running' | 'passed' | 'failed';
+  /** Why it failed, in one sentence the console shows. */
+  reason: string | null;
+  /** JSON: [{step, ok, detail}] in the order run. */
+  steps: Generated<string>;
+  program: string | null;
+  program_id: string | null;
+  requested_at: number;
+  checked_at: number | null;
+}
+export type CoinCheck = Selectable<CoinChecksTable>;
+
 export interface ChargeLateAlertsTable {
   day: string;
   alerted_at: number;
@@ -743,6 +761,7 @@ export interface Database {
   deposits: DepositsTable;
   charge_days: ChargeDaysTable;
   charge_late_alerts: ChargeLateAlertsTable;
+  coin_checks: CoinChecksTable;
   node_charges: NodeChargesTable;
   balance_reminders: BalanceRemindersTable;
   page_visits: PageVisitsTable;

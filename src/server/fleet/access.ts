@@ -1,5 +1,6 @@
 import type { DaemonNode } from './daemon-node';
 import type { RpcEndpoint } from './engine';
+import type { DaemonFacts } from './daemon-facts';
 import type { DaemonProfile } from './profiles';
 
 /**
@@ -11,6 +12,8 @@ import type { DaemonProfile } from './profiles';
  */
 export interface FleetAccess {
   readonly profiles: Record<string, DaemonProfile>;
+  /** What each profile's source says (catalog/daemon-facts): only a verified one is offered in production. */
+  readonly facts: Record<string, DaemonFacts>;
   /** FLEET_SIMULATOR: may the simulator serve nodes? */
   readonly simulator: boolean;
   /** Runs the control loop soon: a deploy or a delete is acted on at once, not at the next tick. */

@@ -127,6 +127,16 @@ export interface NodeEngine {
    * tell, e.g. a remote Docker that does not report it).
    */
   disk?(): Promise<DiskSpace | null>;
+  /**
+   * Is the program (local: an executable path; docker: an image name:tag) there? Its
+   * identity (an image's id, a file's size and time), so a check can tell it changed.
+   */
+  program?(program: string): Promise<{ id: string } | null>;
+  /**
+   * Runs the program once with `args` and no network (a version question), its output
+   * and exit code (null: still running after `timeoutMs`, then killed).
+   */
+  runOnce?(program: string, args: string[], timeoutMs: number): Promise<{ exitCode: number | null; output: string }>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /**

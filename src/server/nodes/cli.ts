@@ -1,3 +1,4 @@
+import { loadDaemonFacts } from '../fleet/daemon-facts';
 import { findUserByLogin } from '../auth/users';
 import { DataDirInUse, lockDataDir } from '../db/data-dir';
 import { LocalEngine } from '../fleet/engines/local';
@@ -229,10 +230,11 @@ export const fleetCommands: Record<string, CliCommand> = {
       const user = await findUserByLogin(db, flags.user);
       if (!user) fail('NOT_FOUND', `no user "${flags.user}"`);
       const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
+      const facts = loadDaemonFacts(config.daemonFactsDir ?? bundledCatalogPath('daemon-facts'));
       try {
         const node = await requestNode(
           db,
-          { profiles, log: quietLog, simulator: config.fleetSimulator },
+          { profiles, facts, log: quietLog, simulator: config.fleetSimulator },
           { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan },
         );
         await logOperatorAction(db, io.by, 'fleet create', { node: node.mn_id, user_id: user.id });

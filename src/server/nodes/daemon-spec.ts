@@ -28,6 +28,16 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Can a daemon on this machine listen on `port` (every interface)? False when something holds it. */
+export function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    // No host: the wildcard of both families, what a daemon's bind=0.0.0.0 meets too.
+    srv.listen(port, () => srv.close(() => resolve(true)));
+  });
+}
+
 function satoshisOrUndefined(coins: string): number | undefined {
   try {
     return coinsToSat(coins);

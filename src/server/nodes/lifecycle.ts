@@ -1,3 +1,5 @@
+import type { DaemonFacts } from '../fleet/daemon-facts';
+import { offersOf } from '../coins/offer';
 import { randomBytes } from 'node:crypto';
 import { currentPrices } from '../coins/prices';
 import { coinDetails, findCoin } from '../coins/catalog';
@@ -18,10 +20,6 @@ type Q = Kysely<Database>;
 export const FLEET_FULL =
   'No server capacity is free for this plan right now. Please try again later or contact support.';
 
-/** What a customer reads when a coin's daemon would be the simulator and FLEET_SIMULATOR is off. */
-export const notOffered = (label: string) =>
-  `${label} nodes cannot be deployed right now. Please try again later or contact support.`;
-
 export function profileFor(
   profiles: Record<string, DaemonProfile>,
   family: string,
@@ -35,6 +33,8 @@ export function profileFor(
 
 export type RequestDeps = {
   profiles: Record<string, DaemonProfile>;
+  /** What each profile's source says: in production only a verified profile is offered. */
+  facts?: Record<string, DaemonFacts>;
   log: Logger;
   /** FLEET_SIMULATOR */ simulator: boolean;
 };
@@ -73,12 +73,14 @@ export async function checkDeployable(db: Q, deps: RequestDeps, coinId: string, 
     );
   if (plan === 'cloud' && !coin.cloud) fail('BAD_REQUEST', `${coin.label} has no cloud plan; choose Dedicated.`);
   const { id: profileId, profile } = profileFor(deps.profiles, coin.family, coinDetails(coin).daemon);
-  if (profile.run === 'simulator' && !deps.simulator) {
-    deps.log.warn('deploy refused: the coin runs on the simulator, which is off (FLEET_SIMULATOR)', {
+  const offer = (await offersOf(db, [coin], { facts: {}, ...deps })).get(coin.id)!;
+  if (!offer.offered) {
+    deps.log.warn('deploy refused: the coin is not offered', {
       coin: coin.id,
       profile: profileId,
+      missing: offer.missing,
     });
-    fail('SERVICE_UNAVAILABLE', notOffered(coin.label));
+    fail('SERVICE_UNAVAILABLE', offer.reason);
   }
   return { coin, profileId, profile };
 }

@@ -7,6 +7,8 @@ import type { BurnResult, DaemonAccess, FleetAccess } from '../fleet/access';
 import type { CloseOptions } from '../fleet/engine';
 import { EngineRegistry, type DockerEngineFactory } from '../fleet/engines/registry';
 import { fleetMetrics } from '../fleet/metrics';
+import type { DaemonFacts } from '../fleet/daemon-facts';
+import { checkCoin, type CheckOutcome } from './coin-check';
 import type { DaemonProfile } from '../fleet/profiles';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
@@ -34,6 +36,8 @@ export type FleetOptions = {
   /** How long an upgraded daemon has to answer on its new version, synced (ROLLOUT_HEALTH_SECONDS, default 10 min). */
   upgradeHealthTimeoutMs?: number;
   profiles: Record<string, DaemonProfile>;
+  /** What each profile's source says (catalog/daemon-facts); none: no profile counts as verified. */
+  facts?: Record<string, DaemonFacts>;
   monitor: MonitorOptions;
   /** Runs the control loop (the recurring job `fleet.reconcile`). */
   jobs: JobRunner;
@@ -89,6 +93,10 @@ export class Fleet implements FleetAccess {
 
   get profiles() {
     return this.opts.profiles;
+  }
+
+  get facts(): Record<string, DaemonFacts> {
+    return this.opts.facts ?? {};
   }
 
   get simulator(): boolean {
@@ -153,6 +161,11 @@ export class Fleet implements FleetAccess {
 
   stopNode(node: Masternode): Promise<void> {
     return stopNode(this.deps, node);
+  }
+
+  /** `coins check`: the coin's daemon tried on a host (nodes/coin-check.ts). */
+  checkCoin(coinId: string, hostName: string | null, startTimeoutMs?: number): Promise<CheckOutcome> {
+    return checkCoin({ ...this.deps, facts: this.facts, startTimeoutMs }, coinId, hostName);
   }
 
   setOperatorKey(node: Masternode, secret: string): Promise<void> {

@@ -41,6 +41,8 @@ export const coinRow = z.object({
   host_price: z.number(),
   delisted: z.boolean(),
   maintenance: z.boolean(),
+  /** Not offered yet (production: its daemon is not verified and checked on a host): shown as "Coming soon", no deploy. */
+  coming_soon: z.boolean(),
 });
 export type CoinRow = z.infer<typeof coinRow>;
 
@@ -97,6 +99,8 @@ export const coinDetail = z.object({
   roi: z.number().nullable(),
   cloud: z.boolean(),
   maintenance: z.boolean(),
+  /** Not offered yet (production: its daemon is not verified and checked on a host): shown as "Coming soon", no deploy. */
+  coming_soon: z.boolean(),
   delisted: z.boolean(),
   kyd: z.boolean(),
   logo: z.string(),
@@ -160,6 +164,8 @@ export const detailedRow = z.object({
   regular_cloud_price_usd: z.number().nullable(),
   delisted: z.boolean(),
   maintenance: z.boolean(),
+  /** Not offered yet (production: its daemon is not verified and checked on a host): shown as "Coming soon", no deploy. */
+  coming_soon: z.boolean(),
   market_updated_at: z.string().nullable(),
 });
 export const detailedOutput = z.object({
@@ -180,6 +186,10 @@ export const deployInfoCoin = z.object({
   campaign: z.boolean(),
   campaign_prices: z.object({ dedicated_price: z.number(), cloud_price: z.number() }),
   maintenance: z.boolean(),
+  /** Not offered yet (production: its daemon is not verified and checked on a host): shown as "Coming soon", no deploy. */
+  coming_soon: z.boolean(),
+  /** Why not, in the customer's words (null when offered). */
+  coming_soon_reason: z.string().nullable(),
   monero: z.boolean(),
   dip003: z.boolean(),
   dip003_restrict: z.boolean(),

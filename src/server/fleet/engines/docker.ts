@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -221,6 +222,35 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     if (!NODE_ID.test(nodeId))
       throw new DockerEngineError('invalid', `node id ${JSON.stringify(nodeId)} cannot name a container`);
     return docker.getContainer(containerName(nodeId));
+  }
+
+  /** The last `tail` lines a container wrote, stdout and stderr. */
+  async function readLogs(c: Docker.Container, name: string, tail: number, gone: () => Error): Promise<string> {
+    // A stream rather than dockerode's buffered logs(): that one JSON-parses the body when it can.
+    const body = await new Promise<unknown>((resolve, reject) => {
+      docker.modem.dial(
+        {
+          path: `/containers/${encodeURIComponent(c.id)}/logs?`,
+          method: 'GET',
+          options: { stdout: true, stderr: true, follow: false, tail },
+          isStream: true,
+          statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+    }).catch((err: unknown) => {
+      if (statusOf(err) === 404) throw gone();
+      throw fail(`read logs of ${name}`, err);
+    });
+    if (!(body instanceof Readable))
+      throw new DockerEngineError('api', `docker host ${url} sent no log stream for ${name}`);
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    } catch (err) {
+      throw fail(`read logs of ${name}`, err);
+    }
+    return lastLines(demuxLogs(Buffer.concat(chunks)), tail);
   }
 
   /** The container's inspect data, or null when there is none. */
@@ -474,32 +504,51 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
 
     async logs(nodeId, tail = 100) {
       tail = Math.max(0, Math.floor(tail));
-      const c = container(nodeId);
-      // A stream rather than dockerode's buffered logs(): that one JSON-parses the body when it can.
-      const body = await new Promise<unknown>((resolve, reject) => {
-        docker.modem.dial(
-          {
-            path: `/containers/${encodeURIComponent(c.id)}/logs?`,
-            method: 'GET',
-            options: { stdout: true, stderr: true, follow: false, tail },
-            isStream: true,
-            statusCodes: { 200: true, 404: 'no such container', 500: 'server error' },
-          },
-          (err, res) => (err ? reject(err) : resolve(res)),
-        );
-      }).catch((err: unknown) => {
-        if (statusOf(err) === 404) throw missing(nodeId);
-        throw fail(`read logs of ${containerName(nodeId)}`, err);
-      });
-      if (!(body instanceof Readable))
-        throw new DockerEngineError('api', `docker host ${url} sent no log stream for ${containerName(nodeId)}`);
-      const chunks: Buffer[] = [];
+      return readLogs(container(nodeId), containerName(nodeId), tail, () => missing(nodeId));
+    },
+
+    async program(image) {
       try {
-        for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+        const info = await docker.getImage(image).inspect();
+        return { id: info.Id };
       } catch (err) {
-        throw fail(`read logs of ${containerName(nodeId)}`, err);
+        if (statusOf(err) === 404) return null;
+        throw fail(`inspect image ${image}`, err);
       }
-      return lastLines(demuxLogs(Buffer.concat(chunks)), tail);
+    },
+
+    async runOnce(image, args, timeoutMs) {
+      if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
+      // A throwaway container with no network: it only says what it is (`--version`).
+      const name = `nodekeep-run-${crypto.randomBytes(6).toString('hex')}`;
+      let c: Docker.Container;
+      try {
+        c = await docker.createContainer({
+          name,
+          Image: image,
+          Cmd: args,
+          Labels: { [LABEL.host]: opts.hostId },
+          HostConfig: { Init: true, NetworkMode: 'none' },
+        });
+      } catch (err) {
+        if (statusOf(err) === 404)
+          throw new DockerEngineError('image_missing', `image ${image} not found on docker host ${url}`);
+        throw fail(`create container ${name}`, err);
+      }
+      try {
+        await c.start();
+        let timer: NodeJS.Timeout | undefined;
+        const waited = await Promise.race([
+          c.wait() as Promise<{ StatusCode: number }>,
+          new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs))),
+        ]).finally(() => clearTimeout(timer));
+        const output = await readLogs(c, name, 200, () => new DockerEngineError('missing', `${name} vanished`));
+        return { exitCode: waited ? waited.StatusCode : null, output };
+      } catch (err) {
+        throw fail(`run ${image} ${args.join(' ')}`, err);
+      } finally {
+        await c.remove({ force: true }).catch(() => {});
+      }
     },
 
     async rpcEndpoint(nodeId, name) {

@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type { Logger } from '../../kernel/log';
 import {
@@ -247,6 +248,25 @@ export class LocalEngine implements NodeEngine {
   /** The disk under the nodes' folders (chain data lives there). */
   disk(): Promise<DiskSpace> {
     return diskOf(this.opts.dir);
+  }
+
+  async program(program: string): Promise<{ id: string } | null> {
+    try {
+      await fs.promises.access(program, fs.constants.X_OK);
+      const st = await fs.promises.stat(program);
+      return st.isFile() ? { id: `${st.size}-${Math.floor(st.mtimeMs)}` } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  runOnce(program: string, args: string[], timeoutMs: number): Promise<{ exitCode: number | null; output: string }> {
+    return new Promise((resolve) => {
+      execFile(program, args, { timeout: timeoutMs, maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+        resolve({ exitCode: err?.killed ? null : code, output: `${stdout}${stderr}` });
+      });
+    });
   }
 
   async list(): Promise<string[]> {

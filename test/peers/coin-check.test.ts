@@ -1,0 +1,172 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/server/cli/main';
+import { requestNode } from '../../src/server/nodes/lifecycle';
+import { requestCoinCheck } from '../../src/server/nodes/coin-checks';
+import { runCoinCheck, writeFixtureFacts } from '../support/coin-ready';
+import { haveBinary, pidsMatching } from '../support/daemons';
+import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
+import { freshUser, type FreshUser } from '../support/users';
+import { waitFor } from '../support/wait';
+
+// `coins check` on this machine's local engine with Debian's litecoind, the simulator off (production):
+// a coin is "Coming soon" until its profile is verified and its check passed; each failing
+// step says what is missing.
+const dataDir = tempDataDir('nodekeep-coincheck-');
+const profilesFile = path.join(dataDir, 'daemons.json');
+const shippedProfiles = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
+const ltc = shippedProfiles.profiles['litecoind-regtest'];
+// A P2P port held by someone else on this machine (bound below).
+const held = net.createServer();
+await new Promise<void>((r) => held.listen(0, () => r()));
+const heldPort = (held.address() as net.AddressInfo).port;
+Object.assign(shippedProfiles.profiles, {
+  'ltc-good': ltc,
+  'ltc-oldver': { ...ltc, version: '9.9.9' },
+  'ltc-gone': { ...ltc, program: path.join(dataDir, 'no-such-litecoind') },
+  'ltc-unverified': ltc,
+  'ltc-p2p': { ...ltc, p2p_port: heldPort },
+});
+fs.writeFileSync(profilesFile, JSON.stringify(shippedProfiles));
+const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), ['ltc-good', 'ltc-oldver', 'ltc-gone', 'ltc-p2p']);
+const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
+const base = shipped.coins.find((c: { id: string }) => c.id === 'rtm');
+const coin = (id: string, daemon: string) => ({ ...base, id, label: `Coin ${id}`, ticker: id.toUpperCase(), daemon });
+const catalogFile = path.join(dataDir, 'coins.json');
+fs.writeFileSync(
+  catalogFile,
+  JSON.stringify({
+    ...shipped,
+    coins: [
+      coin('ckgood', 'ltc-good'),
+      coin('ckold', 'ltc-oldver'),
+      coin('ckgone', 'ltc-gone'),
+      coin('ckunver', 'ltc-unverified'),
+      coin('ckp2p', 'ltc-p2p'),
+      // A coin of the demo catalog on its family's simulator.
+      shipped.coins.find((c: { id: string }) => c.id === 'dash'),
+    ],
+  }),
+);
+const env = {
+  FLEET_SIMULATOR: 'false',
+  FLEET_LOCAL_IPV4: '203.0.113.9',
+  DAEMON_PROFILES_FILE: profilesFile,
+  DAEMON_FACTS_DIR: factsDir,
+};
+
+let s: TestServer;
+let owner: FreshUser;
+const get = async (p: string) => {
+  const r = await fetch(s.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
+  return (await r.json()) as any;
+};
+/** The real command line; what it says on stdout and stderr. */
+const cli = async (...args: string[]) => {
+  const lines: string[] = [];
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk).trimEnd());
+    return true;
+  });
+  try {
+    const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
+    return { code, text: lines.join('\n') };
+  } finally {
+    stderr.mockRestore();
+  }
+};
+
+beforeAll(async () => {
+  expect((await cli('catalog', 'import', catalogFile)).code).toBe(0);
+  s = await startTestServer(env, { dataDir });
+  owner = await freshUser(s.deps, { prefix: 'ckowner' });
+}, 60_000);
+afterAll(async () => {
+  held.close();
+  await stopTestServer(s);
+  expect(pidsMatching(dataDir)).toEqual([]);
+}, 60_000);
+
+describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coins check and what customers are offered', () => {
+  it('offers no coin before its check: coming soon everywhere, and a deploy is refused in those words, writing nothing', async () => {
+    const info = await get('/api/get_deploy_info?coin=ckgood');
+    expect(info.data).toMatchObject({
+      coming_soon: true,
+      coming_soon_reason:
+        'Coin ckgood nodes are coming soon: the servers that run them are being prepared. Please check back later.',
+    });
+    const coins = await get('/public_api/get_coins');
+    expect(coins.data.ckgood.coming_soon).toBe(true);
+    // The demo's simulated coin is not offered with the simulator off either.
+    expect(coins.data.dash.coming_soon).toBe(true);
+    const before = await s.deps.db.selectFrom('node_view').select('id').execute();
+    await expect(
+      requestNode(
+        s.deps.db,
+        { profiles: s.fleet.profiles, facts: s.fleet.facts, log: s.deps.log, simulator: false },
+        { userId: owner.id, coinId: 'ckgood', plan: 'dedicated' },
+      ),
+    ).rejects.toThrow(/^Coin ckgood nodes are coming soon/);
+    expect(await s.deps.db.selectFrom('node_view').select('id').execute()).toEqual(before);
+    expect(s.logLines.join('\n')).toMatch(/not checked yet: run `nodekeep coins check ckgood`/);
+  });
+
+  it('`coins check` passes for a verified daemon that answers every call, and the coin is offered', async () => {
+    const r = await cli('coins', 'check', 'ckgood');
+    expect(r.code, r.text).toBe(0);
+    expect(r.text).toMatch(/ok +profile: profile ltc-good verified/);
+    expect(r.text).toMatch(/ok +version: \/usr\/lib\/litecoin\/litecoind --version says 0\.21\.2\.1/);
+    expect(r.text).toMatch(/ok +calls: \d+ calls: getblockchaininfo answered, getnetworkinfo answered/);
+    expect(r.text).toMatch(/ckgood: ready$/);
+    // The public list is cached for a second: asked until it shows the change.
+    await waitFor(
+      async () => (await get('/public_api/get_coins')).data.ckgood.coming_soon === false,
+      10_000,
+      'offered',
+    );
+    expect((await get('/api/get_deploy_info?coin=ckgood')).data).toMatchObject({
+      coming_soon: false,
+      coming_soon_reason: null,
+    });
+    // The throwaway daemon is gone.
+    expect(pidsMatching(path.join(dataDir, 'fleet'))).toEqual([]);
+  }, 200_000);
+
+  it('names the missing piece: not verified, program missing, wrong version, P2P port taken', async () => {
+    const unverified = await runCoinCheck(s, 'ckunver');
+    expect(unverified.reason).toBe(
+      'profile ltc-unverified is not verified from its source: catalog/daemon-facts has no file for it',
+    );
+    const gone = await runCoinCheck(s, 'ckgone');
+    expect(gone.reason).toBe(
+      `${path.join(dataDir, 'no-such-litecoind')} is not an executable on this machine: install the coin's daemon there`,
+    );
+    const old = await runCoinCheck(s, 'ckold');
+    expect(old.reason).toMatch(
+      /^\/usr\/lib\/litecoin\/litecoind --version says "Litecoin Core version v0\.21\.2\.1-\w+", not 9\.9\.9$/,
+    );
+    const p2p = await runCoinCheck(s, 'ckp2p');
+    expect(p2p.state).toBe('failed');
+    expect(p2p.reason).toBe(`P2P port ${heldPort} is taken on 203.0.113.9 (host local)`);
+    for (const id of ['ckunver', 'ckgone', 'ckold', 'ckp2p'])
+      expect((await get(`/api/get_deploy_info?coin=${id}`)).data.coming_soon).toBe(true);
+    expect(pidsMatching(path.join(dataDir, 'fleet'))).toEqual([]);
+  }, 300_000);
+
+  it('refuses a second check of a coin while one is under way, and an unknown coin or host', async () => {
+    expect(await cli('coins', 'check', 'nosuchcoin')).toEqual({ code: 1, text: 'error: Unknown coin "nosuchcoin".' });
+    expect(await cli('coins', 'check', 'ckgood', '--host', 'nowhere')).toEqual({
+      code: 1,
+      text: 'error: No host "nowhere".',
+    });
+    const before = await s.deps.db.selectFrom('coin_checks').select('id').execute();
+    const first = requestCoinCheck(s.deps.db, s.fleet.profiles, 'ckgood', null);
+    const second = requestCoinCheck(s.deps.db, s.fleet.profiles, 'ckgood', null);
+    const [a, b] = await Promise.allSettled([first, second]);
+    expect(a.status).toBe('fulfilled');
+    expect(b.status === 'rejected' && b.reason.message).toBe('A check of Coin ckgood is already under way.');
+    expect(await s.deps.db.selectFrom('coin_checks').select('id').execute()).toHaveLength(before.length + 1);
+  });
+});

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { findCoinCheck } from '../../src/server/nodes/coin-check-queries';
+import { requestCoinCheck } from '../../src/server/nodes/coin-checks';
+import type { TestServer } from './server';
+import { waitFor } from './wait';
+
+/**
+ * Facts files for test profiles made from Debian's litecoind (catalog/daemons.json
+ * "litecoind-regtest"): a fixture saying "verified", without citations. The catalog's real
+ * profiles carry their source readings in catalog/daemon-facts; these only let a test run a
+ * real daemon with the simulator off (DAEMON_FACTS_DIR).
+ */
+export function writeFixtureFacts(dir: string, profiles: string[]): string {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const profile of profiles)
+    fs.writeFileSync(
+      path.join(dir, `${profile}.json`),
+      JSON.stringify({
+        profile,
+        repository: 'litecoin-project/litecoin',
+        tag: 'v0.21.2.1',
+        verified: true,
+        notes: "test fixture: Debian's litecoind, the daemon these tests run",
+      }),
+    );
+  return dir;
+}
+
+/** Runs the real `coins check` of a coin in the test server (its job) and waits for the result. */
+export async function runCoinCheck(s: TestServer, coinId: string, hostName: string | null = null) {
+  const id = await requestCoinCheck(s.deps.db, s.fleet.profiles, coinId, hostName);
+  return waitFor(
+    async () => {
+      const row = await findCoinCheck(s.deps.db, id);
+      return row && (row.state === 'passed' || row.state === 'failed') ? row : null;
+    },
+    180_000,
+    `check of ${coinId} finished`,
+  );
+}
+
+/** The coin is checked and offered (a test that runs a real daemon with the simulator off). */
+export async function makeCoinReady(s: TestServer, coinId: string) {
+  const row = await runCoinCheck(s, coinId);
+  if (row.state !== 'passed') throw new Error(`coins check ${coinId} failed: ${row.reason}`);
+}
