@@ -20,6 +20,7 @@ import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
 import { handleQuickSetup } from './nodes/quick-setup-job';
+import { handleImageBuilds } from './nodes/image-build-job';
 import { scheduleRollouts } from './nodes/rollouts';
 import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
@@ -168,6 +169,7 @@ async function startParts(
   };
   handleChannelDelivery(jobs, deps);
   handleQuickSetup(jobs, deps);
+  handleImageBuilds(jobs, { db, box: secrets, log, profiles, config });
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   const dailyChargeLate = scheduleDailyCharge(jobs, deps);
   scheduleReferralBonuses(jobs, deps);

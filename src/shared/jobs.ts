@@ -34,6 +34,8 @@ export const queuedJobPayloads = {
     claim_at: z.number().int(),
     key: z.string().min(1),
   }),
+  /** Build a profile's image from its recipe on a Docker/Podman host (nodes/images.ts); the row of `image_builds` says what. */
+  'images.build': z.object({ build_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -4,6 +4,7 @@ import { couponCommands } from '../billing/coupons/cli';
 import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../nodes/cli';
+import { imageCommands } from '../nodes/images-cli';
 import { backupCommands } from '../ops/backup-cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
@@ -32,6 +33,7 @@ const commands: Record<string, CliCommand> = {
   ...depositCommands,
   ...catalogCommands,
   ...fleetCommands,
+  ...imageCommands,
   ...backupCommands,
 };
 

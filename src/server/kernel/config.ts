@@ -231,6 +231,7 @@ const EnvSchema = v.object({
     '/logos',
   ),
   DAEMON_PROFILES_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  IMAGE_RECIPES_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   MONITOR_NODE_SECONDS: v.optional(seconds(0.1), '60'),
   MONITOR_NETWORK_SECONDS: v.optional(seconds(0.1), '900'),
   DEPOSIT_POLL_SECONDS: v.optional(seconds(0.1), '30'),
@@ -360,6 +361,8 @@ export type Config = {
   coinLogoUrl: string;
   /** catalog/daemons.json unless DAEMON_PROFILES_FILE names another. */
   daemonProfilesFile: string | null;
+  /** catalog/images (one folder of image recipe per profile) unless IMAGE_RECIPES_DIR names another. */
+  imageRecipesDir: string | null;
   monitorNodeMs: number;
   monitorNetworkMs: number;
   monitorConcurrency: number;
@@ -452,6 +455,7 @@ export function loadConfig(
     marketRefreshMinutes: e.MARKET_REFRESH_MINUTES,
     coinLogoUrl: e.COIN_LOGO_URL.replace(/\/+$/, ''),
     daemonProfilesFile: e.DAEMON_PROFILES_FILE ? path.resolve(e.DAEMON_PROFILES_FILE) : null,
+    imageRecipesDir: e.IMAGE_RECIPES_DIR ? path.resolve(e.IMAGE_RECIPES_DIR) : null,
     monitorNodeMs: e.MONITOR_NODE_SECONDS * 1000,
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
