@@ -12,6 +12,14 @@ import type { BinaryProfile } from '../../src/server/fleet/profiles';
 import { loadConfig } from '../../src/server/kernel/config';
 import { memoryLogger } from '../../src/server/kernel/log';
 import { buildSpec } from '../../src/server/nodes/daemon-spec';
+import { JobRunner } from '../../src/server/jobs/runner';
+import { queuedJobPayloads } from '../../src/shared/jobs';
+import { loadProfiles } from '../../src/server/fleet/profiles';
+import { handleImageBuilds } from '../../src/server/nodes/image-build-job';
+import { findImageBuild } from '../../src/server/nodes/image-build-queries';
+import { requestImageBuild } from '../../src/server/nodes/images';
+import { cliActor } from '../../src/server/operator/log';
+import { openSecretBox } from '../../src/server/secrets/box';
 import { cliRun } from '../support/cli';
 import { profiles, rpc } from '../support/daemons';
 import { startPodman, type Podman } from '../support/podman';
@@ -190,6 +198,35 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
       await engine.close();
     }
   }, 300_000);
+
+  it("runs a build the console asked for as the server's job, keeping its state and output tail", async () => {
+    const config = loadConfig(env);
+    const db = openDatabase(config.dbFile);
+    const log = memoryLogger();
+    const deps = {
+      db,
+      box: openSecretBox(config.dataDir, config),
+      log,
+      profiles: loadProfiles(env.DAEMON_PROFILES_FILE),
+      config,
+    };
+    const runner = new JobRunner(db, log, queuedJobPayloads, { pollMs: 50 });
+    try {
+      const id = await requestImageBuild(deps, cliActor(), { profile: PROFILE, host: 'podman' }, { queue: true });
+      expect((await findImageBuild(db, id))?.state).toBe('queued');
+      handleImageBuilds(runner, deps);
+      runner.start();
+      await expect.poll(async () => (await findImageBuild(db, id))?.state, { timeout: 120_000 }).toBe('succeeded');
+      const row = (await findImageBuild(db, id))!;
+      expect(row.error).toBeNull();
+      expect(row.log_tail).toMatch(/Successfully tagged localhost\/nodekeep-test\/litecoind-debian:0\.21\.2\.1/);
+      expect(row.log_tail.split('\n').length).toBeLessThanOrEqual(40);
+      expect(row.finished_at).toBeGreaterThanOrEqual(row.started_at!);
+    } finally {
+      await runner.stop(0);
+      await db.destroy();
+    }
+  }, 150_000);
 
   it('fails the build of a recipe without a pinned checksum when SHA256 is not given, saying so', async () => {
     const r = await cliRun(
