@@ -330,7 +330,7 @@ function RecipeRow({ recipe: r, hosts }: { recipe: Recipe; hosts: string[] }) {
               onChange={(e) => setSha256(e.target.value)}
             />
           )}
-          <button type="submit" className="btn btn-sm" disabled={!chosen || busy || build.isPending}>
+          <button type="submit" className="btn btn-sm" disabled={!chosen || build.isPending}>
             Build image
           </button>
           {build.isError && (
