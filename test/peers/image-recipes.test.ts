@@ -109,7 +109,8 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
     // one production recipe as it is.
     const recipes = path.join(dir, 'images');
     fs.cpSync('test/fixtures/images/litecoind-debian', path.join(recipes, PROFILE), { recursive: true });
-    fs.cpSync(path.join('catalog/images', SHA_RECIPE), path.join(recipes, SHA_RECIPE), { recursive: true });
+    // Every production recipe as it is (their builds stop before any download here).
+    fs.cpSync('catalog/images', recipes, { recursive: true });
     const fetched = await debsFor('litecoind', ROOTFS, path.join(recipes, PROFILE, 'debs'));
     expect(fetched).toContain('litecoind');
     // The catalog's profiles and the variant's: litecoind in regtest, under the test image's tag.
@@ -244,6 +245,22 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
     // Nothing tagged as the profile's image (the steps before the check stay as build cache).
     expect((await images()).filter((i) => i.includes(SHA_RECIPE))).toEqual([]);
   }, 120_000);
+
+  it('parses every recipe without a pinned checksum, each stopping at its first step without SHA256', async () => {
+    const needing = fs
+      .readdirSync('catalog/images', { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .filter((id) => /^ARG SHA256$/m.test(fs.readFileSync(path.join('catalog/images', id, 'Containerfile'), 'utf8')));
+    expect(needing.length).toBeGreaterThan(20);
+    for (const id of needing) {
+      const r = await cliRun(['images', 'build', id, '--host', 'podman', '--build-arg', `BASE=${BASE_IMAGE}`], env);
+      expect(r.code, id).toBe(1);
+      expect(r.err, id).toMatch(
+        new RegExp(`^error: image build failed: SHA256 is required: no citable checksum of the ${id} `, 'm'),
+      );
+    }
+  }, 240_000);
 
   it('refuses an unknown profile, a profile without a recipe and an unknown host, changing nothing', async () => {
     const before = { ...(await counts()), images: await images() };

@@ -49,7 +49,13 @@ export const imageCommands: Record<string, CliCommand> = {
         { queue: false },
       );
       // Run here, its output to the terminal as it comes: the operator watches the build.
-      const result = await runImageBuild(deps, id, (line) => io.out(line));
+      // Ctrl-C stops the build and records it as stopped, rather than leaving it "running".
+      const stop = new AbortController();
+      const interrupt = () => stop.abort();
+      process.once('SIGINT', interrupt);
+      const result = await runImageBuild(deps, id, (line) => io.out(line), stop.signal).finally(() =>
+        process.off('SIGINT', interrupt),
+      );
       if (!result) fail('CONFLICT', `build ${id} was taken by another runner`);
       if (!result.ok) fail('BAD_REQUEST', `image build failed: ${result.message}`);
       io.out(`image ${result.image} built on host ${result.host}`);
