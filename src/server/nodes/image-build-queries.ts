@@ -46,7 +46,16 @@ export async function setImageBuildTail(db: DB, id: number, tail: string): Promi
   await db.updateTable('image_builds').set({ log_tail: tail }).where('id', '=', id).execute();
 }
 
-/** The newest builds, newest first. */
-export function recentImageBuilds(db: DB, limit: number) {
-  return db.selectFrom('image_builds').selectAll().orderBy('id', 'desc').limit(limit).execute();
+/** Each profile's newest build. */
+export function lastImageBuilds(db: DB) {
+  return db
+    .selectFrom('image_builds')
+    .selectAll()
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('image_builds')
+        .select((e) => e.fn.max('id').as('id'))
+        .groupBy('profile'),
+    )
+    .execute();
 }

@@ -1,7 +1,7 @@
 import { buildImageInput, buildImageOutput, imageRecipes } from '../../shared/schemas/console-images';
 import type { ImageBuildsTable } from '../db/schema';
 import { operatorProcedure, router } from '../rpc/trpc';
-import { recentImageBuilds } from './image-build-queries';
+import { lastImageBuilds } from './image-build-queries';
 import { listRecipes, requestImageBuild } from './images';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -23,7 +23,7 @@ const buildOut = (b: Row) => ({
 export const imagesConsoleRouter = router({
   recipes: operatorProcedure.output(imageRecipes).query(async ({ ctx }) => {
     const recipes = listRecipes({ profiles: ctx.fleet.profiles, config: ctx.config });
-    const builds = await recentImageBuilds(ctx.db, 200);
+    const builds = await lastImageBuilds(ctx.db);
     return recipes.map((r) => {
       const last = builds.find((b) => b.profile === r.profile);
       return {
