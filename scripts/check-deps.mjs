@@ -50,6 +50,7 @@ export const TABLE_OWNERS = {
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',
+  image_builds: 'nodes',
   daemon_rollout_nodes: 'nodes',
   notifications: 'notifications',
   notification_settings: 'notifications',

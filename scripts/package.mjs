@@ -1,7 +1,7 @@
 // Builds the single executable dist/nodekeep-<platform>-<arch> (docs/self-hosting.md):
 // a Node single-executable application whose main script is the server and CLI in one
 // CommonJS bundle, with the client bundle, the coin catalog, the logos, the daemon
-// profiles and the native addons inside as assets (src/server/runtime/executable.ts).
+// profiles, the image recipes and the native addons inside as assets (src/server/runtime/executable.ts).
 // Run through `npm run package`, which builds the client first.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -81,8 +81,8 @@ files['catalog/coins.json'] = path.join(root, 'catalog/coins.json');
 files['catalog/daemons.json'] = path.join(root, 'catalog/daemons.json');
 addTree(path.join(root, 'catalog/logos'), 'catalog/logos');
 addTree(path.join(root, 'catalog/daemon-facts'), 'catalog/daemon-facts');
-// The image recipes, for `images build` (a recipe folder is sent as the build's context).
-if (fs.existsSync(path.join(root, 'catalog/images'))) addTree(path.join(root, 'catalog/images'), 'catalog/images');
+// The image recipes `images build` sends to a host (catalog/images/README.md).
+addTree(path.join(root, 'catalog/images'), 'catalog/images');
 const addons = { sqlite: 'native/better_sqlite3.node', argon2: 'native/argon2.node' };
 files[addons.sqlite] = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 const argon2Dir = path.dirname(require.resolve('@node-rs/argon2/package.json'));

@@ -21,6 +21,7 @@ import { scheduleDailyCharge } from './billing/daily-charge';
 import { scheduleReferralBonuses } from './referrals/mature';
 import { handleQuickSetup } from './nodes/quick-setup-job';
 import { handleCoinCheck } from './nodes/coin-checks';
+import { handleImageBuilds } from './nodes/image-build-job';
 import { scheduleRollouts } from './nodes/rollouts';
 import { scheduleBackups, writeBackup } from './ops/backup';
 import { openSecretBox } from './secrets/box';
@@ -173,6 +174,7 @@ async function startParts(
   handleChannelDelivery(jobs, deps);
   handleQuickSetup(jobs, deps);
   handleCoinCheck(jobs, { db, log, hub, fleet });
+  handleImageBuilds(jobs, { db, box: secrets, log, profiles, config });
   scheduleDepositWatch(jobs, deps, config.depositPollMs);
   const dailyChargeLate = scheduleDailyCharge(jobs, deps);
   scheduleReferralBonuses(jobs, deps);

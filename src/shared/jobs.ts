@@ -39,6 +39,8 @@ export const queuedJobPayloads = {
    * before the coin is offered; the row in coin_checks holds the request and the result.
    */
   'nodes.coin_check': z.object({ check_id: z.number().int().positive() }),
+  /** Build a profile's image from its recipe on a Docker/Podman host (nodes/images.ts); the row of `image_builds` says what. */
+  'images.build': z.object({ build_id: z.number().int().positive() }),
 } as const;
 
 export const recurringJobNames = [

@@ -167,13 +167,41 @@ describe('console Fleet and Catalog in the browser', () => {
     await screenshot(page, 'console-catalog');
   });
 
+  it('starts a daemon image build from the Catalog page and shows how it ended', async () => {
+    // The loopback Docker API again (the fake answers no build: the build fails, and says so).
+    expect(
+      await runCli(
+        ['hosts', 'add', 'img-e2e', '--engine', 'docker', '--url', docker.url, '--ipv4', '192.0.2.32'],
+        { DATA_DIR: server.dataDir },
+        { out: () => {} },
+      ),
+    ).toBe(0);
+    await page.reload();
+    const row = page.locator('tr[data-profile="xsnd"]');
+    await row.getByLabel('Host to build xsnd on').selectOption('img-e2e');
+    // No pinned checksum for this recipe: the page asks for the archive's.
+    await row.getByLabel('SHA-256 of the xsnd release archive').fill('ab'.repeat(32));
+    await row.getByRole('button', { name: 'Build image' }).click();
+    const last = page.getByLabel('Last build of xsnd');
+    await last.getByText('failed').waitFor({ timeout: 30_000 });
+    expect(await last.innerText()).toMatch(/on img-e2e[\s\S]*docker host tcp:\/\/127\.0\.0\.1:\d+/);
+    expect(docker.calls.some((c) => c.startsWith('POST /v1.41/build?') && c.includes('xsnd'))).toBe(true);
+    const build = await server.deps.db
+      .selectFrom('image_builds')
+      .selectAll()
+      .where('profile', '=', 'xsnd')
+      .executeTakeFirstOrThrow();
+    expect(build).toMatchObject({ host: 'img-e2e', state: 'failed' });
+    await screenshot(page, 'console-catalog-images');
+  });
+
   it('reads every one of those actions back in the log', async () => {
     await nav(page, 'Log');
     await at(page, '/console/log');
     const rows = page.locator('.console-log-table tbody tr');
     await rows.first().waitFor();
     const texts = await rows.allInnerTexts();
-    for (const action of ['hosts add', 'hosts drain', 'catalog maintenance', 'catalog set-price']) {
+    for (const action of ['hosts add', 'hosts drain', 'catalog maintenance', 'catalog set-price', 'images build']) {
       expect(
         texts.some((t) => t.includes(action) && t.includes(operator.username) && t.includes('127.0.0.1')),
         action,

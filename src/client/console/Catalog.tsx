@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { z } from 'zod';
 import { setPriceInput, type catalogCoin, type importPreview } from '../../shared/schemas/console-catalog';
+import type { imageRecipe } from '../../shared/schemas/console-images';
 import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
@@ -9,6 +10,7 @@ import { useForm } from '../ui/useForm';
 
 type Coin = z.infer<typeof catalogCoin>;
 type Preview = z.infer<typeof importPreview>;
+type Recipe = z.infer<typeof imageRecipe>;
 
 /** Every coin with its prices and flags, edited in place; catalog imports with a preview. The CLI's `catalog …`. */
 export function Catalog() {
@@ -42,6 +44,7 @@ export function Catalog() {
           )}
         </QueryState>
       </section>
+      <ImagesSection />
       <ImportSection />
     </div>
   );
@@ -236,5 +239,118 @@ function ImportSection() {
       {apply.isError && <Alert kind="error">{errorMessage(apply.error)}</Alert>}
       {done && <Alert kind="success">{done}</Alert>}
     </section>
+  );
+}
+
+/**
+ * Daemon images built from their recipes (catalog/images/<profile>), per profile and the
+ * coins it serves: a build runs as a background job on the chosen host; its state and the
+ * last lines of its output show here until it ends. The CLI's `images build`.
+ */
+function ImagesSection() {
+  const recipes = trpc.console.images.recipes.useQuery(undefined, {
+    // Followed while a build is under way; still otherwise.
+    refetchInterval: (q) =>
+      q.state.data?.some((r) => r.last_build && ['queued', 'running'].includes(r.last_build.state)) ? 1_000 : false,
+  });
+  const hosts = trpc.console.fleet.hosts.useQuery();
+  const dockerHosts = (hosts.data ?? [])
+    .filter((h) => h.engine === 'docker' && h.state === 'active')
+    .map((h) => h.name);
+  return (
+    <section className="console-section" aria-labelledby="images-h">
+      <h2 id="images-h">Daemon images</h2>
+      <p>
+        Build a coin&apos;s daemon image from its recipe on a Docker/Podman host; nodes on that host run it. Recipes
+        without a pinned checksum need the release archive&apos;s SHA-256 (catalog/images/README.md says where to find
+        it).
+      </p>
+      <QueryState query={recipes} what="The image recipes">
+        {(list) => (
+          <table className="console-table">
+            <thead>
+              <tr>
+                <th>Profile</th>
+                <th>Coins</th>
+                <th>Image</th>
+                <th>Build</th>
+                <th>Last build</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((r) => (
+                <RecipeRow key={r.profile} recipe={r} hosts={dockerHosts} />
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function RecipeRow({ recipe: r, hosts }: { recipe: Recipe; hosts: string[] }) {
+  const utils = trpc.useUtils();
+  const [host, setHost] = useState('');
+  const [sha256, setSha256] = useState('');
+  const build = trpc.console.images.build.useMutation({
+    onSuccess: () => utils.console.images.recipes.invalidate(),
+  });
+  const chosen = host || hosts[0] || '';
+  const b = r.last_build;
+  const busy = b !== null && (b.state === 'queued' || b.state === 'running');
+  return (
+    <tr data-profile={r.profile}>
+      <td>{r.profile}</td>
+      <td>{r.coins.join(', ') || '-'}</td>
+      <td>
+        <code>{r.image}</code>
+      </td>
+      <td>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            build.mutate({ profile: r.profile, host: chosen, ...(sha256.trim() ? { sha256: sha256.trim() } : {}) });
+          }}
+        >
+          <select aria-label={`Host to build ${r.profile} on`} value={chosen} onChange={(e) => setHost(e.target.value)}>
+            {hosts.length === 0 && <option value="">no Docker/Podman host</option>}
+            {hosts.map((h) => (
+              <option key={h} value={h}>
+                {h}
+              </option>
+            ))}
+          </select>
+          {r.needs_sha256 && (
+            <input
+              aria-label={`SHA-256 of the ${r.profile} release archive`}
+              placeholder="SHA-256 of the release archive"
+              size={20}
+              value={sha256}
+              onChange={(e) => setSha256(e.target.value)}
+            />
+          )}
+          <button type="submit" className="btn btn-sm" disabled={!chosen || build.isPending}>
+            Build image
+          </button>
+          {build.isError && (
+            <div className="console-error-text" role="alert">
+              {errorMessage(build.error)}
+            </div>
+          )}
+        </form>
+      </td>
+      <td aria-label={`Last build of ${r.profile}`}>
+        {b ? (
+          <>
+            <strong>{b.state}</strong> on {b.host}
+            {b.error && <div className="console-error-text">{b.error}</div>}
+            {b.log_tail && (busy || b.state === 'failed') && <pre className="console-logs">{b.log_tail}</pre>}
+          </>
+        ) : (
+          'never built here'
+        )}
+      </td>
+    </tr>
   );
 }

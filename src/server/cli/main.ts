@@ -5,6 +5,7 @@ import { depositCommands } from '../billing/crypto/cli';
 import { catalogCommands } from '../coins/cli';
 import { fleetCommands } from '../nodes/cli';
 import { coinCheckCommands } from '../nodes/coin-check-cli';
+import { imageCommands } from '../nodes/images-cli';
 import { backupCommands } from '../ops/backup-cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
@@ -34,6 +35,7 @@ const commands: Record<string, CliCommand> = {
   ...catalogCommands,
   ...fleetCommands,
   ...coinCheckCommands,
+  ...imageCommands,
   ...backupCommands,
 };
 

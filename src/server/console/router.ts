@@ -9,6 +9,7 @@ import { fleetConsoleRouter } from '../nodes/fleet-console-router';
 import { catalogConsoleRouter } from '../coins/console-router';
 import { supportConsoleRouter } from '../support/console-router';
 import { upgradesConsoleRouter } from '../nodes/upgrades-console-router';
+import { imagesConsoleRouter } from '../nodes/images-console-router';
 import { referralsConsoleRouter } from '../referrals/console-router';
 
 /**
@@ -29,6 +30,7 @@ export const consoleRouter = router({
   money: moneyConsoleRouter,
   fleet: fleetConsoleRouter,
   catalog: catalogConsoleRouter,
+  images: imagesConsoleRouter,
   support: supportConsoleRouter,
   upgrades: upgradesConsoleRouter,
   referrals: referralsConsoleRouter,

@@ -152,6 +152,26 @@ export interface ChargeDaysTable {
   reminded_at: Generated<number | null>;
 }
 
+/** An image build the operator asked for (nodes/images.ts): a profile's recipe on a host. */
+export interface ImageBuildsTable {
+  id: Generated<number>;
+  profile: string;
+  /** The host's name (a removed host's builds keep it). */
+  host: string;
+  /** The tag the build gives the image: the profile's `image`. */
+  image: string;
+  /** JSON object of the build arguments (VERSION, SHA256…); none of them secret. */
+  build_args: string;
+  state: 'queued' | 'running' | 'succeeded' | 'failed';
+  /** The last lines of the build's output. */
+  log_tail: Generated<string>;
+  /** Why it failed: the failed step's message. */
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
 /** A day whose charge was late (not completed by 01:00 UTC) and the operators were told. */
 /** `coins check` runs: a coin's daemon tried on a host before the coin is offered (nodes/coin-check.ts). */
 export interface CoinChecksTable {
@@ -762,6 +782,7 @@ export interface Database {
   charge_days: ChargeDaysTable;
   charge_late_alerts: ChargeLateAlertsTable;
   coin_checks: CoinChecksTable;
+  image_builds: ImageBuildsTable;
   node_charges: NodeChargesTable;
   balance_reminders: BalanceRemindersTable;
   page_visits: PageVisitsTable;

@@ -232,6 +232,7 @@ const EnvSchema = v.object({
   ),
   DAEMON_PROFILES_FILE: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   DAEMON_FACTS_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
+  IMAGE_RECIPES_DIR: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'))),
   MONITOR_NODE_SECONDS: v.optional(seconds(0.1), '60'),
   MONITOR_NETWORK_SECONDS: v.optional(seconds(0.1), '900'),
   DEPOSIT_POLL_SECONDS: v.optional(seconds(0.1), '30'),
@@ -363,6 +364,8 @@ export type Config = {
   daemonProfilesFile: string | null;
   /** catalog/daemon-facts unless DAEMON_FACTS_DIR names another: what each profile's source says. */
   daemonFactsDir: string | null;
+  /** catalog/images (one folder of image recipe per profile) unless IMAGE_RECIPES_DIR names another. */
+  imageRecipesDir: string | null;
   monitorNodeMs: number;
   monitorNetworkMs: number;
   monitorConcurrency: number;
@@ -456,6 +459,7 @@ export function loadConfig(
     coinLogoUrl: e.COIN_LOGO_URL.replace(/\/+$/, ''),
     daemonProfilesFile: e.DAEMON_PROFILES_FILE ? path.resolve(e.DAEMON_PROFILES_FILE) : null,
     daemonFactsDir: e.DAEMON_FACTS_DIR ? path.resolve(e.DAEMON_FACTS_DIR) : null,
+    imageRecipesDir: e.IMAGE_RECIPES_DIR ? path.resolve(e.IMAGE_RECIPES_DIR) : null,
     monitorNodeMs: e.MONITOR_NODE_SECONDS * 1000,
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,

@@ -77,14 +77,14 @@ function statusOf(err: unknown): number | null {
   return err instanceof Error && 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : null;
 }
 
-function socketCode(err: unknown): string | null {
+export function socketCode(err: unknown): string | null {
   return err instanceof Error && 'code' in err && typeof err.code === 'string' && UNREACHABLE.has(err.code)
     ? err.code
     : null;
 }
 
 /** The daemon's own words ("No such image: x"), not docker-modem's "(HTTP code 404) ..." wrapper. */
-function daemonMessage(err: unknown): string {
+export function daemonMessage(err: unknown): string {
   if (err instanceof Error && 'json' in err) {
     const body = err.json;
     if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string')
@@ -94,7 +94,8 @@ function daemonMessage(err: unknown): string {
   return err instanceof Error ? err.message.trim() : String(err);
 }
 
-function fromChecked(c: HostConnection): Docker.DockerOptions {
+/** dockerode's connection options for a host connection that fleet/host-url.ts checked. */
+export function fromChecked(c: HostConnection): Docker.DockerOptions {
   if (c.kind === 'socket') return { socketPath: c.socketPath };
   if (c.kind === 'plain') return { host: c.host, port: c.port };
   if (c.kind === 'tls')
@@ -108,7 +109,8 @@ function fromChecked(c: HostConnection): Docker.DockerOptions {
   } as Docker.DockerOptions;
 }
 
-function toConnection(url: string): { socketPath: string } | { host: string; port: number } {
+/** dockerode's connection options from a bare `unix://` or loopback `tcp://` URL. */
+export function toConnection(url: string): { socketPath: string } | { host: string; port: number } {
   const u = new URL(url);
   if (u.protocol === 'unix:') return { socketPath: u.pathname };
   if (u.protocol === 'tcp:' || u.protocol === 'http:') return { host: u.hostname, port: Number(u.port || 2375) };
