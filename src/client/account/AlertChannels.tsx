@@ -146,7 +146,7 @@ function AddChannelForm() {
       {secret && (
         <Alert kind="warning">
           Your webhook's signing secret is shown only now. Each delivery carries the header{' '}
-          <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of
+          <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of{' '}
           <code>&lt;unix time&gt;.&lt;body&gt;</code> with this secret.
           <CopyBlock label="Signing secret" text={secret} />
         </Alert>

@@ -88,7 +88,7 @@ function BannerSection({ s }: { s: PlatformSettings }) {
         <TextField {...form.field('text', 'Banner text')} maxLength={200} />
         <TextField
           {...form.field('link', 'Banner link')}
-          hint="Empty, a path such as /dashboard/billing, or an https:// address."
+          hint="Empty, a path such as /dashboard/billing, or an http(s):// address."
         />
         <SelectField {...form.field('bg', 'Banner colour')} options={toneOptions} />
         <div className="console-buttons">
