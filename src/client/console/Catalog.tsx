@@ -7,14 +7,19 @@ import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
 import { useForm } from '../ui/useForm';
+import { ReadinessCell, ReadinessSection, useReadiness } from './CatalogReadiness';
+import type { coinReadinessRow } from '../../shared/schemas/console-readiness';
 
 type Coin = z.infer<typeof catalogCoin>;
 type Preview = z.infer<typeof importPreview>;
 type Recipe = z.infer<typeof imageRecipe>;
+type ReadinessRow = z.infer<typeof coinReadinessRow>;
 
 /** Every coin with its prices and flags, edited in place; catalog imports with a preview. The CLI's `catalog …`. */
 export function Catalog() {
   const coins = trpc.console.catalog.coins.useQuery();
+  const readiness = useReadiness();
+  const readinessOf = (id: string) => readiness.data?.find((r) => r.coin === id);
   return (
     <div className="console-catalog">
       <section className="console-section" aria-labelledby="coins-h">
@@ -33,24 +38,26 @@ export function Catalog() {
                   <th>Cloud plan</th>
                   <th>Listed</th>
                   <th>Hosted</th>
+                  <th>Readiness</th>
                 </tr>
               </thead>
               <tbody>
                 {list.map((c) => (
-                  <CoinRow key={c.id} coin={c} />
+                  <CoinRow key={c.id} coin={c} readiness={readinessOf(c.id)} />
                 ))}
               </tbody>
             </table>
           )}
         </QueryState>
       </section>
+      <ReadinessSection />
       <ImagesSection />
       <ImportSection />
     </div>
   );
 }
 
-function CoinRow({ coin: c }: { coin: Coin }) {
+function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow | undefined }) {
   const utils = trpc.useUtils();
   const refetch = { onSuccess: () => utils.console.catalog.coins.invalidate() };
   const setPrice = trpc.console.catalog.set_price.useMutation(refetch);
@@ -155,6 +162,7 @@ function CoinRow({ coin: c }: { coin: Coin }) {
         )}
       </td>
       <td>{c.hosted}</td>
+      <ReadinessCell row={readiness} />
     </tr>
   );
 }

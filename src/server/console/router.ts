@@ -10,6 +10,7 @@ import { catalogConsoleRouter } from '../coins/console-router';
 import { supportConsoleRouter } from '../support/console-router';
 import { upgradesConsoleRouter } from '../nodes/upgrades-console-router';
 import { imagesConsoleRouter } from '../nodes/images-console-router';
+import { readinessConsoleRouter } from '../nodes/readiness-console-router';
 import { referralsConsoleRouter } from '../referrals/console-router';
 
 /**
@@ -31,6 +32,7 @@ export const consoleRouter = router({
   fleet: fleetConsoleRouter,
   catalog: catalogConsoleRouter,
   images: imagesConsoleRouter,
+  readiness: readinessConsoleRouter,
   support: supportConsoleRouter,
   upgrades: upgradesConsoleRouter,
   referrals: referralsConsoleRouter,
