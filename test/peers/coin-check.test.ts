@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../../src/server/cli/main';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import { requestCoinCheck } from '../../src/server/nodes/coin-checks';
+import { cliRun } from '../support/cli';
 import { runCoinCheck, writeFixtureFacts } from '../support/coin-ready';
 import { haveBinary, pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -63,19 +63,10 @@ const get = async (p: string) => {
   const r = await fetch(s.url + p, { headers: { authorization: `Bearer ${owner.token}` } });
   return (await r.json()) as any;
 };
-/** The real command line; what it says on stdout and stderr. */
+/** The real command line; what it says on stdout and stderr, together. */
 const cli = async (...args: string[]) => {
-  const lines: string[] = [];
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    lines.push(String(chunk).trimEnd());
-    return true;
-  });
-  try {
-    const code = await runCli(args, { DATA_DIR: dataDir, ...env }, { out: (l) => lines.push(l) });
-    return { code, text: lines.join('\n') };
-  } finally {
-    stderr.mockRestore();
-  }
+  const r = await cliRun(args, { DATA_DIR: dataDir, ...env });
+  return { code: r.code, text: [r.out, r.err.trimEnd()].filter(Boolean).join('\n') };
 };
 
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import * as v from 'valibot';
@@ -21,6 +22,8 @@ import { requestImageBuild } from '../../src/server/nodes/images';
 import { cliActor } from '../../src/server/operator/log';
 import { openSecretBox } from '../../src/server/secrets/box';
 import { cliRun } from '../support/cli';
+import { writeFixtureFacts } from '../support/coin-ready';
+import { startTestServer, stopTestServer } from '../support/server';
 import { profiles, rpc } from '../support/daemons';
 import { startPodman, type Podman } from '../support/podman';
 
@@ -38,6 +41,10 @@ const IMAGE = 'localhost/nodekeep-test/litecoind-debian:0.21.2.1';
 /** A production recipe whose checksum the operator must give. */
 const SHA_RECIPE = 'xsnd';
 const run = promisify(execFile);
+// A P2P port someone else holds on the docker host's address (127.0.0.1 here).
+const held = net.createServer();
+await new Promise<void>((r) => held.listen(0, '127.0.0.1', () => r()));
+const heldPort = (held.address() as net.AddressInfo).port;
 
 const started = fs.existsSync(path.join(ROOTFS, 'var/lib/dpkg/status'))
   ? await startPodman()
@@ -119,12 +126,21 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
       path.join(dir, 'daemons.json'),
       JSON.stringify({
         version: 1,
-        profiles: { ...profiles, [PROFILE]: { ...regtest, image: IMAGE, version: '0.21.2.1' } },
+        profiles: {
+          ...profiles,
+          [PROFILE]: { ...regtest, image: IMAGE, version: '0.21.2.1' },
+          // For `coins check`: a version the image does not have, an image never built, a
+          // P2P port held on the host's address.
+          'ltc-badver': { ...regtest, image: IMAGE, version: '9.9.9' },
+          'ltc-noimage': { ...regtest, image: 'localhost/nodekeep-test/never-built:1', version: '0.21.2.1' },
+          'ltc-p2p': { ...regtest, image: IMAGE, version: '0.21.2.1', p2p_port: heldPort },
+        },
       }),
     );
     env = {
       DATA_DIR: path.join(dir, 'data'),
       DAEMON_PROFILES_FILE: path.join(dir, 'daemons.json'),
+      DAEMON_FACTS_DIR: writeFixtureFacts(path.join(dir, 'facts'), [PROFILE, 'ltc-badver', 'ltc-noimage', 'ltc-p2p']),
       IMAGE_RECIPES_DIR: recipes,
     };
     const added = await cliRun(
@@ -135,6 +151,7 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
   }, 240_000);
 
   afterAll(async () => {
+    held.close();
     await pm().stop();
   });
 
@@ -197,6 +214,58 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
     } finally {
       await engine.destroy(id).catch(() => {});
       await engine.close();
+    }
+  }, 300_000);
+
+  it('`coins check` passes for the image built from the recipe, and names the missing piece for the others', async () => {
+    // The coins, each on its profile, and the server that runs the checks (production: no simulator).
+    const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
+    const base = shipped.coins.find((c: { id: string }) => c.id === 'rtm');
+    const coin = (id: string, daemon: string) => ({
+      ...base,
+      id,
+      label: `Coin ${id}`,
+      ticker: id.toUpperCase(),
+      daemon,
+    });
+    const catalog = path.join(dir, 'check-coins.json');
+    fs.writeFileSync(
+      catalog,
+      JSON.stringify({
+        ...shipped,
+        coins: [
+          coin('ltcdeb', PROFILE),
+          coin('ltcbad', 'ltc-badver'),
+          coin('ltcnone', 'ltc-noimage'),
+          coin('ltcp2p', 'ltc-p2p'),
+        ],
+      }),
+    );
+    expect((await cliRun(['catalog', 'import', catalog], env)).code).toBe(0);
+    const server = await startTestServer({ ...env, FLEET_SIMULATOR: 'false' }, { dataDir: env.DATA_DIR });
+    try {
+      const ok = await cliRun(['coins', 'check', 'ltcdeb', '--host', 'podman'], env);
+      expect(ok.code, `${ok.out}\n${ok.err}`).toBe(0);
+      expect(ok.out).toMatch(new RegExp(`ok +program: ${IMAGE} is on host podman`));
+      expect(ok.out).toMatch(/ok +calls: \d+ calls: getblockchaininfo answered, getnetworkinfo answered/);
+      expect(ok.out.split('\n').at(-1)).toBe('ltcdeb: ready');
+      const failures: Array<[string, string]> = [
+        [
+          'ltcnone',
+          'image localhost/nodekeep-test/never-built:1 is not on host podman: build it with `nodekeep images build ltc-noimage --host podman`',
+        ],
+        ['ltcbad', `${IMAGE} --version says "Litecoin Core version v0.21.2.1`],
+        ['ltcp2p', `P2P port ${heldPort} is taken on 127.0.0.1 (host podman)`],
+      ];
+      for (const [id, reason] of failures) {
+        const r = await cliRun(['coins', 'check', id, '--host', 'podman'], env);
+        expect(r.code, id).toBe(1);
+        expect(r.err, id).toContain(`error: ${id} is not ready: ${reason}`);
+      }
+      // No throwaway container is left on the host.
+      expect((await pm().cli(['ps', '-a', '--format', '{{.Names}}'])).trim()).toBe('');
+    } finally {
+      await stopTestServer(server, { keepData: true });
     }
   }, 300_000);
 
