@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Host } from '../../src/server/db/schema';
 import { diskTransition, RECOVER_MARGIN } from '../../src/server/nodes/host-check';
-import { freeSlots, pairKey, pairsInUse, pickHost, type HostAddresses } from '../../src/server/nodes/placement';
+import {
+  committedOn,
+  freeSlots,
+  pairKey,
+  pairsInUse,
+  pickHost,
+  type HostAddresses,
+} from '../../src/server/nodes/placement';
 import type { DaemonProfile } from '../../src/server/fleet/profiles';
 
 const host = (id: number, patch: Partial<Host> = {}): Host => ({
@@ -20,6 +27,7 @@ const host = (id: number, patch: Partial<Host> = {}): Host => ({
   disk_total_bytes: null,
   disk_checked_at: null,
   disk_low_at: null,
+  memory_total_bytes: null,
   credentials: null,
   ...patch,
 });
@@ -156,5 +164,41 @@ describe('placement', () => {
       );
       expect(pairKey('2001:db8::1', 1)).toBe('[2001:db8::1]:1');
     });
+  });
+});
+
+describe('disk and memory a profile needs', () => {
+  const GB = 1024 ** 3;
+  const chain: DaemonProfile = {
+    run: 'binary',
+    program: '/usr/bin/x',
+    image: 'localhost/x:1',
+    rpc: 'bitcoin',
+    flavour: 'dash',
+    ports: ['rpc'],
+    args: [],
+    resources: { disk_gb: 60, memory_gb: 2 },
+  };
+  const profiles = { chain, simulated };
+  const measured = (id: number, diskGb: number, memoryGb: number) =>
+    host(id, { disk_total_bytes: diskGb * GB, disk_free_bytes: diskGb * GB, memory_total_bytes: memoryGb * GB });
+
+  it('refuses a host that has not reported its disk and memory, for a daemon that names its needs', () => {
+    expect(pickHost([host(1)], new Map(), 'dedicated', chain, { profiles })).toBeNull();
+    expect(pickHost([host(1, { disk_total_bytes: 500 * GB })], new Map(), 'dedicated', chain, { profiles })).toBeNull();
+    expect(pickHost([measured(1, 500, 16)], new Map(), 'dedicated', chain, { profiles })?.host.id).toBe(1);
+    // The simulator needs neither.
+    expect(pickHost([host(1, { engine: 'local' })], new Map(), 'dedicated', simulated, { profiles })?.host.id).toBe(1);
+  });
+
+  it('counts what the host’s nodes commit, this one included', () => {
+    const use = new Map([[1, { dedicated: 1, cloud: 0, profiles: { chain: 1, simulated: 3 } }]]);
+    expect(committedOn(use.get(1), profiles)).toEqual({ diskGb: 60, memoryGb: 2 });
+    // 100 GB of disk: one chain (60) fits, two (120) do not.
+    expect(pickHost([measured(1, 100, 16)], use, 'dedicated', chain, { profiles })).toBeNull();
+    expect(pickHost([measured(1, 130, 16)], use, 'dedicated', chain, { profiles })?.host.id).toBe(1);
+    // 3 GB of memory: 2 + 2 do not fit.
+    expect(pickHost([measured(1, 500, 3)], use, 'dedicated', chain, { profiles })).toBeNull();
+    expect(freeSlots([measured(1, 500, 3), measured(2, 500, 16)], use, 'dedicated', chain, profiles)).toBe(2);
   });
 });

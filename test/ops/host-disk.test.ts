@@ -94,6 +94,8 @@ describe.skipIf(skip !== null)(`host disk check on a real filling disk${skip ? `
     expect(first.disk_total_bytes).toBe(64 * MB);
     expect(first.disk_free_bytes).toBeGreaterThan(30 * MB);
     expect(first.disk_low_at).toBeNull();
+    // And its memory, which placement counts the nodes' committed memory against.
+    expect(first.memory_total_bytes).toBe(os.totalmem());
 
     // Fill it past the threshold.
     fs.writeFileSync(filler, Buffer.alloc(40 * MB, 1));

@@ -55,6 +55,7 @@ function Hosts() {
                 <th>State</th>
                 <th>Dedicated used / free</th>
                 <th>Cloud used / free</th>
+                <th>Disk / memory committed</th>
                 <th>Actions</th>
               </tr>
             </thead>
@@ -72,6 +73,11 @@ function Hosts() {
                   </td>
                   <td>
                     {h.cloud.used} / {h.cloud.free} <small>of {h.cloud.slots}</small>
+                  </td>
+                  <td data-testid="host-committed">
+                    {committed(h.committed.disk_gb, h.committed.disk_total_gb, 'disk')}
+                    <br />
+                    {committed(h.committed.memory_gb, h.committed.memory_total_gb, 'memory')}
                   </td>
                   <td className="console-actions">
                     {editing?.name === h.name ? (
@@ -441,4 +447,9 @@ function FailedJobs() {
       {retry.isError && <Alert kind="error">{errorMessage(retry.error)}</Alert>}
     </section>
   );
+}
+
+/** "60 GB of 500 GB disk", or what a host that has not reported says. */
+function committed(used: number, total: number | null, what: string) {
+  return total === null ? `${used} GB ${what}, host not measured yet` : `${used} GB of ${total} GB ${what}`;
 }

@@ -561,6 +561,8 @@ export interface HostsTable {
   disk_checked_at: number | null;
   /** Since when free disk is below HOST_DISK_MIN_FREE_GB (operators alerted then); placement passes the host meanwhile. */
   disk_low_at: number | null;
+  /** The host's memory as the host check last read it (migration 2026-11-28T0900); null: never, or the engine cannot say. */
+  memory_total_bytes: number | null;
   /** Sealed JSON (fleet/host-credentials.ts): TLS client material or an SSH key; null for a socket. */
   credentials: Generated<string | null>;
 }

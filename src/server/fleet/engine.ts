@@ -137,6 +137,8 @@ export interface NodeEngine {
    * and exit code (null: still running after `timeoutMs`, then killed).
    */
   runOnce?(program: string, args: string[], timeoutMs: number): Promise<{ exitCode: number | null; output: string }>;
+  /** The host's memory in bytes (null: this engine cannot tell). */
+  memory?(): Promise<number | null>;
   /** Node ids this engine runs that the platform created (labels / pid files). */
   list(): Promise<string[]>;
   /**

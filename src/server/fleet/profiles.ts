@@ -64,6 +64,16 @@ const Binary = v.pipe(
      * node's own public address (profile port "p2p").
      */
     p2p_port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
+    /**
+     * What one node needs of its host: disk (GB, the chain with a year's growth) and memory
+     * (GB). Placement puts it only on a host that reported both and has them uncommitted.
+     */
+    resources: v.optional(
+      v.strictObject({
+        disk_gb: v.pipe(v.number(), v.minValue(0.1), v.maxValue(100_000)),
+        memory_gb: v.pipe(v.number(), v.minValue(0.05), v.maxValue(4_096)),
+      }),
+    ),
     /** Monero-type: Oxen's "service node" calls or Beldex's "master node" calls (`get_{word}_node_key`, `register_{word}_node`). */
     node_word: v.optional(v.picklist(['service', 'master'])),
     /** The config option that takes the node's operator / masternode key, once the node has one. */

@@ -7,13 +7,13 @@ import type { NodeEngine } from '../fleet/engine';
 import { DAEMON_TIMEOUT_MS, rpcAuth } from '../fleet/observe';
 import { platformCalls } from '../fleet/platform-calls';
 import { familyOf } from '../../shared/families';
-import type { BinaryProfile } from '../fleet/profiles';
+import type { BinaryProfile, DaemonProfile } from '../fleet/profiles';
 import { errorText } from '../jobs/attempt';
 import { buildSpec, portFree } from './daemon-spec';
 import type { FleetDeps } from './fleet-deps';
 import { hostUsage, listHosts, placedAddresses } from './fleet-queries';
 import { profileFor } from './lifecycle';
-import { pairsInUse, pickHost, rowAddresses, takesNewNodes, type Placement } from './placement';
+import { fitsHost, pairsInUse, pickHost, rowAddresses, takesNewNodes, type Placement, type Usage } from './placement';
 
 /**
  * `coins check`: a coin's daemon tried on a host, the way a customer's node would run there,
@@ -122,7 +122,8 @@ async function chooseHost(d: Deps, profile: BinaryProfile, hostName: string | nu
   const usage = await hostUsage(d.db);
   const inUse = pairsInUse(await placedAddresses(d.db));
   const pick = (among: Host[]) =>
-    pickHost(among, usage, 'dedicated', profile, { inUse }) ?? pickHost(among, usage, 'cloud', profile, { inUse });
+    pickHost(among, usage, 'dedicated', profile, { inUse, profiles: d.profiles }) ??
+    pickHost(among, usage, 'cloud', profile, { inUse, profiles: d.profiles });
   if (hostName === null) {
     const placed = pick(hosts);
     if (!placed) throw stopWith('host', 'no active host with a free slot (and a free P2P address) can run it');
@@ -132,19 +133,23 @@ async function chooseHost(d: Deps, profile: BinaryProfile, hostName: string | nu
   if (!host) throw stopWith('host', `no host "${hostName}"`);
   const placed = pick([host]);
   if (placed) return placed;
-  const why =
-    host.state !== 'active'
-      ? `it is ${host.state}`
-      : !takesNewNodes(host, profile)
-        ? 'its disk is low'
-        : host.engine === 'docker' && !profile.image
-          ? 'the profile names no image'
-          : profile.p2p_port !== undefined && !rowAddresses(host).ipv4.length
-            ? 'it has no public IPv4 for the P2P port'
-            : profile.p2p_port !== undefined
-              ? `P2P port ${profile.p2p_port} is taken on every IPv4 it has`
-              : 'it has no free slot';
-  throw stopWith('host', `host ${host.name} cannot take a node now: ${why}`);
+  throw stopWith('host', `host ${host.name} cannot take a node now: ${whyNot(host, usage, profile, d.profiles)}`);
+}
+
+/** Why placement passes this host for a node of `profile`, in the order placement asks. */
+function whyNot(host: Host, usage: Usage, profile: BinaryProfile, profiles: Record<string, DaemonProfile>): string {
+  if (host.state !== 'active') return `it is ${host.state}`;
+  if (!takesNewNodes(host, profile)) return 'its disk is low';
+  if (host.engine === 'docker' && !profile.image) return 'the profile names no image';
+  if (!fitsHost(host, usage.get(host.id), profile, profiles))
+    return host.disk_total_bytes === null || host.memory_total_bytes === null
+      ? 'it has not reported its disk and memory yet (the host check)'
+      : `what its nodes commit leaves no room for ${profile.resources?.disk_gb} GB of disk and ${profile.resources?.memory_gb} GB of memory`;
+  if (profile.p2p_port !== undefined && !rowAddresses(host).ipv4.length)
+    return 'it has no public IPv4 for the P2P port';
+  return profile.p2p_port !== undefined
+    ? `no free slot, or P2P port ${profile.p2p_port} is taken on every IPv4 it has`
+    : 'it has no free slot';
 }
 
 /** A step's failure thrown from a helper (recorded by checkCoin's catch as that step). */

@@ -112,8 +112,8 @@ export async function coinReadiness(
         checkedAt: c.checked_at,
       };
     else if (
-      !pickHost([host], usage, 'dedicated', profile, { inUse }) &&
-      !pickHost([host], usage, 'cloud', profile, { inUse })
+      !pickHost([host], usage, 'dedicated', profile, { inUse, profiles }) &&
+      !pickHost([host], usage, 'cloud', profile, { inUse, profiles })
     )
       verdict = { ready: false, reason: `host ${host.name} cannot take a node now`, checkedAt: c.checked_at };
     else verdict = { ready: true, reason: `passed on ${host.name}`, checkedAt: c.checked_at };

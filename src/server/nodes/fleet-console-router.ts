@@ -1,3 +1,4 @@
+import { committedOn } from './placement';
 import { okResponse } from '../../shared/schemas/common';
 import {
   addHostInput,
@@ -38,6 +39,16 @@ export const fleetConsoleRouter = router({
         free: Math.max(0, h.dedicated_slots - used.dedicated),
       },
       cloud: { used: used.cloud, slots: h.cloud_slots, free: Math.max(0, h.cloud_slots - used.cloud) },
+      committed: (() => {
+        const c = committedOn(used, ctx.fleet.profiles);
+        const gb = (bytes: number | null) => (bytes === null ? null : Math.round((bytes / 1024 ** 3) * 10) / 10);
+        return {
+          disk_gb: c.diskGb,
+          memory_gb: c.memoryGb,
+          disk_total_gb: gb(h.disk_total_bytes),
+          memory_total_gb: gb(h.memory_total_bytes),
+        };
+      })(),
     })),
   ),
   add_host: operatorProcedure

@@ -29,20 +29,24 @@ export function deleteHost(db: Q, id: number) {
   return db.deleteFrom('hosts').where('id', '=', id).execute();
 }
 
+/** Nodes holding a slot, per host: by plan, and by daemon profile (what they commit of the host's disk and memory). */
+export type HostUse = { dedicated: number; cloud: number; profiles: Record<string, number> };
+
 /** Nodes holding a slot, per host and plan: placed and not yet destroyed. */
-export async function hostUsage(db: Q): Promise<Map<number, { dedicated: number; cloud: number }>> {
+export async function hostUsage(db: Q): Promise<Map<number, HostUse>> {
   const rows = await db
     .selectFrom('node_view')
-    .select(['host_id', 'package', (eb) => eb.fn.countAll<number>().as('n')])
+    .select(['host_id', 'package', 'daemon_profile', (eb) => eb.fn.countAll<number>().as('n')])
     .where('destroyed_at', 'is', null)
     .where('host_id', 'is not', null)
     .where('state', 'not in', ['deleted', 'failed'])
-    .groupBy(['host_id', 'package'])
+    .groupBy(['host_id', 'package', 'daemon_profile'])
     .execute();
-  const usage = new Map<number, { dedicated: number; cloud: number }>();
+  const usage = new Map<number, HostUse>();
   for (const r of rows) {
-    const u = usage.get(r.host_id!) ?? { dedicated: 0, cloud: 0 };
-    u[r.package] = Number(r.n);
+    const u = usage.get(r.host_id!) ?? { dedicated: 0, cloud: 0, profiles: {} };
+    u[r.package] += Number(r.n);
+    if (r.daemon_profile) u.profiles[r.daemon_profile] = (u.profiles[r.daemon_profile] ?? 0) + Number(r.n);
     usage.set(r.host_id!, u);
   }
   return usage;

@@ -62,17 +62,23 @@ export async function checkHostDisks(
   const measured = await Promise.all(
     hosts.map(async (host) => {
       try {
-        const disk =
-          (await within(opts.timeoutMs ?? 10_000, engines.for(host).disk?.() ?? Promise.resolve(null))) ?? null;
-        return { host, disk };
+        const engine = engines.for(host);
+        const [disk, memory] = await Promise.all([
+          within(opts.timeoutMs ?? 10_000, engine.disk?.() ?? Promise.resolve(null)),
+          within(opts.timeoutMs ?? 10_000, engine.memory?.() ?? Promise.resolve(null)).catch(() => null),
+        ]);
+        return { host, disk: disk ?? null, memory: memory ?? null };
       } catch (err) {
         log.warn('host disk check failed', { host: host.name, error: errorText(err) });
-        return { host, disk: null };
+        return { host, disk: null, memory: null };
       }
     }),
   );
   let alerted = false;
-  for (const { host, disk } of measured) {
+  for (const { host, disk, memory } of measured) {
+    // Placement counts the nodes' committed memory against it (placement.ts fitsHost).
+    if (memory !== null && memory !== host.memory_total_bytes)
+      await updateHost(db, host.id, { memory_total_bytes: memory });
     if (disk) alerted = (await record(db, log, host, disk, opts.minFreeBytes)) || alerted;
   }
   return alerted;

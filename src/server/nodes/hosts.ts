@@ -205,7 +205,7 @@ export async function removeHost(db: DB, by: OperatorActor, name: string): Promi
 export async function hostsWithUsage(db: DB) {
   const [hosts, usage] = await Promise.all([listHosts(db), hostUsage(db)]);
   return hosts.map((h) => {
-    const u = usage.get(h.id) ?? { dedicated: 0, cloud: 0 };
+    const u = usage.get(h.id) ?? { dedicated: 0, cloud: 0, profiles: {} };
     return { host: h, used: u };
   });
 }

@@ -100,7 +100,7 @@ export async function requestNodes(
   // Refused at once when the fleet cannot take them all; placement (the control loop)
   // still decides where, and fails a node that lost a race for the last slot.
   const free =
-    freeSlots(await listHosts(trx), await hostUsage(trx), input.plan, profile) -
+    freeSlots(await listHosts(trx), await hostUsage(trx), input.plan, profile, deps.profiles) -
     (await unplacedCounts(trx))[input.plan];
   if (free < input.nodes.length) {
     deps.log.warn('fleet full: no host can take the nodes', {

@@ -23,6 +23,7 @@ export async function placeNode(
     );
     const placed = pickHost(await listHosts(trx), await hostUsage(trx), node.package, profile, {
       inUse: pairsInUse(await placedAddresses(trx)),
+      profiles: d.profiles,
     });
     if (!placed) {
       await transition(trx, node.id, 'no_capacity', { failed_reason: FLEET_FULL });

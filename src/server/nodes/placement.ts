@@ -1,7 +1,50 @@
 import type { Host } from '../db/schema';
 import type { DaemonProfile } from '../fleet/profiles';
 
-export type Usage = Map<number, { dedicated: number; cloud: number }>;
+export type Usage = Map<number, { dedicated: number; cloud: number; profiles?: Record<string, number> }>;
+
+const GB = 1024 ** 3;
+
+/** What a node of this profile commits of its host: a real daemon's disk (chain growth included) and memory. */
+export const resourcesOf = (p: DaemonProfile | undefined) => (p?.run === 'binary' ? (p.resources ?? null) : null);
+
+/** Disk and memory (GB) the host's nodes commit, by their profiles' resources. */
+export function committedOn(
+  use: { profiles?: Record<string, number> } | undefined,
+  profiles: Record<string, DaemonProfile>,
+): { diskGb: number; memoryGb: number } {
+  let diskGb = 0;
+  let memoryGb = 0;
+  for (const [id, n] of Object.entries(use?.profiles ?? {})) {
+    const r = resourcesOf(profiles[id]);
+    if (r) {
+      diskGb += n * r.disk_gb;
+      memoryGb += n * r.memory_gb;
+    }
+  }
+  return { diskGb, memoryGb };
+}
+
+/**
+ * Is there room on the host for one more node of `profile`, by disk and memory? A daemon
+ * whose profile names its resources goes only on a host that reported its disk and memory
+ * (the host check), and only while what its nodes commit, this one included, fits in them.
+ */
+export function fitsHost(
+  host: Host,
+  use: { profiles?: Record<string, number> } | undefined,
+  profile: DaemonProfile,
+  profiles: Record<string, DaemonProfile>,
+): boolean {
+  const need = resourcesOf(profile);
+  if (!need) return true;
+  if (host.disk_total_bytes === null || host.memory_total_bytes === null) return false;
+  const used = committedOn(use, profiles);
+  return (
+    (used.diskGb + need.disk_gb) * GB <= host.disk_total_bytes &&
+    (used.memoryGb + need.memory_gb) * GB <= host.memory_total_bytes
+  );
+}
 
 /** The public addresses a host can give its nodes. Today one IPv4 and maybe one IPv6 per host; later a list. */
 export type HostAddresses = { ipv4: string[]; ipv6: string[] };
@@ -76,7 +119,12 @@ export function pickHost(
   usage: Usage,
   plan: 'dedicated' | 'cloud',
   profile: DaemonProfile,
-  opts: { inUse?: PairsInUse; addresses?: (h: Host) => HostAddresses } = {},
+  opts: {
+    inUse?: PairsInUse;
+    addresses?: (h: Host) => HostAddresses;
+    /** Every profile, to count what the host's nodes commit (fitsHost); absent: disk and memory are not counted. */
+    profiles?: Record<string, DaemonProfile>;
+  } = {},
 ): Placement | null {
   const port = fixedP2pPort(profile);
   const addressesOf = opts.addresses ?? rowAddresses;
@@ -84,6 +132,7 @@ export function pickHost(
   let bestFree = 0;
   for (const h of hosts) {
     if (!takesNewNodes(h, profile) || !hostRuns(h, profile)) continue;
+    if (opts.profiles && !fitsHost(h, usage.get(h.id), profile, opts.profiles)) continue;
     const used = usage.get(h.id)?.[plan] ?? 0;
     const free = (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - used;
     if (free <= bestFree) continue;
@@ -104,10 +153,18 @@ export function pickHost(
 }
 
 /** Free slots of a plan over every host that takes new nodes and can run the daemon. */
-export function freeSlots(hosts: Host[], usage: Usage, plan: 'dedicated' | 'cloud', profile: DaemonProfile): number {
+export function freeSlots(
+  hosts: Host[],
+  usage: Usage,
+  plan: 'dedicated' | 'cloud',
+  profile: DaemonProfile,
+  profiles?: Record<string, DaemonProfile>,
+): number {
   let free = 0;
   for (const h of hosts) {
     if (!takesNewNodes(h, profile) || !hostRuns(h, profile)) continue;
+    // Slots are not counted by disk and memory here: a host with room for one more is one.
+    if (profiles && !fitsHost(h, usage.get(h.id), profile, profiles)) continue;
     free += Math.max(0, (plan === 'dedicated' ? h.dedicated_slots : h.cloud_slots) - (usage.get(h.id)?.[plan] ?? 0));
   }
   return free;

@@ -21,6 +21,16 @@ export const hostRow = z.object({
   has_credentials: z.boolean(),
   dedicated: z.object({ used: z.number().int(), slots: z.number().int(), free: z.number().int() }),
   cloud: z.object({ used: z.number().int(), slots: z.number().int(), free: z.number().int() }),
+  /**
+   * What the host's nodes commit of its disk and memory (GB, each node's profile resources),
+   * and what the host has (null: not reported yet; placement then passes it for real daemons).
+   */
+  committed: z.object({
+    disk_gb: z.number(),
+    memory_gb: z.number(),
+    disk_total_gb: z.number().nullable(),
+    memory_total_gb: z.number().nullable(),
+  }),
 });
 export const hostList = z.array(hostRow);
 

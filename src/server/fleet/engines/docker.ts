@@ -509,6 +509,16 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
       return readLogs(container(nodeId), containerName(nodeId), tail, () => missing(nodeId));
     },
 
+    async memory() {
+      if (closed) throw new DockerEngineError('invalid', `docker engine for ${url} is closed`);
+      try {
+        const info = (await docker.info()) as { MemTotal?: unknown };
+        return typeof info.MemTotal === 'number' && info.MemTotal > 0 ? info.MemTotal : null;
+      } catch (err) {
+        throw fail('read its info', err);
+      }
+    },
+
     async program(image) {
       try {
         const info = await docker.getImage(image).inspect();

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import type { Logger } from '../../kernel/log';
 import {
   diskOf,
@@ -248,6 +249,10 @@ export class LocalEngine implements NodeEngine {
   /** The disk under the nodes' folders (chain data lives there). */
   disk(): Promise<DiskSpace> {
     return diskOf(this.opts.dir);
+  }
+
+  async memory(): Promise<number | null> {
+    return os.totalmem();
   }
 
   async program(program: string): Promise<{ id: string } | null> {
