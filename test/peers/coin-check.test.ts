@@ -28,9 +28,20 @@ Object.assign(shippedProfiles.profiles, {
   'ltc-gone': { ...ltc, program: path.join(dataDir, 'no-such-litecoind') },
   'ltc-unverified': ltc,
   'ltc-p2p': { ...ltc, p2p_port: heldPort },
+  // A daemon binary of its own, replaced during the test (an upgrade on the host).
+  'ltc-copy': { ...ltc, program: path.join(dataDir, 'bin', 'litecoind') },
 });
+fs.mkdirSync(path.join(dataDir, 'bin'));
+fs.copyFileSync(ltc.program, path.join(dataDir, 'bin', 'litecoind'));
+fs.chmodSync(path.join(dataDir, 'bin', 'litecoind'), 0o755);
 fs.writeFileSync(profilesFile, JSON.stringify(shippedProfiles));
-const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), ['ltc-good', 'ltc-oldver', 'ltc-gone', 'ltc-p2p']);
+const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), [
+  'ltc-good',
+  'ltc-oldver',
+  'ltc-gone',
+  'ltc-p2p',
+  'ltc-copy',
+]);
 const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
 const base = shipped.coins.find((c: { id: string }) => c.id === 'rtm');
 const coin = (id: string, daemon: string) => ({ ...base, id, label: `Coin ${id}`, ticker: id.toUpperCase(), daemon });
@@ -45,6 +56,7 @@ fs.writeFileSync(
       coin('ckgone', 'ltc-gone'),
       coin('ckunver', 'ltc-unverified'),
       coin('ckp2p', 'ltc-p2p'),
+      coin('ckcopy', 'ltc-copy'),
       // A coin of the demo catalog on its family's simulator.
       shipped.coins.find((c: { id: string }) => c.id === 'dash'),
     ],
@@ -55,6 +67,8 @@ const env = {
   FLEET_LOCAL_IPV4: '203.0.113.9',
   DAEMON_PROFILES_FILE: profilesFile,
   DAEMON_FACTS_DIR: factsDir,
+  // The host check (and the recheck of changed programs) runs often here.
+  HOST_CHECK_SECONDS: '0.5',
 };
 
 let s: TestServer;
@@ -160,4 +174,28 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coins check and wha
     expect(b.status === 'rejected' && b.reason.message).toBe('A check of Coin ckgood is already under way.');
     expect(await s.deps.db.selectFrom('coin_checks').select('id').execute()).toHaveLength(before.length + 1);
   });
+
+  it('checks a coin again when its program changed on the host', async () => {
+    const first = await runCoinCheck(s, 'ckcopy');
+    expect(first.state, first.reason ?? '').toBe('passed');
+    const checks = () =>
+      s.deps.db.selectFrom('coin_checks').selectAll().where('coin_id', '=', 'ckcopy').orderBy('id').execute();
+    // Replaced by another build of the same daemon (here: the same bytes, written anew).
+    const bin = path.join(dataDir, 'bin', 'litecoind');
+    fs.copyFileSync(ltc.program, `${bin}.new`);
+    fs.appendFileSync(`${bin}.new`, Buffer.alloc(1));
+    fs.chmodSync(`${bin}.new`, 0o755);
+    fs.renameSync(`${bin}.new`, bin);
+    const again = await waitFor(
+      async () => {
+        const rows = await checks();
+        const last = rows.at(-1)!;
+        return rows.length === 2 && (last.state === 'passed' || last.state === 'failed') ? last : null;
+      },
+      180_000,
+      'the check run again',
+    );
+    expect(again.state, again.reason ?? '').toBe('passed');
+    expect(again.program_id).not.toBe(first.program_id);
+  }, 300_000);
 });

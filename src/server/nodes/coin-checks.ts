@@ -1,4 +1,6 @@
 import type { DB } from '../db/open';
+import type { Host } from '../db/schema';
+import type { EngineRegistry } from '../fleet/engines/registry';
 import type { CoinReadiness } from '../coins/ports';
 import type { EventHub } from '../events/hub';
 import { findCoin, coinDetails } from '../coins/catalog';
@@ -122,4 +124,43 @@ export async function coinReadiness(
     if (!seen || (!seen.ready && verdict.ready)) out.set(c.coin_id, verdict);
   }
   return out;
+}
+
+/**
+ * A coin's check holds for the image (or program) it ran: when what is on a checked host
+ * changed (a rebuilt image, a replaced binary) or is gone, the coin is checked again there.
+ * Run with the host check; returns the coins queued.
+ */
+export async function recheckChangedPrograms(
+  db: DB,
+  engines: Pick<EngineRegistry<Host>, 'for'>,
+  profiles: Record<string, DaemonProfile>,
+  log: Logger,
+): Promise<string[]> {
+  const [checks, hosts] = await Promise.all([latestCoinChecks(db), listHosts(db)]);
+  const queued: string[] = [];
+  for (const c of checks) {
+    const host = hosts.find((h) => h.id === c.host_id);
+    if (c.state !== 'passed' || !c.program || !host || host.state !== 'active') continue;
+    let now: { id: string } | null | undefined;
+    try {
+      now = await engines.for(host).program?.(c.program);
+    } catch (err) {
+      log.warn('coin recheck: the host did not say what it has', { host: host.name, error: String(err) });
+      continue;
+    }
+    if (now === undefined || now?.id === c.program_id) continue;
+    try {
+      await requestCoinCheck(db, profiles, c.coin_id, host.name);
+      queued.push(c.coin_id);
+      log.info('coin checked again: its image changed on the host', {
+        coin: c.coin_id,
+        host: host.name,
+        program: c.program,
+      });
+    } catch {
+      // One is under way already, or the coin is gone: nothing to add.
+    }
+  }
+  return queued;
 }

@@ -9,6 +9,7 @@ import { EngineRegistry, type DockerEngineFactory } from '../fleet/engines/regis
 import { fleetMetrics } from '../fleet/metrics';
 import type { DaemonFacts } from '../fleet/daemon-facts';
 import { checkCoin, type CheckOutcome } from './coin-check';
+import { recheckChangedPrograms } from './coin-checks';
 import type { DaemonProfile } from '../fleet/profiles';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
@@ -146,6 +147,8 @@ export class Fleet implements FleetAccess {
           void this.hub.poke();
           void this.opts.jobs.poke(); // the operators' mail
         }
+        if ((await recheckChangedPrograms(this.db, this.engines, this.opts.profiles, this.log)).length)
+          void this.opts.jobs.poke();
       },
     });
     await this.reconcile();
