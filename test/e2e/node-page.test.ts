@@ -177,10 +177,10 @@ describe('node page actions', () => {
       await page.getByRole('button', { name: 'Edit alias' }).click();
       await page.getByLabel('Alias', { exact: true }).fill('bad/name!');
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByText('An alias may hold only letters, digits, hyphens, underscores and spaces.').waitFor();
+      await page.getByText('Alias may hold only letters, digits, hyphens, underscores and spaces').waitFor();
       await page.getByLabel('Alias', { exact: true }).fill('x'.repeat(49));
       await page.getByRole('button', { name: 'Save', exact: true }).click();
-      await page.getByText('An alias may be at most 48 characters.').waitFor();
+      await page.getByText('Alias must be at most 48 characters').waitFor();
       expect(updates.length).toBe(before);
 
       // Saved: shown at once, toasted, kept by the server.

@@ -222,7 +222,7 @@ describe('console log', () => {
       'from: must be a date such as 2026-11-23',
     );
     expect(zodMessage(await rejection(op().log({ from: '2026-03-02', to: '2026-03-01' })))).toBe(
-      'to: must not be before from',
+      'to: must not be before the From day',
     );
     const filters = await op().log_filters();
     expect(filters.actions).toEqual(

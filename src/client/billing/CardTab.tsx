@@ -55,6 +55,11 @@ export function CardTab() {
   return <CardPayments />;
 }
 
+/*
+ * Checked with the shared schema (`check(creditCardInput, …)`), not through useForm: the
+ * amount is a choice of buttons or the Other field, each attempt carries its own idempotency
+ * key (a new one after a failure), and the provider's refusal is a toast, as the spec shows it.
+ */
 function CardPayments() {
   const toasts = useToasts();
   const [choice, setChoice] = useState<number | 'other'>(CARD_DEFAULT);

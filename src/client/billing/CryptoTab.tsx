@@ -43,6 +43,10 @@ export function CryptoTab() {
 
 type Currency = { id: string; label: string; ticker: string; address: string; max_confirmations: number };
 
+/*
+ * Not on useForm: nothing is typed here. The currency is a choice and the button waits for
+ * the acknowledgements; the one call takes the chosen currency's id.
+ */
 function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailure: () => void }) {
   const utils = trpc.useUtils();
   const [picked, setPicked] = useState(currencies[0].id);

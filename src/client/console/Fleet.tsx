@@ -249,6 +249,7 @@ function Nodes() {
     },
     successMessage: () => null,
     alertInvalid: true,
+    labels: { q: 'Search nodes', status: 'Status', coin: 'Coin' },
   });
   const filter = (name: keyof typeof applied, label: string, size?: number) => (
     <input

@@ -1,11 +1,14 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { useMutationState } from '@tanstack/react-query';
 import { getMutationKey } from '@trpc/react-query';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
 import { ALIAS_MAX } from '../../shared/node-alias';
 import { trpc } from '../app/trpc';
 import { useToasts } from '../ui/Toasts';
-import { ALIAS_ERROR, aliasProblem, aliasToast, aliasValue } from './configState';
+import { updateAliasInput } from '../../shared/schemas/nodes';
+import { withLabel } from '../ui/forms';
+import { useForm } from '../ui/useForm';
+import { ALIAS_ERROR, aliasToast, aliasValue } from './configState';
 
 /**
  * Renames the node (section 4, "Alias edit"): optimistic in both caches that show the
@@ -66,13 +69,22 @@ export function useShownAlias<T extends { mn_id: string; alias: string | null }>
   return last ? { ...node, alias: last.alias } : node;
 }
 
-/** The pencil button next to the name, and the inline form it opens. */
+/** The pencil button next to the name, and the inline form it opens (the server's schema checks it first). */
 export function AliasEditor({ node }: { node: MasternodeDetail }) {
   const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const update = useAliasUpdate(node.mn_id);
   const inputId = useId();
+  const form = useForm({
+    schema: updateAliasInput,
+    initial: { alias: '' },
+    toInput: (v) => ({ mn: node.mn_id, alias: aliasValue(v.alias) }),
+    // Optimistic: the form closes at once, the name shows; a refusal puts it back and says so.
+    submit: async (data) => {
+      setEditing(false);
+      update.mutate(data);
+    },
+    successMessage: () => null,
+  });
 
   if (!editing) {
     return (
@@ -80,8 +92,7 @@ export function AliasEditor({ node }: { node: MasternodeDetail }) {
         type="button"
         className="btn btn-ghost btn-sm alias-edit"
         onClick={() => {
-          setValue(node.alias ?? '');
-          setProblem(null);
+          form.setValues({ alias: node.alias ?? '' });
           setEditing(true);
         }}
       >
@@ -90,32 +101,26 @@ export function AliasEditor({ node }: { node: MasternodeDetail }) {
     );
   }
 
-  function save(e: FormEvent) {
-    e.preventDefault();
-    const p = aliasProblem(value);
-    setProblem(p);
-    if (p) return;
-    setEditing(false);
-    update.mutate({ mn: node.mn_id, alias: aliasValue(value) });
-  }
-
+  const problem = withLabel('Alias', form.errors.alias);
   return (
-    <form className={`alias-form field${problem ? ' field-invalid' : ''}`} onSubmit={save} aria-label="Edit alias">
+    <form
+      className={`alias-form field${problem ? ' field-invalid' : ''}`}
+      onSubmit={form.onSubmit}
+      aria-label="Edit alias"
+      noValidate
+    >
       <label htmlFor={inputId}>Alias</label>
       <div className="alias-row">
         <input
           id={inputId}
-          value={value}
+          value={form.values.alias}
           // The limit is checked with a message too; this only stops typing past it.
           maxLength={ALIAS_MAX + 10}
           autoFocus
           placeholder={node.mn_id}
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${inputId}-note`}
-          onChange={(e) => {
-            setValue(e.target.value);
-            setProblem(null);
-          }}
+          onChange={(e) => form.setValues({ alias: e.target.value })}
           onKeyDown={(e) => {
             if (e.key === 'Escape') setEditing(false);
           }}

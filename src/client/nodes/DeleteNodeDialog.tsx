@@ -1,8 +1,8 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { DELETE_REASON_MAX, DELETE_REASONS } from '../../shared/schemas/nodes';
+import { DELETE_REASON_MAX, DELETE_REASONS, deleteMasternodeInput } from '../../shared/schemas/nodes';
+import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
-import { errorMessage } from '../app/errors';
 import { Alert } from '../ui/Alert';
 import { Modal } from '../ui/Modal';
 import { ContactLink } from '../layout/support';
@@ -27,8 +27,6 @@ type Props = {
  * first offers its slashing-protection file.
  */
 export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: Props) {
-  const [reason, setReason] = useState('');
-  const [other, setOther] = useState('');
   const [slashing, setSlashing] = useState<string | null>(null);
   const [, navigate] = useLocation();
   const utils = trpc.useUtils();
@@ -47,6 +45,15 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
       if (data.slashing_protection) setSlashing(data.slashing_protection);
     },
   });
+  const form = useForm({
+    schema: deleteMasternodeInput,
+    initial: { reason: '', other: '' },
+    toInput: (v) => ({ mn, reason: deleteReasonText(v.reason, v.other) }),
+    submit: (data) => remove.mutateAsync(data),
+    // The success line is the dialog's own (below), shown until the page moves on.
+    successMessage: () => null,
+  });
+  const { reason, other } = form.values;
   const selectId = useId();
   const otherId = useId();
   const text = deleteReasonText(reason, other);
@@ -60,8 +67,9 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    if (!text || remove.isPending || remove.isSuccess) return;
-    remove.mutate({ mn, reason: text });
+    // Without a reason the button only looks disabled: it does nothing (the spec's rule).
+    if (!text || remove.isSuccess) return;
+    void form.onSubmit();
   }
 
   if (slashing !== null)
@@ -101,7 +109,12 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
         )}
         <div className="field">
           <label htmlFor={selectId}>Reason</label>
-          <select id={selectId} value={reason} required onChange={(e) => setReason(e.target.value)}>
+          <select
+            id={selectId}
+            value={reason}
+            required
+            onChange={(e) => form.setValues({ ...form.values, reason: e.target.value })}
+          >
             <option value="" disabled>
               Choose a reason
             </option>
@@ -120,7 +133,7 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
               value={other}
               maxLength={DELETE_REASON_MAX}
               rows={3}
-              onChange={(e) => setOther(e.target.value)}
+              onChange={(e) => form.setValues({ ...form.values, other: e.target.value })}
               aria-describedby={`${otherId}-count`}
             />
             <p id={`${otherId}-count`} className="field-hint">
@@ -129,9 +142,9 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
           </div>
         )}
         <ReasonHint reason={reason} name={name} />
-        {remove.isError && (
+        {form.error && (
           <Alert kind="error">
-            <strong>Error!</strong> {errorMessage(remove.error)}
+            <strong>Error!</strong> {form.error}
           </Alert>
         )}
         {done && <Alert kind="success">{remove.data?.message}</Alert>}

@@ -73,16 +73,6 @@ export function feeRecipientProblem(value: string, submitTried: boolean): string
 /** Server errors that belong under the fee recipient field; the others show by the button. */
 export const FEE_FIELDS: ReadonlySet<string> = new Set(['fee_recipient', 'fee_address']);
 
-export const ALIAS_TOO_LONG = `An alias may be at most ${ALIAS_MAX} characters.`;
-export const ALIAS_BAD_CHARS = 'An alias may hold only letters, digits, hyphens, underscores and spaces.';
-
-/** Alias rule (section 5): letters, digits, hyphen, underscore, space; at most 48; empty removes it. */
-export function aliasProblem(alias: string): string | null {
-  const a = alias.trim();
-  if (a.length > ALIAS_MAX) return ALIAS_TOO_LONG;
-  return ALIAS_PATTERN.test(a) ? null : ALIAS_BAD_CHARS;
-}
-
 /** What update_alias receives: null removes the alias. */
 export const aliasValue = (alias: string): string | null => alias.trim() || null;
 

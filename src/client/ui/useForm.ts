@@ -30,6 +30,11 @@ export type FormOptions<V extends Values, S extends z.ZodType, R> = {
    * read one line. Without it the alert says only what no field can show.
    */
   alertInvalid?: boolean;
+  /**
+   * The fields' visible labels, for `alertInvalid`'s words: "Search nodes must be at most
+   * 100 characters", not the parameter's name ("q: …").
+   */
+  labels?: Partial<Record<keyof V & string, string>>;
 };
 
 type FormState<V extends Values> = { values: V; setValues: (v: V) => void };
@@ -86,7 +91,7 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
     const checked = check(o.schema, input, Object.keys(values));
     setErrors(checked.ok ? {} : checked.errors);
     if (!checked.ok) {
-      setError(o.alertInvalid ? checked.message : checked.unplaced);
+      setError(o.alertInvalid ? (o.labels ? labelled(checked.errors, o.labels) : checked.message) : checked.unplaced);
       return;
     }
     inFlight.current = true;
@@ -112,6 +117,13 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
   }
 
   return { values, setValues, field, errors, error, success, pending, onSubmit };
+}
+
+/** Each field's first refusal under its visible label, one sentence after another. */
+function labelled(errors: Record<string, string>, labels: Record<string, string | undefined>): string {
+  return Object.entries(errors)
+    .map(([field, message]) => withLabel(labels[field] ?? field, message))
+    .join('; ');
 }
 
 function defaultMessage(result: unknown): string | null {

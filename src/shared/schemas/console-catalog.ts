@@ -21,11 +21,13 @@ export const catalogCoin = z.object({
 export const catalogList = z.array(catalogCoin);
 
 const coinId = z.string().trim().min(1).max(32);
-/** A USD amount per day such as "0.13" (at most 6 decimals). */
+/** A USD amount per day such as "0.13": 0 to 1000, at most 6 decimals (the service's MAX_PRICE_MICROS). */
+const PRICE_RULE = 'must be a USD amount per day from 0 to 1000, such as 0.13 (at most 6 decimals)';
 const usdText = z
   .string()
   .trim()
-  .regex(/^\d{1,4}(\.\d{1,6})?$/, 'must be a USD amount per day such as 0.13 (at most 6 decimals)');
+  .regex(/^\d{1,4}(\.\d{1,6})?$/, PRICE_RULE)
+  .refine((t) => Number(t) <= 1000, PRICE_RULE);
 
 export const setPriceInput = z
   .object({ coin: coinId, dedicated: usdText.optional(), cloud: usdText.optional() })

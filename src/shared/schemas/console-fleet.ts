@@ -58,9 +58,9 @@ export const hostNameInput = z.object({ name: hostName }).strict();
 
 export const nodeSearchInput = pageQuery
   .extend({
-    q: z.string().trim().max(100).optional(),
-    status: z.string().trim().max(40).optional(),
-    coin: z.string().trim().max(32).optional(),
+    q: z.string().trim().max(100, 'must be at most 100 characters').optional(),
+    status: z.string().trim().max(40, 'must be at most 40 characters').optional(),
+    coin: z.string().trim().max(32, 'must be at most 32 characters').optional(),
   })
   .strict();
 export type NodeSearchInput = z.infer<typeof nodeSearchInput>;

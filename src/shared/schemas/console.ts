@@ -51,7 +51,7 @@ export const operatorLogQuery = pageQuery
     to: day.optional(),
   })
   .strict()
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be before from', path: ['to'] });
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'must not be before the From day', path: ['to'] });
 export type OperatorLogQuery = z.infer<typeof operatorLogQuery>;
 
 export const operatorLogLine = z.object({

@@ -217,7 +217,7 @@ export const updateValidatorFeeInput = z
 
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
 export const registerSubmitInput = z
-  .object({ mn, output: z.string().trim().min(1, 'is required').max(20_000, 'is too long') })
+  .object({ mn, output: z.string().trim().min(1, 'Paste the result and the signature.').max(20_000, 'is too long') })
   .strict();
 
 /** Quick-setup coins: the text the quick-setup view asks for. */

@@ -1,8 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { MasternodeDetail } from '../../../shared/schemas/nodes';
-import { errorMessage } from '../../app/errors';
+import { registerSubmitInput, type MasternodeDetail } from '../../../shared/schemas/nodes';
 import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
+import { TextAreaField } from '../../ui/Field';
+import { useForm } from '../../ui/useForm';
 import { dip003State } from '../configState';
 import { Commands, ConfigCard, Congratulations } from './parts';
 
@@ -60,22 +60,18 @@ function Attention({ label }: { label: string }) {
 }
 
 function StartForm({ node }: { node: MasternodeDetail }) {
-  const [output, setOutput] = useState('');
-  const [tried, setTried] = useState(false);
   const utils = trpc.useUtils();
   const submit = trpc.nodes.register_submit.useMutation({
     onSuccess: () => void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id }),
   });
-  const id = useId();
-  const empty = tried && !output.trim();
-  const problem = empty ? 'Paste the result and the signature.' : submit.isError ? errorMessage(submit.error) : null;
-
-  function send(e: FormEvent) {
-    e.preventDefault();
-    setTried(true);
-    if (!output.trim() || submit.isPending) return;
-    submit.mutate({ mn: node.mn_id, output: output.trim() });
-  }
+  const form = useForm({
+    schema: registerSubmitInput,
+    initial: { output: '' },
+    toInput: (v) => ({ mn: node.mn_id, output: v.output.trim() }),
+    submit: (data) => submit.mutateAsync(data),
+  });
+  // The daemon's refusal belongs to what was pasted: said under the field.
+  const field = form.field('output', 'Prepared transaction and signature');
 
   return (
     <>
@@ -97,27 +93,11 @@ function StartForm({ node }: { node: MasternodeDetail }) {
           result of the prepare step and the signature below.
         </li>
       </ol>
-      <form onSubmit={send} className={`field${problem ? ' field-invalid' : ''}`} noValidate>
-        <label htmlFor={id}>Prepared transaction and signature</label>
-        <textarea
-          id={id}
-          rows={5}
-          value={output}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? `${id}-error` : undefined}
-          onChange={(e) => {
-            setOutput(e.target.value);
-            if (submit.isError) submit.reset();
-          }}
-        />
-        {problem && (
-          <p id={`${id}-error`} className="field-error">
-            {problem}
-          </p>
-        )}
-        {submit.isSuccess && <Alert kind="success">{submit.data.message}</Alert>}
-        <button type="submit" className="btn btn-primary" aria-disabled={submit.isPending ? true : undefined}>
-          {submit.isPending ? 'Submitting…' : 'Start node'}
+      <form onSubmit={form.onSubmit} noValidate>
+        <TextAreaField {...field} error={field.error ?? form.error ?? undefined} rows={5} spellCheck={false} />
+        {form.success && <Alert kind="success">{form.success}</Alert>}
+        <button type="submit" className="btn btn-primary" aria-disabled={form.pending ? true : undefined}>
+          {form.pending ? 'Submitting…' : 'Start node'}
         </button>
       </form>
     </>

@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
-import type { MasternodeDetail } from '../../../shared/schemas/nodes';
-import { errorMessage } from '../../app/errors';
+import { useState } from 'react';
+import { quickSetupInput, type MasternodeDetail } from '../../../shared/schemas/nodes';
 import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
-import { TextField } from '../../ui/Field';
+import { TextAreaField, TextField } from '../../ui/Field';
+import { useForm } from '../../ui/useForm';
 import { FEE_ADDRESS_LENGTH, feeAddressComplete, quickSetupDone, withFeeAddress } from '../configState';
 import { Commands, ConfigCard, Congratulations } from './parts';
 
@@ -49,39 +49,36 @@ export function QuickSetupView({ node }: { node: MasternodeDetail }) {
 }
 
 function ResultForm({ node }: { node: MasternodeDetail }) {
-  const [secret, setSecret] = useState('');
   const utils = trpc.useUtils();
   const send = trpc.nodes.quick_setup.useMutation({
     onSuccess: () => void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id }),
   });
-  const id = useId();
-  const problem = send.isError ? errorMessage(send.error) : null;
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (!secret.trim() || send.isPending) return;
-    send.mutate({ mn: node.mn_id, secret: secret.trim() });
-  }
+  const form = useForm({
+    schema: quickSetupInput,
+    initial: { secret: '' },
+    toInput: (v) => ({ mn: node.mn_id, secret: v.secret.trim() }),
+    submit: (data) => send.mutateAsync(data),
+  });
+  const secret = form.values.secret;
+  // The daemon's refusal belongs to what was pasted: said under the field.
+  const field = form.field('secret', 'Quick setup result');
   return (
-    <form onSubmit={submit} className={`field${problem ? ' field-invalid' : ''}`} noValidate>
-      <label htmlFor={id}>Quick setup result</label>
-      <textarea
-        id={id}
-        rows={4}
-        value={secret}
-        aria-invalid={problem ? true : undefined}
-        onChange={(e) => {
-          setSecret(e.target.value);
-          if (send.isError) send.reset();
-        }}
-      />
-      {problem && <p className="field-error">{problem}</p>}
-      {send.isSuccess && <Alert kind="success">{send.data.message}</Alert>}
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        // Empty: the button only looks disabled, and does nothing.
+        if (secret.trim()) void form.onSubmit();
+      }}
+      noValidate
+    >
+      <TextAreaField {...field} error={field.error ?? form.error ?? undefined} rows={4} spellCheck={false} />
+      {form.success && <Alert kind="success">{form.success}</Alert>}
       <button
         type="submit"
         className={`btn btn-primary${secret.trim() ? '' : ' btn-looks-disabled'}`}
-        aria-disabled={!secret.trim() || send.isPending ? true : undefined}
+        aria-disabled={!secret.trim() || form.pending ? true : undefined}
       >
-        {send.isPending ? 'Sending…' : 'Start node'}
+        {form.pending ? 'Sending…' : 'Start node'}
       </button>
     </form>
   );

@@ -24,6 +24,9 @@ function serverError(err: unknown): ServerError {
  * clears the server's error. Success: a toast that stays until OK, and the shown fee
  * recipient changes at once.
  */
+// Not on useForm: section 5 fixes where each refusal goes (the address's under the field, the
+// others by the button, a lost connection in its own words) and that a shown refusal holds
+// submit until the customer types; the checks are the shared ones (configState).
 export function ValidatorView({ node }: { node: MasternodeDetail }) {
   const { setup } = node;
   const [value, setValue] = useState('');
