@@ -29,6 +29,10 @@ it('every production profile has its facts file, and every facts file a profile'
   expect(Object.keys(facts).sort()).toEqual(production.map(([id]) => id).sort());
 });
 
+it('every production profile says what one node needs of its host (placement counts it)', () => {
+  expect(production.filter(([, p]) => !p.resources).map(([id]) => id)).toEqual([]);
+});
+
 describe.each(production.map(([id, p]) => ({ id, p })))('$id', ({ id, p }) => {
   const f = facts[id];
   if (!f?.verified) {
