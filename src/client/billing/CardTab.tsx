@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import {
   CARD_DEFAULT,
@@ -12,12 +12,13 @@ import { trpc } from '../app/trpc';
 import { useUser } from '../session/session';
 import { Alert } from '../ui/Alert';
 import { TextField } from '../ui/Field';
-import { check } from '../ui/forms';
 import { useToasts } from '../ui/Toasts';
+import { useForm } from '../ui/useForm';
 import { formatUsd2 } from '../ui/display';
 import './billing-tabs.css';
 
 const CHOICES = [CARD_DEFAULT, ...CARD_PRESETS] as const;
+const OTHER = 'other';
 /** The pending sessions come with the history's first page (the page shell asks for the same). */
 const TRANSACTIONS_INPUT = { page: 1, per_page: 5 };
 
@@ -62,11 +63,26 @@ export function CardTab() {
  */
 function CardPayments() {
   const toasts = useToasts();
-  const [choice, setChoice] = useState<number | 'other'>(CARD_DEFAULT);
-  const [other, setOther] = useState('');
-  const [error, setError] = useState<string | undefined>();
   const [key, setKey] = useState(requestKey);
   const pay = trpc.billing.credit_card.useMutation();
+  // `choice` is the radio ("10", "25", … or "other"); `amount` is the Other field's text.
+  const form = useForm({
+    schema: creditCardInput,
+    initial: { choice: String(CARD_DEFAULT), amount: '' },
+    toInput: ({ choice, amount }) => ({
+      amount: choice === OTHER ? otherAmount(amount) : Number(choice),
+      idempotency_key: key,
+    }),
+    submit: (data) => pay.mutateAsync(data),
+    successMessage: () => null,
+    onSuccess: (res) => goTo(res.url),
+    // The provider's failure is a toast (the page and the focus on Pay stay as they are).
+    sayServerError: (message) => toasts.show(message, { kind: 'error' }),
+    // A new key: the failed request is over, and the next Pay click is a new payment.
+    onError: () => setKey(requestKey()),
+  });
+  const choice = form.values.choice;
+  const choose = (c: string) => form.setValues({ ...form.values, choice: c });
   // Back from the provider's page (`?card=success|cancelled`): said once, and the address bar
   // is cleaned, so a reload or a bookmark days later does not thank for a payment again.
   const [params, setParams] = useSearchParams();
@@ -78,22 +94,6 @@ function CardPayments() {
     setParams(rest, { replace: true });
   }, [params, setParams]);
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (pay.isPending) return;
-    const amount = choice === 'other' ? otherAmount(other) : choice;
-    const checked = check(creditCardInput, { amount, idempotency_key: key });
-    setError(checked.ok ? undefined : checked.errors.amount);
-    if (!checked.ok) return;
-    try {
-      const res = await pay.mutateAsync(checked.data);
-      goTo(res.url);
-    } catch (err) {
-      toasts.show(errorMessage(err), { kind: 'error' });
-      setKey(requestKey());
-    }
-  }
-
   return (
     <div className="card-tab">
       {returned === 'success' && (
@@ -104,35 +104,38 @@ function CardPayments() {
       {returned === 'cancelled' && (
         <Alert kind="info">The payment was not completed. You can resume it below or start a new one.</Alert>
       )}
-      <form onSubmit={onSubmit} noValidate aria-label="Pay by card">
+      <form onSubmit={form.onSubmit} noValidate aria-label="Pay by card">
         <fieldset className="card-amounts">
           <legend>Amount</legend>
           {CHOICES.map((n) => (
             <label key={n}>
-              <input type="radio" name="card-amount" checked={choice === n} onChange={() => setChoice(n)} /> ${n}
+              <input
+                type="radio"
+                name="card-amount"
+                checked={choice === String(n)}
+                onChange={() => choose(String(n))}
+              />{' '}
+              ${n}
             </label>
           ))}
           <label>
-            <input type="radio" name="card-amount" checked={choice === 'other'} onChange={() => setChoice('other')} />{' '}
-            Other
+            <input type="radio" name="card-amount" checked={choice === OTHER} onChange={() => choose(OTHER)} /> Other
           </label>
         </fieldset>
-        {choice === 'other' && (
+        {choice === OTHER && (
           <TextField
-            label="Amount (USD)"
-            value={other}
-            onValueChange={setOther}
-            error={error}
+            {...form.field('amount', 'Amount (USD)')}
             inputMode="decimal"
             required
             autoFocus
             hint="At least $5."
           />
         )}
-        {choice !== 'other' && error && <Alert kind="error">{error}</Alert>}
-        {/* aria-disabled, not disabled: the focus stays on Pay when the provider's error comes back (onSubmit ignores a second click). */}
-        <button type="submit" className="btn btn-primary" aria-disabled={pay.isPending || undefined}>
-          {pay.isPending ? 'Opening the payment page…' : 'Pay'}
+        {choice !== OTHER && form.errors.amount && <Alert kind="error">{form.errors.amount}</Alert>}
+        {form.error && <Alert kind="error">{form.error}</Alert>}
+        {/* aria-disabled, not disabled: the focus stays on Pay when the provider's error comes back (useForm ignores a second submit). */}
+        <button type="submit" className="btn btn-primary" aria-disabled={form.pending || undefined}>
+          {form.pending ? 'Opening the payment page…' : 'Pay'}
         </button>
       </form>
       <PendingSessions />

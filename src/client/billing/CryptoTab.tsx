@@ -1,12 +1,13 @@
 import { ContactLink } from '../layout/support';
 import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState } from 'react';
-import { errorMessage } from '../app/errors';
+import { generateWalletInput } from '../../shared/schemas/billing';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { CopyButton } from '../ui/CopyButton';
 import { QueryState } from '../ui/QueryState';
 import { PageLoading } from '../ui/Spinner';
+import { useForm } from '../ui/useForm';
 import './billing-crypto.css';
 
 /** The three acknowledgements before an address is made (platform-and-account.md section 5). */
@@ -49,14 +50,23 @@ type Currency = { id: string; label: string; ticker: string; address: string; ma
  */
 function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailure: () => void }) {
   const utils = trpc.useUtils();
-  const [picked, setPicked] = useState(currencies[0].id);
   const [acks, setAcks] = useState<boolean[]>(ACKNOWLEDGEMENTS.map(() => false));
   const selectId = useId();
-  const currency = currencies.find((c) => c.id === picked) ?? currencies[0];
   const generate = trpc.billing.generate_wallet.useMutation({
     onSuccess: () => utils.billing.get_alt_payments.invalidate(),
+  });
+  // The acknowledgements are the client's gate (Generate stays disabled), not the schema's input.
+  const form = useForm({
+    schema: generateWalletInput,
+    initial: { currency: currencies[0].id },
+    // The currency on screen: after a failure the list is fetched again, and a withdrawn
+    // currency's select falls back to the first one left.
+    toInput: ({ currency }) => ({ currency: (currencies.find((c) => c.id === currency) ?? currencies[0]).id }),
+    submit: (data) => generate.mutateAsync(data),
+    successMessage: () => null,
     onError: onFailure,
   });
+  const currency = currencies.find((c) => c.id === form.values.currency) ?? currencies[0];
   const address =
     currency.address || (generate.data && generate.variables?.currency === currency.id ? generate.data.address : '');
   const ready = acks.every(Boolean);
@@ -69,7 +79,7 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
           id={selectId}
           value={currency.id}
           onChange={(e) => {
-            setPicked(e.target.value);
+            form.setValues({ currency: e.target.value });
             generate.reset();
           }}
         >
@@ -85,8 +95,8 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
       ) : (
         <form
           onSubmit={(e) => {
-            e.preventDefault();
-            if (ready && !generate.isPending) generate.mutate({ currency: currency.id });
+            if (ready) void form.onSubmit(e);
+            else e.preventDefault();
           }}
         >
           <fieldset>
@@ -102,14 +112,10 @@ function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailu
               </label>
             ))}
           </fieldset>
-          {generate.isError && <Alert kind="error">{errorMessage(generate.error)}</Alert>}
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={!ready}
-            aria-disabled={generate.isPending || undefined}
-          >
-            {generate.isPending ? 'Generating…' : 'Generate address'}
+          {/* Said until another currency is picked (which resets the mutation), as before. */}
+          {generate.isError && form.error && <Alert kind="error">{form.error}</Alert>}
+          <button type="submit" className="btn btn-primary" disabled={!ready} aria-disabled={form.pending || undefined}>
+            {form.pending ? 'Generating…' : 'Generate address'}
           </button>
         </form>
       )}

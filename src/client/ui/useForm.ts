@@ -24,6 +24,12 @@ export type FormOptions<V extends Values, S extends z.ZodType, R> = {
   /** After a failure (e.g. start a two-step login over). */
   onError?: (err: unknown, form: FormState<V>) => void;
   /**
+   * Where the server's refusal is said instead of the error alert (a toast, for a form whose
+   * failure is the payment provider's, not the customer's input). The alert keeps the client
+   * check's refusals; server field messages still go under their fields.
+   */
+  sayServerError?: (message: string) => void;
+  /**
    * A refusal by the client check is also said in the error alert, in the words the server
    * would answer ("version: must be …"), as well as under its field. For forms whose
    * inputs have no room for a message (a table row's) and the console's, whose operators
@@ -107,7 +113,8 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
       // A domain refusal that names its field ("url", "code") is said under that field too.
       const named = errorField(err);
       if (named && named in values) fieldErrors[named] ??= message;
-      setError(message);
+      if (o.sayServerError) o.sayServerError(message);
+      else setError(message);
       setErrors(fieldErrors);
       o.onError?.(err, { values, setValues });
     } finally {
