@@ -118,7 +118,7 @@ const publicBad: [string, unknown, RegExp][] = [
   ['/public_api/login', { username: 'a', password: 'b', tfa: '12ab56' }, /tfa/],
   ['/public_api/login', { username: 'a', password: 'b', admin: true }, /unknown field: admin/],
   ['/public_api/login', { username: 'a'.repeat(300), password: 'b' }, /username/],
-  ['/public_api/login', [1, 2], /expected object/i],
+  ['/public_api/login', [1, 2], /^Send a JSON object\.$/],
   ['/public_api/register', { username: 'ab', email: 'x@y.io', password: 'secret1' }, /username: must be at least 3/],
   ['/public_api/register', { username: 'abc', email: 'nope', password: 'secret1' }, /email/],
   [

@@ -32,6 +32,8 @@ export function describeZodIssues(issues: readonly z.core.$ZodIssue[]): string {
     .map((i) => {
       const field = i.path.join('.');
       if (i.code === 'unrecognized_keys') return `unknown field${i.keys.length > 1 ? 's' : ''}: ${i.keys.join(', ')}`;
+      // The whole input of the wrong kind (a list, a number): a script sent the wrong body.
+      if (!field && i.code === 'invalid_type' && i.expected === 'object') return 'Send a JSON object.';
       return field ? `${field}: ${i.message}` : i.message;
     })
     .join('; ');

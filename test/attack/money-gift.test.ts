@@ -115,7 +115,7 @@ describe('bad bodies', () => {
       ['{"code":', undefined, 400, /^Malformed JSON body\.$/],
       ['{"code":"AAAA-BBBB-CCCC-DDDD"}', 'text/plain', 415, /^Send the body as JSON/],
       ['code=AAAA-BBBB-CCCC-DDDD', 'application/x-www-form-urlencoded', 415, /^Send the body as JSON/],
-      ['[]', undefined, 400, /expected object/],
+      ['[]', undefined, 400, /^Send a JSON object\.$/],
       ['{"code":["AAAA"]}', undefined, 400, /^code: /],
       [JSON.stringify({ code: 'A'.repeat(65) }), undefined, 400, /^code: Gift code not found\.$/],
       [JSON.stringify({ code: '\u00a0\u2003\t\n' }), undefined, 400, /^code: Gift code required\.$/],

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { cliRun } from '../support/cli';
-import { makeCoinReady, writeFixtureFacts } from '../support/coin-ready';
+import { makeCoinReady, writeFixtureFacts, writeLitecoindCatalog } from '../support/coin-ready';
 import { ensureWallet, haveBinary, mineTo, pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
@@ -15,24 +15,14 @@ import { at, browserSession, liveSubscribed } from './browser';
 // wizard to fill in vain); the coin whose `coins check` passed is deployed through its
 // wizard and runs on its real daemon (Debian's litecoind stands in for the coin's daemon).
 const dataDir = tempDataDir('nodekeep-e2e-soon-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shippedProfiles = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-const ltc = shippedProfiles.profiles['litecoind-regtest'];
-Object.assign(shippedProfiles.profiles, { 'ltc-ready': ltc, 'ltc-later': ltc });
-fs.writeFileSync(profilesFile, JSON.stringify(shippedProfiles));
-const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
-const licence = shipped.coins.find((c: { id: string }) => c.id === 'playa3ull');
-const catalogFile = path.join(dataDir, 'coins.json');
-fs.writeFileSync(
-  catalogFile,
-  JSON.stringify({
-    ...shipped,
-    coins: [
-      { ...licence, id: 'readyc', label: 'Ready Coin', ticker: 'RDY', daemon: 'ltc-ready' },
-      { ...licence, id: 'laterc', label: 'Later Coin', ticker: 'LTR', daemon: 'ltc-later' },
-    ],
-  }),
-);
+const { profilesFile, catalogFile } = writeLitecoindCatalog(dataDir, {
+  profiles: { 'ltc-ready': {}, 'ltc-later': {} },
+  base: 'playa3ull',
+  coins: [
+    { id: 'readyc', label: 'Ready Coin', ticker: 'RDY', daemon: 'ltc-ready' },
+    { id: 'laterc', label: 'Later Coin', ticker: 'LTR', daemon: 'ltc-later' },
+  ],
+});
 const env = {
   FLEET_SIMULATOR: 'false',
   FLEET_LOCAL_IPV4: '203.0.113.21',

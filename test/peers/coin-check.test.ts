@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import { requestCoinCheck } from '../../src/server/nodes/coin-checks';
 import { cliRun } from '../support/cli';
-import { runCoinCheck, writeFixtureFacts } from '../support/coin-ready';
+import { runCoinCheck, writeFixtureFacts, writeLitecoindCatalog } from '../support/coin-ready';
 import { haveBinary, pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
@@ -15,26 +15,36 @@ import { waitFor } from '../support/wait';
 // a coin is "Coming soon" until its profile is verified and its check passed; each failing
 // step says what is missing.
 const dataDir = tempDataDir('nodekeep-coincheck-');
-const profilesFile = path.join(dataDir, 'daemons.json');
-const shippedProfiles = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
-const ltc = shippedProfiles.profiles['litecoind-regtest'];
-// A P2P port held by someone else on this machine (bound below).
+// A P2P port someone else holds on this machine, for the whole file.
 const held = net.createServer();
 await new Promise<void>((r) => held.listen(0, () => r()));
 const heldPort = (held.address() as net.AddressInfo).port;
-Object.assign(shippedProfiles.profiles, {
-  'ltc-good': ltc,
-  'ltc-oldver': { ...ltc, version: '9.9.9' },
-  'ltc-gone': { ...ltc, program: path.join(dataDir, 'no-such-litecoind') },
-  'ltc-unverified': ltc,
-  'ltc-p2p': { ...ltc, p2p_port: heldPort },
-  // A daemon binary of its own, replaced during the test (an upgrade on the host).
-  'ltc-copy': { ...ltc, program: path.join(dataDir, 'bin', 'litecoind') },
+const LITECOIND = '/usr/lib/litecoin/litecoind';
+const { profilesFile, catalogFile } = writeLitecoindCatalog(dataDir, {
+  profiles: {
+    'ltc-good': {},
+    'ltc-oldver': { version: '9.9.9' },
+    'ltc-gone': { program: path.join(dataDir, 'no-such-litecoind') },
+    'ltc-unverified': {},
+    'ltc-p2p': { p2p_port: heldPort },
+    // A daemon binary of its own, replaced during the test (an upgrade on the host).
+    'ltc-copy': { program: path.join(dataDir, 'bin', 'litecoind') },
+  },
+  base: 'rtm',
+  coins: [
+    { id: 'ckgood', daemon: 'ltc-good' },
+    { id: 'ckold', daemon: 'ltc-oldver' },
+    { id: 'ckgone', daemon: 'ltc-gone' },
+    { id: 'ckunver', daemon: 'ltc-unverified' },
+    { id: 'ckp2p', daemon: 'ltc-p2p' },
+    { id: 'ckcopy', daemon: 'ltc-copy' },
+  ],
+  // A coin of the demo catalog on its family's simulator.
+  keep: ['dash'],
 });
 fs.mkdirSync(path.join(dataDir, 'bin'));
-fs.copyFileSync(ltc.program, path.join(dataDir, 'bin', 'litecoind'));
+fs.copyFileSync(LITECOIND, path.join(dataDir, 'bin', 'litecoind'));
 fs.chmodSync(path.join(dataDir, 'bin', 'litecoind'), 0o755);
-fs.writeFileSync(profilesFile, JSON.stringify(shippedProfiles));
 const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), [
   'ltc-good',
   'ltc-oldver',
@@ -42,26 +52,6 @@ const factsDir = writeFixtureFacts(path.join(dataDir, 'facts'), [
   'ltc-p2p',
   'ltc-copy',
 ]);
-const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
-const base = shipped.coins.find((c: { id: string }) => c.id === 'rtm');
-const coin = (id: string, daemon: string) => ({ ...base, id, label: `Coin ${id}`, ticker: id.toUpperCase(), daemon });
-const catalogFile = path.join(dataDir, 'coins.json');
-fs.writeFileSync(
-  catalogFile,
-  JSON.stringify({
-    ...shipped,
-    coins: [
-      coin('ckgood', 'ltc-good'),
-      coin('ckold', 'ltc-oldver'),
-      coin('ckgone', 'ltc-gone'),
-      coin('ckunver', 'ltc-unverified'),
-      coin('ckp2p', 'ltc-p2p'),
-      coin('ckcopy', 'ltc-copy'),
-      // A coin of the demo catalog on its family's simulator.
-      shipped.coins.find((c: { id: string }) => c.id === 'dash'),
-    ],
-  }),
-);
 const env = {
   FLEET_SIMULATOR: 'false',
   FLEET_LOCAL_IPV4: '203.0.113.9',
@@ -182,7 +172,7 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coins check and wha
       s.deps.db.selectFrom('coin_checks').selectAll().where('coin_id', '=', 'ckcopy').orderBy('id').execute();
     // Replaced by another build of the same daemon (here: the same bytes, written anew).
     const bin = path.join(dataDir, 'bin', 'litecoind');
-    fs.copyFileSync(ltc.program, `${bin}.new`);
+    fs.copyFileSync(LITECOIND, `${bin}.new`);
     fs.appendFileSync(`${bin}.new`, Buffer.alloc(1));
     fs.chmodSync(`${bin}.new`, 0o755);
     fs.renameSync(`${bin}.new`, bin);

@@ -36,6 +36,12 @@ beforeAll(async () => {
     last_error: null,
     credentials: null,
   }));
+  // Measured by the host check: room for GoByte's chain and memory (its profile's resources).
+  await d.db
+    .updateTable('hosts')
+    .set({ disk_total_bytes: 500 * 1024 ** 3, disk_free_bytes: 400 * 1024 ** 3, memory_total_bytes: 16 * 1024 ** 3 })
+    .where('id', '=', hostId)
+    .execute();
   // GoByte runs on its real daemon (verified from source in catalog/daemon-facts/gobyted.json).
   await d.db
     .updateTable('coins')

@@ -45,3 +45,37 @@ export async function makeCoinReady(s: TestServer, coinId: string) {
   const row = await runCoinCheck(s, coinId);
   if (row.state !== 'passed') throw new Error(`coins check ${coinId} failed: ${row.reason}`);
 }
+
+/**
+ * A profiles file with the shipped profiles plus test ones made from Debian's litecoind
+ * ("litecoind-regtest" with each patch), and a catalog of coins copied from the shipped coin
+ * `base` (its family and wizard), each on its profile. Import the catalog with `catalog import`.
+ */
+export function writeLitecoindCatalog(
+  dir: string,
+  opts: {
+    profiles: Record<string, Record<string, unknown>>;
+    base: string;
+    coins: Array<{ id: string; daemon: string; label?: string; ticker?: string }>;
+    /** Shipped coins kept beside the test's. */
+    keep?: string[];
+  },
+): { profilesFile: string; catalogFile: string; litecoind: { program: string } } {
+  const shippedProfiles = JSON.parse(fs.readFileSync('catalog/daemons.json', 'utf8'));
+  const litecoind = shippedProfiles.profiles['litecoind-regtest'];
+  for (const [id, patch] of Object.entries(opts.profiles)) shippedProfiles.profiles[id] = { ...litecoind, ...patch };
+  const profilesFile = path.join(dir, 'daemons.json');
+  fs.writeFileSync(profilesFile, JSON.stringify(shippedProfiles));
+  const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
+  const base = shipped.coins.find((c: { id: string }) => c.id === opts.base);
+  const coins = opts.coins.map((c) => ({
+    ...base,
+    label: `Coin ${c.id}`,
+    ticker: c.id.toUpperCase(),
+    ...c,
+  }));
+  const kept = shipped.coins.filter((c: { id: string }) => opts.keep?.includes(c.id));
+  const catalogFile = path.join(dir, 'coins.json');
+  fs.writeFileSync(catalogFile, JSON.stringify({ ...shipped, coins: [...coins, ...kept] }));
+  return { profilesFile, catalogFile, litecoind };
+}

@@ -57,9 +57,8 @@ export function CardTab() {
 }
 
 /*
- * Checked with the shared schema (`check(creditCardInput, …)`), not through useForm: the
- * amount is a choice of buttons or the Other field, each attempt carries its own idempotency
- * key (a new one after a failure), and the provider's refusal is a toast, as the spec shows it.
+ * The amount is a choice of buttons or the Other field; each attempt carries its own
+ * idempotency key (a new one after a failure); the provider's refusal is a toast.
  */
 function CardPayments() {
   const toasts = useToasts();

@@ -44,10 +44,7 @@ export function CryptoTab() {
 
 type Currency = { id: string; label: string; ticker: string; address: string; max_confirmations: number };
 
-/*
- * Not on useForm: nothing is typed here. The currency is a choice and the button waits for
- * the acknowledgements; the one call takes the chosen currency's id.
- */
+/* Nothing is typed here: the currency is a choice, and the button waits for the acknowledgements. */
 function CryptoForm({ currencies, onFailure }: { currencies: Currency[]; onFailure: () => void }) {
   const utils = trpc.useUtils();
   const [acks, setAcks] = useState<boolean[]>(ACKNOWLEDGEMENTS.map(() => false));
