@@ -12,7 +12,9 @@ import { freshUser, type FreshUser } from '../support/users';
 // Nodes of real daemons placed and started through the fleet, as a customer's would be:
 // litecoind and monerod as local processes, litecoind in a Podman container.
 const dataDir = tempDataDir('nodekeep-real-');
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5' };
+// The command line runs with the server's environment: the simulator on, as in the demo, where
+// every coin is offered (with it off a coin needs a verified profile and a passed `coins check`).
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', FLEET_SIMULATOR: 'true' };
 const catalogFile = path.join(dataDir, 'real-coins.json');
 const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
 const base = shipped.coins.find((c: any) => c.id === 'pivx');

@@ -18,7 +18,9 @@ import { at, browserSession } from '../e2e/browser';
 // up on the node's own daemon, and reaches the owner through the node data call.
 const LITECOIND = '/usr/lib/litecoin/litecoind';
 const dataDir = tempDataDir('nodekeep-activity-');
-const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5' };
+// The command line runs with the server's environment: the simulator on, as in the demo, where
+// every coin is offered (with it off a coin needs a verified profile and a passed `coins check`).
+const env = { MONITOR_NODE_SECONDS: '0.5', MONITOR_NETWORK_SECONDS: '0.5', FLEET_SIMULATOR: 'true' };
 const catalogFile = path.join(dataDir, 'ltc-coins.json');
 const shipped = JSON.parse(fs.readFileSync('catalog/coins.json', 'utf8'));
 const base = shipped.coins.find((c: any) => c.id === 'pivx');
