@@ -11,7 +11,15 @@ const BlockchainInfo = v.object({
   headers: v.pipe(v.number(), v.integer()),
   verificationprogress: v.number(),
   initialblockdownload: v.optional(v.boolean()),
+  /** PIVX's name for the same flag (src/rpc/blockchain.cpp, see catalog/daemon-facts/pivxd.json). */
+  initial_block_downloading: v.optional(v.boolean()),
 });
+
+/** Synced: the daemon's IBD flag is off, or, without one, the blocks have caught up with the headers. */
+export function chainSynced(chain: v.InferOutput<typeof BlockchainInfo>): boolean {
+  const ibd = chain.initialblockdownload ?? chain.initial_block_downloading;
+  return ibd === false || (ibd === undefined && chain.blocks >= chain.headers);
+}
 const NetworkInfo = v.object({
   version: v.number(),
   subversion: v.string(),
@@ -35,8 +43,7 @@ export async function observeBitcoin(
     bitcoinCall(rpc, 'getblockchaininfo', [], BlockchainInfo),
     bitcoinCall(rpc, 'getnetworkinfo', [], NetworkInfo),
   ]);
-  const synced =
-    chain.initialblockdownload === false || (chain.initialblockdownload === undefined && chain.blocks >= chain.headers);
+  const synced = chainSynced(chain);
   const obs = chainObservation(synced, chain.blocks, {
     version: `${net.version} ${net.subversion}`.trim(),
     protocol_version: String(net.protocolversion),
