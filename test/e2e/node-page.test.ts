@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { bls12_381 } from '@noble/curves/bls12-381';
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
@@ -407,6 +408,54 @@ describe('node page actions', () => {
     await fee.fill('R'.repeat(35));
     expect(await view.getByLabel('Quick setup result').count()).toBe(0);
   });
+
+  it(
+    'quick setup: an empty result sends nothing, the start shows under way, then the node started',
+    { timeout: 90_000 },
+    async () => {
+      const mn = await createNode('rtm');
+      await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+      const view = page.getByRole('region', { name: 'Quick setup' });
+      await view.getByLabel('Fee address').fill('R'.repeat(34));
+      const result = view.getByLabel('Quick setup result');
+      const start = view.getByRole('button', { name: 'Start node' });
+      const sends = callsTo(page, 'nodes.quick_setup');
+
+      // Empty: the button only looks disabled, and nothing is sent.
+      expect(await start.getAttribute('aria-disabled')).toBe('true');
+      await start.click({ force: true });
+      expect(sends).toHaveLength(0);
+
+      // The daemon's restart with the key is held, so the page is seen while it is under way.
+      const fleet = server.deps.fleet;
+      const setKey = fleet.setOperatorKey.bind(fleet);
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let reached!: () => void;
+      const restarting = new Promise<void>((r) => (reached = r));
+      fleet.setOperatorKey = async (node, key) => {
+        reached();
+        await held;
+        return setKey(node, key);
+      };
+      try {
+        const key = Buffer.from(bls12_381.utils.randomSecretKey()).toString('hex');
+        await result.fill(`smartnodeblsprivkey=${key}`);
+        await start.click();
+        await restarting;
+        await view.getByText('Your node is restarting with its key.', { exact: false }).waitFor();
+        expect(await result.count()).toBe(0);
+        await screenshot(page, 'node-config-quick-setup-starting');
+        release();
+      } finally {
+        fleet.setOperatorKey = setKey;
+        release();
+      }
+      // Started: the page follows it live.
+      await view.getByText('Congratulations', { exact: true }).waitFor({ timeout: 30_000 });
+      await screenshot(page, 'node-config-quick-setup-started');
+    },
+  );
 
   it("reads a governance coin's proposals and says when a coin has none", { timeout: 90_000 }, async () => {
     const pivx = await createNode('pivx');
