@@ -39,6 +39,7 @@ import * as supportChatHeld from './2026-11-28T0350-support-chat-held';
 import * as chargeLateAlerts from './2026-11-28T0400-charge-late-alerts';
 import * as coinChecks from './2026-11-28T0800-coin-checks';
 import * as imageBuilds from './2026-11-28T0830-image-builds';
+import * as syncProgress from './2026-11-28T0930-sync-progress';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -86,4 +87,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0400-charge-late-alerts': chargeLateAlerts,
   '2026-11-28T0800-coin-checks': coinChecks,
   '2026-11-28T0830-image-builds': imageBuilds,
+  '2026-11-28T0930-sync-progress': syncProgress,
 };
