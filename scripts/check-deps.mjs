@@ -47,6 +47,7 @@ export const TABLE_OWNERS = {
   node_view: 'nodes',
   placements: 'nodes',
   observations: 'nodes',
+  sync_progress: 'nodes',
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',

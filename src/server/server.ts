@@ -149,6 +149,7 @@ async function startParts(
       concurrency: config.monitorConcurrency,
       daemonTimeoutMs: 5000,
       alertDownMs: config.alertDownMs,
+      syncStallMs: config.syncStallMs,
     },
     jobs,
     simulator: config.fleetSimulator,

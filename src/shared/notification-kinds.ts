@@ -142,6 +142,18 @@ export const notificationKinds = {
       link: nodeLink(p),
     }),
   }),
+  sync_stalled: def<NodeRef>({
+    setting: 'node_down',
+    icon: 'warning',
+    subject: (p) => `Your ${p.coin} node stopped syncing`,
+    build: (p) => ({ message: `Your ${nodeName(p)} has made no sync progress for a while.`, link: nodeLink(p) }),
+  }),
+  sync_resumed: def<NodeRef>({
+    setting: 'node_down',
+    icon: 'up',
+    subject: (p) => `Your ${p.coin} node is syncing again`,
+    build: (p) => ({ message: `Your ${nodeName(p)} is syncing again.`, link: nodeLink(p) }),
+  }),
   node_up: def<NodeRef>({
     setting: 'node_down',
     icon: 'up',

@@ -15,6 +15,7 @@ const running: EngineState = {
 const obs = (o: Partial<Observation> = {}): Observation => ({
   synced: true,
   blocks: 100,
+  headers: 100,
   wallet: null,
   networkStatus: null,
   startRequired: false,

@@ -3,6 +3,7 @@ import { formatNumber } from '../../shared/format';
 import { familyOf } from '../../shared/families';
 import { REMOVED_HINT } from '../../shared/node-status';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { syncProgressText } from '../../shared/sync-progress';
 import { DetailsCard } from '../ui/DetailsCard';
 import { formatCount, MISSING } from '../ui/display';
 import { humanDuration, relativeTime, utcDateTime } from './nodeTime';
@@ -35,6 +36,12 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
               <NodeStatusBadge status={node.status} />
               {node.status === 'removed' && <p className="status-note text-red">{REMOVED_HINT}</p>}
               {node.problem && <p className="status-note muted">{node.problem}</p>}
+              {/* Refetched on each refresh_masternode, so it follows the monitor's looks; gone once synced. */}
+              {node.sync && (
+                <p className="status-note sync-progress" role="status">
+                  {syncProgressText(node.sync)}
+                </p>
+              )}
             </>
           ),
         },

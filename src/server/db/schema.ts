@@ -484,6 +484,24 @@ export interface ObservationsTable {
   network_checked_at: Generated<number | null>;
 }
 
+/** A syncing node's progress (migrations/2026-11-28T0930-sync-progress.ts), written by the monitor. */
+export interface SyncProgressTable {
+  node_id: number;
+  blocks: number | null;
+  /** The chain's height the node catches up with. */
+  headers: number | null;
+  synced: Generated<number>;
+  /** When blocks last rose (or the first look): a stall is measured from it. */
+  rose_at: number;
+  /** The estimate's window: its rate runs from `ref` to now; `mid` becomes `ref` half a window on. */
+  ref_blocks: number;
+  ref_at: number;
+  mid_blocks: number;
+  mid_at: number;
+  /** Blocks per second over the window, null until blocks rose within it. */
+  rate: number | null;
+}
+
 /** node_view: the three joined, read-only (migrations/2026-11-23T1400-node-lifecycle.ts). */
 export interface NodeViewTable {
   id: number;
@@ -655,6 +673,8 @@ export interface NodeAlertsTable {
   action_alerted: string | null;
   reward_height: number | null;
   muted: Generated<number>;
+  /** 1 once the node's sync stall was told; 0 again when it moves on. */
+  sync_stall_raised: Generated<number>;
 }
 
 /** Per user: UTC hours during which notification mail is held and summarised after. */
@@ -762,6 +782,7 @@ export interface Database {
   nodes: NodesTable;
   placements: PlacementsTable;
   observations: ObservationsTable;
+  sync_progress: SyncProgressTable;
   node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;

@@ -237,6 +237,16 @@ const EnvSchema = v.object({
   MONITOR_NETWORK_SECONDS: v.optional(seconds(0.1), '900'),
   DEPOSIT_POLL_SECONDS: v.optional(seconds(0.1), '30'),
   ALERT_DOWN_SECONDS: v.optional(seconds(0.1), '180'),
+  // Fractions allowed (tests: 0.05 is 3 seconds).
+  SYNC_STALL_MINUTES: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+(\.\d+)?$/, 'must be a number of minutes'),
+      v.transform(Number),
+      v.minValue(0.01, 'must be at least 0.01'),
+    ),
+    '60',
+  ),
   // Paid once per user at email verification (src/server/billing/README.md); 0: none.
   SIGNUP_CREDIT_USD: v.optional(
     v.pipe(
@@ -371,6 +381,7 @@ export type Config = {
   monitorConcurrency: number;
   /** A node is alerted down after failing its checks this long (issue 9: 3 minutes). */
   alertDownMs: number;
+  syncStallMs: number;
   /** How often the deposit daemons are read (new payments, confirmations, reorgs). */
   depositPollMs: number;
   /** Nodes one account may hold at once (set up, live or being deleted), so one customer cannot take every slot. */
@@ -464,6 +475,7 @@ export function loadConfig(
     monitorNetworkMs: e.MONITOR_NETWORK_SECONDS * 1000,
     monitorConcurrency: e.MONITOR_CONCURRENCY,
     alertDownMs: e.ALERT_DOWN_SECONDS * 1000,
+    syncStallMs: e.SYNC_STALL_MINUTES * 60_000,
     depositPollMs: e.DEPOSIT_POLL_SECONDS * 1000,
     maxNodesPerUser: e.MAX_NODES_PER_USER,
     freeNodeLimit: e.FREE_NODE_LIMIT,

@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
-import type { Database, HostsTable, ObservationsTable, PlacementsTable } from '../db/schema';
+import type { Database, HostsTable, ObservationsTable, PlacementsTable, SyncProgressTable } from '../db/schema';
 import { userIdsMatching, usernameOf } from '../auth/users';
 
 type Q = Kysely<Database>;
@@ -362,4 +362,17 @@ export async function searchNodes(db: Q, s: NodeSearch) {
     q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
+}
+
+/** The node's sync progress row (sync-progress.ts), or undefined before its first answer. */
+export function findSyncRow(db: Q, nodeId: number) {
+  return db.selectFrom('sync_progress').selectAll().where('node_id', '=', nodeId).executeTakeFirst();
+}
+
+export function saveSyncRow(db: Q, nodeId: number, row: Omit<Insertable<SyncProgressTable>, 'node_id'>) {
+  return db
+    .insertInto('sync_progress')
+    .values({ ...row, node_id: nodeId })
+    .onConflict((oc) => oc.column('node_id').doUpdateSet(row))
+    .execute();
 }

@@ -12,7 +12,8 @@ import type { FleetMetrics } from '../fleet/metrics';
 import { observe } from '../fleet/observe';
 import { OwnerViews } from './owner-view';
 import type { DaemonProfile } from '../fleet/profiles';
-import { findNode, listHosts, saveObservation, updatePlacement } from './fleet-queries';
+import { findNode, findSyncRow, listHosts, saveObservation, saveSyncRow, updatePlacement } from './fleet-queries';
+import { nextSyncRow, syncProgressOf, syncStalled } from './sync-progress';
 import { registrationCommand } from '../fleet/daemons/monero';
 import { productionProfile } from '../fleet/profiles';
 import { noteFirstRun, updateNodeRow } from './repository';
@@ -33,6 +34,8 @@ export type MonitorOptions = {
   daemonTimeoutMs: number;
   /** A node is alerted down after failing its checks this long (ALERT_DOWN_SECONDS; 3 minutes). */
   alertDownMs?: number;
+  /** A node not yet synced whose blocks have not risen this long is alerted stalled (SYNC_STALL_MINUTES; 60). */
+  syncStallMs?: number;
 };
 
 /**
@@ -266,22 +269,38 @@ export class Monitor {
     if (status === 'running' && node.status !== 'running') patch.active_since = now;
     if (status !== 'running') patch.active_since = null;
 
+    // Sync progress: what the page's progress line and the stall alert read.
+    const prevSync = (await findSyncRow(this.db, node.id)) ?? null;
+    const sync =
+      obs && obs.blocks !== null
+        ? nextSyncRow(prevSync, { blocks: obs.blocks, headers: obs.headers, synced: obs.synced }, now)
+        : prevSync;
+    const shownBefore = syncProgressOf(prevSync);
+    const shownNow = syncProgressOf(sync);
+    const syncMoved =
+      (shownBefore === null) !== (shownNow === null) ||
+      (shownNow !== null && (shownNow.blocks !== shownBefore?.blocks || shownNow.eta_s !== shownBefore?.eta_s));
+
     const firstAnswer = obs !== null && node.first_answer_at === null;
     let visibleChange =
       firstAnswer ||
       registerText !== null ||
       status !== node.status ||
       patch.status_on_network !== node.status_on_network ||
-      (problem ?? null) !== node.last_error;
+      (problem ?? null) !== node.last_error ||
+      syncMoved;
     let alerted = false;
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
+      if (sync && sync !== prevSync) await saveSyncRow(trx, node.id, sync);
       // Notifications of this check (down/up, network, action, reward) commit with it: the one raise point.
       const seen = {
         status,
         answered: obs !== null,
         status_on_network: patch.status_on_network ?? null,
         last_paid_height: patch.last_paid_height,
+        // A node that does not answer is "down", not stalled: only answered looks count.
+        sync_stalled: obs !== null ? syncStalled(sync, now, this.opts.syncStallMs ?? 3_600_000) : null,
       };
       alerted = await alertsOfCheck(trx, node, seen, now, { downAfterMs: this.opts.alertDownMs ?? 180_000 });
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });

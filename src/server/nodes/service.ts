@@ -10,6 +10,8 @@ import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-sec
 import { outputKind, withMasternodeKey } from './output-text';
 import { findUserNode, listUserNodes, startClaimOf } from './repository';
 import { buildSetup } from './setup';
+import { findSyncRow } from './fleet-queries';
+import { syncProgressOf } from './sync-progress';
 import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/quotes';
 
@@ -216,6 +218,8 @@ export async function getMasternode(
         ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: null }
         : null,
       wallet_info: wallet,
+      // Only a running daemon's progress: a node that stopped or failed shows its status instead.
+      sync: n.state === 'live' ? syncProgressOf(await findSyncRow(ctx.db, n.id)) : null,
       activity: n.activity ? (JSON.parse(n.activity) as MasternodeDetail['activity']) : null,
       file_name: `${coin.id}.conf`,
       folder_name: `.${coin.id}`,

@@ -12,6 +12,8 @@ export type CheckSeen = {
   answered: boolean;
   status_on_network: string | null;
   last_paid_height: number | null | undefined;
+  /** Not synced and no new block for SYNC_STALL_MINUTES; null when the check could not tell (no answer). */
+  sync_stalled?: boolean | null;
 };
 
 /**
@@ -119,6 +121,16 @@ export async function alertsOfCheck(
     rewardHeight = paid;
   }
 
+  // Sync stall: once per stall, and "moving again" when blocks rise after a told one.
+  let stallRaised = row?.sync_stall_raised ?? 0;
+  if (seen.sync_stalled === true && stallRaised === 0) {
+    raised.push((ref) => raise(trx, node.user_id, 'sync_stalled', ref));
+    stallRaised = 1;
+  } else if (seen.sync_stalled === false && stallRaised === 1) {
+    raised.push((ref) => raise(trx, node.user_id, 'sync_resumed', ref));
+    stallRaised = 0;
+  }
+
   const next = {
     failing_since: d.state.failingSince,
     down_raised: d.state.downRaised ? (untoldDown ? 2 : 1) : 0,
@@ -128,6 +140,7 @@ export async function alertsOfCheck(
     network_alerted: networkAlerted,
     action_alerted: actionAlerted,
     reward_height: rewardHeight,
+    sync_stall_raised: stallRaised,
   };
   // Most checks change nothing here: no write for them (thousands of nodes, one SQLite writer).
   const changed = !row || (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { syncProgress } from '../sync-progress';
 import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
 import { ALIAS_MAX, ALIAS_PATTERN } from '../node-alias';
@@ -134,6 +135,8 @@ export const masternodeDetail = masternodeListItem.extend({
       connections: z.number().nullable(),
     })
     .nullable(),
+  /** While the node syncs: blocks of headers, percent and the estimate; null once synced. */
+  sync: syncProgress.nullable(),
   activity: z
     .object({
       sent: z.number(),

@@ -5,7 +5,11 @@ import type { Observation } from './observation';
 
 // Ethereum beacon-node REST API (what EVM validator nodes answer).
 const Syncing = v.object({
-  data: v.object({ head_slot: v.string(), sync_distance: v.string(), is_syncing: v.boolean() }),
+  data: v.object({
+    head_slot: v.pipe(v.string(), v.regex(/^\d+$/)),
+    sync_distance: v.pipe(v.string(), v.regex(/^\d+$/)),
+    is_syncing: v.boolean(),
+  }),
 });
 const Version = v.object({ data: v.object({ version: v.string() }) });
 const Peers = v.object({ data: v.object({ connected: v.string() }) });
@@ -42,6 +46,7 @@ export async function observeBeacon(
   return {
     synced: !sync!.data.is_syncing,
     blocks: Number(sync!.data.head_slot),
+    headers: Number(sync!.data.head_slot) + Number(sync!.data.sync_distance),
     wallet: { version: version!.data.version, protocol_version: '', connections: Number(peers!.data.connected) },
     networkStatus: validator ? validator.data.status.toUpperCase() : null,
     startRequired: !validator,

@@ -44,11 +44,16 @@ export async function observeBitcoin(
     bitcoinCall(rpc, 'getnetworkinfo', [], NetworkInfo),
   ]);
   const synced = chainSynced(chain);
-  const obs = chainObservation(synced, chain.blocks, {
-    version: `${net.version} ${net.subversion}`.trim(),
-    protocol_version: String(net.protocolversion),
-    connections: net.connections,
-  });
+  const obs = chainObservation(
+    synced,
+    chain.blocks,
+    {
+      version: `${net.version} ${net.subversion}`.trim(),
+      protocol_version: String(net.protocolversion),
+      connections: net.connections,
+    },
+    Math.max(chain.blocks, chain.headers),
+  );
   if (flavour === 'dash') {
     const st = await bitcoinCall(rpc, 'masternode', ['status'], DashStatus);
     obs.startRequired = st.state === 'WAITING_FOR_PROTX';

@@ -142,11 +142,17 @@ export async function observeMonero(
   const info = await call(endpoint, timeoutMs, 'get_info', {}, Info);
   // A node with nothing to catch up with (target 0 on regtest) is in sync.
   const synced = info.synchronized ?? (info.target_height === 0 || info.height >= info.target_height);
-  const obs = chainObservation(synced, info.height, {
-    version: info.version ?? '',
-    protocol_version: '',
-    connections: (info.incoming_connections_count ?? 0) + (info.outgoing_connections_count ?? 0),
-  });
+  const obs = chainObservation(
+    synced,
+    info.height,
+    {
+      version: info.version ?? '',
+      protocol_version: '',
+      connections: (info.incoming_connections_count ?? 0) + (info.outgoing_connections_count ?? 0),
+      // target_height 0 (or below the height) means nothing to catch up with.
+    },
+    Math.max(info.height, info.target_height),
+  );
   if (serviceNode) {
     const pubkey = await serviceNodeKey(endpoint, timeoutMs, word);
     const states = await call(

@@ -2,6 +2,9 @@
 export type Observation = {
   synced: boolean;
   blocks: number | null;
+  /** The chain's height the node is catching up with (bitcoin `headers`, monero `target_height`,
+   * beacon `head_slot + sync_distance`); null where the daemon says none. */
+  headers: number | null;
   wallet: { version: string; protocol_version: string; connections: number | null } | null;
   /** The daemon's own wording of its network status (may be several words), or null where the coin has none. */
   networkStatus: string | null;
@@ -18,10 +21,16 @@ export type Observation = {
 };
 
 /** A look that found the chain and the wallet and nothing more yet: what a family's own calls then fill in. */
-export function chainObservation(synced: boolean, blocks: number | null, wallet: Observation['wallet']): Observation {
+export function chainObservation(
+  synced: boolean,
+  blocks: number | null,
+  wallet: Observation['wallet'],
+  headers: number | null = null,
+): Observation {
   return {
     synced,
     blocks,
+    headers,
     wallet,
     networkStatus: null,
     startRequired: false,

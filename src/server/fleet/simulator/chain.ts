@@ -41,6 +41,8 @@ export type SimNode = SimNodeConfig & {
   forcedStatus: string | null;
   /** Forced PoSe penalty score (`protx info`), null for none. */
   forcedPenalty?: number | null;
+  /** Sync stopped (tests of the stall alert): the height it stays at until resumed, null while it runs. */
+  stalledAt?: number | null;
   lastPaidHeight: number | null;
   blsSecret: string;
   blsPublic: string;
@@ -111,6 +113,7 @@ export class SimChains {
 
   /** The node's own height: it catches up linearly over `syncSeconds` after creation. */
   height(node: SimNode): number {
+    if (node.stalledAt !== undefined && node.stalledAt !== null) return node.stalledAt;
     const tip = this.tip(node.coin);
     const progress = node.syncSeconds <= 0 ? 1 : Math.min(1, (this.now() - node.createdAt) / (node.syncSeconds * 1000));
     return Math.floor(tip * progress);

@@ -33,6 +33,7 @@ const NodeConfig = v.strictObject({
   daemonVersion: v.optional(v.pipe(v.string(), v.regex(/^[\w.+-]{1,40}$/))),
 });
 const Force = v.strictObject({ status: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z_]{1,40}$/))) });
+const SyncStall = v.strictObject({ stalled: v.boolean() });
 const Penalty = v.strictObject({
   penalty: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10_000))),
 });
@@ -56,6 +57,7 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
  *   /admin/nodes/<id>/register POST: the node is registered on its network
  *   /admin/nodes/<id>/force    POST {status}: force a network status (null clears)
  *   /admin/nodes/<id>/pose     POST {penalty}: force a PoSe penalty score (null clears)
+ *   /admin/nodes/<id>/sync     POST {stalled}: stop the node's sync where it is (true) or let it go on (false)
  *   /admin/nodes/<id>/operator-key POST {secret}: the node restarted with the owner's
  *                              operator key (quick setup): it takes that key and is registered
  *   /admin/txs                 POST {txid, coin, burnSat, time}: a transaction getrawtransaction finds
@@ -143,6 +145,15 @@ export async function startSimulator(opts: {
       const p = v.safeParse(Penalty, body);
       if (!p.success) return send(res, 400, { error: 'body must be {"penalty": whole number | null}' });
       node.forcedPenalty = p.output.penalty;
+      save();
+      return send(res, 200, { ok: true });
+    }
+    if (action === 'sync' && method === 'POST') {
+      const st = v.safeParse(SyncStall, body);
+      if (!st.success) return send(res, 400, { error: 'body must be {"stalled": true | false}' });
+      // Resumed, it is where its linear catch-up would have it: the stall ends with a jump forward.
+      if (st.output.stalled) node.stalledAt ??= chains.height(node);
+      else node.stalledAt = null;
       save();
       return send(res, 200, { ok: true });
     }
