@@ -24,7 +24,7 @@ import { openSecretBox } from '../../src/server/secrets/box';
 import { cliRun } from '../support/cli';
 import { writeFixtureFacts } from '../support/coin-ready';
 import { startTestServer, stopTestServer } from '../support/server';
-import { profiles, rpc } from '../support/daemons';
+import { profiles, regtestSnapshot, rpc } from '../support/daemons';
 import { startPodman, type Podman } from '../support/podman';
 
 // Image recipes built for real, offline: the litecoind recipe variant made from Debian's
@@ -211,6 +211,35 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
       // The daemon runs as the recipe's user, and the recipe's health check passes.
       expect((await pm().cli(['exec', `nodekeep-${id}`, 'id', '-un'])).trim()).toBe('nodekeep');
       await pm().cli(['healthcheck', 'run', `nodekeep-${id}`]);
+    } finally {
+      await engine.destroy(id).catch(() => {});
+      await engine.close();
+    }
+  }, 300_000);
+
+  it("starts a docker node from a chain snapshot put into its volume, owned by the image's user", async () => {
+    const snapshot = await regtestSnapshot(path.join(dir, 'snapmaker'), 12);
+    const id = `ltcseed-${crypto.randomBytes(4).toString('hex')}`;
+    const password = crypto.randomBytes(12).toString('hex');
+    const node = { id: 2, mn_id: id, user_id: 7, package: 'dedicated', rpc_user: 'nodekeep', rpc_password: password };
+    const { spec } = await buildSpec(
+      node as unknown as Masternode,
+      { id: 'litecoin', label: 'Litecoin' } as CoinRecord,
+      { ...(profiles['litecoind-regtest'] as BinaryProfile), image: IMAGE },
+      { engine: 'docker' } as Host,
+      dir,
+    );
+    const engine = dockerEngine({ url: pm().socketUrl, hostId: 'podman', log: memoryLogger() });
+    try {
+      await engine.create({ ...spec, seed: snapshot });
+      await engine.start(id);
+      const target = { endpoint: await engine.rpcEndpoint(id), auth: { user: 'nodekeep', password } };
+      expect(await rpc(target, 'getblockchaininfo', [], v.looseObject({ blocks: v.number() }))).toMatchObject({
+        blocks: 12,
+      });
+      expect((await pm().cli(['exec', `nodekeep-${id}`, 'stat', '-c', '%U', '/data/regtest/chainstate'])).trim()).toBe(
+        'nodekeep',
+      );
     } finally {
       await engine.destroy(id).catch(() => {});
       await engine.close();

@@ -1,3 +1,4 @@
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
@@ -183,4 +184,26 @@ export function pidsMatching(marker: string): number[] {
       }
     })
     .map(Number);
+}
+
+/**
+ * A regtest chain of `height` blocks made by a throwaway litecoind in `dir`, as a tar.gz of
+ * its blocks and chainstate (what a coin's chain snapshot holds): the archive's path.
+ */
+export async function regtestSnapshot(dir: string, height: number): Promise<string> {
+  const { spec, auth } = await realDaemonSpec('litecoind-regtest', 'snapmaker', dir);
+  const child = spawn(spec.program, spec.args, { stdio: 'ignore' });
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    const target = { endpoint: { host: '127.0.0.1', port: spec.ports.rpc }, auth };
+    await ensureWallet(target, 'miner');
+    if ((await mineTo(target, height)) !== height) throw new Error(`the snapshot's chain is not ${height} blocks high`);
+    await rpc(target, 'stop', [], v.unknown());
+    await exited;
+  } finally {
+    child.kill('SIGKILL');
+  }
+  const out = path.join(dir, `regtest-${height}.tar.gz`);
+  execFileSync('tar', ['-czf', out, '-C', spec.dataDir, 'regtest/blocks', 'regtest/chainstate']);
+  return out;
 }

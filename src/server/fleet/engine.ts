@@ -52,6 +52,12 @@ export type DaemonSpec = {
    * `writeFiles`). Engines never log them and keep no copy in their own records.
    */
   files?: DaemonFile[];
+  /**
+   * A checked chain snapshot on the machine running Nodekeep (fleet/bootstrap.ts), unpacked
+   * into the data folder when `create` makes the node, before `files`: the daemon starts
+   * from it instead of from the genesis block. A node that exists already keeps its data.
+   */
+  seed?: string;
   /** Resource limits by plan (docker engine; the local engine only records them). */
   limits: { memoryBytes: number; cpus: number };
   /** For nodes served by the coin-daemon simulator (program "simulator"): how to simulate them. */

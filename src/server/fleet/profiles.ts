@@ -74,6 +74,20 @@ const Binary = v.pipe(
         memory_gb: v.pipe(v.number(), v.minValue(0.05), v.maxValue(4_096)),
       }),
     ),
+    /**
+     * A chain snapshot the operator provides (their own copy of one the coin's project
+     * publishes): a new node starts from it once its SHA-256 matches (fleet/bootstrap.ts).
+     */
+    bootstrap: v.optional(
+      v.strictObject({
+        url: v.pipe(
+          v.string(),
+          v.url('bootstrap.url must be a URL'),
+          v.regex(/^https?:\/\//, 'bootstrap.url must be an http or https URL'),
+        ),
+        sha256: v.pipe(v.string(), v.regex(/^[0-9a-fA-F]{64}$/, 'bootstrap.sha256 must be 64 hex characters')),
+      }),
+    ),
     /** Monero-type: Oxen's "service node" calls or Beldex's "master node" calls (`get_{word}_node_key`, `register_{word}_node`). */
     node_word: v.optional(v.picklist(['service', 'master'])),
     /** The config option that takes the node's operator / masternode key, once the node has one. */

@@ -42,7 +42,7 @@ export async function tarBuffer(entries: TarEntry[], mtime?: Date): Promise<Buff
   return Buffer.concat(chunks);
 }
 
-export type TarFileHeader = { name: string; size: number; type: string };
+export type TarFileHeader = { name: string; size: number; type: string; mode: number };
 
 /**
  * Reads the tar in `source` entry by entry: `onEntry` gets each header and its content,
@@ -54,7 +54,10 @@ export async function readTar(
 ): Promise<void> {
   const extract = tar.extract();
   extract.on('entry', (header, content, next) => {
-    onEntry({ name: header.name, size: header.size, type: header.type }, content).then(
+    onEntry(
+      { name: header.name, size: header.size ?? 0, type: header.type ?? 'file', mode: header.mode ?? 0o644 },
+      content,
+    ).then(
       () => next(),
       (err: unknown) => {
         content.resume();
@@ -63,4 +66,30 @@ export async function readTar(
     );
   });
   await pipeline(source, extract);
+}
+
+/**
+ * A new tar of the entries of `source`, written as they are read: `name` gives each entry's
+ * name in the new archive (or null to leave it out), and may throw to stop with its error.
+ * Only files and folders are carried; the caller's `name` refuses anything else.
+ */
+export function repackTar(source: Readable, name: (header: TarFileHeader) => string | null): Readable {
+  const pack = tar.pack();
+  readTar(source, async (header, content) => {
+    const to = name(header);
+    if (to === null || (header.type !== 'file' && header.type !== 'directory')) {
+      content.resume();
+      return;
+    }
+    if (header.type === 'directory') {
+      content.resume();
+      pack.entry({ name: to, type: 'directory', mode: header.mode });
+      return;
+    }
+    await pipeline(content, pack.entry({ name: to, type: 'file', mode: header.mode, size: header.size }));
+  }).then(
+    () => pack.finalize(),
+    (err: unknown) => pack.destroy(err as Error),
+  );
+  return pack;
 }

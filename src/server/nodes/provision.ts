@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { familyOf } from '../../shared/families';
 import { coinDaemonVersion } from '../coins/daemon-versions';
 import { findCoin } from '../coins/catalog';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { insertEvent } from '../events/outbox';
+import { BootstrapError, fetchSnapshot, type Bootstrap } from '../fleet/bootstrap';
 import type { DaemonProfile } from '../fleet/profiles';
 import { raise } from '../notifications/raise';
 import { buildSpec } from './daemon-spec';
@@ -41,6 +43,10 @@ export async function provision(
   const version = (await placementVersion(d.db, node.id)) ?? (await coinDaemonVersion(d.db, coin.id));
   const { spec, ports } = await specOf(d, node, host, coin, profile, version, operatorKey);
   if (version) await updatePlacement(d.db, node.id, { daemon_version: version });
+  if (profile.run === 'binary' && profile.bootstrap) {
+    const seed = await snapshotOf(d, profile.bootstrap, node.mn_id);
+    if (seed) spec.seed = seed;
+  }
   await engine.create(spec);
   await engine.start(node.mn_id);
   const started = await d.db.transaction().execute(async (trx) => {
@@ -74,6 +80,21 @@ export async function provision(
     profile: node.daemon_profile,
     simulated: profile.run === 'simulator',
   });
+}
+
+/**
+ * The profile's chain snapshot, checked, or null: a snapshot that cannot be had or is not
+ * the one pinned is never used, and the node syncs from the network as it would without
+ * one (slower, never wrong). The operator reads why in the log.
+ */
+async function snapshotOf(d: Pick<FleetDeps, 'log' | 'fleetDir'>, boot: Bootstrap, nodeId: string) {
+  try {
+    return await fetchSnapshot(boot, path.join(d.fleetDir, 'snapshots'));
+  } catch (err) {
+    if (!(err instanceof BootstrapError)) throw err;
+    d.log.warn('chain snapshot not used: the node syncs from the network', { node: nodeId, reason: err.message });
+    return null;
+  }
 }
 
 /**

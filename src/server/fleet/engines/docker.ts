@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import type { Logger } from '../../kernel/log';
+import { snapshotTar } from '../bootstrap';
 import { diskOf, type DaemonFile, type DaemonSpec, type EngineState, type NodeEngine } from '../engine';
 import { tarOf } from './tar';
 import type { HostConnection } from '../host-url';
@@ -381,6 +382,17 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     }
   }
 
+  /** A checked chain snapshot streamed into the new container's data folder, given to its user. */
+  async function putSnapshot(nodeId: string, dataDir: string, file: string): Promise<void> {
+    const t0 = Date.now();
+    try {
+      await container(nodeId).putArchive(snapshotTar(file), { path: dataDir, copyUIDGID: 'true' });
+    } catch (err) {
+      throw fail(`put the chain snapshot into ${containerName(nodeId)}`, err);
+    }
+    log.info('chain snapshot placed', { node: nodeId, ms: Date.now() - t0 });
+  }
+
   const engine: NodeEngine = {
     kind: 'docker',
 
@@ -413,11 +425,13 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
           throw new DockerEngineError('image_missing', `image ${spec.program} not found on docker host ${url}`);
         throw fail(`create container ${name}`, err);
       }
-      // Into the created container, before its first start: the config never travels as
-      // arguments or environment, which `docker inspect` and `ps` show to anyone on the host.
-      if (spec.files?.length) {
+      // Into the created container, before its first start: the chain snapshot, then the
+      // config, which never travels as arguments or environment (`docker inspect` and `ps`
+      // show those to anyone on the host).
+      if (spec.files?.length || spec.seed) {
         try {
-          await putFiles(spec.nodeId, spec.dataDir, spec.files);
+          if (spec.seed) await putSnapshot(spec.nodeId, spec.dataDir, spec.seed);
+          if (spec.files?.length) await putFiles(spec.nodeId, spec.dataDir, spec.files);
         } catch (err) {
           await container(spec.nodeId)
             .remove({ force: true })

@@ -13,6 +13,7 @@ import {
   type RpcEndpoint,
 } from '../engine';
 import { SIM_ID, SIMULATOR_OFF, SIMULATOR_PROGRAM, SimulatorHost } from '../simulator/host';
+import { extractSnapshot } from '../bootstrap';
 import { placeFiles } from './local-files';
 import { ProcessSupervisor } from './local-process';
 import { NodeRecords } from './local-records';
@@ -107,13 +108,15 @@ export class LocalEngine implements NodeEngine {
   }
 
   async create(spec: DaemonSpec): Promise<void> {
-    const { files, ...kept } = spec;
+    const { files, seed, ...kept } = spec;
+    const rec = this.records.read(spec.nodeId);
+    // Only into a node made now: a repeated create must not put old blocks under a chain.
+    if (seed && !rec) await extractSnapshot(seed, spec.dataDir);
     // Written again by a repeated create (a retried provision), so they match the node's
     // current settings; the record keeps no copy (it is plain JSON beside the log).
     if (files?.length) placeFiles(spec.dataDir, files);
     // A node that is not running takes the new spec, so the record's ports are the ones
     // the files just written name; a running one keeps what it runs with.
-    const rec = this.records.read(spec.nodeId);
     if (rec && (rec.desired === 'running' || this.processes.has(spec.nodeId))) return;
     this.records.write(spec.nodeId, { spec: kept, desired: 'stopped' });
   }
