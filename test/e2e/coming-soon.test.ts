@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import * as v from 'valibot';
 import { cliRun } from '../support/cli';
 import { makeCoinReady, writeFixtureFacts, writeLitecoindCatalog } from '../support/coin-ready';
-import { ensureWallet, haveBinary, mineTo, pidsMatching } from '../support/daemons';
+import { haveBinary, pidsMatching, regtestChain, rpc } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
 import { at, browserSession, liveSubscribed } from './browser';
@@ -13,7 +14,8 @@ import { at, browserSession, liveSubscribed } from './browser';
 // Production (the simulator off), as a customer sees it in Chromium: a coin whose daemon is
 // not checked yet is "Coming soon" in the list, on its page and on the deploy page (no
 // wizard to fill in vain); the coin whose `coins check` passed is deployed through its
-// wizard and runs on its real daemon (Debian's litecoind stands in for the coin's daemon).
+// wizard and runs on its real daemon (Debian's litecoind stands in for the coin's daemon),
+// whose sync the node page follows.
 const dataDir = tempDataDir('nodekeep-e2e-soon-');
 const { profilesFile, catalogFile } = writeLitecoindCatalog(dataDir, {
   profiles: { 'ltc-ready': {}, 'ltc-later': {} },
@@ -77,6 +79,15 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coming soon, and a 
       )
       .waitFor();
     expect(await page.getByRole('button', { name: "Let's start" }).count()).toBe(0);
+
+    // On a phone the coin's page says it in full, without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/dashboard/view_coin?coin=laterc');
+    const note = page.getByText('Later Coin nodes are coming soon.', { exact: true });
+    await note.waitFor();
+    expect(await note.isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('deploys the ready coin through its wizard; its node runs on the real daemon', async () => {
@@ -108,9 +119,28 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coming soon, and a 
         auth: { user: r.rpc_user!, password: r.rpc_password! },
       };
     };
-    await ensureWallet(target, 'miner');
-    await mineTo(async () => ({ ...(await target()), wallet: 'miner' }), 1);
-    await page.getByRole('tab', { name: 'Overview' }).click();
-    await page.getByText('Running', { exact: true }).first().waitFor({ timeout: 60_000 });
+    // The chain it follows: another litecoind, 30 blocks ahead. Their headers first (what a
+    // syncing node learns before the blocks): the page shows how far it is, as it goes.
+    const peer = await regtestChain(path.join(dataDir, 'peer'), 30);
+    try {
+      for (const header of await peer.headers()) await rpc(target, 'submitheader', [header], v.null());
+      await page.getByRole('tab', { name: 'Overview' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Syncing 0\.0 % — block 0 of 30 — (estimating…|.+ left)$/ })
+        .waitFor({ timeout: 60_000 });
+      // Then the blocks, from the peer: synced, the line is gone and the node is Running.
+      await rpc(target, 'addnode', [`127.0.0.1:${peer.p2pPort}`, 'onetry'], v.null());
+      await page.getByText('Running', { exact: true }).first().waitFor({ timeout: 60_000 });
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Syncing / })
+          .count(),
+      ).toBe(0);
+      expect((await row()).blocks).toBe(30);
+    } finally {
+      await peer.stop();
+    }
   }, 150_000);
 });

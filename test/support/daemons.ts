@@ -187,23 +187,49 @@ export function pidsMatching(marker: string): number[] {
 }
 
 /**
+ * A throwaway litecoind in `dir` with a regtest chain of `height` blocks: an RPC target, its
+ * P2P port (a peer other nodes can sync from), and `stop`, which waits for it to exit.
+ */
+export async function regtestChain(dir: string, height: number) {
+  const { spec, auth } = await realDaemonSpec('litecoind-regtest', 'chainmaker', dir);
+  const child = spawn(spec.program, spec.args, { stdio: 'ignore' });
+  const exited = new Promise((r) => child.once('exit', r));
+  const target = { endpoint: { host: '127.0.0.1', port: spec.ports.rpc }, auth };
+  const stop = async () => {
+    try {
+      await rpc(target, 'stop', [], v.unknown());
+      await exited;
+    } finally {
+      child.kill('SIGKILL');
+    }
+  };
+  try {
+    await ensureWallet(target, 'miner');
+    if ((await mineTo(target, height)) !== height) throw new Error(`the chain is not ${height} blocks high`);
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  /** Its block headers from height 1 up, serialized (what `submitheader` takes). */
+  const headers = async () => {
+    const out: string[] = [];
+    for (let h = 1; h <= height; h++) {
+      const hash = await rpc(target, 'getblockhash', [h], v.string());
+      out.push(await rpc(target, 'getblockheader', [hash, false], v.string()));
+    }
+    return out;
+  };
+  return { target, dataDir: spec.dataDir, p2pPort: spec.ports.p2p, headers, stop };
+}
+
+/**
  * A regtest chain of `height` blocks made by a throwaway litecoind in `dir`, as a tar.gz of
  * its blocks and chainstate (what a coin's chain snapshot holds): the archive's path.
  */
 export async function regtestSnapshot(dir: string, height: number): Promise<string> {
-  const { spec, auth } = await realDaemonSpec('litecoind-regtest', 'snapmaker', dir);
-  const child = spawn(spec.program, spec.args, { stdio: 'ignore' });
-  const exited = new Promise((r) => child.once('exit', r));
-  try {
-    const target = { endpoint: { host: '127.0.0.1', port: spec.ports.rpc }, auth };
-    await ensureWallet(target, 'miner');
-    if ((await mineTo(target, height)) !== height) throw new Error(`the snapshot's chain is not ${height} blocks high`);
-    await rpc(target, 'stop', [], v.unknown());
-    await exited;
-  } finally {
-    child.kill('SIGKILL');
-  }
+  const chain = await regtestChain(dir, height);
+  await chain.stop();
   const out = path.join(dir, `regtest-${height}.tar.gz`);
-  execFileSync('tar', ['-czf', out, '-C', spec.dataDir, 'regtest/blocks', 'regtest/chainstate']);
+  execFileSync('tar', ['-czf', out, '-C', chain.dataDir, 'regtest/blocks', 'regtest/chainstate']);
   return out;
 }
