@@ -53,12 +53,17 @@ export function latestCoinChecks(db: Q) {
 }
 
 /** The newest check of a coin, finished or not (what the console and `coins check` show). */
-export function newestCoinCheck(db: Q, coinId: string) {
-  return db
+/** The newest check of every coin that has one, by coin: one query for the whole catalog. */
+export async function newestCoinChecks(db: Q) {
+  const rows = await db
     .selectFrom('coin_checks')
     .selectAll()
-    .where('coin_id', '=', coinId)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('coin_checks')
+        .select((e) => e.fn.max('id').as('id'))
+        .groupBy('coin_id'),
+    )
+    .execute();
+  return new Map(rows.map((r) => [r.coin_id, r]));
 }

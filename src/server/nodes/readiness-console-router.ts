@@ -4,7 +4,7 @@ import { listCoins } from '../coins/catalog';
 import { offersOf } from '../coins/offer';
 import { logOperatorAction } from '../operator/log';
 import { operatorProcedure, router } from '../rpc/trpc';
-import { newestCoinCheck } from './coin-check-queries';
+import { newestCoinChecks } from './coin-check-queries';
 import { requestCoinCheck } from './coin-checks';
 import { listHosts } from './fleet-queries';
 import { coinDetails } from '../coins/catalog';
@@ -16,30 +16,32 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export const readinessConsoleRouter = router({
   coins: operatorProcedure.output(coinReadiness).query(async ({ ctx }) => {
     const coins = (await listCoins(ctx.db)).filter((c) => c.delisted === 0);
-    const [offers, hosts] = await Promise.all([offersOf(ctx.db, coins, ctx.fleet), listHosts(ctx.db)]);
-    return Promise.all(
-      coins.map(async (c) => {
-        const offer = offers.get(c.id)!;
-        const last = await newestCoinCheck(ctx.db, c.id);
-        return {
-          coin: c.id,
-          profile: coinDetails(c).daemon ?? simulatorProfileId(c.family),
-          offered: offer.offered,
-          missing: offer.offered ? null : offer.missing,
-          last_check: last
-            ? {
-                id: last.id,
-                state: last.state,
-                host: hosts.find((h) => h.id === last.host_id)?.name ?? null,
-                reason: last.reason,
-                steps: JSON.parse(last.steps) as Array<z.infer<typeof checkStep>>,
-                requested_at: iso(last.requested_at)!,
-                checked_at: iso(last.checked_at),
-              }
-            : null,
-        };
-      }),
-    );
+    const [offers, hosts, checks] = await Promise.all([
+      offersOf(ctx.db, coins, ctx.fleet),
+      listHosts(ctx.db),
+      newestCoinChecks(ctx.db),
+    ]);
+    return coins.map((c) => {
+      const offer = offers.get(c.id)!;
+      const last = checks.get(c.id);
+      return {
+        coin: c.id,
+        profile: coinDetails(c).daemon ?? simulatorProfileId(c.family),
+        offered: offer.offered,
+        missing: offer.offered ? null : offer.missing,
+        last_check: last
+          ? {
+              id: last.id,
+              state: last.state,
+              host: hosts.find((h) => h.id === last.host_id)?.name ?? null,
+              reason: last.reason,
+              steps: JSON.parse(last.steps) as Array<z.infer<typeof checkStep>>,
+              requested_at: iso(last.requested_at)!,
+              checked_at: iso(last.checked_at),
+            }
+          : null,
+      };
+    });
   }),
   check: operatorProcedure
     .input(checkCoinInput)
