@@ -16,6 +16,10 @@ export type Offer = { offered: true } | { offered: false; reason: string; missin
 export const comingSoon = (label: string) =>
   `${label} nodes are coming soon: the servers that run them are being prepared. Please check back later.`;
 
+/** Where the coin's project publishes no node software: nothing is being prepared, and we say so. */
+export const noPublicDaemon = (label: string) =>
+  `${label} nodes are not offered: the project does not publish the node software they run.`;
+
 type Fleet = Pick<FleetAccess, 'profiles' | 'facts' | 'simulator'>;
 
 export function offerOf(coin: CoinRecord, fleet: Fleet, readiness: Map<string, CoinReadiness>): Offer {
@@ -29,6 +33,12 @@ export function offerOf(coin: CoinRecord, fleet: Fleet, readiness: Map<string, C
       : no(`runs on the coin-daemon simulator, which is off (FLEET_SIMULATOR): name a real daemon profile ("daemon")`);
   if (fleet.simulator) return { offered: true };
   const facts = fleet.facts[profileId];
+  if (facts?.public_daemon === false)
+    return {
+      offered: false,
+      reason: noPublicDaemon(coin.label),
+      missing: `profile ${profileId}: ${facts.reason ?? 'the project publishes no daemon'}`,
+    };
   if (!facts?.verified)
     return no(`profile ${profileId} is not verified from its source: ${facts?.reason ?? 'no facts file'}`);
   const ready = readiness.get(coin.id);

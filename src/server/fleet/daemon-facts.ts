@@ -44,10 +44,16 @@ const DaemonFacts = v.pipe(
     rpc_methods: v.optional(
       v.record(v.string(), v.strictObject({ cite: Cite, reply: v.unknown(), note: v.optional(v.string()) })),
     ),
+    /**
+     * False where the coin's project publishes no node software anyone could run: customers
+     * are told that, not that servers are being prepared.
+     */
+    public_daemon: v.optional(v.boolean()),
     /** Anything an operator must know that the facts do not say (companions, changes since). */
     notes: v.optional(v.string()),
   }),
   v.check((f) => f.verified || !!f.reason, 'an unverified profile says why (reason)'),
+  v.check((f) => !(f.verified && f.public_daemon === false), 'a profile without a public daemon cannot be verified'),
   v.check((f) => !f.verified || (!!f.repository && !!f.tag), 'a verified profile names its repository and tag'),
 );
 export type DaemonFacts = v.InferOutput<typeof DaemonFacts>;
