@@ -184,6 +184,27 @@ describe('console Fleet: hosts', () => {
     await op().fleet.drain_host({ name: 'loop1' });
     expectOperatorLine(await lastLine(), 'hosts drain');
     expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')?.state).toBe('draining');
+    // A drain is undone by one call (console) or command (CLI), each logged.
+    await op().fleet.activate_host({ name: 'loop1' });
+    expectOperatorLine(await lastLine(), 'hosts activate');
+    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')?.state).toBe('active');
+    const already = await logTotal();
+    expect((await rejection(op().fleet.activate_host({ name: 'loop1' }))).message).toBe(
+      'Host loop1 is already active.',
+    );
+    expect(await logTotal()).toBe(already);
+    expect((await cli('hosts', 'drain', 'loop1')).code).toBe(0);
+    expect(await cli('hosts', 'set', 'loop1', '--cloud', '9')).toEqual({
+      code: 0,
+      out: ['host loop1 updated (still draining: `hosts activate loop1` to take new nodes)'],
+    });
+    expect(await cli('hosts', 'activate', 'loop1')).toEqual({
+      code: 0,
+      out: ['host loop1 is active: new nodes may go there'],
+    });
+    expect(await lastLine()).toMatchObject({ action: 'hosts activate', actor: 'cli' });
+    await op().fleet.drain_host({ name: 'loop1' });
+    expect((await op().fleet.hosts()).find((h) => h.name === 'loop1')?.state).toBe('draining');
 
     // A host with a node on it is not removed.
     const host = (await hostRows()).find((h) => h.name === 'loop1')!;

@@ -95,10 +95,31 @@ describe('console Fleet and Catalog in the browser', () => {
       await page.getByText('Host podman-e2e added.').waitFor();
       const podmanRow = page.locator('tr[data-host="podman-e2e"]');
       await podmanRow.getByTestId('host-state').getByText('active').waitFor();
+      page.once('dialog', (d) => void d.accept());
       await podmanRow.getByRole('button', { name: 'Drain podman-e2e' }).click();
       await podmanRow.getByTestId('host-state').getByText('draining').waitFor();
     }
 
+    // Draining stops new business on the host: the console asks first, naming the effect,
+    // and a refusal changes nothing.
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.dismiss();
+    });
+    await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toBe(
+      'Drain loop-e2e? No new node can be placed on loop-e2e; 0 nodes keep running. Activate it to take new nodes again.',
+    );
+    expect(await row.getByTestId('host-state').innerText()).toBe('active');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
+    await row.getByTestId('host-state').getByText('draining').waitFor();
+    // One click takes it back, and it can be drained again.
+    await row.getByRole('button', { name: 'Activate loop-e2e' }).click();
+    await row.getByTestId('host-state').getByText('active').waitFor();
+    page.once('dialog', (d) => void d.accept());
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('draining').waitFor();
     const host = await server.deps.db

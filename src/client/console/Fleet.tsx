@@ -39,9 +39,10 @@ function Hosts() {
   const hosts = trpc.console.fleet.hosts.useQuery();
   const refetch = useFleetRefetch();
   const drain = trpc.console.fleet.drain_host.useMutation({ onSuccess: refetch });
+  const activate = trpc.console.fleet.activate_host.useMutation({ onSuccess: refetch });
   const remove = trpc.console.fleet.remove_host.useMutation({ onSuccess: refetch });
   const [editing, setEditing] = useState<HostRow | null>(null);
-  const failed = [drain, remove].find((m) => m.isError);
+  const failed = [drain, activate, remove].find((m) => m.isError);
   return (
     <section className="console-section" aria-labelledby="hosts-h">
       <h2 id="hosts-h">Hosts</h2>
@@ -92,9 +93,19 @@ function Hosts() {
                         type="button"
                         className="btn btn-sm"
                         disabled={drain.isPending}
-                        onClick={() => drain.mutate({ name: h.name })}
+                        onClick={() => window.confirm(drainEffect(h)) && drain.mutate({ name: h.name })}
                       >
                         Drain {h.name}
+                      </button>
+                    )}
+                    {h.state === 'draining' && (
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        disabled={activate.isPending}
+                        onClick={() => activate.mutate({ name: h.name })}
+                      >
+                        Activate {h.name}
                       </button>
                     )}
                     {h.engine !== 'local' && (
@@ -120,6 +131,12 @@ function Hosts() {
       {failed && <Alert kind="error">{errorMessage(failed.error)}</Alert>}
     </section>
   );
+}
+
+/** What draining does, asked before it is done: it stops new business on the host. */
+function drainEffect(h: HostRow): string {
+  const running = h.dedicated.used + h.cloud.used;
+  return `Drain ${h.name}? No new node can be placed on ${h.name}; ${running} ${running === 1 ? 'node keeps' : 'nodes keep'} running. Activate it to take new nodes again.`;
 }
 
 /** A host's slots, edited in its row; a refusal is said in the row (no room under the inputs). */

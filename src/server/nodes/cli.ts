@@ -10,10 +10,17 @@ import { fail } from '../kernel/errors';
 import { createLogger } from '../kernel/log';
 import { logOperatorAction } from '../operator/log';
 import { openSecretBox } from '../secrets/box';
-import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
+import { activateHost, addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { loadProfiles } from '../fleet/profiles';
-import { findNode, listHosts, listExistingNodes, nodeCountsBySimulated, nodesByStatus } from './fleet-queries';
+import {
+  findHost,
+  findNode,
+  listHosts,
+  listExistingNodes,
+  nodeCountsBySimulated,
+  nodesByStatus,
+} from './fleet-queries';
 import { startRollout, upgradesOverview } from './rollouts';
 import { requestNode } from './lifecycle';
 import fs from 'node:fs';
@@ -117,7 +124,11 @@ export const fleetCommands: Record<string, CliCommand> = {
         ipv4: flags.ipv4,
       };
       await asUsage(() => setHost(db, io.by, positional[0], patch));
-      io.out(`host ${positional[0]} updated`);
+      // Capacity is not the state: a draining host takes no node whatever its slots.
+      const draining = (await findHost(db, positional[0]))?.state === 'draining';
+      io.out(
+        `host ${positional[0]} updated${draining ? ` (still draining: \`hosts activate ${positional[0]}\` to take new nodes)` : ''}`,
+      );
     },
   },
   'hosts drain': {
@@ -127,6 +138,15 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (!args[0]) throw new UsageError('name a host (see `hosts list`)');
       await asUsage(() => drainHost(db, io.by, args[0]));
       io.out(`host ${args[0]} is draining: no new nodes go there`);
+    },
+  },
+  'hosts activate': {
+    usage: 'hosts activate <name>',
+    summary: 'place new nodes on a draining host again',
+    async run(db, args, io) {
+      if (!args[0]) throw new UsageError('name a host (see `hosts list`)');
+      await asUsage(() => activateHost(db, io.by, args[0]));
+      io.out(`host ${args[0]} is active: new nodes may go there`);
     },
   },
   'hosts remove': {

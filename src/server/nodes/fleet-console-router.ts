@@ -15,7 +15,7 @@ import {
   setHostInput,
 } from '../../shared/schemas/console-fleet';
 import { operatorProcedure, router } from '../rpc/trpc';
-import { addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
+import { activateHost, addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { searchNodes } from './fleet-queries';
 
@@ -78,6 +78,13 @@ export const fleetConsoleRouter = router({
     .output(okResponse)
     .mutation(async ({ ctx, input }) => {
       await drainHost(ctx.db, ctx.by, input.name);
+      return ok;
+    }),
+  activate_host: operatorProcedure
+    .input(hostNameInput)
+    .output(okResponse)
+    .mutation(async ({ ctx, input }) => {
+      await activateHost(ctx.db, ctx.by, input.name);
       return ok;
     }),
   remove_host: operatorProcedure

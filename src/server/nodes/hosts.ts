@@ -185,6 +185,21 @@ export async function drainHost(db: DB, by: OperatorActor, name: string): Promis
   });
 }
 
+/**
+ * Takes a draining host back: new nodes may be placed there again. A host the checks
+ * found gone is not brought back by a word: it comes back when its check passes.
+ */
+export async function activateHost(db: DB, by: OperatorActor, name: string): Promise<void> {
+  const host = await requireHost(db, name);
+  if (host.state === 'active') fail('CONFLICT', `Host ${host.name} is already active.`);
+  if (host.state === 'gone')
+    fail('CONFLICT', `Host ${host.name} cannot be reached; it becomes active again when its check passes.`);
+  await db.transaction().execute(async (trx) => {
+    await updateHost(trx, host.id, { state: 'active' });
+    await logOperatorAction(trx, by, 'hosts activate', { name: host.name });
+  });
+}
+
 export async function removeHost(db: DB, by: OperatorActor, name: string): Promise<void> {
   const host = await requireHost(db, name);
   if (host.engine === 'local') fail('BAD_REQUEST', 'The local host cannot be removed; drain it instead.');
