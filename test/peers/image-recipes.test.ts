@@ -137,6 +137,8 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
         },
       }),
     );
+    // The server's data folder, made as its first start would (the CLI opens existing ones only).
+    fs.mkdirSync(path.join(dir, 'data'));
     env = {
       DATA_DIR: path.join(dir, 'data'),
       DAEMON_PROFILES_FILE: path.join(dir, 'daemons.json'),

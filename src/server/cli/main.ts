@@ -12,7 +12,9 @@ import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../kernel/config';
 import { AppError } from '../kernel/errors';
 import { assertDataDirOwner, DataDirOwner } from '../db/data-dir';
-import { openDatabase } from '../db/open';
+import { checkDataFolder, commandEnv, DataFolderRefused } from './data-folder';
+import { openDatabase, type DB } from '../db/open';
+import { sql } from 'kysely';
 import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLine } from '../db/upgrade';
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
@@ -68,17 +70,30 @@ export async function runCli(
     help(io, prog);
     return argv.length ? 0 : 2;
   }
+  // `--init`, anywhere on the line: this command may make a new data folder.
+  const init = argv.includes('--init');
+  argv = argv.filter((a) => a !== '--init');
+  let config: ReturnType<typeof loadConfig>;
+  let dataDirFrom: string | null;
+  try {
+    ({ env, dataDirFrom } = commandEnv(env));
+    config = loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof DataFolderRefused)) throw err;
+    process.stderr.write(terminalLine(`error: ${err.message}\n`));
+    return 1;
+  }
   const found = pick(argv);
   if (!found) {
     process.stderr.write(terminalLine(`unknown command: ${argv.join(' ')}\n`));
     help(io, prog);
     return 2;
   }
-  const config = loadConfig(env);
   try {
+    if (!found[0].withoutDatabase) checkDataFolder(config, env, init);
     assertDataDirOwner(config.dataDir, config.dbFile);
   } catch (err) {
-    if (!(err instanceof DataDirOwner)) throw err;
+    if (!(err instanceof DataDirOwner) && !(err instanceof DataFolderRefused)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
     return 1;
   }
@@ -97,7 +112,12 @@ export async function runCli(
       );
     // The same starting catalog the server seeds, so the CLI works before the first start.
     await importCatalog(db, bundledCatalogPath(), 'seed');
+    const before = await changesSoFar(db);
     await found[0].run(db, found[1], io, config);
+    // A change made in a folder the operator did not name: say which (on stderr, where a
+    // script reading the output does not see it).
+    if (dataDirFrom && (await changesSoFar(db)) > before)
+      process.stderr.write(terminalLine(`(changed the data in ${config.dataDir}: ${dataDirFrom})\n`));
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -119,6 +139,12 @@ export async function runCli(
   } finally {
     await db.destroy();
   }
+}
+
+/** Rows this connection has written since it opened (SQLite's own count). */
+async function changesSoFar(db: DB): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select total_changes() as n`.execute(db);
+  return rows[0].n;
 }
 
 /** A command that must not hold the database open (it replaces it): the same error handling, no database. */
