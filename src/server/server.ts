@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordServerSettings } from './operator/settings';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -138,6 +139,12 @@ async function startParts(
 
   const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
   const facts = loadDaemonFacts(config.daemonFactsDir ?? bundledCatalogPath('daemon-facts'));
+  await recordServerSettings(db, {
+    fleet_simulator: config.fleetSimulator,
+    daemon_profiles_file: config.daemonProfilesFile ?? null,
+    daemon_facts_dir: config.daemonFactsDir ?? null,
+    started_at: Date.now(),
+  });
   const fleet = new Fleet(db, hub, log, {
     dataDir: config.dataDir,
     secrets,

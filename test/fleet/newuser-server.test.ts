@@ -118,12 +118,14 @@ describe('the simulator only when the operator enables it', () => {
   });
 
   it('does not serve a simulated node while it is off: no simulator process, the node in error, marked simulated', async () => {
-    // Requested by a CLI that had the simulator on (e.g. before the operator turned it off).
-    const r = await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'], {
-      FLEET_SIMULATOR: 'true',
-    });
-    expect(r.code).toBe(0);
-    const id = /node (\S+) requested/.exec(r.out)![1];
+    // Requested while the simulator was on (before the operator turned it off).
+    const requested = await requestNode(
+      s.deps.db,
+      { profiles: s.deps.fleet.profiles, facts: s.deps.fleet.facts, log: s.deps.log, simulator: true },
+      { userId, coinId: 'dash', plan: 'cloud' },
+    );
+    void s.deps.fleet.reconcile();
+    const id = requested.mn_id;
     const row = await waitFor(
       async () => {
         const n = await s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
@@ -152,7 +154,15 @@ describe('the simulator only when the operator enables it', () => {
     expect(nodes.out).toMatch(new RegExp(`${id}\\tdash\\t${userId}\\tcloud\\terror\\tlocal\\t-\\tSIMULATED`));
     const status = await cli(['fleet', 'status']);
     expect(status.out).toMatch(/simulated nodes: 1 /);
-    expect(status.out).toMatch(/FLEET_SIMULATOR in this environment: off/);
+    // The server's setting, whatever the command's own environment says.
+    expect(status.out).toMatch(/FLEET_SIMULATOR off \(the server's, as of its start at \d{4}-\d\d-\d\dT[\d:.]+Z\)/);
+    const fromOnShell = await cli(['fleet', 'status'], { FLEET_SIMULATOR: 'true' });
+    expect(fromOnShell.out).toMatch(/FLEET_SIMULATOR off \(the server's/);
+    // A node asked for from such a shell is refused as the server would refuse it.
+    const refused = await cli(['fleet', 'create', 'dash', '--user', 'newbie', '--plan', 'cloud'], {
+      FLEET_SIMULATOR: 'true',
+    });
+    expect(refused.code).toBe(1);
     await cli(['fleet', 'destroy', id]);
     await waitFor(
       async () =>

@@ -6,9 +6,11 @@ import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError, usageOrRefusal } from '../kernel/cli';
 import type { DB } from '../db/open';
+import type { Config } from '../kernel/config';
 import { fail } from '../kernel/errors';
 import { createLogger } from '../kernel/log';
 import { logOperatorAction } from '../operator/log';
+import { serverSettings } from '../operator/settings';
 import { openSecretBox } from '../secrets/box';
 import { activateHost, addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
@@ -47,6 +49,27 @@ function readText(file: string): string {
   } catch (err) {
     throw new UsageError(`cannot read ${file}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * The fleet settings the running server was started with (recorded at its start), or,
+ * before its first start, this command's own environment: said with the answer.
+ */
+async function serverFleet(db: DB, config: Config) {
+  const server = await serverSettings(db);
+  if (server)
+    return {
+      simulator: server.fleet_simulator,
+      profilesFile: server.daemon_profiles_file,
+      factsDir: server.daemon_facts_dir,
+      source: `the server's, as of its start at ${new Date(server.started_at).toISOString()}`,
+    };
+  return {
+    simulator: config.fleetSimulator,
+    profilesFile: config.daemonProfilesFile ?? null,
+    factsDir: config.daemonFactsDir ?? null,
+    source: "this command's environment: the server has not started on this data folder yet",
+  };
 }
 
 export const fleetCommands: Record<string, CliCommand> = {
@@ -174,9 +197,9 @@ export const fleetCommands: Record<string, CliCommand> = {
       io.out(
         `simulated nodes: ${simulated} (served by the coin-daemon simulator, shown to their owners with a "Simulated" badge)`,
       );
-      // This process's setting; the server's is in its own environment (it logs refusals).
+      const fleet = await serverFleet(db, config);
       io.out(
-        `FLEET_SIMULATOR in this environment: ${config.fleetSimulator ? 'on' : 'off'}; coins without a real daemon profile use catalog/daemons.json "simulator-*"`,
+        `FLEET_SIMULATOR ${fleet.simulator ? 'on' : 'off'} (${fleet.source}); coins without a real daemon profile use catalog/daemons.json "simulator-*"`,
       );
     },
   },
@@ -249,12 +272,14 @@ export const fleetCommands: Record<string, CliCommand> = {
       if (!flags.user) throw new UsageError('--user is required');
       const user = await findUserByLogin(db, flags.user);
       if (!user) fail('NOT_FOUND', `no user "${flags.user}"`);
-      const profiles = loadProfiles(config.daemonProfilesFile ?? bundledCatalogPath('daemons.json'));
-      const facts = loadDaemonFacts(config.daemonFactsDir ?? bundledCatalogPath('daemon-facts'));
+      // What the server will place and start the node with, not this shell's environment.
+      const fleet = await serverFleet(db, config);
+      const profiles = loadProfiles(fleet.profilesFile ?? bundledCatalogPath('daemons.json'));
+      const facts = loadDaemonFacts(fleet.factsDir ?? bundledCatalogPath('daemon-facts'));
       try {
         const node = await requestNode(
           db,
-          { profiles, facts, log: quietLog, simulator: config.fleetSimulator },
+          { profiles, facts, log: quietLog, simulator: fleet.simulator },
           { userId: user.id, coinId: positional[0].toLowerCase(), plan: flags.plan },
         );
         await logOperatorAction(db, io.by, 'fleet create', { node: node.mn_id, user_id: user.id });

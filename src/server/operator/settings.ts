@@ -28,3 +28,26 @@ export async function ensureSetting(db: Kysely<Database>, key: string, make: () 
     .execute();
   return (await getSetting(db, key))!;
 }
+
+/**
+ * What the running server was started with, for the command line: a command runs with
+ * its own environment, which may differ (FLEET_SIMULATOR unset in an operator's shell),
+ * and must report and act on the server's. Written by each server start.
+ */
+export type ServerFleetSettings = {
+  fleet_simulator: boolean;
+  daemon_profiles_file: string | null;
+  daemon_facts_dir: string | null;
+  started_at: number;
+};
+const SERVER_SETTINGS = 'server.fleet';
+
+export async function recordServerSettings(db: Kysely<Database>, s: ServerFleetSettings): Promise<void> {
+  await setSetting(db, SERVER_SETTINGS, JSON.stringify(s));
+}
+
+/** The server's settings as of its last start, or null before its first start. */
+export async function serverSettings(db: Kysely<Database>): Promise<ServerFleetSettings | null> {
+  const raw = await getSetting(db, SERVER_SETTINGS);
+  return raw ? (JSON.parse(raw) as ServerFleetSettings) : null;
+}
