@@ -182,6 +182,25 @@ describe('console Fleet and Catalog in the browser', () => {
       ).dedicated_price,
     ).toBe(310_000);
 
+    // A campaign that would cost more than the regular price is refused in the row.
+    await page.getByRole('button', { name: 'Edit prices of Dash' }).click();
+    await page.getByLabel('Campaign dedicated price of Dash', { exact: true }).fill('0.4');
+    await page.getByRole('button', { name: 'Save prices' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/campaign price must be below the regular dedicated price/)
+      .waitFor();
+    await page.getByLabel('Campaign dedicated price of Dash', { exact: true }).fill('0.2');
+    await page.getByRole('button', { name: 'Save prices' }).click();
+    await page.getByRole('button', { name: 'Edit prices of Dash' }).waitFor();
+    expect(
+      await server.deps.db
+        .selectFrom('coins')
+        .select(['dedicated_price', 'campaign_dedicated_price'])
+        .where('id', '=', 'dash')
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ dedicated_price: 310_000, campaign_dedicated_price: 200_000 });
+
     await maintenance.click();
     await expect.poll(() => maintenance.isChecked(), { timeout: 15_000 }).toBe(false);
     await customerPage.getByText(MAINTENANCE_NOTICE).waitFor({ state: 'detached' });

@@ -101,6 +101,64 @@ describe('console Catalog', () => {
     expect(await statsEvents()).toBe(events);
   });
 
+  it('sets campaign prices, and refuses one at or above the regular price wherever it is set, changing nothing', async () => {
+    await op().catalog.set_price({ coin: 'pivx', dedicated: '0.13', cloud: '0.063' });
+    await op().catalog.set_price({ coin: 'pivx', campaign_dedicated: '0.09', campaign_cloud: '0.04' });
+    expect(await coinRow('pivx')).toMatchObject({ campaign_dedicated_price: 90_000, campaign_cloud_price: 40_000 });
+    expect((await lastLine()).detail).toEqual({ coin: 'pivx', campaignDedicated: 90_000, campaignCloud: 40_000 });
+    const [before, lines, events] = [await coinRow('pivx'), await logTotal(), await statsEvents()];
+    // Given together: the form's own check names the field.
+    const both = await rejection(
+      op().catalog.set_price({ coin: 'pivx', dedicated: '0.2', campaign_dedicated: '0.33' }),
+    );
+    expect(both.message).toMatch(/campaign price must be below the regular dedicated price/);
+    // A campaign price alone, at the regular price: checked against the coin's regular price.
+    const alone = await rejection(op().catalog.set_price({ coin: 'pivx', campaign_cloud: '0.063' }));
+    expect(alone.message).toBe(
+      'The campaign cloud price ($0.063/day) must be below the regular one ($0.063/day): a campaign is a discount.',
+    );
+    // A regular price lowered under the campaign's: the same rule, from the other side.
+    const lowered = await rejection(op().catalog.set_price({ coin: 'pivx', dedicated: '0.05' }));
+    expect(lowered.message).toBe(
+      'The campaign dedicated price ($0.09/day) must be below the regular one ($0.05/day): a campaign is a discount.',
+    );
+    expect(await cli('catalog', 'set-price', 'pivx', '--campaign-dedicated', '0.33')).toBe(2);
+    expect(await coinRow('pivx')).toEqual(before);
+    expect(await logTotal()).toBe(lines);
+    expect(await statsEvents()).toBe(events);
+    // The CLI sets them too.
+    expect(await cli('catalog', 'set-price', 'pivx', '--campaign-dedicated', '0.1', '--campaign-cloud', '0.045')).toBe(
+      0,
+    );
+    expect(await coinRow('pivx')).toMatchObject({ campaign_dedicated_price: 100_000, campaign_cloud_price: 45_000 });
+  });
+
+  it('ships no campaign price at or above its regular one, and refuses a catalog file that has one', async () => {
+    const shipped = JSON.parse(fs.readFileSync(bundledCatalogPath(), 'utf8')) as {
+      coins: Array<{
+        id: string;
+        dedicated_price: string;
+        cloud_price: string;
+        campaign_prices: Record<string, string>;
+      }>;
+    };
+    for (const c of shipped.coins) {
+      expect(Number(c.campaign_prices.dedicated_price), c.id).toBeLessThan(Number(c.dedicated_price));
+      expect(Number(c.campaign_prices.cloud_price), c.id).toBeLessThan(Number(c.cloud_price));
+    }
+    const dearer = {
+      ...shipped,
+      coins: [{ ...shipped.coins[0], campaign_prices: { dedicated_price: '0.33', cloud_price: '0.13' } }],
+    };
+    const preview = await op().catalog.preview_import({ file_name: 'dearer.json', text: JSON.stringify(dearer) });
+    expect(preview).toEqual({
+      valid: false,
+      errors: [
+        `coin ${shipped.coins[0].id}.campaign_prices.dedicated_price: The campaign dedicated price ($0.33/day) must be below the regular one ($${shipped.coins[0].dedicated_price}/day): a campaign is a discount.`,
+      ],
+    });
+  });
+
   it('puts a coin in maintenance (deploys refused at once), switches campaign and cloud, delists; CLI and console alike', async () => {
     await op().catalog.set_flag({ coin: 'pivx', flag: 'maintenance', on: true });
     expectOperatorLine(await lastLine(), 'catalog maintenance');

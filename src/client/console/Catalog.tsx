@@ -57,6 +57,14 @@ export function Catalog() {
   );
 }
 
+/** The price form's fields, as the coin has them now. */
+const pricesOf = (c: Coin) => ({
+  dedicated: c.dedicated_price,
+  cloud: c.cloud_price,
+  campaign_dedicated: c.campaign_dedicated_price,
+  campaign_cloud: c.campaign_cloud_price,
+});
+
 function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow | undefined }) {
   const utils = trpc.useUtils();
   const refetch = { onSuccess: () => utils.console.catalog.coins.invalidate() };
@@ -66,7 +74,7 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
   const [editing, setEditing] = useState(false);
   const prices = useForm({
     schema: setPriceInput,
-    initial: { dedicated: c.dedicated_price, cloud: c.cloud_price },
+    initial: pricesOf(c),
     toInput: (v) => ({ coin: c.id, ...v }),
     submit: (data) => setPrice.mutateAsync(data),
     successMessage: () => null,
@@ -115,6 +123,22 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
               value={prices.values.cloud}
               onChange={(e) => prices.setValues({ ...prices.values, cloud: e.target.value })}
             />
+            <br />
+            <small>Campaign (below the regular prices):</small>{' '}
+            <input
+              aria-label={`Campaign dedicated price of ${c.label}`}
+              aria-invalid={prices.errors.campaign_dedicated ? true : undefined}
+              size={8}
+              value={prices.values.campaign_dedicated}
+              onChange={(e) => prices.setValues({ ...prices.values, campaign_dedicated: e.target.value })}
+            />
+            <input
+              aria-label={`Campaign cloud price of ${c.label}`}
+              aria-invalid={prices.errors.campaign_cloud ? true : undefined}
+              size={8}
+              value={prices.values.campaign_cloud}
+              onChange={(e) => prices.setValues({ ...prices.values, campaign_cloud: e.target.value })}
+            />
             <button type="submit" className="btn btn-primary btn-sm" disabled={prices.pending}>
               Save prices
             </button>
@@ -128,7 +152,7 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
             className="btn-link"
             aria-label={`Edit prices of ${c.label}`}
             onClick={() => {
-              prices.setValues({ dedicated: c.dedicated_price, cloud: c.cloud_price });
+              prices.setValues(pricesOf(c));
               setEditing(true);
             }}
           >

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { campaignRefusal } from './campaign';
 import { FAMILIES, FAMILY, type Family } from '../../shared/families';
 import { parseUsd, type Micros } from '../../shared/money';
 
@@ -159,7 +160,18 @@ export function parseCatalog(text: string, fileName = 'catalog'): CatalogCoin[] 
       problems.push(`coin ${c.id}.flags.dip003_restrict: only for family dip003_restrict`);
     if (c.front_options.validator_evm !== FAMILY[c.family].validator)
       problems.push(`coin ${c.id}.front_options.validator_evm: must be true exactly for family evm`);
-    coins.push(toCatalogCoin(c));
+    const coin = toCatalogCoin(c);
+    const campaign = campaignRefusal({
+      dedicated: coin.dedicated_price,
+      cloud: coin.cloud_price,
+      campaignDedicated: coin.campaign_dedicated_price,
+      campaignCloud: coin.campaign_cloud_price,
+    });
+    if (campaign)
+      return problems.push(
+        `coin ${c.id}.campaign_prices.${campaign.field === 'campaign_dedicated' ? 'dedicated_price' : 'cloud_price'}: ${campaign.message}`,
+      );
+    coins.push(coin);
   });
   if (problems.length) throw new CatalogError(problems.join('\n'));
   return coins;

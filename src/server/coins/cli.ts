@@ -97,20 +97,25 @@ export const catalogCommands: Record<string, CliCommand> = {
     },
   },
   'catalog set-price': {
-    usage: 'catalog set-price <coin> [--dedicated <usd/day>] [--cloud <usd/day>]',
-    summary: 'set the daily hosting prices of a coin',
+    usage:
+      'catalog set-price <coin> [--dedicated <usd/day>] [--cloud <usd/day>] [--campaign-dedicated <usd/day>] [--campaign-cloud <usd/day>]',
+    summary: 'set the daily hosting prices of a coin, regular and campaign (a campaign price is below the regular one)',
     async run(db, args, io) {
-      const { positional, flags } = parseFlags(args, ['dedicated', 'cloud']);
+      const { positional, flags } = parseFlags(args, ['dedicated', 'cloud', 'campaign-dedicated', 'campaign-cloud']);
       if (positional.length !== 1) throw new UsageError('catalog set-price takes one coin');
-      if (!flags.dedicated && !flags.cloud) throw new UsageError('give --dedicated and/or --cloud');
-      const coin = await requireCoin(db, positional[0]);
+      const given = (name: string) => (flags[name] ? price(flags[name], name) : undefined);
       const prices = {
-        dedicated: flags.dedicated ? price(flags.dedicated, 'dedicated') : undefined,
-        cloud: flags.cloud ? price(flags.cloud, 'cloud') : undefined,
+        dedicated: given('dedicated'),
+        cloud: given('cloud'),
+        campaignDedicated: given('campaign-dedicated'),
+        campaignCloud: given('campaign-cloud'),
       };
+      if (Object.values(prices).every((p) => p === undefined))
+        throw new UsageError('give --dedicated, --cloud, --campaign-dedicated and/or --campaign-cloud');
+      const coin = await requireCoin(db, positional[0]);
       const after = await asUsage(() => setCoinPrices(db, io.by, coin.id, prices));
       io.out(
-        `${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day`,
+        `${coin.id}: dedicated $${formatUsdExact(after.dedicated_price)}/day, cloud $${formatUsdExact(after.cloud_price)}/day; campaign dedicated $${formatUsdExact(after.campaign_dedicated_price)}/day, cloud $${formatUsdExact(after.campaign_cloud_price)}/day`,
       );
     },
   },

@@ -44,6 +44,8 @@ export const catalogConsoleRouter = router({
       await setCoinPrices(ctx.db, ctx.by, input.coin, {
         dedicated: micros(input.dedicated),
         cloud: micros(input.cloud),
+        campaignDedicated: micros(input.campaign_dedicated),
+        campaignCloud: micros(input.campaign_cloud),
       });
       return ok;
     }),

@@ -4,6 +4,7 @@ import type { CoinRecord, CoinsTable } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/outbox';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
+import { campaignRefusal } from './campaign';
 import { CatalogError, parseCatalog } from './catalog-file';
 import { importCoins, type ImportResult } from './import';
 import { columns, findCoin, listCoins, updateCoin } from './queries';
@@ -29,14 +30,18 @@ async function change(
   patch: Updateable<CoinsTable>,
   action: string,
   detail: Record<string, unknown>,
+  /** Throws to refuse the coin as it would be after the change (the transaction is rolled back). */
+  check?: (after: CoinRecord) => void,
 ): Promise<CoinRecord> {
   return db.transaction().execute(async (trx) => {
     const coin = await findCoin(trx, coinId);
     if (!coin) fail('NOT_FOUND', `No coin "${coinId}".`, 'coin');
     await updateCoin(trx, coin.id, patch);
+    const after = (await findCoin(trx, coin.id))!;
+    check?.(after);
     await logOperatorAction(trx, by, action, { coin: coin.id, ...detail });
     await insertEvent(trx, null, 'update_stats', {});
-    return (await findCoin(trx, coin.id))!;
+    return after;
   });
 }
 
@@ -46,21 +51,34 @@ function checkPrice(micros: number | undefined, what: string) {
     fail('BAD_REQUEST', `The ${what} price must be a USD amount per day from 0 to 1000 (at most 6 decimals).`, what);
 }
 
-/** Daily prices in micro-dollars; either or both. */
+export type PriceChange = { dedicated?: number; cloud?: number; campaignDedicated?: number; campaignCloud?: number };
+
+/** Daily prices in micro-dollars, regular and campaign; any of them, checked as the pair will be. */
 export async function setCoinPrices(
   db: DB,
   by: OperatorActor,
   coinId: string,
-  prices: { dedicated?: number; cloud?: number },
+  prices: PriceChange,
 ): Promise<CoinRecord> {
-  if (prices.dedicated === undefined && prices.cloud === undefined)
-    fail('BAD_REQUEST', 'Give a dedicated and/or a cloud price.');
+  if (Object.values(prices).every((p) => p === undefined)) fail('BAD_REQUEST', 'Give a price to change.');
   checkPrice(prices.dedicated, 'dedicated');
   checkPrice(prices.cloud, 'cloud');
+  checkPrice(prices.campaignDedicated, 'campaign_dedicated');
+  checkPrice(prices.campaignCloud, 'campaign_cloud');
   const patch: Updateable<CoinsTable> = {};
   if (prices.dedicated !== undefined) patch.dedicated_price = prices.dedicated;
   if (prices.cloud !== undefined) patch.cloud_price = prices.cloud;
-  return change(db, by, coinId, patch, 'catalog set-price', { dedicated: prices.dedicated, cloud: prices.cloud });
+  if (prices.campaignDedicated !== undefined) patch.campaign_dedicated_price = prices.campaignDedicated;
+  if (prices.campaignCloud !== undefined) patch.campaign_cloud_price = prices.campaignCloud;
+  return change(db, by, coinId, patch, 'catalog set-price', { ...prices }, (coin) => {
+    const refused = campaignRefusal({
+      dedicated: coin.dedicated_price,
+      cloud: coin.cloud_price,
+      campaignDedicated: coin.campaign_dedicated_price,
+      campaignCloud: coin.campaign_cloud_price,
+    });
+    if (refused) fail('BAD_REQUEST', refused.message, refused.field);
+  });
 }
 
 export function setCoinFlag(

@@ -30,11 +30,27 @@ const usdText = z
   .refine((t) => Number(t) <= 1000, PRICE_RULE);
 
 export const setPriceInput = z
-  .object({ coin: coinId, dedicated: usdText.optional(), cloud: usdText.optional() })
+  .object({
+    coin: coinId,
+    dedicated: usdText.optional(),
+    cloud: usdText.optional(),
+    campaign_dedicated: usdText.optional(),
+    campaign_cloud: usdText.optional(),
+  })
   .strict()
-  .refine((i) => i.dedicated !== undefined || i.cloud !== undefined, {
-    message: 'give a dedicated and/or a cloud price',
+  .refine((i) => [i.dedicated, i.cloud, i.campaign_dedicated, i.campaign_cloud].some((p) => p !== undefined), {
+    message: 'give a price to change',
     path: ['dedicated'],
+  })
+  // Where both sides are given here, a campaign below the regular price is checked at once
+  // (the service checks the pair as it will be, with the prices not given).
+  .refine((i) => !(i.dedicated && i.campaign_dedicated && Number(i.campaign_dedicated) >= Number(i.dedicated)), {
+    message: 'the campaign price must be below the regular dedicated price',
+    path: ['campaign_dedicated'],
+  })
+  .refine((i) => !(i.cloud && i.campaign_cloud && Number(i.campaign_cloud) >= Number(i.cloud)), {
+    message: 'the campaign price must be below the regular cloud price',
+    path: ['campaign_cloud'],
   });
 export const setFlagInput = z
   .object({ coin: coinId, flag: z.enum(['campaign', 'maintenance', 'cloud']), on: z.boolean() })
