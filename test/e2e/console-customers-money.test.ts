@@ -164,7 +164,11 @@ describe('console Customers and Money in the browser', () => {
       for (const c of codes) expect(texts.join('\n')).not.toContain(c);
       await page.getByLabel('Action', { exact: true }).selectOption('billing adjust');
       await page.getByText('1 entry').waitFor();
-      expect((await rows.allInnerTexts())[0]).toContain('Sorry for the outage on Sunday');
+      // Its details in words: dollars, not micro-dollars or JSON.
+      const adjust = (await rows.allInnerTexts())[0];
+      expect(adjust).toContain('reason Sorry for the outage on Sunday');
+      expect(adjust).toMatch(/amount \$12\.50/);
+      expect(adjust).not.toMatch(/12500000|[{}"]/);
     },
   );
   it(

@@ -133,6 +133,27 @@ describe('console Catalog', () => {
     expect(await coinRow('pivx')).toMatchObject({ campaign_dedicated_price: 100_000, campaign_cloud_price: 45_000 });
   });
 
+  it('reads the log from the command line, in words, filtered by action and day', async () => {
+    const out: string[] = [];
+    const code = await runCli(['log', '--action', 'catalog set-price', '--limit', '2'], env(), {
+      out: (l) => out.push(l),
+    });
+    expect(code).toBe(0);
+    expect(out[0]).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC  CLI \\(\\S+\\) \\(cli\\)  catalog set-price: coin pivx; campaign dedicated \\$0\\.10/day; campaign cloud \\$0\\.045/day$`,
+      ),
+    );
+    expect(out[1]).toMatch(
+      new RegExp(`${operator.username} \\(${OPERATOR_IP.replaceAll('.', '\\.')}\\)  catalog set-price: coin pivx`),
+    );
+    expect(out.at(-1)).toMatch(/^\(2 of \d+ lines: --limit or --since for more\)$/);
+    const none: string[] = [];
+    expect(await runCli(['log', '--since', '2999-01-01'], env(), { out: (l) => none.push(l) })).toBe(0);
+    expect(none).toEqual(['no log lines match']);
+    expect(await cli('log', '--since', 'yesterday')).toBe(2);
+  });
+
   it('ships no campaign price at or above its regular one, and refuses a catalog file that has one', async () => {
     const shipped = JSON.parse(fs.readFileSync(bundledCatalogPath(), 'utf8')) as {
       coins: Array<{

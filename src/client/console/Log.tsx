@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { logDetailText } from '../../shared/log-detail';
 import { operatorLogQuery, type OperatorLogLine } from '../../shared/schemas/console';
 import { check, withLabel } from '../ui/forms';
 import { trpc } from '../app/trpc';
@@ -116,9 +117,7 @@ export function Log() {
                       </td>
                       <td className="nowrap">{l.action}</td>
                       <td>
-                        <code className="console-detail">
-                          <CustomerText text={JSON.stringify(l.detail)} />
-                        </code>
+                        <CustomerText text={logDetailText(l.detail)} />
                       </td>
                     </tr>
                   ))}

@@ -7,6 +7,7 @@ import { fleetCommands } from '../nodes/cli';
 import { coinCheckCommands } from '../nodes/coin-check-cli';
 import { imageCommands } from '../nodes/images-cli';
 import { backupCommands } from '../ops/backup-cli';
+import { logCommands } from '../console/cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../kernel/config';
@@ -39,6 +40,7 @@ const commands: Record<string, CliCommand> = {
   ...coinCheckCommands,
   ...imageCommands,
   ...backupCommands,
+  ...logCommands,
 };
 
 /** How the operator runs a command: from a checkout, or the single executable (`nodekeep`). */

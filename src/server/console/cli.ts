@@ -1,0 +1,49 @@
+import { logDetailText } from '../../shared/log-detail';
+import { operatorLogQuery } from '../../shared/schemas/console';
+import type { CliCommand } from '../db/cli-command';
+import { parseFlags, UsageError } from '../kernel/cli';
+import { readOperatorLog } from './log-view';
+
+/** Who did it, as the console's Log page says it. */
+function who(l: Awaited<ReturnType<typeof readOperatorLog>>['lines'][number]): string {
+  if (l.actor === 'operator') return l.operator ? l.operator.username : l.actor_name;
+  if (l.actor === 'cli') return `CLI (${l.actor_name})`;
+  if (l.actor === 'system') return `platform (${l.actor_name})`;
+  return 'unknown';
+}
+
+export const logCommands: Record<string, CliCommand> = {
+  log: {
+    usage: 'log [--action <action>] [--since YYYY-MM-DD] [--until YYYY-MM-DD] [--limit N]',
+    summary: "the operator log, newest first: who did what, from where, in words (the console's Log page)",
+    async run(db, args, io) {
+      const { positional, flags } = parseFlags(args, ['action', 'since', 'until', 'limit']);
+      if (positional.length) throw new UsageError(`log takes no arguments but its options (got ${positional[0]})`);
+      // The console's own query schema: the same rules and words for a bad day or limit.
+      const q = operatorLogQuery.safeParse({
+        action: flags.action,
+        from: flags.since,
+        to: flags.until,
+        per_page: flags.limit ?? '50',
+      });
+      if (!q.success)
+        throw new UsageError(
+          q.error.issues
+            .map(
+              (i) =>
+                `--${{ from: 'since', to: 'until', per_page: 'limit' }[String(i.path[0])] ?? String(i.path[0])} ${i.message}`,
+            )
+            .join('; '),
+        );
+      const { lines, total } = await readOperatorLog(db, q.data);
+      if (!lines.length) return io.out('no log lines match');
+      for (const l of lines) {
+        const detail = logDetailText(l.detail);
+        io.out(
+          `${l.at.slice(0, 10)} ${l.at.slice(11, 19)} UTC  ${who(l)} (${l.address})  ${l.action}${detail ? `: ${detail}` : ''}`,
+        );
+      }
+      if (total > lines.length) io.out(`(${lines.length} of ${total} lines: --limit or --since for more)`);
+    },
+  },
+};
