@@ -27,7 +27,8 @@ import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { queueQuickSetup } from './quick-setup-job';
 import { keymanagerTokenOf } from './node-secrets';
-import { validatorExitFile } from './validator-exit';
+import { validatorExitFile, validatorPubkeyOf } from './validator-exit';
+import { keepExitFile } from './exit-files';
 import { setNodeMuted } from '../notifications/node-alerts';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
@@ -120,7 +121,11 @@ export async function deleteMasternode(
   let note = '';
   if (family.validator) {
     try {
-      slashing = await validatorExitFile(ctx, n);
+      const made = await validatorExitFile(ctx, n);
+      // Kept for the owner (Portfolio, Removed nodes); the answer is the kept file, which
+      // the control loop may have made first.
+      const pubkey = validatorPubkeyOf(n);
+      if (made && pubkey) slashing = await keepExitFile(ctx.db, { ...n, delete_reason: reason }, pubkey, made);
     } catch (err) {
       ctx.log.error('validator not stopped on delete: no slashing-protection file given', { node: n.mn_id, err });
       note =

@@ -7,6 +7,8 @@ import {
   getProposalsOutput,
   mnQuery,
   quickSetupInput,
+  removedValidatorsOutput,
+  slashingProtectionFileOutput,
   registerSubmitInput,
   setAlertsMutedInput,
   updateAliasInput,
@@ -23,6 +25,7 @@ import {
   updateValidatorFee,
 } from './actions';
 import { getMasternode, getMasternodes } from './service';
+import { removedValidators, slashingProtectionFile } from './removed-view';
 
 export const nodesRouter = router({
   get_masternodes: scriptProcedure
@@ -126,4 +129,27 @@ export const nodesRouter = router({
     .input(quickSetupInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => quickSetup(ctx, ctx.user.id, input)),
+  removed_validators: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/removed_validators',
+        summary:
+          "`{success, data[]}`: the user's destroyed validators whose EIP-3076 slashing-protection files are kept (30 days after the destroy)",
+      },
+    })
+    .output(removedValidatorsOutput)
+    .query(({ ctx }) => removedValidators(ctx, ctx.user.id)),
+  slashing_protection_file: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/slashing_protection_file',
+        summary:
+          "`{success, file_name, json}`: a destroyed validator's EIP-3076 interchange file (format version 5); another user's or an expired one answers 404",
+      },
+    })
+    .input(mnQuery)
+    .output(slashingProtectionFileOutput)
+    .query(({ ctx, input }) => slashingProtectionFile(ctx, ctx.user.id, input.masternode)),
 });

@@ -243,3 +243,26 @@ export const proposal = z.object({
   status: z.string(),
 });
 export const getProposalsOutput = z.object({ success: z.literal(true), data: z.array(proposal) });
+
+/**
+ * A destroyed validator whose EIP-3076 slashing-protection file is kept for its owner
+ * (Portfolio, "Removed nodes"); times in ms since the epoch.
+ */
+export const removedValidator = z.object({
+  mn_id: z.string(),
+  coin: z.string(),
+  coin_label: z.string(),
+  alias: z.string().nullable(),
+  reason: z.string().nullable(),
+  removed_at: z.number(),
+  kept_until: z.number(),
+  file_name: z.string(),
+});
+export type RemovedValidator = z.infer<typeof removedValidator>;
+export const removedValidatorsOutput = z.object({ success: z.literal(true), data: z.array(removedValidator) });
+export const slashingProtectionFileOutput = z.object({
+  success: z.literal(true),
+  file_name: z.string(),
+  /** The interchange file (format version 5), JSON text. */
+  json: z.string(),
+});
