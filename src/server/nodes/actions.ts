@@ -4,6 +4,7 @@ import { evmAddressError } from '../../shared/evm-address';
 import {
   DELETE_REASONS,
   type deleteMasternodeInput,
+  type exitValidatorInput,
   type quickSetupInput,
   type registerSubmitInput,
   type setAlertsMutedInput,
@@ -203,6 +204,52 @@ export async function updateValidatorFee(
   });
   await refresh(ctx, n);
   return { success: true, message: `Fee recipient changed to ${fee}.` };
+}
+
+export const NOT_EXITABLE_HERE =
+  'The exit of this validator cannot be sent from the node page. Please contact support.';
+export const NOT_DEPOSITED =
+  'The beacon chain does not know this validator yet: its deposit has not been seen, so there is nothing to exit.';
+export const notActive = (status: string) =>
+  /EXITING/.test(status)
+    ? 'This validator is already exiting.'
+    : `Only an active validator can exit; its status on the beacon chain is ${status.toLowerCase()}.`;
+export const EXIT_SENT =
+  'The signed exit was sent to the network. Your validator leaves the active set after the exit queue: keep it running until its status shows it exited, or it misses duties and loses a little.';
+
+/**
+ * The owner's voluntary exit: the validator client signs it (Keymanager API) and the
+ * beacon node publishes it, only while the beacon chain says the validator is active. One
+ * at a time per node, so identical requests racing send one exit; the next one reads the
+ * new state (exiting) and is refused.
+ */
+export async function exitValidator(
+  ctx: FeeCtx,
+  userId: number,
+  input: z.infer<typeof exitValidatorInput>,
+): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator) fail('BAD_REQUEST', 'Only validators can exit.');
+  const pubkey = validatorPubkeyOf(n);
+  const token = keymanagerTokenOf(ctx.secrets, n);
+  if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', NOT_EXITABLE_HERE);
+  const daemon = await daemonFor(ctx, n);
+  await oneAtATime(`exit:${n.mn_id}`, async () => {
+    let epoch: string;
+    try {
+      const state = await daemon.validatorState(pubkey);
+      if (!state) fail('BAD_REQUEST', NOT_DEPOSITED);
+      if (state.status !== 'ACTIVE_ONGOING') fail('BAD_REQUEST', notActive(state.status));
+      epoch = await daemon.voluntaryExit(token, pubkey);
+    } catch (err) {
+      if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', NOT_EXITABLE_HERE);
+      daemonFailure(err, 'exit');
+    }
+    ctx.log.info('validator exit sent by its owner', { node: n.mn_id, epoch });
+  });
+  await refresh(ctx, n);
+  return { success: true, message: EXIT_SENT };
 }
 
 /** The node's daemon, or the customer's "not running yet". */

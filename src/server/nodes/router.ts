@@ -2,6 +2,7 @@ import { messageResponse, okResponse } from '../../shared/schemas/common';
 import {
   deleteMasternodeInput,
   deleteMasternodeOutput,
+  exitValidatorInput,
   getMasternodeOutput,
   getMasternodesOutput,
   getProposalsOutput,
@@ -17,6 +18,7 @@ import {
 import { router, scriptProcedure } from '../rpc/trpc';
 import {
   deleteMasternode,
+  exitValidator,
   getProposals,
   quickSetup,
   registerSubmit,
@@ -152,4 +154,16 @@ export const nodesRouter = router({
     .input(mnQuery)
     .output(slashingProtectionFileOutput)
     .query(({ ctx, input }) => slashingProtectionFile(ctx, ctx.user.id, input.masternode)),
+  exit_validator: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/exit_validator',
+        summary:
+          "`{success, message}`: an active validator's voluntary exit, signed by its validator client (Keymanager API) and published by its beacon node; irreversible (`confirm: true`)",
+      },
+    })
+    .input(exitValidatorInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => exitValidator(ctx, ctx.user.id, input)),
 });

@@ -218,6 +218,11 @@ export const updateValidatorFeeInput = z
   .object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') })
   .strict();
 
+/** A validator's voluntary exit: irreversible, so the owner's confirmation is part of the call. */
+export const exitValidatorInput = z
+  .object({ mn, confirm: z.literal(true, { error: 'Confirm the exit: it cannot be undone.' }) })
+  .strict();
+
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
 export const registerSubmitInput = z
   .object({ mn, output: z.string().trim().min(1, 'Paste the result and the signature.').max(20_000, 'is too long') })
