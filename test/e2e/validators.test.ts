@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { EXIT_SENT } from '../../src/server/nodes/actions';
+import { DEPOSIT_SIMULATED, EXIT_SENT } from '../../src/server/nodes/actions';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
@@ -36,7 +35,6 @@ afterAll(async () => {
   expect(pidsMatching(dataDir)).toEqual([]);
 });
 
-const simPort = () => fs.readFileSync(path.join(dataDir, 'fleet', 'local', '_simulator', 'port'), 'utf8');
 const toast = (p: Page, text: string) => p.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
 
 async function deployValidator(): Promise<{ mn: string; pubkey: string }> {
@@ -82,9 +80,10 @@ describe('validators', () => {
       );
       expect(await page.getByTestId('activation-status').textContent()).toContain('Deposit not seen yet');
 
-      // The deposit lands (the simulator's admin call stands for the launchpad's deposit):
-      // the page follows the beacon node to active and offers the exit.
-      await fetch(`http://127.0.0.1:${simPort()}/admin/nodes/${mn}/register`, { method: 'POST' });
+      // The demo's deposit (a simulated chain takes no real one): the page follows the
+      // beacon node to active and offers the exit.
+      await deposit.getByRole('button', { name: 'Simulate the deposit' }).click();
+      await deposit.getByText(DEPOSIT_SIMULATED).waitFor();
       const exitButton = page.getByRole('button', { name: 'Exit validator…' });
       await exitButton.waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('activation-status').textContent()).toContain('Active');

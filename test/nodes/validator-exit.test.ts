@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT_SENT, NOT_DEPOSITED } from '../../src/server/nodes/actions';
+import { DEPOSIT_SIMULATED, EXIT_SENT, NOT_DEPOSITED, NOT_SIMULATED_VALIDATOR } from '../../src/server/nodes/actions';
 import { newNodeId, requestNode } from '../../src/server/nodes/lifecycle';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { pidsMatching } from '../support/daemons';
@@ -79,8 +79,24 @@ describe('validator deposit and exit', () => {
       expect(JSON.stringify(unconfirmed.body)).toContain('Confirm the exit: it cannot be undone.');
       expect((await call('POST', '/api/exit_validator', other, { mn, confirm: true })).status).toBe(404);
 
-      // The deposit lands (the simulator's admin call stands for the launchpad's deposit).
-      await sim(`/admin/nodes/${mn}/register`, 'POST');
+      // The demo's deposit (a simulated chain takes no real one): another's node is not
+      // found; 100 at once all answer the same and the chain sees one deposit.
+      expect((await call('POST', '/api/simulate_deposit', other, { mn })).status).toBe(404);
+      const pivx = await requestNode(
+        s.deps.db,
+        { profiles: s.deps.fleet.profiles, log: s.deps.log, simulator: true },
+        { userId: owner.id, coinId: 'pivx', plan: 'dedicated' },
+      );
+      expect(await call('POST', '/api/simulate_deposit', owner, { mn: pivx.mn_id })).toEqual({
+        status: 400,
+        body: { success: false, message: NOT_SIMULATED_VALIDATOR },
+      });
+      const deposits = await Promise.all(
+        Array.from({ length: 100 }, () => call('POST', '/api/simulate_deposit', owner, { mn })),
+      );
+      expect(new Set(deposits.map((d) => JSON.stringify(d)))).toEqual(
+        new Set([JSON.stringify({ status: 200, body: { success: true, message: DEPOSIT_SIMULATED } })]),
+      );
       await waitFor(
         async () => {
           const d = await detail(mn);

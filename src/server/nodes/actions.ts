@@ -5,6 +5,7 @@ import {
   DELETE_REASONS,
   type deleteMasternodeInput,
   type exitValidatorInput,
+  type simulateDepositInput,
   type quickSetupInput,
   type registerSubmitInput,
   type setAlertsMutedInput,
@@ -250,6 +251,35 @@ export async function exitValidator(
   });
   await refresh(ctx, n);
   return { success: true, message: EXIT_SENT };
+}
+
+export const NOT_SIMULATED_VALIDATOR =
+  "Only a simulated validator's deposit can be simulated. Make this validator's deposit at its network's launchpad.";
+export const DEPOSIT_SIMULATED =
+  'The simulated beacon chain has seen the deposit. The validator is pending for a few blocks, then active.';
+
+/**
+ * Demo: no deposit can reach a simulated beacon chain, so its validator's deposit is made
+ * here (the simulator's admin call); the monitor then reads pending and active from the
+ * beacon API as it does for a real one. Repeating it changes nothing.
+ */
+export async function simulateDeposit(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof simulateDepositInput>,
+): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator || n.simulated !== 1) fail('BAD_REQUEST', NOT_SIMULATED_VALIDATOR);
+  if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
+  try {
+    await ctx.fleet.simulateDeposit(n);
+  } catch (err) {
+    ctx.log.warn('simulated deposit failed', { node: n.mn_id, err });
+    fail('SERVICE_UNAVAILABLE', 'The simulator did not answer. Please try again in a minute.');
+  }
+  await refresh(ctx, n);
+  return { success: true, message: DEPOSIT_SIMULATED };
 }
 
 /** The node's daemon, or the customer's "not running yet". */

@@ -3,6 +3,7 @@ import {
   deleteMasternodeInput,
   deleteMasternodeOutput,
   exitValidatorInput,
+  simulateDepositInput,
   getMasternodeOutput,
   getMasternodesOutput,
   getProposalsOutput,
@@ -19,6 +20,7 @@ import { router, scriptProcedure } from '../rpc/trpc';
 import {
   deleteMasternode,
   exitValidator,
+  simulateDeposit,
   getProposals,
   quickSetup,
   registerSubmit,
@@ -166,4 +168,16 @@ export const nodesRouter = router({
     .input(exitValidatorInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => exitValidator(ctx, ctx.user.id, input)),
+  simulate_deposit: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/simulate_deposit',
+        summary:
+          "`{success, message}`: demo only: a simulated validator's deposit, seen by its simulated beacon chain (any other node answers 400)",
+      },
+    })
+    .input(simulateDepositInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => simulateDeposit(ctx, ctx.user.id, input)),
 });

@@ -223,6 +223,9 @@ export const exitValidatorInput = z
   .object({ mn, confirm: z.literal(true, { error: 'Confirm the exit: it cannot be undone.' }) })
   .strict();
 
+/** Demo: a simulated validator's deposit, seen by its simulated beacon chain. */
+export const simulateDepositInput = z.object({ mn }).strict();
+
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
 export const registerSubmitInput = z
   .object({ mn, output: z.string().trim().min(1, 'Paste the result and the signature.').max(20_000, 'is too long') })

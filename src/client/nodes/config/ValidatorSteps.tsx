@@ -4,7 +4,7 @@ import { exitValidatorInput, type MasternodeDetail } from '../../../shared/schem
 import { trpc } from '../../app/trpc';
 import { CopyButton } from '../../ui/CopyButton';
 import { DetailsCard } from '../../ui/DetailsCard';
-import { FormAlerts } from '../../ui/Alert';
+import { FormAlerts, MutationAlerts } from '../../ui/Alert';
 import { Modal } from '../../ui/Modal';
 import { useForm } from '../../ui/useForm';
 import { useToasts } from '../../ui/Toasts';
@@ -69,7 +69,30 @@ function DepositStep({ node, pubkey }: { node: MasternodeDetail; pubkey: string 
           This page follows it: the activation status above changes to pending, then active.
         </li>
       </ol>
+      {node.simulated && <SimulatedDeposit node={node} />}
     </section>
+  );
+}
+
+/** Demo: a simulated chain takes no real deposit, so the customer makes the simulated one here. */
+function SimulatedDeposit({ node }: { node: MasternodeDetail }) {
+  const deposit = trpc.nodes.simulate_deposit.useMutation();
+  return (
+    <div className="simulated-deposit">
+      <p className="muted">
+        This validator is simulated: no real deposit can reach its beacon chain. Simulate the deposit to see the next
+        steps.
+      </p>
+      <MutationAlerts mutation={deposit} />
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={deposit.isPending || deposit.isSuccess}
+        onClick={() => deposit.mutate({ mn: node.mn_id })}
+      >
+        {deposit.isPending ? 'Simulating…' : 'Simulate the deposit'}
+      </button>
+    </div>
   );
 }
 
