@@ -13,11 +13,11 @@ import * as startClaim from './2026-11-23T1800-start-claim';
 import * as mailOutboxKey from './2026-11-23T1810-mail-outbox-key';
 import * as apikeyUse from './2026-11-23T1900-apikey-use';
 import * as alertChannels from './2026-11-23T1910-alert-channels';
-import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as alertState from './2026-11-23T1920-alert-state';
+import * as channelsHeld from './2026-11-23T1930-channels-held';
+import * as ledgerAccounts from './2026-11-23T2000-ledger-accounts';
 import * as charges from './2026-11-23T2010-charges';
 import * as deposits from './2026-11-23T2020-deposits';
-import * as channelsHeld from './2026-11-23T1930-channels-held';
 import * as cardSessions from './2026-11-23T2030-card-sessions';
 import * as giftCodes from './2026-11-23T2031-gift-codes';
 import * as referrerId from './2026-11-23T2040-referrer-id';
@@ -41,6 +41,7 @@ import * as coinChecks from './2026-11-28T0800-coin-checks';
 import * as imageBuilds from './2026-11-28T0830-image-builds';
 import * as hostMemory from './2026-11-28T0900-host-memory';
 import * as syncProgress from './2026-11-28T0930-sync-progress';
+import * as validatorExitFiles from './2026-11-28T1030-validator-exit-files';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
 /**
@@ -91,5 +92,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0830-image-builds': imageBuilds,
   '2026-11-28T0900-host-memory': hostMemory,
   '2026-11-28T0930-sync-progress': syncProgress,
+  '2026-11-28T1030-validator-exit-files': validatorExitFiles,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
 };

@@ -88,6 +88,11 @@ const SPEC_ROUTES = [
   // Referrals (issue 10).
   'GET /api/get_referrals',
   'GET /api/get_ref_infos',
+  // Beyond the spec (issue 24): validators' kept slashing-protection files, exit and the demo's deposit.
+  'GET /api/removed_validators',
+  'GET /api/slashing_protection_file',
+  'POST /api/exit_validator',
+  'POST /api/simulate_deposit',
 ];
 
 describe('one declaration per REST route', () => {

@@ -157,6 +157,23 @@ describe('pruning', () => {
       ])
       .execute();
 
+    // A destroyed validator's slashing-protection file: gone once its 30 days are over.
+    const exitFile = (mn_id: string, expires_at: number) => ({
+      mn_id,
+      user_id: 1,
+      coin_id: 'eth',
+      alias: null,
+      pubkey: '0x' + 'ab'.repeat(48),
+      interchange: '{}',
+      reason: null,
+      created_at: expires_at - 30 * DAY,
+      expires_at,
+    });
+    await db
+      .insertInto('validator_exit_files')
+      .values([exitFile('file-expired', now - 1), exitFile('file-kept', now + 1)])
+      .execute();
+
     // Visitor chats held for an email confirmation: gone (with their messages) a while after the link expired, unless confirmed.
     const chat = async (email: string, held: number, confirm_expires_at: number) => {
       const { id } = await db
@@ -186,6 +203,7 @@ describe('pruning', () => {
       page_visits: 1,
       sessions: 2,
       nodes: 1,
+      validator_exit_files: 1,
       jobs: 1,
       notifications: 1,
       username_holds: 1,
@@ -203,6 +221,9 @@ describe('pruning', () => {
       'destroyed-recently',
       'deleted-not-yet-destroyed',
       'live-and-old',
+    ]);
+    expect((await db.selectFrom('validator_exit_files').select('mn_id').execute()).map((r) => r.mn_id)).toEqual([
+      'file-kept',
     ]);
     expect((await db.selectFrom('jobs').select('key').orderBy('id').execute()).map((r) => r.key)).toEqual([
       'failed-recently',
@@ -227,6 +248,7 @@ describe('pruning', () => {
       page_visits: 0,
       sessions: 0,
       nodes: 0,
+      validator_exit_files: 0,
       jobs: 0,
       notifications: 0,
       username_holds: 0,

@@ -87,6 +87,8 @@ const def = <P>(d: KindDef<P>) => d;
 const nodeName = (n: NodeRef) => `${n.coin} node ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
 const nodeLink = (n: NodeRef, tab?: string) =>
   `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
+/** The portfolio's list of destroyed validators with their slashing-protection files. */
+export const REMOVED_NODES_LINK = '/dashboard/portfolio#removed-nodes';
 /** "$12.50" from micro-dollars (whole cents; the ledger keeps the exact amount). */
 export const usd = (micros: number) =>
   `$${(Math.round(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
@@ -316,14 +318,22 @@ export const notificationKinds = {
       link: '/dashboard/billing',
     }),
   }),
-  node_destroyed_unpaid: def<NodeRef>({
+  // A validator's slashing-protection file is kept 30 days (nodes/exit-files.ts): the
+  // owner needs it before the key runs anywhere else, so the notice leads to it.
+  node_destroyed_unpaid: def<NodeRef & { validator?: boolean }>({
     setting: 'balance',
     icon: 'trash',
     subject: (p) => `Your ${p.coin} node was destroyed for unpaid fees`,
-    build: (p) => ({
-      message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`,
-      link: '/dashboard/billing',
-    }),
+    build: (p) =>
+      p.validator
+        ? {
+            message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid. Its slashing-protection file is kept for you for 30 days under Removed nodes in your portfolio: import it into the client that runs this key next.`,
+            link: REMOVED_NODES_LINK,
+          }
+        : {
+            message: `Your ${nodeName(p)} was destroyed because its hosting fees were not paid.`,
+            link: '/dashboard/billing',
+          },
   }),
   // Operators only (raised to users with the operator role by the fleet's host check).
   // Always mailed: a filling disk stops every node on the host, whatever the settings.

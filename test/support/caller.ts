@@ -69,6 +69,9 @@ export function offlineFleet(): FleetAccess {
     setOperatorKey: async () => {
       throw new Error('no fleet in this tier');
     },
+    simulateDeposit: async () => {
+      throw new Error('no fleet in this tier');
+    },
     checkBurn: async () => ({
       ok: false,
       message: 'The burn transaction cannot be checked right now. Please try again later.',

@@ -5,6 +5,7 @@ import { EmptyState } from '../ui/EmptyState';
 import { ExportView } from './ExportView';
 import { PortfolioTable } from './PortfolioTable';
 import { QueuePanel } from './QueuePanel';
+import { RemovedNodes } from './RemovedNodes';
 import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from '../nodes/portfolio';
@@ -101,6 +102,7 @@ export function Portfolio() {
           )
         }
       </QueryState>
+      <RemovedNodes />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../rpc/context';
 import type { DB } from '../db/open';
 import { findCoin } from '../coins/catalog';
+import { familyOf } from '../../shared/families';
 import { chargeableNodes } from '../nodes/charged';
 import { markDestroy } from '../nodes/lifecycle';
 import type { JobRunner } from '../jobs/runner';
@@ -243,6 +244,8 @@ async function chargeChunk(
         mn_id: n.mn_id,
         coin: coin?.label ?? n.coin_id,
         alias: n.alias,
+        // Its file is made by the control loop before the destroy, kept for the owner.
+        ...(coin && familyOf(coin.family).validator ? { validator: true } : {}),
       });
     }
   }

@@ -485,6 +485,22 @@ export interface ObservationsTable {
 }
 
 /** A syncing node's progress (migrations/2026-11-28T0930-sync-progress.ts), written by the monitor. */
+/** A destroyed validator's EIP-3076 file, kept for its owner (nodes/exit-files.ts); outlives the node's row. */
+export interface ValidatorExitFilesTable {
+  mn_id: string;
+  user_id: number;
+  coin_id: string;
+  alias: string | null;
+  /** 0x + 96 hex. */
+  pubkey: string;
+  /** The interchange JSON (format version 5). */
+  interchange: string;
+  /** Why the node was destroyed (the delete reason). */
+  reason: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface SyncProgressTable {
   node_id: number;
   blocks: number | null;
@@ -783,6 +799,7 @@ export interface Database {
   placements: PlacementsTable;
   observations: ObservationsTable;
   sync_progress: SyncProgressTable;
+  validator_exit_files: ValidatorExitFilesTable;
   node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;

@@ -32,6 +32,8 @@ export interface FleetAccess {
    * message; on a failure the node keeps its old key, config and daemon.
    */
   setOperatorKey(node: DaemonNode, secret: string): Promise<void>;
+  /** Demo only: the simulated beacon chain sees a simulated validator's deposit. Throws for any other node. */
+  simulateDeposit(node: DaemonNode): Promise<void>;
   /**
    * A daemon upgrade of one node (a rollout's step): resolves once it is healthy on
    * `version`; otherwise it is put back on `back` and this throws `FleetActionError`.

@@ -9,6 +9,8 @@ export type DaemonNode = {
   daemon_profile: string | null;
   rpc_user: string | null;
   rpc_password: string | null;
+  /** EVM validators: the key whose state the beacon node is asked for (none: not a validator). */
+  validator_pubkey?: string | null;
 };
 
 /** Which engine runs a host's nodes, under which id and name. */

@@ -6,6 +6,7 @@ import type { Observation } from './daemons/observation';
 import type { DaemonNode } from './daemon-node';
 import type { RpcEndpoint } from './engine';
 import type { DaemonProfile } from './profiles';
+import { normalPubkey } from './validator-client';
 
 export const DAEMON_TIMEOUT_MS = 5_000;
 
@@ -41,7 +42,8 @@ export function observe(
         profile.run === 'binary' ? profile.node_word : undefined,
       );
     case 'evm':
-      return observeBeacon(endpoint, timeoutMs, null);
+      // The validator's own state: absent from the beacon chain until its deposit is seen.
+      return observeBeacon(endpoint, timeoutMs, node.validator_pubkey ? normalPubkey(node.validator_pubkey) : null);
     case 'other':
       return Promise.reject(
         new DaemonError(

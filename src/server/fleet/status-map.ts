@@ -35,7 +35,8 @@ export function nodeStatusFrom(input: {
   if (!obs.synced) return { status: 'syncing', problem: null };
   if (obs.startRequired) return { status: 'start required', problem: null };
   const net = input.networkStatus?.toUpperCase() ?? null;
-  if (net && /REMOVED|OUTPOINT_SPENT/.test(net)) return { status: 'removed', problem: null };
+  // A validator that exited (EXITED_*, WITHDRAWAL_*) has left the set like a removed masternode.
+  if (net && /REMOVED|OUTPOINT_SPENT|^EXITED|^WITHDRAWAL/.test(net)) return { status: 'removed', problem: null };
   if (net && networkStatusColour(net) === 'warning') return { status: 'pending', problem: null };
   if (net === 'PRE_ENABLED') return { status: 'pending', problem: null };
   return { status: 'running', problem: null };

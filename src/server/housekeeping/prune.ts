@@ -1,7 +1,7 @@
 import { pruneEndedSessions, prunePageVisits, pruneUsernameHolds } from '../auth/retention';
 import type { DB } from '../db/open';
 import { pruneEvents } from '../events/outbox';
-import { pruneDestroyedNodes } from '../nodes/lifecycle';
+import { pruneDestroyedNodes, pruneExitFiles } from '../nodes/lifecycle';
 import { pruneFailedJobs } from '../jobs/queue';
 import { pruneClearedNotifications } from '../notifications/retention';
 import { pruneHeldConversations } from '../support/retention';
@@ -20,6 +20,8 @@ export const RETENTION = {
   endedSessionsMs: 7 * DAY,
   /** Deleted and destroyed nodes (finished build-queue items) stay a week: after any daily charge or operator check. */
   destroyedNodesMs: 7 * DAY,
+  /** A destroyed validator's slashing-protection file: its 30 days are on the row (`expires_at`). */
+  validatorExitFilesMs: 0,
   /** Jobs that gave up stay a month for the operator to read their error. */
   failedJobsMs: 30 * DAY,
   /** Cleared notifications are no longer shown; a month lets support still see what was sent. */
@@ -47,6 +49,7 @@ export async function pruneAll(
     ['page_visits', prunePageVisits, retention.pageVisitsMs],
     ['sessions', pruneEndedSessions, retention.endedSessionsMs],
     ['nodes', pruneDestroyedNodes, retention.destroyedNodesMs],
+    ['validator_exit_files', pruneExitFiles, retention.validatorExitFilesMs],
     ['jobs', pruneFailedJobs, retention.failedJobsMs],
     ['notifications', pruneClearedNotifications, retention.clearedNotificationsMs],
     ['username_holds', pruneUsernameHolds, retention.usernameHoldsMs],

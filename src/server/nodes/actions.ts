@@ -4,6 +4,8 @@ import { evmAddressError } from '../../shared/evm-address';
 import {
   DELETE_REASONS,
   type deleteMasternodeInput,
+  type exitValidatorInput,
+  type simulateDepositInput,
   type quickSetupInput,
   type registerSubmitInput,
   type setAlertsMutedInput,
@@ -27,7 +29,8 @@ import { parseQuickSetup, parseRegisterOutput } from './register-input';
 import { claimStart, completeStart, findUserNode, releaseStart, updateNodeRow } from './repository';
 import { queueQuickSetup } from './quick-setup-job';
 import { keymanagerTokenOf } from './node-secrets';
-import { validatorExitFile } from './validator-exit';
+import { validatorExitFile, validatorPubkeyOf } from './validator-exit';
+import { keepExitFile } from './exit-files';
 import { setNodeMuted } from '../notifications/node-alerts';
 
 type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log'>;
@@ -120,7 +123,11 @@ export async function deleteMasternode(
   let note = '';
   if (family.validator) {
     try {
-      slashing = await validatorExitFile(ctx, n);
+      const made = await validatorExitFile(ctx, n);
+      // Kept for the owner (Portfolio, Removed nodes); the answer is the kept file, which
+      // the control loop may have made first.
+      const pubkey = validatorPubkeyOf(n);
+      if (made && pubkey) slashing = await keepExitFile(ctx.db, { ...n, delete_reason: reason }, pubkey, made);
     } catch (err) {
       ctx.log.error('validator not stopped on delete: no slashing-protection file given', { node: n.mn_id, err });
       note =
@@ -198,6 +205,81 @@ export async function updateValidatorFee(
   });
   await refresh(ctx, n);
   return { success: true, message: `Fee recipient changed to ${fee}.` };
+}
+
+export const NOT_EXITABLE_HERE =
+  'The exit of this validator cannot be sent from the node page. Please contact support.';
+export const NOT_DEPOSITED =
+  'The beacon chain does not know this validator yet: its deposit has not been seen, so there is nothing to exit.';
+export const notActive = (status: string) =>
+  /EXITING/.test(status)
+    ? 'This validator is already exiting.'
+    : `Only an active validator can exit; its status on the beacon chain is ${status.toLowerCase()}.`;
+export const EXIT_SENT =
+  'The signed exit was sent to the network. Your validator leaves the active set after the exit queue: keep it running until its status shows it exited, or it misses duties and loses a little.';
+
+/**
+ * The owner's voluntary exit: the validator client signs it (Keymanager API) and the
+ * beacon node publishes it, only while the beacon chain says the validator is active. One
+ * at a time per node, so identical requests racing send one exit; the next one reads the
+ * new state (exiting) and is refused.
+ */
+export async function exitValidator(
+  ctx: FeeCtx,
+  userId: number,
+  input: z.infer<typeof exitValidatorInput>,
+): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator) fail('BAD_REQUEST', 'Only validators can exit.');
+  const pubkey = validatorPubkeyOf(n);
+  const token = keymanagerTokenOf(ctx.secrets, n);
+  if (!pubkey || !token) fail('SERVICE_UNAVAILABLE', NOT_EXITABLE_HERE);
+  const daemon = await daemonFor(ctx, n);
+  await oneAtATime(`exit:${n.mn_id}`, async () => {
+    let epoch: string;
+    try {
+      const state = await daemon.validatorState(pubkey);
+      if (!state) fail('BAD_REQUEST', NOT_DEPOSITED);
+      if (state.status !== 'ACTIVE_ONGOING') fail('BAD_REQUEST', notActive(state.status));
+      epoch = await daemon.voluntaryExit(token, pubkey);
+    } catch (err) {
+      if (err instanceof NotSupportedByDaemon) fail('SERVICE_UNAVAILABLE', NOT_EXITABLE_HERE);
+      daemonFailure(err, 'exit');
+    }
+    ctx.log.info('validator exit sent by its owner', { node: n.mn_id, epoch });
+  });
+  await refresh(ctx, n);
+  return { success: true, message: EXIT_SENT };
+}
+
+export const NOT_SIMULATED_VALIDATOR =
+  "Only a simulated validator's deposit can be simulated. Make this validator's deposit at its network's launchpad.";
+export const DEPOSIT_SIMULATED =
+  'The simulated beacon chain has seen the deposit. The validator is pending for a few blocks, then active.';
+
+/**
+ * Demo: no deposit can reach a simulated beacon chain, so its validator's deposit is made
+ * here (the simulator's admin call); the monitor then reads pending and active from the
+ * beacon API as it does for a real one. Repeating it changes nothing.
+ */
+export async function simulateDeposit(
+  ctx: Ctx,
+  userId: number,
+  input: z.infer<typeof simulateDepositInput>,
+): Promise<{ success: true; message: string }> {
+  const n = await ownNode(ctx, userId, input.mn);
+  const { family } = await familyOfNode(ctx, n);
+  if (!family.validator || n.simulated !== 1) fail('BAD_REQUEST', NOT_SIMULATED_VALIDATOR);
+  if (!(await ctx.fleet.daemonOf(n))) fail('BAD_REQUEST', NOT_RUNNING);
+  try {
+    await ctx.fleet.simulateDeposit(n);
+  } catch (err) {
+    ctx.log.warn('simulated deposit failed', { node: n.mn_id, err });
+    fail('SERVICE_UNAVAILABLE', 'The simulator did not answer. Please try again in a minute.');
+  }
+  await refresh(ctx, n);
+  return { success: true, message: DEPOSIT_SIMULATED };
 }
 
 /** The node's daemon, or the customer's "not running yet". */

@@ -4,7 +4,8 @@ import { addressIndexActivity, forNodePage, type ShownActivity } from '../fleet/
 import { governanceProposals, protxInfo, registerSubmit, type Proposal as FleetProposal } from '../fleet/daemons/dash';
 import { DaemonError, daemonRequest } from '../fleet/daemons/http';
 import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
-import { getFeeRecipient, setFeeRecipient } from '../fleet/daemons/keymanager';
+import { getFeeRecipient, setFeeRecipient, signVoluntaryExit } from '../fleet/daemons/keymanager';
+import { publishVoluntaryExit, validatorState } from '../fleet/daemons/beacon';
 import { normalPubkey } from '../fleet/validator-client';
 
 /**
@@ -40,6 +41,10 @@ export interface NodeDaemon {
   setFeeRecipient(token: string, pubkey: string, address: string): Promise<void>;
   /** Validator client: the key's fee recipient as it holds it now. */
   feeRecipient(token: string, pubkey: string): Promise<string>;
+  /** Beacon node: the validator's index and state (upper case), null before its deposit is seen. */
+  validatorState(pubkey: string): Promise<{ index: string; status: string } | null>;
+  /** Validator client signs a voluntary exit (Keymanager API), the beacon node publishes it; answers its epoch. */
+  voluntaryExit(token: string, pubkey: string): Promise<string>;
 }
 
 export const ACTION_TIMEOUT_MS = 10_000;
@@ -103,6 +108,16 @@ export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_T
     async feeRecipient(token, pubkey) {
       if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
       return getFeeRecipient({ endpoint: await d.keymanager(), token, timeoutMs }, normalPubkey(pubkey));
+    },
+    validatorState: (pubkey) => validatorState(d.endpoint, timeoutMs, normalPubkey(pubkey)),
+    async voluntaryExit(token, pubkey) {
+      if (!d.keymanager) throw new NotSupportedByDaemon('no validator client Keymanager API');
+      const signed = await signVoluntaryExit(
+        { endpoint: await d.keymanager(), token, timeoutMs },
+        normalPubkey(pubkey),
+      );
+      await publishVoluntaryExit(d.endpoint, timeoutMs, signed);
+      return signed.message.epoch;
     },
   };
 }

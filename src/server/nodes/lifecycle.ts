@@ -189,3 +189,6 @@ export async function requestRestart(db: DB, node: Masternode, by: OperatorActor
 
 /** Housekeeping's end of the lifecycle: destroyed nodes past retention are deleted for good. */
 export { pruneDestroyedNodes } from './repository';
+
+/** Housekeeping: destroyed validators' slashing-protection files past their 30 days. */
+export { pruneExitFiles } from './exit-files';

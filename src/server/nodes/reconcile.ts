@@ -5,6 +5,7 @@ import { PermanentEngineError } from '../fleet/engine';
 import { logOperatorAction, systemActor } from '../operator/log';
 import { listHosts, nodesNeedingWork, updatePlacement } from './fleet-queries';
 import type { FleetDeps } from './fleet-deps';
+import { keepExitFileBeforeDestroy } from './exit-file-keep';
 import { updateGauges } from './gauges';
 import { placeNode } from './place';
 import { provision } from './provision';
@@ -59,6 +60,7 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
   const engine = d.engines.for(host);
   try {
     if (node.state === 'deleting') {
+      await keepExitFileBeforeDestroy(d, node);
       await engine.destroy(node.mn_id);
       await d.db.transaction().execute(async (trx) => {
         await updatePlacement(trx, node.id, { destroyed_at: Date.now() });

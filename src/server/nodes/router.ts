@@ -2,11 +2,15 @@ import { messageResponse, okResponse } from '../../shared/schemas/common';
 import {
   deleteMasternodeInput,
   deleteMasternodeOutput,
+  exitValidatorInput,
+  simulateDepositInput,
   getMasternodeOutput,
   getMasternodesOutput,
   getProposalsOutput,
   mnQuery,
   quickSetupInput,
+  removedValidatorsOutput,
+  slashingProtectionFileOutput,
   registerSubmitInput,
   setAlertsMutedInput,
   updateAliasInput,
@@ -15,6 +19,8 @@ import {
 import { router, scriptProcedure } from '../rpc/trpc';
 import {
   deleteMasternode,
+  exitValidator,
+  simulateDeposit,
   getProposals,
   quickSetup,
   registerSubmit,
@@ -23,6 +29,7 @@ import {
   updateValidatorFee,
 } from './actions';
 import { getMasternode, getMasternodes } from './service';
+import { removedValidators, slashingProtectionFile } from './removed-view';
 
 export const nodesRouter = router({
   get_masternodes: scriptProcedure
@@ -126,4 +133,51 @@ export const nodesRouter = router({
     .input(quickSetupInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => quickSetup(ctx, ctx.user.id, input)),
+  removed_validators: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/removed_validators',
+        summary:
+          "`{success, data[]}`: the user's destroyed validators whose EIP-3076 slashing-protection files are kept (30 days after the destroy)",
+      },
+    })
+    .output(removedValidatorsOutput)
+    .query(({ ctx }) => removedValidators(ctx, ctx.user.id)),
+  slashing_protection_file: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/slashing_protection_file',
+        summary:
+          "`{success, file_name, json}`: a destroyed validator's EIP-3076 interchange file (format version 5); another user's or an expired one answers 404",
+      },
+    })
+    .input(mnQuery)
+    .output(slashingProtectionFileOutput)
+    .query(({ ctx, input }) => slashingProtectionFile(ctx, ctx.user.id, input.masternode)),
+  exit_validator: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/exit_validator',
+        summary:
+          "`{success, message}`: an active validator's voluntary exit, signed by its validator client (Keymanager API) and published by its beacon node; irreversible (`confirm: true`)",
+      },
+    })
+    .input(exitValidatorInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => exitValidator(ctx, ctx.user.id, input)),
+  simulate_deposit: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/simulate_deposit',
+        summary:
+          "`{success, message}`: demo only: a simulated validator's deposit, seen by its simulated beacon chain (any other node answers 400)",
+      },
+    })
+    .input(simulateDepositInput)
+    .output(messageResponse)
+    .mutation(({ ctx, input }) => simulateDeposit(ctx, ctx.user.id, input)),
 });

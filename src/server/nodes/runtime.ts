@@ -175,6 +175,10 @@ export class Fleet implements FleetAccess {
     return setOperatorKey(this.deps, this.opts.keyRestartTimeoutMs ?? 60_000, node, secret);
   }
 
+  simulateDeposit(node: Masternode): Promise<void> {
+    return this.engines.local.simulatorDeposit(node.mn_id);
+  }
+
   runNodeOnVersion(node: Masternode, version: string | null, back: string | null): Promise<void> {
     return runNodeOnVersion(this.deps, this.opts.upgradeHealthTimeoutMs ?? 600_000, node, version, back);
   }

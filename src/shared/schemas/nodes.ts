@@ -218,6 +218,14 @@ export const updateValidatorFeeInput = z
   .object({ mn, fee_recipient: z.string().trim().max(100), change_for: z.literal('only_this').default('only_this') })
   .strict();
 
+/** A validator's voluntary exit: irreversible, so the owner's confirmation is part of the call. */
+export const exitValidatorInput = z
+  .object({ mn, confirm: z.literal(true, { error: 'Confirm the exit: it cannot be undone.' }) })
+  .strict();
+
+/** Demo: a simulated validator's deposit, seen by its simulated beacon chain. */
+export const simulateDepositInput = z.object({ mn }).strict();
+
 /** DIP003 sign-message start: what `protx register_prepare` gave and the signature, as the customer pastes it. */
 export const registerSubmitInput = z
   .object({ mn, output: z.string().trim().min(1, 'Paste the result and the signature.').max(20_000, 'is too long') })
@@ -243,3 +251,26 @@ export const proposal = z.object({
   status: z.string(),
 });
 export const getProposalsOutput = z.object({ success: z.literal(true), data: z.array(proposal) });
+
+/**
+ * A destroyed validator whose EIP-3076 slashing-protection file is kept for its owner
+ * (Portfolio, "Removed nodes"); times in ms since the epoch.
+ */
+export const removedValidator = z.object({
+  mn_id: z.string(),
+  coin: z.string(),
+  coin_label: z.string(),
+  alias: z.string().nullable(),
+  reason: z.string().nullable(),
+  removed_at: z.number(),
+  kept_until: z.number(),
+  file_name: z.string(),
+});
+export type RemovedValidator = z.infer<typeof removedValidator>;
+export const removedValidatorsOutput = z.object({ success: z.literal(true), data: z.array(removedValidator) });
+export const slashingProtectionFileOutput = z.object({
+  success: z.literal(true),
+  file_name: z.string(),
+  /** The interchange file (format version 5), JSON text. */
+  json: z.string(),
+});

@@ -5,6 +5,7 @@ import { trpc } from '../../app/trpc';
 import { DetailsCard } from '../../ui/DetailsCard';
 import { MISSING } from '../../ui/display';
 import { useToasts } from '../../ui/Toasts';
+import { ValidatorSteps } from './ValidatorSteps';
 import { FEE_FIELDS, feeRecipientProblem, NETWORK_FAILURE } from '../configState';
 
 type ServerError = { message: string; underField: boolean };
@@ -64,6 +65,7 @@ export function ValidatorView({ node }: { node: MasternodeDetail }) {
 
   return (
     <>
+      <ValidatorSteps node={node} />
       <DetailsCard
         title="Validator"
         rows={[

@@ -14,6 +14,10 @@ const Syncing = v.object({
 const Version = v.object({ data: v.object({ version: v.string() }) });
 const Peers = v.object({ data: v.object({ connected: v.string() }) });
 const Validator = v.object({ data: v.object({ status: v.string() }) });
+const ValidatorState = v.object({
+  data: v.object({ index: v.pipe(v.string(), v.regex(/^\d+$/)), status: v.string() }),
+});
+const Refusal = v.looseObject({ message: v.string() });
 
 async function get<T>(
   endpoint: RpcEndpoint,
@@ -55,6 +59,33 @@ export async function observeBeacon(
     posePenalty: null,
     poseBanHeight: null,
   };
+}
+
+/** The validator's index and state on the beacon chain now; null before its deposit is seen. */
+export async function validatorState(
+  endpoint: RpcEndpoint,
+  timeoutMs: number,
+  pubkey: string,
+): Promise<{ index: string; status: string } | null> {
+  const r = await get(endpoint, timeoutMs, `/eth/v1/beacon/states/head/validators/${pubkey}`, ValidatorState, true);
+  return r && { index: r.data.index, status: r.data.status.toUpperCase() };
+}
+
+/** `POST /eth/v1/beacon/pool/voluntary_exits`: the signed exit goes to the network; a refusal in the node's words. */
+export async function publishVoluntaryExit(
+  endpoint: RpcEndpoint,
+  timeoutMs: number,
+  signed: { message: { epoch: string; validator_index: string }; signature: string },
+): Promise<void> {
+  const { status, json } = await daemonRequest(endpoint, {
+    method: 'POST',
+    path: '/eth/v1/beacon/pool/voluntary_exits',
+    body: signed,
+    timeoutMs,
+  });
+  if (status === 200) return;
+  const r = v.safeParse(Refusal, json);
+  throw new DaemonError(r.success ? r.output.message.slice(0, 200) : `HTTP ${status}`, 'rpc-error');
 }
 
 /** The replies read here, by call (fleet/platform-calls.ts lists them per profile for the source check). */

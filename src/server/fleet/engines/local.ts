@@ -311,6 +311,16 @@ export class LocalEngine implements NodeEngine {
     await this.simulator.operatorKey(nodeId, secret);
   }
 
+  /**
+   * A simulated validator's deposit seen by its beacon chain: no real deposit can reach a
+   * simulated chain, so the demo makes it here (the launchpad's part).
+   */
+  async simulatorDeposit(nodeId: string): Promise<void> {
+    const rec = this.records.get(nodeId);
+    if (rec.spec.program !== SIMULATOR_PROGRAM) throw new Error(`node ${nodeId} is not simulated: its deposit is real`);
+    await this.simulator.deposit(nodeId);
+  }
+
   /** For tests and the operator: the pid serving a node (the simulator's for simulated nodes). */
   pidOf(nodeId: string): number | null {
     const rec = this.records.read(nodeId);

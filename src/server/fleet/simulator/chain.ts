@@ -44,6 +44,8 @@ export type SimNode = SimNodeConfig & {
   /** Sync stopped (tests of the stall alert): the height it stays at until resumed, null while it runs. */
   stalledAt?: number | null;
   lastPaidHeight: number | null;
+  /** EVM validators: when a signed voluntary exit reached its beacon pool (null/absent: none). */
+  exitAt?: number | null;
   blsSecret: string;
   blsPublic: string;
   proTxHash: string;
@@ -63,6 +65,13 @@ export const hex = (n: number, seed: string) => {
   }
   return out.slice(0, n);
 };
+
+/** A simulated validator's index on its beacon chain (stable per node). */
+export const validatorIndex = (node: Pick<SimNode, 'nodeId'>) => String(parseInt(hex(6, `index:${node.nodeId}`), 16));
+
+/** Does the simulated node's validator client hold this key (0x, lower case)? */
+export const holdsValidator = (node: SimNode, pubkey: string) =>
+  pubkey === `0x${node.blsPublic}` || (node.validators ?? []).some((v) => v.pubkey === pubkey);
 
 export class SimChains {
   constructor(
@@ -133,6 +142,9 @@ export class SimChains {
   /** Network status as the coin's daemon would word it. */
   networkStatus(node: SimNode): string {
     if (node.forcedStatus) return node.forcedStatus;
+    // A validator's exit: exiting for four blocks (a real one waits in the exit queue), then out.
+    if (node.rpc === 'evm' && node.exitAt)
+      return (this.now() - node.exitAt) / (node.blockTimeS * 1000) < 4 ? 'ACTIVE_EXITING' : 'EXITED_UNSLASHED';
     if (node.registeredAt === null) return node.rpc === 'evm' ? 'PENDING_INITIALIZED' : 'WAITING_FOR_PROTX';
     // Registered nodes spend two blocks pre-enabled before the network counts them.
     const ageBlocks = (this.now() - node.registeredAt) / (node.blockTimeS * 1000);

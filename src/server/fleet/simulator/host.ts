@@ -177,6 +177,11 @@ export class SimulatorHost {
     return { host: '127.0.0.1', port: await this.port(), path: `/c/${coinId}` };
   }
 
+  /** The simulated beacon chain sees the validator's deposit (the demo's stand-in for the launchpad). */
+  async deposit(nodeId: string): Promise<void> {
+    await this.admin('POST', `/nodes/${encodeURIComponent(nodeId)}/register`);
+  }
+
   /** The node restarted with its owner's operator key (quick setup). */
   async operatorKey(nodeId: string, secret: string): Promise<void> {
     await this.admin('POST', `/nodes/${encodeURIComponent(nodeId)}/operator-key`, { secret });

@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { SimNode } from './chain';
+import { hex, validatorIndex, type SimChains, type SimNode } from './chain';
 
 type Reply = { status: number; body: unknown; changed?: boolean };
 
-const PATHS = /^\/eth\/v1\/(keystores|validator\/(0x[0-9a-fA-F]{96})\/feerecipient)$/;
+const PATHS = /^\/eth\/v1\/(keystores|validator\/(0x[0-9a-fA-F]{96})\/(feerecipient|voluntary_exit))$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** Is this one of the Keymanager API paths the simulated validator client answers? */
@@ -21,7 +21,8 @@ function tokenMatches(expected: string | undefined, header: string | undefined):
 
 /**
  * The simulated validator client's Keymanager API (ethereum/keymanager-APIs), the calls
- * the platform makes: list the local keystores, read and set one key's fee recipient.
+ * the platform makes: list the local keystores, read and set one key's fee recipient, sign
+ * a voluntary exit (which, as on Lighthouse, needs the validator known to the beacon node).
  * Like Lighthouse: no token 401, a wrong token 403, an unknown key 404, a set answers 202.
  */
 export function keymanagerAnswer(
@@ -30,6 +31,8 @@ export function keymanagerAnswer(
   path: string,
   body: unknown,
   authorization: string | undefined,
+  /** Its chain, for the exit's epoch (none: epoch 0). */
+  chains?: SimChains,
 ): Reply {
   if (!node.keymanagerToken) return error(404, 'this node runs no validator client');
   if (!authorization) return error(401, 'missing authorization header');
@@ -45,6 +48,21 @@ export function keymanagerAnswer(
   }
   const v = validators.find((x) => x.pubkey === m[2].toLowerCase());
   if (!v) return error(404, `no validator with pubkey ${m[2]}`);
+  if (m[3] === 'voluntary_exit') {
+    if (method !== 'POST') return error(405, 'POST only here');
+    if (node.registeredAt === null)
+      return error(400, 'Validator not found on the beacon chain: its deposit is not seen yet');
+    const epoch = String(Math.floor((chains?.height(node) ?? 0) / 32));
+    return {
+      status: 200,
+      body: {
+        data: {
+          message: { epoch, validator_index: validatorIndex(node) },
+          signature: `0x${hex(192, `exit:${node.nodeId}:${epoch}`)}`,
+        },
+      },
+    };
+  }
   if (method === 'GET') return { status: 200, body: { data: { pubkey: v.pubkey, ethaddress: v.feeRecipient } } };
   if (method !== 'POST') return error(405, 'GET or POST');
   const addr = (body as { ethaddress?: unknown } | undefined)?.ethaddress;

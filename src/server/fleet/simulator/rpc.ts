@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { SimChains, SimNode } from './chain';
+import * as v from 'valibot';
+import { holdsValidator, validatorIndex, type SimChains, type SimNode } from './chain';
 import {
   BASE58,
   addressBalance,
@@ -262,11 +263,12 @@ function beacon(chains: SimChains, node: SimNode, path: string): RpcReply {
     return ok({ data: { connected: '64', connecting: '0', disconnected: '3', disconnecting: '0' } });
   const m = /^\/eth\/v1\/beacon\/states\/head\/validators\/(0x[0-9a-f]+)$/.exec(path);
   if (m) {
-    if (m[1] !== `0x${node.blsPublic}` || node.registeredAt === null)
+    // Known to the beacon chain once its deposit is (admin `register`: the demo's deposit).
+    if (!holdsValidator(node, m[1]) || node.registeredAt === null)
       return { status: 404, body: { code: 404, message: 'Validator not found' } };
     return ok({
       data: {
-        index: '1',
+        index: validatorIndex(node),
         balance: '32000000000',
         status: chains.networkStatus(node).toLowerCase(),
         validator: { pubkey: m[1] },
@@ -276,11 +278,37 @@ function beacon(chains: SimChains, node: SimNode, path: string): RpcReply {
   return { status: 404, body: { code: 404, message: `Route ${path} not found` } };
 }
 
+const SignedExit = v.object({
+  message: v.object({
+    epoch: v.pipe(v.string(), v.regex(/^\d+$/)),
+    validator_index: v.pipe(v.string(), v.regex(/^\d+$/)),
+  }),
+  signature: v.pipe(v.string(), v.regex(/^0x[0-9a-f]{192}$/)),
+});
+
+/**
+ * `POST /eth/v1/beacon/pool/voluntary_exits`: a signed exit of a validator this node runs.
+ * Like a beacon node: a malformed or unknown one 400, an exit already under way 400.
+ */
+function voluntaryExit(chains: SimChains, node: SimNode, body: unknown): RpcReply {
+  const bad = (message: string): RpcReply => ({ status: 400, body: { code: 400, message } });
+  const r = v.safeParse(SignedExit, body);
+  if (!r.success) return bad('Invalid voluntary exit: malformed');
+  if (node.registeredAt === null || r.output.message.validator_index !== validatorIndex(node))
+    return bad('Invalid voluntary exit: unknown validator');
+  if (node.exitAt) return bad('Invalid voluntary exit: exit already initiated');
+  if (!chains.networkStatus(node).startsWith('ACTIVE')) return bad('Invalid voluntary exit: validator is not active');
+  node.exitAt = Date.now();
+  return { status: 200, body: null, changed: true };
+}
+
 /** Dispatches one request for a node, by its RPC family. */
 export function answer(chains: SimChains, node: SimNode, method: string, path: string, body: unknown): RpcReply {
   if (node.daemonVersion?.includes('broken')) return BROKEN;
-  if (node.rpc === 'evm')
+  if (node.rpc === 'evm') {
+    if (method === 'POST' && path === '/eth/v1/beacon/pool/voluntary_exits') return voluntaryExit(chains, node, body);
     return method === 'GET' ? beacon(chains, node, path) : { status: 405, body: { message: 'GET only' } };
+  }
   if (method !== 'POST') return { status: 405, body: { error: 'JSON-RPC wants POST' } };
   const call = (typeof body === 'object' && body !== null ? body : {}) as JsonRpcCall;
   if (node.rpc === 'monero')

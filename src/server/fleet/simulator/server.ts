@@ -51,7 +51,9 @@ export type SimulatorServer = { port: number; chains: SimChains; close(): Promis
 /**
  * COIN-DAEMON SIMULATOR, HTTP side. One process serves many simulated nodes:
  *   /n/<nodeId>/...            the node's RPC (family-specific, see rpc.ts); a validator's
- *                              Keymanager API too (/eth/v1/keystores, .../feerecipient: keymanager.ts)
+ *                              Keymanager API too (/eth/v1/keystores, .../feerecipient, .../voluntary_exit:
+ *                              keymanager.ts); POST /eth/v1/beacon/pool/voluntary_exits starts its exit
+ *   (the demo's deposit of a validator: /admin/nodes/<id>/register)
  *   /admin/nodes               POST add (idempotent)      GET list
  *   /admin/nodes/<id>          DELETE remove
  *   /admin/nodes/<id>/register POST: the node is registered on its network
@@ -197,7 +199,7 @@ export async function startSimulator(opts: {
         // A validator node's Keymanager API (its validator client's) beside its beacon API.
         const reply =
           node.rpc === 'evm' && isKeymanagerPath(p)
-            ? keymanagerAnswer(node, req.method ?? 'GET', p, body, req.headers.authorization)
+            ? keymanagerAnswer(node, req.method ?? 'GET', p, body, req.headers.authorization, chains)
             : answer(chains, node, req.method ?? 'GET', p, body);
         if (reply.changed) save();
         return send(res, reply.status, reply.body);
