@@ -180,12 +180,23 @@ describe('setup per family', () => {
     expect(e.setup.missing).toBeUndefined();
     // Not placed yet: the page says what it waits for, and shows no half value.
     const unplaced = buildSetup({
-      node: node({ output_text, server_ip: null }),
+      node: node({ output_text, entry: 'EOwner', server_ip: null }),
       coin: coin('nrg', 'nrg'),
       secrets: null,
     });
-    expect(unplaced.setup.commands).toEqual([]);
+    expect(unplaced.setup.commands.map((c) => c.label)).toEqual([
+      'Owner address (holds the collateral)',
+      'Masternode enode id',
+    ]);
     expect(unplaced.setup.missing).toMatch(/public IPv4 address/);
+    // A simulated node has no public address: its id, and the reason there is no URL.
+    const simulated = buildSetup({
+      node: node({ output_text, entry: 'EOwner', simulated: 1 }),
+      coin: coin('nrg', 'nrg'),
+      secrets: null,
+    });
+    expect(simulated.setup.commands[1]).toEqual({ label: 'Masternode enode id', text: key.enodeId });
+    expect(simulated.setup.missing).toMatch(/^This is a simulated node/);
     // A node from before the key was made: said plainly, not "check back".
     const old = buildSetup({ node: node({ output_text: 'mn1 EOwner' }), coin: coin('nrg', 'nrg'), secrets: null });
     expect(old.setup.missing).toMatch(/Delete it and deploy it again/);

@@ -71,23 +71,35 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
 export const ENERGI_P2P_PORT = 39797;
 
 /**
- * The Energi announcement's node value: `enode://<node id>@<public IPv4>:39797`, or why it
- * cannot be given yet (the owner reads that sentence where the value would be).
+ * The Energi announcement's node value: `enode://` + node id + `@` + public IPv4 + `:39797`,
+ * or why it cannot be given (the owner reads that sentence where the value would be).
  */
-export function energiEnodeUrl(n: Masternode): { url: string } | { missing: string } {
+export function energiEnode(n: Masternode): { id: string | null; url: string | null; missing: string | null } {
   const f = parseOutputText('nrg', n.output_text);
   const id = f?.kind === 'energi' ? f.enodeId : null;
   if (!id)
     return {
+      id,
+      url: null,
       missing:
-        'This node was deployed before its node key was made by the platform: its enode URL is not known. Delete it and deploy it again to get one.',
+        'This node was deployed before the platform made its node key, so its enode URL is not known. Delete it and deploy it again to get one.',
+    };
+  // A simulated node answers on no public address (the IP row says so): its id is all there is.
+  if (n.simulated === 1)
+    return {
+      id,
+      url: null,
+      missing:
+        'This is a simulated node: it has no public IPv4 address, which an enode URL needs. Its enode id is shown above.',
     };
   if (!n.server_ip)
     return {
+      id,
+      url: null,
       missing:
-        'The enode URL needs the public IPv4 address the node is given when it is placed on a host; that takes a few seconds after the deploy.',
+        'The enode URL needs the public IPv4 address the node is given when it is placed on a host, a few seconds after the deploy.',
     };
-  return { url: `enode://${id}@${n.server_ip}:${ENERGI_P2P_PORT}` };
+  return { id, url: `enode://${id}@${n.server_ip}:${ENERGI_P2P_PORT}`, missing: null };
 }
 
 export function buildSetup({ node: n, coin, secrets, masternodeKey = null, startClaimAt = null }: Input): {
@@ -174,12 +186,13 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
     case 'nrg': {
       // What the announcement asks for (energi3's masternode.announce(owner, enode_url)):
       // the owner address they deployed with and this node's enode URL.
-      const enode = energiEnodeUrl(n);
-      if ('url' in enode) {
+      const enode = energiEnode(n);
+      if (n.entry && enode.id) setup.commands.push({ label: 'Owner address (holds the collateral)', text: n.entry });
+      if (enode.url) {
         start_cmd = enode.url;
-        if (n.entry) setup.commands.push({ label: 'Owner address (holds the collateral)', text: n.entry });
         setup.commands.push({ label: 'Masternode enode URL', text: enode.url });
-      } else setup.missing = enode.missing;
+      } else if (enode.id) setup.commands.push({ label: 'Masternode enode id', text: enode.id });
+      if (enode.missing) setup.missing = enode.missing;
       field('Address', n.entry);
       break;
     }
