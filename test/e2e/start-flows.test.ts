@@ -69,11 +69,19 @@ async function statusBecomes(mnId: string, label: string) {
   await expect.poll(() => status().textContent(), { timeout: 30_000 }).toBe(label);
 }
 
+/**
+ * Every notification the owner was given, oldest first, read where they are raised: the
+ * bell's list holds only the newest 50, and simulated payments may fill it.
+ */
 async function messages(): Promise<string[]> {
-  const res = await fetch(`${server.url}/api/get_notifications`, {
-    headers: { authorization: `Bearer ${owner.token}` },
-  });
-  return ((await res.json()) as { notifications: Array<{ message: string }> }).notifications.map((n) => n.message);
+  const rows = await server.deps.db
+    .selectFrom('notifications')
+    .innerJoin('users', 'users.id', 'notifications.user_id')
+    .select('notifications.message')
+    .where('users.username', '=', owner.username)
+    .orderBy('notifications.id')
+    .execute();
+  return rows.map((r) => r.message);
 }
 
 describe('start flows agree with statuses', () => {
