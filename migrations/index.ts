@@ -41,6 +41,7 @@ import * as coinChecks from './2026-11-28T0800-coin-checks';
 import * as imageBuilds from './2026-11-28T0830-image-builds';
 import * as hostMemory from './2026-11-28T0900-host-memory';
 import * as syncProgress from './2026-11-28T0930-sync-progress';
+import * as nodeRunningAlert from './2026-11-28T1010-node-running-alert';
 import * as validatorExitFiles from './2026-11-28T1030-validator-exit-files';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
@@ -92,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0830-image-builds': imageBuilds,
   '2026-11-28T0900-host-memory': hostMemory,
   '2026-11-28T0930-sync-progress': syncProgress,
+  '2026-11-28T1010-node-running-alert': nodeRunningAlert,
   '2026-11-28T1030-validator-exit-files': validatorExitFiles,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
 };

@@ -37,7 +37,7 @@ describe('node deployed', () => {
         ),
       ).toBe(0);
       const mnId = /node (\S+) requested/.exec(lines.join('\n'))![1];
-      const message = `Your Dash node ${mnId} is deployed and running.`;
+      const message = `Your Dash node ${mnId} is deployed and syncing.`;
       await expect
         .poll(() => live.received.find((e) => e.type === 'new_notification')?.payload, { timeout: 15_000 })
         .toEqual({ message, icon: 'check', link: `/dashboard/masternode/${mnId}` });
@@ -54,5 +54,34 @@ describe('node deployed', () => {
     } finally {
       await live.close();
     }
+  });
+
+  it('says deployed and syncing first, then running once the node runs (a family with no start step)', async () => {
+    const owner = await freshUser(s.deps, { prefix: 'runner' });
+    const lines: string[] = [];
+    expect(
+      await runCli(
+        ['fleet', 'create', 'satori', '--user', owner.username, '--plan', 'cloud'],
+        { DATA_DIR: dataDir, ...env },
+        { out: (l) => lines.push(l) },
+      ),
+    ).toBe(0);
+    const mnId = /node (\S+) requested/.exec(lines.join('\n'))![1];
+    const messages = async () =>
+      (
+        await fetch(`${s.url}/api/get_notifications`, { headers: { authorization: `Bearer ${owner.token}` } }).then(
+          (r) => r.json(),
+        )
+      ).notifications
+        .map((n: { message: string }) => n.message)
+        .reverse();
+    await expect
+      .poll(messages, { timeout: 20_000 })
+      .toEqual([
+        `Your Satori Network node ${mnId} is deployed and syncing.`,
+        `Your Satori Network node ${mnId} is running.`,
+      ]);
+    const mail = await smtp.waitFor(owner.email, /Your Satori Network node is running/);
+    expect(mail.text).toContain(`Your Satori Network node ${mnId} is running.`);
   });
 });

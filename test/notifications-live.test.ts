@@ -72,7 +72,7 @@ describe('new_notification over the live channel', () => {
       // order, so had any of hers leaked, it would be there before his.
       await raise(s.deps.db, bobUser.id, 'node_deployed', node('mn-b'));
       afterRaise(s.deps);
-      await expect.poll(() => notes(bob)).toEqual(['Your Dash node mn-b is deployed and running.']);
+      await expect.poll(() => notes(bob)).toEqual(['Your Dash node mn-b is deployed and syncing.']);
       await expect.poll(() => bob.types().filter((t) => t === 'refresh_notifications').length).toBe(1);
     } finally {
       await alice.close();

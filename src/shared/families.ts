@@ -32,7 +32,7 @@ export type WizardKind =
 
 /** The node page's Configuration tab, one view per node kind (section 2, "Node page"). */
 export type ConfigView =
-  'dip003_restrict' | 'dip003' | 'quick_setup' | 'zen' | 'nrg' | '3ull' | 'monero' | 'validator' | 'classic';
+  'dip003_restrict' | 'dip003' | 'quick_setup' | 'zen' | 'nrg' | '3ull' | 'monero' | 'validator' | 'defi' | 'classic';
 
 /** What the fleet's daemon for the family speaks, when the coin names no daemon profile. */
 export type SimulatedRpc = 'dash' | 'classic' | 'monero' | 'evm';
@@ -45,7 +45,7 @@ export const ENTRY_REQUIRED = {
 } as const;
 
 /** The layout of a node's `output_text` (server/nodes/output-text.ts has the table). */
-export type OutputLayout = 'masternode_conf' | 'dip003' | 'entry' | 'validator' | 'defi';
+export type OutputLayout = 'masternode_conf' | 'dip003' | 'entry' | 'energi' | 'validator' | 'defi';
 
 /** The node page's call that starts a node (section 2, configuration views), if any. */
 export type StartCall = 'register_submit' | 'quick_setup' | null;
@@ -80,6 +80,12 @@ type Profile = {
   nodeTracker: boolean;
   /** Consensus validators: a fee recipient the owner changes; deleting one offers its slashing-protection file. */
   validator: boolean;
+  /**
+   * No start step: the node joins its network by itself once synced (ZEN's tracker, 3ULL's
+   * licence, Satori's neuron), so its status goes Syncing → Running with no action from the
+   * owner. The simulator serves such a node as registered from the start.
+   */
+  startsAlone: boolean;
 };
 
 export type FamilyProfile = Profile & {
@@ -96,6 +102,7 @@ const base = {
   uniqueEntry: false,
   nodeTracker: false,
   validator: false,
+  startsAlone: false,
 } as const;
 
 const DIP003_FIELDS = ['txid', 'payee', 'blsKey', 'migrate'] as const;
@@ -139,11 +146,13 @@ const PROFILES: Record<Family, Profile> = {
     networkStatus: false,
     uniqueEntry: true,
     nodeTracker: true,
+    startsAlone: true,
     simulatedRpc: 'classic',
   },
   nrg: {
     ...base,
-    ...entryOnly,
+    fields: ['txid'],
+    output: 'energi',
     wizard: 'energi',
     steps: 2,
     advancedStep: 2,
@@ -173,6 +182,7 @@ const PROFILES: Record<Family, Profile> = {
     entry: 'license',
     configView: '3ull',
     networkStatus: false,
+    startsAlone: true,
     simulatedRpc: 'classic',
   },
   satori: {
@@ -186,6 +196,7 @@ const PROFILES: Record<Family, Profile> = {
     output: 'entry',
     configView: 'classic',
     networkStatus: false,
+    startsAlone: true,
     simulatedRpc: 'classic',
   },
   sin: {
@@ -222,7 +233,7 @@ const PROFILES: Record<Family, Profile> = {
     entry: 'txid',
     fields: ['txid'],
     output: 'defi',
-    configView: 'classic',
+    configView: 'defi',
     networkStatus: false,
     deployedAtOnce: true,
     simulatedRpc: 'classic',

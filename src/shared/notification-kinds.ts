@@ -16,7 +16,11 @@ export type NotificationIcon =
  * it is always sent (`ALWAYS_MAILED`), or whoever holds the password could turn it off.
  */
 export const emailSettings = {
-  node_deployed: { label: 'Node deployed', subtitle: 'When a node you ordered is set up and running.', default: true },
+  node_deployed: {
+    label: 'Node deployed',
+    subtitle: 'When a node you ordered is set up and syncing, and when it first runs.',
+    default: true,
+  },
   node_action: {
     label: 'Action required',
     subtitle: 'When a node needs you to start it again or to update it.',
@@ -108,7 +112,14 @@ export const notificationKinds = {
     setting: 'node_deployed',
     icon: 'check',
     subject: (p) => `Your ${p.coin} node is deployed`,
-    build: (p) => ({ message: `Your ${nodeName(p)} is deployed and running.`, link: nodeLink(p) }),
+    // Its daemon has just started and catches up with its chain: `node_running` follows when it runs.
+    build: (p) => ({ message: `Your ${nodeName(p)} is deployed and syncing.`, link: nodeLink(p) }),
+  }),
+  node_running: def<NodeRef>({
+    setting: 'node_deployed',
+    icon: 'up',
+    subject: (p) => `Your ${p.coin} node is running`,
+    build: (p) => ({ message: `Your ${nodeName(p)} is running.`, link: nodeLink(p) }),
   }),
   start_required: def<NodeRef>({
     setting: 'node_action',

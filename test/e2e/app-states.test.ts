@@ -138,10 +138,10 @@ describe('client states', () => {
     await raise(server.deps.db, row!.id, 'node_deployed', { mn_id: 'dash-1', coin: 'Dash' });
     afterRaise(server.deps);
 
-    await page.getByRole('status').filter({ hasText: 'Your Dash node dash-1 is deployed and running.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Your Dash node dash-1 is deployed and syncing.' }).waitFor();
     await page.getByRole('button', { name: 'Notifications (1)' }).click();
     const list = page.getByRole('region', { name: 'Notification list' });
-    await list.getByText('Your Dash node dash-1 is deployed and running.').waitFor();
+    await list.getByText('Your Dash node dash-1 is deployed and syncing.').waitFor();
     await list.getByRole('button', { name: 'Clear' }).click();
     await list.getByText("You don't have any notifications :(").waitFor();
     await page.context().close();

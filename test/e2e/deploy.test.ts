@@ -421,7 +421,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     expect(await page.getByText('Click your node in the right pane').count()).toBe(0);
     await page.getByRole('link', { name: 'Proceed with configuration' }).click();
     await onConfigTab(server_id, () =>
-      view('Start your masternode').getByLabel('Create the masternode from your wallet', { exact: true }).waitFor(),
+      view('Create your DeFiChain masternode').getByLabel('defi.conf of your hosted node', { exact: true }).waitFor(),
     );
 
     // Advanced: 'Deploy another node' goes back to the guide's Advanced step.

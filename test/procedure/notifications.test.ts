@@ -113,7 +113,7 @@ describe('get_notifications and clear_notifications', () => {
         hour: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
       },
       {
-        message: 'Your Dash node mn-test-1 (home) is deployed and running.',
+        message: 'Your Dash node mn-test-1 (home) is deployed and syncing.',
         icon: 'check',
         link: '/dashboard/masternode/mn-test-1',
         hour: expect.any(String),

@@ -5,6 +5,8 @@ import { blsPublicKeyHex } from '../../src/server/nodes/bls';
 import { registerCommand, startMarker, validatorOutput, withFeeRecipient } from '../../src/server/nodes/output-read';
 import { parseQuickSetup, parseRegisterOutput } from '../../src/server/nodes/register-input';
 import { buildSetup, masternodeConfLine } from '../../src/server/nodes/setup';
+import { buildOutputText } from '../../src/server/nodes/output-text';
+import { energiNodeKey } from '../../src/server/deploy/node-keys';
 
 // What each family's configuration view gets, from the node row alone.
 
@@ -155,6 +157,48 @@ describe('setup per family', () => {
       coin: coin('defi', 'defi'),
       secrets: null,
     });
-    expect(d.start_cmd).toBe('createmasternode <ownerAddress> dOperatorAddr');
+    // The hosted node's defi.conf line, complete; the createmasternode command is built on the
+    // page from the owner address the customer types, so no placeholder goes out.
+    expect(d.setup).toMatchObject({
+      view: 'defi',
+      commands: [{ label: 'defi.conf of your hosted node', text: 'masternode_operator=dOperatorAddr' }],
+    });
+    expect(d.start_cmd).toBe('');
+    expect(JSON.stringify(d)).not.toMatch(/<[a-zA-Z]+>|\{[a-z_]+\}/);
+  });
+
+  it('Energi: the owner address and the enode URL of the key made at deploy, on the fixed port 39797', () => {
+    const key = energiNodeKey();
+    expect(key.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(key.enodeId).toMatch(/^[0-9a-f]{128}$/);
+    const output_text = buildOutputText({ kind: 'energi', entry: 'EOwner', enodeId: key.enodeId });
+    const e = buildSetup({ node: node({ output_text, entry: 'EOwner' }), coin: coin('nrg', 'nrg'), secrets: null });
+    expect(e.setup.commands).toEqual([
+      { label: 'Owner address (holds the collateral)', text: 'EOwner' },
+      { label: 'Masternode enode URL', text: `enode://${key.enodeId}@203.0.113.7:39797` },
+    ]);
+    expect(e.setup.missing).toBeUndefined();
+    // Not placed yet: the page says what it waits for, and shows no half value.
+    const unplaced = buildSetup({
+      node: node({ output_text, entry: 'EOwner', server_ip: null }),
+      coin: coin('nrg', 'nrg'),
+      secrets: null,
+    });
+    expect(unplaced.setup.commands.map((c) => c.label)).toEqual([
+      'Owner address (holds the collateral)',
+      'Masternode enode id',
+    ]);
+    expect(unplaced.setup.missing).toMatch(/public IPv4 address/);
+    // A simulated node has no public address: its id, and the reason there is no URL.
+    const simulated = buildSetup({
+      node: node({ output_text, entry: 'EOwner', simulated: 1 }),
+      coin: coin('nrg', 'nrg'),
+      secrets: null,
+    });
+    expect(simulated.setup.commands[1]).toEqual({ label: 'Masternode enode id', text: key.enodeId });
+    expect(simulated.setup.missing).toMatch(/^This is a simulated node/);
+    // A node from before the key was made: said plainly, not "check back".
+    const old = buildSetup({ node: node({ output_text: 'mn1 EOwner' }), coin: coin('nrg', 'nrg'), secrets: null });
+    expect(old.setup.missing).toMatch(/Delete it and deploy it again/);
   });
 });

@@ -1,4 +1,5 @@
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
+import { DefiView } from './config/DefiView';
 import { Dip003View, RestrictedDip003View } from './config/Dip003View';
 import { MoneroView } from './config/MoneroView';
 import { QuickSetupView } from './config/QuickSetupView';
@@ -28,6 +29,8 @@ export function NodeConfig({ node }: { node: MasternodeDetail }) {
       return <MoneroView node={node} />;
     case 'validator':
       return <ValidatorView node={node} />;
+    case 'defi':
+      return <DefiView node={node} />;
     case 'classic':
       return <ClassicView node={node} />;
   }

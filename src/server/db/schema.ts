@@ -691,6 +691,8 @@ export interface NodeAlertsTable {
   muted: Generated<number>;
   /** 1 once the node's sync stall was told; 0 again when it moves on. */
   sync_stall_raised: Generated<number>;
+  /** 1 once the owner was told the node runs (`node_running`, once per node). */
+  running_raised: Generated<number>;
 }
 
 /** Per user: UTC hours during which notification mail is held and summarised after. */

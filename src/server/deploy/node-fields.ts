@@ -7,7 +7,14 @@ import { ADDRESS_TOKEN, buildOutputText, outputKind, splitOutpoint } from '../no
 import type { SecretBox } from '../secrets/box';
 import { sealSecrets, type StoredSecrets } from '../nodes/node-secrets';
 import { coinDetails } from '../coins/catalog';
-import { BITCOIN_WIF_PREFIX, blsPublicOf, defiOperatorKey, masternodeKeyWif, operatorBlsKeyPair } from './node-keys';
+import {
+  BITCOIN_WIF_PREFIX,
+  blsPublicOf,
+  defiOperatorKey,
+  energiNodeKey,
+  masternodeKeyWif,
+  operatorBlsKeyPair,
+} from './node-keys';
 
 type Input = Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'monero_secret' | 'burntxid' | 'burn_output_id'>;
 
@@ -45,6 +52,12 @@ export function nodeFieldsFor(coin: CoinRecord, input: Input, box: SecretBox, ex
     const op = defiOperatorKey();
     secrets.operator_key = op.secretWif;
     output = buildOutputText({ kind, operatorAddress: op.address, txid: entry });
+  } else if (kind === 'energi') {
+    // The node's P2P key is made here, so its enode URL (what the owner announces) is known
+    // from the start; the daemon runs with the sealed key (operator-key.ts).
+    const key = energiNodeKey();
+    secrets.node_key = key.secret;
+    output = buildOutputText({ kind, entry, enodeId: key.enodeId });
   } else {
     output = buildOutputText({ kind: 'entry', entry });
   }

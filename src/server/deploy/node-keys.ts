@@ -53,6 +53,20 @@ export function masternodeKeyWif(prefix: number): string {
   return base58check(Uint8Array.from([prefix, ...secret, 0x01]));
 }
 
+/**
+ * An Energi node's P2P key: the secret the daemon runs with (`--nodekey` file, 64 hex
+ * digits as go-ethereum's LoadECDSA reads it) and the node id the owner announces, the
+ * uncompressed public key without its 04 prefix (128 hex digits, the user part of an
+ * `enode://` URL).
+ */
+export function energiNodeKey(): { secret: string; enodeId: string } {
+  const secret = secp256k1.utils.randomSecretKey();
+  return {
+    secret: Buffer.from(secret).toString('hex'),
+    enodeId: Buffer.from(secp256k1.getPublicKey(secret, false).subarray(1)).toString('hex'),
+  };
+}
+
 /** DeFiChain's mainnet prefixes: P2PKH addresses start with 8 (18), secrets with 0x80. */
 const DFI_PUBKEY_ADDRESS = 18;
 

@@ -92,6 +92,16 @@ const Binary = v.pipe(
     node_word: v.optional(v.picklist(['service', 'master'])),
     /** The config option that takes the node's operator / masternode key, once the node has one. */
     operator_key_option: v.optional(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}$/))),
+    /**
+     * A daemon that takes its key from a file of its own rather than a config option (Energi's
+     * `--nodekey {data}/<file>`): the node's key is written there as a 0600 file.
+     */
+    node_key_file: v.optional(
+      v.pipe(
+        v.string(),
+        v.check(plainFileName, 'node_key_file must be a plain file name (no folders, not starting with a dot)'),
+      ),
+    ),
     args: v.array(v.string()),
     config_file: v.optional(
       v.pipe(

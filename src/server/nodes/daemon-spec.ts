@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
+import { familyOf } from '../../shared/families';
 import { coinDetails } from '../coins/catalog';
 import { blsPublicKeyOf } from './output-read';
 import { coinsToSat } from '../fleet/daemons/amounts';
@@ -108,6 +109,8 @@ export async function buildSpec(
           rpc: profile.rpc,
           blockTimeS: simulatedBlockTimeS(reward.block_time_s, profile.time_scale),
           syncSeconds: profile.sync_seconds,
+          // A family with no start step is on its network as soon as it has synced.
+          ...(familyOf(coin.family).startsAlone ? { registered: true } : {}),
           // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
           collateralSat: satoshisOrUndefined(coin.collateral),
           rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
@@ -174,6 +177,9 @@ export async function buildSpec(
       mode: 0o600,
     });
   }
+  // Its own key file (Energi's P2P node key): like the config, a 0600 file, never an argument.
+  if (profile.node_key_file && opts.operatorKey)
+    files.push({ name: profile.node_key_file, content: opts.operatorKey, mode: 0o600 });
   let program = docker ? profile.image! : profile.program;
   if (opts.daemonVersion && opts.daemonVersion !== profile.version) {
     const image = docker ? versionedImage(profile, opts.daemonVersion) : null;

@@ -23,6 +23,8 @@ export type StoredSecrets = {
   masternode_key?: string;
   /** Validators: the Bearer token of the validator client's Keymanager API (made at deploy). */
   keymanager_token?: string;
+  /** Energi: the daemon's P2P node key (hex); its public half is the enode id the owner announces. */
+  node_key?: string;
 };
 
 export function sealSecrets(box: Pick<SecretBox, 'seal'>, mnId: string, secrets: StoredSecrets): string | null {
@@ -123,4 +125,9 @@ export function withKeymanagerToken(
   const o = openStored(box, node);
   if (!o.keystore || o.keymanager_token) return null;
   return sealWithMore(box, node, { keymanager_token: randomBytes(32).toString('hex') });
+}
+
+/** Energi: the P2P node key sealed with the node's secrets; null when it holds none. Throws as openNodeSecrets. */
+export function openNodeKey(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string | null {
+  return openStored(box, node).node_key ?? null;
 }

@@ -16,7 +16,8 @@ import { familyOf } from '../../shared/families';
  * |                              |   at read time (`withMasternodeKey`)                                               |
  * | dip003, dip003_restrict,     | mn1 {address} - <txid> <index> <payee> <operator BLS public key> <marker>          |
  * | smartnode                    |   marker: not_active (start step pending) · active (started) · migrated            |
- * | zen, nrg, playa3ull, satori  | mn1 <entry>   (t_address, address, licence key, reward address)                    |
+ * | zen, playa3ull, satori       | mn1 <entry>   (t_address, licence key, reward address)                             |
+ * | nrg                          | mn1 <owner address> <enode id>   (the node key's public half; the key is sealed)   |
  * | monero                       | mn1 <wallet address>   until the fleet replaces it by the node's                  |
  * |                              |   `register_{word}_node ... not_active` (the start command is all but the last)  |
  * | evm                          | JSON {"pubkey":"0x…","fee_recipient":"0x…"}                                        |
@@ -41,6 +42,7 @@ export type OutputFields =
       marker: StartMarker;
     }
   | { kind: 'entry'; entry: string }
+  | { kind: 'energi'; entry: string; enodeId: string | null }
   | { kind: 'monero_register'; command: string }
   | { kind: 'validator'; pubkey: string; fee_recipient: string }
   | { kind: 'defi'; operatorAddress: string; txid: string };
@@ -58,6 +60,8 @@ export function buildOutputText(f: OutputFields): string {
       );
     case 'entry':
       return `mn1 ${word(f.entry)}`;
+    case 'energi':
+      return `mn1 ${word(f.entry)} ${word(f.enodeId)}`;
     case 'monero_register':
       // The marker is the last word the views drop (spec: the start command is the output minus its last word).
       return `${f.command.trim()} not_active`;
@@ -110,6 +114,9 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
     }
     case 'defi':
       return w.length >= 2 ? { kind, operatorAddress: w[0], txid: w[1] } : null;
+    case 'energi':
+      // Nodes deployed before the key was made keep `mn1 <address>`: no enode id.
+      return w.length >= 2 ? { kind, entry: w[1], enodeId: orNull(w[2]) } : null;
     default:
       return w.length >= 2 ? { kind: 'entry', entry: w[1] } : null;
   }

@@ -27,7 +27,7 @@ export async function provision(
   if (!coin || !profile) throw new Error(`node ${node.mn_id}: unknown coin or daemon profile ${node.daemon_profile}`);
   const engine = d.engines.for(host);
   const operatorKey =
-    profile.run === 'binary' && profile.operator_key_option && d.secrets
+    profile.run === 'binary' && (profile.operator_key_option || profile.node_key_file) && d.secrets
       ? operatorKeyFor(d.secrets, node, coin.family)
       : null;
   // A validator's client holds its keystore (the simulator stands in for it on simulated nodes).

@@ -5,6 +5,7 @@ import { blsPublicKeyHex, isBlsSecretKey } from './bls';
 import type { NodeSecrets } from './node-secrets';
 import { START_CLAIM_MS } from './repository';
 import { blsPublicKeyOf, collateralOf, defiOutput, registerCommand, startMarker, validatorOutput } from './output-read';
+import { parseOutputText } from './output-text';
 
 /**
  * What the node's Configuration tab and details table need, per family (section 2,
@@ -59,6 +60,46 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
   if (fromText) return fromText;
   const s = secrets?.operatorSecret;
   return s && isBlsSecretKey(s) ? blsPublicKeyHex(Buffer.from(s.replace(/^0x/, ''), 'hex')) : null;
+}
+
+/**
+ * Energi's P2P port, a network constant: energi3 listens on 39797 by default
+ * (go-energi v1.1.8 cmd/utils/flags.go:556-559, catalog/daemon-facts/energi3.json) and
+ * `masternode.announce` refuses an enode URL on any other port ("Wrong enode port": it must
+ * equal the chain id, 39797, energi/api/masternode.go).
+ */
+export const ENERGI_P2P_PORT = 39797;
+
+/**
+ * The Energi announcement's node value: `enode://` + node id + `@` + public IPv4 + `:39797`,
+ * or why it cannot be given (the owner reads that sentence where the value would be).
+ */
+export function energiEnode(n: Masternode): { id: string | null; url: string | null; missing: string | null } {
+  const f = parseOutputText('nrg', n.output_text);
+  const id = f?.kind === 'energi' ? f.enodeId : null;
+  if (!id)
+    return {
+      id,
+      url: null,
+      missing:
+        'This node was deployed before the platform made its node key, so its enode URL is not known. Delete it and deploy it again to get one.',
+    };
+  // A simulated node answers on no public address (the IP row says so): its id is all there is.
+  if (n.simulated === 1)
+    return {
+      id,
+      url: null,
+      missing:
+        'This is a simulated node: it has no public IPv4 address, which an enode URL needs. Its enode id is shown above.',
+    };
+  if (!n.server_ip)
+    return {
+      id,
+      url: null,
+      missing:
+        'The enode URL needs the public IPv4 address the node is given when it is placed on a host, a few seconds after the deploy.',
+    };
+  return { id, url: `enode://${id}@${n.server_ip}:${ENERGI_P2P_PORT}`, missing: null };
 }
 
 export function buildSetup({ node: n, coin, secrets, masternodeKey = null, startClaimAt = null }: Input): {
@@ -140,22 +181,42 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       break;
     }
     case 'zen':
-    case 'nrg':
       field('Address', n.entry);
       break;
+    case 'nrg': {
+      // What the announcement asks for (energi3's masternode.announce(owner, enode_url)):
+      // the owner address they deployed with and this node's enode URL.
+      const enode = energiEnode(n);
+      if (n.entry && enode.id) setup.commands.push({ label: 'Owner address (holds the collateral)', text: n.entry });
+      if (enode.url) {
+        start_cmd = enode.url;
+        setup.commands.push({ label: 'Masternode enode URL', text: enode.url });
+      } else if (enode.id) setup.commands.push({ label: 'Masternode enode id', text: enode.id });
+      if (enode.missing) setup.missing = enode.missing;
+      field('Address', n.entry);
+      break;
+    }
     case '3ull':
       field('License key', n.entry, true);
       break;
+    case 'defi': {
+      // DeFiChain: the hosted node mints as the operator (defi.conf's masternode_operator,
+      // with gen=1: the defid profile writes both); the owner's wallet creates the masternode
+      // naming that operator (`createmasternode ownerAddress operatorAddress`, DeFiCh/ain
+      // src/masternodes/rpc_masternodes.cpp). The owner address is theirs: the page builds
+      // that command from what they type, so no placeholder is shown.
+      const d = defiOutput(n.output_text);
+      if (d.operatorAddress) {
+        setup.commands.push({
+          label: 'defi.conf of your hosted node',
+          text: `masternode_operator=${d.operatorAddress}`,
+        });
+      } else setup.missing = 'This node holds no operator address: delete it and deploy it again.';
+      field('Operator address', d.operatorAddress);
+      field('TXID', d.txid ?? n.entry);
+      break;
+    }
     case 'classic': {
-      if (family.output === 'defi') {
-        const d = defiOutput(n.output_text);
-        const op = d.operatorAddress ?? '<operatorAddress>';
-        start_cmd = `createmasternode <ownerAddress> ${op}`;
-        setup.commands.push({ label: 'Create the masternode from your wallet', text: start_cmd });
-        field('Operator address', d.operatorAddress);
-        field('TXID', d.txid ?? n.entry);
-        break;
-      }
       if (family.entry === 'reward_address') {
         field('Reward address', n.entry);
         break;

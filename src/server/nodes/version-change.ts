@@ -38,7 +38,7 @@ export async function runNodeOnVersion(
   d.inProgress.add(node.mn_id);
   const engine = d.engines.for(host);
   const operatorKey =
-    profile.run === 'binary' && profile.operator_key_option && d.secrets
+    profile.run === 'binary' && (profile.operator_key_option || profile.node_key_file) && d.secrets
       ? operatorKeyFor(d.secrets, node, coin.family)
       : null;
   const runOn = async (v: string | null) => {

@@ -27,11 +27,18 @@ function failedCheck(node: Masternode, seen: CheckSeen): boolean {
   return seen.status === 'error' || seen.status === 'unknown' || node.first_answer_at !== null;
 }
 
-/** Action kinds by the status or network status that asks for them. */
-function actionOf(seen: CheckSeen): 'start_required' | 'new_start_required' | 'update_required' | null {
+/**
+ * Action kinds by the status or network status that asks for them. A node that has never
+ * run needs its first start, whatever word its daemon uses for it: "a new start" is only
+ * true of one that ran before.
+ */
+function actionOf(
+  node: Masternode,
+  seen: CheckSeen,
+): 'start_required' | 'new_start_required' | 'update_required' | null {
   const net = seen.status_on_network?.toUpperCase() ?? '';
   if (net.includes('UPDATE_REQUIRED')) return 'update_required';
-  if (net.includes('NEW_START_REQUIRED')) return 'new_start_required';
+  if (net.includes('NEW_START_REQUIRED')) return node.started_at === null ? 'start_required' : 'new_start_required';
   if (seen.status === 'start required') return 'start_required';
   return null;
 }
@@ -96,7 +103,7 @@ export async function alertsOfCheck(
       raised.push((ref) => raise(trx, node.user_id, 'network_status', { ...ref, status: bad }));
     // Before the first network check there is no network status: nothing to compare yet.
     if (seen.status_on_network !== null) networkAlerted = bad;
-    const action = actionOf(seen);
+    const action = actionOf(node, seen);
     if (action && action !== actionAlerted) raised.push((ref) => raise(trx, node.user_id, action, ref));
     // Remembered until the node runs (or asks for another action): a node that restarts
     // and syncs again while it still waits for its start is not told twice.
@@ -131,6 +138,14 @@ export async function alertsOfCheck(
     stallRaised = 0;
   }
 
+  // Running: told once per node, the first time a check finds it running (the deploy's
+  // own notice says "deployed and syncing": it is not running yet then).
+  let runningRaised = row?.running_raised ?? 0;
+  if (seen.status === 'running' && runningRaised === 0) {
+    raised.push((ref) => raise(trx, node.user_id, 'node_running', ref));
+    runningRaised = 1;
+  }
+
   const next = {
     failing_since: d.state.failingSince,
     down_raised: d.state.downRaised ? (untoldDown ? 2 : 1) : 0,
@@ -141,6 +156,7 @@ export async function alertsOfCheck(
     action_alerted: actionAlerted,
     reward_height: rewardHeight,
     sync_stall_raised: stallRaised,
+    running_raised: runningRaised,
   };
   // Most checks change nothing here: no write for them (thousands of nodes, one SQLite writer).
   const changed = !row || (Object.keys(next) as (keyof typeof next)[]).some((k) => row[k] !== next[k]);

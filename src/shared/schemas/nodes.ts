@@ -80,6 +80,7 @@ export const CONFIG_VIEWS = [
   '3ull',
   'monero',
   'validator',
+  'defi',
   'classic',
 ] as const;
 
@@ -104,6 +105,8 @@ export const nodeSetup = z.object({
   /** Dash family (`protx info`): PoSe penalty and the last block that paid the node. */
   pose_penalty: z.number().nullable(),
   last_paid_block: z.number().nullable(),
+  /** Why the commands cannot be given (yet), in a sentence the owner reads where they would be (Energi). */
+  missing: z.string().optional(),
 });
 export type NodeSetup = z.infer<typeof nodeSetup>;
 

@@ -53,6 +53,7 @@ export const ENERGI_WALLET_URL = 'https://wallet.energi.network/';
 export function NrgView({ node }: { node: MasternodeDetail }) {
   return (
     <ConfigCard title="Start your Energi masternode">
+      {node.status === 'running' && <Alert kind="success">Your masternode is announced and running.</Alert>}
       <ol className="config-steps">
         <li>
           Open the{' '}
@@ -66,15 +67,12 @@ export function NrgView({ node }: { node: MasternodeDetail }) {
           address.
         </li>
         <li>
-          Announce the masternode with the values below, then wait: the node starts within about 15 minutes of the
-          announcement.
+          Announce the masternode from that address with the values below, then wait: the node starts within about 15
+          minutes of the announcement.
         </li>
       </ol>
-      {node.setup.commands.length ? (
-        <Commands commands={node.setup.commands} />
-      ) : (
-        <p className="muted">The announcement values are being prepared; check back in a few minutes.</p>
-      )}
+      {node.setup.commands.length > 0 && <Commands commands={node.setup.commands} />}
+      {node.setup.missing && <Alert kind="info">{node.setup.missing}</Alert>}
     </ConfigCard>
   );
 }

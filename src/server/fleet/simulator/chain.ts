@@ -89,12 +89,15 @@ export class SimChains {
       // The same node started again with another daemon version (an upgrade or its
       // rollback): its chain, registration and keys are the node's, kept as they are.
       if (cfg.daemonVersion !== existing.daemonVersion) existing.daemonVersion = cfg.daemonVersion;
+      // A node served again as registered (a family that needs no start step) is on its network from now.
+      if (cfg.registered && existing.registeredAt === null) existing.registeredAt = existing.createdAt;
       return existing;
     }
+    const now = this.now();
     const node: SimNode = {
       ...cfg,
-      createdAt: this.now(),
-      registeredAt: cfg.registered ? this.now() : null,
+      createdAt: now,
+      registeredAt: cfg.registered ? now : null,
       forcedStatus: null,
       lastPaidHeight: null,
       blsSecret: hex(64, `${cfg.nodeId}:bls-secret`),
@@ -146,10 +149,12 @@ export class SimChains {
     if (node.rpc === 'evm' && node.exitAt)
       return (this.now() - node.exitAt) / (node.blockTimeS * 1000) < 4 ? 'ACTIVE_EXITING' : 'EXITED_UNSLASHED';
     if (node.registeredAt === null) return node.rpc === 'evm' ? 'PENDING_INITIALIZED' : 'WAITING_FOR_PROTX';
-    // Registered nodes spend two blocks pre-enabled before the network counts them.
+    // A registration the owner broadcast spends two blocks pre-enabled before the network
+    // counts it; a node on its network from the start (no registration step) has none to wait for.
     const ageBlocks = (this.now() - node.registeredAt) / (node.blockTimeS * 1000);
+    const broadcast = node.registeredAt > node.createdAt;
     if (!this.synced(node)) return 'PRE_ENABLED';
-    if (ageBlocks < 2) return node.rpc === 'evm' ? 'PENDING_QUEUED' : 'PRE_ENABLED';
+    if (broadcast && ageBlocks < 2) return node.rpc === 'evm' ? 'PENDING_QUEUED' : 'PRE_ENABLED';
     return node.rpc === 'evm' ? 'ACTIVE_ONGOING' : 'ENABLED';
   }
 
