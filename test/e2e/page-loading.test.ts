@@ -152,6 +152,31 @@ describe('a page never stays on "Loading…"', () => {
     await page.context().close();
   });
 
+  it(
+    'a chunk that fails while the browser drops the reload shows the error card, not "Loading…"',
+    { timeout: 60_000 },
+    async () => {
+      const page = await session.newPage();
+      // The 404 page's code fails to arrive; the reload that follows is cancelled by the
+      // browser (the navigation ends without replacing the page).
+      await page.route(/\/assets\/NotFound-[\w-]+\.js$/, (route) => route.abort('failed'));
+      let reloads = 0;
+      await page.route(
+        (url) => url.pathname === '/404',
+        (route) => (route.request().isNavigationRequest() ? (reloads++, route.abort('aborted')) : route.continue()),
+      );
+      await page.goto('/no-such-page');
+      await at(page, '/404');
+      const redirectedAt = Date.now();
+      const card = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+      await card.waitFor({ timeout: 20_000 });
+      expect(Date.now() - redirectedAt).toBeLessThan(LOADING_PROMISE_MS);
+      expect(reloads).toBe(1);
+      expect(await page.getByText('Loading…').count()).toBe(0);
+      await page.context().close();
+    },
+  );
+
   it('a verification link without its code is sent to /', { timeout: 60_000 }, async () => {
     const page = await session.newPage();
     const landing = await holdChunk(page, 'Landing');
