@@ -8,32 +8,39 @@ import { useEffect, useState } from 'react';
 export const LOADING_LIMIT_MS = 8_000;
 
 /** A spinner that follows another within this long continues the same wait. */
-const SAME_WAIT_MS = 1_000;
+export const SAME_WAIT_MS = 1_000;
 
-let shown = 0;
-let since = 0;
-let lastHidden = 0;
+/** When the wait now on screen began, across the spinners that take turns showing it. */
+export class LoadingClock {
+  private shown = 0;
+  private since = 0;
+  private lastHidden = -Infinity;
 
-function began(now: number): number {
-  if (shown === 0 && now - lastHidden > SAME_WAIT_MS) since = now;
-  shown += 1;
-  return since;
+  /** A spinner appears: the start of the wait it belongs to. */
+  began(now: number): number {
+    if (this.shown === 0 && now - this.lastHidden > SAME_WAIT_MS) this.since = now;
+    this.shown += 1;
+    return this.since;
+  }
+
+  /** A spinner goes away. */
+  ended(now: number) {
+    this.shown -= 1;
+    if (this.shown === 0) this.lastHidden = now;
+  }
 }
 
-function ended(now: number) {
-  shown -= 1;
-  if (shown === 0) lastHidden = now;
-}
+const clock = new LoadingClock();
 
 /** True once the wait this spinner belongs to has lasted LOADING_LIMIT_MS. */
 export function useLoadingTooLong(): boolean {
   const [tooLong, setTooLong] = useState(false);
   useEffect(() => {
-    const start = began(Date.now());
+    const start = clock.began(Date.now());
     const timer = setTimeout(() => setTooLong(true), Math.max(0, start + LOADING_LIMIT_MS - Date.now()));
     return () => {
       clearTimeout(timer);
-      ended(Date.now());
+      clock.ended(Date.now());
     };
   }, []);
   return tooLong;
