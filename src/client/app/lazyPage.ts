@@ -1,6 +1,8 @@
 import { lazy, type ComponentType } from 'react';
 
 const RELOADED_KEY = 'nodekeep.chunkReload';
+/** How long a reload may take to replace the page before the error is shown instead. */
+const RELOAD_WAIT_MS = 5_000;
 
 /**
  * True for a page's code that could not be fetched: after a deploy the old build's
@@ -48,7 +50,10 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
       if (isChunkLoadError(err) && !reloadedOnce()) {
         markReloaded(true);
         window.location.reload();
-        return new Promise<never>(() => {}); // the reload replaces the page
+        // The reload normally replaces this page first. A browser may drop it (its
+        // navigation cancelled): then the route's error card says what happened, where
+        // a promise that never settles would leave the page on "Loading…" for good.
+        await new Promise((resolve) => setTimeout(resolve, RELOAD_WAIT_MS));
       }
       throw err;
     }
