@@ -27,7 +27,7 @@ export const billingRouter = router({
         method: 'GET',
         path: '/api/get_balance',
         summary:
-          '`{success, balance, total_masternodes, monthly_cost}`: the balance in USD (cents), the charged nodes and 30 days of their fees',
+          '`{success, balance, total_masternodes, monthly_cost, daily_cost, runway_hours, at_risk[{mn_id, name}], keep}`: the balance in USD (cents), the charged nodes and 30 days of their fees; their fees per day, the whole hours the balance pays them (null with no fees), and when the balance does not cover the next 00:00 UTC charge, the nodes it would destroy and the USD that keeps them all',
       },
     })
     .output(getBalanceOutput)

@@ -7,12 +7,25 @@ import { pageQuery } from './common';
  * integer micro-dollars; nothing is computed from these numbers.
  */
 
-/** `get_balance`: the balance (cents), the nodes that are charged and what they cost a month. */
+/** A node the next daily charge would destroy: its id and its name as notifications give it. */
+export const nodeAtRisk = z.object({ mn_id: z.string(), name: z.string() });
+
+/**
+ * `get_balance`: the balance (cents), the nodes that are charged and what they cost a
+ * month; beyond the spec, the runway: their fees per day (exact), the whole hours the
+ * balance pays them (null when nothing is charged), and, when the balance does not cover
+ * the next 00:00 UTC charge, the nodes it would destroy and what keeps them all (USD, up
+ * to the cent).
+ */
 export const getBalanceOutput = z.object({
   success: z.literal(true),
   balance: z.number(),
   total_masternodes: z.number().int(),
   monthly_cost: z.number(),
+  daily_cost: z.number(),
+  runway_hours: z.number().int().nullable(),
+  at_risk: z.array(nodeAtRisk),
+  keep: z.number(),
 });
 export type GetBalanceOutput = z.infer<typeof getBalanceOutput>;
 
