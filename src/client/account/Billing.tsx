@@ -11,6 +11,7 @@ import { QueryError, QueryState } from '../ui/QueryState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';
 import { MoneyTable } from './MoneyTable';
+import { MoneyExports } from './MoneyExports';
 import './billing.css';
 
 /** Transaction history rows per page (platform-and-account.md section 9). */
@@ -61,6 +62,7 @@ export function Billing() {
       </section>
       <section className="card table-card billing-section" aria-labelledby="history-title">
         <h2 id="history-title">Transaction history</h2>
+        <MoneyExports />
         <QueryState query={history} what="The transaction history" loadingLabel="Loading transactions…">
           {(data) => (
             <MoneyTable

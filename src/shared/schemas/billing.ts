@@ -59,6 +59,39 @@ export const getTransactionsOutput = z.object({
 });
 export type GetTransactionsOutput = z.infer<typeof getTransactionsOutput>;
 
+/** A calendar month, UTC: "2026-11". */
+export const statementMonth = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must be written YYYY-MM, such as 2026-11.');
+
+/** `get_statement {month}`: one month of the ledger. */
+export const getStatementInput = z.object({ month: statementMonth }).strict();
+/** A statement line: the history's line with the balance after it. */
+export const statementEntry = transaction.extend({ balance: z.number() });
+/**
+ * A monthly statement from the ledger: the balance when the month began, every line of
+ * it in order, the balance when it ended (or now, for the month under way); `months`: the
+ * months with a statement, newest first. USD numbers, exact to the micro-dollar.
+ */
+export const getStatementOutput = z.object({
+  success: z.literal(true),
+  month: statementMonth,
+  months: z.array(statementMonth),
+  opening: z.number(),
+  money_in: z.number(),
+  money_out: z.number(),
+  closing: z.number(),
+  entries: z.array(statementEntry),
+});
+export type GetStatementOutput = z.infer<typeof getStatementOutput>;
+
+/** `export_transactions`: the whole history as CSV (over REST the file itself). */
+export const exportTransactionsOutput = z.object({
+  success: z.literal(true),
+  filename: z.string(),
+  csv: z.string(),
+});
+
 /** One currency a deposit can be made in; `address` is empty until the user generated theirs. */
 export const altPayment = z.object({
   id: z.string(),
