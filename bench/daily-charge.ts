@@ -103,7 +103,7 @@ export async function benchDailyCharge(): Promise<void> {
     progress('charged');
     // The job's second pass, after the day's charges: low-balance reminders (none due here: all can pay).
     const r0 = performance.now();
-    await remindLowBalances({ db }, day, start + 30_000);
+    await remindLowBalances({ db }, start + 30_000);
     const remindMs = performance.now() - r0;
     progress('reminders read');
     clearInterval(sampler);

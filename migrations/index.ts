@@ -43,6 +43,7 @@ import * as hostMemory from './2026-11-28T0900-host-memory';
 import * as syncProgress from './2026-11-28T0930-sync-progress';
 import * as nodeRunningAlert from './2026-11-28T1010-node-running-alert';
 import * as validatorExitFiles from './2026-11-28T1030-validator-exit-files';
+import * as reminderShort from './2026-11-28T1040-reminder-short';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
 /**
@@ -95,5 +96,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0930-sync-progress': syncProgress,
   '2026-11-28T1010-node-running-alert': nodeRunningAlert,
   '2026-11-28T1030-validator-exit-files': validatorExitFiles,
+  '2026-11-28T1040-reminder-short': reminderShort,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
 };

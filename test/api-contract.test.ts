@@ -68,6 +68,9 @@ const SPEC_ROUTES = [
   // Billing (issue 10).
   'GET /api/get_balance',
   'GET /api/get_transactions',
+  // Beyond the spec (issue 24): the history as CSV and a monthly statement.
+  'GET /api/export_transactions',
+  'GET /api/get_statement',
   'GET /api/get_alt_payments',
   'POST /api/generate_wallet',
   // Beyond the spec (src/server/notifications/README.md).
@@ -115,7 +118,7 @@ describe('one declaration per REST route', () => {
     for (const r of routes) {
       const op = doc.paths[r.path]?.[r.method.toLowerCase()];
       expect(op, `${r.method} ${r.path}`).toBeTruthy();
-      expect(op.responses['200'].content['application/json'].schema).toBeTruthy();
+      expect(op.responses['200'].content[r.csv ? 'text/csv' : 'application/json'].schema).toBeTruthy();
       expect(op.responses['4XX'].$ref).toBe('#/components/responses/Error');
       // Private calls carry bearer security; public ones none.
       expect(Boolean(op.security), r.path).toBe(r.path.startsWith('/api/'));

@@ -1,3 +1,6 @@
+import { formatUsdGrouped } from './money';
+import { runwayText } from './runway';
+
 /**
  * Every kind of notification the platform raises, in one typed map: its icon, the email
  * setting it belongs to, and how its text, link and mail subject are made from its
@@ -96,6 +99,12 @@ export const REMOVED_NODES_LINK = '/dashboard/portfolio#removed-nodes';
 /** "$12.50" from micro-dollars (whole cents; the ledger keeps the exact amount). */
 export const usd = (micros: number) =>
   `$${(Math.round(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** "$0.063": a daily fee exactly (a $0.063 node must not read $0.06). */
+const usdExact = (micros: number) => `$${formatUsdGrouped(micros)}`;
+/** "$2.01" rounded up to the cent: an amount to add that is never a cent short. */
+const usdUp = (micros: number) =>
+  `$${(Math.ceil(micros / 10_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /** The bad on-chain states that raise `network_status` (deployment-and-nodes.md status_on_network). */
 export const badNetworkStates = ['POSE_BANNED', 'REMOVED', 'OUTPOINT_SPENT', 'EXPIRED'] as const;
@@ -320,12 +329,28 @@ export const notificationKinds = {
     subject: () => 'You earned a referral bonus',
     build: (p) => ({ message: `You earned a referral bonus of ${usd(p.usd_micros)}.`, link: '/dashboard/affiliate' }),
   }),
-  low_balance: def<{ balance_micros: number; days_left: number }>({
+  // `hours_left` and `daily_micros` since the runway (older rows have days_left only);
+  // `at_risk` and `keep_micros` when the balance does not cover the next charge.
+  low_balance: def<{
+    balance_micros: number;
+    days_left: number;
+    hours_left?: number;
+    daily_micros?: number;
+    at_risk?: string[];
+    keep_micros?: number;
+  }>({
     setting: 'balance',
     icon: 'warning',
-    subject: () => 'Your Nodekeep balance is running low',
+    subject: (p) =>
+      p.at_risk?.length
+        ? `Add funds before 00:00 UTC or ${p.at_risk.length === 1 ? 'a node' : `${p.at_risk.length} nodes`} will be destroyed`
+        : 'Your Nodekeep balance is running low',
     build: (p) => ({
-      message: `Your balance is ${usd(p.balance_micros)}: enough for ${p.days_left < 1 ? 'less than a day' : `about ${p.days_left} day${p.days_left === 1 ? '' : 's'}`} of hosting. Add funds to keep your nodes running.`,
+      message: p.at_risk?.length
+        ? `Your balance of ${usd(p.balance_micros)} does not cover the next daily charge of ${usdExact(p.daily_micros ?? 0)} at 00:00 UTC. Add at least ${usdUp(p.keep_micros ?? 0)} before then, or ${p.at_risk.length === 1 ? 'this node' : `these ${p.at_risk.length} nodes`} will be destroyed: ${p.at_risk.join(', ')}.`
+        : p.hours_left !== undefined && p.daily_micros !== undefined
+          ? `Your balance is ${usd(p.balance_micros)}: enough for ${runwayText(p.hours_left)} of hosting at ${usdExact(p.daily_micros)} a day. Add funds to keep your nodes running.`
+          : `Your balance is ${usd(p.balance_micros)}: enough for ${p.days_left < 1 ? 'less than a day' : `about ${p.days_left} day${p.days_left === 1 ? '' : 's'}`} of hosting. Add funds to keep your nodes running.`,
       link: '/dashboard/billing',
     }),
   }),

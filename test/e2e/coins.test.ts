@@ -25,6 +25,7 @@ type Detailed = {
     regular_dedicated_price_usd: number;
     regular_cloud_price_usd: number | null;
     delisted: boolean;
+    coming_soon: boolean;
   }[];
 };
 
@@ -358,11 +359,10 @@ describe('public pages', () => {
   it('prices both plans from the coins and lists every coin', async () => {
     const detailed = await getJson<Detailed>('/public_api/get_detailed');
     const listed = detailed.data.filter((r) => !r.delisted);
-    // The plans start at the lowest regular price; campaigns are shown as campaigns (newuser.test.ts).
-    const dedicated = Math.min(...listed.map((r) => r.regular_dedicated_price_usd));
-    const cloud = Math.min(
-      ...listed.flatMap((r) => (r.regular_cloud_price_usd === null ? [] : [r.regular_cloud_price_usd])),
-    );
+    const offered = listed.filter((r) => !r.coming_soon);
+    // The plans start at the lowest price on offer now, campaign prices included.
+    const dedicated = Math.min(...offered.map((r) => r.dedicated_price_usd));
+    const cloud = Math.min(...offered.flatMap((r) => (r.cloud_price_usd === null ? [] : [r.cloud_price_usd])));
 
     const page = await newPage();
     await page.goto('/pricing');

@@ -172,6 +172,9 @@ describe('the deploy page', () => {
       'This coin has no Cloud plan.',
     );
     expect(await page.locator('.choice-card[data-plan="dedicated"] strong').textContent()).toBe('$0.330');
+    // A plan the coin does not offer shows no price.
+    expect(await page.locator('.choice-card[data-plan="cloud"] .choice-price').count()).toBe(0);
+    expect(await page.locator('.choice-card[data-plan="cloud"]').textContent()).not.toContain('$');
   });
 
   it('fits 320 px: the begin cards and a step with long commands', async () => {

@@ -118,21 +118,22 @@ describe('public pages', () => {
     await plans.waitFor();
     expect(await plans.locator('tr[data-plan-row="dedicated"] > *').allTextContents()).toEqual([
       'Dedicated',
-      'from $3.90',
-      '$0.130',
+      'from $3.00',
+      '$0.100',
       '99.99%',
       'Dedicated',
     ]);
     expect(await plans.locator('tr[data-plan-row="cloud"] > *').allTextContents()).toEqual([
       'Cloud',
-      'from $1.89',
-      '$0.063',
+      'from $1.35',
+      '$0.045',
       '99.00%',
       'Shared',
     ]);
-    // The cards agree with the table (and with the landing's "from $0.063").
-    expect(await page.getByTestId('plan-dedicated-daily').textContent()).toBe('$0.130');
-    expect(await page.getByTestId('plan-cloud-daily').textContent()).toBe('$0.063');
+    // The plans start at the lowest price on offer: Dash's campaign ($0.100, cloud $0.045).
+    // The cards agree with the table, and the landing with both.
+    expect(await page.getByTestId('plan-dedicated-daily').textContent()).toBe('$0.100');
+    expect(await page.getByTestId('plan-cloud-daily').textContent()).toBe('$0.045');
     // Dash runs a campaign: old price struck through, the campaign price beside it.
     const campaigns = page.getByRole('region', { name: 'Campaigns' });
     const dash = campaigns.locator('[data-campaign="dash"]');
@@ -145,6 +146,10 @@ describe('public pages', () => {
     await page.setViewportSize({ width: 390, height: 860 });
     expect(await fitsViewport(page)).toBe(true);
     await screenshot(page, 'newuser-pricing-390');
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Pricing from $0.045/day' }).waitFor();
+    await page.getByRole('heading', { name: 'Pricing from $0.045/day' }).waitFor();
+    await page.getByText('Cloud hosting from $1.35 a month, dedicated from $3.00. No setup fee.').waitFor();
     await page.context().close();
   });
 

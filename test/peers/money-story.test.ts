@@ -8,6 +8,8 @@ import * as v from 'valibot';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBalance } from '../../src/shared/format';
 import { usd as noteUsd } from '../../src/shared/notification-kinds';
+import { runwayText } from '../../src/shared/runway';
+import { formatUsdGrouped } from '../../src/shared/money';
 import { findUserByLogin } from '../../src/server/auth/queries';
 import { dayOf, dayStart, initialChargeAmount, initialChargeKey, nextDay } from '../../src/server/billing/charge-days';
 import { runDailyCharge } from '../../src/server/billing/daily-charge';
@@ -499,10 +501,12 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       // The first reminder came three days ahead at most, not earlier, and every day after it.
       expect(remindedDays.length).toBeGreaterThanOrEqual(1);
       expect(remindedDays.length).toBeLessThanOrEqual(3);
+      // The runway in days and hours; the last day, when the balance no longer pays the next charge, names the node and what keeps it.
       expect((await notes(user.id, 'low_balance')).map((n) => n.message)).toEqual(
-        remindedDays.map(
-          ({ left }) =>
-            `Your balance is ${noteUsd(left)}: enough for ${daysText(Math.floor(left / fee))} of hosting. Add funds to keep your nodes running.`,
+        remindedDays.map(({ left }) =>
+          left < fee
+            ? `Your balance of ${noteUsd(left)} does not cover the next daily charge of $${formatUsdGrouped(fee)} at 00:00 UTC. Add at least ${centsUp(fee - left)} before then, or this node will be destroyed: PIVX node ${mnId}.`
+            : `Your balance is ${noteUsd(left)}: enough for ${runwayText(Math.floor((left * 24) / fee))} of hosting at $${formatUsdGrouped(fee)} a day. Add funds to keep your nodes running.`,
         ),
       );
       // In-app (the notification list the navbar reads) and one mail per reminder on the SMTP server.
@@ -510,8 +514,14 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
         (n: { message: string }) => n.message,
       );
       expect(inApp).toContain((await notes(user.id, 'low_balance')).at(-1)!.message);
-      for (let i = 0; i < remindedDays.length; i++)
-        await smtp.waitFor(email, /^Your Nodekeep balance is running low$/, 30_000);
+      for (const { left } of remindedDays)
+        await smtp.waitFor(
+          email,
+          left < fee
+            ? /^Add funds before 00:00 UTC or a node will be destroyed$/
+            : /^Your Nodekeep balance is running low$/,
+          30_000,
+        );
       expect(smtp.inbox.filter((m) => m.to.includes(email) && /running low/.test(m.subject))).toEqual([]);
 
       // ---- The day the balance cannot pay: destroyed through the fleet, the owner told, the page live.
@@ -579,7 +589,7 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
   );
 });
 
-/** How the reminder words the days left: "less than a day" at 0. */
-function daysText(days: number): string {
-  return days < 1 ? 'less than a day' : `about ${days} day${days === 1 ? '' : 's'}`;
+/** An amount to add, rounded up to the cent (the reminder's "Add at least"). */
+function centsUp(micros: number): string {
+  return `$${(Math.ceil(micros / 10_000) / 100).toFixed(2)}`;
 }

@@ -464,7 +464,10 @@ describe('low-balance reminders', () => {
         .where('kind', '=', 'low_balance')
         .execute();
     expect(await remindersOf(low.id)).toEqual([
-      { message: 'Your balance is $2.50: enough for about 2 days of hosting. Add funds to keep your nodes running.' },
+      {
+        message:
+          'Your balance is $2.50: enough for 2 days 12 hours of hosting at $1.00 a day. Add funds to keep your nodes running.',
+      },
     ]);
     // And by mail: the reminder's mail job is queued with it.
     const [note] = await d.db

@@ -176,7 +176,16 @@ describe('get_balance and get_transactions', () => {
       description: 'Daily charge',
     });
     const balance = await d.caller(u.token).billing.get_balance();
-    expect(balance).toEqual({ success: true, balance: 27.94, total_masternodes: 0, monthly_cost: 0 });
+    expect(balance).toEqual({
+      success: true,
+      balance: 27.94,
+      total_masternodes: 0,
+      monthly_cost: 0,
+      daily_cost: 0,
+      runway_hours: null,
+      at_risk: [],
+      keep: 0,
+    });
     const first = await d.caller(u.token).billing.get_transactions({ page: 1, per_page: 5 });
     expect(first.total).toBe(8);
     expect(first.transactions.map((t) => [t.description, t.amount])).toEqual([

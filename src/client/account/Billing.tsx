@@ -5,11 +5,13 @@ import { trpc } from '../app/trpc';
 import { CardTab } from '../billing/CardTab';
 import { CryptoTab } from '../billing/CryptoTab';
 import { GiftCodeTab } from '../billing/GiftCodeTab';
+import { runwayValue, useBalance } from '../layout/Runway';
 import { PageHeader } from '../layout/DashboardShell';
 import { QueryError, QueryState } from '../ui/QueryState';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { Stat } from '../ui/Stat';
 import { MoneyTable } from './MoneyTable';
+import { MoneyExports } from './MoneyExports';
 import './billing.css';
 
 /** Transaction history rows per page (platform-and-account.md section 9). */
@@ -31,7 +33,7 @@ const panelId = (t: Tab) => `billing-panel-${t}`;
  * `refresh_transactions`, which refetch these queries (liveQueries.ts).
  */
 export function Billing() {
-  const balance = trpc.billing.get_balance.useQuery();
+  const balance = useBalance();
   const [page, setPage] = useState(1);
   const history = trpc.billing.get_transactions.useQuery(
     { page, per_page: HISTORY_PAGE_SIZE },
@@ -46,6 +48,7 @@ export function Billing() {
         <Stat label="Account balance" value={b ? formatUsd2(b.balance) : MISSING} />
         <Stat label="Total nodes" value={b ? formatCount(b.total_masternodes) : MISSING} />
         <Stat label="Monthly expenses" value={b ? formatUsd2(b.monthly_cost) : MISSING} />
+        <Stat label="Runway" value={runwayValue(b)} />
       </section>
       {balance.isError && !b && (
         <QueryError what="Your balance" error={balance.error} retry={() => void balance.refetch()} />
@@ -59,6 +62,7 @@ export function Billing() {
       </section>
       <section className="card table-card billing-section" aria-labelledby="history-title">
         <h2 id="history-title">Transaction history</h2>
+        <MoneyExports />
         <QueryState query={history} what="The transaction history" loadingLabel="Loading transactions…">
           {(data) => (
             <MoneyTable

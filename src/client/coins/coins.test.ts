@@ -4,7 +4,7 @@ import { matchesSearch, nextSort, sortCoins } from './coinList';
 import { displayClass, displayText, shortPair, statisticText } from '../ui/display';
 import { searchFaq } from './faq';
 import { defaultText, parseAmount, parseNodes } from './incomeInput';
-import { campaignRows, planFloors } from './pricing';
+import { campaignRows, lowestDailyPrice, planFloors } from './pricing';
 
 // The coin pages' rules apart from the browser: formatting, sort, search, the
 // calculator's input, the plans' "from" prices and the FAQ search.
@@ -148,17 +148,21 @@ describe('pricing', () => {
     delisted: extra.delisted ?? false,
   });
 
-  it('starts each plan at the lowest regular price among listed coins; campaigns do not set it', () => {
+  it('starts each plan at the lowest price offered now, campaign prices included; delisted and coming-soon coins offer nothing', () => {
     const rows = [
       row('a', [0.13, 0.063]),
       row('b', [0.2, null]),
       row('c', [0.13, 0.063], [0.1, 0.045]),
       row('d', [0.05, 0.01], [0.05, 0.01], { delisted: true }),
+      { ...row('e', [0.04, 0.02]), coming_soon: true },
     ];
     const floors = planFloors(rows);
-    expect(floors.dedicated).toEqual({ daily: 0.13, monthly: 30 * 0.13 });
-    expect(floors.cloud).toEqual({ daily: 0.063, monthly: 30 * 0.063 });
+    expect(floors.dedicated).toEqual({ daily: 0.1, monthly: 30 * 0.1 });
+    expect(floors.cloud).toEqual({ daily: 0.045, monthly: 30 * 0.045 });
+    expect(lowestDailyPrice(rows)).toBe(0.045);
+    expect(lowestDailyPrice([row('b', [0.2, null])])).toBe(0.2);
     expect(planFloors([]).cloud).toBeNull();
+    expect(lowestDailyPrice([])).toBeNull();
     expect(campaignRows(rows).map((r) => r.id)).toEqual(['c']);
   });
 });

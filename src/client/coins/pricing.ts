@@ -24,24 +24,32 @@ function floorOf(prices: number[]): PlanFloor {
   return { daily, monthly: DAYS_PER_MONTH * daily };
 }
 
+/** Coins a customer can deploy now: a delisted coin or one coming soon is no offer. */
+const offered = (rows: PriceRow[]) => rows.filter((r) => !r.delisted && !r.coming_soon);
+
 /**
- * "From" prices of the two plans (the spec's plan table): the lowest regular daily
- * price among listed coins. Campaigns are offers on some coins for a while, shown as
- * such, so they do not set the plan's price. A delisted coin can no longer be
- * deployed, so its price is no offer, nor is a coin coming soon; coins without a cloud
- * plan have no cloud price.
+ * "From" prices of the two plans (the spec's plan table): the lowest daily price a
+ * customer really pays now among offered coins, a campaign's price included (a "from"
+ * above a price on offer would not be true). Coins without a cloud plan have no cloud price.
  */
 export function planFloors(rows: PriceRow[]): { dedicated: PlanFloor; cloud: PlanFloor } {
-  const listed = rows.filter((r) => !r.delisted && !r.coming_soon);
+  const listed = offered(rows);
   return {
-    dedicated: floorOf(listed.map((r) => r.regular_dedicated_price_usd)),
-    cloud: floorOf(listed.flatMap((r) => (r.regular_cloud_price_usd === null ? [] : [r.regular_cloud_price_usd]))),
+    dedicated: floorOf(listed.map((r) => r.dedicated_price_usd)),
+    cloud: floorOf(listed.flatMap((r) => (r.cloud_price_usd === null ? [] : [r.cloud_price_usd]))),
   };
+}
+
+/** The landing's "Pricing from": the lowest daily price of either plan; null when nothing is offered. */
+export function lowestDailyPrice(rows: PriceRow[]): number | null {
+  const { dedicated, cloud } = planFloors(rows);
+  const prices = [dedicated, cloud].flatMap((f) => (f ? [f.daily] : []));
+  return prices.length ? Math.min(...prices) : null;
 }
 
 /** Listed coins with a price campaign running, cheapest campaign first. */
 export function campaignRows(rows: PriceRow[]): PriceRow[] {
-  return rows
-    .filter((r) => r.campaign && !r.delisted && !r.coming_soon)
+  return offered(rows)
+    .filter((r) => r.campaign)
     .sort((a, b) => a.dedicated_price_usd - b.dedicated_price_usd);
 }

@@ -34,14 +34,17 @@ export function BeginStep({ coin, plan, experience, onChange, onStart }: Props) 
             <label key={p.plan} className={`choice-card${plan === p.plan ? ' selected' : ''}${disabled ? ' disabled' : ''}`} title={disabled ? NO_CLOUD : undefined} data-plan={p.plan}>
               <input type="radio" name="plan" value={p.plan} checked={plan === p.plan} disabled={disabled} onChange={() => onChange({ plan: p.plan })} />
               <span className="choice-title">{p.title}</span>
-              <span className="choice-price">
-                {price.old && (
-                  <s className="muted" aria-label={`was $${price.old}`}>
-                    ${price.old}
-                  </s>
-                )}{' '}
-                <strong>${price.price}</strong> / day
-              </span>
+              {/* A plan the coin does not offer has no price: showing one would offer it. */}
+              {!disabled && (
+                <span className="choice-price">
+                  {price.old && (
+                    <s className="muted" aria-label={`was $${price.old}`}>
+                      ${price.old}
+                    </s>
+                  )}{' '}
+                  <strong>${price.price}</strong> / day
+                </span>
+              )}
               <span className="small muted">{disabled ? NO_CLOUD : p.text}</span>
             </label>
           );

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { useSession } from '../session/session';
 import { AlertBanner } from './AlertBanner';
 import { TopBar } from './TopBar';
+import { RunwayBanner } from './Runway';
 import { SiteFooter } from './SiteLayout';
 import './dashboard.css';
 
@@ -21,7 +22,7 @@ const SETTINGS_NAV = [
   { href: '/dashboard/api', label: 'API' },
 ];
 
-/** Every /dashboard page: top bar, profile alert, section tabs; account pages add the side menu. */
+/** Every /dashboard page: top bar, profile alert, the low-runway banner, section tabs; account pages add the side menu. */
 export function DashboardShell({ children, settingsMenu = false }: { children: ReactNode; settingsMenu?: boolean }) {
   const { user } = useSession();
   const [location] = useLocation();
@@ -30,6 +31,7 @@ export function DashboardShell({ children, settingsMenu = false }: { children: R
     <div className="dashboard">
       <TopBar />
       {user?.alert && <AlertBanner alert={user.alert} />}
+      {user && <RunwayBanner />}
       <nav className="subnav" aria-label="Dashboard">
         <div className="container subnav-inner">
           {nav.map((item) => (

@@ -10,6 +10,7 @@ import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
 import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from '../nodes/portfolio';
 import { trpc } from '../app/trpc';
+import { runwayValue, useBalance } from '../layout/Runway';
 import { QueryState } from '../ui/QueryState';
 import './portfolio.css';
 
@@ -22,6 +23,7 @@ type View = 'list' | 'export';
  */
 export function Portfolio() {
   const nodes = trpc.nodes.get_masternodes.useQuery();
+  const balance = useBalance();
   const [query, setQuery] = useState('');
   const [view, setView] = useState<View>('list');
   const data = nodes.data;
@@ -69,6 +71,7 @@ export function Portfolio() {
           value={data && (income !== null || rows.length === 0) ? formatUsd2(income ?? 0) : MISSING}
         />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
+        <Stat label="Runway" value={runwayValue(balance.data)} />
       </section>
       <QueryState query={nodes} what="Your nodes" loadingLabel="Loading your nodes…">
         {(data) =>

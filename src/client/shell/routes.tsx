@@ -16,6 +16,7 @@ const ApiKeys = lazyPage(() => import('../account/ApiKeys'), 'ApiKeys');
 // chunk loads only for an operator (customers and visitors get the 404 page).
 const ConsoleGate = lazyPage(() => import('../console/ConsoleGate'), 'ConsoleGate');
 const Billing = lazyPage(() => import('../account/Billing'), 'Billing');
+const Statement = lazyPage(() => import('../account/Statement'), 'Statement');
 const DashboardHome = lazyPage(() => import('../coins/DashboardHome'), 'DashboardHome');
 const Deploy = lazyPage(() => import('../deploy/Deploy'), 'Deploy');
 const Faq = lazyPage(() => import('../site/Faq'), 'Faq');
@@ -70,6 +71,13 @@ export const ROUTES: RouteDef[] = [
   { path: '/dashboard/affiliate', page: Affiliate, access: 'user', layout: 'dashboard', title: 'Affiliate' },
   { path: '/dashboard/settings', page: Settings, access: 'user', layout: 'account', title: 'Settings' },
   { path: '/dashboard/billing', page: Billing, access: 'user', layout: 'account', title: 'Billing' },
+  {
+    path: '/dashboard/billing/statement',
+    page: Statement,
+    access: 'user',
+    layout: 'account',
+    title: 'Statement',
+  },
   {
     path: '/dashboard/notifications',
     page: NotificationSettings,

@@ -1,5 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
+import { formatDailyPrice } from '../../shared/format';
+import { trpc } from '../app/trpc';
+import { lowestDailyPrice, planFloors, type PriceRow } from '../coins/pricing';
+import { formatUsd2 } from '../ui/display';
 import '../layout/site.css';
 
 const STEPS = [
@@ -51,8 +55,30 @@ function useScrollToHash() {
   }, []);
 }
 
+/** The prices on offer now (campaigns included), undefined until loaded: the page never states a price it made up. */
+function useOfferedPrices(): PriceRow[] | undefined {
+  return trpc.coins.get_detailed.useQuery().data?.data;
+}
+
+/** "Pricing from $X/day" at the lowest daily price on offer; just "Pricing" until it is known. */
+function PricingFrom({ rows }: { rows: PriceRow[] | undefined }) {
+  const lowest = rows ? lowestDailyPrice(rows) : null;
+  return <>{lowest === null ? 'Pricing' : `Pricing from $${formatDailyPrice(lowest)}/day`}</>;
+}
+
+/** The plans' monthly "from" prices, each only when some coin offers the plan. */
+function PlanMonthly({ rows }: { rows: PriceRow[] | undefined }) {
+  const floors = rows ? planFloors(rows) : null;
+  const parts = [
+    floors?.cloud && `Cloud hosting from ${formatUsd2(floors.cloud.monthly)} a month`,
+    floors?.dedicated && `dedicated from ${formatUsd2(floors.dedicated.monthly)}`,
+  ].filter(Boolean);
+  return <>{parts.length ? `${parts.join(', ')}. No setup fee.` : 'No setup fee.'}</>;
+}
+
 export function Landing() {
   useScrollToHash();
+  const prices = useOfferedPrices();
   const [, navigate] = useLocation();
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -78,7 +104,9 @@ export function Landing() {
               the node online.
             </p>
             <p className="hero-price">
-              <Link href="/pricing">Pricing from $0.063/day</Link>
+              <Link href="/pricing">
+                <PricingFrom rows={prices} />
+              </Link>
             </p>
           </div>
           <form className="card hero-form" onSubmit={onStart} aria-label="Create your account">
@@ -147,8 +175,12 @@ export function Landing() {
         <div className="container">
           <div className="teaser card">
             <div>
-              <h2>Pricing from $0.063/day</h2>
-              <p className="muted">Cloud hosting from $1.89 a month, dedicated from $3.90. No setup fee.</p>
+              <h2>
+                <PricingFrom rows={prices} />
+              </h2>
+              <p className="muted">
+                <PlanMonthly rows={prices} />
+              </p>
             </div>
             <Link href="/pricing" className="btn btn-primary">
               See pricing

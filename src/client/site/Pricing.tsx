@@ -11,7 +11,7 @@ import { QueryState } from '../ui/QueryState';
 import '../layout/site.css';
 import { TableScroll } from '../ui/TableScroll';
 
-/** The two plans (deployment-and-nodes.md section 1); their prices come from the coins' regular prices. */
+/** The two plans (deployment-and-nodes.md section 1); their prices are the lowest the coins offer now. */
 const PLANS = [
   {
     key: 'dedicated',
@@ -173,7 +173,7 @@ function Campaigns({ rows }: { rows: PriceRow[] }) {
   return (
     <section className="card campaigns" aria-labelledby="campaigns-title">
       <h2 id="campaigns-title">Campaigns</h2>
-      <p className="muted">For a limited time these coins cost less than their plan's regular price.</p>
+      <p className="muted">For a limited time these coins cost less than their regular price.</p>
       <ul className="campaign-list">
         {rows.map((r) => (
           <li key={r.id} data-campaign={r.id}>

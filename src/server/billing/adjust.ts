@@ -6,6 +6,7 @@ import { fail } from '../kernel/errors';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { accountBalance, InsufficientFunds, PLATFORM, postTransfer, userAccount } from './ledger';
 import { findTransferByKey } from './queries';
+import { remindIfLow } from './runway';
 
 export type Adjustment = { userId: number; amount: Micros; reason: string; key: string };
 export type AdjustResult = { applied: boolean; balance: Micros; username: string };
@@ -60,6 +61,8 @@ export async function adjustBalance(db: DB, by: OperatorActor, a: Adjustment): P
         }
         return false;
       }
+      // An operator's debit shortens the runway like any other.
+      if (!credit) await remindIfLow(trx, user.id, Date.now());
       await logOperatorAction(trx, by, 'billing adjust', {
         user_id: user.id,
         username: user.username,

@@ -214,12 +214,20 @@ export function lowBalances(db: Q, days: number, after: number, upTo: number): P
     .execute();
 }
 
-/** True for the first reminder of the user's day; false when one was raised already. */
-export async function claimReminder(db: Q, userId: number, day: string, now: number): Promise<boolean> {
+/**
+ * True for the first reminder of the user's day, and for a later one that day that first
+ * says the balance no longer covers the next charge (`short`); false otherwise.
+ */
+export async function claimReminder(db: Q, userId: number, day: string, now: number, short = false): Promise<boolean> {
   const r = await db
     .insertInto('balance_reminders')
-    .values({ user_id: userId, day, at: now })
-    .onConflict((oc) => oc.columns(['user_id', 'day']).doNothing())
+    .values({ user_id: userId, day, at: now, short: short ? 1 : 0 })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'day'])
+        .doUpdateSet({ at: now, short: 1 })
+        .where(sql<boolean>`balance_reminders.short = 0 AND excluded.short = 1`),
+    )
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }

@@ -70,7 +70,7 @@ export async function runDailyCharge(
   // Once per day, after its charges (a run cut before this sends them on the next tick).
   const state = await chargeDay(deps.db, today);
   if (state?.completed_at != null && state.reminded_at === null) {
-    await remindLowBalances(deps, today, now, signal);
+    await remindLowBalances(deps, now, signal);
     await markReminded(deps.db, today, now);
   }
   return out;

@@ -3,6 +3,7 @@ import type { Micros } from '../../shared/money';
 import { usd } from '../../shared/notification-kinds';
 import type { Database } from '../db/schema';
 import { accountBalance, PLATFORM, postTransfer, userAccount, type MoneyTx, type TransferKind } from './ledger';
+import { remindIfLow } from './runway';
 
 /*
  * A debt is what a customer owes after a card payment was taken back (refund, dispute)
@@ -63,6 +64,8 @@ export async function takeBack(trx: MoneyTx, t: TakeBack): Promise<Micros> {
     description: t.description,
     meta: t.meta,
   });
+  // A payment taken back shortens the runway: the customer hears it before a node goes.
+  await remindIfLow(trx, t.userId, Date.now());
   return short;
 }
 

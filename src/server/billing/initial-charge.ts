@@ -2,6 +2,7 @@ import type { Masternode } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { debtOpen, openDebt } from './debt';
 import { dayOf, initialChargeAmount, initialChargeKey, usdCeil } from './charge-days';
+import { remindIfLow } from './runway';
 import { InsufficientFunds, PLATFORM, balanceChanged, postTransfer, userAccount, type MoneyTx } from './ledger';
 
 type NewNode = Pick<Masternode, 'id' | 'mn_id' | 'user_id' | 'hosting_price' | 'created_at' | 'alias'>;
@@ -57,4 +58,6 @@ export async function chargeInitial(trx: MoneyTx, userId: number, nodes: NewNode
     throw err;
   }
   if (charged) await balanceChanged(trx, userId);
+  // More fees, less balance: the runway may now be short (reminders.ts, runway.ts).
+  if (nodes.length) await remindIfLow(trx, userId, Date.now());
 }

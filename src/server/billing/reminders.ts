@@ -1,20 +1,19 @@
 import type { DB } from '../db/open';
-import { raise } from '../notifications/raise';
+import { LOW_RUNWAY_DAYS } from '../../shared/runway';
 import { lastUserId } from '../auth/users';
-import { claimReminder, lowBalances } from './charge-queries';
+import { lowBalances } from './charge-queries';
+import { remindIfLow } from './runway';
 
-/** Reminders start this many days of fees before a balance runs out (spec: 3). */
-export const REMIND_DAYS = 3;
 /** User ids per read (and per transaction of reminders). */
 const USERS_PER_READ = 1000;
 
 /**
- * Tells each user whose balance covers fewer than REMIND_DAYS days of their nodes' fees,
- * at most once per UTC day (a row per user and day claims it, in the raise's transaction).
+ * After a day's charges: tells each user whose balance covers fewer than LOW_RUNWAY_DAYS
+ * days of their nodes' fees (`remindIfLow`: at most once per UTC day, and which nodes go
+ * at the next 00:00 UTC when the balance does not cover it).
  */
 export async function remindLowBalances(
   deps: { db: DB; afterChunk?(destroyed: boolean): void },
-  day: string,
   now: number,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -22,19 +21,11 @@ export async function remindLowBalances(
   const last = await lastUserId(deps.db);
   for (let after = 0; after < last; after += USERS_PER_READ) {
     signal?.throwIfAborted();
-    const low = await lowBalances(deps.db, REMIND_DAYS, after, after + USERS_PER_READ);
+    const low = await lowBalances(deps.db, LOW_RUNWAY_DAYS, after, after + USERS_PER_READ);
     if (low.length) {
       const n = await deps.db.transaction().execute(async (trx) => {
         let raised = 0;
-        for (const u of low) {
-          if (!(await claimReminder(trx, u.user_id, day, now))) continue;
-          const balance = Math.max(0, u.balance);
-          await raise(trx, u.user_id, 'low_balance', {
-            balance_micros: balance,
-            days_left: Math.floor(balance / u.daily),
-          });
-          raised++;
-        }
+        for (const u of low) if (await remindIfLow(trx, u.user_id, now)) raised++;
         return raised;
       });
       if (n) deps.afterChunk?.(false);

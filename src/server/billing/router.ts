@@ -8,6 +8,9 @@ import {
   getBalanceOutput,
   getTransactionsInput,
   getTransactionsOutput,
+  exportTransactionsOutput,
+  getStatementInput,
+  getStatementOutput,
   redeemCouponInput,
   resumeStripeInput,
   resumeStripeOutput,
@@ -18,6 +21,7 @@ import { cancelCardSession, openCardSession, resumeCardSession } from './card/se
 import { redeemGiftCode } from './coupons/service';
 import { generateWallet, getAltPayments } from './crypto/service';
 import { getBalance, getTransactions } from './service';
+import { exportTransactions, getStatement } from './statement';
 
 // Procedure names are the spec's call names (platform-and-account.md section 7).
 export const billingRouter = router({
@@ -27,7 +31,7 @@ export const billingRouter = router({
         method: 'GET',
         path: '/api/get_balance',
         summary:
-          '`{success, balance, total_masternodes, monthly_cost}`: the balance in USD (cents), the charged nodes and 30 days of their fees',
+          '`{success, balance, total_masternodes, monthly_cost, daily_cost, runway_hours, at_risk[{mn_id, name}], keep}`: the balance in USD (cents), the charged nodes and 30 days of their fees; their fees per day, the whole hours the balance pays them (null with no fees), and when the balance does not cover the next 00:00 UTC charge, the nodes it would destroy and the USD that keeps them all',
       },
     })
     .output(getBalanceOutput)
@@ -44,6 +48,30 @@ export const billingRouter = router({
     .input(getTransactionsInput)
     .output(getTransactionsOutput)
     .query(({ ctx, input }) => getTransactions(ctx, ctx.user.id, input ?? { page: 1, per_page: 20 })),
+  export_transactions: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/export_transactions',
+        summary:
+          'The whole history as a CSV file (`date_utc,description,amount_usd,balance_usd`, oldest first, exact amounts); over tRPC `{success, filename, csv}`',
+        csv: true,
+      },
+    })
+    .output(exportTransactionsOutput)
+    .query(({ ctx }) => exportTransactions(ctx.db, ctx.user.id)),
+  get_statement: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_statement',
+        summary:
+          '`{success, month, months[], opening, money_in, money_out, closing, entries[{date, description, amount, balance}]}`: `month` (YYYY-MM, UTC) of the ledger: the balance it began with, every line with the balance after it, and the balance it ended with (now, for this month); `months`: those with a statement, newest first',
+      },
+    })
+    .input(getStatementInput)
+    .output(getStatementOutput)
+    .query(({ ctx, input }) => getStatement(ctx.db, ctx.user.id, input.month)),
   credit_card: authedProcedure
     .meta({
       rest: {

@@ -2,7 +2,7 @@ import type { GetBalanceOutput, GetTransactionsOutput } from '../../shared/schem
 import { microsToUsd, toUsdNumber } from '../../shared/money';
 import type { Context } from '../rpc/context';
 import { hourOf } from '../notifications/raise';
-import { accountBalance, userAccount } from './ledger';
+import { namesOf, runwayOf } from './runway';
 import { pendingCardSessions } from './card/queries';
 import { chargedNodeTotals } from '../nodes/charged';
 import { userTransfers } from './queries';
@@ -11,15 +11,17 @@ import { pendingDeposits } from './crypto/service';
 type Ctx = Pick<Context, 'db'>;
 
 export async function getBalance(ctx: Ctx, userId: number): Promise<GetBalanceOutput> {
-  const [balance, nodes] = await Promise.all([
-    accountBalance(ctx.db, userAccount(userId)),
-    chargedNodeTotals(ctx.db, userId),
-  ]);
+  const r = await runwayOf(ctx.db, userId);
   return {
     success: true,
-    balance: toUsdNumber(balance),
-    total_masternodes: nodes.count,
-    monthly_cost: microsToUsd(nodes.daily * 30),
+    balance: toUsdNumber(r.balance),
+    total_masternodes: (await chargedNodeTotals(ctx.db, userId)).count,
+    monthly_cost: microsToUsd(r.daily * 30),
+    daily_cost: microsToUsd(r.daily),
+    runway_hours: r.hours,
+    at_risk: await namesOf(ctx.db, r.atRisk),
+    // Rounded up: adding this much is never a cent short.
+    keep: Math.ceil(r.short / 10_000) / 100,
   };
 }
 

@@ -201,6 +201,8 @@ export interface BalanceRemindersTable {
   user_id: number;
   day: string;
   at: number;
+  /** 1 once the day's warning that the balance does not cover the next charge was raised. */
+  short: Generated<number>;
 }
 
 export interface LedgerAccountsTable {

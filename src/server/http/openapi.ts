@@ -59,7 +59,9 @@ export function openApiDocument(routes: RestRoute[], serverUrl: string) {
     const responses: Record<string, unknown> = {
       '200': {
         description: 'Success',
-        content: { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : {} } },
+        content: r.csv
+          ? { 'text/csv': { schema: { type: 'string' } } }
+          : { 'application/json': { schema: r.output ? jsonSchema(r.output, 'output') : {} } },
       },
     };
     // The statuses of the table in docs/decisions.md ("Errors and statuses").

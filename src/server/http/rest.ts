@@ -102,6 +102,13 @@ export function mountRest<E extends Env>(
       const route = multipart && (!json || isMultipartContentType(c.req.header('content-type'))) ? multipart : json!;
       try {
         const input = route.multipart ? await readMultipartInput(c) : await readInput(c, route);
+        if (route.csv) {
+          const file = (await call(ctx, route.procedure, input, c.req.raw.signal)) as { filename: string; csv: string };
+          return c.body(file.csv, 200, {
+            'content-type': 'text/csv; charset=utf-8',
+            'content-disposition': `attachment; filename="${file.filename}"`,
+          });
+        }
         const body = await cachedAnswer(cache, route, input, () => call(ctx, route.procedure, input, c.req.raw.signal));
         return c.body(body, 200, { 'content-type': 'application/json' });
       } catch (err) {

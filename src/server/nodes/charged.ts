@@ -82,3 +82,15 @@ export async function countChargedNodesOf(
 /** The owner of the node `nodeId` names (an SQL expression), as a scalar subquery: for billing's checks of old charge keys. */
 export const ownerOfNode = (nodeId: RawBuilder<number>) =>
   sql<number>`(SELECT user_id FROM nodes WHERE id = ${nodeId})`;
+
+/** The user's charged nodes with a fee, oldest first: the order the daily charge pays them in. */
+export function chargedNodesOf(db: Q, userId: number): Promise<ChargeableNode[]> {
+  return db
+    .selectFrom('nodes')
+    .select(['id', 'user_id', 'mn_id', 'coin_id', 'alias', 'hosting_price'])
+    .where('user_id', '=', userId)
+    .where('state', 'in', CHARGED)
+    .where('hosting_price', '>', 0)
+    .orderBy('id')
+    .execute();
+}

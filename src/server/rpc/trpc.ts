@@ -29,6 +29,11 @@ export type RestMeta = {
    * route of the same method: the adapter picks by Content-Type (http/multipart.ts).
    */
   multipart?: boolean;
+  /**
+   * The procedure answers `{filename, csv}`: the REST route sends the CSV itself
+   * (`text/csv`, a download named `filename`), what a script or `curl -o` wants.
+   */
+  csv?: boolean;
 };
 
 export type Meta = {

@@ -7,12 +7,25 @@ import { pageQuery } from './common';
  * integer micro-dollars; nothing is computed from these numbers.
  */
 
-/** `get_balance`: the balance (cents), the nodes that are charged and what they cost a month. */
+/** A node the next daily charge would destroy: its id and its name as notifications give it. */
+export const nodeAtRisk = z.object({ mn_id: z.string(), name: z.string() });
+
+/**
+ * `get_balance`: the balance (cents), the nodes that are charged and what they cost a
+ * month; beyond the spec, the runway: their fees per day (exact), the whole hours the
+ * balance pays them (null when nothing is charged), and, when the balance does not cover
+ * the next 00:00 UTC charge, the nodes it would destroy and what keeps them all (USD, up
+ * to the cent).
+ */
 export const getBalanceOutput = z.object({
   success: z.literal(true),
   balance: z.number(),
   total_masternodes: z.number().int(),
   monthly_cost: z.number(),
+  daily_cost: z.number(),
+  runway_hours: z.number().int().nullable(),
+  at_risk: z.array(nodeAtRisk),
+  keep: z.number(),
 });
 export type GetBalanceOutput = z.infer<typeof getBalanceOutput>;
 
@@ -45,6 +58,39 @@ export const getTransactionsOutput = z.object({
   total: z.number().int(),
 });
 export type GetTransactionsOutput = z.infer<typeof getTransactionsOutput>;
+
+/** A calendar month, UTC: "2026-11". */
+export const statementMonth = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'The month must be written YYYY-MM, such as 2026-11.');
+
+/** `get_statement {month}`: one month of the ledger. */
+export const getStatementInput = z.object({ month: statementMonth }).strict();
+/** A statement line: the history's line with the balance after it. */
+export const statementEntry = transaction.extend({ balance: z.number() });
+/**
+ * A monthly statement from the ledger: the balance when the month began, every line of
+ * it in order, the balance when it ended (or now, for the month under way); `months`: the
+ * months with a statement, newest first. USD numbers, exact to the micro-dollar.
+ */
+export const getStatementOutput = z.object({
+  success: z.literal(true),
+  month: statementMonth,
+  months: z.array(statementMonth),
+  opening: z.number(),
+  money_in: z.number(),
+  money_out: z.number(),
+  closing: z.number(),
+  entries: z.array(statementEntry),
+});
+export type GetStatementOutput = z.infer<typeof getStatementOutput>;
+
+/** `export_transactions`: the whole history as CSV (over REST the file itself). */
+export const exportTransactionsOutput = z.object({
+  success: z.literal(true),
+  filename: z.string(),
+  csv: z.string(),
+});
 
 /** One currency a deposit can be made in; `address` is empty until the user generated theirs. */
 export const altPayment = z.object({
