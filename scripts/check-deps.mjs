@@ -48,6 +48,7 @@ export const TABLE_OWNERS = {
   placements: 'nodes',
   observations: 'nodes',
   sync_progress: 'nodes',
+  node_rewards: 'nodes',
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',

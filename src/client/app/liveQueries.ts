@@ -55,7 +55,13 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   // The build queue travels with the node list; the deploy page reads it alone.
   // Nodes come and go: the billing page's Total nodes and Monthly expenses too.
   refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
-  refresh_masternodes: () => [all('nodes.get_masternodes'), all('nodes.get_masternode'), all('billing.get_balance')],
+  // A new reward changes the node list (last reward) and the reward histories.
+  refresh_masternodes: () => [
+    all('nodes.get_masternodes'),
+    all('nodes.get_masternode'),
+    all('nodes.get_rewards'),
+    all('billing.get_balance'),
+  ],
   refresh_masternode: (p) => [{ path: 'nodes.get_masternode', input: { masternode: p.mn_id } }],
   // The ledger moved: the profile's balance (top bar), the billing page, the affiliate
   // page (a referral bonus is a transfer), and the node list, whose monthly cost changes

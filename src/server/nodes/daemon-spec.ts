@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/catalog';
+import { nodeRewardAtomic } from '../../shared/roi';
 import { blsPublicKeyOf } from './output-read';
 import { coinsToSat } from '../fleet/daemons/amounts';
 import { versionedImage } from '../fleet/daemon-version';
@@ -110,7 +111,7 @@ export async function buildSpec(
           syncSeconds: profile.sync_seconds,
           // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
           collateralSat: satoshisOrUndefined(coin.collateral),
-          rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
+          rewardSat: nodeRewardAtomic(reward),
           // The key the owner's registration names (a real node has it in its config).
           ...(operatorPublic ? { operatorPublic } : {}),
           // The simulator stands in for the validator client too (its Keymanager API).
