@@ -332,7 +332,7 @@ export const notificationKinds = {
   daemon_upgraded: def<NodeRef & { version: string }>({
     setting: 'maintenance',
     icon: 'up',
-    subject: (p) => `${nodeName(p)} was upgraded`,
+    subject: (p) => `Your ${nodeName(p)} was upgraded`,
     build: (p) => ({
       message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`,
       link: nodeLink(p),

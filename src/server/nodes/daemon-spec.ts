@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails } from '../coins/catalog';
 import { nodeRewardAtomic } from '../../shared/roi';
+import { coinNode, withArticle } from '../../shared/english';
 import { blsPublicKeyOf } from './output-read';
 import { coinsToSat } from '../fleet/daemons/amounts';
 import { versionedImage } from '../fleet/daemon-version';
@@ -139,7 +140,7 @@ export async function buildSpec(
   if (profile.p2p_port !== undefined) {
     if (!node.server_ip)
       throw new Error(
-        `node ${node.mn_id}: a ${coin.label} node needs a public IPv4 for its P2P port ${profile.p2p_port}`,
+        `node ${node.mn_id}: ${withArticle(coinNode(coin.label))} needs a public IPv4 for its P2P port ${profile.p2p_port}`,
       );
     ports.p2p = profile.p2p_port;
     publish = [
@@ -189,7 +190,9 @@ export async function buildSpec(
     // A validator is run, not only watched: its client beside the beacon node, holding
     // the keystore through 0600 files in the data folder.
     if (!opts.validator)
-      throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
+      throw new Error(
+        `node ${node.mn_id}: ${withArticle(`${coin.label} validator`)} needs its keystore to run its validator client`,
+      );
     files.push(...validatorFiles(dataDir, opts.validator));
     // On this machine the daemon's own path; in the image, its name on PATH.
     const local = (argv: string[]) =>
