@@ -49,6 +49,7 @@ export const TABLE_OWNERS = {
   observations: 'nodes',
   sync_progress: 'nodes',
   validator_exit_files: 'nodes',
+  node_rewards: 'nodes',
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',

@@ -50,6 +50,7 @@ const SPEC_ROUTES = [
   'POST /api/quick_setup',
   'GET /api/get_masternodes',
   'GET /api/get_masternode',
+  'GET /api/get_rewards',
   'GET /api/get_common_info',
   'GET /api/get_tfa',
   'POST /api/logout',

@@ -351,6 +351,9 @@ describe('rewards and network status, raised by the monitor', () => {
   it('raises the first reward once, then a bad network status once per change into it', async () => {
     const owner = await freshUser(s.deps, { prefix: 'rewarded' });
     const mnId = await deployedNode(owner);
+    // Only a real node earns: this one is counted as real (its row says so) while the
+    // simulator still answers for it. A simulated node's rewards: test/procedure/rewards.test.ts.
+    await s.deps.db.updateTable('nodes').set({ simulated: 0 }).where('mn_id', '=', mnId).execute();
     expect((await simAdmin('POST', `/nodes/${mnId}/register`)).status).toBe(200);
     const first = await waitFor(
       async () => (await rowsOf(owner.id, mnId)).find((r) => r.kind === 'first_reward'),
@@ -359,6 +362,9 @@ describe('rewards and network status, raised by the monitor', () => {
     );
     expect(first.message).toMatch(new RegExp(`^Your Dash node ${mnId} received its first reward: [0-9.]+ DASH\\.$`));
     expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'first_reward')).toHaveLength(1);
+    expect(
+      await s.deps.db.selectFrom('node_rewards').select('amount_atomic').where('mn_id', '=', mnId).execute(),
+    ).not.toEqual([]);
 
     expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: 'POSE_BANNED' })).status).toBe(200);
     const banned = await waitFor(

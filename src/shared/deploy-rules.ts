@@ -1,3 +1,4 @@
+import { withArticle } from './english';
 import { coinWords, entryRequired, familyOf } from './families';
 import type { DeployField, DeployServerInput } from './schemas/deploy-payload';
 
@@ -15,10 +16,11 @@ export const BLS_INCORRECT = 'Incorrect BLS key';
 export const MAX_NEURONS = 50;
 
 /** A field the coin's family does not send (families.ts `fields`). */
-export const fieldNotTaken = (label: string, field: string) => `The field "${field}" is not part of a ${label} deploy.`;
+export const fieldNotTaken = (label: string, field: string) =>
+  `The field "${field}" is not part of ${withArticle(label)} deploy.`;
 
 export const addressNotValid = (label: string, prefix: string) =>
-  `Address is not valid: a ${label} address starts with "${prefix}".`;
+  `Address is not valid: ${withArticle(label)} address starts with "${prefix}".`;
 
 type Coin = { id: string; label: string; family: string; dip003_restrict: boolean };
 

@@ -1,5 +1,6 @@
 import { formatUsdGrouped } from './money';
 import { runwayText } from './runway';
+import { coinNode } from './english';
 
 /**
  * Every kind of notification the platform raises, in one typed map: its icon, the email
@@ -90,8 +91,8 @@ type KindDef<P> = {
 
 const def = <P>(d: KindDef<P>) => d;
 
-/** "Dash node mn-abc (my alias)". */
-const nodeName = (n: NodeRef) => `${n.coin} node ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
+/** "Dash node mn-abc (my alias)", "Horizen Secure Node zen42-…". */
+const nodeName = (n: NodeRef) => `${coinNode(n.coin)} ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
 const nodeLink = (n: NodeRef, tab?: string) =>
   `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
 /** The portfolio's list of destroyed validators with their slashing-protection files. */
@@ -120,45 +121,45 @@ export const notificationKinds = {
   node_deployed: def<NodeRef>({
     setting: 'node_deployed',
     icon: 'check',
-    subject: (p) => `Your ${p.coin} node is deployed`,
+    subject: (p) => `Your ${coinNode(p.coin)} is deployed`,
     // Its daemon has just started and catches up with its chain: `node_running` follows when it runs.
     build: (p) => ({ message: `Your ${nodeName(p)} is deployed and syncing.`, link: nodeLink(p) }),
   }),
   node_running: def<NodeRef>({
     setting: 'node_deployed',
     icon: 'up',
-    subject: (p) => `Your ${p.coin} node is running`,
+    subject: (p) => `Your ${coinNode(p.coin)} is running`,
     build: (p) => ({ message: `Your ${nodeName(p)} is running.`, link: nodeLink(p) }),
   }),
   start_required: def<NodeRef>({
     setting: 'node_action',
     icon: 'action',
-    subject: (p) => `Your ${p.coin} node needs to be started`,
+    subject: (p) => `Your ${coinNode(p.coin)} needs to be started`,
     build: (p) => ({ message: `Your ${nodeName(p)} needs to be started.`, link: nodeLink(p, 'config') }),
   }),
   new_start_required: def<NodeRef>({
     setting: 'node_action',
     icon: 'action',
-    subject: (p) => `Your ${p.coin} node needs a new start`,
+    subject: (p) => `Your ${coinNode(p.coin)} needs a new start`,
     build: (p) => ({ message: `Your ${nodeName(p)} needs a new start.`, link: nodeLink(p, 'config') }),
   }),
   update_required: def<NodeRef>({
     setting: 'node_action',
     icon: 'action',
-    subject: (p) => `Your ${p.coin} node needs an update`,
+    subject: (p) => `Your ${coinNode(p.coin)} needs an update`,
     build: (p) => ({ message: `Your ${nodeName(p)} needs an update.`, link: nodeLink(p) }),
   }),
   // The owner's quick setup key could not be applied (their node runs as before).
   quick_setup_failed: def<NodeRef & { reason: string }>({
     setting: 'node_action',
     icon: 'warning',
-    subject: (p) => `Your ${p.coin} node did not take its key`,
+    subject: (p) => `Your ${coinNode(p.coin)} did not take its key`,
     build: (p) => ({ message: `Quick setup of your ${nodeName(p)}: ${p.reason}`, link: nodeLink(p, 'config') }),
   }),
   node_down: def<NodeRef & { flaps?: number }>({
     setting: 'node_down',
     icon: 'down',
-    subject: (p) => `Your ${p.coin} node is down`,
+    subject: (p) => `Your ${coinNode(p.coin)} is down`,
     build: (p) => ({
       message: `Your ${nodeName(p)} is down.${p.flaps ? ` It went down ${p.flaps} more time${p.flaps === 1 ? '' : 's'} since the last alert.` : ''}`,
       link: nodeLink(p),
@@ -167,37 +168,37 @@ export const notificationKinds = {
   sync_stalled: def<NodeRef>({
     setting: 'node_down',
     icon: 'warning',
-    subject: (p) => `Your ${p.coin} node stopped syncing`,
+    subject: (p) => `Your ${coinNode(p.coin)} stopped syncing`,
     build: (p) => ({ message: `Your ${nodeName(p)} has made no sync progress for a while.`, link: nodeLink(p) }),
   }),
   sync_resumed: def<NodeRef>({
     setting: 'node_down',
     icon: 'up',
-    subject: (p) => `Your ${p.coin} node is syncing again`,
+    subject: (p) => `Your ${coinNode(p.coin)} is syncing again`,
     build: (p) => ({ message: `Your ${nodeName(p)} is syncing again.`, link: nodeLink(p) }),
   }),
   node_up: def<NodeRef>({
     setting: 'node_down',
     icon: 'up',
-    subject: (p) => `Your ${p.coin} node is back up`,
+    subject: (p) => `Your ${coinNode(p.coin)} is back up`,
     build: (p) => ({ message: `Your ${nodeName(p)} is back up.`, link: nodeLink(p) }),
   }),
   network_status: def<NodeRef & { status: BadNetworkState }>({
     setting: 'network_status',
     icon: 'warning',
-    subject: (p) => `Your ${p.coin} node: ${p.status}`,
+    subject: (p) => `Your ${coinNode(p.coin)}: ${p.status}`,
     build: (p) => ({ message: `Your ${nodeName(p)} ${networkText[p.status]}.`, link: nodeLink(p) }),
   }),
   first_reward: def<NodeRef & { amount: string }>({
     setting: 'first_reward',
     icon: 'reward',
-    subject: (p) => `First reward for your ${p.coin} node`,
+    subject: (p) => `First reward for your ${coinNode(p.coin)}`,
     build: (p) => ({ message: `Your ${nodeName(p)} received its first reward: ${p.amount}.`, link: nodeLink(p) }),
   }),
   reward: def<NodeRef & { amount: string }>({
     setting: 'rewards',
     icon: 'reward',
-    subject: (p) => `Reward for your ${p.coin} node`,
+    subject: (p) => `Reward for your ${coinNode(p.coin)}`,
     build: (p) => ({ message: `Your ${nodeName(p)} received a reward: ${p.amount}.`, link: nodeLink(p) }),
   }),
   login_new_ip: def<{ ip: string }>({
@@ -359,7 +360,7 @@ export const notificationKinds = {
   node_destroyed_unpaid: def<NodeRef & { validator?: boolean }>({
     setting: 'balance',
     icon: 'trash',
-    subject: (p) => `Your ${p.coin} node was destroyed for unpaid fees`,
+    subject: (p) => `Your ${coinNode(p.coin)} was destroyed for unpaid fees`,
     build: (p) =>
       p.validator
         ? {
@@ -376,7 +377,7 @@ export const notificationKinds = {
   daemon_upgraded: def<NodeRef & { version: string }>({
     setting: 'maintenance',
     icon: 'up',
-    subject: (p) => `${nodeName(p)} was upgraded`,
+    subject: (p) => `Your ${nodeName(p)} was upgraded`,
     build: (p) => ({
       message: `Your ${nodeName(p)} now runs daemon version ${p.version}, as its network requires.`,
       link: nodeLink(p),

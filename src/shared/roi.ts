@@ -23,3 +23,11 @@ export function income(collateral: number, priceUsd: number, roi: number) {
   const yearly = (collateral * priceUsd * roi) / 100;
   return { yearly, monthly: yearly / 12, weekly: yearly / 52, daily: yearly / 365 };
 }
+
+/**
+ * A node's share of one block's reward in 1e-8 coin units: what one payment to it is worth.
+ * Daemons report the heights that paid a node, not amounts, so rewards are counted with it.
+ */
+export function nodeRewardAtomic(r: Pick<RewardParams, 'block_reward' | 'node_share'>): number {
+  return Math.round(r.block_reward * r.node_share * 1e8);
+}

@@ -49,6 +49,11 @@ describe('alert channels page', () => {
       await toast(page, 'Alert channel added').waitFor();
       const secret = (await section.getByLabel('Signing secret', { exact: true }).textContent())!.trim();
       expect(secret).toMatch(/^whsec_/);
+      // How to check the signature, in words a reader can follow (no "of<unix time>").
+      const explained = await section.getByText(/Each delivery carries the header/).textContent();
+      expect(explained).toContain(
+        "t is the delivery's Unix time, and v1 the hex HMAC-SHA256, keyed with this secret, of t, a dot and the request body.",
+      );
       receiver.state.secret = secret;
       await section.getByText(`${receiver.url}/hook`).waitFor();
 

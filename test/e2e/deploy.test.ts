@@ -342,7 +342,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     const { server_id } = await deploy();
     // Monero-type: syncing, then the register command, then running (the simulator moves fast).
     await finish(server_id, async () => {
-      const v = view('Start your service node');
+      const v = view('Start your masternode');
       await v
         .getByText('Syncing', { exact: true })
         .or(v.getByLabel('Start command', { exact: true }))

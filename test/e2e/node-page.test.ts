@@ -350,6 +350,8 @@ describe('node page actions', () => {
       await page.goto(`/dashboard/masternode/${mn}?tab=config`);
       const form = page.getByRole('region', { name: 'Change the fee recipient' });
       await form.waitFor();
+      // Headed as what it is: a validator, not a masternode.
+      expect(await page.locator('.node-header-text p.muted').textContent()).toMatch(/^(ETH|GNO) Validator$/);
       const input = form.getByLabel('New fee recipient');
       const submit = form.getByRole('button', { name: 'Change fee recipient' });
       const updates = callsTo(page, 'nodes.update_validator_fee');

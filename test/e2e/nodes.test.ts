@@ -185,7 +185,7 @@ describe('portfolio and node pages', () => {
         .locator('.stat', { has: page.getByText('Earnings', { exact: true }) })
         .locator('.stat-value')
         .textContent(),
-    ).toBe('---');
+    ).toBe('None (simulated)');
     await page.getByRole('heading', { name: 'Important notes' }).waitFor();
     await page.getByText(/charged daily at 00:00 UTC/).waitFor();
     await screenshot(page, 'node-overview');

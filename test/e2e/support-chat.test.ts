@@ -126,6 +126,9 @@ describe('support chat', () => {
     const page = await session.newPage(390);
     await page.goto('/');
     await page.getByRole('button', { name: 'Chat with support' }).click();
+    expect(await panel(page).locator('.support-intro').textContent()).toBe(
+      'Leave your email address and your question: we answer here, and by email too, in case you have left this page.',
+    );
     await panel(page).getByLabel('Your email').fill('curious@example.test');
     await send(page, 'Which coins can I host?');
     expect(await fitsViewport(page)).toBe(true);

@@ -75,6 +75,12 @@ describe('the kind map', () => {
     expect(renderNotification('node_down', { ...node, flaps: 2 }).message).toBe(
       'Your Dash node mn-test-1 (home) is down. It went down 2 more times since the last alert.',
     );
+    // A label that names its kind of node gets no second "node".
+    const zen = { mn_id: 'zen42-1', coin: 'Horizen Secure Node', alias: null };
+    expect(renderNotification('node_down', { ...zen, flaps: 0 }).message).toBe(
+      'Your Horizen Secure Node zen42-1 is down.',
+    );
+    expect(renderNotification('node_down', { ...zen, flaps: 0 }).subject).toBe('Your Horizen Secure Node is down');
     expect(renderNotification('deposit_credited', { currency: 'Litecoin', usd_micros: 12_345_678 }).message).toContain(
       '$12.35',
     );

@@ -166,7 +166,7 @@ describe('the family registry', () => {
     expect(coinWords('oxen').addressPrefix).toBe('L');
     expect(deployProblem({ ...coin('monero'), id: 'oxen', label: 'Oxen' }, { txid: 'b123' })).toEqual({
       field: 'txid',
-      message: 'Address is not valid: a Oxen address starts with "L".',
+      message: 'Address is not valid: an Oxen address starts with "L".',
     });
     expect(coinWords('gno').deposit.chain).toBe('gnosis');
     expect(coinWords('eth').deposit).toEqual({ chain: 'mainnet', site: 'https://launchpad.ethereum.org' });

@@ -146,8 +146,8 @@ function AddChannelForm() {
       {secret && (
         <Alert kind="warning">
           Your webhook's signing secret is shown only now. Each delivery carries the header{' '}
-          <code>Nodekeep-Signature: t=&lt;unix time&gt;,v1=&lt;hex&gt;</code>: the HMAC-SHA256 of{' '}
-          <code>&lt;unix time&gt;.&lt;body&gt;</code> with this secret.
+          <code>Nodekeep-Signature: t=…,v1=…</code>: <code>t</code> is the delivery's Unix time, and <code>v1</code> the
+          hex HMAC-SHA256, keyed with this secret, of <code>t</code>, a dot and the request body.
           <CopyBlock label="Signing secret" text={secret} />
         </Alert>
       )}

@@ -14,6 +14,8 @@ const cached = {
   nodes: getQueryKey(trpc.nodes.get_masternodes, undefined, 'query'),
   nodeA: getQueryKey(trpc.nodes.get_masternode, { masternode: 'dash-aaaaaaaaaa' }, 'query'),
   nodeB: getQueryKey(trpc.nodes.get_masternode, { masternode: 'dash-bbbbbbbbbb' }, 'query'),
+  rewards: getQueryKey(trpc.nodes.get_rewards, {}, 'query'),
+  nodeRewards: getQueryKey(trpc.nodes.get_rewards, { masternode: 'dash-aaaaaaaaaa' }, 'query'),
   info: getQueryKey(trpc.auth.get_common_info, undefined, 'query'),
   tfa: getQueryKey(trpc.auth.get_tfa, undefined, 'query'),
   status: getQueryKey(trpc.system.status, undefined, 'query'),
@@ -46,12 +48,14 @@ describe('live event → queries map', () => {
     ]);
   });
 
-  it("refresh_masternodes refetches the node list, node pages and the billing page's node totals only", async () => {
+  it("refresh_masternodes refetches the node list, node pages, rewards and the billing page's node totals only", async () => {
     expect(await staleAfter({ type: 'refresh_masternodes', payload: {} })).toEqual([
       'balance',
       'nodeA',
       'nodeB',
+      'nodeRewards',
       'nodes',
+      'rewards',
     ]);
   });
 

@@ -55,10 +55,12 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   // The build queue travels with the node list; the deploy page reads it alone.
   // Nodes come and go: the billing page's Total nodes and Monthly expenses too.
   refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
-  // A destroyed validator's slashing-protection file appears under Removed nodes.
+  // A new reward changes the node list (last reward) and the reward histories; a destroyed
+  // validator's slashing-protection file appears under Removed nodes.
   refresh_masternodes: () => [
     all('nodes.get_masternodes'),
     all('nodes.get_masternode'),
+    all('nodes.get_rewards'),
     all('billing.get_balance'),
     all('nodes.removed_validators'),
   ],

@@ -1,3 +1,4 @@
+import { coinNode } from '../../shared/english';
 import { Link } from 'wouter';
 import type { CoinDetail } from '../../shared/schemas/coins';
 import { CoinLogo } from './CoinLogo';
@@ -33,7 +34,9 @@ export function CoinHeader({ coin }: { coin: CoinDetail }) {
                 Deploy a node
               </button>
               <p id="deploy-paused" className="muted small">
-                {coin.coming_soon ? `${coin.label} nodes are coming soon.` : 'Deployments are paused for maintenance.'}
+                {coin.coming_soon
+                  ? `${coinNode(coin.label, true)} are coming soon.`
+                  : 'Deployments are paused for maintenance.'}
               </p>
             </>
           ) : (

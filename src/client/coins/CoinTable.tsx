@@ -1,3 +1,4 @@
+import { coinNode } from '../../shared/english';
 import { Link } from 'wouter';
 import type { CoinRow } from '../../shared/schemas/coins';
 import { COLUMNS, monthlyFee, type Sort, type SortKey } from './coinList';
@@ -106,7 +107,7 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
               aria-label={`Deploy ${row.label}`}
               title={
                 row.coming_soon
-                  ? `${row.label} nodes are coming soon`
+                  ? `${coinNode(row.label, true)} are coming soon`
                   : 'Deployments of this coin are paused for maintenance'
               }
             >

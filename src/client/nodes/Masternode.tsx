@@ -10,6 +10,7 @@ import { HostingCard, ImportantNotes, WalletCard } from './NodeSideCards';
 import { NodeTabs, panelId, tabId, type NodeTab } from './NodeTabs';
 import { OverviewCards, RevenueBar } from './OverviewCards';
 import { Proposals } from './Proposals';
+import { RewardHistory } from './RewardHistory';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from './portfolio';
@@ -103,6 +104,7 @@ function Overview({ node }: { node: MasternodeDetail }) {
           {node.wallet_info && <WalletCard wallet={node.wallet_info} simulated={node.simulated} />}
         </div>
       </div>
+      <RewardHistory masternode={node.mn_id} />
       <ImportantNotes />
     </>
   );

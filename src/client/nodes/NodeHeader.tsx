@@ -8,7 +8,7 @@ import { Stat } from '../ui/Stat';
 import { SimulatedBadge } from '../ui/SimulatedBadge';
 import { AliasEditor, useShownAlias } from './AliasEditor';
 
-/** Name (alias or id), "<TICKER> Masternode", the deploy link, and Worth and ROI when priced. */
+/** Name (alias or id), "<TICKER> Masternode" (or "Validator"), the deploy link, and Worth and ROI when priced. */
 export function NodeHeader({ node }: { node: MasternodeDetail }) {
   const priced = node.worth !== '--' && node.revenue !== '--';
   const shown = useShownAlias(node);
@@ -21,7 +21,10 @@ export function NodeHeader({ node }: { node: MasternodeDetail }) {
             <h1>{nodeName(shown)}</h1>
             <AliasEditor node={shown} />
           </div>
-          <p className="muted">{node.currency_data.ticker} Masternode</p>
+          {/* The spec's "<TICKER> Masternode"; a validator is not a masternode. */}
+          <p className="muted">
+            {node.currency_data.ticker} {node.front_options.validator_evm ? 'Validator' : 'Masternode'}
+          </p>
           {node.simulated && <SimulatedBadge />}
         </div>
         <div className="node-header-action">

@@ -17,9 +17,16 @@ export function OverviewCards({ node }: { node: MasternodeDetail }) {
         label="Investment"
         value={node.simulated ? `None (simulated)` : `${formatNumber(node.collateral)} ${ticker}`}
       />
+      {/* Nor does it earn: its simulated wallet's coins are no earnings. */}
       <Stat
         label="Earnings"
-        value={a ? `${formatNumber(a.sent + a.balance - node.collateral)} ${ticker}` : NO_ACTIVITY}
+        value={
+          node.simulated
+            ? 'None (simulated)'
+            : a
+              ? `${formatNumber(a.sent + a.balance - node.collateral)} ${ticker}`
+              : NO_ACTIVITY
+        }
       />
       <Stat label="Exits" value={a ? `${formatNumber(a.sent)} ${ticker}` : NO_ACTIVITY} />
       <Stat label="Daily hosting fees" value={`$${formatDailyPrice(node.hosting_price)}`} />

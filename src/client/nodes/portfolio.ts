@@ -39,12 +39,6 @@ export function rowMatches(row: PortfolioRow, query: string): boolean {
   return has(q, n.currency, n.currency_data.label, n.currency_data.ticker, n.mn_id, n.output_text, n.payee, n.alias);
 }
 
-/** Sum of the numeric monthly revenues; null when no node has one (no prices). */
-export function monthlyIncome(nodes: MasternodeListItem[]): number | null {
-  const known = nodes.map((n) => n.revenue).filter((r): r is number => typeof r === 'number');
-  return known.length ? known.reduce((a, b) => a + b, 0) : null;
-}
-
 /**
  * Only families set up through a masternode.conf line go into the export (the family
  * registry's `exported`): DIP003 kinds register on chain, Horizen, Monero-type and EVM

@@ -8,7 +8,9 @@ import { QueuePanel } from './QueuePanel';
 import { RemovedNodes } from './RemovedNodes';
 import { Stat } from '../ui/Stat';
 import { formatCount, formatUsd2, MISSING } from '../ui/display';
-import { blockMatches, exportBlocks, monthlyIncome, portfolioRows, rowMatches } from '../nodes/portfolio';
+import { blockMatches, exportBlocks, portfolioRows, rowMatches } from '../nodes/portfolio';
+import { RewardHistory } from '../nodes/RewardHistory';
+import { monthlyIncomeText } from '../nodes/rewards';
 import { trpc } from '../app/trpc';
 import { runwayValue, useBalance } from '../layout/Runway';
 import { QueryState } from '../ui/QueryState';
@@ -24,6 +26,8 @@ type View = 'list' | 'export';
 export function Portfolio() {
   const nodes = trpc.nodes.get_masternodes.useQuery();
   const balance = useBalance();
+  // "Monthly income" is what the rewards of the last 30 days were worth when they came.
+  const rewards = trpc.nodes.get_rewards.useQuery({});
   const [query, setQuery] = useState('');
   const [view, setView] = useState<View>('list');
   const data = nodes.data;
@@ -32,7 +36,6 @@ export function Portfolio() {
   const blocks = useMemo(() => (data ? exportBlocks(data.masternodes) : []), [data]);
   const shownRows = rows.filter((r) => rowMatches(r, query));
   const shownBlocks = blocks.filter((b) => blockMatches(b, query));
-  const income = data ? monthlyIncome(data.masternodes) : null;
   const searching = query.trim() !== '';
 
   return (
@@ -66,10 +69,7 @@ export function Portfolio() {
       <section className="stats portfolio-stats" aria-label="Portfolio totals">
         <Stat label="Nodes" value={data ? formatCount(rows.length) : MISSING} />
         <Stat label="Total worth" value={data ? formatUsd2(data.total_worth) : MISSING} />
-        <Stat
-          label="Monthly income"
-          value={data && (income !== null || rows.length === 0) ? formatUsd2(income ?? 0) : MISSING}
-        />
+        <Stat label="Monthly income" value={monthlyIncomeText(rewards.data)} />
         <Stat label="Monthly expenses" value={data ? formatUsd2(data.monthly_cost) : MISSING} />
         <Stat label="Runway" value={runwayValue(balance.data)} />
       </section>
@@ -92,10 +92,13 @@ export function Portfolio() {
             <div className={`portfolio-layout${data.queue.length ? ' with-queue' : ''}`}>
               <div className="portfolio-main">
                 {view === 'list' ? (
-                  <section className="card table-card">
-                    <PortfolioTable rows={shownRows} />
-                    {shownRows.length === 0 && <p className="table-empty">No nodes match “{query.trim()}”.</p>}
-                  </section>
+                  <>
+                    <section className="card table-card">
+                      <PortfolioTable rows={shownRows} />
+                      {shownRows.length === 0 && <p className="table-empty">No nodes match “{query.trim()}”.</p>}
+                    </section>
+                    <RewardHistory />
+                  </>
                 ) : (
                   <ExportView blocks={shownBlocks} searching={searching} />
                 )}

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 import { humanDuration, relativeTime, utcDate, utcDateTime } from '../nodes/nodeTime';
-import {
-  blockMatches,
-  exportBlocks,
-  exportLine,
-  isExportable,
-  monthlyIncome,
-  portfolioRows,
-  rowMatches,
-} from '../nodes/portfolio';
+import { blockMatches, exportBlocks, exportLine, isExportable, portfolioRows, rowMatches } from '../nodes/portfolio';
 
 // The portfolio's rules and the node pages' times apart from the browser.
 
@@ -61,13 +53,6 @@ describe('portfolio rows', () => {
     for (const q of ['pivx', 'PIVX-1', 'my node', 'dpayee', '1.2.3.4', '']) expect(rowMatches(row, q), q).toBe(true);
     expect(rowMatches(row, 'dash')).toBe(false);
     expect(rowMatches({ kind: 'queue', item: queued('dash-9') }, 'dash')).toBe(true);
-  });
-
-  it('sums numeric revenues only', () => {
-    expect(monthlyIncome([node('a', { revenue: 1.25 }), node('b', { revenue: '--' }), node('c', { revenue: 2 })])).toBe(
-      3.25,
-    );
-    expect(monthlyIncome([node('a', { revenue: '--' })])).toBeNull();
   });
 });
 

@@ -95,7 +95,7 @@ function VisitorChat({ open }: { open: boolean }) {
     return (
       <>
         <p className="support-intro">
-          Leave your email and your question: we answer here, and by email if you have left.
+          Leave your email address and your question: we answer here, and by email too, in case you have left this page.
         </p>
         <Composer schema={supportVisitorStartInput} withEmail send={(data) => start.mutateAsync(data)} />
       </>

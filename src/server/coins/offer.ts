@@ -1,3 +1,4 @@
+import { coinNode } from '../../shared/english';
 import type { DB } from '../db/open';
 import type { CoinRecord } from '../db/schema';
 import type { FleetAccess } from '../fleet/access';
@@ -14,7 +15,7 @@ import { coinDetails } from './queries';
 export type Offer = { offered: true } | { offered: false; reason: string; missing: string };
 
 export const comingSoon = (label: string) =>
-  `${label} nodes are coming soon: the servers that run them are being prepared. Please check back later.`;
+  `${coinNode(label, true)} are coming soon: the servers that run them are being prepared. Please check back later.`;
 
 /** Where the coin's project publishes no node software: nothing is being prepared, and we say so. */
 export const noPublicDaemon = (label: string) =>

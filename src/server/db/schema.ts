@@ -520,6 +520,25 @@ export interface SyncProgressTable {
   rate: number | null;
 }
 
+/** A reward a real node was paid (migrations/2026-11-28T1060-node-rewards.ts), written by the monitor. */
+export interface NodeRewardsTable {
+  id: Generated<number>;
+  user_id: number;
+  node_id: number;
+  mn_id: string;
+  coin_id: string;
+  /** The block that paid it. */
+  height: number;
+  paid_at: number;
+  /** The node's share of the block's reward, in 1e-8 coin units. */
+  amount_atomic: number;
+  /** The coin's USD price the platform held when the reward was seen; null without a quote. */
+  price_usd: number | null;
+  usd_micros: number | null;
+  created_at: number;
+}
+export type NodeReward = Selectable<NodeRewardsTable>;
+
 /** node_view: the three joined, read-only (migrations/2026-11-23T1400-node-lifecycle.ts). */
 export interface NodeViewTable {
   id: number;
@@ -804,6 +823,7 @@ export interface Database {
   observations: ObservationsTable;
   sync_progress: SyncProgressTable;
   validator_exit_files: ValidatorExitFilesTable;
+  node_rewards: NodeRewardsTable;
   node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;

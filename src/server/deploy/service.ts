@@ -1,3 +1,4 @@
+import { coinNode } from '../../shared/english';
 import { randomUUID } from 'node:crypto';
 import { BLS_INCORRECT, deployProblem } from '../../shared/deploy-rules';
 import { familyOf } from '../../shared/families';
@@ -25,7 +26,7 @@ export const BURN_REQUIRED = 'Burn transaction ID required.';
 export const BURN_NOT_CHECKED = 'Please check the burn transaction first.';
 export const BURN_MISMATCH = 'The burn output does not match this burn transaction. Please check the burn again.';
 export const BURN_VERIFIED = 'Burn transaction verified.';
-export const NO_BURN = (label: string) => `${label} nodes need no burn transaction.`;
+export const NO_BURN = (label: string) => `${coinNode(label, true)} need no burn transaction.`;
 
 const ENTRY_NOUN = { txid: 'transaction ID', address: 'address', license: 'license key' } as const;
 export const sameDeploy = (noun: string) => `You already deployed a node with this ${noun}.`;

@@ -1,3 +1,4 @@
+import { coinNode } from '../../shared/english';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { familyOf } from '../../shared/families';
 import type { DeployValidatorsInput } from '../../shared/schemas/deploy';
@@ -15,7 +16,7 @@ import { checkUserNodeLimit } from './user-limit';
 import { checkFreeNodeLimit } from './free-limits';
 import { writePaidNodes } from './paid-nodes';
 
-export const NOT_VALIDATORS = (label: string) => `${label} nodes are not validators: deploy them with their transaction ID or address.`;
+export const NOT_VALIDATORS = (label: string) => `${coinNode(label, true)} are not validators: deploy them with their transaction ID or address.`;
 export const KEY_IN_USE = 'This validator key is already deployed on this platform.';
 export const DEPLOYED = 'Deployed';
 export const NONE_DEPLOYED = 'No validator was deployed: see the message for each file.';

@@ -1,3 +1,4 @@
+import { coinNode, withArticle } from '../../shared/english';
 import { randomBytes } from 'node:crypto';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { coinDetails, findCoin } from '../coins/catalog';
@@ -80,7 +81,7 @@ export async function checkCoin(d: Deps, coinId: string, hostName: string | null
     const placement = await chooseHost(d, profile, hostName);
     const host = placement.host;
     out.host = host;
-    pass('host', `host ${host.name} (${host.engine}) can take a ${coin.label} node`);
+    pass('host', `host ${host.name} (${host.engine}) can take ${withArticle(coinNode(coin.label))}`);
 
     const engine = d.engines.for(host);
     const program = host.engine === 'docker' ? profile.image! : profile.program;

@@ -3,6 +3,8 @@ import path from 'node:path';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
 import { familyOf } from '../../shared/families';
 import { coinDetails } from '../coins/catalog';
+import { nodeRewardAtomic } from '../../shared/roi';
+import { coinNode, withArticle } from '../../shared/english';
 import { blsPublicKeyOf } from './output-read';
 import { coinsToSat } from '../fleet/daemons/amounts';
 import { versionedImage } from '../fleet/daemon-version';
@@ -113,7 +115,7 @@ export async function buildSpec(
           ...(familyOf(coin.family).startsAlone ? { registered: true } : {}),
           // Beyond 2^53 satoshis (90 million coins) the simulator keeps its default collateral.
           collateralSat: satoshisOrUndefined(coin.collateral),
-          rewardSat: Math.round(reward.block_reward * reward.node_share * 1e8),
+          rewardSat: nodeRewardAtomic(reward),
           // The key the owner's registration names (a real node has it in its config).
           ...(operatorPublic ? { operatorPublic } : {}),
           // The simulator stands in for the validator client too (its Keymanager API).
@@ -141,7 +143,7 @@ export async function buildSpec(
   if (profile.p2p_port !== undefined) {
     if (!node.server_ip)
       throw new Error(
-        `node ${node.mn_id}: a ${coin.label} node needs a public IPv4 for its P2P port ${profile.p2p_port}`,
+        `node ${node.mn_id}: ${withArticle(coinNode(coin.label))} needs a public IPv4 for its P2P port ${profile.p2p_port}`,
       );
     ports.p2p = profile.p2p_port;
     publish = [
@@ -194,7 +196,9 @@ export async function buildSpec(
     // A validator is run, not only watched: its client beside the beacon node, holding
     // the keystore through 0600 files in the data folder.
     if (!opts.validator)
-      throw new Error(`node ${node.mn_id}: a ${coin.label} validator needs its keystore to run its validator client`);
+      throw new Error(
+        `node ${node.mn_id}: ${withArticle(`${coin.label} validator`)} needs its keystore to run its validator client`,
+      );
     files.push(...validatorFiles(dataDir, opts.validator));
     // On this machine the daemon's own path; in the image, its name on PATH.
     const local = (argv: string[]) =>

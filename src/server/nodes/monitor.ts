@@ -24,6 +24,7 @@ import { nodeStatusFrom } from '../fleet/status-map';
 import type { RpcEndpoint } from '../fleet/engine';
 import { simulatedBlockTimeS } from '../fleet/simulator/limits';
 import { alertsOfCheck } from '../notifications/alerts';
+import { paidOfCheck, recordReward } from './rewards';
 
 export type MonitorOptions = {
   /** Node status every this often (spec: 60 s), network status every `networkMs` (15 min). */
@@ -36,6 +37,8 @@ export type MonitorOptions = {
   alertDownMs?: number;
   /** A node not yet synced whose blocks have not risen this long is alerted stalled (SYNC_STALL_MINUTES; 60). */
   syncStallMs?: number;
+  /** How a daemon is looked at: `observe` (fleet/observe.ts); procedure tests hand in what a daemon would answer. */
+  observe?: typeof observe;
 };
 
 /**
@@ -218,7 +221,7 @@ export class Monitor {
     if (engineState.state === 'running') {
       try {
         endpoint = await engine.rpcEndpoint(node.mn_id);
-        obs = await observe(node, profile, endpoint, this.opts.daemonTimeoutMs);
+        obs = await (this.opts.observe ?? observe)(node, profile, endpoint, this.opts.daemonTimeoutMs);
       } catch (err) {
         error = err as Error;
         this.metrics.daemonErrors.inc({ kind: err instanceof DaemonError ? err.kind : 'other' });
@@ -251,18 +254,19 @@ export class Monitor {
       patch.blocks = obs.blocks;
       patch.wallet_info = obs.wallet ? JSON.stringify({ ...obs.wallet, blocks: obs.blocks }) : null;
     }
+    let paid: ReturnType<typeof paidOfCheck> = null;
     if (withNetwork && obs) {
       patch.status_on_network = net.status_on_network;
       patch.status_text = net.status_text;
       patch.network_checked_at = now;
-      if (obs.rewardFrequencyS !== null) patch.reward_freq_s = Math.max(1, Math.round(obs.rewardFrequencyS));
-      if (obs.lastPaidHeight !== null && obs.blocks !== null) {
-        const coin = await findCoin(this.db, node.coin_id);
-        const coinBlockS = coin ? coinDetails(coin).reward.block_time_s : 60;
-        const blockS = profile.run === 'simulator' ? simulatedBlockTimeS(coinBlockS, profile.time_scale) : coinBlockS;
-        patch.last_paid_height = obs.lastPaidHeight;
-        patch.last_paid = now - Math.max(0, obs.blocks - obs.lastPaidHeight) * blockS * 1000;
-      }
+      // How often the network pays its nodes: a reward figure, so none for a simulated node.
+      if (obs.rewardFrequencyS !== null && node.simulated !== 1)
+        patch.reward_freq_s = Math.max(1, Math.round(obs.rewardFrequencyS));
+      const coin = await findCoin(this.db, node.coin_id);
+      const coinBlockS = coin ? coinDetails(coin).reward.block_time_s : 60;
+      const blockS = profile.run === 'simulator' ? simulatedBlockTimeS(coinBlockS, profile.time_scale) : coinBlockS;
+      paid = paidOfCheck(node, obs, blockS, now);
+      if (paid) Object.assign(patch, paid);
     }
     if (withNetwork && obs && endpoint) Object.assign(patch, await this.ownerViews.read(node, profile, endpoint, obs));
     const registerText = obs && endpoint ? await this.registrationText(node, profile, endpoint, obs) : null;
@@ -303,6 +307,8 @@ export class Monitor {
         sync_stalled: obs !== null ? syncStalled(sync, now, this.opts.syncStallMs ?? 3_600_000) : null,
       };
       alerted = await alertsOfCheck(trx, node, seen, now, { downAfterMs: this.opts.alertDownMs ?? 180_000 });
+      // The node's reward history (and the portfolio's income): the page and list show it.
+      if (paid && (await recordReward(trx, node, paid, now))) visibleChange = true;
       if (registerText) await updateNodeRow(trx, node.id, { output_text: registerText });
       if (engineState.restarts !== node.engine_restarts)
         await updatePlacement(trx, node.id, { engine_restarts: engineState.restarts });

@@ -16,6 +16,7 @@ import {
   updateAliasInput,
   updateValidatorFeeInput,
 } from '../../shared/schemas/nodes';
+import { getRewardsInput, getRewardsOutput } from '../../shared/schemas/rewards';
 import { router, scriptProcedure } from '../rpc/trpc';
 import {
   deleteMasternode,
@@ -28,6 +29,7 @@ import {
   updateAlias,
   updateValidatorFee,
 } from './actions';
+import { getRewards } from './rewards';
 import { getMasternode, getMasternodes } from './service';
 import { removedValidators, slashingProtectionFile } from './removed-view';
 
@@ -54,6 +56,18 @@ export const nodesRouter = router({
     .input(mnQuery)
     .output(getMasternodeOutput)
     .query(({ ctx, input }) => getMasternode(ctx, ctx.user.id, input.masternode)),
+  get_rewards: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_rewards',
+        summary:
+          "`{rewards[], last_30_days, total, simulated_only}`: the rewards the user's nodes were paid (or one node's, `masternode`), newest first, each with its USD value at the price the platform held when it arrived; simulated nodes earn none",
+      },
+    })
+    .input(getRewardsInput)
+    .output(getRewardsOutput)
+    .query(({ ctx, input }) => getRewards(ctx, ctx.user.id, input)),
   get_proposals: scriptProcedure
     .meta({
       rest: {

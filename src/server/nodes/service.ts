@@ -64,7 +64,9 @@ function listItem(
     status: n.status,
     status_on_network: n.status_on_network,
     active_time: n.active_since === null ? null : Math.floor((Date.now() - n.active_since) / 1000),
-    last_paid: iso(n.last_paid),
+    // A simulated node earns nothing: a payment its simulated chain made (before the monitor
+    // ignored them) is not shown as a reward.
+    last_paid: n.simulated === 1 ? null : iso(n.last_paid),
     worth: e.worth,
     revenue: e.revenue,
     create_date: new Date(n.created_at).toISOString(),
@@ -213,7 +215,7 @@ export async function getMasternode(
       // A simulated node runs on no address a customer could reach: show none.
       server_ip: simulated ? null : n.server_ip,
       server_ip6: simulated ? null : n.server_ip6,
-      reward_freq: n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
+      reward_freq: simulated || n.reward_freq_s === null ? null : Math.round((n.reward_freq_s / 3600) * 100) / 100,
       zen: zen
         ? { ip4: simulated ? null : n.server_ip, ip6: simulated ? null : n.server_ip6, id: n.mn_id, fqdn: null }
         : null,

@@ -117,7 +117,8 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
     fee_recipient: null,
     withdrawal_address: null,
     pose_penalty: n.pose_penalty,
-    last_paid_block: n.last_paid_height,
+    // A simulated node's chain pays nobody: no paid block to show.
+    last_paid_block: n.simulated === 1 ? null : n.last_paid_height,
   };
   const field = (label: string, value: string | null | undefined, secret = false) => {
     if (value) setup.fields.push({ label, value, secret });

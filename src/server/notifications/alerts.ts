@@ -1,3 +1,5 @@
+import { formatCoins } from '../../shared/coin-amount';
+import { nodeRewardAtomic } from '../../shared/roi';
 import { badNetworkStates, type BadNetworkState } from '../../shared/notification-kinds';
 import { coinDetails, findCoin } from '../coins/catalog';
 import type { DB } from '../db/open';
@@ -173,7 +175,5 @@ export async function alertsOfCheck(
 async function rewardAmount(db: DB, coinId: string): Promise<string> {
   const coin = await findCoin(db, coinId);
   if (!coin) return 'a masternode reward';
-  const r = coinDetails(coin).reward;
-  const v = r.block_reward * r.node_share;
-  return `${Number(v.toFixed(8)).toString()} ${coin.ticker}`;
+  return `${formatCoins(BigInt(nodeRewardAtomic(coinDetails(coin).reward)), 8)} ${coin.ticker}`;
 }

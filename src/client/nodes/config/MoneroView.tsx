@@ -8,7 +8,7 @@ import { ConfigCard } from './parts';
 export function MoneroView({ node }: { node: MasternodeDetail }) {
   const state = moneroState(node.status, node.output_text);
   return (
-    <ConfigCard title="Start your service node">
+    <ConfigCard title="Start your masternode">
       {state.kind === 'running' && (
         <Alert kind="success">
           <strong>Congratulations</strong> Your node is running.
