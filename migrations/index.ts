@@ -41,6 +41,7 @@ import * as coinChecks from './2026-11-28T0800-coin-checks';
 import * as imageBuilds from './2026-11-28T0830-image-builds';
 import * as hostMemory from './2026-11-28T0900-host-memory';
 import * as syncProgress from './2026-11-28T0930-sync-progress';
+import * as nodeUptimeEvents from './2026-11-28T1050-node-uptime-events';
 
 /**
  * The migrations, in order. Listed statically (rather than read from the folder at
@@ -90,4 +91,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T0830-image-builds': imageBuilds,
   '2026-11-28T0900-host-memory': hostMemory,
   '2026-11-28T0930-sync-progress': syncProgress,
+  '2026-11-28T1050-node-uptime-events': nodeUptimeEvents,
 };

@@ -48,6 +48,8 @@ export const TABLE_OWNERS = {
   placements: 'nodes',
   observations: 'nodes',
   sync_progress: 'nodes',
+  node_uptime: 'nodes',
+  node_events: 'nodes',
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',

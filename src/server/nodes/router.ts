@@ -6,6 +6,8 @@ import {
   getMasternodesOutput,
   getProposalsOutput,
   mnQuery,
+  nodeLogOutput,
+  restartNodeOutput,
   quickSetupInput,
   registerSubmitInput,
   setAlertsMutedInput,
@@ -23,6 +25,7 @@ import {
   updateValidatorFee,
 } from './actions';
 import { getMasternode, getMasternodes } from './service';
+import { ownNodeLog, restartOwnNode } from './node-maintenance';
 
 export const nodesRouter = router({
   get_masternodes: scriptProcedure
@@ -126,4 +129,28 @@ export const nodesRouter = router({
     .input(quickSetupInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => quickSetup(ctx, ctx.user.id, input)),
+  get_node_log: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_node_log',
+        summary:
+          "`{success, lines[]}`: the last 100 lines of the node's daemon log, its RPC password, keys and any other secret replaced by `[hidden]`",
+      },
+    })
+    .input(mnQuery)
+    .output(nodeLogOutput)
+    .query(({ ctx, input }) => ownNodeLog(ctx, ctx.user.id, input.masternode)),
+  restart_node: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/restart_node',
+        summary:
+          "`{success, message}`: restarts the node's daemon, at most once per 10 minutes per node; sooner answers 429 with when it can be asked again",
+      },
+    })
+    .input(mnQuery)
+    .output(restartNodeOutput)
+    .mutation(({ ctx, input }) => restartOwnNode(ctx, ctx.user.id, input.masternode)),
 });

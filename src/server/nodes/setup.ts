@@ -1,4 +1,5 @@
 import { coinWords, familyOf } from '../../shared/families';
+import { explorerUrl, type ExplorerLink, type ExplorerTemplates } from '../../shared/explorer';
 import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
@@ -20,6 +21,8 @@ type Input = {
   masternodeKey?: string | null;
   /** When the node's start was claimed (a start under way), if it was (repository `startClaimOf`). */
   startClaimAt?: number | null;
+  /** The coin's public explorer (catalog `explorer`): transaction ids and addresses link to it. */
+  explorer?: ExplorerTemplates | null;
 };
 
 const MARKERS = new Set(['not_active', 'active', 'migrated']);
@@ -61,7 +64,14 @@ function operatorPublicKey(n: Masternode, secrets: NodeSecrets | null): string |
   return s && isBlsSecretKey(s) ? blsPublicKeyHex(Buffer.from(s.replace(/^0x/, ''), 'hex')) : null;
 }
 
-export function buildSetup({ node: n, coin, secrets, masternodeKey = null, startClaimAt = null }: Input): {
+export function buildSetup({
+  node: n,
+  coin,
+  secrets,
+  masternodeKey = null,
+  startClaimAt = null,
+  explorer = null,
+}: Input): {
   setup: NodeSetup;
   start_cmd: string;
 } {
@@ -78,8 +88,11 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
     pose_penalty: n.pose_penalty,
     last_paid_block: n.last_paid_height,
   };
-  const field = (label: string, value: string | null | undefined, secret = false) => {
-    if (value) setup.fields.push({ label, value, secret });
+  // A simulated node's values are on no public chain: an explorer would not know them.
+  const linked = n.simulated === 1 ? null : explorer;
+  const field = (label: string, value: string | null | undefined, secret = false, link?: ExplorerLink) => {
+    if (value)
+      setup.fields.push({ label, value, secret, href: link && linked ? explorerUrl(linked, link, value) : null });
   };
   let start_cmd = '';
   const c = collateralOf(n.output_text) ?? (n.entry ? { txid: n.entry, index: null } : null);
@@ -102,8 +115,8 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       start_cmd = prepare;
       field('Operator public key', operatorPub);
       field('BLS secret', secrets?.operatorSecret, true);
-      field('Payee address', n.payee);
-      field('TXID', c?.txid);
+      field('Payee address', n.payee, false, 'address');
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
     case 'quick_setup': {
@@ -117,7 +130,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       );
       start_cmd = cmd;
       field('Operator key', secrets?.operatorSecret, true);
-      field('TXID', c?.txid);
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
     case 'monero': {
@@ -136,12 +149,12 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       // The withdrawal credentials are in the deposit, not the keystore: not known here.
       setup.withdrawal_address = null;
       field('Validator pubkey', n.validator_pubkey ?? out?.pubkey);
-      field('Fee recipient', setup.fee_recipient);
+      field('Fee recipient', setup.fee_recipient, false, 'address');
       break;
     }
     case 'zen':
     case 'nrg':
-      field('Address', n.entry);
+      field('Address', n.entry, false, 'address');
       break;
     case '3ull':
       field('License key', n.entry, true);
@@ -152,12 +165,12 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
         const op = d.operatorAddress ?? '<operatorAddress>';
         start_cmd = `createmasternode <ownerAddress> ${op}`;
         setup.commands.push({ label: 'Create the masternode from your wallet', text: start_cmd });
-        field('Operator address', d.operatorAddress);
-        field('TXID', d.txid ?? n.entry);
+        field('Operator address', d.operatorAddress, false, 'address');
+        field('TXID', d.txid ?? n.entry, false, 'tx');
         break;
       }
       if (family.entry === 'reward_address') {
-        field('Reward address', n.entry);
+        field('Reward address', n.entry, false, 'address');
         break;
       }
       const line = masternodeConfLine(n, masternodeKey);
@@ -167,7 +180,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
         { label: 'Start the node from your wallet', text: start_cmd },
       );
       field('Private key', masternodeKey, true);
-      field('TXID', c?.txid);
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
   }

@@ -188,6 +188,7 @@ export class LocalEngine implements NodeEngine {
 
   async logs(nodeId: string, tail = 100): Promise<string> {
     const rec = this.records.get(nodeId);
+    if (rec.spec.program === SIMULATOR_PROGRAM && this.simulator.on) return this.simulator.nodeLog(nodeId, tail);
     const file = this.records.logFile(this.slotOf(rec, nodeId));
     if (!fs.existsSync(file)) return '';
     const lines = fs.readFileSync(file, 'utf8').split('\n');

@@ -177,6 +177,12 @@ export class SimulatorHost {
     return { host: '127.0.0.1', port: await this.port(), path: `/c/${coinId}` };
   }
 
+  /** The node's synthetic daemon log (node-log.ts), its last `tail` lines. */
+  async nodeLog(nodeId: string, tail: number): Promise<string> {
+    const r = (await this.admin('GET', `/nodes/${encodeURIComponent(nodeId)}/log/${tail}`)) as { lines: string[] };
+    return r.lines.join('\n');
+  }
+
   /** The node restarted with its owner's operator key (quick setup). */
   async operatorKey(nodeId: string, secret: string): Promise<void> {
     await this.admin('POST', `/nodes/${encodeURIComponent(nodeId)}/operator-key`, { secret });
