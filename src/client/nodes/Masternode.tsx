@@ -10,6 +10,9 @@ import { HostingCard, ImportantNotes, WalletCard } from './NodeSideCards';
 import { NodeTabs, panelId, tabId, type NodeTab } from './NodeTabs';
 import { OverviewCards, RevenueBar } from './OverviewCards';
 import { Proposals } from './Proposals';
+import { NodeLogCard } from './NodeLog';
+import { RestartCard } from './RestartCard';
+import { UptimeCard } from './UptimeChart';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from './portfolio';
@@ -99,10 +102,13 @@ function Overview({ node }: { node: MasternodeDetail }) {
         <NodeDetails node={node} />
         <div className="node-side">
           <HostingCard node={node} />
+          <UptimeCard uptime={node.uptime} />
+          <RestartCard node={node} />
           <NodeAlertsCard mn={node.mn_id} />
           {node.wallet_info && <WalletCard wallet={node.wallet_info} simulated={node.simulated} />}
         </div>
       </div>
+      {node.state === 'live' && <NodeLogCard mn={node.mn_id} />}
       <ImportantNotes />
     </>
   );

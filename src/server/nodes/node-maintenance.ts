@@ -15,7 +15,7 @@ type Ctx = Pick<Context, 'db' | 'hub' | 'fleet' | 'log' | 'secrets'>;
 
 export const NOT_PLACED = 'This node is not running on a server yet: it can be restarted, and has a log, once it is.';
 export const LOG_UNREADABLE = "This node's log cannot be read right now. Please try again in a minute.";
-export const RESTART_ASKED = 'The node is being restarted. It is back in about a minute.';
+export const RESTART_ASKED = 'The node is being restarted.';
 
 async function ownLiveNode(ctx: Ctx, userId: number, mnId: string): Promise<Masternode> {
   const n = await findUserNode(ctx.db, userId, mnId);
