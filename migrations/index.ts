@@ -44,6 +44,7 @@ import * as syncProgress from './2026-11-28T0930-sync-progress';
 import * as nodeRunningAlert from './2026-11-28T1010-node-running-alert';
 import * as validatorExitFiles from './2026-11-28T1030-validator-exit-files';
 import * as reminderShort from './2026-11-28T1040-reminder-short';
+import * as nodeUptimeEvents from './2026-11-28T1050-node-uptime-events';
 import * as nodeRewards from './2026-11-28T1060-node-rewards';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
@@ -98,6 +99,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1010-node-running-alert': nodeRunningAlert,
   '2026-11-28T1030-validator-exit-files': validatorExitFiles,
   '2026-11-28T1040-reminder-short': reminderShort,
+  '2026-11-28T1050-node-uptime-events': nodeUptimeEvents,
   '2026-11-28T1060-node-rewards': nodeRewards,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
 };

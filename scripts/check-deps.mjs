@@ -50,6 +50,8 @@ export const TABLE_OWNERS = {
   sync_progress: 'nodes',
   validator_exit_files: 'nodes',
   node_rewards: 'nodes',
+  node_uptime: 'nodes',
+  node_events: 'nodes',
   hosts: 'nodes',
   masternode_key_moves: 'nodes',
   daemon_rollouts: 'nodes',

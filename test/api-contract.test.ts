@@ -82,6 +82,8 @@ const SPEC_ROUTES = [
   'POST /api/test_alert_channel',
   // Beyond the spec (issue 9 alerts): per-node mute and quiet hours.
   'POST /api/mute_node_alerts',
+  'GET /api/get_node_log',
+  'POST /api/restart_node',
   'GET /api/get_alert_settings',
   'POST /api/save_quiet_hours',
   // Card payments and gift codes (issue 10); resume_stripe is beyond the spec (docs/decisions.md "Readings of the spec").

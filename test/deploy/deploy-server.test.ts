@@ -176,7 +176,7 @@ describe('a deploy of each family reaches server_created', () => {
     expect(parseOutputText('dip003', madeNode.output_text)).toMatchObject({ marker: 'not_active', operatorPubkey: blsPublicKeyHex(Buffer.from(operator, 'hex')) });
     // Its owner (only) sees it on the node page, blurred until the eye is toggled.
     const page = await rest('GET', `/api/get_masternode?masternode=${made.body.server_id}`, token);
-    expect(page.body.data.setup.fields).toContainEqual({ label: 'BLS secret', value: operator, secret: true });
+    expect(page.body.data.setup.fields).toContainEqual({ label: 'BLS secret', value: operator, secret: true, href: null });
 
     // No secret is anywhere in the database file or the logs in plaintext.
     const bytes = await databaseBytes(s);

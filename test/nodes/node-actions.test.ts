@@ -248,7 +248,7 @@ describe('validator fee', () => {
     expect(JSON.parse(r.output_text!)).toEqual({ pubkey, fee_recipient: good });
     const d = await detail(mn);
     expect(d.setup).toMatchObject({ view: 'validator', fee_recipient: good });
-    expect(d.setup.fields).toContainEqual({ label: 'Validator pubkey', value: pubkey, secret: false });
+    expect(d.setup.fields).toContainEqual({ label: 'Validator pubkey', value: pubkey, secret: false, href: null });
   });
 
   it('20 different fee changes at once end with the client and the row on the same address', async () => {

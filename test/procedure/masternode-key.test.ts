@@ -100,7 +100,7 @@ describe('the classic masternode key', () => {
 
     const page = (await d.caller(owner.token).nodes.get_masternode({ masternode: mnId })).data;
     expect(page.setup.commands).toContainEqual({ label: 'masternode.conf', text: line });
-    expect(page.setup.fields).toContainEqual({ label: 'Private key', value: key, secret: true });
+    expect(page.setup.fields).toContainEqual({ label: 'Private key', value: key, secret: true, href: null });
     expect(page.start_cmd).toBe('masternode start-alias cold_one');
     expect(page.output_text).toBe(`mn1 ${ip}:51472 ${key} ${txid} 0`);
 

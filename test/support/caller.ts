@@ -66,6 +66,7 @@ export function offlineFleet(): FleetAccess {
     reconcile: async () => {},
     daemonOf: async () => null,
     stopNode: async () => {},
+    daemonLog: async () => null,
     setOperatorKey: async () => {
       throw new Error('no fleet in this tier');
     },

@@ -92,7 +92,7 @@ describe('setup per family', () => {
     expect(start_cmd).toBe('masternode start-alias my_node');
     expect(setup.view).toBe('classic');
     expect(setup.started).toBe(false);
-    expect(setup.fields).toContainEqual({ label: 'Private key', value: 'privkey123', secret: true });
+    expect(setup.fields).toContainEqual({ label: 'Private key', value: 'privkey123', secret: true, href: null });
     expect(setup.commands[0]).toEqual({
       label: 'masternode.conf',
       text: `my_node 203.0.113.7:51472 privkey123 ${TXID} 1`,
@@ -124,8 +124,8 @@ describe('setup per family', () => {
     expect(setup.commands.map((c) => c.text)).toContain(
       `protx register_prepare ${TXID} 0 203.0.113.7:9999 <ownerAddress> ${pub} <votingAddress> 0 XpayoutAddr`,
     );
-    expect(setup.fields).toContainEqual({ label: 'BLS secret', value: secret, secret: true });
-    expect(setup.fields).toContainEqual({ label: 'Operator public key', value: pub, secret: false });
+    expect(setup.fields).toContainEqual({ label: 'BLS secret', value: secret, secret: true, href: null });
+    expect(setup.fields).toContainEqual({ label: 'Operator public key', value: pub, secret: false, href: null });
     expect(setup).toMatchObject({ view: 'dip003', pose_penalty: 12, last_paid_block: 777, started: false });
     expect(
       buildSetup({ node: { ...n, output_text: 'x active' }, coin: coin('dash', 'dip003'), secrets: null }).setup
@@ -140,7 +140,7 @@ describe('setup per family', () => {
       secrets: { operatorSecret: null, moneroSecret: 'ms' },
     });
     expect(m.start_cmd).toBe('register_master_node 0 bxAddr 100 123 pk sig');
-    expect(m.setup.fields).toContainEqual({ label: 'Secret key', value: 'ms', secret: true });
+    expect(m.setup.fields).toContainEqual({ label: 'Secret key', value: 'ms', secret: true, href: null });
     const v = buildSetup({
       node: node({ validator_pubkey: 'aa', output_text: '{"pubkey":"aa","fee_recipient":"0xfee"}' }),
       coin: coin('eth', 'evm'),

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { loginInput } from '../../shared/schemas/auth';
 import { useSession } from '../session/session';
-import { FormAlerts } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
+import { PASSWORD_CHANGED } from './Reset';
 import { CodeField, PasswordField, TextField } from '../ui/Field';
 import { AuthCard } from '../layout/SiteLayout';
 import { useForm } from '../ui/useForm';
@@ -49,6 +50,8 @@ export function Login() {
     },
   });
   const busy = form.pending || done;
+  // Arrived from a finished password reset (Reset.tsx): said until the next login attempt.
+  const [fromReset] = useState(() => (window.history.state as { notice?: string } | null)?.notice === PASSWORD_CHANGED);
 
   // The token is stored as the page leaves: stored earlier, the guest-only guard of
   // /login would move the user on before the success message could be seen.
@@ -65,6 +68,9 @@ export function Login() {
       title="Log in"
       subtitle={step === 'tfa' ? 'Enter the 6-digit code from your authenticator app.' : 'Welcome back to Nodekeep.'}
     >
+      {fromReset && !form.pending && !login.isError && !login.isSuccess && (
+        <Alert kind="success">Your password was changed. Log in with your new password.</Alert>
+      )}
       <FormAlerts form={form} title="Error!" />
       <form onSubmit={(e) => (busy ? e.preventDefault() : form.onSubmit(e))} noValidate>
         {step === 'password' ? (

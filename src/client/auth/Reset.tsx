@@ -10,6 +10,8 @@ import { trpc } from '../app/trpc';
 import './auth.css';
 
 const REDIRECT_DELAY_MS = 200;
+/** The history state /login reads to say the password was changed. */
+export const PASSWORD_CHANGED = 'password_changed';
 
 export function Reset() {
   const [params] = useSearchParams();
@@ -27,7 +29,11 @@ function ResetWithToken({ token }: { token: string }) {
     initial: { password: '', confirm: '' },
     submit: (data) => reset.mutateAsync({ token, password: data.password }),
     onSuccess: () => {
-      timer.current = setTimeout(() => navigate('/login', { replace: true }), REDIRECT_DELAY_MS);
+      // The login page says what happened (PASSWORD_CHANGED); the address stays /login.
+      timer.current = setTimeout(
+        () => navigate('/login', { replace: true, state: { notice: PASSWORD_CHANGED } }),
+        REDIRECT_DELAY_MS,
+      );
     },
   });
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);

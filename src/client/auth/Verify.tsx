@@ -12,14 +12,31 @@ const HOME_AFTER_MS = 5_000;
 export function Verify() {
   const [params] = useSearchParams();
   const hash = params.get('h');
-  if (!hash) return <Redirect to="/" replace />;
+  if (!hash) return <NotVerified reason="this link is incomplete. Open the link in the email again." />;
   return <VerifyHash hash={hash} />;
 }
+
+/**
+ * A link that cannot verify goes to the home page (spec: "Verify fails or no hash: /") with
+ * the reason in a toast that stays until closed: landing on / alone says nothing.
+ */
+function NotVerified({ reason }: { reason: string }) {
+  const toasts = useToasts();
+  const shown = useRef(false);
+  useEffect(() => {
+    if (shown.current) return;
+    shown.current = true;
+    toasts.show(`Your email was not verified: ${reason}`, { kind: 'error', sticky: true });
+  }, [reason, toasts]);
+  return <Redirect to="/" replace />;
+}
+
+/** "Invalid link." → "invalid link." to follow the colon. */
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 function VerifyHash({ hash }: { hash: string }) {
   const [, navigate] = useLocation();
   const verify = trpc.auth.verify.useMutation();
-  const toasts = useToasts();
 
   // The link works once: guard against the second effect run of development mode.
   const sent = useRef(false);
@@ -30,13 +47,7 @@ function VerifyHash({ hash }: { hash: string }) {
     mutate({ hash });
   }, [mutate, hash]);
 
-  // A bad or used link goes to the home page (spec: "Verify fails or no hash: /"), with the reason in a toast.
   const failure = verify.isError ? errorMessage(verify.error) : null;
-  useEffect(() => {
-    if (failure === null) return;
-    toasts.show(`Email not verified: ${failure}`, { kind: 'error' });
-    navigate('/', { replace: true });
-  }, [failure, navigate, toasts]);
 
   const succeeded = verify.isSuccess;
   useEffect(() => {
@@ -45,6 +56,7 @@ function VerifyHash({ hash }: { hash: string }) {
     return () => clearTimeout(t);
   }, [succeeded, navigate]);
 
+  if (failure !== null) return <NotVerified reason={lowerFirst(failure)} />;
   return (
     <AuthCard title="Email verification">
       {!verify.isSuccess ? (

@@ -69,6 +69,9 @@ const FIGURE_COLUMNS = [
   'price_change',
 ] as const satisfies readonly (SortKey & keyof CoinRow)[];
 
+/** Each column's header, shown beside its value when a row is a card (phone width, coins.css). */
+const LABEL = Object.fromEntries(COLUMNS.map((c) => [c.key, c.label])) as Record<SortKey, string>;
+
 function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }) {
   const fee = monthlyFee(row);
   return (
@@ -90,11 +93,11 @@ function CoinTableRow({ row, deployable }: { row: CoinRow; deployable: boolean }
         )}
       </td>
       {FIGURE_COLUMNS.map((key) => (
-        <td key={key} className="num" data-col={key}>
+        <td key={key} className="num" data-col={key} data-label={LABEL[key]}>
           <Figure value={row[key]} />
         </td>
       ))}
-      <td className="num" data-col="monthly_fee">
+      <td className="num" data-col="monthly_fee" data-label={LABEL.monthly_fee}>
         {fee === 0 ? <span className="text-green">Free</span> : formatUsd2(fee)}
       </td>
       {deployable && (

@@ -11,6 +11,9 @@ import { NodeTabs, panelId, tabId, type NodeTab } from './NodeTabs';
 import { OverviewCards, RevenueBar } from './OverviewCards';
 import { Proposals } from './Proposals';
 import { RewardHistory } from './RewardHistory';
+import { NodeLogCard } from './NodeLog';
+import { RestartCard } from './RestartCard';
+import { UptimeCard } from './UptimeChart';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from './portfolio';
@@ -100,11 +103,14 @@ function Overview({ node }: { node: MasternodeDetail }) {
         <NodeDetails node={node} />
         <div className="node-side">
           <HostingCard node={node} />
+          <UptimeCard uptime={node.uptime} />
+          <RestartCard node={node} />
           <NodeAlertsCard mn={node.mn_id} />
           {node.wallet_info && <WalletCard wallet={node.wallet_info} simulated={node.simulated} />}
         </div>
       </div>
       <RewardHistory masternode={node.mn_id} />
+      {node.state === 'live' && <NodeLogCard mn={node.mn_id} />}
       <ImportantNotes />
     </>
   );

@@ -9,6 +9,7 @@ import { formatCount, MISSING } from '../ui/display';
 import { humanDuration, relativeTime, utcDateTime } from './nodeTime';
 import { NetworkStatusBadge, NodeStatusBadge } from './StatusBadges';
 import { SecretValue } from './SecretValue';
+import { CopyButton } from '../ui/CopyButton';
 
 /** A label-value row of a details table written by hand (the configuration tab); the label is the row header, so tests and screen readers can find it. */
 export function DetailRow({ label, children }: { label: string; children: ReactNode }) {
@@ -55,10 +56,22 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
           ),
         },
         { label: 'ID', value: <code>{node.mn_id}</code> },
-        {
-          label: 'IP',
-          value: node.simulated ? 'None: a simulated node has no address on the network' : (node.server_ip ?? MISSING),
-        },
+        node.address
+          ? {
+              label: 'IP:port',
+              value: (
+                <span className="copy-inline">
+                  <code>{node.address}</code>
+                  <CopyButton text={node.address} label="Copy IP and port" />
+                </span>
+              ),
+            }
+          : {
+              label: 'IP',
+              value: node.simulated
+                ? 'None: a simulated node has no address on the network'
+                : (node.server_ip ?? MISSING),
+            },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,
         !!node.zen?.fqdn && {
           label: 'FQDN',
@@ -67,7 +80,16 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
         // The node's own values per family (payee, keys, TXID, validator pubkey...), from the server.
         ...setup.fields.map((f) => ({
           label: f.label,
-          value: f.secret ? <SecretValue label={f.label} value={f.value} /> : <code>{f.value}</code>,
+          value: f.secret ? (
+            <SecretValue label={f.label} value={f.value} />
+          ) : f.href ? (
+            // The coin's public explorer (catalog): opens the value's page there.
+            <ExternalLink href={f.href}>
+              <code>{f.value}</code>
+            </ExternalLink>
+          ) : (
+            <code>{f.value}</code>
+          ),
         })),
         // Dash family (`protx info`): trouble shows here before a ban.
         setup.pose_penalty !== null && { label: 'PoSe penalty', value: formatNumber(setup.pose_penalty) },

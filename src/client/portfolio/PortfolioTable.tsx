@@ -74,11 +74,13 @@ function NodeRow({ node: cached }: { node: MasternodeListItem }) {
         {node.alias && <span className="muted small mn-id-sub">{node.mn_id}</span>}
         {node.simulated && <SimulatedBadge />}
       </td>
-      <td>
+      <td data-label="Status">
         <NodeStatusBadge status={node.status} />
       </td>
-      <td data-col="active_time">{node.active_time === null ? MISSING : humanDuration(node.active_time)}</td>
-      <td data-col="last_reward">
+      <td data-col="active_time" data-label="Active time">
+        {node.active_time === null ? MISSING : humanDuration(node.active_time)}
+      </td>
+      <td data-col="last_reward" data-label="Last reward">
         {node.last_paid ? (
           <time dateTime={node.last_paid} title={utcDateTime(node.last_paid)}>
             {relativeTime(node.last_paid)}
@@ -87,10 +89,10 @@ function NodeRow({ node: cached }: { node: MasternodeListItem }) {
           MISSING
         )}
       </td>
-      <td className="num" data-col="worth">
+      <td className="num" data-col="worth" data-label="Worth">
         {node.worth === '--' ? MISSING : `$${formatBalance(node.worth)}`}
       </td>
-      <td data-col="created">
+      <td data-col="created" data-label="Created">
         <time dateTime={node.create_date} title={utcDateTime(node.create_date)}>
           {utcDate(node.create_date)}
         </time>
@@ -120,16 +122,18 @@ function QueueRow({ item }: { item: QueueItem }) {
         <CoinCell id={item.currency} label={c.label} ticker={c.ticker} />
       </td>
       <td className="mn-id">{item.name}</td>
-      <td>
+      <td data-label="Status">
         <span className="node-status status-grey">
           <span className="status-dot status-dot-pulse" aria-hidden="true" />
           Deploying...
         </span>
       </td>
-      <td>{MISSING}</td>
-      <td>{MISSING}</td>
-      <td className="num">{MISSING}</td>
-      <td>{MISSING}</td>
+      <td data-label="Active time">{MISSING}</td>
+      <td data-label="Last reward">{MISSING}</td>
+      <td className="num" data-label="Worth">
+        {MISSING}
+      </td>
+      <td data-label="Created">{MISSING}</td>
       <td className="actions">{MISSING}</td>
     </tr>
   );

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { campaignRefusal } from './campaign';
 import { FAMILIES, FAMILY, type Family } from '../../shared/families';
 import { parseUsd, type Micros } from '../../shared/money';
+import { EXPLORER_PLACEHOLDER } from '../../shared/explorer';
 
 /**
  * The catalog file (catalog/coins.json): data the operator edits, checked here with a
@@ -25,6 +26,14 @@ const httpUrl = v.pipe(
 );
 
 export { FAMILIES, type Family } from '../../shared/families';
+
+/** An explorer page template: https, with its placeholder once. */
+const explorerTemplate = (placeholder: string) =>
+  v.pipe(
+    v.string(),
+    v.check((s) => /^https:\/\/[^\s{}]+/.test(s), 'must be an https URL'),
+    v.check((s) => s.split(placeholder).length === 2, `must hold ${placeholder} once`),
+  );
 
 const CoinEntry = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[a-z0-9]{1,32}$/, 'must be a lowercase slug of letters and digits')),
@@ -86,6 +95,13 @@ const CoinEntry = v.strictObject({
       v.maxValue(255, 'must be 0-255'),
     ),
   ),
+  /** The coin's public block explorer; only where one is known (no link otherwise). */
+  explorer: v.optional(
+    v.strictObject({
+      tx: explorerTemplate(EXPLORER_PLACEHOLDER.tx),
+      address: explorerTemplate(EXPLORER_PLACEHOLDER.address),
+    }),
+  ),
   /** A profile of catalog/daemons.json; without it the family's simulator profile. */
   daemon: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'must be a daemon profile id'))),
 });
@@ -100,7 +116,7 @@ const CatalogFile = v.strictObject({
 /** What the platform keeps of a coin beyond its columns (the `details` JSON). */
 export type CoinDetails = Pick<
   CoinEntry,
-  'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon' | 'wif_prefix'
+  'alerts' | 'links' | 'specifications' | 'sources' | 'source_note' | 'daemon' | 'wif_prefix' | 'explorer'
 > & {
   reward: { block_time_s: number; block_reward: number; node_share: number; network_nodes: number };
   demo_market: { price: number; volume_24h: number; market_cap: number; change_24h_pct: number };
@@ -206,6 +222,7 @@ function toCatalogCoin(c: CoinEntry): CatalogCoin {
       source_note: c.source_note,
       daemon: c.daemon,
       wif_prefix: c.wif_prefix,
+      explorer: c.explorer,
       reward: {
         block_time_s: c.reward.block_time_s,
         block_reward: Number(c.reward.block_reward),

@@ -538,6 +538,24 @@ export interface NodeRewardsTable {
   created_at: number;
 }
 export type NodeReward = Selectable<NodeRewardsTable>;
+/** Per node and UTC day: the monitor's checks and how many found the daemon answering (migration 1050). */
+export interface NodeUptimeTable {
+  node_id: number;
+  /** Days since 1970-01-01 UTC. */
+  day: number;
+  checks: Generated<number>;
+  up: Generated<number>;
+}
+
+/** What happened to a node that its owner sees (migration 1050): `restart_requested`, `restarted`. */
+export interface NodeEventsTable {
+  id: Generated<number>;
+  node_id: number;
+  at: number;
+  kind: string;
+  /** JSON, or null. */
+  detail: string | null;
+}
 
 /** node_view: the three joined, read-only (migrations/2026-11-23T1400-node-lifecycle.ts). */
 export interface NodeViewTable {
@@ -824,6 +842,8 @@ export interface Database {
   sync_progress: SyncProgressTable;
   validator_exit_files: ValidatorExitFilesTable;
   node_rewards: NodeRewardsTable;
+  node_uptime: NodeUptimeTable;
+  node_events: NodeEventsTable;
   node_view: NodeViewTable;
   hosts: HostsTable;
   users: UsersTable;

@@ -22,6 +22,12 @@ export interface FleetAccess {
   daemonOf(node: DaemonNode): Promise<DaemonAccess | null>;
   /** Looks a burn transaction up on the coin's daemon (SIN's deploy); never throws for the daemon's failures. */
   checkBurn: BurnChecker;
+  /**
+   * The last `tail` lines of the node's daemon output as its engine holds them (a
+   * simulated node: the simulator's synthetic log of it), unmasked: the caller masks
+   * secrets before anyone sees them. Null when the node is not placed on a host.
+   */
+  daemonLog(node: DaemonNode, tail: number): Promise<string | null>;
   /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
   stopNode(node: DaemonNode): Promise<void>;
   /**

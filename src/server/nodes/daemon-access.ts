@@ -59,6 +59,17 @@ export async function checkBurn(
 }
 
 /** Stops the node's daemon now (a validator before its exit file); the delete then destroys it. */
+/** FleetAccess.daemonLog: read through the node's engine; null when it has no host. */
+export async function daemonLog(
+  d: Pick<FleetDeps, 'db' | 'engines'>,
+  node: Masternode,
+  tail: number,
+): Promise<string | null> {
+  const host = await placedHost(d.db, node);
+  if (!host || node.destroyed_at !== null) return null;
+  return d.engines.for(host).logs(node.mn_id, tail);
+}
+
 export async function stopNode(d: Pick<FleetDeps, 'db' | 'log' | 'engines'>, node: Masternode): Promise<void> {
   const host = await placedHost(d.db, node);
   if (!host || node.destroyed_at !== null) return;

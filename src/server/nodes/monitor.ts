@@ -14,6 +14,7 @@ import { OwnerViews } from './owner-view';
 import type { DaemonProfile } from '../fleet/profiles';
 import { findNode, findSyncRow, listHosts, saveObservation, saveSyncRow, updatePlacement } from './fleet-queries';
 import { nextSyncRow, syncProgressOf, syncStalled } from './sync-progress';
+import { countCheck } from './uptime-events-queries';
 import { registrationCommand } from '../fleet/daemons/monero';
 import { productionProfile } from '../fleet/profiles';
 import { noteFirstRun, updateNodeRow } from './repository';
@@ -297,6 +298,8 @@ export class Monitor {
     await this.db.transaction().execute(async (trx) => {
       await saveObservation(trx, node.id, patch);
       if (sync && sync !== prevSync) await saveSyncRow(trx, node.id, sync);
+      // Uptime counts from the daemon's first answer: its first start is deploying, not down.
+      if (obs !== null || node.first_answer_at !== null) await countCheck(trx, node.id, now, obs !== null);
       // Notifications of this check (down/up, network, action, reward) commit with it: the one raise point.
       const seen = {
         status,

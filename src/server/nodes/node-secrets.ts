@@ -49,6 +49,27 @@ export function withOperatorSecret(
   return box.seal(JSON.stringify({ ...openStored(box, node), operator_bls_secret: secret }), secretsAad(node.mn_id));
 }
 
+/**
+ * Every value the platform wrote as this node's secret (for masking its log): each sealed
+ * string, a hex key also without its 0x, and a keystore's ciphertext. Empty when none;
+ * throws as openNodeSecrets.
+ */
+export function secretValues(box: Pick<SecretBox, 'open'>, node: Pick<Masternode, 'mn_id' | 'secrets'>): string[] {
+  const out: string[] = [];
+  for (const value of Object.values(openStored(box, node))) {
+    if (typeof value !== 'string' || !value) continue;
+    out.push(value);
+    if (value.startsWith('0x')) out.push(value.slice(2));
+    try {
+      const cipher = (JSON.parse(value) as { crypto?: { cipher?: { message?: unknown } } }).crypto?.cipher?.message;
+      if (typeof cipher === 'string') out.push(cipher);
+    } catch {
+      // not JSON: a plain key
+    }
+  }
+  return out;
+}
+
 /** What the node's views show of them. */
 export type NodeSecrets = {
   operatorSecret: string | null;

@@ -10,6 +10,7 @@ import { updateGauges } from './gauges';
 import { placeNode } from './place';
 import { provision } from './provision';
 import { transition } from './repository';
+import { insertNodeEvent } from './uptime-events-queries';
 
 /** The control loop's own lines in the operator log. */
 const FLEET = systemActor('fleet');
@@ -73,7 +74,13 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
     } else {
       await engine.stop(node.mn_id);
       await engine.start(node.mn_id);
-      await updatePlacement(d.db, node.id, { restarted_at: Date.now() });
+      await d.db.transaction().execute(async (trx) => {
+        const at = Date.now();
+        await updatePlacement(trx, node.id, { restarted_at: at });
+        await insertNodeEvent(trx, node.id, 'restarted', at);
+        await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
+      });
+      void d.hub.poke();
       d.monitor.track(node.mn_id);
       d.log.info('node restarted', { node: node.mn_id, host: host.name });
     }
@@ -105,6 +112,7 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
         await transition(trx, node.id, 'destroyed');
       } else {
         await updatePlacement(trx, node.id, { last_error: message, restarted_at: Date.now() });
+        await insertNodeEvent(trx, node.id, 'restart_failed', Date.now());
       }
       await logOperatorAction(trx, FLEET, 'engine error', { node: node.mn_id, host: host.name, op, error: message });
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});

@@ -8,6 +8,8 @@ import {
   getMasternodesOutput,
   getProposalsOutput,
   mnQuery,
+  nodeLogOutput,
+  restartNodeOutput,
   quickSetupInput,
   removedValidatorsOutput,
   slashingProtectionFileOutput,
@@ -32,6 +34,7 @@ import {
 import { getRewards } from './rewards';
 import { getMasternode, getMasternodes } from './service';
 import { removedValidators, slashingProtectionFile } from './removed-view';
+import { ownNodeLog, restartOwnNode } from './node-maintenance';
 
 export const nodesRouter = router({
   get_masternodes: scriptProcedure
@@ -194,4 +197,28 @@ export const nodesRouter = router({
     .input(simulateDepositInput)
     .output(messageResponse)
     .mutation(({ ctx, input }) => simulateDeposit(ctx, ctx.user.id, input)),
+  get_node_log: scriptProcedure
+    .meta({
+      rest: {
+        method: 'GET',
+        path: '/api/get_node_log',
+        summary:
+          "`{success, lines[]}`: the last 100 lines of the node's daemon log, its RPC password, keys and any other secret replaced by `[hidden]`",
+      },
+    })
+    .input(mnQuery)
+    .output(nodeLogOutput)
+    .query(({ ctx, input }) => ownNodeLog(ctx, ctx.user.id, input.masternode)),
+  restart_node: scriptProcedure
+    .meta({
+      rest: {
+        method: 'POST',
+        path: '/api/restart_node',
+        summary:
+          "`{success, message}`: restarts the node's daemon, at most once per 10 minutes per node; sooner answers 429 with when it can be asked again",
+      },
+    })
+    .input(mnQuery)
+    .output(restartNodeOutput)
+    .mutation(({ ctx, input }) => restartOwnNode(ctx, ctx.user.id, input.masternode)),
 });

@@ -14,7 +14,7 @@ import type { DaemonProfile } from '../fleet/profiles';
 import type { JobRunner } from '../jobs/runner';
 import type { Logger } from '../kernel/log';
 import type { SecretBox } from '../secrets/box';
-import { checkBurn, daemonOf, stopNode } from './daemon-access';
+import { checkBurn, daemonLog, daemonOf, stopNode } from './daemon-access';
 import type { FleetDeps } from './fleet-deps';
 import { listExistingNodes, listHosts, listLiveNodes } from './fleet-queries';
 import { checkHostDisks } from './host-check';
@@ -160,6 +160,10 @@ export class Fleet implements FleetAccess {
 
   checkBurn(coinId: string, txid: string): Promise<BurnResult> {
     return checkBurn(this.deps, coinId, txid);
+  }
+
+  daemonLog(node: Masternode, tail: number): Promise<string | null> {
+    return daemonLog(this.deps, node, tail);
   }
 
   stopNode(node: Masternode): Promise<void> {

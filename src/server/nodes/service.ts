@@ -12,6 +12,7 @@ import { findUserNode, listUserNodes, startClaimOf } from './repository';
 import { buildSetup } from './setup';
 import { findSyncRow } from './fleet-queries';
 import { syncProgressOf } from './sync-progress';
+import { nodeHealth } from './node-health';
 import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/quotes';
 
@@ -233,7 +234,9 @@ export async function getMasternode(
         secrets: nodeSecrets(ctx, n),
         masternodeKey,
         startClaimAt: await startClaimOf(ctx.db, n.id),
+        explorer: coinDetails(coin).explorer ?? null,
       }),
+      ...(await nodeHealth(ctx.db, n)),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { coinWords, familyOf } from '../../shared/families';
+import { explorerUrl, type ExplorerLink, type ExplorerTemplates } from '../../shared/explorer';
 import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
@@ -21,6 +22,8 @@ type Input = {
   masternodeKey?: string | null;
   /** When the node's start was claimed (a start under way), if it was (repository `startClaimOf`). */
   startClaimAt?: number | null;
+  /** The coin's public explorer (catalog `explorer`): transaction ids and addresses link to it. */
+  explorer?: ExplorerTemplates | null;
 };
 
 const MARKERS = new Set(['not_active', 'active', 'migrated']);
@@ -102,7 +105,14 @@ export function energiEnode(n: Masternode): { id: string | null; url: string | n
   return { id, url: `enode://${id}@${n.server_ip}:${ENERGI_P2P_PORT}`, missing: null };
 }
 
-export function buildSetup({ node: n, coin, secrets, masternodeKey = null, startClaimAt = null }: Input): {
+export function buildSetup({
+  node: n,
+  coin,
+  secrets,
+  masternodeKey = null,
+  startClaimAt = null,
+  explorer = null,
+}: Input): {
   setup: NodeSetup;
   start_cmd: string;
 } {
@@ -120,8 +130,11 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
     // A simulated node's chain pays nobody: no paid block to show.
     last_paid_block: n.simulated === 1 ? null : n.last_paid_height,
   };
-  const field = (label: string, value: string | null | undefined, secret = false) => {
-    if (value) setup.fields.push({ label, value, secret });
+  // A simulated node's values are on no public chain: an explorer would not know them.
+  const linked = n.simulated === 1 ? null : explorer;
+  const field = (label: string, value: string | null | undefined, secret = false, link?: ExplorerLink) => {
+    if (value)
+      setup.fields.push({ label, value, secret, href: link && linked ? explorerUrl(linked, link, value) : null });
   };
   let start_cmd = '';
   const c = collateralOf(n.output_text) ?? (n.entry ? { txid: n.entry, index: null } : null);
@@ -144,8 +157,8 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       start_cmd = prepare;
       field('Operator public key', operatorPub);
       field('BLS secret', secrets?.operatorSecret, true);
-      field('Payee address', n.payee);
-      field('TXID', c?.txid);
+      field('Payee address', n.payee, false, 'address');
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
     case 'quick_setup': {
@@ -159,7 +172,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       );
       start_cmd = cmd;
       field('Operator key', secrets?.operatorSecret, true);
-      field('TXID', c?.txid);
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
     case 'monero': {
@@ -178,11 +191,11 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
       // The withdrawal credentials are in the deposit, not the keystore: not known here.
       setup.withdrawal_address = null;
       field('Validator pubkey', n.validator_pubkey ?? out?.pubkey);
-      field('Fee recipient', setup.fee_recipient);
+      field('Fee recipient', setup.fee_recipient, false, 'address');
       break;
     }
     case 'zen':
-      field('Address', n.entry);
+      field('Address', n.entry, false, 'address');
       break;
     case 'nrg': {
       // What the announcement asks for (energi3's masternode.announce(owner, enode_url)):
@@ -194,7 +207,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
         setup.commands.push({ label: 'Masternode enode URL', text: enode.url });
       } else if (enode.id) setup.commands.push({ label: 'Masternode enode id', text: enode.id });
       if (enode.missing) setup.missing = enode.missing;
-      field('Address', n.entry);
+      field('Address', n.entry, false, 'address');
       break;
     }
     case '3ull':
@@ -213,13 +226,13 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
           text: `masternode_operator=${d.operatorAddress}`,
         });
       } else setup.missing = 'This node holds no operator address: delete it and deploy it again.';
-      field('Operator address', d.operatorAddress);
-      field('TXID', d.txid ?? n.entry);
+      field('Operator address', d.operatorAddress, false, 'address');
+      field('TXID', d.txid ?? n.entry, false, 'tx');
       break;
     }
     case 'classic': {
       if (family.entry === 'reward_address') {
-        field('Reward address', n.entry);
+        field('Reward address', n.entry, false, 'address');
         break;
       }
       const line = masternodeConfLine(n, masternodeKey);
@@ -229,7 +242,7 @@ export function buildSetup({ node: n, coin, secrets, masternodeKey = null, start
         { label: 'Start the node from your wallet', text: start_cmd },
       );
       field('Private key', masternodeKey, true);
-      field('TXID', c?.txid);
+      field('TXID', c?.txid, false, 'tx');
       break;
     }
   }

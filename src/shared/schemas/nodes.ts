@@ -3,6 +3,7 @@ import { syncProgress } from '../sync-progress';
 import { messageResponse } from './common';
 import { LIFECYCLE_STATES } from '../lifecycle';
 import { ALIAS_MAX, ALIAS_PATTERN } from '../node-alias';
+import { NODE_EVENT_KINDS } from '../node-maintenance';
 
 export const mnQuery = z
   .object({ masternode: z.string().trim().min(1, 'is required').max(80, 'is too long') })
@@ -94,7 +95,15 @@ export const nodeSetup = z.object({
   /** Copyable lines: the masternode.conf line, the protx / register / start command... */
   commands: z.array(z.object({ label: z.string(), text: z.string() })),
   /** Rows for the details table; `secret` values are blurred until the eye is toggled. */
-  fields: z.array(z.object({ label: z.string(), value: z.string(), secret: z.boolean() })),
+  fields: z.array(
+    z.object({
+      label: z.string(),
+      value: z.string(),
+      secret: z.boolean(),
+      /** The value's page on the coin's public explorer (a txid, an address); null when none is known. */
+      href: z.string().nullable(),
+    }),
+  ),
   /** The start step is done: registered, started or migrated. */
   started: z.boolean(),
   /** A start is under way (quick setup restarting the daemon with the key): the page waits for it. */
@@ -157,8 +166,24 @@ export const masternodeDetail = masternodeListItem.extend({
   /** Where the node is in its life (src/shared/lifecycle.ts); failed nodes say why in `problem`. */
   state: z.enum(LIFECYCLE_STATES),
   setup: nodeSetup,
+  /** `ip:port` the network reaches the node's daemon on (its public P2P port); null when it has none. */
+  address: z.string().nullable(),
+  /** The last UPTIME_DAYS UTC days, oldest first: the monitor's checks and how many found the daemon answering. */
+  uptime: z.array(z.object({ day: z.string(), checks: z.number(), up: z.number() })),
+  /** What happened to the node that its owner sees, newest first. */
+  events: z.array(z.object({ kind: z.enum(NODE_EVENT_KINDS), at: z.string() })),
+  /** ISO time from which the owner may restart the node again; null: now (or never, when it is not placed). */
+  restart_after: z.string().nullable(),
 });
 export type MasternodeDetail = z.infer<typeof masternodeDetail>;
+
+export const restartNodeOutput = messageResponse;
+export const nodeLogOutput = z.object({
+  success: z.literal(true),
+  /** The daemon's last lines, oldest first, secrets replaced by MASKED. */
+  lines: z.array(z.string()),
+});
+export type NodeLogOutput = z.infer<typeof nodeLogOutput>;
 
 export const getMasternodeOutput = z.object({ success: z.literal(true), data: masternodeDetail });
 

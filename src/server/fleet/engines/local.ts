@@ -143,11 +143,9 @@ export class LocalEngine implements NodeEngine {
     const rec = this.records.get(nodeId);
     this.records.write(nodeId, { ...rec, desired: 'stopped' });
     this.processes.cancelRestart(nodeId);
-    // With the simulator off nothing serves the node, so there is nothing to stop.
-    if (rec.spec.program === SIMULATOR_PROGRAM) {
-      if (this.simulator.on) await this.simulator.drop(nodeId);
-      return;
-    }
+    // A simulated node counts as stopped from its record (inspect); the simulator keeps its
+    // chain and registration, as a stopped daemon keeps its data: a restart resumes them.
+    if (rec.spec.program === SIMULATOR_PROGRAM) return;
     await this.processes.kill(nodeId, timeoutS);
   }
 
@@ -172,6 +170,8 @@ export class LocalEngine implements NodeEngine {
     const rec = this.records.read(nodeId);
     if (!rec) return;
     await this.stop(nodeId, 10);
+    // With the simulator off nothing serves the node, so there is nothing to drop.
+    if (rec.spec.program === SIMULATOR_PROGRAM && this.simulator.on) await this.simulator.drop(nodeId);
     fs.rmSync(rec.spec.dataDir, { recursive: true, force: true });
     fs.rmSync(this.records.nodeDir(nodeId), { recursive: true, force: true });
     this.processes.forget(nodeId);
@@ -191,6 +191,7 @@ export class LocalEngine implements NodeEngine {
 
   async logs(nodeId: string, tail = 100): Promise<string> {
     const rec = this.records.get(nodeId);
+    if (rec.spec.program === SIMULATOR_PROGRAM && this.simulator.on) return this.simulator.nodeLog(nodeId, tail);
     const file = this.records.logFile(this.slotOf(rec, nodeId));
     if (!fs.existsSync(file)) return '';
     const lines = fs.readFileSync(file, 'utf8').split('\n');

@@ -182,6 +182,20 @@ export class SimulatorHost {
     await this.admin('POST', `/nodes/${encodeURIComponent(nodeId)}/register`);
   }
 
+  /** The node's synthetic daemon log (node-log.ts), its last `tail` lines. */
+  async nodeLog(nodeId: string, tail: number): Promise<string> {
+    // Asked of the running simulator only: reading a log never starts one (the CLI's
+    // engine, `fleet logs`, runs in a process that does not own it).
+    const portFile = this.portFile();
+    const port = fs.existsSync(portFile) ? Number(fs.readFileSync(portFile, 'utf8')) : 0;
+    if (!(port > 0)) throw new Error('the coin-daemon simulator is not running');
+    const res = await fetch(`http://127.0.0.1:${port}/admin/nodes/${encodeURIComponent(nodeId)}/log/${tail}`, {
+      signal: AbortSignal.timeout(SIM_ADMIN_MS),
+    });
+    if (!res.ok) throw new Error(`simulator refused the log of ${nodeId}: ${await res.text()}`);
+    return ((await res.json()) as { lines: string[] }).lines.join('\n');
+  }
+
   /** The node restarted with its owner's operator key (quick setup). */
   async operatorKey(nodeId: string, secret: string): Promise<void> {
     await this.admin('POST', `/nodes/${encodeURIComponent(nodeId)}/operator-key`, { secret });

@@ -7,6 +7,7 @@ import { SimChains, type SimState } from './chain';
 import { SIM_MIN_BLOCK_TIME_S } from './limits';
 import { isKeymanagerPath, keymanagerAnswer } from './keymanager';
 import { answer, coinAnswer } from './rpc';
+import { simulatedNodeLog } from './node-log';
 
 const NodeConfig = v.strictObject({
   nodeId: v.pipe(v.string(), v.regex(/^[\w.-]{1,64}$/)),
@@ -158,6 +159,11 @@ export async function startSimulator(opts: {
       else node.stalledAt = null;
       save();
       return send(res, 200, { ok: true });
+    }
+    if (action === 'log' && method === 'GET') {
+      const tail = Number(parts[3]);
+      if (!Number.isInteger(tail) || tail < 1 || tail > 2000) return send(res, 400, { error: 'tail: 1 to 2000 lines' });
+      return send(res, 200, { lines: simulatedNodeLog(chains, node, tail) });
     }
     if (action === 'operator-key' && method === 'POST') {
       const k = v.safeParse(OperatorKey, body);
