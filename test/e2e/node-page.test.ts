@@ -6,6 +6,7 @@ import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { insertEvent } from '../../src/server/events/outbox';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
+import { EIP55_MISMATCH } from '../../src/shared/evm-address';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -360,6 +361,11 @@ describe('node page actions', () => {
       await form.getByText('Address required', { exact: true }).waitFor();
       await input.fill('0x1234');
       await form.getByText('Invalid address', { exact: true }).waitFor();
+      await input.fill('0x' + 'g'.repeat(40));
+      await form.getByText('Invalid address', { exact: true }).waitFor();
+      // EIP-55's example with one letter's case changed: the checksum, not the shape, is wrong, and the field says so.
+      await input.fill('0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+      await form.getByText(EIP55_MISMATCH, { exact: true }).waitFor();
       await input.fill('0x' + 'g'.repeat(40));
       await form.getByText('Invalid address', { exact: true }).waitFor();
       await submit.click();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DELETE_REASONS, deleteMasternodeInput, updateAliasInput } from '../../shared/schemas/nodes';
+import { EIP55_MISMATCH } from '../../shared/evm-address';
 import {
   ADDRESS_REQUIRED,
   aliasToast,
@@ -86,7 +87,7 @@ describe('fee recipient', () => {
     expect(feeRecipientProblem(good, true)).toBeNull();
     expect(feeRecipientProblem(good.toUpperCase().replace('0X', '0x'), true)).toBeNull();
     expect(feeRecipientProblem(checksummed, true)).toBeNull();
-    expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(INVALID_ADDRESS);
+    expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(EIP55_MISMATCH);
     for (const bad of [
       '0x',
       good.slice(0, -1),
