@@ -62,8 +62,8 @@ export const NETWORK_FAILURE = 'Something went wrong. Please try again or contac
 
 /**
  * EVM fee recipient (section 5): required once a submit was tried; when not empty, 0x
- * and exactly 40 hex characters (mixed case must carry a valid EIP-55 checksum, as the
- * server checks), else 'Invalid address'.
+ * and exactly 40 hex characters, else 'Invalid address'; mixed case must carry a valid
+ * EIP-55 checksum, as the server checks, else the checksum message.
  */
 export function feeRecipientProblem(value: string, submitTried: boolean): string | null {
   if (!value.trim()) return submitTried ? ADDRESS_REQUIRED : null;
