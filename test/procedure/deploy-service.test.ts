@@ -95,7 +95,7 @@ describe('SIN: check_burn and the deploy that follows it', () => {
 });
 
 describe('the owner reads the output text with the node address', () => {
-  it('{address} becomes the public ip:port once the node has one', async () => {
+  it('{address} becomes the public ip:port once the node has one, a simulated node’s with the coin’s port', async () => {
     const u = await fundedUser(d.deps);
     const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
     const text = `mn1 {address} - ${'ab'.repeat(32)} 0`;
@@ -118,7 +118,8 @@ describe('the owner reads the output text with the node address', () => {
     const list = await call(u.token).nodes.get_masternodes();
     const of = (id: string) => list.masternodes.find((m) => m.mn_id === id)!.output_text;
     expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
-    expect(of('pivx-addr2')).toBe(text);
+    // No port of its own (a simulated daemon binds none): the coin's fixed P2P port (pivxd 51472).
+    expect(of('pivx-addr2')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
     // The stored text keeps the placeholder.
     expect(
       (await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow())
