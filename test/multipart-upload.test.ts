@@ -6,6 +6,7 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readValidatorUpload } from '../src/server/http/multipart';
 import { MAX_UPLOAD_BYTES, uniqueFileName } from '../src/shared/validator-upload';
+import { EIP55_MISMATCH } from '../src/shared/evm-address';
 
 // A tiny app around the reader, on loopback, that also counts the body bytes the reader pulled.
 let server: Server;
@@ -199,7 +200,7 @@ describe('validator upload (multipart) limits', () => {
     const badChecksum = `${FEE.slice(0, 3)}${FEE[3].toUpperCase()}${FEE.slice(4)}`;
     expect((await post(form({ fee: badChecksum }))).json).toEqual({
       success: false,
-      message: 'Invalid address',
+      message: EIP55_MISMATCH,
       error_input: 'fee_recipient',
     });
     const asText = form({ files: [] });

@@ -1,4 +1,5 @@
 import { withArticle } from './english';
+import { coinAddressProblem, txidProblem } from './address-check';
 import { coinWords, entryRequired, familyOf } from './families';
 import type { DeployField, DeployServerInput } from './schemas/deploy-payload';
 
@@ -52,7 +53,10 @@ export function payloadProblem(coin: Pick<Coin, 'label' | 'family'>, input: obje
 
 export function deployProblem(
   coin: Coin,
-  input: Pick<DeployServerInput, 'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount'>,
+  input: Pick<
+    DeployServerInput,
+    'txid' | 'payee' | 'blsKey' | 'migrate' | 'rewardAddress' | 'neuronCount' | 'burntxid'
+  >,
 ): FieldProblem | null {
   const foreign = payloadProblem(coin, input);
   if (foreign) return foreign;
@@ -61,6 +65,8 @@ export function deployProblem(
   const migrate = input.migrate === true;
   if (family.entry === 'reward_address') {
     if (!input.rewardAddress?.trim()) return { field: 'rewardAddress', message: 'Address required.' };
+    const wrong = coinAddressProblem(coin, input.rewardAddress);
+    if (wrong) return { field: 'rewardAddress', message: wrong };
     const n = input.neuronCount ?? 1;
     if (!Number.isInteger(Number(n)) || Number(n) < 1 || Number(n) > MAX_NEURONS)
       return { field: 'neuronCount', message: `You can deploy 1 to ${MAX_NEURONS} neurons at once.` };
@@ -71,12 +77,33 @@ export function deployProblem(
   const prefix = coinWords(coin.id).addressPrefix;
   if (prefix && txid && !txid.startsWith(prefix))
     return { field: 'txid', message: addressNotValid(coin.label, prefix) };
+  const entryWrong = txid ? entryProblem(coin, txid) : null;
+  if (entryWrong) return { field: 'txid', message: entryWrong };
+  const payee = input.payee?.trim() ?? '';
   if (coin.dip003_restrict) {
-    const payee = input.payee?.trim() ?? '';
     if (!payee) return { field: 'payee', message: PAYEE_REQUIRED };
     if (!payee.startsWith('3')) return { field: 'payee', message: PAYEE_INCORRECT };
   }
+  const payeeWrong = payee ? coinAddressProblem(coin, payee) : null;
+  if (payeeWrong) return { field: 'payee', message: payeeWrong };
+  const burn = input.burntxid?.trim() ?? '';
+  const burnWrong = burn ? txidProblem(burn, false) : null;
+  if (burnWrong) return { field: 'burntxid', message: burnWrong };
   if (migrate && !/^[0-9a-fA-F]{64}$/.test(input.blsKey?.trim() ?? ''))
     return { field: 'blsKey', message: BLS_INCORRECT };
+  return null;
+}
+
+/**
+ * What the entry field holds, checked as the coin checks it: a transaction ID (with the
+ * output index where the node's line carries one: masternode.conf and DIP003 outpoints),
+ * or an address of the coin (ZEN, Energi). Monero-type addresses keep their prefix rule
+ * above; a license key is the issuer's to judge.
+ */
+function entryProblem(coin: Coin, entry: string): string | null {
+  const family = familyOf(coin.family);
+  if (family.entry === 'txid')
+    return txidProblem(entry, family.output === 'dip003' || family.output === 'masternode_conf');
+  if (family.entry === 'address' && family.configView !== 'monero') return coinAddressProblem(coin, entry);
   return null;
 }

@@ -6,11 +6,14 @@ import { z } from 'zod';
  * An EVM address as a customer types it (fee recipient of a validator), checked the
  * same way in the browser and on the server. All-lowercase and all-uppercase hex carry
  * no checksum (EIP-55 leaves them unchecked); mixed case must match the EIP-55 checksum,
- * so a one-letter typo in a copied checksummed address is caught. A bad checksum reads
- * 'Invalid address' like any other malformed address (docs/decisions.md "Readings of the spec").
+ * so a one-letter typo in a copied checksummed address is caught. A bad checksum gets its
+ * own message: the shape is right, so "Invalid address" left the customer with nothing to
+ * fix, while the same address in lower case (no checksum) passed.
  */
 export const ADDRESS_REQUIRED = 'Address required';
 export const INVALID_ADDRESS = 'Invalid address';
+export const EIP55_MISMATCH =
+  "The address's checksum (EIP-55) does not match: check for a typo, or paste it in lower case.";
 
 const SHAPE = /^0x[0-9a-fA-F]{40}$/;
 
@@ -34,7 +37,7 @@ export function evmAddressError(input: string | null | undefined): string | null
   if (!SHAPE.test(value)) return INVALID_ADDRESS;
   const body = value.slice(2);
   const mixed = body !== body.toLowerCase() && body !== body.toUpperCase();
-  if (mixed && toChecksumAddress(value) !== value) return INVALID_ADDRESS;
+  if (mixed && toChecksumAddress(value) !== value) return EIP55_MISMATCH;
   return null;
 }
 

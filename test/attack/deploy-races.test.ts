@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { MAINNET } from '../support/addresses';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nodeLimitReached } from '../../src/server/deploy/user-limit';
 import { DEPLOY_IN_FLIGHT } from '../../src/server/deploy/in-flight';
@@ -28,7 +29,7 @@ const nodesOf = async (userId: number) =>
 it('one account cannot take the whole fleet with racing Satori deploys; another customer still deploys', async () => {
   const greedy = await fundedUser(s.deps);
   const other = await fundedUser(s.deps);
-  const body = { currency: 'satori', rewardAddress: 'Sgreedy', neuronCount: LIMIT };
+  const body = { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: LIMIT };
   const answers = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
       requestFrom(loopback(i, 3000), `${s.url}/api/deploy_server`, { body, token: greedy.token }),
@@ -47,7 +48,7 @@ it('one account cannot take the whole fleet with racing Satori deploys; another 
 
   const mine = await rest('POST', '/api/deploy_server', other.token, {
     currency: 'satori',
-    rewardAddress: 'Sother',
+    rewardAddress: MAINNET.evr,
     neuronCount: 5,
   });
   expect(mine.status, mine.body.message).toBe(200);
@@ -59,7 +60,7 @@ it('validators count too: an account at its limit is refused before any keystore
     (
       await rest('POST', '/api/deploy_server', u.token, {
         currency: 'satori',
-        rewardAddress: 'Sfull',
+        rewardAddress: MAINNET.evr,
         neuronCount: LIMIT,
       })
     ).status,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { MAINNET } from '../support/addresses';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { creditDeposit } from '../../src/server/billing/deposit';
 import { accountBalance, userAccount } from '../../src/server/billing/ledger';
@@ -88,7 +89,7 @@ it(
   { timeout: 120_000 },
   async () => {
     const u = await freshUser(s.deps, { prefix: 'free1' });
-    const body = { currency: 'satori', package: 'cloud', rewardAddress: 'Sfree', neuronCount: 1 };
+    const body = { currency: 'satori', package: 'cloud', rewardAddress: MAINNET.evr, neuronCount: 1 };
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) => requestFrom(loopback(i, 9000), deployUrl(), { body, token: u.token })),
     );
@@ -107,7 +108,7 @@ it(
     });
     const other = await freshUser(s.deps, { prefix: 'free2' });
     expect(
-      await rest('POST', '/api/deploy_server', other.token, { ...body, rewardAddress: 'Sfree2', neuronCount: 2 }),
+      await rest('POST', '/api/deploy_server', other.token, { ...body, rewardAddress: MAINNET.evr, neuronCount: 2 }),
     ).toEqual({
       status: 403,
       body: { success: false, message: freeNodeLimitReached(1) },
@@ -140,7 +141,7 @@ it(
     const paying = await fundedUser(s.deps, { prefix: 'payer' });
     const first = await rest('POST', '/api/deploy_server', paying.token, {
       currency: 'satori',
-      rewardAddress: 'Spayer',
+      rewardAddress: MAINNET.evr,
       neuronCount: 5,
     });
     expect(first.status, first.body.message).toBe(200);
@@ -149,7 +150,7 @@ it(
     const answers = await Promise.all(
       users.map((u, i) =>
         requestFrom(loopback(i, 12_000), deployUrl(), {
-          body: { currency: 'satori', rewardAddress: `Sshare${i}`, neuronCount: 1 },
+          body: { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 },
           token: u.token,
         }),
       ),
@@ -171,7 +172,7 @@ it(
     // The share binds only accounts that never paid: a paying customer still gets a slot.
     const mine = await rest('POST', '/api/deploy_server', paying.token, {
       currency: 'satori',
-      rewardAddress: 'Spayer',
+      rewardAddress: MAINNET.evr,
       neuronCount: 2,
     });
     expect(mine.status, mine.body.message).toBe(200);
@@ -184,7 +185,7 @@ it("Satori's neuronCount is a JSON integer and nothing else: each other form is 
   for (const neuronCount of ['0x10', '16', '2', true, [2], null, { n: 2 }, 2.5, 0, 51]) {
     const r = await rest('POST', '/api/deploy_server', u.token, {
       currency: 'satori',
-      rewardAddress: 'Sneurons',
+      rewardAddress: MAINNET.evr,
       neuronCount,
     });
     expect(r.status, JSON.stringify(neuronCount)).toBe(400);
@@ -194,7 +195,7 @@ it("Satori's neuronCount is a JSON integer and nothing else: each other form is 
   expect(await nodesOf(u.id)).toBe(0);
   const ok = await rest('POST', '/api/deploy_server', u.token, {
     currency: 'satori',
-    rewardAddress: 'Sneurons',
+    rewardAddress: MAINNET.evr,
     neuronCount: 2,
   });
   expect(ok.status, ok.body.message).toBe(200);
@@ -211,7 +212,7 @@ it(
   { timeout: 120_000 },
   async () => {
     const u = await freshUser(s.deps, { prefix: 'refundfree' });
-    const body = { currency: 'satori', package: 'cloud', rewardAddress: 'Srefund', neuronCount: 5 };
+    const body = { currency: 'satori', package: 'cloud', rewardAddress: MAINNET.evr, neuronCount: 5 };
     expect(await rest('POST', '/api/deploy_server', u.token, body)).toEqual({
       status: 403,
       body: { success: false, message: freeNodeLimitReached(1) },
@@ -246,7 +247,7 @@ it(
     const many = await rest('POST', '/api/deploy_server', r.token, {
       currency: 'satori',
       package: 'cloud',
-      rewardAddress: 'Sdisputer',
+      rewardAddress: MAINNET.evr,
       neuronCount: 30,
     });
     expect(many.status, many.body.message).toBe(200);
@@ -255,7 +256,7 @@ it(
 
     // The disputer's 30 nodes are a free account's now: the share is full.
     const f = await freshUser(s.deps, { prefix: 'sharefree' });
-    const one = { currency: 'satori', package: 'cloud', rewardAddress: 'Ssharefree', neuronCount: 1 };
+    const one = { currency: 'satori', package: 'cloud', rewardAddress: MAINNET.evr, neuronCount: 1 };
     expect(await rest('POST', '/api/deploy_server', f.token, one)).toEqual({
       status: 403,
       body: { success: false, message: FREE_CAPACITY_FULL },
@@ -273,7 +274,7 @@ it(
   { timeout: 120_000 },
   async () => {
     const u = await freshUser(s.deps, { prefix: 'centfree' });
-    const body = { currency: 'satori', package: 'cloud', rewardAddress: 'Scent', neuronCount: 2 };
+    const body = { currency: 'satori', package: 'cloud', rewardAddress: MAINNET.evr, neuronCount: 2 };
     await deposit(u.id, 10_000, 1);
     expect(await rest('POST', '/api/deploy_server', u.token, body)).toEqual({
       status: 403,

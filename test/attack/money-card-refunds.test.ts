@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { MAINNET } from '../support/addresses';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debtOpen } from '../../src/server/billing/debt';
 import { accountBalance, ledgerMismatches, userAccount } from '../../src/server/billing/ledger';
@@ -265,7 +266,7 @@ describe('debt', () => {
     const session = await paid(u, 30);
     // Spent most of it: a Satori neuron's first day, and more.
     expect(
-      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor', neuronCount: 1 }, u.token))
+      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 }, u.token))
         .status,
     ).toBe(200);
     const left = await balance(u);
@@ -297,7 +298,7 @@ describe('debt', () => {
     const before = await settledSnapshot(s.deps.db);
     const refused = await api(
       '/api/deploy_server',
-      { currency: 'satori', rewardAddress: 'Sdebtor2', neuronCount: 1 },
+      { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 },
       u.token,
     );
     expect(refused).toEqual({ status: 400, body: { success: false, message: debtOpen(owed) } });
@@ -312,7 +313,7 @@ describe('debt', () => {
     }[];
     expect(tx[0].description).toMatch(/^Owed amount paid: \$/);
     expect(
-      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: 'Sdebtor3', neuronCount: 1 }, u.token))
+      (await api('/api/deploy_server', { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 }, u.token))
         .status,
     ).toBe(200);
     expect(await debtsList()).not.toContainEqual(expect.objectContaining({ user_id: u.id }));

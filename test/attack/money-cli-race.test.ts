@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { MAINNET } from '../support/addresses';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { initialChargeAmount } from '../../src/server/billing/charge-days';
 import { PLATFORM, accountBalance, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
@@ -72,7 +73,7 @@ it(
     const deploys = Array.from({ length: 30 }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (i * spread) / 30));
       return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, {
-        body: { currency: 'satori', rewardAddress: `Srace${i}`, neuronCount: 1 },
+        body: { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 },
         token: u.token,
       });
     });

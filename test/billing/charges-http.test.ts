@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { MAINNET } from '../support/addresses';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DAY_MS, dayOf, dayStart, initialChargeAmount } from '../../src/server/billing/charge-days';
@@ -70,7 +71,7 @@ it(
     const answers = await Promise.all(
       users.map((u, i) =>
         requestFrom(loopback(i, 7000), `${s.url}/api/deploy_server`, {
-          body: { currency: 'satori', rewardAddress: `Spay${i}`, neuronCount: 1 },
+          body: { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 },
           token: u.token,
         }),
       ),

@@ -10,6 +10,8 @@ import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { waitFor } from '../support/wait';
 import { clients, counts, databaseBytes } from './support';
+import { freshAddress, MAINNET } from '../support/addresses';
+import { addressChecksum, notCoinAddress, OUTPOINT_INVALID, TXID_INVALID } from '../../src/shared/address-check';
 
 // The JSON deploy over real HTTP, with the simulator on: every rule answers the same over
 // REST and tRPC and writes nothing; a deploy of each family reaches server_created.
@@ -54,6 +56,22 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
     await refusedAlike({ currency: 'oxen', txid: 'b123' }, addressNotValid('Oxen → Session Token', 'L'), 'txid');
     await refusedAlike({ currency: 'bitg', txid: tx('a') }, 'Payee address required.', 'payee');
     await refusedAlike({ currency: 'bitg', txid: tx('a'), payee: 'GfooBar' }, 'Correct payee address required.', 'payee');
+    // Starts with 3, but its checksum is wrong (one character changed).
+    const p2sh = freshAddress('bitg', 'P2SH');
+    const typo = p2sh.slice(0, 10) + (p2sh[10] === 'a' ? 'b' : 'a') + p2sh.slice(11);
+    await refusedAlike({ currency: 'bitg', txid: tx('a'), payee: typo }, addressChecksum('Bitcoin Green (BitGreen)'), 'payee');
+  });
+
+  it("nonsense in an address or transaction field is refused with the coin's own rule, and nothing is written", async () => {
+    await refusedAlike({ currency: 'dash', txid: 'not-a-txid' }, OUTPOINT_INVALID, 'txid');
+    await refusedAlike({ currency: 'pivx', txid: 'abc' }, OUTPOINT_INVALID, 'txid');
+    await refusedAlike({ currency: 'defi', txid: `${tx('a')}-1` }, TXID_INVALID, 'txid');
+    await refusedAlike({ currency: 'zen42', txid: 'hello' }, notCoinAddress('Horizen', ['zn', 't1', 'zs', 'zt', 't3']), 'txid');
+    await refusedAlike({ currency: 'satori', rewardAddress: 'abc', neuronCount: 1 }, 'This is not an Evrmore address: it should start with E or e.', 'rewardAddress');
+    await refusedAlike({ currency: 'firo', txid: tx('a'), payee: 'notanaddress' }, 'This is not a Firo address: it should start with Z, a, 3 or 4.', 'payee');
+    // A real address of another coin is not this coin's.
+    await refusedAlike({ currency: 'dash', txid: tx('a'), payee: MAINNET.firo }, notCoinAddress('Dash', ['X', '7']), 'payee');
+    await refusedAlike({ currency: 'nrg', txid: 'hello' }, 'This is not an Energi address: it is 0x followed by 40 characters, the digits 0-9 and the letters a-f.', 'txid');
   });
 
   it('a migrated dip003 node needs a real BLS12-381 secret key', async () => {
@@ -66,10 +84,10 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
   it('validators must upload keystores; Satori needs its reward address; SIN its burn', async () => {
     await refusedAlike({ currency: 'eth', txid: tx('c') }, VALIDATORS_UPLOAD, 'keystores');
     await refusedAlike({ currency: 'satori', neuronCount: 3 }, 'Address required.', 'rewardAddress');
-    await refusedAlike({ currency: 'satori', rewardAddress: 'Sx', neuronCount: 51 }, 'neuronCount: must be 1 to 50', undefined);
-    await refusedAlike({ currency: 'satori', rewardAddress: 'Sx', neuronCount: 0 }, 'neuronCount: must be 1 to 50', undefined);
+    await refusedAlike({ currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 51 }, 'neuronCount: must be 1 to 50', undefined);
+    await refusedAlike({ currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 0 }, 'neuronCount: must be 1 to 50', undefined);
     await refusedAlike({ currency: 'sin', txid: tx('d') }, BURN_REQUIRED, 'burntxid');
-    await refusedAlike({ currency: 'sin', txid: tx('d'), burntxid: 'not-a-txid', burn_output_id: 0 }, 'Invalid transaction ID.', 'burntxid');
+    await refusedAlike({ currency: 'sin', txid: tx('d'), burntxid: 'not-a-txid', burn_output_id: 0 }, TXID_INVALID, 'burntxid');
   });
 
   it("a field the coin's family does not send is refused and named (families.ts payload)", async () => {
@@ -91,7 +109,7 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
   });
 
   it('a ZEN t_address never serves two nodes, on any account and either ZEN coin', async () => {
-    const address = `zn${uniq()}`;
+    const address = freshAddress('zen42');
     const first = await rest('POST', '/api/deploy_server', token, { currency: 'zen42', txid: address });
     expect(first.body).toMatchObject({ success: true });
     const other = (await fundedUser(s.deps)).token;
@@ -109,7 +127,7 @@ describe('deploy_server: section 5 rules, the same over REST and tRPC, nothing w
 
 describe('check_burn over REST', () => {
   it('answers a malformed burn transaction ID under its field, and refuses coins without a burn', async () => {
-    expect(await rest('POST', '/api/check_burn', token, { currency: 'sin', txid: 'xyz' })).toEqual({ status: 400, body: { success: false, message: 'Invalid transaction ID.', error_input: 'burntxid' } });
+    expect(await rest('POST', '/api/check_burn', token, { currency: 'sin', txid: 'xyz' })).toEqual({ status: 400, body: { success: false, message: TXID_INVALID, error_input: 'burntxid' } });
     expect(await rest('POST', '/api/check_burn', token, { currency: 'sin', txid: '' })).toEqual({ status: 400, body: { success: false, message: BURN_REQUIRED, error_input: 'burntxid' } });
     expect((await rest('POST', '/api/check_burn', token, { currency: 'pivx', txid: tx('a') })).body).toEqual({ success: false, message: 'PIVX nodes need no burn transaction.', error_input: 'burntxid' });
     expect((await rest('POST', '/api/check_burn', '', { currency: 'sin', txid: tx('a') })).status).toBe(401);
@@ -117,13 +135,14 @@ describe('check_burn over REST', () => {
 });
 
 describe('a deploy of each family reaches server_created', () => {
+  const BITG_PAYEE = freshAddress('bitg', 'P2SH');
   const families: Array<[string, Record<string, unknown>, (text: string) => void]> = [
-    ['dash', { txid: `${uniq()}${uniq()}`, payee: 'XpayeeAddress' }, (t) => expect(t.split(' ')[7]).toBe('not_active')],
-    ['bitg', { txid: `${uniq()}${uniq()}`, payee: '3PayeeAddress' }, (t) => expect(t.split(' ')[5]).toBe('3PayeeAddress')],
+    ['dash', { txid: `${uniq()}${uniq()}`, payee: MAINNET.dash }, (t) => expect(t.split(' ')[7]).toBe('not_active')],
+    ['bitg', { txid: `${uniq()}${uniq()}`, payee: BITG_PAYEE }, (t) => expect(t.split(' ')[5]).toBe(BITG_PAYEE)],
     ['rtm', { txid: `${uniq()}${uniq()}-1` }, (t) => expect(t.split(' ')[4]).toBe('1')],
     ['pivx', { txid: `${uniq()}${uniq()}` }, (t) => expect(t.split(' ')).toHaveLength(5)],
-    ['zen42', { txid: `zn${uniq()}` }, (t) => expect(t).toMatch(/^mn1 zn/)],
-    ['nrg', { txid: `nrg${uniq()}` }, (t) => expect(t).toMatch(/^mn1 nrg/)],
+    ['zen42', { txid: freshAddress('zen42') }, (t) => expect(t).toMatch(/^mn1 zn/)],
+    ['nrg', { txid: freshAddress('nrg') }, (t) => expect(t).toMatch(/^mn1 0x/)],
     ['bdx', { txid: `b${uniq()}`, monero_secret: '' }, (t) => expect(t).toMatch(/^mn1 b/)],
     ['playa3ull', { txid: `LIC-${uniq()}` }, (t) => expect(t).toMatch(/^mn1 LIC-/)],
     ['defi', { txid: `${uniq()}${uniq()}` }, (t) => expect(t).toMatch(/^8[1-9A-HJ-NP-Za-km-z]{33} /)],
@@ -188,7 +207,7 @@ describe('a deploy of each family reaches server_created', () => {
   });
 
   it('Satori: 25 neurons in one deploy, one queue item and one server_created each', async () => {
-    const r = await rest('POST', '/api/deploy_server', token, { currency: 'satori', rewardAddress: `S${uniq()}`, neuronCount: 25 });
+    const r = await rest('POST', '/api/deploy_server', token, { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 25 });
     expect(r.body.success).toBe(true);
     expect(r.body.server_ids).toHaveLength(25);
     expect(new Set(r.body.server_ids).size).toBe(25);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fieldNotTaken } from '../../src/shared/deploy-rules';
+import { EIP55_MISMATCH } from '../../src/shared/evm-address';
 import { secretsAad } from '../../src/server/nodes/node-secrets';
 import { DEPLOYED, KEY_IN_USE, NONE_DEPLOYED, NOT_VALIDATORS } from '../../src/server/deploy/validators';
 import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
@@ -108,7 +109,7 @@ describe('validator uploads', () => {
       { form: { files: [['k.json', ks.text]], fee: '' }, json: { fee_recipient: '' }, message: 'Address required', field: 'fee_recipient' },
       { form: { files: [['k.json', ks.text]], fee: '0x12' }, json: { fee_recipient: '0x12' }, message: 'Invalid address', field: 'fee_recipient' },
       // One letter's case changed: the EIP-55 checksum fails.
-      { form: { files: [['k.json', ks.text]], fee: FEE.replace('aA', 'AA') }, json: { fee_recipient: FEE.replace('aA', 'AA') }, message: 'Invalid address', field: 'fee_recipient' },
+      { form: { files: [['k.json', ks.text]], fee: FEE.replace('aA', 'AA') }, json: { fee_recipient: FEE.replace('aA', 'AA') }, message: EIP55_MISMATCH, field: 'fee_recipient' },
       { form: { files: [['k.json', ks.text]], password: '' }, json: { password: '' }, message: 'Password required', field: 'password' },
       { form: { files: [] }, json: { keystores: [] }, message: 'Please select at least one file', field: 'keystores' },
       {

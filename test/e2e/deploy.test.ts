@@ -8,6 +8,8 @@ import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '.
 import { fundedUser } from '../support/users';
 import { at, browserSession, fitsViewport, pathOf, screenshot, liveSubscribed } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
+import { freshAddress, MAINNET } from '../support/addresses';
+import { OUTPOINT_INVALID, TXID_INVALID } from '../../src/shared/address-check';
 
 // The deploy page (deployment-and-nodes.md sections 2, 4, 5, 8): one coin of every
 // wizard kind deployed end to end in Chromium, from the begin step through the wizard's
@@ -217,8 +219,15 @@ describe('one coin of every wizard, deployed end to end', () => {
       await input('Transaction ID').fill('a');
       expect(await fieldError('Transaction ID').count()).toBe(0);
 
+      await input('Transaction ID').fill('not-a-txid');
+      await button('Deploy').click();
+      await expectFieldError('Transaction ID', OUTPOINT_INVALID);
+      await input('Transaction ID').fill(txid());
+
       await page.getByRole('radio', { name: 'Use another one' }).check();
-      await input('Payee address').waitFor();
+      await input('Payee address').fill(MAINNET.firo);
+      await button('Deploy').click();
+      await expectFieldError('Payee address', 'This is not a Dash address: it should start with X or 7.');
       await page.getByRole('radio', { name: 'Use the same address I sent the collateral to' }).check();
       await input('I want to migrate my masternode from another platform').check();
       await input('Transaction ID').fill('');
@@ -259,8 +268,17 @@ describe('one coin of every wizard, deployed end to end', () => {
       await button("Let's start").click();
       await expectStep(7, 9);
 
+      // The demo's help under the field says which burns the simulated chain knows, with one to paste.
+      const hint = page.locator('.field:has(> label:text-is("Burn transaction ID")) .field-hint');
+      await hint.getByText('it knows a burn made a day ago for any transaction ID', { exact: false }).waitFor();
+      const example = (await hint.locator('code').textContent())!;
+      expect(example).toMatch(/^b0b0[0-9a-f]{60}$/);
       await button('Check burn').click();
       await expectFieldError('Burn transaction ID', 'Transaction ID required.');
+      // Not a transaction ID at all: said under the field before the daemon is asked.
+      await input('Burn transaction ID').fill('not-a-txid');
+      await button('Check burn').click();
+      await expectFieldError('Burn transaction ID', TXID_INVALID);
       // The server looks the burn up on the coin's daemon: each refusal keeps step 7 with its message.
       for (const [id, message] of [
         [txid(), 'Burn transaction not found. Check the transaction ID and try again.'],
@@ -274,7 +292,7 @@ describe('one coin of every wizard, deployed end to end', () => {
         await expectFieldError('Burn transaction ID', message);
         expect(await counter().textContent()).toBe('Step 7 of 9');
       }
-      await input('Burn transaction ID').fill(burnTxid());
+      await input('Burn transaction ID').fill(example);
       await button('Check burn').click();
       await expectStep(9, 9);
       await button('Previous').click();
@@ -321,7 +339,11 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(4, 4);
     await button('Deploy').click();
     await expectFieldError('T-address', 'Address required.');
-    await input('T-address').fill(address('t1', 35));
+    // Nonsense is refused under the field with the coin's own rule, before anything is sent.
+    await input('T-address').fill('hello');
+    await button('Deploy').click();
+    await expectFieldError('T-address', 'This is not a Horizen address: it should start with zn, t1, zs, zt or t3.');
+    await input('T-address').fill(freshAddress('zen42'));
     const { server_id } = await deploy();
     await finish(server_id, () =>
       view('Your Horizen node').getByText('there is nothing to run from your wallet', { exact: false }).waitFor(),
@@ -357,7 +379,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(2, 2);
     await button('Deploy').click();
     await expectFieldError('Collateral address', 'Address required.');
-    await input('Collateral address').fill(address('E', 34));
+    await input('Collateral address').fill(freshAddress('nrg'));
     const { server_id } = await deploy();
     await finish(server_id, () =>
       view('Start your Energi masternode').getByRole('link', { name: 'Energi web wallet' }).waitFor(),
@@ -387,6 +409,9 @@ describe('one coin of every wizard, deployed end to end', () => {
       await page.getByText(c, { exact: true }).waitFor();
     await button('Deploy').click();
     await expectFieldError('Transaction ID', 'Transaction ID required.');
+    await input('Transaction ID').fill('abc');
+    await button('Deploy').click();
+    await expectFieldError('Transaction ID', OUTPOINT_INVALID);
     const collateral = txid();
     await input('Transaction ID').fill(collateral);
     const { server_id } = await deploy();
@@ -441,7 +466,10 @@ describe('one coin of every wizard, deployed end to end', () => {
     await expectStep(2, 2);
     await button('Deploy').click();
     await expectFieldError('Reward address', 'Address required.');
-    await input('Reward address').fill(address('E', 34));
+    await input('Reward address').fill('abc');
+    await button('Deploy').click();
+    await expectFieldError('Reward address', 'This is not an Evrmore address: it should start with E or e.');
+    await input('Reward address').fill(MAINNET.evr);
     await input('Number of neurons').fill('21');
     const { server_id, server_ids } = await deploy();
     expect(server_ids).toHaveLength(21);

@@ -6,6 +6,8 @@ import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { insertEvent } from '../../src/server/events/outbox';
 import { DELETE_REASONS } from '../../src/shared/schemas/nodes';
+import { EIP55_MISMATCH } from '../../src/shared/evm-address';
+import { MAINNET } from '../support/addresses';
 import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -364,6 +366,11 @@ describe('node page actions', () => {
       await form.getByText('Invalid address', { exact: true }).waitFor();
       await input.fill('0x' + 'g'.repeat(40));
       await form.getByText('Invalid address', { exact: true }).waitFor();
+      // EIP-55's example with one letter's case changed: the checksum, not the shape, is wrong, and the field says so.
+      await input.fill('0x5AAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
+      await form.getByText(EIP55_MISMATCH, { exact: true }).waitFor();
+      await input.fill('0x' + 'g'.repeat(40));
+      await form.getByText('Invalid address', { exact: true }).waitFor();
       await submit.click();
       expect(updates).toHaveLength(0);
       const fee = '0x' + crypto.randomBytes(20).toString('hex');
@@ -398,18 +405,33 @@ describe('node page actions', () => {
     },
   );
 
-  it('shows quick-setup steps only for a 34-character fee address', { timeout: 90_000 }, async () => {
-    const mn = await createNode('rtm');
-    await page.goto(`/dashboard/masternode/${mn}?tab=config`);
-    const view = page.getByRole('region', { name: 'Quick setup' });
-    const fee = view.getByLabel('Fee address');
-    await fee.fill('R'.repeat(33));
-    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
-    await fee.fill('R'.repeat(34));
-    await view.getByLabel('Quick setup result').waitFor();
-    await fee.fill('R'.repeat(35));
-    expect(await view.getByLabel('Quick setup result').count()).toBe(0);
-  });
+  it(
+    'shows quick-setup steps only for a Raptoreum fee address, with it and the node’s ip:port filled in',
+    { timeout: 90_000 },
+    async () => {
+      const mn = await createNode('rtm');
+      await page.goto(`/dashboard/masternode/${mn}?tab=config`);
+      const view = page.getByRole('region', { name: 'Quick setup' });
+      const fee = view.getByLabel('Fee address');
+      await fee.fill('R'.repeat(33));
+      expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+      // 34 characters, but not an address: said under the field, and no steps.
+      await fee.fill('R'.repeat(34));
+      await view
+        .getByText('This Raptoreum address does not check out (its checksum does not match): check for a typo.')
+        .waitFor();
+      expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+      await fee.fill(MAINNET.rtm);
+      await view.getByLabel('Quick setup result').waitFor();
+      // The command carries what was typed and the node's address with Raptoreum's P2P port: no placeholder left.
+      const command = view.getByText(/^protx quick_setup /);
+      expect(await command.textContent()).toMatch(new RegExp(` \\S+:10226 ${MAINNET.rtm}$`));
+      // (A node made by the operator's CLI has no collateral: only its address and fee are checked here.)
+      expect(await command.textContent()).not.toMatch(/[{}]|<ip>|<port>|<feeSourceAddress>/);
+      await fee.fill(`${MAINNET.rtm}x`);
+      expect(await view.getByLabel('Quick setup result').count()).toBe(0);
+    },
+  );
 
   it(
     'quick setup: an empty result sends nothing, the start shows under way, then the node started',
@@ -418,7 +440,7 @@ describe('node page actions', () => {
       const mn = await createNode('rtm');
       await page.goto(`/dashboard/masternode/${mn}?tab=config`);
       const view = page.getByRole('region', { name: 'Quick setup' });
-      await view.getByLabel('Fee address').fill('R'.repeat(34));
+      await view.getByLabel('Fee address').fill(MAINNET.rtm);
       const result = view.getByLabel('Quick setup result');
       const start = view.getByRole('button', { name: 'Start node' });
       const sends = callsTo(page, 'nodes.quick_setup');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { START_UNDER_WAY } from '../../src/server/nodes/actions';
 import { START_CLAIM_MS } from '../../src/server/nodes/repository';
 import { bls12_381 } from '@noble/curves/bls12-381';
+import { EIP55_MISMATCH } from '../../src/shared/evm-address';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newNodeId, requestDestroy, requestNode } from '../../src/server/nodes/lifecycle';
 import { systemActor } from '../../src/server/operator/log';
@@ -157,17 +158,17 @@ describe('validator fee', () => {
       status: 400,
       body: { success: false, message: 'Address required', error_input: 'fee_recipient' },
     });
-    for (const bad of [
-      '0x123',
-      'ab' + 'c'.repeat(40),
-      '0x' + 'g'.repeat(40),
-      '0x52908400098527886e0F7030069857D2E4169EE7',
-    ]) {
+    for (const bad of ['0x123', 'ab' + 'c'.repeat(40), '0x' + 'g'.repeat(40)]) {
       expect(await fee(bad), bad).toEqual({
         status: 400,
         body: { success: false, message: 'Invalid address', error_input: 'fee_recipient' },
       });
     }
+    // The right shape with one letter's case wrong: the EIP-55 checksum is what the message names.
+    expect(await fee('0x52908400098527886e0F7030069857D2E4169EE7')).toEqual({
+      status: 400,
+      body: { success: false, message: EIP55_MISMATCH, error_input: 'fee_recipient' },
+    });
     // No validator client holds this key (no Keymanager token): nothing changes.
     const before = await row(mn);
     expect(await fee('0x52908400098527886E0F7030069857D2E4169EE7')).toEqual({

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { MAINNET } from '../support/addresses';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { ConfigError, loadConfig } from '../../src/server/kernel/config';
@@ -135,7 +136,7 @@ describe('Initial Charge', () => {
     });
     const u = await freshUser(d.deps);
     const deploy = (n: number) =>
-      d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: n });
+      d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: n });
 
     const snapshot = async () => ({
       nodes: (await d.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute()).length,

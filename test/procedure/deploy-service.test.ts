@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAINNET } from '../support/addresses';
+import { accountBalance, userAccount } from '../../src/server/billing/ledger';
+import { OUTPOINT_INVALID } from '../../src/shared/address-check';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { insertHost } from '../../src/server/nodes/fleet-queries';
 import { FLEET_FULL } from '../../src/server/nodes/lifecycle';
@@ -92,7 +95,7 @@ describe('SIN: check_burn and the deploy that follows it', () => {
 });
 
 describe('the owner reads the output text with the node address', () => {
-  it('{address} becomes the public ip:port once the node has one', async () => {
+  it('{address} becomes the public ip:port once the node has one, a simulated node’s with the coin’s port', async () => {
     const u = await fundedUser(d.deps);
     const host = await d.db.selectFrom('hosts').select('id').executeTakeFirstOrThrow();
     const text = `mn1 {address} - ${'ab'.repeat(32)} 0`;
@@ -115,7 +118,8 @@ describe('the owner reads the output text with the node address', () => {
     const list = await call(u.token).nodes.get_masternodes();
     const of = (id: string) => list.masternodes.find((m) => m.mn_id === id)!.output_text;
     expect(of('pivx-addr1')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
-    expect(of('pivx-addr2')).toBe(text);
+    // No port of its own (a simulated daemon binds none): the coin's fixed P2P port (pivxd 51472).
+    expect(of('pivx-addr2')).toBe(`mn1 203.0.113.9:51472 - ${'ab'.repeat(32)} 0`);
     // The stored text keeps the placeholder.
     expect(
       (await d.db.selectFrom('nodes').select('output_text').where('mn_id', '=', 'pivx-addr1').executeTakeFirstOrThrow())
@@ -127,7 +131,11 @@ describe('the owner reads the output text with the node address', () => {
 describe('the build queue', () => {
   it('a deploy of 30 neurons shows one queue item per node while they are set up', async () => {
     const { token } = await fundedUser(d.deps);
-    const r = await call(token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: 30 });
+    const r = await call(token).deploy.deploy_server({
+      currency: 'satori',
+      rewardAddress: MAINNET.evr,
+      neuronCount: 30,
+    });
     const q = await call(token).deploy.get_building_servers();
     expect(q.data).toHaveLength(30);
     expect(new Set(q.data.map((i) => i.mn_id))).toEqual(new Set(r.server_ids));
@@ -193,11 +201,47 @@ describe('no room in the fleet', () => {
         FLEET_FULL,
       );
       await expect(
-        call(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sfull', neuronCount: 5 }),
+        call(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 5 }),
       ).rejects.toThrow(FLEET_FULL);
       expect(await d.db.selectFrom('nodes').select('id').execute()).toEqual(before);
     } finally {
       await d.db.updateTable('hosts').set({ dedicated_slots: 100 }).execute();
     }
   });
+});
+
+describe("nonsense in a deploy's fields", () => {
+  // The issue's own examples: each was accepted and charged (no refunds) before.
+  const nonsense: Array<[Record<string, unknown>, string]> = [
+    [{ currency: 'dash', txid: 'not-a-txid' }, OUTPOINT_INVALID],
+    [{ currency: 'pivx', txid: 'abc' }, OUTPOINT_INVALID],
+    [{ currency: 'zen42', txid: 'hello' }, 'This is not a Horizen address: it should start with zn, t1, zs, zt or t3.'],
+    [
+      { currency: 'satori', rewardAddress: 'abc', neuronCount: 1 },
+      'This is not an Evrmore address: it should start with E or e.',
+    ],
+    [
+      { currency: 'firo', txid: 'ab'.repeat(32), payee: 'notanaddress' },
+      'This is not a Firo address: it should start with Z, a, 3 or 4.',
+    ],
+  ];
+
+  it.each(nonsense)(
+    '%j is refused with what is wrong, 100 times at once, and nothing is charged or written',
+    async (input, message) => {
+      const u = await fundedUser(d.deps);
+      const before = await accountBalance(d.db, userAccount(u.id));
+      const send = () =>
+        call(u.token).deploy.deploy_server(input as Parameters<ReturnType<typeof call>['deploy']['deploy_server']>[0]);
+      await expect(send()).rejects.toThrow(message);
+      const answers = await Promise.allSettled(Array.from({ length: 100 }, send));
+      // Each is refused: with the field's message, or (the guard of one deploy at a time) told to wait.
+      for (const a of answers) {
+        expect(a.status).toBe('rejected');
+        expect([message, DEPLOY_IN_FLIGHT]).toContain((a as PromiseRejectedResult).reason.message);
+      }
+      expect(await accountBalance(d.db, userAccount(u.id))).toBe(before);
+      expect(await d.db.selectFrom('nodes').select('id').where('user_id', '=', u.id).execute()).toEqual([]);
+    },
+  );
 });

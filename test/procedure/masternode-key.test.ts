@@ -107,7 +107,7 @@ describe('the classic masternode key', () => {
     const list = await d.caller(owner.token).nodes.get_masternodes();
     const item = list.masternodes.find((m) => m.mn_id === mnId)!;
     expect(item.output_text).toBe(`mn1 ${ip}:51472 ${key} ${txid} 0`);
-    expect(exportLine(item)).toBe(`cold one ${ip}:51472 ${key} ${txid} 0`);
+    expect(exportLine(item)).toBe(`cold_one ${ip}:51472 ${key} ${txid} 0`);
     expect(exportBlocks(list.masternodes).find((b) => b.currency === 'pivx')!.text).toContain(
       `${ip}:51472 ${key} ${txid} 0`,
     );

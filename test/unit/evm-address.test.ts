@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evmAddress, evmAddressError, toChecksumAddress } from '../../src/shared/evm-address';
+import { EIP55_MISMATCH, evmAddress, evmAddressError, toChecksumAddress } from '../../src/shared/evm-address';
 
 // The examples of EIP-55 itself (https://eips.ethereum.org/EIPS/eip-55).
 const EIP55 = [
@@ -27,14 +27,18 @@ describe('EVM address (fee recipient)', () => {
     }
   });
 
-  it('refuses a mixed-case address whose checksum does not match', () => {
+  it('refuses a mixed-case address whose checksum does not match, saying so (its lower case passes)', () => {
     // One letter's case flipped in each example.
     for (const address of EIP55.slice(0, 4)) {
       const i = address.slice(2).search(/[a-fA-F]/) + 2;
       const c = address[i];
       const flipped =
         address.slice(0, i) + (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()) + address.slice(i + 1);
-      expect(evmAddressError(flipped)).toBe('Invalid address');
+      expect(evmAddressError(flipped)).toBe(
+        "The address's checksum (EIP-55) does not match: check for a typo, or paste it in lower case.",
+      );
+      expect(evmAddress.safeParse(flipped).error?.issues[0].message).toBe(EIP55_MISMATCH);
+      expect(evmAddressError(flipped.toLowerCase())).toBeNull();
     }
   });
 

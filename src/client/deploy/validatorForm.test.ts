@@ -33,7 +33,9 @@ describe('the validator upload form (section 5)', () => {
     expect(feeRecipientProblem('1x' + 'a'.repeat(40))).toBe('Invalid address');
     expect(feeRecipientProblem('0x' + 'A1'.repeat(20))).toBeNull();
     // Mixed case is an EIP-55 checksum: a wrong one is refused, a right one (EIP-55's own example) taken.
-    expect(feeRecipientProblem('0x' + 'aB'.repeat(20))).toBe('Invalid address');
+    expect(feeRecipientProblem('0x' + 'aB'.repeat(20))).toBe(
+      "The address's checksum (EIP-55) does not match: check for a typo, or paste it in lower case.",
+    );
     expect(feeRecipientProblem('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed')).toBeNull();
     expect(validatorProblems({ ...good, feeRecipient: 'nope' })).toEqual({ fee_recipient: 'Invalid address' });
   });

@@ -12,7 +12,7 @@ export const NETWORK_FAILURE = 'Something went wrong. Please try again or contac
 
 export { ADDRESS_REQUIRED, INVALID_ADDRESS } from '../../shared/evm-address';
 
-/** 'Address required' / 'Invalid address' for a fee recipient (EIP-55 checked when mixed case), or null. */
+/** 'Address required', 'Invalid address' or the EIP-55 checksum message for a fee recipient, or null. */
 export function feeRecipientProblem(value: string): string | null {
   return evmAddressError(value);
 }

@@ -1,5 +1,6 @@
 import { ALIAS_MAX, ALIAS_PATTERN } from '../../shared/node-alias';
 import { ADDRESS_REQUIRED, evmAddressError, INVALID_ADDRESS } from '../../shared/evm-address';
+import { coinAddressProblem } from '../../shared/address-check';
 
 /**
  * The node page's rules (deployment-and-nodes.md sections 4 and 5), apart from the
@@ -31,10 +32,29 @@ export function quickSetupDone(status: string, outputText: string): boolean {
 export const FEE_ADDRESS_LENGTH = 34;
 export const feeAddressComplete = (address: string) => address.trim().length === FEE_ADDRESS_LENGTH;
 
-/** Quick-setup commands may hold the fee address as `{fee_address}`; the view fills it in. */
-export const FEE_ADDRESS_TOKEN = '{fee_address}';
-export const withFeeAddress = (command: string, address: string) =>
-  command.split(FEE_ADDRESS_TOKEN).join(address.trim());
+/** Quick-setup commands hold the fee address as a token; the view fills it in (shared with the server's command). */
+export { FEE_ADDRESS_TOKEN, withFeeAddress } from '../../shared/quick-setup';
+
+type Coin = { id: string; label: string };
+
+/**
+ * What is wrong with the fee address as typed, once it is as long as an address (before,
+ * nothing is said): it must be one of the coin's addresses (src/shared/address-check.ts).
+ */
+export function feeAddressProblem(coin: Coin, address: string): string | null {
+  const value = address.trim();
+  if (value.length < FEE_ADDRESS_LENGTH) return null;
+  return (
+    coinAddressProblem(coin, value) ??
+    (value.length === FEE_ADDRESS_LENGTH
+      ? null
+      : `A ${coin.label} fee address is ${FEE_ADDRESS_LENGTH} characters long.`)
+  );
+}
+
+/** The command steps show for a whole fee address of the coin, and only then. */
+export const feeAddressReady = (coin: Coin, address: string) =>
+  feeAddressComplete(address) && feeAddressProblem(coin, address) === null;
 
 export type MoneroState = { kind: 'running' } | { kind: 'start'; command: string } | { kind: 'syncing' };
 
@@ -62,8 +82,8 @@ export const NETWORK_FAILURE = 'Something went wrong. Please try again or contac
 
 /**
  * EVM fee recipient (section 5): required once a submit was tried; when not empty, 0x
- * and exactly 40 hex characters (mixed case must carry a valid EIP-55 checksum, as the
- * server checks), else 'Invalid address'.
+ * and exactly 40 hex characters, else 'Invalid address'; mixed case must carry a valid
+ * EIP-55 checksum, as the server checks, else the checksum message.
  */
 export function feeRecipientProblem(value: string, submitTried: boolean): string | null {
   if (!value.trim()) return submitTried ? ADDRESS_REQUIRED : null;

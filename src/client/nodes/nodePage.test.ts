@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DELETE_REASONS, deleteMasternodeInput, updateAliasInput } from '../../shared/schemas/nodes';
+import { EIP55_MISMATCH } from '../../shared/evm-address';
 import {
   ADDRESS_REQUIRED,
   aliasToast,
   aliasValue,
   dip003State,
   feeAddressComplete,
+  feeAddressProblem,
+  feeAddressReady,
   feeRecipientProblem,
   INVALID_ADDRESS,
   moneroStartCommand,
@@ -48,6 +51,23 @@ describe('DIP003 start view', () => {
       `protx quick_setup tx 0 1.2.3.4:10226 ${addr}`,
     );
   });
+
+  it('takes only a Raptoreum address as the fee address, saying what is wrong with any other', () => {
+    const rtm = { id: 'rtm', label: 'Raptoreum' };
+    // Raptor3um/raptoreum 2.0.3.01-mainnet src/chainparams.cpp:316, a real mainnet address.
+    const real = 'RWGvGpd3yJdnfh9ziyHNDEoHMJBvnZ23zK';
+    expect(feeAddressReady(rtm, real)).toBe(true);
+    expect(feeAddressProblem(rtm, real)).toBeNull();
+    expect(feeAddressProblem(rtm, real.slice(0, 20))).toBeNull(); // still typing: nothing said yet
+    expect(feeAddressReady(rtm, 'R'.repeat(34))).toBe(false);
+    expect(feeAddressProblem(rtm, 'R'.repeat(34))).toBe(
+      'This Raptoreum address does not check out (its checksum does not match): check for a typo.',
+    );
+    expect(feeAddressProblem(rtm, 'x'.repeat(34))).toBe(
+      'This is not a Raptoreum address: it should start with R or 7.',
+    );
+    expect(feeAddressReady(rtm, `${real}x`)).toBe(false);
+  });
 });
 
 describe('monero-type view', () => {
@@ -86,7 +106,7 @@ describe('fee recipient', () => {
     expect(feeRecipientProblem(good, true)).toBeNull();
     expect(feeRecipientProblem(good.toUpperCase().replace('0X', '0x'), true)).toBeNull();
     expect(feeRecipientProblem(checksummed, true)).toBeNull();
-    expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(INVALID_ADDRESS);
+    expect(feeRecipientProblem(checksummed.replace('aA', 'Aa'), true)).toBe(EIP55_MISMATCH);
     for (const bad of [
       '0x',
       good.slice(0, -1),

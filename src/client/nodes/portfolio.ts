@@ -57,7 +57,8 @@ export function isExportable(n: Pick<MasternodeListItem, 'family'>): boolean {
 export function exportLine(n: Pick<MasternodeListItem, 'alias' | 'mn_id' | 'output_text'>): string {
   const words = n.output_text.trim().split(/\s+/).filter(Boolean);
   if (words.length < 2) return `# ${nodeName(n)}: not ready yet, the node is still being set up`;
-  return [nodeName(n), ...words.slice(1)].join(' ');
+  // The wallet splits the line on spaces: an alias's spaces become underscores, as on the node page.
+  return [nodeName(n).replace(/\s+/g, '_'), ...words.slice(1)].join(' ');
 }
 
 export type ExportBlock = { currency: string; label: string; ticker: string; text: string };

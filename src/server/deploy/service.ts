@@ -1,5 +1,6 @@
 import { coinNode } from '../../shared/english';
 import { randomUUID } from 'node:crypto';
+import { txidProblem } from '../../shared/address-check';
 import { BLS_INCORRECT, deployProblem } from '../../shared/deploy-rules';
 import { familyOf } from '../../shared/families';
 import type { CheckBurnInput, DeployServerInput, DeployValidatorsInput } from '../../shared/schemas/deploy';
@@ -103,6 +104,9 @@ export async function checkBurn(ctx: Ctx, input: CheckBurnInput) {
   if (familyOf(coin.family).wizard !== 'burn') fail('BAD_REQUEST', NO_BURN(coin.label), 'burntxid');
   const txid = input.txid.trim();
   if (!txid) fail('BAD_REQUEST', BURN_REQUIRED, 'burntxid');
+  // The deploy's own rule for the field (deploy-rules.ts): the same message before any daemon is asked.
+  const malformed = txidProblem(txid, false);
+  if (malformed) fail('BAD_REQUEST', malformed, 'burntxid');
   const burn = await ctx.fleet.checkBurn(coin.id, txid);
   if (!burn.ok) fail('BAD_REQUEST', burn.message, 'burntxid');
   return { success: true as const, message: BURN_VERIFIED, output_id: burn.output_id };

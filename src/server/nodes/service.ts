@@ -7,7 +7,8 @@ import type { Context } from '../rpc/context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-secrets';
-import { outputKind, withMasternodeKey } from './output-text';
+import { outputKind, withAddress, withMasternodeKey } from './output-text';
+import { productionProfile, type DaemonProfile } from '../fleet/profiles';
 import { findUserNode, listUserNodes, startClaimOf } from './repository';
 import { buildSetup } from './setup';
 import { findSyncRow } from './fleet-queries';
@@ -16,7 +17,7 @@ import { nodeHealth } from './node-health';
 import { CHARGED, SETTING_UP } from '../../shared/lifecycle';
 import { allQuotes, findQuote } from '../market/quotes';
 
-type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
+type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'> & { fleet: Pick<Context['fleet'], 'profiles'> };
 
 /**
  * The Deployments panel lists what is deploying, plus what finished lately: a node stays
@@ -28,6 +29,20 @@ type Ctx = Pick<Context, 'db' | 'config' | 'secrets' | 'log'>;
 export const DONE_IN_QUEUE_MS = 15 * 60_000;
 export const FAILED_IN_QUEUE_MS = 60 * 60_000;
 export const FINISHED_IN_QUEUE = 5;
+
+/**
+ * The node as its owner reads it, with its public address:port in its line. A real
+ * daemon's placement holds the coin's fixed P2P port; a simulated one binds none, so it
+ * is given the port the coin's network uses (its production profile's `p2p_port`) on the
+ * address it was placed on: the masternode.conf line, the export and the start commands
+ * read as they will on a real node, never with a placeholder.
+ */
+function withPublicAddress(n: Masternode, profiles: Record<string, DaemonProfile>): Masternode {
+  if (n.p2p_port !== null) return n;
+  const port = productionProfile(profiles, n.coin_id)?.profile.p2p_port ?? null;
+  if (port === null) return n;
+  return { ...n, p2p_port: port, output_text: n.output_text && withAddress(n.output_text, n.server_ip, port) };
+}
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -158,7 +173,13 @@ export async function getMasternodes(ctx: Ctx, userId: number): Promise<GetMaste
     if (!coin) continue;
     if (CHARGED.includes(n.state)) dailyMicros += n.hosting_price;
     if (SETTING_UP.includes(n.state)) continue; // shown in the queue only
-    const item = listItem(n, coin, quoteOf.get(coin.id), ctx.config.coinLogoUrl, masternodeKeyFor(ctx, n, coin));
+    const item = listItem(
+      withPublicAddress(n, ctx.fleet.profiles),
+      coin,
+      quoteOf.get(coin.id),
+      ctx.config.coinLogoUrl,
+      masternodeKeyFor(ctx, n, coin),
+    );
     out.masternodes.push(item);
     if (typeof item.worth === 'number') out.total_worth += item.worth;
   }
@@ -194,8 +215,9 @@ export async function getMasternode(
   userId: number,
   mnId: string,
 ): Promise<{ success: true; data: MasternodeDetail }> {
-  const n = await findUserNode(ctx.db, userId, mnId);
-  if (!n) fail('NOT_FOUND', 'Masternode not found.');
+  const found = await findUserNode(ctx.db, userId, mnId);
+  if (!found) fail('NOT_FOUND', 'Masternode not found.');
+  const n = withPublicAddress(found, ctx.fleet.profiles);
   const coin = (await listCoins(ctx.db)).find((c) => c.id === n.coin_id);
   if (!coin) fail('NOT_FOUND', 'Masternode not found.');
   const quote = await findQuote(ctx.db, coin.id);

@@ -1,5 +1,6 @@
 import { coinWords, familyOf } from '../../shared/families';
 import { explorerUrl, type ExplorerLink, type ExplorerTemplates } from '../../shared/explorer';
+import { FEE_ADDRESS_TOKEN } from '../../shared/quick-setup';
 import type { NodeSetup } from '../../shared/schemas/nodes';
 import type { CoinRecord, Masternode } from '../db/schema';
 import { blsPublicKeyHex, isBlsSecretKey } from './bls';
@@ -31,10 +32,10 @@ const MARKERS = new Set(['not_active', 'active', 'migrated']);
 /** The node's name in the owner's wallet: its alias, else its id (spaces are not allowed there). */
 const walletName = (n: Masternode) => (n.alias ?? n.mn_id).replace(/\s+/g, '_');
 
-/** `<ip>:<port>` of the node; a simulated node has no address a network could reach, so none is shown. */
+/** `ip:port` of the node: where it was placed and the coin's P2P port (nodes/service.ts `withPublicAddress`). */
 function service(n: Masternode): string {
-  const ip = n.simulated === 1 ? null : n.server_ip;
-  return `${ip ?? '<ip>'}:${n.p2p_port ?? '<port>'}`;
+  const host = n.server_ip && n.server_ip.includes(':') ? `[${n.server_ip}]` : n.server_ip;
+  return `${host ?? '<ip>'}:${n.p2p_port ?? '<port>'}`;
 }
 
 /**
@@ -162,7 +163,8 @@ export function buildSetup({
       break;
     }
     case 'quick_setup': {
-      const cmd = `protx quick_setup ${c?.txid ?? '<collateralHash>'} ${c?.index ?? '<collateralIndex>'} ${service(n)} <feeSourceAddress>`;
+      // The fee source address is the customer's: the node page fills the token with what they type.
+      const cmd = `protx quick_setup ${c?.txid ?? '<collateralHash>'} ${c?.index ?? '<collateralIndex>'} ${service(n)} ${FEE_ADDRESS_TOKEN}`;
       setup.commands.push(
         { label: 'Set up the node from your wallet', text: cmd },
         {

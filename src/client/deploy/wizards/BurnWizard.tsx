@@ -1,4 +1,6 @@
 import { useState, type FormEvent } from 'react';
+import { txidProblem } from '../../../shared/address-check';
+import { SIMULATED_BURN_PREFIX } from '../../../shared/simulated-burn';
 import { errorMessage } from '../../app/errors';
 import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
@@ -53,6 +55,8 @@ function BurnStep({ props, steps, onChecked }: { props: WizardProps; steps: Retu
     if (check.isPending) return;
     const value = txid.trim();
     if (!value) return setError('Transaction ID required.');
+    const malformed = txidProblem(value, false);
+    if (malformed) return setError(malformed);
     setError(null);
     try {
       const r = await check.mutateAsync({ currency: props.coin.id, txid: value });
@@ -73,6 +77,7 @@ function BurnStep({ props, steps, onChecked }: { props: WizardProps; steps: Retu
             setError(null);
           }}
           error={error ?? undefined}
+          hint={props.coin.simulated ? <DemoBurnHint coin={props.coin.label} /> : undefined}
           autoComplete="off"
           spellCheck={false}
         />
@@ -86,6 +91,23 @@ function BurnStep({ props, steps, onChecked }: { props: WizardProps; steps: Retu
         />
       </form>
     </GuideStepView>
+  );
+}
+
+/**
+ * The demo only (the coin runs on the simulator): no real burn can be checked there, so
+ * the field says which IDs the simulated chain knows as burns, with one to paste.
+ */
+function DemoBurnHint({ coin }: { coin: string }) {
+  const [example] = useState(() => {
+    const bytes = crypto.getRandomValues(new Uint8Array(30));
+    return SIMULATED_BURN_PREFIX + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  });
+  return (
+    <>
+      This demo runs {coin} on a simulated chain: it knows a burn made a day ago for any transaction ID of 64
+      characters (0-9, a-f) that starts with {SIMULATED_BURN_PREFIX}, for example <code>{example}</code>
+    </>
   );
 }
 

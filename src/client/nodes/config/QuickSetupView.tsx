@@ -4,18 +4,20 @@ import { trpc } from '../../app/trpc';
 import { Alert } from '../../ui/Alert';
 import { TextAreaField, TextField } from '../../ui/Field';
 import { useForm } from '../../ui/useForm';
-import { FEE_ADDRESS_LENGTH, feeAddressComplete, quickSetupDone, withFeeAddress } from '../configState';
+import { FEE_ADDRESS_LENGTH, feeAddressProblem, feeAddressReady, quickSetupDone, withFeeAddress } from '../configState';
 import { Commands, ConfigCard, Congratulations } from './parts';
 
 /**
  * Quick-setup coins (smartnodes): the customer names a fee address of their wallet (34
- * characters, holding at least 0.001 of the coin); only then do the command steps show,
- * with that address filled in, and the form that sends their result (quick_setup).
+ * characters, holding at least 0.001 of the coin, checked as the coin's own address);
+ * only then do the command steps show, with that address and the node's ip:port filled
+ * in, and the form that sends their result (quick_setup).
  */
 export function QuickSetupView({ node }: { node: MasternodeDetail }) {
   const done = quickSetupDone(node.status, node.output_text);
   const [fee, setFee] = useState('');
   const ticker = node.currency_data.ticker;
+  const coin = { id: node.currency, label: node.currency_data.label };
   return (
     <ConfigCard title="Quick setup">
       {done ? (
@@ -33,9 +35,11 @@ export function QuickSetupView({ node }: { node: MasternodeDetail }) {
             value={fee}
             onValueChange={setFee}
             spellCheck={false}
+            autoComplete="off"
+            error={feeAddressProblem(coin, fee) ?? undefined}
             hint={`An address of your wallet (${FEE_ADDRESS_LENGTH} characters) holding at least 0.001 ${ticker} for the registration fee.`}
           />
-          {feeAddressComplete(fee) && (
+          {feeAddressReady(coin, fee) && (
             <>
               <p>Run in your own wallet’s console:</p>
               <Commands commands={node.setup.commands.map((c) => ({ ...c, text: withFeeAddress(c.text, fee) }))} />

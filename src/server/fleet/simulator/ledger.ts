@@ -1,3 +1,4 @@
+import { SIMULATED_BURN_PREFIX } from '../../../shared/simulated-burn';
 import { hex, type SimChains, type SimNode } from './chain';
 
 /**
@@ -207,7 +208,7 @@ export function rawTransaction(chains: SimChains, coin: string, blockTimeS: numb
   let burnSat: number;
   let time: number;
   if (known && known.coin === coin) ({ burnSat, time } = known);
-  else if (id.startsWith('b0b0')) [burnSat, time] = [1_000_000e8, nowS - DAY_S];
+  else if (id.startsWith(SIMULATED_BURN_PREFIX)) [burnSat, time] = [1_000_000e8, nowS - DAY_S];
   else if (id.startsWith('01d0')) [burnSat, time] = [1_000_000e8, nowS - 400 * DAY_S];
   else if (id.startsWith('5e4d')) [burnSat, time] = [0, nowS - DAY_S];
   else throw new SimRpcError(-5, NOT_FOUND);
