@@ -3,7 +3,7 @@ import { daemonRequest, DaemonError, type Auth } from './daemons/http';
 import { bitcoinCall, RpcError } from './daemons/jsonrpc';
 import { moneroJsonRpc } from './daemons/monero';
 import type { RpcEndpoint } from './engine';
-import type { Replies } from './platform-calls';
+import { missingCalls, type PlatformCalls, type Replies } from './platform-calls';
 import type { BinaryProfile } from './profiles';
 
 /**
@@ -111,9 +111,18 @@ export async function probeCalls(
   return out;
 }
 
-/** The calls that fail a check: missing or unreadable, or a stateless one not answered. */
-export const failedProbes = (probes: CallProbe[]) =>
-  probes.filter(
+/**
+ * The calls that fail a check: unreadable, a stateless one not answered, or missing where
+ * the platform needs it (a required call, or every call of an alternatives group; an
+ * optional one may be missing).
+ */
+export function failedProbes(probes: CallProbe[], calls: PlatformCalls): CallProbe[] {
+  const absent = new Set(probes.filter((p) => p.outcome === 'missing').map((p) => p.call));
+  const needed = new Set(missingCalls(calls, (c) => !absent.has(c)).flatMap((m) => m.split(' | ')));
+  return probes.filter(
     (p) =>
-      p.outcome === 'missing' || p.outcome === 'refused' || (STATELESS_CALLS.has(p.call) && p.outcome !== 'answered'),
+      p.outcome === 'refused' ||
+      (p.outcome === 'missing' && needed.has(p.call)) ||
+      (p.outcome !== 'missing' && STATELESS_CALLS.has(p.call) && p.outcome !== 'answered'),
   );
+}

@@ -81,10 +81,14 @@ export function loadDaemonFacts(dir: string): Record<string, DaemonFacts> {
   return out;
 }
 
-/** The options a profile writes: `key=` lines of its config and `-key`/`--key` arguments. */
-export function optionsWritten(p: { config?: string; args: string[] }): string[] {
+/**
+ * The options a profile writes: `key=` lines of its config, `-key`/`--key` arguments, and
+ * the lines written with the operator key (`operator_key_lines`; the key's own option is
+ * the caller's to add).
+ */
+export function optionsWritten(p: { config?: string; args: string[]; operator_key_lines?: string[] }): string[] {
   const keys = new Set<string>();
-  for (const line of (p.config ?? '').split('\n')) {
+  for (const line of [...(p.config ?? '').split('\n'), ...(p.operator_key_lines ?? [])]) {
     const m = /^\s*([A-Za-z0-9_.-]+)\s*=/.exec(line);
     if (m) keys.add(m[1]);
   }

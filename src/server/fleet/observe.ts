@@ -31,7 +31,12 @@ export function observe(
   const auth = rpcAuth(node, simulated);
   switch (profile.rpc) {
     case 'bitcoin':
-      return observeBitcoin({ endpoint, auth, timeoutMs }, profile.flavour ?? 'classic', simulated);
+      // A real daemon's own names for the status and protx calls (its profile's `calls`).
+      return observeBitcoin(
+        { endpoint, auth, timeoutMs, calls: profile.run === 'binary' ? profile.calls : undefined },
+        profile.flavour ?? 'classic',
+        simulated,
+      );
     case 'dash':
       return observeBitcoin({ endpoint, auth, timeoutMs }, 'dash', simulated);
     case 'monero':

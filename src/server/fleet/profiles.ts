@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as v from 'valibot';
 import { FAMILIES, familyOf } from '../../shared/families';
+import { RENAMABLE_CALLS } from './daemons/jsonrpc';
 import { plainFileName } from './engine';
 
 /**
@@ -102,6 +103,26 @@ const Binary = v.pipe(
         v.check(plainFileName, 'node_key_file must be a plain file name (no folders, not starting with a dot)'),
       ),
     ),
+    /**
+     * Config lines written together with the operator key, never without it: PIVX reads
+     * mnoperatorprivatekey only with masternode=1, SIN infinitynodeprivkey only with
+     * infinitynode=1, and either daemon refuses to start with the line but no key.
+     */
+    operator_key_lines: v.optional(v.array(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}=[\w.:-]{1,100}$/)))),
+    /**
+     * The daemon's own names for the platform's calls it names otherwise, e.g.
+     * `{"masternode status": "getmasternodestatus"}`; null for a call it does not have
+     * and the platform can do without (Firo's `gobject list`: no governance).
+     */
+    calls: v.optional(
+      v.pipe(
+        v.record(
+          v.picklist(RENAMABLE_CALLS),
+          v.nullable(v.pipe(v.string(), v.regex(/^[a-z_]{1,40}( [a-z_]{1,40})?$/))),
+        ),
+        v.check((c) => c['masternode status'] !== null, 'every daemon has a status call'),
+      ),
+    ),
     args: v.array(v.string()),
     config_file: v.optional(
       v.pipe(
@@ -122,6 +143,10 @@ const Binary = v.pipe(
     (p) =>
       p.activity !== 'address_index' || /^addressindex=1$/m.test(p.config ?? '') || p.args.includes('-addressindex=1'),
     'activity "address_index" needs addressindex=1 in the profile\'s config',
+  ),
+  v.check(
+    (p) => !p.operator_key_lines || !!p.operator_key_option,
+    'operator_key_lines are written with the key: the profile needs an operator_key_option',
   ),
   v.check(
     (p) => !p.validator_client || p.ports.includes(p.validator_client.keymanager_port),

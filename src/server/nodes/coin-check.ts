@@ -210,7 +210,7 @@ async function tryDaemon(
       return stop('daemon', `the daemon did not start: ${text}`);
     }
     const calls = platformCalls(profile, { burn: familyOf(coin.family).wizard === 'burn' });
-    const first = Object.keys(calls).find((c) => STATELESS_CALLS.has(c));
+    const first = Object.keys(calls.replies).find((c) => STATELESS_CALLS.has(c) && !calls.optional.includes(c));
     const rpc = async () => ({
       endpoint: await engine.rpcEndpoint(spec.nodeId),
       auth: rpcAuth(node, false),
@@ -227,7 +227,7 @@ async function tryDaemon(
         return stop('daemon', `the daemon stopped (exit ${state.exitCode ?? '?'})${tail ? `: ${tail}` : ''}`);
       }
       if (first) {
-        const probe = (await probeCalls(profile, await rpc().catch(() => rpc()), { [first]: calls[first] }))[0];
+        const probe = (await probeCalls(profile, await rpc().catch(() => rpc()), { [first]: calls.replies[first] }))[0];
         if (probe.outcome === 'answered') break;
         lastError = probe.detail;
       }
@@ -239,8 +239,8 @@ async function tryDaemon(
       await new Promise((r) => setTimeout(r, wait));
     }
     pass('daemon', `the daemon started with the platform's config and answers`);
-    const probes = await probeCalls(profile, await rpc(), calls);
-    const failed = failedProbes(probes);
+    const probes = await probeCalls(profile, await rpc(), calls.replies);
+    const failed = failedProbes(probes, calls);
     if (failed.length)
       return stop('calls', failed.map((p) => `${p.call}: ${p.outcome} (${p.detail.slice(0, 120)})`).join('; '));
     pass('calls', `${probes.length} calls: ${probes.map((p) => `${p.call} ${p.outcome}`).join(', ')}`);

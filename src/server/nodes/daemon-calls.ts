@@ -3,7 +3,7 @@ import type { DaemonAccess } from '../fleet/access';
 import { addressIndexActivity, forNodePage, type ShownActivity } from '../fleet/daemons/activity';
 import { governanceProposals, protxInfo, registerSubmit, type Proposal as FleetProposal } from '../fleet/daemons/dash';
 import { DaemonError, daemonRequest } from '../fleet/daemons/http';
-import { bitcoinCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
+import { bitcoinCall, namedCall, type BitcoinRpc } from '../fleet/daemons/jsonrpc';
 import { getFeeRecipient, setFeeRecipient, signVoluntaryExit } from '../fleet/daemons/keymanager';
 import { publishVoluntaryExit, validatorState } from '../fleet/daemons/beacon';
 import { normalPubkey } from '../fleet/validator-client';
@@ -78,13 +78,14 @@ function forPage(p: FleetProposal): Proposal {
 
 /** The node's daemon as the actions use it. */
 export function nodeDaemon(d: DaemonAccess, nodeId: string, timeoutMs = ACTION_TIMEOUT_MS): NodeDaemon {
-  const rpc: BitcoinRpc = { endpoint: d.endpoint, auth: d.auth, timeoutMs };
+  const calls = d.profile.run === 'binary' ? d.profile.calls : undefined;
+  const rpc: BitcoinRpc = { endpoint: d.endpoint, auth: d.auth, timeoutMs, calls };
   return {
     registerSubmit: (tx, sig) => registerSubmit(rpc, tx, sig),
     proposals: async () => (await governanceProposals(rpc)).map(forPage),
     activity: async (address) => forNodePage(await addressIndexActivity(rpc, address)),
     async chainRecord() {
-      const st = await bitcoinCall(rpc, 'masternode', ['status'], MnStatus);
+      const st = await namedCall(rpc, 'masternode status', [], MnStatus);
       if (st.proTxHash && st.state !== 'WAITING_FOR_PROTX') {
         const info = await protxInfo(rpc, st.proTxHash);
         return { collateralAddress: info.collateralAddress, posePenalty: info.posePenalty };

@@ -56,14 +56,23 @@ const CONTAINER_PORT_BASE = 20_000;
  * The engine's instructions for one node: which program or image, with which
  * arguments, ports, data folder and files (a real daemon's config file).
  */
-/** The line that gives a real daemon the node's operator / masternode key, put before any network section (`[main]`). */
-export function withOperatorKey(config: string, option: string | undefined, key: string | null | undefined): string {
+/**
+ * The line that gives a real daemon the node's operator / masternode key, put before any
+ * network section (`[main]`), with the profile's `operator_key_lines` (e.g. PIVX's
+ * masternode=1) that the daemon needs beside the key and cannot start with alone.
+ */
+export function withOperatorKey(
+  config: string,
+  option: string | undefined,
+  key: string | null | undefined,
+  keyLines: string[] = [],
+): string {
   if (!option || !key) return config;
   if (!/^[\w+/=:.-]{1,200}$/.test(key)) throw new Error(`the node's ${option} is not a single word`);
   const lines = config.split('\n');
   const section = lines.findIndex((l) => l.startsWith('['));
   const end = lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  lines.splice(section < 0 ? end : section, 0, `${option}=${key}`);
+  lines.splice(section < 0 ? end : section, 0, ...keyLines, `${option}=${key}`);
   return lines.join('\n');
 }
 
@@ -175,7 +184,12 @@ export async function buildSpec(
   if (profile.config && profile.config_file) {
     files.push({
       name: profile.config_file,
-      content: withOperatorKey(fill(profile.config, values), profile.operator_key_option, opts.operatorKey),
+      content: withOperatorKey(
+        fill(profile.config, values),
+        profile.operator_key_option,
+        opts.operatorKey,
+        profile.operator_key_lines,
+      ),
       mode: 0o600,
     });
   }

@@ -88,8 +88,12 @@ const Listed = v.array(
     category: v.string(),
     amount: v.number(),
     txid: Txid,
+    /** Only ION's fork among the old ones says it; the others give confirmations (height = tip − confirmations + 1). */
     blockheight: v.optional(Height),
+    confirmations: v.optional(v.number()),
     blocktime: v.optional(v.number()),
+    /** The transaction's time (its block's, or when the wallet saw it): where the daemon gives no blocktime. */
+    time: v.optional(v.number()),
     involvesWatchonly: v.optional(v.boolean()),
   }),
 );
@@ -110,7 +114,11 @@ export const walletNotLoaded = (err: unknown) => err instanceof RpcError && err.
 
 const AddressInfo = v.looseObject({ iswatchonly: v.optional(v.boolean()), ismine: v.optional(v.boolean()) });
 
-/** The watch-only wallet, loaded, or created blank and key-less the first time; null on a single-wallet daemon. */
+/**
+ * The watch-only wallet, loaded, or created key-less the first time; null (the default
+ * wallet) on a daemon without multi-wallet calls, or with `listwallets` but without
+ * `loadwallet`/`createwallet` (PIVX, ION).
+ */
 async function openWatchWallet(rpc: BitcoinRpc, wallet: string): Promise<WatchWallet> {
   let loaded: string[];
   try {
@@ -123,9 +131,16 @@ async function openWatchWallet(rpc: BitcoinRpc, wallet: string): Promise<WatchWa
   try {
     await bitcoinCall(rpc, 'loadwallet', [wallet], v.unknown());
   } catch (err) {
-    // -18: no such wallet yet. createwallet name disable_private_keys blank.
+    if (noSuchMethod(err)) return null;
     if (!walletNotLoaded(err)) throw err;
-    await bitcoinCall(rpc, 'createwallet', [wallet, true, true], v.unknown());
+    // -18: no such wallet yet. createwallet name disable_private_keys: a wallet without
+    // private keys has no seed either (no `blank` needed, which SIN's 2-parameter createwallet lacks).
+    try {
+      await bitcoinCall(rpc, 'createwallet', [wallet, true], v.unknown());
+    } catch (e) {
+      if (noSuchMethod(e)) return null;
+      throw e;
+    }
   }
   return wallet;
 }
@@ -233,6 +248,31 @@ export async function outputAddress(rpc: BitcoinRpc, txid: string, index: number
 }
 
 /**
+ * `listtransactions` (label "*", the newest 1,000 entries, include_watchonly). Where its
+ * rows carry confirmations but no blockheight (every old fork but ION), also the tip they
+ * count from: listed again between two `getblockcount`s until no block came between
+ * (three tries; after that at most one block off).
+ */
+async function listedAtTip(w: BitcoinRpc): Promise<{ listed: v.InferOutput<typeof Listed>; tip: number | null }> {
+  const list = () => bitcoinCall(w, 'listtransactions', ['*', 1000, 0, true], Listed);
+  const count = () => bitcoinCall(w, 'getblockcount', [], Height);
+  let listed = await list();
+  if (listed.every((t) => t.blockheight !== undefined || !t.confirmations)) return { listed, tip: null };
+  let tip = await count();
+  for (let tries = 1; ; tries++) {
+    listed = await list();
+    const after = await count();
+    if (after === tip || tries === 3) return { listed, tip: after };
+    tip = after;
+  }
+}
+
+/** A listed row's block: its blockheight, or the tip less its confirmations; null while unconfirmed. */
+const rowHeight = (t: v.InferOutput<typeof Listed>[number], tip: number | null): number | null =>
+  t.blockheight ??
+  (tip !== null && t.confirmations && t.confirmations > 0 ? Math.max(0, tip - t.confirmations + 1) : null);
+
+/**
  * Activity of a watched address from the watch-only wallet: balance from `listunspent`
  * (every confirmation count, watch-only included), history from `listtransactions`
  * (receives and sends that involve the address; a send's amount is negative).
@@ -244,10 +284,11 @@ export async function watchedActivity(
 ): Promise<WalletActivity> {
   const wallet = opts.wallet === undefined ? WATCH_WALLET : opts.wallet;
   const w = { ...rpc, wallet: wallet ?? undefined };
-  const [unspent, listed] = await Promise.all([
-    bitcoinCall(w, 'listunspent', [0, 9_999_999, [address], true], Unspent),
-    // label "*", the newest 1,000 entries, include_watchonly
-    bitcoinCall(w, 'listtransactions', ['*', 1000, 0, true], Listed),
+  const [unspent, { listed, tip }] = await Promise.all([
+    // minconf maxconf addresses: three parameters every fork takes (Vitae, Crown, Bulwark
+    // take no more; PIVX's 4th is a number). Bitcoin's 4th, include_unsafe, defaults to true.
+    bitcoinCall(w, 'listunspent', [0, 9_999_999, [address]], Unspent),
+    listedAtTip(w),
   ]);
   const balanceSat = unspent.filter((u) => u.address === address).reduce((s, u) => s + jsonCoinsToSat(u.amount), 0);
   const byTx = new Map<string, ActivityTx>();
@@ -257,10 +298,11 @@ export async function watchedActivity(
     const sat = jsonCoinsToSat(t.amount);
     if (t.category !== 'send' && t.address !== address) continue;
     if (t.category !== 'send') receivedSat += sat;
+    const block = rowHeight(t, tip);
     const row = byTx.get(t.txid) ?? {
-      block: t.blockheight ?? null,
+      block,
       txid: t.txid,
-      time: t.blocktime ?? null,
+      time: t.blocktime ?? (block === null ? null : (t.time ?? null)),
       amountSat: 0,
     };
     row.amountSat += sat;
@@ -327,9 +369,14 @@ export const ADDRESS_INDEX_REPLIES = {
 export const WATCH_WALLET_REPLIES = {
   listwallets: v.array(v.string()),
   getaddressinfo: AddressInfo,
+  validateaddress: AddressInfo,
   listunspent: Unspent,
   listtransactions: Listed,
   gettxout: Confirmed,
   getblockcount: Height,
   getrawtransaction: Mined,
 };
+/** Done without on -32601: a daemon without multi-wallet calls keeps its one wallet. */
+export const WATCH_WALLET_OPTIONAL = ['listwallets'];
+/** The reader needs one of each group, tried in order (`validateaddress` said what is watched before 0.17). */
+export const WATCH_WALLET_ALTERNATIVES = [['getaddressinfo', 'validateaddress']] as const;

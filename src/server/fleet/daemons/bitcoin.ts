@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { bitcoinCall, type BitcoinRpc } from './jsonrpc';
+import { bitcoinCall, namedCall, RpcError, type BitcoinRpc } from './jsonrpc';
 import { protxInfo } from './dash';
 import { chainObservation, type Observation } from './observation';
 
@@ -30,7 +30,33 @@ const NetworkInfo = v.object({
 const DashStatus = v.object({ state: v.string(), status: v.string(), proTxHash: v.optional(v.string()) });
 /** A registration's hash; daemons say "" or all zeros while they know none. */
 const isProTxHash = (h: string | undefined): h is string => !!h && /^[0-9a-f]{64}$/.test(h) && !/^0+$/.test(h);
-const ClassicStatus = v.object({ status: v.string() });
+/**
+ * A classic daemon's status: a sentence, or (PIVX-era forks: Bulwark, MUE, Phore, Vitae's
+ * getmasternodestatus) activemasternode's numeric state with its sentence under `message`.
+ */
+const ClassicStatus = v.object({ status: v.union([v.string(), v.number()]), message: v.optional(v.string()) });
+
+/**
+ * activemasternode.h's states (ACTIVE_MASTERNODE_INITIAL 0 … STARTED 4), as the words the
+ * platform shows: a started node is enabled; a node "not capable" because it is not in the
+ * masternode list yet waits for its owner's start.
+ */
+const CLASSIC_STATES: Record<number, string> = {
+  0: 'INITIAL',
+  1: 'SYNC_IN_PROCESS',
+  2: 'INPUT_TOO_NEW',
+  3: 'NOT_CAPABLE',
+  4: 'ENABLED',
+};
+const WAITS_FOR_START =
+  /NEW_START_REQUIRED|not found|not started|not in (the )?masternode list|remote activation|waiting for protx/i;
+
+/** What a classic status reply means: the word shown, and whether the owner still has to start the node. */
+export function classicStatus(st: v.InferOutput<typeof ClassicStatus>): { word: string; startRequired: boolean } {
+  if (typeof st.status === 'string') return { word: st.status, startRequired: WAITS_FOR_START.test(st.status) };
+  const word = CLASSIC_STATES[st.status] ?? `STATUS_${st.status}`;
+  return { word, startRequired: word === 'NOT_CAPABLE' && (!st.message || WAITS_FOR_START.test(st.message)) };
+}
 const RewardInfo = v.object({ last_paid_height: v.nullable(v.number()), reward_frequency_s: v.nullable(v.number()) });
 
 /** `dash`: masternode status with state/status; `classic`: a sentence; `none`: plain daemon (e.g. litecoind). */
@@ -55,7 +81,7 @@ export async function observeBitcoin(
     Math.max(chain.blocks, chain.headers),
   );
   if (flavour === 'dash') {
-    const st = await bitcoinCall(rpc, 'masternode', ['status'], DashStatus);
+    const st = await namedCall(rpc, 'masternode status', [], DashStatus);
     obs.startRequired = st.state === 'WAITING_FOR_PROTX';
     obs.networkStatus = st.state === 'READY' ? 'ENABLED' : st.state;
     // The registration's own record: PoSe score and payments, so an owner sees trouble before a ban.
@@ -67,9 +93,14 @@ export async function observeBitcoin(
       obs.collateralAddress = info.collateralAddress;
     }
   } else if (flavour === 'classic') {
-    const st = await bitcoinCall(rpc, 'masternode', ['status'], ClassicStatus);
-    obs.networkStatus = st.status;
-    obs.startRequired = /NEW_START_REQUIRED|not found|not started/i.test(st.status);
+    // Not in the list yet, some forks answer with an error: "Masternode not found in the list of available masternodes".
+    const st = await namedCall(rpc, 'masternode status', [], ClassicStatus).catch((err: unknown) => {
+      if (err instanceof RpcError && /not found in the list/i.test(err.daemonMessage)) return null;
+      throw err;
+    });
+    const { word, startRequired } = st ? classicStatus(st) : { word: null, startRequired: true };
+    obs.networkStatus = word;
+    obs.startRequired = startRequired;
   }
   if (simulated && flavour !== 'none') {
     const r = await bitcoinCall(rpc, 'getrewardinfo', [], RewardInfo);

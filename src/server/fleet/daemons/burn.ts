@@ -39,7 +39,8 @@ export type BurnCheck = { ok: boolean; output_id: string | null; message: string
 
 /**
  * Looks a burn transaction up on the coin's daemon. A burn output is an OP_RETURN
- * (`nulldata`) output carrying value, or a payment to one of `burnAddresses` (a coin
+ * (`nulldata`) output carrying value, SIN's `burn_and_data` (a payment to its burn address
+ * with data, src/script/standard.cpp), or a payment to one of `burnAddresses` (a coin
  * whose burns go to an unspendable address). The answer's output_id is "<txid>-<n>",
  * the deploy's burn_output_id. The daemon's failures are reported, never thrown.
  */
@@ -63,7 +64,7 @@ export async function checkBurn(
   const burnTo = new Set(opts.burnAddresses ?? []);
   const burns = tx.vout.filter((o) => {
     if (o.value <= 0) return false;
-    if (o.scriptPubKey.type === 'nulldata') return true;
+    if (o.scriptPubKey.type === 'nulldata' || o.scriptPubKey.type === 'burn_and_data') return true;
     const to = [...(o.scriptPubKey.addresses ?? []), ...(o.scriptPubKey.address ? [o.scriptPubKey.address] : [])];
     return to.some((a) => burnTo.has(a));
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { bitcoinCall, type BitcoinRpc } from './jsonrpc';
+import { daemonCallName, namedCall, type BitcoinRpc } from './jsonrpc';
 
 // Dash-family calls (dashd and its DIP003 forks: Firo, Syscoin, PACGlobal, GoByte, Raptoreum, ...).
 const Hash = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
@@ -34,7 +34,7 @@ export type ProtxState = {
 };
 
 export async function protxInfo(rpc: BitcoinRpc, proTxHash: string): Promise<ProtxState> {
-  const { state, collateralAddress } = await bitcoinCall(rpc, 'protx', ['info', proTxHash], ProtxInfo);
+  const { state, collateralAddress } = await namedCall(rpc, 'protx info', [proTxHash], ProtxInfo);
   return {
     proTxHash,
     registeredHeight: state.registeredHeight > 0 ? state.registeredHeight : null,
@@ -83,12 +83,12 @@ export function registerPrepare(
     p.payoutAddress,
   ];
   if (p.feeSourceAddress) params.push(p.feeSourceAddress);
-  return bitcoinCall(rpc, 'protx', ['register_prepare', ...params], Prepared);
+  return namedCall(rpc, 'protx register_prepare', params, Prepared);
 }
 
 /** `protx register_submit "<tx>" "<sig>"`: the registration goes to the network; answers its hash (the proTxHash). */
 export function registerSubmit(rpc: BitcoinRpc, tx: string, sig: string): Promise<string> {
-  return bitcoinCall(rpc, 'protx', ['register_submit', tx, sig], Hash);
+  return namedCall(rpc, 'protx register_submit', [tx, sig], Hash);
 }
 
 // `gobject list all proposals`: an object keyed by the object hash; the proposal itself is a JSON text.
@@ -135,9 +135,14 @@ function amountText(data: string): string | null {
   return m ? m[1] : null;
 }
 
-/** Governance proposals the node knows, newest first; objects that are not well-formed proposals are skipped. */
+/**
+ * Governance proposals the node knows, newest first; objects that are not well-formed
+ * proposals are skipped. None on a daemon without governance objects (its profile's
+ * `calls` says `"gobject list": null`, e.g. Firo).
+ */
 export async function governanceProposals(rpc: BitcoinRpc, nowS = Date.now() / 1000): Promise<Proposal[]> {
-  const all = await bitcoinCall(rpc, 'gobject', ['list', 'all', 'proposals'], v.record(v.string(), GObject));
+  if (daemonCallName(rpc.calls, 'gobject list') === null) return [];
+  const all = await namedCall(rpc, 'gobject list', ['all', 'proposals'], v.record(v.string(), GObject));
   const out: Proposal[] = [];
   for (const g of Object.values(all)) {
     if (g.ObjectType !== 1) continue;
