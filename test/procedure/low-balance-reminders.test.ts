@@ -1,3 +1,4 @@
+import { MAINNET } from '../support/addresses';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { currentPrices } from '../../src/server/coins/prices';
@@ -81,7 +82,7 @@ describe('the low-balance reminder', () => {
     const u = await freshUser(d.deps);
     const daily = currentPrices((await findCoin(d.db, 'satori'))!).dedicated;
     const deploy = () =>
-      d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: 'Sreward', neuronCount: 1 });
+      d.caller(u.token).deploy.deploy_server({ currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 });
 
     // Noon: the first day's half plus 2.5 days after it.
     clock(at(TODAY, '12:00:00'));

@@ -186,7 +186,7 @@ describe('deployProblem runs the coin’s rules for the wizard and the server', 
   it('keeps the Beldex/Oxen prefixes, the BITG payee rule, and a license key as typed', () => {
     expect(deployProblem(coin('bdx', 'Beldex', 'monero'), { txid: 'bAnyBeldexAddress' })).toBeNull();
     expect(deployProblem(coin('oxen', 'Oxen', 'monero'), { txid: 'x1' })?.message).toBe(
-      'Address is not valid: a Oxen address starts with "L".',
+      'Address is not valid: an Oxen address starts with "L".',
     );
     expect(
       deployProblem(coin('bitg', 'BitGreen', 'dip003_restrict', true), { txid: tx, payee: MAINNET.bitg })?.message,
