@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { coinNode } from '../../src/shared/english';
+import { freshAddress } from '../support/addresses';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { pidsMatching } from '../support/daemons';
@@ -86,7 +88,7 @@ async function messages(): Promise<string[]> {
 
 describe('start flows agree with statuses', () => {
   it('ZEN, 3ULL and Satori need no action: each goes to Running by itself', { timeout: 150_000 }, async () => {
-    const zen = await deployThrough('zen42', 4, () => input('T-address').fill(address('t1', 35)));
+    const zen = await deployThrough('zen42', 4, () => input('T-address').fill(freshAddress('zen42')));
     await statusBecomes(zen, 'Running');
     await page.getByRole('tab', { name: 'Configuration' }).click();
     await view('Your Horizen node').getByText('there is nothing to run from your wallet', { exact: false }).waitFor();
@@ -99,7 +101,7 @@ describe('start flows agree with statuses', () => {
     await view('Your node').getByText('Your node is deployed and needs no action from you.', { exact: true }).waitFor();
 
     const satori = await deployThrough('satori', 2, async () => {
-      await input('Reward address').fill(address('E', 34));
+      await input('Reward address').fill(freshAddress('satori'));
       await input('Number of neurons').fill('1');
     });
     await statusBecomes(satori, 'Running');
@@ -112,8 +114,8 @@ describe('start flows agree with statuses', () => {
           [ull, 'PLAYA3ULL GAMES'],
           [satori, 'Satori Network'],
         ].flatMap(([id, label]) => [
-          `Your ${label} node ${id} is deployed and syncing.`,
-          `Your ${label} node ${id} is running.`,
+          `Your ${coinNode(label)} ${id} is deployed and syncing.`,
+          `Your ${coinNode(label)} ${id} is running.`,
         ]),
       ),
     );
@@ -123,7 +125,7 @@ describe('start flows agree with statuses', () => {
   });
 
   it('Energi shows its announcement values at once, then runs once announced', { timeout: 120_000 }, async () => {
-    const owned = address('E', 34);
+    const owned = freshAddress('nrg');
     const nrg = await deployThrough('nrg', 2, () => input('Collateral address').fill(owned));
     await statusBecomes(nrg, 'Start required');
     await page.getByRole('tab', { name: 'Configuration' }).click();
