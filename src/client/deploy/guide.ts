@@ -186,8 +186,9 @@ function burnSteps(coin: Coin): GuideStep[] {
     prerequisites(coin, [`${amount(first + SIN_FEE_RESERVE + SIN_SECOND_COLLATERAL)} ${coin.ticker} in total: the burn, ${SIN_BURN_EXTRA} for its transaction, ${SIN_FEE_RESERVE} for fees and the second collateral`]),
     {
       title: 'Prepare your wallet',
-      text: ['Open the wallet console and unlock the wallet for 15 minutes.'],
-      commands: [{ label: 'Unlock the wallet', text: 'walletpassphrase "<your wallet passphrase>" 900' }],
+      // The passphrase is never asked for here: the customer types it in their own wallet only.
+      text: ['Open the wallet console and unlock the wallet for 15 minutes: type walletpassphrase, then your wallet passphrase in double quotes, then 900 (the seconds it stays unlocked), and press Enter. Never type your passphrase anywhere but your own wallet.'],
+      commands: [],
     },
     { title: 'Collateral preparation 1/3', text: ['Create a new address for the burn collateral.'], commands: [{ label: 'Create a new address', text: 'getnewaddress' }] },
     {
