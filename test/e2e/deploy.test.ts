@@ -207,7 +207,7 @@ describe('one coin of every wizard, deployed end to end', () => {
       await next();
       await expectStep(3, 4);
       // The command needs the customer's new address: a field for it, never a <…> to edit.
-      await page.getByText('Send exactly 1,000 DASH: type your new address above to see the command.').waitFor();
+      await page.getByText('Send exactly 1,000 DASH: fill in your new address above to see the command.').waitFor();
       await input('Your new address').fill(MAINNET.dash);
       await page.getByText(`sendtoaddress ${MAINNET.dash} 1000`, { exact: true }).waitFor();
       expect(await page.locator('.guide-step').textContent()).not.toMatch(/<[a-z ]+>/);
@@ -263,7 +263,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     async () => {
       await start('sin', 'Advanced/Migration');
       await expectStep(7, 9);
-      await page.getByText(/type your new address and your backup address above to see the command\.$/).waitFor();
+      await page.getByText(/fill in your new address and your backup address above to see the command\.$/).waitFor();
       await button('Previous').click();
       await button("Let's start").waitFor();
       expect(await page.getByRole('radio', { name: /Advanced/ }).isChecked()).toBe(true);

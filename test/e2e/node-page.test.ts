@@ -294,8 +294,24 @@ describe('node page actions', () => {
       await at(page, `/dashboard/masternode/${mn}?tab=config`);
       const view = page.getByRole('region', { name: 'Start your masternode' });
       await view.waitFor();
-      // The commands to run in the customer's own wallet, copyable.
+      // The commands to run in the customer's own wallet, copyable; the one that needs their
+      // own owner and voting addresses asks for them and shows once they are typed.
       expect(await view.getByRole('button', { name: /^Copy / }).count()).toBeGreaterThan(0);
+      await view
+        .getByText(
+          'Prepare the registration: fill in owner address, voting address and payout address above to see the command.',
+        )
+        .waitFor();
+      await view.getByLabel('Owner address', { exact: true }).fill('XownerTyped');
+      await view.getByLabel('Voting address', { exact: true }).fill('XvotingTyped');
+      await view.getByLabel('Payout address', { exact: true }).fill('XpayoutTyped');
+      const prepare = view
+        .getByRole('region')
+        .or(view.locator('pre'))
+        .filter({ hasText: /^protx register_prepare / });
+      await prepare.first().waitFor();
+      expect(await prepare.first().textContent()).toMatch(/ XownerTyped [0-9a-f]{96} XvotingTyped 0 XpayoutTyped$/);
+      expect(await view.textContent()).not.toMatch(/<[A-Za-z ]+>/);
       const field = view.getByLabel('Prepared transaction and signature');
 
       // Nothing pasted: said under the field, nothing sent.
@@ -423,11 +439,15 @@ describe('node page actions', () => {
       expect(await view.getByLabel('Quick setup result').count()).toBe(0);
       await fee.fill(MAINNET.rtm);
       await view.getByLabel('Quick setup result').waitFor();
+      // A node made by the operator's CLI has no collateral on record: the page asks for it.
+      await view.getByLabel('Collateral transaction ID', { exact: true }).fill('ab'.repeat(32));
+      await view.getByLabel('Collateral output index', { exact: true }).fill('1');
       // The command carries what was typed and the node's address with Raptoreum's P2P port: no placeholder left.
       const command = view.getByText(/^protx quick_setup /);
-      expect(await command.textContent()).toMatch(new RegExp(` \\S+:10226 ${MAINNET.rtm}$`));
-      // (A node made by the operator's CLI has no collateral: only its address and fee are checked here.)
-      expect(await command.textContent()).not.toMatch(/[{}]|<ip>|<port>|<feeSourceAddress>/);
+      expect(await command.textContent()).toMatch(
+        new RegExp(`^protx quick_setup ${'ab'.repeat(32)} 1 \\S+:10226 ${MAINNET.rtm}$`),
+      );
+      expect(await view.textContent()).not.toMatch(/[{}]|<[A-Za-z ]+>/);
       await fee.fill(`${MAINNET.rtm}x`);
       expect(await view.getByLabel('Quick setup result').count()).toBe(0);
     },

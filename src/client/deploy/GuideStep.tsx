@@ -1,6 +1,6 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { CopyButton } from '../ui/CopyButton';
-import { TextField } from '../ui/Field';
+import { FilledCommands } from '../ui/FilledCommands';
 import type { Command, GuideStep } from './guide';
 
 /** One guide step: its title and counter, its text, the informational checklist, the commands, then the step's own form. */
@@ -40,49 +40,9 @@ export function GuideStepView({ step, number, total, children }: { step: GuideSt
   );
 }
 
-/** A value of the customer's own a command needs: `<your new address>` in the guide's data. */
-const SLOT = /<(your [a-z ]{1,40})>/g;
-const slotsOf = (text: string) => [...text.matchAll(SLOT)].map((m) => m[1]);
-const sentence = (slot: string) => slot[0].toUpperCase() + slot.slice(1);
-
-/**
- * The step's commands. A command that needs a value only the customer has (their new
- * address) shows a field for it and the command once it is typed, never a `<…>` to edit
- * by hand: what is copied runs as it is. Nothing typed here leaves the page.
- */
+/** The step's commands, the customer's own values asked for where a command needs them. */
 function Commands({ commands }: { commands: Command[] }) {
-  const [values, setValues] = useState<Record<string, string>>({});
-  const slots = [...new Set(commands.flatMap((c) => slotsOf(c.text)))];
-  return (
-    <>
-      {slots.length > 0 && (
-        <div className="guide-fill">
-          {slots.map((slot) => (
-            <TextField
-              key={slot}
-              label={sentence(slot)}
-              hint="Only to fill in the command below: it stays on this page."
-              autoComplete="off"
-              spellCheck={false}
-              maxLength={120}
-              value={values[slot] ?? ''}
-              onValueChange={(v) => setValues({ ...values, [slot]: v.trim() })}
-            />
-          ))}
-        </div>
-      )}
-      {commands.map((c) => {
-        const missing = slotsOf(c.text).filter((slot) => !values[slot]);
-        if (missing.length)
-          return (
-            <p key={c.text} className="guide-command muted small">
-              {c.label}: type {missing.join(' and ')} above to see the command.
-            </p>
-          );
-        return <CommandLine key={c.text} command={{ ...c, text: c.text.replace(SLOT, (_, slot: string) => values[slot]) }} />;
-      })}
-    </>
-  );
+  return <FilledCommands commands={commands} render={(c) => <CommandLine command={c} />} />;
 }
 
 export function CommandLine({ command }: { command: Command }) {

@@ -149,11 +149,8 @@ export function buildSetup({
       setup.commands.push(
         { label: 'Find the collateral output index', text: 'masternode outputs' },
         { label: 'Prepare the registration', text: prepare },
+        // What to paste back (the prepare output, then the signature) is said by the form below.
         { label: 'Sign the message it printed', text: 'signmessage <collateralAddress> <signMessage>' },
-        {
-          label: 'Paste back: the register_prepare output, then the signature',
-          text: '{"tx": "…", "collateralAddress": "…", "signMessage": "…"} <signature>',
-        },
       );
       start_cmd = prepare;
       field('Operator public key', operatorPub);
@@ -165,13 +162,8 @@ export function buildSetup({
     case 'quick_setup': {
       // The fee source address is the customer's: the node page fills the token with what they type.
       const cmd = `protx quick_setup ${c?.txid ?? '<collateralHash>'} ${c?.index ?? '<collateralIndex>'} ${service(n)} ${FEE_ADDRESS_TOKEN}`;
-      setup.commands.push(
-        { label: 'Set up the node from your wallet', text: cmd },
-        {
-          label: 'Paste back: the smartnodeblsprivkey line of the file it wrote',
-          text: 'smartnodeblsprivkey=<secret>',
-        },
-      );
+      // What to paste back (the smartnodeblsprivkey line) is said by the form below.
+      setup.commands.push({ label: 'Set up the node from your wallet', text: cmd });
       start_cmd = cmd;
       field('Operator key', secrets?.operatorSecret, true);
       field('TXID', c?.txid, false, 'tx');

@@ -75,7 +75,13 @@ function ResultForm({ node }: { node: MasternodeDetail }) {
       }}
       noValidate
     >
-      <TextAreaField {...field} error={field.error ?? form.error ?? undefined} rows={4} spellCheck={false} />
+      <TextAreaField
+        {...field}
+        error={field.error ?? form.error ?? undefined}
+        hint="Paste the smartnodeblsprivkey=… line of the file quick_setup wrote."
+        rows={4}
+        spellCheck={false}
+      />
       {form.success && <Alert kind="success">{form.success}</Alert>}
       <button
         type="submit"

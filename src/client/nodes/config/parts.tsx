@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { NodeSetup } from '../../../shared/schemas/nodes';
 import { Alert } from '../../ui/Alert';
 import { CopyBlock } from '../../ui/CopyButton';
+import { FilledCommands } from '../../ui/FilledCommands';
 
 /** The card every configuration view sits in. */
 export function ConfigCard({ title, children }: { title: string; children: ReactNode }) {
@@ -17,9 +18,7 @@ export function ConfigCard({ title, children }: { title: string; children: React
 export function Commands({ commands }: { commands: NodeSetup['commands'] }) {
   return (
     <div className="config-commands">
-      {commands.map((c) => (
-        <CopyBlock key={c.label} label={c.label} text={c.text} />
-      ))}
+      <FilledCommands commands={commands} render={(c) => <CopyBlock label={c.label} text={c.text} />} />
     </div>
   );
 }
