@@ -40,8 +40,10 @@ describe('API page', () => {
 
       // The whole key, once, with its copy button.
       const created = page.getByRole('dialog', { name: 'API key created' });
-      const shown = (await created.locator('pre').innerText()).trim();
+      const shown = (await created.locator('pre').first().innerText()).trim();
       expect(shown).toMatch(/^nk_[\w-]{8}_[\w-]{43}$/);
+      // The header scripts send, with the key in it: nothing to fill in by hand.
+      expect((await created.locator('pre').nth(1).innerText()).trim()).toBe(`Authorization: Bearer ${shown}`);
       await created.getByRole('button', { name: /^Copy API key/ }).waitFor();
       await screenshot(page, 'api-key-created', { fullPage: false });
       const rows = await server.deps.db.selectFrom('api_keys').selectAll().execute();

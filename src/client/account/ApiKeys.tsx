@@ -127,9 +127,7 @@ export function ApiKeys() {
             Copy the key now: it is shown only this once. Afterwards only its beginning is listed.
           </Alert>
           <CopyBlock label={`API key ${dialog.prefix}`} text={dialog.key} />
-          <p className="muted">
-            Send it as the header <code>Authorization: Bearer &lt;key&gt;</code>.
-          </p>
+          <CopyBlock label="The header your scripts send" text={`Authorization: Bearer ${dialog.key}`} />
         </Modal>
       )}
     </>
