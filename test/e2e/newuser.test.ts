@@ -78,7 +78,7 @@ describe('public pages', () => {
     await at(page, '/');
     await page
       .getByRole('alert')
-      .filter({ hasText: /Email not verified/ })
+      .filter({ hasText: /Your email was not verified/ })
       .waitFor();
     await page.context().close();
   });
