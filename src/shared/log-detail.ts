@@ -61,3 +61,11 @@ export function logDetailText(detail: Record<string, unknown>): string {
   }
   return parts.join('; ');
 }
+
+/** Who wrote a log line, as the console's Log page and `nodekeep log` both say it. */
+export function logActorText(l: { actor: string; operator: { username: string } | null; actor_name: string }): string {
+  if (l.actor === 'operator') return l.operator ? l.operator.username : l.actor_name;
+  if (l.actor === 'cli') return `CLI (${l.actor_name})`;
+  if (l.actor === 'system') return `platform (${l.actor_name})`;
+  return 'unknown';
+}

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { logDetailText } from '../../shared/log-detail';
-import { operatorLogQuery, type OperatorLogLine } from '../../shared/schemas/console';
+import { logActorText, logDetailText } from '../../shared/log-detail';
+import { operatorLogQuery } from '../../shared/schemas/console';
 import { check, withLabel } from '../ui/forms';
 import { trpc } from '../app/trpc';
 import { Pager } from '../ui/Pager';
@@ -110,7 +110,7 @@ export function Log() {
                     <tr key={l.id}>
                       <td className="nowrap">{utc(l.at)}</td>
                       <td>
-                        <CustomerText text={who(l)} />
+                        <CustomerText text={logActorText(l)} />
                       </td>
                       <td>
                         <CustomerText text={l.address} />
@@ -130,11 +130,4 @@ export function Log() {
       )}
     </div>
   );
-}
-
-function who(l: OperatorLogLine): string {
-  if (l.actor === 'operator') return l.operator ? l.operator.username : l.actor_name;
-  if (l.actor === 'cli') return `CLI (${l.actor_name})`;
-  if (l.actor === 'system') return `platform (${l.actor_name})`;
-  return 'unknown';
 }

@@ -11,7 +11,7 @@ export type CommandText = { label: string; text: string };
  */
 const CUSTOMER_SLOT =
   /<(your [a-z ]{1,40}|ownerAddress|votingAddress|payoutAddress|collateralAddress|collateralHash|collateralIndex|signMessage|signature)>/g;
-/** Any other `<…>`: a value the platform has not got yet (the node is not placed). */
+/** Any other `<…>`: a value the platform has not got yet (the node is not placed, or has no key yet). */
 const OTHER_SLOT = /<[A-Za-z][A-Za-z ]{0,40}>/;
 
 const slotsOf = (text: string) => [...text.matchAll(CUSTOMER_SLOT)].map((m) => m[1]);
@@ -70,7 +70,7 @@ export function FilledCommands({
         if (OTHER_SLOT.test(text))
           return (
             <p key={c.label + c.text} className="command-waiting muted small">
-              {c.label}: shown once the node has its address and keys, a few seconds after it is placed.
+              {c.label}: shown once this node&apos;s details are complete (its address, keys and collateral).
             </p>
           );
         return <div key={c.label + c.text}>{render({ ...c, text })}</div>;

@@ -1,16 +1,8 @@
-import { logDetailText } from '../../shared/log-detail';
+import { logActorText, logDetailText } from '../../shared/log-detail';
 import { operatorLogQuery } from '../../shared/schemas/console';
 import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { readOperatorLog } from './log-view';
-
-/** Who did it, as the console's Log page says it. */
-function who(l: Awaited<ReturnType<typeof readOperatorLog>>['lines'][number]): string {
-  if (l.actor === 'operator') return l.operator ? l.operator.username : l.actor_name;
-  if (l.actor === 'cli') return `CLI (${l.actor_name})`;
-  if (l.actor === 'system') return `platform (${l.actor_name})`;
-  return 'unknown';
-}
 
 export const logCommands: Record<string, CliCommand> = {
   log: {
@@ -40,7 +32,7 @@ export const logCommands: Record<string, CliCommand> = {
       for (const l of lines) {
         const detail = logDetailText(l.detail);
         io.out(
-          `${l.at.slice(0, 10)} ${l.at.slice(11, 19)} UTC  ${who(l)} (${l.address})  ${l.action}${detail ? `: ${detail}` : ''}`,
+          `${l.at.slice(0, 10)} ${l.at.slice(11, 19)} UTC  ${logActorText(l)} (${l.address})  ${l.action}${detail ? `: ${detail}` : ''}`,
         );
       }
       if (total > lines.length) io.out(`(${lines.length} of ${total} lines: --limit or --since for more)`);

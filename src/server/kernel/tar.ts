@@ -71,7 +71,8 @@ export async function readTar(
 /**
  * A new tar of the entries of `source`, written as they are read: `name` gives each entry's
  * name in the new archive (or null to leave it out), and may throw to stop with its error.
- * Only files and folders are carried; the caller's `name` refuses anything else.
+ * Only files and folders are carried (the caller's `name` refuses anything else), without
+ * setuid, setgid or sticky bits, nor write access for others.
  */
 export function repackTar(source: Readable, name: (header: TarFileHeader) => string | null): Readable {
   const pack = tar.pack();
@@ -83,10 +84,10 @@ export function repackTar(source: Readable, name: (header: TarFileHeader) => str
     }
     if (header.type === 'directory') {
       content.resume();
-      pack.entry({ name: to, type: 'directory', mode: header.mode });
+      pack.entry({ name: to, type: 'directory', mode: header.mode & 0o755 });
       return;
     }
-    await pipeline(content, pack.entry({ name: to, type: 'file', mode: header.mode, size: header.size }));
+    await pipeline(content, pack.entry({ name: to, type: 'file', mode: header.mode & 0o755, size: header.size }));
   }).then(
     () => pack.finalize(),
     (err: unknown) => pack.destroy(err as Error),
