@@ -14,6 +14,9 @@ import { at, browserSession, liveSubscribed, logInLive } from './browser';
 // makes to a lazily loaded page is followed here: /404, /, /login, /dashboard and
 // /maintenance. The first case follows the issue's sequence (REST customer, an operator
 // working through the console's calls, then the customer opening /console in Chromium).
+// A page's code or stylesheet whose request fails once, as Chromium fails every request
+// in flight when the machine's network changes (ERR_NETWORK_CHANGED), loads in place:
+// a reload made during the change fails too.
 // Run `npm run build` first.
 
 /** The promise made to customers: no spinner for longer than this. */
@@ -59,6 +62,48 @@ async function consoleCall(path: string, input: unknown, kind: 'query' | 'mutati
 }
 
 /**
+ * Steps 1 and 2 of the issue: a customer registers and verifies over REST, logs in and
+ * makes a key limited to 127.0.0.1; the operator works through the console's calls.
+ * Returns the customer's login.
+ */
+async function issueSequence(prefix = 'cust27') {
+  // 1. A customer registers and verifies over REST, logs in and makes a key limited to 127.0.0.1.
+  const input = newUserInput(prefix);
+  const rest = (path: string, body: unknown, token?: string) =>
+    requestFrom('127.0.0.1', `${server.url}${path}`, { body, token });
+  expect((await rest('/public_api/register', input)).body.success).toBe(true);
+  const hash = await outboxLink(server.deps.db, input.email, '/verify?h=');
+  expect((await rest('/public_api/verify', { hash })).body.success).toBe(true);
+  const token = (await rest('/public_api/login', { username: input.username, password: input.password })).body
+    .auth_token as string;
+  expect((await rest('/api/create_api_key', { name: 'this box', allowed: '127.0.0.1' }, token)).body.success).toBe(
+    true,
+  );
+
+  // 2. The operator (promoted by the CLI, 2FA on) through the console's calls.
+  const host = `loop-${prefix}`;
+  await consoleCall('console.fleet.add_host', { name: host, url: docker.url, ipv4: '192.0.2.27' });
+  await consoleCall('console.fleet.drain_host', { name: host });
+  await consoleCall('console.catalog.set_flag', { coin: 'dash', flag: 'maintenance', on: true });
+  await consoleCall('console.catalog.set_flag', { coin: 'dash', flag: 'maintenance', on: false });
+  await consoleCall('console.catalog.set_price', { coin: 'dash', dedicated: '12.50' });
+  const found = await consoleCall('console.customers.search', { q: input.username }, 'query');
+  const id = found.customers[0].id as number;
+  const credit = { id, amount: '5', reason: 'Welcome credit', key: `credit-${id}` };
+  expect((await consoleCall('console.customers.adjust_balance', credit)).applied).toBe(true);
+  expect((await consoleCall('console.customers.adjust_balance', credit)).applied).toBe(false);
+  const gift = await consoleCall('console.money.create_gift_codes', {
+    amount: '3',
+    count: 3,
+    expires: '2030-01-01',
+  });
+  expect((await rest('/api/redeem_coupon', { code: gift.codes[0] }, token)).body.success).toBe(true);
+  await consoleCall('console.settings.set_maintenance', { on: true });
+  await consoleCall('console.settings.set_maintenance', { on: false });
+  return input;
+}
+
+/**
  * Holds every request for a page's chunk open (no answer, as on a stalled connection)
  * until `release`.
  */
@@ -73,6 +118,22 @@ async function holdChunk(page: Page, name: string) {
     /** Later requests load; the held ones stay unanswered (an answer now would be a failed chunk, which reloads the page by itself). */
     release: () => void (open = true),
   };
+}
+
+/**
+ * Fails the first request for a page's asset (`pattern`) the way Chromium fails every
+ * request in flight when the machine's network changes (ERR_NETWORK_CHANGED: a container
+ * starting or stopping on the same machine adds or removes an interface); later ones load.
+ * Counts the page's document loads, so a reload shows.
+ */
+async function failOnce(page: Page, pattern: RegExp) {
+  let failed = 0;
+  let documents = 0;
+  page.on('request', (r) => {
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) documents++;
+  });
+  await page.route(pattern, (route) => (failed++ === 0 ? route.abort('failed') : route.continue()));
+  return { failed: () => failed, documents: () => documents };
 }
 
 /**
@@ -99,38 +160,7 @@ describe('a page never stays on "Loading…"', () => {
     "the issue's sequence: a customer opening /console is sent to /404, whose chunk is held; an error with Retry shows within 10 s, and Retry shows the 404 page",
     { timeout: 90_000 },
     async () => {
-      // 1. A customer registers and verifies over REST, logs in and makes a key limited to 127.0.0.1.
-      const input = newUserInput('cust27');
-      const rest = (path: string, body: unknown, token?: string) =>
-        requestFrom('127.0.0.1', `${server.url}${path}`, { body, token });
-      expect((await rest('/public_api/register', input)).body.success).toBe(true);
-      const hash = await outboxLink(server.deps.db, input.email, '/verify?h=');
-      expect((await rest('/public_api/verify', { hash })).body.success).toBe(true);
-      const token = (await rest('/public_api/login', { username: input.username, password: input.password })).body
-        .auth_token as string;
-      expect((await rest('/api/create_api_key', { name: 'this box', allowed: '127.0.0.1' }, token)).body.success).toBe(
-        true,
-      );
-
-      // 2. The operator (promoted by the CLI, 2FA on) through the console's calls.
-      await consoleCall('console.fleet.add_host', { name: 'loop-27', url: docker.url, ipv4: '192.0.2.27' });
-      await consoleCall('console.fleet.drain_host', { name: 'loop-27' });
-      await consoleCall('console.catalog.set_flag', { coin: 'dash', flag: 'maintenance', on: true });
-      await consoleCall('console.catalog.set_flag', { coin: 'dash', flag: 'maintenance', on: false });
-      await consoleCall('console.catalog.set_price', { coin: 'dash', dedicated: '12.50' });
-      const found = await consoleCall('console.customers.search', { q: input.username }, 'query');
-      const id = found.customers[0].id as number;
-      const credit = { id, amount: '5', reason: 'Welcome credit', key: `credit-${id}` };
-      expect((await consoleCall('console.customers.adjust_balance', credit)).applied).toBe(true);
-      expect((await consoleCall('console.customers.adjust_balance', credit)).applied).toBe(false);
-      const gift = await consoleCall('console.money.create_gift_codes', {
-        amount: '3',
-        count: 3,
-        expires: '2030-01-01',
-      });
-      expect((await rest('/api/redeem_coupon', { code: gift.codes[0] }, token)).body.success).toBe(true);
-      await consoleCall('console.settings.set_maintenance', { on: true });
-      await consoleCall('console.settings.set_maintenance', { on: false });
+      const input = await issueSequence();
 
       // 3. The customer logs in through the login page in a new context and opens /console.
       const page = await session.newPage();
@@ -139,6 +169,44 @@ describe('a page never stays on "Loading…"', () => {
       await page.goto('/console');
       await retriesInTime(page, notFound, '/404');
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await page.context().close();
+    },
+  );
+
+  it(
+    "the issue's sequence: the 404 page's code fails once as a network change fails it; the 404 page shows in place, without a reload, within 10 s",
+    { timeout: 90_000 },
+    async () => {
+      const input = await issueSequence('cust27n');
+      const page = await session.newPage();
+      await logInLive(page, input);
+      const chunk = await failOnce(page, /\/assets\/NotFound-[\w-]+\.js$/);
+      await page.goto('/console');
+      // Counted from here: the /404 that follows is a move inside the page, not a document load.
+      const documentsBefore = chunk.documents();
+      await at(page, '/404');
+      const redirectedAt = Date.now();
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor({ timeout: 20_000 });
+      expect(Date.now() - redirectedAt).toBeLessThan(LOADING_PROMISE_MS);
+      expect(chunk.failed()).toBe(2); // the failed request, then the one that loaded
+      expect(chunk.documents() - documentsBefore).toBe(0); // no reload
+      await page.context().close();
+    },
+  );
+
+  it(
+    'a visitor sent to /login whose stylesheet fails once sees the login page styled, without a reload',
+    { timeout: 60_000 },
+    async () => {
+      const page = await session.newPage();
+      const sheet = await failOnce(page, /\/assets\/auth-[\w-]+\.css$/);
+      await page.goto('/dashboard/settings');
+      await at(page, '/login?redirect=%2Fdashboard%2Fsettings');
+      await page.getByRole('button', { name: 'Log in', exact: true }).waitFor({ timeout: LOADING_PROMISE_MS });
+      expect(sheet.failed()).toBe(2);
+      expect(sheet.documents()).toBe(1); // the first load only
+      // auth.css lays the card out as a centred flex row.
+      expect(await page.locator('.auth-wrap').evaluate((el) => getComputedStyle(el).display)).toBe('flex');
       await page.context().close();
     },
   );

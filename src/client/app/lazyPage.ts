@@ -3,6 +3,13 @@ import { lazy, type ComponentType } from 'react';
 const RELOADED_KEY = 'nodekeep.chunkReload';
 /** How long a reload may take to replace the page before the error is shown instead. */
 const RELOAD_WAIT_MS = 5_000;
+/**
+ * The pauses before asking again, in the page, for code that could not be fetched.
+ * Chromium fails every request in flight with ERR_NETWORK_CHANGED whenever the machine's
+ * network changes (a container starting or stopping adds or removes an interface); the
+ * change is over well within these, and a reload made during it fails too.
+ */
+const RETRY_WAITS_MS = [500, 1_500];
 
 /**
  * True for a page's code that could not be fetched: after a deploy the old build's
@@ -33,9 +40,57 @@ function markReloaded(on: boolean) {
 }
 
 /**
- * A page loaded on first use (its own chunk). A chunk that fails to load reloads the
- * page once, which fetches the current build's entry and chunk names; if it fails
- * again the route's error boundary shows the error.
+ * Stylesheets of lazily loaded pages whose request failed. Vite's preload counts a
+ * stylesheet as done once it has failed, so asking for the page's code again would
+ * show the page without its styles: these are fetched again first.
+ */
+const failedSheets = new Set<HTMLLinkElement>();
+if (typeof document !== 'undefined') {
+  // A link's error event does not bubble; the capture phase still sees it here.
+  document.addEventListener(
+    'error',
+    (e) => {
+      if (e.target instanceof HTMLLinkElement && e.target.rel === 'stylesheet') failedSheets.add(e.target);
+    },
+    true,
+  );
+}
+
+/** Puts a fresh copy of each failed stylesheet in place of the old one; rejects if one fails again. */
+async function refetchFailedSheets(): Promise<void> {
+  const failed = [...failedSheets];
+  failedSheets.clear();
+  await Promise.all(
+    failed.map(
+      (old) =>
+        new Promise<void>((resolve, reject) => {
+          const link = old.cloneNode() as HTMLLinkElement;
+          link.addEventListener('load', () => resolve());
+          link.addEventListener('error', () => reject(new Error(`Unable to preload CSS for ${link.href}`)));
+          old.replaceWith(link);
+        }),
+    ),
+  );
+}
+
+/** The page's code, asked for again in the page after a failed fetch (RETRY_WAITS_MS). */
+async function loadWithRetries<M>(load: () => Promise<M>): Promise<M> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (attempt > 0) await refetchFailedSheets();
+      return await load();
+    } catch (err) {
+      if (!isChunkLoadError(err) || attempt >= RETRY_WAITS_MS.length) throw err;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_WAITS_MS[attempt]));
+    }
+  }
+}
+
+/**
+ * A page loaded on first use (its own chunk). Code that could not be fetched is asked
+ * for again in the page (a dropped request); if it still fails the page reloads once,
+ * which fetches the current build's entry and chunk names (after a deploy the old
+ * build's chunks are gone); if it fails again the route's error boundary shows the error.
  */
 export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
   load: () => Promise<M>,
@@ -43,7 +98,7 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
 ): ComponentType {
   return lazy(async () => {
     try {
-      const module = await load();
+      const module = await loadWithRetries(load);
       markReloaded(false);
       return { default: module[name] as ComponentType };
     } catch (err) {
