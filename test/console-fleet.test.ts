@@ -8,6 +8,7 @@ import path from 'node:path';
 import { makeTlsMaterial, startFakeDocker, startFakeTlsDocker } from './support/fake-docker';
 import { makeDeps, rejection, type Deps } from './support/caller';
 import { insertTestNode } from './support/nodes';
+import { waitFor } from './support/wait';
 import { freshUser, type FreshUser } from './support/users';
 
 let d: Deps;
@@ -327,16 +328,59 @@ describe('console Fleet: nodes and the failed queue', () => {
   });
 
   it('restarts and destroys with a reason through the same service as the CLI, logged', async () => {
-    await insertTestNode(d.db, { mn_id: 'dash-opnode001', user_id: customer.id, coin_id: 'dash', placement: {} });
-    await op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const nodeId = await insertTestNode(d.db, {
+      mn_id: 'dash-opnode001',
+      user_id: customer.id,
+      coin_id: 'dash',
+      placement: {},
+      status: 'running',
+      observation: { checked_at: 1 },
+    });
+    // This tier runs no control loop: the test writes its answers, as the loop does (reconcile.ts).
+    const asked = async (after: number) => {
+      const p = await waitFor(
+        async () =>
+          (
+            await d.db
+              .selectFrom('placements')
+              .select('restart_requested_at')
+              .where('node_id', '=', nodeId)
+              .where('restart_requested_at', '>', after)
+              .executeTakeFirst()
+          )?.restart_requested_at,
+        10_000,
+        'the restart to be asked for',
+      );
+      return p;
+    };
+    const failed = op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const at1 = await asked(0);
+    await d.db
+      .insertInto('node_events')
+      .values({
+        node_id: nodeId,
+        kind: 'restart_failed',
+        at: at1,
+        detail: JSON.stringify({ error: 'host unreachable' }),
+      })
+      .execute();
+    const e = await rejection(failed);
+    expect(e.code).toBe('SERVICE_UNAVAILABLE');
+    expect(e.message).toBe('dash-opnode001 could not be restarted: host unreachable');
     expectOperatorLine(await lastLine(), 'node restart');
-    const p = await d.db
-      .selectFrom('placements')
-      .innerJoin('nodes', 'nodes.id', 'placements.node_id')
-      .select('restart_requested_at')
-      .where('nodes.mn_id', '=', 'dash-opnode001')
-      .executeTakeFirstOrThrow();
-    expect(p.restart_requested_at).not.toBeNull();
+
+    const restarted = op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const at2 = await asked(at1);
+    await d.db.insertInto('node_events').values({ node_id: nodeId, kind: 'restarted', at: at2 }).execute();
+    await d.db
+      .updateTable('observations')
+      .set({ checked_at: at2 + 1 })
+      .where('node_id', '=', nodeId)
+      .execute();
+    expect(await restarted).toEqual({
+      success: true,
+      message: 'dash-opnode001 restarted; its daemon answers (running)',
+    });
 
     const before = await logTotal();
     expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-opnode001', reason: '  ' }))).code).toBe(
