@@ -4,8 +4,16 @@ import { pageQuery } from './common';
 // The operator console's contract (issue 11). Customers never call these; the console's
 // chunk and the server share them.
 
-/** `console.access`: the console opens (the caller is an operator with 2FA on). */
-export const consoleAccessOutput = z.object({ username: z.string(), maintenance: z.boolean() });
+/**
+ * `console.access`: the console opens (the caller is an operator with 2FA on).
+ * `executable`: the server runs as the single executable, so its texts name commands as
+ * `nodekeep …` (src/shared/operator-command.ts), else as a checkout's `npm run nodekeep -- …`.
+ */
+export const consoleAccessOutput = z.object({
+  username: z.string(),
+  maintenance: z.boolean(),
+  executable: z.boolean(),
+});
 
 export const bannerTones = ['info', 'success', 'warning', 'danger'] as const;
 
