@@ -238,7 +238,7 @@ function NeedsYou({ a }: { a: ConsoleOverview['attention'] }) {
     ),
   ].filter(Boolean);
   return (
-    <section className="console-section" aria-labelledby="needs-h">
+    <section className="console-section console-wide" aria-labelledby="needs-h">
       <h2 id="needs-h">Needs you</h2>
       {items.length ? (
         <ul className="console-needs">{items}</ul>
