@@ -8,6 +8,8 @@ import path from 'node:path';
 import { makeTlsMaterial, startFakeDocker, startFakeTlsDocker } from './support/fake-docker';
 import { makeDeps, rejection, type Deps } from './support/caller';
 import { insertTestNode } from './support/nodes';
+import { restartNode } from '../src/server/nodes/node-ops';
+import { cliActor } from '../src/server/operator/log';
 import { waitFor } from './support/wait';
 import { freshUser, type FreshUser } from './support/users';
 
@@ -325,6 +327,29 @@ describe('console Fleet: nodes and the failed queue', () => {
     expect(page2.nodes).toHaveLength(1);
     // LIKE wildcards are literal.
     expect((await op().fleet.nodes({ q: '%' })).total).toBe(0);
+  });
+
+  it('says when the control loop did not answer a restart in time, and refuses a node not running at once', async () => {
+    await insertTestNode(d.db, { mn_id: 'dash-opnoans01', user_id: customer.id, coin_id: 'dash', placement: {} });
+    // This tier runs no control loop: nothing answers.
+    expect(await restartNode(d.db, cliActor(), 'dash-opnoans01', 1_000)).toEqual({
+      outcome: 'no_answer',
+      message: 'no answer from the running server within 1 s: is it running? (the restart stays asked for)',
+    });
+    await insertTestNode(d.db, {
+      mn_id: 'dash-opprov001',
+      user_id: customer.id,
+      coin_id: 'dash',
+      state: 'provisioning',
+      placement: {},
+    });
+    const before = await logTotal();
+    const e = await rejection(op().fleet.restart_node({ mn_id: 'dash-opprov001' }));
+    expect([e.code, e.message]).toEqual([
+      'CONFLICT',
+      'Node dash-opprov001 is not running on a server (it is provisioning): there is nothing to restart.',
+    ]);
+    expect(await logTotal()).toBe(before);
   });
 
   it('restarts and destroys with a reason through the same service as the CLI, logged', async () => {

@@ -65,7 +65,7 @@ describe('fleet restart', () => {
     expect(r.err).toContain(`${id} could not be restarted: local engine has no node ${id}`);
   }, 90_000);
 
-  it('refuses a node that is not running on a server, asking nothing', async () => {
+  it('refuses an unknown node, asking nothing', async () => {
     const r = await cli('fleet', 'restart', 'dash-0000000000');
     expect(r.code).not.toBe(0);
   });
