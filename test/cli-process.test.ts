@@ -32,4 +32,14 @@ describe('the built command line', () => {
     const delist = await cli(['catalog', 'delist', 'dash']);
     expect(delist).toMatchObject({ code: 0, out: 'dash: delisted (0 hosted nodes keep running)\n' });
   });
+
+  it('names its commands as a checkout runs them, in help and in a usage error', async () => {
+    const help = await cli(['help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: npm run nodekeep -- <command>$/m);
+    expect(help.out).not.toMatch(/README|docs\//);
+    const wrong = await cli(['fleet', 'restart']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.err).toMatch(/^usage: npm run nodekeep -- fleet restart <node>$/m);
+  });
 });

@@ -8,6 +8,9 @@ import path from 'node:path';
 import { makeTlsMaterial, startFakeDocker, startFakeTlsDocker } from './support/fake-docker';
 import { makeDeps, rejection, type Deps } from './support/caller';
 import { insertTestNode } from './support/nodes';
+import { restartNode } from '../src/server/nodes/node-ops';
+import { cliActor } from '../src/server/operator/log';
+import { waitFor } from './support/wait';
 import { freshUser, type FreshUser } from './support/users';
 
 let d: Deps;
@@ -326,17 +329,83 @@ describe('console Fleet: nodes and the failed queue', () => {
     expect((await op().fleet.nodes({ q: '%' })).total).toBe(0);
   });
 
+  it('says when the control loop did not answer a restart in time, and refuses a node not running at once', async () => {
+    await insertTestNode(d.db, { mn_id: 'dash-opnoans01', user_id: customer.id, coin_id: 'dash', placement: {} });
+    // This tier runs no control loop: nothing answers.
+    expect(await restartNode(d.db, cliActor(), 'dash-opnoans01', 1_000)).toEqual({
+      outcome: 'no_answer',
+      message: 'no answer from the running server within 1 s: is it running? (the restart stays asked for)',
+    });
+    await insertTestNode(d.db, {
+      mn_id: 'dash-opprov001',
+      user_id: customer.id,
+      coin_id: 'dash',
+      state: 'provisioning',
+      placement: {},
+    });
+    const before = await logTotal();
+    const e = await rejection(op().fleet.restart_node({ mn_id: 'dash-opprov001' }));
+    expect([e.code, e.message]).toEqual([
+      'CONFLICT',
+      'Node dash-opprov001 is not running on a server (it is provisioning): there is nothing to restart.',
+    ]);
+    expect(await logTotal()).toBe(before);
+  });
+
   it('restarts and destroys with a reason through the same service as the CLI, logged', async () => {
-    await insertTestNode(d.db, { mn_id: 'dash-opnode001', user_id: customer.id, coin_id: 'dash', placement: {} });
-    await op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const nodeId = await insertTestNode(d.db, {
+      mn_id: 'dash-opnode001',
+      user_id: customer.id,
+      coin_id: 'dash',
+      placement: {},
+      status: 'running',
+      observation: { checked_at: 1 },
+    });
+    // This tier runs no control loop: the test writes its answers, as the loop does (reconcile.ts).
+    const asked = async (after: number) => {
+      const p = await waitFor(
+        async () =>
+          (
+            await d.db
+              .selectFrom('placements')
+              .select('restart_requested_at')
+              .where('node_id', '=', nodeId)
+              .where('restart_requested_at', '>', after)
+              .executeTakeFirst()
+          )?.restart_requested_at,
+        10_000,
+        'the restart to be asked for',
+      );
+      return p;
+    };
+    const failed = op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const at1 = await asked(0);
+    await d.db
+      .insertInto('node_events')
+      .values({
+        node_id: nodeId,
+        kind: 'restart_failed',
+        at: at1,
+        detail: JSON.stringify({ error: 'host unreachable' }),
+      })
+      .execute();
+    const e = await rejection(failed);
+    expect(e.code).toBe('SERVICE_UNAVAILABLE');
+    expect(e.message).toBe('dash-opnode001 could not be restarted: host unreachable');
     expectOperatorLine(await lastLine(), 'node restart');
-    const p = await d.db
-      .selectFrom('placements')
-      .innerJoin('nodes', 'nodes.id', 'placements.node_id')
-      .select('restart_requested_at')
-      .where('nodes.mn_id', '=', 'dash-opnode001')
-      .executeTakeFirstOrThrow();
-    expect(p.restart_requested_at).not.toBeNull();
+
+    const restarted = op().fleet.restart_node({ mn_id: 'dash-opnode001' });
+    const at2 = await asked(at1);
+    await d.db.insertInto('node_events').values({ node_id: nodeId, kind: 'restarted', at: at2 }).execute();
+    await d.db
+      .updateTable('observations')
+      .set({ checked_at: at2 + 1 })
+      .where('node_id', '=', nodeId)
+      .execute();
+    expect(await restarted).toEqual({
+      success: true,
+      message: 'dash-opnode001 restarted; its daemon answers (running)',
+    });
 
     const before = await logTotal();
     expect((await rejection(op().fleet.destroy_node({ mn_id: 'dash-opnode001', reason: '  ' }))).code).toBe(

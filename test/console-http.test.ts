@@ -42,7 +42,7 @@ describe('console over HTTP', () => {
 
     const ok = await get('console.access', operator.token);
     expect(ok.status).toBe(200);
-    expect(ok.body.result.data).toEqual({ username: operator.username, maintenance: false });
+    expect(ok.body.result.data).toEqual({ username: operator.username, maintenance: false, executable: false });
     // No REST route reaches the console.
     expect(
       (await fetch(`${s.url}/api/console/access`, { headers: { authorization: `Bearer ${operator.token}` } })).status,

@@ -2,6 +2,7 @@
 import './domain-hooks';
 import { ConfigError } from './kernel/config';
 import { runCli } from './cli/main';
+import { SERVICE_ENV_FILE } from './cli/data-folder';
 import { failureLine, terminalLine } from './kernel/terminal';
 import { SIMULATOR_COMMAND } from './fleet/engines/registry';
 import { runSimulatorProcess } from './fleet/simulator/process';
@@ -19,8 +20,9 @@ import path from 'node:path';
  */
 const USAGE = `usage: nodekeep [--env-file <file>] [serve | <command> ... | --version | help]
 
-  nodekeep serve            start the server (the default); configuration is the
-                            environment variables of the README's table
+  nodekeep serve            start the server (the default); its settings are
+                            environment variables (the service's are in
+                            ${SERVICE_ENV_FILE})
   nodekeep <command>        an operator command on the same DATA_DIR (list below)
   nodekeep --version        this build's version
   --env-file <file>         read variables from a file first (KEY=value lines);
@@ -67,7 +69,7 @@ async function main(): Promise<number | undefined> {
   }
   if (first === 'help' || first === '--help' || first === '-h') {
     process.stdout.write(USAGE + '\n');
-    return runCli(['help'], process.env, undefined, 'nodekeep');
+    return runCli(['help'], process.env);
   }
   if (first === SIMULATOR_COMMAND) {
     await runSimulatorProcess(argv.slice(1));
@@ -81,7 +83,7 @@ async function main(): Promise<number | undefined> {
     await runServer(inExecutable ? { clientDir: path.join(unpackedDir(), 'client') } : {});
     return undefined;
   }
-  return runCli(argv, process.env, undefined, 'nodekeep');
+  return runCli(argv, process.env);
 }
 
 main().then(

@@ -2,7 +2,8 @@ import { ConfigError, loadConfig, type Config } from './kernel/config';
 import { DataDirOwner } from './db/data-dir';
 import { DatabaseTooNew, UpgradeFailed } from './db/upgrade';
 import { createLogger } from './kernel/log';
-import { removeOtherBuilds } from './runtime/executable';
+import { inExecutable, removeOtherBuilds } from './runtime/executable';
+import { SERVICE_ENV_FILE } from './cli/data-folder';
 import { keepRunningWithoutOutput } from './runtime/pipes';
 import { startServer } from './server';
 
@@ -15,6 +16,13 @@ export const EXIT_NEEDS_OPERATOR = 3;
 /** A second signal sooner than this is the same stop delivered twice. */
 const REPEAT_MS = 1_000;
 
+/** Where a wrong setting is put right: the executable comes without the checkout's README. */
+export function configurationHint(executable = inExecutable): string {
+  return executable
+    ? `Settings are environment variables; the service reads them from ${SERVICE_ENV_FILE}.`
+    : 'See the Configuration table in README.md.';
+}
+
 /**
  * The server as a process: configuration from the environment (a clear message and
  * exit 2 when it is wrong), the start, and the stop on SIGTERM or SIGINT. Shared by
@@ -26,7 +34,7 @@ export async function runServer(defaults: Partial<Pick<Config, 'clientDir'>> = {
     config = loadConfig(process.env, defaults);
   } catch (err) {
     if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\nSee the Configuration table in README.md.\n`);
+      process.stderr.write(`${err.message}\n${configurationHint()}\n`);
       process.exit(2);
     }
     throw err;

@@ -4,6 +4,11 @@
 
 /** An owner may restart a node's daemon once in this long. */
 export const RESTART_INTERVAL_MS = 10 * 60_000;
+/**
+ * How long the operator's CLI and console wait for the control loop's answer to a restart:
+ * the loop picks a request up within a second, a real daemon may take seconds more to answer.
+ */
+export const RESTART_WAIT_MS = 30_000;
 
 /** How many of the daemon's last log lines the node page shows. */
 export const NODE_LOG_LINES = 100;

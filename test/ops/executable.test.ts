@@ -104,6 +104,8 @@ describe('the single executable', () => {
     for (const c of ['users list', 'billing adjust', 'fleet create', 'backup [file]', 'restore <file>'])
       expect(help.out).toContain(c);
     expect(help.out).not.toMatch(/npm run/);
+    // The file comes alone: its help names no README or docs the operator does not have.
+    expect(help.out).not.toMatch(/README|docs\//);
     const unknown = await run(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/unknown command: frobnicate/);
@@ -120,6 +122,8 @@ describe('the single executable', () => {
     const bad = await run(['--env-file=bad.env', 'serve']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/PORT: must be a whole number/);
+    expect(bad.err).toContain('the service reads them from /etc/nodekeep/nodekeep.env');
+    expect(bad.err).not.toMatch(/README|docs\//);
   });
 
   it('serves the platform from an empty folder; its commands work beside it and after it stops; a newer build finds everything', async () => {

@@ -105,7 +105,7 @@ describe.skipIf(!haveBinary('/usr/lib/litecoin/litecoind'))('coins check and wha
       ),
     ).rejects.toThrow(/^Coin ckgood nodes are coming soon/);
     expect(await s.deps.db.selectFrom('node_view').select('id').execute()).toEqual(before);
-    expect(s.logLines.join('\n')).toMatch(/not checked yet: run `nodekeep coins check ckgood`/);
+    expect(s.logLines.join('\n')).toMatch(/not checked yet: run `npm run nodekeep -- coins check ckgood`/);
   });
 
   it('`coins check` passes for a verified daemon that answers every call, and the coin is offered', async () => {

@@ -283,7 +283,7 @@ describe.skipIf(skip !== null)(`image recipes built on a real Podman${skip ? ` (
       const failures: Array<[string, string]> = [
         [
           'ltcnone',
-          'image localhost/nodekeep-test/never-built:1 is not on host podman: build it with `nodekeep images build ltc-noimage --host podman`',
+          'image localhost/nodekeep-test/never-built:1 is not on host podman: build it with `npm run nodekeep -- images build ltc-noimage --host podman`',
         ],
         ['ltcbad', `${IMAGE} --version says "Litecoin Core version v0.21.2.1`],
         ['ltcp2p', `P2P port ${heldPort} is taken on 127.0.0.1 (host podman)`],

@@ -96,6 +96,8 @@ describe('operator console access', () => {
     expect(await d.caller(operator.token).console.access()).toEqual({
       username: operator.username,
       maintenance: false,
+      // A checkout (the tests' own): its texts say `npm run nodekeep -- …`.
+      executable: false,
     });
     expect((await cli('maintenance', 'on')).code).toBe(0);
     try {

@@ -74,7 +74,7 @@ describe('console readiness in production', () => {
     expect(await rowOf('gbx')).toMatchObject({
       profile: 'gobyted',
       offered: false,
-      missing: 'not checked yet: run `nodekeep coins check gbx`',
+      missing: 'not checked yet: run `npm run nodekeep -- coins check gbx`',
       last_check: null,
     });
     const { check } = await readiness().check({ coin: 'gbx', host: 'edge2' });

@@ -28,7 +28,7 @@ describe('the offer of a coin in production', () => {
     expect(offerOf(coin('PACGlobal', 'pacglobald'), fleet, new Map())).toEqual({
       offered: false,
       reason: 'PACGlobal nodes are coming soon: the servers that run them are being prepared. Please check back later.',
-      missing: 'not checked yet: run `nodekeep coins check x`',
+      missing: 'not checked yet: run `npm run nodekeep -- coins check x`',
     });
   });
 

@@ -294,8 +294,9 @@ function ImagesSection() {
       <h2 id="images-h">Daemon images</h2>
       <p>
         Build a coin&apos;s daemon image from its recipe on a Docker/Podman host; nodes on that host run it. Recipes
-        without a pinned checksum need the release archive&apos;s SHA-256 (catalog/images/README.md says where to find
-        it).
+        without a pinned checksum need the release archive&apos;s SHA-256: take it from the project&apos;s signed
+        checksum file (verify its signature with the project&apos;s release key) or its gitian/guix signatures, never
+        from the place the archive came from alone.
       </p>
       <QueryState query={recipes} what="The image recipes">
         {(list) => (

@@ -1,3 +1,4 @@
+import { useOperatorCommand } from './useOperatorCommand';
 import { Suspense, useEffect } from 'react';
 import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
 import { pageTitle } from '../app/site';
@@ -50,6 +51,7 @@ export function Console() {
 }
 
 function ConsoleScreen({ page }: { page: ConsolePage }) {
+  const command = useOperatorCommand();
   useEffect(() => {
     document.title = pageTitle(`Console: ${page.label}`);
   }, [page.label]);
@@ -64,7 +66,7 @@ function ConsoleScreen({ page }: { page: ConsolePage }) {
         </Suspense>
       ) : (
         <p className="muted">
-          This part of the console is not built yet; the command line does it for now (npm run nodekeep -- help).
+          This is done on the command line: <code>{command('help')}</code> lists its commands.
         </p>
       )}
     </ErrorBoundary>

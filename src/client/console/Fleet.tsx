@@ -1,3 +1,4 @@
+import { RESTART_WAIT_MS } from '../../shared/node-maintenance';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
@@ -388,10 +389,16 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
         type="button"
         className="btn btn-sm"
         disabled={restart.isPending}
-        onClick={() => restart.mutate({ mn_id: mnId }, { onSuccess: () => setDone('The node will be restarted.') })}
+        onClick={() => {
+          setDone(null);
+          restart.mutate({ mn_id: mnId }, { onSuccess: (r) => setDone(r.message) });
+        }}
       >
-        Restart
+        {restart.isPending ? 'Restarting…' : 'Restart'}
       </button>{' '}
+      {restart.isPending && (
+        <span role="status">Waiting for the node to restart and answer (up to {RESTART_WAIT_MS / 1000} s)…</span>
+      )}
       <button type="button" className="btn btn-sm" onClick={onClose}>
         Close
       </button>

@@ -1,3 +1,4 @@
+import { useOperatorCommand } from './useOperatorCommand';
 import { useId, useState } from 'react';
 import { createGiftCodesInput, type GiftCodeRow } from '../../shared/schemas/console-money';
 import { errorMessage } from '../app/errors';
@@ -256,6 +257,7 @@ function ChargeRuns() {
 }
 
 function Currencies() {
+  const command = useOperatorCommand();
   const utils = trpc.useUtils();
   const list = trpc.console.money.currencies.useQuery();
   const set = trpc.console.money.set_currency.useMutation({
@@ -309,7 +311,9 @@ function Currencies() {
               </tbody>
             </table>
           ) : (
-            <p className="muted">No deposit currency is configured (npm run nodekeep -- deposits add).</p>
+            <p className="muted">
+              No deposit currency is configured (<code>{command('deposits add')}</code>).
+            </p>
           )
         }
       </QueryState>

@@ -1,5 +1,6 @@
 import type { ConsoleOverview } from '../../shared/schemas/console';
 import { trpc } from '../app/trpc';
+import { Link } from 'wouter';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
 import { age, usd, utc } from './format';
@@ -35,6 +36,7 @@ function OverviewBody({ o }: { o: ConsoleOverview }) {
   const days = o.history.map((h) => h.day);
   return (
     <div className="console-overview">
+      <NeedsYou a={o.attention} />
       {o.daily_charge_late && (
         <Alert kind="error">
           <strong>Daily charge late.</strong> The {o.daily_charge_late}: no node is charged until it completes, and
@@ -180,5 +182,69 @@ function CountTable({ head, rows }: { head: string; rows: Array<[string, number]
         )}
       </tbody>
     </table>
+  );
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
+
+/** What needs the operator, each with a count and a link to the page where it is done; one line when nothing does. */
+function NeedsYou({ a }: { a: ConsoleOverview['attention'] }) {
+  const items = [
+    a.failed_jobs.count > 0 && (
+      <li key="jobs">
+        <Link href="/fleet">{plural(a.failed_jobs.count, 'failed background job', 'failed background jobs')}</Link>{' '}
+        (retry them on the Fleet page)
+        <ul aria-label="Newest failed jobs">
+          {a.failed_jobs.newest.map((j) => (
+            <li key={j.id}>
+              #{j.id} <code>{j.name}</code>
+              {j.whose && <> for {j.whose}</>}, failed {utc(j.failed_at)}
+              {j.reason && <>: {j.reason}</>}
+            </li>
+          ))}
+        </ul>
+      </li>
+    ),
+    a.support_unread.conversations > 0 && (
+      <li key="support">
+        <Link href="/support">
+          {plural(a.support_unread.conversations, 'support chat', 'support chats')} with unread messages
+        </Link>{' '}
+        ({plural(a.support_unread.messages, 'message', 'messages')})
+      </li>
+    ),
+    a.debts.count > 0 && (
+      <li key="debts">
+        <Link href="/money">{plural(a.debts.count, 'customer owes', 'customers owe')} money</Link> (
+        {usd(a.debts.owed_micros)} in all)
+      </li>
+    ),
+    a.charge_days_stuck.count > 0 && (
+      <li key="charge">
+        <Link href="/money">
+          {plural(a.charge_days_stuck.count, 'daily charge day', 'daily charge days')} not completed
+        </Link>{' '}
+        (from {a.charge_days_stuck.first})
+      </li>
+    ),
+    a.hosts_low_disk.length > 0 && (
+      <li key="disk">
+        <Link href="/fleet">{plural(a.hosts_low_disk.length, 'host', 'hosts')} low on disk</Link>:{' '}
+        {a.hosts_low_disk
+          .map((h) => (h.free_bytes === null ? h.name : `${h.name} (${gb(h.free_bytes)} free)`))
+          .join(', ')}
+      </li>
+    ),
+  ].filter(Boolean);
+  return (
+    <section className="console-section console-wide" aria-labelledby="needs-h">
+      <h2 id="needs-h">Needs you</h2>
+      {items.length ? (
+        <ul className="console-needs">{items}</ul>
+      ) : (
+        <p>All clear: no failed jobs, unread support chats, open debts, late charge days or hosts low on disk.</p>
+      )}
+    </section>
   );
 }

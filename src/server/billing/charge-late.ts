@@ -22,6 +22,20 @@ export async function lateDay(db: DB, now = Date.now()): Promise<string | null> 
   return next;
 }
 
+/**
+ * The charge days that are late (the stuck day through yesterday, and today once past its
+ * deadline): how many, and the first. What the console's overview counts.
+ */
+export async function stuckChargeDays(db: DB, now = Date.now()): Promise<{ count: number; first: string | null }> {
+  const first = await lateDay(db, now);
+  if (first === null) return { count: 0, first };
+  const today = dayOf(now);
+  const last = now - dayStart(today) >= CHARGE_DEADLINE_MS ? today : dayOf(dayStart(today) - 1);
+  let count = 0;
+  for (let d = first; d <= last; d = nextDay(d)) count++;
+  return { count: Math.max(1, count), first };
+}
+
 /** Why the daily charge is late, or null (what /readyz and the console overview show). */
 export async function lateChargeDay(db: DB, now = Date.now()): Promise<string | null> {
   const day = await lateDay(db, now);

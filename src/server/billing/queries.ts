@@ -248,3 +248,14 @@ export function transfersOfAccountSql(
     ? sql`SELECT created_at, description, amount, id FROM ledger_transfers WHERE credit_account = ${account} AND kind = ${kind}`
     : sql`SELECT created_at, description, amount, id FROM ledger_transfers WHERE debit_account = ${account} AND kind = ${kind}`;
 }
+
+/** How many customers owe money (open `debt:<user>` accounts) and how much in all, in micro-dollars. */
+export async function openDebtTotals(db: Kysely<Database>): Promise<{ count: number; owed: number }> {
+  const r = await db
+    .selectFrom('ledger_accounts')
+    .select([sql<number>`count(*)`.as('n'), sql<number>`coalesce(sum(debits - credits), 0)`.as('owed')])
+    .where('account', 'like', 'debt:%')
+    .where(sql<boolean>`debits > credits`)
+    .executeTakeFirstOrThrow();
+  return { count: Number(r.n), owed: Number(r.owed) };
+}

@@ -1,5 +1,5 @@
 /** Money figures for the console overview and the business metrics (SQL stays in billing's queries files). */
-export { pendingDepositTotals, revenueByDay } from './queries';
+export { openDebtTotals, pendingDepositTotals, revenueByDay } from './queries';
 export { depositCount } from './crypto/queries';
 export {
   customerBalancesTotal,

@@ -20,6 +20,7 @@ import { DatabaseTooNew, UpgradeFailed, UpgradeNeedsServer, upgradeForCommandLin
 import { operatorCommands } from '../operator/cli';
 import { cliActor } from '../operator/log';
 import { terminalLine } from '../kernel/terminal';
+import { cliPrefix } from '../runtime/executable';
 import type { CliCommand } from '../db/cli-command';
 import type { CliIo } from '../kernel/cli';
 import { UsageError } from '../kernel/cli';
@@ -43,7 +44,7 @@ const commands: Record<string, CliCommand> = {
   ...logCommands,
 };
 
-/** How the operator runs a command: from a checkout, or the single executable (`nodekeep`). */
+/** How the operator runs a command: from a checkout, or the single executable (`nodekeep`): runtime's `cliPrefix`. */
 export type CliProgram = string;
 
 function help(io: CliIo, prog: CliProgram) {
@@ -64,7 +65,7 @@ export async function runCli(
   argv: string[],
   env = process.env,
   rawIo: Pick<CliIo, 'out'> = { out: (l) => process.stdout.write(l + '\n') },
-  prog: CliProgram = 'npm run nodekeep --',
+  prog: CliProgram = cliPrefix,
 ): Promise<number> {
   // Every line any command prints passes here: no terminal control reaches the operator.
   const io: CliIo = { out: (l) => rawIo.out(terminalLine(l)), by: cliActor() };

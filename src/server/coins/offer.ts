@@ -1,3 +1,4 @@
+import { operatorCommand } from '../runtime/executable';
 import { coinNode } from '../../shared/english';
 import type { DB } from '../db/open';
 import type { CoinRecord } from '../db/schema';
@@ -43,7 +44,7 @@ export function offerOf(coin: CoinRecord, fleet: Fleet, readiness: Map<string, C
   if (!facts?.verified)
     return no(`profile ${profileId} is not verified from its source: ${facts?.reason ?? 'no facts file'}`);
   const ready = readiness.get(coin.id);
-  if (!ready) return no(`not checked yet: run \`nodekeep coins check ${coin.id}\``);
+  if (!ready) return no(`not checked yet: run \`${operatorCommand(`coins check ${coin.id}`)}\``);
   return ready.ready ? { offered: true } : no(ready.reason);
 }
 

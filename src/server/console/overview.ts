@@ -13,6 +13,7 @@ import {
 } from '../nodes/read';
 import { mailBacklog } from '../mail/outbox';
 import { lateChargeDay } from '../billing/charge-late';
+import { attentionFigures } from './attention';
 
 const DAY_MS = 86_400_000;
 export const HISTORY_DAYS = 30;
@@ -29,7 +30,7 @@ export async function consoleOverview(
   const historyStart = today - (HISTORY_DAYS - 1) * DAY_MS;
   const days = Array.from({ length: HISTORY_DAYS }, (_, i) => historyStart + i * DAY_MS);
 
-  const [nodes, deploys, hosts, usage, unplaced, monitor, revenue, deposits, mail, hosted, chargeLate] =
+  const [nodes, deploys, hosts, usage, unplaced, monitor, revenue, deposits, mail, hosted, chargeLate, attention] =
     await Promise.all([
       nodesByStatus(db),
       deploysSince(db, now - DAY_MS),
@@ -46,6 +47,7 @@ export async function consoleOverview(
         days.map((day) => Math.min(day + DAY_MS, now + 1)),
       ),
       lateChargeDay(db, now),
+      attentionFigures(db, now),
     ]);
 
   let month = 0;
@@ -81,6 +83,7 @@ export async function consoleOverview(
     },
     failing_jobs: failingJobs,
     daily_charge_late: chargeLate,
+    attention,
     history: days.map((day, i) => ({
       day: new Date(day).toISOString().slice(0, 10),
       hosted: hosted[i],

@@ -1,3 +1,4 @@
+import { inExecutable } from '../runtime/executable';
 import { operatorProcedure, router } from '../rpc/trpc';
 import { consoleAccessOutput } from '../../shared/schemas/console';
 import { consoleLogRouter } from './log-router';
@@ -23,7 +24,7 @@ export const consoleRouter = router({
   /** The console page asks this first: it answers only an operator with 2FA on. */
   access: operatorProcedure
     .output(consoleAccessOutput)
-    .query(({ ctx }) => ({ username: ctx.user.username, maintenance: ctx.maintenance })),
+    .query(({ ctx }) => ({ username: ctx.user.username, maintenance: ctx.maintenance, executable: inExecutable })),
   ...consoleLogRouter,
   overview: overviewQuery,
   settings: consoleSettingsRouter,

@@ -79,7 +79,7 @@ export async function pruneFailedJobs(db: Q, olderThan: number, limit: number): 
 export function listFailedJobs(db: Q, limit: number) {
   return db
     .selectFrom('jobs')
-    .select(['id', 'name', 'key', 'attempts', 'last_error', 'updated_at', 'created_at'])
+    .select(['id', 'name', 'key', 'payload', 'attempts', 'last_error', 'updated_at', 'created_at'])
     .where('state', '=', 'failed')
     .orderBy('updated_at', 'desc')
     .orderBy('id', 'desc')
@@ -112,4 +112,14 @@ export async function requeueFailedJob(db: Q, id: number): Promise<boolean> {
     .where('state', '=', 'failed')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
+}
+
+/** How many queued jobs gave up (the console's overview). */
+export async function countFailedJobs(db: Q): Promise<number> {
+  const r = await db
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('state', '=', 'failed')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }

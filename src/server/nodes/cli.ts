@@ -1,3 +1,4 @@
+import { RESTART_WAIT_MS } from '../../shared/node-maintenance';
 import { loadDaemonFacts } from '../fleet/daemon-facts';
 import { findUserByLogin } from '../auth/users';
 import { DataDirInUse, lockDataDir } from '../db/data-dir';
@@ -308,11 +309,13 @@ export const fleetCommands: Record<string, CliCommand> = {
   },
   'fleet restart': {
     usage: 'fleet restart <node>',
-    summary: "restart a node's daemon",
+    summary: `restart a node's daemon and wait (up to ${RESTART_WAIT_MS / 1000} s) for the running server's answer: answering, or why not`,
     async run(db, args, io) {
       const node = await requireNode(db, args[0]);
-      await asUsage(() => restartNode(db, io.by, node.mn_id));
-      io.out(`node ${node.mn_id} will be restarted by the running server`);
+      io.out(`restarting ${node.mn_id}…`);
+      const r = await asUsage(() => restartNode(db, io.by, node.mn_id));
+      if (r.outcome !== 'answering') fail('SERVICE_UNAVAILABLE', r.message);
+      io.out(r.message);
     },
   },
   'fleet destroy': {

@@ -1,3 +1,4 @@
+import { operatorCommand } from '../runtime/executable';
 import { coinNode, withArticle } from '../../shared/english';
 import { randomBytes } from 'node:crypto';
 import type { CoinRecord, Host, Masternode } from '../db/schema';
@@ -92,7 +93,7 @@ export async function checkCoin(d: Deps, coinId: string, hostName: string | null
       return stop(
         'program',
         host.engine === 'docker'
-          ? `image ${program} is not on host ${host.name}: build it with \`nodekeep images build ${profileId} --host ${host.name}\``
+          ? `image ${program} is not on host ${host.name}: build it with \`${operatorCommand(`images build ${profileId} --host ${host.name}`)}\``
           : `${program} is not an executable on this machine: install the coin's daemon there`,
       );
     out.programId = found.id;

@@ -1,5 +1,5 @@
 import { committedOn } from './placement';
-import { okResponse } from '../../shared/schemas/common';
+import { messageResponse, okResponse } from '../../shared/schemas/common';
 import {
   addHostInput,
   destroyNodeInput,
@@ -15,6 +15,7 @@ import {
   setHostInput,
 } from '../../shared/schemas/console-fleet';
 import { operatorProcedure, router } from '../rpc/trpc';
+import { fail } from '../kernel/errors';
 import { activateHost, addHost, drainHost, hostsWithUsage, removeHost, setHost } from './hosts';
 import { destroyNode, failedQueue, nodeLogs, restartNode, retryFailedJob } from './node-ops';
 import { searchNodes } from './fleet-queries';
@@ -134,10 +135,11 @@ export const fleetConsoleRouter = router({
     })),
   restart_node: operatorProcedure
     .input(nodeIdInput)
-    .output(okResponse)
+    .output(messageResponse)
     .mutation(async ({ ctx, input }) => {
-      await restartNode(ctx.db, ctx.by, input.mn_id);
-      return ok;
+      const r = await restartNode(ctx.db, ctx.by, input.mn_id);
+      if (r.outcome !== 'answering') fail('SERVICE_UNAVAILABLE', r.message);
+      return { success: true as const, message: r.message };
     }),
   destroy_node: operatorProcedure
     .input(destroyNodeInput)

@@ -180,11 +180,14 @@ export async function markDestroy(
   return true;
 }
 
-export async function requestRestart(db: DB, node: Masternode, by: OperatorActor) {
+/** Asks the control loop for a restart; returns when it was asked (its answer comes after). */
+export async function requestRestart(db: DB, node: Masternode, by: OperatorActor): Promise<number> {
+  const at = Date.now();
   await db.transaction().execute(async (trx) => {
-    await updatePlacement(trx, node.id, { restart_requested_at: Date.now() });
+    await updatePlacement(trx, node.id, { restart_requested_at: at });
     await logOperatorAction(trx, by, 'node restart', { node: node.mn_id });
   });
+  return at;
 }
 
 /** Housekeeping's end of the lifecycle: destroyed nodes past retention are deleted for good. */

@@ -9,6 +9,8 @@ import type { SecretBox } from '../secrets/box';
 import { engineForHost } from './hosts';
 import { findNode, listHosts } from './fleet-queries';
 import { requestDestroy, requestRestart } from './lifecycle';
+import { RESTART_WAIT_MS } from '../../shared/node-maintenance';
+import { waitForRestart, type RestartOutcome } from './restart-outcome';
 
 /**
  * The operator's node and queue actions: one service for the CLI (`fleet logs|restart|
@@ -44,10 +46,25 @@ export async function nodeLogs(
   }
 }
 
-export async function restartNode(db: DB, by: OperatorActor, mnId: string): Promise<Masternode> {
+/**
+ * Restarts a node for the operator and waits (bounded) for the control loop's answer:
+ * restarted and answering, or failed with the engine's reason.
+ */
+export async function restartNode(
+  db: DB,
+  by: OperatorActor,
+  mnId: string,
+  waitMs = RESTART_WAIT_MS,
+): Promise<RestartOutcome> {
   const node = await requireLiveNode(db, mnId);
-  await requestRestart(db, node, by);
-  return node;
+  // The control loop restarts running nodes only: any other would wait for an answer that never comes.
+  if (node.state !== 'live')
+    fail(
+      'CONFLICT',
+      `Node ${node.mn_id} is not running on a server (it is ${node.state}): there is nothing to restart.`,
+    );
+  const askedAt = await requestRestart(db, node, by);
+  return waitForRestart(db, node, askedAt, waitMs);
 }
 
 /** Destroys a node for the operator; the reason goes to the node and the log. */

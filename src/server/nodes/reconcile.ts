@@ -51,9 +51,10 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
     } else if (node.state === 'provisioning') {
       await giveUp(d, node, 'Its host was removed from the fleet.');
     } else {
-      await updatePlacement(d.db, node.id, {
-        last_error: 'Its host was removed from the fleet.',
-        restarted_at: Date.now(),
+      const error = 'Its host was removed from the fleet.';
+      await d.db.transaction().execute(async (trx) => {
+        await updatePlacement(trx, node.id, { last_error: error, restarted_at: Date.now() });
+        await insertNodeEvent(trx, node.id, 'restart_failed', Date.now(), { error });
       });
     }
     return;
@@ -81,7 +82,8 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
         await insertEvent(trx, node.user_id, 'refresh_masternode', { mn_id: node.mn_id });
       });
       void d.hub.poke();
-      d.monitor.track(node.mn_id);
+      // Checked eagerly until its daemon answers: whoever asked for the restart waits for that.
+      d.monitor.track(node.mn_id, false, true);
       d.log.info('node restarted', { node: node.mn_id, host: host.name });
     }
   } catch (err) {
@@ -112,7 +114,8 @@ async function reconcileNode(d: FleetDeps, node: Masternode, host: Host | undefi
         await transition(trx, node.id, 'destroyed');
       } else {
         await updatePlacement(trx, node.id, { last_error: message, restarted_at: Date.now() });
-        await insertNodeEvent(trx, node.id, 'restart_failed', Date.now());
+        // The reason is the answer the CLI or console that asked waits for (restart-outcome.ts).
+        await insertNodeEvent(trx, node.id, 'restart_failed', Date.now(), { error: message });
       }
       await logOperatorAction(trx, FLEET, 'engine error', { node: node.mn_id, host: host.name, op, error: message });
       await insertEvent(trx, node.user_id, 'refresh_masternodes', {});

@@ -67,3 +67,16 @@ export async function claimRestart(db: Q, nodeId: number, now: number, notBefore
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/** The control loop's answer to a restart asked at `since`: its first restarted/restart_failed event from then. */
+export function restartAnswerSince(db: Q, nodeId: number, since: number) {
+  return db
+    .selectFrom('node_events')
+    .select(['kind', 'at', 'detail'])
+    .where('node_id', '=', nodeId)
+    .where('kind', 'in', ['restarted', 'restart_failed'])
+    .where('at', '>=', since)
+    .orderBy('at')
+    .orderBy('id')
+    .executeTakeFirst();
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sea from 'node:sea';
+import { commandPrefix, operatorCommandLine } from '../../shared/operator-command';
 
 /**
  * The single executable (`npm run package`, docs/self-hosting.md) carries its files as
@@ -83,4 +84,12 @@ export function nativeAddon<T>(name: NativeAddon): T {
     loaded.set(name, addon);
   }
   return addon as T;
+}
+
+/** How this install's operator starts a command: `nodekeep` (the executable) or `npm run nodekeep --` (a checkout). */
+export const cliPrefix: string = commandPrefix(inExecutable);
+
+/** A command line as this install's operator types it: `nodekeep coins check dash`. */
+export function operatorCommand(command: string): string {
+  return operatorCommandLine(inExecutable, command);
 }

@@ -211,3 +211,13 @@ export async function unreadTotal(db: Q): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
+
+/** Conversations with messages the operators have not read (held ones count none). */
+export async function unreadConversationCount(db: Q): Promise<number> {
+  const r = await db
+    .selectFrom('support_conversations')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('operator_unread', '>', 0)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -441,3 +441,8 @@ export async function replyAsOperator(
   afterRaise(ctx);
   return { emailed };
 }
+
+/** What waits for the operators in the support inbox: conversations and messages unread. */
+export async function supportUnread(db: DB): Promise<{ conversations: number; messages: number }> {
+  return { conversations: await q.unreadConversationCount(db), messages: await q.unreadTotal(db) };
+}

@@ -4,8 +4,16 @@ import { pageQuery } from './common';
 // The operator console's contract (issue 11). Customers never call these; the console's
 // chunk and the server share them.
 
-/** `console.access`: the console opens (the caller is an operator with 2FA on). */
-export const consoleAccessOutput = z.object({ username: z.string(), maintenance: z.boolean() });
+/**
+ * `console.access`: the console opens (the caller is an operator with 2FA on).
+ * `executable`: the server runs as the single executable, so its texts name commands as
+ * `nodekeep …` (src/shared/operator-command.ts), else as a checkout's `npm run nodekeep -- …`.
+ */
+export const consoleAccessOutput = z.object({
+  username: z.string(),
+  maintenance: z.boolean(),
+  executable: z.boolean(),
+});
 
 export const bannerTones = ['info', 'success', 'warning', 'danger'] as const;
 
@@ -112,6 +120,28 @@ export const consoleOverview = z.object({
   ),
   /** Why the daily charge is late (today's not completed by 01:00 UTC), or null. */
   daily_charge_late: z.string().nullable(),
+  /** What needs the operator, each figure with its console page (the overview links them). */
+  attention: z.object({
+    /** Queued jobs that gave up (the Fleet page retries them); the newest few, with whose they are. */
+    failed_jobs: z.object({
+      count: z.number().int(),
+      newest: z.array(
+        z.object({
+          id: z.number().int(),
+          name: z.string(),
+          /** The customer's email and where it was going ("ann@example.com's webhook https://…"), when it is a customer's. */
+          whose: z.string().nullable(),
+          reason: z.string().nullable(),
+          failed_at: z.string(),
+        }),
+      ),
+    }),
+    support_unread: z.object({ conversations: z.number().int(), messages: z.number().int() }),
+    debts: z.object({ count: z.number().int(), owed_micros: z.number().int() }),
+    /** Charge days late (the first is the one that blocks the rest). */
+    charge_days_stuck: z.object({ count: z.number().int(), first: z.string().nullable() }),
+    hosts_low_disk: z.array(z.object({ name: z.string(), free_bytes: z.number().nullable() })),
+  }),
   /** The last 30 UTC days, oldest first: nodes hosted at the day's end (now for today) and the day's revenue. */
   history: z.array(z.object({ day: z.string(), hosted: z.number().int(), revenue_micros: z.number().int() })),
 });
