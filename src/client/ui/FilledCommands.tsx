@@ -10,7 +10,7 @@ export type CommandText = { label: string; text: string };
  * to edit by hand. Nothing typed here leaves the page.
  */
 const CUSTOMER_SLOT =
-  /<(your [a-z ]{1,40}|ownerAddress|votingAddress|payoutAddress|collateralAddress|collateralHash|collateralIndex|signMessage|signature)>/g;
+  /<(your [a-z -]{1,40}|ownerAddress|votingAddress|payoutAddress|collateralAddress|collateralHash|collateralIndex|signMessage|signature)>/g;
 /** Any other `<…>`: a value the platform has not got yet (the node is not placed, or has no key yet). */
 const OTHER_SLOT = /<[A-Za-z][A-Za-z ]{0,40}>/;
 
