@@ -132,6 +132,10 @@ describe("every family's configuration line on a simulated node", () => {
       const page = (await caller.nodes.get_masternode({ masternode: server_id })).data;
       expect(page.start_cmd, coin).not.toMatch(PLACEHOLDER);
       expect(page.start_cmd_missing.join(), coin).not.toMatch(PLACEHOLDER);
+      // The page's commands name the address's slot, which the page explains; never `{address}`.
+      // (The quick-setup fee token is the one the page's own field fills.)
+      for (const c of page.setup.commands)
+        expect(withFeeAddress(c.text, 'typed'), `${coin} ${c.label}`).not.toMatch(/\{[^}]*\}/);
       if (page.setup.view === 'dip003' || page.setup.view === 'quick_setup' || page.setup.view === 'dip003_restrict')
         expect(page.start_cmd_missing, coin).toContain('node address');
     }

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { TextField } from './Field';
+import { waitingSentence } from './command-waiting';
 
 export type CommandText = { label: string; text: string };
 
@@ -70,7 +71,7 @@ export function FilledCommands({
         if (OTHER_SLOT.test(text))
           return (
             <p key={c.label + c.text} className="command-waiting muted small">
-              {c.label}: shown once this node&apos;s details are complete (its address, keys and collateral).
+              {waitingSentence(c.label, text)}
             </p>
           );
         return <div key={c.label + c.text}>{render({ ...c, text })}</div>;
