@@ -40,9 +40,17 @@ describe('the walk: families that run by themselves, Energi and validators', () 
   it('ZEN, 3ULL, Satori and Energi: deployed through the wizard, each to Running', { timeout: 180_000 }, async () => {
     const w = walker(page);
     const alone: Array<[coin: string, mnId: string]> = [];
+    const tAddress = freshAddress('zen42');
     const zen = await w.deployThrough(
       'zen42',
-      { 4: () => w.input('T-address').fill(freshAddress('zen42')) },
+      {
+        // The guide's commands for the customer's new t-address: a field, then the command with it.
+        3: async () => {
+          await w.input('Your new t-address').fill(tAddress);
+          await page.getByText(`zen-cli z_getbalance ${tAddress}`, { exact: true }).waitFor();
+        },
+        4: () => w.input('T-address').fill(tAddress),
+      },
       { steps: 4 },
     );
     alone.push(['zen42', zen.server_id]);
