@@ -44,7 +44,7 @@ const PLACEHOLDER = /\{[^}]*\}|<[^>]*>/;
 const tx = () => crypto.randomUUID().replace(/-/g, '').repeat(2);
 
 /** One deploy of every family that sends JSON, with what a customer would type. */
-const DEPLOYS: Array<[string, Record<string, unknown>]> = [
+const deploys = (): Array<[string, Record<string, unknown>]> => [
   ['dash', { txid: `${tx()}-1`, payee: MAINNET.dash }],
   ['bitg', { txid: tx(), payee: freshAddress('bitg', 'P2SH') }],
   ['rtm', { txid: `${tx()}-0` }],
@@ -70,6 +70,8 @@ async function deploySimulated(token: string, coin: string, input: Record<string
     .execute();
   return ok.server_id;
 }
+
+const DEPLOYS = deploys();
 
 describe("every family's configuration line on a simulated node", () => {
   it('carries the node’s address and the coin’s P2P port, and no placeholder, in the list, the export and the node page', async () => {
@@ -98,16 +100,44 @@ describe("every family's configuration line on a simulated node", () => {
       expect(page.output_text, coin).not.toMatch(PLACEHOLDER);
       const conf = page.setup.commands.find((c) => c.label === 'masternode.conf');
       if (conf) expect(conf.text, coin).not.toMatch(PLACEHOLDER);
-      // DIP003's register_prepare names the customer's own owner and voting addresses:
-      // only the node's ip:port is checked there.
-      if (page.setup.view === 'dip003' || page.setup.view === 'dip003_restrict')
-        expect(page.start_cmd, coin).toContain(` ${IP}:${coin === 'dash' ? 9999 : 9333} `);
-      else if (page.setup.view === 'quick_setup')
-        expect(withFeeAddress(page.start_cmd, MAINNET.rtm), coin).toMatch(
+      // The API's start command is whole or empty; what it still needs is said in words.
+      expect(page.start_cmd, coin).not.toMatch(PLACEHOLDER);
+      expect(page.start_cmd_missing.join(), coin).not.toMatch(PLACEHOLDER);
+      if (page.setup.view === 'dip003' || page.setup.view === 'dip003_restrict') {
+        expect(page.start_cmd, coin).toBe('');
+        expect(page.start_cmd_missing, coin).toEqual(['owner address', 'voting address']);
+        // The command the node page fills carries the node's ip:port.
+        const prepare = page.setup.commands.find((c) => c.label === 'Prepare the registration')!;
+        expect(prepare.text, coin).toContain(` ${IP}:${coin === 'dash' ? 9999 : 9333} `);
+      } else if (page.setup.view === 'quick_setup') {
+        expect(page.start_cmd_missing, coin).toEqual(['fee source address']);
+        const cmd = page.setup.commands.find((c) => c.label === 'Set up the node from your wallet')!;
+        expect(withFeeAddress(cmd.text, MAINNET.rtm), coin).toMatch(
           new RegExp(`^protx quick_setup [0-9a-f]{64} 0 ${IP}:10226 ${MAINNET.rtm}$`),
         );
-      // DFI's createmasternode takes the customer's own owner address, which only their wallet knows.
-      else if (coin !== 'defi') expect(page.start_cmd, coin).not.toMatch(PLACEHOLDER);
+      } else expect(page.start_cmd_missing, coin).toEqual([]);
+    }
+  });
+
+  it("the API's start command of a node not yet placed names the node address as missing", async () => {
+    const owner = await fundedUser(d.deps);
+    const caller = d.caller(owner.token);
+    // Fresh entries: an address or txid is never used for a second node.
+    for (const [coin, input] of deploys()) {
+      const { server_id } = await caller.deploy.deploy_server({
+        currency: coin,
+        package: 'dedicated',
+        ...input,
+      } as never);
+      const page = (await caller.nodes.get_masternode({ masternode: server_id })).data;
+      expect(page.start_cmd, coin).not.toMatch(PLACEHOLDER);
+      expect(page.start_cmd_missing.join(), coin).not.toMatch(PLACEHOLDER);
+      // The page's commands name the address's slot, which the page explains; never `{address}`.
+      // (The quick-setup fee token is the one the page's own field fills.)
+      for (const c of page.setup.commands)
+        expect(withFeeAddress(c.text, 'typed'), `${coin} ${c.label}`).not.toMatch(/\{[^}]*\}/);
+      if (page.setup.view === 'dip003' || page.setup.view === 'quick_setup' || page.setup.view === 'dip003_restrict')
+        expect(page.start_cmd_missing, coin).toContain('node address');
     }
   });
 });

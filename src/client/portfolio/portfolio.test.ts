@@ -20,6 +20,7 @@ const node = (mn_id: string, extra: Partial<MasternodeListItem> = {}): Masternod
   create_date: '2025-01-02T03:04:05.000Z',
   output_text: '',
   start_cmd: '',
+  start_cmd_missing: [],
   payee: '',
   front_options: { validator_evm: false },
   dip003: false,

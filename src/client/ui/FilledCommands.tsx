@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { TextField } from './Field';
+import { waitingSentence } from './command-waiting';
 
 export type CommandText = { label: string; text: string };
 
@@ -10,7 +11,7 @@ export type CommandText = { label: string; text: string };
  * to edit by hand. Nothing typed here leaves the page.
  */
 const CUSTOMER_SLOT =
-  /<(your [a-z ]{1,40}|ownerAddress|votingAddress|payoutAddress|collateralAddress|collateralHash|collateralIndex|signMessage|signature)>/g;
+  /<(your [a-z -]{1,40}|ownerAddress|votingAddress|payoutAddress|collateralAddress|collateralHash|collateralIndex|signMessage|signature)>/g;
 /** Any other `<…>`: a value the platform has not got yet (the node is not placed, or has no key yet). */
 const OTHER_SLOT = /<[A-Za-z][A-Za-z ]{0,40}>/;
 
@@ -70,7 +71,7 @@ export function FilledCommands({
         if (OTHER_SLOT.test(text))
           return (
             <p key={c.label + c.text} className="command-waiting muted small">
-              {c.label}: shown once this node&apos;s details are complete (its address, keys and collateral).
+              {waitingSentence(c.label, text)}
             </p>
           );
         return <div key={c.label + c.text}>{render({ ...c, text })}</div>;

@@ -1,3 +1,4 @@
+import { apiStartCommand } from './api-start-command';
 import { familyOf } from '../../shared/families';
 import { microsToUsd } from '../../shared/money';
 import { roiPercent, income } from '../../shared/roi';
@@ -88,7 +89,7 @@ function listItem(
     create_date: new Date(n.created_at).toISOString(),
     output_text: withMasternodeKey(coin.family, n.output_text ?? '', masternodeKey),
     // The start command needs no secret: the others are not opened for lists.
-    start_cmd: buildSetup({ node: n, coin, secrets: null }).start_cmd,
+    ...apiStartCommand(buildSetup({ node: n, coin, secrets: null }).start_cmd),
     payee: n.payee ?? '',
     front_options: { validator_evm: coin.validator_evm === 1 },
     dip003: coin.dip003 === 1,
@@ -250,14 +251,16 @@ export async function getMasternode(
       folder_name: `.${coin.id}`,
       problem: n.last_error,
       state: n.state,
-      ...buildSetup({
+      // Only the page's setup: its commands keep the slots the page's fields fill, which the
+      // API's start_cmd (from listItem) never carries.
+      setup: buildSetup({
         node: n,
         coin,
         secrets: nodeSecrets(ctx, n),
         masternodeKey,
         startClaimAt: await startClaimOf(ctx.db, n.id),
         explorer: coinDetails(coin).explorer ?? null,
-      }),
+      }).setup,
       ...(await nodeHealth(ctx.db, n)),
     },
   };

@@ -7,7 +7,7 @@ import { blsPublicKeyHex, isBlsSecretKey } from './bls';
 import type { NodeSecrets } from './node-secrets';
 import { START_CLAIM_MS } from './repository';
 import { blsPublicKeyOf, collateralOf, defiOutput, registerCommand, startMarker, validatorOutput } from './output-read';
-import { parseOutputText } from './output-text';
+import { ADDRESS_TOKEN, parseOutputText } from './output-text';
 
 /**
  * What the node's Configuration tab and details table need, per family (section 2,
@@ -49,7 +49,10 @@ export function masternodeConfLine(n: Masternode, key: string | null = null): st
     .trim()
     .split(/\s+/)
     .filter((w) => w && !MARKERS.has(w));
-  if (words.length >= 5) return [walletName(n), words[1], privkey, ...words.slice(3)].join(' ');
+  // Before the node is placed its text holds the `{address}` token: the line then names the
+  // slot the page explains (the address appears when the node is placed on a server).
+  const address = words[1] === ADDRESS_TOKEN ? service(n) : words[1];
+  if (words.length >= 5) return [walletName(n), address, privkey, ...words.slice(3)].join(' ');
   const c = collateralOf(n.output_text) ?? (n.entry ? { txid: n.entry, index: null } : null);
   return [walletName(n), service(n), privkey, c?.txid ?? '<txid>', c?.index ?? '<index>'].join(' ');
 }

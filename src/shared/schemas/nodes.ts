@@ -32,8 +32,17 @@ export const masternodeListItem = z.object({
   revenue: money,
   create_date: z.string(),
   output_text: z.string(),
-  /** The command that starts the node from the owner's wallet (start-alias, protx, register…); '' when none. */
+  /**
+   * The command that starts the node from the owner's wallet (start-alias, protx, register…),
+   * every value in it filled; '' when there is none, or when values are still missing.
+   */
   start_cmd: z.string(),
+  /**
+   * The values the start command still needs, in words ("owner address", "voting address",
+   * "node address"): the owner's own, or the node's before the platform has them. Empty
+   * when `start_cmd` is complete or the node has no start command.
+   */
+  start_cmd_missing: z.array(z.string()),
   payee: z.string(),
   front_options: z.object({ validator_evm: z.boolean() }),
   dip003: z.boolean(),
