@@ -95,7 +95,8 @@ async function loadWithRetries<M>(load: () => Promise<M>): Promise<M> {
 export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
   load: () => Promise<M>,
   name: K,
-): ComponentType {
+): M[K] extends ComponentType<infer P> ? ComponentType<P> : ComponentType {
+  // The cast keeps the component's own props (TimeChart's series, the chat panel's).
   return lazy(async () => {
     try {
       const module = await loadWithRetries(load);
@@ -112,5 +113,5 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
       }
       throw err;
     }
-  });
+  }) as never; // lazy() is typed for a props-less page here; the result carries M[K]'s props
 }

@@ -1,11 +1,12 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
+import { lazyPage } from '../app/lazyPage';
 import { formatPrice } from '../../shared/format';
 import type { CoinDetail } from '../../shared/schemas/coins';
 import type { ChartSeries } from '../ui/TimeChart';
 import { compactTick, priceTick } from './chartTicks';
 
 // uPlot is only needed on this page: its own chunk keeps it out of the main bundle.
-const TimeChart = lazy(() => import('../ui/TimeChart').then((m) => ({ default: m.TimeChart })));
+const TimeChart = lazyPage(() => import('../ui/TimeChart'), 'TimeChart');
 
 /** Spec section 9: charts show the last 60 points. */
 const POINTS = 60;

@@ -1,10 +1,11 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyPage } from '../app/lazyPage';
 import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../session/session';
 import { trpc } from '../app/trpc';
 import './support.css';
 
-const ChatPanel = lazy(() => import('./ChatPanel').then((m) => ({ default: m.ChatPanel })));
+const ChatPanel = lazyPage(() => import('./ChatPanel'), 'ChatPanel');
 
 /**
  * The support chat bubble, on every page but the console's. The panel (its queries,
