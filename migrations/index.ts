@@ -46,6 +46,7 @@ import * as validatorExitFiles from './2026-11-28T1030-validator-exit-files';
 import * as reminderShort from './2026-11-28T1040-reminder-short';
 import * as nodeUptimeEvents from './2026-11-28T1050-node-uptime-events';
 import * as nodeRewards from './2026-11-28T1060-node-rewards';
+import * as setupTokens from './2026-11-28T1350-setup-tokens';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
 /**
@@ -102,4 +103,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1050-node-uptime-events': nodeUptimeEvents,
   '2026-11-28T1060-node-rewards': nodeRewards,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
+  '2026-11-28T1350-setup-tokens': setupTokens,
 };

@@ -21,6 +21,7 @@ export const TABLE_OWNERS = {
   sessions: 'auth',
   email_tokens: 'auth',
   username_holds: 'auth',
+  setup_tokens: 'auth',
   page_visits: 'auth',
   api_keys: 'apikeys',
   ledger_accounts: 'billing',

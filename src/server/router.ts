@@ -2,6 +2,7 @@
 import './domain-hooks';
 import { apikeysRouter } from './apikeys/router';
 import { authRouter } from './auth/router';
+import { setupRouter } from './auth/setup-router';
 import { billingRouter } from './billing/router';
 import { consoleRouter } from './console/router';
 import { coinsRouter } from './coins/router';
@@ -17,6 +18,7 @@ import { createCallerFactory, router } from './rpc/trpc';
 
 export const appRouter = router({
   auth: authRouter,
+  setup: setupRouter,
   coins: coinsRouter,
   deploy: deployRouter,
   nodes: nodesRouter,

@@ -50,6 +50,7 @@ import { loadDaemonFacts } from './fleet/daemon-facts';
 import { Fleet } from './nodes/runtime';
 import type { CloseOptions } from './fleet/engine';
 import { appRouter } from './router';
+import { openSetupLink } from './auth/first-run';
 import { readinessProbe } from './ops/readiness';
 import { registerBusinessMetrics } from './ops/business-metrics';
 
@@ -292,6 +293,8 @@ async function startParts(
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${shownHost}:${port}`;
   log.info('nodekeep listening', { url, data_dir: config.dataDir, mail: mailer.kind });
+  // No operator yet: the first-run link, under PUBLIC_URL (this address when PUBLIC_URL is the default with port 0).
+  await openSetupLink(db, /:0$/.test(config.publicUrl) ? url : config.publicUrl, log);
 
   let closing: Promise<void> | undefined;
   const close = (opts: CloseOptions = {}) =>

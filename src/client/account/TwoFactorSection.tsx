@@ -81,6 +81,7 @@ export function TwoFactorSection() {
 type TfaDialogProps = { enable: boolean; secret?: string; onClose: () => void; onDone: (message: string) => void };
 
 function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
+  const user = useUser();
   const utils = trpc.useUtils();
   const update = trpc.auth.update_tfa.useMutation();
   const form = useForm({
@@ -120,7 +121,7 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
     >
       <FormAlerts form={form} />
       {enable && secret ? (
-        <SecretQr secret={secret} />
+        <SecretQr secret={secret} username={user.username} />
       ) : (
         <p>Enter the current code from your authenticator app to turn two-factor authentication off.</p>
       )}
@@ -131,12 +132,11 @@ function TfaDialog({ enable, secret, onClose, onDone }: TfaDialogProps) {
   );
 }
 
-/** The QR code of the otpauth:// link for the user's new secret, and the secret as text. */
-function SecretQr({ secret }: { secret: string }) {
-  const user = useUser();
+/** The QR code of the otpauth:// link for the user's new secret, and the secret as text (also the first-run page's). */
+export function SecretQr({ secret, username }: { secret: string; username: string }) {
   const [qr, setQr] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
-  const uri = totpUri(secret, user.username);
+  const uri = totpUri(secret, username);
 
   useEffect(() => {
     let live = true;

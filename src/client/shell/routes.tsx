@@ -32,6 +32,7 @@ const Recover = lazyPage(() => import('../auth/Recover'), 'Recover');
 const Referral = lazyPage(() => import('../site/Referral'), 'Referral');
 const Register = lazyPage(() => import('../auth/Register'), 'Register');
 const Reset = lazyPage(() => import('../auth/Reset'), 'Reset');
+const Setup = lazyPage(() => import('../auth/Setup'), 'Setup');
 const Settings = lazyPage(() => import('../account/Settings'), 'Settings');
 const Staking = lazyPage(() => import('../nodes/Staking'), 'Staking');
 const Verify = lazyPage(() => import('../auth/Verify'), 'Verify');
@@ -55,6 +56,8 @@ export const ROUTES: RouteDef[] = [
   { path: '/support/confirm', page: ConfirmChatEmail, access: 'public', layout: 'site', title: 'Confirm your email' },
   { path: '/maintenance', page: Maintenance, access: 'public', layout: 'site', title: 'Maintenance' },
   { path: '/ref/:ref', page: Referral, access: 'public', layout: 'site' },
+  // The first-run link the server prints while no operator exists (src/server/auth/README.md).
+  { path: '/setup/:token', page: Setup, access: 'public', layout: 'site', title: 'Set up Nodekeep' },
   { path: '/404', page: NotFound, access: 'public', layout: 'site', title: 'Page not found' },
 
   { path: '/login', page: Login, access: 'guest', layout: 'site', title: 'Login' },

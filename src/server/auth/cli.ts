@@ -6,7 +6,7 @@ import type { UserRole } from '../db/schema';
 import { terminalField as f } from '../kernel/terminal';
 import { parseFlags, UsageError } from '../kernel/cli';
 import { logOperatorAction } from '../operator/log';
-import { findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
+import { deleteSetupTokens, findUserByLogin, listUserSessions, listUsers, updateUser } from './queries';
 import { disableUser, enableUser, resendVerificationFor, resetUserTfa } from './operator-actions';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
@@ -122,6 +122,8 @@ async function setRole(db: DB, args: string[], io: CliIo, role: UserRole) {
     return io.out(`${f(u.username)} is already ${role === 'operator' ? 'an operator' : 'a customer'}`);
   await db.transaction().execute(async (trx) => {
     await updateUser(trx, u.id, { role });
+    // An operator exists now: the first-run link has done its work (first-run.ts).
+    if (role === 'operator') await deleteSetupTokens(trx);
     await logOperatorAction(trx, io.by, `users ${verb}`, { user_id: u.id, username: u.username });
   });
   if (role === 'customer')

@@ -488,3 +488,40 @@ export async function lastUserId(db: Q): Promise<number> {
     .executeTakeFirstOrThrow();
   return Number(row.id ?? 0);
 }
+
+/** Whether any account holds the operator role (disabled or not): the first-run link is for none. */
+export async function anyOperator(db: Q): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('role', '=', 'operator').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The first-run token's row by its hash, expired or not (the page says which). */
+export function findSetupToken(db: Q, tokenHash: string) {
+  return db.selectFrom('setup_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function hasLiveSetupToken(db: Q, now: number): Promise<boolean> {
+  const row = await db.selectFrom('setup_tokens').select('token_hash').where('expires_at', '>', now).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertSetupToken(
+  db: Q,
+  t: { token_hash: string; tfa_secret: string; created_at: number; expires_at: number },
+): Promise<void> {
+  await db.insertInto('setup_tokens').values(t).execute();
+}
+
+/** Uses the token: true for exactly one caller while it is live (the row goes). */
+export async function consumeSetupToken(db: Q, tokenHash: string, now: number): Promise<boolean> {
+  const res = await db
+    .deleteFrom('setup_tokens')
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(res.numDeletedRows) === 1;
+}
+
+export function deleteSetupTokens(db: Q) {
+  return db.deleteFrom('setup_tokens').execute();
+}

@@ -8,6 +8,7 @@ import { coinCheckCommands } from '../nodes/coin-check-cli';
 import { imageCommands } from '../nodes/images-cli';
 import { backupCommands } from '../ops/backup-cli';
 import { logCommands } from '../console/cli';
+import { doctorCommands } from '../ops/doctor-cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../kernel/config';
@@ -42,6 +43,7 @@ const commands: Record<string, CliCommand> = {
   ...imageCommands,
   ...backupCommands,
   ...logCommands,
+  ...doctorCommands,
 };
 
 /** How the operator runs a command: from a checkout, or the single executable (`nodekeep`): runtime's `cliPrefix`. */

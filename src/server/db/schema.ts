@@ -10,6 +10,14 @@ export interface UsernameHoldsTable {
   expires_at: number;
 }
 
+/** The first-run link's token (its SHA-256) and the authenticator secret its page enrols; one hour. */
+export interface SetupTokensTable {
+  token_hash: string;
+  tfa_secret: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;
@@ -848,6 +856,7 @@ export interface Database {
   hosts: HostsTable;
   users: UsersTable;
   username_holds: UsernameHoldsTable;
+  setup_tokens: SetupTokensTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;

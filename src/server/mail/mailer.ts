@@ -64,3 +64,24 @@ export function logMailer(log: Logger): Mailer {
     close: () => {},
   };
 }
+
+/**
+ * `nodekeep doctor`'s SMTP check: connects, and logs in when the URL carries credentials
+ * (nodemailer's verify), sending nothing. Resolves with null, or the server's refusal.
+ */
+export async function checkSmtpLogin(url: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Promise<string | null> {
+  const transport = nodemailer.createTransport({
+    url,
+    connectionTimeout: timeouts.connectionMs,
+    greetingTimeout: timeouts.greetingMs,
+    socketTimeout: timeouts.socketMs,
+  });
+  try {
+    await transport.verify();
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    transport.close();
+  }
+}
