@@ -130,6 +130,7 @@ describe("every family's configuration line on a simulated node", () => {
         ...input,
       } as never);
       const page = (await caller.nodes.get_masternode({ masternode: server_id })).data;
+      expect(page.output_text, coin).not.toMatch(PLACEHOLDER);
       expect(page.start_cmd, coin).not.toMatch(PLACEHOLDER);
       expect(page.start_cmd_missing.join(), coin).not.toMatch(PLACEHOLDER);
       // The page's commands name the address's slot, which the page explains; never `{address}`.

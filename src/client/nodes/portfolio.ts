@@ -1,3 +1,4 @@
+import { UNPLACED_ADDRESS } from '../../shared/unplaced';
 import { familyOf } from '../../shared/families';
 import type { GetMasternodesOutput, MasternodeListItem, QueueItem } from '../../shared/schemas/nodes';
 
@@ -57,6 +58,7 @@ export function isExportable(n: Pick<MasternodeListItem, 'family'>): boolean {
 export function exportLine(n: Pick<MasternodeListItem, 'alias' | 'mn_id' | 'output_text'>): string {
   const words = n.output_text.trim().split(/\s+/).filter(Boolean);
   if (words.length < 2) return `# ${nodeName(n)}: not ready yet, the node is still being set up`;
+  if (words[1] === UNPLACED_ADDRESS) return `# ${nodeName(n)}: not on a server yet; its line appears here once it is`;
   // The wallet splits the line on spaces: an alias's spaces become underscores, as on the node page.
   return [nodeName(n).replace(/\s+/g, '_'), ...words.slice(1)].join(' ');
 }

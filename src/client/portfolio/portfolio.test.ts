@@ -86,6 +86,10 @@ describe('export', () => {
     expect(exportLine(node('pivx-1', { alias: 'alpha', output_text: 'mn1 1.2.3.4:51472 key txid 0' }))).toBe(
       'alpha 1.2.3.4:51472 key txid 0',
     );
+    // Not on a server yet: a comment naming why, never a line the wallet would misread.
+    expect(exportLine(node('pivx-1', { output_text: 'mn1 unplaced key txid 0' }))).toBe(
+      '# pivx-1: not on a server yet; its line appears here once it is',
+    );
     // No line from the server yet: a comment the wallet skips, never a bare name.
     expect(exportLine(node('pivx-2'))).toBe('# pivx-2: not ready yet, the node is still being set up');
     const xsn = { currency: 'xsn', currency_data: { id: 'xsn', label: 'Stakenet', ticker: 'XSN' } };

@@ -1,4 +1,5 @@
 import { familyOf } from '../../shared/families';
+import { UNPLACED_ADDRESS } from '../../shared/unplaced';
 
 /**
  * A node's `output_text` (deployment-and-nodes.md section 3): what the deploy writes per
@@ -120,6 +121,11 @@ export function parseOutputText(family: string, text: string | null): OutputFiel
     default:
       return w.length >= 2 ? { kind: 'entry', entry: w[1] } : null;
   }
+}
+
+/** The text as its owner reads it before placement: `unplaced` where the ip:port will go. */
+export function withUnplacedWord(text: string): string {
+  return text.split(ADDRESS_TOKEN).join(UNPLACED_ADDRESS);
 }
 
 /** The text with the node's public ip:port in place of `{address}` (unchanged until it is placed). */

@@ -8,7 +8,7 @@ import type { Context } from '../rpc/context';
 import type { CoinRecord, Masternode, MarketQuote } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { openMasternodeKey, openNodeSecrets, type NodeSecrets } from './node-secrets';
-import { outputKind, withAddress, withMasternodeKey } from './output-text';
+import { outputKind, withAddress, withMasternodeKey, withUnplacedWord } from './output-text';
 import { productionProfile, type DaemonProfile } from '../fleet/profiles';
 import { findUserNode, listUserNodes, startClaimOf } from './repository';
 import { buildSetup } from './setup';
@@ -87,7 +87,7 @@ function listItem(
     worth: e.worth,
     revenue: e.revenue,
     create_date: new Date(n.created_at).toISOString(),
-    output_text: withMasternodeKey(coin.family, n.output_text ?? '', masternodeKey),
+    output_text: withUnplacedWord(withMasternodeKey(coin.family, n.output_text ?? '', masternodeKey)),
     // The start command needs no secret: the others are not opened for lists.
     ...apiStartCommand(buildSetup({ node: n, coin, secrets: null }).start_cmd),
     payee: n.payee ?? '',
