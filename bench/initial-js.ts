@@ -95,4 +95,5 @@ ${rows}
 **Initial: ${kb(m.initialGzip)}; initial and landing page: ${kb(m.firstViewGzip)}** (budget ${kb(INITIAL_JS_BUDGET)}).`,
   );
   console.log(`initial JS ${kb(m.initialGzip)}, with the landing page ${kb(m.firstViewGzip)}`);
+  return m;
 }
