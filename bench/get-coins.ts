@@ -1,5 +1,5 @@
 import { startTestServer, stopTestServer } from '../test/support/server';
-import { bareRoute, load, loadGenerator, row, TABLE_HEAD } from './serve';
+import { bareRoute, liftCallRates, load, loadGenerator, row, TABLE_HEAD } from './serve';
 import { machine, writeSection } from './report';
 
 /**
@@ -9,6 +9,7 @@ import { machine, writeSection } from './report';
  */
 export async function benchGetCoins() {
   const s = await startTestServer({ LOG_LEVEL: 'warn' });
+  const restoreRates = liftCallRates();
   try {
     let body: any;
     for (let i = 0; i < 100; i++) {
@@ -52,6 +53,7 @@ get_coins reaches ${apiToHealthz.toFixed(2)}× /healthz of the same process over
     );
     return { healthz, api, trpc, apiToHealthz, trpcToHealthz };
   } finally {
+    restoreRates();
     await stopTestServer(s);
   }
 }

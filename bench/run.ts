@@ -11,10 +11,15 @@ import { benchLiveFanout } from './live-fanout';
 import { writeHotPaths } from './hot-paths';
 
 // `npm run bench`: every benchmark in turn; results go to docs/benchmarks.md.
-// BENCH_ONLY=hot runs only the rows of the hot-paths table (issue 26), still in one run.
-const hotOnly = process.env.BENCH_ONLY === 'hot';
+// BENCH_ONLY=hot runs only the rows of the hot-paths table (issue 26), still in one run;
+// BENCH_ONLY=http only its HTTP rows (get_common_info, get_coins), for quick iterations.
+const only = process.env.BENCH_ONLY;
+const hotOnly = only === 'hot';
 const commonInfo = await benchCommonInfo();
+// BENCH_ONLY=common_info: that row alone (to profile it: node --cpu-prof --import tsx bench/run.ts).
+if (only === 'common_info') process.exit(0);
 const coins = await benchGetCoins();
+if (only === 'http') process.exit(0);
 if (!hotOnly) {
   await benchCoinListRender();
   await benchFleet();
