@@ -8,7 +8,17 @@ const api = process.env.NODEKEEP_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   root: 'src/client',
   plugins: [react()],
-  build: { outDir: '../../dist/client', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: '../../dist/client',
+    emptyOutDir: true,
+    sourcemap: true,
+    rolldownOptions: {
+      // @trpc/client's modules have no side effects but do not say so (@trpc/server does):
+      // without this its index keeps the websocket link in the entry even though only
+      // a signed-in tab's lazy chunk uses it (src/client/app/trpc.ts).
+      treeshake: { moduleSideEffects: (id: string) => !id.includes('/node_modules/@trpc/client/') },
+    },
+  },
   server: {
     proxy: {
       '/trpc': api,

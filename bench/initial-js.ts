@@ -4,8 +4,8 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { machine, writeSection } from './report';
 
-/** The budget of issue 7: a visitor's initial JavaScript, gzipped. */
-export const INITIAL_JS_BUDGET = 150 * 1024;
+/** A visitor's initial JavaScript, gzipped: issue 7 set 150 KB; held at what issue 26's work reached (its goal, 100 KB, is not met yet). */
+export const INITIAL_JS_BUDGET = 107 * 1024;
 
 export type JsFile = { file: string; bytes: number; gzip: number };
 export type InitialJs = {
@@ -95,4 +95,5 @@ ${rows}
 **Initial: ${kb(m.initialGzip)}; initial and landing page: ${kb(m.firstViewGzip)}** (budget ${kb(INITIAL_JS_BUDGET)}).`,
   );
   console.log(`initial JS ${kb(m.initialGzip)}, with the landing page ${kb(m.firstViewGzip)}`);
+  return m;
 }

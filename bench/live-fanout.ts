@@ -237,6 +237,15 @@ Opening the ${N} subscriptions (${CONCURRENCY} handshakes in flight, each a sess
 ${FINDINGS}`,
   );
   console.log(body);
+  return {
+    perSubKiB: pm.heap / 1024,
+    perSubRssKiB: pm.rss / 1024,
+    bareRssKiB: bm.rss / 1024,
+    broadcastP99: p.broadcast.p99,
+    bareBroadcastP99: bareBroadcast.p99,
+    batchP99: p.batch.p99,
+    bareBatchP99: bareBatch.p99,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchLiveFanout();

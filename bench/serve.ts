@@ -2,6 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { load, loadGenerator, type LoadResult } from './http';
+import { CALL_BUDGETS } from '../src/server/guards/call-budget';
+import { ADMISSION_POOLS } from '../src/server/guards/admission-pool';
 
 /** A bare Hono route in this process, serving `body` as JSON: the yardstick for our routes. */
 export async function bareRoute(body: unknown) {
@@ -18,3 +20,25 @@ export const row = (name: string, r: LoadResult) =>
 export const TABLE_HEAD = '| route | requests/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|';
 
 export { load, loadGenerator };
+
+/**
+ * One client driving 50 connections is a flood to the call budgets (issue 21): 10 calls
+ * a second per account or address. The hot-path benchmarks measure the route, so they
+ * lift the rates (and one payer's share of its admission line) in this process while
+ * they run; the budget's own work (its token lookup, its buckets, the admission pools
+ * and their concurrency) still runs on every request.
+ */
+export function liftCallRates(): () => void {
+  const saved = Object.entries(CALL_BUDGETS).map(([k, r]) => [k, { ...r }] as const);
+  const savedPools = Object.entries(ADMISSION_POOLS).map(([k, r]) => [k, { ...r }] as const);
+  for (const rule of Object.values(CALL_BUDGETS)) {
+    rule.burst = 1e9;
+    rule.perSecond = 1e9;
+  }
+  // One address's share of the guests' line (40 waiting) is less than wrk's 50 connections.
+  for (const pool of Object.values(ADMISSION_POOLS)) pool.waitCallsPerPayer = pool.waitCalls;
+  return () => {
+    for (const [k, r] of saved) Object.assign(CALL_BUDGETS[k as keyof typeof CALL_BUDGETS], r);
+    for (const [k, r] of savedPools) Object.assign(ADMISSION_POOLS[k as keyof typeof ADMISSION_POOLS], r);
+  };
+}

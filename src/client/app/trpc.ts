@@ -1,4 +1,12 @@
-import { createTRPCClient, createWSClient, httpBatchLink, splitLink, wsLink, type TRPCClient } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchLink,
+  splitLink,
+  TRPCClientError,
+  type TRPCClient,
+  type TRPCLink,
+} from '@trpc/client';
+import { observable, type Unsubscribable } from '@trpc/server/observable';
 import { createTRPCReact } from '@trpc/react-query';
 import type { AppRouter } from '../../server/router';
 
@@ -25,16 +33,12 @@ function liveUrl(): string {
  * too) and resumes from the last tracked event id.
  */
 export function createTrpcClient(token: string | null): { client: TrpcClient; close: () => void } {
-  const ws = createWSClient({
-    url: liveUrl,
-    connectionParams: () => ({ token: token ?? '' }),
-    lazy: { enabled: true, closeMs: 10_000 },
-  });
+  const live = lazyWsLink(token);
   const client = createTRPCClient<AppRouter>({
     links: [
       splitLink({
         condition: (op) => op.type === 'subscription',
-        true: wsLink({ client: ws }),
+        true: live.link,
         false: httpBatchLink({
           url: '/trpc',
           // The server refuses batches of more than 20 calls (MAX_BATCH_CALLS).
@@ -44,5 +48,49 @@ export function createTrpcClient(token: string | null): { client: TrpcClient; cl
       }),
     ],
   });
-  return { client, close: () => void ws.close() };
+  return { client, close: live.close };
+}
+
+/**
+ * wsLink, fetched with its websocket client on the first subscription: a visitor, who
+ * never subscribes, does not download it (it would put the first load over its budget).
+ */
+function lazyWsLink(token: string | null): { link: TRPCLink<AppRouter>; close: () => void } {
+  type Loaded = { ws: { close: () => unknown }; link: ReturnType<TRPCLink<AppRouter>> };
+  let loaded: Promise<Loaded> | null = null;
+  let closed = false;
+  const link: TRPCLink<AppRouter> = (runtime) => (props) =>
+    observable((observer) => {
+      let sub: Unsubscribable | null = null;
+      let done = false;
+      loaded ??= import('@trpc/client/links/wsLink/wsLink').then((m) => {
+        const ws = m.createWSClient({
+          url: liveUrl,
+          connectionParams: () => ({ token: token ?? '' }),
+          lazy: { enabled: true, closeMs: 10_000 },
+        });
+        return { ws, link: m.wsLink<AppRouter>({ client: ws })(runtime) };
+      });
+      loaded.then(
+        (l) => {
+          if (done || closed) return;
+          sub = l.link(props).subscribe(observer);
+        },
+        (err: unknown) => {
+          loaded = null; // a later subscription tries the fetch again
+          if (!done) observer.error(TRPCClientError.from(err instanceof Error ? err : new Error(String(err))));
+        },
+      );
+      return () => {
+        done = true;
+        sub?.unsubscribe();
+      };
+    });
+  return {
+    link,
+    close: () => {
+      closed = true;
+      void loaded?.then((l) => l.ws.close());
+    },
+  };
 }

@@ -1,13 +1,17 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../session/session';
 import { ProgressBar } from '../app/ProgressBar';
 import { PageLoading } from '../ui/Spinner';
-import { LiveEvents } from './live';
+import { lazyPage } from '../app/lazyPage';
 import { ErrorApp } from './ErrorApp';
 import { AppRoutes, MaintenanceRoutes } from './routes';
-import { SupportChat } from '../support/SupportChat';
 import { trpc } from '../app/trpc';
+
+// Only a signed-in tab subscribes to live events: a visitor's first load goes without that code.
+const LiveEvents = lazyPage(() => import('./live'), 'LiveEvents');
+// The chat bubble follows the page by a moment: its code is not part of the first load.
+const SupportChat = lazyPage(() => import('../support/SupportChat'), 'SupportChat');
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */
 export function App() {
@@ -22,9 +26,17 @@ export function App() {
       ) : (
         <>
           {session.maintenance ? <MaintenanceRoutes /> : <AppRoutes />}
-          {session.user && <LiveEvents key={session.token} />}
+          {session.user && (
+            <Suspense fallback={null}>
+              <LiveEvents key={session.token} />
+            </Suspense>
+          )}
           {/* Keyed by the login: logging out (or in) closes the chat. */}
-          {!session.maintenance && <SupportChat key={session.token ?? 'guest'} />}
+          {!session.maintenance && (
+            <Suspense fallback={null}>
+              <SupportChat key={session.token ?? 'guest'} />
+            </Suspense>
+          )}
           {/* During maintenance private calls answer 503: no visits to report. */}
           {session.user && !session.maintenance && <VisitReporter />}
         </>

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import type { Database, EmailTokenKind, UsersTable } from '../db/schema';
+import { hotRead } from '../db/hot-read';
 
 type Q = Kysely<Database>;
 
@@ -152,8 +153,9 @@ export async function loginHistory(db: Q, userId: number, ip: string): Promise<{
 }
 
 /** The live session for a token hash together with its user's row, in one query. */
-export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: number) {
-  const row = await db
+/** Every request's session lookup: compiled once, read from the committed state (db/hot-read.ts). */
+const liveSessionWithUser = hotRead((db: Q, tokenHash: string, now: number) =>
+  db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
@@ -169,8 +171,11 @@ export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: num
     ])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
-    .where('s.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('s.expires_at', '>', now),
+);
+
+export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: number) {
+  const row = await liveSessionWithUser(db, tokenHash, now);
   if (!row) return undefined;
   const { session_id, session_created_at, last_used_at, expires_at, ip, user_agent, token_hash, revoked_at, ...user } =
     row;

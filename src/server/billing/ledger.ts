@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Micros } from '../../shared/money';
 import { assertMicros, toUsdNumber } from '../../shared/money';
 import type { Database } from '../db/schema';
+import { hotRead } from '../db/hot-read';
 import { insertEvent, insertEvents } from '../events/outbox';
 
 /** A money transaction: every transfer is written inside one (BEGIN IMMEDIATE, see fifo-driver). */
@@ -83,12 +84,13 @@ export class InsufficientFunds extends Error {
 }
 
 /** An account's balance (credits - debits) from its posted counters: one row read. */
+/** The posted counters (moved by trigger with every transfer), compiled once (db/hot-read.ts). */
+const accountCounters = hotRead((db: Kysely<Database>, account: string) =>
+  db.selectFrom('ledger_accounts').select(['debits', 'credits']).where('account', '=', account),
+);
+
 export async function accountBalance(db: Kysely<Database>, account: string): Promise<Micros> {
-  const row = await db
-    .selectFrom('ledger_accounts')
-    .select(['debits', 'credits'])
-    .where('account', '=', account)
-    .executeTakeFirst();
+  const row = await accountCounters(db, account);
   return row ? row.credits - row.debits : 0;
 }
 

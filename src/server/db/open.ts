@@ -40,8 +40,12 @@ export function openDatabase(file: string): DB {
   // transactions rewrite are copied back once, not once per few chunks (docs/benchmarks.md).
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('wal_autocheckpoint = 10000');
-  const db = new Kysely<Database>({ dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const reader = openReader(file);
+  const db = new Kysely<Database>({
+    dialect: new FifoSqliteDialect({ database: withStatementCache(sqlite, 500, () => reader.close()) }),
+  });
   connections.set(db, sqlite);
+  readers.set(db, reader);
   return db;
 }
 
@@ -63,10 +67,13 @@ export function connectionOf(db: DB): SQLite.Database {
  * so keep their prepared statements. Safe because Kysely's SQLite driver runs each
  * statement to completion synchronously (we never stream query results).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
+function withStatementCache(sqlite: SQLite.Database, max = 500, onClose = () => {}) {
   const cache = new Map<string, SQLite.Statement>();
   return {
-    close: () => sqlite.close(),
+    close: () => {
+      onClose();
+      sqlite.close();
+    },
     prepare(sql: string) {
       let stmt = cache.get(sql);
       if (!stmt) {
@@ -103,4 +110,45 @@ export async function migrationState(db: DB): Promise<{ pending: string[]; unkno
   const applied = new Set(rows.map((r) => r.name));
   const known = Object.keys(migrations);
   return { pending: known.filter((n) => !applied.has(n)), unknown: [...applied].filter((n) => !known.includes(n)) };
+}
+
+/**
+ * A second, read-only connection for the reads every request makes (db/hot-read.ts).
+ * Kysely's one connection is held for a whole transaction, awaits included, so a read
+ * through it waits for any transaction in progress (the daily charge's chunks, a
+ * deposit); and a read on that connection in the middle of one would see its uncommitted
+ * writes. In WAL mode this connection reads the last committed state at once, without
+ * waiting for the writer. Opened on first use; closed with the database.
+ */
+export type Reader = { get(sql: string, params: unknown[]): unknown; close(): void };
+
+const readers = new WeakMap<DB, Reader>();
+
+function openReader(file: string): Reader {
+  let conn: SQLite.Database | null = null;
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    get(sql, params) {
+      if (!conn) {
+        conn = openSqlite(file, { readonly: true, fileMustExist: true });
+        conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+      let stmt = statements.get(sql);
+      if (!stmt) {
+        stmt = conn.prepare(sql);
+        statements.set(sql, stmt);
+      }
+      return stmt.get(...params);
+    },
+    close() {
+      conn?.close();
+      conn = null;
+      statements.clear();
+    },
+  };
+}
+
+/** The read-only connection beside `db`, or null for a transaction (it must read its own writes). */
+export function readerOf(db: unknown): Reader | null {
+  return readers.get(db as DB) ?? null;
 }

@@ -6,7 +6,7 @@ import type { Context } from '../rpc/context';
 import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../kernel/errors';
 import { describeZodError } from '../rpc/trpc';
 import { readValidatorUpload } from './multipart';
-import { cachedAnswer } from './public-cache';
+import { encodedAnswer } from './public-cache';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes, type RestRoute } from './routes';
 
@@ -109,8 +109,15 @@ export function mountRest<E extends Env>(
             'content-disposition': `attachment; filename="${file.filename}"`,
           });
         }
-        const body = await cachedAnswer(cache, route, input, () => call(ctx, route.procedure, input, c.req.raw.signal));
-        return c.body(body, 200, { 'content-type': 'application/json' });
+        const answer = await encodedAnswer(cache, route, input, () =>
+          call(ctx, route.procedure, input, c.req.raw.signal),
+        );
+        if (!answer.etag) return c.body(answer.bytes, 200, { 'content-type': 'application/json' });
+        // A cached public answer: a client that has it already gets 304 and no body (the
+        // cache-control of API answers stays security-headers.ts's).
+        const headers = { etag: answer.etag };
+        if (ifNoneMatch(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304, headers);
+        return c.body(answer.bytes, 200, { 'content-type': 'application/json', ...headers });
       } catch (err) {
         const known = restError(err);
         if (known)
@@ -144,4 +151,13 @@ export function mountApiFallback<E extends Env>(app: Hono<E>, routes: RestRoute[
         : c.json({ success: false, message: `Unknown API call: ${c.req.method} ${c.req.path}` }, 404);
     });
   }
+}
+
+/** If-None-Match names `etag` (a list, a weak form, or `*`). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
 }

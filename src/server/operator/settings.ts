@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { hotRead } from '../db/hot-read';
 
 // Operator switches that the server and the CLI share through the database.
+/** Read on every request (maintenance, the banner): compiled once (db/hot-read.ts). */
+const settingRow = hotRead((db: Kysely<Database>, key: string) =>
+  db.selectFrom('settings').select('value').where('key', '=', key),
+);
+
 export async function getSetting(db: Kysely<Database>, key: string): Promise<string | null> {
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
-  return row?.value ?? null;
+  return (await settingRow(db, key))?.value ?? null;
 }
 
 export async function setSetting(db: Kysely<Database>, key: string, value: string): Promise<void> {
