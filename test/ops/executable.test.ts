@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidsMatching } from '../support/daemons';
 import { tempDataDir } from '../support/server';
 import { newUserInput } from '../support/users';
+import { builtExecutable } from '../support/executable';
 import { scaled, scaleFileTimeouts } from '../support/machine-speed';
 
 // Starts real processes: the budgets scale with how loaded the machine is now.
@@ -53,19 +54,16 @@ const post = (url: string, body: unknown) =>
 
 beforeAll(() => {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm test builds it first)').toBe(true);
-  const build = (version?: string) =>
-    execFileSync(process.execPath, ['scripts/package.mjs'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: scaled(240_000),
-      env: { ...process.env, NODEKEEP_VERSION: version ?? '' },
-    });
-  // The operator's first file is an earlier release; the checkout's own build is the newer one.
-  build('0.0.9-earlier');
-  fs.copyFileSync(`dist/${NAME}`, exe);
+  // The operator's first file is an earlier release; the checkout's own build is the newer
+  // one. Both come from the run's cache of builds (test/support/executable.ts).
+  fs.copyFileSync(builtExecutable('0.0.9-earlier'), exe);
   fs.chmodSync(exe, 0o755);
-  build();
-  fs.copyFileSync(`dist/${NAME}`, newer);
+  const current = builtExecutable();
+  fs.copyFileSync(current, newer);
   fs.chmodSync(newer, 0o755);
+  // dist/ holds the checkout's build beside its checksum, as `npm run package` leaves it.
+  fs.copyFileSync(current, `dist/${NAME}`);
+  fs.copyFileSync(`${current}.sha256`, `dist/${NAME}.sha256`);
   fs.mkdirSync(emptyBin);
 }, scaled(300_000));
 
