@@ -8,6 +8,7 @@ import type { DaemonAccess } from '../../src/server/fleet/access';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import type { Fleet } from '../../src/server/nodes/runtime';
 import { waitFor } from '../support/daemons';
+import { monitorCheckAfter } from '../support/monitor-check';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { byStatus, loopback, requestFrom, type Answer } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -80,24 +81,6 @@ const startedEvents = async (mn: string) =>
   (await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'started').execute()).filter(
     (e) => JSON.parse(e.payload).mn_id === mn,
   ).length;
-/**
- * A monitor check of `mn` that began after `since` has committed: its observation, and in the
- * same transaction any `started` it records, are written (the witness that it had its say).
- */
-const monitorCheckAfter = (mn: string, since: number) =>
-  waitFor(
-    async () => {
-      const o = await s.deps.db
-        .selectFrom('observations')
-        .innerJoin('nodes', 'nodes.id', 'observations.node_id')
-        .select('observations.checked_at')
-        .where('nodes.mn_id', '=', mn)
-        .executeTakeFirst();
-      return (o?.checked_at ?? 0) > since;
-    },
-    30_000,
-    `a monitor check of ${mn}`,
-  );
 const rpc = (mn: string, method: string, params: unknown[] = []) =>
   fetch(`http://127.0.0.1:${simPort()}/n/${mn}/`, {
     method: 'POST',
@@ -182,7 +165,7 @@ it('register_submit: 100 at once from 100 addresses -> a refused answer gives th
     'running',
   );
   // The monitor sees it run afterwards: still one started.
-  await monitorCheckAfter(mn, Date.now());
+  await monitorCheckAfter(s.deps.db, mn, Date.now());
   expect(await startedEvents(mn)).toBe(1);
 }, 120_000);
 
@@ -244,7 +227,7 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
       30_000,
       'running',
     );
-    await monitorCheckAfter(mn, Date.now()); // the monitor sees it run: still one started
+    await monitorCheckAfter(s.deps.db, mn, Date.now()); // the monitor sees it run: still one started
     expect(await startedEvents(mn)).toBe(1);
   } finally {
     fleet.setOperatorKey = setKey;
