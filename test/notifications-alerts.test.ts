@@ -5,6 +5,7 @@ import { runCli } from '../src/server/cli/main';
 import { pidsMatching, waitFor } from './support/daemons';
 import { fastFleetEnv } from './support/fast-fleet';
 import { liveClient } from './support/live';
+import { monitorCheckAfter } from './support/monitor-check';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
 import { startSmtp } from './support/smtp';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -123,7 +124,7 @@ describe('node down and back up, raised by the monitor', () => {
       expect(downMail.headers['list-unsubscribe']).toMatch(/\/unsubscribe\?t=/);
 
       // Still down for twice the threshold: no second down.
-      await new Promise((r) => setTimeout(r, 2 * DOWN_MS));
+      await monitorCheckAfter(s.deps.db, mnId, down.created_at + 2 * DOWN_MS);
       expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'node_down')).toHaveLength(1);
 
       expect((await cli('fleet', 'restart', mnId)).code).toBe(0);
@@ -136,7 +137,7 @@ describe('node down and back up, raised by the monitor', () => {
       await smtp.waitFor(owner.email, /Your Dash node is back up/);
       // Running on for a while raises nothing more; "start required" was not raised again
       // by the outage (the node asked for it before and after).
-      await new Promise((r) => setTimeout(r, DOWN_MS));
+      await monitorCheckAfter(s.deps.db, mnId, up.created_at + DOWN_MS);
       expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
       const list = await get(owner, '/api/get_notifications');
       expect(list.notifications.map((n: { message: string }) => n.message)).toEqual(
@@ -186,7 +187,7 @@ describe('node down and back up, raised by the monitor', () => {
       for (let flap = 1; flap <= 3; flap++) {
         await outage(async () => (await alertState()).flaps === flap, `flap ${flap} counted`);
       }
-      await new Promise((r) => setTimeout(r, DOWN_MS));
+      await monitorCheckAfter(s.deps.db, mnId, Date.now() + DOWN_MS);
       expect(await kindsOf(owner.id, mnId)).toEqual(['node_deployed', 'start_required', 'node_down', 'node_up']);
       expect([downMails().length, upMails().length]).toEqual([0, 0]);
       expect([liveOf('down').length, liveOf('up').length]).toEqual([1, 1]);
@@ -199,7 +200,7 @@ describe('node down and back up, raised by the monitor', () => {
         .set({ last_down_at: last_down_at! - 30 * 60_000 })
         .where('node_id', '=', nodeId)
         .execute();
-      await new Promise((r) => setTimeout(r, 1000));
+      await monitorCheckAfter(s.deps.db, mnId, Date.now());
       expect((await alertState()).last_down_at).toBe(last_down_at! - 30 * 60_000);
 
       // The next outage is raised, and its message counts the flaps since the last alert.

@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from './support/server';
+import { scaled, scaleFileTimeouts } from './support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // The production artifact: `npm test` builds it first (see package.json).
 const BUNDLE = 'dist/server/main.js';
@@ -35,7 +39,7 @@ describe('the server process', () => {
     const cleanup = killOnFail(p.child);
     try {
       await expect
-        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())?.[1], { timeout: 15_000 })
+        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())?.[1], { timeout: scaled(15_000) })
         .toBeTruthy();
       const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(p.output())![1];
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -68,7 +72,7 @@ describe('the server process', () => {
     const cleanup = killOnFail(first.child);
     try {
       await expect
-        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1], { timeout: 15_000 })
+        .poll(() => /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())?.[1], { timeout: scaled(15_000) })
         .toBeTruthy();
       const url = /running at (http:\/\/127\.0\.0\.1:\d+)/.exec(first.output())![1];
       const second = run({ DATA_DIR: dataDir, PORT: '0' });
@@ -92,7 +96,7 @@ describe('the server process', () => {
       const third = run({ DATA_DIR: dataDir, PORT: '0' });
       const cleanupThird = killOnFail(third.child);
       try {
-        await expect.poll(() => /running at/.test(third.output()), { timeout: 15_000 }).toBe(true);
+        await expect.poll(() => /running at/.test(third.output()), { timeout: scaled(15_000) }).toBe(true);
         third.child.kill('SIGTERM');
         expect(await third.exited).toBe(0);
       } finally {

@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
+import { scaled, scaleFileTimeouts } from './support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 let server: TestServer | undefined;
 const dirs: string[] = [];
@@ -60,7 +64,7 @@ describe('the secrets key when the process starts (src/server/main.ts)', () => {
     spawnSync(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
       env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
       encoding: 'utf8',
-      timeout: 30_000,
+      timeout: scaled(30_000),
     });
 
   it('refuses a malformed SECRETS_KEY before anything starts, without printing it', () => {

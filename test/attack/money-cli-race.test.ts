@@ -10,6 +10,10 @@ import { fastFleetEnv } from '../support/fast-fleet';
 import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // The operator's CLI and the server write the same database from two processes. Debits
 // from CLI processes racing the server's own debits (deploys paying their Initial Charge)
@@ -45,7 +49,7 @@ function cli(args: string[]): Promise<{ code: number | null; out: string; err: s
 
 it(
   '6 CLI debits in processes of their own racing 30 deploys over HTTP on one balance: nothing overdrawn, every answer true to the ledger',
-  { timeout: 180_000 },
+  { timeout: scaled(180_000) },
   async () => {
     const u = await freshUser(s.deps, { prefix: 'clirace' });
     // A CLI process takes a second or more to start (more on a busy machine): the deploys

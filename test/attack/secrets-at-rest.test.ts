@@ -96,9 +96,22 @@ it('no secret in the database file, its WAL, the log, any data-folder file but t
   for (const [what, v] of Object.entries(secrets)) expect(v, what).toMatch(/^.{16,}$/);
   expect(openNodeSecrets(box, await row(ids.rtm))!.operatorSecret).toBe(quickKey);
 
-  // Let the monitor and the control loop write whatever they write.
-  await new Promise((r) => setTimeout(r, 2000));
-  await s.deps.db.selectFrom('nodes').select('id').execute();
+  // Let the monitor and the control loop write whatever they write: the witness is a
+  // monitor check of every node begun after this point, not a fixed wait.
+  const since = Date.now();
+  await waitFor(
+    async () => {
+      const checked = await s.deps.db
+        .selectFrom('nodes')
+        .leftJoin('observations', 'observations.node_id', 'nodes.id')
+        .select('observations.checked_at')
+        .where('nodes.user_id', '=', u.id)
+        .execute();
+      return checked.length > 0 && checked.every((c) => (c.checked_at ?? 0) > since);
+    },
+    30_000,
+    'a monitor check of every node after the secrets were stored',
+  );
 
   const forms = (v: string) =>
     [v, v.toUpperCase(), Buffer.from(v).toString('base64')].filter((x, i, a) => a.indexOf(x) === i);

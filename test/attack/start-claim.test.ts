@@ -8,6 +8,7 @@ import type { DaemonAccess } from '../../src/server/fleet/access';
 import { requestNode } from '../../src/server/nodes/lifecycle';
 import type { Fleet } from '../../src/server/nodes/runtime';
 import { waitFor } from '../support/daemons';
+import { monitorCheckAfter } from '../support/monitor-check';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { byStatus, loopback, requestFrom, type Answer } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -164,7 +165,7 @@ it('register_submit: 100 at once from 100 addresses -> a refused answer gives th
     'running',
   );
   // The monitor sees it run afterwards: still one started.
-  await new Promise((r) => setTimeout(r, 1500));
+  await monitorCheckAfter(s.deps.db, mn, Date.now());
   expect(await startedEvents(mn)).toBe(1);
 }, 120_000);
 
@@ -226,7 +227,7 @@ it('quick_setup: 100 at once from 100 addresses -> one success, one started, the
       30_000,
       'running',
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    await monitorCheckAfter(s.deps.db, mn, Date.now()); // the monitor sees it run: still one started
     expect(await startedEvents(mn)).toBe(1);
   } finally {
     fleet.setOperatorKey = setKey;

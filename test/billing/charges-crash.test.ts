@@ -9,6 +9,10 @@ import { DAY_MS, dayOf, dayStart } from '../../src/server/billing/charge-days';
 import { chargeMismatches } from '../../src/server/billing/charge-queries';
 import { PLATFORM, ledgerMismatches, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import { tempDataDir } from '../support/server';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // Exactly once under crashes: the daily charge (two missed days and today, with owners
 // who cannot pay everything) runs in a child process that is killed with SIGKILL at
@@ -128,7 +132,7 @@ async function outcome(db: DB): Promise<Outcome> {
 
 it(
   'SIGKILLed at 20 random points and rerun (twice at once), charges each node once per day: the same outcome as one clean run',
-  { timeout: 240_000 },
+  { timeout: scaled(240_000) },
   async () => {
     const crashed = path.join(dir, 'crashed.sqlite');
     const clean = path.join(dir, 'clean.sqlite');

@@ -12,6 +12,10 @@ import { waitFor } from '../support/wait';
 import { clients, counts, databaseBytes } from './support';
 import { freshAddress, MAINNET } from '../support/addresses';
 import { addressChecksum, notCoinAddress, OUTPOINT_INVALID, TXID_INVALID } from '../../src/shared/address-check';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // The JSON deploy over real HTTP, with the simulator on: every rule answers the same over
 // REST and tRPC and writes nothing; a deploy of each family reaches server_created.
@@ -157,7 +161,7 @@ describe('a deploy of each family reaches server_created', () => {
     expect(queue.body.data.map((q: any) => q.mn_id)).toContain(id);
     await waitFor(
       async () => (await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'server_created').execute()).some((e) => JSON.parse(e.payload).server_id === id),
-      20_000,
+      scaled(20_000),
       `server_created for ${coin}`,
     );
     const node = await s.deps.db.selectFrom('node_view').selectAll().where('mn_id', '=', id).executeTakeFirstOrThrow();
@@ -218,7 +222,7 @@ describe('a deploy of each family reaches server_created', () => {
         const ids = (await s.deps.db.selectFrom('events').select('payload').where('type', '=', 'server_created').execute()).map((e) => JSON.parse(e.payload).server_id);
         return r.body.server_ids.every((id: string) => ids.includes(id)) && ids;
       },
-      30_000,
+      scaled(30_000),
       'server_created for 25 neurons',
     );
     expect(created.length).toBeGreaterThanOrEqual(25);

@@ -11,6 +11,10 @@ import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { loopback, requestFrom } from '../support/from-ip';
 import { newUserInput } from '../support/users';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // Backups and restore of a data folder, with the real server writing: `backup` in a
 // process of its own while registrations keep arriving over HTTP, then `restore` into a
@@ -59,7 +63,7 @@ describe('backup and restore', () => {
     const dir = path.join(dataDir, 'backups');
     await expect
       .poll(() => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.tar.gz')).length : 0), {
-        timeout: 10_000,
+        timeout: scaled(10_000),
       })
       .toBe(1);
   });
@@ -74,7 +78,7 @@ describe('backup and restore', () => {
         if (name) acknowledged.push(name);
       }
     })();
-    await expect.poll(() => acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(20);
+    await expect.poll(() => acknowledged.length, { timeout: scaled(20_000) }).toBeGreaterThan(20);
     const before = [...acknowledged];
     const b = await cliProcess(['backup', archive], { DATA_DIR: dataDir });
     stop = true;

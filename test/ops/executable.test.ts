@@ -5,6 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pidsMatching } from '../support/daemons';
 import { tempDataDir } from '../support/server';
 import { newUserInput } from '../support/users';
+import { builtExecutable } from '../support/executable';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // The single executable as an operator gets it: `npm run package` builds it, and it is
 // copied alone into an empty folder and run there with no `node` on PATH and no
@@ -49,21 +54,18 @@ const post = (url: string, body: unknown) =>
 
 beforeAll(() => {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm test builds it first)').toBe(true);
-  const build = (version?: string) =>
-    execFileSync(process.execPath, ['scripts/package.mjs'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 240_000,
-      env: { ...process.env, NODEKEEP_VERSION: version ?? '' },
-    });
-  // The operator's first file is an earlier release; the checkout's own build is the newer one.
-  build('0.0.9-earlier');
-  fs.copyFileSync(`dist/${NAME}`, exe);
+  // The operator's first file is an earlier release; the checkout's own build is the newer
+  // one. Both come from the run's cache of builds (test/support/executable.ts).
+  fs.copyFileSync(builtExecutable('0.0.9-earlier'), exe);
   fs.chmodSync(exe, 0o755);
-  build();
-  fs.copyFileSync(`dist/${NAME}`, newer);
+  const current = builtExecutable();
+  fs.copyFileSync(current, newer);
   fs.chmodSync(newer, 0o755);
+  // dist/ holds the checkout's build beside its checksum, as `npm run package` leaves it.
+  fs.copyFileSync(current, `dist/${NAME}`);
+  fs.copyFileSync(`${current}.sha256`, `dist/${NAME}.sha256`);
   fs.mkdirSync(emptyBin);
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(() => {
   // What outlives the server by design (SIGTERM leaves the daemons running) ends here.
@@ -126,107 +128,114 @@ describe('the single executable', () => {
     expect(bad.err).not.toMatch(/README|docs\//);
   });
 
-  it('serves the platform from an empty folder; its commands work beside it and after it stops; a newer build finds everything', async () => {
-    fs.writeFileSync(
-      path.join(dir, 'nodekeep.env'),
-      'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n',
-    );
-    const cli = (...args: string[]) => run(['--env-file', 'nodekeep.env', ...args]);
-    const user = newUserInput('exe');
-    const s = serve(['--env-file', 'nodekeep.env']);
-    try {
-      await expect.poll(s.url, { timeout: 30_000 }).toBeTruthy();
-      const url = s.url()!;
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      expect((await fetch(`${url}/readyz`)).status).toBe(200);
-      // The client, the coin logos and the catalog came out of the executable.
-      const page = await fetch(`${url}/pricing`);
-      expect(page.status).toBe(200);
-      const html = await page.text();
-      expect(html).toMatch(/<div id="root">/);
-      const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1];
-      expect((await fetch(`${url}${script}`)).status).toBe(200);
-      const logo = await fetch(`${url}/logos/dash.svg`);
-      expect(logo.status).toBe(200);
-      expect(await logo.text()).toMatch(/<svg/);
-      const coins = (await (await fetch(`${url}/public_api/get_coins`)).json()) as { order?: string[] };
-      expect(coins.order?.length).toBeGreaterThan(10);
-
-      // A customer registers and logs in (argon2 from the executable's own addon).
-      expect((await post(`${url}/public_api/register`, user)).status).toBe(200);
-      const login = (await (
-        await post(`${url}/public_api/login`, { username: user.username, password: user.password })
-      ).json()) as { auth_token?: string };
-      expect(login.auth_token).toMatch(/\S{20,}/);
-
-      // The operator's commands on the same folder while the server runs.
-      expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).out).toMatch(
-        /credited \$20\.00/,
+  it(
+    'serves the platform from an empty folder; its commands work beside it and after it stops; a newer build finds everything',
+    async () => {
+      fs.writeFileSync(
+        path.join(dir, 'nodekeep.env'),
+        'PORT=0\nDATA_DIR=data\nFLEET_SIMULATOR=true\nMONITOR_NODE_SECONDS=1\n',
       );
-      const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
-      expect(created.code, created.err).toBe(0);
-      const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
-      // The server starts the node's simulated daemon: the executable itself, as its simulator.
-      await expect
-        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 })
-        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
-      const sims = pidsMatching('__simulator').filter((pid) =>
-        fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir),
-      );
-      expect(sims).toHaveLength(1);
-      expect(fs.readlinkSync(`/proc/${sims[0]}/exe`)).toBe(exe);
+      const cli = (...args: string[]) => run(['--env-file', 'nodekeep.env', ...args]);
+      const user = newUserInput('exe');
+      const s = serve(['--env-file', 'nodekeep.env']);
+      try {
+        await expect.poll(s.url, { timeout: scaled(30_000) }).toBeTruthy();
+        const url = s.url()!;
+        expect((await fetch(`${url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${url}/readyz`)).status).toBe(200);
+        // The client, the coin logos and the catalog came out of the executable.
+        const page = await fetch(`${url}/pricing`);
+        expect(page.status).toBe(200);
+        const html = await page.text();
+        expect(html).toMatch(/<div id="root">/);
+        const script = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1];
+        expect((await fetch(`${url}${script}`)).status).toBe(200);
+        const logo = await fetch(`${url}/logos/dash.svg`);
+        expect(logo.status).toBe(200);
+        expect(await logo.text()).toMatch(/<svg/);
+        const coins = (await (await fetch(`${url}/public_api/get_coins`)).json()) as { order?: string[] };
+        expect(coins.order?.length).toBeGreaterThan(10);
 
-      simulator = sims[0];
+        // A customer registers and logs in (argon2 from the executable's own addon).
+        expect((await post(`${url}/public_api/register`, user)).status).toBe(200);
+        const login = (await (
+          await post(`${url}/public_api/login`, { username: user.username, password: user.password })
+        ).json()) as { auth_token?: string };
+        expect(login.auth_token).toMatch(/\S{20,}/);
 
-      s.child.kill('SIGTERM');
-      expect(await s.exited).toBe(0);
-      // A stop for a restart: the daemons run on.
-      expect(pidsMatching('__simulator')).toContain(simulator);
-    } finally {
-      if (s.child.exitCode === null) s.child.kill('SIGKILL');
-    }
+        // The operator's commands on the same folder while the server runs.
+        expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).out).toMatch(
+          /credited \$20\.00/,
+        );
+        const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
+        expect(created.code, created.err).toBe(0);
+        const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
+        // The server starts the node's simulated daemon: the executable itself, as its simulator.
+        await expect
+          .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: scaled(30_000) })
+          .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+        const sims = pidsMatching('__simulator').filter((pid) =>
+          fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dir),
+        );
+        expect(sims).toHaveLength(1);
+        expect(fs.readlinkSync(`/proc/${sims[0]}/exe`)).toBe(exe);
 
-    const cacheOf = () => fs.readdirSync(path.join(dir, 'data', '.cache'));
-    const earlier = cacheOf();
-    expect(earlier).toHaveLength(1);
-    // The operator replaces the file with the newer build (as `install` does: a new file).
-    fs.rmSync(exe);
-    fs.copyFileSync(newer, exe);
-    fs.chmodSync(exe, 0o755);
-    expect((await run(['--version'])).out).not.toMatch(/0\.0\.9-earlier/);
+        simulator = sims[0];
 
-    // After the stop: the same data, through the newer executable's commands.
-    const users = await cli('users', 'list');
-    expect(users.code, users.err).toBe(0);
-    expect(users.out).toContain(user.email);
-    const backup = await cli('backup', 'copy.tar.gz');
-    expect(backup.code, backup.err).toBe(0);
-    expect(fs.statSync(path.join(dir, 'copy.tar.gz')).size).toBeGreaterThan(10_000);
-    // Each build unpacks its own files, owner-only, with its native addons.
-    const builds = cacheOf();
-    expect(builds).toHaveLength(2);
-    const current = builds.find((b) => !earlier.includes(b))!;
-    const unpacked = path.join(dir, 'data', '.cache', current);
-    expect(fs.readdirSync(path.join(unpacked, 'native')).sort()).toEqual(['argon2.node', 'better_sqlite3.node']);
-    expect(fs.statSync(unpacked).mode & 0o077).toBe(0);
+        s.child.kill('SIGTERM');
+        expect(await s.exited).toBe(0);
+        // A stop for a restart: the daemons run on.
+        expect(pidsMatching('__simulator')).toContain(simulator);
+      } finally {
+        if (s.child.exitCode === null) s.child.kill('SIGKILL');
+      }
 
-    // The newer server on the folder finds the customer and the node, and clears the earlier build's files.
-    const again = serve(['--env-file', 'nodekeep.env']);
-    try {
-      await expect.poll(again.url, { timeout: 30_000 }).toBeTruthy();
-      expect(cacheOf()).toEqual([current]);
-      // The earlier build's simulator, still running, is adopted rather than started again.
-      await expect
-        .poll(again.output, { timeout: 10_000 })
-        .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${simulator}\\b`));
-      const login = await post(`${again.url()}/public_api/login`, { username: user.username, password: user.password });
-      expect(login.status).toBe(200);
-      const nodes = await cli('fleet', 'nodes');
-      expect(nodes.out).toMatch(/dash-[0-9a-f]+\s.*\s(syncing|running)\s/);
-      again.child.kill('SIGTERM');
-      expect(await again.exited).toBe(0);
-    } finally {
-      if (again.child.exitCode === null) again.child.kill('SIGKILL');
-    }
-  }, 120_000);
+      const cacheOf = () => fs.readdirSync(path.join(dir, 'data', '.cache'));
+      const earlier = cacheOf();
+      expect(earlier).toHaveLength(1);
+      // The operator replaces the file with the newer build (as `install` does: a new file).
+      fs.rmSync(exe);
+      fs.copyFileSync(newer, exe);
+      fs.chmodSync(exe, 0o755);
+      expect((await run(['--version'])).out).not.toMatch(/0\.0\.9-earlier/);
+
+      // After the stop: the same data, through the newer executable's commands.
+      const users = await cli('users', 'list');
+      expect(users.code, users.err).toBe(0);
+      expect(users.out).toContain(user.email);
+      const backup = await cli('backup', 'copy.tar.gz');
+      expect(backup.code, backup.err).toBe(0);
+      expect(fs.statSync(path.join(dir, 'copy.tar.gz')).size).toBeGreaterThan(10_000);
+      // Each build unpacks its own files, owner-only, with its native addons.
+      const builds = cacheOf();
+      expect(builds).toHaveLength(2);
+      const current = builds.find((b) => !earlier.includes(b))!;
+      const unpacked = path.join(dir, 'data', '.cache', current);
+      expect(fs.readdirSync(path.join(unpacked, 'native')).sort()).toEqual(['argon2.node', 'better_sqlite3.node']);
+      expect(fs.statSync(unpacked).mode & 0o077).toBe(0);
+
+      // The newer server on the folder finds the customer and the node, and clears the earlier build's files.
+      const again = serve(['--env-file', 'nodekeep.env']);
+      try {
+        await expect.poll(again.url, { timeout: scaled(30_000) }).toBeTruthy();
+        expect(cacheOf()).toEqual([current]);
+        // The earlier build's simulator, still running, is adopted rather than started again.
+        await expect
+          .poll(again.output, { timeout: scaled(10_000) })
+          .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${simulator}\\b`));
+        const login = await post(`${again.url()}/public_api/login`, {
+          username: user.username,
+          password: user.password,
+        });
+        expect(login.status).toBe(200);
+        const nodes = await cli('fleet', 'nodes');
+        expect(nodes.out).toMatch(/dash-[0-9a-f]+\s.*\s(syncing|running)\s/);
+        again.child.kill('SIGTERM');
+        expect(await again.exited).toBe(0);
+      } finally {
+        if (again.child.exitCode === null) again.child.kill('SIGKILL');
+      }
+    },
+    scaled(120_000),
+  );
 });

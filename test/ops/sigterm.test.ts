@@ -6,6 +6,10 @@ import WebSocket from 'ws';
 import { pidsMatching } from '../support/daemons';
 import { tempDataDir } from '../support/server';
 import { newUserInput } from '../support/users';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
+
+// Starts real processes: the budgets scale with how loaded the machine is now.
+scaleFileTimeouts();
 
 // A service manager's restart as the built server sees it: SIGTERM while a browser tab
 // is live, a request is half-sent and a node's daemon runs. The request finishes, the
@@ -89,144 +93,148 @@ async function slowLogin(url: string, body: string, gate: Promise<void>) {
 }
 
 describe('SIGTERM', () => {
-  it('drains requests, tells live tabs to reconnect, exits within 10 s and leaves the daemons to the next start', async () => {
-    expect(fs.existsSync(BUNDLE), 'the server is built (npm test builds it first)').toBe(true);
-    const user = newUserInput();
-    const first = start();
-    let second: ReturnType<typeof start> | undefined;
-    let third: ReturnType<typeof start> | undefined;
-    let fourth: ReturnType<typeof start> | undefined;
-    try {
-      await expect.poll(first.url, { timeout: 20_000 }).toBeTruthy();
-      const url = first.url()!;
-      const reg = await fetch(`${url}/public_api/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(user),
-      });
-      expect(reg.status).toBe(200);
-      expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).code).toBe(0);
-      const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
-      expect(created.code, created.err).toBe(0);
-      const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
-      await expect
-        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 30_000 })
-        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
-      const [sim] = simulatorsHere();
-      expect(sim).toBeGreaterThan(0);
-
-      // A live tab, an idle keep-alive connection, and a request half-sent.
-      const ws = new WebSocket(`${url.replace('http', 'ws')}/live`);
-      const messages: string[] = [];
-      ws.on('message', (m) => messages.push(String(m)));
-      const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-      const agent = new http.Agent({ keepAlive: true });
-      await new Promise<void>((resolve) =>
-        http.get(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)),
-      );
-      let sendRest!: () => void;
-      const inFlight = (
-        await slowLogin(
-          url,
-          JSON.stringify({ username: user.username, password: user.password }),
-          new Promise((r) => (sendRest = r)),
-        )
-      ).answer;
-
-      const t0 = Date.now();
-      first.child.kill('SIGTERM');
-      // Taking no new connections at once.
-      // A new connection each time (no pooled keep-alive one, whose reset would also fail).
-      const connect = () =>
-        new Promise<string>((resolve) => {
-          http
-            .get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`))
-            .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  it(
+    'drains requests, tells live tabs to reconnect, exits within 10 s and leaves the daemons to the next start',
+    async () => {
+      expect(fs.existsSync(BUNDLE), 'the server is built (npm test builds it first)').toBe(true);
+      const user = newUserInput();
+      const first = start();
+      let second: ReturnType<typeof start> | undefined;
+      let third: ReturnType<typeof start> | undefined;
+      let fourth: ReturnType<typeof start> | undefined;
+      try {
+        await expect.poll(first.url, { timeout: scaled(20_000) }).toBeTruthy();
+        const url = first.url()!;
+        const reg = await fetch(`${url}/public_api/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(user),
         });
-      await expect.poll(connect).toBe('ECONNREFUSED');
-      // The tab got the notice, then a 1012 (service restart) close.
-      expect(await closed).toBe(1012);
-      expect(messages.some((m) => JSON.parse(m).method === 'reconnect')).toBe(true);
-      // The request under way still gets its whole answer: the login succeeds.
-      sendRest();
-      const answer = await inFlight;
-      expect(answer.status, answer.text).toBe(200);
-      expect(JSON.parse(answer.text).auth_token).toMatch(/\S{20,}/);
-      expect(await first.exited).toBe(0);
-      expect(Date.now() - t0).toBeLessThan(10_000);
-      agent.destroy();
-      expect(first.output()).toMatch(/"msg":"local engine leaves its daemons running"/);
-      expect(first.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"left running"/);
+        expect(reg.status).toBe(200);
+        expect((await cli('billing', 'adjust', user.username, '+20', '--reason', 'welcome')).code).toBe(0);
+        const created = await cli('fleet', 'create', 'dash', '--user', user.username, '--plan', 'dedicated');
+        expect(created.code, created.err).toBe(0);
+        const node = /node (dash-[0-9a-f]+) requested/.exec(created.out)![1];
+        await expect
+          .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: scaled(30_000) })
+          .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+        const [sim] = simulatorsHere();
+        expect(sim).toBeGreaterThan(0);
 
-      // The daemon ran on, and the next start adopts it instead of starting another.
-      expect(alive(sim)).toBe(true);
-      second = start();
-      await expect.poll(second.url, { timeout: 20_000 }).toBeTruthy();
-      await expect
-        .poll(() => second!.output(), { timeout: 10_000 })
-        .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
-      expect(simulatorsHere()).toEqual([sim]);
-      await expect
-        .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: 15_000 })
-        .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
+        // A live tab, an idle keep-alive connection, and a request half-sent.
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/live`);
+        const messages: string[] = [];
+        ws.on('message', (m) => messages.push(String(m)));
+        const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+        const agent = new http.Agent({ keepAlive: true });
+        await new Promise<void>((resolve) =>
+          http.get(`${url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)),
+        );
+        let sendRest!: () => void;
+        const inFlight = (
+          await slowLogin(
+            url,
+            JSON.stringify({ username: user.username, password: user.password }),
+            new Promise((r) => (sendRest = r)),
+          )
+        ).answer;
 
-      // Ctrl-C in a terminal: the daemons stop with the server. Under `npm start` the
-      // server gets it twice (the terminal's and npm's forward): still one clean stop.
-      second.child.kill('SIGINT');
-      second.child.kill('SIGINT');
-      expect(await second.exited).toBe(0);
-      expect(second.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"stopped"/);
-      expect(alive(sim)).toBe(false);
+        const t0 = Date.now();
+        first.child.kill('SIGTERM');
+        // Taking no new connections at once.
+        // A new connection each time (no pooled keep-alive one, whose reset would also fail).
+        const connect = () =>
+          new Promise<string>((resolve) => {
+            http
+              .get(`${url}/healthz`, { agent: false }, (res) => resolve(`open ${res.resume().statusCode}`))
+              .on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          });
+        await expect.poll(connect).toBe('ECONNREFUSED');
+        // The tab got the notice, then a 1012 (service restart) close.
+        expect(await closed).toBe(1012);
+        expect(messages.some((m) => JSON.parse(m).method === 'reconnect')).toBe(true);
+        // The request under way still gets its whole answer: the login succeeds.
+        sendRest();
+        const answer = await inFlight;
+        expect(answer.status, answer.text).toBe(200);
+        expect(JSON.parse(answer.text).auth_token).toMatch(/\S{20,}/);
+        expect(await first.exited).toBe(0);
+        expect(Date.now() - t0).toBeLessThan(10_000);
+        agent.destroy();
+        expect(first.output()).toMatch(/"msg":"local engine leaves its daemons running"/);
+        expect(first.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"left running"/);
 
-      // Under systemd the operator stops the daemons a stop left with `fleet stop-local`:
-      // refused while a server runs (it would start them again), then they are gone.
-      third = start();
-      await expect.poll(third.url, { timeout: 20_000 }).toBeTruthy();
-      await expect.poll(() => simulatorsHere().length, { timeout: 20_000 }).toBe(1);
-      const [sim3] = simulatorsHere();
-      expect(sim3).not.toBe(sim);
-      const refused = await cli('fleet', 'stop-local');
-      expect(refused.code).toBe(1);
-      expect(refused.err).toMatch(
-        /Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/,
-      );
-      expect(alive(sim3)).toBe(true);
-      third.child.kill('SIGTERM');
-      expect(await third.exited).toBe(0);
-      expect(alive(sim3)).toBe(true);
-      const stopLocal = await cli('fleet', 'stop-local');
-      expect(stopLocal.code, stopLocal.err).toBe(0);
-      expect(stopLocal.out).toMatch(/stopped 1 daemon: _simulator/);
-      expect(alive(sim3)).toBe(false);
-      expect((await cli('fleet', 'stop-local')).out).toMatch(/no daemons were running/);
+        // The daemon ran on, and the next start adopts it instead of starting another.
+        expect(alive(sim)).toBe(true);
+        second = start();
+        await expect.poll(second.url, { timeout: scaled(20_000) }).toBeTruthy();
+        await expect
+          .poll(() => second!.output(), { timeout: scaled(10_000) })
+          .toMatch(new RegExp(`"msg":"local engine adopted running daemon".*"pid":${sim}\\b`));
+        expect(simulatorsHere()).toEqual([sim]);
+        await expect
+          .poll(async () => (await cli('fleet', 'nodes')).out, { timeout: scaled(15_000) })
+          .toMatch(new RegExp(`${node}\\s.*\\s(syncing|running)\\s`));
 
-      // `systemctl kill`: the server and its daemons get SIGTERM together. Nothing is
-      // restarted behind the operator's back while the server drains.
-      fourth = start();
-      await expect.poll(fourth.url, { timeout: 20_000 }).toBeTruthy();
-      await expect.poll(() => simulatorsHere().length, { timeout: 20_000 }).toBe(1);
-      const [sim4] = simulatorsHere();
-      expect(sim4).not.toBe(sim3);
-      // A request under way keeps the server draining past the engine's restart backoff.
-      let finish!: () => void;
-      const slow = (
-        await slowLogin(
-          fourth.url()!,
-          JSON.stringify({ username: user.username, password: user.password }),
-          new Promise((r) => (finish = r)),
-        )
-      ).answer;
-      process.kill(fourth.child.pid!, 'SIGTERM');
-      process.kill(sim4, 'SIGTERM');
-      await new Promise((r) => setTimeout(r, 2000));
-      finish();
-      expect((await slow).status).toBe(200);
-      expect(await fourth.exited).toBe(0);
-      expect(fourth.output()).not.toMatch(/daemon exited unexpectedly; restarting/);
-      expect(simulatorsHere()).toEqual([]);
-    } finally {
-      for (const p of [first, second, third, fourth]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
-    }
-  }, 120_000);
+        // Ctrl-C in a terminal: the daemons stop with the server. Under `npm start` the
+        // server gets it twice (the terminal's and npm's forward): still one clean stop.
+        second.child.kill('SIGINT');
+        second.child.kill('SIGINT');
+        expect(await second.exited).toBe(0);
+        expect(second.output()).toMatch(/"msg":"nodekeep stopped".*"daemons":"stopped"/);
+        expect(alive(sim)).toBe(false);
+
+        // Under systemd the operator stops the daemons a stop left with `fleet stop-local`:
+        // refused while a server runs (it would start them again), then they are gone.
+        third = start();
+        await expect.poll(third.url, { timeout: scaled(20_000) }).toBeTruthy();
+        await expect.poll(() => simulatorsHere().length, { timeout: scaled(20_000) }).toBe(1);
+        const [sim3] = simulatorsHere();
+        expect(sim3).not.toBe(sim);
+        const refused = await cli('fleet', 'stop-local');
+        expect(refused.code).toBe(1);
+        expect(refused.err).toMatch(
+          /Another Nodekeep server \(pid \d+\) is already running on the data folder .* Stop it first \(systemctl stop nodekeep\)/,
+        );
+        expect(alive(sim3)).toBe(true);
+        third.child.kill('SIGTERM');
+        expect(await third.exited).toBe(0);
+        expect(alive(sim3)).toBe(true);
+        const stopLocal = await cli('fleet', 'stop-local');
+        expect(stopLocal.code, stopLocal.err).toBe(0);
+        expect(stopLocal.out).toMatch(/stopped 1 daemon: _simulator/);
+        expect(alive(sim3)).toBe(false);
+        expect((await cli('fleet', 'stop-local')).out).toMatch(/no daemons were running/);
+
+        // `systemctl kill`: the server and its daemons get SIGTERM together. Nothing is
+        // restarted behind the operator's back while the server drains.
+        fourth = start();
+        await expect.poll(fourth.url, { timeout: scaled(20_000) }).toBeTruthy();
+        await expect.poll(() => simulatorsHere().length, { timeout: scaled(20_000) }).toBe(1);
+        const [sim4] = simulatorsHere();
+        expect(sim4).not.toBe(sim3);
+        // A request under way keeps the server draining past the engine's restart backoff.
+        let finish!: () => void;
+        const slow = (
+          await slowLogin(
+            fourth.url()!,
+            JSON.stringify({ username: user.username, password: user.password }),
+            new Promise((r) => (finish = r)),
+          )
+        ).answer;
+        process.kill(fourth.child.pid!, 'SIGTERM');
+        process.kill(sim4, 'SIGTERM');
+        await new Promise((r) => setTimeout(r, 2000));
+        finish();
+        expect((await slow).status).toBe(200);
+        expect(await fourth.exited).toBe(0);
+        expect(fourth.output()).not.toMatch(/daemon exited unexpectedly; restarting/);
+        expect(simulatorsHere()).toEqual([]);
+      } finally {
+        for (const p of [first, second, third, fourth]) if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+      }
+    },
+    scaled(120_000),
+  );
 });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startPodman, type Podman } from '../support/podman';
 import { waitFor } from '../support/wait';
 import { newUserInput } from '../support/users';
+import { builtExecutable } from '../support/executable';
 
 // docs/self-hosting.md followed on a Debian machine without Node.js: a minimal Debian
 // with systemd as PID 1 (a container of Podman's, privileged so that the unit's
@@ -37,18 +37,16 @@ const sh = (script: string) => pm().cli(['exec', NAME, 'bash', '-euo', 'pipefail
 /** The operator's `nk` of docs/self-hosting.md. */
 const nk = (args: string) => sh(`runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} ${args}`);
 
-/** The executable of this checkout, built unless the one in dist/ is newer than the build. */
+/** The executable of this checkout, in dist/ where the steps below copy it from (built once per content: test/support/executable.ts). */
 function ensureExecutable() {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm run test:peers builds it first)').toBe(
     true,
   );
-  const newest = Math.max(
-    ...['dist/server/main.js', 'dist/client/index.html'].map((f) =>
-      fs.existsSync(f) ? fs.statSync(f).mtimeMs : Infinity,
-    ),
-  );
-  if (fs.existsSync(EXE) && fs.statSync(EXE).mtimeMs > newest) return;
-  execFileSync(process.execPath, ['scripts/package.mjs'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 240_000 });
+  const built = builtExecutable();
+  if (path.resolve(built) === path.resolve(EXE)) return;
+  fs.copyFileSync(built, EXE);
+  fs.chmodSync(EXE, 0o755);
+  fs.copyFileSync(`${built}.sha256`, `${EXE}.sha256`);
 }
 
 let port = 0;

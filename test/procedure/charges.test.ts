@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { MAINNET } from '../support/addresses';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
 import { ConfigError, loadConfig } from '../../src/server/kernel/config';
 import { currentPrices } from '../../src/server/coins/prices';
@@ -30,6 +30,7 @@ import { freshUser } from '../support/users';
 
 const open: Deps[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const d of open.splice(0)) await d.close();
 });
 async function deps(): Promise<Deps> {
@@ -122,6 +123,10 @@ describe('Initial Charge', () => {
   });
 
   it('is paid in the deploy; a deploy the balance cannot cover is refused with nothing written', async () => {
+    // The expected charge is computed before the deploy: a UTC midnight between the two
+    // would make the deploy's first day whole and its charge larger. The clock is pinned
+    // at noon of today (only Date; timers and I/O stay real).
+    vi.useFakeTimers({ toFake: ['Date'], now: dayStart(dayOf(Date.now())) + DAY_MS / 2 });
     const d = await deps();
     await insertHost(d.db, {
       name: 'local',
