@@ -244,4 +244,35 @@ describe('console Customers and Money in the browser', () => {
         ).toHaveLength(1);
     },
   );
+  it('shows balances in cents and the ledger entry exactly', { timeout: 120_000 }, async () => {
+    const odd = await freshUser(server.deps, { prefix: 'cents' });
+    await server.deps.db.transaction().execute((trx) =>
+      creditDeposit(trx, {
+        userId: odd.id,
+        amount: 269_368,
+        via: 'card',
+        idempotencyKey: `e2e-cents-${odd.id}`,
+        description: 'Card payment',
+        card: { fingerprint: null },
+      }),
+    );
+    const page = await session.newPage();
+    await logInWithCode(page, operator, phone);
+    await page.goto('/console');
+    await nav(page, 'Customers');
+    await at(page, '/console/customers');
+    await page.getByLabel('Username, email or id', { exact: true }).fill(odd.username);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const row = page.locator('tr', { has: page.getByRole('link', { name: odd.username, exact: true }) });
+    await row.getByRole('cell', { name: '$0.27', exact: true }).waitFor();
+    await row.getByRole('link', { name: odd.username, exact: true }).click();
+    await at(page, `/console/customers/${odd.id}`);
+    await page
+      .getByTestId('customer-balance')
+      .filter({ hasText: /^\$0\.27$/ })
+      .waitFor();
+    // The single entry keeps its exact amount: it is what was booked.
+    await page.getByRole('cell', { name: '$0.269368', exact: true }).waitFor();
+    await page.getByText(/^Balance \$0\.27, \d+ transfers?\.$/).waitFor();
+  });
 });

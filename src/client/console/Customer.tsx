@@ -8,7 +8,7 @@ import { TextField } from '../ui/Field';
 import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
 import { useForm } from '../ui/useForm';
-import { usd, utc } from './format';
+import { usd, usdExact, utc } from './format';
 import { ConversationLog } from './Support';
 import { escapeBidi } from '../../shared/bidi';
 import { CustomerText } from './CustomerText';
@@ -262,7 +262,7 @@ function LedgerSection({ id }: { id: number }) {
                       <td>
                         <CustomerText text={t.description} />
                       </td>
-                      <td className="nowrap">{usd(t.amount_micros)}</td>
+                      <td className="nowrap">{usdExact(t.amount_micros)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -305,7 +305,7 @@ function NodesSection({ p }: { p: CustomerProfile }) {
                 <td>{n.state}</td>
                 <td>{n.status}</td>
                 <td>{n.server_ip ?? '-'}</td>
-                <td className="nowrap">{usd(n.daily_price_micros)}</td>
+                <td className="nowrap">{usdExact(n.daily_price_micros)}</td>
                 <td className="nowrap">{utc(n.created_at)}</td>
               </tr>
             ))}

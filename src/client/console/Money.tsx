@@ -7,7 +7,7 @@ import { Alert, FormAlerts } from '../ui/Alert';
 import { TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { useForm } from '../ui/useForm';
-import { usd, utc } from './format';
+import { usd, usdExact, utc } from './format';
 import { ReferralBonuses } from './ReferralBonuses';
 
 import { escapeBidi } from '../../shared/bidi';
@@ -191,7 +191,7 @@ function downloadCsv(rows: GiftCodeRow[]) {
     [
       r.id,
       r.hint,
-      usd(r.amount_micros).replace('$', ''),
+      usdExact(r.amount_micros).replace('$', ''),
       r.batch,
       r.created_at,
       r.expires_at,
@@ -368,7 +368,7 @@ function Deposits() {
                     <td>{d.amount}</td>
                     <td>{d.confirmations}</td>
                     <td>{d.state}</td>
-                    <td className="nowrap">{d.usd_micros === null ? '-' : usd(d.usd_micros)}</td>
+                    <td className="nowrap">{d.usd_micros === null ? '-' : usdExact(d.usd_micros)}</td>
                     <td className="console-detail">{d.txid}</td>
                   </tr>
                 ))}

@@ -2,7 +2,7 @@ import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
-import { usd, utc } from './format';
+import { usd, usdExact, utc } from './format';
 import { escapeBidi } from '../../shared/bidi';
 import { CustomerText } from './CustomerText';
 
@@ -44,7 +44,7 @@ export function ReferralBonuses() {
                     <td className="nowrap">{utc(b.created_at)}</td>
                     <td>{b.referrer != null ? <CustomerText text={b.referrer} /> : `#${b.referrer_id}`}</td>
                     <td>{b.referred != null ? <CustomerText text={b.referred} /> : `#${b.referred_user_id}`}</td>
-                    <td className="nowrap">{usd(b.amount_micros)}</td>
+                    <td className="nowrap">{usdExact(b.amount_micros)}</td>
                     <td>{b.reason}</td>
                     <td className="nowrap">{utc(b.matures_at)}</td>
                     <td className="nowrap">

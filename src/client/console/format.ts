@@ -1,9 +1,24 @@
 import { formatUsdExact } from '../../shared/money';
 
-/** Micro-dollars as the console shows them: "$12.50" (exact, at least two decimals). */
-export function usd(micros: number): string {
-  const text = formatUsdExact(micros);
+function signed(text: string): string {
   return text.startsWith('-') ? `-$${text.slice(1)}` : `$${text}`;
+}
+
+/**
+ * Micro-dollars as a balance or total reads: cents, rounded half away from zero
+ * ("$0.27" for 269,368 µUSD). Six decimals on a balance tell an operator nothing.
+ */
+export function usd(micros: number): string {
+  const cents = Math.sign(micros) * Math.round(Math.abs(micros) / 10_000);
+  return signed(formatUsdExact(cents * 10_000).replace(/(\.\d\d)\d*$/, '$1'));
+}
+
+/**
+ * Micro-dollars exactly ("$0.063", "$0.269368"), for per-day prices and single
+ * ledger entries, where rounding would misstate what was charged.
+ */
+export function usdExact(micros: number): string {
+  return signed(formatUsdExact(micros));
 }
 
 /** "2026-11-23 14:05:09 UTC" from an ISO time. */
