@@ -83,6 +83,8 @@ addTree(path.join(root, 'catalog/logos'), 'catalog/logos');
 addTree(path.join(root, 'catalog/daemon-facts'), 'catalog/daemon-facts');
 // The image recipes `images build` sends to a host (catalog/images/README.md).
 addTree(path.join(root, 'catalog/images'), 'catalog/images');
+// The systemd unit `nodekeep install` writes (src/server/runtime/unit-file.ts).
+files['deploy/nodekeep.service'] = path.join(root, 'deploy/nodekeep.service');
 const addons = { sqlite: 'native/better_sqlite3.node', argon2: 'native/argon2.node' };
 files[addons.sqlite] = require.resolve('better-sqlite3/build/Release/better_sqlite3.node');
 const argon2Dir = path.dirname(require.resolve('@node-rs/argon2/package.json'));

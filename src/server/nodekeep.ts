@@ -8,6 +8,8 @@ import { SIMULATOR_COMMAND } from './fleet/engines/registry';
 import { runSimulatorProcess } from './fleet/simulator/process';
 import { assetIndex, inExecutable, unpackedDir } from './runtime/executable';
 import { runServer } from './serve';
+import { installCommand } from './runtime/install-command';
+import { INSTALL_USAGE } from './runtime/install';
 import path from 'node:path';
 
 /**
@@ -24,6 +26,8 @@ const USAGE = `usage: nodekeep [--env-file <file>] [serve | <command> ... | --ve
                             environment variables (the service's are in
                             ${SERVICE_ENV_FILE})
   nodekeep <command>        an operator command on the same DATA_DIR (list below)
+  nodekeep install          install it as a systemd service (as root;
+                            nodekeep install --help says how)
   nodekeep --version        this build's version
   --env-file <file>         read variables from a file first (KEY=value lines);
                             variables already in the environment win
@@ -70,6 +74,13 @@ async function main(): Promise<number | undefined> {
   if (first === 'help' || first === '--help' || first === '-h') {
     process.stdout.write(USAGE + '\n');
     return runCli(['help'], process.env);
+  }
+  if (first === 'install') {
+    if (argv.includes('--help')) {
+      process.stdout.write(INSTALL_USAGE);
+      return 0;
+    }
+    return installCommand(argv.slice(1));
   }
   if (first === SIMULATOR_COMMAND) {
     await runSimulatorProcess(argv.slice(1));
