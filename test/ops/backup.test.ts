@@ -1,12 +1,15 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { runCli } from '../../src/server/cli/main';
 import { connectionOf } from '../../src/server/db/open';
 import { sweepLeftovers, writeBackup } from '../../src/server/ops/backup';
+import { readTar, tarBuffer, type TarEntry } from '../../src/server/kernel/tar';
 import { cliRun } from '../support/cli';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { loopback, requestFrom } from '../support/from-ip';
@@ -142,6 +145,18 @@ describe('backup and restore', () => {
         const whole = fs.readFileSync(archive);
         fs.writeFileSync(damaged, whole.subarray(0, Math.floor(whole.length / 2)));
         expect(await runCli(['restore', damaged], { DATA_DIR: target }, { out: () => {} })).toBe(1);
+        // A well-formed archive whose database changed by one byte after the backup was made.
+        const flipped = path.join(path.dirname(archive), 'flipped.tar.gz');
+        const entries: TarEntry[] = [];
+        await readTar(Readable.from(zlib.gunzipSync(whole)), async (h, content) => {
+          const chunks: Buffer[] = [];
+          for await (const c of content) chunks.push(c as Buffer);
+          const body = Buffer.concat(chunks);
+          if (h.name === 'nodekeep.sqlite') body[body.length - 1] ^= 0xff;
+          entries.push({ name: h.name, mode: h.mode, content: body });
+        });
+        fs.writeFileSync(flipped, zlib.gzipSync(await tarBuffer(entries)));
+        expect(await runCli(['restore', flipped], { DATA_DIR: target }, { out: () => {} })).toBe(1);
         const foreign = path.join(path.dirname(archive), 'foreign.tar.gz');
         fs.writeFileSync(foreign, 'not a backup');
         expect(await runCli(['restore', foreign], { DATA_DIR: target }, { out: () => {} })).toBe(1);
@@ -153,6 +168,9 @@ describe('backup and restore', () => {
       );
       expect(err.join('')).toMatch(
         /damaged\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(unexpected end of file\)\. Nothing was replaced\./,
+      );
+      expect(err.join('')).toMatch(
+        /flipped\.tar\.gz is damaged: nodekeep\.sqlite does not match the checksum in its manifest \(changed after the backup was made\)\. Nothing was replaced\./,
       );
       expect(err.join('')).toMatch(
         /foreign\.tar\.gz is damaged \(cut short in a copy\?\) or not a Nodekeep backup \(incorrect header check\)/,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -25,12 +26,22 @@ const Manifest = v.strictObject({
   created_at: v.string(),
   migrations: v.array(v.string()),
   files: v.array(v.picklist([DB_NAME, KEY_FILE_NAME])),
+  // Each file's SHA-256 (hex), checked before a restore replaces anything. Optional: backups
+  // made before it was added carry none and still restore (gzip's CRC guards them).
+  sha256: v.optional(v.record(v.picklist([DB_NAME, KEY_FILE_NAME]), v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)))),
 });
 type Manifest = v.InferOutput<typeof Manifest>;
 
 export class BackupError extends Error {}
 
 const stamp = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
+
+/** A file's SHA-256 in hex, read as a stream (a database of any size). */
+async function sha256Of(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
 
 /** The file name of a backup made at `ms` in `dir`. */
 export const backupFileName = (dir: string, ms: number) => path.join(dir, `nodekeep-${stamp(ms)}.tar.gz`);
@@ -110,6 +121,7 @@ export async function writeBackup(
       created_at: new Date(now).toISOString(),
       migrations,
       files: files.map((f) => f.name as Manifest['files'][number]),
+      sha256: Object.fromEntries(await Promise.all(files.map(async (f) => [f.name, await sha256Of(f.file)]))),
     };
     fs.mkdirSync(path.dirname(out), { recursive: true, mode: 0o700 });
     await pipeline(
@@ -271,6 +283,11 @@ async function restoreLocked(
       throw new BackupError(
         `${archive} is incomplete: it lacks ${manifest.files.filter((f) => !names.includes(f)).join(', ') || DB_NAME}.`,
       );
+    for (const [name, sum] of Object.entries(manifest.sha256 ?? {}))
+      if ((await sha256Of(path.join(work, name))) !== sum)
+        throw new BackupError(
+          `${archive} is damaged: ${name} does not match the checksum in its manifest (changed after the backup was made). Nothing was replaced.`,
+        );
     const copy = path.join(work, DB_NAME);
     const db = openSqlite(copy, { fileMustExist: true });
     let applied: string[];
