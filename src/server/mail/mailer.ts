@@ -14,14 +14,19 @@ export interface Mailer {
 export type SmtpTimeouts = { connectionMs: number; greetingMs: number; socketMs: number };
 export const SMTP_TIMEOUTS: SmtpTimeouts = { connectionMs: 10_000, greetingMs: 10_000, socketMs: 30_000 };
 
-export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Mailer {
-  // One connection per mail (no pool): a server that hangs holds only the mail it hangs on.
-  const transport = nodemailer.createTransport({
+/** A transport to the SMTP server at `url` that gives up after `timeouts`. */
+function smtpTransport(url: string, timeouts: SmtpTimeouts) {
+  return nodemailer.createTransport({
     url,
     connectionTimeout: timeouts.connectionMs,
     greetingTimeout: timeouts.greetingMs,
     socketTimeout: timeouts.socketMs,
   });
+}
+
+export function smtpMailer(url: string, from: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Mailer {
+  // One connection per mail (no pool): a server that hangs holds only the mail it hangs on.
+  const transport = smtpTransport(url, timeouts);
   return {
     kind: 'smtp',
     async send(mail, signal) {
@@ -70,12 +75,7 @@ export function logMailer(log: Logger): Mailer {
  * (nodemailer's verify), sending nothing. Resolves with null, or the server's refusal.
  */
 export async function checkSmtpLogin(url: string, timeouts: SmtpTimeouts = SMTP_TIMEOUTS): Promise<string | null> {
-  const transport = nodemailer.createTransport({
-    url,
-    connectionTimeout: timeouts.connectionMs,
-    greetingTimeout: timeouts.greetingMs,
-    socketTimeout: timeouts.socketMs,
-  });
+  const transport = smtpTransport(url, timeouts);
   try {
     await transport.verify();
     return null;
