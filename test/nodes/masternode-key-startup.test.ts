@@ -99,7 +99,7 @@ describe('a data folder with plaintext masternode keys', () => {
     expect(mine.status).toBe(200);
     expect(mine.body.data.setup.commands).toContainEqual({
       label: 'masternode.conf',
-      text: `pivx-before1 {address} ${key} ${TX} 1`,
+      text: `pivx-before1 <ip>:51472 ${key} ${TX} 1`, // not placed: the page names the slot and says why
     });
     const theirs = await get(other.token);
     expect(theirs.status).toBe(404);

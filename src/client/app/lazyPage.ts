@@ -22,17 +22,28 @@ export function isChunkLoadError(err: unknown): boolean {
   );
 }
 
-function reloadedOnce(): boolean {
+/**
+ * The pages whose failed code made the tab reload, not yet loaded since. While any is
+ * there, a failing page shows its error instead of reloading again (no reload loop); a
+ * page's own success takes only its own name off, so another chunk loading fine after the
+ * reload (the chat, live events) does not clear the way for a second reload.
+ */
+function reloadedFor(): string[] {
   try {
-    return sessionStorage.getItem(RELOADED_KEY) !== null;
+    const raw = sessionStorage.getItem(RELOADED_KEY);
+    const list: unknown = raw ? JSON.parse(raw) : [];
+    return Array.isArray(list) ? list.map(String) : [];
   } catch {
-    return true; // no storage: never risk a reload loop
+    return ['storage']; // no storage: never risk a reload loop
   }
 }
 
-function markReloaded(on: boolean) {
+function markReloaded(name: string, on: boolean) {
   try {
-    if (on) sessionStorage.setItem(RELOADED_KEY, '1');
+    const names = new Set(reloadedFor());
+    if (on) names.add(name);
+    else names.delete(name);
+    if (names.size) sessionStorage.setItem(RELOADED_KEY, JSON.stringify([...names]));
     else sessionStorage.removeItem(RELOADED_KEY);
   } catch {
     // storage unavailable: nothing to remember
@@ -100,11 +111,11 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
   return lazy(async () => {
     try {
       const module = await loadWithRetries(load);
-      markReloaded(false);
+      markReloaded(String(name), false);
       return { default: module[name] as ComponentType };
     } catch (err) {
-      if (isChunkLoadError(err) && !reloadedOnce()) {
-        markReloaded(true);
+      if (isChunkLoadError(err) && reloadedFor().length === 0) {
+        markReloaded(String(name), true);
         window.location.reload();
         // The reload normally replaces this page first. A browser may drop it (its
         // navigation cancelled): then the route's error card says what happened, where
@@ -114,4 +125,24 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
       throw err;
     }
   }) as never; // lazy() is typed for a props-less page here; the result carries M[K]'s props
+}
+
+/**
+ * A part of the page that it works without (the chat bubble, live events): its code is
+ * asked for again like a page's, but if it still cannot be fetched the part is left out
+ * (renders nothing) rather than reloading the tab or taking the page down with it.
+ */
+export function lazyPart<M extends Record<string, unknown>, K extends keyof M>(
+  load: () => Promise<M>,
+  name: K,
+): M[K] extends ComponentType<infer P> ? ComponentType<P> : ComponentType {
+  return lazy(async () => {
+    try {
+      const module = await loadWithRetries(load);
+      return { default: module[name] as ComponentType };
+    } catch (err) {
+      if (!isChunkLoadError(err)) throw err;
+      return { default: () => null };
+    }
+  }) as never; // as in lazyPage: the result carries M[K]'s props
 }

@@ -3,15 +3,15 @@ import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../session/session';
 import { ProgressBar } from '../app/ProgressBar';
 import { PageLoading } from '../ui/Spinner';
-import { lazyPage } from '../app/lazyPage';
+import { lazyPart } from '../app/lazyPage';
 import { ErrorApp } from './ErrorApp';
 import { AppRoutes, MaintenanceRoutes } from './routes';
 import { trpc } from '../app/trpc';
 
 // Only a signed-in tab subscribes to live events: a visitor's first load goes without that code.
-const LiveEvents = lazyPage(() => import('./live'), 'LiveEvents');
+const LiveEvents = lazyPart(() => import('./live'), 'LiveEvents');
 // The chat bubble follows the page by a moment: its code is not part of the first load.
-const SupportChat = lazyPage(() => import('../support/SupportChat'), 'SupportChat');
+const SupportChat = lazyPart(() => import('../support/SupportChat'), 'SupportChat');
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */
 export function App() {

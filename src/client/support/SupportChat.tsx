@@ -1,11 +1,11 @@
 import { Suspense, useEffect, useState } from 'react';
-import { lazyPage } from '../app/lazyPage';
+import { lazyPart } from '../app/lazyPage';
 import { useLocation, useSearch } from 'wouter';
 import { useSession } from '../session/session';
 import { trpc } from '../app/trpc';
 import './support.css';
 
-const ChatPanel = lazyPage(() => import('./ChatPanel'), 'ChatPanel');
+const ChatPanel = lazyPart(() => import('./ChatPanel'), 'ChatPanel');
 
 /**
  * The support chat bubble, on every page but the console's. The panel (its queries,
