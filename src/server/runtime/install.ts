@@ -227,7 +227,8 @@ export async function runInstall(
     );
   else if (!changed) io.out('Nothing changed: Nodekeep is installed as asked.');
   io.out(
-    `Nodekeep: ${url} (first operator: register there, then \`runuser -u ${USER} -- nodekeep users promote <name>\`)`,
+    // The server prints a one-time setup link at each start while no operator exists (auth/first-run.ts).
+    `Nodekeep: ${url} (no operator yet? open the one-time setup link the service prints: journalctl -u nodekeep | grep setup)`,
   );
   return { changed, url };
 }
