@@ -13,9 +13,15 @@ describe('chainSynced', () => {
     expect(chainSynced(reply)).toBe(true);
     expect(chainSynced({ ...reply, initial_block_downloading: true, blocks: 10, headers: 10 })).toBe(false);
   });
-  it('keeps the bitcoin flag and the blocks >= headers fallback', () => {
+  it('is synced only when the flag is off and the blocks have caught up with the headers', () => {
     const base = { blocks: 5, headers: 9, verificationprogress: 0.5 };
-    expect(chainSynced({ ...base, initialblockdownload: false })).toBe(true);
+    // bitcoind clears the flag for good once its tip is recent, blocks behind or not.
+    expect(chainSynced({ ...base, initialblockdownload: false })).toBe(false);
+    expect(chainSynced({ ...base, blocks: 9, initialblockdownload: false })).toBe(true);
+    // The block whose header just came is still in flight: one behind is synced.
+    expect(chainSynced({ ...base, blocks: 8, initialblockdownload: false })).toBe(true);
+    expect(chainSynced({ ...base, blocks: 9, initialblockdownload: true })).toBe(false);
+    // A daemon without the flag: the blocks against the headers alone.
     expect(chainSynced(base)).toBe(false);
     expect(chainSynced({ ...base, blocks: 9 })).toBe(true);
   });

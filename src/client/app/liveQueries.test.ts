@@ -1,8 +1,8 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
 import { describe, expect, it } from 'vitest';
 import { liveEventNames, type LiveEvent } from '../../shared/events';
-import { LIVE_EVENT_QUERIES, queriesFor, queryKeyOf } from './liveQueries';
+import { LIVE_EVENT_QUERIES, queriesFor, queryKeyOf, readAgain } from './liveQueries';
 import { trpc } from './trpc';
 
 // The queries a signed-in user may have in the cache, under the keys tRPC's own hooks use.
@@ -122,5 +122,42 @@ describe('live event → queries map', () => {
       else expect(stale, type).not.toContain('status');
       expect(stale, type).not.toContain('tfa');
     }
+  });
+});
+
+describe('readAgain', () => {
+  /** A page showing a node: its query's fetches answer when the test says. */
+  function slowQuery() {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const answers: Array<(v: string) => void> = [];
+    const observer = new QueryObserver(client, {
+      queryKey: ['nodes', 'get_masternode'],
+      queryFn: () => new Promise<string>((resolve) => answers.push(resolve)),
+    });
+    const stop = observer.subscribe(() => {});
+    const data = () => client.getQueryData(['nodes', 'get_masternode']);
+    return { client, answers, data, stop };
+  }
+
+  it('reads again a query whose first fetch was out when the event came', async () => {
+    const { client, answers, data, stop } = slowQuery();
+    expect(answers).toHaveLength(1);
+    readAgain(client, { queryKey: ['nodes'] });
+    answers[0]('syncing'); // read before the change
+    await expect.poll(() => answers.length).toBe(2);
+    answers[1]('start required');
+    await expect.poll(data).toBe('start required');
+    stop();
+  });
+
+  it('is needed: invalidateQueries alone joins the first fetch and never reads again', async () => {
+    const { client, answers, data, stop } = slowQuery();
+    void client.invalidateQueries({ queryKey: ['nodes'] });
+    answers[0]('syncing');
+    await expect.poll(data).toBe('syncing');
+    // Whatever else settles first: still one fetch.
+    await client.getQueryCache().find({ queryKey: ['nodes', 'get_masternode'] })!.promise;
+    expect(answers).toHaveLength(1);
+    stop();
   });
 });

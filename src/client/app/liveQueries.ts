@@ -1,3 +1,4 @@
+import type { InvalidateQueryFilters, QueryClient } from '@tanstack/react-query';
 import type { inferRouterInputs } from '@trpc/server';
 import type { LiveEvent, LiveEventName, LiveEventPayload } from '../../shared/events';
 import type { AppRouter } from '../../server/router';
@@ -95,4 +96,25 @@ export function queriesFor(event: LiveEvent): QueryTarget[] {
 export function queryKeyOf(target: QueryTarget): readonly unknown[] {
   const path = target.path.split('.');
   return target.input === undefined ? [path] : [path, { input: target.input, type: 'query' }];
+}
+
+/**
+ * Marks the matching queries stale and refetches the active ones, like TanStack's
+ * `invalidateQueries`, and also reads again a query whose first fetch is still out.
+ * TanStack joins an invalidation to a first fetch in flight instead of restarting it,
+ * and that fetch's answer may have been read before the change the event announces
+ * (a node page loading on a busy server kept "Syncing" after its "Start required").
+ */
+export function readAgain(queryClient: QueryClient, filters: InvalidateQueryFilters): void {
+  const cache = queryClient.getQueryCache();
+  for (const query of cache.findAll(filters)) {
+    if (query.state.fetchStatus !== 'fetching' || query.state.data !== undefined) continue;
+    const unsubscribe = cache.subscribe((e) => {
+      if (e.query !== query || query.state.fetchStatus === 'fetching') return;
+      if (e.type !== 'updated' && e.type !== 'removed') return;
+      unsubscribe();
+      if (e.type === 'updated') void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    });
+  }
+  void queryClient.invalidateQueries(filters);
 }

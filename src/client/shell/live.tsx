@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { publishLive } from '../app/liveBus';
-import { queriesFor, queryKeyOf } from '../app/liveQueries';
+import { queriesFor, queryKeyOf, readAgain } from '../app/liveQueries';
 import { errorCode } from '../app/errors';
 import { tokenStore } from '../app/storage';
 import { trpc } from '../app/trpc';
@@ -10,7 +10,8 @@ import { trpc } from '../app/trpc';
 /**
  * The logged-in user's live events: one subscription, mounted once per token. The
  * events carry ids (tracked), so after a dropped connection or a server restart
- * wsLink resubscribes with `lastEventId` and the server replays what was missed.
+ * wsLink resubscribes with `lastEventId` and the server replays what was missed; the
+ * first subscription's gap (before it had an id) is closed by reading again on `sync`.
  */
 export function LiveEvents() {
   const utils = trpc.useUtils();
@@ -18,7 +19,15 @@ export function LiveEvents() {
   const toasts = useToasts();
 
   function handle(event: LiveEvent | { type: 'sync' }) {
-    if (event.type === 'sync') return; // only gives the subscription a position to resume from
+    if (event.type === 'sync') {
+      // A new subscription (page load, login) streams from now on: an event raised between
+      // the page's first reads and this point was never sent (a node that went from "Start
+      // required" to Running meanwhile stayed "Start required"). Read those again, once.
+      // Resumed subscriptions get no sync: the server replays what they missed instead.
+      const at = Date.now();
+      readAgain(queryClient, { predicate: (q) => q.state.dataUpdatedAt <= at });
+      return;
+    }
     // Pages that wait for one event (the deploy page for its server_created) listen here.
     publishLive(event);
     switch (event.type) {
@@ -30,14 +39,14 @@ export function LiveEvents() {
         // Switch app at once; the status call confirms it (and carries the rest).
         utils.system.status.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
         utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
-        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
+        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
         return;
       case 'update_balance': {
         // Show the new balance at once in the top bar, without a round trip; the billing page refetches.
         utils.auth.get_common_info.setData(undefined, (old) =>
           old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old,
         );
-        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
+        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
         return;
       }
       case 'new_notification':
@@ -46,7 +55,7 @@ export function LiveEvents() {
         return;
       default:
         // Hints to refetch: only the queries the event concerns (liveQueries.ts).
-        for (const target of queriesFor(event)) void queryClient.invalidateQueries({ queryKey: queryKeyOf(target) });
+        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
     }
   }
 

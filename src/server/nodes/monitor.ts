@@ -284,7 +284,10 @@ export class Monitor {
     const shownNow = syncProgressOf(sync);
     const syncMoved =
       (shownBefore === null) !== (shownNow === null) ||
-      (shownNow !== null && (shownNow.blocks !== shownBefore?.blocks || shownNow.eta_s !== shownBefore?.eta_s));
+      (shownNow !== null &&
+        (shownNow.blocks !== shownBefore?.blocks ||
+          shownNow.headers !== shownBefore?.headers ||
+          shownNow.eta_s !== shownBefore?.eta_s));
 
     const firstAnswer = obs !== null && node.first_answer_at === null;
     let visibleChange =

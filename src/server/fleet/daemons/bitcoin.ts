@@ -15,10 +15,18 @@ const BlockchainInfo = v.object({
   initial_block_downloading: v.optional(v.boolean()),
 });
 
-/** Synced: the daemon's IBD flag is off, or, without one, the blocks have caught up with the headers. */
+/** Blocks a synced node may trail its headers by: the one whose header came just before it. */
+const BLOCK_IN_FLIGHT = 1;
+
+/**
+ * Synced: the daemon's IBD flag is off (or it has none) and its blocks have caught up
+ * with the headers it knows. The flag alone is not enough: bitcoind clears it for good
+ * once its tip is recent, so a node that was away for an hour, or that is still fetching
+ * the last few blocks of a young chain, says "not in IBD" while it is blocks behind.
+ */
 export function chainSynced(chain: v.InferOutput<typeof BlockchainInfo>): boolean {
   const ibd = chain.initialblockdownload ?? chain.initial_block_downloading;
-  return ibd === false || (ibd === undefined && chain.blocks >= chain.headers);
+  return ibd !== true && chain.blocks >= chain.headers - BLOCK_IN_FLIGHT;
 }
 const NetworkInfo = v.object({
   version: v.number(),
