@@ -35,13 +35,8 @@ const coinsShowing = (what: string, shows: (body: any) => boolean) =>
 beforeAll(async () => {
   s = await startTestServer();
   ({ token, id: userId } = await freshUser(s.deps, { prefix: 'coiner' }));
-  // The demo market data is refreshed right after start.
-  for (
-    let i = 0;
-    i < 100 && typeof (await get('/public_api/get_coins')).body.data?.dash?.masternode_value.value !== 'number';
-    i++
-  )
-    await new Promise((r) => setTimeout(r, 100));
+  // The demo market data is refreshed right after start: wait until get_coins shows it.
+  await coinsShowing('demo market data', (b) => typeof b.data?.dash?.masternode_value.value === 'number');
 });
 afterAll(() => stopTestServer(s));
 
