@@ -49,6 +49,10 @@ export default defineConfig({
           name: 'unit',
           include: tiers.unit,
           env: { NODEKEEP_TEST_NO_SOCKETS: '1' },
+          // Files share a worker's modules: importing the server's code once per worker
+          // instead of once per file made these two tiers 3.5× faster (123 s → 34 s).
+          // Each file still makes its own database; none keeps state in modules.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
@@ -58,6 +62,10 @@ export default defineConfig({
           name: 'procedure',
           include: tiers.procedure,
           env: { NODEKEEP_TEST_NO_SOCKETS: '1' },
+          // Files share a worker's modules: importing the server's code once per worker
+          // instead of once per file made these two tiers 3.5× faster (123 s → 34 s).
+          // Each file still makes its own database; none keeps state in modules.
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
