@@ -82,7 +82,7 @@ async function bitcoin(target: RpcTarget, c: DepositCurrency): Promise<Omit<Depo
   if (c.imported_to > 0)
     return {
       ok: false,
-      detail: `${at}; wallet ${wallet} is gone, with ${c.next_index} addresses handed out`,
+      detail: `${at}; wallet ${wallet} is gone, with ${c.next_index} address${c.next_index === 1 ? '' : 'es'} handed out`,
       advice: `restore the wallet ${wallet} into the daemon's wallets folder (or point the currency at the daemon that has it)`,
     };
   return { ok: true, detail: `${at}; the watcher creates wallet ${wallet} at its first pass` };
