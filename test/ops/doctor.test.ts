@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { checkDataFolder, checkPublicUrl, checkSmtp } from '../../src/server/ops
 import { checkTimeSync } from '../../src/server/ops/doctor-clock';
 import { checkStripe } from '../../src/server/ops/doctor-stripe';
 import { loadConfig } from '../../src/server/kernel/config';
+import { makeTlsMaterial, startFakeTlsDocker } from '../support/fake-docker';
 import { startFakeStripe, type FakeStripe } from '../support/fake-stripe';
 import { startSmtp } from '../support/smtp';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
@@ -166,5 +168,57 @@ describe('nodekeep doctor', () => {
     const missing = await checkTimeSync(`${dir}/not-installed`);
     expect(missing).toMatchObject({ ok: true, warning: true, detail: expect.stringContaining('is not installed') });
     fs.rmSync(dir, { recursive: true });
+  });
+
+  it('a TLS Docker host: passes over TLS with its client certificate, fails with what to do when the host presents another CA', async () => {
+    const dir = fs.mkdtempSync(path.join(s.dataDir, 'doctor-tls-'));
+    const m = makeTlsMaterial(dir);
+    let docker = await startFakeTlsDocker(m);
+    const port = Number(new URL(docker.url).port);
+    try {
+      const cli = (...args: string[]) => {
+        const lines: string[] = [];
+        return runCli(args, { DATA_DIR: s.dataDir }, { out: (l) => lines.push(l) }).then((code) => ({ code, lines }));
+      };
+      const tlsFiles = [
+        '--tls-ca',
+        `${dir}/ca.pem`,
+        '--tls-cert',
+        `${dir}/client.pem`,
+        '--tls-key',
+        `${dir}/client.key`,
+      ];
+      expect(
+        (
+          await cli(
+            'hosts',
+            'add',
+            'tlsdoc',
+            '--engine',
+            'docker',
+            '--url',
+            docker.url,
+            '--ipv4',
+            '192.0.2.41',
+            ...tlsFiles,
+          )
+        ).code,
+      ).toBe(0);
+      const hostLine = async () => (await cli('doctor')).lines.find((l) => l.includes('host tlsdoc:'));
+      expect(await hostLine()).toBe(
+        `ok    host tlsdoc: ${docker.url} answers over TLS, 0 nodes of this platform on it`,
+      );
+      // The host's certificates were replaced by another CA's: this side no longer trusts it.
+      await docker.close();
+      docker = await startFakeTlsDocker(
+        makeTlsMaterial(fs.mkdtempSync(path.join(s.dataDir, 'doctor-tls-other-'))),
+        port,
+      );
+      expect(await hostLine()).toMatch(
+        /^FAIL {2}host tlsdoc: .*certificate.* — check that https:\/\/127\.0\.0\.1:\d+ is reachable from here and that its CA, client certificate and key are current/,
+      );
+    } finally {
+      await docker.close();
+    }
   });
 });
