@@ -13,6 +13,7 @@ const tiers = {
   /** Real coin daemons (litecoind, monerod) and a private Podman (Docker hosts; a Debian machine with systemd). */
   peers: [
     'test/peers/**/*.test.ts',
+    'test/ops/doctor-peers.test.ts',
     'test/fleet/local-engine.test.ts',
     'test/fleet/fleet-real-daemons.test.ts',
     'test/fleet/docker-engine.test.ts',

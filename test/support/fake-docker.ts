@@ -107,9 +107,13 @@ export function makeTlsMaterial(dir: string): {
   };
 }
 
-/** The same fake over TLS that demands a client certificate signed by `ca` (as dockerd --tlsverify does). */
+/**
+ * The same fake over TLS that demands a client certificate signed by `ca` (as dockerd
+ * --tlsverify does). `port`: listen where an earlier one did (its certificates replaced).
+ */
 export async function startFakeTlsDocker(
   m: ReturnType<typeof makeTlsMaterial>,
+  port = 0,
 ): Promise<{ url: string; calls: string[]; close: () => Promise<void> }> {
   const calls: string[] = [];
   const server = https.createServer(
@@ -121,10 +125,10 @@ export async function startFakeTlsDocker(
       res.writeHead(404).end('{}');
     },
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listening = (server.address() as AddressInfo).port;
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${listening}`,
     calls,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -11,7 +11,8 @@ import { startTestServer, stopTestServer, type TestServer } from './server';
  * - `POST /v1/checkout/sessions` (form-encoded, as the SDK sends it),
  * - `GET /v1/checkout/sessions/:id` (with `expand[]=payment_intent.payment_method`, the
  *   paid session's payment intent and its card, whose fingerprint the test chose),
- * - `POST /v1/checkout/sessions/:id/expire` (only an open session can be expired).
+ * - `POST /v1/checkout/sessions/:id/expire` (only an open session can be expired),
+ * - `GET /v1/balance` (doctor's key check).
  * Requests need `Authorization: Bearer <secret key>`. Idempotency-Key is honoured as
  * Stripe does: a repeat with the same body gets the first answer again (header
  * `Idempotent-Replayed: true`), with another body a 400 `idempotency_error`.
@@ -168,6 +169,17 @@ export async function startFakeStripe(opts: { secretKey: string }) {
     query: Record<string, any>,
   ): [number, unknown] {
     if (method === 'POST' && path === '/v1/checkout/sessions') return create(form);
+    // What `nodekeep doctor` reads to prove the secret key works (an empty test-mode account).
+    if (method === 'GET' && path === '/v1/balance')
+      return [
+        200,
+        {
+          object: 'balance',
+          available: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
+          pending: [{ amount: 0, currency: 'usd', source_types: { card: 0 } }],
+          livemode: false,
+        },
+      ];
     const m = /^\/v1\/checkout\/sessions\/([\w]+)(\/expire)?$/.exec(path);
     const s = m ? sessions.get(m[1]) : undefined;
     if (!m) return [404, stripeError('invalid_request_error', `Unrecognized request URL (${method}: ${path}).`)];

@@ -2,9 +2,16 @@ import fs from 'node:fs';
 import { statfs } from 'node:fs/promises';
 import type { Config } from '../kernel/config';
 import { checkSmtpLogin, SMTP_TIMEOUTS } from '../mail/mailer';
+import type { DB } from '../db/open';
+import type { Logger } from '../kernel/log';
+import { openSecretBox, type SecretBox } from '../secrets/box';
+import { checkTimeSync } from './doctor-clock';
+import { checkDeposits } from './doctor-deposits';
+import { checkHosts } from './doctor-hosts';
+import type { CheckResult } from './doctor-result';
+import { checkStripe } from './doctor-stripe';
 
-/** One line of `nodekeep doctor`: what was checked, and what to do when it failed. */
-export type CheckResult = { name: string; ok: boolean; detail: string; advice?: string };
+export type { CheckResult } from './doctor-result';
 
 /** A clock further than this from PUBLIC_URL's Date header is out of sync (TOTP allows 30 s). */
 const CLOCK_SKEW_MS = 10_000;
@@ -153,11 +160,20 @@ function safeUrl(raw: string): string {
 }
 
 /** Every check, in the order the operator fixes things. */
-export async function runDoctor(config: Config): Promise<CheckResult[]> {
-  return [
-    checkDataFolder(config),
-    await checkFreeDisk(config),
-    await checkSmtp(config),
-    ...(await checkPublicUrl(config)),
-  ];
+export async function runDoctor(config: Config, db: DB, log: Logger): Promise<CheckResult[]> {
+  // Opened only when a sealed secret is read: doctor never makes a key file of its own.
+  let box: SecretBox | undefined;
+  const lazyBox: Pick<SecretBox, 'open'> = {
+    open: (sealed, aad) => (box ??= openSecretBox(config.dataDir, config)).open(sealed, aad),
+  };
+  const [disk, smtp, stripe, deposits, hosts, publicUrl, timeSync] = await Promise.all([
+    checkFreeDisk(config),
+    checkSmtp(config),
+    checkStripe(config),
+    checkDeposits(db, lazyBox),
+    checkHosts(db, lazyBox, log),
+    checkPublicUrl(config),
+    checkTimeSync(),
+  ]);
+  return [checkDataFolder(config), disk, smtp, stripe, ...deposits, ...hosts, ...publicUrl, timeSync];
 }

@@ -110,7 +110,8 @@ export function sourceProblem(f: CurrencyFlags): string | null {
   }
 }
 
-function target(box: Pick<SecretBox, 'open'>, c: DepositCurrency): RpcTarget {
+/** How to call a currency's daemon: its URL and credentials (the sealed password opened). */
+export function currencyTarget(box: Pick<SecretBox, 'open'>, c: DepositCurrency): RpcTarget {
   const endpoint = parseRpcUrl(c.rpc_url);
   if (c.kind === 'monero') return { endpoint, timeoutMs: RPC_TIMEOUT_MS };
   if (c.rpc_cookie) return { endpoint, auth: cookieAuth(c.rpc_cookie), timeoutMs: RPC_TIMEOUT_MS };
@@ -129,10 +130,10 @@ export type Sources = {
 
 export function daemonSources(box: Pick<SecretBox, 'open'>): Sources {
   return {
-    bitcoin: (c) => bitcoinSource(target(box, c), c.wallet ?? `nodekeep-${c.id}`),
+    bitcoin: (c) => bitcoinSource(currencyTarget(box, c), c.wallet ?? `nodekeep-${c.id}`),
     monero: (c) =>
       moneroSource(
-        target(box, c),
+        currencyTarget(box, c),
         c.wallet
           ? { file: c.wallet, password: c.rpc_password ? box.open(c.rpc_password, passwordAad(c.id)) : '' }
           : null,

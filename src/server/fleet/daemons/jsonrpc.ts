@@ -64,13 +64,16 @@ export async function bitcoinCall<T>(
   params: unknown[],
   schema: v.GenericSchema<unknown, T>,
 ): Promise<T> {
-  const { json } = await daemonRequest(rpc.endpoint, {
+  const { status, json } = await daemonRequest(rpc.endpoint, {
     method: 'POST',
     path: rpc.wallet ? `/wallet/${encodeURIComponent(rpc.wallet)}` : '/',
     body: { jsonrpc: '1.0', id: 'nodekeep', method, params },
     auth: rpc.auth,
     timeoutMs: rpc.timeoutMs,
   });
+  // bitcoind answers bad credentials with an empty 401: say so rather than "not an envelope".
+  if (status === 401 || status === 403)
+    throw new DaemonError(`${method}: the daemon refused the RPC user and password (HTTP ${status})`, 'bad-reply');
   const env = v.safeParse(Envelope, json);
   if (!env.success) throw new DaemonError(`${method}: reply is not a JSON-RPC envelope`, 'bad-reply');
   if (env.output.error) throw new RpcError(method, env.output.error.code, env.output.error.message);
