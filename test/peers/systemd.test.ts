@@ -11,7 +11,9 @@ import { builtExecutable } from '../support/executable';
 
 // docs/self-hosting.md followed on a Debian machine without Node.js: a minimal Debian
 // with systemd as PID 1 (a container of Podman's, privileged so that the unit's
-// hardening really applies), the executable installed, deploy/nodekeep.service enabled.
+// hardening really applies), the executable checked and installed by its own
+// `nodekeep install` (user, folders, environment file, the unit it carries, enabled and
+// started), which a second run finds done.
 // The platform is used over HTTP and through `nk`, restarted by systemd (the daemon runs
 // on and is adopted), backed up, restored, and stopped with its nodes; a data folder it
 // must not run on fails the start once, not every 5 s.
@@ -95,7 +97,6 @@ beforeAll(async () => {
   );
   await pm().cli(['cp', EXE, `${NAME}:/root/nodekeep-linux-x64`]);
   await pm().cli(['cp', `${EXE}.sha256`, `${NAME}:/root/nodekeep-linux-x64.sha256`]);
-  await pm().cli(['cp', 'deploy/nodekeep.service', `${NAME}:/etc/systemd/system/nodekeep.service`]);
 }, 300_000);
 
 afterAll(async () => {
@@ -118,19 +119,40 @@ describe.skipIf(!!skip)('Nodekeep under systemd on Debian, as docs/self-hosting.
     );
     expect(await sh('command -v node || echo "no node"')).toMatch(/no node/);
 
-    // Install and Configure, as the docs say.
-    const installed = await sh(`
-      cd /root && sha256sum -c nodekeep-linux-x64.sha256
-      install -m 755 /root/nodekeep-linux-x64 /usr/local/bin/nodekeep
-      nodekeep --version
-      useradd --system --home /var/lib/nodekeep --create-home nodekeep
-      mkdir -p /etc/nodekeep
-      printf '%s\\n' DATA_DIR=/var/lib/nodekeep/data HOST=127.0.0.1 PORT=${port} FLEET_SIMULATOR=true 'MAIL_FROM="Nodekeep <noreply@example.com>"' > ${ENV_FILE}
-      chown root:nodekeep ${ENV_FILE} && chmod 640 ${ENV_FILE}
-      systemctl daemon-reload && systemctl enable --now nodekeep 2>&1`);
-    expect(installed).toMatch(/^nodekeep-linux-x64: OK\nnodekeep \d+\.\d+\.\d+/);
+    // Install, as the docs say: the file checked, then `install` with the public address.
+    // The test's own settings (the simulator, its port) are in the environment file first:
+    // install keeps what is there and adds the rest.
+    const install = `cd /root && ./nodekeep-linux-x64 install --public-url http://127.0.0.1:${port} --mail-from 'Nodekeep <noreply@example.com>'`;
+    expect(await sh(`cd /root && sha256sum -c nodekeep-linux-x64.sha256`)).toBe('nodekeep-linux-x64: OK\n');
+    const dry = await sh(`${install} --dry-run`);
+    expect(dry).toMatch(/^would     create system user nodekeep/m);
+    expect(dry).toMatch(/^Dry run: \d+ steps would change this system; nothing was changed\.$/m);
+    expect(await sh('id nodekeep 2>&1 || true')).toMatch(/no such user/);
+    await sh(`mkdir -p /etc/nodekeep && printf '%s\\n' PORT=${port} FLEET_SIMULATOR=true > ${ENV_FILE}`);
+    const installed = await sh(`${install} 2>&1`);
+    expect(installed).toMatch(/^done      created system user nodekeep$/m);
+    expect(installed).toMatch(/^done      systemd unit \/etc\/systemd\/system\/nodekeep\.service \(644, root:root\)$/m);
+    expect(installed).toMatch(/^done      nodekeep\.service started$/m);
+    expect(installed.trim().split('\n').at(-1)).toBe(
+      `Nodekeep: http://127.0.0.1:${port} (no operator yet? open the one-time setup link the service prints: journalctl -u nodekeep | grep setup)`,
+    );
+    expect(await sh('nodekeep --version')).toMatch(/^nodekeep \d+\.\d+\.\d+/);
+    // What it wrote: the settings kept, its own added, readable by root and the service only.
+    const envFile = await sh(`cat ${ENV_FILE}; stat -c '%a %U:%G' ${ENV_FILE}`);
+    expect(envFile).toContain(`PORT=${port}\nFLEET_SIMULATOR=true\n`);
+    expect(envFile).toContain(`PUBLIC_URL=http://127.0.0.1:${port}\n`);
+    expect(envFile).toContain('MAIL_FROM="Nodekeep <noreply@example.com>"\n');
+    expect(envFile).toMatch(/^640 root:nodekeep$/m);
+    // The unit it carries is the repository's.
+    expect(await sh('cat /etc/systemd/system/nodekeep.service')).toBe(
+      fs.readFileSync('deploy/nodekeep.service', 'utf8'),
+    );
     await expect.poll(healthy, { timeout: 30_000 }).toBe(200);
     expect((await fetch(url('/readyz'))).status).toBe(200);
+    // A second run finds everything done and leaves the running service alone.
+    const pidBefore = await sh('systemctl show -p MainPID --value nodekeep');
+    expect(await sh(`${install} 2>&1`)).toMatch(/^Nothing changed: Nodekeep is installed as asked\.$/m);
+    expect(await sh('systemctl show -p MainPID --value nodekeep')).toBe(pidBefore);
 
     // The unit's hardening holds: its own user, no capabilities, a read-only system but
     // for the data folder.

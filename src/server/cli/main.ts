@@ -9,6 +9,7 @@ import { imageCommands } from '../nodes/images-cli';
 import { backupCommands } from '../ops/backup-cli';
 import { logCommands } from '../console/cli';
 import { doctorCommands } from '../ops/doctor-cli';
+import { healthcheckCommands } from '../ops/healthcheck-cli';
 import { BackupError, writeBackup } from '../ops/backup';
 import { bundledCatalogPath, importCatalog } from '../coins/import';
 import { loadConfig } from '../kernel/config';
@@ -44,6 +45,7 @@ const commands: Record<string, CliCommand> = {
   ...backupCommands,
   ...logCommands,
   ...doctorCommands,
+  ...healthcheckCommands,
 };
 
 /** How the operator runs a command: from a checkout, or the single executable (`nodekeep`): runtime's `cliPrefix`. */
