@@ -19,7 +19,6 @@ import { builtExecutable } from '../support/executable';
 // must not run on fails the start once, not every 5 s.
 
 const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
-const EXE = `dist/nodekeep-${process.platform}-${process.arch}`;
 const NAME = `nk-systemd-${process.pid}`;
 const ENV_FILE = '/etc/nodekeep/nodekeep.env';
 
@@ -39,16 +38,15 @@ const sh = (script: string) => pm().cli(['exec', NAME, 'bash', '-euo', 'pipefail
 /** The operator's `nk` of docs/self-hosting.md. */
 const nk = (args: string) => sh(`runuser -u nodekeep -- nodekeep --env-file ${ENV_FILE} ${args}`);
 
-/** The executable of this checkout, in dist/ where the steps below copy it from (built once per content: test/support/executable.ts). */
-function ensureExecutable() {
+/**
+ * The executable of this checkout, used where the cache keeps it (built once per content:
+ * test/support/executable.ts). Never copied into dist/: another file's build writes there.
+ */
+function ensureExecutable(): string {
   expect(fs.existsSync('dist/client/index.html'), 'the client is built (npm run test:peers builds it first)').toBe(
     true,
   );
-  const built = builtExecutable();
-  if (path.resolve(built) === path.resolve(EXE)) return;
-  fs.copyFileSync(built, EXE);
-  fs.chmodSync(EXE, 0o755);
-  fs.copyFileSync(`${built}.sha256`, `${EXE}.sha256`);
+  return builtExecutable();
 }
 
 let port = 0;
@@ -73,7 +71,7 @@ const simulators = async () =>
 
 beforeAll(async () => {
   if (skip) return;
-  ensureExecutable();
+  const exe = ensureExecutable();
   port = await freePort();
   // The host's network (the test reaches the server on loopback); its own everything else.
   await pm().cli([
@@ -95,8 +93,8 @@ beforeAll(async () => {
     30_000,
     'systemd to boot',
   );
-  await pm().cli(['cp', EXE, `${NAME}:/root/nodekeep-linux-x64`]);
-  await pm().cli(['cp', `${EXE}.sha256`, `${NAME}:/root/nodekeep-linux-x64.sha256`]);
+  await pm().cli(['cp', exe, `${NAME}:/root/nodekeep-linux-x64`]);
+  await pm().cli(['cp', `${exe}.sha256`, `${NAME}:/root/nodekeep-linux-x64.sha256`]);
 }, 300_000);
 
 afterAll(async () => {

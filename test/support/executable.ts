@@ -36,18 +36,33 @@ export function builtExecutable(version = ''): string {
   const dir = path.join(CACHE, hash.digest('hex').slice(0, 16));
   const file = path.join(dir, EXECUTABLE_NAME);
   if (fs.existsSync(`${file}.sha256`)) return file; // the checksum is copied last: the pair is whole
-  execFileSync(process.execPath, ['scripts/package.mjs'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    timeout: 240_000,
-    env: { ...process.env, NODEKEEP_VERSION: version },
-  });
-  fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(`dist/${EXECUTABLE_NAME}`, file);
-  fs.chmodSync(file, 0o755);
-  fs.copyFileSync(`dist/${EXECUTABLE_NAME}.sha256`, `${file}.sha256`);
+  // Test files of one run build at the same time (the executable, systemd and container
+  // tests): scripts/package.mjs writes dist/ in place, so one build at a time, and the one
+  // that waited finds the pair the other made. flock(1) waits without polling.
+  fs.mkdirSync(CACHE, { recursive: true });
+  execFileSync(
+    'flock',
+    [
+      path.join(CACHE, 'build.lock'),
+      'sh',
+      '-euc',
+      `[ -f "$1.sha256" ] && exit 0
+"$2" scripts/package.mjs >/dev/null
+mkdir -p "$(dirname "$1")"
+cp "dist/$3" "$1" && chmod 755 "$1"
+cp "dist/$3.sha256" "$1.sha256"`,
+      'build',
+      file,
+      process.execPath,
+      EXECUTABLE_NAME,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], timeout: 480_000, env: { ...process.env, NODEKEEP_VERSION: version } },
+  );
   // Each is about 100 MB: keep the newest few (an earlier release and the current one).
   const kept = fs
-    .readdirSync(CACHE)
+    .readdirSync(CACHE, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map(({ name: d }) => d)
     .map((d) => ({ d, t: fs.statSync(path.join(CACHE, d)).mtimeMs }))
     .sort((a, b) => b.t - a.t);
   for (const { d } of kept.slice(KEEP)) fs.rmSync(path.join(CACHE, d), { recursive: true, force: true });
