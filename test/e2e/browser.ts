@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 
@@ -54,7 +54,9 @@ export async function at(page: Page, expected: string) {
 export function browserSession(serverUrl: () => string) {
   let browser: Browser | undefined;
   const pageErrors: string[] = [];
-  return {
+  /** Cookies and storage of a user signed in with 2FA, by username (see `signedIn`). */
+  const signedInStates = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
+  const session = {
     async launch() {
       browser = await launchChromium();
     },
@@ -62,8 +64,12 @@ export function browserSession(serverUrl: () => string) {
       await browser?.close();
     },
     /** A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it are kept. */
-    async newPage(width = 1280): Promise<Page> {
-      const context = await browser!.newContext({ baseURL: serverUrl(), viewport: { width, height: 860 } });
+    async newPage(width = 1280, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Page> {
+      const context = await browser!.newContext({
+        baseURL: serverUrl(),
+        viewport: { width, height: 860 },
+        storageState,
+      });
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       page.on('pageerror', (err) => pageErrors.push(err.message));
@@ -82,11 +88,29 @@ export function browserSession(serverUrl: () => string) {
       };
       return page;
     },
+    /**
+     * A page signed in as a user with 2FA, on /dashboard. The first call of a file logs in
+     * through the login page; later ones start from the session it made. Each login takes
+     * a fresh authenticator step (codes are never replayed), and a third login within one
+     * 30 s period would have to wait for the next.
+     */
+    async signedIn(user: { username: string; password: string }, phone: Authenticator, width = 1280) {
+      const state = signedInStates.get(user.username);
+      const page = await session.newPage(width, state);
+      if (state) {
+        await page.goto('/dashboard');
+        return page;
+      }
+      await logInWithCode(page, user, phone);
+      signedInStates.set(user.username, await page.context().storageState());
+      return page;
+    },
     /** Uncaught exceptions in the page fail the test that caused them. */
     assertNoPageErrors() {
       expect(pageErrors.splice(0)).toEqual([]);
     },
   };
+  return session;
 }
 
 const PERIOD_MS = 30_000;

@@ -7,7 +7,7 @@ import { creditDeposit } from '../../src/server/billing/deposit';
 import { insertUser } from '../../src/server/auth/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, consoleNav, logInLive, logInWithCode, screenshot } from './browser';
+import { at, Authenticator, browserSession, consoleNav, logInLive, screenshot } from './browser';
 
 // The console's Customers and Money pages in Chromium against the real server (built
 // client in dist/client: run `npm run build` first): an operator finds a customer and
@@ -52,8 +52,7 @@ describe('console Customers and Money in the browser', () => {
       await customerPage.goto('/dashboard/billing');
       await stat(customerPage, 'Account balance').filter({ hasText: '$0.00' }).waitFor();
 
-      const page = await session.newPage();
-      await logInWithCode(page, operator, phone);
+      const page = await session.signedIn(operator, phone);
       await page.goto('/console');
       await nav(page, 'Customers');
       await at(page, '/console/customers');
@@ -215,8 +214,7 @@ describe('console Customers and Money in the browser', () => {
         'awaiting_approval',
       ]);
 
-      const page = await session.newPage();
-      await logInWithCode(page, operator, phone);
+      const page = await session.signedIn(operator, phone);
       await page.goto('/console');
       await nav(page, 'Money');
       await at(page, '/console/money');
@@ -256,8 +254,7 @@ describe('console Customers and Money in the browser', () => {
         card: { fingerprint: null },
       }),
     );
-    const page = await session.newPage();
-    await logInWithCode(page, operator, phone);
+    const page = await session.signedIn(operator, phone);
     await page.goto('/console');
     await nav(page, 'Customers');
     await at(page, '/console/customers');
