@@ -130,7 +130,7 @@ describe('account flow in the browser', () => {
       expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('');
 
       await submitLogin(page, username, password);
-      await codeField.fill(await phone.nextStepCode());
+      await codeField.fill(await phone.code());
       await page.getByRole('button', { name: 'Verify code' }).click();
       await at(page, '/dashboard');
 

@@ -115,6 +115,8 @@ export function browserSession(serverUrl: () => string) {
 
 const PERIOD_MS = 30_000;
 const stepAt = (ms: number) => Math.floor(ms / PERIOD_MS);
+/** How much of the current period must remain for the previous step's code to be sent. */
+const BEHIND_MARGIN_MS = 10_000;
 
 /**
  * Authenticator codes as the user's phone would give them. The server accepts one
@@ -131,7 +133,11 @@ export class Authenticator {
     this.totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
   }
 
-  /** The current step's code, or the next step's if the current one was used. */
+  /**
+   * The earliest step's code the server still takes and that was not used: the previous
+   * step while at least 10 s of the current period remain (the server accepts one step
+   * behind until then), else the current one, else the next.
+   */
   code(): Promise<string> {
     return this.take(0);
   }
@@ -145,7 +151,8 @@ export class Authenticator {
     for (;;) {
       const now = Date.now();
       const current = stepAt(now);
-      const step = [current + ahead, current + 1].find((s) => s > this.lastStep);
+      const behind = ahead === 0 && (current + 1) * PERIOD_MS - now >= BEHIND_MARGIN_MS ? [current - 1] : [];
+      const step = [...behind, current + ahead, current + 1].find((s) => s > this.lastStep);
       if (step !== undefined) {
         this.lastStep = step;
         return this.totp.generate({ timestamp: step * PERIOD_MS });
