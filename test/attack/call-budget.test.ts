@@ -20,10 +20,14 @@ const FLOOD_MS = 10_000;
 const BATCH = 20;
 // The issue asks /healthz p99 under 100 ms and the customer's calls under 500 ms on an
 // idle test machine; `npm run bench` holds those numbers (docs/benchmarks.md). Here the
-// machine runs another test file beside this one on two cores, so the bounds sit well
-// under the old code's stall (p50 2 s) and well above what a loaded machine adds.
-const HEALTHZ_P99_MS = 250;
-const CUSTOMER_P99_MS = 750;
+// machine runs another test file beside this one on two cores (and CI must pass with the
+// machine loaded), so the bounds are on the median, which the stall moved by seconds (p50
+// 2.1 s) and load by milliseconds, and a tail far under the old stall's (max 4 s): a p99
+// bound of 250 ms failed at 253 ms on a loaded machine with nothing stalled.
+const HEALTHZ_P50_MS = 100;
+const HEALTHZ_P99_MS = 1_000;
+const CUSTOMER_P50_MS = 300;
+const CUSTOMER_P99_MS = 1_500;
 
 let s: TestServer;
 let attacker: FreshUser;
@@ -68,7 +72,9 @@ async function replay(request: { url: string; headers: Record<string, string> })
   // Every probe and every page load was answered, and well.
   expect(healthz.allOk).toBe(true);
   expect(page.allOk).toBe(true);
+  expect(healthz.p50).toBeLessThan(HEALTHZ_P50_MS);
   expect(healthz.p99).toBeLessThan(HEALTHZ_P99_MS);
+  expect(page.p50).toBeLessThan(CUSTOMER_P50_MS);
   expect(page.p99).toBeLessThan(CUSTOMER_P99_MS);
   expectFloodMetBudget(flood);
 }
