@@ -84,14 +84,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: 'browser',
-          include: tiers.browser,
-          testTimeout: 60_000,
-          // One Chromium for the tier; each file connects with contexts of its own.
-          globalSetup: ['test/support/chromium-server.ts'],
-          sequence: { groupOrder: 2 },
-        },
+        test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } },
       },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
       {

@@ -2,22 +2,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
-import { expect, inject } from 'vitest';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
+import { expect } from 'vitest';
 
-/** Debian's chromium, started for the caller alone; a browser is never downloaded. */
+/** Debian's chromium; a browser is never downloaded. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
-}
-
-/**
- * The browser tier's one Chromium (test/support/chromium-server.ts) when the run has it,
- * else one of the caller's own. Closing what this returns closes its contexts and, for
- * the shared one, only disconnects.
- */
-export function chromiumForFile(): Promise<Browser> {
-  const endpoint = inject('chromiumWsEndpoint');
-  return endpoint ? chromium.connect(endpoint) : launchChromium();
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 const SHOTS = path.resolve('test-results', 'screenshots');
@@ -57,7 +58,7 @@ export function browserSession(serverUrl: () => string) {
   const signedInStates = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
   const session = {
     async launch() {
-      browser = await chromiumForFile();
+      browser = await launchChromium();
     },
     async close() {
       await browser?.close();

@@ -4,7 +4,7 @@ import { getAlertSettings } from '../../src/server/notifications/alert-settings'
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { insertTestNode } from '../support/nodes';
 import { freshUser } from '../support/users';
-import { at, chromiumForFile, fitsViewport, logInLive, screenshot } from './browser';
+import { at, fitsViewport, launchChromium, logInLive, screenshot } from './browser';
 
 // The per-node alerts switch on the node page and the quiet hours on the notification
 // settings page, in Chromium at phone width against the real server and its SQLite file.
@@ -17,7 +17,7 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromiumForFile();
+  browser = await launchChromium();
 });
 afterEach(() => {
   expect(pageErrors.splice(0)).toEqual([]);
