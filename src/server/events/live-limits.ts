@@ -6,15 +6,18 @@ export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 5;
 export const MAX_SUBSCRIPTIONS_PER_USER = 20;
 
 const perConnection = new WeakMap<object, number>();
-const perUser = new Map<number, number>();
+/** Per server (its event hub): two servers in one process (tests) count their accounts apart. */
+const perUserOf = new WeakMap<object, Map<number, number>>();
 
 /**
  * Takes a subscription slot for this connection and user, or refuses with a clear
  * error; the returned function gives it back. A connection is known by its context's
  * request object, which the websocket adapter makes once per socket (an SSE stream
- * gets one per request).
+ * gets one per request); a server by its event hub, since user ids are its database's.
  */
-export function takeSubscriptionSlot(connection: object, userId: number): () => void {
+export function takeSubscriptionSlot(server: object, connection: object, userId: number): () => void {
+  let perUser = perUserOf.get(server);
+  if (!perUser) perUserOf.set(server, (perUser = new Map()));
   const c = perConnection.get(connection) ?? 0;
   const u = perUser.get(userId) ?? 0;
   if (c >= MAX_SUBSCRIPTIONS_PER_CONNECTION)

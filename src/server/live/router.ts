@@ -24,7 +24,7 @@ export const eventsRouter = router({
     .input(liveSubscriptionInput)
     .subscription(async function* ({ ctx, input, signal }) {
       const userId = ctx.user.id;
-      const release = takeSubscriptionSlot(ctx.req, userId);
+      const release = takeSubscriptionSlot(ctx.hub, ctx.req, userId);
       const pending: HubEvent[] = [];
       let wake: (() => void) | undefined;
       // The fast path (direct.ts): set once the subscription's id is known; `idle` while

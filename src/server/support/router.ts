@@ -73,7 +73,7 @@ export const supportRouter = router({
    */
   visitor_live: publicProcedure.input(supportVisitorInput).subscription(async function* ({ ctx, input, signal }) {
     const channel = visitorChannel(await visitorConversationId(ctx.db, input.token));
-    const release = takeSubscriptionSlot(ctx.req, channel);
+    const release = takeSubscriptionSlot(ctx.hub, ctx.req, channel);
     let pending = 0;
     let wake: (() => void) | undefined;
     const unsubscribe = ctx.hub.subscribe(channel, (e) => {
