@@ -47,6 +47,7 @@ import * as reminderShort from './2026-11-28T1040-reminder-short';
 import * as nodeUptimeEvents from './2026-11-28T1050-node-uptime-events';
 import * as nodeRewards from './2026-11-28T1060-node-rewards';
 import * as setupTokens from './2026-11-28T1350-setup-tokens';
+import * as authEpoch from './2026-11-28T1530-auth-epoch';
 import * as campaignBelowRegular from './2026-11-28T1200-campaign-below-regular';
 
 /**
@@ -104,4 +105,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1060-node-rewards': nodeRewards,
   '2026-11-28T1200-campaign-below-regular': campaignBelowRegular,
   '2026-11-28T1350-setup-tokens': setupTokens,
+  '2026-11-28T1530-auth-epoch': authEpoch,
 };

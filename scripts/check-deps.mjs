@@ -22,6 +22,7 @@ export const TABLE_OWNERS = {
   email_tokens: 'auth',
   username_holds: 'auth',
   setup_tokens: 'auth',
+  auth_epoch: 'auth',
   page_visits: 'auth',
   api_keys: 'apikeys',
   ledger_accounts: 'billing',

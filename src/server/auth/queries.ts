@@ -195,6 +195,13 @@ export async function findLiveSessionWithUser(db: Q, tokenHash: string, now: num
   };
 }
 
+/** The counter triggers move on every change that may end a session (migration 1530); one tiny read per request. */
+const authEpochRead = hotRead((db: Q) => db.selectFrom('auth_epoch').select('n').where('id', '=', 1));
+
+export async function authEpoch(db: Q): Promise<number> {
+  return (await authEpochRead(db))?.n ?? 0;
+}
+
 export function touchSession(db: Q, id: number, now: number, expiresAt: number) {
   return db.updateTable('sessions').set({ last_used_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }

@@ -4,7 +4,6 @@ import type { Session, User } from '../db/schema';
 import { insertSessionsEnded } from '../events/outbox';
 import { authPorts } from './ports';
 import {
-  findLiveSessionWithUser,
   insertSession,
   loginHistory,
   isSessionLive,
@@ -13,6 +12,7 @@ import {
   revokeUserSessions,
   touchSession,
 } from './queries';
+import { cachedLiveSession, sessionTouched } from './session-cache';
 import { hashToken, newToken } from './tokens';
 
 // Writing last-use on every request would make every read a write; once a minute is
@@ -70,11 +70,15 @@ export async function resolveSession(
 ): Promise<{ session: Session; user: User } | null> {
   if (token.length > 200) return null;
   const now = Date.now();
-  const found = await findLiveSessionWithUser(ctx.db, hashToken(token), now);
+  const tokenHash = hashToken(token);
+  const found = await cachedLiveSession(ctx.db, tokenHash, now);
   if (!found || found.user.disabled_at !== null) return null;
   const { session } = found;
-  if (now - session.last_used_at > TOUCH_EVERY_MS)
-    await touchSession(ctx.db, session.id, now, now + ctx.config.sessionTtlMs);
+  if (now - session.last_used_at > TOUCH_EVERY_MS) {
+    const expiresAt = now + ctx.config.sessionTtlMs;
+    await touchSession(ctx.db, session.id, now, expiresAt);
+    sessionTouched(ctx.db, tokenHash, now, expiresAt);
+  }
   return found;
 }
 
@@ -84,7 +88,7 @@ export async function resolveSession(
  */
 export async function sessionOwner(db: DB, token: string): Promise<number | null> {
   if (token.length > 200) return null;
-  const found = await findLiveSessionWithUser(db, hashToken(token), Date.now());
+  const found = await cachedLiveSession(db, hashToken(token), Date.now());
   return found && found.user.disabled_at === null ? found.user.id : null;
 }
 

@@ -18,6 +18,12 @@ export interface SetupTokensTable {
   expires_at: number;
 }
 
+/** One row (id 1) whose `n` triggers move on every change that may end a session (migration 1530). */
+export interface AuthEpochTable {
+  id: number;
+  n: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   username: string;
@@ -857,6 +863,7 @@ export interface Database {
   users: UsersTable;
   username_holds: UsernameHoldsTable;
   setup_tokens: SetupTokensTable;
+  auth_epoch: AuthEpochTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
   mail_outbox: MailOutboxTable;
