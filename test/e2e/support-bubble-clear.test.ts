@@ -58,4 +58,21 @@ describe('the support launcher', () => {
     await panel.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('support-launcher');
   });
+
+  it("is left out, with no dead button, when the chat's code cannot load", { timeout: 60_000 }, async () => {
+    const page = await session.newPage(1280);
+    let failed = 0;
+    const gaveUp = new Promise<void>((resolve) =>
+      page.on('requestfailed', (r) => {
+        // The first request and lazyPart's two retries.
+        if (/\/SupportChat-[^/]*\.js$/.test(r.url()) && ++failed === 3) resolve();
+      }),
+    );
+    await page.route(/\/SupportChat-[^/]*\.js$/, (route) => route.abort());
+    await page.goto('/faq');
+    await gaveUp;
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'Pricing' }).first().waitFor();
+    expect(await page.getByRole('button', { name: /Chat with support/ }).count()).toBe(0);
+  });
 });
