@@ -5,12 +5,13 @@ import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
 import { browserSession, logInLive, screenshot } from './browser';
+import { launcherOverlaps } from './launcherClear';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The coin list and the portfolio at phone width (390 px) are cards: ROI, fee, status
 // and Deploy (a node's status and its links) show without sideways scrolling; at 1280 px
-// the portfolio fits; the support chat's bubble covers no link, table or toast at the end
-// of the page. Run `npm run build` first.
+// the portfolio fits; the support chat's launcher covers no link, table or toast at any
+// scroll position. Run `npm run build` first.
 
 const dataDir = tempDataDir('nodekeep-e2e-phone-');
 const env = fastFleetEnv(dataDir);
@@ -39,22 +40,10 @@ async function inView(page: Page, el: Locator) {
   expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
 }
 
-/** At the end of the page, the bubble overlaps no link, table or the toasts' place. */
+/** The support chat's launcher lies over no link, table cell or toast at any scroll position (launcherClear.ts). */
 async function bubbleCoversNothing(page: Page) {
-  await page.getByRole('button', { name: /chat/i }).first().waitFor();
-  const overlaps = await page.evaluate(() => {
-    window.scrollTo(0, document.scrollingElement!.scrollHeight);
-    const bubble = document.querySelector('.support-bubble')!.getBoundingClientRect();
-    const hit = (r: DOMRect) =>
-      r.width > 0 && r.left < bubble.right && r.right > bubble.left && r.top < bubble.bottom && r.bottom > bubble.top;
-    const covered = [...document.querySelectorAll('main a, main table, main button')]
-      .filter((el) => !el.closest('.support-chat') && hit(el.getBoundingClientRect()))
-      .map((el) => el.outerHTML.slice(0, 80));
-    const toasts = document.querySelector('.toasts')!.getBoundingClientRect();
-    if (toasts.bottom > bubble.top) covered.push('the toasts');
-    return covered;
-  });
-  expect(overlaps).toEqual([]);
+  await page.getByRole('button', { name: /^Chat with support/ }).waitFor();
+  expect(await launcherOverlaps(page)).toEqual([]);
 }
 
 beforeAll(async () => {

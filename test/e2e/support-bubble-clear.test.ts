@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 import { browserSession, logInLive, screenshot } from './browser';
+import { launcherOverlaps } from './launcherClear';
 
-// The support chat's bubble floats over the page's bottom right. Wherever the page is
-// scrolled (top, middle, bottom), nothing it shows (a link, a button, a table, a toast)
-// has the bubble at its centre.
+// The support chat's launcher lies over nothing the page shows (a link, a button, a form
+// field, a table cell, a toast) at any scroll position, for a visitor and a customer, at
+// desktop and phone width: proved from the boxes for the whole scroll range (launcherClear.ts).
 // Built client: `npm run build` first.
 
 let server: TestServer;
@@ -24,53 +24,19 @@ afterAll(async () => {
   await stopTestServer(server);
 });
 
-/**
- * The elements the bubble covers with the window scrolled through the page, a third of
- * a window at a time: at each stop, after the frame that answers the scroll, every
- * link, button, table and toast whose centre is in the window is checked there.
- */
-function covered(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    const chat = document.querySelector('.support-chat');
-    if (!chat) return ['no bubble on this page'];
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const out = new Set<string>();
-    const last = document.documentElement.scrollHeight - window.innerHeight;
-    const stops: number[] = [];
-    for (let y = 0; y < last; y += Math.round(window.innerHeight / 3)) stops.push(y);
-    stops.push(Math.max(last, 0));
-    for (const y of stops) {
-      window.scrollTo({ top: y, behavior: 'instant' });
-      await frame();
-      for (const el of document.querySelectorAll<HTMLElement>('a[href], button, table, .toast')) {
-        if (chat.contains(el) || el.closest('[hidden]')) continue;
-        const r = el.getBoundingClientRect();
-        if (!r.width || !r.height) continue;
-        const x = r.left + r.width / 2;
-        const cy = r.top + r.height / 2;
-        if (cy < 0 || cy > window.innerHeight || x < 0 || x > document.documentElement.clientWidth) continue;
-        const hit = document.elementFromPoint(x, cy);
-        if (hit && chat.contains(hit))
-          out.add(`${el.tagName.toLowerCase()} "${(el.textContent ?? '').trim().slice(0, 40)}" at scroll ${y}`);
-      }
-    }
-    return [...out];
-  });
-}
-
-describe('the support bubble', () => {
+describe('the support launcher', () => {
   for (const width of [1280, 390]) {
-    it(`covers no link, button, table or toast at ${width} px`, { timeout: 120_000 }, async () => {
+    it(`covers no link, button, field, table cell or toast at ${width} px`, { timeout: 120_000 }, async () => {
       const page = await session.newPage(width);
       const problems: string[] = [];
       const check = async (path: string) => {
         await page.goto(path);
-        await page.locator('.support-bubble').waitFor();
+        await page.getByRole('button', { name: /^Chat with support/ }).waitFor();
         await page.waitForLoadState('networkidle');
-        const found = await covered(page);
+        const found = await launcherOverlaps(page);
         if (found.length) {
           problems.push(...found.map((f) => `${path}: ${f}`));
-          await screenshot(page, `bubble-${width}-${path.replaceAll('/', '_')}`);
+          await screenshot(page, `launcher-${width}-${path.replaceAll('/', '_')}`);
         }
       };
       for (const path of ['/', '/pricing', '/faq', '/dashboard']) await check(path);
@@ -79,4 +45,34 @@ describe('the support bubble', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it('opens from the keyboard, closes with Escape and gives the focus back', { timeout: 60_000 }, async () => {
+    const page = await session.newPage(390);
+    await page.goto('/faq');
+    const launcher = page.getByRole('button', { name: 'Chat with support' });
+    await launcher.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('dialog', { name: 'Support chat' });
+    await panel.getByRole('button', { name: 'Close support chat' }).waitFor();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('support-launcher');
+  });
+
+  it("is left out, with no dead button, when the chat's code cannot load", { timeout: 60_000 }, async () => {
+    const page = await session.newPage(1280);
+    let failed = 0;
+    const gaveUp = new Promise<void>((resolve) =>
+      page.on('requestfailed', (r) => {
+        // The first request and lazyPart's two retries.
+        if (/\/SupportChat-[^/]*\.js$/.test(r.url()) && ++failed === 3) resolve();
+      }),
+    );
+    await page.route(/\/SupportChat-[^/]*\.js$/, (route) => route.abort());
+    await page.goto('/faq');
+    await gaveUp;
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'Pricing' }).first().waitFor();
+    expect(await page.getByRole('button', { name: /Chat with support/ }).count()).toBe(0);
+  });
 });

@@ -128,7 +128,7 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M>(
 }
 
 /**
- * A part of the page that it works without (the chat bubble, live events): its code is
+ * A part of the page that it works without (the support chat, live events): its code is
  * asked for again like a page's, but if it still cannot be fetched the part is left out
  * (renders nothing) rather than reloading the tab or taking the page down with it.
  */

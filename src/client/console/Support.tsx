@@ -57,7 +57,7 @@ export function Support() {
               </ul>
             ) : (
               <p className="muted">
-                No conversations yet. Customers and visitors write from the chat bubble on every page.
+                No conversations yet. Customers and visitors write from the Support button in the header of every page.
               </p>
             )}
             {data.more ? (

@@ -4,6 +4,7 @@ import { useSession } from '../session/session';
 import { GuestLinks } from '../session/GuestLinks';
 import { ContactLink, CommunityLinks } from './support';
 import { Logo } from '../ui/Logo';
+import { SupportLauncher } from './SupportLauncher';
 import './site.css';
 
 /**
@@ -35,6 +36,7 @@ export function SiteLayout({ children, minimal = false }: { children: ReactNode;
             <Link href="/faq">FAQ</Link>
           </nav>
           <div className="site-actions">
+            <SupportLauncher />
             {user ? (
               <Link href="/dashboard" className="btn btn-primary btn-sm">
                 Dashboard

@@ -3,6 +3,7 @@ import { formatBalance } from '../../shared/format';
 import { useSession } from '../session/session';
 import { GuestLinks } from '../session/GuestLinks';
 import { Logo } from '../ui/Logo';
+import { SupportLauncher } from './SupportLauncher';
 import { TopBarRunway } from './Runway';
 import { NotificationsMenu } from './NotificationsMenu';
 import { PlatformStats } from './PlatformStats';
@@ -17,6 +18,7 @@ export function TopBar() {
         <Logo to="/dashboard" />
         <PlatformStats />
         <div className="topbar-actions">
+          <SupportLauncher />
           {user ? (
             <>
               <Link href="/dashboard/billing" className="balance" title="Account balance">

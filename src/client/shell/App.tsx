@@ -10,7 +10,8 @@ import { trpc } from '../app/trpc';
 
 // Only a signed-in tab subscribes to live events: a visitor's first load goes without that code.
 const LiveEvents = lazyPart(() => import('./live'), 'LiveEvents');
-// The chat bubble follows the page by a moment: its code is not part of the first load.
+// The support chat follows the page by a moment: its code is not part of the first load (the header's
+// button shows once it is here).
 const SupportChat = lazyPart(() => import('../support/SupportChat'), 'SupportChat');
 
 /** Start-up decides which app to show: loading, the error app, maintenance, or the real one. */

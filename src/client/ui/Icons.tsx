@@ -128,6 +128,15 @@ export function GiftIcon(p: IconProps) {
   );
 }
 
+/** A speech bubble: the support chat. */
+export function ChatIcon(p: IconProps) {
+  return (
+    <Svg {...p}>
+      <path d="M4 5h16v11H9l-5 4z" />
+    </Svg>
+  );
+}
+
 export function BellIcon(p: IconProps) {
   return (
     <Svg {...p}>
