@@ -202,7 +202,17 @@ describe('generic webhook against a real receiver', () => {
       receiver.state.failWith = null;
       const mark = receiver.received.length;
       await raiseDown(u.id, 'mn-fail2');
-      await new Promise((r) => setTimeout(r, 500));
+      // A delivery goes out only through a job queued in the raising transaction (committed
+      // by now): no job of this channel left and nothing received means none was queued, so
+      // none can come later (a job's row goes only after its delivery).
+      const fail2 = await s.deps.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('user_id', '=', u.id)
+        .where('params', 'like', '%"mn-fail2"%')
+        .executeTakeFirstOrThrow();
+      const offJobs = await findJobs(s.deps.db, 'notify.channel');
+      expect(offJobs.filter((j) => j.key.startsWith(`notify.channel:${fail2.id}:`))).toEqual([]);
       expect(receiver.received.slice(mark).filter((r) => r.body.includes('mn-fail2'))).toEqual([]);
 
       // Turned on again, it starts from 0 failures and delivers.
@@ -214,6 +224,8 @@ describe('generic webhook against a real receiver', () => {
         10_000,
         'delivery after turning on',
       );
+      // A later witness too: mn-fail3 got through, mn-fail2 still never did.
+      expect(receiver.received.slice(mark).filter((r) => r.body.includes('mn-fail2'))).toEqual([]);
     } finally {
       receiver.state.failWith = null;
     }

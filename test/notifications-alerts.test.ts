@@ -5,7 +5,7 @@ import { runCli } from '../src/server/cli/main';
 import { pidsMatching, waitFor } from './support/daemons';
 import { fastFleetEnv } from './support/fast-fleet';
 import { liveClient } from './support/live';
-import { monitorCheckAfter } from './support/monitor-check';
+import { monitorCheckAfter, networkCheckAfter } from './support/monitor-check';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from './support/server';
 import { startSmtp } from './support/smtp';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -298,7 +298,9 @@ describe('node down and back up, raised by the monitor', () => {
       15_000,
       'back',
     );
-    await new Promise((r) => setTimeout(r, 1000));
+    // A "back up" is raised in the transaction that clears failing_since; one more check
+    // committed after it is the witness that none followed late either.
+    await monitorCheckAfter(s.deps.db, mnId, Date.now());
     expect((await rowsOf(owner.id, mnId)).length).toBe(before);
   }, 60_000);
 
@@ -374,8 +376,9 @@ describe('rewards and network status, raised by the monitor', () => {
       'network_status',
     );
     expect(banned.message).toBe(`Your Dash node ${mnId} was PoSe banned by the network.`);
-    // Many network checks later, still one.
-    await new Promise((r) => setTimeout(r, 2000));
+    // Network checks later (each commits with whatever it raises), still one.
+    let since = banned.created_at;
+    for (let i = 0; i < 3; i++) since = await networkCheckAfter(s.deps.db, mnId, since);
     expect((await kindsOf(owner.id, mnId)).filter((k) => k === 'network_status')).toHaveLength(1);
     // Out of it and back into it: a second change, a second alert.
     expect((await simAdmin('POST', `/nodes/${mnId}/force`, { status: null })).status).toBe(200);
@@ -443,17 +446,27 @@ describe('quiet hours', () => {
     expect(rows.map((r) => r.kind)).toEqual(['node_deployed', 'start_required', 'node_down']);
     // In-app rows as always; their mail and their channel deliveries are held.
     expect(rows.every((r) => r.mail_held === 1 && r.channels_held === 1)).toBe(true);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(smtp.inbox.filter((m) => m.to.includes(u.email))).toEqual([]);
-    expect(receiver.received.length).toBe(before);
+    // Mail and channel deliveries go out only through jobs queued in the raising transaction
+    // (committed with the rows read above); held rows queued none, and no mail was written,
+    // so nothing can arrive later: no wait needed to see that nothing came.
+    for (const r of rows)
+      expect(
+        await s.deps.db
+          .selectFrom('jobs')
+          .select('key')
+          .where((eb) => eb.or([eb('key', '=', `notify.mail:${r.id}`), eb('key', 'like', `notify.channel:${r.id}:%`)]))
+          .execute(),
+      ).toEqual([]);
     expect(
       await s.deps.db
-        .selectFrom('jobs')
-        .select('id')
-        .where('name', '=', 'notify.channel')
-        .where('key', 'like', `notify.channel:${rows[0].id}:%`)
+        .selectFrom('mail_outbox')
+        .select('subject')
+        .where('to_addr', '=', u.email)
+        .where('subject', 'not like', 'Confirm your%')
         .execute(),
     ).toEqual([]);
+    expect(smtp.inbox.filter((m) => m.to.includes(u.email))).toEqual([]);
+    expect(receiver.received.length).toBe(before);
 
     // One summary job, due at the end of the quiet hours.
     const jobs = await s.deps.db
@@ -475,7 +488,21 @@ describe('quiet hours', () => {
     expect(summary.html).toContain('<ul>');
     // The webhook gets one signed summary message listing the three.
     await waitFor(async () => receiver.received.length > before, 15_000, 'channel summary');
-    await new Promise((r) => setTimeout(r, 1500));
+    // Witness that no second delivery is on its way: every channel job of the user's
+    // channel has run (a job's row goes when its delivery is done).
+    const channel = await s.deps.db
+      .selectFrom('alert_channels')
+      .select('id')
+      .where('user_id', '=', u.id)
+      .executeTakeFirstOrThrow();
+    await waitFor(
+      async () =>
+        (await s.deps.db.selectFrom('jobs').select('payload').where('name', 'like', 'notify.channel%').execute()).every(
+          (j) => (JSON.parse(j.payload) as { channel_id: number }).channel_id !== channel.id,
+        ),
+      15_000,
+      'channel jobs done',
+    );
     const got = receiver.received.slice(before);
     expect(got).toHaveLength(1);
     expect(got[0].verdict).toBe('ok');

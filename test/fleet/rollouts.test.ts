@@ -195,8 +195,10 @@ describe('daemon upgrades', () => {
     });
     await changeRollout(s.deps.db, cliActor(), r.id, 'pause');
     expect((await rollout(r.id)).state).toBe('paused');
-    // Whatever batch was under way ends; no other begins while paused.
-    await new Promise((res) => setTimeout(res, 1500));
+    // Whatever batch was under way ends; no other begins while paused. The witness: two
+    // whole runs of the rollout job that began after the pause (each would move a running rollout on).
+    await s.jobs.trigger('fleet.rollouts');
+    await s.jobs.trigger('fleet.rollouts');
     const paused = await rolloutNodes(r.id);
     expect(paused.filter((n) => n.state === 'healthy').length).toBeLessThanOrEqual(1);
     expect(paused.filter((n) => n.state === 'pending').length).toBeGreaterThanOrEqual(4);
@@ -214,8 +216,10 @@ describe('daemon upgrades', () => {
     await expect(changeRollout(s.deps.db, cliActor(), r.id, 'resume')).rejects.toSatisfy(
       (e) => e instanceof AppError && e.message === ROLLOUT_MESSAGES.finished,
     );
-    // Upgraded nodes keep the new version; the rest were not touched after the abort.
-    await new Promise((res) => setTimeout(res, 500));
+    // Upgraded nodes keep the new version; the rest were not touched after the abort (the
+    // witness: two whole runs of the rollout job that began after it).
+    await s.jobs.trigger('fleet.rollouts');
+    await s.jobs.trigger('fleet.rollouts');
     const after = await rolloutNodes(r.id);
     for (const n of after) expect(await versionOf(n.mn_id)).toBe(n.state === 'healthy' ? '22.2.1' : '22.2.0');
     expect(

@@ -225,7 +225,13 @@ describe('SIGTERM', () => {
         ).answer;
         process.kill(fourth.child.pid!, 'SIGTERM');
         process.kill(sim4, 'SIGTERM');
-        await new Promise((r) => setTimeout(r, 2000));
+        // The witness: the server saw the daemon's exit (while the request still holds it
+        // draining) and said what it did about it; a restart would be said in that same step.
+        await expect
+          .poll(() => /daemon exited (while the server stops|unexpectedly)/.test(fourth!.output()), {
+            timeout: scaled(20_000),
+          })
+          .toBe(true);
         finish();
         expect((await slow).status).toBe(200);
         expect(await fourth.exited).toBe(0);

@@ -363,7 +363,9 @@ describe.skipIf(!haveBinary(LITECOIND))('issue 10, done when', () => {
       await smtp.waitFor(referrer.email, /referral bonus/i, 30_000);
       // More blocks and more polls of the job credit nothing again.
       await mine(2);
-      await new Promise((r) => setTimeout(r, 2500));
+      // The witness: two whole runs of the deposit job that began after those blocks.
+      await s.jobs.trigger('deposits.watch');
+      await s.jobs.trigger('deposits.watch');
       expect(await transfers({ kind: 'crypto_deposit', credit: userAccount(user.id) })).toHaveLength(1);
 
       // ---- A card payment of $10 through the fake Stripe: the webhook comes twice, one credit, no second bonus.

@@ -145,7 +145,17 @@ export class ProcessSupervisor {
     if (!proc || proc.pid !== pid) return;
     this.procs.delete(id);
     const rec = this.records.read(id);
-    if (this.closing || !rec || rec.desired !== 'running') return;
+    if (!rec || rec.desired !== 'running') return;
+    if (this.closing) {
+      // Said, so that an operator (and the sigterm test) sees the exit was seen and left alone.
+      this.log.info('daemon exited while the server stops; not restarted', {
+        node: id,
+        pid,
+        exit_status: code,
+        signal,
+      });
+      return;
+    }
     // Unexpected exit: restart with backoff; a minute of good running resets the count.
     const ranMs = Date.now() - proc.startedAt;
     const n = ranMs > 60_000 ? 0 : (this.restarts.get(id) ?? 0);
