@@ -8,10 +8,21 @@ const api = process.env.NODEKEEP_API ?? 'http://127.0.0.1:8080';
 export default defineConfig({
   root: 'src/client',
   plugins: [react()],
+  resolve: {
+    // wouter imports the useSyncExternalStore shim for React 17; React 19 has the hook itself.
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: new URL('src/client/app/useSyncExternalStore.ts', import.meta.url).pathname,
+      },
+    ],
+  },
   build: {
     outDir: '../../dist/client',
     emptyOutDir: true,
     sourcemap: true,
+    // Every browser the app supports has <link rel=modulepreload>: no polyfill in the entry.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       // @trpc/client's modules have no side effects but do not say so (@trpc/server does):
       // without this its index keeps the websocket link in the entry even though only
