@@ -15,6 +15,11 @@ import { writeHotPaths } from './hot-paths';
 // BENCH_ONLY=http only its HTTP rows (get_common_info, get_coins), for quick iterations.
 const only = process.env.BENCH_ONLY;
 const hotOnly = only === 'hot';
+// BENCH_ONLY=initial_js: the client build's row alone (no server needed).
+if (only === 'initial_js') {
+  await benchInitialJs();
+  process.exit(0);
+}
 const commonInfo = await benchCommonInfo();
 // BENCH_ONLY=common_info: that row alone (to profile it: node --cpu-prof --import tsx bench/run.ts).
 if (only === 'common_info') process.exit(0);
