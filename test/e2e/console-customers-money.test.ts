@@ -67,21 +67,37 @@ describe('console Customers and Money in the browser', () => {
       await page.getByLabel('Amount (USD)', { exact: true }).fill('12.50');
       expect(await page.getByRole('button', { name: 'Post adjustment' }).isDisabled()).toBe(true);
       await page.getByLabel('Reason', { exact: true }).fill('Sorry for the outage on Sunday');
-      // A double submit (two submits before the first answer) posts one transfer.
-      await page
-        .locator('form', { has: page.getByRole('button', { name: 'Post adjustment' }) })
-        .evaluate((f: HTMLFormElement) => {
-          f.requestSubmit();
-          f.requestSubmit();
-        });
+      const credited = () =>
+        server.deps.db
+          .selectFrom('ledger_transfers')
+          .selectAll()
+          .where('credit_account', '=', userAccount(customer.id))
+          .execute();
+      const doubleSubmit = () =>
+        page
+          .locator('form', { has: page.getByRole('button', { name: 'Post adjustment' }) })
+          .evaluate((f: HTMLFormElement) => {
+            f.requestSubmit();
+            f.requestSubmit();
+          });
+      // Money moves only after the operator reads the amount and the balance it makes;
+      // Cancel posts nothing.
+      const ask = page.getByRole('dialog', { name: 'Add to the balance?' });
+      await doubleSubmit();
+      expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+        `Add $12.50 to ${customer.username}'s balance (now $0.00 → $12.50).`,
+      );
+      await ask.getByRole('button', { name: 'Cancel' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(await credited()).toEqual([]);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // A double submit (two submits before the first answer) asks once and posts one transfer.
+      await doubleSubmit();
+      await ask.getByRole('button', { name: 'Add', exact: true }).click();
       await page.getByText(`Done: ${customer.username}'s balance is now $12.50.`).waitFor();
       await page.getByTestId('customer-balance').filter({ hasText: '$12.50' }).waitFor();
       await page.getByRole('cell', { name: 'Sorry for the outage on Sunday' }).waitFor();
-      const credits = await server.deps.db
-        .selectFrom('ledger_transfers')
-        .selectAll()
-        .where('credit_account', '=', userAccount(customer.id))
-        .execute();
+      const credits = await credited();
       expect(credits.map((t) => [t.amount, t.description])).toEqual([[12_500_000, 'Sorry for the outage on Sunday']]);
 
       // The customer's open billing page follows without a reload.

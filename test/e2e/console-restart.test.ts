@@ -66,4 +66,34 @@ describe("the console's Restart", () => {
       .waitFor();
     expect(await gonePanel.getByText('restarted; its daemon answers').count()).toBe(0);
   }, 120_000);
+
+  it('destroys a node only after the operator confirms the dialog that names it and its owner; Cancel keeps it', async () => {
+    const id = await liveNode();
+    const before = await nodeRow(id);
+    const owner = await server.deps.db
+      .selectFrom('users')
+      .select('username')
+      .where('id', '=', before.user_id)
+      .executeTakeFirstOrThrow();
+    const page = await session.newPage();
+    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await page.goto('/console/fleet');
+    await page.getByRole('button', { name: id, exact: true }).click();
+    const panel = page.getByLabel(`Node ${id}`);
+    await panel.getByLabel('Reason for destroying').fill('Abuse report 42');
+    await panel.getByRole('button', { name: 'Destroy', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: `Destroy ${id}?` });
+    expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+      `${id}, the ${before.coin_id} node of ${owner.username}, is destroyed with its data. This cannot be undone.`,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect((await nodeRow(id)).state).toBe(before.state);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+
+    await panel.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await ask.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await panel.getByText('The node is being destroyed.').waitFor();
+    expect(['deleting', 'deleted']).toContain((await nodeRow(id)).state);
+  }, 120_000);
 });
