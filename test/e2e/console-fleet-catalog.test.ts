@@ -280,4 +280,32 @@ describe('console Fleet and Catalog in the browser', () => {
       ).toBe(true);
     }
   });
+
+  it('delists a coin only after the dialog that says what it does; Cancel leaves it listed', async () => {
+    const coin = await server.deps.db
+      .selectFrom('coins')
+      .select(['id', 'label', 'delisted'])
+      .where('delisted', '=', 0)
+      .where('id', 'not in', server.deps.db.selectFrom('node_view').select('coin_id'))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const delisted = async () =>
+      (await server.deps.db.selectFrom('coins').select('delisted').where('id', '=', coin.id).executeTakeFirstOrThrow())
+        .delisted;
+    await nav(page, 'Catalog');
+    await at(page, '/console/catalog');
+    const row = page.locator(`tr[data-coin="${coin.id}"]`);
+    const ask = page.getByRole('dialog', { name: `Delist ${coin.label}?` });
+    await row.getByRole('button', { name: 'Delist' }).click();
+    expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+      `No new ${coin.label} node can be deployed, and ${coin.label} leaves the coin lists: it hosts no nodes.`,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await delisted()).toBe(0);
+    await row.getByRole('button', { name: 'Delist' }).click();
+    await ask.getByRole('button', { name: `Delist ${coin.label}` }).click();
+    await row.getByText('delisted', { exact: true }).waitFor();
+    expect(await delisted()).toBe(1);
+  });
 });

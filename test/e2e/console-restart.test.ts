@@ -16,6 +16,8 @@ const env = fastFleetEnv(dataDir);
 let server: TestServer;
 const session = browserSession(() => server.url);
 let operator: FreshUser;
+// One authenticator for the file: it knows which codes it gave, so a second login waits for a fresh one.
+let authenticator: Authenticator;
 
 const cli = (...args: string[]) => cliRun(args, { DATA_DIR: dataDir, ...env });
 const nodeRow = (id: string) =>
@@ -25,6 +27,7 @@ beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
+  authenticator = new Authenticator(operator.tfaSecret!);
   expect((await cli('users', 'promote', operator.username)).code).toBe(0);
 });
 afterEach(session.assertNoPageErrors);
@@ -48,7 +51,7 @@ describe("the console's Restart", () => {
     const healthy = await liveNode();
     const gone = await liveNode();
     const page = await session.newPage();
-    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await logInWithCode(page, operator, authenticator);
     await page.goto('/console/fleet');
 
     await page.getByRole('button', { name: healthy, exact: true }).click();
@@ -76,7 +79,7 @@ describe("the console's Restart", () => {
       .where('id', '=', before.user_id)
       .executeTakeFirstOrThrow();
     const page = await session.newPage();
-    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await logInWithCode(page, operator, authenticator);
     await page.goto('/console/fleet');
     await page.getByRole('button', { name: id, exact: true }).click();
     const panel = page.getByLabel(`Node ${id}`);

@@ -193,7 +193,7 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
             onClick={() =>
               void confirm.ask({
                 title: `Delist ${c.label}?`,
-                effect: `${c.label} leaves the coin lists and no new node of it can be deployed; ${keepRunning(c.hosted)}.`,
+                effect: delistEffect(c.label, c.hosted),
                 confirmLabel: `Delist ${c.label}`,
                 busyLabel: 'Delisting…',
                 danger: true,
@@ -210,6 +210,13 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
       {confirm.dialog}
     </tr>
   );
+}
+
+/** What delisting does (the spec's coin states): the Delisted section holds it while it hosts nodes. */
+function delistEffect(label: string, hosted: number): string {
+  return hosted === 0
+    ? `No new ${label} node can be deployed, and ${label} leaves the coin lists: it hosts no nodes.`
+    : `No new ${label} node can be deployed; ${keepRunning(hosted)}, and ${label} shows under Delisted until they are deleted.`;
 }
 
 /** "3 hosted nodes keep running": what maintenance and delisting leave alone. */
