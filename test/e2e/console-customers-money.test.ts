@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { userAccount } from '../../src/server/billing/ledger';
@@ -7,7 +6,7 @@ import { creditDeposit } from '../../src/server/billing/deposit';
 import { insertUser } from '../../src/server/auth/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, consoleNav, logInLive, screenshot } from './browser';
+import { at, Authenticator, browserSession, consoleNav, downloadText, logInLive, screenshot } from './browser';
 
 // The console's Customers and Money pages in Chromium against the real server (built
 // client in dist/client: run `npm run build` first): an operator finds a customer and
@@ -129,10 +128,7 @@ describe('console Customers and Money in the browser', () => {
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
-      const csv = fs
-        .readFileSync((await download.path())!, 'utf8')
-        .trim()
-        .split('\n');
+      const csv = (await downloadText(download)).trim().split('\n');
       expect(csv[0]).toBe(
         'id,code_ends,amount_usd,batch,created_at,expires_at,state,redeemed_by,redeemed_at,revoked_at',
       );
