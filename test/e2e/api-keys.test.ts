@@ -84,9 +84,16 @@ describe('API page', () => {
         (await fetch(`${server.url}/api/get_masternodes`, { headers: { authorization: `Bearer ${shown}` } })).status,
       ).toBe(403);
 
-      // Delete.
+      // Delete: asked first, naming the key; Cancel keeps it.
+      const keysBefore = await server.deps.db.selectFrom('api_keys').selectAll().execute();
+      expect(keysBefore).toHaveLength(1);
       await row.getByRole('button', { name: 'Delete' }).click();
       const del = page.getByRole('dialog', { name: 'Delete API key' });
+      expect(await del.getByTestId('confirm-effect').innerText()).toContain(`${keysBefore[0].key_prefix}_…)`);
+      await del.getByRole('button', { name: 'Cancel' }).click();
+      await del.waitFor({ state: 'detached' });
+      expect(await server.deps.db.selectFrom('api_keys').selectAll().execute()).toEqual(keysBefore);
+      await row.getByRole('button', { name: 'Delete' }).click();
       await del.getByRole('button', { name: 'Delete' }).click();
       await page.getByText("You don't have any API keys").waitFor();
       expect(await server.deps.db.selectFrom('api_keys').selectAll().execute()).toEqual([]);

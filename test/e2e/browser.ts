@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
 
@@ -210,3 +210,13 @@ export async function logInWithCode(page: Page, user: { username: string; passwo
 /** Opens a console page from the console's navigation. */
 export const consoleNav = (page: Page, name: string) =>
   page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+
+/**
+ * A download's text. The browser runs as a server of its own (one Chromium for the run),
+ * where `download.path()` is refused: the file is streamed over the connection instead.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import fs from 'node:fs';
 import type { Page } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
 import { userAccount } from '../../src/server/billing/ledger';
@@ -7,7 +6,7 @@ import { creditDeposit } from '../../src/server/billing/deposit';
 import { insertUser } from '../../src/server/auth/queries';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
-import { at, Authenticator, browserSession, consoleNav, logInLive, screenshot } from './browser';
+import { at, Authenticator, browserSession, consoleNav, downloadText, logInLive, screenshot } from './browser';
 
 // The console's Customers and Money pages in Chromium against the real server (built
 // client in dist/client: run `npm run build` first): an operator finds a customer and
@@ -67,21 +66,37 @@ describe('console Customers and Money in the browser', () => {
       await page.getByLabel('Amount (USD)', { exact: true }).fill('12.50');
       expect(await page.getByRole('button', { name: 'Post adjustment' }).isDisabled()).toBe(true);
       await page.getByLabel('Reason', { exact: true }).fill('Sorry for the outage on Sunday');
-      // A double submit (two submits before the first answer) posts one transfer.
-      await page
-        .locator('form', { has: page.getByRole('button', { name: 'Post adjustment' }) })
-        .evaluate((f: HTMLFormElement) => {
-          f.requestSubmit();
-          f.requestSubmit();
-        });
+      const credited = () =>
+        server.deps.db
+          .selectFrom('ledger_transfers')
+          .selectAll()
+          .where('credit_account', '=', userAccount(customer.id))
+          .execute();
+      const doubleSubmit = () =>
+        page
+          .locator('form', { has: page.getByRole('button', { name: 'Post adjustment' }) })
+          .evaluate((f: HTMLFormElement) => {
+            f.requestSubmit();
+            f.requestSubmit();
+          });
+      // Money moves only after the operator reads the amount and the balance it makes;
+      // Cancel posts nothing.
+      const ask = page.getByRole('dialog', { name: 'Add to the balance?' });
+      await doubleSubmit();
+      expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+        `Add $12.50 to ${customer.username}'s balance (now $0.00 → $12.50).`,
+      );
+      await ask.getByRole('button', { name: 'Cancel' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(await credited()).toEqual([]);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      // A double submit (two submits before the first answer) asks once and posts one transfer.
+      await doubleSubmit();
+      await ask.getByRole('button', { name: 'Add', exact: true }).click();
       await page.getByText(`Done: ${customer.username}'s balance is now $12.50.`).waitFor();
       await page.getByTestId('customer-balance').filter({ hasText: '$12.50' }).waitFor();
       await page.getByRole('cell', { name: 'Sorry for the outage on Sunday' }).waitFor();
-      const credits = await server.deps.db
-        .selectFrom('ledger_transfers')
-        .selectAll()
-        .where('credit_account', '=', userAccount(customer.id))
-        .execute();
+      const credits = await credited();
       expect(credits.map((t) => [t.amount, t.description])).toEqual([[12_500_000, 'Sorry for the outage on Sunday']]);
 
       // The customer's open billing page follows without a reload.
@@ -113,10 +128,7 @@ describe('console Customers and Money in the browser', () => {
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export CSV' }).click(),
       ]);
-      const csv = fs
-        .readFileSync((await download.path())!, 'utf8')
-        .trim()
-        .split('\n');
+      const csv = (await downloadText(download)).trim().split('\n');
       expect(csv[0]).toBe(
         'id,code_ends,amount_usd,batch,created_at,expires_at,state,redeemed_by,redeemed_at,revoked_at',
       );

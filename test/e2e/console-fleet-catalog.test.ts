@@ -95,32 +95,43 @@ describe('console Fleet and Catalog in the browser', () => {
       await page.getByText('Host podman-e2e added.').waitFor();
       const podmanRow = page.locator('tr[data-host="podman-e2e"]');
       await podmanRow.getByTestId('host-state').getByText('active').waitFor();
-      page.once('dialog', (d) => void d.accept());
       await podmanRow.getByRole('button', { name: 'Drain podman-e2e' }).click();
+      await page
+        .getByRole('dialog', { name: 'Drain podman-e2e?' })
+        .getByRole('button', { name: 'Drain podman-e2e' })
+        .click();
       await podmanRow.getByTestId('host-state').getByText('draining').waitFor();
     }
 
-    // Draining stops new business on the host: the console asks first, naming the effect,
-    // and a refusal changes nothing.
-    const asked: string[] = [];
-    page.once('dialog', (d) => {
-      asked.push(d.message());
-      void d.dismiss();
-    });
+    // Draining stops new business on the host: the console asks first in its dialog, naming
+    // the effect with the host's real count, and Cancel changes nothing.
+    const hostState = async () =>
+      (
+        await server.deps.db
+          .selectFrom('hosts')
+          .select('state')
+          .where('name', '=', 'loop-e2e')
+          .executeTakeFirstOrThrow()
+      ).state;
+    const drainDialog = page.getByRole('dialog', { name: 'Drain loop-e2e?' });
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
-    await expect.poll(() => asked.length).toBe(1);
-    expect(asked[0]).toBe(
-      'Drain loop-e2e? No new node can be placed on loop-e2e; 0 nodes keep running. Activate it to take new nodes again.',
+    expect(await drainDialog.getByTestId('confirm-effect').innerText()).toBe(
+      'No new node can be placed on loop-e2e; 0 nodes keep running. Activate it to take new nodes again.',
     );
+    await drainDialog.getByRole('button', { name: 'Cancel' }).click();
+    await drainDialog.waitFor({ state: 'detached' });
     expect(await row.getByTestId('host-state').innerText()).toBe('active');
-    page.once('dialog', (d) => void d.accept());
+    expect(await hostState()).toBe('active');
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
+    await drainDialog.getByRole('button', { name: 'Drain loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('draining').waitFor();
-    // One click takes it back, and it can be drained again.
+    await drainDialog.waitFor({ state: 'detached' });
+    // One click takes it back (no question: it undoes), and it can be drained again.
     await row.getByRole('button', { name: 'Activate loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('active').waitFor();
-    page.once('dialog', (d) => void d.accept());
+    expect(await page.getByRole('dialog').count()).toBe(0);
     await row.getByRole('button', { name: 'Drain loop-e2e' }).click();
+    await drainDialog.getByRole('button', { name: 'Drain loop-e2e' }).click();
     await row.getByTestId('host-state').getByText('draining').waitFor();
     const host = await server.deps.db
       .selectFrom('hosts')
@@ -143,9 +154,30 @@ describe('console Fleet and Catalog in the browser', () => {
     await nav(page, 'Catalog');
     await at(page, '/console/catalog');
     const maintenance = page.getByLabel('Maintenance of Dash', { exact: true });
-    // The box follows the server: it turns checked once the change is saved and read back.
+    const dashMaintenance = async () =>
+      (
+        await server.deps.db
+          .selectFrom('coins')
+          .select('maintenance')
+          .where('id', '=', 'dash')
+          .executeTakeFirstOrThrow()
+      ).maintenance;
+    // Maintenance stops new business for the coin: asked first, with its real hosted count.
+    const hosted = Number(await page.locator('tr[data-coin="dash"] td').nth(7).innerText());
+    const ask = page.getByRole('dialog', { name: 'Put Dash in maintenance?' });
     await maintenance.click();
+    expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+      `Dash can't be deployed while in maintenance; ${hosted === 1 ? '1 hosted node keeps' : `${hosted} hosted nodes keep`} running.`,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await maintenance.isChecked()).toBe(false);
+    expect(Boolean(await dashMaintenance())).toBe(false);
+    await maintenance.click();
+    await ask.getByRole('button', { name: 'Switch maintenance on' }).click();
+    // The box follows the server: it turns checked once the change is saved and read back.
     await expect.poll(() => maintenance.isChecked(), { timeout: 15_000 }).toBe(true);
+    expect(Boolean(await dashMaintenance())).toBe(true);
     // No reload on the customer's side: the live update_stats refetches the deploy info.
     await customerPage.getByText(MAINTENANCE_NOTICE).waitFor();
 
@@ -247,5 +279,33 @@ describe('console Fleet and Catalog in the browser', () => {
         action,
       ).toBe(true);
     }
+  });
+
+  it('delists a coin only after the dialog that says what it does; Cancel leaves it listed', async () => {
+    const coin = await server.deps.db
+      .selectFrom('coins')
+      .select(['id', 'label', 'delisted'])
+      .where('delisted', '=', 0)
+      .where('id', 'not in', server.deps.db.selectFrom('node_view').select('coin_id'))
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const delisted = async () =>
+      (await server.deps.db.selectFrom('coins').select('delisted').where('id', '=', coin.id).executeTakeFirstOrThrow())
+        .delisted;
+    await nav(page, 'Catalog');
+    await at(page, '/console/catalog');
+    const row = page.locator(`tr[data-coin="${coin.id}"]`);
+    const ask = page.getByRole('dialog', { name: `Delist ${coin.label}?` });
+    await row.getByRole('button', { name: 'Delist' }).click();
+    expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+      `No new ${coin.label} node can be deployed, and ${coin.label} leaves the coin lists: it hosts no nodes.`,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await delisted()).toBe(0);
+    await row.getByRole('button', { name: 'Delist' }).click();
+    await ask.getByRole('button', { name: `Delist ${coin.label}` }).click();
+    await row.getByText('delisted', { exact: true }).waitFor();
+    expect(await delisted()).toBe(1);
   });
 });

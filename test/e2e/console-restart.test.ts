@@ -16,6 +16,8 @@ const env = fastFleetEnv(dataDir);
 let server: TestServer;
 const session = browserSession(() => server.url);
 let operator: FreshUser;
+// One authenticator for the file: it knows which codes it gave, so a second login waits for a fresh one.
+let authenticator: Authenticator;
 
 const cli = (...args: string[]) => cliRun(args, { DATA_DIR: dataDir, ...env });
 const nodeRow = (id: string) =>
@@ -25,6 +27,7 @@ beforeAll(async () => {
   server = await startTestServer(env, { dataDir });
   await session.launch();
   operator = await freshUser(server.deps, { prefix: 'op', tfa: true });
+  authenticator = new Authenticator(operator.tfaSecret!);
   expect((await cli('users', 'promote', operator.username)).code).toBe(0);
 });
 afterEach(session.assertNoPageErrors);
@@ -48,7 +51,7 @@ describe("the console's Restart", () => {
     const healthy = await liveNode();
     const gone = await liveNode();
     const page = await session.newPage();
-    await logInWithCode(page, operator, new Authenticator(operator.tfaSecret!));
+    await logInWithCode(page, operator, authenticator);
     await page.goto('/console/fleet');
 
     await page.getByRole('button', { name: healthy, exact: true }).click();
@@ -65,5 +68,35 @@ describe("the console's Restart", () => {
       .getByText(`${gone} could not be restarted: local engine has no node ${gone}`)
       .waitFor();
     expect(await gonePanel.getByText('restarted; its daemon answers').count()).toBe(0);
+  }, 120_000);
+
+  it('destroys a node only after the operator confirms the dialog that names it and its owner; Cancel keeps it', async () => {
+    const id = await liveNode();
+    const before = await nodeRow(id);
+    const owner = await server.deps.db
+      .selectFrom('users')
+      .select('username')
+      .where('id', '=', before.user_id)
+      .executeTakeFirstOrThrow();
+    const page = await session.newPage();
+    await logInWithCode(page, operator, authenticator);
+    await page.goto('/console/fleet');
+    await page.getByRole('button', { name: id, exact: true }).click();
+    const panel = page.getByLabel(`Node ${id}`);
+    await panel.getByLabel('Reason for destroying').fill('Abuse report 42');
+    await panel.getByRole('button', { name: 'Destroy', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: `Destroy ${id}?` });
+    expect(await ask.getByTestId('confirm-effect').innerText()).toBe(
+      `${id}, the ${before.coin_id} node of ${owner.username}, is destroyed with its data. This cannot be undone.`,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect((await nodeRow(id)).state).toBe(before.state);
+    expect(await panel.getByRole('alert').count()).toBe(0);
+
+    await panel.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await ask.getByRole('button', { name: 'Destroy', exact: true }).click();
+    await panel.getByText('The node is being destroyed.').waitFor();
+    expect(['deleting', 'deleted']).toContain((await nodeRow(id)).state);
   }, 120_000);
 });

@@ -66,7 +66,17 @@ describe('console upgrades', () => {
     await page.getByLabel('Coin', { exact: true }).selectOption('dash');
     await page.getByLabel('New version').fill('22.2.0');
     await page.getByLabel('Batch size').fill('2');
+    // Many nodes change: asked first, naming how many and which version; Cancel starts nothing.
+    const ask = page.getByRole('dialog', { name: 'Start this upgrade?' });
     await page.getByRole('button', { name: 'Start upgrade' }).click();
+    expect(await ask.getByTestId('confirm-effect').innerText()).toMatch(
+      /^Upgrade the 3 live nodes of Dash from the simulator to 22\.2\.0: one first as the canary, then batches of 2,/,
+    );
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await server.deps.db.selectFrom('daemon_rollouts').selectAll().execute()).toEqual([]);
+    await page.getByRole('button', { name: 'Start upgrade' }).click();
+    await ask.getByRole('button', { name: 'Start upgrade' }).click();
     await page.getByText('Upgrade #1 started: 3 node(s), the first alone as the canary.').waitFor();
     const row = page.getByRole('row', { name: /simulated → 22\.2\.0/ });
     await row.getByText('done').waitFor({ timeout: 30_000 });
@@ -83,6 +93,7 @@ describe('console upgrades', () => {
 
     await page.getByLabel('New version').fill('23.0.0-broken');
     await page.getByRole('button', { name: 'Start upgrade' }).click();
+    await ask.getByRole('button', { name: 'Start upgrade' }).click();
     const broken = page.getByRole('row', { name: /22\.2\.0 → 23\.0\.0-broken/ });
     await broken.getByText('stopped (rolled back)').waitFor({ timeout: 30_000 });
     await broken.getByText(/Batch the canary failed on node/).waitFor();

@@ -120,7 +120,18 @@ describe('operator console in the browser', () => {
     await screenshot(customerPage, 'console-customer-banner', { fullPage: false });
 
     // Maintenance: the customer's tab switches at once; the console keeps working and switches it off.
+    // Switching it on stops every customer: asked first; Cancel changes nothing.
+    const settingsRow = () => server.deps.db.selectFrom('settings').selectAll().execute();
+    const before = JSON.stringify(await settingsRow());
+    const askMaintenance = page.getByRole('dialog', { name: 'Switch maintenance on?' });
     await page.getByRole('button', { name: 'Switch maintenance on' }).click();
+    await askMaintenance.getByText('their nodes keep running', { exact: false }).waitFor();
+    await askMaintenance.getByRole('button', { name: 'Cancel' }).click();
+    await askMaintenance.waitFor({ state: 'detached' });
+    expect(await page.getByText('Maintenance is off.', { exact: false }).count()).toBe(1);
+    expect(JSON.stringify(await settingsRow())).toBe(before);
+    await page.getByRole('button', { name: 'Switch maintenance on' }).click();
+    await askMaintenance.getByRole('button', { name: 'Switch maintenance on' }).click();
     await page.getByText('Maintenance is on.', { exact: false }).waitFor();
     await at(customerPage, '/maintenance');
     await customerPage.getByRole('heading', { name: "We're just tuning up a few things." }).waitFor();
@@ -130,7 +141,17 @@ describe('operator console in the browser', () => {
     await at(customerPage, '/dashboard');
 
     // Sign-up closed: the register form says so; open again, it works.
+    const askSignup = page.getByRole('dialog', { name: 'Close sign-up?' });
+    const beforeSignup = JSON.stringify(await settingsRow());
     await page.getByRole('button', { name: 'Close sign-up' }).click();
+    await askSignup
+      .getByText('Registration is refused with a message until you open sign-up again', { exact: false })
+      .waitFor();
+    await askSignup.getByRole('button', { name: 'Cancel' }).click();
+    await askSignup.waitFor({ state: 'detached' });
+    expect(JSON.stringify(await settingsRow())).toBe(beforeSignup);
+    await page.getByRole('button', { name: 'Close sign-up' }).click();
+    await askSignup.getByRole('button', { name: 'Close sign-up' }).click();
     await page.getByRole('button', { name: 'Open sign-up' }).waitFor();
     const visitor = await session.newPage();
     const input = newUserInput('closed');

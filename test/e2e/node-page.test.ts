@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import { bls12_381 } from '@noble/curves/bls12-381';
-import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Request } from 'playwright-core';
 import { runCli } from '../../src/server/cli/main';
@@ -12,7 +11,7 @@ import { makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
 import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
-import { at, browserSession, screenshot, logInLive } from './browser';
+import { at, browserSession, screenshot, logInLive, downloadText } from './browser';
 import { fastFleetEnv } from '../support/fast-fleet';
 
 // The node page's actions in Chromium against a running fleet of simulated daemons:
@@ -562,7 +561,7 @@ describe('node page actions', () => {
       expect(await listedIds()).not.toContain(mn);
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       expect(download.suggestedFilename()).toBe(`slashing-protection-${mn}.json`);
-      const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+      const file = JSON.parse(await downloadText(download));
       expect(file.metadata.interchange_format_version).toBe('5');
       expect(file.metadata.genesis_validators_root).toMatch(/^0x[0-9a-f]{64}$/);
       expect(file.data).toHaveLength(1);

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEPOSIT_SIMULATED, EXIT_SENT } from '../../src/server/nodes/actions';
@@ -7,7 +6,7 @@ import { pidsMatching } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
-import { browserSession, logInLive } from './browser';
+import { browserSession, logInLive, downloadText } from './browser';
 
 // A customer's validators in Chromium against simulated daemons: the Staking page lists
 // them with their state on the beacon chain; the node page shows the deposit step until the
@@ -142,7 +141,7 @@ describe('validators', () => {
         row.getByRole('button', { name: 'Download slashing-protection file' }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`slashing-protection-${pubkey.slice(2, 14)}.json`);
-      const file = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+      const file = JSON.parse(await downloadText(download));
       expect(file.metadata.interchange_format_version).toBe('5');
       expect(file.data[0].pubkey).toBe(pubkey);
     },

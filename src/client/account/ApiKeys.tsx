@@ -6,10 +6,10 @@ import {
   type CreateApiKeyOutput,
 } from '../../shared/schemas/apikeys';
 import type { z } from 'zod';
-import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { PageHeader } from '../layout/DashboardShell';
 import { Alert, FormAlerts } from '../ui/Alert';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { CopyBlock } from '../ui/CopyButton';
 import { EmptyState } from '../ui/EmptyState';
 import { TextField } from '../ui/Field';
@@ -195,34 +195,25 @@ function KeyDialog({
 
 function DeleteDialog({ row, onClose }: { row: ApiKeyRow; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const del = trpc.apikeys.delete_api_key.useMutation({
-    onSuccess: () => utils.apikeys.get_api_keys.invalidate().then(onClose),
-  });
+  const del = trpc.apikeys.delete_api_key.useMutation();
   return (
-    <Modal
+    <ConfirmDialog
       title="Delete API key"
-      onClose={onClose}
-      footer={
+      effect={
         <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-danger"
-            disabled={del.isPending}
-            onClick={() => del.mutate({ auth_key: row.auth_key })}
-          >
-            {del.isPending ? 'Deleting…' : 'Delete'}
-          </button>
+          Delete the key <strong>{row.name}</strong> (<code>{row.auth_key}_…</code>)? Scripts using it are refused from
+          their next call.
         </>
       }
-    >
-      {del.isError && <Alert kind="error">{errorMessage(del.error)}</Alert>}
-      <p>
-        Delete the key <strong>{row.name}</strong> (<code>{row.auth_key}_…</code>)? Scripts using it are refused from
-        their next call.
-      </p>
-    </Modal>
+      confirmLabel="Delete"
+      busyLabel="Deleting…"
+      danger
+      onCancel={onClose}
+      onConfirm={async () => {
+        await del.mutateAsync({ auth_key: row.auth_key });
+        await utils.apikeys.get_api_keys.invalidate();
+        onClose();
+      }}
+    />
   );
 }

@@ -6,6 +6,7 @@ import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
 import { QueryState } from '../ui/QueryState';
+import { useConfirm } from '../ui/useConfirm';
 import { useForm } from '../ui/useForm';
 import { ReadinessCell, ReadinessSection, useReadiness } from './CatalogReadiness';
 import type { coinReadinessRow } from '../../shared/schemas/console-readiness';
@@ -82,16 +83,29 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
     // The row has no room under its inputs: the refusal is said in the row's error line.
     alertInvalid: true,
   });
-  const failed = [setFlag, delist].find((m) => m.isError);
-  const error = prices.error ?? (failed ? errorMessage(failed.error) : null);
-  const toggle = (flag: 'campaign' | 'maintenance' | 'cloud', on: boolean, label: string) => (
+  const confirm = useConfirm();
+  // Maintenance on and delist say their errors in their dialog.
+  const error = prices.error ?? (setFlag.isError && !confirm.dialog ? errorMessage(setFlag.error) : null);
+  const flag = (flag: 'campaign' | 'maintenance' | 'cloud', on: boolean) => {
+    // Maintenance stops new business for the coin: asked first. Switching it off undoes that and asks nothing.
+    if (flag !== 'maintenance' || !on) return setFlag.mutate({ coin: c.id, flag, on });
+    void confirm.ask({
+      title: `Put ${c.label} in maintenance?`,
+      effect: `${c.label} can't be deployed while in maintenance; ${keepRunning(c.hosted)}.`,
+      confirmLabel: 'Switch maintenance on',
+      busyLabel: 'Switching…',
+      danger: true,
+      action: () => setFlag.mutateAsync({ coin: c.id, flag, on }),
+    });
+  };
+  const toggle = (flag_: 'campaign' | 'maintenance' | 'cloud', on: boolean, label: string) => (
     <label className="console-toggle">
       <input
         type="checkbox"
         aria-label={`${label} of ${c.label}`}
         checked={on}
         disabled={setFlag.isPending}
-        onChange={(e) => setFlag.mutate({ coin: c.id, flag, on: e.target.checked })}
+        onChange={(e) => flag(flag_, e.target.checked)}
       />
       {on ? 'on' : 'off'}
     </label>
@@ -176,9 +190,15 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
           <button
             type="button"
             className="btn btn-danger btn-sm"
-            disabled={delist.isPending}
             onClick={() =>
-              window.confirm(`Delist ${c.label}? No new nodes can be deployed.`) && delist.mutate({ coin: c.id })
+              void confirm.ask({
+                title: `Delist ${c.label}?`,
+                effect: delistEffect(c.label, c.hosted),
+                confirmLabel: `Delist ${c.label}`,
+                busyLabel: 'Delisting…',
+                danger: true,
+                action: () => delist.mutateAsync({ coin: c.id }),
+              })
             }
           >
             Delist
@@ -187,8 +207,21 @@ function CoinRow({ coin: c, readiness }: { coin: Coin; readiness: ReadinessRow |
       </td>
       <td>{c.hosted}</td>
       <ReadinessCell row={readiness} />
+      {confirm.dialog}
     </tr>
   );
+}
+
+/** What delisting does (the spec's coin states): the Delisted section holds it while it hosts nodes. */
+function delistEffect(label: string, hosted: number): string {
+  return hosted === 0
+    ? `No new ${label} node can be deployed, and ${label} leaves the coin lists: it hosts no nodes.`
+    : `No new ${label} node can be deployed; ${keepRunning(hosted)}, and ${label} shows under Delisted until they are deleted.`;
+}
+
+/** "3 hosted nodes keep running": what maintenance and delisting leave alone. */
+function keepRunning(hosted: number): string {
+  return hosted === 1 ? '1 hosted node keeps running' : `${hosted} hosted nodes keep running`;
 }
 
 function ImportSection() {

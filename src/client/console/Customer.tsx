@@ -8,6 +8,7 @@ import { TextField } from '../ui/Field';
 import { Pager } from '../ui/Pager';
 import { QueryState } from '../ui/QueryState';
 import { useForm } from '../ui/useForm';
+import { useConfirm } from '../ui/useConfirm';
 import { usd, usdExact, utc } from './format';
 import { ConversationLog } from './Support';
 import { escapeBidi } from '../../shared/bidi';
@@ -33,7 +34,7 @@ function CustomerPage({ id }: { id: number }) {
             <Link href="/customers">← Customers</Link>
           </p>
           <ProfileSection p={p} />
-          <AdjustSection id={id} username={p.customer.username} />
+          <AdjustSection id={id} username={p.customer.username} balance={p.customer.balance_micros} />
           <LedgerSection id={id} />
           <NodesSection p={p} />
           <NotificationsSection p={p} />
@@ -180,25 +181,37 @@ const newKey = () => crypto.randomUUID();
  * The form's idempotency key is made when the form opens and renewed only after a
  * success: a double click, or a retry after a lost answer, posts one transfer.
  */
-function AdjustSection({ id, username }: { id: number; username: string }) {
+function AdjustSection({ id, username, balance }: { id: number; username: string; balance: number }) {
   const [key, setKey] = useState(newKey);
   const refresh = useRefresh(id);
   // The key this form saw applied: the echo of a double submit reports the same success.
   const applied = useRef<string | null>(null);
   const adjust = trpc.console.customers.adjust_balance.useMutation();
+  const confirm = useConfirm();
   const form = useForm({
     schema: adjustBalanceInput,
     initial: { amount: '', reason: '' },
     toInput: (v) => ({ id, ...v, key }),
-    // The amount goes as typed: the server parses the dollars itself.
-    submit: async (_data, input) => ({ ...(await adjust.mutateAsync(input)), key: input.key }),
+    // The amount goes as typed: the server parses the dollars itself. Money moves only after
+    // the operator read the amount and the balance it makes.
+    submit: (data, input) =>
+      confirm.ask({
+        title: data.amount > 0 ? 'Add to the balance?' : 'Take from the balance?',
+        effect: adjustEffect(username, data.amount, balance),
+        confirmLabel: data.amount > 0 ? 'Add' : 'Take away',
+        busyLabel: 'Posting…',
+        danger: true,
+        action: async () => ({ ...(await adjust.mutateAsync(input)), key: input.key }),
+      }),
     successMessage: (r) => {
+      if (!r) return null;
       if (r.applied) applied.current = r.key;
       return r.applied || applied.current === r.key
         ? `Done: ${escapeBidi(username)}'s balance is now ${usd(r.balance_micros)}.`
         : `This adjustment was already applied; the balance is ${usd(r.balance_micros)}.`;
     },
-    onSuccess: (_r, f) => {
+    onSuccess: (r, f) => {
+      if (!r) return;
       f.setValues({ amount: '', reason: '' });
       setKey(newKey());
       refresh();
@@ -228,8 +241,18 @@ function AdjustSection({ id, username }: { id: number; username: string }) {
         </button>
       </form>
       <FormAlerts form={form} />
+      {confirm.dialog}
     </section>
   );
+}
+
+/** "Add $12.50 to alice's balance (now $3.00 → $15.50).", from the balance the page shows. */
+function adjustEffect(username: string, amount: number, balance: number): string {
+  const who = escapeBidi(username);
+  const after = `(now ${usd(balance)} → ${usd(balance + amount)})`;
+  return amount > 0
+    ? `Add ${usdExact(amount)} to ${who}'s balance ${after}.`
+    : `Remove ${usdExact(-amount)} from ${who}'s balance ${after}.`;
 }
 
 function LedgerSection({ id }: { id: number }) {

@@ -8,12 +8,14 @@ import {
   destroyNodeInput,
   nodeSearchInput,
   setHostInput,
+  type consoleNode,
   type hostRow,
 } from '../../shared/schemas/console-fleet';
 import { Alert, FormAlerts } from '../ui/Alert';
 import { TextAreaField, TextField } from '../ui/Field';
 import { useForm, type FieldBinding } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
+import { useConfirm } from '../ui/useConfirm';
 import { utc } from './format';
 import { CustomerText } from './CustomerText';
 
@@ -30,6 +32,7 @@ export function Fleet() {
 }
 
 type HostRow = z.infer<typeof hostRow>;
+type NodeRow = z.infer<typeof consoleNode>;
 
 function useFleetRefetch() {
   const utils = trpc.useUtils();
@@ -43,7 +46,9 @@ function Hosts() {
   const activate = trpc.console.fleet.activate_host.useMutation({ onSuccess: refetch });
   const remove = trpc.console.fleet.remove_host.useMutation({ onSuccess: refetch });
   const [editing, setEditing] = useState<HostRow | null>(null);
-  const failed = [drain, activate, remove].find((m) => m.isError);
+  const confirm = useConfirm();
+  // Drain and remove say their errors in their dialog; Activate (the undoing one) asks nothing.
+  const failed = activate.isError ? activate : null;
   return (
     <section className="console-section" aria-labelledby="hosts-h">
       <h2 id="hosts-h">Hosts</h2>
@@ -93,8 +98,16 @@ function Hosts() {
                       <button
                         type="button"
                         className="btn btn-sm"
-                        disabled={drain.isPending}
-                        onClick={() => window.confirm(drainEffect(h)) && drain.mutate({ name: h.name })}
+                        onClick={() =>
+                          void confirm.ask({
+                            title: `Drain ${h.name}?`,
+                            effect: drainEffect(h),
+                            confirmLabel: `Drain ${h.name}`,
+                            busyLabel: 'Draining…',
+                            danger: true,
+                            action: () => drain.mutateAsync({ name: h.name }),
+                          })
+                        }
                       >
                         Drain {h.name}
                       </button>
@@ -113,10 +126,15 @@ function Hosts() {
                       <button
                         type="button"
                         className="btn btn-danger btn-sm"
-                        disabled={remove.isPending}
                         onClick={() =>
-                          window.confirm(`Remove host ${h.name}? It must run no nodes.`) &&
-                          remove.mutate({ name: h.name })
+                          void confirm.ask({
+                            title: `Remove host ${h.name}?`,
+                            effect: removeEffect(h),
+                            confirmLabel: `Remove ${h.name}`,
+                            busyLabel: 'Removing…',
+                            danger: true,
+                            action: () => remove.mutateAsync({ name: h.name }),
+                          })
                         }
                       >
                         Remove
@@ -130,14 +148,25 @@ function Hosts() {
         )}
       </QueryState>
       {failed && <Alert kind="error">{errorMessage(failed.error)}</Alert>}
+      {confirm.dialog}
     </section>
   );
 }
 
+const nodesOn = (h: HostRow) => h.dedicated.used + h.cloud.used;
+
 /** What draining does, asked before it is done: it stops new business on the host. */
 function drainEffect(h: HostRow): string {
-  const running = h.dedicated.used + h.cloud.used;
-  return `Drain ${h.name}? No new node can be placed on ${h.name}; ${running} ${running === 1 ? 'node keeps' : 'nodes keep'} running. Activate it to take new nodes again.`;
+  const running = nodesOn(h);
+  return `No new node can be placed on ${h.name}; ${running} ${running === 1 ? 'node keeps' : 'nodes keep'} running. Activate it to take new nodes again.`;
+}
+
+/** The server refuses to remove a host that still runs nodes: the question says so first. */
+function removeEffect(h: HostRow): string {
+  const running = nodesOn(h);
+  return running === 0
+    ? `${h.name} runs no nodes; it is forgotten and no node can be placed on it again until it is added anew.`
+    : `${h.name} still runs ${running} ${running === 1 ? 'node' : 'nodes'}: the removal is refused until it runs none.`;
 }
 
 /** A host's slots, edited in its row; a refusal is said in the row (no room under the inputs). */
@@ -256,7 +285,7 @@ function Nodes() {
   const [applied, setApplied] = useState({ q: '', status: '', coin: '' });
   const [page, setPage] = useState(1);
   const nodes = trpc.console.fleet.nodes.useQuery({ ...applied, page, per_page: PER_PAGE });
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<NodeRow | null>(null);
   const search = useForm({
     schema: nodeSearchInput,
     initial: applied,
@@ -313,7 +342,7 @@ function Nodes() {
                       <button
                         type="button"
                         className="btn-link"
-                        onClick={() => setOpen(open === n.mn_id ? null : n.mn_id)}
+                        onClick={() => setOpen(open?.mn_id === n.mn_id ? null : n)}
                       >
                         <CustomerText text={n.mn_id} />
                       </button>
@@ -357,12 +386,14 @@ function Nodes() {
           </>
         )}
       </QueryState>
-      {open && <NodePanel mnId={open} onClose={() => setOpen(null)} />}
+      {open && <NodePanel key={open.mn_id} node={open} onClose={() => setOpen(null)} />}
     </section>
   );
 }
 
-function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
+function NodePanel({ node, onClose }: { node: NodeRow; onClose: () => void }) {
+  const mnId = node.mn_id;
+  const confirm = useConfirm();
   const [showLogs, setShowLogs] = useState(false);
   const logs = trpc.console.fleet.node_logs.useQuery({ mn_id: mnId, tail: 200 }, { enabled: showLogs, retry: false });
   const refetch = useFleetRefetch();
@@ -372,9 +403,21 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
     schema: destroyNodeInput,
     initial: { reason: '' },
     toInput: (v) => ({ mn_id: mnId, ...v }),
-    // Asked once the input is known good; a "no" sends nothing and says nothing.
-    submit: async (data) =>
-      window.confirm(`Destroy ${mnId} and its data? This cannot be undone.`) ? destroy.mutateAsync(data) : null,
+    // Asked once the input is known good; a Cancel sends nothing and says nothing.
+    submit: (data) =>
+      confirm.ask({
+        title: `Destroy ${mnId}?`,
+        effect: (
+          <>
+            {mnId}, the {node.coin} node of <CustomerText text={node.username} />, is destroyed with its data. This
+            cannot be undone.
+          </>
+        ),
+        confirmLabel: 'Destroy',
+        busyLabel: 'Destroying…',
+        danger: true,
+        action: () => destroy.mutateAsync(data),
+      }),
     successMessage: (r) => (r ? 'The node is being destroyed.' : null),
     alertInvalid: true,
   });
@@ -411,6 +454,7 @@ function NodePanel({ mnId, onClose }: { mnId: string; onClose: () => void }) {
       {restart.isError && <Alert kind="error">{errorMessage(restart.error)}</Alert>}
       <FormAlerts form={form} />
       {done && <Alert kind="success">{done}</Alert>}
+      {confirm.dialog}
       {showLogs &&
         (logs.isError ? (
           <Alert kind="error">{errorMessage(logs.error)}</Alert>

@@ -6,6 +6,7 @@ import { Alert, FormAlerts } from '../ui/Alert';
 import { SelectField, TextField } from '../ui/Field';
 import { useForm } from '../ui/useForm';
 import { QueryState } from '../ui/QueryState';
+import { useConfirm } from '../ui/useConfirm';
 
 /** Maintenance, the customers' banner and sign-up: each saved at once and written to the log. */
 export function Settings() {
@@ -31,6 +32,20 @@ function useRefetchSettings() {
 
 function MaintenanceSection({ s }: { s: PlatformSettings }) {
   const save = trpc.console.settings.set_maintenance.useMutation(useRefetchSettings());
+  const confirm = useConfirm();
+  // Switching it on stops every customer: asked first. Switching it off undoes that and asks nothing.
+  const toggle = () =>
+    s.maintenance
+      ? save.mutate({ on: false })
+      : void confirm.ask({
+          title: 'Switch maintenance on?',
+          effect:
+            'Every customer sees the maintenance page and their calls are refused until you switch it off; their nodes keep running and the console keeps working.',
+          confirmLabel: 'Switch maintenance on',
+          busyLabel: 'Switching…',
+          danger: true,
+          action: () => save.mutateAsync({ on: true }),
+        });
   return (
     <section className="console-section" aria-labelledby="maintenance-h">
       <h2 id="maintenance-h">Maintenance</h2>
@@ -44,11 +59,12 @@ function MaintenanceSection({ s }: { s: PlatformSettings }) {
         type="button"
         className={`btn ${s.maintenance ? 'btn-primary' : 'btn-danger'}`}
         disabled={save.isPending}
-        onClick={() => save.mutate({ on: !s.maintenance })}
+        onClick={toggle}
       >
         {s.maintenance ? 'Switch maintenance off' : 'Switch maintenance on'}
       </button>
-      {save.isError && <Alert kind="error">{errorMessage(save.error)}</Alert>}
+      {save.isError && !confirm.dialog && <Alert kind="error">{errorMessage(save.error)}</Alert>}
+      {confirm.dialog}
     </section>
   );
 }
@@ -115,6 +131,20 @@ function BannerSection({ s }: { s: PlatformSettings }) {
 
 function SignupSection({ s }: { s: PlatformSettings }) {
   const save = trpc.console.settings.set_signup.useMutation(useRefetchSettings());
+  const confirm = useConfirm();
+  // Closing stops new customers: asked first. Opening undoes that and asks nothing.
+  const toggle = () =>
+    s.signup_open
+      ? void confirm.ask({
+          title: 'Close sign-up?',
+          effect:
+            'Registration is refused with a message until you open sign-up again; existing customers still log in.',
+          confirmLabel: 'Close sign-up',
+          busyLabel: 'Closing…',
+          danger: true,
+          action: () => save.mutateAsync({ open: false }),
+        })
+      : save.mutate({ open: true });
   return (
     <section className="console-section" aria-labelledby="signup-h">
       <h2 id="signup-h">Sign-up</h2>
@@ -124,15 +154,11 @@ function SignupSection({ s }: { s: PlatformSettings }) {
           ? 'Visitors can create accounts.'
           : 'Registration is refused with a message; existing customers still log in.'}
       </p>
-      <button
-        type="button"
-        className="btn btn-secondary"
-        disabled={save.isPending}
-        onClick={() => save.mutate({ open: !s.signup_open })}
-      >
+      <button type="button" className="btn btn-secondary" disabled={save.isPending} onClick={toggle}>
         {s.signup_open ? 'Close sign-up' : 'Open sign-up'}
       </button>
-      {save.isError && <Alert kind="error">{errorMessage(save.error)}</Alert>}
+      {save.isError && !confirm.dialog && <Alert kind="error">{errorMessage(save.error)}</Alert>}
+      {confirm.dialog}
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { Alert, FormAlerts } from '../ui/Alert';
 import { SelectField, TextField } from '../ui/Field';
 import { QueryState } from '../ui/QueryState';
 import { useForm } from '../ui/useForm';
+import { useConfirm } from '../ui/useConfirm';
 import { utc } from './format';
 
 /** While a rollout runs the page reads its progress every few seconds. */
@@ -54,15 +55,30 @@ export function Upgrades() {
 function StartSection({ data }: { data: UpgradesPage }) {
   const utils = trpc.useUtils();
   const withNodes = data.coins.filter((c) => c.live_nodes > 0);
+  const dataCoins = data.coins;
   const start = trpc.console.upgrades.start.useMutation();
+  const confirm = useConfirm();
   const form = useForm({
     schema: rolloutStartInput,
     initial: { coin_id: withNodes[0]?.id ?? data.coins[0]?.id ?? '', version: '', batch_size: '10' },
     toInput: (v) => ({ ...v, batch_size: Number(v.batch_size) }),
-    submit: (data) => start.mutateAsync(data),
+    // Many nodes restart on another version: the operator reads how many and which first.
+    submit: (data) => {
+      const coin = dataCoins.find((c) => c.id === data.coin_id);
+      return confirm.ask({
+        title: 'Start this upgrade?',
+        effect: coin ? upgradeEffect(coin, data.version, data.batch_size) : `Upgrade to ${data.version}.`,
+        confirmLabel: 'Start upgrade',
+        busyLabel: 'Starting…',
+        danger: true,
+        action: () => start.mutateAsync(data),
+      });
+    },
     successMessage: (r) =>
+      r &&
       `Upgrade #${r.id} started: ${r.nodes} node(s), the first alone as the canary${r.skipped ? `; ${r.skipped} skipped (their daemon cannot change version where it runs)` : ''}.`,
-    onSuccess: (_r, f) => {
+    onSuccess: (r, f) => {
+      if (!r) return;
       f.setValues({ ...f.values, version: '' });
       void utils.console.upgrades.invalidate();
     },
@@ -104,8 +120,17 @@ function StartSection({ data }: { data: UpgradesPage }) {
         </button>
       </form>
       <FormAlerts form={form} />
+      {confirm.dialog}
     </section>
   );
+}
+
+type UpgradeCoin = UpgradesPage['coins'][number];
+
+/** How many nodes change, from which version to which, in what order. */
+function upgradeEffect(c: UpgradeCoin, version: string, batch: number): string {
+  const nodes = c.live_nodes === 1 ? 'the 1 live node' : `the ${c.live_nodes} live nodes`;
+  return `Upgrade ${nodes} of ${c.label} from ${c.version ?? 'the simulator'} to ${version}: one first as the canary, then batches of ${batch}, each restarted on the new version; nodes whose daemon cannot change version where they run are skipped.`;
 }
 
 const STATE_TEXT: Record<RolloutSummary['state'], string> = {

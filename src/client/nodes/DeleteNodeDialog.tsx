@@ -1,9 +1,10 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { DELETE_REASON_MAX, DELETE_REASONS, deleteMasternodeInput } from '../../shared/schemas/nodes';
 import { useForm } from '../ui/useForm';
 import { trpc } from '../app/trpc';
 import { Alert } from '../ui/Alert';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { Modal } from '../ui/Modal';
 import { ContactLink } from '../layout/support';
 import { CHAT_HOURS, chatOpen, DELETE_REDIRECT_MS, deleteReasonText, OTHER, reasonHint } from './deleteReasons';
@@ -65,91 +66,71 @@ export function DeleteNodeDialog({ mn, name, validator, onClose, onDeleting }: P
     return () => clearTimeout(t);
   }, [done, navigate]);
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    // Without a reason the button only looks disabled: it does nothing (the spec's rule).
-    if (!text || remove.isSuccess) return;
-    void form.onSubmit();
-  }
-
   if (slashing !== null)
     return <SlashingDownload mn={mn} name={name} json={slashing} onClose={() => navigate('/dashboard/portfolio')} />;
 
   return (
-    <Modal
+    <ConfirmDialog
       title="Delete masternode"
-      onClose={onClose}
-      footer={
+      effect={
         <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="delete-node-form"
-            className={`btn btn-danger${text ? '' : ' btn-looks-disabled'}`}
-            aria-disabled={!text || remove.isPending ? true : undefined}
-          >
-            {remove.isPending ? 'Deleting…' : 'Delete node'}
-          </button>
-        </>
-      }
-    >
-      <form id="delete-node-form" onSubmit={submit} noValidate>
-        <p>
           You are about to delete <strong>{name}</strong>. Deletion cannot be undone: the node is destroyed with its
           data, and the daily charge stops.
-        </p>
-        {validator && (
-          <Alert kind="warning">
-            The validator is stopped before it is deleted. Once it is deleted you can download its slashing-protection
-            file (EIP-3076 interchange format): import it into the client that runs the key next, so it never signs
-            twice.
-          </Alert>
-        )}
-        <div className="field">
-          <label htmlFor={selectId}>Reason</label>
-          <select
-            id={selectId}
-            value={reason}
-            required
-            onChange={(e) => form.setValues({ ...form.values, reason: e.target.value })}
-          >
-            <option value="" disabled>
-              Choose a reason
+        </>
+      }
+      confirmLabel="Delete node"
+      busyLabel="Deleting…"
+      danger
+      // Without a reason the button only looks disabled: it does nothing (the spec's rule).
+      incomplete={!text || remove.isSuccess}
+      form={form}
+      errorTitle="Error!"
+      onCancel={onClose}
+      onConfirm={form.onSubmit}
+    >
+      {validator && (
+        <Alert kind="warning">
+          The validator is stopped before it is deleted. Once it is deleted you can download its slashing-protection
+          file (EIP-3076 interchange format): import it into the client that runs the key next, so it never signs twice.
+        </Alert>
+      )}
+      <div className="field">
+        <label htmlFor={selectId}>Reason</label>
+        <select
+          id={selectId}
+          value={reason}
+          required
+          onChange={(e) => form.setValues({ ...form.values, reason: e.target.value })}
+        >
+          <option value="" disabled>
+            Choose a reason
+          </option>
+          {DELETE_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {r}
             </option>
-            {DELETE_REASONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          ))}
+        </select>
+      </div>
+      {reason === OTHER && (
+        <div className="field delete-other">
+          <label htmlFor={otherId}>Your reason</label>
+          <textarea
+            id={otherId}
+            value={other}
+            maxLength={DELETE_REASON_MAX}
+            rows={3}
+            onChange={(e) => form.setValues({ ...form.values, other: e.target.value })}
+            aria-describedby={`${otherId}-count`}
+          />
+          <p id={`${otherId}-count`} className="field-hint">
+            {other.length} / {DELETE_REASON_MAX}
+          </p>
         </div>
-        {reason === OTHER && (
-          <div className="field delete-other">
-            <label htmlFor={otherId}>Your reason</label>
-            <textarea
-              id={otherId}
-              value={other}
-              maxLength={DELETE_REASON_MAX}
-              rows={3}
-              onChange={(e) => form.setValues({ ...form.values, other: e.target.value })}
-              aria-describedby={`${otherId}-count`}
-            />
-            <p id={`${otherId}-count`} className="field-hint">
-              {other.length} / {DELETE_REASON_MAX}
-            </p>
-          </div>
-        )}
-        <ReasonHint reason={reason} name={name} />
-        {form.error && (
-          <Alert kind="error">
-            <strong>Error!</strong> {form.error}
-          </Alert>
-        )}
-        {done && <Alert kind="success">{remove.data?.message}</Alert>}
-      </form>
-    </Modal>
+      )}
+      <ReasonHint reason={reason} name={name} />
+      {done && <Alert kind="success">{remove.data?.message}</Alert>}
+    </ConfirmDialog>
   );
 }
 

@@ -1,10 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import { NODE_EVENT_TEXT } from '../../shared/node-maintenance';
 import type { MasternodeDetail } from '../../shared/schemas/nodes';
-import { errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
-import { Alert } from '../ui/Alert';
-import { Modal } from '../ui/Modal';
+import { ConfirmDialog } from '../ui/ConfirmDialog';
 import { useToasts } from '../ui/Toasts';
 import { utcDateTime } from './nodeTime';
 import { nodeName } from './portfolio';
@@ -69,38 +67,25 @@ function useWaitUntil(after: string | null): string | null {
 function ConfirmRestart({ node, onClose }: { node: MasternodeDetail; onClose: () => void }) {
   const utils = trpc.useUtils();
   const toasts = useToasts();
-  const restart = trpc.nodes.restart_node.useMutation({
-    onSuccess: (r) => {
-      toasts.show(r.message, { kind: 'success' });
-      void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id });
-      onClose();
-    },
-  });
+  const restart = trpc.nodes.restart_node.useMutation();
   return (
-    <Modal
+    <ConfirmDialog
       title="Restart this node?"
-      onClose={onClose}
-      footer={
+      effect={
         <>
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={restart.isPending}
-            onClick={() => restart.mutate({ masternode: node.mn_id })}
-          >
-            {restart.isPending ? 'Restarting…' : 'Restart'}
-          </button>
+          The daemon of <strong>{nodeName(node)}</strong> stops and starts again; until it answers, its status may show
+          an error. A node can be restarted once every 10 minutes.
         </>
       }
-    >
-      <p>
-        The daemon of <strong>{nodeName(node)}</strong> stops and starts again; until it answers, its status may show an
-        error. A node can be restarted once every 10 minutes.
-      </p>
-      {restart.isError && <Alert kind="error">{errorMessage(restart.error)}</Alert>}
-    </Modal>
+      confirmLabel="Restart"
+      busyLabel="Restarting…"
+      onCancel={onClose}
+      onConfirm={async () => {
+        const r = await restart.mutateAsync({ masternode: node.mn_id });
+        toasts.show(r.message, { kind: 'success' });
+        void utils.nodes.get_masternode.invalidate({ masternode: node.mn_id });
+        onClose();
+      }}
+    />
   );
 }

@@ -4,8 +4,8 @@ import { exitValidatorInput, type MasternodeDetail } from '../../../shared/schem
 import { trpc } from '../../app/trpc';
 import { CopyButton } from '../../ui/CopyButton';
 import { DetailsCard } from '../../ui/DetailsCard';
-import { FormAlerts, MutationAlerts } from '../../ui/Alert';
-import { Modal } from '../../ui/Modal';
+import { MutationAlerts } from '../../ui/Alert';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useForm } from '../../ui/useForm';
 import { useToasts } from '../../ui/Toasts';
 import { activationState, canExit } from '../validatorState';
@@ -130,41 +130,30 @@ function ExitDialog({ node, onClose }: { node: MasternodeDetail; onClose: () => 
     },
   });
   return (
-    <Modal
+    <ConfirmDialog
       title="Exit this validator?"
-      onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" form="exit-validator-form" className="btn btn-danger" disabled={form.pending}>
-            {form.pending ? 'Sending…' : 'Send the signed exit'}
-          </button>
-        </>
-      }
+      effect="The exit cannot be undone: once it is sent, this key never validates again. Keep the node running until its status shows it exited, or it misses duties and loses a little meanwhile."
+      confirmLabel="Send the signed exit"
+      busyLabel="Sending…"
+      danger
+      form={form}
+      onCancel={onClose}
+      onConfirm={form.onSubmit}
     >
-      <FormAlerts form={form} />
-      <form id="exit-validator-form" onSubmit={form.onSubmit} noValidate>
-        <p>
-          The exit cannot be undone: once it is sent, this key never validates again. Keep the node running until its
-          status shows it exited, or it misses duties and loses a little meanwhile.
+      <label className="confirm-check">
+        <input
+          type="checkbox"
+          checked={form.values.confirm === 'yes'}
+          aria-invalid={form.errors.confirm ? true : undefined}
+          onChange={(e) => form.setValues({ confirm: e.target.checked ? 'yes' : '' })}
+        />{' '}
+        I understand that the exit cannot be undone.
+      </label>
+      {form.errors.confirm && (
+        <p className="field-error" role="alert">
+          {form.errors.confirm}
         </p>
-        <label className="confirm-check">
-          <input
-            type="checkbox"
-            checked={form.values.confirm === 'yes'}
-            aria-invalid={form.errors.confirm ? true : undefined}
-            onChange={(e) => form.setValues({ confirm: e.target.checked ? 'yes' : '' })}
-          />{' '}
-          I understand that the exit cannot be undone.
-        </label>
-        {form.errors.confirm && (
-          <p className="field-error" role="alert">
-            {form.errors.confirm}
-          </p>
-        )}
-      </form>
-    </Modal>
+      )}
+    </ConfirmDialog>
   );
 }
