@@ -149,10 +149,12 @@ async function retriesInTime(page: Page, chunk: Awaited<ReturnType<typeof holdCh
   await at(page, path);
   await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor();
   const card = page.getByRole('alert').filter({ hasText: 'This page is taking too long to load' });
+  // The page's code is asked for (and held) before its clock moves on: a wait that ended
+  // before the request went out would be another spinner's.
+  await expect.poll(() => chunk.held()).toBeGreaterThan(0);
   expect(await card.count()).toBe(0);
   await page.clock.runFor(LOADING_PROMISE_MS);
   await card.waitFor();
-  expect(chunk.held()).toBeGreaterThan(0);
   await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
   expect(await card.innerText()).toContain('Please check your internet connection and press Retry.');
   chunk.release();
