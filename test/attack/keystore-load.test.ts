@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_PBKDF2_C } from '../../src/server/nodes/keystore-format';
-import { WRONG_PASSWORD } from '../../src/server/nodes/keystore';
+import { WRONG_PASSWORD, keystoreQueue } from '../../src/server/nodes/keystore';
 import { fundedUser } from '../support/users';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { clients, makeKeystore, smallPbkdf2, validatorForm } from '../deploy/support';
@@ -38,8 +38,8 @@ it("one customer's ten costly keystores do not make another customer's upload wa
     r,
     ms: performance.now() - t0,
   }));
-  // Let the heavy upload reach the line first.
-  await new Promise((r) => setTimeout(r, 150));
+  // The heavy upload reaches the line first: its ten derivations are in it (all queued at once).
+  await expect.poll(() => keystoreQueue.active + keystoreQueue.queued, { interval: 5 }).toBeGreaterThan(0);
   const t1 = performance.now();
   const lightAnswer = await multipart(
     light.token,
