@@ -74,7 +74,14 @@ it(
     const debits = Array.from({ length: 6 }, (_, i) =>
       cli(['billing', 'adjust', u.username, '-0.75', '--reason', 'race', '--key', `clirace-${u.id}-${i}`]),
     );
+    // The first half of the deploys cannot take the debits' share (each costs at most
+    // firstDay); the second half waits for a CLI process to have answered, which the
+    // balance then still covers. A CLI that starts slower than all thirty deploys (a quiet
+    // machine with fast answers) would otherwise find the balance gone every time, and
+    // the race would not be one.
+    const firstCliAnswer = Promise.race(debits);
     const deploys = Array.from({ length: 30 }, async (_, i) => {
+      if (i >= 15) await firstCliAnswer;
       await new Promise((r) => setTimeout(r, (i * spread) / 30));
       return requestFrom(loopback(i, 50_000), `${s.url}/api/deploy_server`, {
         body: { currency: 'satori', rewardAddress: MAINNET.evr, neuronCount: 1 },
