@@ -109,7 +109,7 @@ describe('nodekeep doctor', () => {
     expect(pass.lines.find((l) => l.startsWith('ok    Stripe'))).toMatch(/accepted the secret key \(test mode\)/);
     // The time sync line passes or, where timedatectl cannot answer, warns: either way exit 0.
     expect(pass.lines.find((l) => / {2}time sync: /.test(l))).toMatch(/^(ok {4}|warn {2})time sync/);
-    expect(pass.lines.at(-1)).toMatch(/^all 7 checks passed/);
+    expect(pass.lines.at(-1)).toMatch(/^all 8 checks passed/);
     expect(pass.code).toBe(0);
     const failing = await run({
       SMTP_URL: 'smtp://127.0.0.1:1',

@@ -215,6 +215,25 @@ describe('upgrading a data folder', () => {
     expect((await cli('users', 'list')).err).toBe('');
   });
 
+  it("doctor on an earlier release's folder reports the migrations to run and changes nothing", async () => {
+    const dir = await earlierFolder();
+    const file = path.join(dir, 'nodekeep.sqlite');
+    const size = fs.statSync(file).size;
+    const env = { DATA_DIR: dir, HOST_DISK_MIN_FREE_GB: '0.1' };
+    const r = await cliRun(['doctor'], env);
+    expect(r.code).toBe(1);
+    expect(r.out.split('\n').find((l) => l.includes('database:'))).toBe(
+      `FAIL  database: from an earlier Nodekeep: ${names.length - EARLIER} migrations to run (doctor changes nothing) — restart the server with this version (it backs the data up, then upgrades it), then run doctor again for the hosts and deposit daemons`,
+    );
+    expect(r.err).not.toMatch(/backed up/);
+    expect(migrationsIn(dir)).toHaveLength(EARLIER);
+    expect(fs.existsSync(path.join(dir, 'backups'))).toBe(false);
+    expect(fs.statSync(file).size).toBe(size);
+    // Once another command upgraded it, the same line passes.
+    expect((await cliRun(['users', 'list'], env)).code).toBe(0);
+    expect((await cliRun(['doctor'], env)).out).toContain(`ok    database: up to date (${names.length} migrations)`);
+  });
+
   it('refuses to run an older build on a newer database, server and CLI alike', async () => {
     const dir = await earlierFolder();
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'));

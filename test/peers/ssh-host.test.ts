@@ -64,7 +64,7 @@ describe.skipIf(!!skip)('nodekeep doctor and a Docker host over SSH', () => {
     );
     // ssh2's own words for a refused key, then what the operator should check.
     expect(r.lines.find((l) => l.includes('host sshold:'))).toBe(
-      `FAIL  host sshold: docker host ${sshd.url} refused to list containers: All configured authentication methods failed — check that ssh with the host's key reaches ${sshd.url} and that its user may run docker`,
+      `FAIL  host sshold: docker host ${sshd.url} refused the SSH login: All configured authentication methods failed — check that ssh with the host's key reaches ${sshd.url} and that its user may run docker`,
     );
     // No key material in what the operator sees.
     const keyBody = fs.readFileSync(revoked, 'utf8').split('\n')[1];

@@ -99,7 +99,9 @@ LogLevel VERBOSE
   );
   const logFd = fs.openSync(log, 'a');
   let seen = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // 'close', not 'exit': sshd's last stderr lines can arrive after it exited, and they
+  // are written to the log file, which stop() closes.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       fs.writeSync(logFd, chunk);

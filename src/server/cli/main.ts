@@ -109,7 +109,8 @@ export async function runCli(
   try {
     // A newer build's data is refused with what to do, before anything is migrated; an
     // earlier build's is upgraded as a server start would, never under a running server.
-    const upgraded = await upgradeForCommandLine(db, config, writeBackup);
+    const readsOnly = found[0].readsOnly === true;
+    const upgraded = readsOnly ? { backup: null, applied: [] } : await upgradeForCommandLine(db, config, writeBackup);
     // On stderr: what a command prints on stdout may be read by a script (a CSV export).
     if (upgraded.backup)
       process.stderr.write(
@@ -118,7 +119,7 @@ export async function runCli(
         ),
       );
     // The same starting catalog the server seeds, so the CLI works before the first start.
-    await importCatalog(db, bundledCatalogPath(), 'seed');
+    if (!readsOnly) await importCatalog(db, bundledCatalogPath(), 'seed');
     const before = await changesSoFar(db);
     await found[0].run(db, found[1], io, config);
     // A change made in a folder the operator did not name: say which (on stderr, where a

@@ -14,4 +14,9 @@ export type CliCommand = {
   run(db: DB, args: string[], io: CliIo, config: Config): Promise<void>;
   /** Runs without opening (or migrating) the database: a command that replaces it (restore). */
   withoutDatabase?: true;
+  /**
+   * Reads the database and changes nothing in it: no migration, no catalog seed (doctor,
+   * run with a new executable before its upgrade, must not upgrade the data).
+   */
+  readsOnly?: true;
 };

@@ -8,6 +8,7 @@ export const doctorCommands: Record<string, CliCommand> = {
     usage: 'doctor',
     summary:
       'check the configuration and what it points at (data folder, disk, SMTP, Stripe keys, deposit daemons, Docker hosts, PUBLIC_URL, clock); exit 0 only when all pass',
+    readsOnly: true,
     async run(db, _args, io, config) {
       // The engines' own log lines would interleave with the report: errors only.
       const results = await runDoctor(config, db, createLogger('error'));

@@ -26,7 +26,8 @@ export function checkTimeSync(command = 'timedatectl'): Promise<CheckResult> {
             name,
             ok: false,
             detail: 'the system clock is not synchronized',
-            advice: 'turn on time sync: timedatectl set-ntp true (2FA codes and charges depend on it)',
+            advice:
+              'turn on time sync: timedatectl set-ntp true, with systemd-timesyncd or chrony installed (2FA codes and charges depend on it)',
           });
         const why =
           (err as NodeJS.ErrnoException | null)?.code === 'ENOENT'

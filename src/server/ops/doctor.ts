@@ -3,6 +3,8 @@ import { statfs } from 'node:fs/promises';
 import type { Config } from '../kernel/config';
 import { checkSmtpLogin, SMTP_TIMEOUTS } from '../mail/mailer';
 import type { DB } from '../db/open';
+import { assertNotNewer, DatabaseTooNew } from '../db/upgrade';
+import { migrations } from '../../../migrations/index';
 import type { Logger } from '../kernel/log';
 import { openSecretBox, type SecretBox } from '../secrets/box';
 import { checkTimeSync } from './doctor-clock';
@@ -142,7 +144,9 @@ export async function checkPublicUrl(
       name: 'clock',
       ok,
       detail: `${Math.round(skew / 1000)} s from PUBLIC_URL's clock`,
-      advice: ok ? undefined : 'turn on time sync: timedatectl set-ntp true (2FA codes and charges depend on it)',
+      advice: ok
+        ? undefined
+        : 'turn on time sync: timedatectl set-ntp true, with systemd-timesyncd or chrony installed (2FA codes and charges depend on it)',
     });
   }
   return results;
@@ -159,6 +163,32 @@ function safeUrl(raw: string): string {
   }
 }
 
+/**
+ * The database against this build, without changing it: doctor is the command an operator
+ * runs with a new executable before upgrading, so it reports pending migrations and leaves
+ * them to the server's start (which backs the data up first).
+ */
+export async function checkDatabase(db: DB, dataDir: string): Promise<CheckResult> {
+  const name = 'database';
+  let applied: string[];
+  try {
+    applied = await assertNotNewer(db, dataDir);
+  } catch (err) {
+    if (!(err instanceof DatabaseTooNew)) throw err;
+    return { name, ok: false, detail: err.message, advice: 'run doctor from the Nodekeep that serves this folder' };
+  }
+  const pending = Object.keys(migrations).length - applied.length;
+  if (pending)
+    return {
+      name,
+      ok: false,
+      detail: `from an earlier Nodekeep: ${pending} migration${pending === 1 ? '' : 's'} to run (doctor changes nothing)`,
+      advice:
+        'restart the server with this version (it backs the data up, then upgrades it), then run doctor again for the hosts and deposit daemons',
+    };
+  return { name, ok: true, detail: `up to date (${applied.length} migrations)` };
+}
+
 /** Every check, in the order the operator fixes things. */
 export async function runDoctor(config: Config, db: DB, log: Logger): Promise<CheckResult[]> {
   // Opened only when a sealed secret is read: doctor never makes a key file of its own.
@@ -166,14 +196,17 @@ export async function runDoctor(config: Config, db: DB, log: Logger): Promise<Ch
   const lazyBox: Pick<SecretBox, 'open'> = {
     open: (sealed, aad) => (box ??= openSecretBox(config.dataDir, config)).open(sealed, aad),
   };
+  const database = await checkDatabase(db, config.dataDir);
+  // Hosts and deposit daemons are read from tables an earlier schema may not have yet.
+  const current = database.ok;
   const [disk, smtp, stripe, deposits, hosts, publicUrl, timeSync] = await Promise.all([
     checkFreeDisk(config),
     checkSmtp(config),
     checkStripe(config),
-    checkDeposits(db, lazyBox),
-    checkHosts(db, lazyBox, log),
+    current ? checkDeposits(db, lazyBox) : [],
+    current ? checkHosts(db, lazyBox, log) : [],
     checkPublicUrl(config),
     checkTimeSync(),
   ]);
-  return [checkDataFolder(config), disk, smtp, stripe, ...deposits, ...hosts, ...publicUrl, timeSync];
+  return [checkDataFolder(config), database, disk, smtp, stripe, ...deposits, ...hosts, ...publicUrl, timeSync];
 }

@@ -78,6 +78,11 @@ function statusOf(err: unknown): number | null {
   return err instanceof Error && 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : null;
 }
 
+/** ssh2 marks a refused login with this level (the key or user is not accepted by the host). */
+function sshLoginRefused(err: unknown): boolean {
+  return err instanceof Error && 'level' in err && err.level === 'client-authentication';
+}
+
 export function socketCode(err: unknown): string | null {
   return err instanceof Error && 'code' in err && typeof err.code === 'string' && UNREACHABLE.has(err.code)
     ? err.code
@@ -196,6 +201,9 @@ export function dockerEngine(opts: DockerEngineOptions): NodeEngine {
     if (err instanceof DockerEngineError) return err;
     if (socketCode(err))
       return new DockerEngineError('unreachable', `docker host ${url} unreachable: ${daemonMessage(err)}`);
+    // Not the daemon saying no: it was never asked, so the host counts as unreachable.
+    if (sshLoginRefused(err))
+      return new DockerEngineError('unreachable', `docker host ${url} refused the SSH login: ${daemonMessage(err)}`);
     const status = statusOf(err);
     return new DockerEngineError(
       'api',
