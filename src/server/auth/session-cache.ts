@@ -37,7 +37,8 @@ export async function cachedLiveSession(db: DB, tokenHash: string, now: number):
     }
   }
   const found = await findLiveSessionWithUser(db, tokenHash, now);
-  if (found) remember(cache, tokenHash, { epoch, madeAt: now, found });
+  // Frozen: every request of this session shares the objects, so none may change them.
+  if (found) remember(cache, tokenHash, { epoch, madeAt: now, found: freeze(found) });
   return found;
 }
 
@@ -50,7 +51,13 @@ export function sessionTouched(db: DB, tokenHash: string, lastUsedAt: number, ex
   const hit = cache?.get(tokenHash);
   if (!cache || !hit) return;
   const session = { ...hit.found.session, last_used_at: lastUsedAt, expires_at: expiresAt };
-  cache.set(tokenHash, { ...hit, found: { user: hit.found.user, session } });
+  cache.set(tokenHash, { ...hit, found: freeze({ user: hit.found.user, session }) });
+}
+
+function freeze(found: Found): Found {
+  Object.freeze(found.session);
+  Object.freeze(found.user);
+  return Object.freeze(found);
 }
 
 function remember(cache: Map<string, Entry>, key: string, entry: Entry) {

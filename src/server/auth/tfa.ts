@@ -35,11 +35,8 @@ export async function checkTfaCode(ctx: Ctx, user: User, code: string): Promise<
 
   const step = matchTotpStep(user.tfa_secret, code, now);
   if (step !== null) {
-    if (await claimTfaStep(ctx.db, user.id, step, now)) {
-      user.tfa_last_step = step;
-      user.tfa_failures = 0;
-      return;
-    }
+    // The row has the new step; `user` may be the session cache's shared (frozen) copy.
+    if (await claimTfaStep(ctx.db, user.id, step, now)) return;
     // A right code that lost: to the lock, or to a request that used it first. A
     // replay is no guess, so it does not count towards the lock.
     const state = await tfaState(ctx.db, user.id);

@@ -84,6 +84,8 @@ async function download(boot: Bootstrap, to: string): Promise<void> {
     throw new BootstrapError(`${shownUrl(boot.url)} has SHA-256 ${got}, not the pinned ${boot.sha256.toLowerCase()}`);
 }
 
+// Keyed by the file being made (cache folder and hash): two servers in one process with
+// their own cache folders never hand each other a path.
 const pending = new Map<string, Promise<string>>();
 
 /**
@@ -96,7 +98,7 @@ export function fetchSnapshot(boot: Bootstrap, cacheDir: string): Promise<string
   const sha = boot.sha256.toLowerCase();
   const file = path.join(cacheDir, `${sha}.snapshot`);
   if (fs.existsSync(file)) return Promise.resolve(file);
-  const inFlight = pending.get(sha);
+  const inFlight = pending.get(file);
   if (inFlight) return inFlight;
   const work = (async () => {
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
@@ -116,10 +118,10 @@ export function fetchSnapshot(boot: Bootstrap, cacheDir: string): Promise<string
       return file;
     } finally {
       fs.rmSync(part, { force: true });
-      pending.delete(sha);
+      pending.delete(file);
     }
   })();
-  pending.set(sha, work);
+  pending.set(file, work);
   return work;
 }
 

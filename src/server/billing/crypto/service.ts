@@ -52,9 +52,15 @@ export async function pendingDeposits(ctx: Pick<Context, 'db'>, userId: number):
 
 // Monero subaddresses come from the wallet RPC (a network call, never inside a
 // transaction): concurrent requests of one user for one currency share one call.
-const inFlight = new Map<string, Promise<string>>();
 // The wallet RPC serves one call at a time anyway; queue ours per currency.
-const walletQueue = new Map<string, Promise<unknown>>();
+// Both per database: two servers in one process (tests) have their own users and wallets.
+type WalletCalls = { inFlight: Map<string, Promise<string>>; queue: Map<string, Promise<unknown>> };
+const walletCallsByDb = new WeakMap<object, WalletCalls>();
+function walletCalls(db: object): WalletCalls {
+  let calls = walletCallsByDb.get(db);
+  if (!calls) walletCallsByDb.set(db, (calls = { inFlight: new Map(), queue: new Map() }));
+  return calls;
+}
 
 /**
  * `generate_wallet {currency}`: the user's own address for the currency, made once and
@@ -75,6 +81,7 @@ export async function generateWallet(
   if (have) return have.address;
   if (c.kind === 'bitcoin') return derivedAddress(ctx, c, userId);
   const key = `${c.id}:${userId}`;
+  const { inFlight } = walletCalls(ctx.db);
   let p = inFlight.get(key);
   if (!p) {
     p = subaddress(ctx, c, userId, sources).finally(() => inFlight.delete(key));
@@ -128,6 +135,7 @@ async function newSubaddress(
   userId: number,
   sources: Sources,
 ): Promise<{ address: string; index: number }> {
+  const walletQueue = walletCalls(ctx.db).queue;
   const prev = walletQueue.get(c.id) ?? Promise.resolve();
   const made = prev.catch(() => {}).then(() => sources.monero(c).createAddress(`nodekeep user ${userId}`));
   walletQueue.set(c.id, made);
