@@ -43,10 +43,10 @@ ${row('bare Hono route (constant JSON)', bareResult)}
 ${row('GET /healthz (the same server)', healthz)}
 ${row('GET /api/get_common_info (REST adapter → tRPC caller → session, user, ledger, settings)', api)}
 
-get_common_info reaches ${toHealthz.toFixed(2)}× /healthz of the same process and ${(ratio * 100).toFixed(0)}% of the bare route's throughput (goal ≥ 0.5× /healthz, p99 < 20 ms): ${verdict} the goal.`,
+get_common_info reaches ${toHealthz.toFixed(2)}× /healthz of the same process and ${(ratio * 100).toFixed(0)}% of the bare route's throughput (goal ≥ 0.5× /healthz, p99 < 20 ms): ${verdict} the goal. In server CPU per request it costs ${(api.cpuUsPerRequest / healthz.cpuUsPerRequest).toFixed(1)}× /healthz (${api.cpuUsPerRequest.toFixed(0)} µs against ${healthz.cpuUsPerRequest.toFixed(0)} µs), the figure a machine shared with other work moves least.`,
     );
     console.log(
-      `bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; get_common_info ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${toHealthz.toFixed(2)}× healthz ${healthz.rps.toFixed(0)} req/s)`,
+      `bare ${bareResult.rps.toFixed(0)} req/s p99 ${bareResult.p99.toFixed(2)} ms; get_common_info ${api.rps.toFixed(0)} req/s p99 ${api.p99.toFixed(2)} ms (${toHealthz.toFixed(2)}× healthz ${healthz.rps.toFixed(0)} req/s); CPU ${api.cpuUsPerRequest.toFixed(0)} µs/req vs healthz ${healthz.cpuUsPerRequest.toFixed(0)} µs/req`,
     );
     return { healthz, api, toHealthz };
   } finally {

@@ -3,7 +3,20 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
-export type LoadResult = { rps: number; p50: number; p99: number; count: number; errors: number };
+/**
+ * `cpuUsPerRequest`: this process's CPU time (user + system) during the timed run over the
+ * requests answered. The server runs in the benchmark's process and wrk in its own, so it
+ * is the server's cost per request, which a machine shared with other work moves far less
+ * than requests per second (NaN with the Node load generator, a thread of this process).
+ */
+export type LoadResult = {
+  rps: number;
+  p50: number;
+  p99: number;
+  count: number;
+  errors: number;
+  cpuUsPerRequest: number;
+};
 type LoadOptions = { headers?: Record<string, string>; concurrency?: number; durationMs?: number; warmupMs?: number };
 
 const WRK = '/usr/bin/wrk';
@@ -34,7 +47,9 @@ async function loadWithWrk(url: string, opts: LoadOptions): Promise<LoadResult> 
   const base = ['-t1', `-c${opts.concurrency ?? 50}`, '--latency', ...headerArgs];
   const warmup = Math.max(1, Math.round((opts.warmupMs ?? 1000) / 1000));
   await run(WRK, [...base, `-d${warmup}s`, url]);
+  const cpu0 = process.cpuUsage();
   const { stdout } = await run(WRK, [...base, `-d${Math.max(1, Math.round((opts.durationMs ?? 5000) / 1000))}s`, url]);
+  const cpu = process.cpuUsage(cpu0);
   const count = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN);
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0);
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
@@ -45,6 +60,7 @@ async function loadWithWrk(url: string, opts: LoadOptions): Promise<LoadResult> 
     p99: ms(/^\s+99%\s+(\S+)/m.exec(stdout)?.[1] ?? ''),
     count,
     errors,
+    cpuUsPerRequest: (cpu.user + cpu.system) / count,
   };
 }
 
@@ -64,7 +80,14 @@ function loadWithWorker(url: string, opts: LoadOptions): Promise<LoadResult> {
       const sorted = Float64Array.from(m.latencies).sort();
       const pct = (p: number) =>
         sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] / 1e6 : NaN;
-      resolve({ rps: m.count / m.elapsed, p50: pct(50), p99: pct(99), count: m.count, errors: m.errors });
+      resolve({
+        rps: m.count / m.elapsed,
+        p50: pct(50),
+        p99: pct(99),
+        count: m.count,
+        errors: m.errors,
+        cpuUsPerRequest: NaN,
+      });
       void worker.terminate();
     });
   });

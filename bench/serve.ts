@@ -16,8 +16,9 @@ export async function bareRoute(body: unknown) {
 }
 
 export const row = (name: string, r: LoadResult) =>
-  `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.count} |`;
-export const TABLE_HEAD = '| route | requests/s | p50 ms | p99 ms | requests |\n|---|---|---|---|---|';
+  `| ${name} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.count} | ${Number.isNaN(r.cpuUsPerRequest) ? '–' : r.cpuUsPerRequest.toFixed(0)} |`;
+export const TABLE_HEAD =
+  '| route | requests/s | p50 ms | p99 ms | requests | server CPU µs per request |\n|---|---|---|---|---|---|';
 
 export { load, loadGenerator };
 

@@ -76,7 +76,8 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   // API calls' budgets per account or address (guards/call-budget.ts): a bearer token pays
   // for the account it signs in now, looked up as the auth does.
   const budget = new CallBudget({
-    ownerOf: (token, ip) => (looksLikeApiKey(token) ? apiKeyOwner(deps.db, token, ip) : sessionOwner(deps.db, token)),
+    ownerOf: (token, ip, request) =>
+      looksLikeApiKey(token) ? apiKeyOwner(deps.db, token, ip) : sessionOwner(deps.db, token, request),
   });
   const callerOf: CallerOf = (c) => ({
     token: bearerToken(c.req.header('authorization')),
@@ -87,6 +88,7 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
       remoteAddress: remoteAddress(c),
       header: (name) => c.req.header(name),
       requestId: c.get('requestId'),
+      request: c.req.raw,
       // The payer the budget gate charged; every API route passes one.
       turns: budget.turnsFor((c as HonoContext<Env>).get('callPayer') ?? addressPayer(callerOf(c).ip).key),
     });

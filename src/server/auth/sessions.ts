@@ -63,21 +63,37 @@ export async function endSessions(
   return ids;
 }
 
+type Found = { session: Session; user: User };
+
+/**
+ * Each HTTP request's lookup of its token: the call budget asks who pays before the
+ * procedure asks who signs in, microseconds apart in one request, so the second is the
+ * first's answer (a hash and an epoch read less). Keyed by the request object: gone with it.
+ */
+const requestLookups = new WeakMap<object, { token: string; found: Promise<Found | undefined> }>();
+
+function lookUp(db: DB, token: string, now: number, request?: object): Promise<Found | undefined> {
+  const made = request && requestLookups.get(request);
+  if (made && made.token === token) return made.found;
+  const found = cachedLiveSession(db, hashToken(token), now);
+  if (request) requestLookups.set(request, { token, found });
+  return found;
+}
+
 /** The live session and its (enabled) user for a bearer token, or null. */
 export async function resolveSession(
-  ctx: Pick<Context, 'db' | 'config'>,
+  ctx: Pick<Context, 'db' | 'config'> & { req?: Pick<Context['req'], 'request'> },
   token: string,
-): Promise<{ session: Session; user: User } | null> {
+): Promise<Found | null> {
   if (token.length > 200) return null;
   const now = Date.now();
-  const tokenHash = hashToken(token);
-  const found = await cachedLiveSession(ctx.db, tokenHash, now);
+  const found = await lookUp(ctx.db, token, now, ctx.req?.request);
   if (!found || found.user.disabled_at !== null) return null;
   const { session } = found;
   if (now - session.last_used_at > TOUCH_EVERY_MS) {
     const expiresAt = now + ctx.config.sessionTtlMs;
     await touchSession(ctx.db, session.id, now, expiresAt);
-    sessionTouched(ctx.db, tokenHash, now, expiresAt);
+    sessionTouched(ctx.db, hashToken(token), now, expiresAt);
   }
   return found;
 }
@@ -86,9 +102,9 @@ export async function resolveSession(
  * The account a session token signs in now, or null; reads only (the call budget asks
  * this for every request before charging it, guards/call-budget.ts).
  */
-export async function sessionOwner(db: DB, token: string): Promise<number | null> {
+export async function sessionOwner(db: DB, token: string, request?: object): Promise<number | null> {
   if (token.length > 200) return null;
-  const found = await cachedLiveSession(db, hashToken(token), Date.now());
+  const found = await lookUp(db, token, Date.now(), request);
   return found && found.user.disabled_at === null ? found.user.id : null;
 }
 

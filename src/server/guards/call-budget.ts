@@ -48,7 +48,8 @@ type Bucket = { tokens: number; at: number; inFlight: number };
  * The account a bearer token signs in now (a live session, or an API key allowed from
  * `ip`), or null: the auth's own indexed lookup by the token's hash, without its writes.
  */
-export type OwnerOf = (token: string, ip: string) => Promise<number | null>;
+/** `request`: one object per HTTP request, so the owner's lookup can be shared with the procedure's (auth/sessions.ts). */
+export type OwnerOf = (token: string, ip: string, request?: object) => Promise<number | null>;
 
 /**
  * Refusals of one payer answered after a pause at once (call-budget-gate.ts); beyond
@@ -87,16 +88,16 @@ export class CallBudget {
     this.ownerOf = opts.ownerOf ?? (async () => null);
   }
 
-  async payer(token: string | null, ip: string): Promise<Payer> {
-    const account = token ? await this.ownerOf(token, ip) : null;
+  async payer(token: string | null, ip: string, request?: object): Promise<Payer> {
+    const account = token ? await this.ownerOf(token, ip, request) : null;
     return account !== null
       ? { key: `account:${account}`, rule: CALL_BUDGETS.account, pool: 'account', poolKey: `account:${account}` }
       : addressPayer(ip);
   }
 
   /** A place in the payer's admission pool for `calls` calls (admission-pool.ts). */
-  enter(payer: Payer, calls: number, signal?: AbortSignal): Entry | Promise<Entry> {
-    return this.pools[payer.pool].enter(payer.poolKey, calls, signal);
+  enter(payer: Payer, calls: number, clientSignal?: () => AbortSignal): Entry | Promise<Entry> {
+    return this.pools[payer.pool].enter(payer.poolKey, calls, clientSignal);
   }
 
   /** The pools' load now (for tests). */

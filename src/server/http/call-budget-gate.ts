@@ -72,7 +72,7 @@ async function admit(
   if (!admission.ok) return refuse(c, budget, payer.key, admission.retryAfterS, (s) => answer(s, overBudgetMessage(s)));
   const entry = unpooled?.(c)
     ? { ok: true as const, leave: () => {} }
-    : await budget.enter(payer, calls, c.req.raw.signal);
+    : await budget.enter(payer, calls, () => c.req.raw.signal);
   if (!entry.ok) {
     admission.release(true);
     return answer(BUSY_RETRY_AFTER_S, serverBusyMessage(BUSY_RETRY_AFTER_S));
@@ -130,7 +130,7 @@ export function trpcCallBudget<E extends PayerEnv>(
       return c.json(batch ? paths.map(error) : error(paths[0]), 400);
     }
     const { token, ip } = callerOf(c);
-    const payer = await budget.payer(token, ip);
+    const payer = await budget.payer(token, ip, c.req.raw);
     c.set('callPayer', payer.key);
     return admit(
       c,
@@ -161,7 +161,7 @@ export function restCallBudget<E extends PayerEnv>(
 ): MiddlewareHandler<E> {
   return async (c, next) => {
     const { token, ip } = callerOf(c);
-    const payer = await budget.payer(token, ip);
+    const payer = await budget.payer(token, ip, c.req.raw);
     c.set('callPayer', payer.key);
     return admit(
       c,

@@ -109,9 +109,11 @@ export function mountRest<E extends Env>(
             'content-disposition': `attachment; filename="${file.filename}"`,
           });
         }
-        const answer = await encodedAnswer(cache, route, input, () =>
-          call(ctx, route.procedure, input, c.req.raw.signal),
-        );
+        // A mutation may run long (keystore derivation) and stops when its client goes; a
+        // query is a few reads, and the request's AbortSignal (an AbortController in the node
+        // adapter) would cost it more than it could save.
+        const signal = route.type === 'mutation' ? c.req.raw.signal : undefined;
+        const answer = await encodedAnswer(cache, route, input, () => call(ctx, route.procedure, input, signal));
         if (!answer.etag) return c.body(answer.bytes, 200, { 'content-type': 'application/json' });
         // A cached public answer: a client that has it already gets 304 and no body (the
         // cache-control of API answers stays security-headers.ts's).

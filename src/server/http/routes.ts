@@ -44,12 +44,38 @@ export function restRoutes(router: AnyTRPCRouter): RestRoute[] {
   return routes;
 }
 
-/** Calls a procedure by its tRPC path through a server-side caller (same middlewares as HTTP). */
+type CallableProcedure = ((opts: {
+  path: string;
+  getRawInput: () => Promise<unknown>;
+  ctx: Context;
+  type: string;
+  signal: AbortSignal | undefined;
+  batchIndex: number;
+}) => Promise<unknown>) & { _def: { type: string } };
+
+/**
+ * Calls a procedure by its tRPC path with the same middlewares as HTTP, as tRPC's
+ * server-side caller does (`createCaller`), minus the caller's proxy: a REST route knows
+ * its procedure, so each call skips building a proxy and walking the path through it.
+ */
 export function procedureCaller(router: AnyTRPCRouter) {
+  const procedures = router._def.procedures as Record<string, CallableProcedure>;
   const factory = createCallerFactory(router);
   return (ctx: Context, procedure: string, input: unknown, signal?: AbortSignal): Promise<unknown> => {
-    let fn: any = factory(ctx, signal ? { signal } : undefined);
-    for (const part of procedure.split('.')) fn = fn[part];
-    return fn(input);
+    const proc = Object.hasOwn(procedures, procedure) ? procedures[procedure] : undefined;
+    if (!proc) {
+      // Not a known path: the caller's own answer (NOT_FOUND).
+      let fn: any = factory(ctx, signal ? { signal } : undefined);
+      for (const part of procedure.split('.')) fn = fn[part];
+      return fn(input);
+    }
+    return proc({
+      path: procedure,
+      getRawInput: async () => input,
+      ctx,
+      type: proc._def.type,
+      signal,
+      batchIndex: 0,
+    });
   };
 }

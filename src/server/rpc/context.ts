@@ -50,7 +50,15 @@ export type CallerChecks = {
  * `live`: a message on the live websocket, which serves subscriptions only.
  * Over HTTP: `turns` makes the payer's calls take turns (guards/call-turns.ts).
  */
-export type RequestMeta = { ip: string; userAgent: string; requestId: string; live?: boolean; turns?: CallTurns };
+export type RequestMeta = {
+  ip: string;
+  userAgent: string;
+  requestId: string;
+  live?: boolean;
+  turns?: CallTurns;
+  /** One object per HTTP request: what the call budget looked up for it is reused (auth/sessions.ts). */
+  request?: object;
+};
 
 export type Context = AppDeps & { req: RequestMeta; token: string | null };
 
@@ -101,6 +109,8 @@ export type Caller = {
   /** The live websocket (subscriptions only). */
   live?: boolean;
   turns?: CallTurns;
+  /** The HTTP request, as a key for lookups shared within it (RequestMeta.request). */
+  request?: object;
 };
 
 /** The one context builder, for the tRPC HTTP handler, the REST adapter and websockets. */
@@ -113,6 +123,7 @@ export function createContext(deps: AppDeps, caller: Caller): Context {
       requestId: caller.requestId ?? randomUUID(),
       ...(caller.live ? { live: true } : {}),
       ...(caller.turns ? { turns: caller.turns } : {}),
+      ...(caller.request ? { request: caller.request } : {}),
     },
     token: caller.token !== undefined ? caller.token || null : bearerToken(caller.header('authorization')),
   };

@@ -7,7 +7,7 @@ import { AppError, fail, MESSAGES } from '../kernel/errors';
 import { CONSOLE_NEEDS_2FA } from '../../shared/console';
 import type { OperatorActor } from '../kernel/actor';
 import { describeZodIssues } from '../../shared/zod-issues';
-import { withLogFields } from '../kernel/log';
+import { currentRequestId, withLogFields } from '../kernel/log';
 
 /**
  * How a procedure is reached over REST, declared once on the procedure. The REST
@@ -97,8 +97,12 @@ const transport = t.middleware(async ({ ctx, path, type, next }) => {
   const done = ctx.req.turns && type !== 'subscription' ? await ctx.req.turns.take() : undefined;
   let result: Awaited<ReturnType<typeof next>>;
   try {
-    // The HTTP middleware scoped this already; a websocket message or a direct caller has only its context.
-    result = await withLogFields({ request_id: ctx.req.requestId }, next);
+    // The HTTP middleware scoped this already (a second scope would cost every call an
+    // AsyncLocalStorage run); a websocket message or a direct caller has only its context.
+    result =
+      currentRequestId() === ctx.req.requestId
+        ? await next()
+        : await withLogFields({ request_id: ctx.req.requestId }, next);
   } finally {
     done?.();
   }
@@ -129,7 +133,8 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
   const found = ctx.token ? await ctx.callers.session(ctx, ctx.token) : null;
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
-  return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
+  // Only what is new: tRPC merges it over the context itself (a copy of every key costs each call).
+  return next({ ctx: { user: found.user, session: found.session, maintenance } });
 });
 
 /**
@@ -152,7 +157,8 @@ export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) =
   }
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
-  return next({ ctx: { ...ctx, user: found.user, session: found.session, maintenance } });
+  // Only what is new: tRPC merges it over the context itself (a copy of every key costs each call).
+  return next({ ctx: { user: found.user, session: found.session, maintenance } });
 });
 
 /** Session only: account security and everything a browser alone does. */
@@ -177,7 +183,6 @@ export const operatorAuth = t.middleware(async ({ ctx, next }) => {
   const by: OperatorActor = { kind: 'operator', userId: user.id, username: user.username, ip: ctx.req.ip };
   return next({
     ctx: {
-      ...ctx,
       user: { ...user, role: 'operator' as const },
       session,
       maintenance: await ctx.callers.maintenance(ctx),
