@@ -84,7 +84,16 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: tiers.browser, testTimeout: 60_000, sequence: { groupOrder: 2 } },
+        test: {
+          name: 'browser',
+          include: tiers.browser,
+          testTimeout: 60_000,
+          // Files share a worker's modules and its Chromium (test/e2e/browser.ts
+          // `sharedChromium`): each file still starts its own servers and makes its own
+          // browser contexts, so no cookie, storage or page crosses files.
+          isolate: false,
+          sequence: { groupOrder: 2 },
+        },
       },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
       {

@@ -47,21 +47,43 @@ export async function at(page: Page, expected: string) {
 }
 
 /**
+ * The worker's Chromium: the browser tier shares a worker's modules between its files
+ * (vitest.config.ts), so one launched browser serves every file the worker runs, each in
+ * contexts of its own. A browser that died is launched again. Playwright kills it when
+ * the worker exits.
+ */
+let workerChromium: Promise<Browser> | undefined;
+function sharedChromium(): Promise<Browser> {
+  if (!workerChromium) {
+    const launched = launchChromium();
+    workerChromium = launched;
+    void launched.then(
+      (b) => b.on('disconnected', () => workerChromium === launched && (workerChromium = undefined)),
+      () => workerChromium === launched && (workerChromium = undefined),
+    );
+  }
+  return workerChromium;
+}
+
+/**
  * One test file's browser: `launch` and `close` it in the file's hooks, run
  * `assertNoPageErrors` after each test. `serverUrl` is asked at every `newPage`, so a
- * file may restart its server.
+ * file may restart its server. `close` closes the file's contexts (its pages, cookies
+ * and storage); the worker's Chromium serves the next file.
  */
 export function browserSession(serverUrl: () => string) {
   let browser: Browser | undefined;
+  const contexts = new Set<BrowserContext>();
   const pageErrors: string[] = [];
   /** Cookies and storage of a user signed in with 2FA, by username (see `signedIn`). */
   const signedInStates = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
   const session = {
     async launch() {
-      browser = await launchChromium();
+      browser = await sharedChromium();
     },
     async close() {
-      await browser?.close();
+      await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+      contexts.clear();
     },
     /** A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it are kept. */
     async newPage(width = 1280, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Page> {
@@ -70,6 +92,8 @@ export function browserSession(serverUrl: () => string) {
         viewport: { width, height: 860 },
         storageState,
       });
+      contexts.add(context);
+      context.on('close', () => contexts.delete(context));
       context.setDefaultTimeout(15_000);
       const page = await context.newPage();
       page.on('pageerror', (err) => pageErrors.push(err.message));
