@@ -92,6 +92,7 @@ export default defineConfig({
           // `sharedChromium`): each file still starts its own servers and makes its own
           // browser contexts, so no cookie, storage or page crosses files.
           isolate: false,
+          env: { NODEKEEP_TEST_SHARED_CHROMIUM: '1' },
           sequence: { groupOrder: 2 },
         },
       },

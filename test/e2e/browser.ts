@@ -48,10 +48,12 @@ export async function at(page: Page, expected: string) {
 
 /**
  * The worker's Chromium: the browser tier shares a worker's modules between its files
- * (vitest.config.ts), so one launched browser serves every file the worker runs, each in
- * contexts of its own. A browser that died is launched again. Playwright kills it when
- * the worker exits.
+ * (vitest.config.ts, which sets NODEKEEP_TEST_SHARED_CHROMIUM there), so one launched
+ * browser serves every file the worker runs, each in contexts of its own. A browser that
+ * died is launched again. Playwright kills it when the worker exits. Elsewhere (a peers
+ * file that also checks no process it started is left) a file has its own browser.
  */
+const SHARED = process.env.NODEKEEP_TEST_SHARED_CHROMIUM === '1';
 let workerChromium: Promise<Browser> | undefined;
 function sharedChromium(): Promise<Browser> {
   if (!workerChromium) {
@@ -69,21 +71,23 @@ function sharedChromium(): Promise<Browser> {
  * One test file's browser: `launch` and `close` it in the file's hooks, run
  * `assertNoPageErrors` after each test. `serverUrl` is asked at every `newPage`, so a
  * file may restart its server. `close` closes the file's contexts (its pages, cookies
- * and storage); the worker's Chromium serves the next file.
+ * and storage), and its own browser where it has one; a shared one serves the next file.
  */
 export function browserSession(serverUrl: () => string) {
   let browser: Browser | undefined;
+  let own: Browser | undefined;
   const contexts = new Set<BrowserContext>();
   const pageErrors: string[] = [];
   /** Cookies and storage of a user signed in with 2FA, by username (see `signedIn`). */
   const signedInStates = new Map<string, Awaited<ReturnType<BrowserContext['storageState']>>>();
   const session = {
     async launch() {
-      browser = await sharedChromium();
+      browser = SHARED ? await sharedChromium() : (own = await launchChromium());
     },
     async close() {
       await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
       contexts.clear();
+      await own?.close();
     },
     /** A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it are kept. */
     async newPage(width = 1280, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Page> {
