@@ -50,10 +50,14 @@ describe('the support launcher', () => {
     const page = await session.newPage(390);
     await page.goto('/faq');
     const launcher = page.getByRole('button', { name: 'Chat with support' });
+    // No panel yet: the button names none (aria-controls must name an element that exists).
+    expect(await launcher.getAttribute('aria-controls')).toBeNull();
     await launcher.focus();
     await page.keyboard.press('Enter');
     const panel = page.getByRole('dialog', { name: 'Support chat' });
     await panel.getByRole('button', { name: 'Close support chat' }).waitFor();
+    const controls = await page.locator('#support-launcher').getAttribute('aria-controls');
+    expect(controls).toBe(await panel.getAttribute('id'));
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'hidden' });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('support-launcher');

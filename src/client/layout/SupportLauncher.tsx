@@ -26,7 +26,8 @@ export function SupportLauncher() {
       id={chatLauncher.buttonId}
       className="support-launcher"
       aria-expanded={open}
-      aria-controls={chatLauncher.panelId}
+      // The panel is made on first open: before that there is nothing to name.
+      aria-controls={open ? chatLauncher.panelId : undefined}
       aria-label={
         open
           ? 'Close support chat'
