@@ -593,7 +593,11 @@ describe('node page actions', () => {
       await toast(page, later).waitFor();
       expect(nodeReads).toHaveLength(0);
       expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
-      await page.getByRole('region', { name: 'Messages' }).getByRole('button', { name: 'Dismiss' }).click();
+      await page
+        .getByRole('region', { name: 'Messages' })
+        .locator('.toast', { hasText: later })
+        .getByRole('button', { name: 'Dismiss' })
+        .click();
       release();
 
       const done = page.getByRole('dialog', { name: 'Validator deleted' });
