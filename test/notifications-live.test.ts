@@ -10,7 +10,6 @@ beforeAll(async () => {
 });
 afterAll(() => stopTestServer(s));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const node = (mn_id: string) => ({ mn_id, coin: 'Dash' });
 
 describe('new_notification over the live channel', () => {
@@ -27,11 +26,13 @@ describe('new_notification over the live channel', () => {
       const notes = (c: typeof alice) =>
         c.received.filter((e) => e.type === 'new_notification').map((e) => e.payload.message as string);
 
-      // Raised but not committed: the hub is poked and has time to look, and finds nothing.
+      // Raised but not committed: the hub is poked (its read waits for this transaction's
+      // connection) and nothing is sent. Witness: a round trip on alice's own socket,
+      // begun after the raise and the poke, whose answer comes after any frame sent before it.
       await s.deps.db.transaction().execute(async (trx) => {
         await raise(trx, aliceUser.id, 'node_down', node('mn-1'));
         void s.deps.hub.poke();
-        await sleep(700);
+        await alice.roundTrip();
         expect(notes(alice)).toEqual([]);
       });
       afterRaise(s.deps);

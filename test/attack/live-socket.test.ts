@@ -17,8 +17,17 @@ type Frame = { id: number | string | null; result?: { type: string; data?: unkno
 /**
  * A raw socket from `ip` that sends `frames` after connectionParams and collects what comes back:
  * until `atLeast` frames have come (then `ms` more, to catch any extra), or for `ms` alone.
+ * `onReached` is called once the server has read every frame sent, or cut the socket off:
+ * a ping after the frames is answered only once the frames before it were read.
  */
-async function rawSocket(ip: string, frames: unknown[], ms = 1500, token?: string, atLeast = 0) {
+async function rawSocket(
+  ip: string,
+  frames: unknown[],
+  ms = 1500,
+  token?: string,
+  atLeast = 0,
+  onReached?: () => void,
+) {
   const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/live?connectionParams=1`, { localAddress: ip });
   const got: Frame[] = [];
   let bytes = 0;
@@ -30,6 +39,17 @@ async function rawSocket(ip: string, frames: unknown[], ms = 1500, token?: strin
   await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
   ws.send(JSON.stringify({ method: 'connectionParams', data: token ? { token } : {} }));
   for (const f of frames) if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(f));
+  if (onReached) {
+    if (ws.readyState === WebSocket.CLOSED) onReached();
+    else {
+      let called = false;
+      const reached = () => {
+        if (!called) ((called = true), onReached());
+      };
+      ws.once('pong', reached).once('close', reached);
+      if (ws.readyState === WebSocket.OPEN) ws.ping();
+    }
+  }
   // A loaded machine may take longer than `ms` to answer at all: wait for what must come first.
   for (
     const until = Date.now() + 20_000;
@@ -84,9 +104,12 @@ describe('the live websocket under abuse', () => {
   });
 
   it('cuts off a 64 KiB frame of 800 calls: nothing runs, nothing comes back, others are not held up', async () => {
+    // /healthz is asked once the server has read the frame (or cut the socket off for it).
+    let reached!: () => void;
+    const read = new Promise<void>((r) => (reached = r));
     const [{ got, bytes }, health] = await Promise.all([
-      rawSocket(loopback(2), [Array.from({ length: 800 }, (_, i) => query(i + 1))]),
-      new Promise((r) => setTimeout(r, 100)).then(() => requestFrom(loopback(3), `${s.url}/healthz`)),
+      rawSocket(loopback(2), [Array.from({ length: 800 }, (_, i) => query(i + 1))], 1500, undefined, 0, reached),
+      read.then(() => requestFrom(loopback(3), `${s.url}/healthz`)),
     ]);
     // Before the cap the 800 calls ran and held the event loop 2 s. None running is what keeps
     // /healthz from waiting; its time on a loaded machine is no test's business.
@@ -106,9 +129,16 @@ describe('the live websocket under abuse', () => {
         params: { path: 'events.live', input: {} },
       }));
     const frames = Array.from({ length: 200 }, (_, f) => subscribe(f));
-    const flood = (i: number) => rawSocket(loopback(10 + i), frames, 3000, token);
+    // /healthz is asked once the flood is in: the server has read every socket's frames
+    // or cut the socket off.
+    const reached: Promise<void>[] = [];
+    const flood = (i: number) => {
+      let done!: () => void;
+      reached.push(new Promise<void>((r) => (done = r)));
+      return rawSocket(loopback(10 + i), frames, 3000, token, 0, done);
+    };
     const health = async () => {
-      await new Promise((r) => setTimeout(r, 300));
+      await Promise.all(reached);
       const r = await requestFrom(loopback(30), `${s.url}/healthz`);
       expect(r.status).toBe(200);
     };

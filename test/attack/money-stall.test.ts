@@ -45,8 +45,11 @@ it(
   "20 reads of a 300,000-transfer history at once leave another user's balance answered promptly, and the pages stay right",
   { timeout: 120_000 },
   async () => {
-    const page = (p: number, i: number) =>
-      requestFrom(loopback(40_000 + i), `${s.url}/api/get_transactions?page=${p}&per_page=5`, { token: big.token });
+    const page = (p: number, i: number, onSent?: () => void) =>
+      requestFrom(loopback(40_000 + i), `${s.url}/api/get_transactions?page=${p}&per_page=5`, {
+        token: big.token,
+        onSent,
+      });
     const first = await page(1, 0);
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(HISTORY + 1);
@@ -62,8 +65,14 @@ it(
     const last = await page(Math.ceil((HISTORY + 1) / 5), 1);
     expect(last.body.transactions.at(-1)).toMatchObject({ description: 'Funds', amount: 1_000_000 });
 
-    const flood = Array.from({ length: 20 }, (_, i) => page(1, 2 + i));
-    await new Promise((r) => setTimeout(r, 20));
+    // The other user's call goes once the 20 reads are in flight (each written out whole).
+    const sent: Promise<void>[] = [];
+    const flood = Array.from({ length: 20 }, (_, i) => {
+      let done!: () => void;
+      sent.push(new Promise<void>((r) => (done = r)));
+      return page(1, 2 + i, done);
+    });
+    await Promise.all(sent);
     const t0 = performance.now();
     const other = await requestFrom(loopback(40_100), `${s.url}/api/get_balance`, { token: small.token });
     const waited = performance.now() - t0;

@@ -9,6 +9,8 @@ import { pidsMatching, waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { startSmtp } from '../support/smtp';
+import { insertEvent } from '../../src/server/events/outbox';
+import { monitorCheckAfter } from '../support/monitor-check';
 import { freshUser } from '../support/users';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { browserSession, logInLive, screenshot } from './browser';
@@ -63,7 +65,31 @@ const simAdmin = (method: string, p: string) => {
 };
 const toasts = (page: Page, text: string) =>
   page.getByRole('region', { name: 'Messages' }).locator('.toast', { hasText: text });
+/** The user's down/up notifications, oldest first. */
+const alertKinds = async (userId: number) =>
+  (
+    await server.deps.db
+      .selectFrom('notifications')
+      .select('kind')
+      .where('user_id', '=', userId)
+      .where('kind', 'in', ['node_down', 'node_up'])
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.kind);
 const menu = (page: Page) => page.getByRole('region', { name: 'Notification list' });
+/**
+ * Witness on the page: a later frame, a toast the test sends to the user. The hub sends
+ * committed events in order and the page handles frames in order, so once this toast
+ * shows, every event committed before it (a second alert's toast) has shown too. It is
+ * dismissed again.
+ */
+async function laterFrameShown(page: Page, userId: number, text: string) {
+  await insertEvent(server.deps.db, userId, 'new_notification', { message: text });
+  await server.deps.hub.poke();
+  await toasts(page, text).waitFor();
+  await toasts(page, text).getByRole('button', { name: 'Dismiss' }).click();
+  await toasts(page, text).waitFor({ state: 'detached' });
+}
 const bell = (page: Page) => page.getByRole('button', { name: /^Notifications( \(\d+\))?$/ });
 
 describe('node down and back up, end to end', () => {
@@ -145,8 +171,13 @@ describe('node down and back up, end to end', () => {
         link: `${server.url}/dashboard/masternode/${mnId}`,
       });
 
-      // Still down for twice the threshold: nothing more anywhere.
-      await page.waitForTimeout(2 * DOWN_MS);
+      // Still down for twice the threshold: nothing more anywhere. Witness: a monitor check
+      // that began twice the threshold after the down has committed (a check raises in
+      // its own transaction, with the mail and webhook jobs), and still one down row; so no
+      // mail or delivery is owed. Then a later frame on the page, after any toast a raise sent.
+      await monitorCheckAfter(server.deps.db, mnId, downRow.created_at + 2 * DOWN_MS);
+      expect(await alertKinds(user.id)).toEqual(['node_down']);
+      await laterFrameShown(page, user.id, 'Witness: still down');
       expect(await toasts(page, downText).count()).toBe(1);
       expect(deliveries('node_down')).toHaveLength(1);
       expect(smtp.inbox.filter((m) => m.to.includes(user.email) && /is down/.test(m.subject))).toEqual([]);
@@ -163,8 +194,17 @@ describe('node down and back up, end to end', () => {
       expect(deliveries('node_up')[0].verdict).toBe('ok');
       expect(JSON.parse(deliveries('node_up')[0].body)).toMatchObject({ kind: 'node_up', message: upText, node: mnId });
 
-      // Running on: still exactly one of each, in every place.
-      await page.waitForTimeout(2 * DOWN_MS);
+      // Running on: still exactly one of each, in every place. Witness as above: a check
+      // begun twice the threshold after the back up has committed, then a later frame.
+      const upRow = await server.deps.db
+        .selectFrom('notifications')
+        .select('created_at')
+        .where('user_id', '=', user.id)
+        .where('kind', '=', 'node_up')
+        .executeTakeFirstOrThrow();
+      await monitorCheckAfter(server.deps.db, mnId, upRow.created_at + 2 * DOWN_MS);
+      expect(await alertKinds(user.id)).toEqual(['node_down', 'node_up']);
+      await laterFrameShown(page, user.id, 'Witness: running on');
       expect(await toasts(page, downText).count()).toBe(1);
       expect(await toasts(page, upText).count()).toBe(1);
       await bell(page).click();

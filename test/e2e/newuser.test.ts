@@ -65,6 +65,14 @@ async function logIn(page: Page) {
 }
 
 /** The element's box lies inside the viewport's width. */
+/**
+ * The page has settled: the top bar's progress bar is off, so no query or mutation is in
+ * flight and the route change's pulse is over (the page's text and layout are its data's).
+ */
+async function settled(page: Page) {
+  await page.locator('.progress-bar:not(.is-active)').waitFor({ state: 'attached' });
+}
+
 async function insideWidth(page: Page, selector: string) {
   const box = await page.locator(selector).first().boundingBox();
   const width = page.viewportSize()!.width;
@@ -257,7 +265,7 @@ describe('a signed-in customer', () => {
     ]) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForTimeout(200);
+      await settled(page);
       expect(await page.locator('body').innerText(), p).not.toMatch(
         /deploy issue|deploy wizard|later issue|arrives with|not open yet|coming soon/i,
       );
@@ -323,7 +331,7 @@ describe('a signed-in customer', () => {
     ]) {
       await page.goto(p);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.waitForTimeout(300);
+      await settled(page);
       expect(await fitsViewport(page), p).toBe(true);
     }
     await screenshot(page, 'newuser-coin-320');
@@ -352,6 +360,8 @@ describe('maintenance', () => {
 
   it("takes a user's tab out of maintenance back where it was, and reports no visits meanwhile", async () => {
     const page = await newPage();
+    // The page's clock runs as usual until the test moves it on (the maintenance recheck).
+    await page.clock.install();
     const subscribed = page
       .waitForEvent('websocket')
       .then((ws) => ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"') }));
@@ -367,7 +377,11 @@ describe('maintenance', () => {
     try {
       await at(page, '/maintenance');
       await page.getByText("We're just tuning up a few things.").waitFor();
-      await page.waitForTimeout(500);
+      // Witness: the maintenance page's own recheck of system.status, 15 s on the page's
+      // clock after it came, goes out after any visit its arrival would have reported.
+      const rechecked = page.waitForRequest((r) => r.url().includes('system.status'));
+      await page.clock.runFor(16_000);
+      await rechecked;
       expect(visits).toEqual([]);
     } finally {
       expect(await cli('maintenance', 'off')).toBe(0);

@@ -109,6 +109,20 @@ async function dropCalls(page: Page, procedure: string, opts: { held?: boolean }
   return release;
 }
 
+/**
+ * A witness: a refresh_masternode frame for `mn` makes the page refetch the node; resolves
+ * once that refetch has gone out. Whatever the page sent before the frame came (a click's
+ * call) went out before it.
+ */
+async function nodeRefetchSent(page: Page, mn: string): Promise<void> {
+  const sent = page.waitForRequest(
+    (r) => new URL(r.url()).pathname.startsWith('/trpc/') && r.url().includes('nodes.get_masternode'),
+  );
+  await insertEvent(server.deps.db, owner.id, 'refresh_masternode', { mn_id: mn });
+  await server.deps.hub.poke();
+  await sent;
+}
+
 const toast = (page: Page, text: string) =>
   page.getByRole('region', { name: 'Messages' }).getByText(text, { exact: true });
 const title = (page: Page) => page.getByRole('heading', { level: 1 });
@@ -160,15 +174,27 @@ describe('node page actions', () => {
       await page.getByRole('button', { name: 'Save', exact: true }).click();
       await title(page).filter({ hasText: 'Lost name' }).waitFor();
       // A live status change refetches the node while the call is out: the name shown
-      // stays the one being saved.
-      const refetched = page.waitForResponse(
-        (r) => r.url().includes('nodes.get_masternode') && !r.url().includes('get_masternodes'),
+      // stays the one being saved. The refetch's answer (the server's, without the alias)
+      // is given a marker the page shows, the node's problem line: once the marker is on
+      // the page, the refetched node has been applied.
+      const applied = 'Refetched while the alias is saved';
+      await page.route(
+        (u) => u.pathname.startsWith('/trpc/') && /nodes\.get_masternode(?!s)/.test(u.pathname),
+        async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as { result?: { data?: { data?: Record<string, unknown> } } }[];
+          for (const r of [body].flat()) {
+            const node = r.result?.data?.data;
+            if (node?.mn_id === mn) node.problem = applied;
+          }
+          await route.fulfill({ response, json: body });
+        },
+        { times: 1 },
       );
       await insertEvent(server.deps.db, owner.id, 'refresh_masternode', { mn_id: mn });
       await server.deps.hub.poke();
-      await refetched;
-      await page.waitForTimeout(100);
-      await title(page).filter({ hasText: 'Lost name' }).waitFor({ timeout: 1000 });
+      await page.getByText(applied, { exact: true }).waitFor();
+      expect(await title(page).innerText()).toContain('Lost name');
       release();
       await toast(page, 'Error updating alias').waitFor();
       await title(page).filter({ hasText: mn }).waitFor();
@@ -222,7 +248,7 @@ describe('node page actions', () => {
       const button = dialog.getByRole('button', { name: 'Delete node' });
       expect(await button.getAttribute('aria-disabled')).toBe('true');
       await button.click({ force: true });
-      await page.waitForTimeout(300);
+      await nodeRefetchSent(page, mn);
       expect(deletes).toHaveLength(0);
 
       // Hints: reward times with the FAQ, or live chat.
@@ -398,20 +424,23 @@ describe('node page actions', () => {
       await form.getByText('Something went wrong. Please try again or contact support.').waitFor();
       const tried = updates.length;
       await submit.click();
-      await page.waitForTimeout(300);
+      await nodeRefetchSent(page, mn);
       expect(updates.length).toBe(tried);
       await input.fill(fee + ' ');
       await input.fill(fee);
       expect(await form.getByText('Something went wrong. Please try again or contact support.').count()).toBe(0);
       await page.unroute('**/trpc/*nodes.update_validator_fee*');
 
-      // Success: a toast that stays until OK, and the fee recipient shown changes.
+      // Success: a toast that stays until OK, and the fee recipient shown changes. The
+      // toast's staying is proven on the page's clock (installed before it shows, so its
+      // timer, if it had one, is the clock's), moved past the 5 s of an ordinary toast.
+      await page.clock.install();
       await submit.click();
       const messages = page.getByRole('region', { name: 'Messages' });
       const ok = messages.getByRole('button', { name: 'OK' });
       await ok.waitFor();
       await page.getByTestId('fee-recipient').filter({ hasText: fee }).waitFor();
-      await page.waitForTimeout(6_000);
+      await page.clock.runFor(6_000);
       expect(await ok.count()).toBe(1);
       await screenshot(page, 'node-config-validator');
       await ok.click();
@@ -546,12 +575,29 @@ describe('node page actions', () => {
         await route.fulfill({ response });
       });
       const seen = frames.length;
+      const nodeReads: Request[] = [];
+      page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/trpc/') && /nodes\.get_masternode(?!s)/.test(r.url()))
+          nodeReads.push(r);
+      });
       await dialog.getByRole('button', { name: 'Delete node' }).click();
       await expect
         .poll(() => frames.slice(seen).some((f) => f.includes('refresh_masternodes')), { timeout: 30_000 })
         .toBe(true);
-      await page.waitForTimeout(1_500);
+      // Witness: a later frame, a notification the page toasts. Frames are handled in
+      // order, so once its toast shows, the refresh frame has been handled: a refetch of
+      // the node it asked for (the one that finds it gone and took the page away) has gone out.
+      const later = `Witness after the delete of ${mn}`;
+      await insertEvent(server.deps.db, owner.id, 'new_notification', { message: later });
+      await server.deps.hub.poke();
+      await toast(page, later).waitFor();
+      expect(nodeReads).toHaveLength(0);
       expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
+      await page
+        .getByRole('region', { name: 'Messages' })
+        .locator('.toast', { hasText: later })
+        .getByRole('button', { name: 'Dismiss' })
+        .click();
       release();
 
       const done = page.getByRole('dialog', { name: 'Validator deleted' });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { freePort } from '../../src/server/nodes/daemon-spec';
 import { builtExecutable, EXECUTABLE_NAME } from '../support/executable';
-import { startPodman, type Podman } from '../support/podman';
+import { podmanWithDebianRoot, TEST_ROOTFS, type Podman } from '../support/podman';
 import { newUserInput } from '../support/users';
 import { waitFor } from '../support/wait';
 
@@ -15,21 +15,14 @@ import { waitFor } from '../support/wait';
 // through a new container on the same volume (an upgrade), stops on SIGINT (its local daemons
 // with it), and is backed up while it runs and restored in a one-off container.
 
-const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
+const ROOTFS = TEST_ROOTFS;
 const BASE_IMAGE = 'localhost/nodekeep-test/debian:bookworm';
 const IMAGE = 'localhost/nodekeep-test/nodekeep:test';
 const NAME = `nk-image-${process.pid}`;
 const VOLUME = `nk-image-data-${process.pid}`;
 
-const started = fs.existsSync(path.join(ROOTFS, 'var/lib/dpkg/status'))
-  ? await startPodman()
-  : process.env.NODEKEEP_REQUIRE_PODMAN === '1'
-    ? (() => {
-        throw new Error(`no Debian root at ${ROOTFS}: scripts/debian-rootfs.sh ${ROOTFS} makes it (.ci/run does)`);
-      })()
-    : { skip: `no Debian root at ${ROOTFS} (scripts/debian-rootfs.sh makes it)` };
+const started = await podmanWithDebianRoot('var/lib/dpkg/status', 'container image test');
 const skip = 'skip' in started ? started.skip : null;
-if (skip) console.warn(`container image test skipped: ${skip}`);
 const pm = () => started as Podman;
 
 let port = 0;

@@ -25,7 +25,7 @@ import { cliRun } from '../support/cli';
 import { writeFixtureFacts } from '../support/coin-ready';
 import { startTestServer, stopTestServer } from '../support/server';
 import { profiles, regtestSnapshot, rpc } from '../support/daemons';
-import { startPodman, type Podman } from '../support/podman';
+import { podmanWithDebianRoot, TEST_ROOTFS, type Podman } from '../support/podman';
 
 // Image recipes built for real, offline: the litecoind recipe variant made from Debian's
 // package (test/fixtures/images/litecoind-debian) is built through `images build` on a
@@ -34,7 +34,7 @@ import { startPodman, type Podman } from '../support/podman';
 // production recipe without a pinned checksum fails its build with the reason; a request
 // that names no recipe or no host is refused and changes nothing.
 
-const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
+const ROOTFS = TEST_ROOTFS;
 const BASE_IMAGE = 'localhost/nodekeep-test/debian:bookworm';
 const PROFILE = 'litecoind-debian';
 const IMAGE = 'localhost/nodekeep-test/litecoind-debian:0.21.2.1';
@@ -46,15 +46,8 @@ const held = net.createServer();
 await new Promise<void>((r) => held.listen(0, '127.0.0.1', () => r()));
 const heldPort = (held.address() as net.AddressInfo).port;
 
-const started = fs.existsSync(path.join(ROOTFS, 'var/lib/dpkg/status'))
-  ? await startPodman()
-  : process.env.NODEKEEP_REQUIRE_PODMAN === '1'
-    ? (() => {
-        throw new Error(`no Debian root at ${ROOTFS}: scripts/debian-rootfs.sh ${ROOTFS} makes it (.ci/run does)`);
-      })()
-    : { skip: `no Debian root at ${ROOTFS} (scripts/debian-rootfs.sh makes it)` };
+const started = await podmanWithDebianRoot('var/lib/dpkg/status', 'image recipe tests');
 const skip = 'skip' in started ? started.skip : null;
-if (skip) console.warn(`image recipe tests skipped: ${skip}`);
 const pm = () => started as Podman;
 
 /**

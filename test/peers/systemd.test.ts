@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { freePort } from '../../src/server/nodes/daemon-spec';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startPodman, type Podman } from '../support/podman';
+import { podmanWithDebianRoot, TEST_ROOTFS, type Podman } from '../support/podman';
 import { waitFor } from '../support/wait';
 import { newUserInput } from '../support/users';
 import { builtExecutable } from '../support/executable';
@@ -18,19 +18,12 @@ import { builtExecutable } from '../support/executable';
 // on and is adopted), backed up, restored, and stopped with its nodes; a data folder it
 // must not run on fails the start once, not every 5 s.
 
-const ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
+const ROOTFS = TEST_ROOTFS;
 const NAME = `nk-systemd-${process.pid}`;
 const ENV_FILE = '/etc/nodekeep/nodekeep.env';
 
-const started = fs.existsSync(path.join(ROOTFS, 'lib/systemd/systemd'))
-  ? await startPodman()
-  : process.env.NODEKEEP_REQUIRE_PODMAN === '1'
-    ? (() => {
-        throw new Error(`no Debian root at ${ROOTFS}: scripts/debian-rootfs.sh ${ROOTFS} makes it (.ci/run does)`);
-      })()
-    : { skip: `no Debian root at ${ROOTFS} (scripts/debian-rootfs.sh makes it)` };
+const started = await podmanWithDebianRoot('lib/systemd/systemd', 'systemd test');
 const skip = 'skip' in started ? started.skip : null;
-if (skip) console.warn(`systemd test skipped: ${skip}`);
 const pm = () => started as Podman;
 
 /** A shell script run as root on the machine; its output, or the error with it. */

@@ -5,12 +5,13 @@ export type Answer = { status: number; body: any };
 /**
  * One real HTTP request whose TCP connection starts from `ip` (any 127.x.y.z works on
  * Linux loopback), so the server sees a distinct client per address, as it would for
- * requests from many machines.
+ * requests from many machines. `onSent` is called once the request is written out whole
+ * (it is in flight: what is left is the server's).
  */
 export function requestFrom(
   ip: string,
   url: string,
-  opts: { method?: string; body?: unknown; token?: string } = {},
+  opts: { method?: string; body?: unknown; token?: string; onSent?: () => void } = {},
 ): Promise<Answer> {
   const u = new URL(url);
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
@@ -44,6 +45,7 @@ export function requestFrom(
       },
     );
     req.on('error', reject);
+    if (opts.onSent) req.once('finish', opts.onSent);
     req.end(payload);
   });
 }

@@ -280,6 +280,23 @@ export async function startPodman(): Promise<Podman | { skip: string }> {
   };
 }
 
+/** The Debian root the image and machine tests build from (scripts/debian-rootfs.sh; .ci/run makes it). */
+export const TEST_ROOTFS = process.env.NODEKEEP_TEST_ROOTFS ?? '/var/cache/nodekeep-test-rootfs/debian-systemd';
+
+/**
+ * A private Podman for a test that builds from the Debian root, when the root has
+ * `marker` (a file its test needs: dpkg's status for an image, systemd for a machine);
+ * without it a reason to skip, or in CI (NODEKEEP_REQUIRE_PODMAN=1) the failure. The
+ * skip is said once, on the console, naming `what` was not tested.
+ */
+export async function podmanWithDebianRoot(marker: string, what: string): Promise<Podman | { skip: string }> {
+  const started = fs.existsSync(path.join(TEST_ROOTFS, marker))
+    ? await startPodman()
+    : skipOrThrow(`no Debian root at ${TEST_ROOTFS}: scripts/debian-rootfs.sh ${TEST_ROOTFS} makes it (.ci/run does)`);
+  if ('skip' in started) console.warn(`${what} skipped: ${started.skip}`);
+  return started;
+}
+
 function skipOrThrow(reason: string): { skip: string } {
   if (process.env.NODEKEEP_REQUIRE_PODMAN === '1') throw new Error(reason);
   return { skip: reason };
