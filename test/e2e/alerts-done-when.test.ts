@@ -143,6 +143,16 @@ describe('node down and back up, end to end', () => {
       await toasts(page, 'Alert channel added').waitFor();
       receiver.state.secret = (await channels.getByLabel('Signing secret', { exact: true }).textContent())!.trim();
       expect(receiver.state.secret).toMatch(/^whsec_/);
+      /** When the user's one alert of this kind was raised. */
+      const raisedAt = async (kind: 'node_down' | 'node_up') =>
+        (
+          await server.deps.db
+            .selectFrom('notifications')
+            .select('created_at')
+            .where('user_id', '=', user.id)
+            .where('kind', '=', kind)
+            .executeTakeFirstOrThrow()
+        ).created_at;
       const deliveries = (kind: string) =>
         receiver.received.filter((r) => (JSON.parse(r.body) as { kind: string }).kind === kind);
 
@@ -150,13 +160,8 @@ describe('node down and back up, end to end', () => {
       const killedAt = Date.now();
       expect((await simAdmin('DELETE', `/nodes/${mnId}`)).status).toBe(200);
       await toasts(page, downText).waitFor({ timeout: 20_000 });
-      const downRow = await server.deps.db
-        .selectFrom('notifications')
-        .select('created_at')
-        .where('user_id', '=', user.id)
-        .where('kind', '=', 'node_down')
-        .executeTakeFirstOrThrow();
-      expect(downRow.created_at - killedAt).toBeGreaterThanOrEqual(DOWN_MS - CHECK_SLACK_MS);
+      const downAt = await raisedAt('node_down');
+      expect(downAt - killedAt).toBeGreaterThanOrEqual(DOWN_MS - CHECK_SLACK_MS);
       await screenshot(page, 'node-alerts-down-toast', { fullPage: false });
 
       const downMail = await smtp.waitFor(user.email, /Your Dash node is down/);
@@ -175,7 +180,7 @@ describe('node down and back up, end to end', () => {
       // that began twice the threshold after the down has committed (a check raises in
       // its own transaction, with the mail and webhook jobs), and still one down row; so no
       // mail or delivery is owed. Then a later frame on the page, after any toast a raise sent.
-      await monitorCheckAfter(server.deps.db, mnId, downRow.created_at + 2 * DOWN_MS);
+      await monitorCheckAfter(server.deps.db, mnId, downAt + 2 * DOWN_MS);
       expect(await alertKinds(user.id)).toEqual(['node_down']);
       await laterFrameShown(page, user.id, 'Witness: still down');
       expect(await toasts(page, downText).count()).toBe(1);
@@ -196,13 +201,7 @@ describe('node down and back up, end to end', () => {
 
       // Running on: still exactly one of each, in every place. Witness as above: a check
       // begun twice the threshold after the back up has committed, then a later frame.
-      const upRow = await server.deps.db
-        .selectFrom('notifications')
-        .select('created_at')
-        .where('user_id', '=', user.id)
-        .where('kind', '=', 'node_up')
-        .executeTakeFirstOrThrow();
-      await monitorCheckAfter(server.deps.db, mnId, upRow.created_at + 2 * DOWN_MS);
+      await monitorCheckAfter(server.deps.db, mnId, (await raisedAt('node_up')) + 2 * DOWN_MS);
       expect(await alertKinds(user.id)).toEqual(['node_down', 'node_up']);
       await laterFrameShown(page, user.id, 'Witness: running on');
       expect(await toasts(page, downText).count()).toBe(1);
