@@ -234,6 +234,22 @@ describe('upgrading a data folder', () => {
     expect((await cliRun(['doctor'], env)).out).toContain(`ok    database: up to date (${names.length} migrations)`);
   });
 
+  it('doctor on a folder made ready for the first start says the server makes the database, and makes none', async () => {
+    const dir = tempDataDir('nodekeep-fresh-');
+    dirs.push(dir);
+    const r = await cliRun(['doctor'], { DATA_DIR: dir, HOST_DISK_MIN_FREE_GB: '0.1' });
+    expect(r.out.split('\n').find((l) => l.includes('database:'))).toBe(
+      'warn  database: none yet: the server makes it on its first start — start the server, then run doctor again for the hosts and deposit daemons',
+    );
+    expect(r.err).not.toMatch(/backed up|upgraded/);
+    const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'), { readonly: true });
+    try {
+      expect(raw.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get()).toEqual({ n: 0 });
+    } finally {
+      raw.close();
+    }
+  });
+
   it('refuses to run an older build on a newer database, server and CLI alike', async () => {
     const dir = await earlierFolder();
     const raw = new SQLite(path.join(dir, 'nodekeep.sqlite'));

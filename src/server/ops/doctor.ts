@@ -177,6 +177,16 @@ export async function checkDatabase(db: DB, dataDir: string): Promise<CheckResul
     if (!(err instanceof DatabaseTooNew)) throw err;
     return { name, ok: false, detail: err.message, advice: 'run doctor from the Nodekeep that serves this folder' };
   }
+  // A data folder made ready for the server's first start: nothing to upgrade, nothing
+  // (no host, no deposit daemon) to check in it yet.
+  if (!applied.length)
+    return {
+      name,
+      ok: true,
+      warning: true,
+      detail: 'none yet: the server makes it on its first start',
+      advice: 'start the server, then run doctor again for the hosts and deposit daemons',
+    };
   const pending = Object.keys(migrations).length - applied.length;
   if (pending)
     return {
@@ -198,7 +208,7 @@ export async function runDoctor(config: Config, db: DB, log: Logger): Promise<Ch
   };
   const database = await checkDatabase(db, config.dataDir);
   // Hosts and deposit daemons are read from tables an earlier schema may not have yet.
-  const current = database.ok;
+  const current = database.ok && !database.warning;
   const [disk, smtp, stripe, deposits, hosts, publicUrl, timeSync] = await Promise.all([
     checkFreeDisk(config),
     checkSmtp(config),
