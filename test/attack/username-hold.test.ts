@@ -59,7 +59,6 @@ const seen = (r: Reply) => {
   return { status: r.status, body: r.body, headers };
 };
 const name = (p: string) => `${p}${randomBytes(4).toString('hex')}`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 it(
   'the four calls give the same answers whether the first email was taken or free, and take as long',
@@ -90,14 +89,16 @@ it(
       times.takenSecond.push(takenSecond.ms);
       times.freeSecond.push(freeSecond.ms);
     }
-    // Within noise: the medians of the interleaved tries differ by at most 40% of the slower
-    // one (or 5 ms), which holds as a loaded machine slows every call alike. A branch that
-    // skips the password hash does not: the old second call hashed and answered 200 with a
-    // taken email and answered 409 at once with a free one (measured here: 18.5 ms against
+    // The fastest of the 20 interleaved tries of each differ by at most 40% of the slower
+    // (or 5 ms). A loaded machine only adds time to a call, so the fastest try is what the
+    // call itself costs: medians did not hold with two other CPU-bound processes on the two
+    // cores (2.3 ms against 10.8 ms for the same answer). A branch that skips the password
+    // hash is slower in every try: the old second call hashed and answered 200 with a taken
+    // email and answered 409 at once with a free one (medians measured here: 18.5 ms against
     // 3.2 ms; now 3.2 ms against 3.3 ms, and 18.6 ms against 22.1 ms for the first call).
     const close = (a: number[], b: number[]) => {
-      const [ma, mb] = [median(a), median(b)];
-      expect(Math.abs(ma - mb), `medians ${ma.toFixed(1)} ms and ${mb.toFixed(1)} ms`).toBeLessThanOrEqual(
+      const [ma, mb] = [Math.min(...a), Math.min(...b)];
+      expect(Math.abs(ma - mb), `fastest ${ma.toFixed(1)} ms and ${mb.toFixed(1)} ms`).toBeLessThanOrEqual(
         Math.max(5, 0.4 * Math.max(ma, mb)),
       );
     };
