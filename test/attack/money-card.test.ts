@@ -6,6 +6,7 @@ import { signedEvent, startFakeStripe, type FakeStripe } from '../support/fake-s
 import { byStatus, loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
+import { waitFor } from '../support/wait';
 
 // Attacks on card payments over real HTTP from distinct loopback addresses, against the
 // FAKE of Stripe's API (test/support/fake-stripe.ts) driven by the real SDK.
@@ -182,6 +183,21 @@ describe('API keys on money calls', () => {
         )
       ).body.key as string;
     const [writer, reader] = [await key(false), await key(true)];
+    // Each new key mails its owner (a job after the answer): the snapshot is taken once both
+    // mails are written, so only what the calls below change can differ.
+    await waitFor(
+      async () =>
+        (
+          await s.deps.db
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where('to_addr', '=', u.email)
+            .where('subject', '=', 'New API key on your Nodekeep account')
+            .execute()
+        ).length === 2,
+      30_000,
+      'the two new-key mails',
+    );
     const before = await snapshot(s.deps.db);
     const calls = stripe.requests.length;
     for (const [path, body] of [
