@@ -3,6 +3,10 @@ import type { CheckResult } from './doctor-result';
 
 const TIMEOUT_MS = 5_000;
 
+/** What to do about a clock out of sync, whichever check found it (this one, or doctor's PUBLIC_URL comparison). */
+export const TIME_SYNC_ADVICE =
+  'turn on time sync: timedatectl set-ntp true, with systemd-timesyncd or chrony installed (2FA codes and charges depend on it)';
+
 /**
  * Is this machine's clock kept in sync (`timedatectl show -p NTPSynchronized`)? 2FA codes,
  * the daily charge's UTC day and certificates all read it. Where timedatectl is missing or
@@ -26,8 +30,7 @@ export function checkTimeSync(command = 'timedatectl'): Promise<CheckResult> {
             name,
             ok: false,
             detail: 'the system clock is not synchronized',
-            advice:
-              'turn on time sync: timedatectl set-ntp true, with systemd-timesyncd or chrony installed (2FA codes and charges depend on it)',
+            advice: TIME_SYNC_ADVICE,
           });
         const why =
           (err as NodeJS.ErrnoException | null)?.code === 'ENOENT'

@@ -7,7 +7,7 @@ import { assertNotNewer, DatabaseTooNew } from '../db/upgrade';
 import { migrations } from '../../../migrations/index';
 import type { Logger } from '../kernel/log';
 import { openSecretBox, type SecretBox } from '../secrets/box';
-import { checkTimeSync } from './doctor-clock';
+import { checkTimeSync, TIME_SYNC_ADVICE } from './doctor-clock';
 import { checkDeposits } from './doctor-deposits';
 import { checkHosts } from './doctor-hosts';
 import type { CheckResult } from './doctor-result';
@@ -144,9 +144,7 @@ export async function checkPublicUrl(
       name: 'clock',
       ok,
       detail: `${Math.round(skew / 1000)} s from PUBLIC_URL's clock`,
-      advice: ok
-        ? undefined
-        : 'turn on time sync: timedatectl set-ntp true, with systemd-timesyncd or chrony installed (2FA codes and charges depend on it)',
+      advice: ok ? undefined : TIME_SYNC_ADVICE,
     });
   }
   return results;
