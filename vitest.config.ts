@@ -96,7 +96,10 @@ export default defineConfig({
           // `sharedChromium`): each file still starts its own servers and makes its own
           // browser contexts, so no cookie, storage or page crosses files.
           isolate: false,
-          env: { NODEKEEP_TEST_SHARED_CHROMIUM: '1' },
+          // NODEKEEP_TEST_BROWSER_TIMEOUT_MS: the 60 s above, which each file's browserSession
+          // scales by the machine's measured speed (test/support/machine-speed.ts), as it does
+          // each step's 15 s: a loaded machine is slow, not stuck.
+          env: { NODEKEEP_TEST_SHARED_CHROMIUM: '1', NODEKEEP_TEST_BROWSER_TIMEOUT_MS: '60000' },
           sequence: { groupOrder: 2 },
         },
       },

@@ -7,9 +7,10 @@ import type { DaemonAccess } from '../../src/server/fleet/access';
 import type { Fleet } from '../../src/server/nodes/runtime';
 import { newNodeId, requestNode } from '../../src/server/nodes/lifecycle';
 import { sealSecrets } from '../../src/server/nodes/node-secrets';
+import { serverBusyMessage } from '../../src/server/guards/call-budget';
 import { waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
-import { byStatus, loopback, requestFrom } from '../support/from-ip';
+import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
 
@@ -132,9 +133,16 @@ it('100 different fee recipients at once from 100 addresses: the row, the output
       }),
     ),
   );
-  expect(byStatus(answers)).toEqual({ 200: 100 });
+  // On a loaded machine a few may wait past the admission line's 10 s (the changes of one
+  // node take turns, each a round trip to the client): those are refused before any work,
+  // "server busy", and change nothing. Every other one succeeds.
+  answers.forEach((a, i) => {
+    if (a.status !== 200) expect([a.status, a.body.message], `${i}`).toEqual([429, serverBusyMessage(1)]);
+  });
+  const accepted = addrs.filter((_, i) => answers[i].status === 200);
+  expect(accepted.length).toBeGreaterThan(0);
   const client = await clientFee(mn, pubkey);
-  expect(addrs).toContain(client);
+  expect(accepted).toContain(client);
   const r = await row(mn);
   expect(r.fee_recipient).toBe(client);
   expect(JSON.parse(r.output_text!).fee_recipient).toBe(client);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { Secret, TOTP } from 'otpauth';
 import { expect } from 'vitest';
+import { scaled, scaleFileTimeouts } from '../support/machine-speed';
 
 /** Debian's chromium; a browser is never downloaded. */
 export function launchChromium(): Promise<Browser> {
@@ -74,6 +75,9 @@ function sharedChromium(): Promise<Browser> {
  * and storage), and its own browser where it has one; a shared one serves the next file.
  */
 export function browserSession(serverUrl: () => string) {
+  // The browser tier's test and hook budgets, scaled like each step's by the machine's speed.
+  const tierTimeout = Number(process.env.NODEKEEP_TEST_BROWSER_TIMEOUT_MS);
+  if (tierTimeout > 0) scaleFileTimeouts(tierTimeout, tierTimeout);
   let browser: Browser | undefined;
   let own: Browser | undefined;
   const contexts = new Set<BrowserContext>();
@@ -89,16 +93,25 @@ export function browserSession(serverUrl: () => string) {
       contexts.clear();
       await own?.close();
     },
-    /** A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it are kept. */
-    async newPage(width = 1280, storageState?: Awaited<ReturnType<BrowserContext['storageState']>>): Promise<Page> {
+    /**
+     * A page in a fresh context (no cookies or storage) on the server; uncaught exceptions in it
+     * are kept. `timezoneId`: the browser's time zone (the machine's by default).
+     */
+    async newPage(
+      width = 1280,
+      storageState?: Awaited<ReturnType<BrowserContext['storageState']>>,
+      timezoneId?: string,
+    ): Promise<Page> {
       const context = await browser!.newContext({
         baseURL: serverUrl(),
         viewport: { width, height: 860 },
         storageState,
+        timezoneId,
       });
       contexts.add(context);
       context.on('close', () => contexts.delete(context));
-      context.setDefaultTimeout(15_000);
+      // One step's budget: 15 s on a quiet machine, more on a loaded one (machine-speed.ts).
+      context.setDefaultTimeout(scaled(15_000));
       const page = await context.newPage();
       page.on('pageerror', (err) => pageErrors.push(err.message));
       // Podman's tests (peers tier) add and remove bridge interfaces while other files
@@ -206,11 +219,16 @@ export class Authenticator {
  * than one step's 15 s.
  */
 export function liveSubscribed(page: Page): Promise<unknown> {
-  return page
-    .waitForEvent('websocket', { timeout: 30_000 })
-    .then((ws) =>
-      ws.waitForEvent('framereceived', { predicate: (f) => String(f.payload).includes('"sync"'), timeout: 30_000 }),
-    );
+  const subscribed = page.waitForEvent('websocket', { timeout: scaled(30_000) }).then((ws) =>
+    ws.waitForEvent('framereceived', {
+      predicate: (f) => String(f.payload).includes('"sync"'),
+      timeout: scaled(30_000),
+    }),
+  );
+  // Handled here too: when a step before the caller's await fails (a login that times out),
+  // that step's error is the test's, not an unhandled rejection of this wait after the page closed.
+  subscribed.catch(() => {});
+  return subscribed;
 }
 
 /** Logs in through the form and waits until the live subscription has its first frame. */

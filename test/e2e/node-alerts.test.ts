@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { getAlertSettings } from '../../src/server/notifications/alert-settings';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { insertTestNode } from '../support/nodes';
 import { freshUser } from '../support/users';
-import { at, fitsViewport, launchChromium, logInLive, screenshot } from './browser';
+import { at, browserSession, fitsViewport, logInLive, screenshot } from './browser';
 
 // The per-node alerts switch on the node page and the quiet hours on the notification
 // settings page, in Chromium at phone width against the real server and its SQLite file.
@@ -12,32 +12,19 @@ import { at, fitsViewport, launchChromium, logInLive, screenshot } from './brows
 // UTC by a half hour and cannot pass by accident. Run `npm run build` first.
 
 let server: TestServer;
-let browser: Browser;
-const pageErrors: string[] = [];
+const session = browserSession(() => server.url);
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await launchChromium();
+  await session.launch();
 });
-afterEach(() => {
-  expect(pageErrors.splice(0)).toEqual([]);
-});
+afterEach(() => session.assertNoPageErrors());
 afterAll(async () => {
-  await browser?.close();
+  await session.close();
   await stopTestServer(server);
 });
 
-async function phonePage(): Promise<Page> {
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport: { width: 390, height: 860 },
-    timezoneId: 'Asia/Kolkata',
-  });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  page.on('pageerror', (err) => pageErrors.push(err.message));
-  return page;
-}
+const phonePage = () => session.newPage(390, undefined, 'Asia/Kolkata');
 
 const toast = (page: Page, text: string) =>
   page.getByRole('region', { name: 'Messages' }).locator('.toast', { hasText: text });
