@@ -32,9 +32,26 @@ export async function cachedAnswer(
 
 export type EncodedAnswer = { bytes: Buffer<ArrayBuffer>; etag: string | null };
 
-/** The bytes and ETag of each cached answer, made once per answer (not per request). */
-const encoded = new Map<string, { json: string; answer: EncodedAnswer }>();
+/**
+ * Bytes made once per cached answer (not per request), by a key naming what they wrap:
+ * `parts` are the cached JSON strings they were made from, the same string objects for
+ * as long as the cache holds them, so checking an entry is a pointer comparison each.
+ */
+const encoded = new Map<string, { parts: readonly string[]; answer: EncodedAnswer }>();
 const MAX_ENCODED = 1000;
+
+function encodeOnce(key: string, parts: readonly string[], text: () => string, etag: boolean): EncodedAnswer {
+  const known = encoded.get(key);
+  if (known && known.parts.length === parts.length && known.parts.every((p, i) => p === parts[i])) return known.answer;
+  const body = text();
+  const answer = {
+    bytes: Buffer.from(body),
+    etag: etag ? `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` : null,
+  };
+  if (encoded.size >= MAX_ENCODED) encoded.clear();
+  encoded.set(key, { parts, answer });
+  return answer;
+}
 
 /**
  * A REST answer ready to write: a cached public answer's bytes and ETag are computed
@@ -50,14 +67,28 @@ export async function encodedAnswer(
   const key = route.cacheMs ? publicCacheKey(route, rawInput) : null;
   const json = await cachedAnswer(cache, route, rawInput, call);
   if (!key) return { bytes: Buffer.from(json), etag: null };
-  const known = encoded.get(key);
-  // The same string object while the cache holds the answer: the comparison is one pointer.
-  if (known && known.json === json) return known.answer;
-  const answer = {
-    bytes: Buffer.from(json),
-    etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`,
+  return encodeOnce(`rest\n${key}`, [json], () => json, true);
+}
+
+/**
+ * The browser's tRPC answer to GETs of cacheable public calls, in tRPC's shape (a batch
+ * is an array of `{"result":{"data":…}}`), encoded once while the cache holds every
+ * answer in it, like the REST bytes; an input that does not parse makes bytes for this
+ * request alone.
+ */
+export async function encodedTrpcAnswer(
+  cache: ResponseCache,
+  routes: Pick<RestRoute, 'procedure' | 'input' | 'cacheMs'>[],
+  rawInputs: unknown[],
+  batch: boolean,
+  call: (route: number) => Promise<unknown>,
+): Promise<EncodedAnswer> {
+  const keys = routes.map((r, i) => (r.cacheMs ? publicCacheKey(r, rawInputs[i]) : null));
+  const bodies = await Promise.all(routes.map((r, i) => cachedAnswer(cache, r, rawInputs[i], () => call(i))));
+  const text = () => {
+    const items = bodies.map((b) => `{"result":{"data":${b}}}`);
+    return batch ? `[${items.join(',')}]` : items[0];
   };
-  if (encoded.size >= MAX_ENCODED) encoded.clear();
-  encoded.set(key, { json, answer });
-  return answer;
+  if (keys.some((k) => k === null)) return { bytes: Buffer.from(text()), etag: null };
+  return encodeOnce(`trpc${batch ? '[]' : ''}\n${keys.join('\n\n')}`, bodies, text, false);
 }

@@ -2,10 +2,10 @@ import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context } from '../rpc/context';
 import { ERROR_STATUS } from '../kernel/errors';
-import { cachedAnswer } from './public-cache';
+import { encodedTrpcAnswer } from './public-cache';
 import { isJsonContentType, JSON_ONLY } from './rest';
 import type { ResponseCache } from './response-cache';
-import { procedureCaller, restRoutes } from './routes';
+import { procedureCaller, restRoutes, type RestRoute } from './routes';
 
 /**
  * Limits of one tRPC HTTP request. The browser batches what one screen asks for at
@@ -81,7 +81,7 @@ export function trpcPublicCache(
     if (c.req.method !== 'GET') return next();
     const paths = callPaths(c, base);
     const routes = paths.map((p) => cacheable.get(p));
-    if (routes.some((r) => !r)) return next();
+    if (!routes.every((r): r is RestRoute => r !== undefined)) return next();
     const batch = c.req.query('batch') === '1';
     let inputs: unknown[];
     try {
@@ -93,14 +93,10 @@ export function trpcPublicCache(
     }
     let ctx: Context | undefined;
     try {
-      const bodies = await Promise.all(
-        routes.map((r, i) =>
-          cachedAnswer(cache, r!, inputs[i], () => call((ctx ??= makeContext(c)), r!.procedure, inputs[i])),
-        ),
+      // Encoded once per cached answer, inside the caller's admission (the adapter writes the bytes as they are).
+      const { bytes } = await encodedTrpcAnswer(cache, routes, inputs, batch, (i) =>
+        call((ctx ??= makeContext(c)), routes[i].procedure, inputs[i]),
       );
-      const items = bodies.map((b) => `{"result":{"data":${b}}}`);
-      // Encoded once, here, inside the caller's admission (the adapter writes the bytes as they are).
-      const bytes = Buffer.from(batch ? `[${items.join(',')}]` : items[0]);
       if (bytes.length > MAX_BATCH_RESPONSE_BYTES)
         return refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
       const res = c.body(bytes, 200, { 'content-type': 'application/json' });
