@@ -19,7 +19,12 @@ import { machine, writeSection } from './report';
  * different times; every owner able to pay) with their ledger entries, against a bare set-based UPDATE of the
  * same node rows in the same run, and the charge's peak memory. On a real SQLite file.
  */
-export async function benchDailyCharge(): Promise<{ ratio: number; bareMs: number; chargeMs: number }> {
+export async function benchDailyCharge(): Promise<{
+  ratio: number;
+  bareMs: number;
+  chargeMs: number;
+  cpuRatio: number;
+}> {
   const nodes = Number(process.env.CHARGE_BENCH_NODES ?? 1_000_000);
   const perUser = Number(process.env.CHARGE_BENCH_PER_OWNER ?? 10);
   const users = Math.ceil(nodes / perUser);
@@ -61,12 +66,18 @@ export async function benchDailyCharge(): Promise<{ ratio: number; bareMs: numbe
     progress('seeded');
 
     // The bare set-based UPDATE: the same rows, one statement, no ledger (then undone, untimed).
+    const cpu = (from?: NodeJS.CpuUsage) => {
+      const u = process.cpuUsage(from);
+      return (u.user + u.system) / 1000;
+    };
     const b0 = performance.now();
+    const bareCpu0 = process.cpuUsage();
     const bare =
       await sql`UPDATE nodes SET start_claim_at = ${start} WHERE created_at < ${start} AND failed_reason IS NULL AND (deleted_at IS NULL OR deleted_at > ${start}) AND hosting_price > 0`.execute(
         db,
       );
     const bareMs = performance.now() - b0;
+    const bareCpuMs = cpu(bareCpu0);
     progress(`bare UPDATE ${(bareMs / 1000).toFixed(2)} s`);
     await sql`UPDATE nodes SET start_claim_at = NULL`.execute(db);
     await settle();
@@ -89,6 +100,7 @@ export async function benchDailyCharge(): Promise<{ ratio: number; bareMs: numbe
       lastTick = now;
     }, 5);
     const c0 = performance.now();
+    const chargeCpu0 = process.cpuUsage();
     // Time from one committed chunk to the next: about one chunk's transaction, which is what holds SQLite's one writer.
     let lastChunk = c0;
     const chunkMs: number[] = [];
@@ -100,6 +112,7 @@ export async function benchDailyCharge(): Promise<{ ratio: number; bareMs: numbe
     };
     const out = await chargeOneDay({ db, log: createLogger('error'), onChunk }, day, start + 30_000);
     const chargeMs = performance.now() - c0;
+    const chargeCpuMs = cpu(chargeCpu0);
     progress('charged');
     // The job's second pass, after the day's charges: low-balance reminders (none due here: all can pay).
     const r0 = performance.now();
@@ -131,11 +144,11 @@ ${new Date().toISOString().slice(0, 10)} on ${machine()}; a real SQLite file (WA
 | daily charge (whole owners, about 1,000 nodes per transaction: a fee row per node keyed by node and day, one ledger transfer per owner with both accounts' counters moved by trigger, the balance check, the cursor, each owner's live events) | ${out.charged.toLocaleString('en-US')} | ${(chargeMs / 1000).toFixed(2)} | ${Math.round(out.charged / (chargeMs / 1000)).toLocaleString('en-US')} |
 | low-balance reminders pass (the job's second pass after the charges: every owner's balance against their fees, windows of 1,000 owners) | ${users.toLocaleString('en-US')} owners | ${(remindMs / 1000).toFixed(2)} | ${Math.round(users / (remindMs / 1000)).toLocaleString('en-US')} |
 
-The daily charge takes ${ratio.toFixed(1)}× the bare UPDATE (goal: within 2×): ${ratio <= 2 ? 'meets the goal' : 'misses the goal'}. ${written.toLocaleString('en-US')} node fees and ${transfers.toLocaleString('en-US')} owner transfers written; ${summed ? "each transfer equals its nodes' fees" : "transfers DIFFER from their nodes' fees"}; ledger counters ${whole ? 'equal the sums of the transfers' : 'DIFFER from the transfers'}. Peak memory during the charge: RSS ${mib(peakRss)} MiB (${mib(rss0)} MiB before it), JS heap ${mib(peakHeap)} MiB. Longest pause of the event loop while it ran: ${maxGap.toFixed(0)} ms. Chunk to chunk (about one transaction of 1,000 nodes, the longest a request waits for the writer): median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms, over ${chunkMs.length.toLocaleString('en-US')} chunks.
+The daily charge takes ${ratio.toFixed(1)}× the bare UPDATE (goal: within 2×): ${ratio <= 2 ? 'meets the goal' : 'misses the goal'}. In CPU time of this process (user and system, which another process on the machine moves less than wall time): ${(chargeCpuMs / 1000).toFixed(2)} s against ${(bareCpuMs / 1000).toFixed(2)} s, ${(chargeCpuMs / bareCpuMs).toFixed(1)}×. ${written.toLocaleString('en-US')} node fees and ${transfers.toLocaleString('en-US')} owner transfers written; ${summed ? "each transfer equals its nodes' fees" : "transfers DIFFER from their nodes' fees"}; ledger counters ${whole ? 'equal the sums of the transfers' : 'DIFFER from the transfers'}. Peak memory during the charge: RSS ${mib(peakRss)} MiB (${mib(rss0)} MiB before it), JS heap ${mib(peakHeap)} MiB. Longest pause of the event loop while it ran: ${maxGap.toFixed(0)} ms. Chunk to chunk (about one transaction of 1,000 nodes, the longest a request waits for the writer): median ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms, over ${chunkMs.length.toLocaleString('en-US')} chunks.
 `;
     writeSection('daily_charge', body);
     console.log(body);
-    return { ratio, bareMs, chargeMs };
+    return { ratio, bareMs, chargeMs, cpuRatio: chargeCpuMs / bareCpuMs };
   } finally {
     await db.destroy();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/server/auth/tokens';
 import { PLATFORM, postTransfer, userAccount } from '../../src/server/billing/ledger';
 import type { Micros } from '../../src/shared/money';
+import { compiledQuery } from '../../src/server/db/hot-read';
 import { callerFor } from '../support/users';
 import { makeDeps, type Deps, rejection } from '../support/caller';
 import { freshUser, type FreshUser } from '../support/users';
@@ -73,5 +74,54 @@ describe('the reads every request makes (db/hot-read.ts)', () => {
     );
     const after = (await callerFor(d.deps)(u.token).auth.get_common_info()).info.balance;
     expect(after - before).toBeCloseTo(2.5, 6);
+  });
+});
+
+describe('statements compiled once (db/hot-read.ts compiledQuery)', () => {
+  const usersFrom = compiledQuery((db: Deps['db'], userId: number, limit: number) =>
+    db.selectFrom('users').select(['id', 'username', 'referrer']).where('id', '>=', userId).orderBy('id').limit(limit),
+  );
+  const setReferrer = compiledQuery((db: Deps['db'], id: number, referrer: string) =>
+    db.updateTable('users').set({ referrer }).where('id', '=', id),
+  );
+
+  it('runs with each call’s own arguments the same rows Kysely’s query gives', async () => {
+    const other = await freshUser(d.deps, { prefix: 'hotread2' });
+    for (const [from, limit] of [
+      [u.id, 1],
+      [u.id, 5],
+      [other.id, 2],
+    ]) {
+      const built = await d.db
+        .selectFrom('users')
+        .select(['id', 'username', 'referrer'])
+        .where('id', '>=', from)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      expect(built.length).toBeGreaterThan(0);
+      expect((await usersFrom(d.db, from, limit)).rows).toEqual(built);
+    }
+  });
+
+  it('runs on a transaction’s connection: it sees that transaction’s writes, which a rollback undoes', async () => {
+    const before = (await usersFrom(d.db, u.id, 1)).rows[0]!.referrer;
+    await expect(
+      d.db.transaction().execute(async (trx) => {
+        expect(Number((await setReferrer(trx, u.id, 'compiled-once')).numAffectedRows)).toBe(1);
+        expect((await usersFrom(trx, u.id, 1)).rows[0]!.referrer).toBe('compiled-once');
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await usersFrom(d.db, u.id, 1)).rows[0]!.referrer).toBe(before);
+  });
+
+  it('refuses a statement where an argument is not a bound parameter', async () => {
+    const unbound = compiledQuery((db: Deps['db'], id: number, _unused: string) =>
+      db.selectFrom('users').select('id').where('id', '=', id),
+    );
+    await expect(async () => unbound(d.db, u.id, 'x')).rejects.toThrow(
+      /compiledQuery: an argument is not a bound parameter/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
+import { compiledQuery } from '../db/hot-read';
 import { chargedNodesByUserIndex, nodesChargedOn, ownerOfNode } from '../nodes/charged';
 
 type Q = Kysely<Database>;
@@ -9,6 +10,20 @@ export type ChargeCursor = { user: number; node: number };
 
 const inRange = (after: ChargeCursor, upTo: ChargeCursor) =>
   sql<boolean>`(user_id, id) > (${after.user}, ${after.node}) AND (user_id, id) <= (${upTo.user}, ${upTo.node})`;
+
+// The per-chunk statements below are compiled once (db/hot-read.ts `compiledQuery`): a
+// day of a million nodes runs each of them a thousand times, and Kysely building them
+// again each time was about a tenth of the charge's time (docs/benchmarks.md).
+const chargedAfter = (db: Q, start: number, afterUser: number, afterNode: number) =>
+  nodesChargedOn(db, start)
+    .select(['user_id', 'id'])
+    .where(sql<boolean>`(user_id, id) > (${afterUser}, ${afterNode})`);
+const firstAfter = compiledQuery((db: Q, start: number, afterUser: number, afterNode: number, offset: number) =>
+  chargedAfter(db, start, afterUser, afterNode).orderBy('user_id').orderBy('id').limit(1).offset(offset),
+);
+const lastAfter = compiledQuery((db: Q, start: number, afterUser: number, afterNode: number) =>
+  chargedAfter(db, start, afterUser, afterNode).orderBy('user_id', 'desc').orderBy('id', 'desc').limit(1),
+);
 
 /**
  * Where the next chunk ends: about `size` nodes after `after`, whole owners (an owner's
@@ -22,20 +37,12 @@ export async function nextChunkEnd(
   after: ChargeCursor,
   size: number,
 ): Promise<ChargeCursor | null> {
-  const from = nodesChargedOn(db, start)
-    .select(['user_id', 'id'])
-    .where(sql<boolean>`(user_id, id) > (${after.user}, ${after.node})`);
-  const first = await from.orderBy('user_id').orderBy('id').limit(1).executeTakeFirst();
+  const [first] = (await firstAfter(db, start, after.user, after.node, 0)).rows;
   if (!first) return null;
-  const nth = await from
-    .orderBy('user_id')
-    .orderBy('id')
-    .limit(1)
-    .offset(size - 1)
-    .executeTakeFirst();
+  const [nth] = (await firstAfter(db, start, after.user, after.node, size - 1)).rows;
   if (!nth) {
-    const last = await from.orderBy('user_id', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-    return { user: last.user_id, node: last.id };
+    const [last] = (await lastAfter(db, start, after.user, after.node)).rows;
+    return { user: last!.user_id, node: last!.id };
   }
   // The chunk would cut the owner of its last node short: they start the next one (unless they are all of this one).
   return nth.user_id === first.user_id
@@ -57,6 +64,29 @@ const feesInRange = (db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor
       sql<boolean>`(user_id, node_id) > (${after.user}, ${after.node}) AND (user_id, node_id) <= (${upTo.user}, ${upTo.node})`,
     );
 
+/** A chunk's range as separate arguments, for the compiled statements. */
+type Range = [afterUser: number, afterNode: number, upToUser: number, upToNode: number];
+const range = (after: ChargeCursor, upTo: ChargeCursor): Range => [after.user, after.node, upTo.user, upTo.node];
+const cursors = (...[afterUser, afterNode, upToUser, upToNode]: Range) => ({
+  after: { user: afterUser, node: afterNode },
+  upTo: { user: upToUser, node: upToNode },
+});
+
+const insertCharges = compiledQuery((db: Q, day: string, start: number, ...r: Range) => {
+  const { after, upTo } = cursors(...r);
+  return db
+    .insertInto('node_charges')
+    .columns(['day', 'user_id', 'node_id', 'amount'])
+    .expression(
+      nodesChargedOn(db, start)
+        .select([sql<string>`${day}`.as('day'), 'user_id', 'id', 'hosting_price'])
+        .where(inRange(after, upTo))
+        .orderBy('user_id')
+        .orderBy('id'),
+    )
+    .onConflict((oc) => oc.doNothing());
+});
+
 /**
  * Every fee owed for `day` in a chunk as a `node_charges` row, in one statement read
  * straight from the index; a fee written before (the key (day, owner, node)) is skipped.
@@ -69,19 +99,8 @@ export async function insertChunkCharges(
   after: ChargeCursor,
   upTo: ChargeCursor,
 ): Promise<number> {
-  const r = await db
-    .insertInto('node_charges')
-    .columns(['day', 'user_id', 'node_id', 'amount'])
-    .expression(
-      nodesChargedOn(db, start)
-        .select([sql<string>`${day}`.as('day'), 'user_id', 'id', 'hosting_price'])
-        .where(inRange(after, upTo))
-        .orderBy('user_id')
-        .orderBy('id'),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0);
+  const r = await insertCharges(db, day, start, ...range(after, upTo));
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /** The fees kept for `day` in a chunk's range (of the given owners only, when named), by owner then node. */
@@ -97,8 +116,8 @@ export function chunkFees(
   return q.orderBy('user_id').orderBy('node_id').execute();
 }
 
-/** The fees kept for `day` in a chunk's range, summed per owner (read from the rows just written: hot pages). */
-export function chunkFeeSums(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerFees[]> {
+const feeSums = compiledQuery((db: Q, day: string, ...r: Range) => {
+  const { after, upTo } = cursors(...r);
   return feesInRange(db, day, after, upTo)
     .select([
       'user_id',
@@ -107,8 +126,12 @@ export function chunkFeeSums(db: Q, day: string, after: ChargeCursor, upTo: Char
       sql<number>`min(node_id)`.as('first_node'),
     ])
     .groupBy('user_id')
-    .orderBy('user_id')
-    .execute();
+    .orderBy('user_id');
+});
+
+/** The fees kept for `day` in a chunk's range, summed per owner (read from the rows just written: hot pages). */
+export async function chunkFeeSums(db: Q, day: string, after: ChargeCursor, upTo: ChargeCursor): Promise<OwnerFees[]> {
+  return (await feeSums(db, day, ...range(after, upTo))).rows;
 }
 
 /** Takes back fees written in this transaction (owners who cannot pay them). */
@@ -148,8 +171,12 @@ export async function insertOwnerCharges(
   return Number(r.numAffectedRows ?? 0);
 }
 
-export function chargeDay(db: Q, day: string) {
-  return db.selectFrom('charge_days').selectAll().where('day', '=', day).executeTakeFirst();
+const chargeDayRow = compiledQuery((db: Q, day: string) =>
+  db.selectFrom('charge_days').selectAll().where('day', '=', day),
+);
+
+export async function chargeDay(db: Q, day: string) {
+  return (await chargeDayRow(db, day)).rows[0];
 }
 
 /** Starts a day's record (once; a second runner finds it there). */
@@ -161,8 +188,12 @@ export async function openChargeDay(db: Q, day: string, now: number): Promise<vo
     .execute();
 }
 
+const setCursor = compiledQuery((db: Q, day: string, user: number, node: number) =>
+  db.updateTable('charge_days').set({ cursor: user, cursor_node: node }).where('day', '=', day),
+);
+
 export async function moveChargeCursor(db: Q, day: string, to: ChargeCursor): Promise<void> {
-  await db.updateTable('charge_days').set({ cursor: to.user, cursor_node: to.node }).where('day', '=', day).execute();
+  await setCursor(db, day, to.user, to.node);
 }
 
 export async function completeChargeDay(db: Q, day: string, now: number): Promise<void> {
