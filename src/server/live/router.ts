@@ -22,23 +22,30 @@ export const eventsRouter = router({
   live: authedProcedure
     .meta({ allowInMaintenance: true })
     .input(liveSubscriptionInput)
-    .subscription(async function* ({ ctx, input, signal }) {
-      const userId = ctx.user.id;
-      const release = takeSubscriptionSlot(ctx.hub, ctx.req, userId);
+    .subscription(async function* (opts) {
+      // Only what the stream needs is kept: tRPC's options hold every context the
+      // middlewares made (each a copy of all of AppDeps, the user and session rows) and
+      // would stay alive as long as the subscription (docs/benchmarks.md, live fan-out).
+      const { db, hub, req } = opts.ctx;
+      const userId = opts.ctx.user.id;
+      const { signal } = opts;
+      const from = Number(opts.input?.lastEventId ?? NaN);
+      const guard = new SessionGuard(db, opts.ctx.session.id, opts.ctx.session.expires_at, () => wake?.());
+      opts = undefined as never;
+      const release = takeSubscriptionSlot(hub, req, userId);
       const pending: HubEvent[] = [];
       let wake: (() => void) | undefined;
       // The fast path (direct.ts): set once the subscription's id is known; `idle` while
       // this generator waits with nothing pending, the only time the hub's listener may
       // write an event itself (so events still leave in id order).
-      const socket = liveSocketOf(ctx.req);
+      const socket = liveSocketOf(req);
       let head: string | undefined;
       let idle = false;
       let last = NaN;
-      const guard = new SessionGuard(ctx.db, ctx.session.id, ctx.session.expires_at, () => wake?.());
       const send = (e: HubEvent) => {
         if (socket!.readyState === socket!.OPEN) socket!.send(head + frameTail(e));
       };
-      const unsubscribe = ctx.hub.subscribe(userId, (e) => {
+      const unsubscribe = hub.subscribe(userId, (e) => {
         if (idle && head !== undefined && !signal?.aborted) {
           if (e.id <= last) return; // already replayed
           const admitted = guard.check(e);
@@ -60,19 +67,18 @@ export const eventsRouter = router({
           claimOnSend((event = { ...event }), (subId, jsonrpc) => (head = frameHead(subId, jsonrpc)));
         return tracked(String(id), event);
       };
-      const stopped = new Promise<void>((resolve) =>
-        signal?.addEventListener('abort', () => resolve(), { once: true }),
-      );
+      // The wait below ends on a wake: a stop wakes it too (one listener, no promise kept for it).
+      signal?.addEventListener('abort', () => wake?.(), { once: true });
       try {
         await guard.start();
-        last = Number(input?.lastEventId ?? NaN);
+        last = from;
         if (Number.isSafeInteger(last) && last >= 0) {
           // Page by page until caught up: a tab back from a long sleep misses nothing
           // (the events table keeps a week, so this is bounded).
           for (
-            let page = await eventsForUserAfter(ctx.db, userId, last);
+            let page = await eventsForUserAfter(db, userId, last);
             page.length;
-            page = await eventsForUserAfter(ctx.db, userId, last)
+            page = await eventsForUserAfter(db, userId, last)
           ) {
             for (const row of page) {
               last = row.id;
@@ -82,7 +88,7 @@ export const eventsRouter = router({
           }
         } else {
           guard.assertLive();
-          last = await lastEventId(ctx.db);
+          last = await lastEventId(db);
           yield frame(last, { type: 'sync', payload: {} });
         }
         while (!signal?.aborted) {
@@ -96,8 +102,9 @@ export const eventsRouter = router({
             else yield frame(e.id, e.event);
           }
           guard.assertLive();
+          if (signal?.aborted) break;
           idle = true;
-          await Promise.race([new Promise<void>((r) => (wake = r)), stopped]);
+          await new Promise<void>((r) => (wake = r));
           idle = false;
           wake = undefined;
         }
