@@ -15,7 +15,7 @@ import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/outbox';
 import { bindLiveSocket } from './live/direct';
-import { frameBudget, liveEncoder, socketGate } from './live/ws-limits';
+import { frameBudget, liveEncoder, socketGate, upgradeSummary } from './live/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
@@ -280,7 +280,8 @@ async function startParts(
     if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       frameBudget(ws);
-      wss.emit('connection', ws, req);
+      // tRPC keeps what it is given here for the socket's life: only what is read (ws-limits.ts).
+      wss.emit('connection', ws, upgradeSummary(req));
     });
   });
 

@@ -51,6 +51,24 @@ export function socketGate(
 }
 
 /**
+ * What a live connection keeps of its upgrade request, in its place: tRPC's ws adapter
+ * holds the request it is handed for the socket's whole life, and an IncomingMessage
+ * with its headers, raw headers, stream state and listeners is about 1 KiB (of some
+ * 20 per subscription, docs/benchmarks.md). tRPC reads `url` and the Host header (for
+ * `?connectionParams=1`), the live context the caller's address, X-Forwarded-For and
+ * User-Agent; nothing else of the request is read after the upgrade.
+ */
+export function upgradeSummary(req: IncomingMessage): IncomingMessage {
+  const headers: Record<string, string | string[]> = {};
+  for (const name of ['host', 'user-agent', 'x-forwarded-for'] as const) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  const summary = { url: req.url, headers, socket: { remoteAddress: req.socket.remoteAddress } };
+  return summary as unknown as IncomingMessage;
+}
+
+/**
  * Messages one websocket frame may carry. The client sends what it has queued in one
  * frame: a tab holds one subscription, and a socket at most a few (live-limits.ts);
  * refusals past those are cheap, so this only bounds the work one frame can ask for.
