@@ -39,7 +39,8 @@ export function socketGate(
       }
       open.set(ip, mine + 1);
       total += 1;
-      socket.once('close', () => {
+      // `on`, not `once` (a socket closes once): no wrapper kept for the socket's life.
+      socket.on('close', () => {
         total -= 1;
         const left = (open.get(ip) ?? 1) - 1;
         if (left > 0) open.set(ip, left);
@@ -115,13 +116,13 @@ export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
   // The browser opens its socket only to subscribe, at once. A socket that has asked for
   // no subscription within `idleMs` is held open for nothing (keep-alive pings would
   // keep it forever) and uses up the per-address and total socket caps: close it.
-  let subscribed = false;
-  const idle = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
-  ws.once('close', () => clearTimeout(idle));
+  // The timer is let go once cleared (a live socket would keep it for its whole life).
+  let idle: NodeJS.Timeout | undefined = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
+  ws.on('close', () => clearTimeout(idle));
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-    if (!subscribed && String(data).includes('"subscription"')) {
-      subscribed = true;
+    if (idle !== undefined && String(data).includes('"subscription"')) {
       clearTimeout(idle);
+      idle = undefined;
     }
     const t = Date.now();
     if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
