@@ -14,7 +14,7 @@ import { openDatabase, type DB } from './db/open';
 import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/outbox';
-import { bindLiveSocket } from './live/direct';
+import { bindLiveSocket, flatString } from './live/direct';
 import { frameBudget, liveEncoder, socketGate, upgradeSummary } from './live/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
@@ -258,7 +258,7 @@ async function startParts(
         remoteAddress: req.socket.remoteAddress,
         header: (name) => [req.headers[name]].flat()[0],
         token: typeof token === 'string' ? token : null,
-        requestId: `ws-${randomUUID()}`,
+        requestId: flatString(`ws-${randomUUID()}`),
         live: true,
       });
       bindLiveSocket(ctx.req, res);
