@@ -19,12 +19,19 @@ const FINDINGS = `**Where the server's time goes, and what was changed.** The fa
 
 The event hub used to compare every event with every subscription: 10,000 per-user events in one drain were 100 million comparisons. Measured before the fix in the same setup: 819 µs of server CPU per delivery and a p99 of 9.2 s for the one-transaction case (bare server 0.5 s), and 32 subscribed sockets dropped by the keep-alive during that stall; the notifications raised one by one cost twice the CPU (each drain looked at all 10,000 subscriptions). The hub now keeps its subscriptions by user and looks only at the event's user, and gives the event loop a turn every 500 deliveries, so a large fan-out no longer holds other requests and keep-alive answers for its whole length (the line above the findings says whether the keep-alive still dropped a socket; test/procedure/event-hub.test.ts).
 
-Memory: about 20 KiB of JS heap per subscription against 2.5 KiB for a bare socket; a heap snapshot shows it spread over tRPC's per-connection and per-subscription objects (about 45 closures, 40 contexts, 20 promises), none large on its own (the direct write did not change it: each subscription still holds its tRPC generator and context).`;
+Memory (issue 26; the JS heap after a forced GC, 10,000 subscriptions): 22.8 KiB per subscription before the changes of 2026-11-29, 17.8 KiB after (RSS 25.0 → 19.2 KiB in the same conditions). What was cut, each change measured on top of the one before it at 2,000 subscriptions: the subscription's generator let go of tRPC's options, which hold every context the middlewares made, the user and the session rows (−1.3 KiB); tRPC's ws adapter is handed a summary of the upgrade request instead of the IncomingMessage it keeps for the socket's life (−0.9); the subscription's state is one object with methods instead of closures over the generator's locals, and the hub keeps an object per subscription instead of a wrapping function (−1.2); \`close\` listeners with \`on\` instead of \`once\`, the idle timer let go once cleared (−0.5); the request id and the frame head kept as flat strings (\`randomUUID()\`'s is a tree of 16 pieces: −0.4); the context's keys written out instead of \`...deps\`, which gave every context a hidden class of its own (−0.6). A heap snapshot diff at 2,000 subscriptions (\`LIVE_BENCH_HEAP_SNAPSHOT=/tmp/live\`; objects new in the second snapshot, each counted once, under the first per-socket object that reaches it) puts what is left at: the \`ws\` socket and its TCP handle 4.3 KiB; tRPC's ws adapter about 9 KiB (per connection 1.9: its handler's closures, the keep-alive timer, the context promise; per subscription 5.4: the loop's async function and \`Unpromise.race\` of \`iterator.next()\` against the abort promise, 13 promises; its two AbortSignals 1.8, each with a hidden class of its own); our subscription 2.9 (the async generator and its frame, \`LiveStream\`, the session guard and its timer, the hub entry, the slot); the connection's context 0.3; the session cache's entry for the session 0.9 (auth/session-cache.ts: at most 10,000, shared with the tab's HTTP calls, not the subscription's); shared tables and code grown 1.8. A promise costs about 150 bytes with its reactions, as AsyncLocalStorage (request logging) gives each its async ids; a subscription holds 20, 13 of them tRPC's. 8 KiB a subscription cannot be reached while tRPC's own ws adapter serves the socket: its share alone is about 9 KiB, and a process with nothing but that adapter, the same keep-alive and a subscription that sends its first frame and waits measured 15.4 KiB a subscription at 10,000 the same way (13.9 without AsyncLocalStorage), so what Nodekeep's own code adds is now about 2.4 KiB.`;
 
 /** Runs of each one-shot fan-out; the run with the median p99 is reported. */
 const RUNS = 3;
 /** A path prefix for the server's CPU profiles of the fan-outs, to see where the time goes. */
 const PROFILE = process.env.LIVE_BENCH_CPU_PROFILE;
+/**
+ * A path prefix for two heap snapshots of the server, before and after the subscriptions
+ * open (`<prefix>.before.heapsnapshot`, `<prefix>.after.heapsnapshot`): what a subscription
+ * holds is what the second has and the first has not. Writing a snapshot grows the server's
+ * RSS, so with this set the RSS row says nothing (the JS heap rows are taken before each).
+ */
+const HEAP_SNAPSHOT = process.env.LIVE_BENCH_HEAP_SNAPSHOT;
 
 /** Subscribed sockets the server has closed, by close code (the last collect's count, for one client process). */
 let closedSoFar: Record<string, number> = {};
@@ -94,6 +101,7 @@ async function platformRun() {
     const users = await server.call<{ id: number; token: string }[]>('seed', { n: N });
     const userIds = users.map((u) => u.id);
     const before = await server.call<Mem>('memory');
+    if (HEAP_SNAPSHOT) await server.call('heapSnapshot', { file: `${HEAP_SNAPSHOT}.before.heapsnapshot` });
     console.log('live bench: opening subscriptions');
     const { openMs } = await clients.call<{ openMs: number }>('open', {
       url: `${url.replace(/^http/, 'ws')}/live`,
@@ -103,6 +111,7 @@ async function platformRun() {
       concurrency: CONCURRENCY,
     });
     const after = await server.call<Mem>('memory');
+    if (HEAP_SNAPSHOT) await server.call('heapSnapshot', { file: `${HEAP_SNAPSHOT}.after.heapsnapshot` });
     if (after.subscribers !== N) throw new Error(`the hub has ${after.subscribers} subscribers, expected ${N}`);
 
     console.log('live bench: one broadcast event');

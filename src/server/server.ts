@@ -14,8 +14,8 @@ import { openDatabase, type DB } from './db/open';
 import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/outbox';
-import { bindLiveSocket } from './live/direct';
-import { frameBudget, liveEncoder, socketGate } from './live/ws-limits';
+import { bindLiveSocket, flatString } from './live/direct';
+import { frameBudget, liveEncoder, socketGate, upgradeSummary } from './live/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
@@ -258,7 +258,7 @@ async function startParts(
         remoteAddress: req.socket.remoteAddress,
         header: (name) => [req.headers[name]].flat()[0],
         token: typeof token === 'string' ? token : null,
-        requestId: `ws-${randomUUID()}`,
+        requestId: flatString(`ws-${randomUUID()}`),
         live: true,
       });
       bindLiveSocket(ctx.req, res);
@@ -280,7 +280,8 @@ async function startParts(
     if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       frameBudget(ws);
-      wss.emit('connection', ws, req);
+      // tRPC keeps what it is given here for the socket's life: only what is read (ws-limits.ts).
+      wss.emit('connection', ws, upgradeSummary(req));
     });
   });
 

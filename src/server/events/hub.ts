@@ -6,6 +6,8 @@ import { eventsAfter, lastEventId } from './outbox';
 
 export type HubEvent = { id: number; userId: number | null; event: LiveEvent };
 type Listener = (e: HubEvent) => void;
+/** One subscription: a listener of its own, so one function subscribed twice is two subscriptions. */
+type Entry = { readonly fn: Listener };
 
 /** Deliveries between two turns of the event loop during a drain (other requests go on meanwhile). */
 export const DELIVERIES_PER_TURN = 500;
@@ -25,7 +27,7 @@ export class EventHub {
    * (10,000 per-user events to 10,000 subscriptions held the loop for seconds;
    * docs/benchmarks.md, live fan-out).
    */
-  private byUser = new Map<number, Set<Listener>>();
+  private byUser = new Map<number, Set<Entry>>();
   private count = 0;
   private jobs: JobRunner | undefined;
   /** Without a runner (procedure tests), drains run one after another. */
@@ -50,8 +52,9 @@ export class EventHub {
   }
 
   subscribe(userId: number, fn: Listener): () => void {
-    // A listener of its own, so one function subscribed twice is two subscriptions.
-    const entry: Listener = (e) => fn(e);
+    // An object, not a wrapping function: a function (and its context) costs more, and
+    // one is kept per subscription.
+    const entry: Entry = { fn };
     let mine = this.byUser.get(userId);
     if (!mine) this.byUser.set(userId, (mine = new Set()));
     mine.add(entry);
@@ -64,7 +67,7 @@ export class EventHub {
     };
   }
 
-  private *everyone(): Generator<Listener> {
+  private *everyone(): Generator<Entry> {
     for (const mine of this.byUser.values()) yield* mine;
   }
 
@@ -88,7 +91,7 @@ export class EventHub {
           const e: HubEvent = { id: row.id, userId: row.user_id, event: toLiveEvent(row.type, row.payload) };
           const targets = row.user_id === null ? this.everyone() : (this.byUser.get(row.user_id) ?? []);
           for (const l of targets) {
-            l(e);
+            l.fn(e);
             // Each delivery runs on in microtasks (the subscription's send); without a turn
             // of the loop now and then, 10,000 of them held every other request, and
             // keep-alive answers went unread until the sockets were dropped.

@@ -20,7 +20,9 @@ export function capConnectionsPerAddress(server: Server, max = MAX_CONNECTIONS_P
     const mine = open.get(ip) ?? 0;
     if (mine >= max) return void socket.destroy();
     open.set(ip, mine + 1);
-    socket.once('close', () => {
+    // `on`, not `once`: a socket closes once, and `once` adds a wrapper and its state to
+    // every connection (a live socket keeps them for its whole life).
+    socket.on('close', () => {
       const left = (open.get(ip) ?? 1) - 1;
       if (left > 0) open.set(ip, left);
       else open.delete(ip);

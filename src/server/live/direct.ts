@@ -53,9 +53,18 @@ export function noticeResponse(data: unknown): void {
   claim(id, jsonrpc);
 }
 
-/** The frame's start for one subscription, up to the event id. */
+/** The frame's start for one subscription, up to the event id (kept as long as it streams). */
 export function frameHead(id: unknown, jsonrpc: unknown): string {
-  return `${JSON.stringify({ id, jsonrpc }).slice(0, -1)},"result":{"type":"data","data":{"id":`;
+  return flatString(`${JSON.stringify({ id, jsonrpc }).slice(0, -1)},"result":{"type":"data","data":{"id":`);
+}
+
+/**
+ * The same text in one piece, for strings a live connection keeps for its whole life. V8
+ * keeps a string built by concatenation as a tree of its pieces: `crypto.randomUUID()`'s
+ * is 16 of them, about 450 bytes against 60 for the flat string.
+ */
+export function flatString(s: string): string {
+  return JSON.parse(JSON.stringify(s)) as string;
 }
 
 const tails = new WeakMap<HubEvent, string>();

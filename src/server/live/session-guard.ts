@@ -23,7 +23,8 @@ export class SessionGuard {
     private readonly db: DB,
     private readonly sessionId: number,
     expiresAt: number,
-    private readonly onChange: () => void,
+    /** Told when the session ends (an object, not a closure: one fewer per subscription). */
+    private readonly owner: { wakeUp(): void },
   ) {
     this.expiresAt = expiresAt;
   }
@@ -90,6 +91,6 @@ export class SessionGuard {
   private end(): void {
     this.ended = true;
     clearTimeout(this.timer);
-    this.onChange();
+    this.owner.wakeUp();
   }
 }

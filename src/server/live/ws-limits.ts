@@ -39,7 +39,8 @@ export function socketGate(
       }
       open.set(ip, mine + 1);
       total += 1;
-      socket.once('close', () => {
+      // `on`, not `once` (a socket closes once): no wrapper kept for the socket's life.
+      socket.on('close', () => {
         total -= 1;
         const left = (open.get(ip) ?? 1) - 1;
         if (left > 0) open.set(ip, left);
@@ -48,6 +49,24 @@ export function socketGate(
       return true;
     },
   };
+}
+
+/**
+ * What a live connection keeps of its upgrade request, in its place: tRPC's ws adapter
+ * holds the request it is handed for the socket's whole life, and an IncomingMessage
+ * with its headers, raw headers, stream state and listeners is about 1 KiB (of some
+ * 20 per subscription, docs/benchmarks.md). tRPC reads `url` and the Host header (for
+ * `?connectionParams=1`), the live context the caller's address, X-Forwarded-For and
+ * User-Agent; nothing else of the request is read after the upgrade.
+ */
+export function upgradeSummary(req: IncomingMessage): IncomingMessage {
+  const headers: Record<string, string | string[]> = {};
+  for (const name of ['host', 'user-agent', 'x-forwarded-for'] as const) {
+    const value = req.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  const summary = { url: req.url, headers, socket: { remoteAddress: req.socket.remoteAddress } };
+  return summary as unknown as IncomingMessage;
 }
 
 /**
@@ -97,13 +116,13 @@ export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
   // The browser opens its socket only to subscribe, at once. A socket that has asked for
   // no subscription within `idleMs` is held open for nothing (keep-alive pings would
   // keep it forever) and uses up the per-address and total socket caps: close it.
-  let subscribed = false;
-  const idle = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
-  ws.once('close', () => clearTimeout(idle));
+  // The timer is let go once cleared (a live socket would keep it for its whole life).
+  let idle: NodeJS.Timeout | undefined = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
+  ws.on('close', () => clearTimeout(idle));
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-    if (!subscribed && String(data).includes('"subscription"')) {
-      subscribed = true;
+    if (idle !== undefined && String(data).includes('"subscription"')) {
       clearTimeout(idle);
+      idle = undefined;
     }
     const t = Date.now();
     if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
