@@ -46,6 +46,6 @@ ${new Date().toISOString().slice(0, 10)} on ${machine()}. Every HTTP figure is a
 | live fan-out, memory | ${f(l.perSubKiB, 1)} KiB JS heap per subscription (RSS ${f(l.perSubRssKiB, 1)} KiB; bare \`ws\` RSS ${f(l.bareRssKiB, 1)} KiB) | ≤ 8 KiB | ${ok(l.perSubKiB <= 8)} |
 | live fan-out, one event to all | p99 ${f(l.broadcastP99, 0)} ms, bare \`ws\` ${f(l.bareBroadcastP99, 0)} ms (${f(broadcastRatio)}×); one event per user in one transaction ${f(l.batchP99, 0)} ms vs ${f(l.bareBatchP99, 0)} ms | p99 ≤ 1.2× bare \`ws\` | ${ok(broadcastRatio <= 1.2)} |
 | daily charge, bare UPDATE = 1 | ${f(h.charge.ratio, 1)}× (CPU time ${f(h.charge.cpuRatio, 1)}×) | ≤ 2× | ${ok(h.charge.ratio <= 2)} |
-| visitor's initial JS, gzipped | ${kb(h.initialJs.firstViewGzip)} (entry ${kb(h.initialJs.initialGzip)}; test budget ${kb(h.initialBudget)}) | ≤ ${kb(INITIAL_JS_GOAL)} | ${ok(h.initialJs.firstViewGzip <= INITIAL_JS_GOAL)} |`,
+| visitor's initial JS, gzipped | ${kb(h.initialJs.firstViewGzip)} (entry ${kb(h.initialJs.initialGzip)}; test budget ${kb(h.initialBudget)}); as the server now sends it to a browser, brotli: ${kb(h.initialJs.firstViewBrotli)} | ≤ ${kb(INITIAL_JS_GOAL)} | ${ok(h.initialJs.firstViewGzip <= INITIAL_JS_GOAL)} |`,
   );
 }

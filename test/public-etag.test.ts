@@ -13,7 +13,7 @@ describe('cached public answers carry an ETag (http/public-cache.ts)', () => {
     const body = await first.text();
     const etag = first.headers.get('etag');
     expect(first.status).toBe(200);
-    expect(etag).toMatch(/^"[\w-]{32}"$/);
+    expect(etag).toMatch(/^"[\w-]{32}(-gzip)?"$/); // fetch accepts gzip
     // Within the cache's second the same bytes come back; asked with their tag, none do.
     const again = await fetch(`${s.url}/public_api/get_coins`, { headers: { 'if-none-match': etag! } });
     if (again.headers.get('etag') === etag) {
@@ -24,7 +24,7 @@ describe('cached public answers carry an ETag (http/public-cache.ts)', () => {
     }
     const other = await fetch(`${s.url}/public_api/get_coins`, { headers: { 'if-none-match': '"stale"' } });
     expect(other.status).toBe(200);
-    expect(JSON.parse(await other.text()).success).toBe(JSON.parse(body).success);
+    expect(Object.keys(JSON.parse(await other.text()).data)).toEqual(Object.keys(JSON.parse(body).data));
   });
 
   it('a private answer has no ETag', async () => {

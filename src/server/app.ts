@@ -226,7 +226,9 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
     await next();
     if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable');
   });
-  app.use('*', serveStatic({ root }));
+  // The build writes each script and stylesheet also brotli- and gzip-compressed
+  // (vite.config.ts): a browser that accepts one gets it, with Vary: Accept-Encoding.
+  app.use('*', serveStatic({ root, precompressed: true }));
   app.get('*', (c) => {
     if (path.extname(c.req.path) || c.req.path.startsWith(TRPC_PATH) || c.req.path === WS_PATH)
       return c.text('Not found', 404);

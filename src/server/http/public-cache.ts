@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { ResponseCache } from './response-cache';
 import type { RestRoute } from './routes';
 
@@ -30,7 +31,50 @@ export async function cachedAnswer(
   return cache.getOrCompute(key, route.cacheMs!, async () => JSON.stringify(await call()));
 }
 
-export type EncodedAnswer = { bytes: Buffer<ArrayBuffer>; etag: string | null };
+/**
+ * An answer's bytes; for a cached one also its ETag and, when large enough to gain from
+ * it, its gzip-compressed bytes (made once per cached answer, like the rest).
+ */
+export type EncodedAnswer = { bytes: Buffer<ArrayBuffer>; etag: string | null; gzipped?: Buffer<ArrayBuffer> };
+
+/** Below this an answer is sent as it is: compressing saves less than it costs. */
+const GZIP_FROM_BYTES = 1024;
+
+/** Whether an Accept-Encoding header accepts gzip (and does not refuse it with q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const [coding, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== '*') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * What to write for an answer: its gzip bytes to a client that accepts them, else the
+ * plain ones, with the headers that say which (each form has its own ETag: a cache must
+ * not answer one with the other). A cacheable answer says it varies by Accept-Encoding.
+ */
+export function negotiate(
+  answer: EncodedAnswer,
+  acceptEncoding: string | undefined,
+): { body: Buffer<ArrayBuffer>; etag: string | null; headers: Record<string, string> } {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (!answer.gzipped) {
+    if (answer.etag) headers.etag = answer.etag;
+    return { body: answer.bytes, etag: answer.etag, headers };
+  }
+  headers.vary = 'Accept-Encoding';
+  if (!acceptsGzip(acceptEncoding)) {
+    if (answer.etag) headers.etag = answer.etag;
+    return { body: answer.bytes, etag: answer.etag, headers };
+  }
+  const etag = answer.etag && `${answer.etag.slice(0, -1)}-gzip"`;
+  headers['content-encoding'] = 'gzip';
+  if (etag) headers.etag = etag;
+  return { body: answer.gzipped, etag, headers };
+}
 
 /**
  * Bytes made once per cached answer (not per request), by a key naming what they wrap:
@@ -44,9 +88,11 @@ function encodeOnce(key: string, parts: readonly string[], text: () => string, e
   const known = encoded.get(key);
   if (known && known.parts.length === parts.length && known.parts.every((p, i) => p === parts[i])) return known.answer;
   const body = text();
-  const answer = {
-    bytes: Buffer.from(body),
+  const bytes = Buffer.from(body);
+  const answer: EncodedAnswer = {
+    bytes,
     etag: etag ? `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` : null,
+    ...(bytes.length >= GZIP_FROM_BYTES ? { gzipped: gzipSync(bytes) } : {}),
   };
   if (encoded.size >= MAX_ENCODED) encoded.clear();
   encoded.set(key, { parts, answer });

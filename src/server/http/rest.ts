@@ -6,7 +6,7 @@ import type { Context } from '../rpc/context';
 import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../kernel/errors';
 import { describeZodError } from '../rpc/trpc';
 import { readValidatorUpload } from './multipart';
-import { encodedAnswer } from './public-cache';
+import { encodedAnswer, negotiate } from './public-cache';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes, type RestRoute } from './routes';
 
@@ -115,11 +115,15 @@ export function mountRest<E extends Env>(
         const signal = route.type === 'mutation' ? c.req.raw.signal : undefined;
         const answer = await encodedAnswer(cache, route, input, () => call(ctx, route.procedure, input, signal));
         if (!answer.etag) return c.body(answer.bytes, 200, { 'content-type': 'application/json' });
-        // A cached public answer: a client that has it already gets 304 and no body (the
-        // cache-control of API answers stays security-headers.ts's).
-        const headers = { etag: answer.etag };
-        if (ifNoneMatch(c.req.header('if-none-match'), answer.etag)) return c.body(null, 304, headers);
-        return c.body(answer.bytes, 200, { 'content-type': 'application/json', ...headers });
+        // A cached public answer: gzip-compressed for a client that accepts it, and a client
+        // that has it already gets 304 and no body (the cache-control of API answers stays
+        // security-headers.ts's).
+        const out = negotiate(answer, c.req.header('accept-encoding'));
+        if (ifNoneMatch(c.req.header('if-none-match'), out.etag!)) {
+          const { 'content-type': _, 'content-encoding': __, ...headers } = out.headers;
+          return c.body(null, 304, headers);
+        }
+        return c.body(out.body, 200, out.headers);
       } catch (err) {
         const known = restError(err);
         if (known)

@@ -2,7 +2,7 @@ import type { Context as HonoContext, MiddlewareHandler } from 'hono';
 import type { AnyTRPCRouter } from '@trpc/server';
 import type { Context } from '../rpc/context';
 import { ERROR_STATUS } from '../kernel/errors';
-import { encodedTrpcAnswer } from './public-cache';
+import { encodedTrpcAnswer, negotiate } from './public-cache';
 import { isJsonContentType, JSON_ONLY } from './rest';
 import type { ResponseCache } from './response-cache';
 import { procedureCaller, restRoutes, type RestRoute } from './routes';
@@ -94,12 +94,14 @@ export function trpcPublicCache(
     let ctx: Context | undefined;
     try {
       // Encoded once per cached answer, inside the caller's admission (the adapter writes the bytes as they are).
-      const { bytes } = await encodedTrpcAnswer(cache, routes, inputs, batch, (i) =>
+      const answer = await encodedTrpcAnswer(cache, routes, inputs, batch, (i) =>
         call((ctx ??= makeContext(c)), routes[i].procedure, inputs[i]),
       );
-      if (bytes.length > MAX_BATCH_RESPONSE_BYTES)
+      if (answer.bytes.length > MAX_BATCH_RESPONSE_BYTES)
         return refuse(c, 'PAYLOAD_TOO_LARGE', 'The answer to this batch is too large. Ask for fewer calls at once.');
-      const res = c.body(bytes, 200, { 'content-type': 'application/json' });
+      // Gzip-compressed for a browser (they all accept it), made once per cached answer.
+      const { body, headers } = negotiate({ ...answer, etag: null }, c.req.header('accept-encoding'));
+      const res = c.body(body, 200, headers);
       sized.add(res);
       return res;
     } catch {
