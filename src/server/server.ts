@@ -15,7 +15,7 @@ import { upgradeDatabase } from './db/upgrade';
 import { EventHub } from './events/hub';
 import { insertEvent } from './events/outbox';
 import { bindLiveSocket, flatString } from './live/direct';
-import { frameBudget, liveEncoder, socketGate, upgradeSummary } from './live/ws-limits';
+import { frameBudget, liveEncoder, socketGate, upgradeSummary, usableHost } from './live/ws-limits';
 import { schedulePruning } from './housekeeping/prune';
 import { scheduleDepositWatch } from './billing/crypto/watcher';
 import { scheduleDailyCharge } from './billing/daily-charge';
@@ -277,11 +277,23 @@ async function startParts(
     // Compared as text: `new URL` throws on a hostile request target, and a throw here
     // would escape the 'upgrade' listener and end the process.
     if ((req.url ?? '').split('?')[0] !== WS_PATH) return socket.destroy();
+    if (!usableHost(req.headers.host)) {
+      const why = 'The Host header is not a valid host.';
+      return void socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: ${why.length}\r\nConnection: close\r\n\r\n${why}`,
+      );
+    }
     if (!gate.admit(req, socket)) return;
     wss.handleUpgrade(req, socket, head, (ws) => {
       frameBudget(ws);
-      // tRPC keeps what it is given here for the socket's life: only what is read (ws-limits.ts).
-      wss.emit('connection', ws, upgradeSummary(req));
+      try {
+        // tRPC keeps what it is given here for the socket's life: only what is read (ws-limits.ts).
+        wss.emit('connection', ws, upgradeSummary(req));
+      } catch (err) {
+        // A throw here would leave the 'upgrade' listener and end the process: end this socket only.
+        log.warn('live connection refused', { err });
+        ws.terminate();
+      }
     });
   });
 

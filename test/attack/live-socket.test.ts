@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { loopback, requestFrom } from '../support/from-ip';
 import { liveClient } from '../support/live';
@@ -152,6 +153,29 @@ describe('the live websocket under abuse', () => {
       }),
       health(),
     ]);
+  });
+
+  it('refuses an upgrade whose Host header makes no URL (400), and the server goes on answering', async () => {
+    // tRPC's ws adapter makes a URL of the Host header; `a:99999` made it throw inside the
+    // 'upgrade' listener, which ended the whole process.
+    const port = Number(new URL(s.url).port);
+    for (const host of ['a:99999', 'a b', '[::1']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sock = net.connect(port, '127.0.0.1', () =>
+          sock.write(
+            `GET /live HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+              'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+          ),
+        );
+        let text = '';
+        sock.on('data', (d) => (text += String(d)));
+        sock.on('close', () => resolve(text));
+        sock.on('error', reject);
+      });
+      expect(answer.split('\r\n')[0], host).toBe('HTTP/1.1 400 Bad Request');
+      expect(answer).toContain('The Host header is not a valid host.');
+    }
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
   });
 
   it('still serves the browser its live events', async () => {

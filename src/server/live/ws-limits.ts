@@ -52,6 +52,20 @@ export function socketGate(
 }
 
 /**
+ * Whether a URL can be made of the upgrade's Host header, as tRPC's ws adapter makes one
+ * (a missing header counts as localhost). It throws on a Host like `a:99999` inside the
+ * 'upgrade' listener, where a throw ends the process: such a request is refused first.
+ */
+export function usableHost(host: string | undefined): boolean {
+  try {
+    new URL(`http://${host ?? 'localhost'}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * What a live connection keeps of its upgrade request, in its place: tRPC's ws adapter
  * holds the request it is handed for the socket's whole life, and an IncomingMessage
  * with its headers, raw headers, stream state and listeners is about 1 KiB (of some
