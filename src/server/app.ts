@@ -224,7 +224,11 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
   // Hashed bundles never change under their name: cache them for a year.
   app.use('/assets/*', async (c, next) => {
     await next();
-    if (c.res.status === 200) c.header('cache-control', 'public, max-age=31536000, immutable');
+    if (c.res.status !== 200) return;
+    c.header('cache-control', 'public, max-age=31536000, immutable');
+    // The plain file varies by Accept-Encoding too (the handler says so only when it sends a
+    // compressed one): a shared cache must not keep it for every browser.
+    if (!c.res.headers.has('vary')) c.header('vary', 'Accept-Encoding');
   });
   // The build writes each script and stylesheet also brotli- and gzip-compressed
   // (vite.config.ts): a browser that accepts one gets it, with Vary: Accept-Encoding.

@@ -10,6 +10,7 @@ import { sealSecrets } from '../../src/server/nodes/node-secrets';
 import { serverBusyMessage } from '../../src/server/guards/call-budget';
 import { waitFor } from '../support/daemons';
 import { fastFleetEnv } from '../support/fast-fleet';
+import { machineFactor } from '../support/machine-speed';
 import { loopback, requestFrom } from '../support/from-ip';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { freshUser, type FreshUser } from '../support/users';
@@ -135,12 +136,13 @@ it('100 different fee recipients at once from 100 addresses: the row, the output
   );
   // On a loaded machine a few may wait past the admission line's 10 s (the changes of one
   // node take turns, each a round trip to the client): those are refused before any work,
-  // "server busy", and change nothing. Every other one succeeds.
+  // "server busy", and change nothing. On a machine measured quiet every one succeeds, and
+  // on a slow one at most a quarter may be refused.
   answers.forEach((a, i) => {
     if (a.status !== 200) expect([a.status, a.body.message], `${i}`).toEqual([429, serverBusyMessage(1)]);
   });
   const accepted = addrs.filter((_, i) => answers[i].status === 200);
-  expect(accepted.length).toBeGreaterThan(0);
+  expect(100 - accepted.length).toBeLessThanOrEqual(machineFactor() > 1 ? 25 : 0);
   const client = await clientFee(mn, pubkey);
   expect(accepted).toContain(client);
   const r = await row(mn);

@@ -40,15 +40,21 @@ export type EncodedAnswer = { bytes: Buffer<ArrayBuffer>; etag: string | null; g
 /** Below this an answer is sent as it is: compressing saves less than it costs. */
 const GZIP_FROM_BYTES = 1024;
 
-/** Whether an Accept-Encoding header accepts gzip (and does not refuse it with q=0). */
+/**
+ * Whether an Accept-Encoding header accepts gzip: by its own entry when it has one (q=0
+ * refuses it), else by `*` (RFC 9110: `*` stands for the codings not listed).
+ */
 export function acceptsGzip(header: string | undefined): boolean {
   if (!header) return false;
-  return header.split(',').some((part) => {
+  let star: boolean | undefined;
+  for (const part of header.split(',')) {
     const [coding, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    if (coding !== 'gzip' && coding !== '*') return false;
     const q = params.find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
+    const accepted = q === undefined || Number(q.slice(2)) > 0;
+    if (coding === 'gzip' || coding === 'x-gzip') return accepted;
+    if (coding === '*') star = accepted;
+  }
+  return star ?? false;
 }
 
 /**
@@ -118,9 +124,11 @@ export async function encodedAnswer(
 
 /**
  * The browser's tRPC answer to GETs of cacheable public calls, in tRPC's shape (a batch
- * is an array of `{"result":{"data":…}}`), encoded once while the cache holds every
- * answer in it, like the REST bytes; an input that does not parse makes bytes for this
- * request alone.
+ * is an array of `{"result":{"data":…}}`). A single call (what the browser's batch link
+ * sends for one query) is encoded once while the cache holds its answer, like the REST
+ * bytes, and kept under that one cache key; a batch of several is encoded for its request
+ * alone and not kept: its layout is the client's to choose (up to 20 calls in any order),
+ * so keeping each would let a client fill memory with layouts.
  */
 export async function encodedTrpcAnswer(
   cache: ResponseCache,
@@ -129,12 +137,12 @@ export async function encodedTrpcAnswer(
   batch: boolean,
   call: (route: number) => Promise<unknown>,
 ): Promise<EncodedAnswer> {
-  const keys = routes.map((r, i) => (r.cacheMs ? publicCacheKey(r, rawInputs[i]) : null));
   const bodies = await Promise.all(routes.map((r, i) => cachedAnswer(cache, r, rawInputs[i], () => call(i))));
   const text = () => {
     const items = bodies.map((b) => `{"result":{"data":${b}}}`);
     return batch ? `[${items.join(',')}]` : items[0];
   };
-  if (keys.some((k) => k === null)) return { bytes: Buffer.from(text()), etag: null };
-  return encodeOnce(`trpc${batch ? '[]' : ''}\n${keys.join('\n\n')}`, bodies, text, false);
+  const key = routes.length === 1 && routes[0].cacheMs ? publicCacheKey(routes[0], rawInputs[0]) : null;
+  if (key === null) return { bytes: Buffer.from(text()), etag: null };
+  return encodeOnce(`trpc${batch ? '[]' : ''}\n${key}`, bodies, text, false);
 }
