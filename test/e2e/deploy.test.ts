@@ -7,6 +7,7 @@ import { pidsMatching } from '../support/daemons';
 import { startTestServer, stopTestServer, tempDataDir, type TestServer } from '../support/server';
 import { fundedUser } from '../support/users';
 import { at, browserSession, fitsViewport, pathOf, screenshot, liveSubscribed } from './browser';
+import { scaled } from '../support/machine-speed';
 import { fastFleetEnv } from '../support/fast-fleet';
 import { freshAddress, MAINNET } from '../support/addresses';
 import { OUTPOINT_INVALID, TXID_INVALID } from '../../src/shared/address-check';
@@ -112,10 +113,10 @@ async function onConfigTab(serverId: string, check: () => Promise<void>) {
 
 /** Deploying → deployed ("Setup completed!", from server_created) → the queue's link → the node's Configuration tab. */
 async function finish(serverId: string, check: () => Promise<void>) {
-  await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: scaled(30_000) });
   await page.getByText('Click your node in the right pane').waitFor();
   const item = page.locator(`.queue-item[data-mn="${serverId}"]`);
-  await item.getByRole('link', { name: 'Click here to continue' }).click({ timeout: 30_000 });
+  await item.getByRole('link', { name: 'Click here to continue' }).click({ timeout: scaled(30_000) });
   await onConfigTab(serverId, check);
 }
 
@@ -314,7 +315,7 @@ describe('one coin of every wizard, deployed end to end', () => {
     },
   );
 
-  it('burn (SIN), beginner: nine steps with the coin’s amounts', { timeout: 30_000 }, async () => {
+  it('burn (SIN), beginner: nine steps with the coin’s amounts', { timeout: scaled(30_000) }, async () => {
     await start('sin');
     await expectStep(1, 9);
     await page.getByText('valid for 1 year', { exact: false }).first().waitFor();
@@ -487,7 +488,7 @@ describe('one coin of every wizard, deployed end to end', () => {
               (els, ids) => ids.filter((id) => els.some((e) => e.getAttribute('data-mn') === id)).length,
               server_ids,
             ),
-        { timeout: 30_000 },
+        { timeout: scaled(30_000) },
       )
       .toBe(21);
     await finish(server_id, () =>
@@ -541,14 +542,14 @@ describe('one coin of every wizard, deployed end to end', () => {
       await expectStep(5, 5);
       const result = page.locator('.keystore-results li[data-file="keystore-m_12381_3600_0_0_0.json"]');
       expect(await result.getAttribute('class')).toBe('text-green');
-      await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Setup completed!' }).waitFor({ timeout: scaled(30_000) });
       await button('Deploy more').click();
       await expectStep(4, 5);
       await page.goto('/dashboard/deploy?coin=eth');
       await page
         .locator(`.queue-item[data-mn="${server_id}"]`)
         .getByRole('link', { name: 'Click here to continue' })
-        .click({ timeout: 30_000 });
+        .click({ timeout: scaled(30_000) });
       await onConfigTab(server_id, async () => {
         await view('Change the fee recipient').getByLabel('New fee recipient').waitFor();
         expect(await page.getByTestId('fee-recipient').textContent()).toBe(fee);
