@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import TierSequencer from './test/support/sequencer';
 
 // The test tiers, from fastest to slowest. `npm test` runs them all; `npm run test:fast`
 // runs unit and procedure alone (no build, no sockets of their own). A file belongs to
@@ -38,11 +39,14 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     server: { deps: { inline: ['kysely'] } },
+    // The peers tier's files first within their group (test/support/sequencer.ts).
+    sequence: { sequencer: TierSequencer },
     // Fails a test that opens a connection anywhere but loopback or a unix socket.
     setupFiles: ['test/support/network-guard.ts'],
     projects: [
-      // Tiers run one group after another (cheapest first), so Chromium and the real
-      // daemons never compete with each other for the two cores.
+      // Tier groups run one after another (cheapest first): unit and procedure; http and
+      // peers together (both mostly wait, on sockets, child processes, daemons and Podman);
+      // then the browser, so Chromium never competes with the real daemons.
       // The fast tiers may not open even a loopback socket (the guard refuses it).
       {
         extends: true,
@@ -100,10 +104,15 @@ export default defineConfig({
           // scales by the machine's measured speed (test/support/machine-speed.ts), as it does
           // each step's 15 s: a loaded machine is slow, not stuck.
           env: { NODEKEEP_TEST_SHARED_CHROMIUM: '1', NODEKEEP_TEST_BROWSER_TIMEOUT_MS: '60000' },
+          // Three workers: with Chromium's headless shell two left the machine a third idle
+          // (a browser step waits on the server, a route's delay, a live frame); 361 s → 282 s.
+          maxWorkers: 3,
           sequence: { groupOrder: 2 },
         },
       },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
+      // In the http tier's group, so three workers (a group has one count); its files start
+      // first (test/support/sequencer.ts).
       {
         extends: true,
         test: {
@@ -111,7 +120,8 @@ export default defineConfig({
           include: tiers.peers,
           testTimeout: 240_000,
           hookTimeout: 120_000,
-          sequence: { groupOrder: 3 },
+          maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -64,6 +64,10 @@ describe('notification menu and toasts', () => {
       expect(await page.getByTestId('notification-count').count()).toBe(0);
       await page.keyboard.press('Escape');
 
+      // The toasts' staying is proven on the page's clock, installed before they show (so
+      // their timers, if they had any, would be the clock's) and moved past the ordinary 5 s.
+      await page.clock.install();
+
       // A real trigger: the password changed through the settings page.
       const newPassword = 'changed-secret-2';
       await page.goto('/dashboard/settings');
@@ -86,7 +90,7 @@ describe('notification menu and toasts', () => {
       expect(await page.getByTestId('notification-count').textContent()).toBe('2');
 
       // The toasts outlive the ordinary five seconds: they stay until closed.
-      await page.waitForTimeout(TOAST_MS + 1_000);
+      await page.clock.runFor(TOAST_MS + 1_000);
       expect(await toast(page, changed).count()).toBe(1);
       expect(await toast(page, downText).count()).toBe(1);
       await screenshot(page, 'notifications-toasts', { fullPage: false });
