@@ -266,6 +266,20 @@ describe('API keys over HTTP (TRUST_PROXY off)', () => {
       ['/api/create_api_key', { allowed: '' }, /name: Please enter a description/],
       ['/api/create_api_key', { name: '   ', allowed: '' }, /name: Please enter a description/],
       ['/api/create_api_key', { name: 'x'.repeat(49) }, /name: The description can be at most 48 characters/],
+      // Quoted in the always-mailed "New API key" notice: a name must not rewrite it.
+      ...[
+        'x" was revoked.\n\nNo action is needed. Key "x',
+        'a\tb',
+        'a\rb',
+        'a\u0000b',
+        '\u202eevil',
+        'zero\u200bwidth',
+        'a\u2028b',
+      ].map((name): [string, Record<string, unknown>, RegExp] => [
+        '/api/create_api_key',
+        { name },
+        /name: The description cannot contain line breaks, tabs or invisible characters/,
+      ]),
       [
         '/api/create_api_key',
         { name: 'ok', allowed: '10.0.0.256' },
@@ -295,6 +309,7 @@ describe('API keys over HTTP (TRUST_PROXY off)', () => {
         /"300\.1\.1\.1" is not an IP address/,
       ],
       ['/api/save_api_key', { auth_key: keep.auth_key, name: '', allowed: '' }, /Please enter a description/],
+      ['/api/save_api_key', { auth_key: keep.auth_key, name: 'ke\nep', allowed: '' }, /cannot contain line breaks/],
       ['/api/save_api_key', { name: 'keep', allowed: '' }, /auth_key/],
       ['/api/save_api_key', { auth_key: 'nk_zzzzzzzz', name: 'keep', allowed: '' }, /API key not found/],
       ['/api/delete_api_key', { auth_key: 'not-a-key' }, /auth_key must be a key or its prefix/],

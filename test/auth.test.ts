@@ -273,6 +273,35 @@ describe('recover and reset', () => {
       .execute();
     expect((await rejection(d.caller().auth.reset({ token: late, password: 'too-late-1' }))).code).toBe('BAD_REQUEST');
   });
+
+  it("revokes the account's API keys (a reset takes a stolen account back); a password change keeps them", async () => {
+    const u = await registerAndLogin(d);
+    const other = await registerAndLogin(d);
+    const made = await d.caller(u.token).apikeys.create_api_key({ name: 'made by whoever held the session' });
+    const kept = await d.caller(other.token).apikeys.create_api_key({ name: 'another account' });
+    expect((await d.caller(made.key).auth.get_common_info()).info.username).toBe(u.username);
+
+    // A change, knowing the password: the keys stay.
+    await d.caller(u.token).auth.change_password({ current_password: u.password, new_password: 'changed-1' });
+    expect((await d.caller(made.key).auth.get_common_info()).info.username).toBe(u.username);
+
+    await d.caller(null, '10.4.0.3').auth.recover({ email: u.email });
+    const token = await outboxLink(d, u.email, '/reset?token=');
+    expect(await d.caller().auth.reset({ token, password: 'after-reset-2' })).toEqual({
+      success: true,
+      message:
+        'Your password has been changed and your API keys were revoked (make new ones on the API page). You can now log in.',
+    });
+    expect((await rejection(d.caller(made.key).auth.get_common_info())).code).toBe('UNAUTHORIZED');
+    expect((await d.caller(kept.key).auth.get_common_info()).info.username).toBe(other.username);
+
+    // With no key left, the answer says nothing of keys.
+    await d.caller(null, '10.4.0.4').auth.recover({ email: u.email });
+    const again = await outboxLink(d, u.email, '/reset?token=');
+    expect((await d.caller().auth.reset({ token: again, password: 'after-reset-3' })).message).toBe(
+      'Your password has been changed. You can now log in.',
+    );
+  });
 });
 
 describe('maintenance and visits', () => {

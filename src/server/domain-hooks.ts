@@ -1,4 +1,5 @@
 import { wireAuth } from './auth/ports';
+import { deleteUserApiKeys } from './apikeys/queries';
 import { wireCoins } from './coins/ports';
 import { wireNotifications } from './notifications/ports';
 import { chainObservation, hostedCounts, realNodeCounts, userNodes } from './nodes/read';
@@ -21,7 +22,12 @@ import { releaseAccountHeld } from './support/service';
  * procedure has it. The order of registration is the order the hooks run in.
  */
 
-wireAuth({ raise, afterRaise, balanceOf: (db, userId) => accountBalance(db, userAccount(userId)) });
+wireAuth({
+  raise,
+  afterRaise,
+  balanceOf: (db, userId) => accountBalance(db, userAccount(userId)),
+  revokeApiKeys: deleteUserApiKeys,
+});
 
 // Coins shows the hosted nodes, and notifications names the muted ones; nodes owns them.
 wireCoins({ hostedCounts, realNodeCounts, chainObservation, readiness: coinReadiness });

@@ -1,4 +1,5 @@
 import { evmAddressError } from './evm-address';
+import { stripUnsafeText } from './plain-text';
 
 /**
  * The validators' keystore upload (deployment-and-nodes.md sections 3, 5): its limits,
@@ -52,9 +53,6 @@ export function parseKeystore(name: string, text: string): { json: unknown } | {
   }
 }
 
-// C0, DEL, C1, and the invisible marks that make a name read differently from what it is.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
 /**
  * A file name fit to show and to key the answer's map: the last path segment, without
  * control or direction-changing characters, at most MAX_FILE_NAME characters (keeping a
@@ -62,7 +60,7 @@ const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u20
  * `__proto__` is renamed too, so even a plain object built from the names stays a map.
  */
 export function uniqueFileName(raw: string, index: number, taken: Set<string>): string {
-  let name = (raw.split(/[/\\]/).pop() ?? '').replace(UNSAFE, '').trim();
+  let name = stripUnsafeText(raw.split(/[/\\]/).pop() ?? '').trim();
   if (name === '' || name === '.' || name === '..') name = `keystore-${index + 1}.json`;
   const ext = /\.json$/i.test(name) ? name.slice(-5) : '';
   const stem = ext ? name.slice(0, -5) : name;

@@ -122,7 +122,7 @@ it(
     });
     expect(await nodesOf(u.id)).toBe(1);
     expect(freeNodeLimitReached(1)).toBe(
-      'Accounts that have deposited less than $5.00 can run 1 node at a time. Add funds in Billing to deploy more.',
+      'Accounts whose crypto and card deposits come to less than $5.00 can run 1 node at a time. Deposit by crypto or card in Billing to deploy more.',
     );
 
     // Once the account has paid a deposit, it deploys like any customer.

@@ -63,3 +63,9 @@ export function deleteApiKey(db: Q, userId: number, handle: string) {
     .returning('id')
     .executeTakeFirst();
 }
+
+/** Every key of the account (a password reset takes the account back). Returns how many. */
+export async function deleteUserApiKeys(db: Q, userId: number): Promise<number> {
+  const r = await db.deleteFrom('api_keys').where('user_id', '=', userId).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

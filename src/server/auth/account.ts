@@ -202,12 +202,21 @@ export async function resetPassword(ctx: Context, input: { token: string; passwo
       await emailVerified(trx, row.user_id, ctx.config);
     }
     await endSessions(trx, row.user_id, {});
-    return true;
+    // A reset is how an owner takes a stolen account back: whoever held it may have made
+    // keys, and keys outlive sessions. A password change (made knowing the password, from a
+    // signed-in session, on the page that lists the keys) leaves them.
+    return { revoked: await authPorts().revokeApiKeys(trx, row.user_id) };
   });
   if (!done) fail('BAD_REQUEST', BAD_RESET);
   authPorts().afterRaise(ctx);
-  ctx.log.info('password reset', { user_id: row.user_id });
-  return { success: true as const, message: 'Your password has been changed. You can now log in.' };
+  ctx.log.info('password reset', { user_id: row.user_id, api_keys_revoked: done.revoked });
+  return {
+    success: true as const,
+    message:
+      done.revoked > 0
+        ? 'Your password has been changed and your API keys were revoked (make new ones on the API page). You can now log in.'
+        : 'Your password has been changed. You can now log in.',
+  };
 }
 
 export async function changePassword(

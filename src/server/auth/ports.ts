@@ -5,7 +5,7 @@ import type { Context } from '../rpc/context';
 
 /**
  * What auth needs from the domains above it (notifications raise its security notices,
- * billing keeps the balance shown with the account). Auth imports neither, so no folder
+ * billing keeps the balance shown with the account, a password reset revokes the API keys). Auth imports neither, so no folder
  * cycle: the composition root (src/server/domain-hooks.ts) hands them in once, at load.
  */
 export type AuthPorts = {
@@ -15,6 +15,8 @@ export type AuthPorts = {
   afterRaise(ctx: Pick<Context, 'hub' | 'mail'>): void;
   /** billing's balance of the user's account. */
   balanceOf(db: DB, userId: number): Promise<Micros>;
+  /** apikeys': deletes every API key of the user, in the caller's transaction; how many. */
+  revokeApiKeys(db: DB, userId: number): Promise<number>;
 };
 
 let ports: AuthPorts | null = null;

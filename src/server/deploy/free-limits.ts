@@ -13,14 +13,18 @@ import { chargedNodesByOwner, countChargedNodes, planSlots } from '../nodes/read
  * deploy's transaction (BEGIN IMMEDIATE: SQLite's one writer), so racing deploys, from
  * one account or many, see each other's nodes, and a refund posted meanwhile counts.
  */
-const UNPAID = `Accounts that have deposited less than ${usd(PAYING_MINIMUM)}`;
+// Says which money counts: sign-up credit, gift codes and operator credits raise the
+// balance but not this sum, so "add funds" alone sent a customer with $30 of gift credit
+// to a Billing page that could not lift the limit.
+const UNPAID = `Accounts whose crypto and card deposits come to less than ${usd(PAYING_MINIMUM)}`;
+const DEPOSIT = 'Deposit by crypto or card in Billing';
 
 export const freeNodeLimitReached = (limit: number) =>
   limit === 0
-    ? `${UNPAID} cannot run nodes. Add funds in Billing to deploy.`
-    : `${UNPAID} can run ${limit} node${limit === 1 ? '' : 's'} at a time. Add funds in Billing to deploy more.`;
+    ? `${UNPAID} cannot run nodes. ${DEPOSIT} to deploy.`
+    : `${UNPAID} can run ${limit} node${limit === 1 ? '' : 's'} at a time. ${DEPOSIT} to deploy more.`;
 
-export const FREE_CAPACITY_FULL = `The servers set aside for ${UNPAID.toLowerCase()} are full right now. Add funds in Billing to deploy, or try again later.`;
+export const FREE_CAPACITY_FULL = `The servers set aside for ${UNPAID.toLowerCase()} are full right now. ${DEPOSIT} to deploy, or try again later.`;
 
 export type FreeLimits = { freeNodeLimit: number; freeCapacityBasisPoints: number };
 

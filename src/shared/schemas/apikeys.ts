@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { parseAllowList } from '../ip-list';
+import { isPlainText } from '../plain-text';
 
-/** Spec: "description required, max 48 characters". */
+/**
+ * Spec: "description required, max 48 characters". Plain text only: the name is quoted in
+ * the "New API key" mail, which cannot be turned off (src/shared/plain-text.ts).
+ */
 export const apiKeyName = z
   .string({ error: 'Please enter a description.' })
   .trim()
   .min(1, 'Please enter a description.')
-  .max(48, 'The description can be at most 48 characters.');
+  .max(48, 'The description can be at most 48 characters.')
+  .refine(isPlainText, 'The description cannot contain line breaks, tabs or invisible characters.');
 
 /** Comma-separated IPv4/IPv6 addresses or CIDR ranges; empty for any address. */
 export const apiKeyAllowed = z
