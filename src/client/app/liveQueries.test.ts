@@ -64,8 +64,8 @@ describe('live event → queries map', () => {
     expect(await staleAfter({ type: 'started', payload: { mn_id: 'dash-aaaaaaaaaa' } })).toEqual(['nodeA']);
   });
 
-  it("refresh_queue refetches the node list (which carries the queue), the deploy page's queue and the node totals", async () => {
-    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['balance', 'nodes', 'queue']);
+  it("refresh_queue refetches the node list (which carries the queue), the deploy page's queue, the node totals and the top bar's", async () => {
+    expect(await staleAfter({ type: 'refresh_queue', payload: {} })).toEqual(['balance', 'nodes', 'queue', 'stats']);
   });
 
   it("server_created refetches the node list, the deploy page's queue and the node totals", async () => {

@@ -54,8 +54,15 @@ export const LIVE_EVENT_QUERIES: { [N in LiveEventName]: Targets<N> } = {
   // Raised or cleared (here or in another tab): the navbar's list.
   refresh_notifications: () => [all('notifications.get_notifications')],
   // The build queue travels with the node list; the deploy page reads it alone.
-  // Nodes come and go: the billing page's Total nodes and Monthly expenses too.
-  refresh_queue: () => [all('nodes.get_masternodes'), all('deploy.get_building_servers'), all('billing.get_balance')],
+  // Nodes come and go: the billing page's Total nodes and Monthly expenses too, and the top
+  // bar's Hosted nodes (only for the owner: a platform-wide update_stats on every deploy
+  // would make every open tab refetch the coin lists).
+  refresh_queue: () => [
+    all('nodes.get_masternodes'),
+    all('deploy.get_building_servers'),
+    all('billing.get_balance'),
+    all('coins.get_stats'),
+  ],
   // A new reward changes the node list (last reward) and the reward histories; a destroyed
   // validator's slashing-protection file appears under Removed nodes.
   refresh_masternodes: () => [
