@@ -39,7 +39,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     server: { deps: { inline: ['kysely'] } },
-    // The longest files of each group first, by a recorded run (test/support/sequencer.ts).
+    // The peers tier's files first within their group (test/support/sequencer.ts).
     sequence: { sequencer: TierSequencer },
     // Fails a test that opens a connection anywhere but loopback or a unix socket.
     setupFiles: ['test/support/network-guard.ts'],
@@ -111,7 +111,8 @@ export default defineConfig({
         },
       },
       // Real daemons start slowly on a loaded machine; their waits have budgets of their own.
-      // In the http tier's group, so three workers (a group has one count).
+      // In the http tier's group, so three workers (a group has one count); its files start
+      // first (test/support/sequencer.ts).
       {
         extends: true,
         test: {
