@@ -1,19 +1,22 @@
+import { BIDI_CONTROL_CHARS } from './bidi';
+
 /**
  * Characters a name the customer types may not hold: C0 and C1 controls (line breaks and
- * tabs among them), DEL, the zero-width and direction marks, the line and paragraph
- * separators, the bidi embeddings, overrides and isolates, and the BOM. Each can make a
- * name read as something else where it is quoted: an API key named
- * `x" was revoked.\n\nNo action is needed. Key "x` turned the always-mailed "New API key"
- * notice into one that read as harmless.
+ * tabs among them), DEL, the zero-width marks, the line and paragraph separators, the BOM
+ * and the bidi controls (bidi.ts). Each can make a name read as something else where it
+ * is quoted: an API key named `x" was revoked.\n\nNo action is needed. Key "x` turned the
+ * always-mailed "New API key" notice into one that read as harmless.
  */
-const UNSAFE_TEXT_CLASS = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200b-\\u200f\\u2028-\\u202e\\u2066-\\u2069\\ufeff';
+const UNSAFE_TEXT_CLASS = `\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200d\\u2028\\u2029\\ufeff${BIDI_CONTROL_CHARS}`;
+const UNSAFE_TEXT = new RegExp(`[${UNSAFE_TEXT_CLASS}]`);
+const UNSAFE_TEXT_ALL = new RegExp(`[${UNSAFE_TEXT_CLASS}]`, 'g');
 
 /** True when the text holds none of those characters. */
 export function isPlainText(s: string): boolean {
-  return !new RegExp(`[${UNSAFE_TEXT_CLASS}]`).test(s);
+  return !UNSAFE_TEXT.test(s);
 }
 
 /** The text without those characters (for names that are kept whatever was typed). */
 export function stripUnsafeText(s: string): string {
-  return s.replace(new RegExp(`[${UNSAFE_TEXT_CLASS}]`, 'g'), '');
+  return s.replace(UNSAFE_TEXT_ALL, '');
 }

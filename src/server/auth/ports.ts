@@ -5,8 +5,9 @@ import type { Context } from '../rpc/context';
 
 /**
  * What auth needs from the domains above it (notifications raise its security notices,
- * billing keeps the balance shown with the account, a password reset revokes the API keys). Auth imports neither, so no folder
- * cycle: the composition root (src/server/domain-hooks.ts) hands them in once, at load.
+ * billing keeps the balance shown with the account, apikeys' keys go with a password
+ * reset). Auth imports none of them, so no folder cycle: the composition root
+ * (src/server/domain-hooks.ts) hands them in once, at load.
  */
 export type AuthPorts = {
   /** notifications' `raise`: in the caller's transaction. */
