@@ -55,8 +55,14 @@ describe('console Customers and Money in the browser', () => {
       await page.goto('/console');
       await nav(page, 'Customers');
       await at(page, '/console/customers');
+      // Before a search the page lists the newest customers; a search narrows it.
+      await page.getByText('The newest customers:').waitFor();
+      const operatorLink = page.getByRole('link', { name: operator.username, exact: true });
+      await operatorLink.waitFor();
       await page.getByLabel('Username, email or id', { exact: true }).fill(customer.email.slice(0, 14));
       await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByText(/^Matches for/).waitFor();
+      await operatorLink.waitFor({ state: 'detached' });
       await page.getByRole('link', { name: customer.username, exact: true }).click();
       await at(page, `/console/customers/${customer.id}`);
       await page.getByRole('heading', { name: customer.username }).waitFor();

@@ -177,7 +177,10 @@ describe('portfolio and node pages', () => {
     expect(await detailRow(page, 'Version').textContent()).toContain('Simulator');
     expect(await detailRow(page, 'ID').textContent()).toContain(dashId);
     // A simulated node shows no address as if it had one.
-    expect(await detailRow(page, 'IP').textContent()).toMatch(/None: a simulated node has no address/);
+    // Its protx lines name the server it was placed on; the row says why.
+    expect(await detailRow(page, 'IP').textContent()).toContain(
+      'None: a simulated node has no address on the network. Where a line to copy needs one, it holds the address of the server the node was placed on.',
+    );
     expect(await detailRow(page, 'Plan').textContent()).toContain('Cloud');
     expect(await detailRow(page, 'Cost').textContent()).toMatch(/\$\d+\.\d{3} per day/);
     expect(

@@ -106,6 +106,47 @@ describe('find a customer', () => {
   });
 });
 
+describe('the newest customers', () => {
+  it('lists them newest first before any search, at most 50, and says when there are more', async () => {
+    const first = await freshUser(d.deps, { prefix: 'newest-a' });
+    const second = await freshUser(d.deps, { prefix: 'newest-b' });
+    const r = await op().customers.newest();
+    expect(r.customers.slice(0, 2).map((c) => c.username)).toEqual([second.username, first.username]);
+    expect(r.customers[0]).toMatchObject({ id: second.id, email: second.email, balance_micros: 0, disabled: false });
+    const total = async () => (await d.db.selectFrom('users').select('id').execute()).length;
+    expect(r.more).toBe(false);
+    expect(r.customers).toHaveLength(await total());
+
+    // Past 50 accounts the page shows the 50 newest and says there are more.
+    const now = Date.now();
+    await d.db
+      .insertInto('users')
+      .values(
+        Array.from({ length: 50 }, (_, i) => ({
+          username: `bulk${i}`,
+          username_key: `bulk${i}`,
+          email: `bulk${i}@example.com`,
+          email_key: `bulk${i}@example.com`,
+          password_hash: 'x',
+          verified_at: null,
+          referrer: null,
+          referrer_id: null,
+          room_id: `room-bulk-${i}`,
+          qr_key: `qr-bulk-${i}`,
+          tfa_secret: null,
+          disabled_at: null,
+          created_at: now,
+        })),
+      )
+      .execute();
+    const more = await op().customers.newest();
+    expect(more.more).toBe(true);
+    expect(more.customers).toHaveLength(50);
+    expect(more.customers[0].username).toBe('bulk49');
+    expect(more.customers.map((c) => c.username)).not.toContain(first.username);
+  });
+});
+
 describe('adjust the balance', () => {
   it('credits with a reason as an ordinary ledger transfer, tells the customer live, and logs who, what, when, from where', async () => {
     const bob = await freshUser(d.deps, { prefix: 'bobadj' });

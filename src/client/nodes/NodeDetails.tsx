@@ -69,7 +69,13 @@ export function NodeDetails({ node }: { node: MasternodeDetail }) {
           : {
               label: 'IP',
               value: node.simulated
-                ? 'None: a simulated node has no address on the network'
+                ? // Its masternode.conf and protx lines still name the server it was placed on (a real
+                  // node's layout): say so, or that address reads as the node's own.
+                  `None: a simulated node has no address on the network${
+                    setup.commands.length
+                      ? '. Where a line to copy needs one, it holds the address of the server the node was placed on.'
+                      : ''
+                  }`
                 : (node.server_ip ?? MISSING),
             },
         node.server_ip6 ? { label: 'IPv6', value: node.server_ip6 } : null,

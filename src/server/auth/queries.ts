@@ -458,6 +458,11 @@ export function searchUsers(db: Q, text: string, limit: number) {
     .execute();
 }
 
+/** The newest accounts first: what the console's Customers page lists before a search. */
+export function newestUsers(db: Q, limit: number) {
+  return db.selectFrom('users').selectAll().orderBy('id', 'desc').limit(limit).execute();
+}
+
 /** How many users came through this referrer's link (`users.referrer_id`, fixed at registration). */
 export async function referredCount(db: Kysely<Database>, referrerId: number): Promise<number> {
   const row = await db

@@ -6,6 +6,7 @@ export {
   knownAddresses,
   lastUserId,
   listUserSessions,
+  newestUsers,
   operatorIds,
   referredCount,
   referredUserIds,

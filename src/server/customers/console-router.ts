@@ -15,7 +15,7 @@ import { disableUser, enableUser, resendVerificationFor, resetUserTfa } from '..
 import { adjustBalance } from '../billing/adjust';
 import { afterRaise } from '../notifications/raise';
 import { operatorProcedure, router } from '../rpc/trpc';
-import { customerLedger, customerProfile, searchCustomers } from './service';
+import { customerLedger, customerProfile, newestCustomers, searchCustomers } from './service';
 
 /** The console's Customers page: the services the CLI's `users` and `billing adjust` call. */
 export const customersConsoleRouter = router({
@@ -23,6 +23,7 @@ export const customersConsoleRouter = router({
     .input(customerSearchInput)
     .output(customerSearchOutput)
     .query(({ ctx, input }) => searchCustomers(ctx.db, input.q)),
+  newest: operatorProcedure.output(customerSearchOutput).query(({ ctx }) => newestCustomers(ctx.db)),
   get: operatorProcedure
     .input(customerIdInput)
     .output(customerProfileOutput)

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CustomerProfile, CustomerSummary } from '../../shared/schemas/console-customers';
-import { listUserSessions, searchUsers, findUserById } from '../auth/users';
+import { listUserSessions, newestUsers, searchUsers, findUserById } from '../auth/users';
 import { accountBalance, userAccount } from '../billing/ledger';
 import { userTransfers } from '../billing/transfers';
 import type { Database, User } from '../db/schema';
@@ -29,7 +29,15 @@ async function summary(db: Kysely<Database>, u: User): Promise<CustomerSummary> 
 }
 
 export async function searchCustomers(db: Kysely<Database>, q: string) {
-  const rows = await searchUsers(db, q, SEARCH_LIMIT + 1);
+  return summaries(db, await searchUsers(db, q, SEARCH_LIMIT + 1));
+}
+
+/** The newest customers, for the page before anything is searched. */
+export async function newestCustomers(db: Kysely<Database>) {
+  return summaries(db, await newestUsers(db, SEARCH_LIMIT + 1));
+}
+
+async function summaries(db: Kysely<Database>, rows: User[]) {
   return {
     customers: await Promise.all(rows.slice(0, SEARCH_LIMIT).map((u) => summary(db, u))),
     more: rows.length > SEARCH_LIMIT,
