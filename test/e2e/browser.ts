@@ -146,7 +146,10 @@ export function browserSession(serverUrl: () => string) {
      * 30 s period would have to wait for the next.
      */
     async signedIn(user: { username: string; password: string }, phone: Authenticator, width = 1280) {
-      const state = signedInStates.get(user.username);
+      let state = signedInStates.get(user.username);
+      // A test may have ended that session (log out, password change, disable): then log in again
+      // rather than hand out a page that is signed out.
+      if (state && !(await sessionLive(serverUrl(), state))) state = undefined;
       const page = await session.newPage(width, state);
       if (state) {
         await page.goto('/dashboard');
@@ -162,6 +165,18 @@ export function browserSession(serverUrl: () => string) {
     },
   };
   return session;
+}
+
+/** Whether the token a saved browser state holds is still a live session on the server. */
+async function sessionLive(base: string, state: Awaited<ReturnType<BrowserContext['storageState']>>) {
+  const origin = new URL(base).origin;
+  const token = state.origins
+    .find((o) => o.origin === origin)
+    ?.localStorage.find((e) => e.name === 'auth_token')?.value;
+  if (!token) return false;
+  const res = await fetch(new URL('/api/get_common_info', base), { headers: { Authorization: `Bearer ${token}` } });
+  await res.arrayBuffer();
+  return res.ok;
 }
 
 const PERIOD_MS = 30_000;
