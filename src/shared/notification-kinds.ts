@@ -93,7 +93,8 @@ const def = <P>(d: KindDef<P>) => d;
 
 /** "Dash node mn-abc (my alias)", "Horizen Secure Node zen42-…". */
 const nodeName = (n: NodeRef) => `${coinNode(n.coin)} ${n.mn_id}${n.alias ? ` (${n.alias})` : ''}`;
-const nodeLink = (n: NodeRef, tab?: string) =>
+/** A node's page (its notifications point there; they are cleared when the node is destroyed). */
+export const nodeLink = (n: Pick<NodeRef, 'mn_id'>, tab?: string) =>
   `/dashboard/masternode/${encodeURIComponent(n.mn_id)}${tab ? `?tab=${tab}` : ''}`;
 /** The portfolio's list of destroyed validators with their slashing-protection files. */
 export const REMOVED_NODES_LINK = '/dashboard/portfolio#removed-nodes';

@@ -13,7 +13,12 @@ import { totpCode } from '../../src/server/auth/totp';
 import { queueNotificationMail } from '../../src/server/notifications/mail';
 import { raise } from '../../src/server/notifications/raise';
 import { readUnsubscribeToken, unsubscribeToken } from '../../src/server/notifications/unsubscribe-token';
+import { bundledCatalogPath, importCatalog } from '../../src/server/coins/import';
+import { requestDestroy } from '../../src/server/nodes/lifecycle';
+import { findNodeById } from '../../src/server/nodes/repository';
+import { systemActor } from '../../src/server/operator/log';
 import { makeDeps, type Deps, rejection } from '../support/caller';
+import { insertTestNode } from '../support/nodes';
 import { freshUser, type FreshUser } from '../support/users';
 
 let d: Deps;
@@ -128,6 +133,31 @@ describe('get_notifications and clear_notifications', () => {
     expect((await d.caller(b.token).notifications.get_notifications()).notifications.map((n) => n.icon)).toEqual([
       'up',
     ]);
+  });
+
+  it("clears a destroyed node's notifications, and only that node's, and tells the owner's tabs", async () => {
+    await importCatalog(d.db, bundledCatalogPath(), 'seed');
+    const [a, b] = [await freshUser(d.deps), await freshUser(d.deps)];
+    const gone = { mn_id: `dash_${a.id}`, coin: 'Dash', alias: null };
+    // An id that starts with the gone node's: `_` is no wildcard here.
+    const kept = { mn_id: `dash_${a.id}0`, coin: 'Dash', alias: null };
+    const goneId = await insertTestNode(d.db, { mn_id: gone.mn_id, user_id: a.id, coin_id: 'dash', state: 'live' });
+    await raise(d.db, a.id, 'start_required', gone); // links to ?tab=config
+    await raise(d.db, a.id, 'node_down', gone);
+    await raise(d.db, a.id, 'node_down', kept);
+    await raise(d.db, a.id, 'low_balance', { balance_micros: 50_000, days_left: 0 });
+    await raise(d.db, b.id, 'node_down', gone);
+    const before = (await events(a)).length;
+
+    expect(await requestDestroy(d.db, (await findNodeById(d.db, goneId))!, systemActor('test'), 'Other reason')).toBe(
+      true,
+    );
+    const open = (await d.caller(a.token).notifications.get_notifications()).notifications;
+    expect(open.map((n) => n.link)).toEqual(['/dashboard/billing', `/dashboard/masternode/${kept.mn_id}`]);
+    expect((await rows(a)).filter((r) => r.cleared_at !== null)).toHaveLength(2);
+    expect((await events(a)).slice(before).map((e) => e.type)).toContain('refresh_notifications');
+    // Another account's notifications are its own, whatever they link to.
+    expect((await d.caller(b.token).notifications.get_notifications()).notifications).toHaveLength(1);
   });
 
   it("clears the caller's notifications only, tells their other tabs, and refuses input", async () => {

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState } from 'react';
 import { generateWalletInput } from '../../shared/schemas/billing';
 import { trpc } from '../app/trpc';
+import { useUser } from '../session/session';
 import { Alert } from '../ui/Alert';
 import { CopyButton } from '../ui/CopyButton';
 import { QueryState } from '../ui/QueryState';
@@ -26,6 +27,8 @@ const ACKNOWLEDGEMENTS = [
  */
 export function CryptoTab() {
   const list = trpc.billing.get_alt_payments.useQuery();
+  // Only the ways that work here are named: with card payments off, the Stripe tab says so.
+  const cards = !!useUser().stripe_public_key;
   return (
     <QueryState query={list} what="The deposit currencies">
       {(data) =>
@@ -33,8 +36,9 @@ export function CryptoTab() {
           <CryptoForm currencies={data.currencies} onFailure={() => void list.refetch()} />
         ) : (
           <Alert kind="info">
-            No crypto currency is accepted for deposits at the moment. Pay by card or redeem a gift code in the other
-            tabs, or <ContactLink subject="Add funds">contact support</ContactLink>.
+            No crypto currency is accepted for deposits at the moment.{' '}
+            {cards ? 'Pay by card in the Stripe tab, redeem' : 'Redeem'} a gift code in the Gift Code tab, or{' '}
+            <ContactLink subject="Add funds">contact support</ContactLink>.
           </Alert>
         )
       }

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { addressKey } from '../guards/rate-limit';
 import { normalizeIp } from '../rpc/context';
 
 /**
@@ -16,7 +17,8 @@ export const MAX_CONNECTIONS_PER_IP = 256;
 export function capConnectionsPerAddress(server: Server, max = MAX_CONNECTIONS_PER_IP) {
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
-    const ip = normalizeIp(socket.remoteAddress ?? '');
+    // An IPv6 /64 is one client, as for the rate limits (addressKey).
+    const ip = addressKey(normalizeIp(socket.remoteAddress ?? ''));
     const mine = open.get(ip) ?? 0;
     if (mine >= max) return void socket.destroy();
     open.set(ip, mine + 1);

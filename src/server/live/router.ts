@@ -8,6 +8,7 @@ import { toLiveEvent } from '../events/hub';
 import { takeSubscriptionSlot } from '../events/live-limits';
 import { eventsForUserAfter, lastEventId } from '../events/outbox';
 import { SessionGuard } from './session-guard';
+import { subscriptionEnded, subscriptionStarted } from './ws-limits';
 import type { WebSocket } from 'ws';
 import type { DB } from '../db/open';
 
@@ -97,9 +98,12 @@ export const eventsRouter = router({
       const userId = opts.ctx.user.id;
       const { signal } = opts;
       const from = Number(opts.input?.lastEventId ?? NaN);
-      const s = new LiveStream(liveSocketOf(req), signal, db, opts.ctx.session);
+      const socket = liveSocketOf(req);
+      const s = new LiveStream(socket, signal, db, opts.ctx.session);
       opts = undefined as never;
       const release = takeSubscriptionSlot(hub, req, userId);
+      // Accepted: the socket is in use, and its idle watch (ws-limits.ts) waits until it ends.
+      subscriptionStarted(socket);
       const { guard, pending } = s;
       const unsubscribe = hub.subscribe(userId, (e) => s.onEvent(e));
       // The wait below ends on a wake: a stop wakes it too (no promise kept for it).
@@ -148,6 +152,7 @@ export const eventsRouter = router({
         guard.stop();
         unsubscribe();
         release();
+        subscriptionEnded(socket);
       }
     }),
 });

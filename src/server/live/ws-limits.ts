@@ -117,27 +117,65 @@ export const liveEncoder: Encoder = {
 export const LIVE_BUDGET = { frames: 60, bytes: 16 * 1024, windowMs: 10_000, idleMs: 10_000 };
 
 /**
+ * A live socket's idle watch: closed (4408) once it has held no accepted subscription for
+ * `idleMs`. The browser opens its socket only to subscribe, at once, and keep-alive pings
+ * would hold a socket that asks for nothing forever, using up the per-address and total
+ * caps. Only a subscription the server accepted (signed in, within the account's slots)
+ * counts: a refused one, a guest's, is no reason to stay. When a socket's last
+ * subscription ends (a logout, the session revoked) the watch starts again.
+ */
+class IdleWatch {
+  active = 0;
+  timer: NodeJS.Timeout | undefined;
+  constructor(
+    readonly ws: WebSocket,
+    readonly idleMs: number,
+  ) {
+    this.arm();
+  }
+  arm(): void {
+    // Let go once cleared: a live socket would otherwise keep it for its whole life.
+    this.timer = setTimeout(closeIdle, this.idleMs, this.ws);
+  }
+  disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
+const closeIdle = (ws: WebSocket) => ws.close(4408, 'no subscription');
+const watches = new WeakMap<WebSocket, IdleWatch>();
+
+/** An accepted live subscription on `ws` (live/router.ts): the socket is in use. */
+export function subscriptionStarted(ws: WebSocket | undefined): void {
+  const w = ws && watches.get(ws);
+  if (!w) return;
+  w.active += 1;
+  w.disarm();
+}
+
+/** That subscription ended: with none left, the socket has `idleMs` to subscribe again. */
+export function subscriptionEnded(ws: WebSocket | undefined): void {
+  const w = ws && watches.get(ws);
+  if (!w) return;
+  w.active = Math.max(0, w.active - 1);
+  if (w.active === 0 && w.timer === undefined && w.ws.readyState === w.ws.OPEN) w.arm();
+}
+
+/**
  * Cuts off a socket that sends more than its budget. Each subscription message costs
  * a session lookup even when refused, and frames cost the sender nothing: ten sockets
  * sending 100,000 of them held the event loop for 14 s. Attached before the tRPC
  * handler; once over budget the socket's frames, even those already received, reach
- * no one.
+ * no one. Starts the socket's idle watch too.
  */
 export function frameBudget(ws: WebSocket, budget = LIVE_BUDGET) {
   let windowStart = Date.now();
   let frames = 0;
   let bytes = 0;
-  // The browser opens its socket only to subscribe, at once. A socket that has asked for
-  // no subscription within `idleMs` is held open for nothing (keep-alive pings would
-  // keep it forever) and uses up the per-address and total socket caps: close it.
-  // The timer is let go once cleared (a live socket would keep it for its whole life).
-  let idle: NodeJS.Timeout | undefined = setTimeout(() => ws.close(4408, 'no subscription'), budget.idleMs);
-  ws.on('close', () => clearTimeout(idle));
+  const watch = new IdleWatch(ws, budget.idleMs);
+  watches.set(ws, watch);
+  ws.on('close', () => watch.disarm());
   ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-    if (idle !== undefined && String(data).includes('"subscription"')) {
-      clearTimeout(idle);
-      idle = undefined;
-    }
     const t = Date.now();
     if (t - windowStart >= budget.windowMs) [windowStart, frames, bytes] = [t, 0, 0];
     frames += 1;

@@ -8,6 +8,7 @@ import type { DB } from '../db/open';
 import type { Database, Masternode, NodesTable } from '../db/schema';
 import { fail } from '../kernel/errors';
 import { insertEvent } from '../events/outbox';
+import { clearDestroyedNodeNotifications } from '../notifications/node-alerts';
 import type { Logger } from '../kernel/log';
 import { logOperatorAction, type OperatorActor } from '../operator/log';
 import { findNodeById, insertNodeRow, transition } from './repository';
@@ -176,6 +177,7 @@ export async function markDestroy(
   await updatePlacement(trx, node.id, { attempts: 0, next_attempt_at: null });
   await insertEvent(trx, node.user_id, 'refresh_masternodes', {});
   await insertEvent(trx, node.user_id, 'refresh_queue', {});
+  await clearDestroyedNodeNotifications(trx, node);
   await logOperatorAction(trx, by, 'node destroy', { node: node.mn_id, reason });
   return true;
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 
 type Q = Kysely<Database>;
@@ -46,6 +46,19 @@ export async function clearNotifications(db: Q, userId: number, now: number): Pr
     .set({ cleared_at: now })
     .where('user_id', '=', userId)
     .where('cleared_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Clears the user's open notifications that point at `page` (with or without a query); returns how many. */
+export async function clearNotificationsLinkingTo(db: Q, userId: number, page: string, now: number): Promise<number> {
+  const res = await db
+    .updateTable('notifications')
+    .set({ cleared_at: now })
+    .where('user_id', '=', userId)
+    .where('cleared_at', 'is', null)
+    // Compared as text, not LIKE: a page's path may hold `_`.
+    .where((eb) => eb.or([eb('link', '=', page), sql<boolean>`substr(link, 1, ${page.length + 1}) = ${`${page}?`}`]))
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
