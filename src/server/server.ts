@@ -30,7 +30,7 @@ import { sealMovedMasternodeKeys } from './nodes/key-moves';
 import { capConnectionsPerAddress, requestTimeouts } from './http/conn-limit';
 import { closeLiveSockets, drainHttp } from './http/drain';
 import { JobRunner } from './jobs/runner';
-import { addressKey, RateLimiter } from './guards/rate-limit';
+import { RateLimiter } from './guards/rate-limit';
 import { createLogger, type Logger } from './kernel/log';
 import { MailDispatcher } from './mail/dispatcher';
 import { handleNotificationMail } from './notifications/mail';
@@ -270,10 +270,8 @@ async function startParts(
     liveConnections: () => wss.clients.size,
     liveSubscriptions: () => hub.subscriberCount,
   });
-  // Counted as the rate limits count (an IPv6 /64 is one client): one IPv6 host could
-  // otherwise hold every slot by using a new address per socket.
   const gate = socketGate((req) =>
-    addressKey(clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy)),
+    clientIp(req.socket.remoteAddress, [req.headers['x-forwarded-for']].flat()[0], config.trustProxy),
   );
   server.on('upgrade', (req, socket, head) => {
     // Compared as text: `new URL` throws on a hostile request target, and a throw here

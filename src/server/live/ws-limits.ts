@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Encoder } from '@trpc/server/adapters/ws';
 import type { WebSocket } from 'ws';
+import { addressKey } from '../guards/rate-limit';
 import { noticeResponse } from './direct';
 
 /** Open websockets one address may hold, and the process in all; beyond them an upgrade gets 429. */
@@ -12,6 +13,8 @@ export const MAX_SOCKETS_TOTAL = 10_000;
  * Counts open websocket connections per address before the upgrade is accepted, so
  * unauthenticated clients cannot hold unlimited sockets. A slot is taken before the
  * handshake and given back when the underlying socket closes, however it closes.
+ * Addresses count as the rate limits count them (`addressKey`: an IPv6 /64 is one
+ * client), or one IPv6 host could hold every slot with a new address per socket.
  */
 export function socketGate(
   ipOf: (req: IncomingMessage) => string,
@@ -25,7 +28,7 @@ export function socketGate(
     },
     /** True if the upgrade may go on; otherwise the socket has been answered 429 and closed. */
     admit(req: IncomingMessage, socket: Duplex): boolean {
-      const ip = ipOf(req);
+      const ip = addressKey(ipOf(req));
       const mine = open.get(ip) ?? 0;
       if (mine >= limits.perIp || total >= limits.total) {
         const why =
