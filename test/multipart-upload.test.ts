@@ -139,6 +139,22 @@ describe('validator upload (multipart) limits', () => {
     expect(json).toEqual({ success: false, message: 'You can upload up to 10 files', error_input: 'keystores' });
   });
 
+  it('refuses a body of many tiny parts before parsing it (9,000 in 580 KB held the main thread 150 ms)', async () => {
+    const files = Array.from({ length: 3_000 }, (_, i) => [`${i}`, 'x'] as [string, string]);
+    const { status, json } = await post(form({ files }));
+    expect(status).toBe(400);
+    expect(json).toEqual({
+      success: false,
+      message: "The upload has too many parts: send the form's fields and at most 10 keystore files.",
+      error_input: 'keystores',
+    });
+    // Twenty files, within the byte cap, are refused by the same count (not parsed to find 20).
+    const twenty = await post(form({ files: files.slice(0, 20) }));
+    expect(twenty.json.message).toBe(
+      "The upload has too many parts: send the form's fields and at most 10 keystore files.",
+    );
+  });
+
   it('refuses a 65 KiB file, naming it', async () => {
     const big = `{"pad":"${'a'.repeat(65 * 1024)}"}`;
     const { status, json } = await post(

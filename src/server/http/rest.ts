@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from '../rpc/context';
 import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../kernel/errors';
-import { describeZodError } from '../rpc/trpc';
+import { describeZodError, scriptCaller } from '../rpc/trpc';
 import { readValidatorUpload } from './multipart';
 import { encodedAnswer, negotiate } from './public-cache';
 import type { ResponseCache } from './response-cache';
@@ -101,6 +101,9 @@ export function mountRest<E extends Env>(
       const ctx = makeContext(c);
       const route = multipart && (!json || isMultipartContentType(c.req.header('content-type'))) ? multipart : json!;
       try {
+        // An upload is read and parsed only for a caller who may make the call (the
+        // procedure's check then reuses this answer): a guest's body is never read.
+        if (route.multipart && !(await scriptCaller(ctx))) fail('UNAUTHORIZED', MESSAGES.unauthorized);
         const input = route.multipart ? await readMultipartInput(c) : await readInput(c, route);
         if (route.csv) {
           const file = (await call(ctx, route.procedure, input, c.req.raw.signal)) as { filename: string; csv: string };
