@@ -3,6 +3,7 @@ import { formatUsdExact, parseUsd } from '../../shared/money';
 import { findUserByLogin } from '../auth/users';
 import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
+import { terminalField as f } from '../kernel/terminal';
 import { fail } from '../kernel/errors';
 import { adjustBalance } from './adjust';
 
@@ -30,7 +31,7 @@ export const billingCommands: Record<string, CliCommand> = {
       const r = await adjustBalance(db, io.by, { userId: user.id, amount, reason: flags.reason, key });
       io.out(
         r.applied
-          ? `${r.username}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}`
+          ? `${f(r.username)}: ${amount > 0 ? 'credited' : 'debited'} $${formatUsdExact(Math.abs(amount))}, balance $${formatUsdExact(r.balance)}`
           : `already applied (key ${key}); balance $${formatUsdExact(r.balance)}`,
       );
     },

@@ -2,6 +2,7 @@ import { logActorText, logDetailText } from '../../shared/log-detail';
 import { operatorLogQuery } from '../../shared/schemas/console';
 import type { CliCommand } from '../db/cli-command';
 import { parseFlags, UsageError } from '../kernel/cli';
+import { terminalField as f } from '../kernel/terminal';
 import { readOperatorLog } from './log-view';
 
 export const logCommands: Record<string, CliCommand> = {
@@ -30,9 +31,11 @@ export const logCommands: Record<string, CliCommand> = {
       const { lines, total } = await readOperatorLog(db, q.data);
       if (!lines.length) return io.out('no log lines match');
       for (const l of lines) {
-        const detail = logDetailText(l.detail);
+        // Details hold customers' words (a delete reason, a name): one line per entry, so
+        // a line break in them cannot print entries that never happened.
+        const detail = f(logDetailText(l.detail));
         io.out(
-          `${l.at.slice(0, 10)} ${l.at.slice(11, 19)} UTC  ${logActorText(l)} (${l.address})  ${l.action}${detail ? `: ${detail}` : ''}`,
+          `${l.at.slice(0, 10)} ${l.at.slice(11, 19)} UTC  ${f(logActorText(l))} (${f(l.address)})  ${f(l.action)}${detail ? `: ${detail}` : ''}`,
         );
       }
       if (total > lines.length) io.out(`(${lines.length} of ${total} lines: --limit or --since for more)`);

@@ -6,6 +6,7 @@ import { LocalEngine } from '../fleet/engines/local';
 import { bundledCatalogPath } from '../coins/import';
 import type { CliCommand } from '../db/cli-command';
 import { asUsage, parseFlags, UsageError, usageOrRefusal } from '../kernel/cli';
+import { terminalField as f } from '../kernel/terminal';
 import type { DB } from '../db/open';
 import type { Config } from '../kernel/config';
 import { fail } from '../kernel/errors';
@@ -89,7 +90,7 @@ export const fleetCommands: Record<string, CliCommand> = {
             h.state,
             `${u.dedicated}/${h.dedicated_slots}`,
             `${u.cloud}/${h.cloud_slots}`,
-          ].join('\t') + (h.last_error ? `\t(${h.last_error})` : ''),
+          ].join('\t') + (h.last_error ? `\t(${f(h.last_error)})` : ''),
         );
       }
     },
@@ -372,7 +373,7 @@ export const fleetCommands: Record<string, CliCommand> = {
             c.failed,
             (c.pending ?? 0) + (c.upgrading ?? 0),
             c.skipped,
-            r.reason ?? '',
+            f(r.reason ?? ''),
           ].join('\t'),
         );
       }
@@ -384,7 +385,8 @@ export const fleetCommands: Record<string, CliCommand> = {
     async run(db, _args, io) {
       io.out(['id', 'job', 'attempts', 'failed at', 'reason'].join('\t'));
       for (const j of await failedQueue(db))
-        io.out([j.id, j.name, j.attempts, new Date(j.updated_at).toISOString(), j.last_error ?? '-'].join('\t'));
+        // A job's error may quote a customer's webhook reply: one line, one column.
+        io.out([j.id, j.name, j.attempts, new Date(j.updated_at).toISOString(), f(j.last_error ?? '-')].join('\t'));
     },
   },
   'jobs retry': {
