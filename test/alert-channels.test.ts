@@ -5,6 +5,7 @@ import { afterRaise, raise } from '../src/server/notifications/raise';
 import { startFakeDiscord } from './support/fake-discord';
 import { startFakeTelegram } from './support/fake-telegram';
 import { startTestServer, stopTestServer, type TestServer } from './support/server';
+import { loopback, requestFrom } from './support/from-ip';
 import { callerFor, freshUser } from './support/users';
 import { waitFor } from './support/wait';
 import { startWebhookReceiver } from './support/webhook-receiver';
@@ -162,6 +163,30 @@ describe('generic webhook against a real receiver', () => {
     }
     // A test counts no failure against the channel.
     expect((await channels(u.token))[0]).toMatchObject({ enabled: true, failures: 0 });
+  });
+
+  it('sends at most 10 test alerts per account in 10 minutes, when 100 arrive at once from 100 addresses', async () => {
+    const u = await freshUser(s.deps, { prefix: 'whflood' });
+    const added = await api('/api/add_alert_channel', u.token, { type: 'webhook', url: `${receiver.url}/flood` });
+    receiver.state.secret = added.body.secret;
+    const before = receiver.received.length;
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        requestFrom(loopback(i, 9000), `${s.url}/api/test_alert_channel`, {
+          body: { id: added.body.channel.id },
+          token: u.token,
+        }),
+      ),
+    );
+    const sent = answers.filter((a) => a.status === 200);
+    expect(sent.map((a) => a.body)).toEqual(Array(10).fill({ success: true, message: 'Test alert sent.' }));
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused).toHaveLength(90);
+    expect(refused[0].body).toEqual({
+      success: false,
+      message: 'Too many test alerts. Please wait a few minutes and try again.',
+    });
+    expect(receiver.received.length - before).toBe(10);
   });
 
   it('retries a failing delivery with backoff, turns the channel off after 3 failures in a row and tells the owner in-app', async () => {

@@ -58,6 +58,12 @@ export const limits = {
   supportConfirmMailPerEmail: { max: 3, windowMs: 24 * 60 * MINUTE },
   /** Those mails asked for from one client address. */
   supportConfirmMailPerIp: { max: 3, windowMs: 60 * MINUTE },
+  /**
+   * Test alerts one account sends (each is a request to a third party: a webhook, Telegram,
+   * Discord): a person checking a channel sends a few. Without it one account made the
+   * platform post 888 times in 30 s, which could get its address throttled by Telegram.
+   */
+  alertTestsPerAccount: { max: 10, windowMs: 10 * MINUTE },
   /** Calls made with one API key (any address): a script polling every second fits. */
   apiKeyUse: { max: 300, windowMs: MINUTE },
 } satisfies Record<string, LimitRule>;

@@ -91,9 +91,13 @@ export async function removeAlertChannel(deps: Pick<Deps, 'db'>, userId: number,
  * Sends a test alert now and answers whether the remote took it, with its error when
  * not. Counts no failure: the owner is trying it out.
  */
-export async function testAlertChannel(deps: Deps, userId: number, id: number) {
+export const TOO_MANY_TESTS = 'Too many test alerts. Please wait a few minutes and try again.';
+
+export async function testAlertChannel(deps: Deps & Pick<AppDeps, 'limiter'>, userId: number, id: number) {
   const row = await findOwnChannel(deps.db, userId, id);
   if (!row) fail('NOT_FOUND', NOT_FOUND);
+  // Counted once the channel is known to be theirs: a wrong id sends nothing.
+  if (!deps.limiter.hit('alertTestsPerAccount', userId)) fail('TOO_MANY_REQUESTS', TOO_MANY_TESTS);
   const type = row.type as AlertChannelType;
   const alert = {
     id: 0,
