@@ -36,3 +36,15 @@ export function formatDailyPrice(usd: number): string {
 export function formatPercent(n: number): string {
   return Number.isFinite(n) ? `${fmt2.format(n)}%` : '--';
 }
+
+/**
+ * When something valid to a day stops: an expiry at 00:00 UTC ends the day before, so a
+ * gift code made "valid through 2027-01-31" reads "through 2027-01-31 UTC", not "until
+ * 2027-02-01 00:00" (a day more, to the eye). Any other moment: "until 2027-02-01 12:30 UTC".
+ */
+export function expiryText(at: string | number): string {
+  const ms = typeof at === 'number' ? at : Date.parse(at);
+  const iso = new Date(ms).toISOString();
+  if (iso.endsWith('T00:00:00.000Z')) return `through ${new Date(ms - 86_400_000).toISOString().slice(0, 10)} UTC`;
+  return `until ${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}

@@ -118,15 +118,19 @@ describe('console Customers and Money in the browser', () => {
       await page.getByText('No customer owes anything.').waitFor();
       await page.getByLabel('Amount (USD)', { exact: true }).fill('5');
       await page.getByLabel('How many', { exact: true }).fill('3');
+      await page.getByLabel('Valid through (UTC day)', { exact: true }).fill('2031-01-31');
       await page.getByRole('button', { name: 'Create codes' }).click();
       const shown = page.getByTestId('new-codes');
       await shown.waitFor();
+      // Valid through the day the operator picked, said as that day (not "until 2031-02-01 00:00").
+      await page.getByText(/, valid through 2031-01-31 UTC\. Copy them now/).waitFor();
       const codes = ((await shown.textContent()) ?? '').split('\n').filter(Boolean);
       expect(codes).toHaveLength(3);
       for (const c of codes) expect(c).toMatch(/^[0-9A-Z]{4}(-[0-9A-Z]{4}){3}$/);
       const table = page.getByRole('table', { name: 'Gift codes' });
       for (const c of codes) await table.getByRole('cell', { name: `…${c.slice(-4)}`, exact: true }).waitFor();
       expect(await table.locator('tbody tr').count()).toBe(3);
+      expect(await table.getByRole('cell', { name: 'through 2031-01-31 UTC', exact: true }).count()).toBe(3);
       await screenshot(page, 'console-money');
 
       // The CSV export: the list's columns, the codes' last four characters only.

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatBalance, formatDailyPrice, formatNumber, formatPercent, formatPrice } from '../../src/shared/format';
+import {
+  expiryText,
+  formatBalance,
+  formatDailyPrice,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+} from '../../src/shared/format';
 
 // platform-and-account.md section 9.
 describe('number formatting', () => {
@@ -37,5 +44,15 @@ describe('number formatting', () => {
     expect(formatPercent(Number.NaN)).toBe('--');
     expect(formatNumber(Number.POSITIVE_INFINITY)).toBe('--');
     expect(formatPrice(Number.NaN)).toBe('--');
+  });
+});
+
+describe('expiryText', () => {
+  it('reads an expiry at 00:00 UTC as the last day it covers, any other moment to the minute', () => {
+    expect(expiryText(Date.UTC(2027, 1, 1))).toBe('through 2027-01-31 UTC');
+    expect(expiryText('2027-02-01T00:00:00.000Z')).toBe('through 2027-01-31 UTC');
+    expect(expiryText('2027-03-01T00:00:00Z')).toBe('through 2027-02-28 UTC');
+    expect(expiryText('2027-02-01T12:30:59.000Z')).toBe('until 2027-02-01 12:30 UTC');
+    expect(expiryText(Date.UTC(2027, 1, 1, 0, 0, 1))).toBe('until 2027-02-01 00:00 UTC');
   });
 });

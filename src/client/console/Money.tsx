@@ -11,6 +11,7 @@ import { usd, usdExact, utc } from './format';
 import { ReferralBonuses } from './ReferralBonuses';
 
 import { escapeBidi } from '../../shared/bidi';
+import { expiryText } from '../../shared/format';
 import { CustomerText } from './CustomerText';
 
 /** Open debts, gift codes, card sessions, crypto deposits and currencies, the daily charge's runs, and referral bonuses to approve. */
@@ -73,7 +74,7 @@ function GiftCodes() {
         <div className="console-made" aria-label="New gift codes">
           <Alert kind="success">
             {made.codes.length} code{made.codes.length === 1 ? '' : 's'} of {usd(made.amount_micros)} (batch{' '}
-            {made.batch}), valid until {utc(made.expires_at)}. Copy them now: they are shown only this once and are not
+            {made.batch}), valid {expiryText(made.expires_at)}. Copy them now: they are shown only this once and are not
             stored.
           </Alert>
           <pre className="console-codes" data-testid="new-codes">
@@ -109,7 +110,7 @@ function GiftCodes() {
                     <th>Code ends</th>
                     <th>Amount</th>
                     <th>Batch</th>
-                    <th>Expires</th>
+                    <th>Valid</th>
                     <th>State</th>
                     <th />
                   </tr>
@@ -134,7 +135,7 @@ function GiftCodes() {
                           </button>
                         )}
                       </td>
-                      <td className="nowrap">{utc(c.expires_at)}</td>
+                      <td className="nowrap">{expiryText(c.expires_at)}</td>
                       <td>
                         {c.state === 'redeemed'
                           ? `redeemed by ${escapeBidi(c.redeemed_by ?? '')} ${utc(c.redeemed_at!)}`

@@ -1,6 +1,8 @@
+import { expiryText } from '../../../shared/format';
 import { formatUsdExact, parseUsd } from '../../../shared/money';
 import type { CliCommand } from '../../db/cli-command';
 import { asUsage, parseFlags, UsageError } from '../../kernel/cli';
+import { terminalField as f } from '../../kernel/terminal';
 import { createGiftCodes, giftCodeList, revokeGiftCodes } from './admin';
 
 /** "2027-01-31" (valid through that UTC day) or a full ISO time; epoch ms of the end. */
@@ -39,7 +41,7 @@ export const couponCommands: Record<string, CliCommand> = {
       const b = await asUsage(() => createGiftCodes(db, io.by, { amount, count: Number(flags.count), expiresAt }));
       const n = b.codes.length;
       io.out(
-        `${n} gift code${n === 1 ? '' : 's'} of $${formatUsdExact(b.amount)}, valid until ${minute(new Date(b.expiresAt).toISOString())} UTC (batch ${b.batch}). They are shown only now:`,
+        `${n} gift code${n === 1 ? '' : 's'} of $${formatUsdExact(b.amount)}, valid ${expiryText(b.expiresAt)} (batch ${b.batch}). They are shown only now:`,
       );
       for (const c of b.codes) io.out(c);
     },
@@ -55,12 +57,12 @@ export const couponCommands: Record<string, CliCommand> = {
       for (const r of rows) {
         const state =
           r.state === 'redeemed'
-            ? `redeemed by ${r.redeemed_by} at ${minute(r.redeemed_at!)}`
+            ? `redeemed by ${f(r.redeemed_by)} at ${minute(r.redeemed_at!)}`
             : r.state === 'revoked'
               ? `revoked at ${minute(r.revoked_at!)}`
               : r.state;
         io.out(
-          `#${r.id} …${r.hint} $${formatUsdExact(r.amount_micros)} expires ${minute(r.expires_at)} batch ${r.batch}: ${state}`,
+          `#${r.id} …${r.hint} $${formatUsdExact(r.amount_micros)} valid ${expiryText(r.expires_at)} batch ${r.batch}: ${state}`,
         );
       }
     },
