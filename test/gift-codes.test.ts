@@ -90,7 +90,9 @@ describe('redeem_coupon', () => {
       (await requestFrom(loopback(nextIp++), `${s.url}/api/get_transactions`, { token: ann.token })).body
         .transactions[0],
     ).toMatchObject({ description: 'Gift code', amount: 25 });
-    expect((await cli('coupons', 'list')).out.join('\n')).toContain(`…${code.slice(-4)} $25.00 expires`);
+    expect((await cli('coupons', 'list')).out.join('\n')).toContain(
+      `…${code.slice(-4)} $25.00 valid through ${inAYear} UTC`,
+    );
     expect((await cli('coupons', 'list')).out.join('\n')).toContain(`redeemed by ${ann.username}`);
   });
 
