@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coinNode, withArticle } from './english';
+import { coinNode, counted, withArticle } from './english';
 
 describe('English of catalog names', () => {
   it('names a coin’s node without doubling "node"', () => {
@@ -15,5 +15,14 @@ describe('English of catalog names', () => {
     expect(withArticle('Dash')).toBe('a Dash');
     expect(withArticle('NIX Platform')).toBe('a NIX Platform');
     expect(withArticle('Unity')).toBe('a Unity');
+  });
+});
+
+describe('counted', () => {
+  it('puts the noun in number with its count', () => {
+    expect(counted(1, 'live node')).toBe('1 live node');
+    expect(counted(0, 'node')).toBe('0 nodes');
+    expect(counted(3, 'customer owes', 'customers owe')).toBe('3 customers owe');
+    expect(counted(1, 'customer owes', 'customers owe')).toBe('1 customer owes');
   });
 });

@@ -19,3 +19,8 @@ export function withArticle(phrase: string): string {
   const an = /^[aeiou]/i.test(p) && !/^(uni|use|eu|one)/i.test(p);
   return `${an ? 'an' : 'a'} ${p}`;
 }
+
+/** "1 node", "2 nodes", "1 customer owes", "3 customers owe": a count with its noun in number. */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

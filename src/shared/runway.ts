@@ -3,6 +3,7 @@
  * in whole hours, rounded down so it never promises more than the balance pays. Shown in
  * the top bar, on Billing and Portfolio, and in the low-balance reminder.
  */
+import { counted } from './english';
 
 /** Reminders and the banner start under this many days of fees (spec: "reminders start 3 days before"). */
 export const LOW_RUNWAY_DAYS = 3;
@@ -18,13 +19,11 @@ export function isLowRunway(balanceMicros: number, dailyMicros: number): boolean
   return dailyMicros > 0 && balanceMicros < LOW_RUNWAY_DAYS * dailyMicros;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** "2 days 5 hours", "1 day", "7 hours", "less than an hour". */
 export function runwayText(hours: number): string {
   if (hours < 1) return 'less than an hour';
   const days = Math.floor(hours / 24);
   const rest = hours % 24;
-  if (!days) return plural(rest, 'hour');
-  return rest ? `${plural(days, 'day')} ${plural(rest, 'hour')}` : plural(days, 'day');
+  if (!days) return counted(rest, 'hour');
+  return rest ? `${counted(days, 'day')} ${counted(rest, 'hour')}` : counted(days, 'day');
 }

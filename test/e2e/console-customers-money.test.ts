@@ -72,6 +72,20 @@ describe('console Customers and Money in the browser', () => {
       await page.getByLabel('Amount (USD)', { exact: true }).fill('12.50');
       expect(await page.getByRole('button', { name: 'Post adjustment' }).isDisabled()).toBe(true);
       await page.getByLabel('Reason', { exact: true }).fill('Sorry for the outage on Sunday');
+      // A bad amount is said under its field; corrected, the message goes at once.
+      const amount = page.getByLabel('Amount (USD)', { exact: true });
+      await amount.fill('abc');
+      await page.getByRole('button', { name: 'Post adjustment' }).click();
+      const badAmount = page.getByText(/must be a dollar amount/).first();
+      await badAmount.waitFor();
+      await amount.fill('12.50');
+      await badAmount.waitFor({ state: 'detached' });
+      // A debit past the balance is refused before any dialog promises a negative balance.
+      await amount.fill('-1000');
+      await page.getByRole('button', { name: 'Post adjustment' }).click();
+      await page.getByText(`${customer.username}'s balance ($0.00) is lower than the debit of $1000.00.`).waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      await amount.fill('12.50');
       const credited = () =>
         server.deps.db
           .selectFrom('ledger_transfers')

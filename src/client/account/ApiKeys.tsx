@@ -74,7 +74,7 @@ export function ApiKeys() {
                         <tr key={k.auth_key} data-testid="api-key-row">
                           <td>{k.name}</td>
                           <td>
-                            <code>{k.auth_key}_…</code>
+                            <code className="api-key-prefix">{k.auth_key}_…</code>
                           </td>
                           <td>{k.allowed ? k.allowed.split(',').join(', ') : 'Any address'}</td>
                           <td>{k.read_only ? 'Read only' : 'Read and write'}</td>

@@ -194,15 +194,22 @@ function AdjustSection({ id, username, balance }: { id: number; username: string
     toInput: (v) => ({ id, ...v, key }),
     // The amount goes as typed: the server parses the dollars itself. Money moves only after
     // the operator read the amount and the balance it makes.
-    submit: (data, input) =>
-      confirm.ask({
+    submit: async (data, input) => {
+      // A debit past the balance the page shows would only be refused after the dialog
+      // promised "now $39.98 → -$960.02": said here instead (the server checks it again).
+      if (data.amount < 0 && balance + data.amount < 0)
+        throw new Error(
+          `${escapeBidi(username)}'s balance (${usd(balance)}) is lower than the debit of ${usdExact(-data.amount)}.`,
+        );
+      return confirm.ask({
         title: data.amount > 0 ? 'Add to the balance?' : 'Take from the balance?',
         effect: adjustEffect(username, data.amount, balance),
         confirmLabel: data.amount > 0 ? 'Add' : 'Take away',
         busyLabel: 'Posting…',
         danger: true,
         action: async () => ({ ...(await adjust.mutateAsync(input)), key: input.key }),
-      }),
+      });
+    },
     successMessage: (r) => {
       if (!r) return null;
       if (r.applied) applied.current = r.key;

@@ -1,4 +1,5 @@
 import { RESTART_WAIT_MS } from '../../shared/node-maintenance';
+import { counted } from '../../shared/english';
 import { useState } from 'react';
 import type { z } from 'zod';
 import { errorMessage } from '../app/errors';
@@ -370,7 +371,7 @@ function Nodes() {
               </tbody>
             </table>
             <p>
-              {p.total} nodes. Page {p.page} of {Math.max(1, Math.ceil(p.total / p.per_page))}.{' '}
+              {counted(p.total, 'node')}. Page {p.page} of {Math.max(1, Math.ceil(p.total / p.per_page))}.{' '}
               <button type="button" className="btn btn-sm" disabled={page <= 1} onClick={() => setPage(page - 1)}>
                 Previous
               </button>{' '}

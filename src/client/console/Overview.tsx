@@ -1,4 +1,5 @@
 import type { ConsoleOverview } from '../../shared/schemas/console';
+import { counted } from '../../shared/english';
 import { trpc } from '../app/trpc';
 import { Link } from 'wouter';
 import { Alert } from '../ui/Alert';
@@ -79,7 +80,7 @@ function OverviewBody({ o }: { o: ConsoleOverview }) {
         <Card
           label="Monitor lag"
           value={o.monitor.lag_seconds === null ? '--' : age(o.monitor.lag_seconds)}
-          note={`${o.monitor.live} live nodes, ${o.monitor.unchecked} not checked yet`}
+          note={`${counted(o.monitor.live, 'live node')}, ${o.monitor.unchecked} not checked yet`}
         />
       </section>
 
@@ -185,7 +186,6 @@ function CountTable({ head, rows }: { head: string; rows: Array<[string, number]
   );
 }
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
 /** What needs the operator, each with a count and a link to the page where it is done; one line when nothing does. */
@@ -193,7 +193,7 @@ function NeedsYou({ a }: { a: ConsoleOverview['attention'] }) {
   const items = [
     a.failed_jobs.count > 0 && (
       <li key="jobs">
-        <Link href="/fleet">{plural(a.failed_jobs.count, 'failed background job', 'failed background jobs')}</Link>{' '}
+        <Link href="/fleet">{counted(a.failed_jobs.count, 'failed background job', 'failed background jobs')}</Link>{' '}
         (retry them on the Fleet page)
         <ul aria-label="Newest failed jobs">
           {a.failed_jobs.newest.map((j) => (
@@ -209,28 +209,28 @@ function NeedsYou({ a }: { a: ConsoleOverview['attention'] }) {
     a.support_unread.conversations > 0 && (
       <li key="support">
         <Link href="/support">
-          {plural(a.support_unread.conversations, 'support chat', 'support chats')} with unread messages
+          {counted(a.support_unread.conversations, 'support chat', 'support chats')} with unread messages
         </Link>{' '}
-        ({plural(a.support_unread.messages, 'message', 'messages')})
+        ({counted(a.support_unread.messages, 'message', 'messages')})
       </li>
     ),
     a.debts.count > 0 && (
       <li key="debts">
-        <Link href="/money">{plural(a.debts.count, 'customer owes', 'customers owe')} money</Link> (
+        <Link href="/money">{counted(a.debts.count, 'customer owes', 'customers owe')} money</Link> (
         {usd(a.debts.owed_micros)} in all)
       </li>
     ),
     a.charge_days_stuck.count > 0 && (
       <li key="charge">
         <Link href="/money">
-          {plural(a.charge_days_stuck.count, 'daily charge day', 'daily charge days')} not completed
+          {counted(a.charge_days_stuck.count, 'daily charge day', 'daily charge days')} not completed
         </Link>{' '}
         (from {a.charge_days_stuck.first})
       </li>
     ),
     a.hosts_low_disk.length > 0 && (
       <li key="disk">
-        <Link href="/fleet">{plural(a.hosts_low_disk.length, 'host', 'hosts')} low on disk</Link>:{' '}
+        <Link href="/fleet">{counted(a.hosts_low_disk.length, 'host', 'hosts')} low on disk</Link>:{' '}
         {a.hosts_low_disk
           .map((h) => (h.free_bytes === null ? h.name : `${h.name} (${gb(h.free_bytes)} free)`))
           .join(', ')}

@@ -78,7 +78,23 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
   const latest = useRef(opts);
   latest.current = opts;
 
-  const setField = useCallback((name: keyof V, value: string) => setValues((v) => ({ ...v, [name]: value })), []);
+  /** The error alert says the client check's refusal (it goes with the fields' messages). */
+  const alertFromCheck = useRef(false);
+
+  // An edited field's message no longer describes it: it goes until the next submit checks
+  // again ("abc" then "10" left "must be a dollar amount" under 10), with the check's alert.
+  const setField = useCallback((name: keyof V, value: string) => {
+    setValues((v) => ({ ...v, [name]: value }));
+    setErrors((e) => {
+      if (!(name in e)) return e;
+      const { [name as string]: _, ...rest } = e;
+      return rest;
+    });
+    if (alertFromCheck.current) {
+      alertFromCheck.current = false;
+      setError(null);
+    }
+  }, []);
 
   const field = (name: keyof V & string, label: string): FieldBinding => ({
     label,
@@ -96,8 +112,15 @@ export function useForm<V extends Values, S extends z.ZodType, R>(opts: FormOpti
     const input: unknown = o.toInput ? o.toInput(values) : values;
     const checked = check(o.schema, input, Object.keys(values));
     setErrors(checked.ok ? {} : checked.errors);
+    alertFromCheck.current = false;
     if (!checked.ok) {
-      setError(o.alertInvalid ? (o.labels ? labelled(checked.errors, o.labels) : checked.message) : checked.unplaced);
+      const alert = o.alertInvalid
+        ? o.labels
+          ? labelled(checked.errors, o.labels)
+          : checked.message
+        : checked.unplaced;
+      alertFromCheck.current = !!alert;
+      setError(alert);
       return;
     }
     inFlight.current = true;
