@@ -204,6 +204,7 @@ describe('GET query parameters are coerced by the shared schemas', () => {
       testRouter,
       (c) => createContext(d.deps, { remoteAddress: '127.0.0.1', header: (n) => c.req.header(n) }),
       new ResponseCache(),
+      () => true,
     );
     mountApiFallback(app, routes);
     server = await new Promise<Server>((resolve) => {

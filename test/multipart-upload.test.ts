@@ -325,6 +325,34 @@ describe('validator upload (multipart) limits', () => {
     });
     expect(json.status).toBe(415);
     expect((await json.json()).message).toBe('Expected a multipart/form-data upload with keystore files.');
+
+    // A type whose boundary the part count and the parser could read differently (a decoy
+    // inside another parameter, two types joined) is refused, before its parts are counted.
+    const parts = Array.from(
+      { length: 40 },
+      (_, i) => `--real\r\nContent-Disposition: form-data; name="p${i}"\r\n\r\nx\r\n`,
+    );
+    for (const type of [
+      'multipart/form-data; x="; boundary=fake"; boundary=real',
+      'multipart/form-data; boundary=fake, multipart/form-data; boundary=real',
+      'multipart/form-data; boundary=real; charset=utf-8',
+    ]) {
+      const r = await fetch(`${base}/api/deploy_server`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: `${parts.join('')}--real--\r\n`,
+      });
+      expect(r.status, type).toBe(415);
+    }
+    // A quoted boundary is read as the same boundary.
+    const quoted = new Response(form());
+    const plain = quoted.headers.get('content-type')!.replace(/boundary=(.*)$/, 'boundary="$1"');
+    const ok = await fetch(`${base}/api/deploy_server`, {
+      method: 'POST',
+      headers: { 'content-type': plain },
+      body: Buffer.from(await quoted.arrayBuffer()),
+    });
+    expect(ok.status).toBe(200);
   });
 });
 

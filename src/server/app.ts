@@ -196,7 +196,14 @@ export function createApp(deps: AppDeps, { state, cache, logosDir, metrics, read
     }),
   );
 
-  const routes = mountRest(app, appRouter, makeContext, cache);
+  // The REST budget (restBudget, before every REST route) has resolved the caller: an account or an address.
+  const routes = mountRest(
+    app,
+    appRouter,
+    makeContext,
+    cache,
+    (c) => c.get('callPayer')?.startsWith('account:') === true,
+  );
   // For script authors: the same declarations, as OpenAPI 3.1 and as a page.
   let openapi: string | undefined;
   let docsPage: string | undefined;

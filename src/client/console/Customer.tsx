@@ -199,7 +199,7 @@ function AdjustSection({ id, username, balance }: { id: number; username: string
       // promised "now $39.98 → -$960.02": said here instead (the server checks it again).
       if (data.amount < 0 && balance + data.amount < 0)
         throw new Error(
-          `${escapeBidi(username)}'s balance (${usd(balance)}) is lower than the debit of ${usdExact(-data.amount)}.`,
+          `${escapeBidi(username)}'s balance (${usdExact(balance)}) is lower than the debit of ${usdExact(-data.amount)}.`,
         );
       return confirm.ask({
         title: data.amount > 0 ? 'Add to the balance?' : 'Take from the balance?',

@@ -4,7 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import type { Context } from '../rpc/context';
 import { AppError, ERROR_STATUS, fail, MESSAGES, type ErrorCode } from '../kernel/errors';
-import { describeZodError, scriptCaller } from '../rpc/trpc';
+import { describeZodError } from '../rpc/trpc';
 import { readValidatorUpload } from './multipart';
 import { encodedAnswer, negotiate } from './public-cache';
 import type { ResponseCache } from './response-cache';
@@ -78,12 +78,16 @@ export function restError(err: unknown): { status: number; message: string; erro
   return null;
 }
 
-/** Any app's Env: the adapters read no variables of it. */
+/**
+ * Any app's Env: the adapters read no variables of it. `fromAccount`: whether the request
+ * comes from a signed-in session or a valid API key, asked before an upload's body is read.
+ */
 export function mountRest<E extends Env>(
   app: Hono<E>,
   router: AnyTRPCRouter,
   makeContext: (c: HonoContext<E>) => Context,
   cache: ResponseCache,
+  fromAccount: (c: HonoContext<E>) => boolean,
 ) {
   const routes = restRoutes(router);
   const call = procedureCaller(router);
@@ -101,9 +105,10 @@ export function mountRest<E extends Env>(
       const ctx = makeContext(c);
       const route = multipart && (!json || isMultipartContentType(c.req.header('content-type'))) ? multipart : json!;
       try {
-        // An upload is read and parsed only for a caller who may make the call (the
-        // procedure's check then reuses this answer): a guest's body is never read.
-        if (route.multipart && !(await scriptCaller(ctx))) fail('UNAUTHORIZED', MESSAGES.unauthorized);
+        // An upload is read and parsed only for a known account (the call budget found it
+        // before this handler, from the session or key, without spending the key's rate):
+        // a guest's body is never read. The procedure checks the caller again after it.
+        if (route.multipart && !fromAccount(c)) fail('UNAUTHORIZED', MESSAGES.unauthorized);
         const input = route.multipart ? await readMultipartInput(c) : await readInput(c, route);
         if (route.csv) {
           const file = (await call(ctx, route.procedure, input, c.req.raw.signal)) as { filename: string; csv: string };

@@ -315,8 +315,9 @@ export const fleetCommands: Record<string, CliCommand> = {
       const node = await requireNode(db, args[0]);
       io.out(`restarting ${node.mn_id}…`);
       const r = await asUsage(() => restartNode(db, io.by, node.mn_id));
-      if (r.outcome !== 'answering') fail('SERVICE_UNAVAILABLE', r.message);
-      io.out(r.message);
+      // The message may quote the engine's or the daemon's error: kept on its one line.
+      if (r.outcome !== 'answering') fail('SERVICE_UNAVAILABLE', f(r.message));
+      io.out(f(r.message));
     },
   },
   'fleet destroy': {

@@ -137,47 +137,24 @@ export const sessionAuth = t.middleware(async ({ ctx, meta, next }) => {
   return next({ ctx: { user: found.user, session: found.session, maintenance } });
 });
 
-/** A script's caller: a session, or an API key (its session is then null). */
-type ScriptCaller = { user: User; session: Session | null; readOnly: boolean };
-const scriptCallers = new WeakMap<object, Promise<ScriptCaller | null>>();
-
-/**
- * Who makes a call a script may make: a live session, or an API key checked against its
- * IP allow list and its rate (so a key's use counts once per request); null for no one.
- * Asked once per HTTP request: the REST adapter asks before it reads an upload's body
- * (http/rest.ts), and the procedure's middleware gets the same answer.
- */
-export function scriptCaller(ctx: Context): Promise<ScriptCaller | null> {
-  const request = ctx.req.request;
-  const known = request && scriptCallers.get(request);
-  if (known) return known;
-  const found = findScriptCaller(ctx);
-  if (request) scriptCallers.set(request, found);
-  return found;
-}
-
-async function findScriptCaller(ctx: Context): Promise<ScriptCaller | null> {
-  if (!ctx.token) return null;
-  if (ctx.callers.isApiKey(ctx.token)) {
-    const key = await ctx.callers.apiKey(ctx, ctx.token);
-    return key ? { user: key.user, session: null, readOnly: !!key.key.read_only } : null;
-  }
-  const found = await ctx.callers.session(ctx, ctx.token);
-  return found ? { ...found, readOnly: false } : null;
-}
-
 /**
  * A session or an API key (checked against its IP allow list): the calls a script may
  * make (src/server/apikeys/README.md). After this, `ctx.user` is there and
  * `ctx.session` is the session, or null for a key.
  */
 export const sessionOrKeyAuth = t.middleware(async ({ ctx, meta, type, next }) => {
-  const found = await scriptCaller(ctx);
-  if (found?.readOnly && type === 'mutation')
-    fail(
-      'FORBIDDEN',
-      'This API key is read-only: it may only read (GET calls). Use a key with write access for this call.',
-    );
+  let found: { user: User; session: Session | null } | null = null;
+  if (ctx.token && ctx.callers.isApiKey(ctx.token)) {
+    const key = await ctx.callers.apiKey(ctx, ctx.token);
+    if (key?.key.read_only && type === 'mutation')
+      fail(
+        'FORBIDDEN',
+        'This API key is read-only: it may only read (GET calls). Use a key with write access for this call.',
+      );
+    if (key) found = { user: key.user, session: null };
+  } else if (ctx.token) {
+    found = await ctx.callers.session(ctx, ctx.token);
+  }
   if (!found) fail('UNAUTHORIZED', MESSAGES.unauthorized);
   const maintenance = await checkMaintenance(ctx, meta?.allowInMaintenance);
   // Only what is new: tRPC merges it over the context itself (a copy of every key costs each call).

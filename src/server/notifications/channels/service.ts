@@ -87,12 +87,12 @@ export async function removeAlertChannel(deps: Pick<Deps, 'db'>, userId: number,
   return { success: true as const };
 }
 
+export const TOO_MANY_TESTS = 'Too many test alerts. Please wait a few minutes and try again.';
+
 /**
  * Sends a test alert now and answers whether the remote took it, with its error when
  * not. Counts no failure: the owner is trying it out.
  */
-export const TOO_MANY_TESTS = 'Too many test alerts. Please wait a few minutes and try again.';
-
 export async function testAlertChannel(deps: Deps & Pick<AppDeps, 'limiter'>, userId: number, id: number) {
   const row = await findOwnChannel(deps.db, userId, id);
   if (!row) fail('NOT_FOUND', NOT_FOUND);
