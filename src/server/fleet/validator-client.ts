@@ -79,12 +79,15 @@ const shellWord = (w: string) => `'${w.replace(/'/g, `'\\''`)}'`;
 export function bothProcessesScript(daemon: string[], client: string[]): string {
   const line = (argv: string[]) => argv.map(shellWord).join(' ');
   return [
-    `trap 'kill -TERM "$d" "$c" 2>/dev/null; wait; exit 143' TERM INT`,
-    `${line(daemon)} & d=$!`,
-    `${line(client)} & c=$!`,
+    // `jobs -p`, not variables set after each `&`: bash runs a trap between commands, so a
+    // SIGTERM right after a start found `c=$!` not yet run, left the client running and
+    // waited for it (a loaded CI run saw the script outlive the SIGTERM by 30 s).
+    `trap 'kill -TERM $(jobs -p) 2>/dev/null; wait; exit 143' TERM INT`,
+    `${line(daemon)} &`,
+    `${line(client)} &`,
     'wait -n',
     'code=$?',
-    'kill -TERM "$d" "$c" 2>/dev/null',
+    'kill -TERM $(jobs -p) 2>/dev/null',
     'wait',
     'exit "$code"',
   ].join('\n');
