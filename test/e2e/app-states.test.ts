@@ -6,6 +6,7 @@ import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
+import { spendCallBudget } from '../support/flood';
 import { at, browserSession, fitsViewport, pathOf, screenshot, logInLive } from './browser';
 
 // The client's other states and pages: small routes, password reset, the error app,
@@ -99,6 +100,58 @@ describe('client states', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByRole('heading', { name: /Masternode hosting/ }).waitFor();
     await page.context().close();
+  });
+
+  it("says a refusal for the account's call budget in its own words, and keeps the customer logged in", async () => {
+    const { token } = await freshUser(server.deps, { prefix: 'spent' });
+    const budget = spendCallBudget(server.url, token);
+    const page = await newPage();
+    try {
+      await budget.spent;
+      await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), token);
+      await page.goto('/dashboard');
+      await page
+        .getByRole('heading', { name: /^Too many requests at once from this account or address\. Please wait/ })
+        .waitFor();
+      expect(await page.getByText('Oops! Looks like there is a problem on our side', { exact: false }).count()).toBe(0);
+      await budget.stop();
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('link', { name: 'Portfolio', exact: true }).first().waitFor();
+      expect(pathOf(page)).toBe('/dashboard');
+      expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBe(token);
+    } finally {
+      await budget.stop();
+      await page.context().close();
+    }
+  });
+
+  it('keeps a page whose data the call budget refused, says why, and loads it on "Try again"', async () => {
+    const { token } = await freshUser(server.deps, { prefix: 'spentpage' });
+    const page = await newPage();
+    await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), token);
+    await page.goto('/dashboard');
+    await page.getByRole('link', { name: 'Portfolio', exact: true }).first().waitFor();
+    const budget = spendCallBudget(server.url, token);
+    try {
+      await budget.spent;
+      // Within the app, as a click on a coin's Deploy would go (no reload).
+      await page.evaluate(() => {
+        history.pushState(null, '', '/dashboard/deploy?coin=dash');
+        dispatchEvent(new PopStateEvent('popstate'));
+      });
+      const alert = page
+        .getByRole('alert')
+        .filter({ hasText: /^This coin could not be loaded: Too many requests at once/ });
+      await alert.waitFor();
+      expect(pathOf(page)).toBe('/dashboard/deploy?coin=dash');
+      await budget.stop();
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('button', { name: "Let's start" }).waitFor();
+      expect(pathOf(page)).toBe('/dashboard/deploy?coin=dash');
+    } finally {
+      await budget.stop();
+      await page.context().close();
+    }
   });
 
   it('switches open pages into and out of the maintenance app', async () => {

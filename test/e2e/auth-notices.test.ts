@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
-import { at, browserSession } from './browser';
+import { at, browserSession, pathOf } from './browser';
 
 // Issue 24, item 15: a bad email-verification link and a finished password reset each
 // say what happened on the page the customer lands on. Run `npm run build:client` first.
@@ -58,6 +58,32 @@ describe('what happened, said on the page it lands on', () => {
     await at(page, '/login');
     await page.getByText('Your password was changed. Log in with your new password.').waitFor();
     expect(await page.getByLabel('Username or email', { exact: true }).isVisible()).toBe(true);
+    await page.context().close();
+  });
+
+  // Last in this file: it spends this address's link checks (verifyPerIp) for 15 minutes.
+  it('a reset link checked too often from one address says so on the page, not by leaving it', async () => {
+    let refused = 0;
+    while (refused === 0) {
+      const r = await fetch(`${server.url}/public_api/check_reset_token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: 'guessed-token' }),
+      });
+      if (r.status === 429) refused++;
+      else expect(r.status).toBe(400);
+    }
+    const page = await session.newPage();
+    await page.goto('/reset?token=a-link-from-the-email');
+    const alert = page.getByRole('alert').filter({ hasText: 'Your link could not be checked: Too many attempts.' });
+    await alert.waitFor();
+    expect(pathOf(page)).toBe('/reset?token=a-link-from-the-email');
+    // Asking again is refused again, and still said on the page.
+    const again = page.waitForResponse((r) => r.url().includes('check_reset_token'));
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    expect((await again).status()).toBe(429);
+    await alert.waitFor();
+    expect(pathOf(page)).toBe('/reset?token=a-link-from-the-email');
     await page.context().close();
   });
 });

@@ -58,3 +58,31 @@ export function expectFloodMetBudget(flood: Flood) {
   expect(flood.statuses[200]).toBeGreaterThan(0);
   expect(Object.keys(flood.statuses).sort()).toEqual(['200', '429']);
 }
+
+/**
+ * An account's script that spends every call its budget gives (guards/call-budget.ts)
+ * until `stop()`: 40 callers, more than the refusals the server answers after a pause
+ * (MAX_PAUSED_REFUSALS), so some always ask again at once and take each call the budget
+ * refills. `spent` resolves once the budget refused one of them.
+ */
+export function spendCallBudget(baseUrl: string, token: string) {
+  let running = true;
+  let refusedOnce: () => void = () => {};
+  const spent = new Promise<void>((resolve) => (refusedOnce = resolve));
+  const callers = Promise.all(
+    Array.from({ length: 40 }, async () => {
+      while (running) {
+        const r = await fetch(`${baseUrl}/api/get_balance`, { headers: { authorization: `Bearer ${token}` } });
+        await r.arrayBuffer();
+        if (r.status === 429) refusedOnce();
+      }
+    }),
+  );
+  return {
+    spent,
+    stop: async () => {
+      running = false;
+      await callers;
+    },
+  };
+}

@@ -1,8 +1,8 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { getQueryKey } from '@trpc/react-query';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { liveEventNames, type LiveEvent } from '../../shared/events';
-import { LIVE_EVENT_QUERIES, queriesFor, queryKeyOf, readAgain } from './liveQueries';
+import { coalescedReads, LIVE_EVENT_QUERIES, queriesFor, queryKeyOf, readAgain } from './liveQueries';
 import { trpc } from './trpc';
 
 // The queries a signed-in user may have in the cache, under the keys tRPC's own hooks use.
@@ -158,6 +158,73 @@ describe('readAgain', () => {
     // Whatever else settles first: still one fetch.
     await client.getQueryCache().find({ queryKey: ['nodes', 'get_masternode'] })!.promise;
     expect(answers).toHaveLength(1);
+    stop();
+  });
+});
+
+describe('coalescedReads', () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A page with the node list and the balance on screen: counts each query's fetches. */
+  function page() {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const fetches = { nodes: 0, balance: 0 };
+    const observe = (name: keyof typeof fetches) =>
+      new QueryObserver(client, {
+        queryKey: name === 'nodes' ? cached.nodes : cached.balance,
+        queryFn: () => ++fetches[name],
+      }).subscribe(() => {});
+    const stops = [observe('nodes'), observe('balance')];
+    return { client, fetches, stop: () => stops.forEach((s) => s()) };
+  }
+  const settled = (client: QueryClient) => expect.poll(() => client.isFetching()).toBe(0);
+
+  it('reads the first event at once, and a burst after it once per window, each query once', async () => {
+    vi.useFakeTimers();
+    const { client, fetches, stop } = page();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toEqual({ nodes: 1, balance: 1 });
+    const reads = coalescedReads(client, 1000);
+
+    reads.read(queriesFor({ type: 'server_created', payload: { server_id: 'satori-1' } }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toEqual({ nodes: 2, balance: 2 });
+
+    // 21 neurons' events in the same second: nothing more until the window ends...
+    for (let i = 0; i < 21; i++) {
+      reads.read(queriesFor({ type: 'server_created', payload: { server_id: `satori-${i}` } }));
+      reads.read(queriesFor({ type: 'refresh_queue', payload: {} }));
+      reads.read(queriesFor({ type: 'refresh_transactions', payload: {} }));
+    }
+    await vi.advanceTimersByTimeAsync(999);
+    expect(fetches).toEqual({ nodes: 2, balance: 2 });
+    // ...then one read of each.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetches).toEqual({ nodes: 3, balance: 3 });
+
+    // A quiet window closes the burst: the next event is read at once again.
+    await vi.advanceTimersByTimeAsync(1000);
+    reads.read(queriesFor({ type: 'refresh_queue', payload: {} }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetches).toEqual({ nodes: 4, balance: 4 });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(fetches).toEqual({ nodes: 4, balance: 4 });
+    reads.stop();
+    stop();
+    vi.useRealTimers();
+    await settled(client);
+  });
+
+  it('reads only what the burst named', async () => {
+    vi.useFakeTimers();
+    const { client, fetches, stop } = page();
+    await vi.advanceTimersByTimeAsync(0);
+    const reads = coalescedReads(client, 1000);
+    reads.read(queriesFor({ type: 'update_balance', payload: { balance: 1 } }));
+    reads.read(queriesFor({ type: 'refresh_notifications', payload: {} }));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fetches).toEqual({ nodes: 1, balance: 2 });
+    reads.stop();
     stop();
   });
 });

@@ -125,3 +125,40 @@ export function readAgain(queryClient: QueryClient, filters: InvalidateQueryFilt
   }
   void queryClient.invalidateQueries(filters);
 }
+
+/** How often, at most, a burst of live events reads the same queries again. */
+export const LIVE_READ_WINDOW_MS = 1000;
+
+/**
+ * Reads the queries of live events again, coalesced. Events come in bursts: a deploy of
+ * 21 Satori neurons raises a server_created, a refresh_queue and a ledger event per
+ * node within seconds, and reading each event's queries at once made that one page ask
+ * about 400 calls, two thirds of the account's call burst (guards/call-budget.ts), so
+ * the customer's next pages were refused. The first event of a burst is read at once;
+ * the ones after it wait for the end of the window and are read together, each query
+ * once, until a window passes without events.
+ */
+export function coalescedReads(queryClient: QueryClient, windowMs = LIVE_READ_WINDOW_MS) {
+  const pending = new Map<string, QueryTarget>();
+  let window: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    window = null;
+    if (pending.size === 0) return;
+    const targets = [...pending.values()];
+    pending.clear();
+    for (const target of targets) readAgain(queryClient, { queryKey: queryKeyOf(target) });
+    window = setTimeout(flush, windowMs);
+  };
+  return {
+    read(targets: QueryTarget[]) {
+      for (const target of targets) pending.set(JSON.stringify(queryKeyOf(target)), target);
+      if (window === null) flush();
+    },
+    /** Stops the window (the component unmounted); what waits is dropped with the cache's owner. */
+    stop() {
+      if (window !== null) clearTimeout(window);
+      window = null;
+      pending.clear();
+    },
+  };
+}

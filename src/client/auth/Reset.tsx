@@ -1,11 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { Redirect, useLocation, useSearchParams } from 'wouter';
 import { resetForm } from '../../shared/schemas/auth';
-import { FormAlerts } from '../ui/Alert';
+import { Alert, FormAlerts } from '../ui/Alert';
 import { PasswordField } from '../ui/Field';
 import { AuthCard } from '../layout/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
 import { useForm } from '../ui/useForm';
+import { errorCode, errorMessage } from '../app/errors';
 import { trpc } from '../app/trpc';
 import './auth.css';
 
@@ -48,7 +49,20 @@ function ResetWithToken({ token }: { token: string }) {
   }, [runCheck, token]);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  if (checkToken.isError) return <Redirect to="/dashboard" replace />;
+  // A link the server refused (used, expired, mistyped) leads nowhere; any other failure
+  // (too many checks from this address, the server unreachable) is said, with a retry.
+  if (checkToken.isError && errorCode(checkToken.error) === 'BAD_REQUEST') return <Redirect to="/dashboard" replace />;
+  if (checkToken.isError)
+    return (
+      <AuthCard title="Choose a new password">
+        <Alert kind="error">
+          Your link could not be checked: {errorMessage(checkToken.error)}{' '}
+          <button type="button" className="btn-link" onClick={() => runCheck({ token })}>
+            Try again
+          </button>
+        </Alert>
+      </AuthCard>
+    );
   if (!checkToken.isSuccess) return <PageLoading label="Checking your link…" />;
 
   return (

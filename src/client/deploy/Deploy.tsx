@@ -2,12 +2,14 @@ import { useEffect, useState } from 'react';
 import { Link, Redirect, useSearchParams } from 'wouter';
 import { familyOf } from '../../shared/families';
 import type { DeployInfoCoin } from '../../shared/schemas/deploy';
+import { errorCode } from '../app/errors';
 import { trpc } from '../app/trpc';
 import { CoinLogo } from '../coins/CoinLogo';
 import { PageHeader } from '../layout/DashboardShell';
 import { QueuePanel } from '../portfolio/QueuePanel';
 import { Alert } from '../ui/Alert';
 import { SimulatedBadge } from '../ui/SimulatedBadge';
+import { QueryError } from '../ui/QueryState';
 import { PageLoading } from '../ui/Spinner';
 import { BeginStep } from './BeginStep';
 import { Deployed, Deploying } from './DeployStatus';
@@ -18,13 +20,23 @@ import './deploy.css';
 
 export const MAINTENANCE_NOTICE = "Deployments of this project's nodes are temporarily disabled due to maintenance. Please check back later.";
 
-/** /dashboard/deploy?coin={id} (section 2): no coin, or a coin the server will not describe, goes to /dashboard. */
+/**
+ * /dashboard/deploy?coin={id} (section 2): no coin, or a coin the server will not describe,
+ * goes to /dashboard. Any other failure (a refusal for the call budget after its retries,
+ * the server unreachable) says so with "Try again": the coin exists, and a redirect would
+ * drop the customer on another page without a word.
+ */
 export function Deploy() {
   const [params] = useSearchParams();
   const coinId = params.get('coin')?.trim() ?? '';
-  const info = trpc.deploy.get_deploy_info.useQuery({ coin: coinId }, { enabled: coinId !== '', retry: false });
-  if (!coinId || info.isError) return <Redirect to="/dashboard" replace />;
-  if (!info.data) return <PageLoading />;
+  const info = trpc.deploy.get_deploy_info.useQuery({ coin: coinId }, { enabled: coinId !== '' });
+  if (!coinId) return <Redirect to="/dashboard" replace />;
+  if (!info.data) {
+    if (info.isPending) return <PageLoading />;
+    const code = errorCode(info.error);
+    if (code === 'NOT_FOUND' || code === 'BAD_REQUEST') return <Redirect to="/dashboard" replace />;
+    return <QueryError what="This coin" error={info.error} retry={() => void info.refetch()} />;
+  }
   return <DeployScreen key={info.data.data.id} coin={info.data.data} />;
 }
 

@@ -14,6 +14,7 @@ import { RewardHistory } from './RewardHistory';
 import { NodeLogCard } from './NodeLog';
 import { RestartCard } from './RestartCard';
 import { UptimeCard } from './UptimeChart';
+import { QueryError } from '../ui/QueryState';
 import { PageLoading } from '../ui/Spinner';
 import { errorCode } from '../app/errors';
 import { nodeName } from './portfolio';
@@ -53,7 +54,9 @@ function NodePage({ mn }: { mn: string }) {
   const gone = code === 'NOT_FOUND' || code === 'BAD_REQUEST' || code === 'FORBIDDEN';
   if (!node.data || (gone && !deleted)) {
     if (node.isPending) return <PageLoading label="Loading node…" />;
-    return <Redirect to="/dashboard" replace />;
+    if (gone || deleted) return <Redirect to="/dashboard" replace />;
+    // Refused for the call budget, or the server unreachable: the node is still there.
+    return <QueryError what="This node" error={node.error} retry={() => void node.refetch()} />;
   }
 
   const tab = readTab(tabParam);

@@ -10,7 +10,7 @@ import {
   type ReactNode,
 } from 'react';
 import type { Profile, SupportInfo } from '../../shared/schemas/auth';
-import { isServerFault, isUnauthorized } from '../app/errors';
+import { errorCode, isServerFault, isUnauthorized } from '../app/errors';
 import { supportStore, tokenStore } from '../app/storage';
 import { createTrpcClient, trpc } from '../app/trpc';
 
@@ -34,8 +34,13 @@ export function ApiProvider({ queryClient, children }: { queryClient: QueryClien
 }
 
 export type Session = {
-  /** loading: first answers pending; failed: the server could not be reached; ready: render the app. */
+  /**
+   * loading: first answers pending; failed: the server could not be reached, or refused
+   * the first calls for the call budget (`startupError` says which); ready: render the app.
+   */
   startup: 'loading' | 'failed' | 'ready';
+  /** Why start-up failed (the error of the first call that did). */
+  startupError: unknown;
   maintenance: boolean;
   /** The operator's support address ('' when none) and community links. */
   support: SupportInfo;
@@ -101,9 +106,18 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   // Once the app has rendered, a later failed refetch must not swap it for the error page.
   const [started, setStarted] = useState(false);
   let startup: Session['startup'] = 'ready';
+  let startupError: unknown = null;
   if (!started) {
-    const infoFailed = token !== null && info.isError && isServerFault(info.error);
-    if ((status.isError && !status.data) || infoFailed) startup = 'failed';
+    // A refused profile (the account's script spent its call budget) is no logout: without
+    // this the app would start as a visitor's and send the customer to /login.
+    const infoFailed =
+      token !== null &&
+      info.isError &&
+      !info.data &&
+      (isServerFault(info.error) || errorCode(info.error) === 'TOO_MANY_REQUESTS');
+    if (status.isError && !status.data) startupError = status.error;
+    else if (infoFailed) startupError = info.error;
+    if (startupError) startup = 'failed';
     else if (status.isPending || (token !== null && info.isPending)) startup = 'loading';
   }
   useEffect(() => {
@@ -124,6 +138,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value: Session = {
     startup,
+    startupError,
     // system.status is asked again whenever anything hints at a change, so it decides.
     maintenance: status.data?.maintenance ?? infoSaysMaintenance,
     support: support ?? supportStore.get() ?? NO_SUPPORT,

@@ -23,7 +23,7 @@ export function App() {
       {session.startup === 'loading' ? (
         <PageLoading />
       ) : session.startup === 'failed' ? (
-        <ErrorApp />
+        <ErrorApp error={session.startupError} />
       ) : (
         <>
           {session.maintenance ? <MaintenanceRoutes /> : <AppRoutes />}

@@ -1,8 +1,9 @@
+import { useEffect, useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
 import { publishLive } from '../app/liveBus';
-import { queriesFor, queryKeyOf, readAgain } from '../app/liveQueries';
+import { coalescedReads, queriesFor, readAgain } from '../app/liveQueries';
 import { errorCode } from '../app/errors';
 import { tokenStore } from '../app/storage';
 import { trpc } from '../app/trpc';
@@ -17,6 +18,8 @@ export function LiveEvents() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const toasts = useToasts();
+  const reads = useMemo(() => coalescedReads(queryClient), [queryClient]);
+  useEffect(() => () => reads.stop(), [reads]);
 
   function handle(event: LiveEvent | { type: 'sync' }) {
     if (event.type === 'sync') {
@@ -39,14 +42,14 @@ export function LiveEvents() {
         // Switch app at once; the status call confirms it (and carries the rest).
         utils.system.status.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
         utils.auth.get_common_info.setData(undefined, (old) => (old ? { ...old, maintenance: event.payload.on } : old));
-        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
+        reads.read(queriesFor(event));
         return;
       case 'update_balance': {
         // Show the new balance at once in the top bar, without a round trip; the billing page refetches.
         utils.auth.get_common_info.setData(undefined, (old) =>
           old ? { ...old, info: { ...old.info, balance: event.payload.balance } } : old,
         );
-        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
+        reads.read(queriesFor(event));
         return;
       }
       case 'new_notification':
@@ -55,7 +58,7 @@ export function LiveEvents() {
         return;
       default:
         // Hints to refetch: only the queries the event concerns (liveQueries.ts).
-        for (const target of queriesFor(event)) readAgain(queryClient, { queryKey: queryKeyOf(target) });
+        reads.read(queriesFor(event));
     }
   }
 
