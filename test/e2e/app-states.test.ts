@@ -6,7 +6,7 @@ import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
 import { freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
-import { spendCallBudget } from '../support/flood';
+import { holdCallBudget } from '../support/flood';
 import { at, browserSession, fitsViewport, pathOf, screenshot, logInLive } from './browser';
 
 // The client's other states and pages: small routes, password reset, the error app,
@@ -104,23 +104,23 @@ describe('client states', () => {
 
   it("says a refusal for the account's call budget in its own words, and keeps the customer logged in", async () => {
     const { token } = await freshUser(server.deps, { prefix: 'spent' });
-    const budget = spendCallBudget(server.url, token);
+    const budget = holdCallBudget(server.url, token);
     const page = await newPage();
     try {
-      await budget.spent;
+      await budget.held;
       await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), token);
       await page.goto('/dashboard');
       await page
         .getByRole('heading', { name: /^Too many requests at once from this account or address\. Please wait/ })
         .waitFor();
       expect(await page.getByText('Oops! Looks like there is a problem on our side', { exact: false }).count()).toBe(0);
-      await budget.stop();
+      budget.release();
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('link', { name: 'Portfolio', exact: true }).first().waitFor();
       expect(pathOf(page)).toBe('/dashboard');
       expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBe(token);
     } finally {
-      await budget.stop();
+      budget.release();
       await page.context().close();
     }
   });
@@ -131,9 +131,9 @@ describe('client states', () => {
     await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), token);
     await page.goto('/dashboard');
     await page.getByRole('link', { name: 'Portfolio', exact: true }).first().waitFor();
-    const budget = spendCallBudget(server.url, token);
+    const budget = holdCallBudget(server.url, token);
     try {
-      await budget.spent;
+      await budget.held;
       // Within the app, as a click on a coin's Deploy would go (no reload).
       await page.evaluate(() => {
         history.pushState(null, '', '/dashboard/deploy?coin=dash');
@@ -144,12 +144,12 @@ describe('client states', () => {
         .filter({ hasText: /^This coin could not be loaded: Too many requests at once/ });
       await alert.waitFor();
       expect(pathOf(page)).toBe('/dashboard/deploy?coin=dash');
-      await budget.stop();
+      budget.release();
       await alert.getByRole('button', { name: 'Try again' }).click();
       await page.getByRole('button', { name: "Let's start" }).waitFor();
       expect(pathOf(page)).toBe('/dashboard/deploy?coin=dash');
     } finally {
-      await budget.stop();
+      budget.release();
       await page.context().close();
     }
   });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { waitFor } from './wait';
 import type { DB } from '../../src/server/db/open';
+import { SETTING_UP } from '../../src/shared/lifecycle';
 
 /**
  * What the platform's own loops rewrite while a test server runs, whatever a request did:
@@ -49,8 +50,8 @@ export async function snapshot(db: DB): Promise<string> {
 
 /**
  * A snapshot once the work a previous request set off has ended: no mail due in the
- * outbox (the dispatcher marks each sent or logged after the request answered), and two
- * snapshots in a row alike. Taken before a request that must change nothing, so a late
+ * outbox (the dispatcher marks each sent or logged after the request answered), no node
+ * still being set up, and two snapshots in a row alike. Taken before a request that must change nothing, so a late
  * write of the one before is not blamed on it.
  */
 export async function settledSnapshot(db: DB): Promise<string> {
@@ -65,6 +66,15 @@ export async function settledSnapshot(db: DB): Promise<string> {
         .limit(1)
         .executeTakeFirst();
       if (due) return null;
+      // A node being set up moves on by itself (placed, provisioned, its first answer):
+      // two snapshots taken between those steps are alike and settle nothing.
+      const settingUp = await db
+        .selectFrom('nodes')
+        .select('id')
+        .where('state', 'in', SETTING_UP)
+        .limit(1)
+        .executeTakeFirst();
+      if (settingUp) return null;
       const now = await snapshot(db);
       const same = now === last;
       last = now;

@@ -1,6 +1,9 @@
+import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { expect } from 'vitest';
 import { loopback } from './from-ip';
+import { CALL_BUDGETS } from '../../src/server/guards/call-budget';
+import { MAX_BATCH_CALLS } from '../../src/server/http/trpc-http';
 
 export type Flood = { statuses: Record<number, number>; limitedWithRetryAfter: number };
 type Probe = { answers: Array<Array<{ status: number; ms: number }>> };
@@ -60,29 +63,37 @@ export function expectFloodMetBudget(flood: Flood) {
 }
 
 /**
- * An account's script that spends every call its budget gives (guards/call-budget.ts)
- * until `stop()`: 40 callers, more than the refusals the server answers after a pause
- * (MAX_PAUSED_REFUSALS), so some always ask again at once and take each call the budget
- * refills. `spent` resolves once the budget refused one of them.
+ * An account's script holding every call its budget lets it run at once (guards/call-
+ * budget.ts `inFlight`, 100): tRPC batches of 20 calls whose bodies never come. The
+ * budget counts a batch's calls from its address, before the body is read, and the
+ * server waits for a body up to REQUEST_TIMEOUT_MS (20 s); meanwhile each other call of
+ * the account is refused, and nothing spins. `held` resolves once a call of the account
+ * was refused; `release()` ends the requests, which frees the calls.
  */
-export function spendCallBudget(baseUrl: string, token: string) {
-  let running = true;
-  let refusedOnce: () => void = () => {};
-  const spent = new Promise<void>((resolve) => (refusedOnce = resolve));
-  const callers = Promise.all(
-    Array.from({ length: 40 }, async () => {
-      while (running) {
-        const r = await fetch(`${baseUrl}/api/get_balance`, { headers: { authorization: `Bearer ${token}` } });
-        await r.arrayBuffer();
-        if (r.status === 429) refusedOnce();
-      }
-    }),
-  );
-  return {
-    spent,
-    stop: async () => {
-      running = false;
-      await callers;
-    },
-  };
+export function holdCallBudget(baseUrl: string, token: string) {
+  const u = new URL(baseUrl);
+  const requests = Array.from({ length: CALL_BUDGETS.account.inFlight / MAX_BATCH_CALLS }, () => {
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path: `/trpc/${Array(MAX_BATCH_CALLS).fill('auth.visited').join(',')}?batch=1`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': '1000' },
+      agent: false,
+    });
+    req.on('error', () => {}); // destroyed by release()
+    req.on('response', (res) => {
+      throw new Error(`a held batch was answered (${res.statusCode}): the budget is not held`);
+    });
+    req.flushHeaders();
+    return req;
+  });
+  const held = (async () => {
+    for (;;) {
+      const r = await fetch(`${baseUrl}/api/get_balance`, { headers: { authorization: `Bearer ${token}` } });
+      await r.arrayBuffer();
+      if (r.status === 429) return;
+    }
+  })();
+  return { held, release: () => requests.forEach((r) => r.destroy()) };
 }
