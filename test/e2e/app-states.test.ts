@@ -4,7 +4,7 @@ import { findUserByLogin } from '../../src/server/auth/queries';
 import { runCli } from '../../src/server/cli/main';
 import { afterRaise, raise } from '../../src/server/notifications/raise';
 import { startTestServer, stopTestServer, type TestServer } from '../support/server';
-import { freshUser } from '../support/users';
+import { callerFor, freshUser } from '../support/users';
 import { linkIn, startSmtp } from '../support/smtp';
 import { holdCallBudget } from '../support/flood';
 import { at, browserSession, fitsViewport, pathOf, screenshot, logInLive } from './browser';
@@ -102,7 +102,7 @@ describe('client states', () => {
     await page.context().close();
   });
 
-  it("says a refusal for the account's call budget in its own words, and keeps the customer logged in", async () => {
+  it("says a refusal of the account's call budget at start-up in its own words, and keeps the login", async () => {
     const { token } = await freshUser(server.deps, { prefix: 'spent' });
     const budget = holdCallBudget(server.url, token);
     const page = await newPage();
@@ -119,6 +119,37 @@ describe('client states', () => {
       await page.getByRole('link', { name: 'Portfolio', exact: true }).first().waitFor();
       expect(pathOf(page)).toBe('/dashboard');
       expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBe(token);
+    } finally {
+      budget.release();
+      await page.context().close();
+    }
+  });
+
+  it('a login from another tab whose profile is refused is said, not taken for a logout', async () => {
+    const user = await freshUser(server.deps, { prefix: 'twotabs' });
+    const other = await callerFor(server.deps)().auth.login({ username: user.username, password: user.password });
+    const page = await newPage();
+    await page.addInitScript((t) => window.localStorage.setItem('auth_token', t), user.token);
+    await page.goto('/dashboard/portfolio');
+    await page.getByRole('heading', { name: 'Portfolio', level: 1 }).waitFor();
+    // Both sessions are the same account: its budget is held for both.
+    const budget = holdCallBudget(server.url, user.token);
+    try {
+      await budget.held;
+      // The other tab's login, as this tab hears of it: the stored token changes.
+      await page.evaluate((t) => {
+        localStorage.setItem('auth_token', t);
+        dispatchEvent(new StorageEvent('storage', { key: 'auth_token' }));
+      }, other.auth_token!);
+      const alert = page
+        .getByRole('alert')
+        .filter({ hasText: /^Your account could not be loaded: Too many requests at once/ });
+      await alert.waitFor();
+      expect(pathOf(page)).toBe('/dashboard/portfolio');
+      budget.release();
+      await alert.getByRole('button', { name: 'Try again' }).click();
+      await page.getByRole('heading', { name: 'Portfolio', level: 1 }).waitFor();
+      expect(pathOf(page)).toBe('/dashboard/portfolio');
     } finally {
       budget.release();
       await page.context().close();

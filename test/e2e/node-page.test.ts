@@ -584,28 +584,22 @@ describe('node page actions', () => {
       await expect
         .poll(() => frames.slice(seen).some((f) => f.includes('refresh_masternodes')), { timeout: 30_000 })
         .toBe(true);
-      // Witness: a later frame, a notification the page toasts. Frames are handled in
-      // order, so once its toast shows, the refresh frame has been handled: a refetch of
-      // the node it asked for (the one that finds it gone and took the page away) has gone
-      // out, if the page makes one. Such a read is answered, then a second frame is
-      // toasted after its answer, before the address is read.
-      const witness = async (message: string) => {
-        await insertEvent(server.deps.db, owner.id, 'new_notification', { message });
+      // Witness: a later frame whose read takes the same path as the refresh's. Live events
+      // are read in coalesced windows (app/liveQueries.ts) in the order they came, so once
+      // the notification list's read for a later frame has gone out, the node read the
+      // refresh asked for (the one that finds it gone and took the page away) has gone out
+      // too, if the page makes one. Such a read is answered, then a second frame's read is
+      // answered after it, before the address is read.
+      const witness = async () => {
+        const read = page.waitForRequest((r) => /notifications\.get_notifications/.test(r.url()));
+        await insertEvent(server.deps.db, owner.id, 'refresh_notifications', {});
         await server.deps.hub.poke();
-        await toast(page, message).waitFor();
+        await (await read).response();
       };
-      const later = `Witness after the delete of ${mn}`;
-      await witness(later);
+      await witness();
       await Promise.all(nodeReads.map((r) => r.response()));
-      const last = `Then one more frame for ${mn}`;
-      await witness(last);
+      await witness();
       expect(new URL(page.url()).pathname).toBe(`/dashboard/masternode/${mn}`);
-      for (const message of [later, last])
-        await page
-          .getByRole('region', { name: 'Messages' })
-          .locator('.toast', { hasText: message })
-          .getByRole('button', { name: 'Dismiss' })
-          .click();
       release();
 
       const done = page.getByRole('dialog', { name: 'Validator deleted' });

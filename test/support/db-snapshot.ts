@@ -51,8 +51,8 @@ export async function snapshot(db: DB): Promise<string> {
 /**
  * A snapshot once the work a previous request set off has ended: no mail due in the
  * outbox (the dispatcher marks each sent or logged after the request answered), no node
- * still being set up, and two snapshots in a row alike. Taken before a request that must change nothing, so a late
- * write of the one before is not blamed on it.
+ * still being set up, and two snapshots in a row alike. Taken before a request that must
+ * change nothing, so a late write of the one before is not blamed on it.
  */
 export async function settledSnapshot(db: DB): Promise<string> {
   let last = '';

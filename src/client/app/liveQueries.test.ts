@@ -227,4 +227,43 @@ describe('coalescedReads', () => {
     reads.stop();
     stop();
   });
+
+  it('never cancels a read still out: a slow answer lands, then the query is read once more', async () => {
+    vi.useFakeTimers();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const answers: Array<(v: string) => void> = [];
+    const stop = new QueryObserver(client, {
+      queryKey: cached.nodes,
+      queryFn: ({ signal }) =>
+        new Promise<string>((resolve, reject) => {
+          answers.push(resolve);
+          signal.addEventListener('abort', () => reject(new Error('cancelled')));
+        }),
+    }).subscribe(() => {});
+    answers[0]('first');
+    await vi.advanceTimersByTimeAsync(0);
+    const reads = coalescedReads(client, 1000);
+    reads.read(queriesFor({ type: 'refresh_queue', payload: {} }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answers).toHaveLength(2); // read at once; this answer is slow
+    // Events for three seconds while it is out: nothing cancels it, nothing more is asked.
+    for (let s = 0; s < 3; s++) {
+      reads.read(queriesFor({ type: 'refresh_queue', payload: {} }));
+      await vi.advanceTimersByTimeAsync(1000);
+    }
+    expect(answers).toHaveLength(2);
+    answers[1]('slow');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.getQueryData(cached.nodes)).toBe('slow');
+    // The events came after that read went out: one more read, at the next window.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(answers).toHaveLength(3);
+    answers[2]('fresh');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.getQueryData(cached.nodes)).toBe('fresh');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(answers).toHaveLength(3);
+    reads.stop();
+    stop();
+  });
 });

@@ -144,9 +144,15 @@ export function coalescedReads(queryClient: QueryClient, windowMs = LIVE_READ_WI
   const flush = () => {
     window = null;
     if (pending.size === 0) return;
-    const targets = [...pending.values()];
-    pending.clear();
-    for (const target of targets) readAgain(queryClient, { queryKey: queryKeyOf(target) });
+    for (const [key, target] of pending) {
+      const filters = { queryKey: queryKeyOf(target) };
+      // A read still out is not cancelled for a new one (TanStack's invalidation would,
+      // and an answer slower than the window would then never land): the target waits
+      // for the window after it, and is read again then, since the answer may predate the event.
+      if (queryClient.isFetching(filters) > 0) continue;
+      pending.delete(key);
+      readAgain(queryClient, filters);
+    }
     window = setTimeout(flush, windowMs);
   };
   return {

@@ -18,9 +18,10 @@ const Console = lazyPage(() => import('./Console'), 'Console');
  * without 2FA is told how to turn it on.
  */
 export function ConsoleGate() {
-  const { user, checking } = useSession();
+  const { user, checking, profileError, retryProfile } = useSession();
   const access = trpc.console.access.useQuery(undefined, { enabled: user !== null, retry: false, staleTime: 60_000 });
   if (checking) return <PageLoading />;
+  if (profileError) return <QueryError what="Your account" error={profileError} retry={retryProfile} />;
   if (!user) return <Redirect to="~/404" replace />;
   if (access.isPending) return <PageLoading />;
   if (access.isError) {

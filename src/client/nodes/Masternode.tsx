@@ -26,7 +26,9 @@ import './nodes.css';
  * /dashboard/masternode/:mn (deployment-and-nodes.md section 2). Query `tab`:
  * overview (default), config, proposals, delete (the dialog over the overview). A
  * refresh_masternode event refetches in the background (live.tsx) without a spinner;
- * a node that cannot be loaded, or is gone on a refetch, sends the user to /dashboard.
+ * a node the server says is gone (not found, not this user's) sends the user to
+ * /dashboard; a node that could not be loaded for another reason (a refusal for the
+ * call budget, the network) says so, with "Try again".
  */
 export function Masternode() {
   const { mn } = useParams<{ mn: string }>();

@@ -10,7 +10,8 @@ import {
   type ReactNode,
 } from 'react';
 import type { Profile, SupportInfo } from '../../shared/schemas/auth';
-import { errorCode, isServerFault, isUnauthorized } from '../app/errors';
+import { isUnauthorized } from '../app/errors';
+import { profileProblem, startupOf } from './startup';
 import { supportStore, tokenStore } from '../app/storage';
 import { createTrpcClient, trpc } from '../app/trpc';
 
@@ -49,6 +50,12 @@ export type Session = {
   user: Profile | null;
   /** A token is stored but its profile has not arrived yet: guards wait instead of redirecting. */
   checking: boolean;
+  /**
+   * A token is stored but its profile could not be loaded, and the session did not end
+   * (a refusal for the call budget, the network): guards say so instead of redirecting.
+   */
+  profileError: unknown;
+  retryProfile(): void;
   signIn(token: string, qrKey?: string): void;
   signOut(): Promise<void>;
 };
@@ -105,26 +112,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   // Once the app has rendered, a later failed refetch must not swap it for the error page.
   const [started, setStarted] = useState(false);
-  let startup: Session['startup'] = 'ready';
-  let startupError: unknown = null;
-  if (!started) {
-    // A refused profile (the account's script spent its call budget) is no logout: without
-    // this the app would start as a visitor's and send the customer to /login.
-    const infoFailed =
-      token !== null &&
-      info.isError &&
-      !info.data &&
-      (isServerFault(info.error) || errorCode(info.error) === 'TOO_MANY_REQUESTS');
-    if (status.isError && !status.data) startupError = status.error;
-    else if (infoFailed) startupError = info.error;
-    if (startupError) startup = 'failed';
-    else if (status.isPending || (token !== null && info.isPending)) startup = 'loading';
-  }
+  const first = started ? null : startupOf(token, status, info);
+  const startup: Session['startup'] = first?.state ?? 'ready';
+  const startupError = first?.error ?? null;
   useEffect(() => {
     if (startup === 'ready') setStarted(true);
   }, [startup]);
 
   const user = token !== null && !isUnauthorized(info.error) ? (info.data?.info ?? null) : null;
+  const profileError = profileProblem(token, info);
+  const { refetch: refetchProfile } = info;
+  const retryProfile = useCallback(() => void refetchProfile(), [refetchProfile]);
   const signIn = useCallback((t: string, qrKey?: string) => tokenStore.set(t, qrKey), []);
   const { mutateAsync: logoutAsync } = logout;
   const signOut = useCallback(async () => {
@@ -145,6 +143,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     token,
     user,
     checking: token !== null && info.isPending,
+    profileError,
+    retryProfile,
     signIn,
     signOut,
   };

@@ -3,10 +3,10 @@ import { CommunityLinks } from '../layout/support';
 import { Logo } from '../ui/Logo';
 
 /**
- * Rendered instead of the app when the start-up call cannot reach the server. The
- * community links are the last ones the server sent (kept in this browser). A refusal
- * for the call budget is no problem on our side: its own words say what to do (wait a
- * second), and the same Refresh does it.
+ * Rendered instead of the app when the start-up calls fail (session/startup.ts): the
+ * server cannot be reached or failed, or refused them for the call budget. The community
+ * links are the last ones the server sent (kept in this browser). A refusal is no problem
+ * on our side: its own words say what to do (wait a second), and the same Refresh does it.
  */
 export function ErrorApp({ error }: { error?: unknown }) {
   const refused = errorCode(error) === 'TOO_MANY_REQUESTS';

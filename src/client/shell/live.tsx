@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '../../shared/events';
 import { useToasts } from '../ui/Toasts';
@@ -18,7 +18,8 @@ export function LiveEvents() {
   const utils = trpc.useUtils();
   const queryClient = useQueryClient();
   const toasts = useToasts();
-  const reads = useMemo(() => coalescedReads(queryClient), [queryClient]);
+  // State, not a memo: it owns a timer, and React may drop a memo's value.
+  const [reads] = useState(() => coalescedReads(queryClient));
   useEffect(() => () => reads.stop(), [reads]);
 
   function handle(event: LiveEvent | { type: 'sync' }) {

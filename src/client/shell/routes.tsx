@@ -3,6 +3,7 @@ import { Redirect, Route, Switch, useLocation, useSearch, useSearchParams } from
 import { useSession } from '../session/session';
 import { SiteLayout } from '../layout/SiteLayout';
 import { PageLoading } from '../ui/Spinner';
+import { QueryError } from '../ui/QueryState';
 import { pageTitle, safeRedirect } from '../app/site';
 import { maintenanceReturnStore } from '../app/storage';
 import { lazyPage } from '../app/lazyPage';
@@ -185,10 +186,12 @@ function Guard({ access, children }: { access: Access; children: ReactNode }) {
 }
 
 function RequireUser({ children }: { children: ReactNode }) {
-  const { user, checking } = useSession();
+  const { user, checking, profileError, retryProfile } = useSession();
   const [location] = useLocation();
   const search = useSearch();
   if (checking) return <PageLoading />;
+  // Signed in, but the profile was refused or did not arrive: the login page would be a lie.
+  if (profileError) return <QueryError what="Your account" error={profileError} retry={retryProfile} />;
   if (!user) {
     const wanted = location + (search ? `?${search}` : '');
     return <Redirect to={`/login?redirect=${encodeURIComponent(wanted)}`} replace />;
