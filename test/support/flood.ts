@@ -69,13 +69,15 @@ export function expectFloodMetBudget(flood: Flood) {
  * each other call of the account is refused, and nothing spins. The server gives up on
  * a body after REQUEST_TIMEOUT_MS (20 s) and checks every 2 s: the batches are then sent
  * again, and the hold resumes about a second later (measured: 21.1–22.8 s after it
- * began), so a test using it should be done in 20 s. `held` resolves once a call of the
- * account was refused twice in a row, and fails if calls pass for 5 s (the budget is not held).
+ * began), so a test using it should be done in 20 s. `held` resolves once every batch is
+ * in and a call of the account was refused, and fails if calls pass for 5 s.
  */
 export function holdCallBudget(baseUrl: string, token: string) {
   const u = new URL(baseUrl);
   let released = false;
+  let lastOpened = Date.now();
   const open = (): http.ClientRequest => {
+    lastOpened = Date.now();
     const req = http.request({
       host: u.hostname,
       port: u.port,
@@ -92,19 +94,19 @@ export function holdCallBudget(baseUrl: string, token: string) {
     return req;
   };
   const requests = Array.from({ length: CALL_BUDGETS.account.inFlight / MAX_BATCH_CALLS }, open);
-  // Two refusals in a row, each held for REFUSAL_PAUSE_MS: a batch refused because the
-  // account's page still had calls out is sent again when its refusal comes, and is in
-  // by the second. A call that passes is asked again a moment later, for up to 5 s.
+  // Held once every batch has been out for longer than a refusal's pause (REFUSAL_PAUSE_MS,
+  // 1 s): a batch refused because the account's page still had calls out is answered
+  // after that pause and sent again, so one still out after it was let in. Then a call
+  // of the account must be refused. A call that passes is asked again a moment later.
   const held = (async () => {
-    for (let passed = 0, refused = 0; passed < 50;) {
+    for (let passed = 0; passed < 50;) {
       const r = await fetch(`${baseUrl}/api/get_balance`, { headers: { authorization: `Bearer ${token}` } });
       await r.arrayBuffer();
       if (r.status === 429) {
-        if (++refused === 2) return;
+        if (Date.now() - lastOpened > 2500) return;
         continue;
       }
       passed++;
-      refused = 0;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error('calls of the account passed for 5 s: the budget is not held');

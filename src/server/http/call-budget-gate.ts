@@ -51,6 +51,8 @@ async function refuse(
  */
 export type Unpooled = (c: HonoContext) => boolean;
 
+const BODY_CUT = 'The request body did not arrive whole. Please send the request again.';
+
 /** A refusal by the admission pool: wait a second (the line moves in well under that). */
 export const BUSY_RETRY_AFTER_S = 1;
 
@@ -70,9 +72,25 @@ async function admit(
 ): Promise<Response | void> {
   const admission = budget.take(payer, calls);
   if (!admission.ok) return refuse(c, budget, payer.key, admission.retryAfterS, (s) => answer(s, overBudgetMessage(s)));
-  const entry = unpooled?.(c)
-    ? { ok: true as const, leave: () => {} }
-    : await budget.enter(payer, calls, () => c.req.raw.signal);
+  const pooled = !unpooled?.(c);
+  // The body is read before a place in the pool is taken: a body that never comes (one
+  // guest's eight POSTs with a Content-Length and no bytes) held a place each until the
+  // server's request timeout, and every other guest waited out the pool's line and got
+  // 429. Reading it holds only the payer's own budget. Hono keeps the text, and the
+  // procedure's adapter and the REST routes read it from there.
+  if (pooled && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    try {
+      await c.req.text();
+    } catch {
+      // The client went away mid-body (or sent less than it announced); the body limit's
+      // middleware, before this one, has checked the announced length.
+      admission.release(true);
+      return c.json({ success: false, message: BODY_CUT }, 400);
+    }
+  }
+  const entry = pooled
+    ? await budget.enter(payer, calls, () => c.req.raw.signal)
+    : { ok: true as const, leave: () => {} };
   if (!entry.ok) {
     admission.release(true);
     return answer(BUSY_RETRY_AFTER_S, serverBusyMessage(BUSY_RETRY_AFTER_S));
